@@ -1,0 +1,80 @@
+// swift-tools-version:6.0
+// aquavate-bridge: a Linux bridge for the Aquavate smart water bottle.
+// Module layout: see README.md ("Architecture") and ../shared/DESIGN.md section 2.
+import PackageDescription
+
+let package = Package(
+    name: "aquavate-bridge",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "aquavate-bridge", targets: ["aquavate-bridge"]),
+        .executable(name: "aquavate-sim", targets: ["aquavate-sim"]),
+        .library(name: "AquavateProtocol", targets: ["AquavateProtocol"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // C libraries, found through pkg-config (apt: libdbus-1-dev, libmosquitto-dev, libbluetooth-dev).
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+
+        // The no-I/O core: wire formats of PROTOCOL.md.
+        .target(name: "AquavateProtocol"),
+        // .aqcap capture files and btsnoop import.
+        .target(name: "AquavateCapture", dependencies: ["AquavateProtocol"]),
+        // The drink history (GRDB / SQLite).
+        .target(name: "History", dependencies: [
+            "AquavateProtocol",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        // Swift face of libdbus.
+        .target(name: "DBus", dependencies: ["CDBus"]),
+        // BlueZ client over the DBus module.
+        .target(name: "BlueZ", dependencies: ["DBus", "AquavateProtocol"]),
+        // One connection to one bottle: subscriptions, SET_TIME, the sync engine.
+        .target(name: "BottleSession", dependencies: ["BlueZ", "AquavateProtocol", "History"]),
+        // Reminder rules (REMINDERS.md), driven by an injected clock.
+        .target(name: "Reminders", dependencies: ["History"]),
+        // Notification sinks: journal, desktop, MQTT, HTTP push.
+        .target(name: "Sinks", dependencies: ["DBus", "CMosquitto", .product(name: "Logging", package: "swift-log")]),
+        // Configuration, replay, the daemon's wiring.
+        .target(name: "Bridge", dependencies: [
+            "AquavateProtocol", "AquavateCapture", "History",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "TOMLKit", package: "TOMLKit"),
+        ]),
+        // A BlueZ-faithful simulated bottle exported on D-Bus.
+        .target(name: "BottleSimulator", dependencies: ["DBus", "AquavateProtocol"]),
+
+        .executableTarget(name: "aquavate-bridge", dependencies: [
+            "Bridge", "AquavateProtocol", "AquavateCapture", "History",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "aquavate-sim", dependencies: [
+            "BottleSimulator",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        // libFuzzer targets (build only with Fuzz/run.sh: -sanitize=fuzzer -DFUZZING).
+        .executableTarget(name: "fuzz-chunk", dependencies: ["AquavateProtocol"], path: "Fuzz/fuzz-chunk"),
+        .executableTarget(name: "fuzz-aqcap", dependencies: ["AquavateCapture"], path: "Fuzz/fuzz-aqcap"),
+
+        // Benchmarks (not tests): `swift run -c release aquavate-bench`.
+        .executableTarget(name: "aquavate-bench", dependencies: [
+            "AquavateProtocol", "AquavateCapture", "History", "Bridge",
+        ], path: "Benchmarks/aquavate-bench"),
+
+        .testTarget(name: "AquavateProtocolTests", dependencies: ["AquavateProtocol"]),
+        .testTarget(name: "AquavateCaptureTests", dependencies: ["AquavateCapture", "AquavateProtocol"]),
+        .testTarget(name: "HistoryTests", dependencies: ["History", "AquavateProtocol"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus"]),
+        .testTarget(name: "BridgeTests", dependencies: ["Bridge", "AquavateCapture", "History", "AquavateProtocol"]),
+    ]
+)

@@ -1,0 +1,6 @@
+#ifndef AQUAVATE_CBLUETOOTH_SHIM_H
+#define AQUAVATE_CBLUETOOTH_SHIM_H
+#include <bluetooth/bluetooth.h>
+#include <bluetooth/hci.h>
+#include <bluetooth/hci_lib.h>
+#endif

@@ -1,0 +1,2 @@
+import BottleSimulator
+print("aquavate-sim: not built yet (issue 3)")
