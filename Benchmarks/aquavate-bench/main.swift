@@ -1,1 +1,28 @@
-print("benchmarks: TODO")
+// Benchmarks (not tests). Each prints its figures; README.md quotes them.
+//
+//   swift run -c release aquavate-bench decode      # chunk decoding vs Python struct
+//   swift run -c release aquavate-bench replay      # replay of a 1,000,000-record capture
+//   swift run -c release aquavate-bench day-totals  # day totals over 5 years of history
+//   swift run -c release aquavate-bench all
+
+import Foundation
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let which = arguments.first ?? "all"
+let options = Array(arguments.dropFirst())
+
+switch which {
+case "decode":
+    DecodeBenchmark.run(options)
+case "replay":
+    ReplayBenchmark.run(options)
+case "day-totals":
+    DayTotalsBenchmark.run(options)
+case "all":
+    DecodeBenchmark.run([])
+    DayTotalsBenchmark.run([])
+    ReplayBenchmark.run([])
+default:
+    print("usage: aquavate-bench [decode | replay [--records N] | day-totals | all]")
+    exit(2)
+}

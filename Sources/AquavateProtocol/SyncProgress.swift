@@ -1,0 +1,118 @@
+// The client's view of one drink-record sync (PROTOCOL.md 4.2–4.6), as a pure value.
+//
+// Both the live bottle session and replay feed it what happens on the wire: the START that
+// opened the sync, every Drink Data value (notified or read back), and every ACK written. It
+// answers the one question that matters for durability: "is this chunk new data that must be
+// committed before the next ACK?" It never performs I/O; the caller commits, then ACKs.
+//
+// Rules it encodes:
+// * Chunks arrive in order, one per ACK (4.3). The bottle's ACK carries no chunk number (B3),
+//   so the tracker expects exactly the chunk after the last one it accepted.
+// * A chunk whose index is lower than expected is an echo (BlueZ turns every read into a
+//   `Value` change, BLUEZ.md 7.2) or a duplicate: ignore it.
+// * A truncated notification (MTU, B1) is rejected; only then may a *read* of Drink Data stand
+//   in for it (4.4 rule 3). Any other read of Drink Data is stale (B5) and is ignored.
+// * The sync is complete when the chunk `total_chunks - 1` has been accepted and ACKed.
+
+public struct SyncProgress: Sendable, Equatable {
+    /// Records per chunk the bottle will use (START's chunk_size clamped as the bottle does).
+    public let chunkSize: Int
+    /// `count` the START asked for.
+    public let requestedCount: Int
+    /// Index of the chunk expected next.
+    public private(set) var expectedIndex: Int = 0
+    /// `total_chunks` announced by the first accepted chunk.
+    public private(set) var totalChunks: Int?
+    /// The expected chunk has been accepted and is waiting for its ACK.
+    public private(set) var awaitingAck = false
+    /// A notification for the expected chunk was rejected; a read-back may recover it.
+    public private(set) var awaitingReadBack = false
+    public private(set) var acceptedChunks = 0
+    public private(set) var acceptedRecords = 0
+    public private(set) var rejectedChunks = 0
+    /// ACKs written when no accepted chunk was waiting for one (the bottle ran ahead, B3).
+    public private(set) var surplusAcks = 0
+    public private(set) var isComplete = false
+
+    public init(start: SyncControl) {
+        self.chunkSize = ChunkSizing.effectiveChunkSize(requested: start.chunkSize)
+        self.requestedCount = Int(start.count)
+    }
+
+    /// Whether any chunk has arrived for this sync.
+    public var hasData: Bool { acceptedChunks > 0 }
+
+    /// How a Drink Data value fits into the sync.
+    public enum ChunkVerdict: Sendable, Equatable {
+        /// New data: commit these records, then ACK. `skippedChunks` > 0 means chunks were lost
+        /// in between (the bottle ran ahead); the records are still real and must be kept.
+        case accept(DrinkDataChunk, skippedChunks: Int)
+        /// A chunk already accepted (read echo, duplicate notification): ignore.
+        case duplicate(index: Int)
+        /// The all-zero boot placeholder (TV16): no chunk.
+        case placeholder
+        /// A read of Drink Data while no read-back was due: the stale last chunk (B5). Ignore.
+        case staleRead
+        /// The sync already completed: ignore.
+        case afterCompletion
+        /// The payload failed to decode (truncated, short): do not ACK.
+        case rejected(ProtocolError)
+    }
+
+    /// Feeds a Drink Data value. `viaRead` is true for a ReadValue result, false for a notification.
+    public mutating func receive(_ bytes: [UInt8], viaRead: Bool) -> ChunkVerdict {
+        if isComplete { return .afterCompletion }
+        if viaRead && !awaitingReadBack { return .staleRead }
+        let chunk: DrinkDataChunk
+        do {
+            chunk = try DrinkDataChunk(decoding: bytes)
+        } catch let error as ProtocolError {
+            rejectedChunks += 1
+            awaitingReadBack = true
+            return .rejected(error)
+        } catch {
+            rejectedChunks += 1
+            awaitingReadBack = true
+            return .rejected(.wrongLength(structure: "Drink Data chunk", expected: "6 + 14 × record_count bytes", actual: bytes.count))
+        }
+        if chunk.isPlaceholder { return .placeholder }
+        let index = Int(chunk.chunkIndex)
+        if index < expectedIndex || (index == expectedIndex && awaitingAck) {
+            return .duplicate(index: index)
+        }
+        let skipped = index - expectedIndex - (awaitingAck ? 1 : 0)
+        expectedIndex = index
+        totalChunks = Int(chunk.totalChunks)
+        awaitingAck = true
+        awaitingReadBack = false
+        acceptedChunks += 1
+        acceptedRecords += chunk.records.count
+        return .accept(chunk, skippedChunks: max(0, skipped))
+    }
+
+    /// What an ACK written to Sync Control did.
+    public enum AckVerdict: Sendable, Equatable {
+        /// Asked for the next chunk.
+        case next(index: Int)
+        /// Acknowledged the last chunk: the bottle marks the batch synced.
+        case complete
+        /// No accepted chunk was waiting: the bottle still advances (B3).
+        case surplus
+    }
+
+    /// Records an ACK written to Sync Control.
+    public mutating func acknowledged() -> AckVerdict {
+        guard awaitingAck, !isComplete else {
+            surplusAcks += 1
+            expectedIndex += 1
+            return .surplus
+        }
+        awaitingAck = false
+        if let total = totalChunks, expectedIndex + 1 >= total {
+            isComplete = true
+            return .complete
+        }
+        expectedIndex += 1
+        return .next(index: expectedIndex)
+    }
+}

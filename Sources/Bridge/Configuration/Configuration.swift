@@ -1,0 +1,123 @@
+// The bridge's effective settings: defaults < config file < `config set` (database) < `--set`.
+//
+// DESIGN.md 3.2: settings changed with `config set` live in the database and override the file;
+// `--set` overrides both for one run. An unknown key in the file is a warning, a bad value of a
+// known key is refused with the reason, and the rest of the file still loads.
+
+import Foundation
+
+public struct Configuration: Sendable {
+    /// Values read from the TOML file (already validated and normalised).
+    public private(set) var fileValues: [String: String] = [:]
+    /// Values saved with `config set` (from the database).
+    public private(set) var storedValues: [String: String] = [:]
+    /// `--set KEY=VALUE` values for this run.
+    public private(set) var overrides: [String: String] = [:]
+    /// `[[schedule]]` tables of the file, as text values, for the scheduled-intake rules.
+    public private(set) var scheduleTables: [[String: String]] = []
+    /// Problems found while loading that did not stop the load (one line each).
+    public private(set) var warnings: [String] = []
+    /// Folder of the config file, for relative paths inside it (`messages.pool`).
+    public private(set) var baseDirectory: String?
+
+    public init() {}
+
+    /// Loads a TOML file. A missing file is fine when `mustExist` is false (the default path);
+    /// a file that cannot be parsed as TOML is an error, since nothing in it can be trusted.
+    public static func load(file path: String, mustExist: Bool) throws(ConfigFileError) -> Configuration {
+        var configuration = Configuration()
+        guard FileManager.default.fileExists(atPath: path) else {
+            if mustExist { throw .missing(path: path) }
+            return configuration
+        }
+        guard let data = FileManager.default.contents(atPath: path),
+              let text = String(data: data, encoding: .utf8) else {
+            throw .unreadable(path: path)
+        }
+        let parsed = try ConfigFileParser.parse(text, path: path)
+        configuration.baseDirectory = (path as NSString).deletingLastPathComponent
+        configuration.scheduleTables = parsed.schedules
+        configuration.warnings = parsed.warnings
+        for (name, raw) in parsed.values.sorted(by: { $0.key < $1.key }) {
+            guard let key = SettingCatalog.key(named: name) else {
+                configuration.warnings.append("\(path): unknown key '\(name)' ignored")
+                continue
+            }
+            do {
+                configuration.fileValues[name] = try key.normalize(raw)
+            } catch {
+                configuration.warnings.append("\(path): \(error.description); the rest of the file still applies")
+            }
+        }
+        return configuration
+    }
+
+    /// Adds the settings saved with `config set`. Invalid stored values (from an older version)
+    /// are skipped with a warning.
+    public mutating func useStoredValues(_ values: [String: String]) {
+        for (name, raw) in values.sorted(by: { $0.key < $1.key }) {
+            guard let key = SettingCatalog.key(named: name) else { continue }
+            do {
+                storedValues[name] = try key.normalize(raw)
+            } catch {
+                warnings.append("database: \(error.description)")
+            }
+        }
+    }
+
+    /// Applies one `--set KEY=VALUE`; refuses unknown keys and bad values.
+    public mutating func applyOverride(_ assignment: String) throws(SettingError) {
+        guard let equals = assignment.firstIndex(of: "=") else { throw .malformedAssignment(assignment) }
+        let name = String(assignment[..<equals]).trimmingCharacters(in: .whitespaces)
+        let raw = String(assignment[assignment.index(after: equals)...])
+        guard !name.isEmpty else { throw .malformedAssignment(assignment) }
+        let key = try SettingCatalog.requireKey(name)
+        overrides[name] = try key.normalize(raw)
+    }
+
+    /// The effective text value of a key, or nil if unset and without default.
+    public func value(_ name: String) -> String? {
+        overrides[name] ?? storedValues[name] ?? fileValues[name] ?? SettingCatalog.key(named: name)?.defaultValue
+    }
+
+    /// Where the effective value comes from, for `config list`.
+    public func source(of name: String) -> String {
+        if overrides[name] != nil { return "--set" }
+        if storedValues[name] != nil { return "config set" }
+        if fileValues[name] != nil { return "file" }
+        return "default"
+    }
+
+    public func bool(_ name: String) -> Bool { value(name) == "true" }
+
+    public func integer(_ name: String) -> Int? { value(name).flatMap { Int($0) } }
+
+    /// The configured time zone, else the system's.
+    public var timeZone: TimeZone {
+        value("timezone").flatMap { TimeZone(identifier: $0) } ?? TimeZone.current
+    }
+
+    /// The daily goal: configured, else the bottle's goal if known, else 2500 ml.
+    public func goalML(bottleGoal: Int? = nil) -> Int {
+        integer("goal_ml") ?? bottleGoal ?? 2500
+    }
+}
+
+/// Why the config file could not be used at all.
+public enum ConfigFileError: Error, Equatable, CustomStringConvertible {
+    case missing(path: String)
+    case unreadable(path: String)
+    case syntax(path: String, line: Int?, message: String)
+
+    public var description: String {
+        switch self {
+        case .missing(let path):
+            return "config file \(path) does not exist; create it or leave out --config"
+        case .unreadable(let path):
+            return "config file \(path) cannot be read as UTF-8 text; check its permissions"
+        case .syntax(let path, let line, let message):
+            let place = line.map { "\(path):\($0)" } ?? path
+            return "\(place): not valid TOML (\(message)); fix the file or leave out --config"
+        }
+    }
+}

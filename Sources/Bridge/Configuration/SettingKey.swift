@@ -1,0 +1,185 @@
+// The settings the bridge knows: their dotted names (DESIGN.md 3.2, REMINDERS.md 2.1),
+// defaults, and how a text value is checked.
+//
+// One table serves the TOML file, `config set`, `--set KEY=VALUE` and `config list`, so the
+// three ways of saying a setting can never disagree on what is valid.
+
+import Foundation
+
+/// What values a setting accepts.
+public enum SettingKind: Sendable, Equatable {
+    case bool
+    case integer(ClosedRange<Int>)
+    /// `HH:MM`, 24-hour.
+    case timeOfDay
+    /// An IANA time-zone identifier (`Europe/Madrid`).
+    case timeZone
+    case choice([String])
+    case text
+    /// `scheme://host[:port][/path]` with one of the given schemes.
+    case url(schemes: [String])
+
+    /// Human text listing the valid values, for error messages.
+    public var validChoices: String {
+        switch self {
+        case .bool: return "true or false"
+        case .integer(let range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        case .timeOfDay: return "a time HH:MM (00:00 to 23:59)"
+        case .timeZone: return "an IANA time zone such as Europe/Madrid or UTC"
+        case .choice(let options): return "one of " + options.joined(separator: ", ")
+        case .text: return "any text"
+        case .url(let schemes): return "a URL starting with " + schemes.map { "\($0)://" }.joined(separator: " or ")
+        }
+    }
+}
+
+/// One known setting.
+public struct SettingKey: Sendable, Equatable {
+    public let name: String
+    public let kind: SettingKind
+    /// The default as text; nil = unset unless configured (e.g. `mqtt.url`) or computed
+    /// (`timezone`: the system's; `goal_ml`: the bottle's goal, else 2500).
+    public let defaultValue: String?
+    public let summary: String
+
+    public init(_ name: String, _ kind: SettingKind, default defaultValue: String?, _ summary: String) {
+        self.name = name
+        self.kind = kind
+        self.defaultValue = defaultValue
+        self.summary = summary
+    }
+
+    /// Checks a text value and returns it in canonical form (`TRUE` → `true`, ` 7:05` → `07:05`).
+    public func normalize(_ raw: String) throws(SettingError) -> String {
+        let text = raw.trimmingCharacters(in: .whitespaces)
+        switch kind {
+        case .bool:
+            switch text.lowercased() {
+            case "true", "on", "yes", "1": return "true"
+            case "false", "off", "no", "0": return "false"
+            default: throw .invalidValue(key: name, value: raw, expected: kind.validChoices)
+            }
+        case .integer(let range):
+            guard let value = Int(text), range.contains(value) else {
+                throw .invalidValue(key: name, value: raw, expected: kind.validChoices)
+            }
+            return String(value)
+        case .timeOfDay:
+            guard let minutes = SettingKey.minutesOfDay(text) else {
+                throw .invalidValue(key: name, value: raw, expected: kind.validChoices)
+            }
+            return String(format: "%02d:%02d", minutes / 60, minutes % 60)
+        case .timeZone:
+            guard !text.isEmpty, TimeZone(identifier: text) != nil else {
+                throw .invalidValue(key: name, value: raw, expected: kind.validChoices)
+            }
+            return text
+        case .choice(let options):
+            guard options.contains(text) else {
+                throw .invalidValue(key: name, value: raw, expected: kind.validChoices)
+            }
+            return text
+        case .text:
+            return text
+        case .url(let schemes):
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                  schemes.contains(scheme), url.host?.isEmpty == false else {
+                throw .invalidValue(key: name, value: raw, expected: kind.validChoices)
+            }
+            return text
+        }
+    }
+
+    /// `HH:MM` → minutes after midnight, or nil.
+    public static func minutesOfDay(_ text: String) -> Int? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+              let hour = Int(parts[0]), let minute = Int(parts[1]),
+              (0...23).contains(hour), (0...59).contains(minute) else { return nil }
+        return hour * 60 + minute
+    }
+}
+
+/// Why a setting was refused. One line, with the valid choices.
+public enum SettingError: Error, Equatable, CustomStringConvertible {
+    case unknownKey(String, suggestion: String?)
+    case invalidValue(key: String, value: String, expected: String)
+    case malformedAssignment(String)
+
+    public var description: String {
+        switch self {
+        case .unknownKey(let key, let suggestion):
+            let hint = suggestion.map { " (did you mean \($0)?)" } ?? ""
+            return "unknown setting '\(key)'\(hint); `aquavate-bridge config list` shows every key"
+        case .invalidValue(let key, let value, let expected):
+            return "invalid value '\(value)' for \(key): expected \(expected)"
+        case .malformedAssignment(let text):
+            return "'\(text)' is not KEY=VALUE (for example --set reminders.daily_limit=false)"
+        }
+    }
+}
+
+/// Every setting the bridge knows, in the order `config list` shows them.
+public enum SettingCatalog {
+    public static let keys: [SettingKey] = [
+        SettingKey("timezone", .timeZone, default: nil, "local time zone for day totals and reminders (default: the system's)"),
+        SettingKey("goal_ml", .integer(1...20000), default: nil, "daily goal in ml (default: the bottle's goal, else 2500)"),
+        SettingKey("notifications.enabled", .bool, default: "true", "master switch for every notification"),
+        SettingKey("reminders.enabled", .bool, default: "true", "hydration pace reminders"),
+        SettingKey("reminders.daily_limit", .bool, default: "true", "at most 12 hydration reminders per reminder day"),
+        SettingKey("reminders.back_on_track", .bool, default: "true", "\"back on track\" alerts"),
+        SettingKey("reminders.active_start", .timeOfDay, default: "07:00", "start of the pace window (before it: quiet hours)"),
+        SettingKey("reminders.active_end", .timeOfDay, default: "22:00", "end of the pace window (after it: quiet hours)"),
+        SettingKey("reminders.min_deficit_ml", .integer(0...10000), default: "150", "no reminder below this deficit"),
+        SettingKey("reminders.reset_hour", .integer(0...23), default: "4", "hour at which the reminder day starts"),
+        SettingKey("messages.enabled", .bool, default: "false", "daily message at 10:00"),
+        SettingKey("messages.locale", .choice(["en", "es"]), default: "en", "language of the shipped message pool"),
+        SettingKey("messages.pool", .text, default: nil, "file with one message per line (relative to the config file)"),
+        SettingKey("deadline.enabled", .bool, default: "false", "deadline reminder"),
+        SettingKey("deadline.period", .choice(["day", "week", "both"]), default: "day", "which goal the deadline watches"),
+        SettingKey("deadline.hours_before", .integer(1...23), default: "5", "hours before the period ends"),
+        SettingKey("deadline.weekly_goal_ml", .integer(1...200000), default: nil, "weekly goal in ml (default 7 × goal_ml)"),
+        SettingKey("rituals.enabled", .bool, default: "false", "morning and evening rituals"),
+        SettingKey("rituals.morning", .timeOfDay, default: "08:00", "morning ritual time"),
+        SettingKey("rituals.evening", .timeOfDay, default: "20:00", "evening ritual time"),
+        SettingKey("rituals.terrain", .text, default: nil, "terrain of the ritual programme"),
+        SettingKey("rituals.nickname", .text, default: nil, "terrain nickname shown in ritual titles"),
+        SettingKey("mqtt.url", .url(schemes: ["mqtt", "mqtts"]), default: nil, "MQTT broker (Home Assistant)"),
+        SettingKey("mqtt.discovery_prefix", .text, default: "homeassistant", "Home Assistant discovery prefix"),
+        SettingKey("mqtt.topic_prefix", .text, default: "aquavate", "base topic of the bridge's own messages"),
+        SettingKey("push.url", .url(schemes: ["http", "https"]), default: nil, "HTTP push (ntfy-style) topic URL"),
+        SettingKey("desktop.enabled", .bool, default: "true", "desktop notifications on the session bus"),
+        SettingKey("bottle.address", .text, default: nil, "address of the adopted bottle (remembered after the first sync)"),
+        SettingKey("bluetooth.adapter", .text, default: nil, "adapter to use, e.g. hci0 (default: the first powered one)"),
+    ]
+
+    private static let byName: [String: SettingKey] = Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0) })
+
+    public static func key(named name: String) -> SettingKey? { byName[name] }
+
+    /// The known key, or `SettingError.unknownKey` with the closest known name as a hint.
+    public static func requireKey(_ name: String) throws(SettingError) -> SettingKey {
+        if let key = byName[name] { return key }
+        throw .unknownKey(name, suggestion: closest(to: name))
+    }
+
+    static func closest(to name: String) -> String? {
+        let scored = keys.map { ($0.name, editDistance($0.name, name)) }.min { $0.1 < $1.1 }
+        guard let best = scored, best.1 <= max(2, name.count / 3) else { return nil }
+        return best.0
+    }
+
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,129 @@
+// The JSON events of DESIGN.md 3.4: one object per line, each with "event".
+//
+// `replay --json`, `history --json` and `status --json` all print these, so scripts and tests
+// read one format. Field names are the contract; extra fields may be added, never renamed.
+
+import AquavateProtocol
+import Foundation
+
+public enum BridgeEvent: Sendable, Equatable {
+    case drink(DrinkEvent)
+    case state(StateEvent)
+    case sync(SyncEvent)
+    case day(DayEvent)
+    case error(ErrorEvent)
+
+    public struct DrinkEvent: Sendable, Equatable {
+        public var bottle: String
+        public var recordID: UInt32
+        public var timestamp: UInt32
+        public var amountML: Int
+        public var bottleLevelML: Int
+        public var kind: DrinkKind
+        public var deleted: Bool
+        public var isNew: Bool
+    }
+
+    public struct StateEvent: Sendable, Equatable {
+        public var time: Double
+        public var dailyTotalML: Int
+        public var bottleLevelML: Int
+        public var battery: Int
+        public var unsynced: Int
+        public var flags: [String]
+    }
+
+    public struct SyncEvent: Sendable, Equatable {
+        public enum Outcome: String, Sendable { case complete, empty, interrupted, rejected }
+        public var time: Double
+        public var records: Int
+        public var chunks: Int
+        public var outcome: Outcome
+    }
+
+    public struct DayEvent: Sendable, Equatable {
+        public var date: String
+        public var totalML: Int
+        public var drinks: Int
+        public var goalML: Int
+    }
+
+    public struct ErrorEvent: Sendable, Equatable {
+        public var message: String
+        public var file: String?
+        public var line: Int?
+    }
+}
+
+// MARK: - JSON
+
+extension BridgeEvent {
+    /// The event as one line of JSON (keys sorted, so output is stable).
+    public func jsonLine() -> String {
+        let object: [String: any Sendable]
+        switch self {
+        case .drink(let drink):
+            object = [
+                "event": "drink", "bottle": drink.bottle, "record_id": Int(drink.recordID),
+                "time": BridgeTime.iso8601(Double(drink.timestamp)), "amount_ml": drink.amountML,
+                "bottle_level_ml": drink.bottleLevelML, "type": drink.kind.rawValue,
+                "deleted": drink.deleted, "new": drink.isNew,
+            ]
+        case .state(let state):
+            object = [
+                "event": "state", "time": BridgeTime.iso8601(state.time), "daily_total_ml": state.dailyTotalML,
+                "bottle_level_ml": state.bottleLevelML, "battery": state.battery, "unsynced": state.unsynced,
+                "flags": state.flags,
+            ]
+        case .sync(let sync):
+            object = [
+                "event": "sync", "time": BridgeTime.iso8601(sync.time), "records": sync.records,
+                "chunks": sync.chunks, "outcome": sync.outcome.rawValue,
+            ]
+        case .day(let day):
+            object = ["event": "day", "date": day.date, "total_ml": day.totalML, "drinks": day.drinks, "goal_ml": day.goalML]
+        case .error(let error):
+            var fields: [String: any Sendable] = ["event": "error", "message": error.message]
+            if let file = error.file { fields["file"] = file }
+            if let line = error.line { fields["line"] = line }
+            object = fields
+        }
+        // The dictionary holds only strings, numbers, booleans and string arrays: always valid.
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The event as one human-readable line (the default output of `replay` and `history`).
+    public func textLine() -> String {
+        switch self {
+        case .drink(let drink):
+            let marker = drink.isNew ? "new" : "known"
+            let deleted = drink.deleted ? "  deleted" : ""
+            return "\(BridgeTime.iso8601(Double(drink.timestamp)))  drink #\(drink.recordID)  \(drink.amountML) ml  \(drink.kind.rawValue)  level \(drink.bottleLevelML) ml  \(marker)\(deleted)"
+        case .state(let state):
+            let flags = state.flags.isEmpty ? "-" : state.flags.joined(separator: ",")
+            return "\(BridgeTime.iso8601(state.time))  state  today \(state.dailyTotalML) ml (bottle's day)  level \(state.bottleLevelML) ml  battery \(state.battery)%  unsynced \(state.unsynced)  flags \(flags)"
+        case .sync(let sync):
+            return "\(BridgeTime.iso8601(sync.time))  sync \(sync.outcome.rawValue): \(sync.records) records in \(sync.chunks) chunks"
+        case .day(let day):
+            let percent = day.goalML > 0 ? day.totalML * 100 / day.goalML : 0
+            return "\(day.date)  \(day.totalML) ml in \(day.drinks) drinks  (\(percent)% of \(day.goalML) ml)"
+        case .error(let error):
+            var place = error.file ?? ""
+            if let line = error.line { place += ":\(line)" }
+            return place.isEmpty ? "error: \(error.message)" : "\(place): \(error.message)"
+        }
+    }
+}
+
+/// Formatting of instants for output.
+public enum BridgeTime {
+    /// ISO 8601 in UTC with `Z`; milliseconds only when the instant has a fraction.
+    public static func iso8601(_ seconds: Double) -> String {
+        let date = Date(timeIntervalSince1970: seconds)
+        if seconds.rounded(.down) == seconds {
+            return date.formatted(Date.ISO8601FormatStyle())
+        }
+        return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}

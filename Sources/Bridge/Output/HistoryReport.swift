@@ -1,0 +1,55 @@
+// What `history` prints: the stored drinks, then the local day totals.
+
+import AquavateProtocol
+import Foundation
+import History
+
+public struct HistoryReport: Sendable {
+    public enum Format: Sendable { case text, json, csv }
+
+    public var drinks: [BridgeEvent.DrinkEvent]
+    public var days: [BridgeEvent.DayEvent]
+
+    /// Builds the report. `days` limits it to the last N local days ending with today (`now`).
+    public static func make(history: DrinkHistory, configuration: Configuration, days: Int?, now: Double) throws -> HistoryReport {
+        let timeZone = configuration.timeZone
+        var from: Double?
+        if let days {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
+            let today = calendar.startOfDay(for: Date(timeIntervalSince1970: now))
+            from = calendar.date(byAdding: .day, value: -(days - 1), to: today)?.timeIntervalSince1970
+        }
+        let stored = try history.storedDrinks(from: from)
+        let drinks = stored.map {
+            BridgeEvent.DrinkEvent(bottle: $0.bottle, recordID: $0.recordID, timestamp: $0.timestamp,
+                                   amountML: Int($0.amountML), bottleLevelML: Int($0.bottleLevelML),
+                                   kind: $0.kind, deleted: $0.deleted, isNew: false)
+        }
+        let goal = configuration.goalML()
+        let days = try history.dayTotals(timeZone: timeZone, from: from).map {
+            BridgeEvent.DayEvent(date: $0.date.description, totalML: $0.totalML, drinks: $0.drinks, goalML: goal)
+        }
+        return HistoryReport(drinks: drinks, days: days)
+    }
+
+    public func lines(format: Format) -> [String] {
+        let events = drinks.map(BridgeEvent.drink) + days.map(BridgeEvent.day)
+        switch format {
+        case .json:
+            return events.map { $0.jsonLine() }
+        case .text:
+            if events.isEmpty { return ["no drinks stored"] }
+            return events.map { $0.textLine() }
+        case .csv:
+            var rows = ["event,time,date,record_id,amount_ml,bottle_level_ml,type,deleted,total_ml,drinks,goal_ml"]
+            for drink in drinks {
+                rows.append("drink,\(BridgeTime.iso8601(Double(drink.timestamp))),,\(drink.recordID),\(drink.amountML),\(drink.bottleLevelML),\(drink.kind.rawValue),\(drink.deleted),,,")
+            }
+            for day in days {
+                rows.append("day,,\(day.date),,,,,,\(day.totalML),\(day.drinks),\(day.goalML)")
+            }
+            return rows
+        }
+    }
+}

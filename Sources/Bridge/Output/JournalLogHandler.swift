@@ -1,0 +1,64 @@
+// Logs to standard error, one line per event, in a journal-friendly form (DESIGN.md 3.2).
+//
+// Under systemd (JOURNAL_STREAM is set) each line starts with the syslog priority prefix
+// `<N>`, which journald turns into the entry's priority; elsewhere with a readable level word.
+
+import Foundation
+import Logging
+
+public struct JournalLogHandler: LogHandler {
+    public var logLevel: Logger.Level
+    public var metadata: Logger.Metadata = [:]
+    private let label: String
+    private let underJournal: Bool
+
+    public init(label: String, level: Logger.Level = .info,
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.label = label
+        self.logLevel = level
+        self.underJournal = environment["JOURNAL_STREAM"] != nil
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var text = underJournal ? "<\(Self.priority(event.level))>" : "\(event.level.rawValue): "
+        text += event.message.description.replacingOccurrences(of: "\n", with: " ")
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        if !merged.isEmpty {
+            text += " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        }
+        StandardError.writeLine(text)
+    }
+
+    /// syslog priorities (sd-daemon(3)).
+    static func priority(_ level: Logger.Level) -> Int {
+        switch level {
+        case .trace, .debug: return 7
+        case .info: return 6
+        case .notice: return 5
+        case .warning: return 4
+        case .error: return 3
+        case .critical: return 2
+        }
+    }
+}
+
+/// Writes to file descriptor 2 directly: `stderr` is shared mutable state that Swift 6 refuses
+/// (SWIFT-LINUX.md P3).
+public enum StandardError {
+    public static func writeLine(_ text: String) {
+        var bytes = Array((text + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { buffer in
+                write(2, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+}

@@ -1,0 +1,294 @@
+// Replay: feeds recorded captures through the decoder and the history, exactly as the live
+// bridge would have processed them (DESIGN.md 1, 3.3).
+//
+// The sync is reconstructed from what the capture shows on the wire: the START the client wrote,
+// each Drink Data value, each ACK. A chunk's records are committed to the history when the chunk
+// arrives, i.e. *before* the ACK that follows it, the same order as the live bridge.
+// All the files of one replay form one timeline against one history.
+//
+// What counts as a rejected input line (and makes `replay` exit non-zero): a line that is not a
+// valid capture event, and a value *from the bottle* (read or notification) that does not decode
+// as its characteristic's structure. A value the *client* wrote that the bottle would ignore is
+// replayed as ignored, with a warning: it is a faithful record of a client's mistake, not bad input.
+
+import AquavateCapture
+import AquavateProtocol
+import Foundation
+import History
+import Logging
+
+public final class Replayer {
+    public let history: DrinkHistory
+    public let configuration: Configuration
+    private let emit: (BridgeEvent) -> Void
+    private let logger: Logger
+
+    /// Input lines that were rejected so far (malformed lines and undecodable bottle values).
+    public private(set) var rejectedLines = 0
+    /// Files that could not be opened or imported at all.
+    public private(set) var failedFiles = 0
+
+    private var bottleID = "unknown"
+    private var sync: SyncProgress?
+    private var lastEventTime: Double?
+    /// Quarter-hours (UTC seconds / 900) that replayed drinks fall in. Every time zone's offset
+    /// is a multiple of 15 minutes, so a quarter-hour lies within one local day; this keeps the
+    /// set of touched days small however long the capture is.
+    private var touchedQuarterHours: Set<UInt32> = []
+    private var bottleGoalML: Int?
+    private var connected = false
+
+    public init(history: DrinkHistory, configuration: Configuration, logger: Logger,
+                emit: @escaping (BridgeEvent) -> Void) {
+        self.history = history
+        self.configuration = configuration
+        self.logger = logger
+        self.emit = emit
+    }
+
+    // MARK: Files
+
+    /// Replays one file: an `.aqcap` capture, or a btsnoop file (recognised by its magic).
+    public func replay(path: String, handleMap: [UInt16: Characteristic] = [:]) {
+        if BtsnoopImporter.looksLikeBtsnoop(path: path) {
+            replayBtsnoop(path: path, handleMap: handleMap)
+            return
+        }
+        let reader: CaptureReader
+        do {
+            reader = try CaptureReader(path: path)
+        } catch {
+            failedFiles += 1
+            emit(.error(.init(message: "\(error)", file: path, line: nil)))
+            return
+        }
+        for item in reader {
+            switch item {
+            case .header(let header):
+                adopt(header)
+            case .event(let event, let line):
+                handle(event, file: path, line: line)
+            case .error(let error):
+                reject(error.message, file: error.file, line: error.line)
+            }
+        }
+    }
+
+    private func replayBtsnoop(path: String, handleMap: [UInt16: Characteristic]) {
+        do {
+            let imported = try BtsnoopImporter(handleMap: handleMap).importFile(path: path)
+            adopt(imported.header)
+            for error in imported.errors {
+                reject(error.message, file: error.file, line: error.line)
+            }
+            if !imported.unmappedHandles.isEmpty {
+                let handles = imported.unmappedHandles.map { String(format: "0x%04X", $0) }.joined(separator: ", ")
+                logger.warning("\(path): ATT traffic on handles \(handles) could not be mapped to a characteristic; pass --handle NAME=0xHHHH")
+            }
+            for (index, event) in imported.events.enumerated() {
+                handle(event, file: path, line: index + 1)
+            }
+        } catch {
+            failedFiles += 1
+            emit(.error(.init(message: "\(error)", file: path, line: nil)))
+        }
+    }
+
+    private func adopt(_ header: CaptureHeader) {
+        if let address = header.deviceAddress, !address.isEmpty {
+            bottleID = address.uppercased()
+        } else if let name = header.deviceName, !name.isEmpty {
+            bottleID = name
+        }
+    }
+
+    // MARK: Events
+
+    private func handle(_ event: CaptureEvent, file: String, line: Int) {
+        lastEventTime = event.time
+        switch event.op {
+        case .connect:
+            finishSync(at: event.time, reason: "reconnected")
+            connected = true
+        case .disconnect:
+            finishSync(at: event.time, reason: "disconnected")
+            connected = false
+        case .read, .notify:
+            guard let characteristic = event.characteristic, let value = event.value else { return }
+            fromBottle(characteristic, value: value, viaRead: event.op == .read, time: event.time, file: file, line: line)
+        case .write:
+            guard let characteristic = event.characteristic, let value = event.value else { return }
+            fromClient(characteristic, value: value, time: event.time, file: file, line: line)
+        case .note, .log, .action:
+            // Free text, and the person's own events (manual intake, notification actions), which
+            // the reminder engine consumes; the history of bottle drinks is not affected.
+            break
+        }
+    }
+
+    private func fromBottle(_ reference: CharacteristicRef, value: [UInt8], viaRead: Bool, time: Double, file: String, line: Int) {
+        guard case .known(let characteristic) = reference else {
+            if case .uuid(let uuid) = reference, AquavateUUID.matches(uuid, DeviceInformation.serialNumberUUID),
+               bottleID == "unknown" {
+                bottleID = DeviceInformation.cleanString(value)
+            }
+            return
+        }
+        do {
+            switch characteristic {
+            case .drinkData:
+                receiveChunk(value, viaRead: viaRead, time: time, file: file, line: line)
+            case .currentState:
+                let state = try CurrentState(decoding: value)
+                emit(.state(.init(time: time, dailyTotalML: Int(state.dailyTotalML), bottleLevelML: Int(state.bottleLevelML),
+                                  battery: Int(state.batteryPercent), unsynced: Int(state.unsyncedCount), flags: state.flags.names)))
+            case .bottleConfig:
+                let config = try BottleConfig(decoding: value)
+                bottleGoalML = Int(config.dailyGoalML)
+            case .syncControl:
+                _ = try SyncControl(decoding: value)
+            case .deviceSettings:
+                _ = try DeviceSettings(decoding: value)
+            case .calibrationState:
+                _ = try CalibrationState(decoding: value)
+            case .batteryLevel:
+                guard value.count == 1, value[0] <= 100 else {
+                    throw ProtocolError.wrongLength(structure: "Battery Level", expected: "1 byte, 0 to 100", actual: value.count)
+                }
+            case .activityStats:
+                // Not self-describing (B16): only the request decides its shape. Check the bounds.
+                guard (4...84).contains(value.count) else {
+                    throw ProtocolError.wrongLength(structure: "Activity Stats", expected: "4 to 84 bytes", actual: value.count)
+                }
+            case .command:
+                reject("the Command characteristic is write-only, but the capture shows the bottle sending a value", file: file, line: line)
+            }
+        } catch {
+            reject("\(characteristic.captureName): \(error)", file: file, line: line)
+        }
+    }
+
+    private func fromClient(_ reference: CharacteristicRef, value: [UInt8], time: Double, file: String, line: Int) {
+        guard case .known(let characteristic) = reference else { return }
+        switch characteristic {
+        case .syncControl:
+            guard let control = try? SyncControl(decoding: value) else {
+                logger.warning("\(file):\(line): a \(value.count)-byte Sync Control write is ignored by the bottle (it takes exactly 8)")
+                return
+            }
+            switch control.command {
+            case .start:
+                finishSync(at: time, reason: "restarted")
+                sync = SyncProgress(start: control)
+            case .ack:
+                guard var progress = sync else { return }
+                let verdict = progress.acknowledged()
+                sync = progress
+                if verdict == .complete {
+                    emit(.sync(.init(time: time, records: progress.acceptedRecords, chunks: progress.acceptedChunks, outcome: .complete)))
+                    sync = nil
+                } else if verdict == .surplus {
+                    logger.warning("\(file):\(line): an ACK with no chunk waiting for it; the bottle runs one chunk ahead (PROTOCOL.md B3)")
+                }
+            case .query:
+                finishSync(at: time, reason: "aborted by QUERY")
+            default:
+                break
+            }
+        case .command:
+            if Command.parse(value) == nil {
+                logger.warning("\(file):\(line): the bottle ignores this \(value.count)-byte command write")
+            }
+        default:
+            break
+        }
+    }
+
+    private func receiveChunk(_ value: [UInt8], viaRead: Bool, time: Double, file: String, line: Int) {
+        guard var progress = sync else {
+            if !viaRead {
+                logger.notice("\(file):\(line): a Drink Data notification outside a sync is ignored")
+            }
+            return
+        }
+        let verdict = progress.receive(value, viaRead: viaRead)
+        sync = progress
+        switch verdict {
+        case .accept(let chunk, let skipped):
+            if skipped > 0 {
+                logger.warning("\(file):\(line): \(skipped) chunk(s) never arrived; their records come again in the next sync")
+            }
+            commit(chunk.records, at: time, file: file, line: line)
+        case .rejected(let error):
+            reject("drink-data: \(error)", file: file, line: line)
+        case .duplicate, .placeholder, .staleRead, .afterCompletion:
+            break
+        }
+    }
+
+    /// Stores one chunk's records in one transaction, then reports them.
+    private func commit(_ records: [DrinkRecord], at time: Double, file: String, line: Int) {
+        let results: [StoreResult]
+        do {
+            results = try history.store(records, bottle: bottleID, at: time)
+        } catch {
+            reject("could not store the chunk: \(error)", file: file, line: line)
+            return
+        }
+        for result in results {
+            let record = result.record
+            touchedQuarterHours.insert(record.timestamp / 900)
+            emit(.drink(.init(bottle: bottleID, recordID: record.recordID, timestamp: record.timestamp,
+                              amountML: Int(record.amountML), bottleLevelML: Int(record.bottleLevelML),
+                              kind: record.kind, deleted: record.isDeleted, isNew: result.isNew)))
+        }
+    }
+
+    private func finishSync(at time: Double, reason: String) {
+        guard let progress = sync else { return }
+        sync = nil
+        let outcome: BridgeEvent.SyncEvent.Outcome
+        if progress.isComplete {
+            outcome = .complete
+        } else if progress.rejectedChunks > 0 && (progress.awaitingReadBack || !progress.hasData) {
+            outcome = .rejected
+        } else if progress.hasData {
+            outcome = .interrupted
+        } else {
+            outcome = .empty
+        }
+        logger.debug("sync ended (\(reason)): \(outcome.rawValue)")
+        emit(.sync(.init(time: time, records: progress.acceptedRecords, chunks: progress.acceptedChunks, outcome: outcome)))
+    }
+
+    private func reject(_ message: String, file: String, line: Int?) {
+        rejectedLines += 1
+        emit(.error(.init(message: message, file: file, line: line)))
+    }
+
+    // MARK: End
+
+    /// Closes an unfinished sync and reports the day totals of every local day the replayed
+    /// drinks fall on (REMINDERS.md 0: local calendar days, from the bridge's own history).
+    public func finish() {
+        if let time = lastEventTime {
+            finishSync(at: time, reason: "end of input")
+        }
+        guard let first = touchedQuarterHours.min(), let last = touchedQuarterHours.max() else { return }
+        let timeZone = configuration.timeZone
+        let goal = configuration.goalML(bottleGoal: bottleGoalML)
+        do {
+            let totals = try history.dayTotals(timeZone: timeZone, from: Double(first) * 900 - 86_400 * 2,
+                                               to: Double(last) * 900 + 86_400 * 2)
+            let touched = Set(touchedQuarterHours.map { LocalDate(instant: Double($0) * 900, timeZone: timeZone) })
+            var byDate: [LocalDate: DayTotal] = [:]
+            for total in totals { byDate[total.date] = total }
+            for date in touched.sorted() {
+                let total = byDate[date]
+                emit(.day(.init(date: date.description, totalML: total?.totalML ?? 0, drinks: total?.drinks ?? 0, goalML: goal)))
+            }
+        } catch {
+            emit(.error(.init(message: "could not compute day totals: \(error)", file: nil, line: nil)))
+        }
+    }
+}

@@ -1,0 +1,24 @@
+// aquavate-bridge: the command line (DESIGN.md 3.1).
+
+import ArgumentParser
+
+@main
+struct AquavateBridge: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "aquavate-bridge",
+        abstract: "Bridge an Aquavate smart water bottle to the rest of your life.",
+        discussion: """
+            Syncs the bottle's drink records over Bluetooth LE (BlueZ), keeps the drink history \
+            in a database, and replays recorded captures through the same decoder and history.
+
+            Files: the config file is $XDG_CONFIG_HOME/aquavate/bridge.toml and the history \
+            database $XDG_DATA_HOME/aquavate/history.sqlite unless --config / --db say otherwise.
+            """,
+        version: BridgeVersion.string,
+        subcommands: [ReplayCommand.self, HistoryCommand.self, ImportCommand.self, ConfigCommand.self]
+    )
+}
+
+enum BridgeVersion {
+    static let string = "0.1.0"
+}

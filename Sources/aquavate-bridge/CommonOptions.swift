@@ -1,0 +1,80 @@
+// Options every command accepts after its name (DESIGN.md 3.2), and the shared start-up:
+// logging, configuration layers, the history database.
+
+import ArgumentParser
+import Bridge
+import Foundation
+import History
+import Logging
+
+struct CommonOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Config file (TOML).", valueName: "FILE"))
+    var config: String?
+
+    @Option(name: .long, help: ArgumentHelp("History database.", valueName: "PATH"))
+    var db: String?
+
+    @Option(name: .customLong("set"), help: ArgumentHelp(
+        "Override a setting for this run, e.g. --set timezone=Europe/Madrid (repeatable).", valueName: "KEY=VALUE"))
+    var assignments: [String] = []
+
+    @Flag(name: .shortAndLong, help: "Log debug details to standard error.")
+    var verbose = false
+
+    func makeLogger(label: String = "aquavate-bridge") -> Logger {
+        let level: Logger.Level = verbose ? .debug : .info
+        return Logger(label: label) { JournalLogHandler(label: $0, level: level) }
+    }
+
+    /// The database path: --db, else the XDG default.
+    var databasePath: String { db ?? BridgePaths.defaultDatabase() }
+
+    /// Loads the configuration file, the stored settings and the --set overrides, in that order.
+    func loadConfiguration(history: DrinkHistory?, logger: Logger) throws -> Configuration {
+        var configuration: Configuration
+        do {
+            configuration = try Configuration.load(file: config ?? BridgePaths.defaultConfigFile(), mustExist: config != nil)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        if let history {
+            configuration.useStoredValues(try history.allSettings())
+        }
+        for assignment in assignments {
+            do {
+                try configuration.applyOverride(assignment)
+            } catch {
+                throw CommandFailure("--set \(assignment): \(error.description)")
+            }
+        }
+        for warning in configuration.warnings {
+            logger.warning("\(warning)")
+        }
+        return configuration
+    }
+
+    /// Opens the history database at `path` (nil: in memory).
+    func openHistory(path: String?, durability: DrinkHistory.Durability = .full) throws -> DrinkHistory {
+        do {
+            return try DrinkHistory(path: path, durability: durability)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+}
+
+/// An expected failure: printed as one line, exit status 1, no stack trace (DESIGN.md 3.1).
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs a command body, turning expected failures into one line on standard error.
+func reportingFailures(_ command: String, _ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let failure as CommandFailure {
+        StandardError.writeLine("aquavate-bridge \(command): \(failure.description)")
+        throw ExitCode.failure
+    }
+}

@@ -1,0 +1,94 @@
+// `aquavate-bridge config get|set|unset|list`: persisted settings.
+
+import ArgumentParser
+import Bridge
+import Foundation
+
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Read and change the bridge's settings.",
+        discussion: """
+            Settings changed here are saved in the history database and override the config \
+            file; `--set KEY=VALUE` overrides both for one run. `config list` shows every key, \
+            its effective value and where the value comes from.
+            """,
+        subcommands: [Get.self, Set.self, Unset.self, List.self]
+    )
+
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the effective value of a setting.")
+        @Argument(help: "The setting, e.g. reminders.daily_limit.") var key: String
+        @OptionGroup var common: CommonOptions
+
+        func run() throws {
+            try reportingFailures("config get") {
+                do { _ = try SettingCatalog.requireKey(key) } catch { throw CommandFailure(error.description) }
+                let history = try common.openHistory(path: common.databasePath)
+                let configuration = try common.loadConfiguration(history: history, logger: common.makeLogger())
+                if let value = configuration.value(key) {
+                    print(value)
+                } else if key == "timezone" {
+                    print(configuration.timeZone.identifier)
+                } else if key == "goal_ml" {
+                    print(configuration.goalML())
+                } else {
+                    print("")
+                }
+            }
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change a setting and save it.",
+            discussion: "The value is checked first; a bad value changes nothing and lists the valid choices.")
+        @Argument(help: "The setting, e.g. reminders.daily_limit.") var key: String
+        @Argument(help: "The new value, e.g. false.") var value: String
+        @OptionGroup var common: CommonOptions
+
+        func run() throws {
+            try reportingFailures("config set") {
+                let normalized: String
+                do {
+                    normalized = try SettingCatalog.requireKey(key).normalize(value)
+                } catch {
+                    throw CommandFailure(error.description)
+                }
+                let history = try common.openHistory(path: common.databasePath)
+                try history.setSetting(key, normalized)
+                print("\(key) = \(normalized)")
+            }
+        }
+    }
+
+    struct Unset: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Forget a saved setting (the file or the default applies again).")
+        @Argument(help: "The setting.") var key: String
+        @OptionGroup var common: CommonOptions
+
+        func run() throws {
+            try reportingFailures("config unset") {
+                do { _ = try SettingCatalog.requireKey(key) } catch { throw CommandFailure(error.description) }
+                let history = try common.openHistory(path: common.databasePath)
+                try history.setSetting(key, nil)
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show every setting with its value and source.")
+        @OptionGroup var common: CommonOptions
+
+        func run() throws {
+            try reportingFailures("config list") {
+                let history = try common.openHistory(path: common.databasePath)
+                let configuration = try common.loadConfiguration(history: history, logger: common.makeLogger())
+                for key in SettingCatalog.keys {
+                    let value = configuration.value(key.name) ?? "(unset)"
+                    print("\(key.name) = \(value)  [\(configuration.source(of: key.name))]  # \(key.summary)")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+// `aquavate-bridge history`: the stored drinks and the local day totals.
+
+import ArgumentParser
+import Bridge
+import Foundation
+import History
+
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "Show the stored drinks and the day totals.",
+        discussion: """
+            Day totals are computed by the bridge from its own history, per local calendar day \
+            of the configured time zone (`timezone`, default: the system's), counting drinks \
+            that are not deleted. The bottle's own daily total uses UTC days and is not used.
+
+            Without --days every stored day is shown. Deleted drinks are listed with \
+            "deleted": true and never counted.
+            """
+    )
+
+    @Option(help: ArgumentHelp("Only the last N local days, today included.", valueName: "N"))
+    var days: Int?
+
+    @Flag(help: "One JSON object per line: drink events, then day events.")
+    var json = false
+
+    @Flag(help: "CSV with a header row: drink rows, then day rows.")
+    var csv = false
+
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        if json && csv { throw ValidationError("choose one of --json and --csv") }
+        if let days, days < 1 { throw ValidationError("--days must be 1 or more") }
+    }
+
+    func run() throws {
+        try reportingFailures("history") {
+            let logger = common.makeLogger()
+            guard FileManager.default.fileExists(atPath: common.databasePath) else {
+                throw CommandFailure("no history database at \(common.databasePath); sync a bottle or `replay --db \(common.databasePath) FILE` first")
+            }
+            let history = try common.openHistory(path: common.databasePath)
+            let configuration = try common.loadConfiguration(history: history, logger: logger)
+            let report = try HistoryReport.make(history: history, configuration: configuration,
+                                                 days: days, now: SystemClock().now)
+            let format: HistoryReport.Format = json ? .json : (csv ? .csv : .text)
+            for line in report.lines(format: format) {
+                print(line)
+            }
+        }
+    }
+}

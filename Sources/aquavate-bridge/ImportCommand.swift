@@ -1,0 +1,74 @@
+// `aquavate-bridge import FILE.btsnoop -o FILE.aqcap`: convert a Bluetooth capture.
+
+import AquavateCapture
+import AquavateProtocol
+import ArgumentParser
+import Bridge
+import Foundation
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Convert a btsnoop capture (btmon -w, Android HCI log) into an .aqcap file.",
+        discussion: """
+            Reads datalinks 1001 (HCI), 1002 (HCI UART/H4) and 2001 (btmon), reassembles ACL \
+            fragments, and keeps the ATT traffic of the bottle's characteristics: notifications, \
+            writes and read responses. Handles are mapped to characteristics from the GATT \
+            discovery inside the capture; when the capture starts after discovery, give them \
+            with --handle (see `btmon` or `bluetoothctl` for the value handles).
+
+            Damaged records are reported with their record number and skipped.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The btsnoop file.", valueName: "FILE"))
+    var input: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the .aqcap capture.", valueName: "FILE"))
+    var output: String
+
+    @Option(name: .customLong("handle"), help: ArgumentHelp(
+        "Map an ATT value handle to a characteristic, e.g. --handle drink-data=0x0012 (repeatable).",
+        valueName: "NAME=0xHHHH"))
+    var handles: [String] = []
+
+    func run() throws {
+        try reportingFailures("import") {
+            var handleMap: [UInt16: Characteristic] = [:]
+            for option in handles {
+                do {
+                    let (handle, characteristic) = try BtsnoopImporter.parseHandleOption(option)
+                    handleMap[handle] = characteristic
+                } catch {
+                    throw CommandFailure("--handle \(option): \(error)")
+                }
+            }
+            let imported: BtsnoopImport
+            do {
+                imported = try BtsnoopImporter(handleMap: handleMap).importFile(path: input)
+            } catch {
+                throw CommandFailure("\(error)")
+            }
+            for error in imported.errors {
+                StandardError.writeLine(error.description)
+            }
+            do {
+                let writer = try CaptureWriter(path: output, header: imported.header)
+                for event in imported.events {
+                    try writer.write(event)
+                }
+                writer.close()
+            } catch {
+                throw CommandFailure("cannot write \(output): \(error)")
+            }
+            if !imported.unmappedHandles.isEmpty {
+                let list = imported.unmappedHandles.map { String(format: "0x%04X", $0) }.joined(separator: ", ")
+                StandardError.writeLine("warning: traffic on handles \(list) was not mapped; pass --handle NAME=0xHHHH to keep it")
+            }
+            print("\(imported.events.count) events written to \(output)")
+            if !imported.errors.isEmpty {
+                throw CommandFailure("\(imported.errors.count) record(s) rejected; the rest was imported")
+            }
+        }
+    }
+}

@@ -1,0 +1,204 @@
+// The command-line contracts of DESIGN.md 3.1 and 3.4, run against the built binary.
+
+import Foundation
+import Testing
+
+/// Runs the built `aquavate-bridge` with `arguments`; returns status, stdout and stderr.
+func runBridge(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("aquavate-bridge")
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    env.removeValue(forKey: "JOURNAL_STREAM")
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read both pipes to the end before waiting, so a large output cannot block the child.
+    let errData = ReadAll(err.fileHandleForReading)
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData.wait(), as: UTF8.self))
+}
+
+/// Reads a pipe on a background thread.
+final class ReadAll: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+    func wait() -> Data { done.wait(); return data }
+}
+
+func jsonObjects(_ text: String) throws -> [[String: Any]] {
+    try text.split(separator: "\n").map { line in
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+        return try #require(object as? [String: Any], "not a JSON object: \(line)")
+    }
+}
+
+@Suite("Command line")
+struct CommandLineTests {
+    @Test("replay --json prints one event object per line with the contract's fields")
+    func replayJSON() throws {
+        let result = try runBridge(["replay", shippedCapture("wedge.aqcap"), "--json", "--set", "timezone=UTC"])
+        #expect(result.status == 0, "\(result.err)")
+        let objects = try jsonObjects(result.out)
+        #expect(objects.allSatisfy { $0["event"] is String })
+        let drinks = objects.filter { $0["event"] as? String == "drink" }
+        #expect(drinks.count == 2)
+        let first = try #require(drinks.first)
+        #expect(first["record_id"] as? Int == 6)
+        #expect((first["time"] as? String)?.hasSuffix("Z") == true)
+        #expect(first["type"] as? String != nil)
+        #expect(first["new"] as? Bool == true)
+        #expect(first["deleted"] as? Bool == false)
+        #expect(first["amount_ml"] is Int && first["bottle_level_ml"] is Int)
+        let syncs = objects.filter { $0["event"] as? String == "sync" }
+        #expect(syncs.map { $0["outcome"] as? String } == ["complete", "empty"])
+        #expect(syncs.first?["records"] as? Int == 2 && syncs.first?["chunks"] as? Int == 1)
+        let states = objects.filter { $0["event"] as? String == "state" }
+        #expect(states.last?["unsynced"] as? Int == 1)
+        #expect(states.last?["flags"] as? [String] == ["time_valid", "calibrated", "stable"])
+        let days = objects.filter { $0["event"] as? String == "day" }
+        #expect(days.first?["date"] as? String == "2026-11-21")
+        #expect(days.first?["goal_ml"] as? Int == 2500)
+    }
+
+    @Test("replay exits non-zero after a rejected line, reports file and line, and still uses the rest")
+    func replayRejects() throws {
+        let folder = TemporaryFolder()
+        let good = try String(contentsOfFile: shippedCapture("wedge.aqcap"), encoding: .utf8)
+        var lines = good.split(separator: "\n").map(String.init)
+        lines.insert("{not json", at: 3)
+        let file = folder.write("broken.aqcap", lines.joined(separator: "\n"))
+        let result = try runBridge(["replay", file, "--json"])
+        #expect(result.status != 0)
+        let objects = try jsonObjects(result.out)
+        let errors = objects.filter { $0["event"] as? String == "error" }
+        #expect(errors.count == 1)
+        #expect(errors.first?["line"] as? Int == 4)
+        #expect(errors.first?["file"] as? String == file)
+        #expect(objects.filter { $0["event"] as? String == "drink" }.count == 2)
+        #expect(result.err.contains("1 input line(s) rejected"))
+        // The text form names the place on standard error.
+        let text = try runBridge(["replay", file])
+        #expect(text.status != 0)
+        #expect(text.err.contains("\(file):4:"))
+    }
+
+    @Test("replay --db then history --json and --csv read the same drinks back")
+    func historyAfterReplay() throws {
+        let folder = TemporaryFolder()
+        let db = folder.path + "/h.sqlite"
+        let replay = try runBridge(["replay", shippedCapture("day-of-syncs.aqcap"), "--db", db, "--set", "timezone=Europe/Madrid"])
+        #expect(replay.status == 0, "\(replay.err)")
+        let history = try runBridge(["history", "--json", "--db", db, "--set", "timezone=Europe/Madrid"])
+        #expect(history.status == 0, "\(history.err)")
+        let objects = try jsonObjects(history.out)
+        #expect(objects.filter { $0["event"] as? String == "drink" }.count == 19)
+        let days = objects.filter { $0["event"] as? String == "day" }
+        #expect(days.count == 1)
+        #expect(days.first?["date"] as? String == "2026-11-20")
+        #expect(days.first?["drinks"] as? Int == 19)
+        let csv = try runBridge(["history", "--csv", "--db", db])
+        #expect(csv.status == 0)
+        let rows = csv.out.split(separator: "\n")
+        #expect(rows.first?.hasPrefix("event,") == true)
+        #expect(rows.filter { $0.hasPrefix("drink,") }.count == 19)
+        // Replaying again stores nothing new.
+        let again = try runBridge(["replay", shippedCapture("day-of-syncs.aqcap"), "--db", db, "--json"])
+        let drinks = try jsonObjects(again.out).filter { $0["event"] as? String == "drink" }
+        #expect(drinks.count == 19 && drinks.allSatisfy { $0["new"] as? Bool == false })
+    }
+
+    @Test("history --days must be positive")
+    func historyDaysValidated() throws {
+        let bad = try runBridge(["history", "--days", "0", "--db", "/tmp/none.sqlite"])
+        #expect(bad.status != 0)
+    }
+
+    @Test("history without a database says where it looked and what to do")
+    func historyWithoutDatabase() throws {
+        let result = try runBridge(["history", "--db", "/nonexistent/folder/h.sqlite"])
+        #expect(result.status != 0)
+        #expect(result.err.contains("/nonexistent/folder/h.sqlite"))
+        #expect(result.err.split(separator: "\n").count == 1)
+    }
+
+    @Test("config set refuses bad values with the valid choices and changes nothing")
+    func configSet() throws {
+        let folder = TemporaryFolder()
+        let db = folder.path + "/h.sqlite"
+        let bad = try runBridge(["config", "set", "reminders.daily_limit", "maybe", "--db", db])
+        #expect(bad.status != 0)
+        #expect(bad.err.contains("true or false"))
+        let goal = try runBridge(["config", "set", "goal_ml", "-5", "--db", db])
+        #expect(goal.status != 0)
+        let zone = try runBridge(["config", "set", "timezone", "Mars/Olympus", "--db", db])
+        #expect(zone.status != 0)
+        #expect(zone.err.contains("IANA"))
+        let unknown = try runBridge(["config", "set", "reminders.daily_limt", "true", "--db", db])
+        #expect(unknown.status != 0)
+        #expect(unknown.err.contains("reminders.daily_limit"))
+        let get = try runBridge(["config", "get", "reminders.daily_limit", "--db", db])
+        #expect(get.out == "true\n")
+        let set = try runBridge(["config", "set", "reminders.daily_limit", "off", "--db", db])
+        #expect(set.status == 0)
+        #expect(try runBridge(["config", "get", "reminders.daily_limit", "--db", db]).out == "false\n")
+        // --set overrides the stored value for one run only.
+        #expect(try runBridge(["config", "get", "reminders.daily_limit", "--db", db, "--set", "reminders.daily_limit=true"]).out == "true\n")
+        #expect(try runBridge(["config", "get", "reminders.daily_limit", "--db", db]).out == "false\n")
+    }
+
+    @Test("the config file: values apply, an unknown key warns, a bad value is refused and the rest loads")
+    func configFile() throws {
+        let folder = TemporaryFolder()
+        let file = folder.write("bridge.toml", """
+            timezone = "America/New_York"
+            colour = "blue"
+            [reminders]
+            daily_limit = false
+            min_deficit_ml = "lots"
+            """)
+        let db = folder.path + "/h.sqlite"
+        let zone = try runBridge(["config", "get", "timezone", "--config", file, "--db", db])
+        #expect(zone.status == 0)
+        #expect(zone.out == "America/New_York\n")
+        #expect(zone.err.contains("colour"))
+        #expect(zone.err.contains("min_deficit_ml"))
+        #expect(try runBridge(["config", "get", "reminders.daily_limit", "--config", file, "--db", db]).out == "false\n")
+        #expect(try runBridge(["config", "get", "reminders.min_deficit_ml", "--config", file, "--db", db]).out == "150\n")
+        let broken = folder.write("broken.toml", "timezone = \n[[[")
+        let result = try runBridge(["config", "list", "--config", broken, "--db", db])
+        #expect(result.status != 0)
+        #expect(result.err.contains("broken.toml"))
+        let missing = try runBridge(["config", "list", "--config", folder.path + "/absent.toml", "--db", db])
+        #expect(missing.status != 0)
+    }
+
+    @Test("--set with an unknown key fails with one line")
+    func badOverride() throws {
+        let result = try runBridge(["replay", shippedCapture("wedge.aqcap"), "--set", "timezone=Nowhere/City"])
+        #expect(result.status != 0)
+        #expect(result.err.contains("timezone"))
+        #expect(!result.err.contains("Fatal"))
+    }
+
+    @Test("every command has --help")
+    func help() throws {
+        for command in [["replay"], ["history"], ["import"], ["config"], ["config", "set"]] {
+            let result = try runBridge(command + ["--help"])
+            #expect(result.status == 0)
+            #expect(result.out.contains("USAGE"))
+        }
+    }
+}

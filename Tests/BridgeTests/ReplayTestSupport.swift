@@ -1,0 +1,101 @@
+// Helpers for replay tests: run captures through a Replayer and collect what it reports.
+
+import AquavateProtocol
+@testable import Bridge
+import Foundation
+import History
+import Logging
+
+/// The folder holding the shipped sample captures.
+let capturesFolder: String = {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("captures").path
+}()
+
+func shippedCapture(_ name: String) -> String { capturesFolder + "/" + name }
+
+/// What one replay run reported.
+struct ReplayOutcome {
+    var events: [BridgeEvent] = []
+    var rejectedLines = 0
+    var failedFiles = 0
+
+    var drinks: [BridgeEvent.DrinkEvent] { events.compactMap { if case .drink(let d) = $0 { return d } else { return nil } } }
+    var syncs: [BridgeEvent.SyncEvent] { events.compactMap { if case .sync(let s) = $0 { return s } else { return nil } } }
+    var days: [BridgeEvent.DayEvent] { events.compactMap { if case .day(let d) = $0 { return d } else { return nil } } }
+    var states: [BridgeEvent.StateEvent] { events.compactMap { if case .state(let s) = $0 { return s } else { return nil } } }
+    var errors: [BridgeEvent.ErrorEvent] { events.compactMap { if case .error(let e) = $0 { return e } else { return nil } } }
+}
+
+final class EventCollector: @unchecked Sendable {
+    var events: [BridgeEvent] = []
+}
+
+/// Replays `paths` into `history` with the given `--set` assignments.
+func runReplay(_ paths: [String], history: DrinkHistory, settings: [String] = ["timezone=Europe/Madrid"],
+               handleMap: [UInt16: Characteristic] = [:]) throws -> ReplayOutcome {
+    var configuration = Configuration()
+    for assignment in settings { try configuration.applyOverride(assignment) }
+    let collector = EventCollector()
+    var logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+    logger.logLevel = .critical
+    let replayer = Replayer(history: history, configuration: configuration, logger: logger) { collector.events.append($0) }
+    for path in paths { replayer.replay(path: path, handleMap: handleMap) }
+    replayer.finish()
+    return ReplayOutcome(events: collector.events, rejectedLines: replayer.rejectedLines, failedFiles: replayer.failedFiles)
+}
+
+/// A temporary folder removed at deinit.
+final class TemporaryFolder {
+    let path: String
+    init() {
+        path = NSTemporaryDirectory() + "aquavate-test-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func write(_ name: String, _ text: String) -> String {
+        let file = path + "/" + name
+        FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
+        return file
+    }
+}
+
+// MARK: Building captures in tests
+
+let testHeader = #"{"aqcap":1,"created":"2026-11-21T08:00:00Z","source":"test","device":{"name":"Aquavate-A3F2","address":"F4:12:FA:00:A3:F4"},"mtu":247}"#
+
+func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+func eventLine(_ t: Double, _ op: String, _ char: String? = nil, _ value: [UInt8]? = nil) -> String {
+    var line = #"{"t":\#(t),"op":"\#(op)""#
+    if let char { line += #","char":"\#(char)""# }
+    if let value { line += #","value":"\#(hex(value))""# }
+    return line + "}"
+}
+
+func record(_ id: UInt32, _ timestamp: UInt32, _ amount: Int16, level: Int16 = 400, flags: UInt8 = 0) -> DrinkRecord {
+    DrinkRecord(recordID: id, timestamp: timestamp, amountML: amount, bottleLevelML: level,
+                typeRaw: amount >= 100 ? 1 : 0, flagsRaw: flags)
+}
+
+func chunk(_ index: UInt16, of total: UInt16, _ records: [DrinkRecord]) -> [UInt8] {
+    DrinkDataChunk(chunkIndex: index, totalChunks: total, records: records).encoded()
+}
+
+/// The lines of one complete, well-behaved sync of `records` starting at `t`.
+func syncLines(at t: Double, _ records: [DrinkRecord], chunkSize: Int = 17) -> [String] {
+    var lines = [eventLine(t, "connect")]
+    var now = t + 0.1
+    lines.append(eventLine(now, "write", "sync-control", SyncControl.start(count: UInt16(records.count), chunkSize: UInt16(chunkSize)).encoded()))
+    let total = (records.count + chunkSize - 1) / chunkSize
+    for index in 0..<total {
+        let slice = Array(records[(index * chunkSize)..<min(records.count, (index + 1) * chunkSize)])
+        now += 0.03
+        lines.append(eventLine(now, "notify", "drink-data", chunk(UInt16(index), of: UInt16(total), slice)))
+        now += 0.01
+        lines.append(eventLine(now, "write", "sync-control", SyncControl.ack.encoded()))
+    }
+    lines.append(eventLine(now + 0.2, "disconnect"))
+    return lines
+}
