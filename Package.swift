@@ -40,7 +40,7 @@ let package = Package(
         // One connection to one bottle: subscriptions, SET_TIME, the sync engine.
         .target(name: "BottleSession", dependencies: ["BlueZ", "AquavateProtocol", "History"]),
         // Reminder rules (REMINDERS.md), driven by an injected clock.
-        .target(name: "Reminders", dependencies: ["History"]),
+        .target(name: "Reminders"),
         // Notification sinks: journal, desktop, MQTT, HTTP push.
         .target(name: "Sinks", dependencies: ["DBus", "CMosquitto", .product(name: "Logging", package: "swift-log")]),
         // Configuration, replay, the daemon's wiring.
@@ -75,6 +75,7 @@ let package = Package(
         .testTarget(name: "AquavateCaptureTests", dependencies: ["AquavateCapture", "AquavateProtocol"]),
         .testTarget(name: "HistoryTests", dependencies: ["History", "AquavateProtocol"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus"]),
+        .testTarget(name: "RemindersTests", dependencies: ["Reminders"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "AquavateCapture", "History", "AquavateProtocol"]),
     ]
 )
