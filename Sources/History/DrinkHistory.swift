@@ -77,9 +77,8 @@ public final class DrinkHistory: Sendable {
     private static func migrate(_ writer: any DatabaseWriter, shownPath: String) throws {
         let migrator = HistoryMigrations.migrator
         let unknown = try writer.read { db -> [String] in
-            guard try migrator.hasBeenSuperseded(db) else { return [] }
             let known = Set(migrator.migrations)
-            return try migrator.appliedMigrations(db).filter { !known.contains($0) }
+            return try migrator.appliedIdentifiers(db).filter { !known.contains($0) }.sorted()
         }
         if !unknown.isEmpty {
             throw HistoryError.newerSchema(path: shownPath, unknownMigrations: unknown)
@@ -116,6 +115,11 @@ public final class DrinkHistory: Sendable {
         } catch {
             throw HistoryError(error, path: shownPath, operation: operation)
         }
+    }
+
+    /// Runs raw SQL outside the typed API (tests simulate a newer schema with it).
+    func execute(sql: String) throws {
+        try write("running SQL") { db in try db.execute(sql: sql) }
     }
 
     /// The value of a pragma on the writer connection (tests: journal mode, synchronous level).
