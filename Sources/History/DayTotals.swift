@@ -83,20 +83,51 @@ extension DrinkHistory {
         }
         let sql = "SELECT timestamp, amount_ml FROM drink WHERE " + conditions.joined(separator: " AND ")
 
-        var sums: [Int: (total: Int, drinks: Int)] = [:]
+        var sums = DaySums()
         try read("computing day totals") { db in
             let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
             while let row = try rows.next() {
                 let day = days.day(of: row[0])
                 if let first, day < first { continue }
                 if let last, day > last { continue }
-                let amount: Int = row[1]
-                sums[day, default: (0, 0)].total += amount
-                sums[day, default: (0, 0)].drinks += 1
+                sums.add(row[1], on: day)
             }
         }
+        return sums.totals()
+    }
+}
+
+/// Sums of amounts per local day number.
+///
+/// Rows arrive in storage order, which is nearly chronological, so consecutive rows of one day
+/// are summed in local variables and the dictionary is touched once per run of a day.
+private struct DaySums {
+    private var sums: [Int: (total: Int, drinks: Int)] = [:]
+    private var day = 0
+    private var total = 0
+    private var drinks = 0
+
+    mutating func add(_ amount: Int, on day: Int) {
+        if day != self.day {
+            flush()
+            self.day = day
+        }
+        total += amount
+        drinks += 1
+    }
+
+    mutating func totals() -> [DayTotal] {
+        flush()
         return sums.sorted { $0.key < $1.key }.map { day, sum in
             DayTotal(date: LocalDate(daysSince1970: day), totalML: sum.total, drinks: sum.drinks)
         }
+    }
+
+    private mutating func flush() {
+        guard drinks > 0 else { return }
+        sums[day, default: (0, 0)].total += total
+        sums[day, default: (0, 0)].drinks += drinks
+        total = 0
+        drinks = 0
     }
 }
