@@ -1,0 +1,51 @@
+// libFuzzer entry for the AquavateProtocol decoders (SWIFT-LINUX.md section 6).
+//
+// Build and run only through `Fuzz/run.sh fuzz-chunk SECONDS` (-sanitize=fuzzer,address -DFUZZING in
+// its own scratch folder). SwiftPM links executables with `--defsym main=fuzz_chunk_main`, so the
+// target needs a real `@main`; under FUZZING it hands control to libFuzzer through
+// `LLVMFuzzerRunDriver`, and also exports `LLVMFuzzerTestOneInput` for the fuzzer runtime.
+// (The file is not called main.swift: `@main` is not allowed next to top-level code.)
+
+#if FUZZING
+import AquavateProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? []
+    ProtocolInvariants.check(bytes)
+    return 0
+}
+
+@main
+struct FuzzChunk {
+    static func main() {
+        let arguments = CommandLine.arguments
+        if arguments.count == 3, arguments[1] == "--write-seeds" {
+            exit(SeedCorpus.write(to: arguments[2]) ? 0 : 1)
+        }
+        var argc = CommandLine.argc
+        var argv = CommandLine.unsafeArgv
+        let status = LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+            fuzzTestOneInput(data, size)
+        }
+        exit(status)
+    }
+}
+#else
+@main
+struct FuzzChunk {
+    static func main() {
+        print("fuzz-chunk is a libFuzzer target; build and run it with: Fuzz/run.sh fuzz-chunk SECONDS")
+    }
+}
+#endif

@@ -1,2 +1,0 @@
-// Placeholder; the fuzz entry point is written with the module it fuzzes.
-print("build with Fuzz/run.sh")

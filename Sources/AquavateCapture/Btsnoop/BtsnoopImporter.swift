@@ -1,0 +1,112 @@
+import AquavateProtocol
+import Foundation
+
+/// What a btsnoop file became: a capture header and events in time order, ready for
+/// `CaptureWriter` or replay, plus what could not be used.
+public struct BtsnoopImport: Sendable, Equatable {
+    public var header: CaptureHeader
+    public var events: [CaptureEvent]
+    /// Per-record problems; `line` is the record number (1-based).
+    public var errors: [CaptureLineError]
+    /// Attribute handles that carried values but map to no characteristic, ascending: pass
+    /// them as `--handle NAME=0xHHHH` to include their events.
+    public var unmappedHandles: [UInt16]
+    /// Records in the file, including ignored ones.
+    public var recordCount: Int
+}
+
+/// Imports btsnoop captures (`btmon -w`, Android's `btsnoop_hci.log`; INTEGRATIONS.md 3) as
+/// capture events: connections, notifications, writes, reads (long reads joined), the MTU.
+/// Handles are named from the GATT discovery in the capture, or by `handleMap`, which wins.
+public struct BtsnoopImporter: Sendable {
+    public var handleMap: [UInt16: Characteristic]
+
+    public init(handleMap: [UInt16: Characteristic] = [:]) {
+        self.handleMap = handleMap
+    }
+
+    /// Reads and imports `path`. Throws `CaptureFileUnreadable` or `BtsnoopFileRejected`
+    /// (not btsnoop, wrong version, unsupported datalink); problems of single records are in
+    /// the result's `errors`.
+    public func importFile(path: String) throws -> BtsnoopImport {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = (error as NSError).localizedDescription
+            throw CaptureFileUnreadable(path: path, reason: reason)
+        }
+        return try importData(Array(data), name: path)
+    }
+
+    /// Imports a btsnoop file held in memory, named `name` in errors.
+    public func importData(_ bytes: [UInt8], name: String) throws(BtsnoopFileRejected) -> BtsnoopImport {
+        let file = try BtsnoopFile(bytes: bytes, name: name)
+        var decoder = BtsnoopDecoder(file: name, datalink: file.datalink, handleMap: handleMap)
+        var records = file.makeRecordIterator()
+        var recordCount = 0
+        while let item = records.next() {
+            switch item {
+            case .record(let record):
+                recordCount = record.number
+                decoder.consume(record)
+            case .broken(let number, let message):
+                decoder.report(number, message)
+            }
+        }
+        decoder.finish()
+        let header = CaptureHeader(
+            created: decoder.firstTime.map(UTCTime.iso8601),
+            source: "btsnoop import (datalink \(file.datalink.rawValue))",
+            deviceName: decoder.deviceName, deviceAddress: decoder.deviceAddress, mtu: decoder.mtu)
+        // Events are made in record order, except a long read, which is stamped with its last
+        // part and known complete only later; a stable sort restores time order.
+        let events = decoder.events.enumerated()
+            .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+            .map(\.element)
+        let errors = decoder.errors.enumerated()
+            .sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }
+            .map(\.element)
+        return BtsnoopImport(header: header, events: events, errors: errors,
+                             unmappedHandles: decoder.unmappedHandles.sorted(), recordCount: recordCount)
+    }
+
+    /// Parses a `--handle` option: `drink-data=0x0012` (a capture name or UUID, `=`, the value
+    /// handle in hex with `0x` or in decimal).
+    public static func parseHandleOption(_ text: String) throws(HandleOptionInvalid) -> (UInt16, Characteristic) {
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else { throw HandleOptionInvalid(text: text, problem: "no \"=\"") }
+        let name = parts[0].trimmingCharacters(in: .whitespaces)
+        let number = parts[1].trimmingCharacters(in: .whitespaces)
+        guard let characteristic = Characteristic(nameOrUUID: name) else {
+            throw HandleOptionInvalid(text: text, problem: "unknown characteristic \"\(name)\"")
+        }
+        let parsed: UInt16?
+        if number.lowercased().hasPrefix("0x") {
+            let digits = number.dropFirst(2)
+            parsed = (1...4).contains(digits.count) ? UInt16(digits, radix: 16) : nil
+        } else {
+            parsed = UInt16(number)
+        }
+        guard let handle = parsed, handle != 0 else {
+            throw HandleOptionInvalid(text: text, problem: "handle \"\(number)\" is not a number from 0x0001 to 0xffff")
+        }
+        return (handle, characteristic)
+    }
+}
+
+/// A `--handle` option that can't be used.
+public struct HandleOptionInvalid: Error, Sendable, Equatable, CustomStringConvertible {
+    public var text: String
+    public var problem: String
+
+    public init(text: String, problem: String) {
+        self.text = text
+        self.problem = problem
+    }
+
+    public var description: String {
+        let names = Characteristic.allCases.map(\.captureName).joined(separator: ", ")
+        return "--handle \"\(text)\": \(problem); expected NAME=0xHHHH with NAME one of \(names)"
+    }
+}

@@ -1,0 +1,128 @@
+import AquavateProtocol
+
+/// What a capture event records (the `op` field, DESIGN.md 3.3).
+public enum CaptureOp: String, Sendable, CaseIterable {
+    case connect, disconnect, read, write, notify, note, log, action
+}
+
+/// One line of an `.aqcap` file after the header.
+///
+/// Every field of DESIGN.md 3.3 has a property; the reader fills those present on the line and
+/// `jsonLine()` writes those that are set, so a line read and written again says the same.
+public struct CaptureEvent: Sendable, Equatable {
+    /// `t`: UTC seconds since 1970, with fraction.
+    public var time: Double
+    public var op: CaptureOp
+    /// `char`: required by `read`, `write` and `notify`.
+    public var characteristic: CharacteristicRef?
+    /// `value`: the exact bytes; required by `read`, `write` and `notify`.
+    public var value: [UInt8]?
+    /// `reason` of a `disconnect`.
+    public var reason: String?
+    /// `text` of a `note`.
+    public var text: String?
+    /// `type` of a `log` (a manual intake, e.g. `vitamin-d`).
+    public var intakeType: String?
+    /// `id` of an `action`: the delivered notification acted on.
+    public var notificationID: String?
+    /// `action` of an `action`, e.g. `did-this`.
+    public var action: String?
+
+    public init(
+        time: Double, op: CaptureOp, characteristic: CharacteristicRef? = nil, value: [UInt8]? = nil,
+        reason: String? = nil, text: String? = nil, intakeType: String? = nil,
+        notificationID: String? = nil, action: String? = nil
+    ) {
+        self.time = time
+        self.op = op
+        self.characteristic = characteristic
+        self.value = value
+        self.reason = reason
+        self.text = text
+        self.intakeType = intakeType
+        self.notificationID = notificationID
+        self.action = action
+    }
+
+    // MARK: One factory per op
+
+    public static func connect(at time: Double) -> CaptureEvent {
+        CaptureEvent(time: time, op: .connect)
+    }
+
+    public static func disconnect(at time: Double, reason: String? = nil) -> CaptureEvent {
+        CaptureEvent(time: time, op: .disconnect, reason: reason)
+    }
+
+    public static func read(at time: Double, _ characteristic: CharacteristicRef, value: [UInt8]) -> CaptureEvent {
+        CaptureEvent(time: time, op: .read, characteristic: characteristic, value: value)
+    }
+
+    public static func read(at time: Double, _ characteristic: Characteristic, value: [UInt8]) -> CaptureEvent {
+        read(at: time, .known(characteristic), value: value)
+    }
+
+    public static func write(at time: Double, _ characteristic: CharacteristicRef, value: [UInt8]) -> CaptureEvent {
+        CaptureEvent(time: time, op: .write, characteristic: characteristic, value: value)
+    }
+
+    public static func write(at time: Double, _ characteristic: Characteristic, value: [UInt8]) -> CaptureEvent {
+        write(at: time, .known(characteristic), value: value)
+    }
+
+    public static func notify(at time: Double, _ characteristic: CharacteristicRef, value: [UInt8]) -> CaptureEvent {
+        CaptureEvent(time: time, op: .notify, characteristic: characteristic, value: value)
+    }
+
+    public static func notify(at time: Double, _ characteristic: Characteristic, value: [UInt8]) -> CaptureEvent {
+        notify(at: time, .known(characteristic), value: value)
+    }
+
+    public static func note(at time: Double, _ text: String) -> CaptureEvent {
+        CaptureEvent(time: time, op: .note, text: text)
+    }
+
+    public static func log(at time: Double, type intakeType: String) -> CaptureEvent {
+        CaptureEvent(time: time, op: .log, intakeType: intakeType)
+    }
+
+    public static func action(at time: Double, notificationID: String, action: String) -> CaptureEvent {
+        CaptureEvent(time: time, op: .action, notificationID: notificationID, action: action)
+    }
+
+    // MARK: Validation and text
+
+    /// What makes this event unfit for a capture file, or nil when it is fit: the rules the
+    /// reader applies to each line (except time order, which needs the previous line).
+    public func validationProblem() -> String? {
+        guard time.isFinite, time >= 0 else {
+            return "t must be a finite number ≥ 0 (seconds since 1970), got \(time)"
+        }
+        switch op {
+        case .read, .write, .notify:
+            if characteristic == nil { return "\(op.rawValue) event without char" }
+            if value == nil { return "\(op.rawValue) event without value" }
+        case .log:
+            if intakeType == nil { return "log event without type" }
+        case .action:
+            if notificationID == nil { return "action event without id" }
+            if action == nil { return "action event without action" }
+        case .connect, .disconnect, .note:
+            break
+        }
+        return nil
+    }
+
+    /// The event as one `.aqcap` line, without the newline, keys in DESIGN.md 3.3's order.
+    public func jsonLine() -> String {
+        var line = "{\"t\":" + JSONText.number(time) + ",\"op\":\"" + op.rawValue + "\""
+        if let characteristic { line += ",\"char\":" + JSONText.quoted(characteristic.captureText) }
+        if let value { line += ",\"value\":\"" + Hex.encode(value) + "\"" }
+        if let reason { line += ",\"reason\":" + JSONText.quoted(reason) }
+        if let text { line += ",\"text\":" + JSONText.quoted(text) }
+        if let intakeType { line += ",\"type\":" + JSONText.quoted(intakeType) }
+        if let notificationID { line += ",\"id\":" + JSONText.quoted(notificationID) }
+        if let action { line += ",\"action\":" + JSONText.quoted(action) }
+        return line + "}"
+    }
+}

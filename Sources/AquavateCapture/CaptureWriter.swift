@@ -1,0 +1,86 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes an `.aqcap` file, one line per event, for `run --record` (DESIGN.md 3.3).
+///
+/// Each line goes to the kernel in a single `write(2)` as soon as it is written: nothing waits
+/// in a user-space buffer, so a crash or `kill -9` loses at most the line being written.
+/// `flush()` additionally asks the disk to keep what was written (`fsync`), which is what a
+/// power cut needs. Safe to share between threads.
+public final class CaptureWriter: @unchecked Sendable {
+    public let path: String
+    private let lock = NSLock()
+    /// -1 once closed. Guarded by `lock`, like `lastTime`.
+    private var descriptor: Int32
+    private var lastTime: Double?
+
+    /// Creates (or truncates) `path` and writes the header line.
+    public init(path: String, header: CaptureHeader) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw CaptureFileUnwritable(path: path, reason: String(cString: strerror(errno)))
+        }
+        self.path = path
+        self.descriptor = descriptor
+        try writeLine(header.jsonLine())
+    }
+
+    deinit {
+        if descriptor >= 0 { _ = Glibc.close(descriptor) }
+    }
+
+    /// Appends `event`. Throws `CaptureEventRejected` for an event a reader would reject
+    /// (see `CaptureEvent.validationProblem()`), including one earlier than the event before
+    /// it: captures are in time order, so a recorder should stamp events with a clock that
+    /// never goes back.
+    public func write(_ event: CaptureEvent) throws {
+        if let problem = event.validationProblem() { throw CaptureEventRejected(problem: problem) }
+        try lock.withLock {
+            if let lastTime, event.time < lastTime {
+                throw CaptureEventRejected(problem: "out of time order: t \(event.time) is earlier than the previous event's \(lastTime)")
+            }
+            try writeLineLocked(event.jsonLine())
+            lastTime = event.time
+        }
+    }
+
+    /// Asks the kernel to put what was written on disk.
+    public func flush() {
+        lock.withLock {
+            if descriptor >= 0 { _ = fsync(descriptor) }
+        }
+    }
+
+    /// Flushes and closes the file; later writes throw. Closing twice is harmless.
+    public func close() {
+        lock.withLock {
+            guard descriptor >= 0 else { return }
+            _ = fsync(descriptor)
+            _ = Glibc.close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    private func writeLine(_ line: String) throws {
+        try lock.withLock { try writeLineLocked(line) }
+    }
+
+    private func writeLineLocked(_ line: String) throws {
+        guard descriptor >= 0 else { throw CaptureFileUnwritable(path: path, reason: "the writer is closed") }
+        var bytes = Array(line.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { all in
+                Glibc.write(descriptor, all.baseAddress! + written, all.count - written)
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw CaptureFileUnwritable(path: path, reason: String(cString: strerror(errno)))
+            }
+            written += result
+        }
+    }
+}

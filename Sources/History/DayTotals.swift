@@ -1,0 +1,133 @@
+// Day totals (REMINDERS.md 0): intake per local calendar day, as known at a given instant.
+
+import Foundation
+import GRDB
+
+/// The intake of one local calendar day.
+public struct DayTotal: Sendable, Hashable, Codable {
+    public var date: LocalDate
+    /// Sum of `amount_ml` of the day's drinks (amount > 0, not deleted).
+    public var totalML: Int
+    /// Number of those drinks.
+    public var drinks: Int
+
+    public init(date: LocalDate, totalML: Int, drinks: Int) {
+        self.date = date
+        self.totalML = totalML
+        self.drinks = drinks
+    }
+}
+
+extension DrinkHistory {
+    /// Day totals of the local days (in `timeZone`) that contain any instant of `[from, to)`;
+    /// whole days, never a part of one. Only days with drinks are listed, in date order.
+    ///
+    /// A drink counts when its amount is > 0 and it is not deleted. With `knownAt`, the history
+    /// as the bridge knew it at that instant: drinks stored at or before it, and not deleted at
+    /// or before it. All bottles are summed unless `bottle` is given.
+    public func dayTotals(timeZone: TimeZone, from: Double? = nil, to: Double? = nil,
+                          knownAt: Double? = nil, bottle: String? = nil) throws -> [DayTotal] {
+        let days = LocalDays(timeZone: timeZone)
+        let firstDay = try from.map { days.day(of: try ArgumentChecks.seconds($0, "from")) }
+        // `to` is excluded: its day counts only when an earlier instant lies in it.
+        let lastDay = try to.map { days.day(of: try ArgumentChecks.seconds($0.nextDown, "to")) }
+        if let firstDay, let lastDay, lastDay < firstDay { return [] }
+        return try totals(days: days, first: firstDay, last: lastDay, knownAt: knownAt, bottle: bottle)
+    }
+
+    /// Day totals of the local dates `days` (inclusive), e.g. the last N days for `history`.
+    public func dayTotals(timeZone: TimeZone, days range: ClosedRange<LocalDate>,
+                          knownAt: Double? = nil, bottle: String? = nil) throws -> [DayTotal] {
+        try totals(days: LocalDays(timeZone: timeZone), first: range.lowerBound.daysSince1970,
+                   last: range.upperBound.daysSince1970, knownAt: knownAt, bottle: bottle)
+    }
+
+    /// The total of the local day (in `timeZone`) that contains `instant`: 24 hours, or 23 / 25
+    /// on a DST change. Zero drinks when there are none.
+    public func dayTotal(containing instant: Double, timeZone: TimeZone, knownAt: Double? = nil,
+                         bottle: String? = nil) throws -> DayTotal {
+        let days = LocalDays(timeZone: timeZone)
+        let day = days.day(of: try ArgumentChecks.seconds(instant, "instant"))
+        let found = try totals(days: days, first: day, last: day, knownAt: knownAt, bottle: bottle)
+        return found.first ?? DayTotal(date: LocalDate(daysSince1970: day), totalML: 0, drinks: 0)
+    }
+
+    /// Sums drinks per local day number in `first...last` (unbounded where nil).
+    ///
+    /// The query reads only the timestamp range (with the index) widened by two days on each
+    /// side, which covers any local day of any zone (offsets within ±26 h); each row is then
+    /// bucketed by its local day number, so the days returned are exact in every zone.
+    private func totals(days: LocalDays, first: Int?, last: Int?, knownAt: Double?,
+                        bottle: String?) throws -> [DayTotal] {
+        let margin: Int64 = 2 * 86_400
+        var conditions = ["amount_ml > 0"]
+        var arguments = StatementArguments()
+        if let first {
+            conditions.append("timestamp >= ?")
+            arguments += [Int64(first) * 86_400 - margin]
+        }
+        if let last {
+            conditions.append("timestamp < ?")
+            arguments += [Int64(last + 1) * 86_400 + margin]
+        }
+        if let knownAt {
+            let knownAt = try ArgumentChecks.instant(knownAt, "knownAt")
+            conditions.append("stored_at <= ? AND (deleted_at IS NULL OR deleted_at > ?)")
+            arguments += [knownAt, knownAt]
+        } else {
+            conditions.append("deleted = 0")
+        }
+        if let bottle {
+            conditions.append("bottle = ?")
+            arguments += [bottle]
+        }
+        let sql = "SELECT timestamp, amount_ml FROM drink WHERE " + conditions.joined(separator: " AND ")
+
+        var sums = DaySums()
+        try read("computing day totals") { db in
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+            while let row = try rows.next() {
+                let day = days.day(of: row[0])
+                if let first, day < first { continue }
+                if let last, day > last { continue }
+                sums.add(row[1], on: day)
+            }
+        }
+        return sums.totals()
+    }
+}
+
+/// Sums of amounts per local day number.
+///
+/// Rows arrive in storage order, which is nearly chronological, so consecutive rows of one day
+/// are summed in local variables and the dictionary is touched once per run of a day.
+private struct DaySums {
+    private var sums: [Int: (total: Int, drinks: Int)] = [:]
+    private var day = 0
+    private var total = 0
+    private var drinks = 0
+
+    mutating func add(_ amount: Int, on day: Int) {
+        if day != self.day {
+            flush()
+            self.day = day
+        }
+        total += amount
+        drinks += 1
+    }
+
+    mutating func totals() -> [DayTotal] {
+        flush()
+        return sums.sorted { $0.key < $1.key }.map { day, sum in
+            DayTotal(date: LocalDate(daysSince1970: day), totalML: sum.total, drinks: sum.drinks)
+        }
+    }
+
+    private mutating func flush() {
+        guard drinks > 0 else { return }
+        sums[day, default: (0, 0)].total += total
+        sums[day, default: (0, 0)].drinks += drinks
+        total = 0
+        drinks = 0
+    }
+}

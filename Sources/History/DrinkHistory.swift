@@ -1,0 +1,129 @@
+// The drink history: one SQLite database, opened, configured and migrated.
+
+import Foundation
+import GRDB
+
+/// The bridge's database: drinks, day totals, bottle state and settings (DESIGN.md 2).
+///
+/// A file database is a GRDB `DatabasePool` in WAL mode, so that `status` and `history` can
+/// read while the daemon writes; `nil` gives an in-memory `DatabaseQueue` (replay without
+/// `--db`, tests). Every method is synchronous, thread-safe, and throws only `HistoryError`.
+public final class DrinkHistory: Sendable {
+    /// The database file, or nil for an in-memory history.
+    public let path: String?
+    let writer: any DatabaseWriter
+
+    /// Opens (creating it and its folders if needed) and migrates the history at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: the database file, or nil for a history in memory.
+    ///   - durability: `.full` for the live bridge (a returned `store` survives power loss),
+    ///     `.normal` for replay and benchmarks. Ignored in memory.
+    public init(path: String?, durability: Durability = .full) throws {
+        self.path = path
+        let shownPath = path ?? Self.inMemoryName
+        do {
+            if let path {
+                writer = try Self.openFile(at: path, durability: durability)
+            } else {
+                writer = try DatabaseQueue(configuration: Self.configuration())
+            }
+            try Self.migrate(writer, shownPath: shownPath)
+        } catch {
+            throw HistoryError(error, path: shownPath, operation: "opening")
+        }
+    }
+
+    /// Names of the migration steps applied to this database, in order.
+    public func appliedMigrations() throws -> [String] {
+        try read("reading the schema version") { try HistoryMigrations.migrator.appliedMigrations($0) }
+    }
+
+    /// Every migration step this version knows, in order.
+    public static var knownMigrations: [String] { HistoryMigrations.names }
+
+    // MARK: - Opening
+
+    static let inMemoryName = "(in memory)"
+
+    private static func configuration() -> Configuration {
+        var configuration = Configuration()
+        // `status` may read while the daemon commits a chunk: wait instead of failing at once.
+        configuration.busyMode = .timeout(5)
+        configuration.label = "aquavate-history"
+        return configuration
+    }
+
+    private static func openFile(at path: String, durability: Durability) throws -> DatabasePool {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw HistoryError.cannotCreateFolder(path: path, reason: HistoryError.oneLine(Self.reason(error)))
+        }
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw HistoryError.cannotOpen(path: path, reason: "it is a folder, not a file")
+        }
+        let pool = try DatabasePool(path: path, configuration: configuration())
+        // GRDB sets synchronous = NORMAL on the writer when it enables WAL, after any
+        // `prepareDatabase` hook ran, so the level is set here, on the one writer connection.
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = \(durability.pragmaValue)")
+        }
+        return pool
+    }
+
+    private static func migrate(_ writer: any DatabaseWriter, shownPath: String) throws {
+        let migrator = HistoryMigrations.migrator
+        let unknown = try writer.read { db -> [String] in
+            let known = Set(migrator.migrations)
+            return try migrator.appliedIdentifiers(db).filter { !known.contains($0) }.sorted()
+        }
+        if !unknown.isEmpty {
+            throw HistoryError.newerSchema(path: shownPath, unknownMigrations: unknown)
+        }
+        try migrator.migrate(writer)
+    }
+
+    /// A Foundation error's own words, without the NSError wrapping when there is one.
+    private static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError {
+            return underlying.localizedDescription
+        }
+        return nsError.localizedDescription
+    }
+
+    // MARK: - Access with errors translated
+
+    var shownPath: String { path ?? Self.inMemoryName }
+
+    /// Runs `body` in a read transaction; any failure becomes a `HistoryError` naming `operation`.
+    func read<T>(_ operation: String, _ body: (Database) throws -> T) throws -> T {
+        do {
+            return try writer.read(body)
+        } catch {
+            throw HistoryError(error, path: shownPath, operation: operation)
+        }
+    }
+
+    /// Runs `body` in one write transaction, committed when it returns.
+    func write<T>(_ operation: String, _ body: (Database) throws -> T) throws -> T {
+        do {
+            return try writer.write(body)
+        } catch {
+            throw HistoryError(error, path: shownPath, operation: operation)
+        }
+    }
+
+    /// Runs raw SQL outside the typed API (tests simulate a newer schema with it).
+    func execute(sql: String) throws {
+        try write("running SQL") { db in try db.execute(sql: sql) }
+    }
+
+    /// The value of a pragma on the writer connection (tests: journal mode, synchronous level).
+    func writerPragma(_ name: String) throws -> String? {
+        try writer.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA \(name)") }
+    }
+}

@@ -1,0 +1,149 @@
+// Storing drink records idempotently, tombstones, local deletions, and reading drinks back.
+
+import AquavateProtocol
+import GRDB
+
+/// What storing one record did.
+public enum StoreOutcome: Sendable, Hashable {
+    /// A drink the history did not know, stored live.
+    case inserted
+    /// A tombstone for a drink the history did not know, stored as deleted.
+    case insertedDeleted
+    /// A tombstone that deleted a stored live drink.
+    case deleted
+    /// Already stored with the same content; nothing changed.
+    case duplicate
+    /// The stored drink is deleted; this copy (live or tombstone) changed nothing.
+    case alreadyDeleted
+    /// Same (bottle, record_id, timestamp) as a stored drink but different content (the bottle
+    /// re-sends bit-identical copies, PROTOCOL.md 4.7): the first copy is kept, worth a warning.
+    case conflicting
+
+    /// Whether the history changed.
+    public var changedHistory: Bool {
+        switch self {
+        case .inserted, .insertedDeleted, .deleted: true
+        case .duplicate, .alreadyDeleted, .conflicting: false
+        }
+    }
+}
+
+/// One record of a `store` batch and what storing it did.
+public struct StoreResult: Sendable, Hashable {
+    public var record: DrinkRecord
+    public var outcome: StoreOutcome
+    /// False when the history already held it (for a tombstone: when it changed nothing).
+    public var isNew: Bool { outcome.changedHistory }
+
+    public init(record: DrinkRecord, outcome: StoreOutcome) {
+        self.record = record
+        self.outcome = outcome
+    }
+}
+
+extension DrinkHistory {
+    /// Stores a batch (one chunk) of records from `bottle` in ONE write transaction, committed
+    /// (with the configured durability) when this returns: the live bridge ACKs after it.
+    ///
+    /// Idempotent on (bottle, record_id, timestamp). A record with the deleted flag is a
+    /// tombstone: it deletes the stored drink, or is stored as deleted when unknown. Nothing
+    /// undeletes a drink. Results are in the order of `records`.
+    public func store(_ records: [DrinkRecord], bottle: String, at storedAt: Double) throws -> [StoreResult] {
+        let bottle = try ArgumentChecks.bottle(bottle)
+        let storedAt = try ArgumentChecks.instant(storedAt, "storage time")
+        guard !records.isEmpty else { return [] }
+        return try write("storing \(records.count) drink records") { db in
+            try records.map { record in
+                StoreResult(record: record, outcome: try Self.store(record, bottle: bottle, at: storedAt, in: db))
+            }
+        }
+    }
+
+    private static func store(_ record: DrinkRecord, bottle: String, at storedAt: Double,
+                              in db: Database) throws -> StoreOutcome {
+        guard let stored = try fetchDrink(bottle: bottle, recordID: record.recordID,
+                                          timestamp: record.timestamp, in: db) else {
+            try StoredDrink(record, bottle: bottle, storedAt: storedAt).insert(db)
+            return record.isDeleted ? .insertedDeleted : .inserted
+        }
+        if stored.deleted { return .alreadyDeleted }
+        if record.isDeleted {
+            try markDeleted(bottle: bottle, recordID: record.recordID, timestamp: record.timestamp,
+                            at: storedAt, in: db)
+            return .deleted
+        }
+        return stored.hasSameContent(as: record) ? .duplicate : .conflicting
+    }
+
+    /// Deletes a stored drink locally (the bridge's own DELETE). Returns whether it changed
+    /// anything: false when the drink is unknown or already deleted.
+    public func markDeleted(bottle: String, recordID: UInt32, timestamp: UInt32, at deletedAt: Double) throws -> Bool {
+        let deletedAt = try ArgumentChecks.instant(deletedAt, "deletion time")
+        return try write("deleting drink \(recordID)") { db in
+            try Self.markDeleted(bottle: bottle, recordID: recordID, timestamp: timestamp, at: deletedAt, in: db)
+        }
+    }
+
+    @discardableResult
+    private static func markDeleted(bottle: String, recordID: UInt32, timestamp: UInt32,
+                                    at deletedAt: Double, in db: Database) throws -> Bool {
+        let statement = try db.cachedStatement(sql: """
+            UPDATE drink SET deleted = 1, deleted_at = ?
+            WHERE bottle = ? AND record_id = ? AND timestamp = ? AND deleted = 0
+            """)
+        try statement.execute(arguments: [deletedAt, bottle, recordID, timestamp])
+        return db.changesCount > 0
+    }
+
+    private static func fetchDrink(bottle: String, recordID: UInt32, timestamp: UInt32,
+                                   in db: Database) throws -> StoredDrink? {
+        let statement = try db.cachedStatement(sql: """
+            SELECT * FROM drink WHERE bottle = ? AND record_id = ? AND timestamp = ?
+            """)
+        return try StoredDrink.fetchOne(statement, arguments: [bottle, recordID, timestamp])
+    }
+
+    /// Stored drinks ordered by timestamp, record_id (then bottle).
+    ///
+    /// - Parameters:
+    ///   - bottle: only this bottle's drinks; nil for all.
+    ///   - from: only record timestamps ≥ `from` (UTC seconds).
+    ///   - to: only record timestamps < `to`.
+    ///   - includeDeleted: false leaves deleted drinks out.
+    public func storedDrinks(bottle: String? = nil, from: Double? = nil, to: Double? = nil,
+                             includeDeleted: Bool = true) throws -> [StoredDrink] {
+        var request = StoredDrink.all()
+        if let bottle { request = request.filter(StoredDrink.Columns.bottle == bottle) }
+        // Timestamps are whole seconds: `≥ from` is `≥ ⌈from⌉`, `< to` is `< ⌈to⌉`.
+        if let from {
+            request = request.filter(StoredDrink.Columns.timestamp >= (try ArgumentChecks.seconds(from.rounded(.up), "from")))
+        }
+        if let to {
+            request = request.filter(StoredDrink.Columns.timestamp < (try ArgumentChecks.seconds(to.rounded(.up), "to")))
+        }
+        if !includeDeleted { request = request.filter(StoredDrink.Columns.deleted == false) }
+        request = request.order(StoredDrink.Columns.timestamp, StoredDrink.Columns.recordID, StoredDrink.Columns.bottle)
+        return try read("reading drinks") { db in try request.fetchAll(db) }
+    }
+
+    /// Number of stored drinks (deleted ones included).
+    public func drinkCount(bottle: String? = nil) throws -> Int {
+        var request = StoredDrink.all()
+        if let bottle { request = request.filter(StoredDrink.Columns.bottle == bottle) }
+        return try read("counting drinks") { db in try request.fetchCount(db) }
+    }
+
+    /// The highest record id of `bottle`'s current id sequence (B14): among drinks stored at or
+    /// after the bottle's recorded `idResetAt` (all its drinks when none was recorded).
+    /// A sync that delivers a lower id means the bottle restarted its ids: record that with
+    /// `recordIDReset(bottle:at:)` before storing the chunk.
+    public func highestRecordID(bottle: String) throws -> UInt32? {
+        try read("reading the highest record id") { db in
+            try UInt32.fetchOne(db, sql: """
+                SELECT MAX(record_id) FROM drink
+                WHERE bottle = ?
+                  AND stored_at >= COALESCE((SELECT id_reset_at FROM bottle WHERE id = ?), stored_at)
+                """, arguments: [bottle, bottle])
+        }
+    }
+}

@@ -1,0 +1,79 @@
+// The schema of the history database, as an append-only list of named migration steps.
+
+import GRDB
+
+/// The steps that build the schema, in order.
+///
+/// A step, once released, never changes: a later issue adds its tables (reminder state, pending
+/// and delivered notifications, manual intake logs, …) by appending a new named step at the end
+/// of `migrator`, never by editing an earlier one. GRDB records the applied step names in
+/// `grdb_migrations`, so each runs exactly once per database file.
+enum HistoryMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-drinks", migrate: createDrinks)
+        migrator.registerMigration("v1-settings", migrate: createSettings)
+        migrator.registerMigration("v1-bottles", migrate: createBottles)
+        return migrator
+    }
+
+    /// Every step name, in order (what `appliedMigrations()` returns on an up-to-date database).
+    static var names: [String] { migrator.migrations }
+
+    /// Drinks as the bottles sent them, keyed on (bottle, record_id, timestamp) (PROTOCOL.md 4.7).
+    private static func createDrinks(_ db: Database) throws {
+        try db.create(table: "drink") { t in
+            t.column("bottle", .text).notNull()
+            t.column("record_id", .integer).notNull()
+            // Record timestamp, UTC epoch seconds (bottle time, PROTOCOL.md 5.2).
+            t.column("timestamp", .integer).notNull()
+            t.column("amount_ml", .integer).notNull()
+            t.column("bottle_level_ml", .integer).notNull()
+            // The interpreted kind, for people and SQL; `type_raw` keeps the byte as sent.
+            t.column("type", .text).notNull().check { ["gulp", "pour"].contains($0) }
+            t.column("type_raw", .integer).notNull()
+            // Flags of the first copy stored, as sent.
+            t.column("flags", .integer).notNull()
+            t.column("deleted", .boolean).notNull().defaults(to: false)
+            // Bridge clock (UTC seconds) when the write that stored it committed: "known drinks at t".
+            t.column("stored_at", .double).notNull()
+            t.column("deleted_at", .double)
+            t.uniqueKey(["bottle", "record_id", "timestamp"])
+            // A drink is deleted exactly when it has a deletion time.
+            t.check(sql: "(deleted = 0) = (deleted_at IS NULL)")
+        }
+        try db.create(index: "drink_on_timestamp", on: "drink", columns: ["timestamp"])
+    }
+
+    /// Persisted settings (`config set`), as text; their meaning belongs to the Bridge.
+    private static func createSettings(_ db: Database) throws {
+        try db.create(table: "setting") { t in
+            t.primaryKey("key", .text)
+            t.column("value", .text).notNull()
+        }
+    }
+
+    /// What the bridge knows about each bottle: identity, contact times, last Current State.
+    private static func createBottles(_ db: Database) throws {
+        try db.create(table: "bottle") { t in
+            // The address or serial number: the same string drinks use in `drink.bottle`.
+            t.primaryKey("id", .text)
+            t.column("name", .text)
+            t.column("serial", .text)
+            t.column("address", .text)
+            t.column("goal_ml", .integer)
+            t.column("last_seen", .double)
+            t.column("last_sync", .double)
+            // When the bridge last saw the bottle restart its record ids (B14).
+            t.column("id_reset_at", .double)
+            // The last Current State (PROTOCOL.md 3.1); all NULL until one was received.
+            t.column("state_at", .double)
+            t.column("state_timestamp", .integer)
+            t.column("daily_total_ml", .integer)
+            t.column("bottle_level_ml", .integer)
+            t.column("battery", .integer)
+            t.column("unsynced", .integer)
+            t.column("state_flags", .integer)
+        }
+    }
+}

@@ -1,0 +1,151 @@
+// The database file: creation, WAL, durability, migrations, reopening, and paths that fail.
+
+import Foundation
+@testable import History
+import Testing
+
+@Suite struct DatabaseFileTests {
+    @Test func createsParentFoldersAndUsesWAL() throws {
+        let folder = try temporaryFolder()
+        defer { removeFolder(folder) }
+        let path = folder.appendingPathComponent("deep/er/history.sqlite").path
+
+        let history = try DrinkHistory(path: path)
+        #expect(FileManager.default.fileExists(atPath: path))
+        #expect(try history.writerPragma("journal_mode") == "wal")
+        #expect(history.path == path)
+    }
+
+    @Test(arguments: [(Durability.full, "2"), (Durability.normal, "1")])
+    func durabilitySetsTheSynchronousLevelOfTheWriter(durability: Durability, level: String) throws {
+        let folder = try temporaryFolder()
+        defer { removeFolder(folder) }
+        let history = try DrinkHistory(path: folder.appendingPathComponent("h.sqlite").path, durability: durability)
+        #expect(try history.writerPragma("synchronous") == level)
+    }
+
+    @Test func everythingSurvivesReopening() throws {
+        let folder = try temporaryFolder()
+        defer { removeFolder(folder) }
+        let path = folder.appendingPathComponent("history.sqlite").path
+        let record = drink(1, at: utc(2025, 6, 15, 9), ml: 250)
+        do {
+            let history = try DrinkHistory(path: path)
+            _ = try history.store([record, drink(2, at: utc(2025, 6, 15, 10), ml: 50)], bottle: "b", at: 100)
+            _ = try history.markDeleted(bottle: "b", recordID: 2, timestamp: utc(2025, 6, 15, 10), at: 200)
+            try history.setSetting("goal_ml", "2500")
+            try history.recordBottle(BottleRecord(id: "b", name: "Aquavate-A3F2", lastSync: 100))
+        }
+        let reopened = try DrinkHistory(path: path)
+        #expect(try reopened.storedDrinks().map(\.deleted) == [false, true])
+        #expect(try reopened.storedDrinks().first?.record == record)
+        #expect(try reopened.dayTotals(timeZone: zone("UTC")).map(\.totalML) == [250])
+        #expect(try reopened.setting("goal_ml") == "2500")
+        #expect(try reopened.bottleState(id: "b")?.name == "Aquavate-A3F2")
+        #expect(try reopened.store([record], bottle: "b", at: 300).map(\.isNew) == [false])
+    }
+
+    @Test func migrationsRunOnceAndReopeningChangesNothing() throws {
+        let folder = try temporaryFolder()
+        defer { removeFolder(folder) }
+        let path = folder.appendingPathComponent("history.sqlite").path
+        #expect(DrinkHistory.knownMigrations == ["v1-drinks", "v1-settings", "v1-bottles"])
+
+        let first = try DrinkHistory(path: path)
+        #expect(try first.appliedMigrations() == DrinkHistory.knownMigrations)
+        _ = try first.store([drink(1, at: 100)], bottle: "b", at: 1)
+        for _ in 0..<3 {
+            let again = try DrinkHistory(path: path)
+            #expect(try again.appliedMigrations() == DrinkHistory.knownMigrations)
+            #expect(try again.drinkCount() == 1)
+        }
+        #expect(try first.appliedMigrations() == DrinkHistory.knownMigrations)
+    }
+
+    @Test func inMemoryHistoriesAreMigratedAndIndependent() throws {
+        let one = try DrinkHistory(path: nil)
+        let two = try DrinkHistory(path: nil)
+        #expect(try one.appliedMigrations() == DrinkHistory.knownMigrations)
+        _ = try one.store([drink(1, at: 100)], bottle: "b", at: 1)
+        #expect(try one.drinkCount() == 1)
+        #expect(try two.drinkCount() == 0)
+        #expect(one.path == nil)
+    }
+
+    @Test func aDatabaseFromANewerBridgeIsRefusedWithTheUnknownSteps() throws {
+        let folder = try temporaryFolder()
+        defer { removeFolder(folder) }
+        let path = folder.appendingPathComponent("history.sqlite").path
+        try DrinkHistory(path: path).execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v9-future')")
+
+        let error = try #require(throws: HistoryError.self) { try DrinkHistory(path: path) }
+        #expect(error == .newerSchema(path: path, unknownMigrations: ["v9-future"]))
+        #expect(error.description.contains(path))
+        #expect(error.description.contains("upgrade"))
+    }
+
+    @Test func aPathUnderAFileCannotBeCreated() throws {
+        let folder = try temporaryFolder()
+        defer { removeFolder(folder) }
+        let file = folder.appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: file)
+        let path = file.appendingPathComponent("history.sqlite").path
+
+        let error = try #require(throws: HistoryError.self) { try DrinkHistory(path: path) }
+        guard case .cannotCreateFolder(let failedPath, _) = error else {
+            Issue.record("expected cannotCreateFolder, got \(error)")
+            return
+        }
+        #expect(failedPath == path)
+        #expect(error.description.contains(path))
+        #expect(error.description.contains("--db"))
+        #expect(!error.description.contains("\n"))
+    }
+
+    @Test func aFolderIsNotADatabase() throws {
+        let folder = try temporaryFolder()
+        defer { removeFolder(folder) }
+        let error = try #require(throws: HistoryError.self) { try DrinkHistory(path: folder.path) }
+        guard case .cannotOpen(let failedPath, _) = error else {
+            Issue.record("expected cannotOpen, got \(error)")
+            return
+        }
+        #expect(failedPath == folder.path)
+        #expect(error.description.contains(folder.path))
+    }
+
+    @Test func aFileThatIsNotSQLiteIsReportedCorrupt() throws {
+        let folder = try temporaryFolder()
+        defer { removeFolder(folder) }
+        let file = folder.appendingPathComponent("history.sqlite")
+        try Data(repeating: 0x5A, count: 8192).write(to: file)
+
+        let error = try #require(throws: HistoryError.self) { try DrinkHistory(path: file.path) }
+        guard case .corrupt(let failedPath, _) = error else {
+            Issue.record("expected corrupt, got \(error)")
+            return
+        }
+        #expect(failedPath == file.path)
+        #expect(error.description.contains("move it aside"))
+        #expect(!error.description.contains("\n"))
+    }
+
+    @Test func everyErrorDescriptionIsOneLineNamingThePath() {
+        let path = "/var/lib/aquavate-bridge/history.sqlite"
+        let errors: [HistoryError] = [
+            .cannotCreateFolder(path: path, reason: "Permission denied"),
+            .cannotOpen(path: path, reason: "unable to open database file"),
+            .readOnly(path: path),
+            .corrupt(path: path, reason: "file is not a database"),
+            .newerSchema(path: path, unknownMigrations: ["v9"]),
+            .busy(path: path),
+            .diskFull(path: path),
+            .failed(path: path, operation: "storing", reason: "I/O error"),
+        ]
+        for error in errors {
+            #expect(error.description.contains(path))
+            #expect(!error.description.contains("\n"))
+        }
+        #expect(HistoryError.oneLine("a\nb\r\nc") == "a b c")
+    }
+}

@@ -1,0 +1,90 @@
+// Persisted settings, bottle state, and the highest record id for B14.
+
+import Foundation
+@testable import History
+import Testing
+
+@Suite struct SettingsTests {
+    @Test func settingsRoundTrip() throws {
+        let history = try memoryHistory()
+        #expect(try history.setting("timezone") == nil)
+        try history.setSetting("timezone", "Europe/Madrid")
+        try history.setSetting("reminders.daily_limit", "false")
+        try history.setSetting("messages.pool", "")
+        #expect(try history.setting("timezone") == "Europe/Madrid")
+        #expect(try history.setting("messages.pool") == "")
+
+        try history.setSetting("timezone", "Pacific/Auckland")
+        #expect(try history.setting("timezone") == "Pacific/Auckland")
+        #expect(try history.allSettings() == ["timezone": "Pacific/Auckland", "reminders.daily_limit": "false",
+                                              "messages.pool": ""])
+
+        try history.setSetting("reminders.daily_limit", nil)
+        try history.setSetting("never.set", nil)
+        #expect(try history.setting("reminders.daily_limit") == nil)
+        #expect(try history.allSettings() == ["timezone": "Pacific/Auckland", "messages.pool": ""])
+    }
+
+    @Test func anEmptyKeyIsRefused() throws {
+        let history = try memoryHistory()
+        #expect(throws: HistoryError.self) { try history.setSetting("", "x") }
+        #expect(try history.allSettings().isEmpty)
+    }
+}
+
+@Suite struct BottleStateTests {
+    let state = CurrentStateSnapshot(receivedAt: 1_763_712_000.5, bottleTime: 1_763_712_000, dailyTotalML: 1250,
+                                     bottleLevelML: 420, batteryPercent: 87, unsyncedCount: 3, flagsRaw: 0x07)
+
+    @Test func bottleRecordRoundTripsWithAndWithoutState() throws {
+        let history = try memoryHistory()
+        #expect(try history.bottleState(id: "F4:12:FA:00:A3:F4") == nil)
+        let bottle = BottleRecord(id: "F4:12:FA:00:A3:F4", name: "Aquavate-A3F2", serial: "AQ-0001",
+                                  address: "F4:12:FA:00:A3:F4", goalML: 2000, lastSeen: 10, lastSync: 20,
+                                  idResetAt: nil, state: state)
+        try history.recordBottle(bottle)
+        #expect(try history.bottleState(id: bottle.id) == bottle)
+
+        var stateless = bottle
+        stateless.state = nil
+        stateless.name = nil
+        try history.recordBottle(stateless)
+        #expect(try history.bottleState(id: bottle.id) == stateless)
+    }
+
+    @Test func updateBottleChangesOnlyWhatItTouches() throws {
+        let history = try memoryHistory()
+        let created = try history.updateBottle(id: "b") { $0.lastSeen = 100 }
+        #expect(created == BottleRecord(id: "b", lastSeen: 100))
+
+        try history.updateBottle(id: "b") { $0.state = state; $0.lastSync = 200 }
+        try history.updateBottle(id: "b") { $0.lastSeen = 300; $0.id = "ignored" }
+        #expect(try history.bottleState(id: "b") == BottleRecord(id: "b", lastSeen: 300, lastSync: 200, state: state))
+        #expect(try history.bottleState(id: "ignored") == nil)
+    }
+
+    @Test func bottlesAreListedMostRecentlySeenFirst() throws {
+        let history = try memoryHistory()
+        try history.recordBottle(BottleRecord(id: "old", lastSeen: 10))
+        try history.recordBottle(BottleRecord(id: "never"))
+        try history.recordBottle(BottleRecord(id: "new", lastSeen: 20))
+        #expect(try history.bottles().map(\.id) == ["new", "old", "never"])
+    }
+
+    @Test func highestRecordIDFollowsTheCurrentIDSequence() throws {
+        let history = try memoryHistory()
+        #expect(try history.highestRecordID(bottle: "b") == nil)
+        _ = try history.store((1...40).map { drink(UInt32($0), at: 1000 + UInt32($0)) }, bottle: "b", at: 100)
+        _ = try history.store([drink(7, at: 50)], bottle: "other", at: 100)
+        #expect(try history.highestRecordID(bottle: "b") == 40)
+        #expect(try history.highestRecordID(bottle: "other") == 7)
+
+        // After CLEAR_HISTORY the bottle starts again at 1: lower than 40, so a reset.
+        try history.recordIDReset(bottle: "b", at: 200)
+        #expect(try history.highestRecordID(bottle: "b") == nil)
+        _ = try history.store([drink(1, at: 9000), drink(2, at: 9001)], bottle: "b", at: 200)
+        #expect(try history.highestRecordID(bottle: "b") == 2)
+        #expect(try history.bottleState(id: "b")?.idResetAt == 200)
+        #expect(try history.drinkCount(bottle: "b") == 42)
+    }
+}
