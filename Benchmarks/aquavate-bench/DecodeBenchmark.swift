@@ -46,7 +46,7 @@ enum DecodeBenchmark {
             blob.append(UInt8(bytes.count & 0xFF)); blob.append(UInt8(bytes.count >> 8))
             blob.append(contentsOf: bytes)
         }
-        FileManager.default.createFile(atPath: file, contents: Data(blob))
+        _ = FileManager.default.createFile(atPath: file, contents: Data(blob))
         defer { try? FileManager.default.removeItem(atPath: file) }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("python_chunk_decoder.py").path

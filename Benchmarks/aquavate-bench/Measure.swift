@@ -13,7 +13,7 @@ enum Measure {
     /// Peak resident set size of this process so far, in MiB (getrusage's ru_maxrss is KiB).
     static func peakResidentMiB() -> Double {
         var usage = rusage()
-        getrusage(RUSAGE_SELF, &usage)
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
         return Double(usage.ru_maxrss) / 1024
     }
 

@@ -66,14 +66,10 @@ public struct SyncProgress: Sendable, Equatable {
         let chunk: DrinkDataChunk
         do {
             chunk = try DrinkDataChunk(decoding: bytes)
-        } catch let error as ProtocolError {
-            rejectedChunks += 1
-            awaitingReadBack = true
-            return .rejected(error)
         } catch {
             rejectedChunks += 1
             awaitingReadBack = true
-            return .rejected(.wrongLength(structure: "Drink Data chunk", expected: "6 + 14 × record_count bytes", actual: bytes.count))
+            return .rejected(error)
         }
         if chunk.isPlaceholder { return .placeholder }
         let index = Int(chunk.chunkIndex)

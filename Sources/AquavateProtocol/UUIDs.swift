@@ -9,6 +9,8 @@ public enum AquavateUUID {
     /// Standard 16-bit services and characteristics, in their 128-bit form.
     public static let deviceInformationService = "0000180a-0000-1000-8000-00805f9b34fb"
     public static let batteryService = "0000180f-0000-1000-8000-00805f9b34fb"
+    /// Device Information's Serial Number String (the bottle's Wi-Fi MAC, PROTOCOL.md 2.1).
+    public static let serialNumber = "00002a25-0000-1000-8000-00805f9b34fb"
 
     /// Case-insensitive UUID comparison.
     public static func matches(_ a: String, _ b: String) -> Bool {

@@ -54,7 +54,7 @@ struct CommonOptions: ParsableArguments {
     }
 
     /// Opens the history database at `path` (nil: in memory).
-    func openHistory(path: String?, durability: DrinkHistory.Durability = .full) throws -> DrinkHistory {
+    func openHistory(path: String?, durability: Durability = .full) throws -> DrinkHistory {
         do {
             return try DrinkHistory(path: path, durability: durability)
         } catch {

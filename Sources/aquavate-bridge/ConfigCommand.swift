@@ -23,7 +23,7 @@ struct ConfigCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures("config get") {
-                do { _ = try SettingCatalog.requireKey(key) } catch { throw CommandFailure(error.description) }
+                do { _ = try SettingCatalog.requireKey(key) } catch { throw CommandFailure("\(error)") }
                 let history = try common.openHistory(path: common.databasePath)
                 let configuration = try common.loadConfiguration(history: history, logger: common.makeLogger())
                 if let value = configuration.value(key) {
@@ -53,7 +53,7 @@ struct ConfigCommand: ParsableCommand {
                 do {
                     normalized = try SettingCatalog.requireKey(key).normalize(value)
                 } catch {
-                    throw CommandFailure(error.description)
+                    throw CommandFailure("\(error)")
                 }
                 let history = try common.openHistory(path: common.databasePath)
                 try history.setSetting(key, normalized)
@@ -69,7 +69,7 @@ struct ConfigCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures("config unset") {
-                do { _ = try SettingCatalog.requireKey(key) } catch { throw CommandFailure(error.description) }
+                do { _ = try SettingCatalog.requireKey(key) } catch { throw CommandFailure("\(error)") }
                 let history = try common.openHistory(path: common.databasePath)
                 try history.setSetting(key, nil)
             }

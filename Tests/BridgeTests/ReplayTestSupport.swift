@@ -87,7 +87,7 @@ func chunk(_ index: UInt16, of total: UInt16, _ records: [DrinkRecord]) -> [UInt
 func syncLines(at t: Double, _ records: [DrinkRecord], chunkSize: Int = 17) -> [String] {
     var lines = [eventLine(t, "connect")]
     var now = t + 0.1
-    lines.append(eventLine(now, "write", "sync-control", SyncControl.start(count: UInt16(records.count), chunkSize: UInt16(chunkSize)).encoded()))
+    lines.append(eventLine(now, "write", "sync-control", SyncControl.start(count: records.count, chunkSize: chunkSize).encoded()))
     let total = (records.count + chunkSize - 1) / chunkSize
     for index in 0..<total {
         let slice = Array(records[(index * chunkSize)..<min(records.count, (index + 1) * chunkSize)])

@@ -46,7 +46,7 @@ struct ShippedCaptureTests {
         #expect(outcome.syncs.map(\.outcome) == [.interrupted, .complete])
         #expect(outcome.syncs.map(\.records) == [30, 30])
         #expect(outcome.syncs.map(\.chunks) == [2, 2])
-        #expect(outcome.drinks.prefix(30).allSatisfy(\.isNew))
+        #expect(outcome.drinks.prefix(30).allSatisfy { $0.isNew })
         #expect(outcome.drinks.suffix(30).allSatisfy { !$0.isNew })
         #expect(try history.storedDrinks().count == 30)
     }

@@ -128,7 +128,7 @@ public final class Replayer {
 
     private func fromBottle(_ reference: CharacteristicRef, value: [UInt8], viaRead: Bool, time: Double, file: String, line: Int) {
         guard case .known(let characteristic) = reference else {
-            if case .uuid(let uuid) = reference, AquavateUUID.matches(uuid, DeviceInformation.serialNumberUUID),
+            if case .uuid(let uuid) = reference, AquavateUUID.matches(uuid, AquavateUUID.serialNumber),
                bottleID == "unknown" {
                 bottleID = DeviceInformation.cleanString(value)
             }
@@ -280,7 +280,7 @@ public final class Replayer {
         do {
             let totals = try history.dayTotals(timeZone: timeZone, from: Double(first) * 900 - 86_400 * 2,
                                                to: Double(last) * 900 + 86_400 * 2)
-            let touched = Set(touchedQuarterHours.map { LocalDate(instant: Double($0) * 900, timeZone: timeZone) })
+            let touched = Set(touchedQuarterHours.map { LocalDate(containing: Double($0) * 900, timeZone: timeZone) })
             var byDate: [LocalDate: DayTotal] = [:]
             for total in totals { byDate[total.date] = total }
             for date in touched.sorted() {
