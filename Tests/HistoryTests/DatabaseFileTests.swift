@@ -149,3 +149,22 @@ import Testing
         #expect(HistoryError.oneLine("a\nb\r\nc") == "a b c")
     }
 }
+
+@Suite struct ErrorMappingTests {
+    @Test(arguments: [
+        (Int32(8), "readOnly"), (14, "cannotOpen"), (3, "cannotOpen"), (23, "cannotOpen"), (11, "corrupt"),
+        (26, "corrupt"), (5, "busy"), (6, "busy"), (13, "diskFull"), (1, "failed"), (10, "failed"),
+    ])
+    func sqliteCodesBecomeTheRightHistoryError(code: Int32, expected: String) {
+        let error = HistoryError(sqliteCode: code, message: "message\nsecond line", path: "/tmp/h.sqlite", operation: "storing")
+        #expect(!error.description.contains("\n"))
+        #expect(error.description.contains("/tmp/h.sqlite"))
+        switch (error, expected) {
+        case (.readOnly, "readOnly"), (.cannotOpen, "cannotOpen"), (.corrupt, "corrupt"), (.busy, "busy"),
+             (.diskFull, "diskFull"), (.failed, "failed"):
+            break
+        default:
+            Issue.record("SQLite code \(code) gave \(error), expected \(expected)")
+        }
+    }
+}
