@@ -62,6 +62,27 @@ import Testing
         #expect(try first.appliedMigrations() == DrinkHistory.knownMigrations)
     }
 
+    @Test func concurrentWritersAndReadersShareOneHistory() async throws {
+        let folder = try temporaryFolder()
+        defer { removeFolder(folder) }
+        let history = try DrinkHistory(path: folder.appendingPathComponent("h.sqlite").path, durability: .normal)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    for chunk in 0..<10 {
+                        let base = UInt32(writer * 1000 + chunk * 17)
+                        _ = try history.store((1...17).map { drink(base + UInt32($0), at: 1_000_000 + base + UInt32($0), ml: 10) },
+                                              bottle: "b", at: Double(chunk))
+                        _ = try history.dayTotals(timeZone: zone("Europe/Madrid"))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try history.drinkCount() == 4 * 10 * 17)
+        #expect(try history.dayTotals(timeZone: zone("UTC")).reduce(0) { $0 + $1.totalML } == 4 * 10 * 17 * 10)
+    }
+
     @Test func inMemoryHistoriesAreMigratedAndIndependent() throws {
         let one = try DrinkHistory(path: nil)
         let two = try DrinkHistory(path: nil)
