@@ -3,6 +3,14 @@
 import AquavateProtocol
 import GRDB
 
+/// An INSERT OR IGNORE that inserted nothing for a key that is not there: a constraint other
+/// than the key refused the row. Never expected; reported as a failed store, never swallowed.
+struct RecordNeitherStoredNorFound: Error, CustomStringConvertible {
+    var recordID: UInt32
+    var timestamp: UInt32
+    var description: String { "drink record \(recordID) at \(timestamp) was refused by the drink table" }
+}
+
 /// What storing one record did.
 public enum StoreOutcome: Sendable, Hashable {
     /// A drink the history did not know, stored live.
@@ -61,10 +69,15 @@ extension DrinkHistory {
 
     private static func store(_ record: DrinkRecord, bottle: String, at storedAt: Double,
                               in db: Database) throws -> StoreOutcome {
+        // New records are the common case: one INSERT, no lookup. A conflict on the key (and
+        // only on the key: every other constraint holds by construction) inserts nothing.
+        try StoredDrink(record, bottle: bottle, storedAt: storedAt).insert(db, onConflict: .ignore)
+        if db.changesCount > 0 {
+            return record.isDeleted ? .insertedDeleted : .inserted
+        }
         guard let stored = try fetchDrink(bottle: bottle, recordID: record.recordID,
                                           timestamp: record.timestamp, in: db) else {
-            try StoredDrink(record, bottle: bottle, storedAt: storedAt).insert(db)
-            return record.isDeleted ? .insertedDeleted : .inserted
+            throw RecordNeitherStoredNorFound(recordID: record.recordID, timestamp: record.timestamp)
         }
         if stored.deleted { return .alreadyDeleted }
         if record.isDeleted {

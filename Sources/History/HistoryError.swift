@@ -59,8 +59,15 @@ extension HistoryError {
             self = .failed(path: path, operation: operation, reason: Self.oneLine("\(error)"))
             return
         }
-        let reason = Self.oneLine(error.message ?? "SQLite error \(error.resultCode.rawValue)")
-        switch error.resultCode {
+        self.init(sqliteCode: error.resultCode.primaryResultCode.rawValue,
+                  message: error.message ?? "SQLite error \(error.resultCode.rawValue)",
+                  path: path, operation: operation)
+    }
+
+    /// The `HistoryError` for an SQLite primary result code.
+    init(sqliteCode: Int32, message: String, path: String, operation: String) {
+        let reason = Self.oneLine(message)
+        switch ResultCode(rawValue: sqliteCode) {
         case .SQLITE_READONLY:
             self = .readOnly(path: path)
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:

@@ -62,6 +62,27 @@ import Testing
         #expect(try first.appliedMigrations() == DrinkHistory.knownMigrations)
     }
 
+    @Test func concurrentWritersAndReadersShareOneHistory() async throws {
+        let folder = try temporaryFolder()
+        defer { removeFolder(folder) }
+        let history = try DrinkHistory(path: folder.appendingPathComponent("h.sqlite").path, durability: .normal)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    for chunk in 0..<10 {
+                        let base = UInt32(writer * 1000 + chunk * 17)
+                        _ = try history.store((1...17).map { drink(base + UInt32($0), at: 1_000_000 + base + UInt32($0), ml: 10) },
+                                              bottle: "b", at: Double(chunk))
+                        _ = try history.dayTotals(timeZone: zone("Europe/Madrid"))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try history.drinkCount() == 4 * 10 * 17)
+        #expect(try history.dayTotals(timeZone: zone("UTC")).reduce(0) { $0 + $1.totalML } == 4 * 10 * 17 * 10)
+    }
+
     @Test func inMemoryHistoriesAreMigratedAndIndependent() throws {
         let one = try DrinkHistory(path: nil)
         let two = try DrinkHistory(path: nil)
@@ -147,5 +168,24 @@ import Testing
             #expect(!error.description.contains("\n"))
         }
         #expect(HistoryError.oneLine("a\nb\r\nc") == "a b c")
+    }
+}
+
+@Suite struct ErrorMappingTests {
+    @Test(arguments: [
+        (Int32(8), "readOnly"), (14, "cannotOpen"), (3, "cannotOpen"), (23, "cannotOpen"), (11, "corrupt"),
+        (26, "corrupt"), (5, "busy"), (6, "busy"), (13, "diskFull"), (1, "failed"), (10, "failed"),
+    ])
+    func sqliteCodesBecomeTheRightHistoryError(code: Int32, expected: String) {
+        let error = HistoryError(sqliteCode: code, message: "message\nsecond line", path: "/tmp/h.sqlite", operation: "storing")
+        #expect(!error.description.contains("\n"))
+        #expect(error.description.contains("/tmp/h.sqlite"))
+        switch (error, expected) {
+        case (.readOnly, "readOnly"), (.cannotOpen, "cannotOpen"), (.corrupt, "corrupt"), (.busy, "busy"),
+             (.diskFull, "diskFull"), (.failed, "failed"):
+            break
+        default:
+            Issue.record("SQLite code \(code) gave \(error), expected \(expected)")
+        }
     }
 }
