@@ -168,4 +168,31 @@ struct ReplayBehaviourTests {
         #expect(outcome.failedFiles == 1)
         #expect(outcome.drinks.count == 2)
     }
+
+    @Test("ids restarting at 1 (CLEAR_HISTORY, B14) are new drinks, and the reset is remembered")
+    func idReset() throws {
+        let before = (1...3).map { record(UInt32($0), base + UInt32($0) * 60, 50) }
+        let after = (1...2).map { record(UInt32($0), base + 3600 + UInt32($0) * 60, 70) }
+        let lines = [testHeader] + syncLines(at: Double(base) + 1000, before) + syncLines(at: Double(base) + 5000, after)
+            + syncLines(at: Double(base) + 6000, after)
+        let folder = TemporaryFolder()
+        let history = try DrinkHistory(path: nil)
+        let outcome = try runReplay([folder.write("reset.aqcap", lines.joined(separator: "\n"))], history: history)
+        #expect(outcome.drinks.map(\.isNew) == [true, true, true, true, true, false, false])
+        #expect(try history.storedDrinks().count == 5)
+        let bottle = try #require(try history.bottleState(id: "F4:12:FA:00:A3:F4"))
+        #expect(abs((bottle.idResetAt ?? 0) - (Double(base) + 5000.13)) < 0.001)
+        #expect(abs((bottle.lastSync ?? 0) - (Double(base) + 6000.14)) < 0.001)
+        #expect(try history.highestRecordID(bottle: "F4:12:FA:00:A3:F4") == 2)
+    }
+
+    @Test("the last Current State is kept in the bottle's record")
+    func bottleStateKept() throws {
+        let history = try DrinkHistory(path: nil)
+        _ = try runReplay([shippedCapture("wedge.aqcap")], history: history)
+        let bottle = try #require(try history.bottleState(id: "F4:12:FA:00:A3:F4"))
+        #expect(bottle.name == "Aquavate-A3F2")
+        #expect(bottle.state?.unsyncedCount == 1)
+        #expect(bottle.state?.flagsRaw == 0x07)
+    }
 }

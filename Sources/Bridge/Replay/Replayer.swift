@@ -100,6 +100,10 @@ public final class Replayer {
         } else if let name = header.deviceName, !name.isEmpty {
             bottleID = name
         }
+        updateBottle(file: nil, line: nil) { bottle in
+            bottle.name = header.deviceName ?? bottle.name
+            bottle.address = header.deviceAddress?.uppercased() ?? bottle.address
+        }
     }
 
     // MARK: Events
@@ -140,6 +144,7 @@ public final class Replayer {
                 receiveChunk(value, viaRead: viaRead, time: time, file: file, line: line)
             case .currentState:
                 let state = try CurrentState(decoding: value)
+                remember(state, at: time)
                 emit(.state(.init(time: time, dailyTotalML: Int(state.dailyTotalML), bottleLevelML: Int(state.bottleLevelML),
                                   battery: Int(state.batteryPercent), unsynced: Int(state.unsyncedCount), flags: state.flags.names)))
             case .bottleConfig:
@@ -187,6 +192,7 @@ public final class Replayer {
                 if verdict == .complete {
                     emit(.sync(.init(time: time, records: progress.acceptedRecords, chunks: progress.acceptedChunks, outcome: .complete)))
                     sync = nil
+                    updateBottle(file: file, line: line) { $0.lastSync = time }
                 } else if verdict == .surplus {
                     logger.warning("\(file):\(line): an ACK with no chunk waiting for it; the bottle runs one chunk ahead (PROTOCOL.md B3)")
                 }
@@ -230,17 +236,47 @@ public final class Replayer {
     private func commit(_ records: [DrinkRecord], at time: Double, file: String, line: Int) {
         let results: [StoreResult]
         do {
+            try noticeIDReset(records, at: time, file: file, line: line)
             results = try history.store(records, bottle: bottleID, at: time)
         } catch {
             reject("could not store the chunk: \(error)", file: file, line: line)
             return
         }
         for result in results {
+            if result.outcome == .conflicting {
+                logger.warning("\(file):\(line): record #\(result.record.recordID) at \(result.record.timestamp) differs from the stored copy; the first copy is kept")
+            }
             let record = result.record
             touchedQuarterHours.insert(record.timestamp / 900)
             emit(.drink(.init(bottle: bottleID, recordID: record.recordID, timestamp: record.timestamp,
                               amountML: Int(record.amountML), bottleLevelML: Int(record.bottleLevelML),
                               kind: record.kind, deleted: record.isDeleted, isNew: result.isNew)))
+        }
+    }
+
+    /// B14: ids restart at 1 after CLEAR_HISTORY. A sync that brings an id lower than the highest
+    /// one stored marks a reset, so that later deletions only name records since the reset.
+    private func noticeIDReset(_ records: [DrinkRecord], at time: Double, file: String, line: Int) throws {
+        guard let first = records.first, let highest = try history.highestRecordID(bottle: bottleID),
+              first.recordID < highest, try !history.storedDrinks(bottle: bottleID, from: Double(first.timestamp),
+                                                                    to: Double(first.timestamp) + 1).contains(where: { $0.recordID == first.recordID }) else { return }
+        logger.notice("\(file):\(line): record ids restarted at #\(first.recordID) (the bottle's history was cleared)")
+        try history.recordIDReset(bottle: bottleID, at: time)
+    }
+
+    /// Keeps the last Current State in the bottle's row, for `status`.
+    private func remember(_ state: CurrentState, at time: Double) {
+        let snapshot = CurrentStateSnapshot(receivedAt: time, bottleTime: state.timestamp, dailyTotalML: Int(state.dailyTotalML),
+                                            bottleLevelML: Int(state.bottleLevelML), batteryPercent: Int(state.batteryPercent),
+                                            unsyncedCount: Int(state.unsyncedCount), flagsRaw: state.flags.rawValue)
+        updateBottle(file: nil, line: nil) { $0.state = snapshot; $0.lastSeen = time }
+    }
+
+    private func updateBottle(file: String?, line: Int?, _ change: (inout BottleRecord) -> Void) {
+        do {
+            _ = try history.updateBottle(id: bottleID) { change(&$0) }
+        } catch {
+            logger.warning("could not update the bottle's record: \(error)")
         }
     }
 
