@@ -75,6 +75,7 @@ let package = Package(
         .testTarget(name: "HistoryTests", dependencies: ["History", "AquavateProtocol"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders"]),
+        .testTarget(name: "SinksTests", dependencies: ["Sinks"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "AquavateCapture", "History", "AquavateProtocol"]),
     ]
 )
