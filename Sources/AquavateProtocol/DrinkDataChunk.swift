@@ -20,7 +20,8 @@ public struct DrinkDataChunk: WireValue, Hashable {
     public var reserved: UInt8
     /// Oldest first.
     public var records: [DrinkRecord]
-    /// Bytes after the declared records that the decoder ignored (3.5). 0 for encoded values.
+    /// Bytes after the declared records that the decoder ignored (3.5); never encoded, but part of
+    /// equality, so compare `records` when only the content matters.
     public var trailingByteCount: Int
 
     public init(chunkIndex: UInt16, totalChunks: UInt16, records: [DrinkRecord], reserved: UInt8 = 0,
@@ -93,14 +94,24 @@ public struct DrinkDataChunk: WireValue, Hashable {
     public static func decodeRecords(_ raw: UnsafeRawBufferPointer,
                                      into records: inout [DrinkRecord]) throws(ProtocolError) -> Header {
         let header = try validatedHeader(raw).get()
-        records.reserveCapacity(records.count + header.recordCount)
-        var offset = headerByteCount
-        for _ in 0..<header.recordCount {
-            records.append(DrinkRecord(unchecked: raw, at: offset))
-            offset += DrinkRecord.byteCount
+        // Grow geometrically (reserving the exact size on every call would copy the array each
+        // time), then fill the new slots in place rather than appending one by one.
+        let start = records.count
+        let needed = start + header.recordCount
+        if records.capacity < needed { records.reserveCapacity(max(needed, 2 * records.capacity)) }
+        records.append(contentsOf: repeatElement(Self.blankRecord, count: header.recordCount))
+        records.withUnsafeMutableBufferPointer { buffer in
+            var offset = headerByteCount
+            for index in start..<needed {
+                buffer[index] = DrinkRecord(unchecked: raw, at: offset)
+                offset += DrinkRecord.byteCount
+            }
         }
         return header
     }
+
+    private static let blankRecord = DrinkRecord(recordID: 0, timestamp: 0, amountML: 0, bottleLevelML: 0,
+                                                 typeRaw: 0, flagsRaw: 0)
 
     /// `decodeRecords` for a byte array.
     @discardableResult
