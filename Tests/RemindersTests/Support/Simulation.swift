@@ -87,14 +87,31 @@ struct Simulation {
     @discardableResult
     mutating func sync(_ amounts: [Int], drunkAt drinkTimes: [String]? = nil, on date: String, at time: String) -> [Delivery] {
         let end = instant(date, time, in: zone)
+        let drunk = drinkTimes.map { $0.map { instant(date, $0, in: zone) } } ?? amounts.map { _ in end - 60 }
+        return sync(amounts, drunkAt: drunk, endingAt: end)
+    }
+
+    /// The same, with instants.
+    @discardableResult
+    mutating func sync(_ amounts: [Int], drunkAt drinkTimes: [Double], endingAt end: Double) -> [Delivery] {
         run(until: end)
-        for (index, amount) in amounts.enumerated() {
-            let drunk = drinkTimes.map { instant(date, $0[index], in: zone) } ?? end - 60
+        for (amount, drunk) in zip(amounts, drinkTimes) {
             ledger.record(timestamp: drunk, amountML: amount, storedAt: end)
         }
         let delivered = engine.syncEnded(at: end, newRecords: amounts.count, ledger: ledger)
         deliveries += delivered
         journal += engine.drainJournal()
+        return delivered
+    }
+
+    /// A sync ending with `newRecords` new records without storing a drink (0: it re-sent only
+    /// records already stored).
+    @discardableResult
+    mutating func endSync(newRecords: Int, on date: String, at time: String) -> [Delivery] {
+        let end = instant(date, time, in: zone)
+        run(until: end)
+        let delivered = engine.syncEnded(at: end, newRecords: newRecords, ledger: ledger)
+        deliveries += delivered
         return delivered
     }
 
