@@ -67,7 +67,7 @@ let package = Package(
 
         // Benchmarks (not tests): `swift run -c release aquavate-bench`.
         .executableTarget(name: "aquavate-bench", dependencies: [
-            "AquavateProtocol", "AquavateCapture", "History", "Bridge",
+            "AquavateProtocol", "AquavateCapture", "History", "Bridge", "Reminders",
         ], path: "Benchmarks/aquavate-bench"),
 
         .testTarget(name: "AquavateProtocolTests", dependencies: ["AquavateProtocol"]),

@@ -1,0 +1,189 @@
+// The reminder engine (REMINDERS.md 1): one value that the bridge drives with the events of its
+// timeline — start, a tick at every whole local minute, the end of a sync, a Current State, a
+// settings change, `notify test` — each call returning the notifications delivered at that
+// instant, in delivery order, for the caller to hand to its sinks and append to the delivered
+// log. The engine does no I/O and never reads the system clock: every call says what time it is.
+//
+// After every call the caller saves `state` (and restores it into a new engine on start). The
+// hydration rules of section 2 live in `ReminderEngine+Hydration.swift`; sections 3–6 will be
+// further rules of this engine, filling the centre's pending notifications in section order.
+
+import Foundation
+
+public struct ReminderEngine: Sendable {
+    public private(set) var settings: HydrationSettings
+    /// Everything to persist after each call.
+    public internal(set) var state: ReminderState
+    /// Log lines the rules asked for (e.g. `[HydrationReminder] Back on track!`), oldest first,
+    /// until the caller drains them.
+    public internal(set) var journal: [String] = []
+
+    var clock: LocalClock
+    /// The day total last asked of the ledger, valid while the local day and the ledger's
+    /// revision stay the same. Not persisted: a restarted engine asks again.
+    var dayTotalCache: (day: LocalDay, revision: Int, total: Int)?
+
+    public init(settings: HydrationSettings, state: ReminderState = ReminderState()) {
+        self.settings = settings
+        self.state = state
+        self.clock = LocalClock(timeZone: settings.timeZone)
+    }
+
+    /// Pending notifications of every rule (the seed's badge).
+    public var pendingCount: Int { state.centre.count }
+
+    /// When the next pending notification is due, so the caller can call `fireDue(at:)` between
+    /// minute ticks (the test notification fires 5 s after it is asked for).
+    public var nextFireTime: Double? { state.centre.nextFireTime }
+
+    /// Returns the journal lines and empties it.
+    public mutating func drainJournal() -> [String] {
+        defer { journal.removeAll() }
+        return journal
+    }
+
+    // MARK: Events
+
+    /// On start (REMINDERS.md 0: at the first event's time of each run): applies a reminder-day
+    /// reset that fell while the bridge was down, enforces the master switch on the restored
+    /// pending notifications, and computes the urgency so that it is current before the first
+    /// tick or sync. Delivers nothing.
+    public mutating func start<Ledger: DrinkLedger>(at instant: Double, ledger: Ledger) -> [Delivery] {
+        let now = beginEvaluation(at: instant)
+        if !settings.notificationsEnabled { state.centre.cancelAll() }
+        recordUrgency(pace(at: instant, wallClock: now, ledger: ledger).urgency)
+        return []
+    }
+
+    /// The tick at a whole local minute: the reminder-day reset, the urgency (always computed,
+    /// before any check), the hydration reminder decision of 2.3, then the pending notifications
+    /// due, in section order then by id.
+    public mutating func tick<Ledger: DrinkLedger>(at instant: Double, ledger: Ledger) -> [Delivery] {
+        let now = beginEvaluation(at: instant)
+        let pace = pace(at: instant, wallClock: now, ledger: ledger)
+        recordUrgency(pace.urgency)
+        var reminder: PendingNotification?
+        if shouldRemind(pace, wallClock: now) {
+            reminder = makeReminder(pace, at: instant)
+        }
+        return fireDuePending(at: instant, with: reminder)
+    }
+
+    /// The end of a sync session (its last chunk's ACK, or an interruption) that committed
+    /// `newRecords` new records: the after-sync steps of 2.4, in their order. Nothing happens for
+    /// a sync that stored nothing new.
+    public mutating func syncEnded<Ledger: DrinkLedger>(at instant: Double, newRecords: Int, ledger: Ledger) -> [Delivery] {
+        guard newRecords > 0 else { return [] }
+        let now = beginEvaluation(at: instant)
+        return afterSync(at: instant, wallClock: now, ledger: ledger)
+    }
+
+    /// A Current State (notified or read) arrived: the low-battery alert of 2.5.
+    public mutating func currentState(lowBattery: Bool, batteryPercent: Int, at instant: Double) -> [Delivery] {
+        _ = beginEvaluation(at: instant)
+        return lowBatteryAlert(lowBattery: lowBattery, batteryPercent: batteryPercent, at: instant)
+    }
+
+    /// Delivers the pending notifications due at `instant` (for a caller woken by
+    /// `nextFireTime` between ticks).
+    public mutating func fireDue(at instant: Double) -> [Delivery] {
+        fireDuePending(at: instant, with: nil)
+    }
+
+    /// `notify test`: a test notification 5 seconds later. False, with a journal line saying why,
+    /// when the master switch is off or the centre is full.
+    public mutating func scheduleTestNotification(at instant: Double) -> Bool {
+        guard settings.notificationsEnabled else {
+            journal.append("Test notification not scheduled: notifications.enabled is false")
+            return false
+        }
+        if state.centre.schedule(TestNotification.pending(askedAt: instant)) == .refusedAtLimit {
+            journal.append("Test notification not scheduled: \(NotificationCentre.limit) notifications are pending, the limit")
+            return false
+        }
+        return true
+    }
+
+    /// New settings from `config set` or a reloaded file. The master switch turned off cancels
+    /// every pending notification; a new time zone drops what was cached for the old one.
+    /// (Sections 3–6 will re-create here what each enabled rule wants when it is switched on.)
+    public mutating func updateSettings(_ newSettings: HydrationSettings, at instant: Double) -> [Delivery] {
+        let oldZone = settings.timeZone
+        settings = newSettings
+        if newSettings.timeZone != oldZone {
+            clock = LocalClock(timeZone: newSettings.timeZone)
+            dayTotalCache = nil
+        }
+        if !newSettings.notificationsEnabled { state.centre.cancelAll() }
+        _ = beginEvaluation(at: instant)
+        return []
+    }
+
+    /// What `status` shows at `instant`, computed afresh without changing the engine.
+    public func status<Ledger: DrinkLedger>(at instant: Double, ledger: Ledger) -> HydrationStatus {
+        let now = clock.wallClockUncached(at: instant)
+        let total = ledger.dayTotal(at: instant, timeZone: settings.timeZone)
+        let sent = state.reminderDay == reminderDay(of: now) ? state.remindersSentToday : 0
+        return HydrationStatus(pace: Pace(minuteOfDay: now.minuteOfDay, dayTotalML: total, settings: settings),
+                               remindersSentToday: sent, dailyLimit: settings.dailyLimit,
+                               pendingCount: state.centre.count)
+    }
+
+    // MARK: Shared steps
+
+    /// Reads the wall clock and applies a reminder-day reset that is due (2.6), including one
+    /// missed while the bridge was down: every evaluation compares the reminder day it is in
+    /// with the one the counters belong to.
+    mutating func beginEvaluation(at instant: Double) -> WallClockTime {
+        let now = clock.wallClock(at: instant)
+        let day = reminderDay(of: now)
+        if state.reminderDay != day {
+            state.reminderDay = day
+            state.remindersSentToday = 0
+            state.lastNotifiedUrgency = nil
+        }
+        return now
+    }
+
+    /// The reminder day containing `now`, named by the local date on which it started: before
+    /// `reset_hour` it is still the previous date's.
+    func reminderDay(of now: WallClockTime) -> LocalDay {
+        let resetMinute = min(max(settings.resetHour, 0), 24) * 60
+        return now.minuteOfDay < resetMinute ? now.day - 1 : now.day
+    }
+
+    /// The pace at `instant`, asking the ledger only when its revision or the local day changed.
+    mutating func pace<Ledger: DrinkLedger>(at instant: Double, wallClock now: WallClockTime, ledger: Ledger) -> Pace {
+        let revision = ledger.revision(at: instant)
+        let total: Int
+        if let cached = dayTotalCache, cached.day == now.day, cached.revision == revision {
+            total = cached.total
+        } else {
+            total = ledger.dayTotal(at: instant, timeZone: settings.timeZone)
+            dayTotalCache = (now.day, revision, total)
+        }
+        return Pace(minuteOfDay: now.minuteOfDay, dayTotalML: total, settings: settings)
+    }
+
+    /// Remembers the urgency just computed; on_track clears "reminded since on track".
+    mutating func recordUrgency(_ urgency: Urgency) {
+        state.lastUrgency = urgency
+        if urgency == .onTrack { state.remindedSinceOnTrack = false }
+    }
+
+    /// Takes the pending notifications due at `instant` and merges `immediate` (a notification
+    /// made at this instant, e.g. the tick's hydration reminder) into delivery order. With the
+    /// master switch off nothing is delivered and nothing stays pending.
+    mutating func fireDuePending(at instant: Double, with immediate: PendingNotification?) -> [Delivery] {
+        guard settings.notificationsEnabled else {
+            state.centre.cancelAll()
+            return []
+        }
+        var due = state.centre.takeDue(at: instant)
+        if let immediate {
+            let position = due.firstIndex { PendingNotification.deliversBefore(immediate, $0) } ?? due.count
+            due.insert(immediate, at: position)
+        }
+        return due.map { Delivery($0, at: instant) }
+    }
+}

@@ -1,0 +1,76 @@
+// Everything the engine remembers between calls (REMINDERS.md 2.6: "all of this state lives in
+// the database and is restored on start"). The caller saves it after every engine call that
+// returns and restores it on start; a restart on the same reminder day then changes nothing, so a
+// restart never re-sends a reminder or the goal alert.
+
+public struct ReminderState: Equatable, Sendable {
+    /// The reminder day (REMINDERS.md 0) the per-day counters belong to, named by the local date
+    /// on which it starts; nil before the first evaluation.
+    public var reminderDay: LocalDay?
+    /// `reminders_sent_today`: hydration reminders delivered this reminder day.
+    public var remindersSentToday: Int = 0
+    /// `last_notified_urgency`: the urgency of the last reminder, until cleared.
+    public var lastNotifiedUrgency: Urgency?
+    /// Set when a reminder is delivered; cleared whenever the urgency is computed as on_track.
+    /// A back-on-track alert needs it (2.4 step 3, Decision).
+    public var remindedSinceOnTrack: Bool = false
+    /// The urgency as last computed (at the latest tick, sync or start); on_track before any.
+    public var lastUrgency: Urgency = .onTrack
+    /// The local calendar day whose goal-reached alert was delivered.
+    public var goalReachedDay: LocalDay?
+    /// LOW_BATTERY in the last Current State seen; clear in a fresh database.
+    public var lastLowBattery: Bool = false
+    /// The last `n` of `hydration-<n>`.
+    public var reminderSequence: Int = 0
+    /// The last `n` of `hydration-back-on-track-<n>`.
+    public var backOnTrackSequence: Int = 0
+    /// The pending notifications.
+    public var centre = NotificationCentre()
+
+    public init() {}
+}
+
+/// Snake-case keys named as in REMINDERS.md; a missing key takes the fresh-database value, so a
+/// record written by an older bridge still loads.
+extension ReminderState: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case reminderDay = "reminder_day"
+        case remindersSentToday = "reminders_sent_today"
+        case lastNotifiedUrgency = "last_notified_urgency"
+        case remindedSinceOnTrack = "reminded_since_on_track"
+        case lastUrgency = "last_urgency"
+        case goalReachedDay = "goal_reached_day"
+        case lastLowBattery = "last_low_battery"
+        case reminderSequence = "reminder_sequence"
+        case backOnTrackSequence = "back_on_track_sequence"
+        case pending
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        reminderDay = try values.decodeIfPresent(LocalDay.self, forKey: .reminderDay)
+        remindersSentToday = try values.decodeIfPresent(Int.self, forKey: .remindersSentToday) ?? 0
+        lastNotifiedUrgency = try values.decodeIfPresent(Urgency.self, forKey: .lastNotifiedUrgency)
+        remindedSinceOnTrack = try values.decodeIfPresent(Bool.self, forKey: .remindedSinceOnTrack) ?? false
+        lastUrgency = try values.decodeIfPresent(Urgency.self, forKey: .lastUrgency) ?? .onTrack
+        goalReachedDay = try values.decodeIfPresent(LocalDay.self, forKey: .goalReachedDay)
+        lastLowBattery = try values.decodeIfPresent(Bool.self, forKey: .lastLowBattery) ?? false
+        reminderSequence = try values.decodeIfPresent(Int.self, forKey: .reminderSequence) ?? 0
+        backOnTrackSequence = try values.decodeIfPresent(Int.self, forKey: .backOnTrackSequence) ?? 0
+        centre = try values.decodeIfPresent(NotificationCentre.self, forKey: .pending) ?? NotificationCentre()
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        try values.encodeIfPresent(reminderDay, forKey: .reminderDay)
+        try values.encode(remindersSentToday, forKey: .remindersSentToday)
+        try values.encodeIfPresent(lastNotifiedUrgency, forKey: .lastNotifiedUrgency)
+        try values.encode(remindedSinceOnTrack, forKey: .remindedSinceOnTrack)
+        try values.encode(lastUrgency, forKey: .lastUrgency)
+        try values.encodeIfPresent(goalReachedDay, forKey: .goalReachedDay)
+        try values.encode(lastLowBattery, forKey: .lastLowBattery)
+        try values.encode(reminderSequence, forKey: .reminderSequence)
+        try values.encode(backOnTrackSequence, forKey: .backOnTrackSequence)
+        try values.encode(centre, forKey: .pending)
+    }
+}

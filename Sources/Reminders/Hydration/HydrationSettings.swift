@@ -1,0 +1,115 @@
+// The settings of REMINDERS.md 2.1, plus the two engine-wide ones the hydration rules depend on
+// (the master switch of section 1 and the local time zone of section 0). A plain value: the
+// bridge reads it from its configuration and database and hands it to the engine.
+
+import Foundation
+
+public struct HydrationSettings: Equatable, Sendable {
+    /// `goal_ml`: the daily goal (the bottle's goal if known, else 2500).
+    public var goalML: Int
+    /// `reminders.enabled`: hydration reminders on/off.
+    public var enabled: Bool
+    /// `reminders.daily_limit`: at most `maxRemindersPerDay` reminders per reminder day. The seed's
+    /// toggle; on for a fresh install.
+    public var dailyLimit: Bool
+    /// `reminders.back_on_track`: send "back on track" alerts.
+    public var backOnTrack: Bool
+    /// `reminders.active_start`, minutes after local midnight (07:00 = 420).
+    public var activeStartMinute: Int
+    /// `reminders.active_end`, minutes after local midnight (22:00 = 1320).
+    public var activeEndMinute: Int
+    /// `reminders.min_deficit_ml`: below this displayed deficit no reminder.
+    public var minDeficitML: Int
+    /// `reminders.reset_hour`: the local hour at which a reminder day starts.
+    public var resetHour: Int
+    /// `notifications.enabled`: the master switch of every notification (section 1).
+    public var notificationsEnabled: Bool
+    /// `timezone`: the local time zone of every rule (section 0).
+    public var timeZone: TimeZone
+
+    /// Constants of REMINDERS.md 2.1.
+    public static let maxRemindersPerDay = 12
+    public static let defaultGoalML = 2500
+
+    /// The defaults of REMINDERS.md 2.1. The time zone has no default here: the system's zone is
+    /// the caller's to read (this module reads nothing from the system).
+    public init(timeZone: TimeZone,
+                goalML: Int = HydrationSettings.defaultGoalML,
+                enabled: Bool = true,
+                dailyLimit: Bool = true,
+                backOnTrack: Bool = true,
+                activeStartMinute: Int = 7 * 60,
+                activeEndMinute: Int = 22 * 60,
+                minDeficitML: Int = 150,
+                resetHour: Int = 4,
+                notificationsEnabled: Bool = true) {
+        self.goalML = goalML
+        self.enabled = enabled
+        self.dailyLimit = dailyLimit
+        self.backOnTrack = backOnTrack
+        self.activeStartMinute = activeStartMinute
+        self.activeEndMinute = activeEndMinute
+        self.minDeficitML = minDeficitML
+        self.resetHour = resetHour
+        self.notificationsEnabled = notificationsEnabled
+        self.timeZone = timeZone
+    }
+
+    /// Quiet hours (2.3 check 2): local hh:mm before `active_start` or at/after `active_end`.
+    public func isQuiet(minuteOfDay: Int) -> Bool {
+        minuteOfDay < activeStartMinute || minuteOfDay >= activeEndMinute
+    }
+}
+
+/// Stored with the dotted names' last parts; a key that is missing takes its default, so a
+/// settings record written before a setting existed reads as a fresh install would (the seed's
+/// `?? true` for the daily limit).
+extension HydrationSettings: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case goalML = "goal_ml"
+        case enabled
+        case dailyLimit = "daily_limit"
+        case backOnTrack = "back_on_track"
+        case activeStartMinute = "active_start_minute"
+        case activeEndMinute = "active_end_minute"
+        case minDeficitML = "min_deficit_ml"
+        case resetHour = "reset_hour"
+        case notificationsEnabled = "notifications_enabled"
+        case timeZone = "timezone"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        let identifier = try values.decode(String.self, forKey: .timeZone)
+        guard let zone = TimeZone(identifier: identifier) else {
+            throw DecodingError.dataCorruptedError(forKey: .timeZone, in: values,
+                                                   debugDescription: "unknown time zone '\(identifier)'; expected an IANA name such as Europe/Madrid")
+        }
+        let defaults = HydrationSettings(timeZone: zone)
+        self.init(
+            timeZone: zone,
+            goalML: try values.decodeIfPresent(Int.self, forKey: .goalML) ?? defaults.goalML,
+            enabled: try values.decodeIfPresent(Bool.self, forKey: .enabled) ?? defaults.enabled,
+            dailyLimit: try values.decodeIfPresent(Bool.self, forKey: .dailyLimit) ?? defaults.dailyLimit,
+            backOnTrack: try values.decodeIfPresent(Bool.self, forKey: .backOnTrack) ?? defaults.backOnTrack,
+            activeStartMinute: try values.decodeIfPresent(Int.self, forKey: .activeStartMinute) ?? defaults.activeStartMinute,
+            activeEndMinute: try values.decodeIfPresent(Int.self, forKey: .activeEndMinute) ?? defaults.activeEndMinute,
+            minDeficitML: try values.decodeIfPresent(Int.self, forKey: .minDeficitML) ?? defaults.minDeficitML,
+            resetHour: try values.decodeIfPresent(Int.self, forKey: .resetHour) ?? defaults.resetHour,
+            notificationsEnabled: try values.decodeIfPresent(Bool.self, forKey: .notificationsEnabled) ?? defaults.notificationsEnabled)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        try values.encode(goalML, forKey: .goalML)
+        try values.encode(enabled, forKey: .enabled)
+        try values.encode(dailyLimit, forKey: .dailyLimit)
+        try values.encode(backOnTrack, forKey: .backOnTrack)
+        try values.encode(activeStartMinute, forKey: .activeStartMinute)
+        try values.encode(activeEndMinute, forKey: .activeEndMinute)
+        try values.encode(minDeficitML, forKey: .minDeficitML)
+        try values.encode(resetHour, forKey: .resetHour)
+        try values.encode(notificationsEnabled, forKey: .notificationsEnabled)
+        try values.encode(timeZone.identifier, forKey: .timeZone)
+    }
+}

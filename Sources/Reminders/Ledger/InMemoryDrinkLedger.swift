@@ -1,0 +1,64 @@
+// A drink ledger held in memory, for tests, benchmarks and the replay of a single run. Drinks may
+// be added with a stored time in the ledger's future, so a whole timeline can be laid out before
+// the engine walks it: each is known only from its `storedAt`.
+
+import Foundation
+
+public struct InMemoryDrinkLedger: DrinkLedger, Sendable {
+    public struct Drink: Equatable, Sendable {
+        /// Record timestamp, UTC epoch seconds.
+        public let timestamp: Double
+        public let amountML: Int
+        /// When the bridge committed it.
+        public let storedAt: Double
+    }
+
+    /// Drinks sorted by timestamp (then stored time), for day-range lookups.
+    public private(set) var drinks: [Drink] = []
+    /// Every stored time, sorted: the number known at an instant is the revision.
+    private var storedTimes: [Double] = []
+
+    public init() {}
+
+    /// Stores a drink. Records that are not drinks (amount ≤ 0) are ignored, as REMINDERS.md 0
+    /// says; a deleted record is simply not recorded.
+    public mutating func record(timestamp: Double, amountML: Int, storedAt: Double) {
+        guard amountML > 0 else { return }
+        let drink = Drink(timestamp: timestamp, amountML: amountML, storedAt: storedAt)
+        let index = InMemoryDrinkLedger.firstIndex(in: drinks) { ($0.timestamp, $0.storedAt) > (timestamp, storedAt) }
+        drinks.insert(drink, at: index)
+        storedTimes.insert(storedAt, at: InMemoryDrinkLedger.firstIndex(in: storedTimes) { $0 > storedAt })
+    }
+
+    public func dayTotal(at instant: Double, timeZone: TimeZone) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        guard let day = calendar.dateInterval(of: .day, for: Date(timeIntervalSince1970: instant)) else { return 0 }
+        let start = day.start.timeIntervalSince1970
+        let end = day.end.timeIntervalSince1970
+        var total = 0
+        var index = InMemoryDrinkLedger.firstIndex(in: drinks) { $0.timestamp >= start }
+        while index < drinks.count, drinks[index].timestamp < end {
+            if drinks[index].storedAt <= instant { total += drinks[index].amountML }
+            index += 1
+        }
+        return total
+    }
+
+    /// The number of drinks stored at or before `instant`: drinks are only added, so the count
+    /// names the set.
+    public func revision(at instant: Double) -> Int {
+        InMemoryDrinkLedger.firstIndex(in: storedTimes) { $0 > instant }
+    }
+
+    /// The first index whose element satisfies `isAfter` (which must be false then true along
+    /// the array).
+    private static func firstIndex<T>(in array: [T], where isAfter: (T) -> Bool) -> Int {
+        var low = 0, high = array.count
+        while low < high {
+            let middle = (low + high) / 2
+            if isAfter(array[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}

@@ -1,0 +1,44 @@
+// The kinds of notification (DESIGN.md 3.4) and the REMINDERS.md section each belongs to, which
+// orders deliveries due at the same instant (REMINDERS.md 0, "Same minute").
+
+public enum NotificationKind: String, Codable, Sendable, CaseIterable {
+    case reminder
+    case backOnTrack = "back_on_track"
+    case goalReached = "goal_reached"
+    case lowBattery = "low_battery"
+    case scheduled
+    case dailyMessage = "daily_message"
+    case deadline
+    case ritual
+    case test
+
+    /// The REMINDERS.md section of the rule that makes it. The test notification belongs to the
+    /// engine itself (section 1), so it comes first when it shares an instant with another.
+    public var section: Int {
+        switch self {
+        case .test: return 1
+        case .reminder, .backOnTrack, .goalReached, .lowBattery: return 2
+        case .scheduled: return 3
+        case .dailyMessage: return 4
+        case .deadline: return 5
+        case .ritual: return 6
+        }
+    }
+}
+
+/// A button on a notification (REMINDERS.md 1, "Actions").
+public struct NotificationAction: Codable, Equatable, Hashable, Sendable {
+    public let id: String
+    public let label: String
+
+    public init(id: String, label: String) {
+        self.id = id
+        self.label = label
+    }
+
+    /// On scheduled intake reminders of manual types: logs that intake (section 3).
+    public static let done = NotificationAction(id: "done", label: "Done")
+    /// On rituals (section 6).
+    public static let didThis = NotificationAction(id: "did-this", label: "Did This")
+    public static let startRitual = NotificationAction(id: "start-ritual", label: "Start Ritual")
+}

@@ -1,0 +1,67 @@
+// A notification waiting for its time (REMINDERS.md 1), and the record of one delivered.
+
+/// A notification the centre will deliver at `fireTime`, once.
+public struct PendingNotification: Codable, Equatable, Sendable {
+    /// Unique among pending notifications; adding one with an existing id replaces it.
+    public var id: String
+    /// UTC epoch seconds.
+    public var fireTime: Double
+    public var kind: NotificationKind
+    public var title: String
+    public var body: String
+    public var actions: [NotificationAction]
+    /// The rule that made it (e.g. a schedule id), so that rule can find and re-arm its own.
+    public var thread: String?
+
+    public init(id: String, fireTime: Double, kind: NotificationKind, title: String, body: String,
+                actions: [NotificationAction] = [], thread: String? = nil) {
+        self.id = id
+        self.fireTime = fireTime
+        self.kind = kind
+        self.title = title
+        self.body = body
+        self.actions = actions
+        self.thread = thread
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, kind, title, body, actions, thread
+        case fireTime = "fire_time"
+    }
+
+    /// Delivery order of REMINDERS.md 0: earlier first; at one instant, section order, then id.
+    static func deliversBefore(_ a: PendingNotification, _ b: PendingNotification) -> Bool {
+        if a.fireTime != b.fireTime { return a.fireTime < b.fireTime }
+        if a.kind.section != b.kind.section { return a.kind.section < b.kind.section }
+        return a.id < b.id
+    }
+}
+
+/// One notification handed to the sinks: what the caller gives every enabled sink and appends to
+/// the delivered log (id, kind, time, text).
+public struct Delivery: Codable, Equatable, Sendable {
+    public let id: String
+    public let kind: NotificationKind
+    /// When it was delivered (UTC epoch seconds): the instant of the engine call that fired it.
+    public let time: Double
+    public let title: String
+    public let body: String
+    public let actions: [NotificationAction]
+    public let thread: String?
+
+    public init(id: String, kind: NotificationKind, time: Double, title: String, body: String,
+                actions: [NotificationAction] = [], thread: String? = nil) {
+        self.id = id
+        self.kind = kind
+        self.time = time
+        self.title = title
+        self.body = body
+        self.actions = actions
+        self.thread = thread
+    }
+
+    init(_ pending: PendingNotification, at time: Double) {
+        self.init(id: pending.id, kind: pending.kind, time: time, title: pending.title, body: pending.body,
+                  actions: pending.actions, thread: pending.thread)
+    }
+}
