@@ -3,6 +3,7 @@
 //   swift run -c release aquavate-bench decode      # chunk decoding vs Python struct
 //   swift run -c release aquavate-bench replay      # replay of a 1,000,000-record capture
 //   swift run -c release aquavate-bench day-totals  # day totals over 5 years of history
+//   swift run -c release aquavate-bench reminders   # a year of minute ticks through the engine
 //   swift run -c release aquavate-bench all
 
 import Foundation
@@ -18,11 +19,14 @@ case "replay":
     ReplayBenchmark.run(options)
 case "day-totals":
     DayTotalsBenchmark.run(options)
+case "reminders":
+    ReminderYearBenchmark.run(options)
 case "all":
     DecodeBenchmark.run([])
+    ReminderYearBenchmark.run([])
     DayTotalsBenchmark.run([])
     ReplayBenchmark.run([])
 default:
-    print("usage: aquavate-bench [decode | replay [--records N] | day-totals | all]")
+    print("usage: aquavate-bench [decode | replay [--records N] | day-totals | reminders [--days N] | all]")
     exit(2)
 }
