@@ -14,6 +14,8 @@ enum HistoryMigrations {
         migrator.registerMigration("v1-drinks", migrate: createDrinks)
         migrator.registerMigration("v1-settings", migrate: createSettings)
         migrator.registerMigration("v1-bottles", migrate: createBottles)
+        migrator.registerMigration("v2-engine-state", migrate: createEngineState)
+        migrator.registerMigration("v2-delivered", migrate: createDelivered)
         return migrator
     }
 
@@ -75,5 +77,28 @@ enum HistoryMigrations {
             t.column("unsynced", .integer)
             t.column("state_flags", .integer)
         }
+    }
+
+    /// The reminder engine's persisted state (counters, flags, pending notifications), one JSON
+    /// document per named engine, so a restart restores it unchanged (REMINDERS.md 2.6).
+    private static func createEngineState(_ db: Database) throws {
+        try db.create(table: "engine_state") { t in
+            t.primaryKey("name", .text)
+            t.column("json", .text).notNull()
+            t.column("saved_at", .double).notNull()
+        }
+    }
+
+    /// The delivered log of REMINDERS.md 1: every notification that fired, once.
+    private static func createDelivered(_ db: Database) throws {
+        try db.create(table: "delivered_notification") { t in
+            t.autoIncrementedPrimaryKey("seq")
+            t.column("id", .text).notNull()
+            t.column("kind", .text).notNull()
+            t.column("time", .double).notNull()
+            t.column("title", .text).notNull()
+            t.column("body", .text).notNull()
+        }
+        try db.create(index: "delivered_on_time", on: "delivered_notification", columns: ["time"])
     }
 }

@@ -23,7 +23,12 @@ struct ReplayCommand: ParsableCommand {
             the same capture twice stores nothing twice.
 
             Output: one line per event; with --json one JSON object per line (drink, state, \
-            sync, error, then one day event per local day the drinks fall on).
+            sync, notification, error, then one day event per local day the drinks fall on).
+
+            With --reminders the reminder engine runs on the capture's clock (REMINDERS.md 0): \
+            a tick at every whole minute from the first to the last event, a tick at the same \
+            instant as an event running before it. Two replays sharing one --db are two runs of \
+            the bridge with a restart in between: the engine's state is restored from the database.
 
             Exit status: 0 when every line was used; 1 when any input line was rejected \
             (each is reported with file and line) after processing all the rest.
@@ -35,6 +40,11 @@ struct ReplayCommand: ParsableCommand {
 
     @Flag(help: "One JSON object per line (DESIGN.md 3.4).")
     var json = false
+
+    @Flag(help: ArgumentHelp(
+        "Run the reminder engine on the capture's clock: a tick at every whole minute between the first and the last event; deliveries are printed as notification events.",
+        discussion: ""))
+    var reminders = false
 
     @Option(name: .customLong("handle"), help: ArgumentHelp(
         "btsnoop only: map an ATT value handle to a characteristic when the capture has no discovery, e.g. --handle drink-data=0x0012 (repeatable).",
@@ -58,7 +68,8 @@ struct ReplayCommand: ParsableCommand {
             let history = try common.openHistory(path: common.db, durability: .normal)
             let configuration = try common.loadConfiguration(history: common.db == nil ? nil : history, logger: logger)
             let json = self.json
-            let replayer = Replayer(history: history, configuration: configuration, logger: logger) { event in
+            let replayer = Replayer(history: history, configuration: configuration, logger: logger,
+                                    reminders: reminders) { event in
                 if case .error = event, !json {
                     StandardError.writeLine(event.textLine())
                 } else {

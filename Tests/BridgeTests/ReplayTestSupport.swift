@@ -25,6 +25,7 @@ struct ReplayOutcome {
     var days: [BridgeEvent.DayEvent] { events.compactMap { if case .day(let d) = $0 { return d } else { return nil } } }
     var states: [BridgeEvent.StateEvent] { events.compactMap { if case .state(let s) = $0 { return s } else { return nil } } }
     var errors: [BridgeEvent.ErrorEvent] { events.compactMap { if case .error(let e) = $0 { return e } else { return nil } } }
+    var notifications: [BridgeEvent.NotificationEvent] { events.compactMap { if case .notification(let n) = $0 { return n } else { return nil } } }
 }
 
 final class EventCollector: @unchecked Sendable {
@@ -33,13 +34,15 @@ final class EventCollector: @unchecked Sendable {
 
 /// Replays `paths` into `history` with the given `--set` assignments.
 func runReplay(_ paths: [String], history: DrinkHistory, settings: [String] = ["timezone=Europe/Madrid"],
-               handleMap: [UInt16: Characteristic] = [:]) throws -> ReplayOutcome {
+               handleMap: [UInt16: Characteristic] = [:], reminders: Bool = false) throws -> ReplayOutcome {
     var configuration = Configuration()
     for assignment in settings { try configuration.applyOverride(assignment) }
     let collector = EventCollector()
     var logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
     logger.logLevel = .critical
-    let replayer = Replayer(history: history, configuration: configuration, logger: logger) { collector.events.append($0) }
+    let replayer = Replayer(history: history, configuration: configuration, logger: logger, reminders: reminders) {
+        collector.events.append($0)
+    }
     for path in paths { replayer.replay(path: path, handleMap: handleMap) }
     replayer.finish()
     return ReplayOutcome(events: collector.events, rejectedLines: replayer.rejectedLines, failedFiles: replayer.failedFiles)

@@ -11,6 +11,7 @@ public enum BridgeEvent: Sendable, Equatable {
     case state(StateEvent)
     case sync(SyncEvent)
     case day(DayEvent)
+    case notification(NotificationEvent)
     case error(ErrorEvent)
 
     public struct DrinkEvent: Sendable, Equatable {
@@ -48,6 +49,18 @@ public enum BridgeEvent: Sendable, Equatable {
         public var goalML: Int
     }
 
+    public struct NotificationEvent: Sendable, Equatable {
+        /// When it was delivered.
+        public var time: Double
+        public var id: String
+        /// `reminder`, `back_on_track`, `goal_reached`, `low_battery`, `scheduled`,
+        /// `daily_message`, `deadline`, `ritual`, `test`.
+        public var kind: String
+        public var title: String
+        public var body: String
+        public var actions: [String] = []
+    }
+
     public struct ErrorEvent: Sendable, Equatable {
         public var message: String
         public var file: String?
@@ -82,6 +95,13 @@ extension BridgeEvent {
             ]
         case .day(let day):
             object = ["event": "day", "date": day.date, "total_ml": day.totalML, "drinks": day.drinks, "goal_ml": day.goalML]
+        case .notification(let note):
+            var fields: [String: any Sendable] = [
+                "event": "notification", "time": BridgeTime.iso8601(note.time), "id": note.id, "kind": note.kind,
+                "title": note.title, "body": note.body,
+            ]
+            if !note.actions.isEmpty { fields["actions"] = note.actions }
+            object = fields
         case .error(let error):
             var fields: [String: any Sendable] = ["event": "error", "message": error.message]
             if let file = error.file { fields["file"] = file }
@@ -108,6 +128,8 @@ extension BridgeEvent {
         case .day(let day):
             let percent = day.goalML > 0 ? day.totalML * 100 / day.goalML : 0
             return "\(day.date)  \(day.totalML) ml in \(day.drinks) drinks  (\(percent)% of \(day.goalML) ml)"
+        case .notification(let note):
+            return "\(BridgeTime.iso8601(note.time))  notification \(note.kind) [\(note.id)]  \(note.title): \(note.body)"
         case .error(let error):
             var place = error.file ?? ""
             if let line = error.line { place += ":\(line)" }

@@ -16,6 +16,7 @@ import AquavateProtocol
 import Foundation
 import History
 import Logging
+import Reminders
 
 public final class Replayer {
     public let history: DrinkHistory
@@ -37,13 +38,26 @@ public final class Replayer {
     private var touchedQuarterHours: Set<UInt32> = []
     private var bottleGoalML: Int?
     private var connected = false
+    /// New records committed by the sync in progress (the after-sync rules need to know).
+    private var newRecordsInSync = 0
+    /// The reminder engine, with `--reminders`: driven on the capture's clock.
+    public private(set) var reminders: ReminderRunner?
 
     public init(history: DrinkHistory, configuration: Configuration, logger: Logger,
-                emit: @escaping (BridgeEvent) -> Void) {
+                reminders withReminders: Bool = false, emit: @escaping (BridgeEvent) -> Void) {
         self.history = history
         self.configuration = configuration
         self.logger = logger
         self.emit = emit
+        if withReminders {
+            let storedGoal = (try? history.bottles())?.compactMap(\.goalML).first
+            bottleGoalML = storedGoal
+            reminders = ReminderRunner(history: history, settings: configuration.hydrationSettings(bottleGoal: storedGoal),
+                                       logger: logger) { delivery in
+                emit(.notification(.init(time: delivery.time, id: delivery.id, kind: delivery.kind.rawValue,
+                                         title: delivery.title, body: delivery.body, actions: delivery.actions.map(\.id))))
+            }
+        }
     }
 
     // MARK: Files
@@ -110,6 +124,8 @@ public final class Replayer {
 
     private func handle(_ event: CaptureEvent, file: String, line: Int) {
         lastEventTime = event.time
+        // Ticks at whole minutes up to this event's time run before it (REMINDERS.md 0).
+        reminders?.advance(to: event.time)
         switch event.op {
         case .connect:
             finishSync(at: event.time, reason: "reconnected")
@@ -145,11 +161,15 @@ public final class Replayer {
             case .currentState:
                 let state = try CurrentState(decoding: value)
                 remember(state, at: time)
+                reminders?.currentState(lowBattery: state.flags.contains(.lowBattery),
+                                        batteryPercent: Int(state.batteryPercent), at: time)
                 emit(.state(.init(time: time, dailyTotalML: Int(state.dailyTotalML), bottleLevelML: Int(state.bottleLevelML),
                                   battery: Int(state.batteryPercent), unsynced: Int(state.unsyncedCount), flags: state.flags.names)))
             case .bottleConfig:
                 let config = try BottleConfig(decoding: value)
                 bottleGoalML = Int(config.dailyGoalML)
+                updateBottle(file: file, line: line) { $0.goalML = Int(config.dailyGoalML) }
+                reminders?.updateSettings(configuration.hydrationSettings(bottleGoal: bottleGoalML), at: time)
             case .syncControl:
                 _ = try SyncControl(decoding: value)
             case .deviceSettings:
@@ -185,6 +205,7 @@ public final class Replayer {
             case .start:
                 finishSync(at: time, reason: "restarted")
                 sync = SyncProgress(start: control)
+                newRecordsInSync = 0
             case .ack:
                 guard var progress = sync else { return }
                 let verdict = progress.acknowledged()
@@ -193,6 +214,7 @@ public final class Replayer {
                     emit(.sync(.init(time: time, records: progress.acceptedRecords, chunks: progress.acceptedChunks, outcome: .complete)))
                     sync = nil
                     updateBottle(file: file, line: line) { $0.lastSync = time }
+                    endOfSync(at: time)
                 } else if verdict == .surplus {
                     logger.warning("\(file):\(line): an ACK with no chunk waiting for it; the bottle runs one chunk ahead (PROTOCOL.md B3)")
                 }
@@ -241,6 +263,10 @@ public final class Replayer {
         } catch {
             reject("could not store the chunk: \(error)", file: file, line: line)
             return
+        }
+        if results.contains(where: \.isNew) {
+            newRecordsInSync += results.filter(\.isNew).count
+            reminders?.historyChanged()
         }
         for result in results {
             if result.outcome == .conflicting {
@@ -295,6 +321,15 @@ public final class Replayer {
         }
         logger.debug("sync ended (\(reason)): \(outcome.rawValue)")
         emit(.sync(.init(time: time, records: progress.acceptedRecords, chunks: progress.acceptedChunks, outcome: outcome)))
+        endOfSync(at: time)
+    }
+
+    /// The after-sync rules (REMINDERS.md 2.4) run when a sync session ends, complete or not,
+    /// if it committed new records.
+    private func endOfSync(at time: Double) {
+        let added = newRecordsInSync
+        newRecordsInSync = 0
+        reminders?.syncEnded(at: time, newRecords: added)
     }
 
     private func reject(_ message: String, file: String, line: Int?) {

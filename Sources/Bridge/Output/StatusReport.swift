@@ -1,0 +1,75 @@
+// What `status` shows: the bottle, the last sync, today's total against the goal, the pace
+// (urgency and deficit), `Reminders Today: n/12` or `n`, and the pending notifications.
+
+import Foundation
+import History
+import Logging
+import Reminders
+
+public struct StatusReport: Sendable {
+    public var at: Double
+    public var bottleName: String?
+    public var bottleID: String?
+    public var lastSync: Double?
+    public var battery: Int?
+    public var bottleLevelML: Int?
+    public var unsynced: Int?
+    public var todayML: Int
+    public var goalML: Int
+    public var urgency: String
+    public var deficitML: Int
+    public var remindersToday: Int
+    public var remindersTodayText: String
+    public var dailyLimit: Bool
+    public var pending: Int
+
+    /// Builds the report at `instant` from the database (engine state restored, nothing saved).
+    public static func make(history: DrinkHistory, configuration: Configuration, at instant: Double) throws -> StatusReport {
+        let bottle = try history.bottles().max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
+        let settings = configuration.hydrationSettings(bottleGoal: bottle?.goalML)
+        let runner = ReminderRunner(history: history, settings: settings,
+                                    logger: Logger(label: "status") { _ in SwiftLogNoOpLogHandler() }) { _ in }
+        let status = runner.status(at: instant)
+        return StatusReport(at: instant, bottleName: bottle?.name, bottleID: bottle?.id, lastSync: bottle?.lastSync,
+                            battery: bottle?.state?.batteryPercent, bottleLevelML: bottle?.state?.bottleLevelML,
+                            unsynced: bottle?.state?.unsyncedCount, todayML: status.pace.dayTotalML, goalML: settings.goalML,
+                            urgency: status.urgencyText, deficitML: status.displayedDeficitML,
+                            remindersToday: status.remindersSentToday, remindersTodayText: status.remindersTodayText,
+                            dailyLimit: status.dailyLimit, pending: status.pendingCount)
+    }
+
+    public func textLines() -> [String] {
+        var lines: [String] = []
+        if let bottleID {
+            lines.append("Bottle: \(bottleName ?? "unnamed") (\(bottleID))")
+        } else {
+            lines.append("Bottle: none seen yet")
+        }
+        lines.append("Last sync: " + (lastSync.map { BridgeTime.iso8601($0) } ?? "never"))
+        if let battery, let bottleLevelML {
+            lines.append("Battery: \(battery)%  Bottle level: \(bottleLevelML) ml" + (unsynced.map { "  Unsynced: \($0)" } ?? ""))
+        }
+        let percent = goalML > 0 ? todayML * 100 / goalML : 0
+        lines.append("Today: \(todayML) ml of \(goalML) ml (\(percent)%)")
+        lines.append("Urgency: \(urgency)  Deficit: \(deficitML) ml")
+        lines.append(remindersTodayText)
+        lines.append("Pending reminders: \(pending)")
+        return lines
+    }
+
+    public func jsonLine() -> String {
+        var object: [String: any Sendable] = [
+            "event": "status", "time": BridgeTime.iso8601(at), "today_ml": todayML, "goal_ml": goalML,
+            "urgency": urgency, "deficit_ml": deficitML, "reminders_today": remindersToday,
+            "reminders_today_text": remindersTodayText, "daily_limit": dailyLimit, "pending": pending,
+        ]
+        if let bottleID { object["bottle"] = bottleID }
+        if let bottleName { object["bottle_name"] = bottleName }
+        if let lastSync { object["last_sync"] = BridgeTime.iso8601(lastSync) }
+        if let battery { object["battery"] = battery }
+        if let bottleLevelML { object["bottle_level_ml"] = bottleLevelML }
+        if let unsynced { object["unsynced"] = unsynced }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

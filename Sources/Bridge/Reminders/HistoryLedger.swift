@@ -1,0 +1,36 @@
+// The reminder engine's view of the drink history (REMINDERS.md 0): day totals of the drinks
+// known at an instant, answered from SQLite.
+
+import Foundation
+import History
+import Reminders
+
+/// A `DrinkLedger` backed by the history database. `revision` is bumped by the bridge at every
+/// commit that changed the history (new drinks, tombstones), so the engine re-asks for the day
+/// total only then or when the local day changes.
+public final class HistoryLedger: DrinkLedger, @unchecked Sendable {
+    private let history: DrinkHistory
+    private let lock = NSLock()
+    private var changes = 0
+
+    public init(history: DrinkHistory) {
+        self.history = history
+    }
+
+    /// Call after a commit that changed what is stored.
+    public func historyChanged() {
+        lock.lock(); defer { lock.unlock() }
+        changes += 1
+    }
+
+    public func dayTotal(at instant: Double, timeZone: TimeZone) -> Int {
+        // A database that cannot be read counts as no drinks: the engine then errs on the side
+        // of reminding, and the failure itself is reported where the history is written.
+        (try? history.dayTotal(containing: instant, timeZone: timeZone, knownAt: instant).totalML) ?? 0
+    }
+
+    public func revision(at instant: Double) -> Int {
+        lock.lock(); defer { lock.unlock() }
+        return changes
+    }
+}

@@ -1,0 +1,119 @@
+// Drives the reminder engine for the bridge: restores its state from the database, runs the
+// minute ticks, feeds it syncs and Current States, and saves the state after every step that
+// changed it, together with what was delivered (REMINDERS.md 1, 2.6).
+//
+// Replay and the live daemon use the same runner: replay passes the capture's clock, the daemon
+// the system clock. Nothing here reads the time itself.
+
+import Foundation
+import History
+import Logging
+import Reminders
+
+public final class ReminderRunner {
+    /// The engine's name in the `engine_state` table.
+    static let stateName = "reminders"
+
+    public private(set) var engine: ReminderEngine
+    public let ledger: HistoryLedger
+    private let history: DrinkHistory
+    private let logger: Logger
+    private let deliver: (Delivery) -> Void
+    private var savedState: ReminderState
+    /// The last whole minute (UTC seconds) that was ticked.
+    private var lastTick: Double?
+    private var started = false
+
+    /// Restores the engine from `history` (a fresh database starts from the defaults).
+    public init(history: DrinkHistory, settings: HydrationSettings, logger: Logger,
+                deliver: @escaping (Delivery) -> Void) {
+        self.history = history
+        self.ledger = HistoryLedger(history: history)
+        self.logger = logger
+        self.deliver = deliver
+        var state = ReminderState()
+        do {
+            if let json = try history.engineState(named: Self.stateName) {
+                state = try JSONDecoder().decode(ReminderState.self, from: Data(json.utf8))
+            }
+        } catch {
+            logger.warning("the saved reminder state could not be read (\(error)); starting from a fresh state")
+        }
+        self.savedState = state
+        self.engine = ReminderEngine(settings: settings, state: state)
+    }
+
+    /// Runs the on-start rules at the first event of a run, then the ticks up to `instant`.
+    /// Call before handling every event at `instant`: ticks at whole minutes up to and including
+    /// `instant` run before the event (REMINDERS.md 0).
+    public func advance(to instant: Double) {
+        if !started {
+            started = true
+            handle(engine.start(at: instant, ledger: ledger), at: instant)
+            lastTick = (instant / 60).rounded(.up) * 60 - 60
+        }
+        guard var minute = lastTick.map({ $0 + 60 }) else { return }
+        while minute <= instant {
+            handle(engine.tick(at: minute, ledger: ledger), at: minute)
+            lastTick = minute
+            minute += 60
+        }
+    }
+
+    /// The drinks stored changed (a chunk committed new records or tombstones).
+    public func historyChanged() {
+        ledger.historyChanged()
+    }
+
+    /// A sync session ended (last chunk ACKed, or interrupted) having committed `newRecords`.
+    public func syncEnded(at instant: Double, newRecords: Int) {
+        handle(engine.syncEnded(at: instant, newRecords: newRecords, ledger: ledger), at: instant)
+    }
+
+    /// A Current State arrived (low battery, 2.5).
+    public func currentState(lowBattery: Bool, batteryPercent: Int, at instant: Double) {
+        handle(engine.currentState(lowBattery: lowBattery, batteryPercent: batteryPercent, at: instant), at: instant)
+    }
+
+    /// The settings changed (a goal read from the bottle, `config set` in the daemon).
+    public func updateSettings(_ settings: HydrationSettings, at instant: Double) {
+        guard settings != engine.settings else { return }
+        handle(engine.updateSettings(settings, at: instant), at: instant)
+    }
+
+    /// Schedules the test notification of `notify test` (5 s later).
+    @discardableResult
+    public func scheduleTestNotification(at instant: Double) -> Bool {
+        let scheduled = engine.scheduleTestNotification(at: instant)
+        handle([], at: instant)
+        return scheduled
+    }
+
+    /// Delivers what is due between ticks (the daemon wakes for `engine.nextFireTime`).
+    public func fireDue(at instant: Double) {
+        handle(engine.fireDue(at: instant), at: instant)
+    }
+
+    public func status(at instant: Double) -> HydrationStatus {
+        engine.status(at: instant, ledger: ledger)
+    }
+
+    private func handle(_ deliveries: [Delivery], at instant: Double) {
+        for line in engine.drainJournal() {
+            logger.info("\(line)")
+        }
+        for delivery in deliveries {
+            deliver(delivery)
+        }
+        guard engine.state != savedState || !deliveries.isEmpty else { return }
+        do {
+            let json = String(decoding: try JSONEncoder().encode(engine.state), as: UTF8.self)
+            try history.saveEngineState(named: Self.stateName, json: json, at: instant, delivered: deliveries.map {
+                DeliveredNotification(id: $0.id, kind: $0.kind.rawValue, time: $0.time, title: $0.title, body: $0.body)
+            })
+            savedState = engine.state
+        } catch {
+            logger.error("could not save the reminder state: \(error); it will be saved at the next change")
+        }
+    }
+}

@@ -1,0 +1,62 @@
+// Storage for the reminder engine: its state document and the delivered log (REMINDERS.md 1, 2.6).
+//
+// The engine's state is an opaque JSON document here: its meaning belongs to the Reminders
+// module, which this module does not import.
+
+import GRDB
+
+/// One delivered notification, as the delivered log keeps it.
+public struct DeliveredNotification: Sendable, Hashable {
+    public var id: String
+    public var kind: String
+    /// Bridge clock (UTC seconds) when it was delivered.
+    public var time: Double
+    public var title: String
+    public var body: String
+
+    public init(id: String, kind: String, time: Double, title: String, body: String) {
+        self.id = id
+        self.kind = kind
+        self.time = time
+        self.title = title
+        self.body = body
+    }
+}
+
+extension DrinkHistory {
+    /// The saved state document of engine `name`, nil on a fresh database.
+    public func engineState(named name: String) throws -> String? {
+        try read("reading the \(name) engine state") { db in
+            try String.fetchOne(db, sql: "SELECT json FROM engine_state WHERE name = ?", arguments: [name])
+        }
+    }
+
+    /// Saves engine `name`'s state document, and the notifications it delivered since the last
+    /// save, in one transaction: a crash never records one without the other.
+    public func saveEngineState(named name: String, json: String, at time: Double,
+                                delivered: [DeliveredNotification] = []) throws {
+        try write("saving the \(name) engine state") { db in
+            try db.execute(sql: """
+                INSERT INTO engine_state (name, json, saved_at) VALUES (?, ?, ?)
+                ON CONFLICT(name) DO UPDATE SET json = excluded.json, saved_at = excluded.saved_at
+                """, arguments: [name, json, time])
+            for item in delivered {
+                try db.execute(sql: "INSERT INTO delivered_notification (id, kind, time, title, body) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [item.id, item.kind, item.time, item.title, item.body])
+            }
+        }
+    }
+
+    /// The delivered log from `since` on (all when nil), oldest first.
+    public func deliveredNotifications(since: Double? = nil) throws -> [DeliveredNotification] {
+        try read("reading delivered notifications") { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT id, kind, time, title, body FROM delivered_notification
+                WHERE time >= ? ORDER BY time, seq
+                """, arguments: [since ?? -Double.greatestFiniteMagnitude])
+            return rows.map {
+                DeliveredNotification(id: $0["id"], kind: $0["kind"], time: $0["time"], title: $0["title"], body: $0["body"])
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+// `aquavate-bridge status`: the bottle, today's progress and the reminders, at a glance.
+
+import ArgumentParser
+import Bridge
+import Foundation
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show the bottle, the last sync, today's total, the pace and the reminders.",
+        discussion: """
+            Today's total is the bridge's own, over the local calendar day of the configured time \
+            zone. `Reminders Today: 3/12` counts hydration reminders of the current reminder day \
+            (from reminders.reset_hour) against the 12-per-day limit; with the limit switched off \
+            (`config set reminders.daily_limit false`) it shows the count alone.
+            """
+    )
+
+    @Flag(help: "One JSON object (event: status).")
+    var json = false
+
+    @Option(help: ArgumentHelp("Evaluate at this instant instead of now (ISO 8601, e.g. 2026-11-20T18:00:00Z).", valueName: "TIME"))
+    var at: String?
+
+    @OptionGroup var common: CommonOptions
+
+    func run() throws {
+        try reportingFailures("status") {
+            var instant = SystemClock().now
+            if let at {
+                guard let date = try? Date(at, strategy: .iso8601) else {
+                    throw CommandFailure("--at \(at): not an ISO 8601 time such as 2026-11-20T18:00:00Z")
+                }
+                instant = date.timeIntervalSince1970
+            }
+            let history = try common.openHistory(path: common.databasePath)
+            let configuration = try common.loadConfiguration(history: history, logger: common.makeLogger())
+            let report = try StatusReport.make(history: history, configuration: configuration, at: instant)
+            if json {
+                print(report.jsonLine())
+            } else {
+                report.textLines().forEach { print($0) }
+            }
+        }
+    }
+}
