@@ -86,7 +86,7 @@ public final class BusConnection: Sendable {
     }
 
     private func queue(_ message: Message) throws {
-        guard core.enqueue({ $0.sendNow(message) }) else { throw DBusDisconnected(reason: "closed") }
+        guard core.enqueue({ $0.sendNow(message) }) else { throw core.closedError }
     }
 
     /// Sends `message` and waits for the reply message, honouring task cancellation.
@@ -106,7 +106,7 @@ public final class BusConnection: Sendable {
                         continuation.resume(with: $0)
                     }
                 }
-                if !queued { continuation.resume(throwing: DBusDisconnected(reason: "closed")) }
+                if !queued { continuation.resume(throwing: core.closedError) }
             }
         } onCancel: {
             if gate.cancel() { core.enqueue { $0.cancelCall(id, with: CancellationError()) } }
@@ -137,7 +137,7 @@ public final class BusConnection: Sendable {
             }
             if !queued {
                 buffer.finish()
-                done.resume(throwing: DBusDisconnected(reason: "closed"))
+                done.resume(throwing: core.closedError)
             }
         }
         return SignalSubscription(connection: self, id: id, rule: rule, buffer: buffer)
@@ -180,7 +180,7 @@ public final class BusConnection: Sendable {
     }
 
     private func requireOpen() throws {
-        guard core.isConnected else { throw DBusDisconnected(reason: "closed") }
+        guard core.isConnected else { throw core.closedError }
     }
 
     private var sendQueued: (Message) -> Void {

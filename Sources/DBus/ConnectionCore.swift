@@ -15,6 +15,8 @@ final class ConnectionCore: @unchecked Sendable {
     private struct Queue {
         var jobs: [Job] = []
         var accepting = true
+        /// Why the connection ended, once it has.
+        var endReason: String?
     }
 
     // MARK: Shared between threads (locked or atomic)
@@ -61,6 +63,11 @@ final class ConnectionCore: @unchecked Sendable {
     }
 
     var isConnected: Bool { connected.load(ordering: .relaxed) }
+
+    /// The error for work offered after the connection ended.
+    var closedError: DBusDisconnected {
+        DBusDisconnected(reason: queue.withLock { $0.endReason } ?? "closed")
+    }
 
     // MARK: - Jobs
 
@@ -168,6 +175,8 @@ final class ConnectionCore: @unchecked Sendable {
         }
         isOpen = true
         connected.store(true, ordering: .relaxed)
+        // What arrived while registering (our own NameAcquired) predates every subscription.
+        dispatchIncoming()
         ready.resume(returning: uniqueName)
         run()
     }
@@ -182,6 +191,7 @@ final class ConnectionCore: @unchecked Sendable {
     private func refuseJobs() {
         queue.withLock { queue in
             queue.accepting = false
+            queue.endReason = "the connection could not be opened"
             queue.jobs.removeAll()
         }
     }
@@ -239,22 +249,18 @@ final class ConnectionCore: @unchecked Sendable {
     /// Waits until the connection is closed or lost; returns why.
     func waitUntilClosed() async -> String {
         await withCheckedContinuation { waiter in
-            let queued = enqueue { core in
-                if core.isOpen && !core.stopping {
-                    core.closeWaiters.append(waiter)
-                } else {
-                    waiter.resume(returning: core.disconnectReason)
-                }
-            }
-            if !queued { waiter.resume(returning: "closed") }
+            let queued = enqueue { core in core.closeWaiters.append(waiter) }
+            if !queued { waiter.resume(returning: closedError.reason) }
         }
     }
 
     private func shutDown() {
         isOpen = false
         connected.store(false, ordering: .relaxed)
+        let reason = disconnectReason
         let leftovers = queue.withLock { queue -> [Job] in
             queue.accepting = false
+            queue.endReason = reason
             let jobs = queue.jobs
             queue.jobs.removeAll()
             return jobs

@@ -38,7 +38,7 @@ extension ConnectionCore {
         completion: @escaping (Result<Message, any Error>) -> Void
     ) {
         guard isOpen, let connection else {
-            completion(.failure(DBusDisconnected(reason: "closed")))
+            completion(.failure(closedError))
             return
         }
         var handle: OpaquePointer? = nil

@@ -48,6 +48,11 @@ public final class SignalSubscription: AsyncSequence, Sendable {
         await buffer.next()
     }
 
+    /// The next signal if one has already arrived, without waiting.
+    public func nextIfAvailable() -> DBusSignal? {
+        buffer.take()
+    }
+
     /// The next signal that satisfies `predicate` (others are skipped and dropped), waiting at
     /// most `timeout`.
     /// - Throws: `DBusSignalWaitTimedOut`, or `DBusDisconnected` when the subscription ends first.
@@ -107,6 +112,17 @@ final class SignalBuffer: Sendable {
         var waiters: [Waiter] = []
         var finished = false
         var nextWaiter: UInt64 = 0
+
+        mutating func pop() -> DBusSignal? {
+            guard head < signals.count else { return nil }
+            let signal = signals[head]
+            head += 1
+            if head == signals.count {
+                signals.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            return signal
+        }
     }
 
     private let state = Mutex(State())
@@ -130,6 +146,11 @@ final class SignalBuffer: Sendable {
         }
     }
 
+    /// The oldest buffered signal, if any.
+    func take() -> DBusSignal? {
+        state.withLock { state in state.pop() }
+    }
+
     func next() async -> DBusSignal? {
         let id = state.withLock { state -> UInt64 in
             state.nextWaiter += 1
@@ -138,13 +159,7 @@ final class SignalBuffer: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<DBusSignal?, Never>) in
                 state.withLock { state in
-                    if state.head < state.signals.count {
-                        let signal = state.signals[state.head]
-                        state.head += 1
-                        if state.head == state.signals.count {
-                            state.signals.removeAll(keepingCapacity: true)
-                            state.head = 0
-                        }
+                    if let signal = state.pop() {
                         continuation.resume(returning: signal)
                     } else if state.finished || Task.isCancelled {
                         continuation.resume(returning: nil)

@@ -28,7 +28,7 @@ extension ConnectionCore {
     ) {
         guard isOpen else {
             buffer.finish()
-            completion(.failure(DBusDisconnected(reason: "closed")))
+            completion(.failure(closedError))
             return
         }
         subscriptions[id] = SubscriptionEntry(rule: rule, buffer: buffer)
