@@ -32,7 +32,7 @@ final class ConnectionCore: @unchecked Sendable {
     // MARK: Owner thread only
 
     private(set) var connection: OpaquePointer?
-    private var loop: WatchLoop
+    private let loop: WatchLoop
     /// False once closing or disconnected: jobs then fail instead of touching libdbus.
     private(set) var isOpen = false
     private var stopping = false
@@ -269,6 +269,8 @@ final class ConnectionCore: @unchecked Sendable {
         for job in leftovers { job(self) }
         failAllPendingCalls(DBusDisconnected(reason: disconnectReason))
         finishAllSubscriptions()
+        // Handlers often capture the connection; dropping them breaks that cycle.
+        registry.removeAll()
         for waiter in closeWaiters { waiter.resume(returning: disconnectReason) }
         closeWaiters.removeAll()
         if let connection {

@@ -92,6 +92,11 @@ final class ObjectRegistry: Sendable {
         }
     }
 
+    /// Forgets every object (when the connection ends).
+    func removeAll() {
+        state.withLock { $0 = RegistryState() }
+    }
+
     func addObjectManager(_ path: DBusObjectPath) throws {
         try NameRules.requirePath(path)
         _ = state.withLock { $0.managers.insert(path) }

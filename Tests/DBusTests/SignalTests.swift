@@ -84,6 +84,27 @@ import Testing
         }
     }
 
+    @Test func unicastSignalsReachOnlyTheirDestination() async throws {
+        try await withPrivateBus { bus in
+            let emitter = try await connect(bus)
+            let target = try await connect(bus)
+            let bystander = try await connect(bus)
+            let rule = MatchRule(interface: "org.example.Direct", member: "Note")
+            let atTarget = try await target.subscribe(rule)
+            let atBystander = try await bystander.subscribe(rule)
+            try emitter.emitSignal(path: "/", interface: "org.example.Direct", member: "Note",
+                                   arguments: [.string("for you")], destination: target.uniqueName)
+            try emitter.emitSignal(path: "/", interface: "org.example.Direct", member: "Note", arguments: [.string("all")])
+            let direct = try await atTarget.next(within: .seconds(5))
+            #expect(direct.arguments == [.string("for you")])
+            #expect(direct.destination == target.uniqueName)
+            #expect(try await atTarget.next(within: .seconds(5)).arguments == [.string("all")])
+            #expect(try await atBystander.next(within: .seconds(5)).arguments == [.string("all")])
+            #expect(atBystander.nextIfAvailable() == nil)
+            for connection in [emitter, target, bystander] { await connection.close() }
+        }
+    }
+
     @Test func cancellingRemovesTheMatchFromTheBus() async throws {
         try await withPrivateBus { bus in
             let emitter = try await connect(bus)
