@@ -79,6 +79,12 @@ func exportExample(on server: BusConnection, parked: Box<[DBusResponder]> = Box(
             }
             #expect(failure == DBusFailure(name: "org.bluez.Error.Failed", message: "le-connection-abort-by-local"))
 
+            // An error name D-Bus does not allow becomes Failed, keeping the name in the message.
+            let badName = await #expect(throws: DBusFailure.self) {
+                try await call("Fail", [.string("not an error name"), .string("why")])
+            }
+            #expect(badName == DBusFailure(name: DBusFailure.failedName, message: "not an error name: why"))
+
             let other = await #expect(throws: DBusFailure.self) { try await call("Crash") }
             #expect(other?.name == DBusFailure.failedName)
 
