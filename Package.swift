@@ -64,6 +64,7 @@ let package = Package(
         // libFuzzer targets (build only with Fuzz/run.sh: -sanitize=fuzzer -DFUZZING).
         .executableTarget(name: "fuzz-chunk", dependencies: ["AquavateProtocol"], path: "Fuzz/fuzz-chunk"),
         .executableTarget(name: "fuzz-aqcap", dependencies: ["AquavateCapture"], path: "Fuzz/fuzz-aqcap"),
+        .executableTarget(name: "fuzz-dbus", dependencies: ["DBus", "CDBus"], path: "Fuzz/fuzz-dbus"),
 
         // Benchmarks (not tests): `swift run -c release aquavate-bench`.
         .executableTarget(name: "aquavate-bench", dependencies: [

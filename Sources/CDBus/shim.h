@@ -1,6 +1,8 @@
 #ifndef AQUAVATE_CDBUS_SHIM_H
 #define AQUAVATE_CDBUS_SHIM_H
 #include <dbus/dbus.h>
+#include <sys/eventfd.h>
+#include <poll.h>
 
 /* Swift cannot import DBUS_TYPE_* (they are `((int) 's')` macros, SWIFT-LINUX.md P1):
    re-export them as constants. */
@@ -24,4 +26,10 @@ static const int CDBUS_TYPE_STRUCT = DBUS_TYPE_STRUCT;
 static const int CDBUS_TYPE_DICT_ENTRY = DBUS_TYPE_DICT_ENTRY;
 static const int CDBUS_TIMEOUT_USE_DEFAULT = DBUS_TIMEOUT_USE_DEFAULT;
 static const int CDBUS_TIMEOUT_INFINITE = DBUS_TIMEOUT_INFINITE;
+
+/* The owner thread's wake-up descriptor (an eventfd), non-blocking and close-on-exec:
+   the EFD_* flags are macros of macros that Swift does not import reliably. */
+static inline int cdbus_make_wakeup_fd(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
 #endif

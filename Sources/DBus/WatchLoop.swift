@@ -1,0 +1,151 @@
+// The poll(2) loop that drives libdbus's I/O on a connection's owner thread.
+//
+// libdbus tells us which file descriptors it wants watched and which time-outs it wants run
+// through the watch and time-out functions (`dbus_connection_set_watch_functions`, …). This loop
+// polls those descriptors plus an eventfd that other threads write to when they queue work, so
+// an idle connection sleeps in poll() with no periodic wake-ups, and a queued job is picked up
+// at once. libdbus calls the watch and time-out functions only from the owner thread, because
+// every libdbus call on the connection is made there; so this state needs no lock.
+import CDBus
+import Glibc
+
+final class WatchLoop {
+    private var watches: [OpaquePointer] = []
+    private var timeouts: [(timeout: OpaquePointer, deadline: UInt64)] = []
+    /// Written (8 bytes, eventfd semantics) to wake the loop from another thread.
+    let wakeFD: Int32
+
+    init(wakeFD: Int32) { self.wakeFD = wakeFD }
+
+    /// Hands libdbus the watch, time-out and wake-up functions for `connection`. The loop must
+    /// outlive the connection's use of them (`uninstall` clears them before it goes).
+    func install(on connection: OpaquePointer) -> Bool {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let watchesOK = dbus_connection_set_watch_functions(
+            connection,
+            { watch, data in
+                guard let watch, let data else { return 0 }
+                Unmanaged<WatchLoop>.fromOpaque(data).takeUnretainedValue().watches.append(watch)
+                return 1
+            },
+            { watch, data in
+                guard let watch, let data else { return }
+                Unmanaged<WatchLoop>.fromOpaque(data).takeUnretainedValue().watches.removeAll { $0 == watch }
+            },
+            nil,  // toggling needs no bookkeeping: `dbus_watch_get_enabled` is read before each poll
+            me, nil)
+        let timeoutsOK = dbus_connection_set_timeout_functions(
+            connection,
+            { timeout, data in
+                guard let timeout, let data else { return 0 }
+                let loop = Unmanaged<WatchLoop>.fromOpaque(data).takeUnretainedValue()
+                loop.timeouts.append((timeout, WatchLoop.deadline(for: timeout)))
+                return 1
+            },
+            { timeout, data in
+                guard let timeout, let data else { return }
+                Unmanaged<WatchLoop>.fromOpaque(data).takeUnretainedValue().timeouts.removeAll { $0.timeout == timeout }
+            },
+            { timeout, data in
+                // A re-enabled time-out starts its interval again.
+                guard let timeout, let data else { return }
+                let loop = Unmanaged<WatchLoop>.fromOpaque(data).takeUnretainedValue()
+                if let index = loop.timeouts.firstIndex(where: { $0.timeout == timeout }) {
+                    loop.timeouts[index].deadline = WatchLoop.deadline(for: timeout)
+                }
+            },
+            me, nil)
+        dbus_connection_set_wakeup_main_function(
+            connection,
+            { data in
+                guard let data else { return }
+                Unmanaged<WatchLoop>.fromOpaque(data).takeUnretainedValue().wake()
+            },
+            me, nil)
+        return watchesOK != 0 && timeoutsOK != 0
+    }
+
+    func uninstall(from connection: OpaquePointer) {
+        dbus_connection_set_watch_functions(connection, nil, nil, nil, nil, nil)
+        dbus_connection_set_timeout_functions(connection, nil, nil, nil, nil, nil)
+        dbus_connection_set_wakeup_main_function(connection, nil, nil, nil)
+    }
+
+    /// Wakes the poll() from any thread.
+    func wake() {
+        var one: UInt64 = 1
+        _ = withUnsafeBytes(of: &one) { Glibc.write(wakeFD, $0.baseAddress, 8) }
+    }
+
+    /// Sleeps until a watched descriptor is ready, a time-out is due or `wake()` is called, then
+    /// lets libdbus handle what happened (reading and writing the socket, firing time-outs).
+    func waitAndHandle() {
+        var fds = [pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        var owners: [OpaquePointer?] = [nil]
+        for watch in watches where dbus_watch_get_enabled(watch) != 0 {
+            let flags = dbus_watch_get_flags(watch)
+            var events: Int16 = 0
+            if flags & DBUS_WATCH_READABLE.rawValue != 0 { events |= Int16(POLLIN) }
+            if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events |= Int16(POLLOUT) }
+            fds.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: events, revents: 0))
+            owners.append(watch)
+        }
+
+        let ready = poll(&fds, nfds_t(fds.count), pollTimeoutMilliseconds())
+        if ready > 0 {
+            if fds[0].revents != 0 { drainWakeups() }
+            for index in fds.indices.dropFirst() where fds[index].revents != 0 {
+                guard let watch = owners[index], watches.contains(watch), dbus_watch_get_enabled(watch) != 0 else {
+                    continue  // removed or disabled by an earlier handler in this round
+                }
+                let revents = Int32(fds[index].revents)
+                var flags: UInt32 = 0
+                if revents & Int32(POLLIN) != 0 { flags |= DBUS_WATCH_READABLE.rawValue }
+                if revents & Int32(POLLOUT) != 0 { flags |= DBUS_WATCH_WRITABLE.rawValue }
+                if revents & Int32(POLLERR) != 0 { flags |= DBUS_WATCH_ERROR.rawValue }
+                if revents & Int32(POLLHUP) != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
+                _ = dbus_watch_handle(watch, flags)
+            }
+        }
+        fireDueTimeouts()
+    }
+
+    private func drainWakeups() {
+        var value: UInt64 = 0
+        _ = withUnsafeMutableBytes(of: &value) { Glibc.read(wakeFD, $0.baseAddress, 8) }
+    }
+
+    private func fireDueTimeouts() {
+        let now = WatchLoop.now()
+        let due = timeouts.filter { dbus_timeout_get_enabled($0.timeout) != 0 && $0.deadline <= now }.map(\.timeout)
+        for timeout in due {
+            guard timeouts.contains(where: { $0.timeout == timeout }) else { continue }
+            _ = dbus_timeout_handle(timeout)
+            // libdbus time-outs repeat until removed.
+            if let index = timeouts.firstIndex(where: { $0.timeout == timeout }) {
+                timeouts[index].deadline = WatchLoop.deadline(for: timeout)
+            }
+        }
+    }
+
+    /// Milliseconds until the earliest enabled time-out (rounded up), or -1 for none.
+    private func pollTimeoutMilliseconds() -> Int32 {
+        let enabled = timeouts.filter { dbus_timeout_get_enabled($0.timeout) != 0 }
+        guard let earliest = enabled.map(\.deadline).min() else { return -1 }
+        let now = WatchLoop.now()
+        if earliest <= now { return 0 }
+        let milliseconds = (earliest - now + 999_999) / 1_000_000
+        return Int32(clamping: milliseconds)
+    }
+
+    private static func deadline(for timeout: OpaquePointer) -> UInt64 {
+        now() + UInt64(max(0, dbus_timeout_get_interval(timeout))) * 1_000_000
+    }
+
+    /// CLOCK_MONOTONIC in nanoseconds: time-outs must not jump with the wall clock.
+    private static func now() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+    }
+}
