@@ -86,24 +86,14 @@ public final class CaptureReader: Sequence, IteratorProtocol {
                 let range = lineStart..<newline
                 lineStart = newline + 1
                 scanFrom = lineStart
-                lineNumber += 1
-                if discardingLongLine {
-                    discardingLongLine = false
-                    return .tooLong
-                }
-                return .text(range)
+                return finishLine(range)
             }
             if atEndOfInput {
                 guard lineStart < buffer.count || discardingLongLine else { return nil }
                 let range = lineStart..<buffer.count
                 lineStart = buffer.count
                 scanFrom = lineStart
-                lineNumber += 1
-                if discardingLongLine {
-                    discardingLongLine = false
-                    return .tooLong
-                }
-                return .text(range)
+                return finishLine(range)
             }
             compact()
             if buffer.count > Self.maximumLineLength {
@@ -120,6 +110,16 @@ public final class CaptureReader: Sequence, IteratorProtocol {
                 return .unreadable(failure)
             }
         }
+    }
+
+    /// Counts the line and tells whether it is usable or was too long.
+    private func finishLine(_ range: Range<Int>) -> Line {
+        lineNumber += 1
+        if discardingLongLine || range.count > Self.maximumLineLength {
+            discardingLongLine = false
+            return .tooLong
+        }
+        return .text(range)
     }
 
     private func findNewline() -> Int? {

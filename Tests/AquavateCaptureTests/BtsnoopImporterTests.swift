@@ -386,3 +386,31 @@ struct BtsnoopImporterTests {
         #expect(UTCTime.iso8601(951_782_400) == "2000-02-29T00:00:00Z")
     }
 }
+
+@Suite("btsnoop import: less common PDUs")
+struct BtsnoopLessCommonTests {
+    @Test("indications and multiple-handle notifications are notify events")
+    func indicationsAndMultipleNotifications() throws {
+        var b = BtsnoopBuilder(datalink: 2001)
+        b.att([0x1D] + BtsnoopBuilder.le16(0x0012) + [1, 2], .received)
+        let first = b.lastRecordSeconds
+        b.att([0x23] + BtsnoopBuilder.le16(0x0012) + BtsnoopBuilder.le16(1) + [3] + BtsnoopBuilder.le16(0x0019) + BtsnoopBuilder.le16(2) + [4, 5], .received)
+        let second = b.lastRecordSeconds
+        let result = try BtsnoopImporter(handleMap: [0x0012: .currentState, 0x0019: .drinkData]).importData(b.bytes, name: "x")
+        #expect(result.events == [
+            .notify(at: first, .currentState, value: [1, 2]),
+            .notify(at: second, .currentState, value: [3]),
+            .notify(at: second, .drinkData, value: [4, 5]),
+        ])
+    }
+
+    @Test("an unknown H4 packet type and a short ATT PDU are record errors")
+    func malformedPackets() throws {
+        var b = BtsnoopBuilder(datalink: 1002)
+        b.record(flags: 1, data: [0x09, 0x00])
+        b.att([0x1B, 0x19], .received)
+        let result = try BtsnoopImporter(handleMap: [0x0019: .drinkData]).importData(b.bytes, name: "x")
+        #expect(result.errors.map(\.line) == [1, 2])
+        #expect(result.errors.map(\.message) == ["unknown H4 packet type 0x09; expected 0x01…0x05", "ATT PDU 0x1b too short"])
+    }
+}
