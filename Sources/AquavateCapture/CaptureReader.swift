@@ -16,6 +16,9 @@ public enum CaptureItem: Sendable, Equatable {
 /// so memory stays at one block plus the longest line however long the capture is. The first
 /// non-blank line must be the header; when it is not, that line is an error and the events after
 /// it are still read. A bad line is one `.error` and never stops the lines after it.
+///
+/// The reader is its own iterator: it reads the file once, and a second `for` loop goes on
+/// from where the first stopped.
 public final class CaptureReader: Sequence, IteratorProtocol {
     /// Block size used unless a test asks for another.
     public static let defaultBlockSize = 64 * 1024

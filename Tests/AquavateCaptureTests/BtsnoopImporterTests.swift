@@ -1,4 +1,5 @@
 import AquavateProtocol
+import Foundation
 import Testing
 @testable import AquavateCapture
 
@@ -317,6 +318,26 @@ struct BtsnoopImporterTests {
         ])
     }
 
+    @Test("a notification between the parts of a long read leaves the read whole")
+    func notificationDuringLongRead() throws {
+        var b = BtsnoopBuilder(datalink: 2001)
+        TestGATT.discover(&b)
+        let chunk = (0..<286).map { UInt8(truncatingIfNeeded: 255 - $0) }
+        b.att(BtsnoopBuilder.readRequest(handle: TestGATT.drinkDataValue), .sent)
+        b.att(BtsnoopBuilder.readResponse(Array(chunk[0..<246])), .received)
+        b.att(BtsnoopBuilder.notification(handle: TestGATT.currentStateValue, [7]), .received)
+        let notifyTime = b.lastRecordSeconds
+        b.att(BtsnoopBuilder.readBlobRequest(handle: TestGATT.drinkDataValue, offset: 246), .sent)
+        b.att(BtsnoopBuilder.readBlobResponse(Array(chunk[246...])), .received)
+        let readTime = b.lastRecordSeconds
+        let result = try importBytes(b)
+        #expect(result.errors == [])
+        #expect(result.events == [
+            .notify(at: notifyTime, .currentState, value: [7]),
+            .read(at: readTime, .drinkData, value: chunk),
+        ])
+    }
+
     @Test("a long read ended by an error response, and one that is the last thing in the file")
     func longReadEndings() throws {
         var b = BtsnoopBuilder(datalink: 2001)
@@ -374,9 +395,25 @@ struct BtsnoopImporterTests {
 
     @Test("a missing file is a thrown error naming it")
     func missingFile() {
-        #expect(throws: CaptureFileUnreadable.self) {
+        #expect(throws: CaptureFileUnreadable(path: "/nonexistent/capture.btsnoop", reason: "No such file or directory")) {
             try BtsnoopImporter().importFile(path: "/nonexistent/capture.btsnoop")
         }
+    }
+
+    @Test("a btsnoop file on disk imports like the same bytes in memory")
+    func fromDisk() throws {
+        var b = BtsnoopBuilder(datalink: 1002)
+        b.leConnectionComplete()
+        b.att(BtsnoopBuilder.notification(handle: 0x0019, TestGATT.fullChunk), .received)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("capture.btsnoop")
+        try Data(b.bytes).write(to: URL(fileURLWithPath: path))
+        let importer = BtsnoopImporter(handleMap: [0x0019: .drinkData])
+        let fromDisk = try importer.importFile(path: path)
+        let fromMemory = try importer.importData(b.bytes, name: path)
+        #expect(fromDisk == fromMemory)
+        #expect(fromDisk.events.count == 2)
     }
 
     @Test("ISO 8601 creation time")
