@@ -15,7 +15,7 @@ struct CaptureLineParser {
 
     /// Parses the header line (the file's first non-blank line).
     func header(_ line: Data, number: Int) -> CaptureItem {
-        switch jsonObject(line) {
+        switch jsonObject(line, expected: #"{"aqcap":1,…}"#) {
         case .failure(let problem):
             return error(number, "first line is not an aqcap header: " + problem.message)
         case .success(let object):
@@ -28,7 +28,7 @@ struct CaptureLineParser {
 
     /// Parses an event line; an accepted event becomes the new "previous" for time order.
     mutating func event(_ line: Data, number: Int) -> CaptureItem {
-        let parsed = jsonObject(line).flatMap { Self.event(from: $0) }
+        let parsed = jsonObject(line, expected: #"{"t":…,"op":…}"#).flatMap { Self.event(from: $0) }
         switch parsed {
         case .failure(let problem):
             return error(number, problem.message)
@@ -53,7 +53,7 @@ struct CaptureLineParser {
         init(_ message: String) { self.message = message }
     }
 
-    private func jsonObject(_ line: Data) -> Result<[String: Any], Problem> {
+    private func jsonObject(_ line: Data, expected: String) -> Result<[String: Any], Problem> {
         let value: Any
         do {
             value = try JSONSerialization.jsonObject(with: line, options: [.fragmentsAllowed])
@@ -62,7 +62,7 @@ struct CaptureLineParser {
             return .failure(Problem("not JSON" + (detail.map { " (\($0))" } ?? "")))
         }
         guard let object = value as? [String: Any] else {
-            return .failure(Problem("JSON but not an object: expected {\"t\":…,\"op\":…}"))
+            return .failure(Problem("JSON but not an object: expected \(expected)"))
         }
         return .success(object)
     }
@@ -121,7 +121,7 @@ struct CaptureLineParser {
                 switch Hex.decode(valueText) {
                 case .success(let bytes): event.value = bytes
                 case .failure(.notHex):
-                    throw Problem("value is not hex: \(JSONText.quotedForMessage(valueText)); expected hex digits, no separators")
+                    throw Problem("value is not hex: \(JSONText.quotedForMessage(valueText))")
                 case .failure(.oddLength(let count)):
                     throw Problem("value has an odd number of hex digits (\(count)): \(JSONText.quotedForMessage(valueText))")
                 }

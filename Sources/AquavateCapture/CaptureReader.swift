@@ -16,6 +16,9 @@ public enum CaptureItem: Sendable, Equatable {
 /// so memory stays at one block plus the longest line however long the capture is. The first
 /// non-blank line must be the header; when it is not, that line is an error and the events after
 /// it are still read. A bad line is one `.error` and never stops the lines after it.
+///
+/// The reader is its own iterator: it reads the file once, and a second `for` loop goes on
+/// from where the first stopped.
 public final class CaptureReader: Sequence, IteratorProtocol {
     /// Block size used unless a test asks for another.
     public static let defaultBlockSize = 64 * 1024
@@ -86,24 +89,14 @@ public final class CaptureReader: Sequence, IteratorProtocol {
                 let range = lineStart..<newline
                 lineStart = newline + 1
                 scanFrom = lineStart
-                lineNumber += 1
-                if discardingLongLine {
-                    discardingLongLine = false
-                    return .tooLong
-                }
-                return .text(range)
+                return finishLine(range)
             }
             if atEndOfInput {
                 guard lineStart < buffer.count || discardingLongLine else { return nil }
                 let range = lineStart..<buffer.count
                 lineStart = buffer.count
                 scanFrom = lineStart
-                lineNumber += 1
-                if discardingLongLine {
-                    discardingLongLine = false
-                    return .tooLong
-                }
-                return .text(range)
+                return finishLine(range)
             }
             compact()
             if buffer.count > Self.maximumLineLength {
@@ -120,6 +113,16 @@ public final class CaptureReader: Sequence, IteratorProtocol {
                 return .unreadable(failure)
             }
         }
+    }
+
+    /// Counts the line and tells whether it is usable or was too long.
+    private func finishLine(_ range: Range<Int>) -> Line {
+        lineNumber += 1
+        if discardingLongLine || range.count > Self.maximumLineLength {
+            discardingLongLine = false
+            return .tooLong
+        }
+        return .text(range)
     }
 
     private func findNewline() -> Int? {

@@ -1,6 +1,12 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+private let systemWrite = Glibc.write
+private let systemClose = Glibc.close
+#elseif canImport(Darwin)
+import Darwin
+private let systemWrite = Darwin.write
+private let systemClose = Darwin.close
 #endif
 
 /// Writes an `.aqcap` file, one line per event, for `run --record` (DESIGN.md 3.3).
@@ -28,7 +34,7 @@ public final class CaptureWriter: @unchecked Sendable {
     }
 
     deinit {
-        if descriptor >= 0 { _ = Glibc.close(descriptor) }
+        if descriptor >= 0 { _ = systemClose(descriptor) }
     }
 
     /// Appends `event`. Throws `CaptureEventRejected` for an event a reader would reject
@@ -58,7 +64,7 @@ public final class CaptureWriter: @unchecked Sendable {
         lock.withLock {
             guard descriptor >= 0 else { return }
             _ = fsync(descriptor)
-            _ = Glibc.close(descriptor)
+            _ = systemClose(descriptor)
             descriptor = -1
         }
     }
@@ -74,7 +80,7 @@ public final class CaptureWriter: @unchecked Sendable {
         var written = 0
         while written < bytes.count {
             let result = bytes.withUnsafeBytes { all in
-                Glibc.write(descriptor, all.baseAddress! + written, all.count - written)
+                systemWrite(descriptor, all.baseAddress! + written, all.count - written)
             }
             if result < 0 {
                 if errno == EINTR { continue }

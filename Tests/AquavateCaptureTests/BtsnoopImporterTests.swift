@@ -1,4 +1,5 @@
 import AquavateProtocol
+import Foundation
 import Testing
 @testable import AquavateCapture
 
@@ -317,6 +318,26 @@ struct BtsnoopImporterTests {
         ])
     }
 
+    @Test("a notification between the parts of a long read leaves the read whole")
+    func notificationDuringLongRead() throws {
+        var b = BtsnoopBuilder(datalink: 2001)
+        TestGATT.discover(&b)
+        let chunk = (0..<286).map { UInt8(truncatingIfNeeded: 255 - $0) }
+        b.att(BtsnoopBuilder.readRequest(handle: TestGATT.drinkDataValue), .sent)
+        b.att(BtsnoopBuilder.readResponse(Array(chunk[0..<246])), .received)
+        b.att(BtsnoopBuilder.notification(handle: TestGATT.currentStateValue, [7]), .received)
+        let notifyTime = b.lastRecordSeconds
+        b.att(BtsnoopBuilder.readBlobRequest(handle: TestGATT.drinkDataValue, offset: 246), .sent)
+        b.att(BtsnoopBuilder.readBlobResponse(Array(chunk[246...])), .received)
+        let readTime = b.lastRecordSeconds
+        let result = try importBytes(b)
+        #expect(result.errors == [])
+        #expect(result.events == [
+            .notify(at: notifyTime, .currentState, value: [7]),
+            .read(at: readTime, .drinkData, value: chunk),
+        ])
+    }
+
     @Test("a long read ended by an error response, and one that is the last thing in the file")
     func longReadEndings() throws {
         var b = BtsnoopBuilder(datalink: 2001)
@@ -374,9 +395,25 @@ struct BtsnoopImporterTests {
 
     @Test("a missing file is a thrown error naming it")
     func missingFile() {
-        #expect(throws: CaptureFileUnreadable.self) {
+        #expect(throws: CaptureFileUnreadable(path: "/nonexistent/capture.btsnoop", reason: "No such file or directory")) {
             try BtsnoopImporter().importFile(path: "/nonexistent/capture.btsnoop")
         }
+    }
+
+    @Test("a btsnoop file on disk imports like the same bytes in memory")
+    func fromDisk() throws {
+        var b = BtsnoopBuilder(datalink: 1002)
+        b.leConnectionComplete()
+        b.att(BtsnoopBuilder.notification(handle: 0x0019, TestGATT.fullChunk), .received)
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("capture.btsnoop")
+        try Data(b.bytes).write(to: URL(fileURLWithPath: path))
+        let importer = BtsnoopImporter(handleMap: [0x0019: .drinkData])
+        let fromDisk = try importer.importFile(path: path)
+        let fromMemory = try importer.importData(b.bytes, name: path)
+        #expect(fromDisk == fromMemory)
+        #expect(fromDisk.events.count == 2)
     }
 
     @Test("ISO 8601 creation time")
@@ -384,5 +421,33 @@ struct BtsnoopImporterTests {
         #expect(UTCTime.iso8601(0) == "1970-01-01T00:00:00Z")
         #expect(UTCTime.iso8601(1_763_712_000.9) == "2025-11-21T08:00:00Z")
         #expect(UTCTime.iso8601(951_782_400) == "2000-02-29T00:00:00Z")
+    }
+}
+
+@Suite("btsnoop import: less common PDUs")
+struct BtsnoopLessCommonTests {
+    @Test("indications and multiple-handle notifications are notify events")
+    func indicationsAndMultipleNotifications() throws {
+        var b = BtsnoopBuilder(datalink: 2001)
+        b.att([0x1D] + BtsnoopBuilder.le16(0x0012) + [1, 2], .received)
+        let first = b.lastRecordSeconds
+        b.att([0x23] + BtsnoopBuilder.le16(0x0012) + BtsnoopBuilder.le16(1) + [3] + BtsnoopBuilder.le16(0x0019) + BtsnoopBuilder.le16(2) + [4, 5], .received)
+        let second = b.lastRecordSeconds
+        let result = try BtsnoopImporter(handleMap: [0x0012: .currentState, 0x0019: .drinkData]).importData(b.bytes, name: "x")
+        #expect(result.events == [
+            .notify(at: first, .currentState, value: [1, 2]),
+            .notify(at: second, .currentState, value: [3]),
+            .notify(at: second, .drinkData, value: [4, 5]),
+        ])
+    }
+
+    @Test("an unknown H4 packet type and a short ATT PDU are record errors")
+    func malformedPackets() throws {
+        var b = BtsnoopBuilder(datalink: 1002)
+        b.record(flags: 1, data: [0x09, 0x00])
+        b.att([0x1B, 0x19], .received)
+        let result = try BtsnoopImporter(handleMap: [0x0019: .drinkData]).importData(b.bytes, name: "x")
+        #expect(result.errors.map(\.line) == [1, 2])
+        #expect(result.errors.map(\.message) == ["unknown H4 packet type 0x09; expected 0x01…0x05", "ATT PDU 0x1b too short"])
     }
 }

@@ -180,7 +180,8 @@ struct BtsnoopDecoder {
             return
         }
         var state = connections[key] ?? ConnectionState()
-        if let longRead = state.longRead, !continuesLongRead(longRead, opcode: opcode, pdu: pdu, direction: direction, state: state) {
+        if let longRead = state.longRead, !Self.isServerInitiated(opcode, direction: direction),
+           !continuesLongRead(longRead, opcode: opcode, pdu: pdu, direction: direction, state: state) {
             state.longRead = nil
             emitRead(longRead)
         }
@@ -193,6 +194,18 @@ struct BtsnoopDecoder {
             receivedATT(opcode, &fields, state: &state, time: time, record: record)
         }
         connections[key] = state
+    }
+
+    /// Notifications and indications (and the confirmation of one) may come between a
+    /// request and its response, so they neither continue nor end a long read.
+    private static func isServerInitiated(_ opcode: UInt8, direction: HCIDirection) -> Bool {
+        switch direction {
+        case .received:
+            return [ATTOpcode.handleValueNotification, ATTOpcode.handleValueIndication,
+                    ATTOpcode.multipleHandleValueNotification].contains(opcode)
+        case .sent:
+            return opcode == 0x1E  // Handle Value Confirmation
+        }
     }
 
     /// Whether a PDU is the next step of an open long read: the Read Blob request for the

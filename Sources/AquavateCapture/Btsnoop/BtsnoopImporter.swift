@@ -29,14 +29,15 @@ public struct BtsnoopImporter: Sendable {
     /// (not btsnoop, wrong version, unsupported datalink); problems of single records are in
     /// the result's `errors`.
     public func importFile(path: String) throws -> BtsnoopImport {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let reason = (error as NSError).localizedDescription
-            throw CaptureFileUnreadable(path: path, reason: reason)
+        let file = try FileSource(path: path)
+        var bytes: [UInt8] = []
+        while true {
+            switch file.read(maxCount: 1 << 16, appendingTo: &bytes) {
+            case .success(0): return try importData(bytes, name: path)
+            case .success: continue
+            case .failure(let failure): throw CaptureFileUnreadable(path: path, reason: failure.reason)
+            }
         }
-        return try importData(Array(data), name: path)
     }
 
     /// Imports a btsnoop file held in memory, named `name` in errors.
