@@ -57,7 +57,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "aquavate-sim", dependencies: [
-            "BottleSimulator",
+            "BottleSimulator", "DBus", "AquavateProtocol",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -77,6 +77,8 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders"]),
         .testTarget(name: "SinksTests", dependencies: ["Sinks"]),
+        .testTarget(name: "BottleSimulatorTests", dependencies: ["BottleSimulator", "DBus", "AquavateProtocol"]),
+        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "BottleSession", "DBus", "AquavateProtocol", "History"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "AquavateCapture", "History", "AquavateProtocol", "Reminders"]),
     ]
 )
