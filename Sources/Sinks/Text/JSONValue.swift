@@ -85,3 +85,7 @@ enum JSONValue: Sendable, Equatable {
         return nil
     }
 }
+
+extension JSONValue: ExpressibleByStringLiteral {
+    init(stringLiteral value: String) { self = .string(value) }
+}
