@@ -87,7 +87,7 @@ public enum SinkCommandParser {
             }
             return try self.action(id: id, action: action)
         default:
-            throw .unknownCommand(name)
+            throw .unknownCommand(String(name.prefix(40)))
         }
     }
 
@@ -129,7 +129,7 @@ public enum SinkCommandParser {
             guard words.count == 2 else { throw .malformed(command: "action", expected: actionForms) }
             return try action(id: words[0], action: words[1])
         default:
-            throw .unknownCommand(name)
+            throw .unknownCommand(String(name.prefix(40)))
         }
     }
 
