@@ -21,6 +21,7 @@ public struct HTTPPushConfiguration: Sendable, Equatable {
     /// The `Authorization` header value, if any (`Bearer …` or `Basic …`).
     public var authorization: String?
     public var actionURL: URL?
+    /// Per request, in whole seconds (rounded up).
     public var timeoutSeconds: Double
 
     static let expected = "http(s)://[user:password@]host[:port]/topic, e.g. https://ntfy.sh/my-secret-topic"
@@ -63,6 +64,8 @@ public struct HTTPPushConfiguration: Sendable, Equatable {
         guard timeoutSeconds > 0 else {
             throw .invalidName(setting: "push timeout", value: String(timeoutSeconds), expected: "a positive number of seconds")
         }
-        self.timeoutSeconds = timeoutSeconds
+        // Whole seconds: FoundationNetworking on Linux truncates the interval to whole seconds
+        // for libcurl, and 0.5 s became "time out at once" (measured).
+        self.timeoutSeconds = timeoutSeconds.rounded(.up)
     }
 }
