@@ -89,7 +89,7 @@ public final class MQTTSink: NotificationSink {
     public func publish(_ snapshot: BridgeSnapshot) async throws {
         shared.set(snapshot: snapshot)
         // Without a connection it goes out with the next `connected`; nothing to retry.
-        try? client.publish(.init(topic: topics.state, text: MQTTPayloads.state(snapshot).text, retain: true))
+        _ = try? client.publish(.init(topic: topics.state, text: MQTTPayloads.state(snapshot).text, retain: true))
     }
 
     private func publish(_ message: MosquittoClient.Message) throws(SinkDeliveryError) {

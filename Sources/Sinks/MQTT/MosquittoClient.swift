@@ -107,6 +107,9 @@ final class MosquittoClient: @unchecked Sendable {
     private var finishWaiters: [CheckedContinuation<Void, Never>] = []
     /// Why the last attempt failed (a refused CONNACK is only known in the connect callback).
     private var refusal: String?
+    /// Message ids the broker has acknowledged, collected only while `stop()` waits for them.
+    private var acknowledged: Set<Int32>?
+    private var acknowledgementWaiter: (ids: Set<Int32>, continuation: CheckedContinuation<Void, Never>)?
 
     init(options: Options, handlers: Handlers, logger: Logger) throws(SinkConfigurationError) {
         _ = MosquittoLibrary.initialized
@@ -122,6 +125,7 @@ final class MosquittoClient: @unchecked Sendable {
         mosquitto_connect_callback_set(handle, mosquittoConnected)
         mosquitto_disconnect_callback_set(handle, mosquittoDisconnected)
         mosquitto_message_callback_set(handle, mosquittoMessage)
+        mosquitto_publish_callback_set(handle, mosquittoPublished)
     }
 
     deinit {
@@ -179,16 +183,20 @@ final class MosquittoClient: @unchecked Sendable {
         thread.start()
     }
 
-    /// Queues a message for the broker. Throws when there is no connection: libmosquitto would
-    /// otherwise accept it and lose it at the next reconnect (clean session).
-    func publish(_ message: Message) throws(MQTTClientError) {
+    /// Queues a message for the broker and returns its message id. Throws when there is no
+    /// connection: libmosquitto would otherwise accept it and lose it at the next reconnect
+    /// (clean session).
+    @discardableResult
+    func publish(_ message: Message) throws(MQTTClientError) -> Int32 {
         guard isConnected else { throw .notConnected(broker: options.broker.description) }
+        var id: Int32 = 0
         let code = message.payload.withUnsafeBytes {
-            mosquitto_publish(handle, nil, message.topic, Int32($0.count), $0.baseAddress, message.qos, message.retain)
+            mosquitto_publish(handle, &id, message.topic, Int32($0.count), $0.baseAddress, message.qos, message.retain)
         }
         guard code == Int32(MOSQ_ERR_SUCCESS.rawValue) else {
             throw .failed(operation: "publish to \(message.topic)", code: code)
         }
+        return id
     }
 
     /// Subscribes for the current connection (clean session: call it from `connected`).
@@ -206,18 +214,29 @@ final class MosquittoClient: @unchecked Sendable {
         }
     }
 
-    /// Publishes `finalMessages` (e.g. availability `offline`) if connected, disconnects cleanly
-    /// and waits for the network thread to end (at most about 3 s with a broker that stalls).
+    /// Publishes `finalMessages` (e.g. availability `offline`) if connected, waits up to 2 s for
+    /// the broker to acknowledge them, disconnects cleanly and waits for the network thread to
+    /// end (at most about 3 s more with a broker that stalls).
+    ///
+    /// Why wait for the acknowledgements: closing a socket whose receive buffer still holds the
+    /// broker's PUBACK makes Linux send a reset, the broker may then lose the DISCONNECT it had
+    /// not read yet, and it publishes the last will after all (seen in this suite).
     func stop(finalMessages: [Message] = []) async {
         let (wasRunning, wasConnected): (Bool, Bool) = locked {
             let wasRunning = started && !stopRequested
             stopRequested = true
+            if wasRunning && connected { acknowledged = [] }
             return (wasRunning, connected)
         }
         if wasRunning && wasConnected {
-            for message in finalMessages {
+            var ids: Set<Int32> = []
+            for message in finalMessages where message.qos > 0 {
+                do { ids.insert(try publish(message)) } catch { logger.debug("MQTT: \(error)") }
+            }
+            for message in finalMessages where message.qos == 0 {
                 do { try publish(message) } catch { logger.debug("MQTT: \(error)") }
             }
+            await waitForAcknowledgements(of: ids, seconds: 2)
             mosquitto_disconnect(handle)
         }
         wakeUp.signal()
@@ -229,6 +248,37 @@ final class MosquittoClient: @unchecked Sendable {
             }
             if resumeNow { continuation.resume() }
         }
+    }
+
+    private func waitForAcknowledgements(of ids: Set<Int32>, seconds: Double) async {
+        guard !ids.isEmpty else { return }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let done: Bool = self.locked {
+                        if ids.isSubset(of: self.acknowledged ?? []) || !self.connected || Task.isCancelled { return true }
+                        self.acknowledgementWaiter = (ids, continuation)
+                        return false
+                    }
+                    if done { continuation.resume() }
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                self.resumeAcknowledgementWaiter()
+            }
+            await group.next()
+            group.cancelAll()
+            self.resumeAcknowledgementWaiter()
+        }
+    }
+
+    private func resumeAcknowledgementWaiter() {
+        let waiter: CheckedContinuation<Void, Never>? = locked {
+            defer { acknowledgementWaiter = nil }
+            return acknowledgementWaiter?.continuation
+        }
+        waiter?.resume()
     }
 
     /// Test hook: breaks the TCP connection without an MQTT DISCONNECT, as a crash or a pulled
@@ -338,7 +388,19 @@ final class MosquittoClient: @unchecked Sendable {
             connected = false
             return was
         }
+        resumeAcknowledgementWaiter()
         if wasConnected { handlers.disconnected(code != 0) }
+    }
+
+    fileprivate func didPublish(_ id: Int32) {
+        let waiter: CheckedContinuation<Void, Never>? = locked {
+            guard acknowledged != nil else { return nil }
+            acknowledged!.insert(id)
+            guard let pending = acknowledgementWaiter, pending.ids.isSubset(of: acknowledged!) else { return nil }
+            acknowledgementWaiter = nil
+            return pending.continuation
+        }
+        waiter?.resume()
     }
 
     fileprivate func didReceive(_ message: UnsafePointer<mosquitto_message>) {
@@ -366,6 +428,10 @@ private func mosquittoConnected(_: OpaquePointer?, _ userData: UnsafeMutableRawP
 
 private func mosquittoDisconnected(_: OpaquePointer?, _ userData: UnsafeMutableRawPointer?, _ code: Int32) {
     client(userData)?.didDisconnect(code)
+}
+
+private func mosquittoPublished(_: OpaquePointer?, _ userData: UnsafeMutableRawPointer?, _ id: Int32) {
+    client(userData)?.didPublish(id)
 }
 
 private func mosquittoMessage(_: OpaquePointer?, _ userData: UnsafeMutableRawPointer?,
