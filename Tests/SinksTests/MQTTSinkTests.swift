@@ -267,6 +267,9 @@ struct BridgeUnderTest {
             $0.contains { $0.message.contains("sink mqtt: delivering again") }
         }
         #expect(bridge.lines.matching("MQTT: cannot connect", minimum: .warning).count == 1)
+        try await bridge.lines.wait(for: "the connection notice") {
+            $0.contains { $0.message.hasPrefix("MQTT: connected to mqtt://127.0.0.1:\(broker.port) after ") && $0.level == .notice }
+        }
         #expect(bridge.lines.matching("sink mqtt: cannot deliver notification id=early", minimum: .warning).count == 1)
         await watcher.stop()
         await bridge.stop()

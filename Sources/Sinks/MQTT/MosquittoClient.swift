@@ -319,7 +319,8 @@ final class MosquittoClient: @unchecked Sendable {
                     if isConnected {
                         if let start = outageStart {
                             let seconds = (DispatchTime.now().uptimeNanoseconds - start) / 1_000_000_000
-                            logger.notice("MQTT: connected to \(label) again after \(failures) failed attempts over \(seconds) s")
+                            let again = neverConnected ? "" : " again"
+                            logger.notice("MQTT: connected to \(label)\(again) after \(failures) failed attempts over \(seconds) s")
                         } else if neverConnected {
                             logger.info("MQTT: connected to \(label)")
                         }
