@@ -21,4 +21,11 @@ import Testing
         #expect(JournalSink.line(for: notification("hydration-1"))
             == #"notification id=hydration-1 kind=reminder title="Hydration Reminder" body="Time to hydrate! You're 300ml behind pace.""#)
     }
+
+    @Test func aHubWithOnlyTheJournalReachesNobody() throws {
+        let journal = JournalSink(logger: capturingLogger(Recorder()))
+        #expect(!SinkHub(sinks: [journal], logger: capturingLogger(Recorder())).reachesAPerson)
+        let push = HTTPPushSink(configuration: try HTTPPushConfiguration(url: "https://ntfy.sh/t"))
+        #expect(SinkHub(sinks: [journal, push], logger: capturingLogger(Recorder())).reachesAPerson)
+    }
 }

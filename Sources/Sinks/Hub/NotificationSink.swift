@@ -27,6 +27,10 @@ public protocol NotificationSink: Sendable {
     /// Short and stable, used in log lines: `journal`, `mqtt`, `push`, `desktop`.
     var name: String { get }
 
+    /// Whether a delivery can reach a person (REMINDERS.md 1: with only the journal, the bridge
+    /// behaves like a phone whose user denied notifications). Default: true.
+    var reachesAPerson: Bool { get }
+
     /// Shows the notification to a person. Throw `SinkDeliveryError.unavailable` (or any error)
     /// when it could not be delivered now, `.rejected` when retrying cannot help.
     func deliver(_ notification: SinkNotification) async throws
@@ -45,6 +49,7 @@ public protocol NotificationSink: Sendable {
 }
 
 extension NotificationSink {
+    public var reachesAPerson: Bool { true }
     public func publish(_ snapshot: BridgeSnapshot) async throws {}
     public func publish(_ drink: SinkDrink) async throws {}
     public func start(_ context: SinkContext) async {}

@@ -32,6 +32,10 @@ public actor SinkHub {
 
     public nonisolated var sinkNames: [String] { queues.map(\.sink.name) }
 
+    /// False when only the journal is configured: rules that schedule ahead then schedule
+    /// nothing (REMINDERS.md 1, "Master switch").
+    public nonisolated var reachesAPerson: Bool { queues.contains { $0.sink.reachesAPerson } }
+
     /// Starts every sink and its worker. Returns at once: a sink that is slow to start only
     /// delays its own deliveries. Items handed over before `start()` wait in the queues.
     public func start() {

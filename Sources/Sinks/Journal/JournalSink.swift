@@ -7,6 +7,8 @@ import Logging
 
 public struct JournalSink: NotificationSink {
     public let name = "journal"
+    /// A log line is for the administrator, not a notification anyone sees.
+    public var reachesAPerson: Bool { false }
     private let logger: Logger
 
     public init(logger: Logger) {
