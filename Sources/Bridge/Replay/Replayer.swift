@@ -32,10 +32,8 @@ public final class Replayer {
     private var bottleID = "unknown"
     private var sync: SyncProgress?
     private var lastEventTime: Double?
-    /// Quarter-hours (UTC seconds / 900) that replayed drinks fall in. Every time zone's offset
-    /// is a multiple of 15 minutes, so a quarter-hour lies within one local day; this keeps the
-    /// set of touched days small however long the capture is.
-    private var touchedQuarterHours: Set<UInt32> = []
+    /// Local days the replayed drinks fall on: one entry per day, however long the capture is.
+    private var touchedDays = TouchedDays()
     private var bottleGoalML: Int?
     private var connected = false
     /// New records committed by the sync in progress (the after-sync rules need to know).
@@ -273,7 +271,7 @@ public final class Replayer {
                 logger.warning("\(file):\(line): record #\(result.record.recordID) at \(result.record.timestamp) differs from the stored copy; the first copy is kept")
             }
             let record = result.record
-            touchedQuarterHours.insert(record.timestamp / 900)
+            touchedDays.insert(record.timestamp, timeZone: configuration.timeZone)
             emit(.drink(.init(bottle: bottleID, recordID: record.recordID, timestamp: record.timestamp,
                               amountML: Int(record.amountML), bottleLevelML: Int(record.bottleLevelML),
                               kind: record.kind, deleted: record.isDeleted, isNew: result.isNew)))
@@ -345,16 +343,15 @@ public final class Replayer {
         if let time = lastEventTime {
             finishSync(at: time, reason: "end of input")
         }
-        guard let first = touchedQuarterHours.min(), let last = touchedQuarterHours.max() else { return }
+        guard let first = touchedDays.earliest, let last = touchedDays.latest else { return }
         let timeZone = configuration.timeZone
         let goal = configuration.goalML(bottleGoal: bottleGoalML)
         do {
-            let totals = try history.dayTotals(timeZone: timeZone, from: Double(first) * 900 - 86_400 * 2,
-                                               to: Double(last) * 900 + 86_400 * 2)
-            let touched = Set(touchedQuarterHours.map { LocalDate(containing: Double($0) * 900, timeZone: timeZone) })
+            let totals = try history.dayTotals(timeZone: timeZone, from: first - 86_400 * 2, to: last + 86_400 * 2)
+            let touched = touchedDays.dates(timeZone: timeZone)
             var byDate: [LocalDate: DayTotal] = [:]
             for total in totals { byDate[total.date] = total }
-            for date in touched.sorted() {
+            for date in touched {
                 let total = byDate[date]
                 emit(.day(.init(date: date.description, totalML: total?.totalML ?? 0, drinks: total?.drinks ?? 0, goalML: goal)))
             }
