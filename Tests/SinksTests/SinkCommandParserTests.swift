@@ -24,7 +24,7 @@ import Testing
         ("", SinkCommandError.empty),
         ("   \n", .empty),
         ("{\"log\":", .invalidJSON),
-        ("{\"log\":\"vitamin-d\",}", .invalidJSON),
+        ("{\"log\":\"vitamin-d\"", .invalidJSON),
         ("{\"log\":\"vitamin-d\"} trailing", .invalidJSON),
         ("[\"log\",\"vitamin-d\"]", .unknownCommand("[\"log\",\"vitamin-d\"]")),
         (String(repeating: "x", count: 100), .unknownCommand(String(repeating: "x", count: 40))),

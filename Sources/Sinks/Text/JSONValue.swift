@@ -15,64 +15,69 @@ enum JSONValue: Sendable, Equatable {
     static func optional(_ value: Int?) -> JSONValue { value.map(JSONValue.int) ?? .null }
     static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
 
-    /// Compact JSON text, object keys in code-point order.
+    /// Compact JSON text, object keys sorted, written by Foundation's JSONSerialization.
+    /// Apostrophes are escaped as `\u0027` so the text can sit inside a single-quoted ntfy
+    /// action value.
     var text: String {
-        var out = ""
-        write(to: &out)
-        return out
+        // A JSONValue holds only JSON types, so serialisation cannot fail.
+        let data = (try? JSONSerialization.data(withJSONObject: foundationObject,
+                                                options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])) ?? Data()
+        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "'", with: "\\u0027")
     }
 
-    private func write(to out: inout String) {
+    private var foundationObject: Any {
         switch self {
-        case .null: out += "null"
-        case let .bool(value): out += value ? "true" : "false"
-        case let .int(value): out += String(value)
-        case let .string(value): Self.writeString(value, to: &out)
-        case let .array(values):
-            out += "["
-            for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
-                value.write(to: &out)
-            }
-            out += "]"
-        case let .object(members):
-            out += "{"
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { out += "," }
-                Self.writeString(key, to: &out)
-                out += ":"
-                members[key]!.write(to: &out)
-            }
-            out += "}"
+        case .null: return NSNull()
+        case let .bool(value): return value
+        case let .int(value): return value
+        case let .string(value): return value
+        case let .array(values): return values.map(\.foundationObject)
+        case let .object(members): return members.mapValues(\.foundationObject)
         }
     }
 
-    private static func writeString(_ value: String, to out: inout String) {
-        out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            // Escaped so the text can sit inside a single-quoted ntfy action value.
-            case "'": out += "\\u0027"
-            default:
-                if scalar.value < 0x20 {
-                    out += String(format: "\\u%04x", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
-    }
-
-    /// Parses JSON text (JSONParser); nil when it is not valid JSON.
+    /// Parses JSON text with Foundation's JSONSerialization; nil when it is not valid JSON.
+    /// Integral numbers become `.int`; other numbers are kept as their text, which is all a
+    /// command needs.
     static func parse(_ bytes: [UInt8]) -> JSONValue? {
-        var parser = JSONParser(bytes)
-        return parser.parseDocument()
+        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) else {
+            return nil
+        }
+        return JSONValue(foundation: object)
+    }
+
+    private init?(foundation object: Any) {
+        switch object {
+        case is NSNull:
+            self = .null
+        case let string as String:
+            self = .string(string)
+        case let number as NSNumber:
+            // JSONSerialization gives booleans as NSNumber of ObjC type "c" (char).
+            if String(cString: number.objCType) == "c" {
+                self = .bool(number.boolValue)
+            } else if let integer = Int(exactly: number.doubleValue) {
+                self = .int(integer)
+            } else {
+                self = .string(number.stringValue)
+            }
+        case let array as [Any]:
+            var values: [JSONValue] = []
+            for element in array {
+                guard let value = JSONValue(foundation: element) else { return nil }
+                values.append(value)
+            }
+            self = .array(values)
+        case let dictionary as [String: Any]:
+            var members: [String: JSONValue] = [:]
+            for (key, element) in dictionary {
+                guard let value = JSONValue(foundation: element) else { return nil }
+                members[key] = value
+            }
+            self = .object(members)
+        default:
+            return nil
+        }
     }
 
     subscript(key: String) -> JSONValue? {
