@@ -202,3 +202,27 @@ struct CommandLineTests {
         }
     }
 }
+
+@Suite("notify test")
+struct NotifyTestCommandTests {
+    @Test("delivers through the journal, and names a sink that cannot deliver")
+    func notifyTest() throws {
+        let folder = TemporaryFolder()
+        let db = folder.path + "/h.sqlite"
+        let ok = try runBridge(["notify", "test", "--db", db])
+        #expect(ok.status == 0, "\(ok.err)")
+        #expect(ok.out.contains("journal: delivered"))
+        #expect(ok.err.contains("id=notification-test"))
+        let history = try DrinkHistoryProbe.delivered(db)
+        #expect(history == ["notification-test"])
+        // A push server that refuses connections: the journal still delivers, the push sink is named.
+        let bad = try runBridge(["notify", "test", "--db", db, "--set", "push.url=http://127.0.0.1:9/topic", "--wait", "2"])
+        #expect(bad.status != 0)
+        #expect(bad.out.contains("journal: delivered"))
+        #expect(bad.out.contains("push: NOT delivered"))
+        // With the master switch off nothing is scheduled.
+        let off = try runBridge(["notify", "test", "--db", db, "--set", "notifications.enabled=false"])
+        #expect(off.status != 0)
+        #expect(off.err.contains("notifications.enabled"))
+    }
+}

@@ -22,6 +22,12 @@ public struct SinkQueueStatus: Sendable, Equatable {
     public var dropped: Int
     /// When the current outage began (UTC seconds); nil while the sink delivers.
     public var failingSince: Double?
+    /// Items the sink took (delivered) since start.
+    public var delivered: Int = 0
+    /// Items the destination refused (dropped without retry) since start.
+    public var rejected: Int = 0
+    /// The last failure or refusal, one line; nil when there was none.
+    public var lastProblem: String?
 }
 
 final class SinkQueue: @unchecked Sendable {
@@ -40,6 +46,9 @@ final class SinkQueue: @unchecked Sendable {
     private var failingSince: Double?
     private var failures = 0
     private var dropped = 0
+    private var deliveredCount = 0
+    private var rejectedCount = 0
+    private var lastProblem: String?
 
     init(sink: any NotificationSink, clock: any SinkClock, policy: RetryPolicy, limit: Int, logger: Logger) {
         self.sink = sink
@@ -111,7 +120,10 @@ final class SinkQueue: @unchecked Sendable {
     }
 
     var status: SinkQueueStatus {
-        locked { SinkQueueStatus(sink: name, waiting: waiting.count, dropped: dropped, failingSince: failingSince) }
+        locked {
+            SinkQueueStatus(sink: name, waiting: waiting.count, dropped: dropped, failingSince: failingSince,
+                            delivered: deliveredCount, rejected: rejectedCount, lastProblem: lastProblem)
+        }
     }
 
     // MARK: - The worker
@@ -124,6 +136,7 @@ final class SinkQueue: @unchecked Sendable {
                 if isClosed { return }
                 do {
                     try await item.send(to: sink)
+                    locked { deliveredCount += 1 }
                     deliveredAfterFailures()
                     break
                 } catch let error as SinkDeliveryError {
@@ -199,6 +212,7 @@ final class SinkQueue: @unchecked Sendable {
         let now = clock.now
         let (count, firstOfOutage): (Int, Bool) = locked {
             failures += 1
+            lastProblem = "\(error)"
             if failingSince == nil {
                 failingSince = now
                 return (failures, true)
@@ -235,6 +249,10 @@ final class SinkQueue: @unchecked Sendable {
 
     private func rejected(_ item: SinkItem, _ error: SinkDeliveryError) {
         // The destination answered, so whatever outage there was is over.
+        locked {
+            rejectedCount += 1
+            lastProblem = "\(error)"
+        }
         deliveredAfterFailures()
         logger.error("sink \(name): dropped \(item.summary): \(error)")
     }
