@@ -74,9 +74,11 @@ let package = Package(
         .testTarget(name: "AquavateProtocolTests", dependencies: ["AquavateProtocol"]),
         .testTarget(name: "AquavateCaptureTests", dependencies: ["AquavateCapture", "AquavateProtocol"]),
         .testTarget(name: "HistoryTests", dependencies: ["History", "AquavateProtocol"]),
-        .testTarget(name: "DBusTests", dependencies: ["DBus"]),
+        // Test helpers shared by the targets that need a private dbus-daemon.
+        .target(name: "BusTestSupport", path: "Tests/BusTestSupport"),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "BusTestSupport"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders"]),
-        .testTarget(name: "SinksTests", dependencies: ["Sinks"]),
+        .testTarget(name: "SinksTests", dependencies: ["Sinks", "DBus", "BusTestSupport"]),
         .testTarget(name: "BottleSimulatorTests", dependencies: ["BottleSimulator", "DBus", "AquavateProtocol"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "BottleSession", "DBus", "AquavateProtocol", "History"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks"]),

@@ -12,6 +12,13 @@ public enum SinkSetup {
     public static func sinks(configuration: Configuration, bottleAddress: String?, bottleName: String?,
                              logger: Logger) -> [any NotificationSink] {
         var sinks: [any NotificationSink] = [JournalSink(logger: logger)]
+        if configuration.bool("desktop.enabled") {
+            if sessionBusExists() {
+                sinks.append(DesktopSink())
+            } else {
+                logger.info("no session bus (DBUS_SESSION_BUS_ADDRESS unset, no $XDG_RUNTIME_DIR/bus): desktop notifications are off")
+            }
+        }
         if let url = configuration.value("mqtt.url") {
             do {
                 let mqtt = try MQTTSinkConfiguration(
@@ -35,6 +42,14 @@ public enum SinkSetup {
             }
         }
         return sinks
+    }
+
+    /// Whether a session bus is there to connect to: a headless Pi has none, and then the
+    /// desktop sink is left out instead of retrying forever.
+    static func sessionBusExists(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return true }
+        guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return false }
+        return FileManager.default.fileExists(atPath: runtime + "/bus")
     }
 
     /// A delivery of the reminder engine as the sinks take it.

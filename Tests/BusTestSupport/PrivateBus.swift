@@ -1,6 +1,6 @@
 // A private dbus-daemon for one test, and child processes (dbusmock, gdbus) pointed at it.
 //
-// Self-contained so that other test targets can copy this file as it is. Why it looks the way it
+// Shared by every test target that needs a bus (the BusTestSupport target). Why it looks the way it
 // does (SWIFT-LINUX.md):
 //   * The daemon gets its own config and socket in a fresh temporary folder, allows everything,
 //     and runs in the foreground (`--nofork`) so that its pid is ours to kill.
@@ -13,23 +13,24 @@
 import Foundation
 
 /// Something expected did not happen in time, or a helper process failed.
-struct HarnessFailure: Error, CustomStringConvertible {
-    var description: String
+public struct HarnessFailure: Error, CustomStringConvertible {
+    public var description: String
+    public init(description: String) { self.description = description }
 }
 
 /// A dbus-daemon of our own, listening on a socket in a temporary folder.
-final class PrivateBus: @unchecked Sendable {
+public final class PrivateBus: @unchecked Sendable {
     /// The folder holding the config, the socket and the logs.
-    let directory: URL
+    public let directory: URL
     /// The bus address, e.g. `unix:path=/tmp/…/bus.sock,guid=…`.
-    let address: String
+    public let address: String
     private let daemon: Process
     private let lock = NSLock()
     private var children: [Process] = []
     private var stopped = false
 
     /// The environment that makes a child use this bus as both its system and its session bus.
-    var environment: [String: String] {
+    public var environment: [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["DBUS_SYSTEM_BUS_ADDRESS"] = address
         env["DBUS_SESSION_BUS_ADDRESS"] = address
@@ -43,7 +44,7 @@ final class PrivateBus: @unchecked Sendable {
     }
 
     /// Writes the config, starts the daemon and waits (at most `timeout`) for its address.
-    static func start(timeout: Duration = .seconds(10)) async throws -> PrivateBus {
+    public static func start(timeout: Duration = .seconds(10)) async throws -> PrivateBus {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("dbus-test-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -99,7 +100,7 @@ final class PrivateBus: @unchecked Sendable {
 
     /// Starts a long-running child on this bus (stopped with SIGKILL by `stop()`). Its output
     /// goes to `<name>.log` in the bus folder.
-    func spawn(_ executable: String, _ arguments: [String], logName: String) throws -> Process {
+    public func spawn(_ executable: String, _ arguments: [String], logName: String) throws -> Process {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: executable)
         child.arguments = arguments
@@ -113,12 +114,12 @@ final class PrivateBus: @unchecked Sendable {
     }
 
     /// The log a spawned child wrote so far.
-    func log(_ logName: String) -> String {
+    public func log(_ logName: String) -> String {
         (try? String(contentsOf: directory.appendingPathComponent(logName + ".log"), encoding: .utf8)) ?? ""
     }
 
     /// Runs a short-lived tool on this bus and returns its exit status, standard output and error.
-    func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(20)) async throws
+    public func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(20)) async throws
         -> (status: Int32, output: String, error: String)
     {
         let name = "run-\(UUID().uuidString.prefix(8))"
@@ -156,7 +157,7 @@ final class PrivateBus: @unchecked Sendable {
     }
 
     /// Kills the children and the daemon (SIGKILL) and removes the folder. Idempotent.
-    func stop() {
+    public func stop() {
         let (children, alreadyStopped) = lock.withLock { () -> ([Process], Bool) in
             defer { stopped = true }
             return (self.children, stopped)
