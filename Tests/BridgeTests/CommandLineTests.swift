@@ -11,7 +11,10 @@ func runBridge(_ arguments: [String], environment: [String: String] = [:]) throw
     process.executableURL = binary
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
-    env.removeValue(forKey: "JOURNAL_STREAM")
+    // Tests decide which buses exist: none unless they say so.
+    for key in ["JOURNAL_STREAM", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "DBUS_SYSTEM_BUS_ADDRESS"] {
+        env.removeValue(forKey: key)
+    }
     for (key, value) in environment { env[key] = value }
     process.environment = env
     let out = Pipe(), err = Pipe()
