@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "Sinks", dependencies: ["DBus", "CMosquitto", .product(name: "Logging", package: "swift-log")]),
         // Configuration, replay, the daemon's wiring.
         .target(name: "Bridge", dependencies: [
-            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks",
+            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
         ]),
@@ -79,6 +79,7 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["DBus", "BusTestSupport"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders"]),
         .testTarget(name: "SinksTests", dependencies: ["Sinks", "DBus", "BusTestSupport"]),
+        .testTarget(name: "InstallTests", dependencies: ["Bridge", "DBus", "BusTestSupport"]),
         .testTarget(name: "BottleSimulatorTests", dependencies: ["BottleSimulator", "DBus", "AquavateProtocol"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "BottleSession", "DBus", "AquavateProtocol", "History"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks"]),
