@@ -78,7 +78,7 @@ public struct InvalidLocalDateTime: Error, Equatable, CustomStringConvertible {
         case .shape:
             return "\"\(text)\" is not a local date-time; \(expected)"
         case .month(let month):
-            return "\"\(text)\": there is no month \(month); expected 01 to 12 (\(expected))"
+            return "\"\(text)\": there is no month \(month); expected a month from 01 to 12"
         case .day(let day, let month, let year, let length):
             return "\"\(text)\": day \(day) does not exist in \(year)-\(month < 10 ? "0" : "")\(month), which has \(length) days; expected 01 to \(length)"
         case .time(let time):
