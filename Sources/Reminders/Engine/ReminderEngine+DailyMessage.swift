@@ -11,7 +11,8 @@ extension ReminderEngine {
 
     /// The fill: the messages still pending come back with their text for the current pool and
     /// locale (a new pool or locale changes what they say, never which days they cover), then the
-    /// window is refilled if `refill` (start, a change of the messages' settings) asks for it.
+    /// window is refilled if `refill` (start, a change of the messages' settings) asks for it, or
+    /// if fewer than 2 came back (the limit cut the window, and there may be room now).
     /// Off, or with nobody to reach, none come back: "Off → cancel all".
     mutating func fillDailyMessages(keeping previous: [PendingNotification], at instant: Double, today: LocalDay,
                                     refill: Bool) {
@@ -22,7 +23,7 @@ extension ReminderEngine {
             .compactMap { dailyMessage(for: $0) }
             .filter { $0.fireTime > instant }
         add(kept, rule: "Daily messages")
-        if refill { refillDailyMessages(at: instant, today: today) }
+        if refill || kept.count < DailyMessage.refillBelow { refillDailyMessages(at: instant, today: today) }
     }
 
     /// "If fewer than 2 of these remain pending, schedule the next 7 days (skipping ids that

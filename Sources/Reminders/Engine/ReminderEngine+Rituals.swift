@@ -38,6 +38,15 @@ extension ReminderEngine {
         add(wanted, rule: "Rituals")
     }
 
+    /// How many rituals a full window has after `instant` (0 when the rule is not active).
+    func ritualWindowCount(after instant: Double, today: LocalDay) -> Int {
+        guard ritualsActive else { return 0 }
+        let times = RitualPhase.allCases.map { reminderSettings.rituals.time(of: $0) }
+        return (0..<RitualText.windowDays).reduce(0) { count, offset in
+            count + times.filter { calendar.instant(of: today + offset, at: $0) > instant }.count
+        }
+    }
+
     /// Streak N: consecutive local days, ending yesterday, on which the daily goal was met, plus
     /// today if already met (drinks known at `instant`, the current goal). Rituals done do not
     /// count.

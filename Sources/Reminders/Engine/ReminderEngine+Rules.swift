@@ -62,10 +62,12 @@ extension ReminderEngine {
         fillScheduledIntake(keeping: previous, at: instant)
         fillDailyMessages(keeping: previous, at: instant, today: now.day, refill: changes.messages)
         rebuildDeadlines(at: instant, wallClock: now, ledger: ledger)
-        if changes.rituals || state.rulesDay != now.day {
+        let keptRituals = previous.filter { ReminderEngine.owningSection(of: $0) == 6 && $0.fireTime > instant }
+        if changes.rituals || state.rulesDay != now.day || keptRituals.count != ritualWindowCount(after: instant, today: now.day) {
+            // Also when the window is incomplete: the limit cut it, and there may be room now.
             rebuildRituals(at: instant, wallClock: now, ledger: ledger)
         } else if ritualsActive {
-            _ = add(previous.filter { ReminderEngine.owningSection(of: $0) == 6 }, rule: "Rituals")
+            add(keptRituals, rule: "Rituals")
         }
         startNewDay(now.day, at: instant)
     }
@@ -87,8 +89,10 @@ extension ReminderEngine {
         }
     }
 
-    /// Marks `day`'s new-day rules as run and forgets what no rule will look at again.
+    /// Marks `day`'s new-day rules as run and, once per day, forgets what no rule will look at
+    /// again (only then, so that a restart mid-day leaves the state as it was).
     mutating func startNewDay(_ day: LocalDay, at instant: Double) {
+        guard state.rulesDay != day else { return }
         state.rulesDay = day
         pruneIntakeLog(at: instant)
         state.ritualCompletions.removeAll { $0.day < day - RitualCompletion.retentionDays }
