@@ -77,25 +77,28 @@ extension ReminderEngine {
                                           at instant: Double, ledger: Ledger) -> String? {
         let day = clock.wallClockUncached(at: time).day
         let dayStart = calendar.startOfDay(day)
-        // The previous occurrence within the same local day, if any (an earlier one is before the
-        // day's start anyway). Weekly and monthly slots never share a day, so theirs is the day.
-        let previous = schedule.slots
-            .compactMap { $0.occurrence(on: day, calendar: calendar) }
-            .filter { $0 < time && $0 >= firstInstant }
-            .max()
-        let windowStart = max(dayStart, previous ?? dayStart)
-        let logged: Bool
-        switch schedule.intake {
-        case .water(let minML):
-            logged = ledger.totalML(drunkIn: windowStart..<time.nextUp, knownAt: instant) >= minML
-        case .manual(let type):
-            logged = state.intakeLog.contains { $0.type == type && $0.time >= windowStart && $0.time <= time }
+        let logged: (Double) -> Bool = { windowStart in
+            switch schedule.intake {
+            case .water(let minML):
+                return ledger.totalML(drunkIn: windowStart..<time.nextUp, knownAt: instant) >= minML
+            case .manual(let type):
+                return self.state.intakeLog.contains { $0.type == type && $0.time >= windowStart && $0.time <= time }
+            }
         }
-        guard logged else { return nil }
+        // Nothing since the day's start: nothing in the (possibly shorter) window either.
+        guard logged(dayStart) else { return nil }
         switch schedule.frequency.period {
-        case .daily: return previous == nil ? "today" : "since the previous reminder"
         case .weekly: return "this week"
         case .monthly: return "this month"
+        case .daily:
+            // The previous occurrence within the same local day, if any (an earlier one is before
+            // the day's start anyway). Weekly and monthly slots never share a day.
+            let previous = schedule.slots
+                .compactMap { $0.occurrence(on: day, calendar: calendar) }
+                .filter { $0 < time && $0 >= firstInstant }
+                .max()
+            guard let previous else { return "today" }
+            return logged(previous) ? "since the previous reminder" : nil
         }
     }
 

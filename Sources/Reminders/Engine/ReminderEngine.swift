@@ -15,8 +15,11 @@ import Foundation
 public struct ReminderEngine: Sendable {
     /// Every setting of sections 2–6.
     public private(set) var reminderSettings: ReminderSettings
-    /// Section 2's settings, with the master switch and the time zone.
-    public var settings: HydrationSettings { reminderSettings.hydration }
+    /// Section 2's settings, with the master switch and the time zone. Read in place (`_read`):
+    /// the hydration rules read it at every tick, and a copy would retain the time zone each time.
+    public var settings: HydrationSettings {
+        _read { yield reminderSettings.hydration }
+    }
     /// Everything to persist after each call.
     public internal(set) var state: ReminderState
     /// Log lines the rules asked for (e.g. `[HydrationReminder] Back on track!`), oldest first,

@@ -1,7 +1,9 @@
 // Everything the engine remembers between calls (REMINDERS.md 2.6: "all of this state lives in
 // the database and is restored on start"). The caller saves it after every engine call that
 // returns and restores it on start; a restart on the same reminder day then changes nothing, so a
-// restart never re-sends a reminder or the goal alert.
+// restart never re-sends a reminder or the goal alert. Sections 3–6 keep here what their rules
+// remember: the day their new-day rules last ran, recent manual intakes, recent Did This taps, and
+// the streak of the last ritual rebuild; their pending notifications are in the centre.
 
 public struct ReminderState: Equatable, Sendable {
     /// The reminder day (REMINDERS.md 0) the per-day counters belong to, named by the local date

@@ -20,11 +20,4 @@ extension LocalDay {
 
     /// How many days this date's month has.
     public var daysInMonth: Int { LocalDay.daysIn(month: month, year: year) }
-
-    /// The first day of the month `months` after this date's month (negative: before).
-    func firstOfMonth(addingMonths months: Int) -> LocalDay {
-        let index = year * 12 + (month - 1) + months
-        let newYear = index >= 0 ? index / 12 : (index - 11) / 12
-        return LocalDay(year: newYear, month: index - newYear * 12 + 1, day: 1)!
-    }
 }
