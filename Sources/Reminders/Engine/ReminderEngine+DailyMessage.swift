@@ -21,7 +21,7 @@ extension ReminderEngine {
             .filter { ReminderEngine.owningSection(of: $0) == 4 }
             .compactMap { DailyMessage.day(fromID: $0.id) }
             .compactMap { dailyMessage(for: $0) }
-            .filter { $0.fireTime > instant }
+            .filter { $0.fireTime >= instant }  // one due right now is for the coming tick
         add(kept, rule: "Daily messages")
         if refill || kept.count < DailyMessage.refillBelow { refillDailyMessages(at: instant, today: today) }
     }
