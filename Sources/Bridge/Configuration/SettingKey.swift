@@ -5,6 +5,7 @@
 // three ways of saying a setting can never disagree on what is valid.
 
 import Foundation
+import Reminders
 
 /// What values a setting accepts.
 public enum SettingKind: Sendable, Equatable {
@@ -50,7 +51,22 @@ public struct SettingKey: Sendable, Equatable {
     }
 
     /// Checks a text value and returns it in canonical form (`TRUE` → `true`, ` 7:05` → `07:05`).
+    /// Keys of the reminder rules (sections 4–6) are also checked by the rules themselves, so a
+    /// terrain or a locale is refused with the rules' own list of choices.
     public func normalize(_ raw: String) throws(SettingError) -> String {
+        let normalized = try normalizeKind(raw)
+        if ReminderSettings.keys.contains(name) {
+            var probe = ReminderSettings(hydration: HydrationSettings(timeZone: TimeZone(identifier: "UTC")!))
+            do {
+                try probe.apply(key: name, value: normalized)
+            } catch {
+                throw .invalidValue(key: name, value: raw, expected: error.expected)
+            }
+        }
+        return normalized
+    }
+
+    private func normalizeKind(_ raw: String) throws(SettingError) -> String {
         let text = raw.trimmingCharacters(in: .whitespaces)
         switch kind {
         case .bool:

@@ -50,8 +50,11 @@ public final class Replayer {
         if withReminders {
             let storedGoal = (try? history.bottles())?.compactMap(\.goalML).first
             bottleGoalML = storedGoal
-            reminders = ReminderRunner(history: history, settings: configuration.hydrationSettings(bottleGoal: storedGoal),
-                                       logger: logger) { delivery in
+            // Replay's output is where deliveries go, so it counts as reaching a person (REMINDERS.md 1).
+            let (settings, problems) = configuration.reminderSettings(
+                bottleGoal: storedGoal, personReachable: true, storedSchedules: StoredSchedules.tables(in: history))
+            for problem in problems { logger.warning("\(problem)") }
+            reminders = ReminderRunner(history: history, settings: settings, logger: logger) { delivery in
                 emit(.notification(.init(time: delivery.time, id: delivery.id, kind: delivery.kind.rawValue,
                                          title: delivery.title, body: delivery.body, actions: delivery.actions.map(\.id))))
             }
@@ -137,10 +140,26 @@ public final class Replayer {
         case .write:
             guard let characteristic = event.characteristic, let value = event.value else { return }
             fromClient(characteristic, value: value, time: event.time, file: file, line: line)
-        case .note, .log, .action:
-            // Free text, and the person's own events (manual intake, notification actions), which
-            // the reminder engine consumes; the history of bottle drinks is not affected.
+        case .note:
             break
+        case .log:
+            // A manual intake (REMINDERS.md 3): for the reminder rules only.
+            guard let reminders, let type = event.intakeType else { return }
+            do {
+                try reminders.logIntake(type: type, at: event.time)
+            } catch {
+                reject("log: \(error)", file: file, line: line)
+            }
+        case .action:
+            guard let reminders, let id = event.notificationID, let action = event.action else { return }
+            do {
+                let outcome = try reminders.actionInvoked(notificationID: id, actionID: action, at: event.time)
+                if case .startRitual(let notificationID) = outcome {
+                    logger.info("Start Ritual on \(notificationID): the bridge would open the status view / publish the event")
+                }
+            } catch {
+                reject("action: \(error)", file: file, line: line)
+            }
         }
     }
 
@@ -167,7 +186,11 @@ public final class Replayer {
                 let config = try BottleConfig(decoding: value)
                 bottleGoalML = Int(config.dailyGoalML)
                 updateBottle(file: file, line: line) { $0.goalML = Int(config.dailyGoalML) }
-                reminders?.updateSettings(configuration.hydrationSettings(bottleGoal: bottleGoalML), at: time)
+                if let reminders {
+                    var settings = reminders.engine.reminderSettings
+                    settings.hydration = configuration.hydrationSettings(bottleGoal: bottleGoalML)
+                    reminders.updateSettings(settings, at: time)
+                }
             case .syncControl:
                 _ = try SyncControl(decoding: value)
             case .deviceSettings:
