@@ -142,6 +142,7 @@ final class SimulatedBlueZ: Sendable {
         }
         if state.discovering, let next = state.nextAdvertisement, now >= next {
             state.nextAdvertisement = now + configuration.advertisingInterval
+            state.advertisementSlots += 1
             advertisementHeard(&state)
         }
         if let due = state.device?.removalDue, now >= due, state.link == .idle {

@@ -100,6 +100,8 @@ struct SimulatorState: Sendable {
     var filters: [String: DiscoveryFilter] = [:]
     var discovering = false
     var nextAdvertisement: ContinuousClock.Instant?
+    /// Advertising slots that passed while discovering, heard or not (tests wait on it).
+    var advertisementSlots = 0
     var device: DeviceObject?
     var link = LinkPhase.idle
     var pendingConnect: DBusResponder?
