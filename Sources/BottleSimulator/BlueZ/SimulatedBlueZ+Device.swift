@@ -241,13 +241,14 @@ extension SimulatedBlueZ {
             state.pendingConnect = nil
             pending.fail(BlueZError.failed(BlueZError.abortByLocal))
         }
+        state.model.linkDropped()
+        persistIfChanged(&state)
         for responder in state.pendingDisconnects { responder.reply([]) }
         state.pendingDisconnects.removeAll()
         if state.device?.connectedShown == true {
             state.device?.connectedShown = false
             setProperties(devicePath, Interface.device, ["Connected": .bool(false)])
         }
-        state.model.linkDropped()
     }
 
     /// The bottle's side vanished without a goodbye: a supervision time-out (the object stays).

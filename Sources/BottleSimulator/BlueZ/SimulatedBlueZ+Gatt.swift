@@ -218,6 +218,7 @@ extension SimulatedBlueZ {
             guard let responder = state.inFlightReplies.removeValue(forKey: path) else { return }
             state.writesInFlight.remove(path)
             if measuring { for event in state.model.finishMeasurement() { deliver(event, &state) } }
+            persistIfChanged(&state)
             responder.reply([])
             for fault in faults { apply(fault, &state) }
         }

@@ -213,7 +213,10 @@ final class SimulatedBlueZ: Sendable {
 
     // MARK: - State file
 
-    private func persistIfChanged(_ state: inout SimulatorState) {
+    /// Rewrites the state file if the bottle changed. `mutate` calls it after every change; paths
+    /// that answer a call from a timer call it before the reply, so a client that reads the file
+    /// after the reply sees the change.
+    func persistIfChanged(_ state: inout SimulatorState) {
         guard let url = configuration.stateFile else { return }
         let key = (state.model.revision, state.link == .connected || state.link == .disconnecting)
         if let last = state.persistedRevision, last == key { return }
