@@ -1,7 +1,7 @@
 // BottleSimulator: a simulated Aquavate bottle behind a BlueZ-faithful D-Bus service.
 //
 //     let sim = try await BottleSimulator.start(bus: .address(bus.address),
-//                                               configuration: .init(records: 40))
+//                                               configuration: .init(records: 40).withTestTimings())
 //     … drive it with any BlueZ client …
 //     #expect(sim.model.unsyncedCount == 0)
 //     await sim.stop()
@@ -41,6 +41,11 @@ public final class BottleSimulator: Sendable {
     /// Stops the timers and leaves the bus (the `org.bluez` name goes with the connection).
     public func stop() async {
         await core.stop()
+    }
+
+    /// Returns when the simulator's bus connection ends (the bus went away, or `stop()`), with why.
+    public func waitUntilDisconnected() async -> String {
+        await core.connection.waitUntilDisconnected()
     }
 
     // MARK: - Looking

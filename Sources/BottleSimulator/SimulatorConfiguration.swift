@@ -64,6 +64,28 @@ public struct SimulatorConfiguration: Sendable {
 
     public init() {}
 
+    /// A bottle holding `records` deterministic unsynced drinks that end just before `now`
+    /// (see `RecordSource.generated`), with `faults`.
+    public init(records: Int, faults: [SimulatorFault] = [], now: Double = SystemClock().now) {
+        self.records = RecordSource.generated(count: records, endingAt: now)
+        self.faults = faults
+    }
+
+    /// The same configuration with BlueZ's delays cut to a few tens of milliseconds (Disconnect
+    /// 150 ms, connection 20 ms, advertising every 100 ms), for tests that drive many connections.
+    /// The bottle's own timers (5 s rebuilds) are unchanged.
+    public func withTestTimings() -> SimulatorConfiguration {
+        var copy = self
+        copy.disconnectDelay = .milliseconds(150)
+        copy.connectDelay = .milliseconds(20)
+        copy.resolveDelay = .milliseconds(20)
+        copy.advertisingInterval = .milliseconds(100)
+        copy.firstAdvertisementDelay = .milliseconds(10)
+        copy.earlyResolvedLag = .milliseconds(150)
+        copy.powerCycleOffTime = .milliseconds(200)
+        return copy
+    }
+
     /// The Wi-Fi MAC in use.
     public var effectiveWifiMAC: String { wifiMAC ?? Self.wifiMAC(fromBLE: address) }
 

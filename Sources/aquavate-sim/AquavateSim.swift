@@ -188,9 +188,26 @@ struct AquavateSim: AsyncParsableCommand {
                             + "\(configuration.records.count) records at \(simulator.devicePath); faults: "
                             + (configuration.faults.isEmpty ? "none" : configuration.faults.map(\.description)
                                 .joined(separator: " ")))
-        let signal = await signals.next()
-        StandardError.write("aquavate-sim: signal \(signal): stopping")
-        await simulator.stop()
+        enum Ending: Sendable { case signal(Int32), busLost(String) }
+        // Whichever comes first; the other waiter is simply abandoned (the signal thread blocks in
+        // read(2) and cannot be cancelled, so a task group would never finish).
+        let ending = await withCheckedContinuation { (continuation: CheckedContinuation<Ending, Never>) in
+            let resumed = Mutex(false)
+            let finish: @Sendable (Ending) -> Void = { ending in
+                if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume(returning: ending) }
+            }
+            Task { finish(.signal(await signals.next())) }
+            Task { finish(.busLost(await simulator.waitUntilDisconnected())) }
+        }
+        switch ending {
+        case .signal(let number):
+            StandardError.write("aquavate-sim: signal \(number): stopping")
+            await simulator.stop()
+        case .busLost(let reason):
+            StandardError.write("aquavate-sim: lost the bus (\(reason)); restart it with a running bus")
+            await simulator.stop()
+            throw ExitCode.failure
+        }
     }
 }
 

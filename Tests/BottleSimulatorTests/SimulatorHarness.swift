@@ -12,15 +12,7 @@ import Testing
 func testConfiguration(records: Int = 0, _ adjust: (inout SimulatorConfiguration) -> Void = { _ in })
     -> SimulatorConfiguration
 {
-    var configuration = SimulatorConfiguration()
-    configuration.records = RecordSource.generated(count: records, endingAt: SystemClock().now)
-    configuration.disconnectDelay = .milliseconds(150)
-    configuration.connectDelay = .milliseconds(20)
-    configuration.resolveDelay = .milliseconds(20)
-    configuration.advertisingInterval = .milliseconds(100)
-    configuration.firstAdvertisementDelay = .milliseconds(10)
-    configuration.earlyResolvedLag = .milliseconds(150)
-    configuration.powerCycleOffTime = .milliseconds(200)
+    var configuration = SimulatorConfiguration(records: records).withTestTimings()
     if ProcessInfo.processInfo.environment["SIM_TEST_LOG"] != nil {
         configuration.log = { line in print("sim: \(line)") }
     }
