@@ -69,6 +69,7 @@ final class SimulatedBlueZ: Sendable {
     /// Exports the tree, takes `org.bluez` and starts the timers.
     func start() async throws {
         try exportStaticObjects()
+        mutate { _ in }  // the first state file, before anyone can see org.bluez
         let reply = try await connection.requestName(Self.bluezName, flags: [.doNotQueue])
         guard reply == .primaryOwner || reply == .alreadyOwner else {
             throw SimulatorBusNameTaken(name: Self.bluezName, address: connection.address)
