@@ -207,7 +207,7 @@ func expectInOrder(_ events: [String], _ expected: [String], sourceLocation: Sou
     }
 
     @Test func connectWhileConnectingIsInProgressAndDisconnectCancelsIt() async throws {
-        try await withSimulator(testConfiguration { $0.connectDelay = .milliseconds(300) }) { h in
+        try await withSimulator(testConfiguration { $0.connectDelay = .seconds(5) }) { h in
             try await h.discover()
             let first = Task { try await h.connect() }
             try await waitUntil("connecting") { h.sim.core.state.withLock { $0.link == .connecting } }

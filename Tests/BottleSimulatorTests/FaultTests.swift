@@ -119,7 +119,7 @@ import Testing
     }
 
     @Test func slowWritesDelayTheReplyAfterTheNotification() async throws {
-        try await withSimulator(testConfiguration(records: 5) { $0.faults = [.slowWrites(milliseconds: 300)] },
+        try await withSimulator(testConfiguration(records: 5) { $0.faults = [.slowWrites(milliseconds: 800)] },
                                 monitor: true) { h in
             try await h.connectFresh()
             try await h.startNotify(.drinkData)
@@ -128,7 +128,7 @@ import Testing
             try await waitUntil("the write in flight") { h.sim.core.state.withLock { !$0.writesInFlight.isEmpty } }
             await expectFailure("org.bluez.Error.InProgress") { try await h.ack() }
             try await start.value
-            #expect(ContinuousClock.now - started >= .milliseconds(300))
+            #expect(ContinuousClock.now - started >= .milliseconds(800))
             let events = try await h.wire("the START reply") { $0 == "reply WriteValue" }
             expectInOrder(events, [
                 "call WriteValue", "changed char001f GattCharacteristic1.Value=76 bytes", "call WriteValue",

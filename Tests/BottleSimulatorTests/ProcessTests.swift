@@ -138,3 +138,53 @@ func waitForExit(_ process: Process, timeout: Duration = .seconds(10)) async thr
         }
     }
 }
+
+/// python-dbusmock's `bluez5` template, written by other people, as a second opinion on the shapes
+/// of Adapter1 and Device1: every adapter property it has, we have, and every property we share
+/// has the same D-Bus type.
+@Suite struct DBusMockComparisonTests {
+    private func mockTree() async throws -> [DBusObjectPath: [String: [String: DBusValue]]] {
+        let bus = try await PrivateBus.start()
+        defer { bus.stop() }
+        let client = try await BusConnection.connect(.address(bus.address))
+        defer { Task { await client.close() } }
+        _ = try bus.spawn("/usr/bin/python3", ["-m", "dbusmock", "--template", "bluez5"], logName: "dbusmock")
+        try await waitUntil("dbusmock owning org.bluez", timeout: .seconds(30)) {
+            try await client.nameOwner("org.bluez") != nil
+        }
+        _ = try await client.call(destination: "org.bluez", path: "/", interface: "org.bluez.Mock", method: "AddAdapter",
+                                  arguments: [.string("hci0"), .string("aquavate-hub")])
+        _ = try await client.call(destination: "org.bluez", path: "/", interface: "org.bluez.Mock", method: "AddDevice",
+                                  arguments: [.string("hci0"), .string("F4:12:FA:00:A3:F4"), .string("Aquavate-A3F2")])
+        return try await client.managedObjects(destination: "org.bluez")
+    }
+
+    @Test func adapterAndDeviceMatchDBusMockBlueZ5() async throws {
+        let mock = try await mockTree()
+        try await withSimulator(testConfiguration()) { h in
+            try await h.discover()
+            let ours = try await h.objects()
+            let pairs: [(String, DBusObjectPath)] = [(BlueZNames.adapter, "/org/bluez/hci0"),
+                                                     (BlueZNames.device, h.devicePath)]
+            for (interface, path) in pairs {
+                let theirs = try #require(mock[path]?[interface])
+                let mine = try #require(ours[path]?[interface])
+                // dbusmock declares AdvertisingFlags as an array *of* `ay` (aay); BlueZ's is `ay`.
+                for (name, value) in theirs where name != "AdvertisingFlags" {
+                    guard let our = mine[name] else { continue }
+                    #expect(our.unwrapped.signature == value.unwrapped.signature, "\(interface).\(name)")
+                }
+                if interface == BlueZNames.adapter {
+                    #expect(Set(theirs.keys).subtracting(mine.keys).isEmpty, "adapter properties we lack")
+                } else {
+                    // dbusmock fills optional properties BlueZ leaves out until known (Icon, Class,
+                    // Appearance, TxPower, ManufacturerData, …); the ones BlueZ always has, we have.
+                    for name in ["Address", "AddressType", "Name", "Alias", "Paired", "Trusted", "Blocked", "LegacyPairing",
+                                 "Connected", "UUIDs", "Adapter", "ServicesResolved", "RSSI"] {
+                        #expect(mine[name] != nil, "Device1.\(name)")
+                    }
+                }
+            }
+        }
+    }
+}

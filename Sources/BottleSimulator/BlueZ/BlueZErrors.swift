@@ -24,8 +24,7 @@ enum BlueZError {
         DBusFailure(name: "org.bluez.Error.AuthenticationFailed", message: "Authentication Failed")
     }
     static func unknownObject(_ path: DBusObjectPath) -> DBusFailure {
-        DBusFailure(name: DBusFailure.unknownObjectName, message: "Method \"Connect\" with signature \"\" on interface "
-            + "\"org.bluez.Device1\" doesn't exist (no object at \(path))")
+        DBusFailure(name: DBusFailure.unknownObjectName, message: "No such object path '\(path)'")
     }
 
     /// The `Failed` text of an LE connection aborted by the local controller (RF trouble, or a
