@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "RemindersTests", dependencies: ["Reminders"]),
         .testTarget(name: "SinksTests", dependencies: ["Sinks", "DBus", "BusTestSupport"]),
         .testTarget(name: "InstallTests", dependencies: ["Bridge", "DBus", "BusTestSupport"]),
-        .testTarget(name: "BottleSimulatorTests", dependencies: ["BottleSimulator", "DBus", "AquavateProtocol"]),
+        .testTarget(name: "BottleSimulatorTests", dependencies: ["BottleSimulator", "DBus", "AquavateProtocol", "BusTestSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "BottleSession", "DBus", "AquavateProtocol", "History"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks"]),
     ]

@@ -5,6 +5,7 @@
 //   changed dev_F4_12_FA_00_A3_F4 Device1.Connected=true
 //   added service0017
 //   reply Connect
+import BusTestSupport
 import Foundation
 
 final class BusMonitor: Sendable {

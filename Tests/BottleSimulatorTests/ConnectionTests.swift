@@ -1,5 +1,6 @@
 // Connect and Disconnect as bluetoothd does them, checked on the wire with dbus-monitor
 // (BLUEZ.md 7.6, 7.8), and the GATT objects' shapes in both BlueZ configurations.
+import BusTestSupport
 import AquavateProtocol
 @testable import BottleSimulator
 import DBus

@@ -1,4 +1,5 @@
 // Every fault of `--fault`, each with the exact BlueZ-observable sequence it produces.
+import BusTestSupport
 import AquavateProtocol
 @testable import BottleSimulator
 import DBus

@@ -1,6 +1,7 @@
 // Every characteristic of the model against PROTOCOL.md 2–6: the ring, Current State (periodic
 // and forced notifications), commands, Bottle Config, Device Settings, Activity Stats,
 // calibration, battery and Device Information.
+import BusTestSupport
 import AquavateProtocol
 @testable import BottleSimulator
 import Testing

@@ -1,4 +1,5 @@
 // The sync state machine of PROTOCOL.md 4.3 and its bugs (B2, B3, B4), driven on the model.
+import BusTestSupport
 import AquavateProtocol
 @testable import BottleSimulator
 import Testing

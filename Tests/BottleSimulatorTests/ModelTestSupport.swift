@@ -1,5 +1,6 @@
 // Helpers for driving the bottle model directly (no D-Bus): a manual clock, canned records and
 // shorthand for the writes a client makes.
+import BusTestSupport
 import AquavateProtocol
 @testable import BottleSimulator
 

@@ -1,6 +1,7 @@
 // The `aquavate-sim` executable, and bleak (the Python BLE library Home Assistant uses) syncing 40
 // records from it on a private bus, exactly as it would from a bottle behind bluetoothd.
 @testable import BottleSimulator
+import BusTestSupport
 import DBus
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 // A simulator on a private bus of its own, a BlueZ client connection to it, a non-destructive log
 // of every signal the simulator sends, and (optionally) dbus-monitor for the exact order of
 // signals and replies on the wire.
+import BusTestSupport
 import AquavateProtocol
 @testable import BottleSimulator
 import DBus
