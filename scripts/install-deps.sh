@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages aquavate-bridge needs to build, test and run (run as root).
 # The Swift toolchain itself (6.x) must already be on the PATH: https://www.swift.org/install/
-# systemd (systemd-analyze), udev (udevadm), util-linux (unshare, setpriv), passwd (useradd) and
-# make are for the installation tests (Tests/InstallTests), which run as root.
+# For the installation tests (Tests/InstallTests, run as root): systemd (systemd-analyze), udev
+# (udevadm), util-linux and mount (unshare, setpriv, mount), passwd (useradd), make, dbus-bin
+# (dbus-send) and libglib2.0-bin (gdbus).
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update
@@ -12,4 +13,4 @@ apt-get install -y --no-install-recommends \
     libbluetooth-dev \
     libmosquitto-dev mosquitto \
     python3 python3-venv python3-dbus python3-dbusmock \
-    systemd udev util-linux passwd make
+    systemd udev util-linux mount passwd make dbus-bin libglib2.0-bin
