@@ -39,7 +39,8 @@ struct DoctorCommand: AsyncParsableCommand {
             configMustExist: service || common.config != nil,
             databasePath: service ? ServicePaths.database : common.databasePath,
             overrides: common.assignments,
-            timeout: .milliseconds(Int(timeout * 1000)))
+            timeout: .milliseconds(Int(timeout * 1000)),
+            expectedUser: service ? ServicePaths.user : nil)
         let report = await Doctor.examine(inputs)
         for finding in report.findings {
             print(finding)
@@ -52,4 +53,5 @@ struct DoctorCommand: AsyncParsableCommand {
 enum ServicePaths {
     static let config = "/etc/aquavate/bridge.toml"
     static let database = "/var/lib/aquavate-bridge/history.sqlite"
+    static let user = "aquavate"
 }

@@ -218,6 +218,50 @@ struct DoctorTests {
         #expect(line(report, "mqtt") == "ok    mqtt: broker 127.0.0.1:\(listener.port) accepts TCP connections")
     }
 
+    @Test("config: a database owned by another user is not opened (no root-owned -wal/-shm for the service), and that is said")
+    func foreignDatabaseIsLeftAlone() throws {
+        try requireRoot("chown to another user")
+        let scratch = try ScratchFolder("doctor")
+        defer { scratch.remove() }
+        let database = scratch.file("history.sqlite")
+        try DrinkHistory(path: database).setSetting("goal_ml", "1800")
+        let before = try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted()
+        for name in before { chown(scratch.file(name), 65534, 65534) }
+        let (finding, configuration) = FileChecks.configuration(
+            path: scratch.file("none.toml"), mustExist: false, databasePath: database, overrides: [])
+        #expect(finding.status == .warn)
+        #expect(finding.detail == "settings saved with `config set` were not read: \(database) belongs to another user")
+        #expect(finding.fix?.contains("sudo -u aquavate aquavate-bridge doctor --service") == true)
+        #expect(configuration.value("goal_ml") == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == before, "nothing created next to it")
+
+        // Owned by this user: read.
+        for name in before { chown(scratch.file(name), geteuid(), getegid()) }
+        let (own, mine) = FileChecks.configuration(path: scratch.file("none.toml"), mustExist: false, databasePath: database, overrides: [])
+        #expect(own.status == .ok && mine.value("goal_ml") == "1800")
+    }
+
+    @Test("--service run by someone other than aquavate says so first; the checks name the service's files")
+    func serviceAsAnotherUser() async throws {
+        let scratch = try ScratchFolder("doctor")
+        defer { scratch.remove() }
+        var asService = inputs(nil, scratch)
+        asService.expectedUser = "aquavate"
+        let report = await Doctor.examine(asService)
+        let me = BlueZChecks.currentUserName()
+        #expect(report.findings.first == DoctorFinding(
+            .warn, "user", "checking as \(me), not as aquavate, so permissions may differ",
+            fix: "sudo -u aquavate aquavate-bridge doctor --service"))
+        asService.expectedUser = me
+        #expect(await Doctor.examine(asService).findings(about: "user").isEmpty)
+
+        let result = try await runTool(bridgeBinary, ["doctor", "--service"], environment: environmentWithoutBuses())
+        #expect(result.lines.first == "warn  user: checking as \(me), not as aquavate, so permissions may differ; "
+            + "fix: sudo -u aquavate aquavate-bridge doctor --service", "\(result)")
+        #expect(result.output.contains("/var/lib/aquavate-bridge/history.sqlite"), "\(result)")
+        #expect(result.output.contains("/etc/aquavate/bridge.toml"), "\(result)")
+    }
+
     @Test("mqtt: unset, reachable, refused, unresolvable")
     func broker() throws {
         #expect(BrokerReachability.finding(url: nil, timeout: .seconds(2)).status == .ok)

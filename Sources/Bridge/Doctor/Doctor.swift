@@ -22,11 +22,15 @@ public struct DoctorInputs: Sendable {
     public var kernel: @Sendable () -> KernelBluetooth
     /// How long to wait for bluetoothd and the MQTT broker.
     public var timeout: Duration
+    /// The user the checked setup runs as (`aquavate` for the service); a run as anyone else
+    /// says that permissions may differ.
+    public var expectedUser: String?
 
     public init(
         environment: [String: String], configPath: String, configMustExist: Bool, databasePath: String,
         overrides: [String] = [], sysfsRoot: String = "/sys",
-        kernel: @escaping @Sendable () -> KernelBluetooth = KernelBluetooth.probe, timeout: Duration = .seconds(3)
+        kernel: @escaping @Sendable () -> KernelBluetooth = KernelBluetooth.probe, timeout: Duration = .seconds(3),
+        expectedUser: String? = nil
     ) {
         self.environment = environment
         self.configPath = configPath
@@ -36,6 +40,7 @@ public struct DoctorInputs: Sendable {
         self.sysfsRoot = sysfsRoot
         self.kernel = kernel
         self.timeout = timeout
+        self.expectedUser = expectedUser
     }
 }
 
@@ -48,7 +53,13 @@ public enum Doctor {
             overrides: inputs.overrides)
         let systemBus = (try? BusAddress.system.resolve { inputs.environment[$0] }) ?? BusAddress.defaultSystemAddress
 
-        var findings = [kernel.finding]
+        var findings: [DoctorFinding] = []
+        if let expected = inputs.expectedUser, BlueZChecks.currentUserName() != expected {
+            findings.append(DoctorFinding(
+                .warn, "user", "checking as \(BlueZChecks.currentUserName()), not as \(expected), so permissions may differ",
+                fix: "sudo -u \(expected) aquavate-bridge doctor --service"))
+        }
+        findings.append(kernel.finding)
         findings += await BlueZChecks.findings(
             systemBus: systemBus, adapterSetting: configuration.value("bluetooth.adapter"), kernel: kernel,
             timeout: inputs.timeout)

@@ -54,6 +54,10 @@ enum FileChecks {
 
     /// Loads the configuration as the bridge would (file, then `config set` values from an
     /// existing database, then `--set`), and says whether that worked.
+    ///
+    /// The database is opened only when this user owns it: opening a SQLite database in WAL mode
+    /// creates its `-wal` and `-shm` files, and if root created them (`sudo aquavate-bridge doctor
+    /// --service`) the service's user could no longer write its own history.
     static func configuration(
         path: String, mustExist: Bool, databasePath: String, overrides: [String]
     ) -> (DoctorFinding, Configuration) {
@@ -64,10 +68,16 @@ enum FileChecks {
         } catch {
             return (DoctorFinding(.fail, subject, error.description, fix: "fix or create \(path)"), Configuration())
         }
-        // Only an existing database is read: the doctor creates nothing.
-        if FileManager.default.fileExists(atPath: databasePath),
-           let history = try? DrinkHistory(path: databasePath), let stored = try? history.allSettings() {
-            configuration.useStoredValues(stored)
+        var unreadStoredValues: String?
+        var status = stat()
+        if stat(databasePath, &status) == 0 {
+            if status.st_uid != geteuid() {
+                unreadStoredValues = "settings saved with `config set` were not read: \(databasePath) belongs to another user"
+            } else if let history = try? DrinkHistory(path: databasePath), let stored = try? history.allSettings() {
+                configuration.useStoredValues(stored)
+            } else {
+                unreadStoredValues = "settings saved with `config set` could not be read from \(databasePath)"
+            }
         }
         for assignment in overrides {
             do {
@@ -77,11 +87,16 @@ enum FileChecks {
                                       fix: "correct the --set option"), configuration)
             }
         }
-        let exists = FileManager.default.fileExists(atPath: path)
         if let first = configuration.warnings.first {
             let more = configuration.warnings.count > 1 ? " (and \(configuration.warnings.count - 1) more)" : ""
             return (DoctorFinding(.warn, subject, first + more, fix: "edit \(path)"), configuration)
         }
+        if let unreadStoredValues {
+            return (DoctorFinding(.warn, subject, unreadStoredValues,
+                                  fix: "run the doctor as the database's owner (the service: sudo -u aquavate aquavate-bridge doctor --service)"),
+                    configuration)
+        }
+        let exists = FileManager.default.fileExists(atPath: path)
         let detail = exists ? "\(path) loads without problems" : "\(path) does not exist; the defaults apply"
         return (DoctorFinding(.ok, subject, detail), configuration)
     }
