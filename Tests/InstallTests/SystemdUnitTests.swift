@@ -117,17 +117,9 @@ struct SystemdUnitTests {
 
     @Test("the bridge runs under the kernel's W^X lock (what MemoryDenyWriteExecute enforces): replay and doctor")
     func bridgeToleratesMemoryDenyWriteExecute() async throws {
-        // PR_SET_MDWE (65) with PR_MDWE_REFUSE_EXEC_GAIN (1), then exec: inherited by the bridge.
         let scratch = try ScratchFolder("mdwe")
         defer { scratch.remove() }
-        let wrapper = """
-            import ctypes, os, sys
-            libc = ctypes.CDLL(None, use_errno=True)
-            if libc.prctl(65, 1, 0, 0, 0) != 0:
-                sys.exit("PR_SET_MDWE failed, errno %d" % ctypes.get_errno())
-            os.execv(sys.argv[1], sys.argv[1:])
-            """
-        let script = try scratch.write(wrapper, to: "mdwe.py")
+        let script = try writeMDWEWrapper(in: scratch)
         let probe = try await runTool("/usr/bin/python3", [script, "/usr/bin/python3", "-c",
             "import ctypes; print(ctypes.CDLL(None).prctl(66, 0, 0, 0, 0))"])
         #expect(probe.status == 0 && probe.output == "1\n", "MDWE must reach the exec'd program: \(probe)")
@@ -146,4 +138,30 @@ struct SystemdUnitTests {
         #expect(doctor.output.contains("FAIL  bluetoothd: bluetoothd is not running"), "\(doctor)")
         #expect(doctor.output.contains("database: \(scratch.file("history.sqlite")) is writable"), "\(doctor)")
     }
+
+    @Test("HTTPS push (libcurl, OpenSSL) under the W^X lock: the bridge reports the refused server instead of crashing")
+    func pushToleratesMemoryDenyWriteExecute() async throws {
+        let scratch = try ScratchFolder("mdwe")
+        defer { scratch.remove() }
+        let script = try writeMDWEWrapper(in: scratch)
+        let result = try await runTool("/usr/bin/python3", [script, bridgeBinary, "notify", "test", "--wait", "2",
+            "--db", scratch.file("history.sqlite"), "--set", "push.url=https://127.0.0.1:1/topic", "--set", "desktop.enabled=false"],
+            environment: environmentWithoutBuses())
+        #expect(result.status == 1, "1: the push was not delivered; a crash would be a signal: \(result)")
+        #expect(result.lines.contains("journal: delivered"), "\(result)")
+        #expect(result.lines.contains { $0.hasPrefix("push: NOT delivered: ") && $0.contains("refused") }, "\(result)")
+    }
+}
+
+/// A Python wrapper that turns on the kernel's MDWE (PR_SET_MDWE = 65, PR_MDWE_REFUSE_EXEC_GAIN =
+/// 1: no memory may become writable and executable, as MemoryDenyWriteExecute= enforces) and
+/// execs its arguments; the lock is inherited across exec (Linux 6.3+).
+private func writeMDWEWrapper(in scratch: ScratchFolder) throws -> String {
+    try scratch.write("""
+        import ctypes, os, sys
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(65, 1, 0, 0, 0) != 0:
+            sys.exit("PR_SET_MDWE failed, errno %d (needs Linux 6.3 or newer)" % ctypes.get_errno())
+        os.execv(sys.argv[1], sys.argv[1:])
+        """, to: "mdwe.py")
 }
