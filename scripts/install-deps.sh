@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages aquavate-bridge needs to build, test and run (run as root).
 # The Swift toolchain itself (6.x) must already be on the PATH: https://www.swift.org/install/
+# libcurl4-openssl-dev: `make build` links the Swift runtime statically (-static-stdlib), and the
+# static FoundationNetworking (HTTP push) then links -lcurl, which needs libcurl.so.
+# For the installation tests (Tests/InstallTests, run as root): systemd (systemd-analyze), udev
+# (udevadm), util-linux and mount (unshare, setpriv, mount), passwd (useradd), make, dbus-bin
+# (dbus-send) and libglib2.0-bin (gdbus).
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 apt-get update
@@ -9,4 +14,6 @@ apt-get install -y --no-install-recommends \
     libdbus-1-dev dbus-daemon \
     libbluetooth-dev \
     libmosquitto-dev mosquitto \
-    python3 python3-venv python3-dbus python3-dbusmock
+    python3 python3-venv python3-dbus python3-dbusmock \
+    libcurl4-openssl-dev \
+    systemd udev util-linux mount passwd make dbus-bin libglib2.0-bin

@@ -15,7 +15,8 @@ struct AquavateBridge: AsyncParsableCommand {
             database $XDG_DATA_HOME/aquavate/history.sqlite unless --config / --db say otherwise.
             """,
         version: BridgeVersion.string,
-        subcommands: [ReplayCommand.self, HistoryCommand.self, StatusCommand.self, LogCommand.self, ScheduleCommand.self, NotifyCommand.self, ImportCommand.self, ConfigCommand.self]
+        subcommands: [ReplayCommand.self, HistoryCommand.self, StatusCommand.self, LogCommand.self, ScheduleCommand.self,
+                      NotifyCommand.self, ImportCommand.self, ConfigCommand.self, DoctorCommand.self]
     )
 }
 

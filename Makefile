@@ -1,0 +1,28 @@
+# aquavate-bridge: build, install as a service, test.
+#
+#   make build                  release build, Swift runtime linked in (-static-stdlib)
+#   sudo make install           install the service (scripts/install.sh --no-build)
+#   sudo make uninstall         remove it; keeps the history and the config (PURGE=1 removes them)
+#   make test                   swift test
+#
+# PREFIX (/usr/local), DESTDIR (staging root) and SCRATCH (SwiftPM scratch folder, .build) pass through.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+SCRATCH ?= .build
+BIN     ?= $(SCRATCH)/release/aquavate-bridge
+
+.PHONY: build install uninstall test
+
+build:
+	swift build -c release --scratch-path $(SCRATCH) -Xswiftc -static-stdlib --product aquavate-bridge
+
+install:
+	@test -f "$(BIN)" || { echo "no binary at $(BIN): run 'make build' first (as yourself, not root)"; exit 1; }
+	scripts/install.sh --no-build BIN="$(abspath $(BIN))" PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" $(if $(NO_START),--no-start)
+
+uninstall:
+	scripts/uninstall.sh PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" $(if $(PURGE),--purge)
+
+test:
+	swift test

@@ -1,0 +1,75 @@
+// `aquavate-bridge doctor` (DESIGN.md 3.1): what is missing for live use, one line per check.
+//
+// Every input is a parameter (environment, paths, the sysfs root, the kernel probe), so tests
+// run the real checks against a private bus, a fake sysfs tree and a scripted kernel answer.
+// The order follows the path a sync takes: kernel → system bus → bluetoothd → permission →
+// adapter → powered → rfkill, then the bridge's own files and the places it delivers to.
+import DBus
+
+/// What the doctor examines.
+public struct DoctorInputs: Sendable {
+    /// The process environment: DBUS_SYSTEM_BUS_ADDRESS, DBUS_SESSION_BUS_ADDRESS, XDG_RUNTIME_DIR.
+    public var environment: [String: String]
+    public var configPath: String
+    /// True when the config file was named (--config): then it must exist, as for `run`.
+    public var configMustExist: Bool
+    public var databasePath: String
+    /// `--set KEY=VALUE` overrides.
+    public var overrides: [String]
+    /// Where sysfs is (`/sys`; tests give a fake tree for rfkill).
+    public var sysfsRoot: String
+    /// Asks the kernel about Bluetooth (tests give a scripted answer).
+    public var kernel: @Sendable () -> KernelBluetooth
+    /// How long to wait for bluetoothd and the MQTT broker.
+    public var timeout: Duration
+    /// The user the checked setup runs as (`aquavate` for the service); a run as anyone else
+    /// says that permissions may differ.
+    public var expectedUser: String?
+
+    public init(
+        environment: [String: String], configPath: String, configMustExist: Bool, databasePath: String,
+        overrides: [String] = [], sysfsRoot: String = "/sys",
+        kernel: @escaping @Sendable () -> KernelBluetooth = KernelBluetooth.probe, timeout: Duration = .seconds(3),
+        expectedUser: String? = nil
+    ) {
+        self.environment = environment
+        self.configPath = configPath
+        self.configMustExist = configMustExist
+        self.databasePath = databasePath
+        self.overrides = overrides
+        self.sysfsRoot = sysfsRoot
+        self.kernel = kernel
+        self.timeout = timeout
+        self.expectedUser = expectedUser
+    }
+}
+
+public enum Doctor {
+    /// Runs every check; never throws (a check that cannot run is itself a finding).
+    public static func examine(_ inputs: DoctorInputs) async -> DoctorReport {
+        let kernel = inputs.kernel()
+        let (configFinding, configuration) = FileChecks.configuration(
+            path: inputs.configPath, mustExist: inputs.configMustExist, databasePath: inputs.databasePath,
+            overrides: inputs.overrides)
+        let systemBus = (try? BusAddress.system.resolve { inputs.environment[$0] }) ?? BusAddress.defaultSystemAddress
+
+        var findings: [DoctorFinding] = []
+        if let expected = inputs.expectedUser, BlueZChecks.currentUserName() != expected {
+            findings.append(DoctorFinding(
+                .warn, "user", "checking as \(BlueZChecks.currentUserName()), not as \(expected), so permissions may differ",
+                fix: "sudo -u \(expected) aquavate-bridge doctor --service"))
+        }
+        findings.append(kernel.finding)
+        findings += await BlueZChecks.findings(
+            systemBus: systemBus, adapterSetting: configuration.value("bluetooth.adapter"), kernel: kernel,
+            timeout: inputs.timeout)
+        findings.append(RFKillCheck.finding(sysfsRoot: inputs.sysfsRoot))
+        findings.append(FileChecks.database(path: inputs.databasePath))
+        findings.append(configFinding)
+        findings.append(BrokerReachability.finding(url: configuration.value("mqtt.url"), timeout: inputs.timeout))
+        findings.append(await DesktopCheck.finding(
+            enabled: configuration.bool("desktop.enabled") && configuration.bool("notifications.enabled"),
+            environment: inputs.environment))
+        return DoctorReport(findings: findings)
+    }
+}

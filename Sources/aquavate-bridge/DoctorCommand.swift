@@ -1,0 +1,57 @@
+// `aquavate-bridge doctor`: what is missing for live use, one line per check with the fix.
+
+import ArgumentParser
+import Bridge
+import Foundation
+
+struct DoctorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check what live use needs: kernel Bluetooth, bluetoothd, the adapter, permissions, files, MQTT.",
+        discussion: """
+            One line per check: ok, warn or FAIL, and for the last two what to do. Exit status 0 \
+            when nothing needed for live use is missing (warnings allowed), 1 otherwise. The \
+            system bus is DBUS_SYSTEM_BUS_ADDRESS when set. To check the installed service as its \
+            own user: sudo -u aquavate aquavate-bridge doctor --service
+            """
+    )
+
+    @Flag(help: "Check the service's files: --config \(ServicePaths.config) --db \(ServicePaths.database).")
+    var service = false
+
+    @Option(help: ArgumentHelp("Seconds to wait for bluetoothd and the MQTT broker.", valueName: "S"))
+    var timeout: Double = 3
+
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        if service, common.config != nil || common.db != nil {
+            throw ValidationError("--service sets --config and --db; give either --service or those options")
+        }
+        guard timeout > 0, timeout <= 60 else { throw ValidationError("--timeout must be between 0 and 60 seconds") }
+    }
+
+    func run() async throws {
+        let configPath = service ? ServicePaths.config : (common.config ?? BridgePaths.defaultConfigFile())
+        let inputs = DoctorInputs(
+            environment: ProcessInfo.processInfo.environment,
+            configPath: configPath,
+            configMustExist: service || common.config != nil,
+            databasePath: service ? ServicePaths.database : common.databasePath,
+            overrides: common.assignments,
+            timeout: .milliseconds(Int(timeout * 1000)),
+            expectedUser: service ? ServicePaths.user : nil)
+        let report = await Doctor.examine(inputs)
+        for finding in report.findings {
+            print(finding)
+        }
+        if !report.readyForLiveUse { throw ExitCode.failure }
+    }
+}
+
+/// Where the installed service keeps its files (systemd/aquavate-bridge.service).
+enum ServicePaths {
+    static let config = "/etc/aquavate/bridge.toml"
+    static let database = "/var/lib/aquavate-bridge/history.sqlite"
+    static let user = "aquavate"
+}

@@ -1,0 +1,180 @@
+// dbus/aquavate-bridge.conf on a bus configured like the system bus (PolicyBus): a member of the
+// bluetooth group may call what a BLE central needs from org.bluez and hears its signals; a user
+// outside the group gets AccessDenied (BLUEZ.md F20); nothing beyond that is granted.
+//
+// Needs root: it creates throw-away users (unique names, deleted afterwards) and runs dbus-send,
+// gdbus and the bridge as them with setpriv. CI runs the tests as root.
+import BusTestSupport
+import DBus
+import Foundation
+import Testing
+
+private let policyFile = repositoryFile("dbus/aquavate-bridge.conf")
+private let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
+
+private func expectAllowed(_ result: ToolResult, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(result.status == 0 && result.output.contains("method return"), "\(what) should be allowed: \(result)",
+            sourceLocation: sourceLocation)
+}
+
+private func expectDenied(_ result: ToolResult, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(result.status != 0 && result.error.contains(accessDenied), "\(what) should be AccessDenied: \(result)",
+            sourceLocation: sourceLocation)
+}
+
+/// Creates `users` (name → extra groups), runs `body`, deletes the users whatever happens.
+private func withUsers<T>(_ users: [(String, [String])], _ body: () async throws -> T) async throws -> T {
+    try requireRoot("the D-Bus policy test")
+    try SystemAccounts.ensureBluetoothGroup()
+    defer { for (name, _) in users { SystemAccounts.deleteUser(name) } }
+    for (name, groups) in users { try SystemAccounts.createUser(name, groups: groups) }
+    return try await body()
+}
+
+/// Starts the policy bus and the fake bluetoothd, runs `body`, stops both.
+private func withPolicyBus<T>(_ body: (PolicyBus, FakeBlueZ) async throws -> T) async throws -> T {
+    let bus = try await PolicyBus.start(policyFile: policyFile)
+    defer { bus.stop() }
+    let bluez = try await FakeBlueZ(address: bus.address)
+    defer { Task { await bluez.connection.close() } }
+    return try await body(bus, bluez)
+}
+
+@Suite("D-Bus policy")
+struct DBusPolicyTests {
+    @Test("the system bus's own default policy (without ours) denies the group: the test bus is strict")
+    func withoutThePolicyTheGroupIsDenied() async throws {
+        let member = SystemAccounts.uniqueName("m")
+        try await withUsers([(member, ["bluetooth"])]) {
+            let empty = try ScratchFolder("no-policy")
+            defer { empty.remove() }
+            let noPolicy = try empty.write("<busconfig/>\n", to: "empty.conf")
+            let bus = try await PolicyBus.start(policyFile: noPolicy)
+            defer { bus.stop() }
+            let bluez = try await FakeBlueZ(address: bus.address)
+            defer { Task { await bluez.connection.close() } }
+            expectDenied(try await bus.send(as: member, path: "/", "org.freedesktop.DBus.Introspectable.Introspect"),
+                         "Introspect without our policy")
+            // Root (bluez's own policy) is allowed: the daemon and the fake answer at all.
+            let root = try await runTool("/usr/bin/dbus-send", ["--system", "--print-reply", "--dest=org.bluez", "/",
+                                                                "org.freedesktop.DBus.Introspectable.Introspect"],
+                                         environment: bus.environment)
+            expectAllowed(root, "Introspect as root")
+        }
+    }
+
+    @Test("a bluetooth group member may call Adapter1, Properties, ObjectManager, Introspectable; an outsider may not")
+    func groupMemberAllowedOutsiderDenied() async throws {
+        let member = SystemAccounts.uniqueName("m"), outsider = SystemAccounts.uniqueName("o")
+        try await withUsers([(member, ["bluetooth"]), (outsider, [])]) {
+            try await withPolicyBus { bus, bluez in
+                #expect(!bus.log.contains("Unknown group"), "\(bus.log)")
+                let adapter = FakeBlueZ.adapter.rawValue
+                for user in [member, outsider] {
+                    let results = [
+                        ("Introspect", try await bus.send(as: user, path: "/", "org.freedesktop.DBus.Introspectable.Introspect")),
+                        ("GetManagedObjects", try await bus.send(as: user, path: "/", "org.freedesktop.DBus.ObjectManager.GetManagedObjects")),
+                        ("Properties.Get", try await bus.send(as: user, path: adapter, "org.freedesktop.DBus.Properties.Get",
+                                                              ["string:org.bluez.Adapter1", "string:Powered"])),
+                        ("StartDiscovery", try await bus.send(as: user, path: adapter, "org.bluez.Adapter1.StartDiscovery")),
+                    ]
+                    for (what, result) in results {
+                        if user == member { expectAllowed(result, "\(what) by a group member") }
+                        else { expectDenied(result, "\(what) by a user outside the group") }
+                    }
+                }
+                #expect(bluez.startDiscoveryCount == 1, "only the member's StartDiscovery reaches bluetoothd")
+            }
+        }
+    }
+
+    @Test("nothing else is granted: no other BlueZ interface, no other destination, no name to own")
+    func nothingElseGranted() async throws {
+        let member = SystemAccounts.uniqueName("m")
+        try await withUsers([(member, ["bluetooth"])]) {
+            try await withPolicyBus { bus, bluez in
+                expectDenied(try await bus.send(as: member, path: "/org/bluez", "org.bluez.AgentManager1.RegisterAgent",
+                                                ["objpath:/agent", "string:NoInputNoOutput"]), "AgentManager1")
+                #expect(bluez.registerAgentCount == 0)
+                // Another service on the bus, owned by root: still denied by the default policy.
+                let other = try await BusConnection.connect(.address(bus.address))
+                defer { Task { await other.close() } }
+                #expect(try await other.requestName("org.example.Other") == .primaryOwner)
+                expectDenied(try await bus.send(as: member, destination: "org.example.Other", path: "/",
+                                                "org.freedesktop.DBus.Introspectable.Introspect"), "another destination")
+                // Owning org.bluez (impersonating bluetoothd) stays denied.
+                let own = try await bus.send(as: member, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                             "org.freedesktop.DBus.RequestName", ["string:org.bluez", "uint32:4"])
+                expectDenied(own, "RequestName org.bluez")
+            }
+        }
+    }
+
+    @Test("a group member receives org.bluez's PropertiesChanged signals (gdbus monitor as that user)")
+    func groupMemberReceivesSignals() async throws {
+        let member = SystemAccounts.uniqueName("m")
+        try await withUsers([(member, ["bluetooth"])]) {
+            try await withPolicyBus { bus, bluez in
+                let log = bus.folder.file("monitor.log")
+                _ = FileManager.default.createFile(atPath: log, contents: nil)
+                let monitor = Process()
+                monitor.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+                monitor.arguments = SystemAccounts.asUser(member) + ["/usr/bin/gdbus", "monitor", "--system", "--dest", "org.bluez"]
+                monitor.environment = bus.environment
+                monitor.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+                monitor.standardError = monitor.standardOutput
+                try monitor.run()
+                defer {
+                    kill(monitor.processIdentifier, SIGKILL)
+                    monitor.waitUntilExit()
+                }
+                // The monitor subscribes on its own schedule: announce until it has heard one.
+                let announcements = CallCounter()
+                try await waitUntil(.seconds(20), "gdbus monitor to print a PropertiesChanged from org.bluez") {
+                    try bluez.announcePowered(announcements.increment() % 2 == 0)
+                    let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                    return text.contains("/org/bluez/hci0: org.freedesktop.DBus.Properties.PropertiesChanged ('org.bluez.Adapter1'")
+                }
+            }
+        }
+    }
+
+    @Test("the service's user aquavate is allowed by name, even outside the bluetooth group")
+    func serviceUserAllowedByName() async throws {
+        try requireRoot("the D-Bus policy test")
+        let created = !SystemAccounts.userExists("aquavate")
+        try await withUsers(created ? [("aquavate", [])] : []) {
+            try await withPolicyBus { bus, _ in
+                expectAllowed(try await bus.send(as: "aquavate", path: "/", "org.freedesktop.DBus.Introspectable.Introspect"),
+                              "Introspect by aquavate")
+                expectDenied(try await bus.send(as: "aquavate", path: "/org/bluez", "org.bluez.AgentManager1.RegisterAgent",
+                                                ["objpath:/agent", "string:NoInputNoOutput"]), "AgentManager1 by aquavate")
+            }
+        }
+    }
+
+    @Test("doctor, run as each user, says whether this user may call org.bluez and names the fix")
+    func doctorNamesThePermission() async throws {
+        let member = SystemAccounts.uniqueName("m"), outsider = SystemAccounts.uniqueName("o")
+        try await withUsers([(member, ["bluetooth"]), (outsider, [])]) {
+            try await withPolicyBus { bus, bluez in
+                // A database only root may write: the doctor must say so for an ordinary user.
+                let database = try bus.folder.write("", to: "root-only.sqlite")
+                chmod(database, 0o644)
+                let allowed = try await bus.run(as: member, [bridgeBinary, "doctor", "--db", database, "--timeout", "10"])
+                #expect(allowed.status == 1, "\(allowed)")
+                #expect(allowed.lines.contains("ok    D-Bus permission: user \(member) may call org.bluez"), "\(allowed)")
+                #expect(allowed.lines.contains("ok    adapter: hci0 (00:AA:01:02:03:04)"), "\(allowed)")
+                #expect(allowed.lines.contains("ok    powered: hci0 is powered on"), "\(allowed)")
+                #expect(allowed.output.contains("FAIL  database: user \(member) cannot write \(database): Permission denied"),
+                        "\(allowed)")
+
+                let denied = try await bus.run(as: outsider, [bridgeBinary, "doctor", "--db", database, "--timeout", "10"])
+                #expect(denied.status == 1, "\(denied)")
+                #expect(denied.lines.contains("ok    bluetoothd: org.bluez is on the system bus (owner \(bluez.connection.uniqueName))"), "\(denied)")
+                #expect(denied.output.contains("FAIL  D-Bus permission: user \(outsider) may not call org.bluez (AccessDenied); "
+                    + "fix: sudo usermod -aG bluetooth \(outsider), then log out and in again"), "\(denied)")
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# Installs aquavate-bridge as a system service (Raspberry Pi, or any systemd Linux with BlueZ).
+#
+#   sudo scripts/install.sh                       build (release, -static-stdlib) and install
+#   sudo scripts/install.sh --no-build BIN=FILE   install an already built binary
+#   scripts/install.sh --no-build BIN=FILE DESTDIR=/tmp/stage   stage the files only (no root needed)
+#
+# Options (also as environment variables or VAR=value arguments, like make):
+#   PREFIX=/usr/local  where bin/aquavate-bridge and share/doc/aquavate-bridge go
+#   DESTDIR=           staging root; when set, nothing outside it is touched: no user is
+#                      created, no service is reloaded, enabled or started
+#   BIN=               the binary to install (implies --no-build)
+#   SCRATCH=.build     SwiftPM scratch folder for the build
+#   --no-build         do not build; BIN, else $SCRATCH/release/aquavate-bridge, is installed
+#   --no-start         install and enable, but do not (re)start the service
+#
+# Idempotent: running it again gives the same files and no errors. A config file that already
+# exists (/etc/aquavate/bridge.toml) is never overwritten. Undo with scripts/uninstall.sh.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PREFIX="${PREFIX:-/usr/local}"
+DESTDIR="${DESTDIR:-}"
+BIN="${BIN:-}"
+SCRATCH="${SCRATCH:-.build}"
+build=yes
+start=yes
+
+usage() { sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+fail() { echo "install.sh: $*" >&2; exit 1; }
+
+for argument in "$@"; do
+    case "$argument" in
+        --no-build) build=no ;;
+        --no-start) start=no ;;
+        -h|--help) usage; exit 0 ;;
+        PREFIX=*) PREFIX="${argument#PREFIX=}" ;;
+        DESTDIR=*) DESTDIR="${argument#DESTDIR=}" ;;
+        BIN=*) BIN="${argument#BIN=}" ;;
+        SCRATCH=*) SCRATCH="${argument#SCRATCH=}" ;;
+        *) fail "unknown argument '$argument'; see --help" ;;
+    esac
+done
+[[ "$PREFIX" == /* ]] || fail "PREFIX must be an absolute path, not '$PREFIX'"
+[[ -z "$DESTDIR" || "$DESTDIR" == /* ]] || fail "DESTDIR must be an absolute path, not '$DESTDIR'"
+DESTDIR="${DESTDIR%/}"
+PREFIX="${PREFIX%/}"
+real_install=no
+[[ -z "$DESTDIR" ]] && real_install=yes
+if [[ $real_install == yes && $(id -u) -ne 0 ]]; then
+    fail "installing into the system needs root: run it with sudo (or set DESTDIR=/some/folder to stage the files)"
+fi
+
+# --- the binary -------------------------------------------------------------------------------
+if [[ -n "$BIN" ]]; then
+    build=no
+elif [[ $build == yes ]]; then
+    command -v swift >/dev/null || fail "swift is not on the PATH (as root, sudo resets PATH: build first with 'make build', then 'sudo make install')"
+    echo "building aquavate-bridge (release, -static-stdlib) ..."
+    (cd "$here" && swift build -c release --scratch-path "$SCRATCH" -Xswiftc -static-stdlib --product aquavate-bridge)
+    BIN="$here/$SCRATCH/release/aquavate-bridge"
+else
+    BIN="$here/$SCRATCH/release/aquavate-bridge"
+fi
+[[ -f "$BIN" ]] || fail "no binary at $BIN; build it first (make build) or give BIN=FILE"
+
+# --- files ------------------------------------------------------------------------------------
+bindir="$DESTDIR$PREFIX/bin"
+docdir="$DESTDIR$PREFIX/share/doc/aquavate-bridge"
+unitdir="$DESTDIR/etc/systemd/system"
+rulesdir="$DESTDIR/etc/udev/rules.d"
+policydir="$DESTDIR/etc/dbus-1/system.d"
+configdir="$DESTDIR/etc/aquavate"
+
+# The service user comes first, so that the D-Bus policy naming it loads cleanly.
+if [[ $real_install == yes ]]; then
+    getent group bluetooth >/dev/null || groupadd --system bluetooth
+    if ! getent passwd aquavate >/dev/null; then
+        useradd --system --user-group --groups bluetooth --home-dir /var/lib/aquavate-bridge --no-create-home \
+            --shell /usr/sbin/nologin --comment "aquavate-bridge service" aquavate
+        echo "created the system user aquavate (groups: aquavate, bluetooth)"
+    else
+        usermod --append --groups bluetooth aquavate
+    fi
+fi
+
+install -d -m 0755 "$bindir" "$docdir" "$unitdir" "$rulesdir" "$policydir" "$configdir"
+# Copy to a temporary name, then rename: replacing a running binary in place fails (ETXTBSY).
+install -m 0755 "$BIN" "$bindir/.aquavate-bridge.new"
+mv -f "$bindir/.aquavate-bridge.new" "$bindir/aquavate-bridge"
+# The unit names the binary by its installed path.
+sed -e "s#/usr/local/bin/aquavate-bridge#$PREFIX/bin/aquavate-bridge#g" \
+    -e "s#/usr/local/share/doc/aquavate-bridge#$PREFIX/share/doc/aquavate-bridge#g" \
+    "$here/systemd/aquavate-bridge.service" > "$unitdir/.aquavate-bridge.service.new"
+chmod 0644 "$unitdir/.aquavate-bridge.service.new"
+mv -f "$unitdir/.aquavate-bridge.service.new" "$unitdir/aquavate-bridge.service"
+install -m 0644 "$here/udev/90-aquavate-bridge.rules" "$rulesdir/90-aquavate-bridge.rules"
+install -m 0644 "$here/dbus/aquavate-bridge.conf" "$policydir/aquavate-bridge.conf"
+install -m 0644 "$here/docs/raspberry-pi.md" "$docdir/raspberry-pi.md"
+
+# The config may hold push.token: readable by root and the service's group only.
+config="$configdir/bridge.toml"
+if [[ -e "$config" ]]; then
+    echo "kept the existing $config"
+else
+    cat > "$config.new" <<'TOML'
+# aquavate-bridge service configuration. Every key: aquavate-bridge config list
+# After editing: sudo systemctl restart aquavate-bridge
+# Settings saved with `config set` (in the database) override this file.
+
+# timezone = "Europe/Madrid"        # default: the system's
+# goal_ml = 2500                    # default: the bottle's goal
+
+[desktop]
+enabled = false                     # a service has no desktop session to notify
+
+# [mqtt]                            # Home Assistant (MQTT discovery)
+# url = "mqtt://homeassistant.local:1883"
+
+# [push]                            # phone push through an ntfy-style topic
+# url = "https://ntfy.sh/your-secret-topic"
+# token = "tk_..."
+
+# [bluetooth]
+# adapter = "hci1"                  # default: the first powered adapter
+TOML
+    chmod 0640 "$config.new"
+    if [[ $real_install == yes ]]; then chown root:aquavate "$config.new"; fi
+    mv "$config.new" "$config"
+    echo "wrote the default $config"
+fi
+
+echo "installed: $bindir/aquavate-bridge, $unitdir/aquavate-bridge.service,"
+echo "           $rulesdir/90-aquavate-bridge.rules, $policydir/aquavate-bridge.conf, $docdir/raspberry-pi.md"
+[[ $real_install == yes ]] || exit 0
+
+# --- activate (real install only) ------------------------------------------------------------
+if command -v udevadm >/dev/null && [[ -d /run/udev ]]; then
+    udevadm control --reload || echo "install.sh: udevadm control --reload failed; the rules apply after a reboot" >&2
+    # Apply the autosuspend rule to dongles already plugged in.
+    udevadm trigger --action=add --subsystem-match=usb --attr-match=bDeviceClass=e0 || true
+    udevadm trigger --action=add --subsystem-match=usb --attr-match=bInterfaceClass=e0 || true
+fi
+if [[ -d /run/systemd/system ]]; then
+    systemctl reload dbus.service 2>/dev/null || systemctl reload dbus-broker.service 2>/dev/null \
+        || echo "install.sh: could not reload D-Bus; the policy applies after a reboot" >&2
+    systemctl daemon-reload
+    systemctl enable aquavate-bridge.service
+    if [[ $start == yes ]]; then
+        systemctl restart aquavate-bridge.service
+        echo "started aquavate-bridge.service (logs: journalctl -u aquavate-bridge -f)"
+    fi
+else
+    echo "systemd is not running here: enable the service later with: systemctl enable --now aquavate-bridge"
+fi
+echo "check the installation: sudo -u aquavate $PREFIX/bin/aquavate-bridge doctor --service"
