@@ -4,9 +4,18 @@ import Foundation
 import Testing
 
 /// Runs the built `aquavate-bridge` with `arguments`; returns status, stdout and stderr.
-func runBridge(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+/// Async, and never blocks a thread while the child runs: Swift Testing runs tests on a
+/// cooperative pool as wide as the machine (2 threads in CI), and a test that blocked one while
+/// `notify test` waited its 5 s starved every test that polls with `Task.sleep`.
+func runBridge(_ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, out: String, err: String) {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         .appendingPathComponent("aquavate-bridge")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let outURL = folder.appendingPathComponent("out"), errURL = folder.appendingPathComponent("err")
+    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
@@ -17,28 +26,19 @@ func runBridge(_ arguments: [String], environment: [String: String] = [:]) throw
     }
     for (key, value) in environment { env[key] = value }
     process.environment = env
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Read both pipes to the end before waiting, so a large output cannot block the child.
-    let errData = ReadAll(err.fileHandleForReading)
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData.wait(), as: UTF8.self))
-}
-
-/// Reads a pipe on a background thread.
-final class ReadAll: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
+    // Output goes to files, so a chatty child can never block on a full pipe.
+    process.standardOutput = try FileHandle(forWritingTo: outURL)
+    process.standardError = try FileHandle(forWritingTo: errURL)
+    let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+        do { try process.run() } catch {
+            process.terminationHandler = nil
+            continuation.resume(throwing: error)
         }
     }
-    func wait() -> Data { done.wait(); return data }
+    let out = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
+    let err = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+    return (status, out, err)
 }
 
 func jsonObjects(_ text: String) throws -> [[String: Any]] {
@@ -51,8 +51,8 @@ func jsonObjects(_ text: String) throws -> [[String: Any]] {
 @Suite("Command line")
 struct CommandLineTests {
     @Test("replay --json prints one event object per line with the contract's fields")
-    func replayJSON() throws {
-        let result = try runBridge(["replay", shippedCapture("wedge.aqcap"), "--json", "--set", "timezone=UTC"])
+    func replayJSON() async throws {
+        let result = try await runBridge(["replay", shippedCapture("wedge.aqcap"), "--json", "--set", "timezone=UTC"])
         #expect(result.status == 0, "\(result.err)")
         let objects = try jsonObjects(result.out)
         #expect(objects.allSatisfy { $0["event"] is String })
@@ -77,13 +77,13 @@ struct CommandLineTests {
     }
 
     @Test("replay exits non-zero after a rejected line, reports file and line, and still uses the rest")
-    func replayRejects() throws {
+    func replayRejects() async throws {
         let folder = TemporaryFolder()
         let good = try String(contentsOfFile: shippedCapture("wedge.aqcap"), encoding: .utf8)
         var lines = good.split(separator: "\n").map(String.init)
         lines.insert("{not json", at: 3)
         let file = folder.write("broken.aqcap", lines.joined(separator: "\n"))
-        let result = try runBridge(["replay", file, "--json"])
+        let result = try await runBridge(["replay", file, "--json"])
         #expect(result.status != 0)
         let objects = try jsonObjects(result.out)
         let errors = objects.filter { $0["event"] as? String == "error" }
@@ -93,18 +93,18 @@ struct CommandLineTests {
         #expect(objects.filter { $0["event"] as? String == "drink" }.count == 2)
         #expect(result.err.contains("1 input line(s) rejected"))
         // The text form names the place on standard error.
-        let text = try runBridge(["replay", file])
+        let text = try await runBridge(["replay", file])
         #expect(text.status != 0)
         #expect(text.err.contains("\(file):4:"))
     }
 
     @Test("replay --db then history --json and --csv read the same drinks back")
-    func historyAfterReplay() throws {
+    func historyAfterReplay() async throws {
         let folder = TemporaryFolder()
         let db = folder.path + "/h.sqlite"
-        let replay = try runBridge(["replay", shippedCapture("day-of-syncs.aqcap"), "--db", db, "--set", "timezone=Europe/Madrid"])
+        let replay = try await runBridge(["replay", shippedCapture("day-of-syncs.aqcap"), "--db", db, "--set", "timezone=Europe/Madrid"])
         #expect(replay.status == 0, "\(replay.err)")
-        let history = try runBridge(["history", "--json", "--db", db, "--set", "timezone=Europe/Madrid"])
+        let history = try await runBridge(["history", "--json", "--db", db, "--set", "timezone=Europe/Madrid"])
         #expect(history.status == 0, "\(history.err)")
         let objects = try jsonObjects(history.out)
         #expect(objects.filter { $0["event"] as? String == "drink" }.count == 19)
@@ -112,58 +112,58 @@ struct CommandLineTests {
         #expect(days.count == 1)
         #expect(days.first?["date"] as? String == "2026-11-20")
         #expect(days.first?["drinks"] as? Int == 19)
-        let csv = try runBridge(["history", "--csv", "--db", db])
+        let csv = try await runBridge(["history", "--csv", "--db", db])
         #expect(csv.status == 0)
         let rows = csv.out.split(separator: "\n")
         #expect(rows.first?.hasPrefix("event,") == true)
         #expect(rows.filter { $0.hasPrefix("drink,") }.count == 19)
         // Replaying again stores nothing new.
-        let again = try runBridge(["replay", shippedCapture("day-of-syncs.aqcap"), "--db", db, "--json"])
+        let again = try await runBridge(["replay", shippedCapture("day-of-syncs.aqcap"), "--db", db, "--json"])
         let drinks = try jsonObjects(again.out).filter { $0["event"] as? String == "drink" }
         #expect(drinks.count == 19 && drinks.allSatisfy { $0["new"] as? Bool == false })
     }
 
     @Test("history --days must be positive")
-    func historyDaysValidated() throws {
-        let bad = try runBridge(["history", "--days", "0", "--db", "/tmp/none.sqlite"])
+    func historyDaysValidated() async throws {
+        let bad = try await runBridge(["history", "--days", "0", "--db", "/tmp/none.sqlite"])
         #expect(bad.status != 0)
     }
 
     @Test("history without a database says where it looked and what to do")
-    func historyWithoutDatabase() throws {
-        let result = try runBridge(["history", "--db", "/nonexistent/folder/h.sqlite"])
+    func historyWithoutDatabase() async throws {
+        let result = try await runBridge(["history", "--db", "/nonexistent/folder/h.sqlite"])
         #expect(result.status != 0)
         #expect(result.err.contains("/nonexistent/folder/h.sqlite"))
         #expect(result.err.split(separator: "\n").count == 1)
     }
 
     @Test("config set refuses bad values with the valid choices and changes nothing")
-    func configSet() throws {
+    func configSet() async throws {
         let folder = TemporaryFolder()
         let db = folder.path + "/h.sqlite"
-        let bad = try runBridge(["config", "set", "reminders.daily_limit", "maybe", "--db", db])
+        let bad = try await runBridge(["config", "set", "reminders.daily_limit", "maybe", "--db", db])
         #expect(bad.status != 0)
         #expect(bad.err.contains("true or false"))
-        let goal = try runBridge(["config", "set", "goal_ml", "-5", "--db", db])
+        let goal = try await runBridge(["config", "set", "goal_ml", "-5", "--db", db])
         #expect(goal.status != 0)
-        let zone = try runBridge(["config", "set", "timezone", "Mars/Olympus", "--db", db])
+        let zone = try await runBridge(["config", "set", "timezone", "Mars/Olympus", "--db", db])
         #expect(zone.status != 0)
         #expect(zone.err.contains("IANA"))
-        let unknown = try runBridge(["config", "set", "reminders.daily_limt", "true", "--db", db])
+        let unknown = try await runBridge(["config", "set", "reminders.daily_limt", "true", "--db", db])
         #expect(unknown.status != 0)
         #expect(unknown.err.contains("reminders.daily_limit"))
-        let get = try runBridge(["config", "get", "reminders.daily_limit", "--db", db])
+        let get = try await runBridge(["config", "get", "reminders.daily_limit", "--db", db])
         #expect(get.out == "true\n")
-        let set = try runBridge(["config", "set", "reminders.daily_limit", "off", "--db", db])
+        let set = try await runBridge(["config", "set", "reminders.daily_limit", "off", "--db", db])
         #expect(set.status == 0)
-        #expect(try runBridge(["config", "get", "reminders.daily_limit", "--db", db]).out == "false\n")
+        #expect(try await runBridge(["config", "get", "reminders.daily_limit", "--db", db]).out == "false\n")
         // --set overrides the stored value for one run only.
-        #expect(try runBridge(["config", "get", "reminders.daily_limit", "--db", db, "--set", "reminders.daily_limit=true"]).out == "true\n")
-        #expect(try runBridge(["config", "get", "reminders.daily_limit", "--db", db]).out == "false\n")
+        #expect(try await runBridge(["config", "get", "reminders.daily_limit", "--db", db, "--set", "reminders.daily_limit=true"]).out == "true\n")
+        #expect(try await runBridge(["config", "get", "reminders.daily_limit", "--db", db]).out == "false\n")
     }
 
     @Test("the config file: values apply, an unknown key warns, a bad value is refused and the rest loads")
-    func configFile() throws {
+    func configFile() async throws {
         let folder = TemporaryFolder()
         let file = folder.write("bridge.toml", """
             timezone = "America/New_York"
@@ -173,33 +173,33 @@ struct CommandLineTests {
             min_deficit_ml = "lots"
             """)
         let db = folder.path + "/h.sqlite"
-        let zone = try runBridge(["config", "get", "timezone", "--config", file, "--db", db])
+        let zone = try await runBridge(["config", "get", "timezone", "--config", file, "--db", db])
         #expect(zone.status == 0)
         #expect(zone.out == "America/New_York\n")
         #expect(zone.err.contains("colour"))
         #expect(zone.err.contains("min_deficit_ml"))
-        #expect(try runBridge(["config", "get", "reminders.daily_limit", "--config", file, "--db", db]).out == "false\n")
-        #expect(try runBridge(["config", "get", "reminders.min_deficit_ml", "--config", file, "--db", db]).out == "150\n")
+        #expect(try await runBridge(["config", "get", "reminders.daily_limit", "--config", file, "--db", db]).out == "false\n")
+        #expect(try await runBridge(["config", "get", "reminders.min_deficit_ml", "--config", file, "--db", db]).out == "150\n")
         let broken = folder.write("broken.toml", "timezone = \n[[[")
-        let result = try runBridge(["config", "list", "--config", broken, "--db", db])
+        let result = try await runBridge(["config", "list", "--config", broken, "--db", db])
         #expect(result.status != 0)
         #expect(result.err.contains("broken.toml"))
-        let missing = try runBridge(["config", "list", "--config", folder.path + "/absent.toml", "--db", db])
+        let missing = try await runBridge(["config", "list", "--config", folder.path + "/absent.toml", "--db", db])
         #expect(missing.status != 0)
     }
 
     @Test("--set with an unknown key fails with one line")
-    func badOverride() throws {
-        let result = try runBridge(["replay", shippedCapture("wedge.aqcap"), "--set", "timezone=Nowhere/City"])
+    func badOverride() async throws {
+        let result = try await runBridge(["replay", shippedCapture("wedge.aqcap"), "--set", "timezone=Nowhere/City"])
         #expect(result.status != 0)
         #expect(result.err.contains("timezone"))
         #expect(!result.err.contains("Fatal"))
     }
 
     @Test("every command has --help")
-    func help() throws {
+    func help() async throws {
         for command in [["replay"], ["history"], ["import"], ["config"], ["config", "set"]] {
-            let result = try runBridge(command + ["--help"])
+            let result = try await runBridge(command + ["--help"])
             #expect(result.status == 0)
             #expect(result.out.contains("USAGE"))
         }
@@ -209,22 +209,22 @@ struct CommandLineTests {
 @Suite("notify test")
 struct NotifyTestCommandTests {
     @Test("delivers through the journal, and names a sink that cannot deliver")
-    func notifyTest() throws {
+    func notifyTest() async throws {
         let folder = TemporaryFolder()
         let db = folder.path + "/h.sqlite"
-        let ok = try runBridge(["notify", "test", "--db", db])
+        let ok = try await runBridge(["notify", "test", "--db", db])
         #expect(ok.status == 0, "\(ok.err)")
         #expect(ok.out.contains("journal: delivered"))
         #expect(ok.err.contains("id=notification-test"))
         let history = try DrinkHistoryProbe.delivered(db)
         #expect(history == ["notification-test"])
         // A push server that refuses connections: the journal still delivers, the push sink is named.
-        let bad = try runBridge(["notify", "test", "--db", db, "--set", "push.url=http://127.0.0.1:9/topic", "--wait", "2"])
+        let bad = try await runBridge(["notify", "test", "--db", db, "--set", "push.url=http://127.0.0.1:9/topic", "--wait", "2"])
         #expect(bad.status != 0)
         #expect(bad.out.contains("journal: delivered"))
         #expect(bad.out.contains("push: NOT delivered"))
         // With the master switch off nothing is scheduled.
-        let off = try runBridge(["notify", "test", "--db", db, "--set", "notifications.enabled=false"])
+        let off = try await runBridge(["notify", "test", "--db", db, "--set", "notifications.enabled=false"])
         #expect(off.status != 0)
         #expect(off.err.contains("notifications.enabled"))
     }

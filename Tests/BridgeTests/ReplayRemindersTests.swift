@@ -9,7 +9,7 @@ import Testing
 @Suite("Replay with reminders")
 struct ReplayRemindersTests {
     @Test("back on track is delivered by the sync that catches up, at the sync's own time")
-    func backOnTrackAtTheSync() throws {
+    func backOnTrackAtTheSync() async throws {
         let outcome = try runReplay([shippedCapture("day-of-syncs.aqcap")], history: try DrinkHistory(path: nil), reminders: true)
         let backOnTrack = outcome.notifications.filter { $0.kind == "back_on_track" }
         #expect(!backOnTrack.isEmpty)
@@ -28,7 +28,7 @@ struct ReplayRemindersTests {
     }
 
     @Test("two replays sharing a database are a restart: counters and ids continue, nothing is sent twice")
-    func restartKeepsCounters() throws {
+    func restartKeepsCounters() async throws {
         let folder = TemporaryFolder()
         let lines = try String(contentsOfFile: shippedCapture("day-of-syncs.aqcap"), encoding: .utf8).split(separator: "\n").map(String.init)
         // Cut after the fourth connection (line 1 is the header).
@@ -53,7 +53,7 @@ struct ReplayRemindersTests {
     }
 
     @Test("low battery alerts once per episode, and not again after a restart")
-    func lowBatteryOncePerEpisode() throws {
+    func lowBatteryOncePerEpisode() async throws {
         func state(battery: UInt8, low: Bool) -> [UInt8] {
             CurrentState(timestamp: 1_795_248_000, currentWeightG: 300, bottleLevelML: 300, dailyTotalML: 0,
                          batteryPercent: battery, flags: low ? [.timeValid, .calibrated, .stable, .lowBattery] : [.timeValid, .calibrated, .stable],
@@ -81,8 +81,8 @@ struct ReplayRemindersTests {
     }
 
     @Test("replay --reminders --json prints notification events with the contract's fields")
-    func notificationJSON() throws {
-        let result = try runBridge(["replay", shippedCapture("day-of-syncs.aqcap"), "--reminders", "--json", "--set", "timezone=Europe/Madrid"])
+    func notificationJSON() async throws {
+        let result = try await runBridge(["replay", shippedCapture("day-of-syncs.aqcap"), "--reminders", "--json", "--set", "timezone=Europe/Madrid"])
         #expect(result.status == 0, "\(result.err)")
         let notes = try jsonObjects(result.out).filter { $0["event"] as? String == "notification" }
         #expect(!notes.isEmpty)
@@ -93,18 +93,18 @@ struct ReplayRemindersTests {
     }
 
     @Test("status shows Reminders Today with and without the daily limit")
-    func statusText() throws {
+    func statusText() async throws {
         let folder = TemporaryFolder()
         let db = folder.path + "/h.sqlite"
-        _ = try runBridge(["replay", shippedCapture("day-of-syncs.aqcap"), "--reminders", "--db", db, "--set", "timezone=Europe/Madrid"])
-        let on = try runBridge(["status", "--db", db, "--set", "timezone=Europe/Madrid", "--at", "2026-11-20T20:00:00Z"])
+        _ = try await runBridge(["replay", shippedCapture("day-of-syncs.aqcap"), "--reminders", "--db", db, "--set", "timezone=Europe/Madrid"])
+        let on = try await runBridge(["status", "--db", db, "--set", "timezone=Europe/Madrid", "--at", "2026-11-20T20:00:00Z"])
         #expect(on.status == 0, "\(on.err)")
         #expect(on.out.contains("Reminders Today: 5/12"))
         #expect(on.out.contains("Bottle: Aquavate-A3F2 (F4:12:FA:00:A3:F4)"))
-        _ = try runBridge(["config", "set", "reminders.daily_limit", "false", "--db", db])
-        let off = try runBridge(["status", "--db", db, "--set", "timezone=Europe/Madrid", "--at", "2026-11-20T20:00:00Z"])
+        _ = try await runBridge(["config", "set", "reminders.daily_limit", "false", "--db", db])
+        let off = try await runBridge(["status", "--db", db, "--set", "timezone=Europe/Madrid", "--at", "2026-11-20T20:00:00Z"])
         #expect(off.out.contains("Reminders Today: 5\n"))
-        let json = try runBridge(["status", "--json", "--db", db, "--at", "2026-11-20T20:00:00Z"])
+        let json = try await runBridge(["status", "--json", "--db", db, "--at", "2026-11-20T20:00:00Z"])
         let object = try #require(try jsonObjects(json.out).first)
         #expect(object["event"] as? String == "status")
         #expect(object["reminders_today"] as? Int == 5)
