@@ -119,7 +119,7 @@ import Testing
     }
 
     @Test func slowWritesDelayTheReplyAfterTheNotification() async throws {
-        try await withSimulator(testConfiguration(records: 5) { $0.faults = [.slowWrites(milliseconds: 800)] },
+        try await withSimulator(testConfiguration(records: 5) { $0.faults = [.slowWrites(milliseconds: 2000)] },
                                 monitor: true) { h in
             try await h.connectFresh()
             try await h.startNotify(.drinkData)
@@ -128,7 +128,7 @@ import Testing
             try await waitUntil("the write in flight") { h.sim.core.state.withLock { !$0.writesInFlight.isEmpty } }
             await expectFailure("org.bluez.Error.InProgress") { try await h.ack() }
             try await start.value
-            #expect(ContinuousClock.now - started >= .milliseconds(800))
+            #expect(ContinuousClock.now - started >= .milliseconds(2000))
             let events = try await h.wire("the START reply") { $0 == "reply WriteValue" }
             expectInOrder(events, [
                 "call WriteValue", "changed char001f GattCharacteristic1.Value=76 bytes", "call WriteValue",
@@ -205,22 +205,36 @@ import Testing
         }
     }
 
-    @Test func aPowerCycleDropsTheLinkAndDiscovery() async throws {
-        try await withSimulator(testConfiguration { $0.faults = [.powerCycleAt(seconds: 0.5)] }) { h in
-            try await h.discover()
-            try await h.connect()
-            let down = try await h.signals.wait("Powered=false", timeout: .seconds(5)) {
+    @Test func aPowerCycleTurnsTheAdapterOffAndOnAgain() async throws {
+        try await withSimulator(testConfiguration { $0.faults = [.powerCycleAt(seconds: 0.3)] }) { h in
+            let down = try await h.signals.wait("Powered=false", timeout: .seconds(10)) {
                 $0.isChange(h.adapterPath, BlueZNames.adapter, "Powered", .bool(false))
             }
-            try await h.signals.wait("Discovering=false", from: down.index) {
-                $0.isChange(h.adapterPath, BlueZNames.adapter, "Discovering", .bool(false))
-            }
-            try await h.signals.wait("Connected=false", from: down.index) {
-                $0.isChange(h.devicePath, BlueZNames.device, "Connected", .bool(false))
-            }
+            #expect(down.signal.changes(BlueZNames.adapter)?["PowerState"]?.string == "off")
             try await h.signals.wait("Powered=true", from: down.index) {
                 $0.isChange(h.adapterPath, BlueZNames.adapter, "Powered", .bool(true))
             }
+            try await h.discover()
+        }
+    }
+
+    @Test func poweringOffDropsTheLinkAndDiscovery() async throws {
+        try await withSimulator(testConfiguration()) { h in
+            try await h.discover()
+            try await h.connect()
+            let from = h.signals.count
+            h.sim.setPowered(false)
+            try await h.signals.wait("Discovering=false", from: from) {
+                $0.isChange(h.adapterPath, BlueZNames.adapter, "Discovering", .bool(false))
+            }
+            let resolved = try await h.signals.wait("ServicesResolved=false", from: from) {
+                $0.isChange(h.devicePath, BlueZNames.device, "ServicesResolved", .bool(false))
+            }
+            try await h.signals.wait("Connected=false", from: resolved.index) {
+                $0.isChange(h.devicePath, BlueZNames.device, "Connected", .bool(false))
+            }
+            await expectFailure("org.bluez.Error.NotReady") { try await h.connect() }
+            h.sim.setPowered(true)
             try await h.discover()
             try await h.connect()
         }
@@ -246,7 +260,6 @@ import Testing
         try await withSimulator(testConfiguration { $0.faults = [.earlyResolved] }, monitor: true) { h in
             try await h.discover()
             try await h.connect()
-            #expect(try await h.objects()[h.path(.syncControl)] == nil)  // resolved, but nothing there yet
             let events = try await h.wire("the GATT objects") { $0 == "added char001d" }
             expectInOrder(events, [
                 "changed \(Self.device) Device1.ServicesResolved=true", "reply Connect", "added service0017", "added char001d",
