@@ -34,35 +34,52 @@ struct AquavateSim: AsyncParsableCommand {
             connected, the bottle's GATT services and characteristics. The bottle follows the \
             Aquavate protocol, firmware bugs included (20-record chunks truncated above MTU - 3, \
             deleted-but-unsynced records, ACKs without chunk numbers, sync state surviving a \
-            disconnect). Any BlueZ client (bleak, bluetoothctl's D-Bus calls, the bridge) can drive it.
+            disconnect). Any BlueZ client (bleak, the bridge, gdbus) can drive it.
 
             BUS
-              Without --bus it uses the system bus, i.e. DBUS_SYSTEM_BUS_ADDRESS when set, else \
-            /var/run/dbus/system_bus_socket. Run it on a private bus: a real bluetoothd already owns \
-            org.bluez on the system bus.
+            Without --bus it uses the system bus, i.e. DBUS_SYSTEM_BUS_ADDRESS when set, else \
+            /var/run/dbus/system_bus_socket. Run it on a private bus: a real bluetoothd already \
+            owns org.bluez on the system bus.
 
             FAULTS (--fault NAME[=ARG], repeatable)
-            \(SimulatorFault.catalogue.map { entry in
-                "  " + (entry.argument.map { "\(entry.name)=\($0)" } ?? entry.name) + "\n      " + entry.help
-            }.joined(separator: "\n"))
+            \(faultList)
 
             TEST HOOKS
-              org.aquavate.Simulator1 at / (on the org.bluez name): AddDrink(q amount_ml) -> u record_id, \
-            Sleep(), Wake(), DropLink(), Vanish(), SetBattery(y), State() -> s (the state file's JSON).
+            org.aquavate.Simulator1 at / (on the org.bluez name, outside the ObjectManager tree):
+              AddDrink(q amount_ml) -> u record_id    Sleep()    Wake()
+              DropLink()    Vanish()    SetBattery(y percent)
+              State() -> s (the state file's JSON)
 
             OUTPUT
-              One line per D-Bus call and per event on standard error. With --state-file, the bottle's \
-            state (every record with its flags, unsynced_count, the sync status) is rewritten \
-            atomically as JSON on every change.
-
-            It runs until SIGTERM or SIGINT and then exits 0.
+            One line per D-Bus call and per event on standard error. With --state-file, the \
+            bottle's state (every record with its flags, unsynced_count, the sync status) is \
+            rewritten atomically as JSON on every change. It runs until SIGTERM or SIGINT, then \
+            exits 0; it exits 1 if its bus goes away.
 
             EXAMPLES
-              dbus-daemon --session --print-address --fork   # a private bus
+              dbus-daemon --session --print-address --fork
               aquavate-sim --bus unix:path=/tmp/bus.sock --records 40
-              DBUS_SYSTEM_BUS_ADDRESS=unix:path=/tmp/bus.sock aquavate-sim --records 600 --fault mtu=185
+              aquavate-sim --bus unix:path=/tmp/bus.sock --records 600 --fault mtu=185
               aquavate-sim --records 3 --fault wedge --state-file /tmp/bottle.json
             """)
+
+    /// The fault catalogue, wrapped to 78 columns with the explanations indented.
+    static var faultList: String {
+        SimulatorFault.catalogue.map { entry in
+            let name = entry.argument.map { "\(entry.name)=\($0)" } ?? entry.name
+            var lines = ["  " + name]
+            var line = "      "
+            for word in entry.help.split(separator: " ") {
+                if line.count + word.count + 1 > 78 && line.count > 6 {
+                    lines.append(line)
+                    line = "      "
+                }
+                line += (line.count > 6 ? " " : "") + word
+            }
+            lines.append(line)
+            return lines.joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
 
     @Option(name: .long, help: ArgumentHelp("The D-Bus address to serve on (default: the system bus).",
                                             valueName: "address"))

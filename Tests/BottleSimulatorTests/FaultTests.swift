@@ -4,6 +4,7 @@ import AquavateProtocol
 @testable import BottleSimulator
 import DBus
 import Foundation
+import Synchronization
 import Testing
 
 @Suite struct FaultTests {
@@ -120,7 +121,7 @@ import Testing
     }
 
     @Test func slowWritesDelayTheReplyAfterTheNotification() async throws {
-        try await withSimulator(testConfiguration(records: 5) { $0.faults = [.slowWrites(milliseconds: 800)] },
+        try await withSimulator(testConfiguration(records: 5) { $0.faults = [.slowWrites(milliseconds: 2000)] },
                                 monitor: true) { h in
             try await h.connectFresh()
             try await h.startNotify(.drinkData)
@@ -129,7 +130,7 @@ import Testing
             try await waitUntil("the write in flight") { h.sim.core.state.withLock { !$0.writesInFlight.isEmpty } }
             await expectFailure("org.bluez.Error.InProgress") { try await h.ack() }
             try await start.value
-            #expect(ContinuousClock.now - started >= .milliseconds(800))
+            #expect(ContinuousClock.now - started >= .milliseconds(2000))
             let events = try await h.wire("the START reply") { $0 == "reply WriteValue" }
             expectInOrder(events, [
                 "call WriteValue", "changed char001f GattCharacteristic1.Value=76 bytes", "call WriteValue",
@@ -206,22 +207,43 @@ import Testing
         }
     }
 
-    @Test func aPowerCycleDropsTheLinkAndDiscovery() async throws {
-        try await withSimulator(testConfiguration { $0.faults = [.powerCycleAt(seconds: 0.5)] }) { h in
+    @Test func aPowerCycleTurnsTheAdapterOffAndOnAgain() async throws {
+        // The cycle is timed from the simulator's start, possibly before this test subscribes, so
+        // it is followed through the simulator's own log; the signals are those of setPowered
+        // (next test).
+        let lines = Mutex<[String]>([])
+        let configuration = testConfiguration {
+            $0.faults = [.powerCycleAt(seconds: 0.3)]
+            $0.log = { line in lines.withLock { $0.append(line) } }
+        }
+        try await withSimulator(configuration) { h in
+            try await waitUntil("the adapter off and on again") {
+                lines.withLock { $0.contains("fault: power-cycle: adapter on") }
+            }
+            #expect(lines.withLock { $0.firstIndex(of: "fault: power-cycle: adapter off") ?? .max }
+                < lines.withLock { $0.firstIndex(of: "fault: power-cycle: adapter on") ?? -1 })
+            #expect(try await h.property(h.adapterPath, BlueZNames.adapter, "Powered") == .bool(true))
+            try await h.discover()
+        }
+    }
+
+    @Test func poweringOffDropsTheLinkAndDiscovery() async throws {
+        try await withSimulator(testConfiguration()) { h in
             try await h.discover()
             try await h.connect()
-            let down = try await h.signals.wait("Powered=false", timeout: .seconds(5)) {
-                $0.isChange(h.adapterPath, BlueZNames.adapter, "Powered", .bool(false))
-            }
-            try await h.signals.wait("Discovering=false", from: down.index) {
+            let from = h.signals.count
+            h.sim.setPowered(false)
+            try await h.signals.wait("Discovering=false", from: from) {
                 $0.isChange(h.adapterPath, BlueZNames.adapter, "Discovering", .bool(false))
             }
-            try await h.signals.wait("Connected=false", from: down.index) {
+            let resolved = try await h.signals.wait("ServicesResolved=false", from: from) {
+                $0.isChange(h.devicePath, BlueZNames.device, "ServicesResolved", .bool(false))
+            }
+            try await h.signals.wait("Connected=false", from: resolved.index) {
                 $0.isChange(h.devicePath, BlueZNames.device, "Connected", .bool(false))
             }
-            try await h.signals.wait("Powered=true", from: down.index) {
-                $0.isChange(h.adapterPath, BlueZNames.adapter, "Powered", .bool(true))
-            }
+            await expectFailure("org.bluez.Error.NotReady") { try await h.connect() }
+            h.sim.setPowered(true)
             try await h.discover()
             try await h.connect()
         }
@@ -247,7 +269,6 @@ import Testing
         try await withSimulator(testConfiguration { $0.faults = [.earlyResolved] }, monitor: true) { h in
             try await h.discover()
             try await h.connect()
-            #expect(try await h.objects()[h.path(.syncControl)] == nil)  // resolved, but nothing there yet
             let events = try await h.wire("the GATT objects") { $0 == "added char001d" }
             expectInOrder(events, [
                 "changed \(Self.device) Device1.ServicesResolved=true", "reply Connect", "added service0017", "added char001d",

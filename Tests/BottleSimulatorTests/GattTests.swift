@@ -91,6 +91,19 @@ import Testing
         }
     }
 
+    @Test func aFullRingOfSixHundredSyncsInThirtySixChunks() async throws {
+        try await withSimulator(testConfiguration(records: 600)) { h in
+            try await h.connectFresh()
+            try await h.startNotify(.drinkData)
+            let started = ContinuousClock.now
+            let records = try await h.syncAll(count: 600, chunkSize: 17)
+            let elapsed = ContinuousClock.now - started
+            #expect(records.map(\.recordID) == Array(1...600))
+            try await waitUntil("all 600 marked") { h.sim.model.unsyncedCount == 0 }
+            print("600 records in 36 chunks through the simulator: \(elapsed)")
+        }
+    }
+
     @Test func aTwentyRecordChunkIsTruncatedAndAReadGivesItWhole() async throws {
         try await withSimulator(testConfiguration(records: 40)) { h in
             try await h.connectFresh()

@@ -4,6 +4,7 @@
 import BusTestSupport
 import AquavateProtocol
 @testable import BottleSimulator
+import Foundation
 import Testing
 
 @Suite struct ModelRingTests {
@@ -33,6 +34,23 @@ import Testing
         #expect(bottle.records.isEmpty)
         #expect(bottle.unsyncedCount == 0)
         #expect(bottle.drink(amountML: 80).record?.recordID == 1)
+    }
+
+    @Test func aRecordsFileLoadsInOrderAndBadFilesSayWhere() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("records-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = folder.appendingPathComponent("good.json")
+        try Data(#"[{"record_id": 3, "timestamp": 100, "amount_ml": 50, "bottle_level_ml": -2, "type": 0, "flags": 4}]"#.utf8)
+            .write(to: good)
+        let records = try RecordSource.load(from: good)
+        #expect(records == [DrinkRecord(recordID: 3, timestamp: 100, amountML: 50, bottleLevelML: -2, typeRaw: 0, flagsRaw: 4)])
+        #expect(DrinkRing(records: records).nextRecordID == 4)
+        let bad = folder.appendingPathComponent("bad.json")
+        try Data(#"[{"record_id": 3}]"#.utf8).write(to: bad)
+        let error = #expect(throws: RecordsFileUnreadable.self) { try RecordSource.load(from: bad) }
+        #expect(error?.description.contains("record 0 has no \"timestamp\"") == true)
+        #expect(throws: RecordsFileUnreadable.self) { try RecordSource.load(from: folder.appendingPathComponent("none.json")) }
     }
 
     @Test func generatedRecordsAreDeterministicUnsyncedAndInThePast() {

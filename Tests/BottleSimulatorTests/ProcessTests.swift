@@ -126,7 +126,14 @@ func waitForExit(_ process: Process, timeout: Duration = .seconds(10)) async thr
         ])
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let script = packageRoot.appendingPathComponent("tests/bleak/sync_40.py").path
-        let result = try await bus.run(python, [script], timeout: .seconds(120))
+        // bleak checks the BlueZ version with `bluetoothctl --version` when it can: answer 5.66.
+        let stubs = bus.directory.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: stubs, withIntermediateDirectories: true)
+        let stub = stubs.appendingPathComponent("bluetoothctl")
+        try Data("#!/bin/sh\necho 'bluetoothctl: 5.66'\n".utf8).write(to: stub)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: stub.path)
+        let path = stubs.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let result = try await bus.run(python, [script], timeout: .seconds(120), environment: ["PATH": path])
         #expect(result.status == 0, "bleak: \(result.output) \(result.error)\nsimulator: \(bus.log("aquavate-sim"))")
         #expect(result.output.contains("sync_40: OK: 40 records in 3 chunks"))
         let snapshot = try JSONDecoder().decode(BottleStateSnapshot.self, from: Data(contentsOf: state))

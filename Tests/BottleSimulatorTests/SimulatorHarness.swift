@@ -34,19 +34,28 @@ enum BlueZNames {
 }
 
 /// Every signal from one sender, kept in arrival order (waiting never drops any).
+///
+/// Signals are taken from the subscription on demand, never by a background task: a signal the
+/// bus delivered before a reply is in the subscription's buffer when the call returns, so `count`
+/// read right after a call includes it.
 final class SignalLog: Sendable {
     private let entries = Mutex<[DBusSignal]>([])
     private let subscription: SignalSubscription
 
     init(_ subscription: SignalSubscription) {
         self.subscription = subscription
-        Task { [self] in
-            for await signal in subscription { entries.withLock { $0.append(signal) } }
+    }
+
+    /// Moves what the subscription has buffered into the log, in order.
+    private func drained<T>(_ body: ([DBusSignal]) -> T) -> T {
+        entries.withLock { entries in
+            while let signal = subscription.nextIfAvailable() { entries.append(signal) }
+            return body(entries)
         }
     }
 
-    var all: [DBusSignal] { entries.withLock { $0 } }
-    var count: Int { entries.withLock { $0.count } }
+    var all: [DBusSignal] { drained { $0 } }
+    var count: Int { drained { $0.count } }
 
     /// The first signal at index ≥ `from` satisfying `predicate`, waiting at most `timeout`.
     @discardableResult
@@ -54,7 +63,7 @@ final class SignalLog: Sendable {
               where predicate: (DBusSignal) -> Bool) async throws -> (index: Int, signal: DBusSignal) {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let found = entries.withLock { entries -> (Int, DBusSignal)? in
+            let found = drained { entries -> (Int, DBusSignal)? in
                 guard from < entries.count else { return nil }
                 for index in from..<entries.count where predicate(entries[index]) { return (index, entries[index]) }
                 return nil

@@ -119,7 +119,8 @@ public final class PrivateBus: @unchecked Sendable {
     }
 
     /// Runs a short-lived tool on this bus and returns its exit status, standard output and error.
-    public func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(20)) async throws
+    public func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(20),
+                    environment overrides: [String: String] = [:]) async throws
         -> (status: Int32, output: String, error: String)
     {
         let name = "run-\(UUID().uuidString.prefix(8))"
@@ -128,7 +129,7 @@ public final class PrivateBus: @unchecked Sendable {
         let tool = Process()
         tool.executableURL = URL(fileURLWithPath: executable)
         tool.arguments = arguments
-        tool.environment = environment
+        tool.environment = environment.merging(overrides) { _, new in new }
         tool.standardOutput = try FileHandle(forWritingTo: outURL)
         tool.standardError = try FileHandle(forWritingTo: errURL)
         let exited = AsyncStream<Int32>.makeStream()

@@ -40,6 +40,8 @@ public struct BottleStateSnapshot: Codable, Hashable, Sendable {
     public var unsyncedCount: Int
     public var nextRecordID: UInt32
     public var sync: Sync
+    /// `sync.status` again, at the top level, for quick checks.
+    public var syncStatus: SyncEngine.Status
     public var awake: Bool
     public var connected: Bool
     public var timeValid: Bool
@@ -51,7 +53,8 @@ public struct BottleStateSnapshot: Codable, Hashable, Sendable {
     public var calibrated: Bool
 
     enum CodingKeys: String, CodingKey {
-        case records, unsyncedCount = "unsynced_count", nextRecordID = "next_record_id", sync, awake, connected
+        case records, unsyncedCount = "unsynced_count", nextRecordID = "next_record_id", sync, syncStatus = "sync_status"
+        case awake, connected
         case timeValid = "time_valid", bottleTime = "bottle_time", dailyTotalML = "daily_total_ml", goalML = "goal_ml"
         case waterML = "water_ml", batteryPercent = "battery_percent", calibrated
     }
@@ -66,6 +69,7 @@ public struct BottleStateSnapshot: Codable, Hashable, Sendable {
         nextRecordID = model.ring.nextRecordID
         sync = Sync(status: model.sync.status, chunkSize: model.sync.chunkSize, loadedRecords: model.sync.loaded.count,
                     chunkIndex: model.sync.chunkIndex, totalChunks: model.sync.totalChunks)
+        syncStatus = model.sync.status
         awake = model.isAwake
         self.connected = connected
         timeValid = model.timeValid

@@ -39,8 +39,29 @@ public enum RecordSource {
         }
         do {
             return try JSONDecoder().decode([StoredRecord].self, from: data).map(\.record)
+        } catch let error as DecodingError {
+            throw RecordsFileUnreadable(path: url.path, reason: Self.explain(error))
         } catch {
-            throw RecordsFileUnreadable(path: url.path, reason: "not a JSON array of records: \(error)")
+            throw RecordsFileUnreadable(path: url.path, reason: "\(error)")
+        }
+    }
+
+    /// One short phrase for a decoding error: where (record index, key) and what.
+    static func explain(_ error: DecodingError) -> String {
+        func place(_ path: [any CodingKey]) -> String {
+            guard let index = path.first?.intValue else { return "the file" }
+            return "record \(index)" + (path.count > 1 ? " field \"\(path[1].stringValue)\"" : "")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "\(place(context.codingPath)) has no \"\(key.stringValue)\""
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\(place(context.codingPath)) has the wrong type or range"
+        case .dataCorrupted(let context):
+            let detail = context.debugDescription.split(separator: "\n").first.map(String.init) ?? "unreadable"
+            return context.codingPath.isEmpty ? detail : "\(place(context.codingPath)): \(detail)"
+        @unknown default:
+            return "not a JSON array of records"
         }
     }
 }
