@@ -257,7 +257,13 @@ public final class GATTConnection: Sendable {
     /// Disconnects (`Device1.Disconnect`, whose reply BlueZ sends about 2 s later), closes the
     /// session's bus connection (ending its notify sessions) and stops the events.
     public func disconnect() async {
-        if lostReason == nil {
+        if lostReason == nil && Task.isCancelled {
+            // Shutting down: the call would be cancelled before it is sent, and BlueZ keeps a
+            // device connected after its client is gone (bleak's disconnect monitor): send it
+            // without waiting for the reply.
+            try? client.connection.send(destination: BlueZNames.service, path: device,
+                                        interface: BlueZNames.deviceInterface, method: "Disconnect")
+        } else if lostReason == nil {
             do {
                 _ = try await client.call(device, BlueZNames.deviceInterface, "Disconnect", timeout: policy.disconnectTimeout)
             } catch {
