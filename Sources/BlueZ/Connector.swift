@@ -2,8 +2,8 @@
 // the characteristics we need, surviving BlueZ's failure modes. Each workaround lives in exactly
 // one function below and names the BlueZ behaviour it works around.
 //
-//   attempts ──> attempt ──> callConnect ──> waitForServices ──> waitForCharacteristics ──> open
-//      ^            │ F5 device gone, F4 adopt   F1 F3 F5 F18       F6 (7.1, 7.3)             7.4, F7
+//   attempts ──> attempt ──> connectOrAdopt ──> waitForServices ──> waitForCharacteristics ──> open
+//      ^            │        F1 F3 F4 F5 F18    F6 (7.1, 7.3)       7.4, F7
 //      └── retry ◀──┘ (transient: 0.25 s; waits for Connected=false first)
 //   the whole thing under the outer safety time-out (F18)
 
@@ -78,13 +78,7 @@ public struct Connector: Sendable {
         _ device: DBusObjectPath, required: [String], label: String, watch: ChangeWatch, view: inout DeviceView
     ) async throws -> GATTConnection {
         guard view.exists else { throw DeviceVanished(device: label) }
-        if view.connected {
-            // BLUEZ.md F4: BlueZ already holds a connection (an earlier run crashed, or BlueZ kept
-            // it: bluez/bluez#89). Connect would fail or do nothing; adopt the connection.
-            logger.info("\(label) is already connected in BlueZ; adopting the connection")
-        } else {
-            try await callConnect(device, label: label, watch: watch, view: &view)
-        }
+        try await connectOrAdopt(device, label: label, watch: watch, view: &view)
         try await waitForServices(device, label: label, watch: watch, view: &view)
         try await waitForCharacteristics(device, required: required, label: label)
         let sessionBus = try await client.openSessionConnection()
@@ -93,9 +87,17 @@ public struct Connector: Sendable {
     }
 
     /// `Device1.Connect`, and what its errors mean.
-    private func callConnect(
+    ///
+    /// BLUEZ.md F4: when BlueZ already holds a connection (an earlier run crashed, or BlueZ kept
+    /// it: bluez/bluez#89), Connect would fail with AlreadyConnected or do nothing: adopt the
+    /// connection instead — whether we see it before calling or from the reply (a race).
+    private func connectOrAdopt(
         _ device: DBusObjectPath, label: String, watch: ChangeWatch, view: inout DeviceView
     ) async throws {
+        if view.connected {
+            logger.info("\(label) is already connected in BlueZ; adopting the connection")
+            return
+        }
         view.beginAttempt()
         do {
             _ = try await client.call(device, BlueZNames.deviceInterface, "Connect", timeout: policy.attemptTimeout)
@@ -111,7 +113,7 @@ public struct Connector: Sendable {
             // BLUEZ.md F5: the object is gone (removed after TemporaryTimeout, or RemoveDevice).
             throw DeviceVanished(device: label)
         } catch let failure as DBusFailure where failure.name == BlueZNames.Error.alreadyConnected {
-            // BLUEZ.md F4, raced: it connected between our look and our call. Adopt it.
+            // F4 (above), raced: it connected between our look and our call.
             logger.info("\(label) was already connected; adopting the connection")
         } catch let failure as DBusFailure where failure.name == BlueZNames.Error.inProgress {
             // BLUEZ.md F3: a stale Connect (a crashed client's, or another app's) is in flight;

@@ -3,6 +3,7 @@
 
 import AquavateProtocol
 import DBus
+import Synchronization
 
 /// Which devices are bottles.
 public struct BottleFilter: Sendable, Equatable {
@@ -109,16 +110,36 @@ public final class Sightings: Sendable {
         }
     }
 
-    /// The next sighting, waiting at most `timeout` (nil: no limit); nil when time ran out or
-    /// the watch ended.
+    /// Why no more sightings can come (nil while discovery can still see bottles).
+    public var ended: DiscoveryEnded? { endReason.withLock { $0 } }
+    private let endReason = Mutex<DiscoveryEnded?>(nil)
+
+    /// The next sighting, waiting at most `timeout` (nil: no limit); nil when time ran out, the
+    /// task was cancelled, or discovery ended (`ended` says why).
     public func next(within timeout: Duration?) async -> Sighting? {
         if let ready = pending.nextIfAvailable() { return ready }
         let deadline = timeout.map { ContinuousClock.now + $0 }
-        while true {
+        while ended == nil {
             let remaining = deadline.map { $0 - ContinuousClock.now }
             if let remaining, remaining <= .zero { return nil }
             guard case .element(let change) = await watch.changes.next(within: remaining) else { return nil }
             if let sighting = sighting(for: change) { return sighting }
+            if let end = end(for: change) { endReason.withLock { $0 = end } }
+        }
+        return nil
+    }
+
+    /// Discovery stops for good when bluetoothd leaves or the adapter goes away or off.
+    private func end(for change: BlueZChange) -> DiscoveryEnded? {
+        switch change {
+        case .serviceLost:
+            return .serviceLost
+        case .interfacesRemoved(let path, let names) where path == adapter && names.contains(BlueZNames.adapterInterface):
+            return .adapterRemoved
+        case .propertiesChanged(let path, BlueZNames.adapterInterface, let changed, _) where path == adapter:
+            return changed["Powered"]?.bool == false ? .adapterPoweredOff : nil
+        default:
+            return nil
         }
     }
 
@@ -141,5 +162,20 @@ public final class Sightings: Sendable {
         guard adapter.isAncestor(of: path), let device = client.objects.device(path),
               device.rssi != nil, filter.matches(device) else { return nil }
         return Sighting(device)
+    }
+}
+
+/// Why a discovery can see no more bottles.
+public enum DiscoveryEnded: Sendable, Equatable, Error, CustomStringConvertible {
+    case serviceLost
+    case adapterRemoved
+    case adapterPoweredOff
+
+    public var description: String {
+        switch self {
+        case .serviceLost: "bluetoothd left the bus during discovery; waiting for it to come back"
+        case .adapterRemoved: "the Bluetooth adapter was removed during discovery"
+        case .adapterPoweredOff: "the Bluetooth adapter was powered off during discovery"
+        }
     }
 }

@@ -462,3 +462,30 @@ enum BlueZBottleRequirements {
         }
     }
 }
+
+@Suite(.timeLimit(.minutes(2))) struct DiscoveryEndTests {
+    @Test func sightingsEndWhenTheAdapterIsPoweredOffOrRemoved() async throws {
+        try await MockBlueZ.with { mock in
+            let adapterPath = try await mock.addAdapter()
+            let client = try await mock.client()
+            let discovery = Discovery(client: client, adapter: try client.chooseAdapter(named: nil))
+            let sightings = discovery.sightings()
+            try await discovery.start()
+            async let waited = sightings.next(within: .seconds(10))
+            try await Task.sleep(for: .milliseconds(100))
+            try await mock.update(adapterPath, "org.bluez.Adapter1", ["Powered": .bool(false)])
+            #expect(await waited == nil)
+            #expect(sightings.ended == .adapterPoweredOff)
+            sightings.cancel()
+
+            try await mock.update(adapterPath, "org.bluez.Adapter1", ["Powered": .bool(true)])
+            let again = discovery.sightings()
+            _ = try await mock.control.call(destination: "org.bluez", path: "/", interface: "org.bluez.Mock",
+                                            method: "RemoveAdapter", arguments: [.string("hci0")])
+            #expect(await again.next(within: .seconds(10)) == nil)
+            #expect(again.ended == .adapterRemoved)
+            again.cancel()
+            await client.close()
+        }
+    }
+}

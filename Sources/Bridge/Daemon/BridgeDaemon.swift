@@ -138,6 +138,7 @@ public final class BridgeDaemon: Service, Sendable {
         guard let sighting = found else {
             await uncancelled { await discovery.stop() }
             try Task.checkCancellation()
+            if let ended = sightings.ended { throw ended }
             throw NoBottleSeen(timeout: options.onceTimeout ?? .zero)
         }
         logger.info("\(sighting.name) (\(sighting.address)) is advertising; connecting")
