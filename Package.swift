@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "Sinks", dependencies: ["DBus", "CMosquitto", .product(name: "Logging", package: "swift-log")]),
         // Configuration, replay, the daemon's wiring.
         .target(name: "Bridge", dependencies: [
-            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "BlueZ", "BottleSession", "DBus",
+            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth", "BlueZ", "BottleSession",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -81,11 +81,14 @@ let package = Package(
         .testTarget(name: "AquavateProtocolTests", dependencies: ["AquavateProtocol"]),
         .testTarget(name: "AquavateCaptureTests", dependencies: ["AquavateCapture", "AquavateProtocol"]),
         .testTarget(name: "HistoryTests", dependencies: ["History", "AquavateProtocol"]),
-        .testTarget(name: "DBusTests", dependencies: ["DBus"]),
+        // Test helpers shared by the targets that need a private dbus-daemon.
+        .target(name: "BusTestSupport", path: "Tests/BusTestSupport"),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "BusTestSupport"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders"]),
-        .testTarget(name: "SinksTests", dependencies: ["Sinks"]),
+        .testTarget(name: "SinksTests", dependencies: ["Sinks", "DBus", "BusTestSupport"]),
+        .testTarget(name: "InstallTests", dependencies: ["Bridge", "DBus", "BusTestSupport"]),
         .testTarget(name: "BottleSimulatorTests", dependencies: ["BottleSimulator", "DBus", "AquavateProtocol"]),
-        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "BottleSession", "DBus", "AquavateProtocol", "History"]),
-        .testTarget(name: "BridgeTests", dependencies: ["Bridge", "AquavateCapture", "History", "AquavateProtocol", "Reminders"]),
+        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "BottleSession", "DBus", "AquavateProtocol", "History", "BottleSimulator"]),
+        .testTarget(name: "BridgeTests", dependencies: ["Bridge", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks"]),
     ]
 )

@@ -23,21 +23,29 @@ enum DecodeBenchmark {
             chunks.append(DrinkDataChunk(chunkIndex: UInt16(index % 36), totalChunks: 36, records: records).encoded())
         }
 
-        // Swift: best of five passes.
-        var best = Double.infinity
-        var decoded = 0
+        // Swift, as replay and the live session decode: one DrinkDataChunk per value.
         var checksum: UInt64 = 0
-        for _ in 0..<5 {
-            let start = Measure.now()
-            decoded = 0
+        let (decoded, chunkSeconds) = bestOfFive {
+            var count = 0
             for bytes in chunks {
                 guard let chunk = try? DrinkDataChunk(decoding: bytes) else { continue }
-                decoded += chunk.records.count
+                count += chunk.records.count
                 checksum &+= UInt64(chunk.records[chunk.records.count - 1].recordID)
             }
-            best = min(best, Measure.now() - start)
+            return count
         }
-        let swiftRate = Double(decoded) / best
+        // Swift, the fast path: records appended to one reused buffer.
+        var buffer: [DrinkRecord] = []
+        let (_, bufferSeconds) = bestOfFive {
+            var count = 0
+            for bytes in chunks {
+                buffer.removeAll(keepingCapacity: true)
+                guard (try? DrinkDataChunk.decodeRecords(bytes, into: &buffer)) != nil else { continue }
+                count += buffer.count
+                checksum &+= UInt64(buffer[buffer.count - 1].recordID)
+            }
+            return count
+        }
 
         // Python: the same bytes, length-prefixed, in a temporary file.
         let file = NSTemporaryDirectory() + "aquavate-chunks-\(getpid()).bin"
@@ -52,35 +60,51 @@ enum DecodeBenchmark {
             .appendingPathComponent("python_chunk_decoder.py").path
         let python = pythonOutput(script: script, file: file)
 
-        print("decode: \(decoded) records in \(chunks.count) chunks (checksum \(checksum % 1000))")
-        print(String(format: "decode: swift  %.1f M records/s (best of 5: %.3f s)", swiftRate / 1e6, best))
-        if let (records, seconds) = python {
-            let pythonRate = Double(records) / seconds
-            print(String(format: "decode: python %.2f M records/s (best of 3: %.3f s, struct.iter_unpack)", pythonRate / 1e6, seconds))
-            print(String(format: "decode: ratio  %.0f× (budget ≥ 50×)", swiftRate / pythonRate))
-        } else {
-            print("decode: python decoder did not run (python3 missing?)")
+        let perChunk = Double(decoded) / chunkSeconds, perBuffer = Double(decoded) / bufferSeconds
+        print("decode: \(decoded) records in \(chunks.count) chunks of 17 (checksum \(checksum % 1000))")
+        print(String(format: "decode: swift DrinkDataChunk(decoding:)      %7.1f M records/s", perChunk / 1e6))
+        print(String(format: "decode: swift decodeRecords(into: buffer)    %7.1f M records/s", perBuffer / 1e6))
+        for (form, rate) in python.sorted(by: { $0.key > $1.key }) {
+            print(String(format: "decode: python struct.iter_unpack → %-7@   %7.2f M records/s   ratio %4.0f× / %4.0f×",
+                         form, rate / 1e6, perChunk / rate, perBuffer / rate))
         }
+        if python.isEmpty { print("decode: the Python decoder did not run (python3 missing?)") }
+        print("decode: budget ≥ 50× (DESIGN.md 5); ratios are DrinkDataChunk / buffer path against each Python form")
     }
 
-    private static func pythonOutput(script: String, file: String) -> (Int, Double)? {
+    /// Best wall time of five runs of `body`, and what it returned.
+    private static func bestOfFive(_ body: () -> Int) -> (Int, Double) {
+        var best = Double.infinity, result = 0
+        for _ in 0..<5 {
+            let start = Measure.now()
+            result = body()
+            best = min(best, Measure.now() - start)
+        }
+        return (result, best)
+    }
+
+    /// Records per second of each Python form, by name.
+    private static func pythonOutput(script: String, file: String) -> [String: Double] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script, file]
         let pipe = Pipe()
         process.standardOutput = pipe
-        do { try process.run() } catch { return nil }
+        do { try process.run() } catch { return [:] }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        var records: Int?, seconds: Double?
-        for field in text.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
-            let parts = field.split(separator: "=")
-            guard parts.count == 2 else { continue }
-            if parts[0] == "records" { records = Int(parts[1]) }
-            if parts[0] == "seconds" { seconds = Double(parts[1]) }
+        var rates: [String: Double] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            var fields: [Substring: Substring] = [:]
+            for field in line.split(separator: " ") {
+                let parts = field.split(separator: "=")
+                if parts.count == 2 { fields[parts[0]] = parts[1] }
+            }
+            if let form = fields["form"], let records = fields["records"].flatMap({ Double($0) }),
+               let seconds = fields["seconds"].flatMap({ Double($0) }), seconds > 0 {
+                rates[String(form)] = records / seconds
+            }
         }
-        guard let records, let seconds, seconds > 0 else { return nil }
-        return (records, seconds)
+        return rates
     }
 }

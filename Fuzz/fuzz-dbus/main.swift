@@ -16,8 +16,18 @@ import DBus
 import Glibc
 #endif
 
-/// One input: must never trap; a decodable message must survive the round trip.
+/// One input. A message starts with its byte-order mark ('l' or 'B'); anything else drives the
+/// value generator instead.
 func fuzzOneInput(_ bytes: [UInt8]) {
+    if let first = bytes.first, first == UInt8(ascii: "l") || first == UInt8(ascii: "B") {
+        checkMessage(bytes)
+    } else {
+        checkGeneratedValues(bytes)
+    }
+}
+
+/// A message libdbus accepts must decode, re-encode, and decode to the same body; nothing traps.
+func checkMessage(_ bytes: [UInt8]) {
     guard let (signature, body) = try? DBusWire.decodeMessage(bytes) else { return }
     guard body.signature == signature else {
         fatalError("decoded body has signature \(body.signature), the header says \(signature)")
@@ -40,6 +50,125 @@ func fuzzOneInput(_ bytes: [UInt8]) {
     }
     guard let encodedAgain = try? DBusWire.encodeSignal(arguments: again.body), encodedAgain == encoded else {
         fatalError("encoding is not deterministic for \(signature)")
+    }
+}
+
+/// Values built from the input bytes: our encoder either refuses them or produces a body that
+/// libdbus's validator accepts and that decodes back to the same wire bytes. This is where our
+/// checks (nesting depth, element types, names) are held to libdbus's exactly.
+func checkGeneratedValues(_ bytes: [UInt8]) {
+    var reader = ByteReader(bytes: bytes.dropFirst())
+    var values: [DBusValue] = []
+    while values.count < 8, let value = reader.value(depth: 0) { values.append(value) }
+    // Arrays of copies of arrays of copies grow exponentially; keep each input cheap.
+    var budget = 2_000
+    guard values.allSatisfy({ fits($0, &budget) }) else { return }
+    guard let encoded = try? DBusWire.encodeSignal(arguments: values) else { return }
+    let decoded: (signature: DBusSignature, body: [DBusValue])
+    do {
+        decoded = try DBusWire.decodeMessage(encoded)
+    } catch {
+        fatalError("we encoded \(values.signature) but libdbus refuses it: \(error)")
+    }
+    guard decoded.signature == values.signature,
+        let again = try? DBusWire.encodeSignal(arguments: decoded.body), again == encoded
+    else {
+        fatalError("generated values of type \(values.signature) do not survive the round trip")
+    }
+}
+
+/// Counts the value's nodes against `budget`; false once it runs out (stops walking then).
+func fits(_ value: DBusValue, _ budget: inout Int) -> Bool {
+    budget -= 1
+    if budget < 0 { return false }
+    switch value {
+    case .bytes(let bytes):
+        budget -= bytes.count
+        return budget >= 0
+    case .array(_, let items), .structure(let items):
+        return items.allSatisfy { fits($0, &budget) }
+    case .dict(_, _, let entries):
+        return entries.allSatisfy { fits($0.key, &budget) && fits($0.value, &budget) }
+    case .variant(let inner):
+        return fits(inner, &budget)
+    default:
+        return true
+    }
+}
+
+/// Turns fuzz bytes into DBusValues, valid or not (arrays repeat one element so that deep
+/// nesting stays mostly well-typed).
+struct ByteReader {
+    var bytes: ArraySlice<UInt8>
+
+    mutating func byte() -> UInt8? { bytes.popFirst() }
+
+    mutating func integer<T: FixedWidthInteger>(_: T.Type) -> T {
+        var value: T = 0
+        for _ in 0..<MemoryLayout<T>.size { value = value << 8 | T(truncatingIfNeeded: byte() ?? 0) }
+        return value
+    }
+
+    mutating func text() -> String {
+        let length = Int(byte() ?? 0) % 12
+        var scalars = String.UnicodeScalarView()
+        for _ in 0..<length {
+            let b = byte() ?? 0
+            scalars.append(Unicode.Scalar(b < 0x80 ? b : 0xE9))
+        }
+        return String(scalars)
+    }
+
+    static let paths = ["/", "/org/bluez", "/org/bluez/hci0/dev_C0_FF_EE_A3_F2_01", "//", "/a/", "x", "/a-b", ""]
+    static let signatures = ["", "s", "a{sv}", "(ii)", "a", "{sv}", "aa{oa{sa{sv}}}", "v", "(", "a{vs}", "h"]
+    static let elementTypes = ["y", "s", "v", "ay", "a{sv}", "(is)", "b", "q", "o", "{sv}", "ss", "", "x"]
+
+    mutating func value(depth: Int) -> DBusValue? {
+        guard let kind = byte() else { return nil }
+        switch kind % 20 {
+        case 0: return .byte(byte() ?? 0)
+        case 1: return .bool((byte() ?? 0) & 1 == 1)
+        case 2: return .int16(integer(Int16.self))
+        case 3: return .uint16(integer(UInt16.self))
+        case 4: return .int32(integer(Int32.self))
+        case 5: return .uint32(integer(UInt32.self))
+        case 6: return .int64(integer(Int64.self))
+        case 7: return .uint64(integer(UInt64.self))
+        case 8: return .double(Double(bitPattern: integer(UInt64.self)))
+        case 9: return .string(text())
+        case 10: return .objectPath(DBusObjectPath(Self.paths[Int(byte() ?? 0) % Self.paths.count]))
+        case 11: return .signature(DBusSignature(Self.signatures[Int(byte() ?? 0) % Self.signatures.count]))
+        case 12:
+            let count = Int(byte() ?? 0) % 9
+            return .bytes((0..<count).map { _ in byte() ?? 0 })
+        case 13, 14:  // an array of copies of one element, its type declared from the element or picked
+            let count = Int(byte() ?? 0) % 4
+            let declared = byte() ?? 0
+            guard let element = value(depth: depth + 1) else { return .array(element: "s", []) }
+            let type = declared < 200 ? element.signature
+                : DBusSignature(Self.elementTypes[Int(declared) % Self.elementTypes.count])
+            return .array(element: type, Array(repeating: element, count: count))
+        case 15:
+            let count = Int(byte() ?? 0) % 3
+            guard let key = value(depth: depth + 1), let item = value(depth: depth + 1) else {
+                return .dict(key: "s", value: "v", [])
+            }
+            return .dict(key: key.signature, value: item.signature,
+                         Array(repeating: DBusDictEntry(key: key, value: item), count: count))
+        case 16, 17:
+            let count = Int(byte() ?? 0) % 4
+            var fields: [DBusValue] = []
+            for _ in 0..<count { if let field = value(depth: depth + 1) { fields.append(field) } }
+            return .structure(fields)
+        case 18:
+            // Long chains of variants reach the 64-level limit cheaply.
+            let chain = Int(byte() ?? 0) % 70
+            guard let inner = value(depth: depth + chain + 1) else { return .variant(.byte(0)) }
+            return (0...chain).reduce(inner) { value, _ in .variant(value) }
+        default:
+            guard depth < 200, let inner = value(depth: depth + 1) else { return .variant(.string("")) }
+            return .variant(inner)
+        }
     }
 }
 
@@ -104,7 +233,12 @@ func seeds() throws -> [(name: String, bytes: [UInt8])] {
         ("deep-variants", [deep]),
         ("error", [.string("le-connection-abort-by-local")]),
     ]
-    return try bodies.map { ($0.0, try DBusWire.encodeSignal(arguments: $0.1)) }
+    let generated: [(String, [UInt8])] = [
+        ("gen-variant-chain", [0, 18, 64, 12, 2, 1, 2]),
+        ("gen-array-of-structs", [0, 13, 3, 0, 16, 2, 9, 3, 0x61, 0x62, 0x63, 3, 0, 0, 0, 7]),
+        ("gen-dict", [0, 15, 2, 9, 1, 0x6B, 19, 12, 3, 1, 2, 3]),
+    ]
+    return try bodies.map { ($0.0, try DBusWire.encodeSignal(arguments: $0.1)) } + generated
 }
 
 /// `--write-seeds DIR`: writes the seed corpus and returns true.

@@ -26,6 +26,9 @@ public final class BottleSession {
     private let recorder: SessionRecorder?
     private let logger: Logger
     private let onEvent: @Sendable (SessionEvent) -> Void
+    /// The chunk_size to ask for instead of the MTU's (tests and debugging; the iOS app asks 20,
+    /// which the bottle cannot notify whole, PROTOCOL.md B1).
+    private let chunkSizeOverride: Int?
 
     private var report: SessionReport
     private var mtu: Int?
@@ -35,9 +38,10 @@ public final class BottleSession {
 
     public init(
         link: any BottleLink, store: any DrinkStore, clock: any WallClock, memory: SyncMemory,
-        timing: SessionTiming = .standard, recorder: SessionRecorder? = nil,
+        timing: SessionTiming = .standard, recorder: SessionRecorder? = nil, chunkSize: Int? = nil,
         logger: Logger = Logger(label: "bottle-session"), onEvent: @escaping @Sendable (SessionEvent) -> Void = { _ in }
     ) {
+        self.chunkSizeOverride = chunkSize
         self.link = link
         self.bottleID = link.address.uppercased()
         self.store = store
@@ -144,7 +148,7 @@ public final class BottleSession {
     /// on a rejected chunk, on a failed commit, or when the link is lost — the last two rethrown.
     private func syncRound(unsynced: Int) async throws -> SyncRound {
         let start = SyncControl.start(count: min(unsynced, ChunkSizing.maxSyncCount),
-                                      chunkSize: ChunkSizing.recordsPerChunk(mtu: mtu))
+                                      chunkSize: chunkSizeOverride ?? ChunkSizing.recordsPerChunk(mtu: mtu))
         var progress = SyncProgress(start: start)
         roundNewRecords = 0
         func end(_ outcome: SyncOutcome) -> SyncRound {

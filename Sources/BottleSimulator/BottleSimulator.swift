@@ -1,4 +1,119 @@
-// BottleSimulator: laid out by the foundation issue; built by a later issue (see README.md, "Architecture").
-public enum BottleSimulatorModule {
-    public static let name = "BottleSimulator"
+// BottleSimulator: a simulated Aquavate bottle behind a BlueZ-faithful D-Bus service.
+//
+//     let sim = try await BottleSimulator.start(bus: .address(bus.address),
+//                                               configuration: .init(records: 40).withTestTimings())
+//     … drive it with any BlueZ client …
+//     #expect(sim.model.unsyncedCount == 0)
+//     await sim.stop()
+//
+// The bottle (`BottleModel`) follows PROTOCOL.md, bugs included; the D-Bus side follows
+// bluetoothd 5.66 (BLUEZ.md section 7), in either GATT-cache and battery configuration, with the
+// faults of `SimulatorFault`.
+import AquavateProtocol
+import DBus
+import Foundation
+
+public final class BottleSimulator: Sendable {
+    let core: SimulatedBlueZ
+
+    private init(core: SimulatedBlueZ) {
+        self.core = core
+    }
+
+    /// Connects to `bus`, exports the tree, takes `org.bluez` and starts the bottle's timers.
+    /// - Throws: `DBusConnectFailed`, `SimulatorBusNameTaken`, `SimulatorConfigurationInvalid`.
+    public static func start(
+        bus: BusAddress = .system, configuration: SimulatorConfiguration = SimulatorConfiguration(),
+        clock: any BottleClock = SystemClock()
+    ) async throws -> BottleSimulator {
+        try configuration.validate()
+        let connection = try await BusConnection.connect(bus)
+        let core = SimulatedBlueZ(connection: connection, configuration: configuration, clock: clock)
+        do {
+            try await core.start()
+        } catch {
+            await core.stop()
+            throw error
+        }
+        return BottleSimulator(core: core)
+    }
+
+    /// Stops the timers and leaves the bus (the `org.bluez` name goes with the connection).
+    public func stop() async {
+        await core.stop()
+    }
+
+    /// Returns when the simulator's bus connection ends (the bus went away, or `stop()`), with why.
+    public func waitUntilDisconnected() async -> String {
+        await core.connection.waitUntilDisconnected()
+    }
+
+    // MARK: - Looking
+
+    /// A copy of the bottle as it is now.
+    public var model: BottleModel {
+        core.state.withLock { $0.model }
+    }
+
+    /// The device object path (`/org/bluez/hci0/dev_F4_12_FA_00_A3_F4`).
+    public var devicePath: DBusObjectPath { core.devicePath }
+    /// The adapter path (`/org/bluez/hci0`).
+    public var adapterPath: DBusObjectPath { core.adapterPath }
+    /// The simulator's own unique name on the bus.
+    public var uniqueName: String { core.connection.uniqueName }
+    public var configuration: SimulatorConfiguration { core.configuration }
+
+    /// The object path of a characteristic (`…/service0017/char001e`), whether exported now or not.
+    public func path(of characteristic: Characteristic) -> DBusObjectPath? {
+        core.layout.layout(of: characteristic)?.path
+    }
+
+    /// The path of a characteristic's CCCD descriptor.
+    public func cccdPath(of characteristic: Characteristic) -> DBusObjectPath? {
+        core.layout.layout(of: characteristic)?.cccd?.path
+    }
+
+    /// The object path of a service (`…/service0017`).
+    public func servicePath(uuid: String) -> DBusObjectPath? {
+        core.layout.services.first { AquavateUUID.matches($0.uuid, uuid) }?.path
+    }
+
+    /// Whether a central holds the link now.
+    public var isConnected: Bool {
+        core.state.withLock { $0.link == .connected || $0.link == .disconnecting }
+    }
+
+    /// The bottle's state as the state file would hold it.
+    public var snapshot: BottleStateSnapshot {
+        core.state.withLock { BottleStateSnapshot(model: $0.model, connected: $0.link == .connected) }
+    }
+
+    // MARK: - Acting
+
+    /// The user drinks `amountML` ml (recorded from 30 ml up, with a valid clock and a calibration).
+    @discardableResult
+    public func addDrink(amountML: Int) -> DrinkRecord? { core.addDrink(amountML: amountML) }
+
+    /// Deep sleep: the link (if any) drops as a supervision time-out; no advertising until `wake()`.
+    public func sleep() { core.sleep() }
+    /// A motion wake: advertising again, Current State zero until the first rebuild.
+    public func wake() { core.wake() }
+    /// A supervision time-out while the bottle stays awake (it advertises again at once).
+    public func dropLink() { core.dropLink() }
+    /// The device object vanishes with no Connected=false.
+    public func vanish() { core.vanish() }
+
+    public func setBattery(_ percent: UInt8) {
+        core.mutate { $0.model.setBattery(percent) }
+    }
+
+    /// Turns the adapter on or off, as `Adapter1.Powered` would.
+    public func setPowered(_ on: Bool) {
+        core.mutate { core.setPowered(on, &$0) }
+    }
+
+    /// Changes the bottle directly (e.g. its flags); the change is not announced on D-Bus.
+    public func withModel<T>(_ body: (inout BottleModel) -> T) -> T? {
+        core.mutate { body(&$0.model) }
+    }
 }

@@ -244,6 +244,7 @@ final class ConnectionCore: @unchecked Sendable {
         dbus_connection_flush(connection)
         disconnectReason = "closed by this process"
         stopping = true
+        isOpen = false  // jobs queued after the close fail instead of sending into the void
     }
 
     /// Waits until the connection is closed or lost; returns why.

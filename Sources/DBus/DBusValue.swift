@@ -20,7 +20,8 @@ public enum DBusValue: Hashable, Sendable {
     case objectPath(DBusObjectPath)
     case signature(DBusSignature)
     /// A file descriptor. Encoding duplicates it (the caller keeps its own); a decoded one is a
-    /// fresh duplicate that the receiver owns and must close.
+    /// fresh duplicate that the receiver owns and must close (a signal is decoded once, so
+    /// several subscriptions receiving it share that one descriptor).
     case unixFD(Int32)
     /// `ay`.
     case bytes([UInt8])

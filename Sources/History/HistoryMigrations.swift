@@ -16,6 +16,7 @@ enum HistoryMigrations {
         migrator.registerMigration("v1-bottles", migrate: createBottles)
         migrator.registerMigration("v2-engine-state", migrate: createEngineState)
         migrator.registerMigration("v2-delivered", migrate: createDelivered)
+        migrator.registerMigration("v3-person-events", migrate: createPersonEvents)
         return migrator
     }
 
@@ -100,5 +101,21 @@ enum HistoryMigrations {
             t.column("body", .text).notNull()
         }
         try db.create(index: "delivered_on_time", on: "delivered_notification", columns: ["time"])
+    }
+
+    /// What the person did (REMINDERS.md 3 and 6): manual intakes (`log TYPE`, Done) and actions
+    /// on notifications (Did This, Start Ritual), kept for good.
+    private static func createPersonEvents(_ db: Database) throws {
+        try db.create(table: "person_event") { t in
+            t.autoIncrementedPrimaryKey("seq")
+            t.column("time", .double).notNull()
+            // `intake` or `action`.
+            t.column("kind", .text).notNull()
+            // intake: the type (`vitamin-d`); action: the action id (`did-this`).
+            t.column("name", .text).notNull()
+            // action: the notification id.
+            t.column("notification_id", .text)
+        }
+        try db.create(index: "person_event_on_time", on: "person_event", columns: ["time"])
     }
 }

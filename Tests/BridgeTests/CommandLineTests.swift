@@ -11,7 +11,10 @@ func runBridge(_ arguments: [String], environment: [String: String] = [:]) throw
     process.executableURL = binary
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
-    env.removeValue(forKey: "JOURNAL_STREAM")
+    // Tests decide which buses exist: none unless they say so.
+    for key in ["JOURNAL_STREAM", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "DBUS_SYSTEM_BUS_ADDRESS"] {
+        env.removeValue(forKey: key)
+    }
     for (key, value) in environment { env[key] = value }
     process.environment = env
     let out = Pipe(), err = Pipe()
@@ -200,5 +203,29 @@ struct CommandLineTests {
             #expect(result.status == 0)
             #expect(result.out.contains("USAGE"))
         }
+    }
+}
+
+@Suite("notify test")
+struct NotifyTestCommandTests {
+    @Test("delivers through the journal, and names a sink that cannot deliver")
+    func notifyTest() throws {
+        let folder = TemporaryFolder()
+        let db = folder.path + "/h.sqlite"
+        let ok = try runBridge(["notify", "test", "--db", db])
+        #expect(ok.status == 0, "\(ok.err)")
+        #expect(ok.out.contains("journal: delivered"))
+        #expect(ok.err.contains("id=notification-test"))
+        let history = try DrinkHistoryProbe.delivered(db)
+        #expect(history == ["notification-test"])
+        // A push server that refuses connections: the journal still delivers, the push sink is named.
+        let bad = try runBridge(["notify", "test", "--db", db, "--set", "push.url=http://127.0.0.1:9/topic", "--wait", "2"])
+        #expect(bad.status != 0)
+        #expect(bad.out.contains("journal: delivered"))
+        #expect(bad.out.contains("push: NOT delivered"))
+        // With the master switch off nothing is scheduled.
+        let off = try runBridge(["notify", "test", "--db", db, "--set", "notifications.enabled=false"])
+        #expect(off.status != 0)
+        #expect(off.err.contains("notifications.enabled"))
     }
 }

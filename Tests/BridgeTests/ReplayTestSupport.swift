@@ -102,3 +102,10 @@ func syncLines(at t: Double, _ records: [DrinkRecord], chunkSize: Int = 17) -> [
     lines.append(eventLine(now + 0.2, "disconnect"))
     return lines
 }
+
+/// Reads a database written by the command line.
+enum DrinkHistoryProbe {
+    static func delivered(_ path: String) throws -> [String] {
+        try DrinkHistory(path: path).deliveredNotifications().map(\.id)
+    }
+}

@@ -1,5 +1,6 @@
 // Connections and method calls between two connections on a private bus: replies, error replies
 // with name and message, time-outs, fire-and-forget sends, cancellation, closing and losing the bus.
+import BusTestSupport
 import DBus
 import Foundation
 import Testing

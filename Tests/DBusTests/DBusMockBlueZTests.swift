@@ -1,6 +1,7 @@
 // python-dbusmock's `bluez5` template as an independent peer: a fake org.bluez written by other
 // people, driven through its org.bluez.Mock interface. Our GetManagedObjects parsing reads its
 // tree; our subscriptions (with the well-known sender `org.bluez`) follow its signals.
+import BusTestSupport
 import DBus
 import Foundation
 import Testing

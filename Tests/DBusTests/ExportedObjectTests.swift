@@ -1,6 +1,7 @@
 // Exported objects seen from another connection and from gdbus: Properties (Get, GetAll, Set,
 // PropertiesChanged), ObjectManager (GetManagedObjects, InterfacesAdded/Removed), Introspect,
 // deferred replies, name ownership and the peer-left notification.
+import BusTestSupport
 import DBus
 import Foundation
 #if canImport(FoundationXML)

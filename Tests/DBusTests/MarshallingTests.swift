@@ -1,5 +1,6 @@
 // DBusValue encoding and decoding without a bus: through whole marshalled messages, so libdbus's
 // own validator (dbus_message_demarshal) checks every body we produce.
+import BusTestSupport
 import DBus
 import Testing
 

@@ -1,5 +1,6 @@
 // Match rule text and bus address resolution, without a bus.
 @testable import DBus
+import BusTestSupport
 import Testing
 
 @Suite struct MatchRuleAndAddressTests {

@@ -1,6 +1,7 @@
 // Signals between connections: match rules (sender, path, path_namespace, interface, member,
 // arg0), delivery of a signal that a method emits before replying, unsubscribing, NameAcquired,
 // well-known senders, and round trips of every type through the bus.
+import BusTestSupport
 import DBus
 import Foundation
 import Testing

@@ -5,6 +5,7 @@
 // three ways of saying a setting can never disagree on what is valid.
 
 import Foundation
+import Reminders
 
 /// What values a setting accepts.
 public enum SettingKind: Sendable, Equatable {
@@ -50,7 +51,22 @@ public struct SettingKey: Sendable, Equatable {
     }
 
     /// Checks a text value and returns it in canonical form (`TRUE` → `true`, ` 7:05` → `07:05`).
+    /// Keys of the reminder rules (sections 4–6) are also checked by the rules themselves, so a
+    /// terrain or a locale is refused with the rules' own list of choices.
     public func normalize(_ raw: String) throws(SettingError) -> String {
+        let normalized = try normalizeKind(raw)
+        if ReminderSettings.keys.contains(name) {
+            var probe = ReminderSettings(hydration: HydrationSettings(timeZone: TimeZone(identifier: "UTC")!))
+            do {
+                try probe.apply(key: name, value: normalized)
+            } catch {
+                throw .invalidValue(key: name, value: raw, expected: error.expected)
+            }
+        }
+        return normalized
+    }
+
+    private func normalizeKind(_ raw: String) throws(SettingError) -> String {
         let text = raw.trimmingCharacters(in: .whitespaces)
         switch kind {
         case .bool:
@@ -147,7 +163,12 @@ public enum SettingCatalog {
         SettingKey("mqtt.url", .url(schemes: ["mqtt", "mqtts"]), default: nil, "MQTT broker (Home Assistant)"),
         SettingKey("mqtt.discovery_prefix", .text, default: "homeassistant", "Home Assistant discovery prefix"),
         SettingKey("mqtt.topic_prefix", .text, default: "aquavate", "base topic of the bridge's own messages"),
+        SettingKey("mqtt.discovery", .bool, default: "true", "publish Home Assistant discovery"),
+        SettingKey("mqtt.bottle_id", .text, default: nil, "id in topics (default: the bottle's address without colons)"),
+        SettingKey("mqtt.ca_file", .text, default: nil, "mqtts: PEM file of CA certificates (default: the system's)"),
         SettingKey("push.url", .url(schemes: ["http", "https"]), default: nil, "HTTP push (ntfy-style) topic URL"),
+        SettingKey("push.token", .text, default: nil, "push access token, sent as Authorization: Bearer"),
+        SettingKey("push.action_url", .url(schemes: ["http", "https"]), default: nil, "where push action buttons POST their command (e.g. a Home Assistant webhook); unset = no buttons"),
         SettingKey("desktop.enabled", .bool, default: "true", "desktop notifications on the session bus"),
         SettingKey("bottle.address", .text, default: nil, "address of the adopted bottle (remembered after the first sync)"),
         SettingKey("bluetooth.adapter", .text, default: nil, "adapter to use, e.g. hci0 (default: the first powered one)"),

@@ -22,12 +22,16 @@ public struct StatusReport: Sendable {
     public var remindersTodayText: String
     public var dailyLimit: Bool
     public var pending: Int
+    /// Pending notifications of sections 3–6, the ritual streak, and why a rule schedules nothing.
+    public var rules: RulesStatus?
 
     /// Builds the report at `instant` from the database (engine state restored, nothing saved).
     public static func make(history: DrinkHistory, configuration: Configuration, at instant: Double) throws -> StatusReport {
         let bottle = try history.bottles().max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
-        let settings = configuration.hydrationSettings(bottleGoal: bottle?.goalML)
-        let runner = ReminderRunner(history: history, settings: settings,
+        let (all, _) = configuration.reminderSettings(bottleGoal: bottle?.goalML, personReachable: true,
+                                                      storedSchedules: StoredSchedules.tables(in: history))
+        let settings = all.hydration
+        let runner = ReminderRunner(history: history, settings: all,
                                     logger: Logger(label: "status") { _ in SwiftLogNoOpLogHandler() }) { _ in }
         let status = runner.status(at: instant)
         return StatusReport(at: instant, bottleName: bottle?.name, bottleID: bottle?.id, lastSync: bottle?.lastSync,
@@ -35,7 +39,7 @@ public struct StatusReport: Sendable {
                             unsynced: bottle?.state?.unsyncedCount, todayML: status.pace.dayTotalML, goalML: settings.goalML,
                             urgency: status.urgencyText, deficitML: status.displayedDeficitML,
                             remindersToday: status.remindersSentToday, remindersTodayText: status.remindersTodayText,
-                            dailyLimit: status.dailyLimit, pending: status.pendingCount)
+                            dailyLimit: status.dailyLimit, pending: status.pendingCount, rules: runner.rulesStatus())
     }
 
     public func textLines() -> [String] {
@@ -54,6 +58,11 @@ public struct StatusReport: Sendable {
         lines.append("Urgency: \(urgency)  Deficit: \(deficitML) ml")
         lines.append(remindersTodayText)
         lines.append("Pending reminders: \(pending)")
+        if let rules {
+            lines.append("Pending by rule: scheduled \(rules.scheduledPending), daily message \(rules.dailyMessagesPending), deadline \(rules.deadlinePending), rituals \(rules.ritualsPending)")
+            if rules.ritualStreak > 0 { lines.append("Ritual streak: \(rules.ritualStreak) days") }
+            lines += rules.notes
+        }
         return lines
     }
 
@@ -69,6 +78,14 @@ public struct StatusReport: Sendable {
         if let battery { object["battery"] = battery }
         if let bottleLevelML { object["bottle_level_ml"] = bottleLevelML }
         if let unsynced { object["unsynced"] = unsynced }
+        if let rules {
+            object["scheduled_pending"] = rules.scheduledPending
+            object["daily_messages_pending"] = rules.dailyMessagesPending
+            object["deadline_pending"] = rules.deadlinePending
+            object["rituals_pending"] = rules.ritualsPending
+            object["ritual_streak"] = rules.ritualStreak
+            if !rules.notes.isEmpty { object["notes"] = rules.notes }
+        }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }

@@ -29,6 +29,10 @@ public final class HistoryLedger: DrinkLedger, @unchecked Sendable {
         (try? history.dayTotal(containing: instant, timeZone: timeZone, knownAt: instant).totalML) ?? 0
     }
 
+    public func totalML(drunkIn range: Range<Double>, knownAt instant: Double) -> Int {
+        (try? history.intakeTotal(from: range.lowerBound, to: range.upperBound, knownAt: instant)) ?? 0
+    }
+
     public func revision(at instant: Double) -> Int {
         lock.lock(); defer { lock.unlock() }
         return changes

@@ -25,7 +25,13 @@ public final class ReminderRunner {
     private var started = false
 
     /// Restores the engine from `history` (a fresh database starts from the defaults).
-    public init(history: DrinkHistory, settings: HydrationSettings, logger: Logger,
+    public convenience init(history: DrinkHistory, settings: HydrationSettings, logger: Logger,
+                            deliver: @escaping (Delivery) -> Void) {
+        self.init(history: history, settings: ReminderSettings(hydration: settings), logger: logger, deliver: deliver)
+    }
+
+    /// Restores the engine from `history` with every rule's settings.
+    public init(history: DrinkHistory, settings: ReminderSettings, logger: Logger,
                 deliver: @escaping (Delivery) -> Void) {
         self.history = history
         self.ledger = HistoryLedger(history: history)
@@ -78,7 +84,42 @@ public final class ReminderRunner {
     /// The settings changed (a goal read from the bottle, `config set` in the daemon).
     public func updateSettings(_ settings: HydrationSettings, at instant: Double) {
         guard settings != engine.settings else { return }
-        handle(engine.updateSettings(settings, at: instant), at: instant)
+        var all = engine.reminderSettings
+        all.hydration = settings
+        updateSettings(all, at: instant)
+    }
+
+    /// Every rule's settings changed: what changed is rescheduled at once.
+    public func updateSettings(_ settings: ReminderSettings, at instant: Double) {
+        guard settings != engine.reminderSettings else { return }
+        handle(engine.updateSettings(settings, at: instant, ledger: ledger), at: instant)
+    }
+
+    /// A manual intake (`log TYPE`, a capture's `log` op): recorded in the history and handed to
+    /// the scheduled-intake rules. Returns the normalised type.
+    @discardableResult
+    public func logIntake(type: String, at instant: Double) throws -> String {
+        let normalized = try engine.logIntake(type: type, at: instant)
+        try history.recordPersonEvent(PersonEvent(time: instant, kind: .intake, name: normalized))
+        handle([], at: instant)
+        return normalized
+    }
+
+    /// An action invoked on a notification (a sink's button, a capture's `action` op). Did This
+    /// and Done are recorded in the history database; the outcome says what else to do.
+    @discardableResult
+    public func actionInvoked(notificationID: String, actionID: String, at instant: Double) throws -> ActionOutcome {
+        let outcome = try engine.actionInvoked(notificationID: notificationID, actionID: actionID, at: instant)
+        try history.recordPersonEvent(PersonEvent(time: instant, kind: .action, name: actionID, notificationID: notificationID))
+        if case .intakeLogged(let type, let at) = outcome {
+            try history.recordPersonEvent(PersonEvent(time: at, kind: .intake, name: type))
+        }
+        handle([], at: instant)
+        return outcome
+    }
+
+    public func rulesStatus() -> RulesStatus {
+        engine.rulesStatus()
     }
 
     /// Schedules the test notification of `notify test` (5 s later).

@@ -19,4 +19,54 @@ extension Configuration {
             resetHour: integer("reminders.reset_hour") ?? defaults.resetHour,
             notificationsEnabled: bool("notifications.enabled"))
     }
+
+    /// Every rule's settings (REMINDERS.md 2–6), and one line per problem that left something
+    /// out (a refused schedule table, an unreadable pool file). Nothing here stops the bridge.
+    ///
+    /// - Parameters:
+    ///   - personReachable: whether a sink reaches a person (REMINDERS.md 1): rules that
+    ///     schedule ahead schedule nothing without one.
+    ///   - storedSchedules: schedules added with `aquavate-bridge schedule add`, after the file's.
+    public func reminderSettings(bottleGoal: Int? = nil, personReachable: Bool,
+                                 storedSchedules: [[String: String]] = []) -> (ReminderSettings, [String]) {
+        var problems: [String] = []
+        var settings = ReminderSettings(hydration: hydrationSettings(bottleGoal: bottleGoal))
+        settings.personReachable = personReachable
+        for key in ReminderSettings.keys {
+            guard let text = value(key) else { continue }
+            do {
+                try settings.apply(key: key, value: text)
+            } catch {
+                problems.append("\(error)")
+            }
+        }
+        if let pool = value("messages.pool") {
+            do {
+                settings.messages.userPool = try readPool(pool)
+            } catch {
+                problems.append(error.description + "; the shipped messages are used")
+            }
+        }
+        let tables = ScheduleTables(parsing: scheduleTables + storedSchedules)
+        settings.schedules = tables.schedules
+        problems += tables.errors.map(\.description) + tables.warnings
+        return (settings, problems)
+    }
+
+    /// The lines of the user's message pool file, relative to the config file's folder.
+    private func readPool(_ path: String) throws(PoolFileError) -> [String] {
+        let full = path.hasPrefix("/") ? path : ((baseDirectory ?? FileManager.default.currentDirectoryPath) + "/" + path)
+        guard let data = FileManager.default.contents(atPath: full), let text = String(data: data, encoding: .utf8) else {
+            throw PoolFileError(path: full, problem: "cannot be read as UTF-8 text")
+        }
+        let messages = MessagePool.messages(fromLines: text.components(separatedBy: .newlines))
+        guard !messages.isEmpty else { throw PoolFileError(path: full, problem: "has no message (one per line)") }
+        return messages
+    }
+}
+
+struct PoolFileError: Error, CustomStringConvertible {
+    var path: String
+    var problem: String
+    var description: String { "messages.pool \(path) \(problem)" }
 }

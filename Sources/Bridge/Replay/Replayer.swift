@@ -32,10 +32,8 @@ public final class Replayer {
     private var bottleID = "unknown"
     private var sync: SyncProgress?
     private var lastEventTime: Double?
-    /// Quarter-hours (UTC seconds / 900) that replayed drinks fall in. Every time zone's offset
-    /// is a multiple of 15 minutes, so a quarter-hour lies within one local day; this keeps the
-    /// set of touched days small however long the capture is.
-    private var touchedQuarterHours: Set<UInt32> = []
+    /// Local days the replayed drinks fall on: one entry per day, however long the capture is.
+    private var touchedDays = TouchedDays()
     private var bottleGoalML: Int?
     private var connected = false
     /// New records committed by the sync in progress (the after-sync rules need to know).
@@ -52,8 +50,11 @@ public final class Replayer {
         if withReminders {
             let storedGoal = (try? history.bottles())?.compactMap(\.goalML).first
             bottleGoalML = storedGoal
-            reminders = ReminderRunner(history: history, settings: configuration.hydrationSettings(bottleGoal: storedGoal),
-                                       logger: logger) { delivery in
+            // Replay's output is where deliveries go, so it counts as reaching a person (REMINDERS.md 1).
+            let (settings, problems) = configuration.reminderSettings(
+                bottleGoal: storedGoal, personReachable: true, storedSchedules: StoredSchedules.tables(in: history))
+            for problem in problems { logger.warning("\(problem)") }
+            reminders = ReminderRunner(history: history, settings: settings, logger: logger) { delivery in
                 emit(.notification(.init(time: delivery.time, id: delivery.id, kind: delivery.kind.rawValue,
                                          title: delivery.title, body: delivery.body, actions: delivery.actions.map(\.id))))
             }
@@ -139,10 +140,26 @@ public final class Replayer {
         case .write:
             guard let characteristic = event.characteristic, let value = event.value else { return }
             fromClient(characteristic, value: value, time: event.time, file: file, line: line)
-        case .note, .log, .action:
-            // Free text, and the person's own events (manual intake, notification actions), which
-            // the reminder engine consumes; the history of bottle drinks is not affected.
+        case .note:
             break
+        case .log:
+            // A manual intake (REMINDERS.md 3): for the reminder rules only.
+            guard let reminders, let type = event.intakeType else { return }
+            do {
+                try reminders.logIntake(type: type, at: event.time)
+            } catch {
+                reject("log: \(error)", file: file, line: line)
+            }
+        case .action:
+            guard let reminders, let id = event.notificationID, let action = event.action else { return }
+            do {
+                let outcome = try reminders.actionInvoked(notificationID: id, actionID: action, at: event.time)
+                if case .startRitual(let notificationID) = outcome {
+                    logger.info("Start Ritual on \(notificationID): the bridge would open the status view / publish the event")
+                }
+            } catch {
+                reject("action: \(error)", file: file, line: line)
+            }
         }
     }
 
@@ -169,7 +186,11 @@ public final class Replayer {
                 let config = try BottleConfig(decoding: value)
                 bottleGoalML = Int(config.dailyGoalML)
                 updateBottle(file: file, line: line) { $0.goalML = Int(config.dailyGoalML) }
-                reminders?.updateSettings(configuration.hydrationSettings(bottleGoal: bottleGoalML), at: time)
+                if let reminders {
+                    var settings = reminders.engine.reminderSettings
+                    settings.hydration = configuration.hydrationSettings(bottleGoal: bottleGoalML)
+                    reminders.updateSettings(settings, at: time)
+                }
             case .syncControl:
                 _ = try SyncControl(decoding: value)
             case .deviceSettings:
@@ -273,7 +294,7 @@ public final class Replayer {
                 logger.warning("\(file):\(line): record #\(result.record.recordID) at \(result.record.timestamp) differs from the stored copy; the first copy is kept")
             }
             let record = result.record
-            touchedQuarterHours.insert(record.timestamp / 900)
+            touchedDays.insert(record.timestamp, timeZone: configuration.timeZone)
             emit(.drink(.init(bottle: bottleID, recordID: record.recordID, timestamp: record.timestamp,
                               amountML: Int(record.amountML), bottleLevelML: Int(record.bottleLevelML),
                               kind: record.kind, deleted: record.isDeleted, isNew: result.isNew)))
@@ -345,16 +366,15 @@ public final class Replayer {
         if let time = lastEventTime {
             finishSync(at: time, reason: "end of input")
         }
-        guard let first = touchedQuarterHours.min(), let last = touchedQuarterHours.max() else { return }
+        guard let first = touchedDays.earliest, let last = touchedDays.latest else { return }
         let timeZone = configuration.timeZone
         let goal = configuration.goalML(bottleGoal: bottleGoalML)
         do {
-            let totals = try history.dayTotals(timeZone: timeZone, from: Double(first) * 900 - 86_400 * 2,
-                                               to: Double(last) * 900 + 86_400 * 2)
-            let touched = Set(touchedQuarterHours.map { LocalDate(containing: Double($0) * 900, timeZone: timeZone) })
+            let totals = try history.dayTotals(timeZone: timeZone, from: first - 86_400 * 2, to: last + 86_400 * 2)
+            let touched = touchedDays.dates(timeZone: timeZone)
             var byDate: [LocalDate: DayTotal] = [:]
             for total in totals { byDate[total.date] = total }
-            for date in touched.sorted() {
+            for date in touched {
                 let total = byDate[date]
                 emit(.day(.init(date: date.description, totalML: total?.totalML ?? 0, drinks: total?.drinks ?? 0, goalML: goal)))
             }

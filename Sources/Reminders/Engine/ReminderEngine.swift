@@ -1,17 +1,25 @@
 // The reminder engine (REMINDERS.md 1): one value that the bridge drives with the events of its
 // timeline — start, a tick at every whole local minute, the end of a sync, a Current State, a
-// settings change, `notify test` — each call returning the notifications delivered at that
-// instant, in delivery order, for the caller to hand to its sinks and append to the delivered
-// log. The engine does no I/O and never reads the system clock: every call says what time it is.
+// settings change, `notify test`, a manual intake, an invoked action — each call returning the
+// notifications delivered at that instant, in delivery order, for the caller to hand to its sinks
+// and append to the delivered log. The engine does no I/O and never reads the system clock: every
+// call says what time it is.
 //
 // After every call the caller saves `state` (and restores it into a new engine on start). The
-// hydration rules of section 2 live in `ReminderEngine+Hydration.swift`; sections 3–6 will be
-// further rules of this engine, filling the centre's pending notifications in section order.
+// hydration rules of section 2 live in `ReminderEngine+Hydration.swift`; sections 3–6 are further
+// rules of this engine (`ReminderEngine+Rules.swift` and one file per section), filling the
+// centre's pending notifications in section order under its one limit of 64.
 
 import Foundation
 
 public struct ReminderEngine: Sendable {
-    public private(set) var settings: HydrationSettings
+    /// Every setting of sections 2–6.
+    public private(set) var reminderSettings: ReminderSettings
+    /// Section 2's settings, with the master switch and the time zone. Read in place (`_read`):
+    /// the hydration rules read it at every tick, and a copy would retain the time zone each time.
+    public var settings: HydrationSettings {
+        _read { yield reminderSettings.hydration }
+    }
     /// Everything to persist after each call.
     public internal(set) var state: ReminderState
     /// Log lines the rules asked for (e.g. `[HydrationReminder] Back on track!`), oldest first,
@@ -19,22 +27,42 @@ public struct ReminderEngine: Sendable {
     public internal(set) var journal: [String] = []
 
     var clock: LocalClock
+    /// Local dates and times to instants, in the same zone as `clock`.
+    var calendar: LocalCalendar
+    /// A settings change made without a ledger (`updateSettings(_:at:)` with hydration settings
+    /// only) leaves the refill of sections 3–6 to the next tick. Not persisted: a start refills.
+    var pendingRefill: RuleChanges?
     /// The day total last asked of the ledger, valid while the local day and the ledger's
     /// revision stay the same. Not persisted: a restarted engine asks again.
     var dayTotalCache: (day: LocalDay, revision: Int, total: Int)?
 
+    /// An engine with the hydration rules only (sections 3–6 at their defaults: off).
     public init(settings: HydrationSettings, state: ReminderState = ReminderState()) {
-        self.settings = settings
+        self.init(settings: ReminderSettings(hydration: settings), state: state)
+    }
+
+    /// An engine with every rule's settings.
+    public init(settings: ReminderSettings, state: ReminderState = ReminderState()) {
+        self.reminderSettings = settings
         self.state = state
-        self.clock = LocalClock(timeZone: settings.timeZone)
+        self.clock = LocalClock(timeZone: settings.hydration.timeZone)
+        self.calendar = LocalCalendar(timeZone: settings.hydration.timeZone)
     }
 
     /// Pending notifications of every rule (the seed's badge).
     public var pendingCount: Int { state.centre.count }
 
-    /// When the next pending notification is due, so the caller can call `fireDue(at:)` between
-    /// minute ticks (the test notification fires 5 s after it is asked for).
-    public var nextFireTime: Double? { state.centre.nextFireTime }
+    /// Pending notifications of one kind (e.g. `.deadline` for section 5's count in `status`).
+    public func pendingCount(of kind: NotificationKind) -> Int {
+        state.centre.count { $0.kind == kind }
+    }
+
+    /// When the next notification that `fireDue(at:)` would deliver is due, so the caller can call
+    /// it between minute ticks (the test notification fires 5 s after it is asked for). Sections
+    /// 3–6 are left out: they fire at whole minutes, by the tick (`NotificationKind.firesOnTick`).
+    public var nextFireTime: Double? {
+        state.centre.pending.lazy.filter { !$0.kind.firesOnTick }.map(\.fireTime).min()
+    }
 
     /// Returns the journal lines and empties it.
     public mutating func drainJournal() -> [String] {
@@ -47,11 +75,19 @@ public struct ReminderEngine: Sendable {
     /// On start (REMINDERS.md 0: at the first event's time of each run): applies a reminder-day
     /// reset that fell while the bridge was down, enforces the master switch on the restored
     /// pending notifications, and computes the urgency so that it is current before the first
-    /// tick or sync. Delivers nothing.
+    /// tick or sync. Then sections 3–6: what came due while the bridge was down is dropped (it was
+    /// missed, not delivered late), and every rule fills again in section order — the schedules'
+    /// next occurrences, the daily messages' refill, the period's deadline reminder if still ahead,
+    /// the ritual window rebuilt. Delivers nothing.
     public mutating func start<Ledger: DrinkLedger>(at instant: Double, ledger: Ledger) -> [Delivery] {
         let now = beginEvaluation(at: instant)
         if !settings.notificationsEnabled { state.centre.cancelAll() }
         recordUrgency(pace(at: instant, wallClock: now, ledger: ledger).urgency)
+        dropMissed(before: instant)
+        pendingRefill = nil
+        if settings.notificationsEnabled {
+            fillRules(at: instant, wallClock: now, ledger: ledger, changes: .all)
+        }
         return []
     }
 
@@ -66,7 +102,9 @@ public struct ReminderEngine: Sendable {
         if shouldRemind(pace, wallClock: now) {
             reminder = makeReminder(pace, at: instant)
         }
-        return fireDuePending(at: instant, with: reminder)
+        let deliveries = fireDueAtTick(at: instant, with: reminder, ledger: ledger)
+        runTimedRules(at: instant, wallClock: now, ledger: ledger)
+        return deliveries
     }
 
     /// The end of a sync session (its last chunk's ACK, or an interruption) that committed
@@ -75,7 +113,9 @@ public struct ReminderEngine: Sendable {
     public mutating func syncEnded<Ledger: DrinkLedger>(at instant: Double, newRecords: Int, ledger: Ledger) -> [Delivery] {
         guard newRecords > 0 else { return [] }
         let now = beginEvaluation(at: instant)
-        return afterSync(at: instant, wallClock: now, ledger: ledger)
+        let deliveries = afterSync(at: instant, wallClock: now, ledger: ledger)
+        removeMetDeadlines(at: instant, ledger: ledger)
+        return deliveries
     }
 
     /// A Current State (notified or read) arrived: the low-battery alert of 2.5.
@@ -85,9 +125,14 @@ public struct ReminderEngine: Sendable {
     }
 
     /// Delivers the pending notifications due at `instant` (for a caller woken by
-    /// `nextFireTime` between ticks).
+    /// `nextFireTime` between ticks), except those of sections 3–6, which their minute's tick
+    /// delivers.
     public mutating func fireDue(at instant: Double) -> [Delivery] {
-        fireDuePending(at: instant, with: nil)
+        guard settings.notificationsEnabled else {
+            state.centre.cancelAll()
+            return []
+        }
+        return state.centre.takeDue(at: instant) { !$0.kind.firesOnTick }.map { Delivery($0, at: instant) }
     }
 
     /// `notify test`: a test notification 5 seconds later. False, with a journal line saying why,
@@ -104,18 +149,36 @@ public struct ReminderEngine: Sendable {
         return true
     }
 
-    /// New settings from `config set` or a reloaded file. The master switch turned off cancels
-    /// every pending notification; a new time zone drops what was cached for the old one.
-    /// (Sections 3–6 will re-create here what each enabled rule wants when it is switched on.)
+    /// New hydration settings from `config set` or a reloaded file. The master switch turned off
+    /// cancels every pending notification; a new time zone drops what was cached for the old one.
+    /// Without a ledger the rules of sections 3–6 cannot refill here (a deadline needs the totals,
+    /// a ritual title the streak): what changed is refilled at the next tick. Prefer
+    /// `updateSettings(_:at:ledger:)`, which refills at once.
     public mutating func updateSettings(_ newSettings: HydrationSettings, at instant: Double) -> [Delivery] {
-        let oldZone = settings.timeZone
-        settings = newSettings
-        if newSettings.timeZone != oldZone {
-            clock = LocalClock(timeZone: newSettings.timeZone)
-            dayTotalCache = nil
-        }
-        if !newSettings.notificationsEnabled { state.centre.cancelAll() }
+        var all = reminderSettings
+        all.hydration = newSettings
+        let changes = applySettings(all)
         _ = beginEvaluation(at: instant)
+        if let changes, newSettings.notificationsEnabled {
+            pendingRefill = (pendingRefill ?? RuleChanges()).merged(with: changes)
+        }
+        return []
+    }
+
+    /// New settings of every rule. Off switches cancel what their rule scheduled; then the rules
+    /// of sections 3–6 fill again in section order, each rescheduling what changed: the
+    /// schedules' slots, the daily messages (their texts follow a new locale or pool), the
+    /// deadline reminder, and the ritual window, rebuilt when a ritual setting, the time zone,
+    /// the master switch or the reachability of a person changed. Delivers nothing.
+    public mutating func updateSettings<Ledger: DrinkLedger>(_ newSettings: ReminderSettings, at instant: Double,
+                                                             ledger: Ledger) -> [Delivery] {
+        let changes = applySettings(newSettings)
+        let now = beginEvaluation(at: instant)
+        if let changes, settings.notificationsEnabled {
+            let all = (pendingRefill ?? RuleChanges()).merged(with: changes)
+            pendingRefill = nil
+            fillRules(at: instant, wallClock: now, ledger: ledger, changes: all)
+        }
         return []
     }
 
@@ -171,19 +234,43 @@ public struct ReminderEngine: Sendable {
         if urgency == .onTrack { state.remindedSinceOnTrack = false }
     }
 
-    /// Takes the pending notifications due at `instant` and merges `immediate` (a notification
-    /// made at this instant, e.g. the tick's hydration reminder) into delivery order. With the
-    /// master switch off nothing is delivered and nothing stays pending.
-    mutating func fireDuePending(at instant: Double, with immediate: PendingNotification?) -> [Delivery] {
+    /// Takes every pending notification due at `instant`, lets the rules of sections 3–6 decide
+    /// at fire time (a schedule arms its next occurrence and may suppress this one; a deadline
+    /// already met is dropped), and merges `immediate` (a notification made at this instant,
+    /// e.g. the tick's hydration reminder) into delivery order. With the master switch off nothing
+    /// is delivered and nothing stays pending.
+    mutating func fireDueAtTick<Ledger: DrinkLedger>(at instant: Double, with immediate: PendingNotification?,
+                                                      ledger: Ledger) -> [Delivery] {
         guard settings.notificationsEnabled else {
             state.centre.cancelAll()
             return []
         }
         var due = state.centre.takeDue(at: instant)
+        if !due.isEmpty { due = decideAtFireTime(due, at: instant, ledger: ledger) }
         if let immediate {
             let position = due.firstIndex { PendingNotification.deliversBefore(immediate, $0) } ?? due.count
             due.insert(immediate, at: position)
         }
         return due.map { Delivery($0, at: instant) }
+    }
+
+    /// Applies new settings: a new zone resets the clock, the calendar and the cached total; the
+    /// master switch off cancels everything. Returns what the rules of sections 3–6 must redo, or
+    /// nil when nothing changed.
+    mutating func applySettings(_ newSettings: ReminderSettings) -> RuleChanges? {
+        let old = reminderSettings
+        guard newSettings != old else { return nil }
+        reminderSettings = newSettings
+        let zoneChanged = newSettings.hydration.timeZone != old.hydration.timeZone
+        if zoneChanged {
+            clock = LocalClock(timeZone: newSettings.hydration.timeZone)
+            calendar = LocalCalendar(timeZone: newSettings.hydration.timeZone)
+            dayTotalCache = nil
+        }
+        if !newSettings.hydration.notificationsEnabled { state.centre.cancelAll() }
+        let everything = zoneChanged || (!old.hydration.notificationsEnabled && newSettings.hydration.notificationsEnabled)
+            || old.personReachable != newSettings.personReachable
+        return RuleChanges(messages: everything || old.messages != newSettings.messages,
+                           rituals: everything || old.rituals != newSettings.rituals)
     }
 }

@@ -1,7 +1,9 @@
 // Everything the engine remembers between calls (REMINDERS.md 2.6: "all of this state lives in
 // the database and is restored on start"). The caller saves it after every engine call that
 // returns and restores it on start; a restart on the same reminder day then changes nothing, so a
-// restart never re-sends a reminder or the goal alert.
+// restart never re-sends a reminder or the goal alert. Sections 3–6 keep here what their rules
+// remember: the day their new-day rules last ran, recent manual intakes, recent Did This taps, and
+// the streak of the last ritual rebuild; their pending notifications are in the centre.
 
 public struct ReminderState: Equatable, Sendable {
     /// The reminder day (REMINDERS.md 0) the per-day counters belong to, named by the local date
@@ -26,8 +28,32 @@ public struct ReminderState: Equatable, Sendable {
     public var backOnTrackSequence: Int = 0
     /// The pending notifications.
     public var centre = NotificationCentre()
+    /// The local date whose new-day rules (sections 5 and 6: the period's deadline reminder, the
+    /// ritual window) have run; nil before the first start.
+    public var rulesDay: LocalDay?
+    /// Manual intakes of the last two days (section 3's suppression windows).
+    public var intakeLog: [IntakeLogEntry] = []
+    /// `ritual_completed_at` of recent local days (section 6's Did This), one per day, the latest
+    /// tap kept. The caller also records each in its history database (`ActionOutcome`).
+    public var ritualCompletions: [RitualCompletion] = []
+    /// The streak N taken at the last ritual rebuild (section 6).
+    public var ritualStreak: Int = 0
 
     public init() {}
+}
+
+/// A Did This: the local day of the tap and its instant.
+public struct RitualCompletion: Codable, Equatable, Sendable {
+    public let day: LocalDay
+    public let time: Double
+
+    public init(day: LocalDay, time: Double) {
+        self.day = day
+        self.time = time
+    }
+
+    /// How many days of completions the state keeps.
+    static let retentionDays = 31
 }
 
 /// Snake-case keys named as in REMINDERS.md; a missing key takes the fresh-database value, so a
@@ -44,6 +70,10 @@ extension ReminderState: Codable {
         case reminderSequence = "reminder_sequence"
         case backOnTrackSequence = "back_on_track_sequence"
         case pending
+        case rulesDay = "rules_day"
+        case intakeLog = "intake_log"
+        case ritualCompletions = "ritual_completed_at"
+        case ritualStreak = "ritual_streak"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -58,6 +88,10 @@ extension ReminderState: Codable {
         reminderSequence = try values.decodeIfPresent(Int.self, forKey: .reminderSequence) ?? 0
         backOnTrackSequence = try values.decodeIfPresent(Int.self, forKey: .backOnTrackSequence) ?? 0
         centre = try values.decodeIfPresent(NotificationCentre.self, forKey: .pending) ?? NotificationCentre()
+        rulesDay = try values.decodeIfPresent(LocalDay.self, forKey: .rulesDay)
+        intakeLog = try values.decodeIfPresent([IntakeLogEntry].self, forKey: .intakeLog) ?? []
+        ritualCompletions = try values.decodeIfPresent([RitualCompletion].self, forKey: .ritualCompletions) ?? []
+        ritualStreak = try values.decodeIfPresent(Int.self, forKey: .ritualStreak) ?? 0
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -72,5 +106,9 @@ extension ReminderState: Codable {
         try values.encode(reminderSequence, forKey: .reminderSequence)
         try values.encode(backOnTrackSequence, forKey: .backOnTrackSequence)
         try values.encode(centre, forKey: .pending)
+        try values.encodeIfPresent(rulesDay, forKey: .rulesDay)
+        try values.encode(intakeLog, forKey: .intakeLog)
+        try values.encode(ritualCompletions, forKey: .ritualCompletions)
+        try values.encode(ritualStreak, forKey: .ritualStreak)
     }
 }

@@ -1,5 +1,5 @@
 // What the engine needs to know about drinks (REMINDERS.md 0), and nothing more: the day total of
-// the drinks known at an instant. The bridge answers it from its SQLite history; tests and
+// the drinks known at an instant, and the total over any other window of time. The bridge answers it from its SQLite history; tests and
 // benchmarks use `InMemoryDrinkLedger`.
 
 import Foundation
@@ -16,4 +16,10 @@ public protocol DrinkLedger {
     /// change counter bumped at every commit (a stored, deleted or undeleted drink), ignoring
     /// `instant`.
     func revision(at instant: Double) -> Int
+
+    /// The sum of `amount_ml` of the drinks (amount > 0, not deleted) whose record timestamp lies
+    /// in `range` (UTC epoch seconds, upper bound excluded), counting only drinks stored at or
+    /// before `instant`. Sections 3, 5 and 6 need windows other than one local day: a schedule's
+    /// suppression window, the Monday-to-Sunday week, the past days of a streak.
+    func totalML(drunkIn range: Range<Double>, knownAt instant: Double) -> Int
 }

@@ -45,6 +45,16 @@ public struct InMemoryDrinkLedger: DrinkLedger, Sendable {
         return total
     }
 
+    public func totalML(drunkIn range: Range<Double>, knownAt instant: Double) -> Int {
+        var total = 0
+        var index = InMemoryDrinkLedger.firstIndex(in: drinks) { $0.timestamp >= range.lowerBound }
+        while index < drinks.count, drinks[index].timestamp < range.upperBound {
+            if drinks[index].storedAt <= instant { total += drinks[index].amountML }
+            index += 1
+        }
+        return total
+    }
+
     /// The number of drinks stored at or before `instant`: drinks are only added, so the count
     /// names the set.
     public func revision(at instant: Double) -> Int {

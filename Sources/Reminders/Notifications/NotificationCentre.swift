@@ -60,6 +60,20 @@ public struct NotificationCentre: Equatable, Sendable {
         return before - pending.count
     }
 
+    /// Removes and returns, in the order they were added, every pending notification that
+    /// satisfies `predicate` (a rule taking back its own before it fills again).
+    @discardableResult
+    public mutating func removeAll(where predicate: (PendingNotification) -> Bool) -> [PendingNotification] {
+        let removed = pending.filter(predicate)
+        if !removed.isEmpty { pending.removeAll(where: predicate) }
+        return removed
+    }
+
+    /// How many pending notifications satisfy `predicate`.
+    public func count(where predicate: (PendingNotification) -> Bool) -> Int {
+        pending.reduce(0) { $0 + (predicate($1) ? 1 : 0) }
+    }
+
     /// "Cancel all": the master switch went off.
     public mutating func cancelAll() {
         pending.removeAll()
@@ -68,9 +82,15 @@ public struct NotificationCentre: Equatable, Sendable {
     /// Removes and returns, in delivery order, every notification due at `instant` (fire time at
     /// or before it): earlier ones first, and at one instant in section order, then by id.
     public mutating func takeDue(at instant: Double) -> [PendingNotification] {
-        guard pending.contains(where: { $0.fireTime <= instant }) else { return [] }
-        let due = pending.filter { $0.fireTime <= instant }
-        pending.removeAll { $0.fireTime <= instant }
+        takeDue(at: instant) { _ in true }
+    }
+
+    /// `takeDue(at:)` restricted to the notifications `eligible` accepts; the others stay.
+    mutating func takeDue(at instant: Double, where eligible: (PendingNotification) -> Bool) -> [PendingNotification] {
+        guard pending.contains(where: { $0.fireTime <= instant && eligible($0) }) else { return [] }
+        let isDue: (PendingNotification) -> Bool = { $0.fireTime <= instant && eligible($0) }
+        let due = pending.filter(isDue)
+        pending.removeAll(where: isDue)
         return due.sorted(by: PendingNotification.deliversBefore)
     }
 }

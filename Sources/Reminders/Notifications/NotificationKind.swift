@@ -24,6 +24,11 @@ public enum NotificationKind: String, Codable, Sendable, CaseIterable {
         case .ritual: return 6
         }
     }
+
+    /// Sections 3–6 schedule at whole local minutes and are delivered by the tick of their minute,
+    /// where their rule can decide at fire time (a suppression, a deadline already met) and the
+    /// same-minute order holds; `ReminderEngine.fireDue(at:)` between ticks leaves them.
+    public var firesOnTick: Bool { section >= 3 }
 }
 
 /// A button on a notification (REMINDERS.md 1, "Actions").

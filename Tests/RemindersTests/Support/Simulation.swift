@@ -43,14 +43,24 @@ struct Simulation {
 
     /// Starts the bridge at `date` `time` (local), with `state` restored.
     init(settings: HydrationSettings, date: String, time: String, state: ReminderState = ReminderState()) {
-        zone = settings.timeZone
-        engine = ReminderEngine(settings: settings, state: state)
+        self.init(rules: ReminderSettings(hydration: settings), date: date, time: time, state: state)
+    }
+
+    /// Starts the bridge with every rule's settings, and optionally a drink history laid out in
+    /// advance (each drink known only from its stored time).
+    init(rules: ReminderSettings, date: String, time: String, state: ReminderState = ReminderState(),
+         ledger: InMemoryDrinkLedger = InMemoryDrinkLedger()) {
+        zone = rules.hydration.timeZone
+        engine = ReminderEngine(settings: rules, state: state)
+        self.ledger = ledger
         now = instant(date, time, in: zone)
         nextTick = (now / 60).rounded(.up) * 60
         deliveries += engine.start(at: now, ledger: ledger)
+        journal += engine.drainJournal()
     }
 
     var settings: HydrationSettings { engine.settings }
+    var rules: ReminderSettings { engine.reminderSettings }
     var state: ReminderState { engine.state }
 
     func local(_ delivery: Delivery) -> String { localText(delivery.time, in: zone) }
@@ -139,6 +149,53 @@ struct Simulation {
         deliveries += engine.updateSettings(settings, at: at)
     }
 
+    /// Changes any rule's settings through `updateSettings(_:at:ledger:)`.
+    mutating func updateRules(_ change: (inout ReminderSettings) -> Void, on date: String, at time: String) {
+        let at = instant(date, time, in: zone)
+        run(until: at)
+        var rules = engine.reminderSettings
+        change(&rules)
+        deliveries += engine.updateSettings(rules, at: at, ledger: ledger)
+        journal += engine.drainJournal()
+    }
+
+    /// A manual intake (`aquavate-bridge log TYPE`).
+    @discardableResult
+    mutating func log(_ type: String, on date: String, at time: String) throws(IntakeLogError) -> String {
+        let at = instant(date, time, in: zone)
+        run(until: at)
+        defer { journal += engine.drainJournal() }
+        return try engine.logIntake(type: type, at: at)
+    }
+
+    /// An action invoked on a notification.
+    mutating func invoke(_ action: String, on id: String, date: String, at time: String) throws(NotificationActionError) -> ActionOutcome {
+        let at = instant(date, time, in: zone)
+        run(until: at)
+        defer { journal += engine.drainJournal() }
+        return try engine.actionInvoked(notificationID: id, actionID: action, at: at)
+    }
+
+    /// A drink stored without the end of a sync being reported (a caller may also simply know it).
+    mutating func storeDrink(_ amount: Int, drunkAt drunk: String, on date: String, storedAt stored: String) {
+        ledger.record(timestamp: instant(date, drunk, in: zone), amountML: amount, storedAt: instant(date, stored, in: zone))
+    }
+
+    /// The pending notifications of `kind`, by fire time then id.
+    func pending(_ kind: NotificationKind) -> [PendingNotification] {
+        engine.state.centre.pending.filter { $0.kind == kind }.sorted { ($0.fireTime, $0.id) < ($1.fireTime, $1.id) }
+    }
+
+    /// `YYYY-MM-DD HH:MM id` of the pending notifications of `kind`.
+    func pendingLines(_ kind: NotificationKind) -> [String] {
+        pending(kind).map { String(localText($0.fireTime, in: zone).prefix(16)) + " " + $0.id }
+    }
+
+    /// Deliveries of `kind` as `YYYY-MM-DD HH:MM id` lines.
+    func deliveredLines(_ kind: NotificationKind? = nil) -> [String] {
+        deliveries.filter { kind == nil || $0.kind == kind }.map { String(local($0).prefix(16)) + " " + $0.id }
+    }
+
     mutating func notifyTest(on date: String, at time: String) -> Bool {
         let at = instant(date, time, in: zone)
         run(until: at)
@@ -161,16 +218,35 @@ struct Simulation {
     /// state go through their persisted (JSON) form; the drink history is kept.
     mutating func restart(on date: String, at time: String) throws {
         let stateData = try JSONEncoder().encode(engine.state)
-        let settingsData = try JSONEncoder().encode(engine.settings)
+        let settingsData = try JSONEncoder().encode(engine.reminderSettings)
         let restoredState = try JSONDecoder().decode(ReminderState.self, from: stateData)
-        let restoredSettings = try JSONDecoder().decode(HydrationSettings.self, from: settingsData)
+        let restoredSettings = try JSONDecoder().decode(ReminderSettings.self, from: settingsData)
         engine = ReminderEngine(settings: restoredSettings, state: restoredState)
         now = instant(date, time, in: zone)
         nextTick = (now / 60).rounded(.up) * 60
         deliveries += engine.start(at: now, ledger: ledger)
+        journal += engine.drainJournal()
     }
 
     func status() -> HydrationStatus { engine.status(at: now, ledger: ledger) }
+}
+
+extension ReminderSettings {
+    /// Every rule at its default (sections 3–6 off) in `zone`, changed by `change`.
+    static func rules(_ zone: TimeZone = utc, _ change: (inout ReminderSettings) -> Void = { _ in }) -> ReminderSettings {
+        var settings = ReminderSettings(hydration: HydrationSettings(timeZone: zone))
+        change(&settings)
+        return settings
+    }
+}
+
+extension IntakeSchedule {
+    /// A schedule from the configuration's text values, which must be valid.
+    static func make(_ id: String, name: String? = nil, intake: String, _ frequency: IntakeFrequency, first: String,
+                     minML: Int = 1, body: String? = nil) -> IntakeSchedule {
+        try! IntakeSchedule(id: id, name: name, intake: IntakeType(parsing: intake, minML: minML), frequency: frequency,
+                            first: LocalDateTime(parsing: first), body: body)
+    }
 }
 
 extension HydrationSettings {

@@ -1,0 +1,126 @@
+// Everything the simulated bluetoothd and the bottle hold, in one value behind one lock.
+import AquavateProtocol
+import DBus
+
+/// Where the LE link to the bottle stands.
+enum LinkPhase: Equatable, Sendable {
+    /// No link.
+    case idle
+    /// Connect() is pending: the central waits for the bottle's advertisement.
+    case connecting
+    /// Linked; `resolved` once ServicesResolved=true.
+    case connected
+    /// Disconnect() was called; the link goes down after BlueZ's disconnect timer.
+    case disconnecting
+}
+
+/// One client's StartNotify on one characteristic. `registered` is false while the device is not
+/// connected (BlueZ keeps the session and re-arms it at the next connection).
+struct NotifySession: Equatable, Sendable {
+    var owner: String
+    var registered: Bool
+}
+
+/// A discovery filter (Adapter1.SetDiscoveryFilter), per client.
+struct DiscoveryFilter: Equatable, Sendable {
+    var uuids: [String] = []
+    var transport = "auto"
+
+    /// Whether the bottle's advertisement passes (its 128-bit service and 0x180F).
+    func admits(_ advertised: [String]) -> Bool {
+        guard transport != "bredr" else { return false }
+        guard !uuids.isEmpty else { return true }
+        return uuids.contains { wanted in advertised.contains { AquavateUUID.matches($0, wanted) } }
+    }
+}
+
+/// The device object, while it exists on D-Bus.
+struct DeviceObject: Equatable, Sendable {
+    /// Never connected: BlueZ drops it `TemporaryTimeout` after discovery stops.
+    var temporary = true
+    var rssiShown = true
+    var servicesResolved = false
+    var connectedShown = false
+    var battery1 = false
+    var uuids: [String]
+    var removalDue: ContinuousClock.Instant?
+}
+
+/// Faults still to fire.
+struct FaultBudget: Sendable {
+    var dropAfterChunk: Int?
+    var sleepMidSync: Int?
+    var vanishMidSync: Int?
+    var inProgress = 0
+    var notConnected = 0
+    var abortOnConnect = 0
+    var unknownObject = 0
+    var removeDuringConnect = 0
+    var slowWrites: Duration?
+    var mtu = 247
+    var staleCache = false
+    var earlyResolved = false
+    var notifyBeforeReply = false
+    var powerCycleAt: ContinuousClock.Instant?
+
+    init(_ faults: [SimulatorFault], startedAt start: ContinuousClock.Instant) {
+        for fault in faults {
+            switch fault {
+            case .dropAfterChunk(let k): dropAfterChunk = k
+            case .sleepMidSync(let k): sleepMidSync = k
+            case .vanishMidSync(let k): vanishMidSync = k
+            case .mtu(let n): mtu = min(n, 247)
+            case .slowWrites(let ms): slowWrites = .milliseconds(ms)
+            case .inProgress(let n): inProgress += n
+            case .abortOnConnect(let n): abortOnConnect += n
+            case .notConnected(let n): notConnected += n
+            case .unknownObject(let n): unknownObject += n
+            case .removeDuringConnect(let n): removeDuringConnect += n
+            case .powerCycleAt(let seconds): powerCycleAt = start + .milliseconds(Int64(seconds * 1000))
+            case .staleCache: staleCache = true
+            case .earlyResolved: earlyResolved = true
+            case .notifyBeforeReply: notifyBeforeReply = true
+            case .wedge, .unchangedUnsynced, .adapterOff, .noAdvertise: break
+            }
+        }
+    }
+
+    /// Takes one from a counted fault; true when it fires.
+    static func take(_ budget: inout Int) -> Bool {
+        guard budget > 0 else { return false }
+        budget -= 1
+        return true
+    }
+}
+
+struct SimulatorState: Sendable {
+    var model: BottleModel
+    var powered: Bool
+    var discoveryClients: Set<String> = []
+    var filters: [String: DiscoveryFilter] = [:]
+    var discovering = false
+    var nextAdvertisement: ContinuousClock.Instant?
+    /// Advertising slots that passed while discovering, heard or not (tests wait on it).
+    var advertisementSlots = 0
+    var device: DeviceObject?
+    var link = LinkPhase.idle
+    var pendingConnect: DBusResponder?
+    var connectDeadline: ContinuousClock.Instant?
+    var pendingDisconnects: [DBusResponder] = []
+    /// Replies to hand out once the device is gone (RemoveDevice of a connected device).
+    var pendingRemovals: [DBusResponder] = []
+    /// Whether the GATT objects are on D-Bus, and which services.
+    var exportedServices: [ServiceLayout] = []
+    var gattReady = false
+    var sessions: [DBusObjectPath: [NotifySession]] = [:]
+    var notifying: [DBusObjectPath: Bool] = [:]
+    var valueShown: Set<DBusObjectPath> = []
+    var writesInFlight: Set<DBusObjectPath> = []
+    var inFlightReplies: [DBusObjectPath: DBusResponder] = [:]
+    var faults: FaultBudget
+    var persistedRevision: (Int, Bool)?
+    var stopped = false
+
+    /// The bottle advertises while awake and not linked (PROTOCOL.md 1.3).
+    var bottleAdvertising: Bool { model.isAwake && (link == .idle || link == .connecting) }
+}

@@ -1,0 +1,92 @@
+// `--state-file`: what the bottle believes, as JSON, rewritten atomically on every change so that
+// a test in another process can check it (every record with its flags, the unsynced count, the
+// sync status).
+import AquavateProtocol
+import Foundation
+
+public struct BottleStateSnapshot: Codable, Hashable, Sendable {
+    public struct Record: Codable, Hashable, Sendable {
+        public var recordID: UInt32
+        public var timestamp: UInt32
+        public var amountML: Int16
+        public var bottleLevelML: Int16
+        public var type: UInt8
+        public var flags: UInt8
+        public var synced: Bool
+        public var deleted: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case recordID = "record_id", timestamp, amountML = "amount_ml", bottleLevelML = "bottle_level_ml"
+            case type, flags, synced, deleted
+        }
+    }
+
+    public struct Sync: Codable, Hashable, Sendable {
+        public var status: SyncEngine.Status
+        public var chunkSize: Int
+        /// R: records the last START loaded.
+        public var loadedRecords: Int
+        /// k: the chunk sent last.
+        public var chunkIndex: Int
+        public var totalChunks: Int
+
+        enum CodingKeys: String, CodingKey {
+            case status, chunkSize = "chunk_size", loadedRecords = "loaded_records", chunkIndex = "chunk_index"
+            case totalChunks = "total_chunks"
+        }
+    }
+
+    public var records: [Record]
+    public var unsyncedCount: Int
+    public var nextRecordID: UInt32
+    public var sync: Sync
+    public var awake: Bool
+    public var connected: Bool
+    public var timeValid: Bool
+    public var bottleTime: UInt32
+    public var dailyTotalML: UInt16
+    public var goalML: UInt16
+    public var waterML: Double
+    public var batteryPercent: UInt8
+    public var calibrated: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case records, unsyncedCount = "unsynced_count", nextRecordID = "next_record_id", sync, awake, connected
+        case timeValid = "time_valid", bottleTime = "bottle_time", dailyTotalML = "daily_total_ml", goalML = "goal_ml"
+        case waterML = "water_ml", batteryPercent = "battery_percent", calibrated
+    }
+
+    public init(model: BottleModel, connected: Bool) {
+        records = model.records.map { record in
+            Record(recordID: record.recordID, timestamp: record.timestamp, amountML: record.amountML,
+                   bottleLevelML: record.bottleLevelML, type: record.typeRaw, flags: record.flagsRaw,
+                   synced: record.flags.contains(.synced), deleted: record.flags.contains(.deleted))
+        }
+        unsyncedCount = model.unsyncedCount
+        nextRecordID = model.ring.nextRecordID
+        sync = Sync(status: model.sync.status, chunkSize: model.sync.chunkSize, loadedRecords: model.sync.loaded.count,
+                    chunkIndex: model.sync.chunkIndex, totalChunks: model.sync.totalChunks)
+        awake = model.isAwake
+        self.connected = connected
+        timeValid = model.timeValid
+        bottleTime = model.bottleTime
+        dailyTotalML = model.dailyTotalML
+        goalML = model.goalML
+        waterML = model.waterML
+        batteryPercent = model.batteryPercent
+        calibrated = model.runningCalibration != nil
+    }
+
+    /// Pretty, key-sorted JSON.
+    public func json() -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return (try? encoder.encode(self)) ?? Data("{}".utf8)
+    }
+
+    /// Writes `json()` to `url` through a temporary file and a rename, so a reader never sees half
+    /// a file.
+    public func write(to url: URL) throws {
+        try json().write(to: url, options: .atomic)
+    }
+}

@@ -1,0 +1,89 @@
+// Where a simulated bottle's drinks come from: `--records N` (deterministic drinks over the last
+// days) or `--records-file FILE` (a JSON array of records).
+import AquavateProtocol
+import Foundation
+
+public enum RecordSource {
+    /// `count` unsynced drinks ending just before `now` (UTC seconds), spread over up to three days
+    /// (45 min apart, closer when there are many). Amounts and levels depend only on the index, so
+    /// the same count gives the same drinks apart from the time shift.
+    public static func generated(count: Int, endingAt now: Double) -> [DrinkRecord] {
+        let count = max(0, min(count, DrinkRing.capacity))
+        guard count > 0 else { return [] }
+        let spacing = max(60, min(2700, 259_200 / count))
+        let end = UInt32(clamping: Int64(now.rounded(.down)) - 60)
+        var level = Int(BottleConfig.fixedCapacityML)
+        var state: UInt32 = 0x2545_F491
+        var records: [DrinkRecord] = []
+        records.reserveCapacity(count)
+        for index in 0..<count {
+            state = state &* 1_664_525 &+ 1_013_904_223  // LCG: deterministic amounts
+            let amount = 30 + Int(state >> 16) % 301
+            if level < amount { level = Int(BottleConfig.fixedCapacityML) }
+            level -= amount
+            records.append(DrinkRecord(
+                recordID: UInt32(index + 1), timestamp: end &- UInt32((count - 1 - index) * spacing),
+                amountML: Int16(amount), bottleLevelML: Int16(level), typeRaw: amount >= 100 ? 1 : 0, flagsRaw: 0))
+        }
+        return records
+    }
+
+    /// Reads a JSON array of `{record_id, timestamp, amount_ml, bottle_level_ml, type, flags}`
+    /// (storage order, oldest first).
+    public static func load(from url: URL) throws -> [DrinkRecord] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw RecordsFileUnreadable(path: url.path, reason: error.localizedDescription)
+        }
+        do {
+            return try JSONDecoder().decode([StoredRecord].self, from: data).map(\.record)
+        } catch {
+            throw RecordsFileUnreadable(path: url.path, reason: "not a JSON array of records: \(error)")
+        }
+    }
+}
+
+/// A records file that could not be read or decoded.
+public struct RecordsFileUnreadable: Error, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String {
+        "cannot use records file \(path): \(reason); expected a JSON array of "
+            + "{record_id, timestamp, amount_ml, bottle_level_ml, type, flags}"
+    }
+}
+
+/// One record as the records file and the state file write it.
+public struct StoredRecord: Codable, Hashable, Sendable {
+    public var recordID: UInt32
+    public var timestamp: UInt32
+    public var amountML: Int16
+    public var bottleLevelML: Int16
+    public var type: UInt8
+    public var flags: UInt8
+
+    enum CodingKeys: String, CodingKey {
+        case recordID = "record_id"
+        case timestamp
+        case amountML = "amount_ml"
+        case bottleLevelML = "bottle_level_ml"
+        case type
+        case flags
+    }
+
+    public init(_ record: DrinkRecord) {
+        recordID = record.recordID
+        timestamp = record.timestamp
+        amountML = record.amountML
+        bottleLevelML = record.bottleLevelML
+        type = record.typeRaw
+        flags = record.flagsRaw
+    }
+
+    public var record: DrinkRecord {
+        DrinkRecord(recordID: recordID, timestamp: timestamp, amountML: amountML, bottleLevelML: bottleLevelML,
+                    typeRaw: type, flagsRaw: flags)
+    }
+}

@@ -1,0 +1,136 @@
+// Everything a simulator run is set up with: the bottle, the BlueZ configuration it sits behind,
+// BlueZ's timings, and the faults.
+import AquavateProtocol
+import Foundation
+
+public struct SimulatorConfiguration: Sendable {
+    /// BlueZ's `[GATT] Cache` setting.
+    public enum GattCache: String, Sendable, CaseIterable {
+        /// `Cache = always` (the default): GATT objects survive a disconnect; only
+        /// ServicesResolved goes false and MTU disappears; notify sessions are re-armed.
+        case always
+        /// `Cache = no`: the GATT objects are removed at every disconnect.
+        case no
+    }
+
+    /// Who owns the Battery service (0x180F).
+    public enum Battery: String, Sendable, CaseIterable {
+        /// bluetoothd's battery plugin (5.48–5.79): 0x180F hidden, `org.bluez.Battery1` on the device.
+        case plugin
+        /// 0x180F exported as an ordinary GATT service.
+        case gatt
+    }
+
+    /// The bottle's public BLE address (the device path is built from it).
+    public var address = "F4:12:FA:00:A3:F4"
+    /// The GAP name; nil: `Aquavate-` + the last two bytes of the Wi-Fi MAC.
+    public var name: String?
+    /// The Wi-Fi station MAC (DIS serial number); nil: the BLE address − 2, as on an ESP32.
+    public var wifiMAC: String?
+    public var adapterAddress = "00:1A:7D:DA:71:13"
+    public var adapterName = "aquavate-hub"
+    /// The bottle: water, battery, calibration, timers (its `wifiMAC` is set from the above).
+    public var bottle = BottleModel.Configuration()
+    /// Drinks in the ring at start, oldest first.
+    public var records: [DrinkRecord] = []
+    public var faults: [SimulatorFault] = []
+    public var gattCache: GattCache = .always
+    public var battery: Battery = .plugin
+
+    // BlueZ and radio timings.
+    /// From a client's Disconnect() to its reply (BlueZ's DISCONNECT_TIMER, BLUEZ.md 7.8).
+    public var disconnectDelay: Duration = .seconds(2)
+    /// From Connect() to Connected=true (LE connection set-up).
+    public var connectDelay: Duration = .milliseconds(100)
+    /// From Connected=true to ServicesResolved=true (MTU exchange and discovery, or the cache).
+    public var resolveDelay: Duration = .milliseconds(100)
+    /// How long a Connect waits for a sleeping bottle before it fails.
+    public var connectTimeout: Duration = .seconds(20)
+    /// The bottle's advertising interval (1000 ms, PROTOCOL.md 1.2).
+    public var advertisingInterval: Duration = .seconds(1)
+    /// When the first advertisement is heard after discovery starts.
+    public var firstAdvertisementDelay: Duration = .milliseconds(50)
+    /// BlueZ drops an unconnected (temporary) device this long after discovery stops.
+    public var temporaryTimeout: Duration = .seconds(30)
+    /// With `early-resolved`, how long after ServicesResolved the GATT objects appear.
+    public var earlyResolvedLag: Duration = .milliseconds(200)
+    /// How long the adapter stays off in a `power-cycle-at` fault.
+    public var powerCycleOffTime: Duration = .seconds(1)
+    public var rssi: Int16 = -58
+    /// When set, the bottle's state is written here as JSON on every change.
+    public var stateFile: URL?
+    /// One line per D-Bus call and per event (the CLI writes them to standard error).
+    public var log: (@Sendable (String) -> Void)?
+
+    public init() {}
+
+    /// A bottle holding `records` deterministic unsynced drinks that end just before `now`
+    /// (see `RecordSource.generated`), with `faults`.
+    public init(records: Int, faults: [SimulatorFault] = [], now: Double = SystemClock().now) {
+        self.records = RecordSource.generated(count: records, endingAt: now)
+        self.faults = faults
+    }
+
+    /// The same configuration with BlueZ's delays cut to a few tens of milliseconds (Disconnect
+    /// 150 ms, connection 20 ms, advertising every 100 ms), for tests that drive many connections.
+    /// The bottle's own timers (5 s rebuilds) are unchanged.
+    public func withTestTimings() -> SimulatorConfiguration {
+        var copy = self
+        copy.disconnectDelay = .milliseconds(150)
+        copy.connectDelay = .milliseconds(20)
+        copy.resolveDelay = .milliseconds(20)
+        copy.advertisingInterval = .milliseconds(100)
+        copy.firstAdvertisementDelay = .milliseconds(10)
+        copy.earlyResolvedLag = .milliseconds(150)
+        copy.powerCycleOffTime = .milliseconds(200)
+        return copy
+    }
+
+    /// The Wi-Fi MAC in use.
+    public var effectiveWifiMAC: String { wifiMAC ?? Self.wifiMAC(fromBLE: address) }
+
+    /// The GAP name in use.
+    public var effectiveName: String {
+        if let name { return name }
+        var bottle = self.bottle
+        bottle.wifiMAC = effectiveWifiMAC
+        return bottle.deviceName
+    }
+
+    /// ESP32: BLE address = base MAC + 2, Wi-Fi station MAC = base MAC (PROTOCOL.md 1.1).
+    static func wifiMAC(fromBLE address: String) -> String {
+        let bytes = address.split(separator: ":").compactMap { UInt8($0, radix: 16) }
+        guard bytes.count == 6 else { return address }
+        var value = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        value = (value &- 2) & 0xFFFF_FFFF_FFFF
+        return (0..<6).reversed().map { shift in
+            let byte = UInt8((value >> (8 * UInt64(shift))) & 0xFF)
+            let hex = String(byte, radix: 16, uppercase: true)
+            return hex.count == 1 ? "0" + hex : hex
+        }.joined(separator: ":")
+    }
+
+    /// The model's configuration with the identity and the bottle faults applied.
+    var bottleConfiguration: BottleModel.Configuration {
+        var bottle = self.bottle
+        bottle.wifiMAC = effectiveWifiMAC
+        if faults.contains(.unchangedUnsynced) { bottle.staleUnsyncedAfterSync = true }
+        return bottle
+    }
+
+    /// Throws unless the addresses are `XX:XX:XX:XX:XX:XX`.
+    func validate() throws {
+        for (what, text) in [("bottle address", address), ("adapter address", adapterAddress)] {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 6, parts.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) else {
+                throw SimulatorConfigurationInvalid(reason: "\(what) \"\(text)\" is not of the form F4:12:FA:00:A3:F4")
+            }
+        }
+    }
+}
+
+/// A configuration the simulator cannot run with.
+public struct SimulatorConfigurationInvalid: Error, CustomStringConvertible {
+    public var reason: String
+    public var description: String { "invalid simulator configuration: \(reason)" }
+}

@@ -1,0 +1,152 @@
+// The faults the simulator can inject (DESIGN.md 4; BLUEZ.md 5 and 7), as `--fault NAME[=ARG]`.
+//
+// Counted faults (`in-progress=N`, …) hit the first N matching calls; chunk faults fire once, on
+// the first sync that reaches chunk K, so that the next sync can succeed.
+
+public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
+    /// The link is lost right after chunk K is notified (and its write answered): a supervision
+    /// time-out, `Connected=false`, the device object stays; the bottle stays awake.
+    case dropAfterChunk(Int)
+    /// The bottle falls asleep after chunk K: a supervision time-out (object stays), all RAM state
+    /// lost, no advertising until woken.
+    case sleepMidSync(Int)
+    /// After chunk K the device object is removed (InterfacesRemoved) with no `Connected=false`,
+    /// as after RemoveDevice or a bluetoothd restart.
+    case vanishMidSync(Int)
+    /// The negotiated ATT MTU (default 247; the bottle caps it at 247).
+    case mtu(Int)
+    /// The newest unsynced record is deleted-but-unsynced (B2 example 2).
+    case wedge
+    /// The forced Current State after a sync still reports the old unsynced_count.
+    case unchangedUnsynced
+    /// Every write's reply is delayed this long (notifications still come first).
+    case slowWrites(milliseconds: Int)
+    /// The first N ReadValue/WriteValue calls fail with org.bluez.Error.InProgress.
+    case inProgress(Int)
+    /// The first N Connect calls fail with Failed "le-connection-abort-by-local", with BlueZ's flip.
+    case abortOnConnect(Int)
+    /// The first N GATT calls (ReadValue, WriteValue, StartNotify) fail with org.bluez.Error.NotConnected.
+    case notConnected(Int)
+    /// The first N Connect calls find the device object gone: it is removed, and the call gets
+    /// org.freedesktop.DBus.Error.UnknownObject.
+    case unknownObject(Int)
+    /// The first N Connect calls see the device removed while they are pending (Failed "Device removed").
+    case removeDuringConnect(Int)
+    /// The adapter starts powered off (settable through Adapter1.Powered).
+    case adapterOff
+    /// The adapter is powered off at this many seconds after start, and on again a second later.
+    case powerCycleAt(seconds: Double)
+    /// After ServicesResolved the Aquavate service is missing (stale cache) until RemoveDevice.
+    case staleCache
+    /// ServicesResolved=true comes before the GATT objects, which appear ~0.2 s later (bluez#1489).
+    case earlyResolved
+    /// Enabling notifications makes the bottle notify its value before the StartNotify reply.
+    case notifyBeforeReply
+    /// The bottle is asleep at start: it does not advertise until woken.
+    case noAdvertise
+
+    /// Name, argument and meaning of every fault, for `--help`.
+    public static let catalogue: [(name: String, argument: String?, help: String)] = [
+        ("drop-after-chunk", "K", "link lost right after chunk K is notified (Connected=false, object stays, bottle awake)"),
+        ("sleep-mid-sync", "K", "bottle falls asleep after chunk K (supervision time-out; silent until woken)"),
+        ("vanish-mid-sync", "K", "device object removed after chunk K (InterfacesRemoved, no Connected=false)"),
+        ("mtu", "N", "negotiated ATT MTU (default 247; 23 and 185 are useful)"),
+        ("wedge", nil, "newest unsynced record is deleted-unsynced (PROTOCOL.md B2 example 2)"),
+        ("unchanged-unsynced", nil, "forced Current State after a sync repeats the old unsynced_count"),
+        ("slow-writes", "MS", "every WriteValue reply is delayed MS milliseconds"),
+        ("in-progress", "N", "first N ReadValue/WriteValue calls fail with org.bluez.Error.InProgress"),
+        ("abort-on-connect", "N",
+         "first N Connect calls: Connected=true, Failed \"le-connection-abort-by-local\", Connected=false"),
+        ("not-connected", "N", "first N ReadValue/WriteValue/StartNotify calls fail with org.bluez.Error.NotConnected"),
+        ("unknown-object", "N", "first N Connect calls: the device object is removed, Connect gets UnknownObject"),
+        ("remove-during-connect", "N", "first N Connect calls: device removed while pending (Failed \"Device removed\")"),
+        ("adapter-off", nil, "adapter powered off at start (StartDiscovery: NotReady); set Powered to turn it on"),
+        ("power-cycle-at", "SECONDS", "adapter powered off SECONDS after start, on again 1 s later"),
+        ("stale-cache", nil, "after ServicesResolved only the standard services exist, until RemoveDevice"),
+        ("early-resolved", nil, "ServicesResolved=true before the GATT objects, which follow ~0.2 s later"),
+        ("notify-before-reply", nil, "StartNotify: the bottle notifies its value before the reply"),
+        ("no-advertise", nil, "bottle asleep at start: not discoverable until woken (Simulator1.Wake)"),
+    ]
+
+    /// Parses `NAME` or `NAME=ARG`.
+    public init(parsing text: String) throws(SimulatorFaultUnknown) {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        let name = parts.first ?? ""
+        let argument = parts.count > 1 ? parts[1] : nil
+        func count(_ minimum: Int = 0, default value: Int? = nil) throws(SimulatorFaultUnknown) -> Int {
+            guard let argument else {
+                if let value { return value }
+                throw SimulatorFaultUnknown(text: text, reason: "\(name) needs a number: \(name)=N")
+            }
+            guard let number = Int(argument), number >= minimum else {
+                throw SimulatorFaultUnknown(text: text, reason: "\(name) takes a whole number ≥ \(minimum)")
+            }
+            return number
+        }
+        func none() throws(SimulatorFaultUnknown) {
+            if argument != nil { throw SimulatorFaultUnknown(text: text, reason: "\(name) takes no argument") }
+        }
+        switch name {
+        case "drop-after-chunk": self = .dropAfterChunk(try count())
+        case "sleep-mid-sync": self = .sleepMidSync(try count())
+        case "vanish-mid-sync": self = .vanishMidSync(try count())
+        case "mtu":
+            let mtu = try count(23)
+            guard mtu <= 517 else { throw SimulatorFaultUnknown(text: text, reason: "an ATT MTU is 23…517") }
+            self = .mtu(mtu)
+        case "wedge": try none(); self = .wedge
+        case "unchanged-unsynced": try none(); self = .unchangedUnsynced
+        case "slow-writes": self = .slowWrites(milliseconds: try count())
+        case "in-progress": self = .inProgress(try count(1, default: 1))
+        case "abort-on-connect": self = .abortOnConnect(try count(1, default: 1))
+        case "not-connected": self = .notConnected(try count(1, default: 1))
+        case "unknown-object": self = .unknownObject(try count(1, default: 1))
+        case "remove-during-connect": self = .removeDuringConnect(try count(1, default: 1))
+        case "adapter-off": try none(); self = .adapterOff
+        case "power-cycle-at":
+            guard let argument, let seconds = Double(argument), seconds >= 0 else {
+                throw SimulatorFaultUnknown(text: text, reason: "power-cycle-at takes seconds: power-cycle-at=5")
+            }
+            self = .powerCycleAt(seconds: seconds)
+        case "stale-cache": try none(); self = .staleCache
+        case "early-resolved": try none(); self = .earlyResolved
+        case "notify-before-reply": try none(); self = .notifyBeforeReply
+        case "no-advertise": try none(); self = .noAdvertise
+        default: throw SimulatorFaultUnknown(text: text, reason: "no such fault")
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .dropAfterChunk(let k): return "drop-after-chunk=\(k)"
+        case .sleepMidSync(let k): return "sleep-mid-sync=\(k)"
+        case .vanishMidSync(let k): return "vanish-mid-sync=\(k)"
+        case .mtu(let n): return "mtu=\(n)"
+        case .wedge: return "wedge"
+        case .unchangedUnsynced: return "unchanged-unsynced"
+        case .slowWrites(let ms): return "slow-writes=\(ms)"
+        case .inProgress(let n): return "in-progress=\(n)"
+        case .abortOnConnect(let n): return "abort-on-connect=\(n)"
+        case .notConnected(let n): return "not-connected=\(n)"
+        case .unknownObject(let n): return "unknown-object=\(n)"
+        case .removeDuringConnect(let n): return "remove-during-connect=\(n)"
+        case .adapterOff: return "adapter-off"
+        case .powerCycleAt(let seconds): return "power-cycle-at=\(seconds)"
+        case .staleCache: return "stale-cache"
+        case .earlyResolved: return "early-resolved"
+        case .notifyBeforeReply: return "notify-before-reply"
+        case .noAdvertise: return "no-advertise"
+        }
+    }
+}
+
+/// A `--fault` value that names no fault or has a bad argument.
+public struct SimulatorFaultUnknown: Error, Hashable, Sendable, CustomStringConvertible {
+    public var text: String
+    public var reason: String
+    public var description: String {
+        "unknown fault \"\(text)\" (\(reason)); known: "
+            + SimulatorFault.catalogue.map { entry in entry.argument.map { "\(entry.name)=\($0)" } ?? entry.name }
+            .joined(separator: ", ")
+    }
+}

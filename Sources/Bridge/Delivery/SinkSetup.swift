@@ -1,0 +1,66 @@
+// Which sinks the configuration asks for, built once: the journal always, MQTT when `mqtt.url`
+// is set, HTTP push when `push.url` is set (REMINDERS.md 1). A sink whose settings are wrong is
+// left out with one warning; the others still deliver.
+
+import Foundation
+import Logging
+import Reminders
+import Sinks
+
+public enum SinkSetup {
+    /// The sinks for `configuration`. `bottleAddress` names the bottle in MQTT topics.
+    public static func sinks(configuration: Configuration, bottleAddress: String?, bottleName: String?,
+                             logger: Logger) -> [any NotificationSink] {
+        var sinks: [any NotificationSink] = [JournalSink(logger: logger)]
+        if configuration.bool("desktop.enabled") {
+            if sessionBusExists() {
+                sinks.append(DesktopSink())
+            } else {
+                logger.info("no session bus (DBUS_SESSION_BUS_ADDRESS unset, no $XDG_RUNTIME_DIR/bus): desktop notifications are off")
+            }
+        }
+        if let url = configuration.value("mqtt.url") {
+            do {
+                let mqtt = try MQTTSinkConfiguration(
+                    url: url, bottleAddress: bottleAddress ?? configuration.value("bottle.address") ?? "00:00:00:00:00:00",
+                    bottleID: configuration.value("mqtt.bottle_id"), bottleName: bottleName, bridgeVersion: BridgeInfo.version,
+                    topicPrefix: configuration.value("mqtt.topic_prefix") ?? "aquavate",
+                    discoveryPrefix: configuration.value("mqtt.discovery_prefix") ?? "homeassistant",
+                    discovery: configuration.bool("mqtt.discovery"), caFile: configuration.value("mqtt.ca_file"))
+                sinks.append(try MQTTSink(configuration: mqtt, logger: logger))
+            } catch {
+                logger.warning("MQTT is not used: \(error)")
+            }
+        }
+        if let url = configuration.value("push.url") {
+            do {
+                let push = try HTTPPushConfiguration(url: url, token: configuration.value("push.token"),
+                                                     actionURL: configuration.value("push.action_url"))
+                sinks.append(HTTPPushSink(configuration: push))
+            } catch {
+                logger.warning("HTTP push is not used: \(error)")
+            }
+        }
+        return sinks
+    }
+
+    /// Whether a session bus is there to connect to: a headless Pi has none, and then the
+    /// desktop sink is left out instead of retrying forever.
+    static func sessionBusExists(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return true }
+        guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return false }
+        return FileManager.default.fileExists(atPath: runtime + "/bus")
+    }
+
+    /// A delivery of the reminder engine as the sinks take it.
+    public static func notification(_ delivery: Delivery) -> SinkNotification {
+        SinkNotification(id: delivery.id, kind: delivery.kind.rawValue, title: delivery.title, body: delivery.body,
+                         time: delivery.time, actions: delivery.actions.map { SinkAction(id: $0.id, label: $0.label) })
+    }
+}
+
+/// The bridge's name and version, for MQTT origin and capture headers.
+public enum BridgeInfo {
+    public static let version = "0.1.0"
+    public static let name = "aquavate-bridge"
+}

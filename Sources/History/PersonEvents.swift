@@ -1,0 +1,40 @@
+// What the person did: manual intakes and notification actions (REMINDERS.md 3, 6).
+
+import GRDB
+
+public struct PersonEvent: Sendable, Hashable {
+    public enum Kind: String, Sendable { case intake, action }
+    public var time: Double
+    public var kind: Kind
+    /// The intake type (`vitamin-d`) or the action id (`did-this`).
+    public var name: String
+    /// For an action: the notification it was invoked on.
+    public var notificationID: String?
+
+    public init(time: Double, kind: Kind, name: String, notificationID: String? = nil) {
+        self.time = time
+        self.kind = kind
+        self.name = name
+        self.notificationID = notificationID
+    }
+}
+
+extension DrinkHistory {
+    public func recordPersonEvent(_ event: PersonEvent) throws {
+        try write("recording \(event.kind.rawValue) \(event.name)") { db in
+            try db.execute(sql: "INSERT INTO person_event (time, kind, name, notification_id) VALUES (?, ?, ?, ?)",
+                           arguments: [event.time, event.kind.rawValue, event.name, event.notificationID])
+        }
+    }
+
+    /// Every recorded event from `since` on (all when nil), oldest first.
+    public func personEvents(since: Double? = nil) throws -> [PersonEvent] {
+        try read("reading person events") { db in
+            try Row.fetchAll(db, sql: "SELECT time, kind, name, notification_id FROM person_event WHERE time >= ? ORDER BY time, seq",
+                             arguments: [since ?? -Double.greatestFiniteMagnitude]).map {
+                PersonEvent(time: $0["time"], kind: PersonEvent.Kind(rawValue: $0["kind"]) ?? .intake, name: $0["name"],
+                            notificationID: $0["notification_id"])
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+// The settings of REMINDERS.md 6 (`rituals.enabled`, `rituals.morning`, `rituals.evening`,
+// `rituals.terrain`, `rituals.nickname`).
+
+public struct RitualSettings: Equatable, Sendable {
+    /// `rituals.enabled`, default false.
+    public var enabled: Bool
+    /// `rituals.morning`, default 08:00.
+    public var morning: TimeOfDay
+    /// `rituals.evening`, default 20:00.
+    public var evening: TimeOfDay
+    /// `rituals.terrain`; nil until configured, and until then the rule schedules placeholders.
+    public var terrain: RitualTerrain?
+    /// `rituals.nickname`, the terrain's display name in titles; default `Terrain`.
+    public var nickname: String
+
+    public static let defaultNickname = "Terrain"
+
+    public init(enabled: Bool = false, morning: TimeOfDay = TimeOfDay(hour: 8, minute: 0)!,
+                evening: TimeOfDay = TimeOfDay(hour: 20, minute: 0)!, terrain: RitualTerrain? = nil,
+                nickname: String = RitualSettings.defaultNickname) {
+        self.enabled = enabled
+        self.morning = morning
+        self.evening = evening
+        self.terrain = terrain
+        self.nickname = nickname
+    }
+
+    public func time(of phase: RitualPhase) -> TimeOfDay { phase == .morning ? morning : evening }
+}
+
+extension RitualSettings: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case enabled, morning, evening, terrain, nickname
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = RitualSettings()
+        self.init(enabled: try values.decodeIfPresent(Bool.self, forKey: .enabled) ?? defaults.enabled,
+                  morning: try values.decodeIfPresent(TimeOfDay.self, forKey: .morning) ?? defaults.morning,
+                  evening: try values.decodeIfPresent(TimeOfDay.self, forKey: .evening) ?? defaults.evening,
+                  terrain: try values.decodeIfPresent(RitualTerrain.self, forKey: .terrain),
+                  nickname: try values.decodeIfPresent(String.self, forKey: .nickname) ?? defaults.nickname)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        try values.encode(enabled, forKey: .enabled)
+        try values.encode(morning, forKey: .morning)
+        try values.encode(evening, forKey: .evening)
+        try values.encodeIfPresent(terrain, forKey: .terrain)
+        try values.encode(nickname, forKey: .nickname)
+    }
+}

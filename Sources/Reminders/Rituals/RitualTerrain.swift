@@ -1,0 +1,52 @@
+// The user's terrain (REMINDERS.md 6, seed 004): eight terrains in three groups, each group with its
+// principle and its two pools of seven actions.
+
+public enum RitualTerrain: String, CaseIterable, Codable, Sendable {
+    case coldDeficient = "cold_deficient"
+    case coldBalanced = "cold_balanced"
+    case warmExcess = "warm_excess"
+    case warmDeficient = "warm_deficient"
+    case warmBalanced = "warm_balanced"
+    case neutralBalanced = "neutral_balanced"
+    case neutralDeficient = "neutral_deficient"
+    case neutralExcess = "neutral_excess"
+
+    public enum Group: String, CaseIterable, Sendable {
+        case cold, warm, neutral
+
+        /// The word in the morning title: cold → warmth, warm → calm, neutral → balance.
+        public var principle: String {
+            switch self {
+            case .cold: return "warmth"
+            case .warm: return "calm"
+            case .neutral: return "balance"
+            }
+        }
+    }
+
+    public var group: Group {
+        switch self {
+        case .coldDeficient, .coldBalanced: return .cold
+        case .warmExcess, .warmDeficient, .warmBalanced: return .warm
+        case .neutralBalanced, .neutralDeficient, .neutralExcess: return .neutral
+        }
+    }
+
+    /// Every terrain's name, for error messages.
+    public static var choices: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
+    /// The terrain named `text` (trimmed, case-insensitive), or the reason it is refused with the
+    /// valid choices: what the configuration layer calls for `rituals.terrain`.
+    @discardableResult
+    public static func validate(_ text: String) throws(SettingValueError) -> RitualTerrain {
+        guard let terrain = RitualTerrain(rawValue: text.trimmingWhitespace().lowercased()) else {
+            throw SettingValueError(key: "rituals.terrain", value: text, expected: "one of \(choices)")
+        }
+        return terrain
+    }
+}
+
+/// Morning or evening.
+public enum RitualPhase: String, CaseIterable, Codable, Sendable {
+    case morning, evening
+}

@@ -1,0 +1,40 @@
+// Manual intakes (REMINDERS.md 3): `aquavate-bridge log TYPE`, a capture's `log` op, and the Done
+// action of a scheduled reminder all record one here. Decision: the log lives in `ReminderState`,
+// which the caller already persists after every engine call, rather than behind a protocol the
+// caller would implement. A suppression window never reaches before the start of the reminder's
+// local day, so only the last two days are kept: the caller's history database is the permanent
+// record of what was taken.
+
+/// One manual intake: its normalized type and when it was taken (UTC epoch seconds).
+public struct IntakeLogEntry: Codable, Equatable, Sendable {
+    public let type: String
+    public let time: Double
+
+    public init(type: String, time: Double) {
+        self.type = type
+        self.time = time
+    }
+}
+
+extension IntakeLogEntry {
+    /// How far back entries are kept: longer than any local day (25 h with a DST change).
+    static let retentionSeconds: Double = 2 * 86_400
+    /// A bound on a flood of logs within the retention time.
+    static let maxEntries = 1_000
+}
+
+/// A manual intake that was refused.
+public enum IntakeLogError: Error, Equatable, CustomStringConvertible {
+    /// `log water`: water is measured by the bottle.
+    case waterIsMeasured
+    case invalidType(InvalidIntakeType)
+
+    public var description: String {
+        switch self {
+        case .waterIsMeasured:
+            return "water is measured by the bottle and cannot be logged by hand; expected a manual type such as vitamin-d"
+        case .invalidType(let error):
+            return error.description
+        }
+    }
+}

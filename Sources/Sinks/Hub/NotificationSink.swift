@@ -1,0 +1,57 @@
+// The one protocol every sink implements: journal, MQTT, HTTP push, and the desktop sink that
+// lives with the D-Bus module. The hub (SinkHub) calls it from one worker per sink: a sink never
+// sees two deliveries at once and never waits for another sink. `stop()` may arrive while a
+// delivery is still in flight, and must make it end.
+
+import Logging
+
+/// What the hub gives a sink when it starts it.
+public struct SinkContext: Sendable {
+    /// Hands a command that came in through the sink (an MQTT command, a tapped button) to the
+    /// hub's `commands` stream.
+    public let command: @Sendable (SinkCommand) -> Void
+    /// Tells the hub the sink can deliver again (e.g. MQTT reconnected), so it retries its queue
+    /// now instead of waiting out the rest of the back-off.
+    public let reachable: @Sendable () -> Void
+    public let logger: Logger
+
+    public init(command: @escaping @Sendable (SinkCommand) -> Void,
+                reachable: @escaping @Sendable () -> Void, logger: Logger) {
+        self.command = command
+        self.reachable = reachable
+        self.logger = logger
+    }
+}
+
+public protocol NotificationSink: Sendable {
+    /// Short and stable, used in log lines: `journal`, `mqtt`, `push`, `desktop`.
+    var name: String { get }
+
+    /// Whether a delivery can reach a person (REMINDERS.md 1: with only the journal, the bridge
+    /// behaves like a phone whose user denied notifications). Default: true.
+    var reachesAPerson: Bool { get }
+
+    /// Shows the notification to a person. Throw `SinkDeliveryError.unavailable` (or any error)
+    /// when it could not be delivered now, `.rejected` when retrying cannot help.
+    func deliver(_ notification: SinkNotification) async throws
+
+    /// The latest state, for sinks that keep one (MQTT retained state). Default: ignored.
+    func publish(_ snapshot: BridgeSnapshot) async throws
+
+    /// A newly stored drink, for sinks that publish events (MQTT). Default: ignored.
+    func publish(_ drink: SinkDrink) async throws
+
+    /// Called once by `SinkHub.start()` before any delivery. Default: nothing.
+    func start(_ context: SinkContext) async
+
+    /// Called once by `SinkHub.stop()` after the last delivery attempt. Default: nothing.
+    func stop() async
+}
+
+extension NotificationSink {
+    public var reachesAPerson: Bool { true }
+    public func publish(_ snapshot: BridgeSnapshot) async throws {}
+    public func publish(_ drink: SinkDrink) async throws {}
+    public func start(_ context: SinkContext) async {}
+    public func stop() async {}
+}

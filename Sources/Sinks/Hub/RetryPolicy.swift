@@ -1,0 +1,27 @@
+// The back-off schedule of a sink whose deliveries fail: 1 s, 2 s, 4 s … up to 5 minutes, then
+// every 5 minutes until it recovers (REMINDERS.md 1: "a sink failure is logged and retried").
+
+public struct RetryPolicy: Sendable, Equatable {
+    public var initialDelay: Double
+    public var maximumDelay: Double
+    public var multiplier: Double
+
+    public init(initialDelay: Double = 1, maximumDelay: Double = 300, multiplier: Double = 2) {
+        self.initialDelay = initialDelay
+        self.maximumDelay = maximumDelay
+        self.multiplier = multiplier
+    }
+
+    public static let standard = RetryPolicy()
+
+    /// The wait after the `failures`-th consecutive failure (1-based): 1, 2, 4, … 256, 300, 300 …
+    public func delay(afterFailures failures: Int) -> Double {
+        var delay = initialDelay
+        var step = 1
+        while step < failures && delay < maximumDelay {
+            delay *= multiplier
+            step += 1
+        }
+        return min(delay, maximumDelay)
+    }
+}

@@ -1,0 +1,94 @@
+// Fans notifications, state and drink events out to every enabled sink (REMINDERS.md 1,
+// "Delivery"). Each sink has its own queue and worker (SinkQueue), so a sink that is down, slow
+// or hanging never holds up another sink, and never the caller: `deliver` only enqueues and
+// returns at once. Commands coming back from sinks (MQTT command topic, notification buttons)
+// arrive on one stream, `commands`.
+
+import Logging
+
+public actor SinkHub {
+    /// Everything people asked for through any sink, in arrival order. Ends after `stop()`.
+    public nonisolated let commands: AsyncStream<SinkCommand>
+    private nonisolated let commandSink: AsyncStream<SinkCommand>.Continuation
+    private nonisolated let queues: [SinkQueue]
+    private let logger: Logger
+    private var workers: [Task<Void, Never>] = []
+    private var phase = Phase.idle
+
+    private enum Phase { case idle, running, stopped }
+
+    /// - Parameters:
+    ///   - queueLimit: items that may wait per sink (not counting the one being delivered);
+    ///     beyond it the oldest is dropped with a log line.
+    public init(sinks: [any NotificationSink], clock: any SinkClock = SystemSinkClock(),
+                retry: RetryPolicy = .standard, queueLimit: Int = 200, logger: Logger) {
+        self.logger = logger
+        self.queues = sinks.map {
+            SinkQueue(sink: $0, clock: clock, policy: retry, limit: queueLimit, logger: logger)
+        }
+        (commands, commandSink) = AsyncStream.makeStream(of: SinkCommand.self,
+                                                        bufferingPolicy: .bufferingNewest(1000))
+    }
+
+    public nonisolated var sinkNames: [String] { queues.map(\.sink.name) }
+
+    /// False when only the journal is configured: rules that schedule ahead then schedule
+    /// nothing (REMINDERS.md 1, "Master switch").
+    public nonisolated var reachesAPerson: Bool { queues.contains { $0.sink.reachesAPerson } }
+
+    /// Starts every sink and its worker. Returns at once: a sink that is slow to start only
+    /// delays its own deliveries. Items handed over before `start()` wait in the queues.
+    public func start() {
+        guard phase == .idle else { return }
+        phase = .running
+        for queue in queues {
+            let context = SinkContext(
+                command: { [commandSink] command in commandSink.yield(command) },
+                reachable: { [queue] in queue.wake() },
+                logger: logger)
+            workers.append(Task {
+                await queue.sink.start(context)
+                await queue.run()
+            })
+        }
+        logger.info("sinks: \(sinkNames.joined(separator: ", "))")
+    }
+
+    /// Hands a notification to every sink and returns at once.
+    public nonisolated func deliver(_ notification: SinkNotification) {
+        for queue in queues { queue.enqueue(.notification(notification)) }
+    }
+
+    /// Hands the latest state to every sink; a queued older state is replaced.
+    public nonisolated func publish(_ snapshot: BridgeSnapshot) {
+        for queue in queues { queue.enqueue(.snapshot(snapshot)) }
+    }
+
+    /// Hands a newly stored drink to every sink.
+    public nonisolated func publish(_ drink: SinkDrink) {
+        for queue in queues { queue.enqueue(.drink(drink)) }
+    }
+
+    public nonisolated func status() -> [SinkQueueStatus] { queues.map(\.status) }
+
+    /// Closes the queues (items still waiting are lost, with one log line per sink), stops the
+    /// sinks — whose `stop()` must end a delivery still in flight — waits for the workers, and
+    /// ends `commands`.
+    public func stop() async {
+        guard phase != .stopped else { return }
+        phase = .stopped
+        for queue in queues {
+            let undelivered = queue.close()
+            if undelivered > 0 {
+                logger.warning("sink \(queue.sink.name): stopping with \(undelivered) undelivered items")
+            }
+        }
+        for worker in workers { worker.cancel() }
+        await withTaskGroup(of: Void.self) { group in
+            for queue in queues { group.addTask { await queue.sink.stop() } }
+        }
+        for worker in workers { await worker.value }
+        workers.removeAll()
+        commandSink.finish()
+    }
+}

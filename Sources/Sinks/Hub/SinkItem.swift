@@ -1,0 +1,29 @@
+// One thing waiting in a sink's queue.
+
+enum SinkItem: Sendable {
+    case notification(SinkNotification)
+    case snapshot(BridgeSnapshot)
+    case drink(SinkDrink)
+
+    var isSnapshot: Bool {
+        if case .snapshot = self { return true }
+        return false
+    }
+
+    /// For log lines: says which item without its whole text.
+    var summary: String {
+        switch self {
+        case let .notification(notification): return "notification id=\(notification.id) kind=\(notification.kind)"
+        case .snapshot: return "state snapshot"
+        case let .drink(drink): return "drink record_id=\(drink.recordID)"
+        }
+    }
+
+    func send(to sink: any NotificationSink) async throws {
+        switch self {
+        case let .notification(notification): try await sink.deliver(notification)
+        case let .snapshot(snapshot): try await sink.publish(snapshot)
+        case let .drink(drink): try await sink.publish(drink)
+        }
+    }
+}

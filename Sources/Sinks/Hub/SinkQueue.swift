@@ -1,0 +1,263 @@
+// One sink's queue and its worker: items are delivered in order, one at a time; a failure keeps
+// the item at the head and retries it with back-off, so a sink that is down or slow only ever
+// delays itself (REMINDERS.md 1). The queue is bounded; when it is full the oldest waiting item
+// is dropped, with a log line.
+//
+// Logging: the first failure of an outage is a warning, later failures are debug lines, and the
+// first success after it is one notice ("delivering again"). A broker that is down all night
+// writes two lines, not one per retry.
+//
+// Concurrency: `enqueue`, `wake` and `close` may be called from any thread; the state they share
+// with the worker is guarded by `lock`, which is never held across an await or a sink call.
+
+import Foundation
+import Logging
+
+/// What a sink's queue looks like now (for `status` and tests).
+public struct SinkQueueStatus: Sendable, Equatable {
+    public var sink: String
+    /// Items waiting, not counting the one being delivered.
+    public var waiting: Int
+    /// Items dropped because the queue was full, since start.
+    public var dropped: Int
+    /// When the current outage began (UTC seconds); nil while the sink delivers.
+    public var failingSince: Double?
+    /// Items the sink took (delivered) since start.
+    public var delivered: Int = 0
+    /// Items the destination refused (dropped without retry) since start.
+    public var rejected: Int = 0
+    /// The last failure or refusal, one line; nil when there was none.
+    public var lastProblem: String?
+}
+
+final class SinkQueue: @unchecked Sendable {
+    let sink: any NotificationSink
+    private let clock: any SinkClock
+    private let policy: RetryPolicy
+    private let limit: Int
+    private let logger: Logger
+
+    private let lock = NSLock()
+    private var waiting: [SinkItem] = []
+    private var itemWaiter: CheckedContinuation<Void, Never>?
+    private var backoffTask: Task<Void, Error>?
+    private var wakeRequested = false
+    private var closed = false
+    private var failingSince: Double?
+    private var failures = 0
+    private var dropped = 0
+    private var deliveredCount = 0
+    private var rejectedCount = 0
+    private var lastProblem: String?
+
+    init(sink: any NotificationSink, clock: any SinkClock, policy: RetryPolicy, limit: Int, logger: Logger) {
+        self.sink = sink
+        self.clock = clock
+        self.policy = policy
+        self.limit = max(1, limit)
+        self.logger = logger
+    }
+
+    private var name: String { sink.name }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    // MARK: - Called by the hub (any thread)
+
+    func enqueue(_ item: SinkItem) {
+        let (accepted, droppedItem, waiter): (Bool, SinkItem?, CheckedContinuation<Void, Never>?) = locked {
+            if closed { return (false, nil, nil) }
+            // Only the newest state matters: a queued older snapshot is replaced, not repeated.
+            if item.isSnapshot, let index = waiting.firstIndex(where: { $0.isSnapshot }) {
+                waiting.remove(at: index)
+            }
+            var droppedItem: SinkItem?
+            if waiting.count >= limit {
+                droppedItem = waiting.removeFirst()
+                dropped += 1
+            }
+            waiting.append(item)
+            let waiter = itemWaiter
+            itemWaiter = nil
+            return (true, droppedItem, waiter)
+        }
+        waiter?.resume()
+        if let droppedItem {
+            logger.warning("sink \(name): queue full (\(limit) waiting), dropped the oldest: \(droppedItem.summary)")
+        }
+        if !accepted {
+            logger.debug("sink \(name): stopped, not queueing \(item.summary)")
+        }
+    }
+
+    /// The sink can deliver again: cut the current back-off short.
+    func wake() {
+        let task: Task<Void, Error>? = locked {
+            if let backoffTask { return backoffTask }
+            if failingSince != nil { wakeRequested = true }
+            return nil
+        }
+        task?.cancel()
+    }
+
+    /// Stops taking items and wakes the worker so it can end. Returns what was never delivered.
+    func close() -> Int {
+        let (waiter, task, count): (CheckedContinuation<Void, Never>?, Task<Void, Error>?, Int) = locked {
+            closed = true
+            let waiter = itemWaiter
+            itemWaiter = nil
+            let count = waiting.count
+            waiting.removeAll()
+            return (waiter, backoffTask, count)
+        }
+        waiter?.resume()
+        task?.cancel()
+        return count
+    }
+
+    var status: SinkQueueStatus {
+        locked {
+            SinkQueueStatus(sink: name, waiting: waiting.count, dropped: dropped, failingSince: failingSince,
+                            delivered: deliveredCount, rejected: rejectedCount, lastProblem: lastProblem)
+        }
+    }
+
+    // MARK: - The worker
+
+    /// Delivers until closed or cancelled.
+    func run() async {
+        while let first = await nextItem() {
+            var item = first
+            while true {
+                if isClosed { return }
+                do {
+                    try await item.send(to: sink)
+                    locked { deliveredCount += 1 }
+                    deliveredAfterFailures()
+                    break
+                } catch let error as SinkDeliveryError {
+                    if case .rejected = error {
+                        rejected(item, error)
+                        break
+                    }
+                    if isClosed { return }
+                    await backoff(failed(item, error))
+                } catch {
+                    if isClosed { return }
+                    await backoff(failed(item, error))
+                }
+                item = freshest(item)
+            }
+        }
+    }
+
+    private var isClosed: Bool { locked { closed } || Task.isCancelled }
+
+    private func nextItem() async -> SinkItem? {
+        while true {
+            let (item, isClosed): (SinkItem?, Bool) = locked {
+                if closed { return (nil, true) }
+                return (waiting.isEmpty ? nil : waiting.removeFirst(), false)
+            }
+            if isClosed { return nil }
+            if let item { return item }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow: Bool = locked {
+                    if closed || !waiting.isEmpty { return true }
+                    itemWaiter = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        }
+    }
+
+    /// A newer snapshot waiting behind a stale one that failed goes out instead of it.
+    private func freshest(_ item: SinkItem) -> SinkItem {
+        guard item.isSnapshot else { return item }
+        return locked {
+            guard let index = waiting.firstIndex(where: { $0.isSnapshot }) else { return item }
+            return waiting.remove(at: index)
+        }
+    }
+
+    private func backoff(_ seconds: Double) async {
+        let clock = self.clock
+        let task = Task { try await clock.sleep(for: seconds) }
+        let skip: Bool = locked {
+            if wakeRequested || closed {
+                wakeRequested = false
+                return true
+            }
+            backoffTask = task
+            return false
+        }
+        if skip { task.cancel() }
+        await withTaskCancellationHandler {
+            _ = try? await task.value
+        } onCancel: {
+            task.cancel()
+        }
+        locked { backoffTask = nil }
+    }
+
+    // MARK: - Outage bookkeeping and its log lines
+
+    /// Returns the back-off before the next attempt.
+    private func failed(_ item: SinkItem, _ error: Error) -> Double {
+        let now = clock.now
+        let (count, firstOfOutage): (Int, Bool) = locked {
+            failures += 1
+            lastProblem = "\(error)"
+            if failingSince == nil {
+                failingSince = now
+                return (failures, true)
+            }
+            return (failures, false)
+        }
+        let delay = policy.delay(afterFailures: count)
+        if firstOfOutage {
+            let text = "sink \(name): cannot deliver \(item.summary): \(error); retrying in \(Self.seconds(delay)) "
+                + "with back-off up to \(Self.seconds(policy.maximumDelay)); further failures are not logged until it recovers"
+            logger.warning("\(text)")
+        } else {
+            logger.debug("sink \(name): attempt \(count) failed: \(error); next in \(Self.seconds(delay))")
+        }
+        return delay
+    }
+
+    private func deliveredAfterFailures() {
+        let now = clock.now
+        let outage: (since: Double, failures: Int, waiting: Int)? = locked {
+            guard let since = failingSince else { return nil }
+            let outage = (since, failures, waiting.count)
+            failingSince = nil
+            failures = 0
+            wakeRequested = false
+            return outage
+        }
+        if let outage {
+            let text = "sink \(name): delivering again after \(outage.failures) failed attempts over "
+                + "\(Self.seconds(now - outage.since)); \(outage.waiting) more queued"
+            logger.notice("\(text)")
+        }
+    }
+
+    private func rejected(_ item: SinkItem, _ error: SinkDeliveryError) {
+        // The destination answered, so whatever outage there was is over.
+        locked {
+            rejectedCount += 1
+            lastProblem = "\(error)"
+        }
+        deliveredAfterFailures()
+        logger.error("sink \(name): dropped \(item.summary): \(error)")
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}

@@ -1,0 +1,64 @@
+// The JSON the MQTT sink publishes. Field names follow DESIGN.md 3.4 (`daily_total_ml`,
+// `bottle_level_ml`, `battery`, `unsynced`, ISO 8601 times with `Z`), so a `replay --json` line
+// and an MQTT message read the same. Unknown values are null. Events carry `event_type`, which
+// Home Assistant's MQTT `event` entities require.
+
+enum MQTTPayloads {
+    /// Retained on `…/state`:
+    /// `{"battery":87,"bottle_level_ml":420,"connected":true,"daily_limit":true,
+    ///   "daily_total_ml":1250,"deficit_ml":300,"goal_ml":2500,"last_sync":"2026-11-21T09:12:00Z",
+    ///   "reminders_today":2,"time":"2026-11-21T09:15:00Z","unsynced":0,"urgency":"attention"}`
+    static func state(_ snapshot: BridgeSnapshot) -> JSONValue {
+        .object([
+            "time": .string(UTCTimestamp.iso8601(snapshot.time)),
+            "daily_total_ml": .int(snapshot.dayTotalML),
+            "goal_ml": .int(snapshot.goalML),
+            "bottle_level_ml": .optional(snapshot.bottleLevelML),
+            "battery": .optional(snapshot.batteryPercent),
+            "urgency": .string(snapshot.urgency),
+            "deficit_ml": .int(snapshot.deficitML),
+            "reminders_today": .int(snapshot.remindersToday),
+            "daily_limit": .bool(snapshot.dailyLimit),
+            "last_sync": .optional(snapshot.lastSync.map(UTCTimestamp.iso8601)),
+            "unsynced": .optional(snapshot.unsynced),
+            "connected": .bool(snapshot.bottleConnected),
+        ])
+    }
+
+    /// One per stored record on `…/drink`:
+    /// `{"amount_ml":250,"bottle_level_ml":330,"event_type":"drink","record_id":17,
+    ///   "time":"2026-11-21T09:10:00Z","type":"gulp"}`
+    static func drink(_ drink: SinkDrink) -> JSONValue {
+        .object([
+            "event_type": .string("drink"),
+            "record_id": .int(drink.recordID),
+            "time": .string(UTCTimestamp.iso8601(drink.time)),
+            "amount_ml": .int(drink.amountML),
+            "bottle_level_ml": .int(drink.bottleLevelML),
+            "type": .string(drink.type),
+        ])
+    }
+
+    /// One per notification on `…/notification`; `event_type` is the kind:
+    /// `{"actions":[{"id":"did-this","label":"Did This"}],"body":"…","event_type":"ritual",
+    ///   "id":"ritual-morning-2026-11-22","kind":"ritual","priority":3,"time":"…","title":"…"}`
+    static func notification(_ notification: SinkNotification) -> JSONValue {
+        .object([
+            "event_type": .string(notification.kind),
+            "id": .string(notification.id),
+            "kind": .string(notification.kind),
+            "title": .string(notification.title),
+            "body": .string(notification.body),
+            "time": .string(UTCTimestamp.iso8601(notification.time)),
+            "priority": .int(notification.priority.rawValue),
+            "actions": .array(notification.actions.map {
+                .object(["id": .string($0.id), "label": .string($0.label)])
+            }),
+        ])
+    }
+
+    /// What Home Assistant's daily-limit switch publishes on the command topic.
+    static func dailyLimitCommand(_ on: Bool) -> JSONValue {
+        .object(["config": .object(["key": .string("reminders.daily_limit"), "value": .string(on ? "true" : "false")])])
+    }
+}

@@ -1,0 +1,154 @@
+// Publishes to an MQTT broker for Home Assistant and anything else listening (topics and
+// payloads: MQTTTopics, MQTTPayloads, HomeAssistantDiscovery), and takes commands from the
+// command topic.
+//
+// On every (re)connection, from the network thread: availability `online` (retained), the
+// discovery config (retained), the latest state (retained), then the subscriptions — clean
+// sessions, so after a broker restart everything is there again. `offline` is the last will and
+// is also published on a clean stop. When Home Assistant announces itself (`online` on
+// `homeassistant/status`) the discovery config and state are sent again.
+//
+// Delivery: notifications and drinks need a connection; without one `deliver` throws
+// `.unavailable` and the hub retries them (the sink tells it when the connection is back). The
+// state never fails: the newest one is kept and goes out on the next connection.
+
+import Foundation
+import Logging
+
+public final class MQTTSink: NotificationSink {
+    public let name = "mqtt"
+    public let configuration: MQTTSinkConfiguration
+    private let client: MosquittoClient
+    private let shared: Shared
+
+    /// What the network thread's handlers and the hub's worker share.
+    private final class Shared: @unchecked Sendable {
+        private let lock = NSLock()
+        private var context: SinkContext?
+        private var snapshot: BridgeSnapshot?
+
+        private func locked<T>(_ body: () -> T) -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return body()
+        }
+
+        func set(context: SinkContext) { locked { self.context = context } }
+        var currentContext: SinkContext? { locked { context } }
+        func set(snapshot: BridgeSnapshot) { locked { self.snapshot = snapshot } }
+        var latestSnapshot: BridgeSnapshot? { locked { snapshot } }
+    }
+
+    public var topics: MQTTTopics { configuration.topics }
+
+    public init(configuration: MQTTSinkConfiguration, logger: Logger) throws(SinkConfigurationError) {
+        self.configuration = configuration
+        let shared = Shared()
+        self.shared = shared
+        let topics = configuration.topics
+        let options = MosquittoClient.Options(
+            broker: configuration.broker,
+            clientID: configuration.clientID,
+            keepAliveSeconds: configuration.keepAliveSeconds,
+            will: .init(topic: topics.availability, text: "offline", retain: true),
+            caFile: configuration.caFile,
+            caDirectory: configuration.caDirectory,
+            reconnectDelay: configuration.reconnectDelay)
+        let handlers = MosquittoClient.Handlers(
+            connected: { client in
+                Self.announce(on: client, configuration: configuration, snapshot: shared.latestSnapshot,
+                              availability: true, logger: logger)
+                for topic in [topics.command, topics.homeAssistantStatus] {
+                    do { try client.subscribe(topic) } catch { logger.warning("\(error)") }
+                }
+                shared.currentContext?.reachable()
+            },
+            message: { client, message in
+                Self.received(message, on: client, configuration: configuration, shared: shared, logger: logger)
+            })
+        client = try MosquittoClient(options: options, handlers: handlers, logger: logger)
+    }
+
+    public func start(_ context: SinkContext) async {
+        shared.set(context: context)
+        client.start()
+    }
+
+    public func stop() async {
+        await client.stop(finalMessages: [.init(topic: topics.availability, text: "offline", retain: true)])
+    }
+
+    public func deliver(_ notification: SinkNotification) async throws {
+        try publish(.init(topic: topics.notification, text: MQTTPayloads.notification(notification).text))
+    }
+
+    public func publish(_ drink: SinkDrink) async throws {
+        try publish(.init(topic: topics.drink, text: MQTTPayloads.drink(drink).text))
+    }
+
+    public func publish(_ snapshot: BridgeSnapshot) async throws {
+        shared.set(snapshot: snapshot)
+        // Without a connection it goes out with the next `connected`; nothing to retry.
+        _ = try? client.publish(.init(topic: topics.state, text: MQTTPayloads.state(snapshot).text, retain: true))
+    }
+
+    private func publish(_ message: MosquittoClient.Message) throws(SinkDeliveryError) {
+        do {
+            try client.publish(message)
+        } catch {
+            throw .unavailable(error.description)
+        }
+    }
+
+    /// Test hook: see MosquittoClient.dropConnectionUncleanly.
+    func dropConnectionUncleanly() { client.dropConnectionUncleanly() }
+
+    var isConnected: Bool { client.isConnected }
+
+    // MARK: - Network thread
+
+    private static func announce(on client: MosquittoClient, configuration: MQTTSinkConfiguration,
+                                 snapshot: BridgeSnapshot?, availability: Bool, logger: Logger) {
+        let topics = configuration.topics
+        var messages: [MosquittoClient.Message] = []
+        if availability { messages.append(.init(topic: topics.availability, text: "online", retain: true)) }
+        if configuration.discovery {
+            messages.append(.init(topic: topics.discovery,
+                                  text: HomeAssistantDiscovery.payload(for: configuration).text, retain: true))
+        }
+        if let snapshot {
+            messages.append(.init(topic: topics.state, text: MQTTPayloads.state(snapshot).text, retain: true))
+        }
+        for message in messages {
+            do { try client.publish(message) } catch { logger.warning("\(error)") }
+        }
+    }
+
+    private static func received(_ message: MosquittoClient.Message, on client: MosquittoClient,
+                                 configuration: MQTTSinkConfiguration, shared: Shared, logger: Logger) {
+        let topics = configuration.topics
+        switch message.topic {
+        case topics.homeAssistantStatus:
+            // A retained `online` arrives with every subscription, right after the announcement
+            // the connection made: only a live birth message means Home Assistant restarted.
+            guard message.text == "online", !message.retain, configuration.discovery else { return }
+            logger.info("MQTT: Home Assistant is online; announcing the bottle again")
+            announce(on: client, configuration: configuration, snapshot: shared.latestSnapshot,
+                     availability: false, logger: logger)
+        case topics.command:
+            guard !message.retain else {
+                logger.warning("MQTT: ignored a retained message on \(topics.command): commands must be published without retain, or they would run again at every reconnection")
+                return
+            }
+            do {
+                let command = try SinkCommandParser.parse(message.payload)
+                logger.info("MQTT: command \(command)")
+                shared.currentContext?.command(command)
+            } catch {
+                logger.warning("MQTT: ignored command on \(topics.command): \(error)")
+            }
+        default:
+            break
+        }
+    }
+}

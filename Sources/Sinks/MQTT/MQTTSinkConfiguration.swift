@@ -1,0 +1,69 @@
+// Everything the MQTT sink needs, checked once at start-up so that a bad setting is one clear
+// line at start, not a silent broker that never receives anything. The daemon fills it from
+// `[mqtt]` (DESIGN.md 3.2: mqtt.url, mqtt.topic_prefix, mqtt.discovery_prefix) and the adopted
+// bottle (`bottle.address`, its name and firmware).
+
+public struct MQTTSinkConfiguration: Sendable, Equatable {
+    public var broker: MQTTBrokerURL
+    public var topics: MQTTTopics
+    /// `F4:12:FA:00:A3:F4`: the Home Assistant device's MAC connection.
+    public var bottleAddress: String
+    /// The device name shown in Home Assistant, e.g. the advertised `Aquavate-A3F2`.
+    public var bottleName: String
+    /// The bottle's firmware (`sw_version` of the device), when known.
+    public var firmwareVersion: String?
+    /// `o.sw` of the discovery payload.
+    public var bridgeVersion: String
+    /// `o.url` of the discovery payload, when there is one to give.
+    public var supportURL: String?
+    /// Publish Home Assistant discovery (and re-announce on its birth message).
+    public var discovery: Bool
+    /// Empty = libmosquitto picks a random one (with a clean session, nothing depends on it).
+    public var clientID: String?
+    public var keepAliveSeconds: Int
+    /// Waits between reconnection attempts, doubling from the lower bound to the upper one.
+    public var reconnectDelay: ClosedRange<Double>
+    /// For `mqtts`: a PEM file of CA certificates; nil = the system's store (`caDirectory`).
+    public var caFile: String?
+    public var caDirectory: String
+
+    /// - Parameters:
+    ///   - url: `mqtt.url`.
+    ///   - bottleID: overrides the id derived from the address; `[A-Za-z0-9_-]`, at most 64.
+    public init(url: String, bottleAddress: String, bottleID: String? = nil, bottleName: String? = nil,
+                firmwareVersion: String? = nil, bridgeVersion: String, supportURL: String? = nil,
+                topicPrefix: String = "aquavate", discoveryPrefix: String = "homeassistant",
+                discovery: Bool = true, clientID: String? = nil, keepAliveSeconds: Int = 60,
+                reconnectDelay: ClosedRange<Double> = 1...60, caFile: String? = nil,
+                caDirectory: String = "/etc/ssl/certs") throws(SinkConfigurationError) {
+        broker = try MQTTBrokerURL(parsing: url)
+        let id = bottleID ?? MQTTTopics.bottleID(fromAddress: bottleAddress)
+        guard MQTTTopics.isValidID(id) else {
+            throw .invalidName(setting: bottleID == nil ? "bottle.address" : "mqtt.bottle_id", value: id,
+                               expected: "1 to 64 of A-Z a-z 0-9 _ - (a Bluetooth address like F4:12:FA:00:A3:F4 gives f412fa00a3f4)")
+        }
+        guard MQTTTopics.isValidPrefix(topicPrefix) else {
+            throw .invalidName(setting: "mqtt.topic_prefix", value: topicPrefix,
+                               expected: "topic levels like aquavate or home/aquavate, without + # or empty levels")
+        }
+        guard MQTTTopics.isValidPrefix(discoveryPrefix) else {
+            throw .invalidName(setting: "mqtt.discovery_prefix", value: discoveryPrefix,
+                               expected: "Home Assistant's discovery prefix, homeassistant unless changed there")
+        }
+        guard (5...3600).contains(keepAliveSeconds) else {
+            throw .invalidName(setting: "mqtt keep-alive", value: String(keepAliveSeconds), expected: "5 to 3600 seconds")
+        }
+        topics = MQTTTopics(bottleID: id, topicPrefix: topicPrefix, discoveryPrefix: discoveryPrefix)
+        self.bottleAddress = bottleAddress
+        self.bottleName = bottleName ?? "Aquavate \(id)"
+        self.firmwareVersion = firmwareVersion
+        self.bridgeVersion = bridgeVersion
+        self.supportURL = supportURL
+        self.discovery = discovery
+        self.clientID = clientID
+        self.keepAliveSeconds = keepAliveSeconds
+        self.reconnectDelay = max(0.05, reconnectDelay.lowerBound)...max(0.05, reconnectDelay.upperBound)
+        self.caFile = caFile
+        self.caDirectory = caDirectory
+    }
+}

@@ -1,0 +1,52 @@
+// The topics of one bottle (INTEGRATIONS.md 2, "Suggested layout"):
+//
+//     aquavate/<id>/availability   online / offline, retained; offline is the last will
+//     aquavate/<id>/state          BridgeSnapshot as JSON, retained
+//     aquavate/<id>/drink          one JSON event per stored record, not retained
+//     aquavate/<id>/notification   one JSON event per notification, not retained
+//     aquavate/<id>/command        subscribed: commands in (SinkCommandParser)
+//     homeassistant/device/aquavate_<id>/config   device discovery, retained
+//     homeassistant/status         subscribed: Home Assistant's birth message → re-announce
+//
+// `<id>` is the bottle's address without colons, lower case (`f412fa00a3f4`), unless configured.
+
+public struct MQTTTopics: Sendable, Equatable {
+    public let bottleID: String
+    public let availability: String
+    public let state: String
+    public let drink: String
+    public let notification: String
+    public let command: String
+    public let discovery: String
+    public let homeAssistantStatus: String
+
+    public init(bottleID: String, topicPrefix: String = "aquavate", discoveryPrefix: String = "homeassistant") {
+        self.bottleID = bottleID
+        let base = "\(topicPrefix)/\(bottleID)"
+        availability = "\(base)/availability"
+        state = "\(base)/state"
+        drink = "\(base)/drink"
+        notification = "\(base)/notification"
+        command = "\(base)/command"
+        discovery = "\(discoveryPrefix)/device/aquavate_\(bottleID)/config"
+        homeAssistantStatus = "\(discoveryPrefix)/status"
+    }
+
+    /// `F4:12:FA:00:A3:F4` → `f412fa00a3f4`.
+    public static func bottleID(fromAddress address: String) -> String {
+        address.filter { $0 != ":" && $0 != "-" }.lowercased()
+    }
+
+    /// Home Assistant's object-id characters, which are also safe in any MQTT topic level.
+    static func isValidID(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 64 && text.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+        }
+    }
+
+    /// A prefix of one or more topic levels: no wildcards, no empty level, no NUL.
+    static func isValidPrefix(_ text: String) -> Bool {
+        !text.isEmpty && !text.contains("+") && !text.contains("#") && !text.contains("\u{0}")
+            && !text.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty }
+    }
+}

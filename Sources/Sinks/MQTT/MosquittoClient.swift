@@ -1,0 +1,441 @@
+// The Swift face of one libmosquitto client (`struct mosquitto *`), with its own network thread.
+//
+// Why its own thread and not `mosquitto_loop_start`: libmosquitto's thread runs
+// `mosquitto_loop_forever`, which *returns* — and so stops reconnecting for good — after errors
+// it deems fatal (MOSQ_ERR_EAI, _PROTOCOL, _TLS …), and sleeps its back-off in an uninterruptible
+// nanosleep. A Pi that boots before its network (no DNS yet) or a broker restarted mid-handshake
+// would leave the bridge silent until restarted. This thread runs `mosquitto_loop` itself and
+// reconnects after any failure, with back-off (1 s doubling to the configured maximum) that
+// `stop()` can cut short.
+//
+// Threading discipline (libmosquitto is not thread-safe except as documented):
+// * Options (`will`, credentials, TLS, protocol, callbacks) are set in `init`, before the
+//   network thread exists, and never again.
+// * Only the network thread calls `connect_async`, `reconnect_async` and `loop`; callbacks run
+//   on it, so handlers must be quick and must not block.
+// * Any thread may call `publish`, `subscribe` and `disconnect`: with `mosquitto_threaded_set`
+//   on, libmosquitto guards its output queue with its own mutexes and wakes the loop through its
+//   socket pair (what `mosquitto_loop_start` relies on too).
+// * `mosquitto_destroy` runs in `deinit`. The network thread holds a strong reference while it
+//   runs, so the handle cannot be destroyed under it.
+// * `lock` guards this class's own state; it is never held while calling into libmosquitto.
+
+import CMosquitto
+import Dispatch
+import Foundation
+import Logging
+
+/// What can go wrong when publishing or subscribing.
+enum MQTTClientError: Error, Equatable, CustomStringConvertible {
+    case notConnected(broker: String)
+    case failed(operation: String, code: Int32)
+
+    var description: String {
+        switch self {
+        case let .notConnected(broker): return "not connected to the MQTT broker at \(broker)"
+        case let .failed(operation, code): return "MQTT \(operation) failed: \(MosquittoLibrary.describe(code))"
+        }
+    }
+}
+
+enum MosquittoLibrary {
+    /// `mosquitto_lib_init` once per process (Swift runs a static initialiser exactly once).
+    static let initialized: Bool = {
+        mosquitto_lib_init()
+        return true
+    }()
+
+    static func describe(_ code: Int32) -> String {
+        if code == Int32(MOSQ_ERR_ERRNO.rawValue) {
+            return String(cString: strerror(errno))
+        }
+        return String(cString: mosquitto_strerror(code))
+    }
+}
+
+final class MosquittoClient: @unchecked Sendable {
+    struct Message: Sendable, Equatable {
+        var topic: String
+        var payload: [UInt8]
+        var qos: Int32 = 1
+        var retain: Bool = false
+
+        init(topic: String, payload: [UInt8], qos: Int32 = 1, retain: Bool = false) {
+            self.topic = topic
+            self.payload = payload
+            self.qos = qos
+            self.retain = retain
+        }
+
+        init(topic: String, text: String, qos: Int32 = 1, retain: Bool = false) {
+            self.init(topic: topic, payload: Array(text.utf8), qos: qos, retain: retain)
+        }
+
+        var text: String { String(decoding: payload, as: UTF8.self) }
+    }
+
+    struct Options: Sendable {
+        var broker: MQTTBrokerURL
+        var clientID: String?
+        var keepAliveSeconds: Int = 60
+        var will: Message?
+        var caFile: String?
+        var caDirectory: String = "/etc/ssl/certs"
+        /// 3.1.1 for the bridge (every broker speaks it); 5 lets tests ask for retain-as-published.
+        var protocolVersion5 = false
+        var reconnectDelay: ClosedRange<Double> = 1...60
+    }
+
+    /// Called on the network thread.
+    struct Handlers: Sendable {
+        var connected: @Sendable (MosquittoClient) -> Void = { _ in }
+        var disconnected: @Sendable (_ unexpected: Bool) -> Void = { _ in }
+        var message: @Sendable (MosquittoClient, Message) -> Void = { _, _ in }
+    }
+
+    let options: Options
+    private let handle: OpaquePointer
+    private let handlers: Handlers
+    private let logger: Logger
+    private let wakeUp = DispatchSemaphore(value: 0)
+
+    private let lock = NSLock()
+    private var connected = false
+    private var started = false
+    private var stopRequested = false
+    private var finished = false
+    private var finishWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Why the last attempt failed (a refused CONNACK is only known in the connect callback).
+    private var refusal: String?
+    /// Message ids the broker has acknowledged, collected only while `stop()` waits for them.
+    private var acknowledged: Set<Int32>?
+    private var acknowledgementWaiter: (ids: Set<Int32>, continuation: CheckedContinuation<Void, Never>)?
+
+    init(options: Options, handlers: Handlers, logger: Logger) throws(SinkConfigurationError) {
+        _ = MosquittoLibrary.initialized
+        guard let handle = mosquitto_new(options.clientID, true, nil) else {
+            throw .mqttSetupFailed("mosquitto_new: \(String(cString: strerror(errno)))")
+        }
+        self.handle = handle
+        self.options = options
+        self.handlers = handlers
+        self.logger = logger
+        try configure()
+        mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
+        mosquitto_connect_callback_set(handle, mosquittoConnected)
+        mosquitto_disconnect_callback_set(handle, mosquittoDisconnected)
+        mosquitto_message_callback_set(handle, mosquittoMessage)
+        mosquitto_publish_callback_set(handle, mosquittoPublished)
+    }
+
+    deinit {
+        mosquitto_destroy(handle)
+    }
+
+    private func configure() throws(SinkConfigurationError) {
+        func check(_ code: Int32, _ what: String) throws(SinkConfigurationError) {
+            guard code == Int32(MOSQ_ERR_SUCCESS.rawValue) else {
+                throw .mqttSetupFailed("\(what): \(MosquittoLibrary.describe(code))")
+            }
+        }
+        try check(mosquitto_threaded_set(handle, true), "threaded mode")
+        if options.protocolVersion5 {
+            try check(mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5), "protocol version 5")
+        }
+        if let user = options.broker.username {
+            try check(mosquitto_username_pw_set(handle, user, options.broker.password), "user name and password")
+        }
+        if let will = options.will {
+            try check(will.payload.withUnsafeBytes {
+                mosquitto_will_set(handle, will.topic, Int32($0.count), $0.baseAddress, will.qos, will.retain)
+            }, "last will on \(will.topic)")
+        }
+        if options.broker.usesTLS {
+            let directory = options.caFile == nil ? options.caDirectory : nil
+            try check(mosquitto_tls_set(handle, options.caFile, directory, nil, nil, nil),
+                      "TLS with CA \(options.caFile ?? options.caDirectory) (mqtts needs a readable CA file or directory)")
+        }
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    var isConnected: Bool { locked { connected } }
+
+    // MARK: - Any thread
+
+    /// Starts the network thread, which connects and keeps reconnecting until `stop()`.
+    func start() {
+        let shouldStart: Bool = locked {
+            guard !started, !stopRequested else { return false }
+            started = true
+            return true
+        }
+        guard shouldStart else { return }
+        let thread = Thread { [self] in
+            runNetworkLoop()
+            networkLoopEnded()
+        }
+        thread.name = "mqtt \(options.broker.host):\(options.broker.port)"
+        thread.start()
+    }
+
+    /// Queues a message for the broker and returns its message id. Throws when there is no
+    /// connection: libmosquitto would otherwise accept it and lose it at the next reconnect
+    /// (clean session).
+    @discardableResult
+    func publish(_ message: Message) throws(MQTTClientError) -> Int32 {
+        guard isConnected else { throw .notConnected(broker: options.broker.description) }
+        var id: Int32 = 0
+        let code = message.payload.withUnsafeBytes {
+            mosquitto_publish(handle, &id, message.topic, Int32($0.count), $0.baseAddress, message.qos, message.retain)
+        }
+        guard code == Int32(MOSQ_ERR_SUCCESS.rawValue) else {
+            throw .failed(operation: "publish to \(message.topic)", code: code)
+        }
+        return id
+    }
+
+    /// Subscribes for the current connection (clean session: call it from `connected`).
+    /// `retainAsPublished` (MQTT 5 only) keeps the retain flag of live messages, for tests.
+    func subscribe(_ topic: String, qos: Int32 = 1, retainAsPublished: Bool = false) throws(MQTTClientError) {
+        let code: Int32
+        if options.protocolVersion5 {
+            let retainAsPublishedOption: Int32 = 0x08  // MQTT_SUB_OPT_RETAIN_AS_PUBLISHED
+            code = mosquitto_subscribe_v5(handle, nil, topic, qos, retainAsPublished ? retainAsPublishedOption : 0, nil)
+        } else {
+            code = mosquitto_subscribe(handle, nil, topic, qos)
+        }
+        guard code == Int32(MOSQ_ERR_SUCCESS.rawValue) else {
+            throw .failed(operation: "subscribe to \(topic)", code: code)
+        }
+    }
+
+    /// Publishes `finalMessages` (e.g. availability `offline`) if connected, waits up to 2 s for
+    /// the broker to acknowledge them, disconnects cleanly and waits for the network thread to
+    /// end (at most about 3 s more with a broker that stalls).
+    ///
+    /// Why wait for the acknowledgements: closing a socket whose receive buffer still holds the
+    /// broker's PUBACK makes Linux send a reset, the broker may then lose the DISCONNECT it had
+    /// not read yet, and it publishes the last will after all (seen in this suite).
+    func stop(finalMessages: [Message] = []) async {
+        let (wasRunning, wasConnected): (Bool, Bool) = locked {
+            let wasRunning = started && !stopRequested
+            stopRequested = true
+            if wasRunning && connected { acknowledged = [] }
+            return (wasRunning, connected)
+        }
+        if wasRunning && wasConnected {
+            var ids: Set<Int32> = []
+            for message in finalMessages where message.qos > 0 {
+                do { ids.insert(try publish(message)) } catch { logger.debug("MQTT: \(error)") }
+            }
+            for message in finalMessages where message.qos == 0 {
+                do { try publish(message) } catch { logger.debug("MQTT: \(error)") }
+            }
+            await waitForAcknowledgements(of: ids, seconds: 2)
+            mosquitto_disconnect(handle)
+        }
+        wakeUp.signal()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow: Bool = locked {
+                if finished || !started { return true }
+                finishWaiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    private func waitForAcknowledgements(of ids: Set<Int32>, seconds: Double) async {
+        guard !ids.isEmpty else { return }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let done: Bool = self.locked {
+                        if ids.isSubset(of: self.acknowledged ?? []) || !self.connected || Task.isCancelled { return true }
+                        self.acknowledgementWaiter = (ids, continuation)
+                        return false
+                    }
+                    if done { continuation.resume() }
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                self.resumeAcknowledgementWaiter()
+            }
+            await group.next()
+            group.cancelAll()
+            self.resumeAcknowledgementWaiter()
+        }
+    }
+
+    private func resumeAcknowledgementWaiter() {
+        let waiter: CheckedContinuation<Void, Never>? = locked {
+            defer { acknowledgementWaiter = nil }
+            return acknowledgementWaiter?.continuation
+        }
+        waiter?.resume()
+    }
+
+    /// Test hook: breaks the TCP connection without an MQTT DISCONNECT, as a crash or a pulled
+    /// cable would, so the broker publishes the last will.
+    func dropConnectionUncleanly() {
+        let socket = mosquitto_socket(handle)
+        if socket >= 0 { shutdown(socket, Int32(SHUT_RDWR)) }
+    }
+
+    // MARK: - The network thread
+
+    private var isStopping: Bool { locked { stopRequested } }
+
+    private func runNetworkLoop() {
+        let label = options.broker.description
+        var failures = 0
+        var outageStart: UInt64?
+        var neverConnected = true
+        var stopDeadline: UInt64?
+
+        while true {
+            if isStopping { return }
+            let code = neverConnected && failures == 0
+                ? mosquitto_connect_async(handle, options.broker.host, Int32(options.broker.port), Int32(options.keepAliveSeconds))
+                : mosquitto_reconnect_async(handle)
+            var failure: String?
+            if code != Int32(MOSQ_ERR_SUCCESS.rawValue) {
+                failure = MosquittoLibrary.describe(code)
+            } else {
+                var loopCode: Int32
+                repeat {
+                    loopCode = mosquitto_loop(handle, 1000, 1)
+                    if isStopping {
+                        let now = DispatchTime.now().uptimeNanoseconds
+                        if stopDeadline == nil { stopDeadline = now + 3_000_000_000 }
+                        if now > stopDeadline! { return }
+                    }
+                    if isConnected {
+                        if let start = outageStart {
+                            let seconds = (DispatchTime.now().uptimeNanoseconds - start) / 1_000_000_000
+                            let again = neverConnected ? "" : " again"
+                            logger.notice("MQTT: connected to \(label)\(again) after \(failures) failed attempts over \(seconds) s")
+                        } else if neverConnected {
+                            logger.info("MQTT: connected to \(label)")
+                        }
+                        failures = 0
+                        outageStart = nil
+                        neverConnected = false
+                    }
+                } while loopCode == Int32(MOSQ_ERR_SUCCESS.rawValue)
+                if isStopping { return }
+                failure = locked { refusal } ?? MosquittoLibrary.describe(loopCode)
+                locked { refusal = nil }
+            }
+
+            failures += 1
+            let delay = min(options.reconnectDelay.upperBound,
+                            options.reconnectDelay.lowerBound * pow(2, Double(min(failures - 1, 30))))
+            if outageStart == nil {
+                outageStart = DispatchTime.now().uptimeNanoseconds
+                let text = "MQTT: \(neverConnected ? "cannot connect to" : "lost the connection to") \(label): "
+                    + "\(failure ?? "unknown error"); retrying with back-off up to \(Int(options.reconnectDelay.upperBound)) s, "
+                    + "further failures are not logged until it connects"
+                logger.warning("\(text)")
+            } else {
+                logger.debug("MQTT: attempt \(failures) to reach \(label) failed: \(failure ?? "unknown error")")
+            }
+            // Cut short by stop(): it signals the semaphore.
+            _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(delay * 1_000_000_000)))
+        }
+    }
+
+    private func networkLoopEnded() {
+        let waiters: [CheckedContinuation<Void, Never>] = locked {
+            finished = true
+            connected = false
+            let waiters = finishWaiters
+            finishWaiters.removeAll()
+            return waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    // MARK: - Callbacks (network thread)
+
+    fileprivate func didConnect(_ code: Int32) {
+        guard code == 0 else {
+            let reason = String(cString: mosquitto_connack_string(code))
+            locked { refusal = "the broker refused the connection: \(reason)" + (code == 4 || code == 5
+                ? " (check user and password in mqtt.url)" : "") }
+            return
+        }
+        let stopping: Bool = locked {
+            connected = true
+            return stopRequested
+        }
+        if stopping {
+            // stop() came while the connection was still being made: leave cleanly at once.
+            mosquitto_disconnect(handle)
+            return
+        }
+        handlers.connected(self)
+    }
+
+    fileprivate func didDisconnect(_ code: Int32) {
+        let wasConnected: Bool = locked {
+            let was = connected
+            connected = false
+            return was
+        }
+        resumeAcknowledgementWaiter()
+        if wasConnected { handlers.disconnected(code != 0) }
+    }
+
+    fileprivate func didPublish(_ id: Int32) {
+        let waiter: CheckedContinuation<Void, Never>? = locked {
+            guard acknowledged != nil else { return nil }
+            acknowledged!.insert(id)
+            guard let pending = acknowledgementWaiter, pending.ids.isSubset(of: acknowledged!) else { return nil }
+            acknowledgementWaiter = nil
+            return pending.continuation
+        }
+        waiter?.resume()
+    }
+
+    fileprivate func didReceive(_ message: UnsafePointer<mosquitto_message>) {
+        let raw = message.pointee
+        guard let topic = raw.topic else { return }
+        let payload: [UInt8]
+        if let bytes = raw.payload, raw.payloadlen > 0 {
+            payload = Array(UnsafeRawBufferPointer(start: bytes, count: Int(raw.payloadlen)))
+        } else {
+            payload = []
+        }
+        handlers.message(self, Message(topic: String(cString: topic), payload: payload, qos: raw.qos, retain: raw.retain))
+    }
+}
+
+// C callbacks: no captures allowed, so they find the client through libmosquitto's user data.
+
+private func client(_ userData: UnsafeMutableRawPointer?) -> MosquittoClient? {
+    userData.map { Unmanaged<MosquittoClient>.fromOpaque($0).takeUnretainedValue() }
+}
+
+private func mosquittoConnected(_: OpaquePointer?, _ userData: UnsafeMutableRawPointer?, _ code: Int32) {
+    client(userData)?.didConnect(code)
+}
+
+private func mosquittoDisconnected(_: OpaquePointer?, _ userData: UnsafeMutableRawPointer?, _ code: Int32) {
+    client(userData)?.didDisconnect(code)
+}
+
+private func mosquittoPublished(_: OpaquePointer?, _ userData: UnsafeMutableRawPointer?, _ id: Int32) {
+    client(userData)?.didPublish(id)
+}
+
+private func mosquittoMessage(_: OpaquePointer?, _ userData: UnsafeMutableRawPointer?,
+                              _ message: UnsafePointer<mosquitto_message>?) {
+    if let message { client(userData)?.didReceive(message) }
+}

@@ -1,0 +1,181 @@
+// Reads a command that came in from outside (the MQTT command topic, a Home Assistant switch, a
+// phone's action button): JSON or a one-line text form, both mapping onto SinkCommand.
+//
+//     {"config":{"key":"reminders.daily_limit","value":"false"}}     config reminders.daily_limit false
+//     {"log":"vitamin-d"}                                              log vitamin-d
+//     {"action":{"id":"ritual-morning-2026-11-22","action":"did-this"}} action ritual-morning-2026-11-22 did-this
+//
+// A config value may be a JSON string, boolean or number (`"value":false` works too); the text
+// form takes the rest of the line as the value and also accepts `config set KEY VALUE`, like the
+// command line. Anything else is refused whole with a SinkCommandError; nothing half-parses.
+
+public enum SinkCommandError: Error, Sendable, Equatable, CustomStringConvertible {
+    case empty
+    case tooLong(bytes: Int, limit: Int)
+    case notUTF8
+    case invalidJSON
+    case unknownCommand(String)
+    case malformed(command: String, expected: String)
+
+    public var description: String {
+        switch self {
+        case .empty:
+            return "empty command: expected JSON like {\"log\":\"vitamin-d\"} or text like `log vitamin-d`"
+        case let .tooLong(bytes, limit):
+            return "command of \(bytes) bytes is longer than the \(limit) allowed"
+        case .notUTF8:
+            return "command is not UTF-8 text"
+        case .invalidJSON:
+            return "command starts with `{` but is not valid JSON"
+        case let .unknownCommand(name):
+            return "unknown command `\(name)`: expected config, log or action"
+        case let .malformed(command, expected):
+            return "malformed \(command) command: expected \(expected)"
+        }
+    }
+}
+
+public enum SinkCommandParser {
+    public static let maximumBytes = 4096
+
+    static let configForms = "{\"config\":{\"key\":KEY,\"value\":VALUE}} or `config KEY VALUE`"
+    static let logForms = "{\"log\":TYPE} or `log TYPE`, TYPE like vitamin-d"
+    static let actionForms = "{\"action\":{\"id\":NOTIFICATION_ID,\"action\":ACTION_ID}} or `action NOTIFICATION_ID ACTION_ID`"
+
+    public static func parse(_ payload: [UInt8]) throws(SinkCommandError) -> SinkCommand {
+        guard payload.count <= maximumBytes else { throw .tooLong(bytes: payload.count, limit: maximumBytes) }
+        guard let text = String(validating: payload, as: UTF8.self) else { throw .notUTF8 }
+        return try parse(text)
+    }
+
+    public static func parse(_ text: String) throws(SinkCommandError) -> SinkCommand {
+        let trimmed = text.trimmingWhitespace
+        guard !trimmed.isEmpty else { throw .empty }
+        if trimmed.hasPrefix("{") {
+            guard let json = JSONValue.parse(Array(trimmed.utf8)) else { throw .invalidJSON }
+            return try parseJSON(json)
+        }
+        return try parseText(trimmed)
+    }
+
+    // MARK: - JSON
+
+    private static func parseJSON(_ json: JSONValue) throws(SinkCommandError) -> SinkCommand {
+        guard case let .object(members) = json, members.count == 1, let (name, body) = members.first else {
+            throw .malformed(command: "JSON", expected: "one object with exactly one of config, log, action")
+        }
+        switch name {
+        case "config":
+            guard let key = body["key"]?.stringValue, let value = body["value"].flatMap(scalarText),
+                  case let .object(fields) = body, fields.count == 2 else {
+                throw .malformed(command: "config", expected: configForms)
+            }
+            return try config(key: key, value: value)
+        case "log":
+            let type: String?
+            if case let .object(fields) = body {
+                type = fields.count == 1 ? body["type"]?.stringValue : nil
+            } else {
+                type = body.stringValue
+            }
+            guard let type else { throw .malformed(command: "log", expected: logForms) }
+            return try log(type: type)
+        case "action":
+            guard case let .object(fields) = body, fields.count == 2,
+                  let id = body["id"]?.stringValue, let action = body["action"]?.stringValue else {
+                throw .malformed(command: "action", expected: actionForms)
+            }
+            return try self.action(id: id, action: action)
+        default:
+            throw .unknownCommand(String(name.prefix(40)))
+        }
+    }
+
+    /// A config value as text: strings as they are, booleans and numbers as written.
+    private static func scalarText(_ value: JSONValue) -> String? {
+        switch value {
+        case let .string(text): return text
+        case let .bool(flag): return flag ? "true" : "false"
+        case let .int(number): return String(number)
+        default: return nil
+        }
+    }
+
+    // MARK: - Text
+
+    private static func parseText(_ text: String) throws(SinkCommandError) -> SinkCommand {
+        guard !text.contains(where: \.isNewline) else {
+            throw .malformed(command: "text", expected: "one line")
+        }
+        let (first, afterName) = splitFirstWord(Substring(text))
+        let name = first.lowercased()
+        let words = afterName.split(whereSeparator: \.isWhitespace).map(String.init)
+        switch name {
+        case "config":
+            var rest = afterName
+            var (key, afterKey) = splitFirstWord(rest)
+            if key.lowercased() == "set" {
+                rest = afterKey
+                (key, afterKey) = splitFirstWord(rest)
+            }
+            // The value is the rest of the line, inner spaces kept (a file name may have them).
+            let value = String(afterKey).trimmingWhitespace
+            guard !key.isEmpty, !value.isEmpty else { throw .malformed(command: "config", expected: configForms) }
+            return try config(key: String(key), value: value)
+        case "log":
+            guard words.count == 1 else { throw .malformed(command: "log", expected: logForms) }
+            return try log(type: words[0])
+        case "action":
+            guard words.count == 2 else { throw .malformed(command: "action", expected: actionForms) }
+            return try action(id: words[0], action: words[1])
+        default:
+            throw .unknownCommand(String(name.prefix(40)))
+        }
+    }
+
+    /// The first whitespace-separated word and what follows it.
+    private static func splitFirstWord(_ text: Substring) -> (word: Substring, rest: Substring) {
+        let start = text.firstIndex(where: { !$0.isWhitespace }) ?? text.endIndex
+        let end = text[start...].firstIndex(where: \.isWhitespace) ?? text.endIndex
+        return (text[start..<end], text[end...])
+    }
+
+    // MARK: - Validation shared by both forms
+
+    private static func config(key: String, value: String) throws(SinkCommandError) -> SinkCommand {
+        guard isName(key, extra: "._-"), !value.isEmpty, !value.contains(where: \.isNewline) else {
+            throw .malformed(command: "config", expected: configForms + ", KEY like reminders.daily_limit")
+        }
+        return .configSet(key: key, value: value)
+    }
+
+    private static func log(type: String) throws(SinkCommandError) -> SinkCommand {
+        guard isName(type, extra: "_-") else { throw .malformed(command: "log", expected: logForms) }
+        return .log(type: type)
+    }
+
+    private static func action(id: String, action: String) throws(SinkCommandError) -> SinkCommand {
+        guard isName(id, extra: "._:-"), isName(action, extra: "_-") else {
+            throw .malformed(command: "action", expected: actionForms)
+        }
+        return .action(notificationID: id, actionID: action)
+    }
+
+    /// ASCII letters, digits and the given punctuation; 1…200 characters.
+    private static func isName(_ text: String, extra: String) -> Bool {
+        guard (1...200).contains(text.count) else { return false }
+        return text.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+                || ("0"..."9").contains(scalar) || extra.unicodeScalars.contains(scalar))
+        }
+    }
+}
+
+extension String {
+    var trimmingWhitespace: String {
+        var view = Substring(self)
+        while let first = view.first, first.isWhitespace { view.removeFirst() }
+        while let last = view.last, last.isWhitespace { view.removeLast() }
+        return String(view)
+    }
+}

@@ -1,0 +1,44 @@
+// The bridge's state as published for dashboards (MQTT retained state, Home Assistant sensors).
+// Plain values filled by the daemon from the history and the reminder engine; nil = not known
+// yet (e.g. no Current State read since start), which sinks publish as JSON null.
+
+public struct BridgeSnapshot: Sendable, Equatable {
+    /// When this snapshot was taken, UTC seconds since 1970.
+    public var time: Double
+    /// Today's local day total (REMINDERS.md 0), ml.
+    public var dayTotalML: Int
+    public var goalML: Int
+    /// The bottle's last reported level, ml (signed on the wire; may be negative while calibrating).
+    public var bottleLevelML: Int?
+    public var batteryPercent: Int?
+    /// REMINDERS.md 2.2: `on_track`, `attention` or `overdue`.
+    public var urgency: String
+    /// The displayed deficit, `max(0, deficit)`, ml.
+    public var deficitML: Int
+    public var remindersToday: Int
+    /// `reminders.daily_limit` (12 reminders per reminder day).
+    public var dailyLimit: Bool
+    /// The last completed sync, UTC seconds; nil before the first.
+    public var lastSync: Double?
+    /// Records the bottle still holds unsynced, as of its last Current State.
+    public var unsynced: Int?
+    public var bottleConnected: Bool
+
+    public init(time: Double, dayTotalML: Int, goalML: Int, bottleLevelML: Int? = nil,
+                batteryPercent: Int? = nil, urgency: String, deficitML: Int, remindersToday: Int,
+                dailyLimit: Bool, lastSync: Double? = nil, unsynced: Int? = nil,
+                bottleConnected: Bool) {
+        self.time = time
+        self.dayTotalML = dayTotalML
+        self.goalML = goalML
+        self.bottleLevelML = bottleLevelML
+        self.batteryPercent = batteryPercent
+        self.urgency = urgency
+        self.deficitML = deficitML
+        self.remindersToday = remindersToday
+        self.dailyLimit = dailyLimit
+        self.lastSync = lastSync
+        self.unsynced = unsynced
+        self.bottleConnected = bottleConnected
+    }
+}

@@ -1,0 +1,22 @@
+// Why a sink could not be set up from its settings. Each description is one line naming the
+// setting, what was wrong and what is expected, ready for the command line or the journal.
+
+public enum SinkConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The text is not a URL of the expected shape.
+    case invalidURL(setting: String, value: String, expected: String)
+    /// A setting that names something (a topic prefix, a bottle id) has characters it cannot have.
+    case invalidName(setting: String, value: String, expected: String)
+    /// libmosquitto refused an option (TLS files, credentials, protocol).
+    case mqttSetupFailed(String)
+
+    public var description: String {
+        switch self {
+        case let .invalidURL(setting, value, expected):
+            return "\(setting) = \"\(value)\" is not a valid URL: expected \(expected)"
+        case let .invalidName(setting, value, expected):
+            return "\(setting) = \"\(value)\" is not usable: expected \(expected)"
+        case let .mqttSetupFailed(reason):
+            return "cannot set up the MQTT client: \(reason)"
+        }
+    }
+}

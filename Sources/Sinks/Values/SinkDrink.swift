@@ -1,0 +1,21 @@
+// One stored drink record, as published to event sinks (one MQTT message per record).
+
+public struct SinkDrink: Sendable, Equatable {
+    /// The bottle's record id (PROTOCOL.md 5.2).
+    public var recordID: Int
+    /// The record's timestamp, UTC seconds since 1970.
+    public var time: Double
+    public var amountML: Int
+    /// The bottle level after the drink, ml (signed).
+    public var bottleLevelML: Int
+    /// `gulp` or `pour`.
+    public var type: String
+
+    public init(recordID: Int, time: Double, amountML: Int, bottleLevelML: Int, type: String) {
+        self.recordID = recordID
+        self.time = time
+        self.amountML = amountML
+        self.bottleLevelML = bottleLevelML
+        self.type = type
+    }
+}

@@ -1,0 +1,82 @@
+// `aquavate-bridge notify test`: a test notification 5 s later through every enabled sink.
+
+import ArgumentParser
+import Bridge
+import Foundation
+import History
+import Reminders
+import Sinks
+
+struct NotifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notify",
+        abstract: "Notification tools.",
+        subcommands: [Test.self]
+    )
+
+    struct Test: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send a test notification in 5 seconds through every enabled sink.",
+            discussion: """
+                The journal always gets it; the desktop, Home Assistant (mqtt.url) and the phone \
+                (push.url) get it when configured. Each sink's result is printed: delivered, or \
+                what went wrong and what to check. Exit status 1 when a configured sink did not \
+                deliver within --wait seconds.
+                """
+        )
+
+        @Option(help: ArgumentHelp("Seconds to wait for every sink after sending.", valueName: "S"))
+        var wait: Double = 15
+
+        @OptionGroup var common: CommonOptions
+
+        func run() async throws {
+            let logger = common.makeLogger()
+            let history: DrinkHistory
+            let configuration: Configuration
+            do {
+                history = try common.openHistory(path: common.databasePath)
+                configuration = try common.loadConfiguration(history: history, logger: logger)
+            } catch let failure as CommandFailure {
+                StandardError.writeLine("aquavate-bridge notify test: \(failure.description)")
+                throw ExitCode.failure
+            }
+            let bottle = try? history.bottles().max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
+            let hub = SinkHub(sinks: SinkSetup.sinks(configuration: configuration, bottleAddress: bottle?.address,
+                                                      bottleName: bottle?.name, logger: logger), logger: logger)
+            await hub.start()
+            var deliveries: [Delivery] = []
+            let runner = ReminderRunner(history: history, settings: configuration.hydrationSettings(bottleGoal: bottle?.goalML),
+                                        logger: logger) { deliveries.append($0) }
+            let clock = SystemClock()
+            guard runner.scheduleTestNotification(at: clock.now) else {
+                StandardError.writeLine("aquavate-bridge notify test: not scheduled (notifications.enabled is false, or 64 notifications are pending)")
+                await hub.stop()
+                throw ExitCode.failure
+            }
+            print("test notification in 5 s through: \(hub.sinkNames.joined(separator: ", "))")
+            try await Task.sleep(for: .seconds(5))
+            runner.fireDue(at: clock.now)
+            for delivery in deliveries {
+                hub.deliver(SinkSetup.notification(delivery))
+            }
+            let deadline = clock.now + wait
+            var statuses = hub.status()
+            while clock.now < deadline, statuses.contains(where: { $0.delivered + $0.rejected < deliveries.count }) {
+                try await Task.sleep(for: .milliseconds(100))
+                statuses = hub.status()
+            }
+            await hub.stop()
+            var failed = false
+            for status in statuses {
+                if status.delivered >= deliveries.count {
+                    print("\(status.sink): delivered")
+                } else {
+                    failed = true
+                    print("\(status.sink): NOT delivered: \(status.lastProblem ?? "no answer within \(Int(wait)) s")")
+                }
+            }
+            if failed || deliveries.isEmpty { throw ExitCode.failure }
+        }
+    }
+}

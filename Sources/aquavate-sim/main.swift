@@ -1,2 +1,0 @@
-import BottleSimulator
-print("aquavate-sim: not built yet (issue 3)")

@@ -1,0 +1,115 @@
+// A real mosquitto broker on 127.0.0.1 and a free port, for the MQTT tests (DESIGN.md 4).
+//
+// SWIFT-LINUX.md P6: mosquitto 2 started as root drops to user `mosquitto` unless told
+// `user root`; P7: a child of a Swift Testing test inherits a blocked SIGTERM, so it is stopped
+// with SIGKILL. No persistence: a restarted broker has forgotten every retained message, which
+// is what the reconnection test wants to see repaired.
+
+import Foundation
+import Testing
+
+final class MosquittoBroker: @unchecked Sendable {
+    let port: Int
+    let directory: URL
+    private let lock = NSLock()
+    private var process: Process?
+
+    /// Starts a broker; `extraConfiguration` lines are appended to its config file.
+    init(port: Int? = nil, extraConfiguration: [String] = []) throws {
+        self.port = try port ?? freeTCPPort()
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("sinks-mosquitto-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var lines = [
+            "listener \(self.port) 127.0.0.1",
+            "allow_anonymous true",
+            "persistence false",
+            "log_dest file \(directory.path)/mosquitto.log",
+            "log_type all",
+        ]
+        if getuid() == 0 { lines.append("user root") }
+        lines += extraConfiguration
+        try (lines.joined(separator: "\n") + "\n").write(to: configurationFile, atomically: true, encoding: .utf8)
+    }
+
+    var configurationFile: URL { directory.appendingPathComponent("mosquitto.conf") }
+    var url: String { "mqtt://127.0.0.1:\(port)" }
+
+    /// Starts (or restarts) the broker and returns once it accepts connections.
+    func start() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
+        process.arguments = ["-c", configurationFile.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        lock.lock()
+        self.process = process
+        lock.unlock()
+        // Readiness: poll until the port accepts a TCP connection (a few ms normally).
+        for _ in 0..<500 {
+            if canConnect(port: port) { return }
+            if !process.isRunning {
+                let log = (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
+                throw BrokerFailed(reason: "mosquitto exited with \(process.terminationStatus): \(log)")
+            }
+            usleep(20_000)
+        }
+        throw BrokerFailed(reason: "mosquitto did not listen on \(port) within 10 s")
+    }
+
+    /// SIGKILL (P7), then reap.
+    func kill() {
+        lock.lock()
+        let process = self.process
+        self.process = nil
+        lock.unlock()
+        guard let process, process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    deinit {
+        kill()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    struct BrokerFailed: Error, CustomStringConvertible {
+        var reason: String
+        var description: String { reason }
+    }
+}
+
+/// A port nothing listens on now: bind to port 0 and let the kernel choose.
+func freeTCPPort() throws -> Int {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { throw MosquittoBroker.BrokerFailed(reason: "socket: \(errno)") }
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
+            bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
+        }
+    }
+    guard bound else { throw MosquittoBroker.BrokerFailed(reason: "bind: \(errno)") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+func canConnect(port: Int) -> Bool {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { return false }
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+    }
+}

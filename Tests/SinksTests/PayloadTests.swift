@@ -1,0 +1,121 @@
+// The JSON published on MQTT (without a broker): state, events and the discovery config.
+
+import Testing
+@testable import Sinks
+
+@Suite struct PayloadTests {
+    let configuration: MQTTSinkConfiguration
+
+    init() throws {
+        configuration = try MQTTSinkConfiguration(url: "mqtt://127.0.0.1", bottleAddress: "F4:12:FA:00:A3:F4",
+                                                  bottleName: "Aquavate-A3F2", firmwareVersion: "1.4.2",
+                                                  bridgeVersion: "0.1.0", supportURL: "https://example.org/aquavate-bridge")
+    }
+
+    @Test func stateIsTheSnapshotWithISOTimesAndNullsForUnknowns() {
+        var state = snapshot(total: 1250, time: 1_763_712_900)
+        #expect(MQTTPayloads.state(state).text == #"{"battery":87,"bottle_level_ml":420,"connected":true,"daily_limit":true,"#
+            + #""daily_total_ml":1250,"deficit_ml":300,"goal_ml":2500,"last_sync":"2025-11-21T08:12:00Z","reminders_today":2,"#
+            + #""time":"2025-11-21T08:15:00Z","unsynced":0,"urgency":"attention"}"#)
+        state.batteryPercent = nil
+        state.bottleLevelML = nil
+        state.lastSync = nil
+        state.unsynced = nil
+        let text = MQTTPayloads.state(state).text
+        #expect(text.contains(#""battery":null"#) && text.contains(#""bottle_level_ml":null"#)
+            && text.contains(#""last_sync":null"#) && text.contains(#""unsynced":null"#))
+    }
+
+    @Test func drinkAndNotificationEventsCarryAnEventType() {
+        let drink = SinkDrink(recordID: 17, time: 1_763_712_600, amountML: 250, bottleLevelML: 330, type: "gulp")
+        #expect(MQTTPayloads.drink(drink).text == #"{"amount_ml":250,"bottle_level_ml":330,"event_type":"drink","#
+            + #""record_id":17,"time":"2025-11-21T08:10:00Z","type":"gulp"}"#)
+        let ritual = SinkNotification(id: "ritual-morning-2026-11-22", kind: "ritual", title: "Good morning",
+                                      body: "Your daily routine is ready.", time: 1_763_712_000,
+                                      actions: [SinkAction(id: "did-this", label: "Did This")])
+        #expect(MQTTPayloads.notification(ritual).text == #"{"actions":[{"id":"did-this","label":"Did This"}],"#
+            + #""body":"Your daily routine is ready.","event_type":"ritual","id":"ritual-morning-2026-11-22","#
+            + #""kind":"ritual","priority":3,"time":"2025-11-21T08:00:00Z","title":"Good morning"}"#)
+    }
+
+    @Test func discoveryDescribesTheDeviceOriginAndSharedTopics() throws {
+        let payload = HomeAssistantDiscovery.payload(for: configuration)
+        // It is valid JSON that reads back to itself.
+        #expect(JSONValue.parse(Array(payload.text.utf8)) == payload)
+        #expect(payload["dev"] == .object([
+            "identifiers": .array(["aquavate_f412fa00a3f4"]),
+            "connections": .array([.array(["mac", "F4:12:FA:00:A3:F4"])]),
+            "name": "Aquavate-A3F2", "manufacturer": "Aquavate", "model": "Puck v1.0", "sw_version": "1.4.2",
+        ]))
+        #expect(payload["o"] == .object(["name": "aquavate-bridge", "sw": "0.1.0", "url": "https://example.org/aquavate-bridge"]))
+        #expect(payload["availability_topic"] == "aquavate/f412fa00a3f4/availability")
+        #expect(payload["state_topic"] == "aquavate/f412fa00a3f4/state")
+        #expect(payload["qos"] == .int(1))
+    }
+
+    @Test func everyComponentHasAPlatformAndAUniqueID() throws {
+        guard case let .object(components)? = HomeAssistantDiscovery.payload(for: configuration)["cmps"] else {
+            Issue.record("no cmps")
+            return
+        }
+        #expect(Set(components.keys) == ["daily_total", "goal", "bottle_level", "battery", "urgency", "deficit",
+                                         "reminders_today", "last_sync", "unsynced", "connected", "daily_limit",
+                                         "drink", "notification"])
+        for (key, component) in components {
+            #expect(component["p"]?.stringValue != nil, "\(key) has no platform")
+            #expect(component["unique_id"]?.stringValue == "aquavate_f412fa00a3f4_\(key)")
+        }
+    }
+
+    @Test(arguments: [
+        ("daily_total", "sensor", "volume", "mL", "total_increasing", "{{ value_json.daily_total_ml }}"),
+        ("bottle_level", "sensor", "volume_storage", "mL", "measurement", "{{ value_json.bottle_level_ml }}"),
+        ("battery", "sensor", "battery", "%", "measurement", "{{ value_json.battery }}"),
+    ])
+    func measuredSensorsUseHomeAssistantsClassesAndUnits(key: String, platform: String, deviceClass: String,
+                                                         unit: String, stateClass: String, template: String) throws {
+        let component = try #require(HomeAssistantDiscovery.payload(for: configuration)["cmps"]?[key])
+        #expect(component["p"]?.stringValue == platform)
+        #expect(component["device_class"]?.stringValue == deviceClass)
+        #expect(component["unit_of_measurement"]?.stringValue == unit)
+        #expect(component["state_class"]?.stringValue == stateClass)
+        #expect(component["value_template"]?.stringValue == template)
+    }
+
+    @Test func theOtherEntities() throws {
+        let components = try #require(HomeAssistantDiscovery.payload(for: configuration)["cmps"])
+        #expect(components["urgency"]?["device_class"] == "enum")
+        #expect(components["urgency"]?["options"] == .array(["on_track", "attention", "overdue"]))
+        #expect(components["deficit"]?["unit_of_measurement"] == "mL")
+        #expect(components["reminders_today"]?["p"] == "sensor")
+        #expect(components["last_sync"]?["device_class"] == "timestamp")
+        #expect(components["connected"]?["p"] == "binary_sensor")
+        #expect(components["connected"]?["device_class"] == "connectivity")
+        #expect(components["connected"]?["value_template"] == "{{ 'ON' if value_json.connected else 'OFF' }}")
+        #expect(components["drink"]?["p"] == "event")
+        #expect(components["drink"]?["state_topic"] == "aquavate/f412fa00a3f4/drink")
+        #expect(components["drink"]?["event_types"] == .array(["drink"]))
+        #expect(components["notification"]?["state_topic"] == "aquavate/f412fa00a3f4/notification")
+        #expect(components["notification"]?["event_types"] == .array(SinkNotification.Kind.all.map(JSONValue.string)))
+    }
+
+    @Test func theDailyLimitSwitchSendsCommandsTheParserAccepts() throws {
+        let toggle = try #require(HomeAssistantDiscovery.payload(for: configuration)["cmps"]?["daily_limit"])
+        #expect(toggle["p"] == "switch")
+        #expect(toggle["command_topic"] == "aquavate/f412fa00a3f4/command")
+        #expect(toggle["value_template"] == "{{ 'ON' if value_json.daily_limit else 'OFF' }}")
+        #expect(toggle["state_on"] == "ON" && toggle["state_off"] == "OFF")
+        let on = try #require(toggle["payload_on"]?.stringValue)
+        let off = try #require(toggle["payload_off"]?.stringValue)
+        #expect(try SinkCommandParser.parse(on) == .configSet(key: "reminders.daily_limit", value: "true"))
+        #expect(try SinkCommandParser.parse(off) == .configSet(key: "reminders.daily_limit", value: "false"))
+    }
+
+    @Test func withoutFirmwareOrSupportURLThoseFieldsAreLeftOut() throws {
+        let bare = try MQTTSinkConfiguration(url: "mqtt://127.0.0.1", bottleAddress: "F4:12:FA:00:A3:F4", bridgeVersion: "0.1.0")
+        let payload = HomeAssistantDiscovery.payload(for: bare)
+        #expect(payload["dev"]?["sw_version"] == nil)
+        #expect(payload["dev"]?["name"] == "Aquavate f412fa00a3f4")
+        #expect(payload["o"]?["url"] == nil)
+    }
+}
