@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "BottleSimulator", dependencies: ["DBus", "AquavateProtocol"]),
 
         .executableTarget(name: "aquavate-bridge", dependencies: [
-            "Bridge", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus",
+            "Bridge", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders", "BottleSimulator",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -15,7 +15,7 @@ struct AquavateBridge: AsyncParsableCommand {
             database $XDG_DATA_HOME/aquavate/history.sqlite unless --config / --db say otherwise.
             """,
         version: BridgeVersion.string,
-        subcommands: [RunCommand.self, ScanCommand.self, ReplayCommand.self, HistoryCommand.self, StatusCommand.self, LogCommand.self, ScheduleCommand.self, NotifyCommand.self, ImportCommand.self, ConfigCommand.self]
+        subcommands: [RunCommand.self, ScanCommand.self, DemoCommand.self, ReplayCommand.self, HistoryCommand.self, StatusCommand.self, LogCommand.self, ScheduleCommand.self, NotifyCommand.self, ImportCommand.self, ConfigCommand.self]
     )
 }
 

@@ -93,9 +93,9 @@ struct RunCommand: AsyncParsableCommand {
     /// The daemon and the reminder ticker in one service group, shut down gracefully on
     /// SIGTERM/SIGINT; with --once the group ends when the daemon does.
     static func runDaemon(options: DaemonOptions, history: DrinkHistory, configuration: Configuration,
-                          logger: Logger) async throws -> DaemonOutcome {
+                          logger: Logger, desk: ReminderDesk? = nil) async throws -> DaemonOutcome {
         let clock = SystemClock()
-        let desk = ReminderDesk(history: history, configuration: configuration, logger: logger)
+        let desk = desk ?? ReminderDesk(history: history, configuration: configuration, logger: logger)
         let daemon = BridgeDaemon(options: options, history: history, desk: desk, clock: clock, logger: logger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [

@@ -50,6 +50,10 @@ final class SessionEvents: Sendable {
     var batteries: [Int] {
         events.withLock { $0.compactMap { if case .battery(let percent, _) = $0 { percent } else { nil } } }
     }
+    /// Records per committed chunk, in order.
+    var storedChunkSizes: [Int] {
+        events.withLock { $0.compactMap { if case .stored(let results, _) = $0 { results.count } else { nil } } }
+    }
     var states: Int {
         events.withLock { $0.filter { if case .currentState = $0 { true } else { false } }.count }
     }

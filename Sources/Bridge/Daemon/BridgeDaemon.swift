@@ -54,6 +54,7 @@ public final class BridgeDaemon: Service, Sendable {
         let deadline = options.onceTimeout.map { ContinuousClock.now + $0 }
         var client: BlueZClient?
         var setupBackoff: Duration = .seconds(2)
+        var retriesLeft = options.onceRetries
         defer { if let client { Task { await client.close() } } }
 
         while !Task.isCancelled {
@@ -64,16 +65,21 @@ public final class BridgeDaemon: Service, Sendable {
                 setupBackoff = .seconds(2)
                 let report = try await cycle(bluez, adapter: adapter, choice: &choice, recorder: recorder, deadline: deadline)
                 if options.once {
-                    return report.outcome.isSuccess ? .succeeded(report.summary) : .failed(report.summary)
+                    if report.outcome.isSuccess { return .succeeded(report.summary) }
+                    guard retriesLeft > 0 else { return .failed(report.summary) }
+                    retriesLeft -= 1
                 }
                 // Leave the bottle alone for a while: talking keeps it awake.
-                try await Task.sleep(for: report.outcome.isSuccess ? options.cooldown : max(options.connectPolicy.transientBackoff, .seconds(5)))
+                try await Task.sleep(for: report.outcome.isSuccess ? options.cooldown : options.failedSessionPause)
             } catch is CancellationError {
                 break
             } catch let error as NoBottleSeen {
                 return .failed(error.description)
             } catch {
-                if options.once { return .failed(Self.oneLine(error)) }
+                if options.once {
+                    guard retriesLeft > 0 else { return .failed(Self.oneLine(error)) }
+                    retriesLeft -= 1
+                }
                 let delay: Duration
                 if error is BluetoothServiceUnavailable || error is BluetoothAccessDenied || error is NoBluetoothAdapter
                     || error is AdapterNotFound || error is AdapterNotCentral {

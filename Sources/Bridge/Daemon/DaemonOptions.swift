@@ -13,6 +13,9 @@ public struct DaemonOptions: Sendable {
     public var once = false
     /// With `--once`: give up when no bottle was synced within this.
     public var onceTimeout: Duration?
+    /// With `--once`: failed sessions (or connects) to retry before giving up (`demo` with
+    /// faults); `run --once` gives up at the first.
+    public var onceRetries = 0
     /// `--record FILE`: a capture of every session.
     public var recordPath: String?
     /// `--bottle ADDRESS`: only this bottle.
@@ -22,6 +25,9 @@ public struct DaemonOptions: Sendable {
     /// After a session, leave the bottle alone this long (it stays awake while we talk to it;
     /// reading Sync Control counts as activity, PROTOCOL.md 1.4).
     public var cooldown: Duration = .seconds(60)
+    /// After a failed session, wait this long before looking again (the link dropped or the
+    /// bottle slept; it was all stored, and the bottle will send the rest again).
+    public var failedSessionPause: Duration = .seconds(5)
     public var connectPolicy: ConnectPolicy = .standard
     public var sessionTiming: SessionTiming = .standard
     /// What writes the capture header's `source`.

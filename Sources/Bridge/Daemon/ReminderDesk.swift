@@ -13,13 +13,19 @@ public actor ReminderDesk {
     private let configuration: Configuration
     private var bottleGoal: Int?
 
-    public init(history: DrinkHistory, configuration: Configuration, logger: Logger) {
+    /// `deliver`: where notifications go (default: the journal, one line each).
+    public init(history: DrinkHistory, configuration: Configuration, logger: Logger,
+                deliver: (@Sendable (Delivery) -> Void)? = nil) {
         let storedGoal = (try? history.bottles())?.compactMap(\.goalML).first
         self.bottleGoal = storedGoal
         self.configuration = configuration
         self.runner = ReminderRunner(history: history, settings: configuration.hydrationSettings(bottleGoal: storedGoal),
                                      logger: logger) { delivery in
-            logger.notice("notification \(delivery.kind.rawValue): \(delivery.title) — \(delivery.body)")
+            if let deliver {
+                deliver(delivery)
+            } else {
+                logger.notice("notification \(delivery.kind.rawValue): \(delivery.title) — \(delivery.body)")
+            }
         }
     }
 
@@ -49,6 +55,11 @@ public actor ReminderDesk {
         bottleGoal = goal
         runner.advance(to: instant)
         runner.updateSettings(configuration.hydrationSettings(bottleGoal: goal), at: instant)
+    }
+
+    /// Pace, urgency, deficit and today's reminder count (`status`).
+    public func status(at instant: Double) -> HydrationStatus {
+        runner.status(at: instant)
     }
 
     /// When something is due between minute ticks.
