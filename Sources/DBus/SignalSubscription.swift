@@ -127,23 +127,30 @@ final class SignalBuffer: Sendable {
 
     private let state = Mutex(State())
 
+    // Continuations are always resumed AFTER the lock is released. Resuming takes the task's
+    // status-record lock, and a task being cancelled holds that lock while its cancellation
+    // handler (below) takes ours: resuming under our lock deadlocked the owner thread against a
+    // cancelling reader (seen in the full test suite; gdb showed the two locks crossed).
+
     func yield(_ signal: DBusSignal) {
-        state.withLock { state in
-            guard !state.finished else { return }
+        let waiter = state.withLock { state -> Waiter? in
+            guard !state.finished else { return nil }
             if !state.waiters.isEmpty {
-                state.waiters.removeFirst().continuation.resume(returning: signal)
-            } else {
-                state.signals.append(signal)
+                return state.waiters.removeFirst()
             }
+            state.signals.append(signal)
+            return nil
         }
+        waiter?.continuation.resume(returning: signal)
     }
 
     func finish() {
-        state.withLock { state in
+        let waiters = state.withLock { state -> [Waiter] in
             state.finished = true
-            for waiter in state.waiters { waiter.continuation.resume(returning: nil) }
-            state.waiters.removeAll()
+            defer { state.waiters.removeAll() }
+            return state.waiters
         }
+        for waiter in waiters { waiter.continuation.resume(returning: nil) }
     }
 
     /// The oldest buffered signal, if any.
@@ -158,22 +165,25 @@ final class SignalBuffer: Sendable {
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<DBusSignal?, Never>) in
-                state.withLock { state in
-                    if let signal = state.pop() {
-                        continuation.resume(returning: signal)
-                    } else if state.finished || Task.isCancelled {
-                        continuation.resume(returning: nil)
-                    } else {
-                        state.waiters.append(Waiter(id: id, continuation: continuation))
-                    }
+                enum Now { case signal(DBusSignal), end, wait }
+                let now = state.withLock { state -> Now in
+                    if let signal = state.pop() { return .signal(signal) }
+                    if state.finished || Task.isCancelled { return .end }
+                    state.waiters.append(Waiter(id: id, continuation: continuation))
+                    return .wait
+                }
+                switch now {
+                case .signal(let signal): continuation.resume(returning: signal)
+                case .end: continuation.resume(returning: nil)
+                case .wait: break
                 }
             }
         } onCancel: {
-            state.withLock { state in
-                if let index = state.waiters.firstIndex(where: { $0.id == id }) {
-                    state.waiters.remove(at: index).continuation.resume(returning: nil)
-                }
+            let waiter = state.withLock { state -> Waiter? in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiters.remove(at: index)
             }
+            waiter?.continuation.resume(returning: nil)
         }
     }
 }
