@@ -27,6 +27,11 @@ public final class EventQueue<Element: Sendable>: Sendable {
         var waiter: Waiter?
         var finished = false
         var nextID: UInt64 = 0
+        /// Waits whose time ran out before they were registered (a very short time-out on a
+        /// busy machine): they must still time out, not wait for ever.
+        var expired: Set<UInt64> = []
+        /// Waits in progress (so that a late timer marks nothing).
+        var active: Set<UInt64> = []
 
         mutating func pop() -> Element? {
             guard head < items.count else { return nil }
@@ -81,20 +86,28 @@ public final class EventQueue<Element: Sendable>: Sendable {
     public func next(within timeout: Duration?) async -> Wait {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
+            state.active.insert(state.nextID)
             return state.nextID
         }
         let timer: Task<Void, Never>? = timeout.map { timeout in
             Task { [weak self] in
                 guard (try? await Task.sleep(for: timeout)) != nil else { return }
-                self?.resumeWaiter(id, with: .timedOut)
+                self?.expire(id)
             }
         }
-        defer { timer?.cancel() }
+        defer {
+            timer?.cancel()
+            state.withLock { state in
+                state.active.remove(id)
+                state.expired.remove(id)
+            }
+        }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Wait, Never>) in
                 let immediate = state.withLock { state -> Wait? in
                     if let item = state.pop() { return .element(item) }
                     if state.finished || Task.isCancelled { return .ended }
+                    if state.expired.contains(id) { return .timedOut }
                     state.waiter = Waiter(id: id, continuation: continuation)
                     return nil
                 }
@@ -109,6 +122,16 @@ public final class EventQueue<Element: Sendable>: Sendable {
     public func next() async -> Element? {
         if case .element(let element) = await next(within: nil) { return element }
         return nil
+    }
+
+    /// The time of wait `id` ran out: resume it, or mark it for when it registers.
+    private func expire(_ id: UInt64) {
+        let waiter = state.withLock { state -> Waiter? in
+            if let waiter = state.takeWaiter(id) { return waiter }
+            if state.active.contains(id) { state.expired.insert(id) }
+            return nil
+        }
+        waiter?.continuation.resume(returning: .timedOut)
     }
 
     private func resumeWaiter(_ id: UInt64, with result: Wait) {

@@ -122,9 +122,14 @@ public final class GATTConnection: Sendable {
         client.objects.characteristic(of: device, uuid: uuid)
     }
 
+    /// The characteristic, or why it is not there. The cache can drop a characteristic a moment
+    /// before this connection hears that the link went (the device vanished, or with
+    /// `Cache = no` the objects go with ServicesResolved=false): that is a lost link too.
     private func require(_ uuid: String) throws -> GATTCharacteristicInfo {
         guard let info = characteristic(uuid) else {
             if let lost = lostReason { throw LinkLost(device: address, reason: lost) }
+            guard let current = client.objects.device(device) else { throw LinkLost(device: address, reason: .vanished) }
+            if !current.connected || !current.servicesResolved { throw LinkLost(device: address, reason: .disconnected) }
             throw CharacteristicNotFound(uuid: uuid, device: address)
         }
         return info
