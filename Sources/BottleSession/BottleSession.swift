@@ -303,6 +303,8 @@ public final class BottleSession {
             throw SessionFailure("\(what): \(lost)", linkLost: true)
         } catch let failure as SessionFailure {
             throw failure
+        } catch is CancellationError {
+            throw SessionFailure("stopped during \(what): the bridge is shutting down")
         } catch {
             throw SessionFailure("\(what): \(error)")
         }
