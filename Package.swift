@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         // C libraries, found through pkg-config (apt: libdbus-1-dev, libmosquitto-dev, libbluetooth-dev).
@@ -35,26 +36,32 @@ let package = Package(
         // Swift face of libdbus.
         .target(name: "DBus", dependencies: ["CDBus"]),
         // BlueZ client over the DBus module.
-        .target(name: "BlueZ", dependencies: ["DBus", "AquavateProtocol"]),
+        .target(name: "BlueZ", dependencies: [
+            "DBus", "AquavateProtocol", .product(name: "Logging", package: "swift-log"),
+        ]),
         // One connection to one bottle: subscriptions, SET_TIME, the sync engine.
-        .target(name: "BottleSession", dependencies: ["BlueZ", "AquavateProtocol", "History"]),
+        .target(name: "BottleSession", dependencies: [
+            "BlueZ", "AquavateProtocol", "AquavateCapture", "History", .product(name: "Logging", package: "swift-log"),
+        ]),
         // Reminder rules (REMINDERS.md), driven by an injected clock.
         .target(name: "Reminders"),
         // Notification sinks: journal, desktop, MQTT, HTTP push.
         .target(name: "Sinks", dependencies: ["DBus", "CMosquitto", .product(name: "Logging", package: "swift-log")]),
         // Configuration, replay, the daemon's wiring.
         .target(name: "Bridge", dependencies: [
-            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth",
+            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth", "BlueZ", "BottleSession",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // A BlueZ-faithful simulated bottle exported on D-Bus.
         .target(name: "BottleSimulator", dependencies: ["DBus", "AquavateProtocol"]),
 
         .executableTarget(name: "aquavate-bridge", dependencies: [
-            "Bridge", "AquavateProtocol", "AquavateCapture", "History",
+            "Bridge", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders", "BottleSimulator",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "aquavate-sim", dependencies: [
             "BottleSimulator", "DBus", "AquavateProtocol",
@@ -81,7 +88,7 @@ let package = Package(
         .testTarget(name: "SinksTests", dependencies: ["Sinks", "DBus", "BusTestSupport"]),
         .testTarget(name: "InstallTests", dependencies: ["Bridge", "DBus", "BusTestSupport"]),
         .testTarget(name: "BottleSimulatorTests", dependencies: ["BottleSimulator", "DBus", "AquavateProtocol", "BusTestSupport"]),
-        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "BottleSession", "DBus", "AquavateProtocol", "History"]),
+        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "BottleSession", "DBus", "AquavateProtocol", "History", "BottleSimulator", "BusTestSupport"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks"]),
     ]
 )

@@ -1,4 +1,340 @@
-// BottleSession: laid out by the foundation issue; built by a later issue (see README.md, "Architecture").
-public enum BottleSessionModule {
-    public static let name = "BottleSession"
+// One connection to one bottle (DESIGN.md 1, PROTOCOL.md 7.2): subscribe, set the clock, decide
+// from Sync Control, sync, disconnect.
+//
+// The sync never loses a drink: each chunk's records are COMMITTED to the history, and only then
+// is exactly one ACK written (DESIGN.md 1, PROTOCOL.md 4.3). The bottle marks records synced only
+// at the last ACK, so a crash, a dropped link or a kill at any instant leaves every unstored
+// record unsynced on the bottle, to be sent again next time; the history de-duplicates.
+//
+// `SyncProgress` (AquavateProtocol) decides what each Drink Data value is — new chunk, echo of a
+// read, stale read, truncated — exactly as replay does, so a recording of this session replays
+// to the same history.
+
+import AquavateProtocol
+import BlueZ
+import History
+import Logging
+
+public final class BottleSession {
+    public let link: any BottleLink
+    /// The history's key for this bottle: its address, upper case (as replay of a recording).
+    public let bottleID: String
+    private let store: any DrinkStore
+    private let clock: any WallClock
+    private let memory: SyncMemory
+    private let timing: SessionTiming
+    private let recorder: SessionRecorder?
+    private let logger: Logger
+    private let onEvent: @Sendable (SessionEvent) -> Void
+    /// The chunk_size to ask for instead of the MTU's (tests and debugging; the iOS app asks 20,
+    /// which the bottle cannot notify whole, PROTOCOL.md B1).
+    private let chunkSizeOverride: Int?
+
+    private var report: SessionReport
+    private var mtu: Int?
+    private var lastActivity: Double = 0
+    /// Records new to the history in the current round (counted at commit, before the ACK).
+    private var roundNewRecords = 0
+
+    public init(
+        link: any BottleLink, store: any DrinkStore, clock: any WallClock, memory: SyncMemory,
+        timing: SessionTiming = .standard, recorder: SessionRecorder? = nil, chunkSize: Int? = nil,
+        logger: Logger = Logger(label: "bottle-session"), onEvent: @escaping @Sendable (SessionEvent) -> Void = { _ in }
+    ) {
+        self.chunkSizeOverride = chunkSize
+        self.link = link
+        self.bottleID = link.address.uppercased()
+        self.store = store
+        self.clock = clock
+        self.memory = memory
+        self.timing = timing
+        self.recorder = recorder
+        self.logger = logger
+        self.onEvent = onEvent
+        self.report = SessionReport(bottleID: link.address.uppercased())
+    }
+
+    /// Runs the whole session and disconnects (`holdFor`: stay connected that long after the
+    /// sync, PINGing when `keepAwake`, e.g. while someone calibrates or debugs).
+    public func run(holdFor hold: Duration? = nil, keepAwake: Bool = false) async -> SessionReport {
+        mtu = await link.mtu()
+        report.mtu = mtu
+        recorder?.begin(name: link.name, address: link.address, mtu: mtu, at: clock.now)
+        recorder?.connect(at: clock.now)
+        var disconnectReason = "done"
+        do {
+            try await setUp()
+            try await synchronise()
+            if let hold { try await stayConnected(for: hold, keepAwake: keepAwake) }
+        } catch let failure as SessionFailure {
+            report.outcome = .failed(failure.description)
+            disconnectReason = failure.linkLost ? "link lost" : "error"
+        } catch {
+            report.outcome = .failed("\(error)")
+            disconnectReason = "error"
+        }
+        // PROTOCOL.md 7.2.9: disconnect as soon as done, so the phone can connect and the bottle sleep.
+        await link.disconnect()
+        recorder?.disconnect(at: clock.now, reason: disconnectReason)
+        logger.info("\(report.summary)")
+        return report
+    }
+
+    // MARK: Set-up (PROTOCOL.md 7.2.3-4)
+
+    private func setUp() async throws {
+        // Subscribe first: Current State, Drink Data, Battery.
+        try await perform("subscribe to current-state") { try await link.startNotifications(.currentState) }
+        try await perform("subscribe to drink-data") { try await link.startNotifications(.drinkData) }
+        if let percent = try await optional("battery", { try await link.startBatteryReports() }) ?? nil {
+            heardBattery(percent, viaRead: true)
+        }
+        // SET_TIME with UTC now, on every connection (5.1; the bottle's clock can be hours off).
+        try await write(.command, Command.setTime(UInt32(clamping: Int64(clock.now.rounded(.down)))).encoded())
+        if let value = try await optional("read current-state", { try await read(.currentState) }) {
+            heardState(value)
+        }
+        if link.offers(.bottleConfig), let value = try await optional("read bottle-config", { try await read(.bottleConfig) }),
+           let config = try? BottleConfig(decoding: value) {
+            onEvent(.bottleConfig(config, at: clock.now))
+        }
+    }
+
+    // MARK: Sync (PROTOCOL.md 4, 7.2.5-7)
+
+    private func synchronise() async throws {
+        var unsynced = try await readUnsyncedCount()
+        report.unsyncedBefore = unsynced
+        guard unsynced > 0 else {
+            memory.forget()
+            report.outcome = .nothingToSync
+            return
+        }
+        // PROTOCOL.md B2: a count that gave an empty sync gives one again; no START loop.
+        if memory.isWedged(at: unsynced) {
+            report.outcome = .wedged(unsynced: unsynced)
+            return
+        }
+        for _ in 0..<timing.maxRounds {
+            let round = try await syncRound(unsynced: unsynced)
+            guard round.outcome == .complete else {
+                if round.outcome == .empty {
+                    memory.rememberEmptySync(at: unsynced)
+                    report.outcome = report.rounds.contains { $0.outcome == .complete } ? .synced : .wedged(unsynced: unsynced)
+                }
+                return
+            }
+            let after = try await readUnsyncedCount()
+            report.unsyncedAfter = after
+            report.outcome = .synced
+            // 7.2.7: START again while records remain; every complete round marked some synced
+            // (the count drops), so this cannot loop; new drinks made meanwhile come along.
+            guard after > 0 else { return }
+            logger.info("\(bottleID): \(after) record(s) still unsynced after a complete sync (was \(unsynced)); starting again")
+            unsynced = after
+        }
+    }
+
+    /// Sync Control's `count`: current even right after a wake (B6), unlike Current State.
+    private func readUnsyncedCount() async throws -> Int {
+        let value = try await read(.syncControl)
+        guard let control = try? SyncControl(decoding: value) else {
+            throw SessionFailure("Sync Control read gave \(value.count) byte(s), expected 8")
+        }
+        return Int(control.count)
+    }
+
+    /// One START and its chunks. Ends the round (and reports it) on completion, on a time-out,
+    /// on a rejected chunk, on a failed commit, or when the link is lost — the last two rethrown.
+    private func syncRound(unsynced: Int) async throws -> SyncRound {
+        let start = SyncControl.start(count: min(unsynced, ChunkSizing.maxSyncCount),
+                                      chunkSize: chunkSizeOverride ?? ChunkSizing.recordsPerChunk(mtu: mtu))
+        var progress = SyncProgress(start: start)
+        roundNewRecords = 0
+        func end(_ outcome: SyncOutcome) -> SyncRound {
+            let round = SyncRound(requestedCount: Int(start.count), chunkSize: Int(start.chunkSize),
+                                  records: progress.acceptedRecords, chunks: progress.acceptedChunks,
+                                  newRecords: roundNewRecords, outcome: outcome, endedAt: clock.now)
+            report.rounds.append(round)
+            onEvent(.syncEnded(round))
+            return round
+        }
+        do {
+            try await write(.syncControl, start.encoded())
+            while !progress.isComplete {
+                // 4.6: 3 s for the first chunk (none = an empty sync), 5 s between chunks.
+                let timeout = progress.hasData ? timing.betweenChunks : timing.firstChunk
+                guard let event = await nextEvent(within: timeout) else {
+                    if progress.hasData {
+                        report.outcome = .failed("the bottle stopped sending after chunk \(progress.expectedIndex) of \(progress.totalChunks ?? 0)")
+                        return end(.interrupted)
+                    }
+                    logger.info("\(bottleID): no chunk within \(timeout) after START (count \(start.count)): an empty sync")
+                    return end(.empty)
+                }
+                guard case .value(.drinkData, let bytes) = event else { continue }
+                switch progress.receive(bytes, viaRead: false) {
+                case .accept(let chunk, let skipped):
+                    try await commitThenAck(chunk, skipped: skipped, progress: &progress)
+                case .rejected(let error):
+                    // B1 / 4.4 rule 3: a truncated notification; the read (a long read) returns
+                    // the whole chunk. Its echo comes back as a notification: SyncProgress calls
+                    // it a duplicate.
+                    logger.notice("\(bottleID): chunk \(progress.expectedIndex) rejected (\(error)); reading it back")
+                    let readBack = try await read(.drinkData)
+                    guard case .accept(let chunk, let skipped) = progress.receive(readBack, viaRead: true) else {
+                        report.outcome = .failed("chunk \(progress.expectedIndex) could not be decoded, nor read back: \(error)")
+                        return end(.rejected)
+                    }
+                    try await commitThenAck(chunk, skipped: skipped, progress: &progress)
+                case .duplicate, .placeholder, .staleRead, .afterCompletion:
+                    continue
+                }
+            }
+            return end(.complete)
+        } catch let failure as SessionFailure {
+            _ = end(progress.rejectedChunks > 0 && !progress.hasData ? .rejected : .interrupted)
+            throw failure
+        }
+    }
+
+    /// Commits the chunk's records, THEN writes exactly one ACK. A failed commit writes no ACK:
+    /// the bottle keeps the records unsynced and sends them again next time.
+    private func commitThenAck(_ chunk: DrinkDataChunk, skipped: Int, progress: inout SyncProgress) async throws {
+        if skipped > 0 {
+            logger.warning("\(bottleID): \(skipped) chunk(s) never arrived; their records come again in the next sync")
+        }
+        let results: [StoreResult]
+        do {
+            results = try store.store(chunk.records, bottle: bottleID, at: clock.now)
+        } catch {
+            throw SessionFailure("could not store chunk \(chunk.chunkIndex) (\(error)); it was not acknowledged and will be sent again")
+        }
+        roundNewRecords += results.filter(\.isNew).count
+        onEvent(.stored(results, at: clock.now))
+        try await write(.syncControl, SyncControl.ack.encoded())
+        if progress.acknowledged() == .surplus {
+            // Cannot happen: an ACK is written only for an accepted chunk. Kept loud because a
+            // surplus ACK makes the bottle run ahead (B3).
+            logger.error("\(bottleID): an ACK with no chunk waiting for it")
+        }
+    }
+
+    // MARK: Staying connected
+
+    /// Keeps the link for `duration`, handling what the bottle sends; when `keepAwake`, PINGs
+    /// every `timing.keepAliveInterval` (20 s, under the 30 s activity timer, B13) — only then,
+    /// because PING is the only traffic that keeps the bottle awake on purpose.
+    public func stayConnected(for duration: Duration, keepAwake: Bool) async throws {
+        let end = clock.now + duration.seconds
+        lastActivity = clock.now
+        while clock.now < end {
+            var wait = end - clock.now
+            if keepAwake { wait = min(wait, max(0, lastActivity + timing.keepAliveInterval.seconds - clock.now)) }
+            if wait > 0 {
+                _ = await nextEvent(within: .milliseconds(Int64((wait * 1000).rounded(.up))))
+            }
+            if keepAwake && clock.now < end && clock.now - lastActivity >= timing.keepAliveInterval.seconds {
+                try await write(.command, Command.ping.encoded())
+            }
+        }
+    }
+
+    // MARK: Link operations, recorded
+
+    private func read(_ characteristic: Characteristic) async throws -> [UInt8] {
+        let value = try await perform("read \(characteristic.captureName)") { try await link.read(characteristic) }
+        recorder?.read(characteristic, value, at: clock.now)
+        if characteristic == .syncControl { lastActivity = clock.now }
+        return value
+    }
+
+    private func write(_ characteristic: Characteristic, _ value: [UInt8]) async throws {
+        recorder?.wrote(characteristic, value, at: clock.now)
+        try await perform("write \(characteristic.captureName)") { try await link.write(characteristic, value) }
+        if characteristic == .syncControl || (characteristic == .command && Command.countsAsActivity(value)) {
+            lastActivity = clock.now
+        }
+    }
+
+    /// The next event; Current State and battery values are handled on the way. A lost link
+    /// throws.
+    private func nextEvent(within timeout: Duration) async -> LinkEvent? {
+        guard let event = await link.nextEvent(within: timeout) else { return nil }
+        switch event {
+        case .value(let characteristic, let bytes):
+            recorder?.notified(characteristic, bytes, at: clock.now)
+            if characteristic == .currentState { heardState(bytes) }
+            if characteristic == .batteryLevel, bytes.count == 1 { heardBattery(Int(bytes[0]), viaRead: nil) }
+        case .battery(let percent):
+            heardBattery(percent, viaRead: false)
+        case .lost:
+            break
+        }
+        return event
+    }
+
+    private func heardState(_ bytes: [UInt8]) {
+        guard let state = try? CurrentState(decoding: bytes) else {
+            logger.warning("\(bottleID): a \(bytes.count)-byte Current State is not valid (expected 14); ignored")
+            return
+        }
+        onEvent(.currentState(state, at: clock.now))
+    }
+
+    /// `viaRead`: true for the first value (recorded as a read), false for a Battery1 change
+    /// (recorded as a notification), nil when the GATT notification was already recorded.
+    private func heardBattery(_ percent: Int, viaRead: Bool?) {
+        let value = [UInt8(clamping: percent)]
+        switch viaRead {
+        case true?: recorder?.read(.batteryLevel, value, at: clock.now)
+        case false?: recorder?.notified(.batteryLevel, value, at: clock.now)
+        case nil: break
+        }
+        report.batteryPercent = percent
+        onEvent(.battery(percent, at: clock.now))
+    }
+
+    /// Runs a link operation; a lost link or an error becomes a `SessionFailure`.
+    private func perform<T>(_ what: String, _ operation: () async throws -> T) async throws -> T {
+        do {
+            return try await operation()
+        } catch let lost as LinkLost {
+            throw SessionFailure("\(what): \(lost)", linkLost: true)
+        } catch let failure as SessionFailure {
+            throw failure
+        } catch is CancellationError {
+            throw SessionFailure("stopped during \(what): the bridge is shutting down")
+        } catch {
+            throw SessionFailure("\(what): \(error)")
+        }
+    }
+
+    /// An operation whose failure is not fatal (logged), unless the link is lost.
+    private func optional<T>(_ what: String, _ operation: () async throws -> T) async throws -> T? {
+        do {
+            return try await perform(what, operation)
+        } catch let failure as SessionFailure where !failure.linkLost {
+            logger.notice("\(bottleID): \(failure)")
+            return nil
+        }
+    }
+}
+
+/// Why a session stopped, in one line.
+struct SessionFailure: Error, CustomStringConvertible {
+    var description: String
+    var linkLost: Bool
+    init(_ description: String, linkLost: Bool = false) {
+        self.description = description
+        self.linkLost = linkLost
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, with fraction.
+    var seconds: Double {
+        let (whole, attoseconds) = components
+        return Double(whole) + Double(attoseconds) / 1e18
+    }
 }

@@ -15,8 +15,9 @@ struct AquavateBridge: AsyncParsableCommand {
             database $XDG_DATA_HOME/aquavate/history.sqlite unless --config / --db say otherwise.
             """,
         version: BridgeVersion.string,
-        subcommands: [ReplayCommand.self, HistoryCommand.self, StatusCommand.self, LogCommand.self, ScheduleCommand.self,
-                      NotifyCommand.self, ImportCommand.self, ConfigCommand.self, DoctorCommand.self]
+        subcommands: [RunCommand.self, ScanCommand.self, DemoCommand.self, ReplayCommand.self, HistoryCommand.self,
+                      StatusCommand.self, LogCommand.self, ScheduleCommand.self, NotifyCommand.self, ImportCommand.self,
+                      ConfigCommand.self, DoctorCommand.self]
     )
 }
 

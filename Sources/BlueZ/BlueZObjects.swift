@@ -1,0 +1,196 @@
+// The object-manager cache of `org.bluez` as a value: the `GetManagedObjects` tree, kept current
+// by `InterfacesAdded`, `InterfacesRemoved` and `PropertiesChanged`, with typed views of the
+// adapters, devices and GATT characteristics in it.
+
+import DBus
+
+/// Every object BlueZ exports, with its interfaces and their properties.
+public struct BlueZObjects: Sendable {
+    public typealias Interfaces = [String: [String: DBusValue]]
+
+    public private(set) var objects: [DBusObjectPath: Interfaces]
+
+    public init(_ objects: [DBusObjectPath: Interfaces] = [:]) {
+        self.objects = objects
+    }
+
+    // MARK: Keeping current
+
+    /// `InterfacesAdded`: merges the interfaces (and their properties) into the object.
+    public mutating func add(_ path: DBusObjectPath, _ interfaces: Interfaces) {
+        var current = objects[path] ?? [:]
+        for (name, properties) in interfaces {
+            current[name, default: [:]].merge(properties) { $1 }
+        }
+        objects[path] = current
+    }
+
+    /// `InterfacesRemoved`: drops the interfaces, and the object once it has none left.
+    public mutating func remove(_ path: DBusObjectPath, interfaces: [String]) {
+        guard var current = objects[path] else { return }
+        for name in interfaces { current[name] = nil }
+        objects[path] = current.isEmpty ? nil : current
+    }
+
+    /// `PropertiesChanged`. A change for an object or interface not in the tree is ignored:
+    /// BlueZ announces objects before it changes them, so it can only be a late echo.
+    public mutating func change(
+        _ path: DBusObjectPath, interface: String, changed: [String: DBusValue], invalidated: [String]
+    ) {
+        guard objects[path]?[interface] != nil else { return }
+        objects[path]![interface]!.merge(changed) { $1 }
+        for name in invalidated { objects[path]![interface]![name] = nil }
+    }
+
+    /// Drops everything (bluetoothd left the bus).
+    public mutating func removeAll() {
+        objects.removeAll()
+    }
+
+    // MARK: Views
+
+    public func properties(_ path: DBusObjectPath, _ interface: String) -> [String: DBusValue]? {
+        objects[path]?[interface]
+    }
+
+    /// The adapters, in name order (hci0, hci1, … hci10).
+    public var adapters: [BlueZAdapter] {
+        objects.compactMap { path, interfaces in
+            interfaces[BlueZNames.adapterInterface].map { BlueZAdapter(path: path, properties: $0) }
+        }.sorted { $0.sortKey < $1.sortKey }
+    }
+
+    public func adapter(_ path: DBusObjectPath) -> BlueZAdapter? {
+        properties(path, BlueZNames.adapterInterface).map { BlueZAdapter(path: path, properties: $0) }
+    }
+
+    public func device(_ path: DBusObjectPath) -> BlueZDevice? {
+        guard let interfaces = objects[path], let device = interfaces[BlueZNames.deviceInterface] else { return nil }
+        return BlueZDevice(path: path, properties: device, battery: interfaces[BlueZNames.batteryInterface])
+    }
+
+    /// Devices below `adapter` (all adapters when nil), in path order.
+    public func devices(on adapter: DBusObjectPath? = nil) -> [BlueZDevice] {
+        objects.keys.sorted().compactMap { path in
+            if let adapter, !adapter.isAncestor(of: path) { return nil }
+            return device(path)
+        }
+    }
+
+    /// GATT characteristics below `device`, in path order.
+    public func characteristics(of device: DBusObjectPath) -> [GATTCharacteristicInfo] {
+        objects.keys.sorted().compactMap { path in
+            guard device.isAncestor(of: path),
+                  let properties = objects[path]?[BlueZNames.characteristicInterface] else { return nil }
+            return GATTCharacteristicInfo(path: path, properties: properties)
+        }
+    }
+
+    /// The characteristic of `device` with `uuid`, compared case-insensitively (BlueZ reports
+    /// lower case, PROTOCOL.md 2 writes upper case). With several, the first in path order.
+    public func characteristic(of device: DBusObjectPath, uuid: String) -> GATTCharacteristicInfo? {
+        let wanted = uuid.lowercased()
+        return characteristics(of: device).first { $0.uuid.lowercased() == wanted }
+    }
+
+    /// UUIDs of the GATT services below `device`, lower case.
+    public func serviceUUIDs(of device: DBusObjectPath) -> [String] {
+        objects.keys.sorted().compactMap { path in
+            guard device.isAncestor(of: path),
+                  let uuid = objects[path]?[BlueZNames.serviceInterface]?["UUID"]?.string else { return nil }
+            return uuid.lowercased()
+        }
+    }
+}
+
+/// An adapter (`org.bluez.Adapter1`).
+public struct BlueZAdapter: Sendable, Equatable {
+    public var path: DBusObjectPath
+    /// The last path element, e.g. `hci0`.
+    public var name: String
+    public var address: String?
+    public var powered: Bool
+    public var discovering: Bool
+    /// `Roles` (BlueZ ≥ 5.59); nil when the adapter does not say.
+    public var roles: [String]?
+
+    public init(path: DBusObjectPath, properties: [String: DBusValue]) {
+        self.path = path
+        self.name = String(path.rawValue.split(separator: "/").last ?? "")
+        self.address = properties["Address"]?.string
+        self.powered = properties["Powered"]?.bool ?? false
+        self.discovering = properties["Discovering"]?.bool ?? false
+        self.roles = properties["Roles"]?.strings
+    }
+
+    /// Whether it can connect to a peripheral: says "central", or does not say (older BlueZ).
+    public var canBeCentral: Bool { roles.map { $0.contains("central") } ?? true }
+
+    /// hciN sorts by N.
+    var sortKey: (Int, String) {
+        let digits = name.reversed().prefix { $0.isNumber }
+        return (Int(String(digits.reversed())) ?? Int.max, name)
+    }
+}
+
+/// A device (`org.bluez.Device1`, and `org.bluez.Battery1` when the battery plugin is active).
+public struct BlueZDevice: Sendable, Equatable {
+    public var path: DBusObjectPath
+    public var address: String
+    public var name: String?
+    public var alias: String?
+    /// Present only while discovery sees the device (BLUEZ.md 7.5).
+    public var rssi: Int?
+    public var connected: Bool
+    public var servicesResolved: Bool
+    public var uuids: [String]
+    public var adapter: DBusObjectPath?
+    /// `org.bluez.Battery1.Percentage`, when BlueZ's battery plugin hides the Battery service.
+    public var batteryPercentage: Int?
+
+    public init(path: DBusObjectPath, properties: [String: DBusValue], battery: [String: DBusValue]? = nil) {
+        self.path = path
+        self.address = properties["Address"]?.string ?? Self.address(fromPath: path)
+        self.name = properties["Name"]?.string
+        self.alias = properties["Alias"]?.string
+        self.rssi = properties["RSSI"]?.int16.map(Int.init)
+        self.connected = properties["Connected"]?.bool ?? false
+        self.servicesResolved = properties["ServicesResolved"]?.bool ?? false
+        self.uuids = (properties["UUIDs"]?.strings ?? []).map { $0.lowercased() }
+        self.adapter = properties["Adapter"]?.objectPath
+        self.batteryPercentage = battery?["Percentage"]?.byte.map(Int.init)
+    }
+
+    /// The advertised name, else the alias unless it is only the address BlueZ puts there.
+    public var displayName: String? {
+        if let name, !name.isEmpty { return name }
+        if let alias, !alias.isEmpty, String(alias.map { $0 == "-" ? ":" : $0 }) != address { return alias }
+        return nil
+    }
+
+    /// `…/dev_AA_BB_CC_DD_EE_FF` → `AA:BB:CC:DD:EE:FF`.
+    static func address(fromPath path: DBusObjectPath) -> String {
+        let last = path.rawValue.split(separator: "/").last ?? ""
+        return last.hasPrefix("dev_") ? String(last.dropFirst(4).map { $0 == "_" ? ":" : $0 }) : String(last)
+    }
+}
+
+/// A GATT characteristic (`org.bluez.GattCharacteristic1`) as the cache knows it.
+public struct GATTCharacteristicInfo: Sendable, Equatable {
+    public var path: DBusObjectPath
+    public var uuid: String
+    public var service: DBusObjectPath?
+    public var flags: [String]
+    /// `MTU` (BlueZ ≥ 5.62): present only while connected (BLUEZ.md 7.8).
+    public var mtu: Int?
+    public var notifying: Bool
+
+    public init(path: DBusObjectPath, properties: [String: DBusValue]) {
+        self.path = path
+        self.uuid = (properties["UUID"]?.string ?? "").lowercased()
+        self.service = properties["Service"]?.objectPath
+        self.flags = properties["Flags"]?.strings ?? []
+        self.mtu = properties["MTU"]?.uint16.map(Int.init)
+        self.notifying = properties["Notifying"]?.bool ?? false
+    }
+}

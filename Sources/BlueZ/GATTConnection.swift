@@ -1,0 +1,287 @@
+// A connected device's GATT, the way the rest of the bridge uses it: characteristics found by
+// UUID, read, write (with response), notifications, the MTU, the battery, and one ordered
+// stream of what happens on the link.
+//
+// GATT calls go over a private bus connection of this session (BLUEZ.md F8, 7.7): BlueZ ties
+// notify sessions to the connection that asked, so closing it at the end releases them and the
+// next session starts clean. Signals keep arriving through the client's cache connection, in
+// BlueZ's order, and are turned into `GATTEvent`s here.
+
+import DBus
+import Logging
+import Synchronization
+
+/// What happens on a connected link, in the order BlueZ reported it.
+public enum GATTEvent: Sendable, Equatable {
+    /// A characteristic with notifications started got a new value: a notification, or the echo
+    /// of a read (BLUEZ.md 7.2). `uuid` is lower case.
+    case value(uuid: String, [UInt8])
+    /// `org.bluez.Battery1.Percentage` changed (battery plugin active).
+    case battery(Int)
+    /// The link ended.
+    case linkLost(LinkLoss)
+}
+
+public final class GATTConnection: Sendable {
+    public let client: BlueZClient
+    public let device: DBusObjectPath
+    public let address: String
+    public let name: String?
+    public let policy: ConnectPolicy
+    /// Every event of the link, in order; ends after `.linkLost`.
+    public let events = EventQueue<GATTEvent>()
+
+    private let sessionBus: BusConnection
+    private let logger: Logger
+    private let state = Mutex(LinkState())
+    private let pump = Mutex<Task<Void, Never>?>(nil)
+
+    private struct LinkState {
+        /// Characteristics (by path) whose `Value` changes are notifications to us.
+        var notifying: [DBusObjectPath: String] = [:]
+        var streams: [DBusObjectPath: AsyncStream<[UInt8]>.Continuation] = [:]
+        var watchingBattery = false
+        var lost: LinkLoss?
+    }
+
+    init(client: BlueZClient, device: DBusObjectPath, sessionBus: BusConnection, watch: ChangeWatch,
+         view: DeviceView, policy: ConnectPolicy, logger: Logger) {
+        self.client = client
+        self.device = device
+        self.sessionBus = sessionBus
+        self.policy = policy
+        self.logger = logger
+        let known = client.objects.device(device)
+        self.address = known?.address ?? BlueZDevice.address(fromPath: device)
+        self.name = known?.displayName
+        let task = Task { [weak self] in
+            var view = view
+            while let change = await watch.changes.next() {
+                guard let self else { return }
+                if self.handle(change, view: &view) { break }
+            }
+            watch.cancel()
+        }
+        pump.withLock { $0 = task }
+    }
+
+    /// Applies one change; returns true once the link is gone.
+    private func handle(_ change: BlueZChange, view: inout DeviceView) -> Bool {
+        if view.apply(change) {
+            // 7.3: a removed device object is a lost link even without Connected=false.
+            let loss: LinkLoss? = view.serviceLost ? .serviceLost : !view.exists ? .vanished : !view.connected ? .disconnected : nil
+            if let loss {
+                markLost(loss)
+                return true
+            }
+            return false
+        }
+        switch change {
+        case .propertiesChanged(let path, BlueZNames.characteristicInterface, let changed, _):
+            guard let value = changed["Value"]?.bytes else { return false }
+            let target = state.withLock { state -> (String, AsyncStream<[UInt8]>.Continuation?)? in
+                guard let uuid = state.notifying[path] else { return nil }
+                return (uuid, state.streams[path])
+            }
+            if let (uuid, stream) = target {
+                stream?.yield(value)
+                events.push(.value(uuid: uuid, value))
+            }
+        case .propertiesChanged(let path, BlueZNames.batteryInterface, let changed, _) where path == device:
+            if let percentage = changed["Percentage"]?.byte, state.withLock({ $0.watchingBattery }) {
+                events.push(.battery(Int(percentage)))
+            }
+        default:
+            break
+        }
+        return false
+    }
+
+    private func markLost(_ loss: LinkLoss) {
+        let streams = state.withLock { state -> [AsyncStream<[UInt8]>.Continuation] in
+            guard state.lost == nil else { return [] }
+            state.lost = loss
+            defer { state.streams.removeAll() }
+            return Array(state.streams.values)
+        }
+        for stream in streams { stream.finish() }
+        events.push(.linkLost(loss))
+        events.finish()
+    }
+
+    /// Why the link ended, or nil while it is up.
+    public var lostReason: LinkLoss? { state.withLock { $0.lost } }
+
+    // MARK: Characteristics
+
+    /// The device's characteristics as the cache knows them now.
+    public var characteristics: [GATTCharacteristicInfo] { client.objects.characteristics(of: device) }
+
+    /// The characteristic with `uuid` (any case), or nil.
+    public func characteristic(_ uuid: String) -> GATTCharacteristicInfo? {
+        client.objects.characteristic(of: device, uuid: uuid)
+    }
+
+    /// The characteristic, or why it is not there. The cache can drop a characteristic a moment
+    /// before this connection hears that the link went (the device vanished, or with
+    /// `Cache = no` the objects go with ServicesResolved=false): that is a lost link too.
+    private func require(_ uuid: String) throws -> GATTCharacteristicInfo {
+        guard let info = characteristic(uuid) else {
+            if let lost = lostReason { throw LinkLost(device: address, reason: lost) }
+            guard let current = client.objects.device(device) else { throw LinkLost(device: address, reason: .vanished) }
+            if !current.connected || !current.servicesResolved { throw LinkLost(device: address, reason: .disconnected) }
+            throw CharacteristicNotFound(uuid: uuid, device: address)
+        }
+        return info
+    }
+
+    /// The ATT MTU (BLUEZ.md F13): the `MTU` property BlueZ ≥ 5.62 puts on the characteristics
+    /// while connected, asked for with `Get` if the cache lacks it; nil when BlueZ does not say,
+    /// which callers must treat as the default 23 (`ChunkSizing.recordsPerChunk(mtu: nil)` = 1).
+    public func mtu() async -> Int? {
+        let known = characteristics
+        if let mtu = known.lazy.compactMap(\.mtu).first { return mtu }
+        guard let first = known.first else { return nil }
+        let reply = try? await sessionBus.call(
+            destination: BlueZNames.service, path: first.path, interface: BlueZNames.propertiesInterface,
+            method: "Get", arguments: [.string(BlueZNames.characteristicInterface), .string("MTU")],
+            timeout: .seconds(2))
+        return reply?.first?.uint16.map(Int.init)
+    }
+
+    // MARK: Operations
+
+    /// `ReadValue({})`.
+    public func read(_ uuid: String) async throws -> [UInt8] {
+        let info = try require(uuid)
+        let reply = try await perform("read", info) { bus in
+            try await bus.call(
+                destination: BlueZNames.service, path: info.path, interface: BlueZNames.characteristicInterface,
+                method: "ReadValue", arguments: [.variantDictionary([:])], timeout: self.policy.gattOperationTimeout)
+        }
+        guard let bytes = reply.first?.bytes else {
+            throw GATTOperationFailed(operation: "read", characteristic: info.uuid, detail: "the reply held no bytes")
+        }
+        return bytes
+    }
+
+    /// How a write travels.
+    public enum WriteType: String, Sendable {
+        /// ATT Write Request: the bottle's only writable kind (PROTOCOL.md 0).
+        case request
+        /// ATT Write Command (without response).
+        case command
+    }
+
+    /// `WriteValue(value, {type})`.
+    public func write(_ uuid: String, _ value: [UInt8], type: WriteType = .request) async throws {
+        let info = try require(uuid)
+        _ = try await perform("write", info) { bus in
+            try await bus.call(
+                destination: BlueZNames.service, path: info.path, interface: BlueZNames.characteristicInterface,
+                method: "WriteValue", arguments: [.bytes(value), .variantDictionary(["type": .string(type.rawValue)])],
+                timeout: self.policy.gattOperationTimeout)
+        }
+    }
+
+    /// Starts notifications and returns the values as they come (they also arrive, in order with
+    /// everything else, on `events`).
+    ///
+    /// BLUEZ.md F10: the handler is registered BEFORE `StartNotify` is called, so a notification
+    /// that races the reply (the bottle answers a write before its write response, PROTOCOL.md 0)
+    /// is delivered, not lost.
+    @discardableResult
+    public func startNotify(_ uuid: String) async throws -> AsyncStream<[UInt8]> {
+        let info = try require(uuid)
+        let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
+        state.withLock { state in
+            state.notifying[info.path] = info.uuid
+            state.streams[info.path] = continuation
+        }
+        do {
+            _ = try await perform("start notifications", info) { bus in
+                try await bus.call(
+                    destination: BlueZNames.service, path: info.path, interface: BlueZNames.characteristicInterface,
+                    method: "StartNotify", timeout: self.policy.gattOperationTimeout)
+            }
+        } catch {
+            state.withLock { state in
+                state.notifying[info.path] = nil
+                state.streams[info.path] = nil
+            }
+            continuation.finish()
+            throw error
+        }
+        return stream
+    }
+
+    /// The battery percentage, and from now on its changes as events: `org.bluez.Battery1` when
+    /// BlueZ's battery plugin hides the Battery service (5.48–5.79, BLUEZ.md 7.8), else the GATT
+    /// Battery Level, read and then notified. Nil when the device offers neither.
+    public func startBatteryReports(batteryLevelUUID: String = "00002a19-0000-1000-8000-00805f9b34fb") async throws -> Int? {
+        if let percentage = client.objects.device(device)?.batteryPercentage {
+            state.withLock { $0.watchingBattery = true }
+            return percentage
+        }
+        guard characteristic(batteryLevelUUID) != nil else { return nil }
+        try await startNotify(batteryLevelUUID)
+        return try await read(batteryLevelUUID).first.map(Int.init)
+    }
+
+    /// Runs a BlueZ call with the GATT workarounds.
+    ///
+    /// BLUEZ.md F2: `org.bluez.Error.InProgress` means another GATT operation is in flight; there
+    /// is no signal for "ready", so poll every 10 ms until the operation's deadline (bleak).
+    /// A reply saying the object is gone or not connected is a lost link, not a GATT failure.
+    private func perform(
+        _ operation: String, _ info: GATTCharacteristicInfo, _ body: (BusConnection) async throws -> [DBusValue]
+    ) async throws -> [DBusValue] {
+        let deadline = ContinuousClock.now + policy.gattOperationTimeout
+        while true {
+            if let lost = lostReason { throw LinkLost(device: address, reason: lost) }
+            do {
+                return try await body(sessionBus)
+            } catch let failure as DBusFailure where failure.name == BlueZNames.Error.inProgress {
+                guard ContinuousClock.now < deadline else {
+                    throw GATTOperationFailed(operation: operation, characteristic: info.uuid,
+                                              detail: "BlueZ stayed busy (InProgress) for \(policy.gattOperationTimeout)")
+                }
+                try await Task.sleep(for: policy.inProgressRetryInterval)
+            } catch let failure as DBusFailure where failure.meansObjectGone || failure.meansNotConnected {
+                throw LinkLost(device: address, reason: lostReason ?? (failure.meansObjectGone ? .vanished : .disconnected))
+            } catch let failure as DBusFailure {
+                throw GATTOperationFailed(operation: operation, characteristic: info.uuid, detail: failure.description)
+            } catch let timedOut as DBusCallTimedOut {
+                throw GATTOperationFailed(operation: operation, characteristic: info.uuid, detail: timedOut.description)
+            }
+        }
+    }
+
+    // MARK: Ending
+
+    /// Disconnects (`Device1.Disconnect`, whose reply BlueZ sends about 2 s later), closes the
+    /// session's bus connection (ending its notify sessions) and stops the events.
+    public func disconnect() async {
+        if lostReason == nil && Task.isCancelled {
+            // Shutting down: the call would be cancelled before it is sent, and BlueZ keeps a
+            // device connected after its client is gone (bleak's disconnect monitor): send it
+            // without waiting for the reply.
+            try? client.connection.send(destination: BlueZNames.service, path: device,
+                                        interface: BlueZNames.deviceInterface, method: "Disconnect")
+        } else if lostReason == nil {
+            do {
+                _ = try await client.call(device, BlueZNames.deviceInterface, "Disconnect", timeout: policy.disconnectTimeout)
+            } catch {
+                logger.debug("Disconnect of \(address): \(error)")
+            }
+        }
+        await close(reason: .local)
+    }
+
+    /// Releases the session without asking BlueZ to disconnect.
+    public func close(reason: LinkLoss = .local) async {
+        markLost(reason)
+        pump.withLock { $0 }?.cancel()
+        await sessionBus.close()
+    }
+}

@@ -1,0 +1,64 @@
+// The live `BottleLink`: a BlueZ GATT connection, with the bottle's characteristics named by
+// `Characteristic` instead of UUID.
+
+import AquavateProtocol
+import BlueZ
+
+public final class BlueZBottleLink: BottleLink {
+    public let connection: GATTConnection
+
+    public init(_ connection: GATTConnection) {
+        self.connection = connection
+    }
+
+    /// The characteristics a session cannot work without (the connector waits for them, and
+    /// treats their absence as a stale GATT cache, BLUEZ.md F7).
+    public static let requiredCharacteristics: [Characteristic] = [.currentState, .syncControl, .drinkData, .command]
+
+    public var address: String { connection.address }
+    public var name: String? { connection.name }
+
+    public func mtu() async -> Int? { await connection.mtu() }
+
+    public func offers(_ characteristic: Characteristic) -> Bool {
+        connection.characteristic(characteristic.uuid) != nil
+    }
+
+    public func read(_ characteristic: Characteristic) async throws -> [UInt8] {
+        try await connection.read(characteristic.uuid)
+    }
+
+    public func write(_ characteristic: Characteristic, _ value: [UInt8]) async throws {
+        try await connection.write(characteristic.uuid, value, type: .request)
+    }
+
+    public func startNotifications(_ characteristic: Characteristic) async throws {
+        try await connection.startNotify(characteristic.uuid)
+    }
+
+    public func startBatteryReports() async throws -> Int? {
+        try await connection.startBatteryReports(batteryLevelUUID: Characteristic.batteryLevel.uuid)
+    }
+
+    public func nextEvent(within timeout: Duration) async -> LinkEvent? {
+        while true {
+            switch await connection.events.next(within: timeout) {
+            case .timedOut:
+                return nil
+            case .ended:
+                return .lost((connection.lostReason ?? .local).description)
+            case .element(.linkLost(let loss)):
+                return .lost(loss.description)
+            case .element(.battery(let percent)):
+                return .battery(percent)
+            case .element(.value(let uuid, let bytes)):
+                guard let characteristic = Characteristic(nameOrUUID: uuid) else { continue }
+                return .value(characteristic, bytes)
+            }
+        }
+    }
+
+    public func disconnect() async {
+        await connection.disconnect()
+    }
+}

@@ -1,0 +1,13 @@
+// Where a session commits a chunk's records before it ACKs the chunk (DESIGN.md 1). The history
+// implements it; tests put a recorder in between to check the order of commits and ACKs.
+
+import AquavateProtocol
+import History
+
+public protocol DrinkStore: Sendable {
+    /// Stores one chunk's records in one transaction, committed when this returns.
+    /// Idempotent on (bottle, record_id, timestamp); results in the order of `records`.
+    func store(_ records: [DrinkRecord], bottle: String, at storedAt: Double) throws -> [StoreResult]
+}
+
+extension DrinkHistory: DrinkStore {}

@@ -1,0 +1,76 @@
+// `run --record FILE`: everything a session hears and says, as an `.aqcap` capture that
+// `aquavate-bridge replay` drives through the same decoder and history (DESIGN.md 3.3).
+//
+// The file is created at the first connection, when the bottle's name, address and MTU — the
+// header's fields — are known; later sessions of the same run append to it. Events are stamped
+// with the session's clock, held back from going backwards (captures are in time order).
+
+import AquavateCapture
+import AquavateProtocol
+import Foundation
+import Logging
+import Synchronization
+
+public final class SessionRecorder: Sendable {
+    public let path: String
+    private let source: String
+    private let logger: Logger
+    private let state = Mutex(RecorderState())
+
+    private struct RecorderState {
+        var writer: CaptureWriter?
+        var lastTime: Double = 0
+        var failed = false
+    }
+
+    public init(path: String, source: String, logger: Logger) {
+        self.path = path
+        self.source = source
+        self.logger = logger
+    }
+
+    /// Opens the file (once) with a header describing the bottle.
+    public func begin(name: String?, address: String, mtu: Int?, at time: Double) {
+        state.withLock { state in
+            guard state.writer == nil, !state.failed else { return }
+            let header = CaptureHeader(
+                created: Date(timeIntervalSince1970: time).ISO8601Format(), source: source,
+                deviceName: name, deviceAddress: address, mtu: mtu)
+            do {
+                state.writer = try CaptureWriter(path: path, header: header)
+            } catch {
+                state.failed = true
+                logger.error("cannot record to \(path): \(error); the run continues without recording")
+            }
+        }
+    }
+
+    public func connect(at time: Double) { write(.connect(at: time)) }
+    public func disconnect(at time: Double, reason: String) { write(.disconnect(at: time, reason: reason)) }
+    public func read(_ characteristic: Characteristic, _ value: [UInt8], at time: Double) { write(.read(at: time, characteristic, value: value)) }
+    public func wrote(_ characteristic: Characteristic, _ value: [UInt8], at time: Double) { write(.write(at: time, characteristic, value: value)) }
+    public func notified(_ characteristic: Characteristic, _ value: [UInt8], at time: Double) { write(.notify(at: time, characteristic, value: value)) }
+    public func note(_ text: String, at time: Double) { write(.note(at: time, text)) }
+
+    private func write(_ event: CaptureEvent) {
+        state.withLock { state in
+            guard let writer = state.writer else { return }
+            var event = event
+            event.time = max(event.time, state.lastTime)
+            state.lastTime = event.time
+            do {
+                try writer.write(event)
+            } catch {
+                logger.warning("recording to \(path) failed: \(error)")
+            }
+        }
+    }
+
+    /// Flushes and closes the file.
+    public func close() {
+        state.withLock { state in
+            state.writer?.close()
+            state.writer = nil
+        }
+    }
+}

@@ -1,0 +1,98 @@
+// What a session did: each sync round (START to last ACK, or to its interruption), and how the
+// session as a whole ended. The daemon runs the reminder engine's after-sync rules from these.
+
+import AquavateProtocol
+import History
+
+/// How one sync round ended (DESIGN.md 3.4 `outcome`).
+public enum SyncOutcome: String, Sendable, Equatable {
+    /// The last chunk was ACKed: the bottle marked the batch synced.
+    case complete
+    /// No chunk after START (nothing to send, or the B2 wedge).
+    case empty
+    /// Chunks came, then stopped: time-out, link lost, or a chunk that could not be stored.
+    case interrupted
+    /// A chunk failed to decode and could not be read back.
+    case rejected
+}
+
+/// One START and what followed.
+public struct SyncRound: Sendable, Equatable {
+    /// `count` and `chunk_size` of the START.
+    public var requestedCount: Int
+    public var chunkSize: Int
+    /// Records and chunks accepted (committed and ACKed, or committed and then interrupted).
+    public var records: Int
+    public var chunks: Int
+    /// Records the history did not have before.
+    public var newRecords: Int
+    public var outcome: SyncOutcome
+    /// When it ended (the session's clock).
+    public var endedAt: Double
+}
+
+/// How a session ended.
+public enum SessionOutcome: Sendable, Equatable {
+    /// Records were synced and nothing more can be synced now.
+    case synced
+    /// The bottle had nothing unsynced.
+    case nothingToSync
+    /// `unsynced_count` is above zero but START sends nothing (PROTOCOL.md B2); not retried
+    /// until the count changes.
+    case wedged(unsynced: Int)
+    /// What went wrong, in one line.
+    case failed(String)
+
+    /// Success for `run --once`: synced, or nothing (that can be) synced.
+    public var isSuccess: Bool {
+        if case .failed = self { return false }
+        return true
+    }
+}
+
+/// The whole session.
+public struct SessionReport: Sendable, Equatable {
+    public var bottleID: String
+    public var rounds: [SyncRound] = []
+    public var outcome: SessionOutcome = .failed("the session did not start")
+    /// Sync Control's count at the start and after the last complete round.
+    public var unsyncedBefore: Int?
+    public var unsyncedAfter: Int?
+    public var batteryPercent: Int?
+    public var mtu: Int?
+
+    public init(bottleID: String) {
+        self.bottleID = bottleID
+    }
+
+    public var records: Int { rounds.reduce(0) { $0 + $1.records } }
+    public var chunks: Int { rounds.reduce(0) { $0 + $1.chunks } }
+    public var newRecords: Int { rounds.reduce(0) { $0 + $1.newRecords } }
+
+    /// One line for the log and for `run --once`.
+    public var summary: String {
+        let counts = "\(records) record(s) in \(chunks) chunk(s), \(newRecords) new"
+        switch outcome {
+        case .synced: return "synced \(bottleID): \(counts)"
+        case .nothingToSync: return "\(bottleID) had nothing to sync"
+        case .wedged(let unsynced):
+            return "\(bottleID) reports \(unsynced) unsynced record(s) it never sends (deleted before syncing, PROTOCOL.md B2); nothing to sync"
+                + (rounds.isEmpty ? "" : " after \(counts)")
+        case .failed(let reason): return "sync with \(bottleID) failed: \(reason)" + (rounds.isEmpty ? "" : " (\(counts) stored)")
+        }
+    }
+}
+
+/// What a session reports as it goes, for the daemon (history state, reminders, logs).
+public enum SessionEvent: Sendable {
+    /// A Current State value (read or notified), at the session's clock.
+    case currentState(CurrentState, at: Double)
+    /// The battery percentage.
+    case battery(Int, at: Double)
+    /// The bottle's config (its daily goal).
+    case bottleConfig(BottleConfig, at: Double)
+    /// A chunk's records were committed.
+    case stored([StoreResult], at: Double)
+    /// A sync round ended.
+    case syncEnded(SyncRound)
+}

@@ -1,0 +1,215 @@
+// The daemon (`aquavate-bridge run`): find the bottle when it advertises, connect, run a session,
+// disconnect, and start over — forever, with back-off, until SIGTERM/SIGINT (swift-service-
+// lifecycle's graceful shutdown). With `--once` it stops after the first session.
+//
+//   BlueZ client ─> adapter ─> discovery ─> sighting of the adopted bottle ─> connect ─> session
+//        ^  bluetoothd gone: retry 2 s … 60 s   ^ powered off: wait for power (F14)        │
+//        └──────────────────── cool-down / back-off (ConnectPolicy.backoff) ◀──────────────┘
+
+import AquavateProtocol
+import BlueZ
+import BottleSession
+import DBus
+import Foundation
+import History
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+public final class BridgeDaemon: Service, Sendable {
+    public let options: DaemonOptions
+    private let history: DrinkHistory
+    private let desk: ReminderDesk
+    private let clock: any BridgeClock
+    private let logger: Logger
+    private let memories = Mutex<[String: SyncMemory]>([:])
+    private let result = Mutex<DaemonOutcome>(.stopped)
+
+    public init(options: DaemonOptions, history: DrinkHistory, desk: ReminderDesk, clock: any BridgeClock, logger: Logger) {
+        self.options = options
+        self.history = history
+        self.desk = desk
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// How the run ended (for `--once`).
+    public var outcome: DaemonOutcome { result.withLock { $0 } }
+
+    public func run() async throws {
+        let outcome = await cancelWhenGracefulShutdown { await self.loop() }
+        result.withLock { $0 = outcome }
+    }
+
+    // MARK: The loop
+
+    private func loop() async -> DaemonOutcome {
+        let recorder = options.recordPath.map { SessionRecorder(path: $0, source: options.source, logger: logger) }
+        defer { recorder?.close() }
+        var choice = BottleChoice(pinned: options.bottleAddress, adoptNext: options.adoptAny,
+                                  remembered: BottleChoice.remembered(in: history))
+        if let adopted = choice.adopted, options.bottleAddress == nil, !options.adoptAny {
+            logger.info("syncing bottle \(adopted) only (--adopt takes another)")
+        }
+        let deadline = options.onceTimeout.map { ContinuousClock.now + $0 }
+        var client: BlueZClient?
+        var setupBackoff: Duration = .seconds(2)
+        var retriesLeft = options.onceRetries
+        defer { if let client { Task { await client.close() } } }
+
+        while !Task.isCancelled {
+            do {
+                if client == nil { client = try await BlueZClient.connect(bus: options.bus) }
+                guard let bluez = client else { continue }
+                let adapter = try await usableAdapter(bluez)
+                setupBackoff = .seconds(2)
+                let report = try await cycle(bluez, adapter: adapter, choice: &choice, recorder: recorder, deadline: deadline)
+                if options.once {
+                    if report.outcome.isSuccess { return .succeeded(report.summary) }
+                    guard retriesLeft > 0 else { return .failed(report.summary) }
+                    retriesLeft -= 1
+                }
+                // Leave the bottle alone for a while: talking keeps it awake.
+                try await Task.sleep(for: report.outcome.isSuccess ? options.cooldown : options.failedSessionPause)
+            } catch is CancellationError {
+                break
+            } catch let error as NoBottleSeen {
+                return .failed(error.description)
+            } catch {
+                if options.once {
+                    guard retriesLeft > 0 else { return .failed(Self.oneLine(error)) }
+                    retriesLeft -= 1
+                }
+                let delay: Duration
+                if error is BluetoothServiceUnavailable || error is BluetoothAccessDenied || error is NoBluetoothAdapter
+                    || error is AdapterNotFound || error is AdapterNotCentral {
+                    if error is BluetoothServiceUnavailable, let old = client {
+                        client = nil
+                        await old.close()
+                    }
+                    delay = setupBackoff
+                    setupBackoff = min(setupBackoff * 2, .seconds(60))
+                    logger.error("\(Self.oneLine(error)); trying again in \(delay)")
+                } else {
+                    delay = options.connectPolicy.backoff(after: error)
+                    logger.warning("\(Self.oneLine(error))")
+                }
+                do { try await Task.sleep(for: delay) } catch { break }
+            }
+        }
+        return .stopped
+    }
+
+    /// The adapter to use; when it is powered off, says how to fix it and waits for power
+    /// (F14: the daemon survives an adapter turned off and on again).
+    private func usableAdapter(_ client: BlueZClient) async throws -> BlueZAdapter {
+        do {
+            return try client.chooseAdapter(named: options.adapter)
+        } catch let off as AdapterPoweredOff where !options.once {
+            logger.error("\(off.description); waiting for it")
+            guard let adapter = client.objects.adapters.first(where: { $0.name == off.name }) else { throw off }
+            while true {
+                do {
+                    try await client.waitUntilPowered(adapter, timeout: .seconds(3600))
+                    return try client.chooseAdapter(named: options.adapter)
+                } catch is BlueZWaitTimedOut {
+                    continue
+                }
+            }
+        }
+    }
+
+    /// One discovery, one connection, one session.
+    private func cycle(
+        _ client: BlueZClient, adapter: BlueZAdapter, choice: inout BottleChoice, recorder: SessionRecorder?,
+        deadline: ContinuousClock.Instant?
+    ) async throws -> SessionReport {
+        let discovery = Discovery(client: client, adapter: adapter)
+        let sightings = discovery.sightings()
+        defer { sightings.cancel() }
+        try await discovery.start()
+        logger.info("looking for the bottle on \(adapter.name)")
+
+        var found: Sighting?
+        while found == nil {
+            let remaining = deadline.map { $0 - ContinuousClock.now }
+            if let remaining, remaining <= .zero { break }
+            guard let sighting = await sightings.next(within: remaining) else { break }
+            if choice.accepts(sighting) {
+                found = sighting
+            } else {
+                logger.debug("ignoring \(sighting.name) \(sighting.address): not the adopted bottle")
+            }
+        }
+        guard let sighting = found else {
+            await uncancelled { await discovery.stop() }
+            try Task.checkCancellation()
+            if let ended = sightings.ended { throw ended }
+            throw NoBottleSeen(timeout: options.onceTimeout ?? .zero)
+        }
+        logger.info("\(sighting.name) (\(sighting.address)) is advertising; connecting")
+
+        // Connect at once (the bottle may sleep any moment); stop discovering meanwhile.
+        async let stopped: Void = discovery.stop()
+        let connection: GATTConnection
+        do {
+            connection = try await Connector(client: client, policy: options.connectPolicy, logger: logger)
+                .connect(sighting.device, requiring: BlueZBottleLink.requiredCharacteristics.map(\.uuid))
+        } catch {
+            await stopped
+            throw error
+        }
+        await stopped
+        choice.adopt(sighting.address)
+        return await session(on: connection, sighting: sighting, recorder: recorder)
+    }
+
+    private func session(on connection: GATTConnection, sighting: Sighting, recorder: SessionRecorder?) async -> SessionReport {
+        let link = BlueZBottleLink(connection)
+        let bottleID = link.address.uppercased()
+        do {
+            _ = try history.updateBottle(id: bottleID) { bottle in
+                bottle.name = sighting.name
+                bottle.address = bottleID
+                bottle.lastSeen = clock.now
+            }
+        } catch {
+            logger.warning("could not record the bottle: \(error)")
+        }
+        let memory = memories.withLock { $0[bottleID, default: SyncMemory()] }
+        memories.withLock { $0[bottleID] = memory }
+        let sink = SessionEventSink(history: history, desk: desk, bottleID: bottleID, logger: logger)
+        let (events, consumer) = sink.start()
+        let session = BottleSession(
+            link: link, store: LiveDrinkStore(history: history, logger: logger), clock: SessionClockAdapter(clock: clock),
+            memory: memory, timing: options.sessionTiming, recorder: recorder, logger: logger
+        ) { events.yield($0) }
+        let report = await session.run()
+        events.finish()
+        await consumer.value
+        return report
+    }
+
+    /// Runs cleanup that must happen even when the surrounding task is cancelled.
+    private func uncancelled(_ body: @escaping @Sendable () async -> Void) async {
+        await Task { await body() }.value
+    }
+
+    static func oneLine(_ error: any Error) -> String {
+        "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}
+
+/// `run --once --timeout S` saw no bottle in time.
+struct NoBottleSeen: Error, CustomStringConvertible {
+    var timeout: Duration
+    var description: String {
+        "no Aquavate bottle advertised within \(timeout); pick the bottle up to wake it, and check it is in range"
+    }
+}
+
+/// The bridge's clock as the session's clock.
+struct SessionClockAdapter: WallClock {
+    let clock: any BridgeClock
+    var now: Double { clock.now }
+}

@@ -1,0 +1,47 @@
+// What `aquavate-bridge run` was asked to do.
+
+import BlueZ
+import BottleSession
+import DBus
+
+public struct DaemonOptions: Sendable {
+    /// The bus BlueZ is on (tests and `demo`: a private bus).
+    public var bus: BusAddress = .system
+    /// `--adapter hciN`; nil: the first powered LE-central adapter.
+    public var adapter: String?
+    /// `--once`: sync once and stop.
+    public var once = false
+    /// With `--once`: give up when no bottle was synced within this.
+    public var onceTimeout: Duration?
+    /// With `--once`: failed sessions (or connects) to retry before giving up (`demo` with
+    /// faults); `run --once` gives up at the first.
+    public var onceRetries = 0
+    /// `--record FILE`: a capture of every session.
+    public var recordPath: String?
+    /// `--bottle ADDRESS`: only this bottle.
+    public var bottleAddress: String?
+    /// `--adopt`: take the next bottle seen, even if another was adopted before.
+    public var adoptAny = false
+    /// After a session, leave the bottle alone this long (it stays awake while we talk to it;
+    /// reading Sync Control counts as activity, PROTOCOL.md 1.4).
+    public var cooldown: Duration = .seconds(60)
+    /// After a failed session, wait this long before looking again (the link dropped or the
+    /// bottle slept; it was all stored, and the bottle will send the rest again).
+    public var failedSessionPause: Duration = .seconds(5)
+    public var connectPolicy: ConnectPolicy = .standard
+    public var sessionTiming: SessionTiming = .standard
+    /// What writes the capture header's `source`.
+    public var source = "aquavate-bridge"
+
+    public init() {}
+}
+
+/// How `run` ended.
+public enum DaemonOutcome: Sendable, Equatable {
+    /// A session ended well (synced, nothing to sync, or wedged): the summary line.
+    case succeeded(String)
+    /// The one-line reason.
+    case failed(String)
+    /// Stopped by a signal before anything was decided.
+    case stopped
+}

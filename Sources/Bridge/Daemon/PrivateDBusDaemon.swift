@@ -1,0 +1,79 @@
+// A dbus-daemon of our own, on a socket in a temporary folder, allowing everything: the bus
+// `demo` puts the simulated bottle and the bridge on, so that it needs neither the system bus,
+// nor root, nor Bluetooth hardware (DESIGN.md 3.1).
+
+import Foundation
+
+public final class PrivateDBusDaemon: @unchecked Sendable {
+    /// The bus address, e.g. `unix:path=/tmp/aquavate-demo-…/bus.sock,guid=…`.
+    public let address: String
+    public let directory: URL
+    private let process: Process
+
+    private init(address: String, directory: URL, process: Process) {
+        self.address = address
+        self.directory = directory
+        self.process = process
+    }
+
+    /// Starts `/usr/bin/dbus-daemon` (or `executable`) and waits at most `timeout` for its address.
+    public static func start(executable: String = "/usr/bin/dbus-daemon", timeout: Duration = .seconds(10)) async throws
+        -> PrivateDBusDaemon
+    {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw PrivateBusFailed(reason: "\(executable) is not there; install the dbus package (apt install dbus)")
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("aquavate-demo-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let config = directory.appendingPathComponent("bus.conf")
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:path=\(directory.appendingPathComponent("bus.sock").path)</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow user="*"/> <allow own="*"/>
+                <allow send_type="method_call"/> <allow send_type="method_return"/>
+                <allow send_type="error"/> <allow send_type="signal"/>
+                <allow receive_type="method_call"/> <allow receive_type="method_return"/>
+                <allow receive_type="error"/> <allow receive_type="signal"/>
+              </policy>
+            </busconfig>
+            """.write(to: config, atomically: true, encoding: .utf8)
+        let addressFile = directory.appendingPathComponent("address")
+        _ = FileManager.default.createFile(atPath: addressFile.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--config-file=\(config.path)", "--nofork", "--nopidfile", "--print-address=1"]
+        process.standardOutput = try FileHandle(forWritingTo: addressFile)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline, process.isRunning {
+            let text = (try? String(contentsOf: addressFile, encoding: .utf8)) ?? ""
+            if text.contains("\n"), let line = text.split(separator: "\n").first {
+                return PrivateDBusDaemon(address: String(line), directory: directory, process: process)
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        kill(process.processIdentifier, SIGKILL)
+        try? FileManager.default.removeItem(at: directory)
+        throw PrivateBusFailed(reason: "dbus-daemon did not start within \(timeout)")
+    }
+
+    /// Stops the daemon (SIGKILL: a blocked SIGTERM cannot stall us, SWIFT-LINUX.md P7) and
+    /// removes its folder.
+    public func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// The private bus could not be started.
+public struct PrivateBusFailed: Error, CustomStringConvertible {
+    public var reason: String
+    public var description: String { "cannot start a private D-Bus bus: \(reason)" }
+}

@@ -1,0 +1,111 @@
+// `aquavate-bridge run`: the daemon (DESIGN.md 3.1).
+
+import ArgumentParser
+import BlueZ
+import Bridge
+import DBus
+import Foundation
+import History
+import Logging
+import ServiceLifecycle
+
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Watch for the bottle, sync it whenever it advertises, keep the history, run the reminders.",
+        discussion: """
+            Runs until SIGTERM or SIGINT (graceful: the sync in progress stops after its current \
+            chunk is stored; nothing is lost, the bottle sends unacknowledged records again).
+
+            The first bottle seen is adopted and remembered (in the history database); other \
+            Aquavate bottles are ignored unless --adopt or --bottle says otherwise.
+
+            With --once: sync once and exit. Exit status 0 when the bottle was synced or had \
+            nothing to sync; 1 with the reason on one line otherwise.
+
+            BlueZ is reached on the system bus (DBUS_SYSTEM_BUS_ADDRESS when set).
+            """
+    )
+
+    @Flag(help: "Sync once, then exit (0: synced or nothing to sync; 1: failed, with the reason).")
+    var once = false
+
+    @Option(help: ArgumentHelp("With --once: give up when no bottle advertised within this many seconds.", valueName: "S"))
+    var timeout: Double?
+
+    @Option(help: ArgumentHelp("Record everything heard from the bottle to an .aqcap capture (replay it with `replay`).", valueName: "FILE"))
+    var record: String?
+
+    @Option(help: ArgumentHelp("Bluetooth adapter to use (default: the first powered one).", valueName: "hciN"))
+    var adapter: String?
+
+    @Option(help: ArgumentHelp("Sync only the bottle with this Bluetooth address.", valueName: "ADDRESS"))
+    var bottle: String?
+
+    @Flag(help: "Adopt the next bottle seen, even if another one was adopted before.")
+    var adopt = false
+
+    @Option(help: ArgumentHelp("Seconds to leave the bottle alone after a session (default 60).", valueName: "S"))
+    var cooldown: Double = 60
+
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        if let timeout, timeout <= 0 { throw ValidationError("--timeout must be a positive number of seconds") }
+        if timeout != nil && !once { throw ValidationError("--timeout only applies with --once") }
+        if cooldown < 0 { throw ValidationError("--cooldown must not be negative") }
+    }
+
+    func run() async throws {
+        let logger = common.makeLogger()
+        let outcome: DaemonOutcome
+        do {
+            let history = try common.openHistory(path: common.databasePath)
+            let configuration = try common.loadConfiguration(history: history, logger: logger)
+            var options = DaemonOptions()
+            options.adapter = adapter
+            options.once = once
+            options.onceTimeout = timeout.map { .milliseconds(Int64($0 * 1000)) }
+            options.recordPath = record
+            options.bottleAddress = bottle
+            options.adoptAny = adopt
+            options.cooldown = .milliseconds(Int64(cooldown * 1000))
+            options.source = "aquavate-bridge \(BridgeVersion.string)"
+            outcome = try await Self.runDaemon(options: options, history: history, configuration: configuration, logger: logger)
+        } catch let failure as CommandFailure {
+            StandardError.writeLine("aquavate-bridge run: \(failure.description)")
+            throw ExitCode.failure
+        }
+        switch outcome {
+        case .succeeded(let summary):
+            if once { print(summary) }
+        case .failed(let reason):
+            StandardError.writeLine("aquavate-bridge run: \(reason)")
+            throw ExitCode.failure
+        case .stopped:
+            if once {
+                StandardError.writeLine("aquavate-bridge run: stopped before the bottle was synced")
+                throw ExitCode.failure
+            }
+        }
+    }
+
+    /// The daemon and the reminder ticker in one service group, shut down gracefully on
+    /// SIGTERM/SIGINT; with --once the group ends when the daemon does.
+    static func runDaemon(options: DaemonOptions, history: DrinkHistory, configuration: Configuration,
+                          logger: Logger, desk: ReminderDesk? = nil) async throws -> DaemonOutcome {
+        let clock = SystemClock()
+        let desk = desk ?? ReminderDesk(history: history, configuration: configuration, logger: logger)
+        let daemon = BridgeDaemon(options: options, history: history, desk: desk, clock: clock, logger: logger)
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [
+                .init(service: daemon, successTerminationBehavior: .gracefullyShutdownGroup,
+                      failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "daemon"),
+                .init(service: ReminderTicker(desk: desk, clock: clock), serviceName: "reminders"),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: Logger(label: "aquavate-bridge.lifecycle") { _ in SwiftLogNoOpLogHandler() }))
+        try await group.run()
+        return daemon.outcome
+    }
+}

@@ -1,0 +1,55 @@
+// `aquavate-bridge scan`: the bottles in range (DESIGN.md 3.1).
+
+import ArgumentParser
+import BlueZ
+import Bridge
+import Foundation
+
+struct ScanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "List the Aquavate bottles advertising nearby: name, address, RSSI.",
+        discussion: """
+            Scans (filtered on the Aquavate service, names starting `Aquavate-`) for --timeout \
+            seconds and prints one line per bottle when it is first seen: name, address, RSSI \
+            in dBm. A bottle advertises only for a while after it is picked up.
+            """
+    )
+
+    @Option(help: ArgumentHelp("Seconds to scan (default 10).", valueName: "S"))
+    var timeout: Double = 10
+
+    @Option(help: ArgumentHelp("Bluetooth adapter to use (default: the first powered one).", valueName: "hciN"))
+    var adapter: String?
+
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        if timeout <= 0 { throw ValidationError("--timeout must be a positive number of seconds") }
+    }
+
+    func run() async throws {
+        do {
+            let client = try await BlueZClient.connect()
+            let chosen = try client.chooseAdapter(named: adapter)
+            let discovery = Discovery(client: client, adapter: chosen)
+            let sightings = discovery.sightings()
+            try await discovery.start()
+            let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+            var seen = Set<String>()
+            while case let remaining = deadline - ContinuousClock.now, remaining > .zero,
+                  let sighting = await sightings.next(within: remaining) {
+                guard seen.insert(sighting.address.uppercased()).inserted else { continue }
+                let rssi = sighting.rssi.map { "\($0) dBm" } ?? "RSSI unknown"
+                print("\(sighting.name)  \(sighting.address)  \(rssi)")
+            }
+            sightings.cancel()
+            await discovery.stop()
+            await client.close()
+            StandardError.writeLine("\(seen.count) bottle(s) seen in \(timeout) s on \(chosen.name)")
+        } catch {
+            StandardError.writeLine("aquavate-bridge scan: \(error)")
+            throw ExitCode.failure
+        }
+    }
+}

@@ -1,0 +1,173 @@
+// A private dbus-daemon for one test, and child processes (dbusmock, gdbus) pointed at it.
+//
+// Self-contained so that other test targets can copy this file as it is. Why it looks the way it
+// does (SWIFT-LINUX.md):
+//   * The daemon gets its own config and socket in a fresh temporary folder, allows everything,
+//     and runs in the foreground (`--nofork`) so that its pid is ours to kill.
+//   * Children are stopped with SIGKILL: a child spawned from a Swift Testing thread inherits a
+//     signal mask that blocks SIGTERM, so `Process.terminate()` may do nothing (P7).
+//   * Output goes to files, not pipes, so a chatty child can never block on a full pipe, and
+//     nothing here blocks a Swift concurrency thread while waiting: polling with a deadline uses
+//     `Task.sleep`, and process exit is awaited through `terminationHandler`.
+//   * As root, dbus-daemon prints "Failed to set fd limit" (P8); it is harmless.
+import Foundation
+
+/// Something expected did not happen in time, or a helper process failed.
+struct HarnessFailure: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// A dbus-daemon of our own, listening on a socket in a temporary folder.
+final class PrivateBus: @unchecked Sendable {
+    /// The folder holding the config, the socket and the logs.
+    let directory: URL
+    /// The bus address, e.g. `unix:path=/tmp/…/bus.sock,guid=…`.
+    let address: String
+    private let daemon: Process
+    private let lock = NSLock()
+    private var children: [Process] = []
+    private var stopped = false
+
+    /// The environment that makes a child use this bus as both its system and its session bus.
+    var environment: [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["DBUS_SYSTEM_BUS_ADDRESS"] = address
+        env["DBUS_SESSION_BUS_ADDRESS"] = address
+        return env
+    }
+
+    private init(directory: URL, address: String, daemon: Process) {
+        self.directory = directory
+        self.address = address
+        self.daemon = daemon
+    }
+
+    /// Writes the config, starts the daemon and waits (at most `timeout`) for its address.
+    static func start(timeout: Duration = .seconds(10)) async throws -> PrivateBus {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("dbus-test-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let socket = directory.appendingPathComponent("bus.sock").path
+        let config = directory.appendingPathComponent("bus.conf")
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>system</type>
+              <listen>unix:path=\(socket)</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow user="*"/>
+                <allow own="*"/>
+                <allow send_type="method_call"/>    <allow send_type="method_return"/>
+                <allow send_type="error"/>          <allow send_type="signal"/>
+                <allow receive_type="method_call"/> <allow receive_type="method_return"/>
+                <allow receive_type="error"/>       <allow receive_type="signal"/>
+                <allow eavesdrop="true"/>
+              </policy>
+            </busconfig>
+            """.write(to: config, atomically: true, encoding: .utf8)
+
+        let addressFile = directory.appendingPathComponent("address.txt")
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        daemon.arguments = ["--config-file=\(config.path)", "--nofork", "--nopidfile", "--print-address=1"]
+        _ = FileManager.default.createFile(atPath: addressFile.path, contents: nil)
+        daemon.standardOutput = try FileHandle(forWritingTo: addressFile)
+        daemon.standardError = try FileHandle(forWritingTo: logFile(directory, "dbus-daemon.log"))
+        try daemon.run()
+
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let text = (try? String(contentsOf: addressFile, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").first, text.contains("\n") {
+                return PrivateBus(directory: directory, address: String(line), daemon: daemon)
+            }
+            if !daemon.isRunning { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        kill(daemon.processIdentifier, SIGKILL)
+        let log = (try? String(contentsOf: directory.appendingPathComponent("dbus-daemon.log"), encoding: .utf8)) ?? ""
+        throw HarnessFailure(description: "dbus-daemon did not print its address within \(timeout): \(log)")
+    }
+
+    private static func logFile(_ directory: URL, _ name: String) -> URL {
+        let url = directory.appendingPathComponent(name)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        return url
+    }
+
+    /// Starts a long-running child on this bus (stopped with SIGKILL by `stop()`). Its output
+    /// goes to `<name>.log` in the bus folder.
+    func spawn(_ executable: String, _ arguments: [String], logName: String) throws -> Process {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: executable)
+        child.arguments = arguments
+        child.environment = environment
+        let log = try FileHandle(forWritingTo: Self.logFile(directory, logName + ".log"))
+        child.standardOutput = log
+        child.standardError = log
+        try child.run()
+        lock.withLock { children.append(child) }
+        return child
+    }
+
+    /// The log a spawned child wrote so far.
+    func log(_ logName: String) -> String {
+        (try? String(contentsOf: directory.appendingPathComponent(logName + ".log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Runs a short-lived tool on this bus and returns its exit status, standard output and error.
+    func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(20)) async throws
+        -> (status: Int32, output: String, error: String)
+    {
+        let name = "run-\(UUID().uuidString.prefix(8))"
+        let outURL = Self.logFile(directory, name + ".out")
+        let errURL = Self.logFile(directory, name + ".err")
+        let tool = Process()
+        tool.executableURL = URL(fileURLWithPath: executable)
+        tool.arguments = arguments
+        tool.environment = environment
+        tool.standardOutput = try FileHandle(forWritingTo: outURL)
+        tool.standardError = try FileHandle(forWritingTo: errURL)
+        let exited = AsyncStream<Int32>.makeStream()
+        tool.terminationHandler = { process in
+            exited.continuation.yield(process.terminationStatus)
+            exited.continuation.finish()
+        }
+        try tool.run()
+        let status = try await withThrowingTaskGroup(of: Int32?.self) { group in
+            group.addTask { await exited.stream.first { _ in true } }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        guard let status else {
+            kill(tool.processIdentifier, SIGKILL)
+            throw HarnessFailure(description: "\(executable) \(arguments) did not finish within \(timeout)")
+        }
+        let output = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
+        let error = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+        return (status, output, error)
+    }
+
+    /// Kills the children and the daemon (SIGKILL) and removes the folder. Idempotent.
+    func stop() {
+        let (children, alreadyStopped) = lock.withLock { () -> ([Process], Bool) in
+            defer { stopped = true }
+            return (self.children, stopped)
+        }
+        guard !alreadyStopped else { return }
+        for child in children + [daemon] where child.isRunning {
+            kill(child.processIdentifier, SIGKILL)
+        }
+        for child in children + [daemon] { child.waitUntilExit() }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    deinit { stop() }
+}
