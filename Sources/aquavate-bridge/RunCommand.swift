@@ -8,6 +8,7 @@ import Foundation
 import History
 import Logging
 import ServiceLifecycle
+import Sinks
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -93,16 +94,28 @@ struct RunCommand: AsyncParsableCommand {
     /// The daemon and the reminder ticker in one service group, shut down gracefully on
     /// SIGTERM/SIGINT; with --once the group ends when the daemon does.
     static func runDaemon(options: DaemonOptions, history: DrinkHistory, configuration: Configuration,
-                          logger: Logger, desk: ReminderDesk? = nil) async throws -> DaemonOutcome {
+                          logger: Logger, desk givenDesk: ReminderDesk? = nil) async throws -> DaemonOutcome {
         let clock = SystemClock()
-        let desk = desk ?? ReminderDesk(history: history, configuration: configuration, logger: logger)
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        let desk: ReminderDesk
+        if let given = givenDesk {
+            desk = given
+        } else {
+            // The sinks (journal, desktop, MQTT, push) of the configuration, for the daemon.
+            let bottle = try? history.bottles().max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
+            let hub = SinkHub(sinks: SinkSetup.sinks(configuration: configuration,
+                                                     bottleAddress: bottle?.address ?? options.bottleAddress,
+                                                     bottleName: bottle?.name, logger: logger), logger: logger)
+            desk = ReminderDesk(history: history, configuration: configuration, logger: logger, hub: hub)
+            services.append(.init(service: SinkService(hub: hub, desk: desk, clock: clock), serviceName: "sinks"))
+        }
         let daemon = BridgeDaemon(options: options, history: history, desk: desk, clock: clock, logger: logger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [
                 .init(service: daemon, successTerminationBehavior: .gracefullyShutdownGroup,
                       failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "daemon"),
                 .init(service: ReminderTicker(desk: desk, clock: clock), serviceName: "reminders"),
-            ],
+            ] + services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: Logger(label: "aquavate-bridge.lifecycle") { _ in SwiftLogNoOpLogHandler() }))
         try await group.run()

@@ -1,6 +1,7 @@
 // The BlueZ client against python-dbusmock's bluez5 template on a private bus: an adapter and
 // device peer nobody here wrote, plus scripted methods for BlueZ's failure modes (BLUEZ.md 5).
 
+import BusTestSupport
 import AquavateProtocol
 import BlueZ
 import DBus

@@ -1,5 +1,6 @@
 // The ordered queue with timed waits that every BlueZ wait is built on.
 
+import BusTestSupport
 import BlueZ
 import Testing
 

@@ -2,6 +2,7 @@
 // including its bugs B2-B4), the MTU truncation of notifications (B1), and switches for faults.
 // It knows nothing about D-Bus; `FakeLink` puts it behind the `BottleLink` protocol.
 
+import BusTestSupport
 import AquavateProtocol
 import Synchronization
 

@@ -5,6 +5,7 @@
 // Waiting costs no time: when nothing is queued, a wait "times out" at once and moves the fake
 // clock on by the time-out, which is recorded so tests can check it.
 
+import BusTestSupport
 import AquavateProtocol
 import BlueZ
 import BottleSession

@@ -3,29 +3,12 @@
 // `org.freedesktop.DBus.Mock` methods to add GATT objects, replace methods with scripted ones
 // (BlueZ's failure modes) and read the calls made to them.
 
+import BusTestSupport
 import AquavateProtocol
 import BlueZ
 import DBus
 import Foundation
 import Testing
-
-/// Returns the value of `operation`, or throws if it takes longer than `timeout`.
-func within<T: Sendable>(
-    _ timeout: Duration, _ what: String, _ operation: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            return nil
-        }
-        defer { group.cancelAll() }
-        guard let value = try await group.next() ?? nil else {
-            throw HarnessFailure(description: "\(what) did not happen within \(timeout)")
-        }
-        return value
-    }
-}
 
 /// A private bus with dbusmock's bluez5 on it, and a connection that drives the mock.
 final class MockBlueZ: Sendable {

@@ -2,6 +2,7 @@
 // ACK), chunk sizes from the MTU, read-back of a truncated chunk, the B2 wedge, re-START, the
 // time-outs, a dropped link, keep-alive, and what a session records.
 
+import BusTestSupport
 import AquavateCapture
 import AquavateProtocol
 import BlueZ

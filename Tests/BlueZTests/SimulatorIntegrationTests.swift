@@ -2,6 +2,7 @@
 // after each, every drink the bottle holds is in the history exactly once and the bottle has
 // nothing left unsynced.
 
+import BusTestSupport
 import AquavateProtocol
 import BlueZ
 import BottleSession

@@ -2,6 +2,7 @@
 // against the simulated bottle on a private dbus-daemon: what the daemon does for one bottle,
 // minus the command line.
 
+import BusTestSupport
 import AquavateProtocol
 import BlueZ
 import BottleSession

@@ -1,29 +1,47 @@
 // The reminder engine for the daemon: one actor owns the `ReminderRunner` (which is not
-// thread-safe), so the minute ticker and the sessions' events reach it one at a time.
-// Deliveries go to the journal for now; the sinks come later.
+// thread-safe), so the minute ticker, the sessions' events and the person's commands (MQTT
+// command topic, notification buttons) reach it one at a time. Deliveries go to every enabled
+// sink through the hub (REMINDERS.md 1); the latest state and every new drink are published too.
 
+import AquavateProtocol
 import Foundation
 import History
 import Logging
 import Reminders
 import ServiceLifecycle
+import Sinks
 
 public actor ReminderDesk {
     private let runner: ReminderRunner
-    private let configuration: Configuration
+    private let history: DrinkHistory
+    private var configuration: Configuration
+    private let hub: SinkHub?
+    private let logger: Logger
     private var bottleGoal: Int?
+    private var bottleConnected = false
 
-    /// `deliver`: where notifications go (default: the journal, one line each).
+    /// - Parameters:
+    ///   - hub: the sinks (journal, desktop, MQTT, push); nil logs to the journal only.
+    ///   - deliver: also called with every delivery (the demo prints them).
     public init(history: DrinkHistory, configuration: Configuration, logger: Logger,
-                deliver: (@Sendable (Delivery) -> Void)? = nil) {
+                hub: SinkHub? = nil, deliver: (@Sendable (Delivery) -> Void)? = nil) {
         let storedGoal = (try? history.bottles())?.compactMap(\.goalML).first
         self.bottleGoal = storedGoal
         self.configuration = configuration
-        self.runner = ReminderRunner(history: history, settings: configuration.hydrationSettings(bottleGoal: storedGoal),
-                                     logger: logger) { delivery in
-            if let deliver {
-                deliver(delivery)
-            } else {
+        self.history = history
+        self.hub = hub
+        self.logger = logger
+        // Only the journal: the bridge behaves like a phone whose user denied notifications
+        // (REMINDERS.md 1); a caller that shows deliveries itself (demo) reaches a person.
+        let reachable = (hub?.reachesAPerson ?? false) || deliver != nil
+        let (settings, problems) = configuration.reminderSettings(
+            bottleGoal: storedGoal, personReachable: reachable, storedSchedules: StoredSchedules.tables(in: history))
+        for problem in problems { logger.warning("\(problem)") }
+        self.runner = ReminderRunner(history: history, settings: settings, logger: logger) { delivery in
+            deliver?(delivery)
+            if let hub {
+                hub.deliver(SinkSetup.notification(delivery))
+            } else if deliver == nil {
                 logger.notice("notification \(delivery.kind.rawValue): \(delivery.title) — \(delivery.body)")
             }
         }
@@ -39,14 +57,27 @@ public actor ReminderDesk {
         runner.historyChanged()
     }
 
+    /// A new drink was stored: published as an event (MQTT).
+    public func drinkStored(_ record: DrinkRecord) {
+        hub?.publish(SinkDrink(recordID: Int(record.recordID), time: Double(record.timestamp), amountML: Int(record.amountML),
+                               bottleLevelML: Int(record.bottleLevelML), type: record.kind.rawValue))
+    }
+
     public func syncEnded(at instant: Double, newRecords: Int) {
         runner.advance(to: instant)
         runner.syncEnded(at: instant, newRecords: newRecords)
+        publishState(at: instant)
     }
 
     public func currentState(lowBattery: Bool, batteryPercent: Int, at instant: Double) {
         runner.advance(to: instant)
         runner.currentState(lowBattery: lowBattery, batteryPercent: batteryPercent, at: instant)
+        publishState(at: instant)
+    }
+
+    public func connection(_ connected: Bool, at instant: Double) {
+        bottleConnected = connected
+        publishState(at: instant)
     }
 
     /// The bottle told us its goal.
@@ -54,7 +85,39 @@ public actor ReminderDesk {
         guard goal != bottleGoal else { return }
         bottleGoal = goal
         runner.advance(to: instant)
-        runner.updateSettings(configuration.hydrationSettings(bottleGoal: goal), at: instant)
+        reloadSettings(at: instant)
+    }
+
+    /// A command from a sink: `config set`, a manual intake, a notification's button.
+    public func handle(_ command: SinkCommand, at instant: Double) {
+        runner.advance(to: instant)
+        switch command {
+        case .configSet(let key, let value):
+            do {
+                let normalized = try SettingCatalog.requireKey(key).normalize(value)
+                try history.setSetting(key, normalized)
+                configuration.useStoredValues([key: normalized])
+                reloadSettings(at: instant)
+                logger.info("config set \(key) = \(normalized) (from a sink)")
+            } catch {
+                logger.warning("config set \(key) \(value) refused: \(error)")
+            }
+        case .log(let type):
+            do {
+                let normalized = try runner.logIntake(type: type, at: instant)
+                logger.info("logged \(normalized)")
+            } catch {
+                logger.warning("log \(type) refused: \(error)")
+            }
+        case .action(let notificationID, let actionID):
+            do {
+                let outcome = try runner.actionInvoked(notificationID: notificationID, actionID: actionID, at: instant)
+                logger.info("action \(actionID) on \(notificationID): \(outcome)")
+            } catch {
+                logger.warning("action \(actionID) on \(notificationID) refused: \(error)")
+            }
+        }
+        publishState(at: instant)
     }
 
     /// Pace, urgency, deficit and today's reminder count (`status`).
@@ -64,6 +127,27 @@ public actor ReminderDesk {
 
     /// When something is due between minute ticks.
     public var nextFireTime: Double? { runner.engine.nextFireTime }
+
+    private func reloadSettings(at instant: Double) {
+        let reachable = hub?.reachesAPerson ?? runner.engine.reminderSettings.personReachable
+        let (settings, problems) = configuration.reminderSettings(
+            bottleGoal: bottleGoal, personReachable: reachable, storedSchedules: StoredSchedules.tables(in: history))
+        for problem in problems { logger.warning("\(problem)") }
+        runner.updateSettings(settings, at: instant)
+    }
+
+    /// The retained state for Home Assistant.
+    private func publishState(at instant: Double) {
+        guard let hub else { return }
+        let status = runner.status(at: instant)
+        let bottle = (try? history.bottles())?.max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
+        hub.publish(BridgeSnapshot(
+            time: instant, dayTotalML: status.pace.dayTotalML, goalML: runner.engine.settings.goalML,
+            bottleLevelML: bottle?.state?.bottleLevelML, batteryPercent: bottle?.state?.batteryPercent,
+            urgency: status.urgencyText, deficitML: status.displayedDeficitML, remindersToday: status.remindersSentToday,
+            dailyLimit: status.dailyLimit, lastSync: bottle?.lastSync, unsynced: bottle?.state?.unsyncedCount,
+            bottleConnected: bottleConnected))
+    }
 }
 
 /// Wakes the reminder engine at every whole minute (and at a notification due between them),
@@ -90,5 +174,31 @@ public struct ReminderTicker: Service {
                 await desk.advance(to: clock.now)
             }
         }
+    }
+}
+
+/// Runs the sinks for the daemon and hands the person's commands to the desk.
+public struct SinkService: Service {
+    let hub: SinkHub
+    let desk: ReminderDesk
+    let clock: any BridgeClock
+
+    public init(hub: SinkHub, desk: ReminderDesk, clock: any BridgeClock) {
+        self.hub = hub
+        self.desk = desk
+        self.clock = clock
+    }
+
+    public func run() async throws {
+        await hub.start()
+        let hub = self.hub, desk = self.desk, clock = self.clock
+        await withGracefulShutdownHandler {
+            for await command in hub.commands {
+                await desk.handle(command, at: clock.now)
+            }
+        } onGracefulShutdown: {
+            Task { await hub.stop() }
+        }
+        await hub.stop()
     }
 }

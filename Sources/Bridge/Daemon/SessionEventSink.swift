@@ -51,6 +51,7 @@ struct SessionEventSink: Sendable {
                 logger.warning("record #\(result.record.recordID) at \(result.record.timestamp) differs from the stored copy; the first copy is kept")
             }
             if !new.isEmpty { await desk.historyChanged() }
+            for result in new where !result.record.isDeleted { await desk.drinkStored(result.record) }
         case .syncEnded(let round):
             logger.info("sync \(round.outcome.rawValue): \(round.records) record(s) in \(round.chunks) chunk(s), \(round.newRecords) new")
             if round.outcome == .complete { update { $0.lastSync = round.endedAt } }
