@@ -150,3 +150,28 @@ struct ReplayRulesTests {
         #expect(result.err.contains("cold_deficient"))
     }
 }
+
+@Suite("Message pool file")
+struct MessagePoolFileTests {
+    @Test("a user pool is read relative to the config file; an empty or missing one is refused and the shipped pool is used")
+    func poolFile() throws {
+        let folder = TemporaryFolder()
+        _ = folder.write("mine.txt", "Drink up, captain.\n\nStay wavy.\n")
+        _ = folder.write("empty.txt", "\n\n")
+        func settings(_ pool: String) throws -> ([String]?, [String]) {
+            let file = folder.write("bridge-\(UUID().uuidString.prefix(4)).toml", "[messages]\nenabled = true\npool = \"\(pool)\"\n")
+            let configuration = try Configuration.load(file: file, mustExist: true)
+            let (settings, problems) = configuration.reminderSettings(personReachable: true)
+            return (settings.messages.userPool, problems)
+        }
+        let mine = try settings("mine.txt")
+        #expect(mine.0 == ["Drink up, captain.", "Stay wavy."])
+        #expect(mine.1.isEmpty)
+        let empty = try settings("empty.txt")
+        #expect(empty.0 == nil)
+        #expect(empty.1.contains { $0.contains("empty.txt") && $0.contains("no message") })
+        let missing = try settings("absent.txt")
+        #expect(missing.0 == nil)
+        #expect(missing.1.contains { $0.contains("absent.txt") && $0.contains("cannot be read") })
+    }
+}
