@@ -30,6 +30,8 @@ public struct Sighting: Sendable, Equatable {
     public var address: String
     public var name: String
     public var rssi: Int?
+    /// Found already connected (a link left by an earlier run, F4), not advertising.
+    public var wasConnected = false
 
     public init(_ device: BlueZDevice) {
         self.device = device.path

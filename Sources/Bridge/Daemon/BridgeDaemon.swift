@@ -130,7 +130,18 @@ public final class BridgeDaemon: Service, Sendable {
         try await discovery.start()
         logger.info("looking for the bottle on \(adapter.name)")
 
-        var found: Sighting?
+        // F4 (bluez/bluez#89): a bridge that was killed leaves bluetoothd holding the link, so
+        // the bottle stays Connected and does not advertise: discovery would never see it.
+        // Adopt such a connection first (the Connector skips Connect for a connected device).
+        var found: Sighting? = client.objects.devices(on: adapter.path)
+            .filter { $0.connected && BottleFilter().matches($0) }
+            .map { device -> Sighting in
+                var sighting = Sighting(device)
+                sighting.wasConnected = true
+                return sighting
+            }
+            .first { choice.accepts($0) }
+        if let found { logger.info("\(found.name) (\(found.address)) is still connected from an earlier run; adopting the link") }
         while found == nil {
             let remaining = deadline.map { $0 - ContinuousClock.now }
             if let remaining, remaining <= .zero { break }
@@ -147,7 +158,7 @@ public final class BridgeDaemon: Service, Sendable {
             if let ended = sightings.ended { throw ended }
             throw NoBottleSeen(timeout: options.onceTimeout ?? .zero)
         }
-        logger.info("\(sighting.name) (\(sighting.address)) is advertising; connecting")
+        if !sighting.wasConnected { logger.info("\(sighting.name) (\(sighting.address)) is advertising; connecting") }
 
         // Connect at once (the bottle may sleep any moment); stop discovering meanwhile.
         async let stopped: Void = discovery.stop()
