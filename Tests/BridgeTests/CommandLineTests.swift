@@ -1,5 +1,6 @@
 // The command-line contracts of DESIGN.md 3.1 and 3.4, run against the built binary.
 
+import BusTestSupport
 import Foundation
 import Testing
 
@@ -10,35 +11,14 @@ import Testing
 func runBridge(_ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, out: String, err: String) {
     let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         .appendingPathComponent("aquavate-bridge")
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    let outURL = folder.appendingPathComponent("out"), errURL = folder.appendingPathComponent("err")
-    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     // Tests decide which buses exist: none unless they say so.
     for key in ["JOURNAL_STREAM", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "DBUS_SYSTEM_BUS_ADDRESS"] {
         env.removeValue(forKey: key)
     }
     for (key, value) in environment { env[key] = value }
-    process.environment = env
-    // Output goes to files, so a chatty child can never block on a full pipe.
-    process.standardOutput = try FileHandle(forWritingTo: outURL)
-    process.standardError = try FileHandle(forWritingTo: errURL)
-    let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-        process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-        do { try process.run() } catch {
-            process.terminationHandler = nil
-            continuation.resume(throwing: error)
-        }
-    }
-    let out = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
-    let err = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
-    return (status, out, err)
+    let result = try await runTool(binary.path, arguments, environment: env)
+    return (result.status, result.output, result.error)
 }
 
 func jsonObjects(_ text: String) throws -> [[String: Any]] {

@@ -123,38 +123,9 @@ public final class PrivateBus: @unchecked Sendable {
                     environment overrides: [String: String] = [:]) async throws
         -> (status: Int32, output: String, error: String)
     {
-        let name = "run-\(UUID().uuidString.prefix(8))"
-        let outURL = Self.logFile(directory, name + ".out")
-        let errURL = Self.logFile(directory, name + ".err")
-        let tool = Process()
-        tool.executableURL = URL(fileURLWithPath: executable)
-        tool.arguments = arguments
-        tool.environment = environment.merging(overrides) { _, new in new }
-        tool.standardOutput = try FileHandle(forWritingTo: outURL)
-        tool.standardError = try FileHandle(forWritingTo: errURL)
-        let exited = AsyncStream<Int32>.makeStream()
-        tool.terminationHandler = { process in
-            exited.continuation.yield(process.terminationStatus)
-            exited.continuation.finish()
-        }
-        try tool.run()
-        let status = try await withThrowingTaskGroup(of: Int32?.self) { group in
-            group.addTask { await exited.stream.first { _ in true } }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = try await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
-        guard let status else {
-            kill(tool.processIdentifier, SIGKILL)
-            throw HarnessFailure(description: "\(executable) \(arguments) did not finish within \(timeout)")
-        }
-        let output = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
-        let error = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
-        return (status, output, error)
+        let result = try await runTool(executable, arguments, environment: environment.merging(overrides) { _, new in new },
+                                       timeout: timeout)
+        return (result.status, result.output, result.error)
     }
 
     /// Kills the children and the daemon (SIGKILL) and removes the folder. Idempotent.

@@ -2,6 +2,7 @@
 // copy, /usr/local, /var and /run are empty, so useradd, chown and the installer write only there
 // and the machine is untouched. systemd and udev do not run here (no /run/systemd/system, no
 // /run/udev), so the installer's activation steps say so instead of running.
+import BusTestSupport
 import Foundation
 import Testing
 

@@ -2,6 +2,7 @@
 //
 // useradd/groupadd/userdel lock /etc/passwd; two at once fail with "cannot lock /etc/passwd", so
 // every call here goes through one lock. The tools are short-lived and are waited for in place.
+import BusTestSupport
 import Foundation
 import Synchronization
 

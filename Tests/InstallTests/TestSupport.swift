@@ -21,15 +21,6 @@ func repositoryFile(_ relativePath: String) -> String {
 let bridgeBinary: String = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     .appendingPathComponent("aquavate-bridge").path
 
-/// What a finished tool did.
-struct ToolResult: CustomStringConvertible {
-    var status: Int32
-    var output: String
-    var error: String
-    var description: String { "status \(status)\nstdout:\n\(output)\nstderr:\n\(error)" }
-    /// Standard output's lines.
-    var lines: [String] { output.split(separator: "\n").map(String.init) }
-}
 
 /// A fresh folder under the temporary directory, readable by every user (the policy tests run
 /// tools as other users in it). Removed by `remove()`.
@@ -54,50 +45,6 @@ struct ScratchFolder {
     func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
-/// Runs a tool to completion (killed with SIGKILL after `timeout`). Output goes to files, so a
-/// chatty tool never blocks on a pipe; the child is awaited through its termination handler.
-func runTool(
-    _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-    directory: String? = nil, timeout: Duration = .seconds(60)
-) async throws -> ToolResult {
-    let scratch = try ScratchFolder("tool")
-    defer { scratch.remove() }
-    let outPath = scratch.file("out"), errPath = scratch.file("err")
-    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    let tool = Process()
-    tool.executableURL = URL(fileURLWithPath: executable)
-    tool.arguments = arguments
-    if let environment { tool.environment = environment }
-    if let directory { tool.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    tool.standardInput = FileHandle.nullDevice
-    tool.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-    tool.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    let exited = AsyncStream<Int32>.makeStream()
-    tool.terminationHandler = { process in
-        exited.continuation.yield(process.terminationStatus)
-        exited.continuation.finish()
-    }
-    try tool.run()
-    let status = try await withThrowingTaskGroup(of: Int32?.self) { group in
-        group.addTask { await exited.stream.first { _ in true } }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            return nil
-        }
-        let first = try await group.next() ?? nil
-        group.cancelAll()
-        return first
-    }
-    guard let status else {
-        kill(tool.processIdentifier, SIGKILL)
-        throw HarnessFailure(description: "\(executable) \(arguments) did not finish within \(timeout)")
-    }
-    return ToolResult(
-        status: status,
-        output: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-        error: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
-}
 
 /// The environment for a child that must see no bus unless the test gives one.
 func environmentWithoutBuses(_ extra: [String: String] = [:]) -> [String: String] {

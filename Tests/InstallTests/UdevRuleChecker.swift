@@ -1,6 +1,7 @@
 // A small checker for udev rule files: every rule must split into KEY{attribute}OPERATOR"value"
 // tokens, with an operator its key allows (udev(7), "Rules files"). It does not replace udevadm's
 // parser (UdevRulesTests runs that too); it lets the tests say what each rule matches and sets.
+import BusTestSupport
 import Foundation
 
 struct UdevToken: Equatable {

@@ -6,6 +6,7 @@
 // system's rule folders, so it runs in a private mount namespace (`unshare --mount`) with tmpfs
 // over /etc/udev/rules.d and /run: our file is the only one in /etc, and nothing udevadm writes
 // reaches the real system. The device it tests (/sys/class/net/lo) exists in every container.
+import BusTestSupport
 import Foundation
 import Testing
 

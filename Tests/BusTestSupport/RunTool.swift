@@ -1,0 +1,58 @@
+// Running a tool to completion from a test without blocking a thread of the test pool.
+import Foundation
+
+/// What a finished tool did.
+public struct ToolResult: CustomStringConvertible {
+    public var status: Int32
+    public var output: String
+    public var error: String
+    public var description: String { "status \(status)\nstdout:\n\(output)\nstderr:\n\(error)" }
+    /// Standard output's lines.
+    public var lines: [String] { output.split(separator: "\n").map(String.init) }
+}
+
+/// Runs a tool to completion (killed with SIGKILL after `timeout`). Output goes to files, so a
+/// chatty tool never blocks on a pipe; the child is awaited through its termination handler.
+public func runTool(
+    _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+    directory: String? = nil, timeout: Duration = .seconds(60)
+) async throws -> ToolResult {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("tool-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let outPath = scratch.appendingPathComponent("out").path, errPath = scratch.appendingPathComponent("err").path
+    _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+    let tool = Process()
+    tool.executableURL = URL(fileURLWithPath: executable)
+    tool.arguments = arguments
+    if let environment { tool.environment = environment }
+    if let directory { tool.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    tool.standardInput = FileHandle.nullDevice
+    tool.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+    tool.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    let exited = AsyncStream<Int32>.makeStream()
+    tool.terminationHandler = { process in
+        exited.continuation.yield(process.terminationStatus)
+        exited.continuation.finish()
+    }
+    try tool.run()
+    let status = try await withThrowingTaskGroup(of: Int32?.self) { group in
+        group.addTask { await exited.stream.first { _ in true } }
+        group.addTask {
+            try await Task.sleep(for: timeout)
+            return nil
+        }
+        let first = try await group.next() ?? nil
+        group.cancelAll()
+        return first
+    }
+    guard let status else {
+        kill(tool.processIdentifier, SIGKILL)
+        throw HarnessFailure(description: "\(executable) \(arguments) did not finish within \(timeout)")
+    }
+    return ToolResult(
+        status: status,
+        output: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+        error: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+}
