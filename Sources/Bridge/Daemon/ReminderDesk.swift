@@ -113,11 +113,22 @@ public actor ReminderDesk {
             do {
                 let outcome = try runner.actionInvoked(notificationID: notificationID, actionID: actionID, at: instant)
                 logger.info("action \(actionID) on \(notificationID): \(outcome)")
+                if case .startRitual = outcome { startRitual(notificationID, at: instant) }
             } catch {
                 logger.warning("action \(actionID) on \(notificationID) refused: \(error)")
             }
         }
         publishState(at: instant)
+    }
+
+    /// Start Ritual (REMINDERS.md 6): "open" the ritual where a person is — the ritual's text
+    /// again through the sinks, as an event of kind `ritual_started` (a desktop notification, an
+    /// MQTT event Home Assistant automations can react to, a push).
+    private func startRitual(_ notificationID: String, at instant: Double) {
+        let delivered = (try? history.deliveredNotifications())?.last { $0.id == notificationID }
+        hub?.deliver(SinkNotification(id: notificationID + "-started", kind: SinkNotification.Kind.ritualStarted,
+                                      title: delivered.map { "Ritual started: \($0.title)" } ?? "Ritual started",
+                                      body: delivered?.body ?? "", time: instant))
     }
 
     /// Pace, urgency, deficit and today's reminder count (`status`).

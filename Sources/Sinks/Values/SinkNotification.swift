@@ -48,8 +48,11 @@ public struct SinkNotification: Sendable, Equatable {
         public static let deadline = "deadline"
         public static let ritual = "ritual"
         public static let test = "test"
+        /// Start Ritual was pressed (REMINDERS.md 6): the ritual's text again, as the bridge's
+        /// "open the ritual" — a desktop notification and an MQTT event Home Assistant can act on.
+        public static let ritualStarted = "ritual_started"
 
-        public static let all = [reminder, backOnTrack, goalReached, lowBattery, scheduled,
+        public static let all = [reminder, backOnTrack, goalReached, lowBattery, scheduled, ritualStarted,
                                  dailyMessage, deadline, ritual, test]
     }
 
