@@ -36,6 +36,13 @@ import Testing
             "listener \(tlsPort) 127.0.0.1", "certfile \(server.certificate)", "keyfile \(server.key)",
         ])
         try broker.start()
+        // `start` waits for the plain listener only; under a loaded machine the TLS listener can
+        // come up later, so wait for it too (with a deadline) before the sink's first attempt.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !canConnect(port: tlsPort) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(canConnect(port: tlsPort), "the TLS listener on \(tlsPort) never came up")
         let watcher = try TestMQTTClient(port: broker.port)
         try await watcher.start()
 
