@@ -42,6 +42,8 @@ public final class GATTConnection: Sendable {
         var streams: [DBusObjectPath: AsyncStream<[UInt8]>.Continuation] = [:]
         var watchingBattery = false
         var lost: LinkLoss?
+        /// Our own Disconnect is under way.
+        var disconnecting = false
     }
 
     init(client: BlueZClient, device: DBusObjectPath, sessionBus: BusConnection, watch: ChangeWatch,
@@ -69,7 +71,10 @@ public final class GATTConnection: Sendable {
     private func handle(_ change: BlueZChange, view: inout DeviceView) -> Bool {
         if view.apply(change) {
             // 7.3: a removed device object is a lost link even without Connected=false.
-            let loss: LinkLoss? = view.serviceLost ? .serviceLost : !view.exists ? .vanished : !view.connected ? .disconnected : nil
+            var loss: LinkLoss? = view.serviceLost ? .serviceLost : !view.exists ? .vanished : !view.connected ? .disconnected : nil
+            // BlueZ sends Connected=false before it replies to our own Disconnect (BLUEZ.md 7.8):
+            // that is the disconnect we asked for, not a dropped link.
+            if loss == .disconnected, state.withLock({ $0.disconnecting }) { loss = .local }
             if let loss {
                 markLost(loss)
                 return true
@@ -269,6 +274,7 @@ public final class GATTConnection: Sendable {
             try? client.connection.send(destination: BlueZNames.service, path: device,
                                         interface: BlueZNames.deviceInterface, method: "Disconnect")
         } else if lostReason == nil {
+            state.withLock { $0.disconnecting = true }
             do {
                 _ = try await client.call(device, BlueZNames.deviceInterface, "Disconnect", timeout: policy.disconnectTimeout)
             } catch {
