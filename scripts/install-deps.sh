@@ -7,13 +7,17 @@
 # (udevadm), util-linux and mount (unshare, setpriv, mount), passwd (useradd), make, dbus-bin
 # (dbus-send) and libglib2.0-bin (gdbus).
 set -euo pipefail
+packages=(
+    pkg-config libsqlite3-dev
+    libdbus-1-dev dbus-daemon
+    libbluetooth-dev
+    libmosquitto-dev mosquitto
+    python3 python3-venv python3-dbus python3-dbusmock
+    libcurl4-openssl-dev
+    systemd udev util-linux mount passwd make dbus-bin libglib2.0-bin
+)
+# `--list` prints the packages (for .ci/run), one line.
+if [ "${1:-}" = "--list" ]; then echo "${packages[*]}"; exit 0; fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update
-apt-get install -y --no-install-recommends \
-    pkg-config libsqlite3-dev \
-    libdbus-1-dev dbus-daemon \
-    libbluetooth-dev \
-    libmosquitto-dev mosquitto \
-    python3 python3-venv python3-dbus python3-dbusmock \
-    libcurl4-openssl-dev \
-    systemd udev util-linux mount passwd make dbus-bin libglib2.0-bin
+apt-get install -y --no-install-recommends "${packages[@]}"
