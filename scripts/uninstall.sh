@@ -26,15 +26,9 @@ for argument in "$@"; do
         *) fail "unknown argument '$argument'; see --help" ;;
     esac
 done
-[[ "$PREFIX" == /* ]] || fail "PREFIX must be an absolute path, not '$PREFIX'"
-[[ -z "$DESTDIR" || "$DESTDIR" == /* ]] || fail "DESTDIR must be an absolute path, not '$DESTDIR'"
-DESTDIR="${DESTDIR%/}"
-PREFIX="${PREFIX%/}"
-real_install=no
-[[ -z "$DESTDIR" ]] && real_install=yes
-if [[ $real_install == yes && $(id -u) -ne 0 ]]; then
-    fail "removing from the system needs root: run it with sudo (or set DESTDIR for a staged install)"
-fi
+# shellcheck source=scripts/destination.sh
+source "$(dirname "$0")/destination.sh"
+check_destination "removing from the system" "or set DESTDIR for a staged install"
 
 systemd_running=no
 [[ $real_install == yes && -d /run/systemd/system ]] && systemd_running=yes
