@@ -49,11 +49,13 @@ let package = Package(
         .target(name: "Sinks", dependencies: ["DBus", "CMosquitto", .product(name: "Logging", package: "swift-log")]),
         // Configuration, replay, the daemon's wiring.
         .target(name: "Bridge", dependencies: [
-            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth", "BlueZ", "BottleSession",
+            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth", "BlueZ", "BottleSession", "ProcessSupport",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        // Child processes started race-free and awaited without blocking a thread (dbus-daemon, tools).
+        .target(name: "ProcessSupport"),
         // A BlueZ-faithful simulated bottle exported on D-Bus.
         .target(name: "BottleSimulator", dependencies: ["DBus", "AquavateProtocol"]),
 
@@ -75,19 +77,20 @@ let package = Package(
 
         // Benchmarks (not tests): `swift run -c release aquavate-bench`.
         .executableTarget(name: "aquavate-bench", dependencies: [
-            "AquavateProtocol", "AquavateCapture", "History", "Bridge", "Reminders",
+            "AquavateProtocol", "AquavateCapture", "History", "Bridge", "Reminders", "ProcessSupport",
         ], path: "Benchmarks/aquavate-bench"),
 
+        .testTarget(name: "ProcessSupportTests", dependencies: ["ProcessSupport"]),
         .testTarget(name: "AquavateProtocolTests", dependencies: ["AquavateProtocol"]),
         .testTarget(name: "AquavateCaptureTests", dependencies: ["AquavateCapture", "AquavateProtocol"]),
         .testTarget(name: "HistoryTests", dependencies: ["History", "AquavateProtocol"]),
         // Test helpers shared by the targets that need a private dbus-daemon.
-        .target(name: "BusTestSupport", path: "Tests/BusTestSupport"),
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "BusTestSupport"]),
+        .target(name: "BusTestSupport", dependencies: ["ProcessSupport"], path: "Tests/BusTestSupport"),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders"]),
-        .testTarget(name: "SinksTests", dependencies: ["Sinks", "DBus", "BusTestSupport"]),
-        .testTarget(name: "InstallTests", dependencies: ["Bridge", "DBus", "BusTestSupport"]),
-        .testTarget(name: "BottleSimulatorTests", dependencies: ["BottleSimulator", "DBus", "AquavateProtocol", "BusTestSupport"]),
+        .testTarget(name: "SinksTests", dependencies: ["Sinks", "DBus", "BusTestSupport", "ProcessSupport"]),
+        .testTarget(name: "InstallTests", dependencies: ["Bridge", "DBus", "BusTestSupport", "ProcessSupport"]),
+        .testTarget(name: "BottleSimulatorTests", dependencies: ["BottleSimulator", "DBus", "AquavateProtocol", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "BottleSession", "DBus", "AquavateProtocol", "History", "BottleSimulator", "BusTestSupport"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks", "BusTestSupport"]),
     ]

@@ -10,16 +10,41 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 swift build --build-tests || exit 1
-targets=(AquavateProtocolTests AquavateCaptureTests HistoryTests RemindersTests BridgeTests
+targets=(ProcessSupportTests AquavateProtocolTests AquavateCaptureTests HistoryTests RemindersTests BridgeTests
          DBusTests SinksTests BottleSimulatorTests BlueZTests InstallTests)
 passed=0 failed=0 retried=()
+
+# A hung target: which tests started and never ended, and where every thread of the test
+# process stands (gdb, when installed), so that a hang in CI can be diagnosed from its log.
+report_hang() {
+    local log=$1
+    echo "--- tests started but not finished:"
+    comm -23 <(sed -n 's/^◇ Test \(.*\) started\.$/\1/p' "$log" | sort) \
+             <(sed -n 's/^\(✔\|✘\) Test \(.*\) \(passed\|failed\) after.*/\2/p' "$log" | sort) \
+        | grep -v -e '^case passing' -e '^run$' | head -40
+    local pid
+    for pid in $(pgrep -f "aquavate-bridgePackageTests.xctest"); do
+        if command -v gdb > /dev/null; then
+            echo "--- threads of $pid:"
+            timeout 60 gdb -p "$pid" -batch -ex "thread apply all bt 12" 2>/dev/null \
+                | grep -E "^Thread|^#" | cut -c1-200 | head -300
+        fi
+    done
+}
 for target in "${targets[@]}"; do
     ok=false
     for attempt in 1 2; do
         log=$(mktemp)
-        if timeout 600 swift test --skip-build --filter "^${target}\." > "$log" 2>&1; then
-            ok=true
+        swift test --skip-build --filter "^${target}\." > "$log" 2>&1 &
+        runner=$!
+        deadline=$((SECONDS + 600))
+        while kill -0 "$runner" 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 1; done
+        if kill -0 "$runner" 2>/dev/null; then
+            echo "=== $target: still running after 600 s"
+            report_hang "$log"
+            pkill -9 -P "$runner" 2>/dev/null; kill -9 "$runner" 2>/dev/null
         fi
+        wait "$runner" && ok=true
         grep -E "Test run with|Executed .* tests" "$log" | tail -1
         if $ok; then rm -f "$log"; break; fi
         echo "=== $target: attempt $attempt failed or timed out; last lines:"

@@ -3,9 +3,10 @@
 
 import AquavateProtocol
 import Foundation
+import ProcessSupport
 
 enum DecodeBenchmark {
-    static func run(_ options: [String]) {
+    static func run(_ options: [String]) async {
         let chunkCount = 60_000 // 1,020,000 records in chunks of 17
         var random = SeededGenerator(seed: 50)
         var chunks: [[UInt8]] = []
@@ -58,7 +59,7 @@ enum DecodeBenchmark {
         defer { try? FileManager.default.removeItem(atPath: file) }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("python_chunk_decoder.py").path
-        let python = pythonOutput(script: script, file: file)
+        let python = await pythonOutput(script: script, file: file)
 
         let perChunk = Double(decoded) / chunkSeconds, perBuffer = Double(decoded) / bufferSeconds
         print("decode: \(decoded) records in \(chunks.count) chunks of 17 (checksum \(checksum % 1000))")
@@ -84,15 +85,16 @@ enum DecodeBenchmark {
     }
 
     /// Records per second of each Python form, by name.
-    private static func pythonOutput(script: String, file: String) -> [String: Double] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, file]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        do { try process.run() } catch { return [:] }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+    private static func pythonOutput(script: String, file: String) async -> [String: Double] {
+        // Output to a file, awaited through ChildProcess: no pipe to fill, no blocking wait.
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("aquavate-bench-python-\(getpid()).txt").path
+        guard FileManager.default.createFile(atPath: outputPath, contents: nil),
+              let output = FileHandle(forWritingAtPath: outputPath),
+              let process = try? ChildProcess.spawn("/usr/bin/env", ["python3", script, file], output: output)
+        else { return [:] }
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        guard await process.waitForExit(timeout: .seconds(600)) == 0,
+              let data = FileManager.default.contents(atPath: outputPath) else { return [:] }
         var rates: [String: Double] = [:]
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             var fields: [Substring: Substring] = [:]

@@ -14,7 +14,7 @@ let options = Array(arguments.dropFirst())
 
 switch which {
 case "decode":
-    DecodeBenchmark.run(options)
+    await DecodeBenchmark.run(options)
 case "replay":
     ReplayBenchmark.run(options)
 case "day-totals":
@@ -22,7 +22,7 @@ case "day-totals":
 case "reminders":
     ReminderYearBenchmark.run(options)
 case "all":
-    DecodeBenchmark.run([])
+    await DecodeBenchmark.run([])
     ReminderYearBenchmark.run([])
     DayTotalsBenchmark.run([])
     ReplayBenchmark.run([])

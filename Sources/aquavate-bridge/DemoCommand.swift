@@ -47,51 +47,13 @@ struct DemoCommand: AsyncParsableCommand {
         let logger = common.makeLogger()
         do {
             let bus = try await PrivateDBusDaemon.start()
-            defer { bus.stop() }
-            let simulatorConfiguration = SimulatorConfiguration(
-                records: records, faults: try faults.map { try SimulatorFault(parsing: $0) }, now: Bridge.SystemClock().now
-            ).withTestTimings()
-            let simulator = try await BottleSimulator.start(bus: .address(bus.address), configuration: simulatorConfiguration)
-            print("demo: private D-Bus bus \(bus.address)")
-            print("demo: simulated bottle \(simulatorConfiguration.effectiveName) (\(simulatorConfiguration.address)) holding \(records) drink(s)")
-
-            let history = try common.openHistory(path: common.db)
-            let configuration = try common.loadConfiguration(history: common.db == nil ? nil : history, logger: logger)
-            var options = DaemonOptions()
-            options.bus = .address(bus.address)
-            options.once = true
-            options.onceTimeout = .seconds(30)
-            options.adoptAny = true
-            options.onceRetries = 5  // with --fault, show the bridge coming back
-            options.failedSessionPause = .milliseconds(300)
-            options.source = "aquavate-bridge \(BridgeVersion.string) demo"
-            var policy = options.connectPolicy
-            policy.disconnectTimeout = .seconds(3)
-            options.connectPolicy = policy
-            let delivered = Mutex(0)
-            let desk = ReminderDesk(history: history, configuration: configuration, logger: logger) { delivery in
-                delivered.withLock { $0 += 1 }
-                print("notification [\(delivery.kind.rawValue)] \(delivery.title): \(delivery.body)")
+            do {
+                try await demo(on: bus, logger: logger)
+                await bus.stop()
+            } catch {
+                await bus.stop()
+                throw error
             }
-            let outcome = try await RunCommand.runDaemon(
-                options: options, history: history, configuration: configuration, logger: logger, desk: desk)
-            let left = simulator.model.unsyncedCount
-            await simulator.stop()
-            switch outcome {
-            case .succeeded(let summary):
-                print("demo: \(summary); the bottle has \(left) unsynced record(s) left")
-            case .failed(let reason):
-                throw CommandFailure(reason)
-            case .stopped:
-                throw CommandFailure("stopped before the bottle was synced")
-            }
-            let status = await desk.status(at: Bridge.SystemClock().now)
-            print("demo: reminders: \(status.urgencyText), deficit \(status.displayedDeficitML) ml, "
-                  + "\(status.remindersTodayText), \(delivered.withLock { $0 }) notification(s) sent during the demo")
-            print("demo: the history")
-            let report = try HistoryReport.make(history: history, configuration: configuration, days: nil,
-                                                now: Bridge.SystemClock().now)
-            for line in report.lines(format: .text) { print(line) }
         } catch let failure as CommandFailure {
             StandardError.writeLine("aquavate-bridge demo: \(failure.description)")
             throw ExitCode.failure
@@ -101,5 +63,53 @@ struct DemoCommand: AsyncParsableCommand {
             StandardError.writeLine("aquavate-bridge demo: \(error)")
             throw ExitCode.failure
         }
+    }
+
+    /// The simulated bottle on `bus`, the bridge syncing it once with reminders, then the history.
+    private func demo(on bus: PrivateDBusDaemon, logger: Logger) async throws {
+        let simulatorConfiguration = SimulatorConfiguration(
+            records: records, faults: try faults.map { try SimulatorFault(parsing: $0) }, now: Bridge.SystemClock().now
+        ).withTestTimings()
+        let simulator = try await BottleSimulator.start(bus: .address(bus.address), configuration: simulatorConfiguration)
+        print("demo: private D-Bus bus \(bus.address)")
+        print("demo: simulated bottle \(simulatorConfiguration.effectiveName) (\(simulatorConfiguration.address)) holding \(records) drink(s)")
+
+        let history = try common.openHistory(path: common.db)
+        let configuration = try common.loadConfiguration(history: common.db == nil ? nil : history, logger: logger)
+        var options = DaemonOptions()
+        options.bus = .address(bus.address)
+        options.once = true
+        options.onceTimeout = .seconds(30)
+        options.adoptAny = true
+        options.onceRetries = 5  // with --fault, show the bridge coming back
+        options.failedSessionPause = .milliseconds(300)
+        options.source = "aquavate-bridge \(BridgeVersion.string) demo"
+        var policy = options.connectPolicy
+        policy.disconnectTimeout = .seconds(3)
+        options.connectPolicy = policy
+        let delivered = Mutex(0)
+        let desk = ReminderDesk(history: history, configuration: configuration, logger: logger) { delivery in
+            delivered.withLock { $0 += 1 }
+            print("notification [\(delivery.kind.rawValue)] \(delivery.title): \(delivery.body)")
+        }
+        let outcome = try await RunCommand.runDaemon(
+            options: options, history: history, configuration: configuration, logger: logger, desk: desk)
+        let left = simulator.model.unsyncedCount
+        await simulator.stop()
+        switch outcome {
+        case .succeeded(let summary):
+            print("demo: \(summary); the bottle has \(left) unsynced record(s) left")
+        case .failed(let reason):
+            throw CommandFailure(reason)
+        case .stopped:
+            throw CommandFailure("stopped before the bottle was synced")
+        }
+        let status = await desk.status(at: Bridge.SystemClock().now)
+        print("demo: reminders: \(status.urgencyText), deficit \(status.displayedDeficitML) ml, "
+              + "\(status.remindersTodayText), \(delivered.withLock { $0 }) notification(s) sent during the demo")
+        print("demo: the history")
+        let report = try HistoryReport.make(history: history, configuration: configuration, days: nil,
+                                            now: Bridge.SystemClock().now)
+        for line in report.lines(format: .text) { print(line) }
     }
 }

@@ -4,6 +4,7 @@
 import BusTestSupport
 import DBus
 import Foundation
+import ProcessSupport
 import Testing
 
 /// The built `aquavate-sim`, next to the test bundle.
@@ -15,7 +16,7 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
     .deletingLastPathComponent()
 
 /// Spawns `aquavate-sim` on `bus` and waits until it owns org.bluez.
-func spawnSimulator(on bus: PrivateBus, _ arguments: [String]) async throws -> Process {
+func spawnSimulator(on bus: PrivateBus, _ arguments: [String]) async throws -> ChildProcess {
     let process = try bus.spawn(simulatorBinary, ["--bus", bus.address] + arguments, logName: "aquavate-sim")
     let client = try await BusConnection.connect(.address(bus.address))
     defer { Task { await client.close() } }
@@ -29,16 +30,12 @@ func spawnSimulator(on bus: PrivateBus, _ arguments: [String]) async throws -> P
 }
 
 /// Waits (at most `timeout`) for `process` to exit; SIGKILLs it if it does not (P7).
-func waitForExit(_ process: Process, timeout: Duration = .seconds(10)) async throws -> Int32 {
-    let deadline = ContinuousClock.now + timeout
-    while process.isRunning {
-        guard ContinuousClock.now < deadline else {
-            kill(process.processIdentifier, SIGKILL)
-            throw HarnessFailure(description: "the process did not exit within \(timeout)")
-        }
-        try await Task.sleep(for: .milliseconds(20))
+func waitForExit(_ process: ChildProcess, timeout: Duration = .seconds(10)) async throws -> Int32 {
+    guard let status = await process.waitForExit(timeout: timeout) else {
+        process.killNow()
+        throw HarnessFailure(description: "the process did not exit within \(timeout)")
     }
-    return process.terminationStatus
+    return status
 }
 
 @Suite struct SimulatorExecutableTests {

@@ -8,9 +8,11 @@
 //     signal mask that blocks SIGTERM, so `Process.terminate()` may do nothing (P7).
 //   * Output goes to files, not pipes, so a chatty child can never block on a full pipe, and
 //     nothing here blocks a Swift concurrency thread while waiting: polling with a deadline uses
-//     `Task.sleep`, and process exit is awaited through `terminationHandler`.
+//     `Task.sleep`. Children are `ChildProcess`es (ProcessSupport): spawned under one lock and
+//     never waited for with `Process.waitUntilExit()`, which hung the test process in CI.
 //   * As root, dbus-daemon prints "Failed to set fd limit" (P8); it is harmless.
 import Foundation
+import ProcessSupport
 
 /// Something expected did not happen in time, or a helper process failed.
 public struct HarnessFailure: Error, CustomStringConvertible {
@@ -24,9 +26,9 @@ public final class PrivateBus: @unchecked Sendable {
     public let directory: URL
     /// The bus address, e.g. `unix:path=/tmp/…/bus.sock,guid=…`.
     public let address: String
-    private let daemon: Process
+    private let daemon: ChildProcess
     private let lock = NSLock()
-    private var children: [Process] = []
+    private var children: [ChildProcess] = []
     private var stopped = false
 
     /// The environment that makes a child use this bus as both its system and its session bus.
@@ -37,7 +39,7 @@ public final class PrivateBus: @unchecked Sendable {
         return env
     }
 
-    private init(directory: URL, address: String, daemon: Process) {
+    private init(directory: URL, address: String, daemon: ChildProcess) {
         self.directory = directory
         self.address = address
         self.daemon = daemon
@@ -70,13 +72,11 @@ public final class PrivateBus: @unchecked Sendable {
             """.write(to: config, atomically: true, encoding: .utf8)
 
         let addressFile = directory.appendingPathComponent("address.txt")
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--config-file=\(config.path)", "--nofork", "--nopidfile", "--print-address=1"]
         _ = FileManager.default.createFile(atPath: addressFile.path, contents: nil)
-        daemon.standardOutput = try FileHandle(forWritingTo: addressFile)
-        daemon.standardError = try FileHandle(forWritingTo: logFile(directory, "dbus-daemon.log"))
-        try daemon.run()
+        let daemon = try ChildProcess.spawn(
+            "/usr/bin/dbus-daemon", ["--config-file=\(config.path)", "--nofork", "--nopidfile", "--print-address=1"],
+            output: try FileHandle(forWritingTo: addressFile),
+            error: try FileHandle(forWritingTo: logFile(directory, "dbus-daemon.log")))
 
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
@@ -87,7 +87,7 @@ public final class PrivateBus: @unchecked Sendable {
             if !daemon.isRunning { break }
             try await Task.sleep(for: .milliseconds(10))
         }
-        kill(daemon.processIdentifier, SIGKILL)
+        daemon.killNow()
         let log = (try? String(contentsOf: directory.appendingPathComponent("dbus-daemon.log"), encoding: .utf8)) ?? ""
         throw HarnessFailure(description: "dbus-daemon did not print its address within \(timeout): \(log)")
     }
@@ -100,15 +100,9 @@ public final class PrivateBus: @unchecked Sendable {
 
     /// Starts a long-running child on this bus (stopped with SIGKILL by `stop()`). Its output
     /// goes to `<name>.log` in the bus folder.
-    public func spawn(_ executable: String, _ arguments: [String], logName: String) throws -> Process {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: executable)
-        child.arguments = arguments
-        child.environment = environment
+    public func spawn(_ executable: String, _ arguments: [String], logName: String) throws -> ChildProcess {
         let log = try FileHandle(forWritingTo: Self.logFile(directory, logName + ".log"))
-        child.standardOutput = log
-        child.standardError = log
-        try child.run()
+        let child = try ChildProcess.spawn(executable, arguments, environment: environment, output: log, error: log)
         lock.withLock { children.append(child) }
         return child
     }
@@ -128,17 +122,16 @@ public final class PrivateBus: @unchecked Sendable {
         return (result.status, result.output, result.error)
     }
 
-    /// Kills the children and the daemon (SIGKILL) and removes the folder. Idempotent.
+    /// Kills the children and the daemon (SIGKILL) and removes the folder. Idempotent. It does not
+    /// wait for them to be reaped: SIGKILL cannot be refused, and waiting here would block the
+    /// caller's thread (see ProcessSupport's ChildProcess for how that hung the suite).
     public func stop() {
-        let (children, alreadyStopped) = lock.withLock { () -> ([Process], Bool) in
+        let (children, alreadyStopped) = lock.withLock { () -> ([ChildProcess], Bool) in
             defer { stopped = true }
             return (self.children, stopped)
         }
         guard !alreadyStopped else { return }
-        for child in children + [daemon] where child.isRunning {
-            kill(child.processIdentifier, SIGKILL)
-        }
-        for child in children + [daemon] { child.waitUntilExit() }
+        for child in children + [daemon] { child.killNow() }
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -1,5 +1,6 @@
 // Running a tool to completion from a test without blocking a thread of the test pool.
 import Foundation
+import ProcessSupport
 
 /// What a finished tool did.
 public struct ToolResult: CustomStringConvertible {
@@ -12,7 +13,7 @@ public struct ToolResult: CustomStringConvertible {
 }
 
 /// Runs a tool to completion (killed with SIGKILL after `timeout`). Output goes to files, so a
-/// chatty tool never blocks on a pipe; the child is awaited through its termination handler.
+/// chatty tool never blocks on a pipe; the child is awaited without blocking a thread (ChildProcess).
 public func runTool(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
     directory: String? = nil, timeout: Duration = .seconds(60)
@@ -23,32 +24,12 @@ public func runTool(
     let outPath = scratch.appendingPathComponent("out").path, errPath = scratch.appendingPathComponent("err").path
     _ = FileManager.default.createFile(atPath: outPath, contents: nil)
     _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-    let tool = Process()
-    tool.executableURL = URL(fileURLWithPath: executable)
-    tool.arguments = arguments
-    if let environment { tool.environment = environment }
-    if let directory { tool.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    tool.standardInput = FileHandle.nullDevice
-    tool.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-    tool.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-    let exited = AsyncStream<Int32>.makeStream()
-    tool.terminationHandler = { process in
-        exited.continuation.yield(process.terminationStatus)
-        exited.continuation.finish()
-    }
-    try tool.run()
-    let status = try await withThrowingTaskGroup(of: Int32?.self) { group in
-        group.addTask { await exited.stream.first { _ in true } }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            return nil
-        }
-        let first = try await group.next() ?? nil
-        group.cancelAll()
-        return first
-    }
-    guard let status else {
-        kill(tool.processIdentifier, SIGKILL)
+    let tool = try ChildProcess.spawn(
+        executable, arguments, environment: environment, directory: directory,
+        output: try FileHandle(forWritingTo: URL(fileURLWithPath: outPath)),
+        error: try FileHandle(forWritingTo: URL(fileURLWithPath: errPath)))
+    guard let status = await tool.waitForExit(timeout: timeout) else {
+        tool.killNow()
         throw HarnessFailure(description: "\(executable) \(arguments) did not finish within \(timeout)")
     }
     return ToolResult(

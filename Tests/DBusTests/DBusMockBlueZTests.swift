@@ -4,6 +4,7 @@
 import BusTestSupport
 import DBus
 import Foundation
+import ProcessSupport
 import Testing
 
 private let mockInterface = "org.bluez.Mock"
@@ -11,7 +12,7 @@ private let objectManager = "org.freedesktop.DBus.ObjectManager"
 
 /// Starts dbusmock's bluez5 template on `bus` and waits until it owns `org.bluez`.
 @discardableResult
-func startBlueZMock(on bus: PrivateBus, watching client: BusConnection) async throws -> Process {
+func startBlueZMock(on bus: PrivateBus, watching client: BusConnection) async throws -> ChildProcess {
     let owners = try await client.nameOwnerChanges(for: "org.bluez")
     defer { Task { await owners.subscription.cancel() } }
     let mock = try bus.spawn("/usr/bin/python3", ["-m", "dbusmock", "--template", "bluez5"], logName: "dbusmock")

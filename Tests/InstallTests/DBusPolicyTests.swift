@@ -7,6 +7,7 @@
 import BusTestSupport
 import DBus
 import Foundation
+import ProcessSupport
 import Testing
 
 private let policyFile = repositoryFile("dbus/aquavate-bridge.conf")
@@ -25,10 +26,17 @@ private func expectDenied(_ result: ToolResult, _ what: String, sourceLocation: 
 /// Creates `users` (name → extra groups), runs `body`, deletes the users whatever happens.
 private func withUsers<T>(_ users: [(String, [String])], _ body: () async throws -> T) async throws -> T {
     try requireRoot("the D-Bus policy test")
-    try SystemAccounts.ensureBluetoothGroup()
-    defer { for (name, _) in users { SystemAccounts.deleteUser(name) } }
-    for (name, groups) in users { try SystemAccounts.createUser(name, groups: groups) }
-    return try await body()
+    try await SystemAccounts.ensureBluetoothGroup()
+    func deleteUsers() async { for (name, _) in users { await SystemAccounts.deleteUser(name) } }
+    do {
+        for (name, groups) in users { try await SystemAccounts.createUser(name, groups: groups) }
+        let value = try await body()
+        await deleteUsers()
+        return value
+    } catch {
+        await deleteUsers()
+        throw error
+    }
 }
 
 /// Starts the policy bus and the fake bluetoothd, runs `body`, stops both.
@@ -117,17 +125,11 @@ struct DBusPolicyTests {
             try await withPolicyBus { bus, bluez in
                 let log = bus.folder.file("monitor.log")
                 _ = FileManager.default.createFile(atPath: log, contents: nil)
-                let monitor = Process()
-                monitor.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-                monitor.arguments = SystemAccounts.asUser(member) + ["/usr/bin/gdbus", "monitor", "--system", "--dest", "org.bluez"]
-                monitor.environment = bus.environment
-                monitor.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-                monitor.standardError = monitor.standardOutput
-                try monitor.run()
-                defer {
-                    kill(monitor.processIdentifier, SIGKILL)
-                    monitor.waitUntilExit()
-                }
+                let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+                let monitor = try ChildProcess.spawn(
+                    "/usr/bin/setpriv", SystemAccounts.asUser(member) + ["/usr/bin/gdbus", "monitor", "--system", "--dest", "org.bluez"],
+                    environment: bus.environment, output: output, error: output)
+                defer { monitor.killNow() }
                 // The monitor subscribes on its own schedule: announce until it has heard one.
                 let announcements = CallCounter()
                 try await waitUntil(.seconds(20), "gdbus monitor to print a PropertiesChanged from org.bluez") {

@@ -10,14 +10,15 @@
 import BusTestSupport
 import DBus
 import Foundation
+import ProcessSupport
 import Synchronization
 
 final class PolicyBus: @unchecked Sendable {
     let folder: ScratchFolder
     let address: String
-    private let daemon: Process
+    private let daemon: ChildProcess
 
-    private init(folder: ScratchFolder, address: String, daemon: Process) {
+    private init(folder: ScratchFolder, address: String, daemon: ChildProcess) {
         self.folder = folder
         self.address = address
         self.daemon = daemon
@@ -63,12 +64,10 @@ final class PolicyBus: @unchecked Sendable {
         let logFile = folder.file("daemon.log")
         _ = FileManager.default.createFile(atPath: addressFile, contents: nil)
         _ = FileManager.default.createFile(atPath: logFile, contents: nil)
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--config-file=\(config)", "--nofork", "--nopidfile", "--print-address=1"]
-        daemon.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: addressFile))
-        daemon.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
-        try daemon.run()
+        let daemon = try ChildProcess.spawn(
+            "/usr/bin/dbus-daemon", ["--config-file=\(config)", "--nofork", "--nopidfile", "--print-address=1"],
+            output: try FileHandle(forWritingTo: URL(fileURLWithPath: addressFile)),
+            error: try FileHandle(forWritingTo: URL(fileURLWithPath: logFile)))
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline, daemon.isRunning {
             let text = (try? String(contentsOfFile: addressFile, encoding: .utf8)) ?? ""
@@ -77,7 +76,7 @@ final class PolicyBus: @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(10))
         }
-        kill(daemon.processIdentifier, SIGKILL)
+        daemon.killNow()
         let log = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
         folder.remove()
         throw HarnessFailure(description: "dbus-daemon with the system policy did not start: \(log)")
@@ -109,8 +108,7 @@ final class PolicyBus: @unchecked Sendable {
     }
 
     func stop() {
-        if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) }
-        daemon.waitUntilExit()
+        daemon.killNow()
         folder.remove()
     }
 }

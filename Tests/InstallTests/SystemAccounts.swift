@@ -1,13 +1,14 @@
 // Throw-away users for the D-Bus policy tests, and the `bluetooth` group they need.
 //
 // useradd/groupadd/userdel lock /etc/passwd; two at once fail with "cannot lock /etc/passwd", so
-// every call here goes through one lock. The tools are short-lived and are waited for in place.
+// every call here goes through one queue, one tool at a time. The tools are awaited without
+// blocking a thread (ProcessSupport's ChildProcess says why that matters).
 import BusTestSupport
 import Foundation
-import Synchronization
+import ProcessSupport
 
 enum SystemAccounts {
-    private static let lock = Mutex(())
+    private static let queue = OneAtATime()
 
     struct AccountToolFailed: Error, CustomStringConvertible {
         var command: String
@@ -15,22 +16,18 @@ enum SystemAccounts {
         var description: String { "\(command) exited with status \(status); the tests run as root in CI" }
     }
 
-    /// Runs an account tool and waits for it (under the lock).
+    /// Runs an account tool (one at a time) and waits for it.
     @discardableResult
-    private static func run(_ executable: String, _ arguments: [String], allowFailure: Bool = false) throws -> Int32 {
-        try lock.withLock { _ in
-            let tool = Process()
-            tool.executableURL = URL(fileURLWithPath: executable)
-            tool.arguments = arguments
-            tool.standardOutput = FileHandle.nullDevice
-            tool.standardError = FileHandle.nullDevice
-            try tool.run()
-            tool.waitUntilExit()
-            if tool.terminationStatus != 0, !allowFailure {
-                throw AccountToolFailed(command: ([executable] + arguments).joined(separator: " "),
-                                        status: tool.terminationStatus)
+    private static func run(_ executable: String, _ arguments: [String], allowFailure: Bool = false) async throws -> Int32 {
+        try await queue.run {
+            let command = ([executable] + arguments).joined(separator: " ")
+            let tool = try ChildProcess.spawn(executable, arguments)
+            guard let status = await tool.waitForExit(timeout: .seconds(60)) else {
+                tool.killNow()
+                throw HarnessFailure(description: "\(command) did not finish within 60 s")
             }
-            return tool.terminationStatus
+            if status != 0, !allowFailure { throw AccountToolFailed(command: command, status: status) }
+            return status
         }
     }
 
@@ -40,20 +37,20 @@ enum SystemAccounts {
     }
 
     /// Creates the `bluetooth` group unless it exists (bluez's package creates it on a real system).
-    static func ensureBluetoothGroup() throws {
-        try run("/usr/sbin/groupadd", ["--force", "--system", "bluetooth"])
+    static func ensureBluetoothGroup() async throws {
+        try await run("/usr/sbin/groupadd", ["--force", "--system", "bluetooth"])
     }
 
     /// Creates a user with its own group and no home, optionally in more groups.
-    static func createUser(_ name: String, groups: [String] = []) throws {
+    static func createUser(_ name: String, groups: [String] = []) async throws {
         var arguments = ["--no-create-home", "--user-group", "--shell", "/usr/sbin/nologin"]
         if !groups.isEmpty { arguments += ["--groups", groups.joined(separator: ",")] }
-        try run("/usr/sbin/useradd", arguments + [name])
+        try await run("/usr/sbin/useradd", arguments + [name])
     }
 
     /// Deletes a user (and its group); a user already gone is fine.
-    static func deleteUser(_ name: String) {
-        _ = try? run("/usr/sbin/userdel", [name], allowFailure: true)
+    static func deleteUser(_ name: String) async {
+        _ = try? await run("/usr/sbin/userdel", [name], allowFailure: true)
     }
 
     static func userExists(_ name: String) -> Bool {
@@ -63,5 +60,20 @@ enum SystemAccounts {
     /// The command prefix that runs a program as `user` with its groups from /etc/group.
     static func asUser(_ user: String) -> [String] {
         ["--reuid=\(user)", "--regid=\(user)", "--init-groups", "--"]
+    }
+}
+
+/// Runs async operations strictly one after another, in the order they were asked for.
+private actor OneAtATime {
+    private var last: Task<Void, Never>?
+
+    func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        let previous = last
+        let task = Task {
+            await previous?.value
+            return try await operation()
+        }
+        last = Task { _ = try? await task.value }
+        return try await task.value
     }
 }

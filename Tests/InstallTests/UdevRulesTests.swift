@@ -39,7 +39,7 @@ struct UdevRulesTests {
     @Test("udevadm's parser reads the rules file and rejects no line of it")
     func udevadmAcceptsTheRules() async throws {
         try requireRoot("udevadm test in a private mount namespace")
-        try SystemAccounts.ensureBluetoothGroup()  // GROUP="bluetooth" must name a group that exists
+        try await SystemAccounts.ensureBluetoothGroup()  // GROUP="bluetooth" must name a group that exists
         let rules = try String(contentsOfFile: rulesFile, encoding: .utf8)
         let verdict = try await udevadmDiagnostics(for: rules)
         #expect(verdict.read, "udevadm did not read the file:\n\(verdict.log)")
@@ -49,7 +49,7 @@ struct UdevRulesTests {
     @Test("the same udevadm run does name the line of a broken rule (so the check above can fail)")
     func udevadmNamesBrokenLines() async throws {
         try requireRoot("udevadm test in a private mount namespace")
-        try SystemAccounts.ensureBluetoothGroup()
+        try await SystemAccounts.ensureBluetoothGroup()
         let rules = try String(contentsOfFile: rulesFile, encoding: .utf8)
         let broken = rules + "\nSUBSYSTEM=\"usb\", GROUP==\"bluetooth\"\nKERNEL==\"x\", FOO=\"1\"\n"
         let lineCount = broken.split(separator: "\n", omittingEmptySubsequences: false).count

@@ -2,24 +2,22 @@
 // openssl for the test, checked against that certificate as CA, host name (IP SAN) included.
 
 import Foundation
+import ProcessSupport
 import Testing
 @testable import Sinks
 
 @Suite(.serialized) struct MQTTTLSTests {
     /// A self-signed certificate for 127.0.0.1 and its key, in `directory`.
-    static func makeCertificate(in directory: URL, name: String) throws -> (certificate: String, key: String) {
+    static func makeCertificate(in directory: URL, name: String) async throws -> (certificate: String, key: String) {
         let certificate = directory.appendingPathComponent("\(name).pem").path
         let key = directory.appendingPathComponent("\(name)-key.pem").path
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
-                             "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
-        openssl.standardOutput = FileHandle.nullDevice
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()  // exits by itself; P7 only concerns signals
-        guard openssl.terminationStatus == 0 else {
-            throw MosquittoBroker.BrokerFailed(reason: "openssl exited with \(openssl.terminationStatus)")
+        let openssl = try ChildProcess.spawn("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
+            "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
+        let status = await openssl.waitForExit(timeout: .seconds(60))
+        guard status == 0 else {
+            openssl.killNow()
+            throw MosquittoBroker.BrokerFailed(reason: "openssl ended with \(status.map(String.init) ?? "nothing after 60 s")")
         }
         return (certificate, key)
     }
@@ -29,8 +27,8 @@ import Testing
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sinks-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let server = try Self.makeCertificate(in: scratch, name: "server")
-        let stranger = try Self.makeCertificate(in: scratch, name: "stranger")
+        let server = try await Self.makeCertificate(in: scratch, name: "server")
+        let stranger = try await Self.makeCertificate(in: scratch, name: "stranger")
         // The base listener stays plain for the watching client; the second one speaks TLS.
         let broker = try MosquittoBroker(extraConfiguration: [
             "listener \(tlsPort) 127.0.0.1", "certfile \(server.certificate)", "keyfile \(server.key)",

@@ -6,13 +6,14 @@
 // is what the reconnection test wants to see repaired.
 
 import Foundation
+import ProcessSupport
 import Testing
 
 final class MosquittoBroker: @unchecked Sendable {
     let port: Int
     let directory: URL
     private let lock = NSLock()
-    private var process: Process?
+    private var process: ChildProcess?
 
     /// Starts a broker; `extraConfiguration` lines are appended to its config file.
     init(port: Int? = nil, extraConfiguration: [String] = []) throws {
@@ -37,36 +38,30 @@ final class MosquittoBroker: @unchecked Sendable {
 
     /// Starts (or restarts) the broker and returns once it accepts connections.
     func start() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
-        process.arguments = ["-c", configurationFile.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess.spawn("/usr/sbin/mosquitto", ["-c", configurationFile.path])
         lock.lock()
         self.process = process
         lock.unlock()
         // Readiness: poll until the port accepts a TCP connection (a few ms normally).
         for _ in 0..<500 {
             if canConnect(port: port) { return }
-            if !process.isRunning {
+            if let status = process.exitStatus {
                 let log = (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
-                throw BrokerFailed(reason: "mosquitto exited with \(process.terminationStatus): \(log)")
+                throw BrokerFailed(reason: "mosquitto exited with \(status): \(log)")
             }
             usleep(20_000)
         }
         throw BrokerFailed(reason: "mosquitto did not listen on \(port) within 10 s")
     }
 
-    /// SIGKILL (P7), then reap.
+    /// SIGKILL (P7). Not waited for (that would block a thread; ChildProcess says why): the port
+    /// is free once the kernel has killed it, before it is reaped.
     func kill() {
         lock.lock()
         let process = self.process
         self.process = nil
         lock.unlock()
-        guard let process, process.isRunning else { return }
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process?.killNow()
     }
 
     deinit {

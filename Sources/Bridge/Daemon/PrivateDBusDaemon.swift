@@ -3,14 +3,15 @@
 // nor root, nor Bluetooth hardware (DESIGN.md 3.1).
 
 import Foundation
+import ProcessSupport
 
-public final class PrivateDBusDaemon: @unchecked Sendable {
+public final class PrivateDBusDaemon: Sendable {
     /// The bus address, e.g. `unix:path=/tmp/aquavate-demo-…/bus.sock,guid=…`.
     public let address: String
     public let directory: URL
-    private let process: Process
+    private let process: ChildProcess
 
-    private init(address: String, directory: URL, process: Process) {
+    private init(address: String, directory: URL, process: ChildProcess) {
         self.address = address
         self.directory = directory
         self.process = process
@@ -44,12 +45,9 @@ public final class PrivateDBusDaemon: @unchecked Sendable {
             """.write(to: config, atomically: true, encoding: .utf8)
         let addressFile = directory.appendingPathComponent("address")
         _ = FileManager.default.createFile(atPath: addressFile.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--config-file=\(config.path)", "--nofork", "--nopidfile", "--print-address=1"]
-        process.standardOutput = try FileHandle(forWritingTo: addressFile)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess.spawn(
+            executable, ["--config-file=\(config.path)", "--nofork", "--nopidfile", "--print-address=1"],
+            output: try FileHandle(forWritingTo: addressFile))
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline, process.isRunning {
             let text = (try? String(contentsOf: addressFile, encoding: .utf8)) ?? ""
@@ -58,16 +56,15 @@ public final class PrivateDBusDaemon: @unchecked Sendable {
             }
             try await Task.sleep(for: .milliseconds(10))
         }
-        kill(process.processIdentifier, SIGKILL)
+        process.killNow()
         try? FileManager.default.removeItem(at: directory)
         throw PrivateBusFailed(reason: "dbus-daemon did not start within \(timeout)")
     }
 
-    /// Stops the daemon (SIGKILL: a blocked SIGTERM cannot stall us, SWIFT-LINUX.md P7) and
-    /// removes its folder.
-    public func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+    /// Stops the daemon (SIGKILL: a blocked SIGTERM cannot stall us, SWIFT-LINUX.md P7), waits
+    /// a moment for it to be gone, and removes its folder.
+    public func stop() async {
+        await process.kill(timeout: .seconds(5))
         try? FileManager.default.removeItem(at: directory)
     }
 }

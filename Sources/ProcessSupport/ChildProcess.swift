@@ -1,0 +1,101 @@
+// A child process (dbus-daemon for `demo`, mosquitto, dbusmock, the tools tests run) that is
+// started safely from many threads at once and awaited without ever blocking a thread.
+//
+// Why not Foundation's `Process` as it is: on Linux (swift-corelibs-foundation) `Process.run()`
+// learns of a child's exit through a socket pair whose far end only the child holds; it creates
+// the pair, then lists the descriptors to close in the child. Two `run()`s racing on two threads
+// can hand one child's end of the pair to the other child as well: the first child's exit is then
+// noticed only when the second child ends too. And `waitUntilExit()` blocks its thread in a run
+// loop until that notice. On a 2-core machine the Swift concurrency pool has 2 threads: two tests
+// blocked in `waitUntilExit()` for a child whose exit waits on a daemon that a third, starved test
+// would stop, and the whole test process hangs forever (seen in CI; no time limit can fire).
+//
+// So: every spawn of this process goes through one lock (no race, no stray inheritance), and the
+// exit is recorded by the termination handler, installed before the spawn, and awaited by polling
+// with `Task.sleep`, under a time limit.
+
+import Foundation
+import Synchronization
+
+public final class ChildProcess: Sendable {
+    /// The child's pid.
+    public let processIdentifier: Int32
+    /// The program, as given (for messages).
+    public let executable: String
+    private let exit: ExitRecord
+
+    /// Serialises every `Process.run()` of this program (see the top of this file).
+    private static let spawnLock = Mutex(())
+
+    private init(processIdentifier: Int32, executable: String, exit: ExitRecord) {
+        self.processIdentifier = processIdentifier
+        self.executable = executable
+        self.exit = exit
+    }
+
+    /// Starts `executable` with `arguments`. A `nil` output or error handle means /dev/null; input
+    /// is always /dev/null (no child of ours reads a terminal).
+    /// - Throws: Foundation's error when the program cannot be started (missing, not executable).
+    public static func spawn(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        directory: String? = nil, output: FileHandle? = nil, error: FileHandle? = nil
+    ) throws -> ChildProcess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output ?? FileHandle.nullDevice
+        process.standardError = error ?? FileHandle.nullDevice
+        let exit = ExitRecord()
+        // Installed before the spawn, so that even an instant exit is recorded.
+        process.terminationHandler = { ended in exit.record(ended.terminationStatus) }
+        try spawnLock.withLock { _ in try process.run() }
+        return ChildProcess(processIdentifier: process.processIdentifier, executable: executable, exit: exit)
+    }
+
+    /// The exit status (or the signal that ended it), `nil` while it runs.
+    public var exitStatus: Int32? { exit.status }
+
+    public var isRunning: Bool { exit.status == nil }
+
+    /// Sends `signal` (ignored once the child has ended).
+    public func send(_ signal: Int32) {
+        if isRunning { _ = Foundation.kill(processIdentifier, signal) }
+    }
+
+    /// Waits (without blocking a thread) for the child to end, at most `timeout`.
+    /// - Returns: its exit status, or `nil` when it still runs after `timeout` (or on cancellation).
+    public func waitForExit(timeout: Duration) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let status = exit.status { return status }
+            guard ContinuousClock.now < deadline, (try? await Task.sleep(for: .milliseconds(5))) != nil else {
+                return exit.status
+            }
+        }
+    }
+
+    /// SIGKILL now, without waiting: for clean-up paths that cannot await. SIGKILL, not SIGTERM: a
+    /// child spawned from a Swift Testing thread may inherit a mask that blocks SIGTERM
+    /// (SWIFT-LINUX.md P7). The dead child is reaped by Foundation.
+    public func killNow() {
+        send(SIGKILL)
+    }
+
+    /// SIGKILL, then waits (at most `timeout`) until the child is gone.
+    /// - Returns: whether it was seen to end in time.
+    @discardableResult
+    public func kill(timeout: Duration = .seconds(10)) async -> Bool {
+        killNow()
+        return await waitForExit(timeout: timeout) != nil
+    }
+}
+
+/// The exit status, written once by Foundation's termination handler (on its own thread).
+private final class ExitRecord: Sendable {
+    private let value = Mutex<Int32?>(nil)
+    var status: Int32? { value.withLock { $0 } }
+    func record(_ status: Int32) { value.withLock { $0 = status } }
+}
