@@ -77,7 +77,8 @@ let package = Package(
 
         // Benchmarks (not tests): `swift run -c release aquavate-bench`.
         .executableTarget(name: "aquavate-bench", dependencies: [
-            "AquavateProtocol", "AquavateCapture", "History", "Bridge", "Reminders", "ProcessSupport",
+            "AquavateProtocol", "AquavateCapture", "History", "Bridge", "Reminders", "ProcessSupport", "BottleSimulator", "BlueZ",
+            .product(name: "Logging", package: "swift-log"),
         ], path: "Benchmarks/aquavate-bench"),
 
         .testTarget(name: "ProcessSupportTests", dependencies: ["ProcessSupport"]),

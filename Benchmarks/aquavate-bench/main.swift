@@ -4,6 +4,7 @@
 //   swift run -c release aquavate-bench replay      # replay of a 1,000,000-record capture
 //   swift run -c release aquavate-bench day-totals  # day totals over 5 years of history
 //   swift run -c release aquavate-bench reminders   # a year of minute ticks through the engine
+//   swift run -c release aquavate-bench live        # connect latency and per-chunk cost, simulator
 //   swift run -c release aquavate-bench all
 
 import Foundation
@@ -21,12 +22,15 @@ case "day-totals":
     DayTotalsBenchmark.run(options)
 case "reminders":
     ReminderYearBenchmark.run(options)
+case "live":
+    await LiveSyncBenchmark.run(options)
 case "all":
     await DecodeBenchmark.run([])
     ReminderYearBenchmark.run([])
     DayTotalsBenchmark.run([])
     ReplayBenchmark.run([])
+    await LiveSyncBenchmark.run([])
 default:
-    print("usage: aquavate-bench [decode | replay [--records N] | day-totals | reminders [--days N] | all]")
+    print("usage: aquavate-bench [decode | replay [--records N] | day-totals | reminders [--days N] | live [--runs N] | all]")
     exit(2)
 }

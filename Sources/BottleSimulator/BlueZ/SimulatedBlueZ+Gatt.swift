@@ -287,6 +287,8 @@ extension SimulatedBlueZ {
                 log("event: \(characteristic.rawValue) notification of \(value.count) bytes truncated to \(sent.count) (MTU \(state.faults.mtu))")
             }
             showValue(layout.path, sent, &state)
+            // One line per notification (the live benchmark times chunk → ACK from these lines).
+            if configuration.log != nil { log("event: \(characteristic.rawValue) notified (\(sent.count) bytes)") }
         case .fellAsleep:
             log("event: the bottle falls asleep")
             supervisionTimeout(&state)
