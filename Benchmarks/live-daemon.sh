@@ -34,5 +34,9 @@ cs0=$(awk '/voluntary_ctxt_switches/ {s+=$2} END {print s}' /proc/$daemon/task/*
 sleep 60
 cs1=$(awk '/voluntary_ctxt_switches/ {s+=$2} END {print s}' /proc/$daemon/task/*/status)
 rss=$(awk '/VmRSS/ {print $2}' /proc/$daemon/status)
-echo "idle: resident $((rss / 1024)) MiB after 65 s; $((cs1 - cs0)) context switches in 60 s over all threads (wake-ups)"
+anon=$(awk '/RssAnon/ {print $2}' /proc/$daemon/status)
+echo "idle: resident $((rss / 1024)) MiB after 65 s ($((anon / 1024)) MiB anonymous, the rest mapped libraries); $((cs1 - cs0)) context switches in 60 s over all threads (wake-ups)"
+for task in /proc/$daemon/task/*; do
+    echo "idle: thread $(cat $task/comm): $(awk '/^voluntary_ctxt_switches/ {print $2}' $task/status) voluntary switches since start"
+done
 kill -TERM $daemon; wait $daemon 2>/dev/null || true
