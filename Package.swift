@@ -93,6 +93,6 @@ let package = Package(
         .testTarget(name: "InstallTests", dependencies: ["Bridge", "DBus", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "BottleSimulatorTests", dependencies: ["BottleSimulator", "DBus", "AquavateProtocol", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "BottleSession", "DBus", "AquavateProtocol", "History", "BottleSimulator", "BusTestSupport"]),
-        .testTarget(name: "BridgeTests", dependencies: ["Bridge", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks", "BusTestSupport"]),
+        .testTarget(name: "BridgeTests", dependencies: ["Bridge", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks", "BusTestSupport", "ProcessSupport"]),
     ]
 )

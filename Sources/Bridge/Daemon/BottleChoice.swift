@@ -33,6 +33,11 @@ struct BottleChoice: Sendable {
         return adopted.map { $0 == address } ?? true
     }
 
+    /// The bottle it waits for, in words (for messages).
+    var wanted: String {
+        pinned ?? adopted ?? "any"
+    }
+
     /// Remembers the bottle a session was opened with.
     mutating func adopt(_ address: String) {
         guard pinned == nil else { return }

@@ -142,21 +142,24 @@ public final class BridgeDaemon: Service, Sendable {
             }
             .first { choice.accepts($0) }
         if let found { logger.info("\(found.name) (\(found.address)) is still connected from an earlier run; adopting the link") }
+        var ignored: [Sighting] = []
         while found == nil {
             let remaining = deadline.map { $0 - ContinuousClock.now }
             if let remaining, remaining <= .zero { break }
             guard let sighting = await sightings.next(within: remaining) else { break }
             if choice.accepts(sighting) {
                 found = sighting
-            } else {
-                logger.debug("ignoring \(sighting.name) \(sighting.address): not the adopted bottle")
+            } else if !ignored.contains(where: { $0.address == sighting.address }) {
+                ignored.append(sighting)
+                logger.info("ignoring \(sighting.name) (\(sighting.address)): not the adopted bottle \(choice.wanted); --adopt takes it")
             }
         }
         guard let sighting = found else {
             await uncancelled { await discovery.stop() }
             try Task.checkCancellation()
             if let ended = sightings.ended { throw ended }
-            throw NoBottleSeen(timeout: options.onceTimeout ?? .zero)
+            throw NoBottleSeen(timeout: options.onceTimeout ?? .zero, wanted: ignored.isEmpty ? nil : choice.wanted,
+                               ignored: ignored.map { "\($0.name) (\($0.address))" })
         }
         if !sighting.wasConnected { logger.info("\(sighting.name) (\(sighting.address)) is advertising; connecting") }
 
@@ -214,8 +217,16 @@ public final class BridgeDaemon: Service, Sendable {
 /// `run --once --timeout S` saw no bottle in time.
 struct NoBottleSeen: Error, CustomStringConvertible {
     var timeout: Duration
+    /// The bottle the daemon waits for, when others were seen and ignored.
+    var wanted: String?
+    /// Other `Aquavate-` bottles that advertised meanwhile.
+    var ignored: [String] = []
     var description: String {
-        "no Aquavate bottle advertised within \(timeout); pick the bottle up to wake it, and check it is in range"
+        if let wanted, !ignored.isEmpty {
+            return "bottle \(wanted) did not advertise within \(timeout); ignored \(ignored.joined(separator: ", ")): "
+                + "run with --adopt to sync the next bottle seen instead, or --bottle ADDRESS"
+        }
+        return "no Aquavate bottle advertised within \(timeout); pick the bottle up to wake it, and check it is in range"
     }
 }
 
