@@ -44,6 +44,9 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
     case notifyBeforeReply
     /// The bottle is asleep at start: it does not advertise until woken.
     case noAdvertise
+    /// The scanner goes silent (BLUEZ.md F16): the first N discoveries report no advertisement
+    /// although `Discovering` is true; a discovery started again after them hears the bottle.
+    case deafScanner(Int)
 
     /// Name, argument and meaning of every fault, for `--help`.
     public static let catalogue: [(name: String, argument: String?, help: String)] = [
@@ -66,6 +69,7 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
         ("early-resolved", nil, "ServicesResolved=true before the GATT objects, which follow ~0.2 s later"),
         ("notify-before-reply", nil, "StartNotify: the bottle notifies its value before the reply"),
         ("no-advertise", nil, "bottle asleep at start: not discoverable until woken (Simulator1.Wake)"),
+        ("deaf-scanner", "N", "first N discoveries hear no advertisement though Discovering=true (BLUEZ.md F16)"),
     ]
 
     /// Parses `NAME` or `NAME=ARG`.
@@ -112,6 +116,7 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
         case "early-resolved": try none(); self = .earlyResolved
         case "notify-before-reply": try none(); self = .notifyBeforeReply
         case "no-advertise": try none(); self = .noAdvertise
+        case "deaf-scanner": self = .deafScanner(try count(1, default: 1))
         default: throw SimulatorFaultUnknown(text: text, reason: "no such fault")
         }
     }
@@ -136,6 +141,7 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
         case .earlyResolved: return "early-resolved"
         case .notifyBeforeReply: return "notify-before-reply"
         case .noAdvertise: return "no-advertise"
+        case .deafScanner(let n): return "deaf-scanner=\(n)"
         }
     }
 }

@@ -49,12 +49,18 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds to leave the bottle alone after a session (default 60).", valueName: "S"))
     var cooldown: Double = 60
 
+    @Option(name: .customLong("scan-refresh"), help: ArgumentHelp(
+        "Restart discovery after this many seconds without an advertisement (default 300): revives a scanner that went silent.",
+        valueName: "S"))
+    var scanRefresh: Double = 300
+
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
         if let timeout, timeout <= 0 { throw ValidationError("--timeout must be a positive number of seconds") }
         if timeout != nil && !once { throw ValidationError("--timeout only applies with --once") }
         if cooldown < 0 { throw ValidationError("--cooldown must not be negative") }
+        if !(scanRefresh > 0) { throw ValidationError("--scan-refresh must be more than 0 seconds") }
     }
 
     func run() async throws {
@@ -71,6 +77,7 @@ struct RunCommand: AsyncParsableCommand {
             options.bottleAddress = bottle
             options.adoptAny = adopt
             options.cooldown = .milliseconds(Int64(cooldown * 1000))
+            options.scanRefresh = .milliseconds(Int64(scanRefresh * 1000))
             options.source = "aquavate-bridge \(BridgeVersion.string)"
             outcome = try await Self.runDaemon(options: options, history: history, configuration: configuration, logger: logger)
         } catch let failure as CommandFailure {

@@ -160,4 +160,22 @@ struct LiveCommandTests {
         #expect(result.output.contains("demo: the history"))
         #expect(result.lines.contains { $0.contains("drink #1 ") }, "\(result.output)")
     }
+
+    @Test("a scanner gone silent (F16) is revived by restarting discovery; without the restart the bottle is missed")
+    func silentScannerIsRestarted() async throws {
+        try await withSimulator(records: 10, arguments: ["--fault", "deaf-scanner=1"]) { bus, folder in
+            let db = folder.path + "/history.sqlite"
+            let missed = try await bridge(bus, ["run", "--once", "--timeout", "2", "--db", db])
+            #expect(missed.status != 0, "the fault must bite: \(missed)")
+            #expect(bus.log("sim").contains("fault: deaf-scanner"))
+        }
+        try await withSimulator(records: 10, arguments: ["--fault", "deaf-scanner=1"]) { bus, folder in
+            let db = folder.path + "/history.sqlite"
+            let revived = try await bridge(bus, ["run", "--once", "--timeout", "20", "--scan-refresh", "0.5", "--db", db])
+            #expect(revived.status == 0, "\(revived)")
+            #expect(try DrinkHistory(path: db).drinkCount() == 10)
+            let starts = bus.log("sim").components(separatedBy: "org.bluez.Adapter1.StartDiscovery(").count - 1
+            #expect(starts >= 2, "discovery was started \(starts) time(s)")
+        }
+    }
 }

@@ -28,8 +28,11 @@ struct SandboxedInstallTests {
             mount --bind '\(s)/usrlocal' /usr/local
             mount -t tmpfs tmpfs /var
             mount -t tmpfs tmpfs /run
-            # Start from no aquavate user, whatever the copied /etc holds (another test may have one).
+            # Start from no aquavate user or group, whatever the copied /etc holds: the D-Bus policy
+            # tests create and delete a real aquavate user meanwhile, and the copy may catch
+            # /etc/group with its group but /etc/passwd without the user.
             if getent passwd aquavate >/dev/null; then userdel aquavate; fi
+            if getent group aquavate >/dev/null; then groupdel aquavate; fi
             set +e
             bash '\(install)' --no-build BIN='\(binary)' > '\(s)/install1' 2>&1; echo "install1=$?"
             bash '\(install)' --no-build BIN='\(binary)' > '\(s)/install2' 2>&1; echo "install2=$?"

@@ -118,6 +118,8 @@ extension SimulatedBlueZ {
         responder.reply([])
         guard !state.discovering else { return }
         state.discovering = true
+        state.scannerDeaf = FaultBudget.take(&state.faults.deafScanner)
+        if state.scannerDeaf { log("fault: deaf-scanner: this discovery hears no advertisement") }
         setProperties(adapterPath, Interface.adapter, ["Discovering": .bool(true)])
         state.nextAdvertisement = .now + configuration.firstAdvertisementDelay
     }
@@ -155,7 +157,7 @@ extension SimulatedBlueZ {
 
     /// One advertisement of the bottle reached the scanning adapter.
     func advertisementHeard(_ state: inout SimulatorState) {
-        guard state.powered, state.bottleAdvertising, filterAdmitsBottle(state) else { return }
+        guard state.powered, state.bottleAdvertising, !state.scannerDeaf, filterAdmitsBottle(state) else { return }
         if var device = state.device {
             device.removalDue = nil
             if !device.rssiShown {

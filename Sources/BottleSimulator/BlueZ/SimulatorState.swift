@@ -62,6 +62,8 @@ struct FaultBudget: Sendable {
     var earlyResolved = false
     var notifyBeforeReply = false
     var powerCycleAt: ContinuousClock.Instant?
+    /// Discoveries still to be deaf (F16).
+    var deafScanner = 0
 
     init(_ faults: [SimulatorFault], startedAt start: ContinuousClock.Instant) {
         for fault in faults {
@@ -80,6 +82,7 @@ struct FaultBudget: Sendable {
             case .staleCache: staleCache = true
             case .earlyResolved: earlyResolved = true
             case .notifyBeforeReply: notifyBeforeReply = true
+            case .deafScanner(let n): deafScanner += n
             case .wedge, .unchangedUnsynced, .adapterOff, .noAdvertise: break
             }
         }
@@ -99,6 +102,8 @@ struct SimulatorState: Sendable {
     var discoveryClients: Set<String> = []
     var filters: [String: DiscoveryFilter] = [:]
     var discovering = false
+    /// This discovery hears nothing (the deaf-scanner fault, BLUEZ.md F16).
+    var scannerDeaf = false
     var nextAdvertisement: ContinuousClock.Instant?
     /// Advertising slots that passed while discovering, heard or not (tests wait on it).
     var advertisementSlots = 0

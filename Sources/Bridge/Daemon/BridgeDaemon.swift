@@ -143,10 +143,23 @@ public final class BridgeDaemon: Service, Sendable {
             .first { choice.accepts($0) }
         if let found { logger.info("\(found.name) (\(found.address)) is still connected from an earlier run; adopting the link") }
         var ignored: [Sighting] = []
+        var scanStarted = ContinuousClock.now
         while found == nil {
             let remaining = deadline.map { $0 - ContinuousClock.now }
             if let remaining, remaining <= .zero { break }
-            guard let sighting = await sightings.next(within: remaining) else { break }
+            let untilRefresh = options.scanRefresh - (ContinuousClock.now - scanStarted)
+            guard let sighting = await sightings.next(within: max(.zero, remaining.map { min($0, untilRefresh) } ?? untilRefresh)) else {
+                if Task.isCancelled || sightings.ended != nil { break }
+                if ContinuousClock.now - scanStarted >= options.scanRefresh {
+                    // BLUEZ.md F16: a scanner can go silent while Discovering stays true; a new
+                    // discovery revives it (habluetooth restarts its scanner the same way).
+                    logger.debug("no advertisement heard for \(options.scanRefresh); restarting discovery")
+                    await discovery.stop()
+                    try await discovery.start()
+                    scanStarted = ContinuousClock.now
+                }
+                continue
+            }
             if choice.accepts(sighting) {
                 found = sighting
             } else if !ignored.contains(where: { $0.address == sighting.address }) {

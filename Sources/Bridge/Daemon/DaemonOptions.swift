@@ -28,6 +28,10 @@ public struct DaemonOptions: Sendable {
     /// After a failed session, wait this long before looking again (the link dropped or the
     /// bottle slept; it was all stored, and the bottle will send the rest again).
     public var failedSessionPause: Duration = .seconds(5)
+    /// Discovery is restarted after this long without an advertisement (BLUEZ.md F16: a scanner
+    /// can go silent while `Discovering` stays true). The bottle advertises only when picked up,
+    /// so hours of silence are normal; a restart every few minutes costs two D-Bus calls.
+    public var scanRefresh: Duration = .seconds(300)
     public var connectPolicy: ConnectPolicy = .standard
     public var sessionTiming: SessionTiming = .standard
     /// What writes the capture header's `source`.

@@ -38,7 +38,7 @@ public final class HTTPPushSink: NotificationSink {
 
         let response: URLResponse
         do {
-            (_, response) = try await session.data(for: request)
+            response = try await self.response(to: request)
         } catch {
             throw SinkDeliveryError.unavailable("push server \(host) did not answer: \(Self.describe(error))")
         }
@@ -52,6 +52,28 @@ public final class HTTPPushSink: NotificationSink {
             throw SinkDeliveryError.unavailable("push server \(host) answered \(status) \(Self.reason(status))")
         default:
             throw SinkDeliveryError.rejected("push server \(host) answered \(status) \(Self.reason(status)): \(Self.advice(status))")
+        }
+    }
+
+    /// The response to `request`, through a data task and a continuation rather than
+    /// `URLSession.data(for:)`. On Linux that method's cancellation handler cancels the URLSession
+    /// task synchronously on the session's queue while holding the Swift task's status lock, and
+    /// the session's queue, finishing the same request, waits for that lock to resume the task: a
+    /// deadlock (seen as `SinkHub.stop()` hanging forever, gdb showing both threads). Here the Swift
+    /// task's cancellation does not reach URLSession; a request in flight ends at `stop()`
+    /// (`invalidateAndCancel`) or at its time-out.
+    private func response(to request: URLRequest) async throws -> URLResponse {
+        try await withCheckedThrowingContinuation { continuation in
+            let task = session.dataTask(with: request) { _, response, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let response {
+                    continuation.resume(returning: response)
+                } else {
+                    continuation.resume(throwing: URLError(.badServerResponse))
+                }
+            }
+            task.resume()
         }
     }
 
