@@ -47,7 +47,9 @@ for target in "${targets[@]}"; do
         wait "$runner" && ok=true
         grep -E "Test run with|Executed .* tests" "$log" | tail -1
         if $ok; then rm -f "$log"; break; fi
-        echo "=== $target: attempt $attempt failed or timed out; last lines:"
+        echo "=== $target: attempt $attempt failed or timed out; its failures, then its last lines:"
+        grep -E "recorded an issue|^✘ Test .* failed" "$log" | head -20
+        echo "---"
         tail -25 "$log"
         rm -f "$log"
         # Leftovers of a killed attempt would disturb the next one.
