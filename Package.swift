@@ -82,7 +82,7 @@ let package = Package(
         ], path: "Benchmarks/aquavate-bench"),
 
         .testTarget(name: "ProcessSupportTests", dependencies: ["ProcessSupport"]),
-        .testTarget(name: "AquavateProtocolTests", dependencies: ["AquavateProtocol"]),
+        .testTarget(name: "AquavateProtocolTests", dependencies: ["AquavateProtocol", "BusTestSupport"]),
         .testTarget(name: "AquavateCaptureTests", dependencies: ["AquavateCapture", "AquavateProtocol"]),
         .testTarget(name: "HistoryTests", dependencies: ["History", "AquavateProtocol"]),
         // Test helpers shared by the targets that need a private dbus-daemon.

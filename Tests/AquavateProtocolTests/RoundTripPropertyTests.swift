@@ -1,6 +1,7 @@
 // Property tests over random values from a seeded generator (reproducible, no flakiness):
 // bytes → value → bytes is the identity for every valid length, and value → bytes → value too.
 
+import BusTestSupport
 import AquavateProtocol
 import Testing
 

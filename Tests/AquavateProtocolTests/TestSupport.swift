@@ -2,6 +2,7 @@
 // bottle timestamps, and a seeded generator so property tests are reproducible.
 
 import AquavateProtocol
+import BusTestSupport
 import Foundation
 import Testing
 
@@ -15,24 +16,15 @@ func utc(_ timestamp: UInt32) -> String {
     Date(timeIntervalSince1970: TimeInterval(timestamp)).formatted(.iso8601)
 }
 
-/// SplitMix64: small, fast and fully determined by its seed, so failures are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+/// TV8, TV13's second record and TV8 again as bytes, reused by several suites.
+enum Vectors {
+    static let record42 = "2A 00 00 00 C8 E4 90 67 96 00 58 02 01 00"
+    static let record44 = "2C 00 00 00 B0 E8 90 67 23 00 35 02 00 00"
+}
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func bytes(_ count: Int) -> [UInt8] {
-        (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &self) }
-    }
-
+extension SeededGenerator {
+    /// A record with every field random.
     mutating func record() -> DrinkRecord {
         DrinkRecord(recordID: .random(in: .min ... .max, using: &self),
                     timestamp: .random(in: .min ... .max, using: &self),
@@ -41,10 +33,4 @@ struct SeededGenerator: RandomNumberGenerator {
                     typeRaw: .random(in: .min ... .max, using: &self),
                     flagsRaw: .random(in: .min ... .max, using: &self))
     }
-}
-
-/// TV8, TV13's second record and TV8 again as bytes, reused by several suites.
-enum Vectors {
-    static let record42 = "2A 00 00 00 C8 E4 90 67 96 00 58 02 01 00"
-    static let record44 = "2C 00 00 00 B0 E8 90 67 23 00 35 02 00 00"
 }

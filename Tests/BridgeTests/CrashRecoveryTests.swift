@@ -34,7 +34,7 @@ struct CrashRecoveryTests {
             let seed = ProcessInfo.processInfo.environment["AQUAVATE_KILL_SEED"].flatMap(UInt64.init)
                 ?? UInt64.random(in: 1...999_999)
             print("crash recovery: kill points from AQUAVATE_KILL_SEED=\(seed)")
-            var generator = SplitMix(seed: seed)
+            var generator = SeededGenerator(seed: seed)
             let history = try DrinkHistory(path: db)  // created (and migrated) before any bridge opens it
             var killedWith: [Int] = []
             for round in 0..<5 {
@@ -73,18 +73,5 @@ struct CrashRecoveryTests {
         guard let data = FileManager.default.contents(atPath: path),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
         return (object["unsynced_count"] as? Int) ?? (object["unsyncedCount"] as? Int)
-    }
-}
-
-/// A small deterministic generator for the kill points.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
