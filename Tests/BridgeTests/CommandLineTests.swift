@@ -97,6 +97,13 @@ struct CommandLineTests {
         let rows = csv.out.split(separator: "\n")
         #expect(rows.first?.hasPrefix("event,") == true)
         #expect(rows.filter { $0.hasPrefix("drink,") }.count == 19)
+        // The text form: one line per stored drink, without replay's new/known marker.
+        let text = try await runBridge(["history", "--db", db, "--set", "timezone=Europe/Madrid"])
+        let drinkLines = text.out.split(separator: "\n").filter { $0.contains(" drink #") }
+        #expect(drinkLines.count == 19)
+        #expect(drinkLines.allSatisfy { $0.hasSuffix(" ml") || $0.hasSuffix("deleted") }, "\(drinkLines.first ?? "")")
+        let replayed = replay.out.split(separator: "\n").filter { $0.contains(" drink #") }
+        #expect(replayed.count == 19 && replayed.allSatisfy { $0.hasSuffix("  new") }, "\(replayed.first ?? "")")
         // Replaying again stores nothing new.
         let again = try await runBridge(["replay", shippedCapture("day-of-syncs.aqcap"), "--db", db, "--json"])
         let drinks = try jsonObjects(again.out).filter { $0["event"] as? String == "drink" }

@@ -114,12 +114,14 @@ extension BridgeEvent {
     }
 
     /// The event as one human-readable line (the default output of `replay` and `history`).
-    public func textLine() -> String {
+    /// - Parameter novelty: say whether a drink was new to the history or already known (replay
+    ///   and sync); `history` lists what is stored, where the word would mean nothing.
+    public func textLine(novelty: Bool = true) -> String {
         switch self {
         case .drink(let drink):
-            let marker = drink.isNew ? "new" : "known"
+            let marker = novelty ? (drink.isNew ? "  new" : "  known") : ""
             let deleted = drink.deleted ? "  deleted" : ""
-            return "\(BridgeTime.iso8601(Double(drink.timestamp)))  drink #\(drink.recordID)  \(drink.amountML) ml  \(drink.kind.rawValue)  level \(drink.bottleLevelML) ml  \(marker)\(deleted)"
+            return "\(BridgeTime.iso8601(Double(drink.timestamp)))  drink #\(drink.recordID)  \(drink.amountML) ml  \(drink.kind.rawValue)  level \(drink.bottleLevelML) ml\(marker)\(deleted)"
         case .state(let state):
             let flags = state.flags.isEmpty ? "-" : state.flags.joined(separator: ",")
             return "\(BridgeTime.iso8601(state.time))  state  today \(state.dailyTotalML) ml (bottle's day)  level \(state.bottleLevelML) ml  battery \(state.battery)%  unsynced \(state.unsynced)  flags \(flags)"

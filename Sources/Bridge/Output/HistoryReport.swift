@@ -40,7 +40,7 @@ public struct HistoryReport: Sendable {
             return events.map { $0.jsonLine() }
         case .text:
             if events.isEmpty { return ["no drinks stored"] }
-            return events.map { $0.textLine() }
+            return events.map { $0.textLine(novelty: false) }
         case .csv:
             var rows = ["event,time,date,record_id,amount_ml,bottle_level_ml,type,deleted,total_ml,drinks,goal_ml"]
             for drink in drinks {
