@@ -34,39 +34,41 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // Swift face of libdbus.
-        .target(name: "DBus", dependencies: ["CDBus"]),
+        .target(name: "DBus", dependencies: ["CDBus", "Locking"]),
         // BlueZ client over the DBus module.
         .target(name: "BlueZ", dependencies: [
-            "DBus", "AquavateProtocol", .product(name: "Logging", package: "swift-log"),
+            "DBus", "AquavateProtocol", "Locking", .product(name: "Logging", package: "swift-log"),
         ]),
         // One connection to one bottle: subscriptions, SET_TIME, the sync engine.
         .target(name: "BottleSession", dependencies: [
-            "BlueZ", "AquavateProtocol", "AquavateCapture", "History", .product(name: "Logging", package: "swift-log"),
+            "BlueZ", "AquavateProtocol", "AquavateCapture", "History", "Locking", .product(name: "Logging", package: "swift-log"),
         ]),
         // Reminder rules (REMINDERS.md), driven by an injected clock.
         .target(name: "Reminders"),
         // Notification sinks: journal, desktop, MQTT, HTTP push.
-        .target(name: "Sinks", dependencies: ["DBus", "CMosquitto", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Sinks", dependencies: ["DBus", "CMosquitto", "Locking", .product(name: "Logging", package: "swift-log")]),
         // Configuration, replay, the daemon's wiring.
         .target(name: "Bridge", dependencies: [
-            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth", "BlueZ", "BottleSession", "ProcessSupport",
+            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth", "BlueZ", "BottleSession", "ProcessSupport", "Locking",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        // A lock ThreadSanitizer can see (Synchronization.Mutex is invisible to it on Linux).
+        .target(name: "Locking"),
         // Child processes started race-free and awaited without blocking a thread (dbus-daemon, tools).
-        .target(name: "ProcessSupport"),
+        .target(name: "ProcessSupport", dependencies: ["Locking"]),
         // A BlueZ-faithful simulated bottle exported on D-Bus.
-        .target(name: "BottleSimulator", dependencies: ["DBus", "AquavateProtocol"]),
+        .target(name: "BottleSimulator", dependencies: ["DBus", "AquavateProtocol", "Locking"]),
 
         .executableTarget(name: "aquavate-bridge", dependencies: [
-            "Bridge", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders", "BottleSimulator",
+            "Bridge", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders", "BottleSimulator", "Locking",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "aquavate-sim", dependencies: [
-            "BottleSimulator", "DBus", "AquavateProtocol",
+            "BottleSimulator", "DBus", "AquavateProtocol", "Locking",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -87,12 +89,12 @@ let package = Package(
         .testTarget(name: "HistoryTests", dependencies: ["History", "AquavateProtocol"]),
         // Test helpers shared by the targets that need a private dbus-daemon.
         .target(name: "BusTestSupport", dependencies: ["ProcessSupport"], path: "Tests/BusTestSupport"),
-        .testTarget(name: "DBusTests", dependencies: ["DBus", "BusTestSupport", "ProcessSupport"]),
+        .testTarget(name: "DBusTests", dependencies: ["Locking", "DBus", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders"]),
         .testTarget(name: "SinksTests", dependencies: ["Sinks", "DBus", "BusTestSupport", "ProcessSupport"]),
-        .testTarget(name: "InstallTests", dependencies: ["Bridge", "DBus", "BusTestSupport", "ProcessSupport"]),
-        .testTarget(name: "BottleSimulatorTests", dependencies: ["BottleSimulator", "DBus", "AquavateProtocol", "BusTestSupport", "ProcessSupport"]),
-        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "BottleSession", "DBus", "AquavateProtocol", "History", "BottleSimulator", "BusTestSupport"]),
-        .testTarget(name: "BridgeTests", dependencies: ["Bridge", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks", "BusTestSupport", "ProcessSupport"]),
+        .testTarget(name: "InstallTests", dependencies: ["Locking", "Bridge", "DBus", "BusTestSupport", "ProcessSupport"]),
+        .testTarget(name: "BottleSimulatorTests", dependencies: ["Locking", "BottleSimulator", "DBus", "AquavateProtocol", "BusTestSupport", "ProcessSupport"]),
+        .testTarget(name: "BlueZTests", dependencies: ["Locking", "BlueZ", "BottleSession", "DBus", "AquavateProtocol", "History", "BottleSimulator", "BusTestSupport"]),
+        .testTarget(name: "BridgeTests", dependencies: ["Locking", "Bridge", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks", "BusTestSupport", "ProcessSupport"]),
     ]
 )

@@ -9,7 +9,7 @@
 // pump) applies them to the cache and hands each change to the watchers registered at that time.
 
 import DBus
-import Synchronization
+import Locking
 
 /// One change BlueZ announced, as the pump applied it.
 public enum BlueZChange: Sendable {
@@ -40,8 +40,8 @@ public struct BlueZWaitTimedOut: Error, Sendable, CustomStringConvertible {
 public final class BlueZClient: Sendable {
     /// The connection the cache and every non-GATT call use.
     public let connection: BusConnection
-    private let state = Mutex(ClientState())
-    private let pumps = Mutex<[Task<Void, Never>]>([])
+    private let state = Locked(ClientState())
+    private let pumps = Locked<[Task<Void, Never>]>([])
 
     private struct ClientState {
         var objects = BlueZObjects()

@@ -3,7 +3,7 @@
 
 import AquavateProtocol
 import DBus
-import Synchronization
+import Locking
 
 /// Which devices are bottles.
 public struct BottleFilter: Sendable, Equatable {
@@ -114,7 +114,7 @@ public final class Sightings: Sendable {
 
     /// Why no more sightings can come (nil while discovery can still see bottles).
     public var ended: DiscoveryEnded? { endReason.withLock { $0 } }
-    private let endReason = Mutex<DiscoveryEnded?>(nil)
+    private let endReason = Locked<DiscoveryEnded?>(nil)
 
     /// The next sighting, waiting at most `timeout` (nil: no limit); nil when time ran out, the
     /// task was cancelled, or discovery ended (`ended` says why).

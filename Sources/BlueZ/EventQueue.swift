@@ -5,7 +5,7 @@
 // cancelled, so racing "the next event" against a time-out would lose the queue. Here a wait
 // that times out (or is cancelled) returns and the queue stays usable.
 
-import Synchronization
+import Locking
 
 public final class EventQueue<Element: Sendable>: Sendable {
     /// What a wait gave.
@@ -51,7 +51,7 @@ public final class EventQueue<Element: Sendable>: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

@@ -9,7 +9,7 @@
 
 import DBus
 import Logging
-import Synchronization
+import Locking
 
 /// What happens on a connected link, in the order BlueZ reported it.
 public enum GATTEvent: Sendable, Equatable {
@@ -33,8 +33,8 @@ public final class GATTConnection: Sendable {
 
     private let sessionBus: BusConnection
     private let logger: Logger
-    private let state = Mutex(LinkState())
-    private let pump = Mutex<Task<Void, Never>?>(nil)
+    private let state = Locked(LinkState())
+    private let pump = Locked<Task<Void, Never>?>(nil)
 
     private struct LinkState {
         /// Characteristics (by path) whose `Value` changes are notifications to us.

@@ -9,13 +9,13 @@ import AquavateCapture
 import AquavateProtocol
 import Foundation
 import Logging
-import Synchronization
+import Locking
 
 public final class SessionRecorder: Sendable {
     public let path: String
     private let source: String
     private let logger: Logger
-    private let state = Mutex(RecorderState())
+    private let state = Locked(RecorderState())
 
     private struct RecorderState {
         var writer: CaptureWriter?

@@ -2,10 +2,10 @@
 // an empty sync. PROTOCOL.md B2: deleted-but-unsynced records keep `unsynced_count` above zero
 // forever while START sends nothing; retrying on every connection would be a START loop.
 
-import Synchronization
+import Locking
 
 public final class SyncMemory: Sendable {
-    private let wedged = Mutex<Int?>(nil)
+    private let wedged = Locked<Int?>(nil)
 
     public init() {}
 

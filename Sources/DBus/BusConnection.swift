@@ -4,7 +4,7 @@
 // threading model). It is Sendable; every method may be called from any thread or task.
 // Dropping the last reference closes it; `close()` does so explicitly and waits.
 import CDBus
-import Synchronization
+import Locking
 
 public final class BusConnection: Sendable {
     let core: ConnectionCore
@@ -191,7 +191,7 @@ public final class BusConnection: Sendable {
 /// Lets a call and its cancellation agree on who goes first, whatever thread each runs on.
 private final class CancellationGate: Sendable {
     private enum State { case waiting, started, cancelled }
-    private let state = Mutex(State.waiting)
+    private let state = Locked(State.waiting)
 
     /// True if the call may start (it was not cancelled first).
     func start() -> Bool {

@@ -7,6 +7,7 @@
 // there, which is why the class can be `@unchecked Sendable`.
 import CDBus
 import Glibc
+import Locking
 import Synchronization
 
 final class ConnectionCore: @unchecked Sendable {
@@ -21,7 +22,7 @@ final class ConnectionCore: @unchecked Sendable {
 
     // MARK: Shared between threads (locked or atomic)
 
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
     private let ownerThread = Atomic<UInt>(0)
     private let connected = Atomic<Bool>(false)
     private let ids = Atomic<UInt64>(0)

@@ -24,7 +24,7 @@
 //     in poll() with no periodic wake-up.
 //   * Public types are Sendable: `BusConnection` and friends are final classes whose mutable
 //     state is either owner-thread-only (the class is `@unchecked Sendable` and says so), behind a
-//     `Mutex` (the job queue, the exported-object registry), or atomic. Results come back to
+//     `Locked` (Locking: the job queue, the exported-object registry), or atomic. Results come back to
 //     async callers through continuations; exported-method handlers run on the owner thread
 //     (`.immediate`, `.deferred`) or in their own Task (`.task`).
 //

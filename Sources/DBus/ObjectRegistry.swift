@@ -10,7 +10,7 @@
 //
 // Like BlueZ, the interface lists of GetManagedObjects and InterfacesAdded include
 // org.freedesktop.DBus.Introspectable and org.freedesktop.DBus.Properties (with no properties).
-import Synchronization
+import Locking
 
 enum StandardInterface {
     static let introspectable = "org.freedesktop.DBus.Introspectable"
@@ -37,7 +37,7 @@ struct RegistryState {
 }
 
 final class ObjectRegistry: Sendable {
-    private let state = Mutex(RegistryState())
+    private let state = Locked(RegistryState())
 
     // MARK: - Changing the tree
 

@@ -4,7 +4,7 @@
 // cancelled, so racing "the next signal" against a time-out would tear the subscription down.
 // Here a cancelled wait just returns nil and the subscription stays; it ends only on `cancel()`,
 // when it is dropped, or when the connection closes.
-import Synchronization
+import Locking
 
 /// Signals matching one rule, in arrival order. The rule stays on the bus until `cancel()` or
 /// until the subscription is dropped; an iterator keeps the subscription alive, so
@@ -125,7 +125,7 @@ final class SignalBuffer: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     // Continuations are always resumed AFTER the lock is released. Resuming takes the task's
     // status-record lock, and a task being cancelled holds that lock while its cancellation

@@ -15,7 +15,7 @@
 // with `Task.sleep`, under a time limit.
 
 import Foundation
-import Synchronization
+import Locking
 
 public final class ChildProcess: Sendable {
     /// The child's pid.
@@ -25,7 +25,7 @@ public final class ChildProcess: Sendable {
     private let exit: ExitRecord
 
     /// Serialises every `Process.run()` of this program (see the top of this file).
-    private static let spawnLock = Mutex(())
+    private static let spawnLock = Locked(())
 
     private init(processIdentifier: Int32, executable: String, exit: ExitRecord) {
         self.processIdentifier = processIdentifier
@@ -95,7 +95,7 @@ public final class ChildProcess: Sendable {
 
 /// The exit status, written once by Foundation's termination handler (on its own thread).
 private final class ExitRecord: Sendable {
-    private let value = Mutex<Int32?>(nil)
+    private let value = Locked<Int32?>(nil)
     var status: Int32? { value.withLock { $0 } }
     func record(_ status: Int32) { value.withLock { $0 = status } }
 }

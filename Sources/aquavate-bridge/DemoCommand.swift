@@ -10,7 +10,7 @@ import Foundation
 import History
 import Logging
 import Reminders
-import Synchronization
+import Locking
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -87,7 +87,7 @@ struct DemoCommand: AsyncParsableCommand {
         var policy = options.connectPolicy
         policy.disconnectTimeout = .seconds(3)
         options.connectPolicy = policy
-        let delivered = Mutex(0)
+        let delivered = Locked(0)
         let desk = ReminderDesk(history: history, configuration: configuration, logger: logger) { delivery in
             delivered.withLock { $0 += 1 }
             print("notification [\(delivery.kind.rawValue)] \(delivery.title): \(delivery.body)")

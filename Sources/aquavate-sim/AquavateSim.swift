@@ -5,6 +5,7 @@ import BottleSimulator
 import DBus
 import Foundation
 import Glibc
+import Locking
 import Synchronization
 
 /// The entry point. SIGTERM and SIGINT get a handler that writes to a pipe before anything else
@@ -209,7 +210,7 @@ struct AquavateSim: AsyncParsableCommand {
         // Whichever comes first; the other waiter is simply abandoned (the signal thread blocks in
         // read(2) and cannot be cancelled, so a task group would never finish).
         let ending = await withCheckedContinuation { (continuation: CheckedContinuation<Ending, Never>) in
-            let resumed = Mutex(false)
+            let resumed = Locked(false)
             let finish: @Sendable (Ending) -> Void = { ending in
                 if resumed.withLock({ done in defer { done = true }; return !done }) { continuation.resume(returning: ending) }
             }

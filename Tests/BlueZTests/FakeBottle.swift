@@ -4,7 +4,7 @@
 
 import BusTestSupport
 import AquavateProtocol
-import Synchronization
+import Locking
 
 final class FakeBottle: Sendable {
     struct Slot: Sendable {
@@ -39,7 +39,7 @@ final class FakeBottle: Sendable {
         var setTimes: [UInt32] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(faults: Faults = Faults()) {
         state.withLock { $0.faults = faults }

@@ -10,12 +10,12 @@ import AquavateProtocol
 import BlueZ
 import BottleSession
 import History
-import Synchronization
+import Locking
 
 /// The test's clock.
 final class FakeClock: WallClock {
-    private let time: Mutex<Double>
-    init(_ start: Double = 1_763_720_000) { time = Mutex(start) }
+    private let time: Locked<Double>
+    init(_ start: Double = 1_763_720_000) { time = Locked(start) }
     var now: Double { time.withLock { $0 } }
     func advance(by duration: Duration) {
         let (seconds, attoseconds) = duration.components
@@ -33,7 +33,7 @@ final class Journal: Sendable {
         case disconnect
     }
 
-    private let entries = Mutex<[Entry]>([])
+    private let entries = Locked<[Entry]>([])
     func append(_ entry: Entry) { entries.withLock { $0.append(entry) } }
     var all: [Entry] { entries.withLock { $0 } }
 
@@ -60,14 +60,14 @@ final class Journal: Sendable {
 final class RecordingStore: DrinkStore {
     let history: DrinkHistory
     let journal: Journal
-    private let failing: Mutex<Set<Int>>
-    private let commits = Mutex(0)
+    private let failing: Locked<Set<Int>>
+    private let commits = Locked(0)
 
     /// `failCommits`: 1-based numbers of the commits that throw.
     init(journal: Journal, history: DrinkHistory? = nil, failCommits: Set<Int> = []) throws {
         self.history = try history ?? DrinkHistory(path: nil)
         self.journal = journal
-        self.failing = Mutex(failCommits)
+        self.failing = Locked(failCommits)
     }
 
     struct DiskFull: Error, CustomStringConvertible { var description: String { "disk full" } }
@@ -101,7 +101,7 @@ final class FakeLink: BottleLink {
         var timeouts: [Duration] = []
         var disconnects = 0
     }
-    private let state = Mutex(LinkState())
+    private let state = Locked(LinkState())
 
     init(bottle: FakeBottle, clock: FakeClock, journal: Journal, mtu: Int? = 247, batteryHidden: Bool = false,
          address: String = "f4:12:fa:00:a3:f4", name: String? = "Aquavate-A3F2") {

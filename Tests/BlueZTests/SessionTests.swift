@@ -9,7 +9,7 @@ import BlueZ
 import BottleSession
 import Foundation
 import History
-import Synchronization
+import Locking
 import Testing
 
 /// One session's parts.
@@ -43,7 +43,7 @@ struct SessionRig {
 
 /// Session events collected for assertions.
 final class SessionEvents: Sendable {
-    private let events = Mutex<[SessionEvent]>([])
+    private let events = Locked<[SessionEvent]>([])
     func append(_ event: SessionEvent) { events.withLock { $0.append(event) } }
     var rounds: [SyncRound] {
         events.withLock { $0.compactMap { if case .syncEnded(let round) = $0 { round } else { nil } } }

@@ -4,7 +4,7 @@ import AquavateProtocol
 @testable import BottleSimulator
 import DBus
 import Foundation
-import Synchronization
+import Locking
 import Testing
 
 @Suite struct FaultTests {
@@ -211,7 +211,7 @@ import Testing
         // The cycle is timed from the simulator's start, possibly before this test subscribes, so
         // it is followed through the simulator's own log; the signals are those of setPowered
         // (next test).
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         let configuration = testConfiguration {
             $0.faults = [.powerCycleAt(seconds: 0.3)]
             $0.log = { line in lines.withLock { $0.append(line) } }

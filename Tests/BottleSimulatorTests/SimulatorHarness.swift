@@ -6,7 +6,7 @@ import AquavateProtocol
 @testable import BottleSimulator
 import DBus
 import Foundation
-import Synchronization
+import Locking
 import Testing
 
 /// Fast BlueZ timings for tests (the defaults are bluetoothd's).
@@ -39,7 +39,7 @@ enum BlueZNames {
 /// bus delivered before a reply is in the subscription's buffer when the call returns, so `count`
 /// read right after a call includes it.
 final class SignalLog: Sendable {
-    private let entries = Mutex<[DBusSignal]>([])
+    private let entries = Locked<[DBusSignal]>([])
     private let subscription: SignalSubscription
 
     init(_ subscription: SignalSubscription) {

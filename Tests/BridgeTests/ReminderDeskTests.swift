@@ -7,13 +7,13 @@ import Foundation
 import History
 import Logging
 import Sinks
-import Synchronization
+import Locking
 import Testing
 
 /// A sink that records what it gets and reaches a person.
 final class RecordingSink: NotificationSink {
     let name = "recording"
-    let received = Mutex<[SinkNotification]>([])
+    let received = Locked<[SinkNotification]>([])
     func deliver(_ notification: SinkNotification) async throws {
         received.withLock { $0.append(notification) }
     }

@@ -3,7 +3,7 @@
 import DBus
 import BusTestSupport
 import Foundation
-import Synchronization
+import Locking
 import Testing
 
 /// A new connection to `bus`.
@@ -14,8 +14,8 @@ func connect(_ bus: PrivateBus) async throws -> BusConnection {
 
 /// A value a handler sets on the owner thread and a test reads.
 final class Box<T: Sendable>: Sendable {
-    private let state: Mutex<T>
-    init(_ value: T) { state = Mutex(value) }
+    private let state: Locked<T>
+    init(_ value: T) { state = Locked(value) }
     var value: T {
         get { state.withLock { $0 } }
         set { state.withLock { $0 = newValue } }

@@ -11,7 +11,7 @@ import BusTestSupport
 import DBus
 import Foundation
 import ProcessSupport
-import Synchronization
+import Locking
 
 final class PolicyBus: @unchecked Sendable {
     let folder: ScratchFolder
@@ -158,7 +158,7 @@ final class FakeBlueZ: Sendable {
 
 /// A count shared between a method handler and the test.
 final class CallCounter: Sendable {
-    private let value = Mutex(0)
+    private let value = Locked(0)
     var count: Int { value.withLock { $0 } }
     /// Adds one and returns the new count.
     @discardableResult

@@ -14,6 +14,7 @@
 import AquavateProtocol
 import DBus
 import Foundation
+import Locking
 import Synchronization
 
 final class SimulatedBlueZ: Sendable {
@@ -41,8 +42,8 @@ final class SimulatedBlueZ: Sendable {
     let devicePath: DBusObjectPath
     let layout: GattLayout
     let advertisedUUIDs: [String]
-    let state: Mutex<SimulatorState>
-    private let tasks = Mutex<[UInt64: Task<Void, Never>]>([:])
+    let state: Locked<SimulatorState>
+    private let tasks = Locked<[UInt64: Task<Void, Never>]>([:])
     private let taskIDs = Atomic<UInt64>(0)
 
     init(connection: BusConnection, configuration: SimulatorConfiguration, clock: any BottleClock) {
@@ -59,7 +60,7 @@ final class SimulatedBlueZ: Sendable {
             model.setFlags(newest.flagsRaw | DrinkRecordFlags.deleted.rawValue, recordID: newest.recordID)
         }
         if configuration.faults.contains(.noAdvertise) { model.sleep() }
-        state = Mutex(SimulatorState(
+        state = Locked(SimulatorState(
             model: model, powered: !configuration.faults.contains(.adapterOff),
             faults: FaultBudget(configuration.faults, startedAt: .now)))
     }

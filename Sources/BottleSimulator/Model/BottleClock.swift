@@ -3,7 +3,7 @@
 // The model never asks the system for the time itself: it reads an injected clock, so tests can
 // step through a day of drinks, a 5 s rebuild or a calibration without waiting.
 import Foundation
-import Synchronization
+import Locking
 
 /// Wall-clock time as UTC seconds since 1970, with a fraction.
 public protocol BottleClock: Sendable {
@@ -18,10 +18,10 @@ public struct SystemClock: BottleClock {
 
 /// A clock that moves only when told to (tests).
 public final class ManualClock: BottleClock {
-    private let seconds: Mutex<Double>
+    private let seconds: Locked<Double>
 
     public init(_ start: Double = 1_763_712_000) {  // 2025-11-21T08:00:00Z
-        seconds = Mutex(start)
+        seconds = Locked(start)
     }
 
     public var now: Double { seconds.withLock { $0 } }

@@ -14,7 +14,7 @@ import Foundation
 import History
 import Logging
 import ServiceLifecycle
-import Synchronization
+import Locking
 
 public final class BridgeDaemon: Service, Sendable {
     public let options: DaemonOptions
@@ -22,8 +22,8 @@ public final class BridgeDaemon: Service, Sendable {
     private let desk: ReminderDesk
     private let clock: any BridgeClock
     private let logger: Logger
-    private let memories = Mutex<[String: SyncMemory]>([:])
-    private let result = Mutex<DaemonOutcome>(.stopped)
+    private let memories = Locked<[String: SyncMemory]>([:])
+    private let result = Locked<DaemonOutcome>(.stopped)
 
     public init(options: DaemonOptions, history: DrinkHistory, desk: ReminderDesk, clock: any BridgeClock, logger: Logger) {
         self.options = options

@@ -12,13 +12,13 @@
 import DBus
 import Foundation
 import Logging
-import Synchronization
+import Locking
 
 public final class DesktopSink: NotificationSink, Sendable {
     public let name = "desktop"
     private let bus: BusAddress
     private let appName: String
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private static let service = "org.freedesktop.Notifications"
     private static let path: DBusObjectPath = "/org/freedesktop/Notifications"
