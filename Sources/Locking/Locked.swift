@@ -17,12 +17,15 @@ import Darwin
 #endif
 
 public final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
+    // Not for a zero-sized Value (`Locked(())`): ThreadSanitizer then places Swift's access to the
+    // value at the object's own address and reports races with reads of the object header. A lock
+    // guards some state; give it that state.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
 
     public init(_ value: Value) {
-        self.value = value
         mutex = .allocate(capacity: 1)
+        self.value = value
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
     }

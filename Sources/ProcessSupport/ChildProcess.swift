@@ -24,8 +24,8 @@ public final class ChildProcess: Sendable {
     public let executable: String
     private let exit: ExitRecord
 
-    /// Serialises every `Process.run()` of this program (see the top of this file).
-    private static let spawnLock = Locked(())
+    /// Serialises every `Process.run()` of this program (see the top of this file), and counts them.
+    private static let spawned = Locked(0)
 
     private init(processIdentifier: Int32, executable: String, exit: ExitRecord) {
         self.processIdentifier = processIdentifier
@@ -51,7 +51,10 @@ public final class ChildProcess: Sendable {
         let exit = ExitRecord()
         // Installed before the spawn, so that even an instant exit is recorded.
         process.terminationHandler = { ended in exit.record(ended.terminationStatus) }
-        try spawnLock.withLock { _ in try process.run() }
+        try spawned.withLock { count in
+            try process.run()
+            count += 1
+        }
         return ChildProcess(processIdentifier: process.processIdentifier, executable: executable, exit: exit)
     }
 
