@@ -34,7 +34,7 @@ struct BridgeUnderTest {
 @Suite(.serialized) struct MQTTSinkTests {
     @Test func discoveryAvailabilityAndStateAreRetained() async throws {
         let broker = try MosquittoBroker()
-        try broker.start()
+        try await broker.start()
         let bridge = try BridgeUnderTest(port: broker.port)
         await bridge.start()
         let state = snapshot(total: 1250)
@@ -74,7 +74,7 @@ struct BridgeUnderTest {
 
     @Test func drinksAndNotificationsAreEventsThatAreNotRetained() async throws {
         let broker = try MosquittoBroker()
-        try broker.start()
+        try await broker.start()
         let watcher = try TestMQTTClient(port: broker.port)
         try await watcher.start()
         let bridge = try BridgeUnderTest(port: broker.port)
@@ -106,7 +106,7 @@ struct BridgeUnderTest {
 
     @Test func commandsFromTheCommandTopicArriveAsSinkCommands() async throws {
         let broker = try MosquittoBroker()
-        try broker.start()
+        try await broker.start()
         let controller = try TestMQTTClient(port: broker.port, subscriptions: ["aquavate/#"])
         try await controller.start()
         // A retained command would run again at every reconnection: it must be ignored.
@@ -142,7 +142,7 @@ struct BridgeUnderTest {
 
     @Test func homeAssistantsBirthMessageMakesTheBridgeAnnounceAgain() async throws {
         let broker = try MosquittoBroker()
-        try broker.start()
+        try await broker.start()
         let watcher = try TestMQTTClient(port: broker.port)
         try await watcher.start()
         let bridge = try BridgeUnderTest(port: broker.port)
@@ -164,7 +164,7 @@ struct BridgeUnderTest {
 
     @Test func theLastWillSaysOfflineWhenTheConnectionDiesUncleanly() async throws {
         let broker = try MosquittoBroker()
-        try broker.start()
+        try await broker.start()
         let watcher = try TestMQTTClient(port: broker.port)
         try await watcher.start()
         // A long reconnect delay keeps the bridge away long enough to look at the will.
@@ -192,7 +192,7 @@ struct BridgeUnderTest {
 
     @Test func aCleanStopPublishesOffline() async throws {
         let broker = try MosquittoBroker()
-        try broker.start()
+        try await broker.start()
         let watcher = try TestMQTTClient(port: broker.port)
         try await watcher.start()
         let bridge = try BridgeUnderTest(port: broker.port)
@@ -207,7 +207,7 @@ struct BridgeUnderTest {
 
     @Test func afterTheBrokerRestartsTheBridgeReconnectsAndAnnouncesEverythingAgain() async throws {
         let broker = try MosquittoBroker()
-        try broker.start()
+        try await broker.start()
         let watcher = try TestMQTTClient(port: broker.port)
         try await watcher.start()
         let bridge = try BridgeUnderTest(port: broker.port)
@@ -226,7 +226,7 @@ struct BridgeUnderTest {
         try await bridge.clock.requested.waitForCount(1, "the hub's back-off")
         #expect(bridge.hub.status().first?.failingSince != nil)
 
-        try broker.start()  // same port, empty store
+        try await broker.start()  // same port, empty store
         try await watcher.waitFor(bridge.topics.availability, count: 2, "online again") { $0.text == "online" }
         try await watcher.waitFor(bridge.topics.discovery, count: 2, "discovery again")
         let states = try await watcher.waitFor(bridge.topics.state, count: 2, "state again")
@@ -259,7 +259,7 @@ struct BridgeUnderTest {
             $0.contains { $0.message.contains("MQTT: cannot connect to mqtt://127.0.0.1:\(broker.port)") }
         }
         bridge.hub.deliver(notification("early"))
-        try broker.start()
+        try await broker.start()
         let watcher = try TestMQTTClient(port: broker.port)
         try await watcher.start()
         try await watcher.waitFor(bridge.topics.availability) { $0.text == "online" }
@@ -281,7 +281,7 @@ struct BridgeUnderTest {
         let text = try String(contentsOf: broker.configurationFile, encoding: .utf8)
             .replacingOccurrences(of: "allow_anonymous true", with: "allow_anonymous false")
         try text.write(to: broker.configurationFile, atomically: true, encoding: .utf8)
-        try broker.start()
+        try await broker.start()
         let lines = Recorder<LogLine>()
         let sink = try MQTTSink(configuration: MQTTSinkConfiguration(
             url: "mqtt://nobody:wrong@127.0.0.1:\(broker.port)", bottleAddress: BridgeUnderTest.address,

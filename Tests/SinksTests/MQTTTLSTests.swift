@@ -33,7 +33,7 @@ import Testing
         let broker = try MosquittoBroker(extraConfiguration: [
             "listener \(tlsPort) 127.0.0.1", "certfile \(server.certificate)", "keyfile \(server.key)",
         ])
-        try broker.start()
+        try await broker.start()
         // `start` waits for the plain listener only; under a loaded machine the TLS listener can
         // come up later, so wait for it too (with a deadline) before the sink's first attempt.
         let deadline = ContinuousClock.now + .seconds(20)

@@ -36,22 +36,22 @@ final class MosquittoBroker: @unchecked Sendable {
     var configurationFile: URL { directory.appendingPathComponent("mosquitto.conf") }
     var url: String { "mqtt://127.0.0.1:\(port)" }
 
-    /// Starts (or restarts) the broker and returns once it accepts connections.
-    func start() throws {
+    /// Starts (or restarts) the broker and returns once it accepts connections. Waits with
+    /// `Task.sleep`, never blocking a thread of the test pool.
+    func start() async throws {
         let process = try ChildProcess.spawn("/usr/sbin/mosquitto", ["-c", configurationFile.path])
-        lock.lock()
-        self.process = process
-        lock.unlock()
+        lock.withLock { self.process = process }
         // Readiness: poll until the port accepts a TCP connection (a few ms normally).
-        for _ in 0..<500 {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
             if canConnect(port: port) { return }
             if let status = process.exitStatus {
                 let log = (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
                 throw BrokerFailed(reason: "mosquitto exited with \(status): \(log)")
             }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
-        throw BrokerFailed(reason: "mosquitto did not listen on \(port) within 10 s")
+        throw BrokerFailed(reason: "mosquitto did not listen on \(port) within 20 s")
     }
 
     /// SIGKILL (P7). Not waited for (that would block a thread; ChildProcess says why): the port
