@@ -55,4 +55,18 @@ import Testing
         #expect(statuses.allSatisfy { $0 != nil }, "some child's exit was not seen while the sleepers ran")
         #expect(statuses.compactMap { $0 }.sorted() == (0..<40).map { Int32($0 % 7) }.sorted())
     }
+
+    /// The parent's copies of the child's output handles are closed at spawn: Foundation keeps a
+    /// Process (and its handles) alive when nobody calls waitUntilExit, and hundreds of spawns
+    /// otherwise leak hundreds of descriptors.
+    @Test func theParentsCopiesOfTheHandlesAreClosed() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)").path
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        let child = try ChildProcess.spawn("/bin/sh", ["-c", "echo child"], output: handle, error: handle)
+        #expect(await child.waitForExit(timeout: .seconds(30)) == 0)
+        #expect(throws: (any Error).self) { try handle.write(contentsOf: Data("parent\n".utf8)) }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "child\n")
+    }
 }

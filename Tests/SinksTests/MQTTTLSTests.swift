@@ -42,7 +42,12 @@ import Testing
         }
         #expect(canConnect(port: tlsPort), "the TLS listener on \(tlsPort) never came up")
         let watcher = try TestMQTTClient(port: broker.port)
-        try await watcher.start()
+        do {
+            try await watcher.start()
+        } catch {
+            Issue.record("\(error); \(broker.log)")
+            throw error
+        }
 
         let lines = Recorder<LogLine>()
         let sink = try MQTTSink(configuration: MQTTSinkConfiguration(

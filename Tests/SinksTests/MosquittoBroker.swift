@@ -34,6 +34,13 @@ final class MosquittoBroker: @unchecked Sendable {
     }
 
     var configurationFile: URL { directory.appendingPathComponent("mosquitto.conf") }
+
+    /// What the broker logged so far, and whether it still runs (for failure messages).
+    var log: String {
+        let text = (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
+        let state = lock.withLock { process.map { $0.exitStatus.map { "exited with \($0)" } ?? "running" } ?? "stopped" }
+        return "mosquitto \(state); its log:\n\(text.suffix(1500))"
+    }
     var url: String { "mqtt://127.0.0.1:\(port)" }
 
     /// Starts (or restarts) the broker and returns once it accepts connections. Waits with
@@ -46,7 +53,6 @@ final class MosquittoBroker: @unchecked Sendable {
         while ContinuousClock.now < deadline {
             if canConnect(port: port) { return }
             if let status = process.exitStatus {
-                let log = (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
                 throw BrokerFailed(reason: "mosquitto exited with \(status): \(log)")
             }
             try await Task.sleep(for: .milliseconds(20))

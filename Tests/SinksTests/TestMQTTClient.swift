@@ -10,6 +10,8 @@ final class TestMQTTClient: @unchecked Sendable {
     private(set) var client: MosquittoClient!
     let messages = Recorder<MosquittoClient.Message>()
     let connections = Recorder<Bool>()
+    /// The client's own log (its failed attempts say why), for failure messages.
+    let log = Recorder<LogLine>()
     private let probeTopic = "test/probe/\(UUID().uuidString)"
 
     init(port: Int, subscriptions: [String] = ["aquavate/#", "homeassistant/#"]) throws {
@@ -28,13 +30,17 @@ final class TestMQTTClient: @unchecked Sendable {
                     connections.append(true)
                 },
                 message: { _, message in messages.append(message) }),
-            logger: Logger(label: "test-mqtt-client") { _ in SwiftLogNoOpLogHandler() })
+            logger: capturingLogger(log))
     }
 
     /// Connects and returns once the subscriptions are active.
     func start() async throws {
         client.start()
-        try await connections.waitForCount(1, "test client connection")
+        do {
+            try await connections.waitForCount(1, "test client connection")
+        } catch {
+            throw WaitTimedOut(what: "test client connection (its log: \(log.all.suffix(6).map(\.description)))")
+        }
         try await probe()
     }
 

@@ -330,7 +330,7 @@ final class MosquittoClient: @unchecked Sendable {
                     }
                 } while loopCode == Int32(MOSQ_ERR_SUCCESS.rawValue)
                 if isStopping { return }
-                failure = locked { refusal } ?? MosquittoLibrary.describe(loopCode)
+                failure = locked { refusal } ?? describeLoopFailure(loopCode)
                 locked { refusal = nil }
             }
 
@@ -349,6 +349,18 @@ final class MosquittoClient: @unchecked Sendable {
             // Cut short by stop(): it signals the semaphore.
             _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(delay * 1_000_000_000)))
         }
+    }
+
+    /// What a failed `mosquitto_loop` means. MOSQ_ERR_INVAL there is almost always a socket
+    /// numbered FD_SETSIZE (1024) or more, which libmosquitto's select() cannot wait on: say so,
+    /// rather than "Invalid function arguments provided", on every attempt.
+    private func describeLoopFailure(_ code: Int32) -> String {
+        let socket = mosquitto_socket(handle)
+        if code == Int32(MOSQ_ERR_INVAL.rawValue), socket >= Int32(FD_SETSIZE) {
+            return "libmosquitto cannot wait on socket \(socket): select() handles descriptors below \(FD_SETSIZE) "
+                + "only, and this process has too many files open"
+        }
+        return MosquittoLibrary.describe(code)
     }
 
     private func networkLoopEnded() {
