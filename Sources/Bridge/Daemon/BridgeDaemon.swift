@@ -148,7 +148,8 @@ public final class BridgeDaemon: Service, Sendable {
             let remaining = deadline.map { $0 - ContinuousClock.now }
             if let remaining, remaining <= .zero { break }
             let untilRefresh = options.scanRefresh - (ContinuousClock.now - scanStarted)
-            guard let sighting = await sightings.next(within: max(.zero, remaining.map { min($0, untilRefresh) } ?? untilRefresh)) else {
+            let wait = max(.zero, min(remaining ?? untilRefresh, untilRefresh))
+            guard let sighting = await sightings.next(within: wait) else {
                 if Task.isCancelled || sightings.ended != nil { break }
                 if ContinuousClock.now - scanStarted >= options.scanRefresh {
                     // BLUEZ.md F16: a scanner can go silent while Discovering stays true; a new
