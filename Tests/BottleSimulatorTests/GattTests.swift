@@ -78,7 +78,11 @@ import Testing
             #expect(state.index > 0)
             #expect(h.sim.model.unsyncedCount == 0)
             #expect(h.sim.model.records.allSatisfy { $0.flagsRaw == 0x01 })
-            // Each chunk reached the bus before the reply to the write that caused it.
+            // Each chunk reached the bus before the reply to the write that caused it. dbus-monitor
+            // may lag behind the sync: wait until its log holds all four write replies.
+            try await waitUntil(.seconds(10), "dbus-monitor to log the four WriteValue replies") {
+                try await h.wire("any event") { _ in true }.filter { $0 == "reply WriteValue" }.count >= 4
+            }
             let events = try await h.wire("the final ACK's reply") { _ in true }
             let writes = events.enumerated().filter { $0.element == "call WriteValue" }.map(\.offset)
             #expect(writes.count == 4)  // START + 3 ACKs
