@@ -112,6 +112,9 @@ struct BridgeUnderTest {
         // A retained command would run again at every reconnection: it must be ignored.
         let commandTopic = MQTTTopics(bottleID: "f412fa00a3f4").command
         try controller.publish(commandTopic, "log stale-retained", retain: true)
+        // Stored by the broker before the bridge subscribes (the controller hears it back):
+        // otherwise the bridge would get it as a live message.
+        try await controller.waitFor(commandTopic, "the retained command stored") { $0.text == "log stale-retained" }
         let bridge = try BridgeUnderTest(port: broker.port)
         await bridge.start()
         try await controller.waitFor(bridge.topics.availability, "online") { $0.text == "online" }

@@ -56,11 +56,14 @@ public final class MQTTSink: NotificationSink {
             reconnectDelay: configuration.reconnectDelay)
         let handlers = MosquittoClient.Handlers(
             connected: { client in
-                Self.announce(on: client, configuration: configuration, snapshot: shared.latestSnapshot,
-                              availability: true, logger: logger)
+                // Subscribe before announcing: the broker handles this connection's packets in
+                // order, so whatever reacts to the announcement (Home Assistant's birth message, a
+                // command from the new device's page) finds the subscriptions in place.
                 for topic in [topics.command, topics.homeAssistantStatus] {
                     do { try client.subscribe(topic) } catch { logger.warning("\(error)") }
                 }
+                Self.announce(on: client, configuration: configuration, snapshot: shared.latestSnapshot,
+                              availability: true, logger: logger)
                 shared.currentContext?.reachable()
             },
             message: { client, message in
