@@ -8,7 +8,8 @@
 // noticed only when the second child ends too. And `waitUntilExit()` blocks its thread in a run
 // loop until that notice. On a 2-core machine the Swift concurrency pool has 2 threads: two tests
 // blocked in `waitUntilExit()` for a child whose exit waits on a daemon that a third, starved test
-// would stop, and the whole test process hangs forever (seen in CI; no time limit can fire).
+// would stop, and the whole test process hangs forever, where no time limit can fire. (CI hung
+// twice in this shape, with every pool thread's test stuck; the exact child was not caught.)
 //
 // So: every spawn of this process goes through one lock (no race, no stray inheritance), and the
 // exit is recorded by the termination handler, installed before the spawn, and awaited by polling
