@@ -5,7 +5,6 @@
 // blocking a thread (ProcessSupport's ChildProcess says why that matters).
 import BusTestSupport
 import Foundation
-import ProcessSupport
 
 enum SystemAccounts {
     private static let queue = OneAtATime()
@@ -20,13 +19,10 @@ enum SystemAccounts {
     @discardableResult
     private static func run(_ executable: String, _ arguments: [String], allowFailure: Bool = false) async throws -> Int32 {
         try await queue.run {
-            let command = ([executable] + arguments).joined(separator: " ")
-            let tool = try ChildProcess.spawn(executable, arguments)
-            guard let status = await tool.waitForExit(timeout: .seconds(60)) else {
-                tool.killNow()
-                throw HarnessFailure(description: "\(command) did not finish within 60 s")
+            let status = try await runTool(executable, arguments).status
+            if status != 0, !allowFailure {
+                throw AccountToolFailed(command: ([executable] + arguments).joined(separator: " "), status: status)
             }
-            if status != 0, !allowFailure { throw AccountToolFailed(command: command, status: status) }
             return status
         }
     }

@@ -2,7 +2,7 @@
 // openssl for the test, checked against that certificate as CA, host name (IP SAN) included.
 
 import Foundation
-import ProcessSupport
+import BusTestSupport
 import Testing
 @testable import Sinks
 
@@ -11,13 +11,11 @@ import Testing
     static func makeCertificate(in directory: URL, name: String) async throws -> (certificate: String, key: String) {
         let certificate = directory.appendingPathComponent("\(name).pem").path
         let key = directory.appendingPathComponent("\(name)-key.pem").path
-        let openssl = try ChildProcess.spawn("/usr/bin/openssl", [
+        let openssl = try await runTool("/usr/bin/openssl", [
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate,
             "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"])
-        let status = await openssl.waitForExit(timeout: .seconds(60))
-        guard status == 0 else {
-            openssl.killNow()
-            throw MosquittoBroker.BrokerFailed(reason: "openssl ended with \(status.map(String.init) ?? "nothing after 60 s")")
+        guard openssl.status == 0 else {
+            throw MosquittoBroker.BrokerFailed(reason: "openssl exited with \(openssl.status): \(openssl.error)")
         }
         return (certificate, key)
     }
