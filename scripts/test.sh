@@ -10,8 +10,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 swift build --build-tests || exit 1
-targets=(ProcessSupportTests AquavateProtocolTests AquavateCaptureTests HistoryTests RemindersTests BridgeTests
-         DBusTests SinksTests BottleSimulatorTests BlueZTests InstallTests)
+source scripts/test-targets.sh
 passed=0 failed=0 retried=()
 
 # A hung target: which tests started and never ended, and where every thread of the test

@@ -11,9 +11,9 @@ cd "$(dirname "$0")/.."
 scratch=.build-tsan
 swift build --build-tests --sanitize=thread --scratch-path "$scratch" || exit 1
 export TSAN_OPTIONS="suppressions=$PWD/Tests/tsan.supp ${TSAN_OPTIONS:-}"
-targets=$(sed -n 's/^targets=(\(.*\)/\1/p; s/^ *\([A-Za-z]*Tests.*\))$/\1/p' scripts/test.sh | tr -d ')')
+source scripts/test-targets.sh
 bad=0
-for target in $targets; do
+for target in "${targets[@]}"; do
     log=$(mktemp)
     timeout 900 swift test --skip-build --sanitize=thread --scratch-path "$scratch" --filter "^${target}\." > "$log" 2>&1
     status=$?
