@@ -79,7 +79,7 @@ let package = Package(
 
         // Benchmarks (not tests): `swift run -c release aquavate-bench`.
         .executableTarget(name: "aquavate-bench", dependencies: [
-            "AquavateProtocol", "AquavateCapture", "History", "Bridge", "Reminders", "ProcessSupport", "BottleSimulator", "BlueZ",
+            "AquavateProtocol", "AquavateCapture", "History", "Bridge", "Reminders", "ProcessSupport", "BottleSimulator", "BlueZ", "DBus",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Benchmarks/aquavate-bench"),
 

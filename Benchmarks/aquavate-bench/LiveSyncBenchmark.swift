@@ -18,6 +18,7 @@ import AquavateProtocol
 import BlueZ
 import BottleSession
 import BottleSimulator
+import DBus
 import Bridge
 import Foundation
 import History
@@ -55,65 +56,83 @@ enum LiveSyncBenchmark {
     /// The session alone, as the daemon runs it (discovery, connect, `BottleSession`), its link
     /// wrapped to time each chunk → ACK on the bridge's side.
     private static func sessionShare(historyOnDisk: Bool) async throws -> [Double] {
-        let bus = try await PrivateDBusDaemon.start()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aquavate-live-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let simulator = try await BottleSimulator.start(
-            bus: .address(bus.address), configuration: SimulatorConfiguration(records: 600).withTestTimings())
-        let client = try await BlueZClient.connect(bus: .address(bus.address))
-        let history = try DrinkHistory(path: historyOnDisk ? folder.appendingPathComponent("history.sqlite").path : nil)
-        let discovery = Discovery(client: client, adapter: try client.chooseAdapter(named: nil))
-        let sightings = discovery.sightings()
-        try await discovery.start()
-        let sighting = await sightings.next(within: .seconds(10))
-        sightings.cancel()
-        await discovery.stop()
-        guard let sighting else { throw BenchmarkFailure("the simulated bottle was not seen") }
-        let connection = try await Connector(client: client, logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
-            .connect(sighting.device, requiring: BlueZBottleLink.requiredCharacteristics.map(\.uuid))
-        let link = TimedLink(BlueZBottleLink(connection))
-        let report = await BottleSession(link: link, store: history, clock: SystemWallClock(), memory: SyncMemory(),
-                                         logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }).run()
-        await client.close()
-        await simulator.stop()
-        await bus.stop()
-        guard report.outcome.isSuccess, try history.drinkCount() == 600 else {
-            throw BenchmarkFailure("the session did not sync the 600 records: \(report.summary)")
+        try await withSimulatedBottle(historyOnDisk: historyOnDisk) { bus, history in
+            let client = try await BlueZClient.connect(bus: bus)
+            defer { Task { await client.close() } }
+            let discovery = Discovery(client: client, adapter: try client.chooseAdapter(named: nil))
+            let sightings = discovery.sightings()
+            try await discovery.start()
+            let sighting = await sightings.next(within: .seconds(10))
+            sightings.cancel()
+            await discovery.stop()
+            guard let sighting else { throw BenchmarkFailure("the simulated bottle was not seen") }
+            let connection = try await Connector(client: client, logger: silent)
+                .connect(sighting.device, requiring: BlueZBottleLink.requiredCharacteristics.map(\.uuid))
+            let link = TimedLink(BlueZBottleLink(connection))
+            let report = await BottleSession(link: link, store: history, clock: SystemWallClock(), memory: SyncMemory(),
+                                             logger: silent).run()
+            guard report.outcome.isSuccess, try history.drinkCount() == 600 else {
+                throw BenchmarkFailure("the session did not sync the 600 records: \(report.summary)")
+            }
+            return link.samples
         }
-        return link.samples
     }
 
     /// One daemon run (`--once`) against a fresh simulator; the timings of its log.
     private static func oneSync(historyOnDisk: Bool) async throws -> (connect: [Double], chunks: [Double], sync: Double) {
-        let bus = try await PrivateDBusDaemon.start()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aquavate-live-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let lines = Mutex<[(Double, String)]>([])
-        var configuration = SimulatorConfiguration(records: 600).withTestTimings()
-        configuration.log = { line in
+        let log: @Sendable (String) -> Void = { line in
             let now = Measure.now()
             lines.withLock { $0.append((now, line)) }
         }
-        let simulator = try await BottleSimulator.start(bus: .address(bus.address), configuration: configuration)
-        let history = try DrinkHistory(path: historyOnDisk ? folder.appendingPathComponent("history.sqlite").path : nil)
-        let logger = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
-        var options = DaemonOptions()
-        options.bus = .address(bus.address)
-        options.once = true
-        options.onceTimeout = .seconds(60)
-        options.adoptAny = true
-        let desk = ReminderDesk(history: history, configuration: Configuration(), logger: logger)
-        let daemon = BridgeDaemon(options: options, history: history, desk: desk, clock: SystemClock(), logger: logger)
-        try await daemon.run()
+        return try await withSimulatedBottle(historyOnDisk: historyOnDisk, log: log) { bus, history in
+            var options = DaemonOptions()
+            options.bus = bus
+            options.once = true
+            options.onceTimeout = .seconds(60)
+            options.adoptAny = true
+            let desk = ReminderDesk(history: history, configuration: Configuration(), logger: silent)
+            let daemon = BridgeDaemon(options: options, history: history, desk: desk, clock: SystemClock(), logger: silent)
+            try await daemon.run()
+            guard case .succeeded = daemon.outcome, try history.drinkCount() == 600 else {
+                throw BenchmarkFailure("the daemon did not sync the 600 records: \(daemon.outcome)")
+            }
+            return analyse(lines.withLock { $0 })
+        }
+    }
+
+    /// A private bus with a simulated bottle holding 600 records, and a history (on disk in a
+    /// temporary folder, or in memory) for `body`; everything is stopped afterwards.
+    private static func withSimulatedBottle<T>(
+        historyOnDisk: Bool, log: (@Sendable (String) -> Void)? = nil,
+        _ body: (BusAddress, DrinkHistory) async throws -> T
+    ) async throws -> T {
+        let bus = try await PrivateDBusDaemon.start()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aquavate-live-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var configuration = SimulatorConfiguration(records: 600).withTestTimings()
+        configuration.log = log
+        let simulator: BottleSimulator
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            simulator = try await BottleSimulator.start(bus: .address(bus.address), configuration: configuration)
+        } catch {
+            await bus.stop()
+            throw error
+        }
+        let result: Result<T, any Error>
+        do {
+            let history = try DrinkHistory(path: historyOnDisk ? folder.appendingPathComponent("history.sqlite").path : nil)
+            result = .success(try await body(.address(bus.address), history))
+        } catch {
+            result = .failure(error)
+        }
         await simulator.stop()
         await bus.stop()
-        guard case .succeeded = daemon.outcome, try history.drinkCount() == 600 else {
-            throw BenchmarkFailure("the daemon did not sync the 600 records: \(daemon.outcome)")
-        }
-        return analyse(lines.withLock { $0 })
+        return try result.get()
     }
+
+    private static let silent = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
 
     /// Pairs each device appearance with the next Connect call, and each Drink Data notification
     /// with the next WriteValue (the session writes nothing else before its ACK).
