@@ -200,6 +200,22 @@ extension SimulatedBlueZ {
         }
         guard characteristic.canWrite else { return responder.fail(BlueZError.notPermitted("Write not permitted")) }
         guard case .aquavate(let target) = characteristic.source else { return responder.reply([]) }
+        if target == .syncControl, let k = state.faults.sleepInReply, state.lastChunkNotified == k,
+           value == SyncControl.ack.encoded() {
+            state.faults.sleepInReply = nil
+            log("fault: sleep-in-reply=\(k): the bottle falls asleep on the ACK, its reply pending")
+            state.model.sleep()
+            state.writesInFlight.insert(path)
+            state.inFlightReplies[path] = responder
+            schedule(after: .milliseconds(100)) { [self] state in
+                breakLink(.supervisionObjectsRemoved, pending: .succeedAfter, reason: "supervision time-out", &state)
+            }
+            schedule(after: .milliseconds(1100)) { [self] state in
+                log("event: the bottle wakes")
+                state.model.wake()
+            }
+            return
+        }
         let outcome = state.model.write(target, value)
         var afterReply: [ChunkFault] = []
         for event in outcome.events { afterReply += deliverInWrite(event, &state) }
@@ -241,6 +257,7 @@ extension SimulatedBlueZ {
         deliver(event, &state)
         guard case .notification(.drinkData, let value) = event, value.count >= 2 else { return [] }
         let index = Int(value[0]) | Int(value[1]) << 8
+        state.lastChunkNotified = index
         if let k = state.faults.dropAfterChunk, k == index {
             state.faults.dropAfterChunk = nil
             log("fault: drop-after-chunk=\(k): the link is lost")

@@ -51,6 +51,7 @@ struct FaultBudget: Sendable {
     var dropAfterChunk: Int?
     var sleepMidSync: Int?
     var vanishMidSync: Int?
+    var sleepInReply: Int?
     var inProgress = 0
     var notConnected = 0
     var abortOnConnect = 0
@@ -71,6 +72,7 @@ struct FaultBudget: Sendable {
             case .dropAfterChunk(let k): dropAfterChunk = k
             case .sleepMidSync(let k): sleepMidSync = k
             case .vanishMidSync(let k): vanishMidSync = k
+            case .sleepInReply(let k): sleepInReply = k
             case .mtu(let n): mtu = min(n, 247)
             case .slowWrites(let ms): slowWrites = .milliseconds(ms)
             case .inProgress(let n): inProgress += n
@@ -122,6 +124,8 @@ struct SimulatorState: Sendable {
     var valueShown: Set<DBusObjectPath> = []
     var writesInFlight: Set<DBusObjectPath> = []
     var inFlightReplies: [DBusObjectPath: DBusResponder] = [:]
+    /// The index of the last Drink Data chunk notified (which chunk a sync-control write ACKs).
+    var lastChunkNotified: Int?
     var faults: FaultBudget
     var persistedRevision: (Int, Bool)?
     var stopped = false

@@ -37,8 +37,34 @@ public final class BridgeDaemon: Service, Sendable {
     public var outcome: DaemonOutcome { result.withLock { $0 } }
 
     public func run() async throws {
-        let outcome = await cancelWhenGracefulShutdown { await self.loop() }
+        let outcome = await cancelWhenGracefulShutdown { await self.boundedLoop() }
         result.withLock { $0 = outcome }
+    }
+
+    /// What the loop is doing now, in words, for the line `run --once` prints when its time
+    /// runs out ("waiting for … to advertise", "syncing …").
+    public var phase: String { currentPhase.withLock { $0 } }
+    private let currentPhase = Locked("starting")
+    private func enter(_ phase: String) { currentPhase.withLock { $0 = phase } }
+
+    /// With `--once`, the whole run ends by `onceTimeout`, whatever BlueZ or the bottle do: the
+    /// loop is cancelled (the session disconnects, everything stored stays stored) and the
+    /// outcome says what it was waiting for.
+    private func boundedLoop() async -> DaemonOutcome {
+        guard options.once, let limit = options.onceTimeout else { return await loop() }
+        return await withTaskGroup(of: DaemonOutcome?.self) { group in
+            group.addTask { await self.loop() }
+            group.addTask {
+                // A second of grace: the loop's own deadline (discovery) ends it with the more
+                // precise line (which bottles were ignored) when it comes at the same time.
+                guard (try? await Task.sleep(for: limit + .seconds(1))) != nil else { return nil }
+                return .failed("gave up after \(limit) while \(self.phase) (--timeout sets the limit)")
+            }
+            var outcome = DaemonOutcome.stopped
+            if let first = await group.next() { outcome = first ?? .stopped }
+            group.cancelAll()
+            return outcome
+        }
     }
 
     // MARK: The loop
@@ -55,10 +81,15 @@ public final class BridgeDaemon: Service, Sendable {
         var client: BlueZClient?
         var setupBackoff: Duration = .seconds(2)
         var retriesLeft = options.onceRetries
+        var lostLinkRetriesLeft = options.onceLostLinkRetries
         defer { if let client { Task { await client.close() } } }
 
+        // Progress: every pass runs one discovery-connect-session cycle or fails one, and then
+        // sleeps (cool-down, pause or back-off, never less than `minimumPause`); `--once` returns
+        // after its first session, or after a bounded number of retries.
         while !Task.isCancelled {
             do {
+                enter("connecting to bluetoothd")
                 if client == nil { client = try await BlueZClient.connect(bus: options.bus) }
                 guard let bluez = client else { continue }
                 let adapter = try await usableAdapter(bluez)
@@ -66,11 +97,21 @@ public final class BridgeDaemon: Service, Sendable {
                 let report = try await cycle(bluez, adapter: adapter, choice: &choice, recorder: recorder, deadline: deadline)
                 if options.once {
                     if report.outcome.isSuccess { return .succeeded(report.summary) }
-                    guard retriesLeft > 0 else { return .failed(report.summary) }
-                    retriesLeft -= 1
+                    // A lost link (the bottle slept mid-sync, BLUEZ.md 7.8) is the ordinary case:
+                    // what was stored stays, and the bottle advertises again when it wakes, so
+                    // `--once` waits for it (within its time-out) as the daemon would.
+                    if report.linkLost, lostLinkRetriesLeft > 0 {
+                        lostLinkRetriesLeft -= 1
+                        logger.notice("\(report.summary); waiting for the bottle to advertise again")
+                    } else {
+                        guard retriesLeft > 0 else { return .failed(report.summary) }
+                        retriesLeft -= 1
+                    }
                 }
                 // Leave the bottle alone for a while: talking keeps it awake.
-                try await Task.sleep(for: report.outcome.isSuccess ? options.cooldown : options.failedSessionPause)
+                let pause = report.outcome.isSuccess ? options.cooldown : options.failedSessionPause
+                enter("pausing \(pause) after a session, before waiting for the bottle to advertise again")
+                try await Task.sleep(for: pause)
             } catch is CancellationError {
                 break
             } catch let error as NoBottleSeen {
@@ -94,7 +135,8 @@ public final class BridgeDaemon: Service, Sendable {
                     delay = options.connectPolicy.backoff(after: error)
                     logger.warning("\(Self.oneLine(error))")
                 }
-                do { try await Task.sleep(for: delay) } catch { break }
+                enter("waiting \(max(delay, Self.minimumPause)) after: \(Self.oneLine(error))")
+                do { try await Task.sleep(for: max(delay, Self.minimumPause)) } catch { break }
             }
         }
         return .stopped
@@ -129,6 +171,7 @@ public final class BridgeDaemon: Service, Sendable {
         defer { sightings.cancel() }
         try await discovery.start()
         logger.info("looking for the bottle on \(adapter.name)")
+        enter("waiting for \(choice.adopted.map { "bottle \($0)" } ?? "a bottle") to advertise on \(adapter.name)")
 
         // F4 (bluez/bluez#89): a bridge that was killed leaves bluetoothd holding the link, so
         // the bottle stays Connected and does not advertise: discovery would never see it.
@@ -178,6 +221,7 @@ public final class BridgeDaemon: Service, Sendable {
         if !sighting.wasConnected { logger.info("\(sighting.name) (\(sighting.address)) is advertising; connecting") }
 
         // Connect at once (the bottle may sleep any moment); stop discovering meanwhile.
+        enter("connecting to \(sighting.name) (\(sighting.address))")
         async let stopped: Void = discovery.stop()
         let connection: GATTConnection
         do {
@@ -212,11 +256,16 @@ public final class BridgeDaemon: Service, Sendable {
             link: link, store: LiveDrinkStore(history: history, logger: logger), clock: SessionClockAdapter(clock: clock),
             memory: memory, timing: options.sessionTiming, recorder: recorder, logger: logger
         ) { events.yield($0) }
+        enter("syncing \(sighting.name) (\(bottleID))")
         let report = await session.run()
         events.finish()
         await consumer.value
         return report
     }
+
+    /// The shortest pause between two cycles, whatever the error: a failure that comes back at
+    /// once (a BlueZ that answers every Connect with an error) must not make the loop spin.
+    static let minimumPause: Duration = .milliseconds(250)
 
     /// Runs cleanup that must happen even when the surrounding task is cancelled.
     private func uncancelled(_ body: @escaping @Sendable () async -> Void) async {
