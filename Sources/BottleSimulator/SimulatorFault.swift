@@ -52,6 +52,9 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
     /// The scanner goes silent (BLUEZ.md F16): the first N discoveries report no advertisement
     /// although `Discovering` is true; a discovery started again after them hears the bottle.
     case deafScanner(Int)
+    /// The seeded fault injector (issue 10): up to four connections broken at random instants in
+    /// random ways BlueZ shows (ChaosPlan.swift); the same seed gives the same plans.
+    case chaos(seed: UInt64)
 
     /// Name, argument and meaning of every fault, for `--help`.
     public static let catalogue: [(name: String, argument: String?, help: String)] = [
@@ -77,6 +80,8 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
         ("notify-before-reply", nil, "StartNotify: the bottle notifies its value before the reply"),
         ("no-advertise", nil, "bottle asleep at start: not discoverable until woken (Simulator1.Wake)"),
         ("deaf-scanner", "N", "first N discoveries hear no advertisement though Discovering=true (BLUEZ.md F16)"),
+        ("chaos", "SEED",
+         "seeded injector: 1-4 connections broken at a random instant (Connect, resolution, a call in flight, chunk/ACK) in a random BlueZ way"),
     ]
 
     /// Parses `NAME` or `NAME=ARG`.
@@ -125,6 +130,11 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
         case "notify-before-reply": try none(); self = .notifyBeforeReply
         case "no-advertise": try none(); self = .noAdvertise
         case "deaf-scanner": self = .deafScanner(try count(1, default: 1))
+        case "chaos":
+            guard let argument, let seed = UInt64(argument) else {
+                throw SimulatorFaultUnknown(text: text, reason: "chaos takes a seed: chaos=42")
+            }
+            self = .chaos(seed: seed)
         default: throw SimulatorFaultUnknown(text: text, reason: "no such fault")
         }
     }
@@ -151,6 +161,7 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
         case .notifyBeforeReply: return "notify-before-reply"
         case .noAdvertise: return "no-advertise"
         case .deafScanner(let n): return "deaf-scanner=\(n)"
+        case .chaos(let seed): return "chaos=\(seed)"
         }
     }
 }

@@ -53,6 +53,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds to leave the bottle alone after a session (default 60).", valueName: "S"))
     var cooldown: Double = 60
 
+    @Option(name: .customLong("failure-pause"), help: ArgumentHelp(
+        "Seconds to wait after a failed session before looking for the bottle again (default 5).", valueName: "S"))
+    var failurePause: Double = 5
+
     @Option(name: .customLong("scan-refresh"), help: ArgumentHelp(
         "Restart discovery after this many seconds without an advertisement (default 300): revives a scanner that went silent.",
         valueName: "S"))
@@ -64,6 +68,7 @@ struct RunCommand: AsyncParsableCommand {
         if let timeout, timeout <= 0 { throw ValidationError("--timeout must be a positive number of seconds") }
         if timeout != nil && !once { throw ValidationError("--timeout only applies with --once") }
         if cooldown < 0 { throw ValidationError("--cooldown must not be negative") }
+        if !(failurePause >= 0) { throw ValidationError("--failure-pause must not be negative") }
         if !(scanRefresh > 0) { throw ValidationError("--scan-refresh must be more than 0 seconds") }
     }
 
@@ -81,6 +86,7 @@ struct RunCommand: AsyncParsableCommand {
             options.bottleAddress = bottle
             options.adoptAny = adopt
             options.cooldown = .milliseconds(Int64(cooldown * 1000))
+            options.failedSessionPause = .milliseconds(Int64(failurePause * 1000))
             options.scanRefresh = .milliseconds(Int64(scanRefresh * 1000))
             options.source = "aquavate-bridge \(BridgeVersion.string)"
             outcome = try await Self.runDaemon(options: options, history: history, configuration: configuration, logger: logger)

@@ -150,6 +150,7 @@ extension SimulatedBlueZ {
         }
         if let failure = gattFault(&state, counting: true) { return responder.fail(failure) }
         guard linkedPhases.contains(state.link) else { return responder.fail(BlueZError.failed("Not connected")) }
+        if chaosHolds(responder, &state) { return }
         guard characteristic.canRead else { return responder.fail(BlueZError.notPermitted("Read not permitted")) }
         let offset = Int(options.stringDictionary?["offset"]?.uint16 ?? 0)
         let value = readSource(characteristic.source, &state)
@@ -183,6 +184,7 @@ extension SimulatedBlueZ {
         }
         if let failure = gattFault(&state, counting: true) { return responder.fail(failure) }
         guard linkedPhases.contains(state.link) else { return responder.fail(BlueZError.failed("Not connected")) }
+        if chaosHolds(responder, &state) { return }
         let type = options.stringDictionary?["type"]?.string
         if let type, !["request", "command", "reliable"].contains(type) { return responder.fail(BlueZError.notSupported()) }
         guard !state.writesInFlight.contains(path) else { return responder.fail(BlueZError.inProgress()) }
@@ -219,7 +221,7 @@ extension SimulatedBlueZ {
         let outcome = state.model.write(target, value)
         var afterReply: [ChunkFault] = []
         for event in outcome.events { afterReply += deliverInWrite(event, &state) }
-        var delay = state.faults.slowWrites ?? .zero
+        var delay = (state.faults.slowWrites ?? .zero) + chaosWriteDelay(state)
         if let blocking = outcome.blockingSeconds { delay += .milliseconds(Int64(blocking * 1000)) }
         guard delay > .zero else {
             responder.reply([])
@@ -258,6 +260,7 @@ extension SimulatedBlueZ {
         guard case .notification(.drinkData, let value) = event, value.count >= 2 else { return [] }
         let index = Int(value[0]) | Int(value[1]) << 8
         state.lastChunkNotified = index
+        if chaosStrikesAfterChunk(index, state) { return [.chaos] }
         if let k = state.faults.dropAfterChunk, k == index {
             state.faults.dropAfterChunk = nil
             log("fault: drop-after-chunk=\(k): the link is lost")
@@ -315,6 +318,8 @@ extension SimulatedBlueZ {
     /// What a chunk fault does once the write that carried the chunk has been answered.
     enum ChunkFault {
         case dropLink, sleep, vanish
+        /// The fault injector's plan for this connection.
+        case chaos
     }
 
     func apply(_ fault: ChunkFault, _ state: inout SimulatorState) {
@@ -326,6 +331,8 @@ extension SimulatedBlueZ {
             supervisionTimeout(&state)
         case .vanish:
             vanish(&state)
+        case .chaos:
+            strikeChaos(&state)
         }
     }
 
@@ -338,6 +345,7 @@ extension SimulatedBlueZ {
         }
         if let failure = gattFault(&state, counting: false) { return responder.fail(failure) }
         if state.link == .disconnecting { return responder.fail(BlueZError.notConnected()) }
+        if state.link == .connected, chaosHolds(responder, &state) { return }
         guard characteristic.canNotify else { return responder.fail(BlueZError.notSupported()) }
         if let existing = state.sessions[path]?.first(where: { $0.owner == owner }) {
             return existing.registered ? responder.reply([]) : responder.fail(BlueZError.inProgress())

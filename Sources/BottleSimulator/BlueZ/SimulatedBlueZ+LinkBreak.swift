@@ -34,25 +34,16 @@ extension SimulatedBlueZ {
     /// nothing when no link is up.
     func breakLink(_ style: LinkBreakStyle, pending: PendingReplies, reason: String, _ state: inout SimulatorState) {
         guard state.link == .connected || state.link == .disconnecting else { return }
-        if style == .vanish {
-            if pending == .failFirst {
-                vanish(&state)
-            } else {
-                let replies = takeInFlightReplies(&state)
-                vanish(&state)
-                answer(replies, pending)
-            }
-            return
-        }
-        if pending == .failFirst && style == .supervisionObjectsKept {
-            dropLink(reason: reason, &state)
-            return
-        }
         log("event: link down (\(reason); \(style.rawValue), replies \(pending.rawValue))")
         var replies = takeInFlightReplies(&state)
         if pending == .failFirst {
             answer(replies, .failFirst)
             replies = []
+        }
+        if style == .vanish {
+            vanish(&state)
+            answer(replies, pending)
+            return
         }
         state.link = .idle
         state.gattReady = false
@@ -62,21 +53,26 @@ extension SimulatedBlueZ {
             if device.connectedShown { changed["Connected"] = .bool(false) }
             device.servicesResolved = false
             device.connectedShown = false
+            state.device = device
             if !changed.isEmpty { setProperties(devicePath, Interface.device, changed) }
             if style == .supervisionObjectsRemoved {
                 removeGattObjects(&state)
                 state.sessions.removeAll()
                 state.notifying.removeAll()
             } else {
+                for service in state.exportedServices {
+                    for characteristic in service.characteristics {
+                        setProperties(characteristic.path, Interface.characteristic, [:], invalidated: ["MTU"], emit: false)
+                    }
+                }
                 for path in state.sessions.keys {
                     state.sessions[path] = state.sessions[path]?.map { NotifySession(owner: $0.owner, registered: false) }
                 }
             }
             if device.battery1 {
-                device.battery1 = false
+                state.device?.battery1 = false
                 unexport(devicePath, interfaces: [Interface.battery])
             }
-            state.device = device
         }
         if let connect = state.pendingConnect {
             state.pendingConnect = nil
@@ -89,8 +85,9 @@ extension SimulatedBlueZ {
     }
 
     private func takeInFlightReplies(_ state: inout SimulatorState) -> [DBusResponder] {
-        let replies = Array(state.inFlightReplies.values)
+        let replies = Array(state.inFlightReplies.values) + state.heldReplies
         state.inFlightReplies.removeAll()
+        state.heldReplies.removeAll()
         state.writesInFlight.removeAll()
         return replies
     }

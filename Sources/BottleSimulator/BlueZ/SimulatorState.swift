@@ -65,6 +65,8 @@ struct FaultBudget: Sendable {
     var powerCycleAt: ContinuousClock.Instant?
     /// Discoveries still to be deaf (F16).
     var deafScanner = 0
+    /// The fault injector's seed.
+    var chaosSeed: UInt64?
 
     init(_ faults: [SimulatorFault], startedAt start: ContinuousClock.Instant) {
         for fault in faults {
@@ -85,6 +87,7 @@ struct FaultBudget: Sendable {
             case .earlyResolved: earlyResolved = true
             case .notifyBeforeReply: notifyBeforeReply = true
             case .deafScanner(let n): deafScanner += n
+            case .chaos(let seed): chaosSeed = seed
             case .wedge, .unchangedUnsynced, .adapterOff, .noAdvertise: break
             }
         }
@@ -124,6 +127,14 @@ struct SimulatorState: Sendable {
     var valueShown: Set<DBusObjectPath> = []
     var writesInFlight: Set<DBusObjectPath> = []
     var inFlightReplies: [DBusObjectPath: DBusResponder] = [:]
+    /// GATT calls held by the fault injector, answered when the link breaks.
+    var heldReplies: [DBusResponder] = []
+    /// The fault injector (`chaos=SEED`), this connection's planned fault and its GATT calls.
+    var chaos: ChaosPlanner?
+    var chaosFault: ChaosFault?
+    var chaosCalls = 0
+    /// Counts connections, so a fault scheduled for one never strikes the next.
+    var connectionNumber = 0
     /// The index of the last Drink Data chunk notified (which chunk a sync-control write ACKs).
     var lastChunkNotified: Int?
     var faults: FaultBudget
