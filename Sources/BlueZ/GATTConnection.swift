@@ -254,6 +254,10 @@ public final class GATTConnection: Sendable {
                                               detail: "BlueZ stayed busy (InProgress) for \(policy.gattOperationTimeout)")
                 }
                 try await Task.sleep(for: policy.inProgressRetryInterval)
+            } catch let failure as DBusFailure where failure.name == DBusFailure.noReplyName {
+                // From the bus, not a local time-out (that is DBusCallTimedOut): bluetoothd left
+                // the bus while it owed us this reply — a crash or a restart.
+                throw LinkLost(device: address, reason: lostReason ?? .serviceLost)
             } catch let failure as DBusFailure where failure.meansObjectGone || failure.meansNotConnected {
                 throw LinkLost(device: address, reason: lostReason ?? (failure.meansObjectGone ? .vanished : .disconnected))
             } catch let failure as DBusFailure {
