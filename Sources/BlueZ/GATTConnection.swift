@@ -58,6 +58,7 @@ public final class GATTConnection: Sendable {
         self.name = known?.displayName
         let task = Task { [weak self] in
             var view = view
+            // Progress: one change a pass, awaited; ends when the link is gone or the watch ends.
             while let change = await watch.changes.next() {
                 guard let self else { return }
                 if self.handle(change, view: &view) { break }

@@ -161,6 +161,8 @@ public final class BridgeDaemon: Service, Sendable {
         } catch let off as AdapterPoweredOff where !options.once {
             logger.error("\(off.description); waiting for it")
             guard let adapter = client.objects.adapters.first(where: { $0.name == off.name }) else { throw off }
+            // Progress: each pass is an hour's wait for power (cancellation ends it); a wait that
+            // ends otherwise than by power or time-out throws out of the loop.
             while true {
                 do {
                     try await client.waitUntilPowered(adapter, timeout: .seconds(3600))
@@ -198,6 +200,8 @@ public final class BridgeDaemon: Service, Sendable {
         if let found { logger.info("\(found.name) (\(found.address)) is still connected from an earlier run; adopting the link") }
         var ignored: [Sighting] = []
         var scanStarted = ContinuousClock.now
+        // Progress: each pass awaits one sighting until the next discovery restart or the
+        // deadline; cancellation and an ended discovery break out.
         while found == nil {
             let remaining = deadline.map { $0 - ContinuousClock.now }
             if let remaining, remaining <= .zero { break }

@@ -177,6 +177,8 @@ public struct ReminderTicker: Service {
         let clock = self.clock
         try? await cancelWhenGracefulShutdown {
             await desk.advance(to: clock.now)
+            // Progress: each pass sleeps until the next whole minute (or the next due reminder,
+            // always in the future) and advances the desk once.
             while !Task.isCancelled {
                 let now = clock.now
                 var wake = ((now / 60).rounded(.down) + 1) * 60
