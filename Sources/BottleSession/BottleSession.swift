@@ -100,7 +100,11 @@ public final class BottleSession {
         }
         if link.offers(.bottleConfig), let value = try await optional("read bottle-config", { try await read(.bottleConfig) }),
            let config = try? BottleConfig(decoding: value) {
-            onEvent(.bottleConfig(config, at: clock.now))
+            if config.plausibleGoalML != nil {
+                onEvent(.bottleConfig(config, at: clock.now))
+            } else {
+                logger.warning("\(bottleID): the bottle's goal of \(config.dailyGoalML) ml is outside 1000–4000; ignored")
+            }
         }
     }
 
@@ -153,7 +157,7 @@ public final class BottleSession {
     private func syncRound(unsynced: Int) async throws -> SyncRound {
         let start = SyncControl.start(count: min(unsynced, ChunkSizing.maxSyncCount),
                                       chunkSize: chunkSizeOverride ?? ChunkSizing.recordsPerChunk(mtu: mtu))
-        var progress = SyncProgress(start: start)
+        var progress = SyncProgress(start: start, bounds: RecordBounds(now: clock.now))
         roundNewRecords = 0
         func end(_ outcome: SyncOutcome) -> SyncRound {
             let round = SyncRound(requestedCount: Int(start.count), chunkSize: Int(start.chunkSize),
@@ -192,12 +196,24 @@ public final class BottleSession {
                     // it a duplicate.
                     logger.notice("\(bottleID): chunk \(progress.expectedIndex) rejected (\(error)); reading it back")
                     let readBack = try await read(.drinkData)
-                    guard case .accept(let chunk, let skipped) = progress.receive(readBack, viaRead: true) else {
+                    let verdict = progress.receive(readBack, viaRead: true)
+                    if case .implausible(let problem) = verdict {
+                        logger.error("\(bottleID): \(problem); refused and not acknowledged")
+                        report.outcome = .failed("the bottle sent what cannot be a drink record (\(problem)); nothing of it was stored")
+                        return end(.rejected)
+                    }
+                    guard case .accept(let chunk, let skipped) = verdict else {
                         report.outcome = .failed("chunk \(progress.expectedIndex) could not be decoded, nor read back: \(error)")
                         return end(.rejected)
                     }
                     try await commitThenAck(chunk, skipped: skipped, progress: &progress)
                     chunkDeadline = clock.now + timing.betweenChunks.seconds
+                case .implausible(let problem):
+                    // Not acknowledged: a real bottle keeps the records (marked only at the last
+                    // ACK), and nothing of the chunk is stored.
+                    logger.error("\(bottleID): \(problem); refused and not acknowledged (a firmware fault, or a device that is not the bottle)")
+                    report.outcome = .failed("the bottle sent what cannot be a drink record (\(problem)); nothing of it was stored")
+                    return end(.rejected)
                 case .duplicate, .placeholder, .staleRead, .afterCompletion:
                     continue
                 }

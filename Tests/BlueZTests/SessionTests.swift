@@ -242,7 +242,7 @@ final class SessionEvents: Sendable {
         #expect(bottle.starts.count == 2)
 
         // A new drink changes the count: sync again, and everything live is stored once.
-        bottle.addDrinks(1, from: 1_763_900_000)
+        bottle.addDrinks(1, from: 1_763_850_000)
         let (third, _) = await rig.session()
         #expect(third.outcome == .synced)
         #expect(bottle.unsyncedCount == 0)
