@@ -35,7 +35,8 @@ struct StatusCommand: ParsableCommand {
             }
             let history = try common.openHistory(path: common.databasePath)
             let configuration = try common.loadConfiguration(history: history, logger: common.makeLogger())
-            let report = try StatusReport.make(history: history, configuration: configuration, at: instant)
+            let clock = ClockTrust.evaluate(source: KernelClockSync(), history: history)
+            let report = try StatusReport.make(history: history, configuration: configuration, at: instant, clock: clock)
             if json {
                 print(report.jsonLine())
             } else {

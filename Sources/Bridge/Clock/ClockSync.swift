@@ -4,6 +4,7 @@
 // clock. A Raspberry Pi has no real-time clock: until then it shows the time it was shut down
 // at (fake-hwclock), or 1970.
 
+import CTimex
 import Glibc
 
 public enum ClockSync: Sendable, Equatable {
