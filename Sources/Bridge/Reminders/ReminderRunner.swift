@@ -63,7 +63,7 @@ public final class ReminderRunner {
     public func advance(to instant: Double) {
         if started, let last = lastInstant, let lastTick, gapRule.isRestart(from: last, lastTick: lastTick, to: instant) {
             let days = ((instant - last) / 86_400 * 10).rounded() / 10
-            logger.notice("the clock moved by \(Int64((instant - last).rounded())) s (\(days) days) since the last evaluation; the reminders start again as after a restart, without replaying the gap (REMINDERS.md 0)")
+            logger.notice("time moved by \(Int64((instant - last).rounded())) s (\(days) days) since the last evaluation; the reminders start again as after a restart, without replaying the gap (REMINDERS.md 0)")
             started = false
             lastInstant = nil
         }
