@@ -25,7 +25,7 @@ struct ClockTrustTests {
         let trust = ClockTrust.evaluate(source: FixedClockSync(.notSynchronised), history: try DrinkHistory(path: nil))
         let reason = try #require(trust.setTimePolicy.reasonToWithhold(now: Self.now, bottleTime: nil))
         #expect(reason.contains("not synchronised"))
-        #expect(trust.statusLine == "Clock: NOT synchronised — SET_TIME withheld")
+        #expect(trust.statusLine(at: Self.now) == "Clock: NOT synchronised — SET_TIME withheld")
     }
 
     @Test("synchronised and ahead of the newest stored drink: SET_TIME sent")
@@ -34,7 +34,7 @@ struct ClockTrustTests {
                                         history: try history(recordTime: UInt32(Self.now - 3600), storedAt: Self.now - 3000),
                                         bottle: "F4:12:FA:00:A3:F4")
         #expect(trust.setTimePolicy.reasonToWithhold(now: Self.now, bottleTime: Self.now - 10) == nil)
-        #expect(trust.statusLine == "Clock: synchronised")
+        #expect(trust.statusLine(at: Self.now) == "Clock: synchronised")
     }
 
     @Test("synchronised but behind a drink it stored itself, or far behind the newest drink's time: withheld")
@@ -43,6 +43,7 @@ struct ClockTrustTests {
                                          history: try history(recordTime: UInt32(Self.now - 86_400), storedAt: Self.now + 600))
         #expect(stored.setTimePolicy.reasonToWithhold(now: Self.now, bottleTime: nil)?
                     .contains("600 s behind the time the newest drink was stored") == true)
+        #expect(stored.statusLine(at: Self.now) == "Clock: synchronised, but 600 s behind the time the newest drink was stored — SET_TIME withheld")
         let recorded = ClockTrust.evaluate(source: FixedClockSync(.unknown("adjtimex failed: Operation not permitted")),
                                            history: try history(recordTime: UInt32(Self.now + 7200), storedAt: Self.now - 60))
         #expect(recorded.setTimePolicy.reasonToWithhold(now: Self.now, bottleTime: nil)?

@@ -43,10 +43,14 @@ public struct ClockTrust: Sendable, Equatable {
         return SetTimePolicy(floors: floors)
     }
 
-    /// The `Clock:` line of `status`.
-    public var statusLine: String {
+    /// The `Clock:` line of `status` at `now`.
+    public func statusLine(at now: Double) -> String {
         switch sync {
         case .synchronised:
+            // A synchronised clock behind the stored drinks: say what SET_TIME waits for.
+            if let broken = setTimePolicy.floors.first(where: { now < $0.time - $0.slack }) {
+                return "Clock: synchronised, but \(Int((broken.time - now).rounded())) s behind \(broken.what) — SET_TIME withheld"
+            }
             return "Clock: synchronised"
         case .notSynchronised:
             return "Clock: NOT synchronised — SET_TIME withheld"

@@ -54,7 +54,7 @@ public struct StatusReport: Sendable {
             lines.append("Bottle: none seen yet")
         }
         lines.append("Last sync: " + (lastSync.map { BridgeTime.iso8601($0) } ?? "never"))
-        if let clock { lines.append(clock.statusLine) }
+        if let clock { lines.append(clock.statusLine(at: at)) }
         if let battery, let bottleLevelML {
             lines.append("Battery: \(battery)%  Bottle level: \(bottleLevelML) ml" + (unsynced.map { "  Unsynced: \($0)" } ?? ""))
         }
@@ -85,7 +85,7 @@ public struct StatusReport: Sendable {
         if let unsynced { object["unsynced"] = unsynced }
         if let clock {
             object["clock_synchronised"] = clock.sync == .synchronised
-            object["set_time_withheld"] = clock.setTimePolicy.withheld != nil
+            object["set_time_withheld"] = clock.setTimePolicy.reasonToWithhold(now: at, bottleTime: nil) != nil
         }
         if let rules {
             object["scheduled_pending"] = rules.scheduledPending
