@@ -29,6 +29,8 @@ public final class BottleSession {
     /// The chunk_size to ask for instead of the MTU's (tests and debugging; the iOS app asks 20,
     /// which the bottle cannot notify whole, PROTOCOL.md B1).
     private let chunkSizeOverride: Int?
+    /// Whether SET_TIME is written, decided by the daemon from its clock (issue 11).
+    private let setTime: SetTimePolicy
 
     private var report: SessionReport
     private var mtu: Int?
@@ -41,9 +43,11 @@ public final class BottleSession {
     public init(
         link: any BottleLink, store: any DrinkStore, clock: any WallClock, memory: SyncMemory,
         timing: SessionTiming = .standard, recorder: SessionRecorder? = nil, chunkSize: Int? = nil,
+        setTime: SetTimePolicy = .send,
         logger: Logger = Logger(label: "bottle-session"), onEvent: @escaping @Sendable (SessionEvent) -> Void = { _ in }
     ) {
         self.chunkSizeOverride = chunkSize
+        self.setTime = setTime
         self.link = link
         self.bottleID = link.address.uppercased()
         self.store = store
@@ -93,10 +97,16 @@ public final class BottleSession {
         if let percent = try await optional("battery", { try await link.startBatteryReports() }) ?? nil {
             heardBattery(percent, viaRead: true)
         }
-        // SET_TIME with UTC now, on every connection (5.1; the bottle's clock can be hours off).
-        try await write(.command, Command.setTime(UInt32(clamping: Int64(clock.now.rounded(.down)))).encoded())
-        if let value = try await optional("read current-state", { try await read(.currentState) }) {
-            heardState(value)
+        let state = try await optional("read current-state", { try await read(.currentState) })
+        if let state { heardState(state) }
+        // SET_TIME with UTC now, on every connection (5.1; the bottle's clock can be hours off) —
+        // unless this machine's clock is not to be trusted (issue 11): the bottle keeps any time
+        // it is given (B9). The Current State above is the bottle's own clock (7.2.3-4 order).
+        let bottleTime = state.flatMap { try? CurrentState(decoding: $0) }.map { Double($0.timestamp) }
+        if let reason = setTime.reasonToWithhold(now: clock.now, bottleTime: bottleTime) {
+            logger.warning("\(bottleID): SET_TIME withheld: \(reason)")
+        } else {
+            try await write(.command, Command.setTime(UInt32(clamping: Int64(clock.now.rounded(.down)))).encoded())
         }
         if link.offers(.bottleConfig), let value = try await optional("read bottle-config", { try await read(.bottleConfig) }),
            let config = try? BottleConfig(decoding: value) {
