@@ -137,3 +137,17 @@ struct SecretFileDoctorTests {
         #expect(brokerFinding?.detail.contains("mqtt.url") == true)
     }
 }
+
+@Suite("Secrets in error lines")
+struct SecretErrorLineTests {
+    @Test("a refused --set of a secret URL does not print its password")
+    func overrideErrorRedacted() async throws {
+        let folder = TemporaryFolder()
+        let result = try await runBridge(["config", "list", "--db", folder.path + "/h.sqlite",
+                                          "--set", "mqtt.url=ftp://bridge:s3cret@broker.lan"])
+        #expect(result.status != 0)
+        #expect(result.err.contains("mqtt.url") && !result.err.contains("s3cret"))
+        #expect(Redaction.assignment("push.token=tk_abc") == "push.token=<redacted>")
+        #expect(Redaction.assignment("goal_ml=2000") == "goal_ml=2000")
+    }
+}

@@ -16,4 +16,13 @@ public enum Redaction {
         guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return text }
         return String(text[..<text.index(after: colon)]) + placeholder + String(text[at...])
     }
+
+    /// `--set push.token=tk_abc` → `push.token=<redacted>`, for error lines about an override.
+    public static func assignment(_ text: String) -> String {
+        guard let equals = text.firstIndex(of: "="),
+              let key = SettingCatalog.key(named: String(text[..<equals]).trimmingCharacters(in: .whitespaces)) else {
+            return text
+        }
+        return String(text[...equals]) + key.shown(String(text[text.index(after: equals)...]))
+    }
 }

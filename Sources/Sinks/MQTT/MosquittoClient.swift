@@ -10,7 +10,9 @@
 //
 // Threading discipline (libmosquitto is not thread-safe except as documented):
 // * Options (`will`, credentials, TLS, protocol, callbacks) are set in `init`, before the
-//   network thread exists, and never again.
+//   network thread exists, and never again — except the protocol version, which the network
+//   thread lowers to 3.1.1 between attempts when a broker refuses MQTT 5 (nothing else uses it
+//   then: publishing needs a connection).
 // * Only the network thread calls `connect_async`, `reconnect_async` and `loop`; callbacks run
 //   on it, so handlers must be quick and must not block.
 // * Any thread may call `publish`, `subscribe` and `disconnect`: with `mosquitto_threaded_set`
@@ -365,7 +367,9 @@ final class MosquittoClient: @unchecked Sendable {
     /// Starts one connection attempt. With a maximum packet size every attempt is a full
     /// `mosquitto_connect_bind_v5`, because libmosquitto's reconnect sends no CONNECT properties
     /// (lib/connect.c). That call makes the TCP connection blocking: a broker host that drops
-    /// packets holds this thread (and a stop) for the kernel's connect time-out.
+    /// packets holds this thread (and a stop) for the kernel's connect time-out. It also renews
+    /// libmosquitto's wake-up socket pair, which `publish` writes to; harmless, since attempts
+    /// start only after the back-off, long after any publish of the lost connection returned.
     private func connect(first: Bool) -> Int32 {
         let host = options.broker.host, port = Int32(options.broker.port), keepAlive = Int32(options.keepAliveSeconds)
         if speaksVersion5, let maximum = options.maximumPacketSize {
