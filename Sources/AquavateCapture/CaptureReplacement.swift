@@ -29,7 +29,8 @@ public final class CaptureReplacement {
         }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         let temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        // mkstemp makes 0600; a capture is as readable as any file the user creates.
+        // mkstemp makes 0600; a capture is as readable as any file the user creates. umask can
+        // only be read by setting it: a command-line tool's single thread is the only writer.
         let mask = umask(0o022)
         umask(mask)
         fchmod(descriptor, 0o644 & ~mask)

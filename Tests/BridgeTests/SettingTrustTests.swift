@@ -33,6 +33,19 @@ struct SettingTrustTests {
         #expect(SettingCatalog.sinkCommandGate.refusal(.log(type: "vitamin-d")) == nil)
     }
 
+    @Test("the daemon's MQTT sink is built with the catalog's gate")
+    func daemonSinkHasTheGate() throws {
+        var configuration = Configuration()
+        try configuration.applyOverride("mqtt.url=mqtt://127.0.0.1:1")
+        try configuration.applyOverride("desktop.enabled=false")
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let sinks = SinkSetup.sinks(configuration: configuration, bottleAddress: "F4:12:FA:00:A3:F4", bottleName: nil, logger: logger)
+        let mqtt = try #require(sinks.compactMap { $0 as? MQTTSink }.first)
+        #expect(mqtt.gate.refusal(.configSet(key: "push.url", value: "http://attacker.example/")) != nil)
+        #expect(mqtt.gate.refusal(.configSet(key: "messages.pool", value: "/etc/passwd")) != nil)
+        #expect(mqtt.gate.refusal(.configSet(key: "reminders.daily_limit", value: "false")) == nil)
+    }
+
     @Test("the desk refuses config commands from a sink for anything but the person's settings")
     func deskRefuses() async throws {
         let folder = TemporaryFolder()

@@ -24,6 +24,8 @@ import Logging
 public final class MQTTSink: NotificationSink {
     public let name = "mqtt"
     public let configuration: MQTTSinkConfiguration
+    /// Which commands from the command topic go on to the bridge.
+    public let gate: SinkCommandGate
     private let client: MosquittoClient
     private let shared: Shared
 
@@ -57,6 +59,7 @@ public final class MQTTSink: NotificationSink {
     public init(configuration: MQTTSinkConfiguration, gate: SinkCommandGate = .noSettings,
                 clock: any SinkClock = SystemSinkClock(), logger: Logger) throws(SinkConfigurationError) {
         self.configuration = configuration
+        self.gate = gate
         let shared = Shared()
         self.shared = shared
         let topics = configuration.topics
