@@ -50,7 +50,8 @@ public final class MQTTSink: NotificationSink {
     public var topics: MQTTTopics { configuration.topics }
 
     /// The largest packet the broker may send this client: a command (4 KiB) with its topic and
-    /// headers fits many times over, and so do the bridge's own retained messages it hears back.
+    /// headers fits many times over, and the only other subscription is Home Assistant's
+    /// one-word birth message.
     public static let maximumPacketSize: UInt32 = 65_536
 
     /// - Parameters:
