@@ -116,6 +116,18 @@ import Testing
         #expect(try await bridge.commands.waitForCount(1, "the small command") == [.log(type: "vitamin-d")])
         #expect(bridge.lines.matching("1000004 bytes").isEmpty)
 
+        // Reconnections send the limit again (libmosquitto keeps the CONNECT properties).
+        broker.kill()
+        try await bridge.lines.wait(for: "the bridge to notice") {
+            $0.contains { $0.message.contains("MQTT: lost the connection") }
+        }
+        try await broker.start()
+        try await controller.waitFor(bridge.topics.availability, count: 2, "online again") { $0.text == "online" }
+        try controller.publish(bridge.topics.command, "log " + String(repeating: "y", count: 1_000_000))
+        try controller.publish(bridge.topics.command, "log magnesium")
+        #expect(try await bridge.commands.waitForCount(2, "the small command after the restart").last == .log(type: "magnesium"))
+        #expect(bridge.lines.matching("1000004 bytes").isEmpty)
+
         await controller.stop()
         await bridge.stop()
     }

@@ -13,8 +13,8 @@
 //   network thread exists, and never again — except the protocol version, which the network
 //   thread lowers to 3.1.1 between attempts when a broker refuses MQTT 5 (nothing else uses it
 //   then: publishing needs a connection).
-// * Only the network thread calls `connect_async`, `reconnect_async` and `loop`; callbacks run
-//   on it, so handlers must be quick and must not block.
+// * Only the network thread calls `connect_async`, `connect_bind_v5`, `reconnect_async` and
+//   `loop`; callbacks run on it, so handlers must be quick and must not block.
 // * Any thread may call `publish`, `subscribe` and `disconnect`: with `mosquitto_threaded_set`
 //   on, libmosquitto guards its output queue with its own mutexes and wakes the loop through its
 //   socket pair (what `mosquitto_loop_start` relies on too).
@@ -124,6 +124,8 @@ final class MosquittoClient: @unchecked Sendable {
     private var acknowledgementWaiter: (ids: Set<Int32>, continuation: CheckedContinuation<Void, Never>)?
     /// MQTT 5 in use; false after a broker refused it (network thread only, like connecting).
     private var speaksVersion5: Bool
+    /// The next attempt must be a full connect: set when falling back to 3.1.1 (see `connect`).
+    private var fullConnectNeeded = false
 
     init(options: Options, handlers: Handlers, logger: Logger) throws(SinkConfigurationError) {
         _ = MosquittoLibrary.initialized
@@ -364,14 +366,20 @@ final class MosquittoClient: @unchecked Sendable {
         }
     }
 
-    /// Starts one connection attempt. With a maximum packet size every attempt is a full
-    /// `mosquitto_connect_bind_v5`, because libmosquitto's reconnect sends no CONNECT properties
-    /// (lib/connect.c). That call makes the TCP connection blocking: a broker host that drops
-    /// packets holds this thread (and a stop) for the kernel's connect time-out. It also renews
-    /// libmosquitto's wake-up socket pair, which `publish` writes to; harmless, since attempts
-    /// start only after the back-off, long after any publish of the lost connection returned.
+    /// Starts one connection attempt. The first one with a maximum packet size is a
+    /// `mosquitto_connect_bind_v5`: libmosquitto keeps its CONNECT properties and sends them
+    /// again with every `reconnect_async`. That first call makes its TCP connection blocking, so a
+    /// broker host that drops packets holds this thread (and a stop) for the kernel's connect
+    /// time-out once; later attempts are non-blocking.
     private func connect(first: Bool) -> Int32 {
         let host = options.broker.host, port = Int32(options.broker.port), keepAlive = Int32(options.keepAliveSeconds)
+        if fullConnectNeeded {
+            // After falling back to 3.1.1: connect_bind_v5 without properties forgets the MQTT 5
+            // ones, which a 3.1.1 reconnect refuses to send ("not supported").
+            fullConnectNeeded = false
+            return mosquitto_connect_bind_v5(handle, host, port, keepAlive, nil, nil)
+        }
+        guard first else { return mosquitto_reconnect_async(handle) }
         if speaksVersion5, let maximum = options.maximumPacketSize {
             var properties: OpaquePointer?
             defer { mosquitto_property_free_all(&properties) }
@@ -379,7 +387,7 @@ final class MosquittoClient: @unchecked Sendable {
             guard added == Int32(MOSQ_ERR_SUCCESS.rawValue) else { return added }
             return mosquitto_connect_bind_v5(handle, host, port, keepAlive, nil, properties)
         }
-        return first ? mosquitto_connect_async(handle, host, port, keepAlive) : mosquitto_reconnect_async(handle)
+        return mosquitto_connect_async(handle, host, port, keepAlive)
     }
 
     /// A broker that does not speak MQTT 5 refuses the CONNECT: fall back to 3.1.1 (and lose the
@@ -389,6 +397,7 @@ final class MosquittoClient: @unchecked Sendable {
     private func fallBackToVersion3() -> Bool {
         guard speaksVersion5, !options.protocolVersion5 else { return false }
         speaksVersion5 = false
+        fullConnectNeeded = true
         _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
         logger.notice("MQTT: the broker at \(options.broker.description) does not speak MQTT 5; using 3.1.1, so only the broker's max_packet_size bounds what it may send")
         return true
