@@ -55,6 +55,9 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
     /// The seeded fault injector (issue 10): up to four connections broken at random instants in
     /// random ways BlueZ shows (ChaosPlan.swift); the same seed gives the same plans.
     case chaos(seed: UInt64)
+    /// A hostile bottle (buggy firmware, a spoofed address): chunks bent at random, seeded, and
+    /// floods of Current State with a flickering low-battery flag (issue 11).
+    case hostile(seed: UInt64)
 
     /// Name, argument and meaning of every fault, for `--help`.
     public static let catalogue: [(name: String, argument: String?, help: String)] = [
@@ -82,6 +85,7 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
         ("deaf-scanner", "N", "first N discoveries hear no advertisement though Discovering=true (BLUEZ.md F16)"),
         ("chaos", "SEED",
          "seeded injector: 1-4 connections broken at a random instant (Connect, resolution, a call in flight, chunk/ACK) in a random BlueZ way"),
+        ("hostile", "SEED", "hostile bottle: chunks bent at random (counts, totals, ±32767 ml, 1970/2106, noise), Current State floods"),
     ]
 
     /// Parses `NAME` or `NAME=ARG`.
@@ -135,6 +139,11 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
                 throw SimulatorFaultUnknown(text: text, reason: "chaos takes a seed: chaos=42")
             }
             self = .chaos(seed: seed)
+        case "hostile":
+            guard let argument, let seed = UInt64(argument) else {
+                throw SimulatorFaultUnknown(text: text, reason: "hostile takes a seed: hostile=7")
+            }
+            self = .hostile(seed: seed)
         default: throw SimulatorFaultUnknown(text: text, reason: "no such fault")
         }
     }
@@ -162,6 +171,7 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
         case .noAdvertise: return "no-advertise"
         case .deafScanner(let n): return "deaf-scanner=\(n)"
         case .chaos(let seed): return "chaos=\(seed)"
+        case .hostile(let seed): return "hostile=\(seed)"
         }
     }
 }

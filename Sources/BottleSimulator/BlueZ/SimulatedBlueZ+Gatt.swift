@@ -256,7 +256,12 @@ extension SimulatedBlueZ {
     /// Delivers a notification sent inside a write handler. A chunk fault that fires on it takes
     /// effect after the write's reply: returned here as the events to run then.
     private func deliverInWrite(_ event: BottleEvent, _ state: inout SimulatorState) -> [ChunkFault] {
-        deliver(event, &state)
+        if case .notification(.drinkData, let value) = event, state.hostile != nil {
+            deliver(.notification(.drinkData, hostile(value, &state)), &state)
+            hostileFlood(&state)
+        } else {
+            deliver(event, &state)
+        }
         guard case .notification(.drinkData, let value) = event, value.count >= 2 else { return [] }
         let index = Int(value[0]) | Int(value[1]) << 8
         state.lastChunkNotified = index

@@ -64,6 +64,7 @@ final class SimulatedBlueZ: Sendable {
             model: model, powered: !configuration.faults.contains(.adapterOff),
             faults: FaultBudget(configuration.faults, startedAt: .now))
         initial.chaos = initial.faults.chaosSeed.map(ChaosPlanner.init(seed:))
+        initial.hostile = initial.faults.hostileSeed.map(SeededGenerator.init(seed:))
         state = Locked(initial)
     }
 

@@ -67,6 +67,8 @@ struct FaultBudget: Sendable {
     var deafScanner = 0
     /// The fault injector's seed.
     var chaosSeed: UInt64?
+    /// The hostile bottle's seed.
+    var hostileSeed: UInt64?
 
     init(_ faults: [SimulatorFault], startedAt start: ContinuousClock.Instant) {
         for fault in faults {
@@ -88,6 +90,7 @@ struct FaultBudget: Sendable {
             case .notifyBeforeReply: notifyBeforeReply = true
             case .deafScanner(let n): deafScanner += n
             case .chaos(let seed): chaosSeed = seed
+            case .hostile(let seed): hostileSeed = seed
             case .wedge, .unchangedUnsynced, .adapterOff, .noAdvertise: break
             }
         }
@@ -133,6 +136,8 @@ struct SimulatorState: Sendable {
     var chaos: ChaosPlanner?
     var chaosFault: ChaosFault?
     var chaosCalls = 0
+    /// The hostile bottle's generator (`hostile=SEED`); nil for an honest bottle.
+    var hostile: SeededGenerator?
     /// Counts connections, so a fault scheduled for one never strikes the next.
     var connectionNumber = 0
     /// bluetoothd is restarting: off the bus, nothing advertises to it.
