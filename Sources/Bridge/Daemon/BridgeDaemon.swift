@@ -24,13 +24,17 @@ public final class BridgeDaemon: Service, Sendable {
     private let logger: Logger
     private let memories = Locked<[String: SyncMemory]>([:])
     private let result = Locked<DaemonOutcome>(.stopped)
+    /// Progress and waits for the watchdog (BridgeDaemon+Watchdog.swift).
+    let heartbeat: Heartbeat
 
-    public init(options: DaemonOptions, history: DrinkHistory, desk: ReminderDesk, clock: any BridgeClock, logger: Logger) {
+    public init(options: DaemonOptions, history: DrinkHistory, desk: ReminderDesk, clock: any BridgeClock, logger: Logger,
+                heartbeat: Heartbeat = .unobserved) {
         self.options = options
         self.history = history
         self.desk = desk
         self.clock = clock
         self.logger = logger
+        self.heartbeat = heartbeat
     }
 
     /// How the run ended (for `--once`).
@@ -59,18 +63,22 @@ public final class BridgeDaemon: Service, Sendable {
 
         while !Task.isCancelled {
             do {
+                heartbeat.mark("cycle started")
                 if client == nil { client = try await BlueZClient.connect(bus: options.bus) }
                 guard let bluez = client else { continue }
                 let adapter = try await usableAdapter(bluez)
                 setupBackoff = .seconds(2)
                 let report = try await cycle(bluez, adapter: adapter, choice: &choice, recorder: recorder, deadline: deadline)
+                heartbeat.mark("session ended: \(report.summary)")
                 if options.once {
                     if report.outcome.isSuccess { return .succeeded(report.summary) }
                     guard retriesLeft > 0 else { return .failed(report.summary) }
                     retriesLeft -= 1
                 }
                 // Leave the bottle alone for a while: talking keeps it awake.
-                try await Task.sleep(for: report.outcome.isSuccess ? options.cooldown : options.failedSessionPause)
+                let pause = report.outcome.isSuccess ? options.cooldown : options.failedSessionPause
+                heartbeat.waiting(for: pause, "pausing \(pause) after a session")
+                try await Task.sleep(for: pause)
             } catch is CancellationError {
                 break
             } catch let error as NoBottleSeen {
@@ -94,6 +102,7 @@ public final class BridgeDaemon: Service, Sendable {
                     delay = options.connectPolicy.backoff(after: error)
                     logger.warning("\(Self.oneLine(error))")
                 }
+                heartbeat.waiting(for: delay, "waiting \(delay) after: \(Self.oneLine(error))")
                 do { try await Task.sleep(for: delay) } catch { break }
             }
         }
@@ -110,6 +119,7 @@ public final class BridgeDaemon: Service, Sendable {
             guard let adapter = client.objects.adapters.first(where: { $0.name == off.name }) else { throw off }
             while true {
                 do {
+                    heartbeat.waiting(for: .seconds(3600) + Self.watchdogPatience, "waiting for \(off.name) to be powered on")
                     try await client.waitUntilPowered(adapter, timeout: .seconds(3600))
                     return try client.chooseAdapter(named: options.adapter)
                 } catch is BlueZWaitTimedOut {
@@ -128,6 +138,7 @@ public final class BridgeDaemon: Service, Sendable {
         let sightings = discovery.sightings()
         defer { sightings.cancel() }
         try await discovery.start()
+        heartbeat.mark("discovering on \(adapter.name)")
         logger.info("looking for the bottle on \(adapter.name)")
 
         // F4 (bluez/bluez#89): a bridge that was killed leaves bluetoothd holding the link, so
@@ -149,18 +160,22 @@ public final class BridgeDaemon: Service, Sendable {
             if let remaining, remaining <= .zero { break }
             let untilRefresh = options.scanRefresh - (ContinuousClock.now - scanStarted)
             let wait = max(.zero, min(remaining ?? untilRefresh, untilRefresh))
+            heartbeat.waiting(for: wait, "waiting for \(choice.adopted.map { "bottle \($0)" } ?? "a bottle") to advertise on \(adapter.name)")
             guard let sighting = await sightings.next(within: wait) else {
                 if Task.isCancelled || sightings.ended != nil { break }
                 if ContinuousClock.now - scanStarted >= options.scanRefresh {
                     // BLUEZ.md F16: a scanner can go silent while Discovering stays true; a new
                     // discovery revives it (habluetooth restarts its scanner the same way).
                     logger.debug("no advertisement heard for \(options.scanRefresh); restarting discovery")
+                    heartbeat.waiting(for: Self.watchdogPatience, "restarting discovery on \(adapter.name)")
                     await discovery.stop()
                     try await discovery.start()
+                    heartbeat.mark("discovery restarted on \(adapter.name)")
                     scanStarted = ContinuousClock.now
                 }
                 continue
             }
+            heartbeat.mark("\(sighting.name) (\(sighting.address)) advertised")
             if choice.accepts(sighting) {
                 found = sighting
             } else if !ignored.contains(where: { $0.address == sighting.address }) {
@@ -180,6 +195,8 @@ public final class BridgeDaemon: Service, Sendable {
         // Connect at once (the bottle may sleep any moment); stop discovering meanwhile.
         async let stopped: Void = discovery.stop()
         let connection: GATTConnection
+        heartbeat.waiting(for: options.connectPolicy.safetyTimeout + Self.watchdogPatience,
+                          "connecting to \(sighting.name) (\(sighting.address))")
         do {
             connection = try await Connector(client: client, policy: options.connectPolicy, logger: logger)
                 .connect(sighting.device, requiring: BlueZBottleLink.requiredCharacteristics.map(\.uuid))
@@ -188,6 +205,7 @@ public final class BridgeDaemon: Service, Sendable {
             throw error
         }
         await stopped
+        heartbeat.mark("connected to \(sighting.address)")
         choice.adopt(sighting.address)
         return await session(on: connection, sighting: sighting, recorder: recorder)
     }
@@ -211,7 +229,12 @@ public final class BridgeDaemon: Service, Sendable {
         let session = BottleSession(
             link: link, store: LiveDrinkStore(history: history, logger: logger), clock: SessionClockAdapter(clock: clock),
             memory: memory, timing: options.sessionTiming, recorder: recorder, logger: logger
-        ) { events.yield($0) }
+        ) { [heartbeat] event in
+            // Every event (state, stored chunk, sync ended) is progress of the session.
+            heartbeat.mark(event.watchdogMark)
+            events.yield(event)
+        }
+        heartbeat.waiting(for: Self.watchdogPatience, "syncing \(sighting.name) (\(bottleID))")
         let report = await session.run()
         events.finish()
         await consumer.value

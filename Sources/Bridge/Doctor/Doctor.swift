@@ -25,12 +25,14 @@ public struct DoctorInputs: Sendable {
     /// The user the checked setup runs as (`aquavate` for the service); a run as anyone else
     /// says that permissions may differ.
     public var expectedUser: String?
+    /// Where to read the service unit's watchdog and memory settings (`--service`); nil: not checked.
+    public var serviceUnit: ServiceUnitSource?
 
     public init(
         environment: [String: String], configPath: String, configMustExist: Bool, databasePath: String,
         overrides: [String] = [], sysfsRoot: String = "/sys",
         kernel: @escaping @Sendable () -> KernelBluetooth = KernelBluetooth.probe, timeout: Duration = .seconds(3),
-        expectedUser: String? = nil
+        expectedUser: String? = nil, serviceUnit: ServiceUnitSource? = nil
     ) {
         self.environment = environment
         self.configPath = configPath
@@ -41,6 +43,7 @@ public struct DoctorInputs: Sendable {
         self.kernel = kernel
         self.timeout = timeout
         self.expectedUser = expectedUser
+        self.serviceUnit = serviceUnit
     }
 }
 
@@ -70,6 +73,9 @@ public enum Doctor {
         findings.append(await DesktopCheck.finding(
             enabled: configuration.bool("desktop.enabled") && configuration.bool("notifications.enabled"),
             environment: inputs.environment))
+        if let unit = inputs.serviceUnit {
+            findings += await ServiceUnitCheck.findings(unit, timeout: inputs.timeout)
+        }
         return DoctorReport(findings: findings)
     }
 }
