@@ -26,8 +26,9 @@ public struct Systemd: ServiceManager {
     public let isListening: Bool
     public let watchdogTimeout: Duration?
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        isListening = !(environment["NOTIFY_SOCKET"] ?? "").isEmpty
+    /// Reads this process's environment, as libsystemd does.
+    public init() {
+        isListening = !(ProcessInfo.processInfo.environment["NOTIFY_SOCKET"] ?? "").isEmpty
         var microseconds: UInt64 = 0
         // sd_watchdog_enabled reads WATCHDOG_USEC (and WATCHDOG_PID: the pings are for this
         // process only); 0 keeps them for the children this process may start.
