@@ -19,12 +19,13 @@ enum SystemdValues {
         ]
         var rest = Substring(text.trimmingCharacters(in: .whitespaces))
         guard !rest.isEmpty else { return nil }
-        if let bare = Double(rest) { return bareUnit * bare }
+        // Double also reads `infinity` and `nan`, and Duration traps on what it cannot hold.
+        if let bare = Double(rest) { return sane(bare) ? bareUnit * bare : nil }
         var total = Duration.zero
         while !rest.isEmpty {
             rest = rest.drop { $0 == " " }
             let number = rest.prefix { $0.isNumber || $0 == "." }
-            guard let value = Double(number) else { return nil }
+            guard let value = Double(number), sane(value) else { return nil }
             rest = rest.dropFirst(number.count).drop { $0 == " " }
             let word = rest.prefix { $0.isLetter }
             guard let unit = units.first(where: { $0.0 == word })?.1 else { return nil }
@@ -40,7 +41,7 @@ enum SystemdValues {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let factors: [Character: Double] = ["K": 1024, "M": 1024 * 1024, "G": 1024 * 1024 * 1024, "T": 1024 * 1024 * 1024 * 1024]
         if let plain = UInt64(trimmed) { return plain }
-        guard let suffix = trimmed.last, let factor = factors[suffix], let value = Double(trimmed.dropLast()), value >= 0
+        guard let suffix = trimmed.last, let factor = factors[suffix], let value = Double(trimmed.dropLast()), sane(value)
         else { return nil }
         return UInt64(value * factor)
     }
@@ -57,6 +58,11 @@ enum SystemdValues {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         if seconds >= 60, seconds.truncatingRemainder(dividingBy: 60) == 0 { return "\(Int(seconds / 60))min" }
         return "\(rounded(seconds))s"
+    }
+
+    /// Finite, not negative, and far inside what Duration and UInt64 hold (a billion units).
+    private static func sane(_ value: Double) -> Bool {
+        value.isFinite && value >= 0 && value < 1e9
     }
 
     private static func rounded(_ value: Double) -> String {
