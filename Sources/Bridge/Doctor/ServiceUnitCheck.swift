@@ -22,7 +22,7 @@ enum ServiceUnitCheck {
     /// The shipped unit's values (systemd/aquavate-bridge.service explains them), named in the fixes.
     static let watchdog = "WatchdogSec=120s"
     static let memoryHigh = "MemoryHigh=128M"
-    static let memoryMax = "MemoryMax=192M"
+    static let memoryMax = "MemoryMax=176M"
 
     static func findings(_ source: ServiceUnitSource, timeout: Duration) async -> [DoctorFinding] {
         switch source {
