@@ -91,7 +91,7 @@ let package = Package(
         .testTarget(name: "AquavateCaptureTests", dependencies: ["AquavateCapture", "AquavateProtocol"]),
         .testTarget(name: "HistoryTests", dependencies: ["History", "AquavateProtocol"]),
         // Test helpers shared by the targets that need a private dbus-daemon.
-        .target(name: "BusTestSupport", dependencies: ["ProcessSupport"], path: "Tests/BusTestSupport"),
+        .target(name: "BusTestSupport", dependencies: ["ProcessSupport", "BottleSimulator"], path: "Tests/BusTestSupport"),
         .testTarget(name: "DBusTests", dependencies: ["Locking", "DBus", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders"]),
         .testTarget(name: "SinksTests", dependencies: ["Sinks", "DBus", "BusTestSupport", "ProcessSupport"]),

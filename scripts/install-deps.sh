@@ -6,7 +6,7 @@
 # static FoundationNetworking (HTTP push) then links -lcurl, which needs libcurl.so.
 # For the installation tests (Tests/InstallTests, run as root): systemd (systemd-analyze), udev
 # (udevadm), util-linux and mount (unshare, setpriv, mount), passwd (useradd), make, dbus-bin
-# (dbus-send) and libglib2.0-bin (gdbus).
+# (dbus-send) and libglib2.0-bin (gdbus). time (GNU time): the liveness tests measure a run's CPU and peak memory.
 set -euo pipefail
 packages=(
     pkg-config libsqlite3-dev
@@ -16,6 +16,7 @@ packages=(
     python3 python3-venv python3-dbus python3-dbusmock
     libcurl4-openssl-dev
     systemd udev util-linux mount passwd make dbus-bin libglib2.0-bin
+    time
 )
 # `--list` prints the packages (for .ci/run), one line.
 if [ "${1:-}" = "--list" ]; then echo "${packages[*]}"; exit 0; fi

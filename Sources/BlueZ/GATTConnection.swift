@@ -242,6 +242,8 @@ public final class GATTConnection: Sendable {
         _ operation: String, _ info: GATTCharacteristicInfo, _ body: (BusConnection) async throws -> [DBusValue]
     ) async throws -> [DBusValue] {
         let deadline = ContinuousClock.now + policy.gattOperationTimeout
+        // Progress: each pass is one BlueZ call; only InProgress comes round again, after a
+        // pause, until the operation's deadline.
         while true {
             if let lost = lostReason { throw LinkLost(device: address, reason: lost) }
             do {
@@ -255,8 +257,12 @@ public final class GATTConnection: Sendable {
             } catch let failure as DBusFailure where failure.meansObjectGone || failure.meansNotConnected {
                 throw LinkLost(device: address, reason: lostReason ?? (failure.meansObjectGone ? .vanished : .disconnected))
             } catch let failure as DBusFailure {
+                // A call in flight when the link went gets whatever BlueZ makes of it (Failed,
+                // "Operation canceled", …): the lost link is the truth, not the call's failure.
+                if let lost = lostReason { throw LinkLost(device: address, reason: lost) }
                 throw GATTOperationFailed(operation: operation, characteristic: info.uuid, detail: failure.description)
             } catch let timedOut as DBusCallTimedOut {
+                if let lost = lostReason { throw LinkLost(device: address, reason: lost) }
                 throw GATTOperationFailed(operation: operation, characteristic: info.uuid, detail: timedOut.description)
             }
         }

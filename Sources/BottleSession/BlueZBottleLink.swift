@@ -41,8 +41,13 @@ public final class BlueZBottleLink: BottleLink {
     }
 
     public func nextEvent(within timeout: Duration) async -> LinkEvent? {
+        let deadline = ContinuousClock.now + timeout
+        // Progress: every pass takes one event off the queue (skipping values of characteristics
+        // the bottle protocol does not name) or returns; the time-out is one for the whole call.
+        // An ended queue answers `.ended` at once: that is `.lost` again, for every call.
         while true {
-            switch await connection.events.next(within: timeout) {
+            let remaining = deadline - ContinuousClock.now
+            switch await connection.events.next(within: max(.zero, remaining)) {
             case .timedOut:
                 return nil
             case .ended:

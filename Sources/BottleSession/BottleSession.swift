@@ -35,6 +35,8 @@ public final class BottleSession {
     private var lastActivity: Double = 0
     /// Records new to the history in the current round (counted at commit, before the ACK).
     private var roundNewRecords = 0
+    /// The whole session ends by then, whatever the bottle does (`timing.sessionLimit`).
+    private var sessionDeadline = ContinuousClock.now
 
     public init(
         link: any BottleLink, store: any DrinkStore, clock: any WallClock, memory: SyncMemory,
@@ -57,6 +59,7 @@ public final class BottleSession {
     /// Runs the whole session and disconnects (`holdFor`: stay connected that long after the
     /// sync, PINGing when `keepAwake`, e.g. while someone calibrates or debugs).
     public func run(holdFor hold: Duration? = nil, keepAwake: Bool = false) async -> SessionReport {
+        sessionDeadline = ContinuousClock.now + timing.sessionLimit + (hold ?? .zero)
         mtu = await link.mtu()
         report.mtu = mtu
         recorder?.begin(name: link.name, address: link.address, mtu: mtu, at: clock.now)
@@ -68,6 +71,7 @@ public final class BottleSession {
             if let hold { try await stayConnected(for: hold, keepAwake: keepAwake) }
         } catch let failure as SessionFailure {
             report.outcome = .failed(failure.description)
+            report.linkLost = failure.linkLost
             disconnectReason = failure.linkLost ? "link lost" : "error"
         } catch {
             report.outcome = .failed("\(error)")
@@ -161,10 +165,15 @@ public final class BottleSession {
         }
         do {
             try await write(.syncControl, start.encoded())
+            // Progress: every pass takes one new event off the link or ends the round. The
+            // chunk's time-out runs from the START or the last accepted chunk, not from the last
+            // event, so a bottle that floods Current State (or anything else) cannot keep the
+            // round alive; a lost link throws out of `nextEvent` (terminal, however often asked).
+            var chunkDeadline = clock.now + timing.firstChunk.seconds
             while !progress.isComplete {
                 // 4.6: 3 s for the first chunk (none = an empty sync), 5 s between chunks.
                 let timeout = progress.hasData ? timing.betweenChunks : timing.firstChunk
-                guard let event = await nextEvent(within: timeout) else {
+                guard let event = try await nextEvent(until: chunkDeadline) else {
                     if progress.hasData {
                         report.outcome = .failed("the bottle stopped sending after chunk \(progress.expectedIndex) of \(progress.totalChunks ?? 0)")
                         return end(.interrupted)
@@ -176,6 +185,7 @@ public final class BottleSession {
                 switch progress.receive(bytes, viaRead: false) {
                 case .accept(let chunk, let skipped):
                     try await commitThenAck(chunk, skipped: skipped, progress: &progress)
+                    chunkDeadline = clock.now + timing.betweenChunks.seconds
                 case .rejected(let error):
                     // B1 / 4.4 rule 3: a truncated notification; the read (a long read) returns
                     // the whole chunk. Its echo comes back as a notification: SyncProgress calls
@@ -187,6 +197,7 @@ public final class BottleSession {
                         return end(.rejected)
                     }
                     try await commitThenAck(chunk, skipped: skipped, progress: &progress)
+                    chunkDeadline = clock.now + timing.betweenChunks.seconds
                 case .duplicate, .placeholder, .staleRead, .afterCompletion:
                     continue
                 }
@@ -228,11 +239,13 @@ public final class BottleSession {
     public func stayConnected(for duration: Duration, keepAwake: Bool) async throws {
         let end = clock.now + duration.seconds
         lastActivity = clock.now
+        // Progress: each pass waits for an event or for the next PING or the end; a lost link
+        // throws out of `nextEvent`.
         while clock.now < end {
             var wait = end - clock.now
             if keepAwake { wait = min(wait, max(0, lastActivity + timing.keepAliveInterval.seconds - clock.now)) }
             if wait > 0 {
-                _ = await nextEvent(within: .milliseconds(Int64((wait * 1000).rounded(.up))))
+                _ = try await nextEvent(until: clock.now + wait)
             }
             if keepAwake && clock.now < end && clock.now - lastActivity >= timing.keepAliveInterval.seconds {
                 try await write(.command, Command.ping.encoded())
@@ -257,10 +270,22 @@ public final class BottleSession {
         }
     }
 
-    /// The next event; Current State and battery values are handled on the way. A lost link
-    /// throws.
-    private func nextEvent(within timeout: Duration) async -> LinkEvent? {
-        guard let event = await link.nextEvent(within: timeout) else { return nil }
+    /// The next event before `deadline` (nil when it passed); Current State and battery values
+    /// are handled on the way. A lost link throws, every time it is asked: an ended link answers
+    /// at once, so a caller that treated `.lost` as just another event would spin (issue 10:
+    /// a full core and 100 MB a second when the bottle slept while an ACK's reply was pending).
+    /// The session's own deadline (`timing.sessionLimit`) ends it here too.
+    private func nextEvent(until deadline: Double) async throws -> LinkEvent? {
+        // `deadline` is on the session's clock (tests drive it); the session's own limit is on
+        // the monotonic clock, a safety net that no clock step can move.
+        let limit = sessionDeadline - ContinuousClock.now
+        guard limit > .zero else {
+            throw SessionFailure("the session passed its limit of \(timing.sessionLimit); disconnecting (what was stored stays stored)")
+        }
+        let remaining = deadline - clock.now
+        guard remaining > 0 else { return nil }
+        let wait = min(Duration.milliseconds(Int64((remaining * 1000).rounded(.up))), limit)
+        guard let event = await link.nextEvent(within: wait) else { return nil }
         switch event {
         case .value(let characteristic, let bytes):
             recorder?.notified(characteristic, bytes, at: clock.now)
@@ -268,8 +293,8 @@ public final class BottleSession {
             if characteristic == .batteryLevel, bytes.count == 1 { heardBattery(Int(bytes[0]), viaRead: nil) }
         case .battery(let percent):
             heardBattery(percent, viaRead: false)
-        case .lost:
-            break
+        case .lost(let why):
+            throw SessionFailure("the link was lost: \(why)", linkLost: true)
         }
         return event
     }

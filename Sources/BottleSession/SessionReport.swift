@@ -60,6 +60,9 @@ public struct SessionReport: Sendable, Equatable {
     public var unsyncedAfter: Int?
     public var batteryPercent: Int?
     public var mtu: Int?
+    /// The session ended because the link was lost (the bottle slept or went out of range): the
+    /// bottle will advertise again, and `run --once` waits for it while its time lasts.
+    public var linkLost = false
 
     public init(bottleID: String) {
         self.bottleID = bottleID

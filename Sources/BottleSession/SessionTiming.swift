@@ -10,9 +10,15 @@ public struct SessionTiming: Sendable, Equatable {
     /// START at most this many times per connection (each complete round marks records synced,
     /// so more than a few means something is wrong).
     public var maxRounds: Int
+    /// A whole session (set-up, every round, the commands after it; a `holdFor` comes on top)
+    /// ends by then whatever the bottle sends: 600 records a chunk at a time over a slow link
+    /// take about a minute, so 3 minutes means something is wrong (a bottle that keeps
+    /// talking, a spoofed one).
+    public var sessionLimit: Duration
 
     public init(firstChunk: Duration = .seconds(3), betweenChunks: Duration = .seconds(5),
-                keepAliveInterval: Duration = .seconds(20), maxRounds: Int = 8) {
+                keepAliveInterval: Duration = .seconds(20), maxRounds: Int = 8, sessionLimit: Duration = .seconds(180)) {
+        self.sessionLimit = sessionLimit
         self.firstChunk = firstChunk
         self.betweenChunks = betweenChunks
         self.keepAliveInterval = keepAliveInterval

@@ -13,6 +13,11 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
     /// After chunk K the device object is removed (InterfacesRemoved) with no `Connected=false`,
     /// as after RemoveDevice or a bluetoothd restart.
     case vanishMidSync(Int)
+    /// The bottle falls asleep on the ACK of chunk K while that write's reply is pending; BlueZ
+    /// shows it as another implementation did (issue 10): Connected=false and ServicesResolved=false
+    /// in one signal, every GATT object removed, the device kept, THEN the write answered OK. The
+    /// bottle advertises again a second later.
+    case sleepInReply(Int)
     /// The negotiated ATT MTU (default 247; the bottle caps it at 247).
     case mtu(Int)
     /// The newest unsynced record is deleted-but-unsynced (B2 example 2).
@@ -47,12 +52,17 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
     /// The scanner goes silent (BLUEZ.md F16): the first N discoveries report no advertisement
     /// although `Discovering` is true; a discovery started again after them hears the bottle.
     case deafScanner(Int)
+    /// The seeded fault injector (issue 10): up to four connections broken at random instants in
+    /// random ways BlueZ shows (ChaosPlan.swift); the same seed gives the same plans.
+    case chaos(seed: UInt64)
 
     /// Name, argument and meaning of every fault, for `--help`.
     public static let catalogue: [(name: String, argument: String?, help: String)] = [
         ("drop-after-chunk", "K", "link lost right after chunk K is notified (Connected=false, object stays, bottle awake)"),
         ("sleep-mid-sync", "K", "bottle falls asleep after chunk K (supervision time-out; silent until woken)"),
         ("vanish-mid-sync", "K", "device object removed after chunk K (InterfacesRemoved, no Connected=false)"),
+        ("sleep-in-reply", "K",
+         "bottle sleeps on chunk K's ACK, reply pending: Connected/ServicesResolved=false in one signal, GATT objects removed, then the write answered OK; awake 1 s later"),
         ("mtu", "N", "negotiated ATT MTU (default 247; 23 and 185 are useful)"),
         ("wedge", nil, "newest unsynced record is deleted-unsynced (PROTOCOL.md B2 example 2)"),
         ("unchanged-unsynced", nil, "forced Current State after a sync repeats the old unsynced_count"),
@@ -70,6 +80,8 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
         ("notify-before-reply", nil, "StartNotify: the bottle notifies its value before the reply"),
         ("no-advertise", nil, "bottle asleep at start: not discoverable until woken (Simulator1.Wake)"),
         ("deaf-scanner", "N", "first N discoveries hear no advertisement though Discovering=true (BLUEZ.md F16)"),
+        ("chaos", "SEED",
+         "seeded injector: 1-4 connections broken at a random instant (Connect, resolution, a call in flight, chunk/ACK) in a random BlueZ way"),
     ]
 
     /// Parses `NAME` or `NAME=ARG`.
@@ -94,6 +106,7 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
         case "drop-after-chunk": self = .dropAfterChunk(try count())
         case "sleep-mid-sync": self = .sleepMidSync(try count())
         case "vanish-mid-sync": self = .vanishMidSync(try count())
+        case "sleep-in-reply": self = .sleepInReply(try count())
         case "mtu":
             let mtu = try count(23)
             guard mtu <= 517 else { throw SimulatorFaultUnknown(text: text, reason: "an ATT MTU is 23…517") }
@@ -117,6 +130,11 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
         case "notify-before-reply": try none(); self = .notifyBeforeReply
         case "no-advertise": try none(); self = .noAdvertise
         case "deaf-scanner": self = .deafScanner(try count(1, default: 1))
+        case "chaos":
+            guard let argument, let seed = UInt64(argument) else {
+                throw SimulatorFaultUnknown(text: text, reason: "chaos takes a seed: chaos=42")
+            }
+            self = .chaos(seed: seed)
         default: throw SimulatorFaultUnknown(text: text, reason: "no such fault")
         }
     }
@@ -126,6 +144,7 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
         case .dropAfterChunk(let k): return "drop-after-chunk=\(k)"
         case .sleepMidSync(let k): return "sleep-mid-sync=\(k)"
         case .vanishMidSync(let k): return "vanish-mid-sync=\(k)"
+        case .sleepInReply(let k): return "sleep-in-reply=\(k)"
         case .mtu(let n): return "mtu=\(n)"
         case .wedge: return "wedge"
         case .unchangedUnsynced: return "unchanged-unsynced"
@@ -142,6 +161,7 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
         case .notifyBeforeReply: return "notify-before-reply"
         case .noAdvertise: return "no-advertise"
         case .deafScanner(let n): return "deaf-scanner=\(n)"
+        case .chaos(let seed): return "chaos=\(seed)"
         }
     }
 }

@@ -22,7 +22,10 @@ struct RunCommand: AsyncParsableCommand {
             Aquavate bottles are ignored unless --adopt or --bottle says otherwise.
 
             With --once: sync once and exit. Exit status 0 when the bottle was synced or had \
-            nothing to sync; 1 with the reason on one line otherwise.
+            nothing to sync; 1 with the reason on one line otherwise. A bottle that falls asleep \
+            mid-sync is synced again when it next advertises. The whole run is bounded by \
+            --timeout (default 120 s); when it runs out, the line says what the bridge was \
+            waiting for.
 
             BlueZ is reached on the system bus (DBUS_SYSTEM_BUS_ADDRESS when set).
             """
@@ -31,7 +34,8 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Sync once, then exit (0: synced or nothing to sync; 1: failed, with the reason).")
     var once = false
 
-    @Option(help: ArgumentHelp("With --once: give up when no bottle advertised within this many seconds.", valueName: "S"))
+    @Option(help: ArgumentHelp(
+        "With --once: give up after this many seconds (default 120), saying what it was waiting for.", valueName: "S"))
     var timeout: Double?
 
     @Option(help: ArgumentHelp("Record everything heard from the bottle to an .aqcap capture (replay it with `replay`).", valueName: "FILE"))
@@ -49,6 +53,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds to leave the bottle alone after a session (default 60).", valueName: "S"))
     var cooldown: Double = 60
 
+    @Option(name: .customLong("failure-pause"), help: ArgumentHelp(
+        "Seconds to wait after a failed session before looking for the bottle again (default 5).", valueName: "S"))
+    var failurePause: Double = 5
+
     @Option(name: .customLong("scan-refresh"), help: ArgumentHelp(
         "Restart discovery after this many seconds without an advertisement (default 300): revives a scanner that went silent.",
         valueName: "S"))
@@ -60,6 +68,7 @@ struct RunCommand: AsyncParsableCommand {
         if let timeout, timeout <= 0 { throw ValidationError("--timeout must be a positive number of seconds") }
         if timeout != nil && !once { throw ValidationError("--timeout only applies with --once") }
         if cooldown < 0 { throw ValidationError("--cooldown must not be negative") }
+        if !(failurePause >= 0) { throw ValidationError("--failure-pause must not be negative") }
         if !(scanRefresh > 0) { throw ValidationError("--scan-refresh must be more than 0 seconds") }
     }
 
@@ -72,11 +81,12 @@ struct RunCommand: AsyncParsableCommand {
             var options = DaemonOptions()
             options.adapter = adapter
             options.once = once
-            options.onceTimeout = timeout.map { .milliseconds(Int64($0 * 1000)) }
+            options.onceTimeout = once ? .milliseconds(Int64((timeout ?? 120) * 1000)) : nil
             options.recordPath = record
             options.bottleAddress = bottle
             options.adoptAny = adopt
             options.cooldown = .milliseconds(Int64(cooldown * 1000))
+            options.failedSessionPause = .milliseconds(Int64(failurePause * 1000))
             options.scanRefresh = .milliseconds(Int64(scanRefresh * 1000))
             options.source = "aquavate-bridge \(BridgeVersion.string)"
             outcome = try await Self.runDaemon(options: options, history: history, configuration: configuration, logger: logger)

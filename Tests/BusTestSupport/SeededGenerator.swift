@@ -1,20 +1,2 @@
-// A seeded random number generator shared by the tests (property tests, random kill points).
-
-/// SplitMix64: small, fast and fully determined by its seed, so failures are reproducible.
-public struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    public mutating func bytes(_ count: Int) -> [UInt8] {
-        (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &self) }
-    }
-}
+// The tests' seeded generator is the simulator fault injector's: one SplitMix64 in the project.
+@_exported import struct BottleSimulator.SeededGenerator

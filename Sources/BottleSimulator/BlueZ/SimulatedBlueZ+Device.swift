@@ -68,6 +68,7 @@ extension SimulatedBlueZ {
         case .connecting, .disconnecting: return responder.fail(BlueZError.inProgress())
         case .idle: break
         }
+        planChaos(&state)
         state.link = .connecting
         state.pendingConnect = responder
         state.connectDeadline = .now + configuration.connectTimeout
@@ -120,6 +121,7 @@ extension SimulatedBlueZ {
         }
         log("event: linked to \(configuration.address), MTU \(state.faults.mtu)")
         setProperties(devicePath, Interface.device, ["Connected": .bool(true)])
+        chaosLinked(&state)
         schedule(after: configuration.resolveDelay) { [self] state in resolveServices(&state) }
     }
 

@@ -150,6 +150,7 @@ extension SimulatedBlueZ {
         }
         if let failure = gattFault(&state, counting: true) { return responder.fail(failure) }
         guard linkedPhases.contains(state.link) else { return responder.fail(BlueZError.failed("Not connected")) }
+        if chaosHolds(responder, &state) { return }
         guard characteristic.canRead else { return responder.fail(BlueZError.notPermitted("Read not permitted")) }
         let offset = Int(options.stringDictionary?["offset"]?.uint16 ?? 0)
         let value = readSource(characteristic.source, &state)
@@ -183,6 +184,7 @@ extension SimulatedBlueZ {
         }
         if let failure = gattFault(&state, counting: true) { return responder.fail(failure) }
         guard linkedPhases.contains(state.link) else { return responder.fail(BlueZError.failed("Not connected")) }
+        if chaosHolds(responder, &state) { return }
         let type = options.stringDictionary?["type"]?.string
         if let type, !["request", "command", "reliable"].contains(type) { return responder.fail(BlueZError.notSupported()) }
         guard !state.writesInFlight.contains(path) else { return responder.fail(BlueZError.inProgress()) }
@@ -200,10 +202,26 @@ extension SimulatedBlueZ {
         }
         guard characteristic.canWrite else { return responder.fail(BlueZError.notPermitted("Write not permitted")) }
         guard case .aquavate(let target) = characteristic.source else { return responder.reply([]) }
+        if target == .syncControl, let k = state.faults.sleepInReply, state.lastChunkNotified == k,
+           value == SyncControl.ack.encoded() {
+            state.faults.sleepInReply = nil
+            log("fault: sleep-in-reply=\(k): the bottle falls asleep on the ACK, its reply pending")
+            state.model.sleep()
+            state.writesInFlight.insert(path)
+            state.inFlightReplies[path] = responder
+            schedule(after: .milliseconds(100)) { [self] state in
+                breakLink(.supervisionObjectsRemoved, pending: .succeedAfter, reason: "supervision time-out", &state)
+            }
+            schedule(after: .milliseconds(1100)) { [self] state in
+                log("event: the bottle wakes")
+                state.model.wake()
+            }
+            return
+        }
         let outcome = state.model.write(target, value)
         var afterReply: [ChunkFault] = []
         for event in outcome.events { afterReply += deliverInWrite(event, &state) }
-        var delay = state.faults.slowWrites ?? .zero
+        var delay = (state.faults.slowWrites ?? .zero) + chaosWriteDelay(state)
         if let blocking = outcome.blockingSeconds { delay += .milliseconds(Int64(blocking * 1000)) }
         guard delay > .zero else {
             responder.reply([])
@@ -241,6 +259,8 @@ extension SimulatedBlueZ {
         deliver(event, &state)
         guard case .notification(.drinkData, let value) = event, value.count >= 2 else { return [] }
         let index = Int(value[0]) | Int(value[1]) << 8
+        state.lastChunkNotified = index
+        if chaosStrikesAfterChunk(index, state) { return [.chaos] }
         if let k = state.faults.dropAfterChunk, k == index {
             state.faults.dropAfterChunk = nil
             log("fault: drop-after-chunk=\(k): the link is lost")
@@ -298,6 +318,8 @@ extension SimulatedBlueZ {
     /// What a chunk fault does once the write that carried the chunk has been answered.
     enum ChunkFault {
         case dropLink, sleep, vanish
+        /// The fault injector's plan for this connection.
+        case chaos
     }
 
     func apply(_ fault: ChunkFault, _ state: inout SimulatorState) {
@@ -309,6 +331,8 @@ extension SimulatedBlueZ {
             supervisionTimeout(&state)
         case .vanish:
             vanish(&state)
+        case .chaos:
+            strikeChaos(&state)
         }
     }
 
@@ -321,6 +345,7 @@ extension SimulatedBlueZ {
         }
         if let failure = gattFault(&state, counting: false) { return responder.fail(failure) }
         if state.link == .disconnecting { return responder.fail(BlueZError.notConnected()) }
+        if state.link == .connected, chaosHolds(responder, &state) { return }
         guard characteristic.canNotify else { return responder.fail(BlueZError.notSupported()) }
         if let existing = state.sessions[path]?.first(where: { $0.owner == owner }) {
             return existing.registered ? responder.reply([]) : responder.fail(BlueZError.inProgress())

@@ -60,9 +60,11 @@ final class SimulatedBlueZ: Sendable {
             model.setFlags(newest.flagsRaw | DrinkRecordFlags.deleted.rawValue, recordID: newest.recordID)
         }
         if configuration.faults.contains(.noAdvertise) { model.sleep() }
-        state = Locked(SimulatorState(
+        var initial = SimulatorState(
             model: model, powered: !configuration.faults.contains(.adapterOff),
-            faults: FaultBudget(configuration.faults, startedAt: .now)))
+            faults: FaultBudget(configuration.faults, startedAt: .now))
+        initial.chaos = initial.faults.chaosSeed.map(ChaosPlanner.init(seed:))
+        state = Locked(initial)
     }
 
     // MARK: - Life cycle

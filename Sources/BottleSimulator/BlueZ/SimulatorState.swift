@@ -51,6 +51,7 @@ struct FaultBudget: Sendable {
     var dropAfterChunk: Int?
     var sleepMidSync: Int?
     var vanishMidSync: Int?
+    var sleepInReply: Int?
     var inProgress = 0
     var notConnected = 0
     var abortOnConnect = 0
@@ -64,6 +65,8 @@ struct FaultBudget: Sendable {
     var powerCycleAt: ContinuousClock.Instant?
     /// Discoveries still to be deaf (F16).
     var deafScanner = 0
+    /// The fault injector's seed.
+    var chaosSeed: UInt64?
 
     init(_ faults: [SimulatorFault], startedAt start: ContinuousClock.Instant) {
         for fault in faults {
@@ -71,6 +74,7 @@ struct FaultBudget: Sendable {
             case .dropAfterChunk(let k): dropAfterChunk = k
             case .sleepMidSync(let k): sleepMidSync = k
             case .vanishMidSync(let k): vanishMidSync = k
+            case .sleepInReply(let k): sleepInReply = k
             case .mtu(let n): mtu = min(n, 247)
             case .slowWrites(let ms): slowWrites = .milliseconds(ms)
             case .inProgress(let n): inProgress += n
@@ -83,6 +87,7 @@ struct FaultBudget: Sendable {
             case .earlyResolved: earlyResolved = true
             case .notifyBeforeReply: notifyBeforeReply = true
             case .deafScanner(let n): deafScanner += n
+            case .chaos(let seed): chaosSeed = seed
             case .wedge, .unchangedUnsynced, .adapterOff, .noAdvertise: break
             }
         }
@@ -122,6 +127,16 @@ struct SimulatorState: Sendable {
     var valueShown: Set<DBusObjectPath> = []
     var writesInFlight: Set<DBusObjectPath> = []
     var inFlightReplies: [DBusObjectPath: DBusResponder] = [:]
+    /// GATT calls held by the fault injector, answered when the link breaks.
+    var heldReplies: [DBusResponder] = []
+    /// The fault injector (`chaos=SEED`), this connection's planned fault and its GATT calls.
+    var chaos: ChaosPlanner?
+    var chaosFault: ChaosFault?
+    var chaosCalls = 0
+    /// Counts connections, so a fault scheduled for one never strikes the next.
+    var connectionNumber = 0
+    /// The index of the last Drink Data chunk notified (which chunk a sync-control write ACKs).
+    var lastChunkNotified: Int?
     var faults: FaultBudget
     var persistedRevision: (Int, Bool)?
     var stopped = false

@@ -41,8 +41,38 @@ public final class BridgeDaemon: Service, Sendable {
     public var outcome: DaemonOutcome { result.withLock { $0 } }
 
     public func run() async throws {
-        let outcome = await cancelWhenGracefulShutdown { await self.loop() }
+        let outcome = await cancelWhenGracefulShutdown { await self.boundedLoop() }
         result.withLock { $0 = outcome }
+    }
+
+    /// What the loop is doing now, in words, for the line `run --once` prints when its time
+    /// runs out ("waiting for … to advertise", "syncing …").
+    public var phase: String { currentPhase.withLock { $0 } }
+    private let currentPhase = Locked("starting")
+    /// Also the service's status (`STATUS=`, `systemctl status`) under systemd.
+    private func enter(_ phase: String) {
+        currentPhase.withLock { $0 = phase }
+        heartbeat.status(phase)
+    }
+
+    /// With `--once`, the whole run ends by `onceTimeout`, whatever BlueZ or the bottle do: the
+    /// loop is cancelled (the session disconnects, everything stored stays stored) and the
+    /// outcome says what it was waiting for.
+    private func boundedLoop() async -> DaemonOutcome {
+        guard options.once, let limit = options.onceTimeout else { return await loop() }
+        return await withTaskGroup(of: DaemonOutcome?.self) { group in
+            group.addTask { await self.loop() }
+            group.addTask {
+                // A second of grace: the loop's own deadline (discovery) ends it with the more
+                // precise line (which bottles were ignored) when it comes at the same time.
+                guard (try? await Task.sleep(for: limit + .seconds(1))) != nil else { return nil }
+                return .failed("gave up after \(limit) while \(self.phase) (--timeout sets the limit)")
+            }
+            var outcome = DaemonOutcome.stopped
+            if let first = await group.next() { outcome = first ?? .stopped }
+            group.cancelAll()
+            return outcome
+        }
     }
 
     // MARK: The loop
@@ -59,11 +89,16 @@ public final class BridgeDaemon: Service, Sendable {
         var client: BlueZClient?
         var setupBackoff: Duration = .seconds(2)
         var retriesLeft = options.onceRetries
+        var lostLinkRetriesLeft = options.onceLostLinkRetries
         defer { if let client { Task { await client.close() } } }
 
+        // Progress: every pass runs one discovery-connect-session cycle or fails one, and then
+        // sleeps (cool-down, pause or back-off, never less than `minimumPause`); `--once` returns
+        // after its first session, or after a bounded number of retries.
         while !Task.isCancelled {
             do {
                 heartbeat.mark("cycle started")
+                enter("connecting to bluetoothd")
                 if client == nil { client = try await BlueZClient.connect(bus: options.bus) }
                 guard let bluez = client else { continue }
                 let adapter = try await usableAdapter(bluez)
@@ -72,12 +107,21 @@ public final class BridgeDaemon: Service, Sendable {
                 heartbeat.mark("session ended: \(report.summary)")
                 if options.once {
                     if report.outcome.isSuccess { return .succeeded(report.summary) }
-                    guard retriesLeft > 0 else { return .failed(report.summary) }
-                    retriesLeft -= 1
+                    // A lost link (the bottle slept mid-sync, BLUEZ.md 7.8) is the ordinary case:
+                    // what was stored stays, and the bottle advertises again when it wakes, so
+                    // `--once` waits for it (within its time-out) as the daemon would.
+                    if report.linkLost, lostLinkRetriesLeft > 0 {
+                        lostLinkRetriesLeft -= 1
+                        logger.notice("\(report.summary); waiting for the bottle to advertise again")
+                    } else {
+                        guard retriesLeft > 0 else { return .failed(report.summary) }
+                        retriesLeft -= 1
+                    }
                 }
                 // Leave the bottle alone for a while: talking keeps it awake.
                 let pause = report.outcome.isSuccess ? options.cooldown : options.failedSessionPause
-                heartbeat.waiting(for: pause, "pausing \(pause) after a session")
+                enter("pausing \(pause) after a session, before waiting for the bottle to advertise again")
+                heartbeat.waiting(for: pause)
                 try await Task.sleep(for: pause)
             } catch is CancellationError {
                 break
@@ -102,8 +146,9 @@ public final class BridgeDaemon: Service, Sendable {
                     delay = options.connectPolicy.backoff(after: error)
                     logger.warning("\(Self.oneLine(error))")
                 }
-                heartbeat.waiting(for: delay, "waiting \(delay) after: \(Self.oneLine(error))")
-                do { try await Task.sleep(for: delay) } catch { break }
+                enter("waiting \(max(delay, Self.minimumPause)) after: \(Self.oneLine(error))")
+                heartbeat.waiting(for: max(delay, Self.minimumPause))
+                do { try await Task.sleep(for: max(delay, Self.minimumPause)) } catch { break }
             }
         }
         return .stopped
@@ -119,7 +164,8 @@ public final class BridgeDaemon: Service, Sendable {
             guard let adapter = client.objects.adapters.first(where: { $0.name == off.name }) else { throw off }
             while true {
                 do {
-                    heartbeat.waiting(for: .seconds(3600) + Self.watchdogPatience, "waiting for \(off.name) to be powered on")
+                    enter("waiting for \(off.name) to be powered on")
+                    heartbeat.waiting(for: .seconds(3600) + Self.watchdogPatience)
                     try await client.waitUntilPowered(adapter, timeout: .seconds(3600))
                     return try client.chooseAdapter(named: options.adapter)
                 } catch is BlueZWaitTimedOut {
@@ -140,6 +186,7 @@ public final class BridgeDaemon: Service, Sendable {
         try await discovery.start()
         heartbeat.mark("discovering on \(adapter.name)")
         logger.info("looking for the bottle on \(adapter.name)")
+        enter("waiting for \(choice.adopted.map { "bottle \($0)" } ?? "a bottle") to advertise on \(adapter.name)")
 
         // F4 (bluez/bluez#89): a bridge that was killed leaves bluetoothd holding the link, so
         // the bottle stays Connected and does not advertise: discovery would never see it.
@@ -160,14 +207,14 @@ public final class BridgeDaemon: Service, Sendable {
             if let remaining, remaining <= .zero { break }
             let untilRefresh = options.scanRefresh - (ContinuousClock.now - scanStarted)
             let wait = max(.zero, min(remaining ?? untilRefresh, untilRefresh))
-            heartbeat.waiting(for: wait, "waiting for \(choice.adopted.map { "bottle \($0)" } ?? "a bottle") to advertise on \(adapter.name)")
+            heartbeat.waiting(for: wait)
             guard let sighting = await sightings.next(within: wait) else {
                 if Task.isCancelled || sightings.ended != nil { break }
                 if ContinuousClock.now - scanStarted >= options.scanRefresh {
                     // BLUEZ.md F16: a scanner can go silent while Discovering stays true; a new
                     // discovery revives it (habluetooth restarts its scanner the same way).
                     logger.debug("no advertisement heard for \(options.scanRefresh); restarting discovery")
-                    heartbeat.waiting(for: Self.watchdogPatience, "restarting discovery on \(adapter.name)")
+                    heartbeat.waiting(for: Self.watchdogPatience)
                     await discovery.stop()
                     try await discovery.start()
                     heartbeat.mark("discovery restarted on \(adapter.name)")
@@ -193,10 +240,10 @@ public final class BridgeDaemon: Service, Sendable {
         if !sighting.wasConnected { logger.info("\(sighting.name) (\(sighting.address)) is advertising; connecting") }
 
         // Connect at once (the bottle may sleep any moment); stop discovering meanwhile.
+        enter("connecting to \(sighting.name) (\(sighting.address))")
         async let stopped: Void = discovery.stop()
         let connection: GATTConnection
-        heartbeat.waiting(for: options.connectPolicy.safetyTimeout + Self.watchdogPatience,
-                          "connecting to \(sighting.name) (\(sighting.address))")
+        heartbeat.waiting(for: options.connectPolicy.safetyTimeout + Self.watchdogPatience)
         do {
             connection = try await Connector(client: client, policy: options.connectPolicy, logger: logger)
                 .connect(sighting.device, requiring: BlueZBottleLink.requiredCharacteristics.map(\.uuid))
@@ -234,12 +281,17 @@ public final class BridgeDaemon: Service, Sendable {
             heartbeat.mark(event.watchdogMark)
             events.yield(event)
         }
-        heartbeat.waiting(for: Self.watchdogPatience, "syncing \(sighting.name) (\(bottleID))")
+        enter("syncing \(sighting.name) (\(bottleID))")
+        heartbeat.waiting(for: Self.watchdogPatience)
         let report = await session.run()
         events.finish()
         await consumer.value
         return report
     }
+
+    /// The shortest pause between two cycles, whatever the error: a failure that comes back at
+    /// once (a BlueZ that answers every Connect with an error) must not make the loop spin.
+    static let minimumPause: Duration = .milliseconds(250)
 
     /// Runs cleanup that must happen even when the surrounding task is cancelled.
     private func uncancelled(_ body: @escaping @Sendable () async -> Void) async {

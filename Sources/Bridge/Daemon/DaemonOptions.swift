@@ -11,11 +11,14 @@ public struct DaemonOptions: Sendable {
     public var adapter: String?
     /// `--once`: sync once and stop.
     public var once = false
-    /// With `--once`: give up when no bottle was synced within this.
+    /// With `--once`: the whole run ends by then, synced or not (`run --once` sets 120 s).
     public var onceTimeout: Duration?
     /// With `--once`: failed sessions (or connects) to retry before giving up (`demo` with
     /// faults); `run --once` gives up at the first.
     public var onceRetries = 0
+    /// With `--once`: sessions that lost their link (the bottle slept mid-sync) to retry when the
+    /// bottle advertises again, within `onceTimeout`.
+    public var onceLostLinkRetries = 3
     /// `--record FILE`: a capture of every session.
     public var recordPath: String?
     /// `--bottle ADDRESS`: only this bottle.

@@ -19,16 +19,22 @@ public struct Heartbeat: Sendable {
         progress?.mark(index, what())
     }
 
-    /// About to block until `deadline` at the latest, doing `what` (also the service's status
-    /// when this loop reports it).
-    public func waiting(until deadline: ContinuousClock.Instant, _ what: @autoclosure () -> String) {
+    /// About to block until `deadline` at the latest; `what` it waits for, when that is not what
+    /// it last said (`status`).
+    public func waiting(until deadline: ContinuousClock.Instant, _ what: @autoclosure () -> String? = nil) {
         progress?.waiting(index, until: deadline, what())
     }
 
-    /// About to block for `duration` at most, doing `what`.
-    public func waiting(for duration: Duration, _ what: @autoclosure () -> String) {
+    /// About to block for `duration` at most.
+    public func waiting(for duration: Duration, _ what: @autoclosure () -> String? = nil) {
         guard let progress else { return }
         progress.waiting(index, until: progress.now + duration, what())
+    }
+
+    /// What the loop does now, in words: the service's status (`STATUS=`) when this loop reports
+    /// it, and what a stall report says it was doing.
+    public func status(_ text: @autoclosure () -> String) {
+        progress?.status(index, text())
     }
 
     /// What the loop last said it was doing ("starting" before it said anything).

@@ -34,8 +34,8 @@ public final class LoopProgress: Sendable {
     private let onStatus: (@Sendable (String) -> Void)?
     private let ledger = Locked<[Participant]>([])
 
-    /// - Parameter onStatus: called with what the status-reporting participant is now doing,
-    ///   whenever that changes (the daemon sends it to systemd as `STATUS=`).
+    /// - Parameter onStatus: called with the status-reporting participant's `status` whenever it
+    ///   changes (the daemon sends it to systemd as `STATUS=`).
     public init(clock: any MonotonicClock = SystemMonotonicClock(), grace: Duration = .seconds(5),
                 onStatus: (@Sendable (String) -> Void)? = nil) {
         self.clock = clock
@@ -65,16 +65,21 @@ public final class LoopProgress: Sendable {
         }
     }
 
-    func waiting(_ index: Int, until deadline: ContinuousClock.Instant, _ what: String) {
+    func waiting(_ index: Int, until deadline: ContinuousClock.Instant, _ what: String?) {
         let now = clock.now
-        let status: String? = ledger.withLock { list in
+        ledger.withLock { list in
             list[index].declare(deadline, at: now)
-            let changed = list[index].doing != what
-            list[index].doing = what
-            return list[index].reportsStatus && changed ? what : nil
+            if let what { list[index].doing = what }
+        }
+    }
+
+    func status(_ index: Int, _ text: String) {
+        let changed: Bool = ledger.withLock { list in
+            defer { list[index].doing = text }
+            return list[index].reportsStatus && list[index].doing != text
         }
         // Outside the lock: the callback talks to systemd.
-        if let status { onStatus?(status) }
+        if changed { onStatus?(text) }
     }
 
     /// The ledger's clock's present (deadlines given as durations start here).
