@@ -1,9 +1,10 @@
 // The watchdog service of `run` (a Type=notify unit with WatchdogSec=, issue 10): says READY=1
-// once the daemon is up, STATUS= whenever the daemon's doing changes (through LoopProgress's
-// callback), STOPPING=1 on shutdown, and WATCHDOG=1 every half watchdog time-out, but only when
-// `LoopProgress.check()` says every loop got somewhere. A loop that spins without progress, or a
-// thread pool starved by one (this service runs on the same pool), stops the pings, and systemd
-// kills the daemon (SIGABRT: a core dump shows where it spun) and restarts it.
+// once the daemon is up, STOPPING=1 on shutdown, and WATCHDOG=1 every half watchdog time-out, but
+// only when `LoopProgress.check()` says every loop got somewhere. (STATUS= goes out from
+// LoopProgress's callback whenever the daemon's phase changes; `run` wires it.) A loop that spins
+// without progress, or a cooperative pool starved by spinning tasks (this service sleeps and
+// wakes on the same pool), stops the pings, and systemd kills the daemon (SIGABRT: a core dump
+// shows where it spun) and restarts it.
 
 import Locking
 import Logging
