@@ -88,6 +88,7 @@ public final class BlueZClient: Sendable {
             $0.serviceOwner = owner
         }
         let signalPump = Task { [weak self] in
+            // Progress: one signal a pass, awaited; ends with the subscription (close()).
             while let signal = await signals.next() {
                 guard let self else { return }
                 self.apply(signal)
@@ -224,6 +225,7 @@ public final class BlueZClient: Sendable {
         defer { watch.cancel() }
         if let value = check(watch.initial) { return value }
         let deadline = ContinuousClock.now + timeout
+        // Progress: each pass awaits one change or ends (deadline, ended watch, cancellation).
         while true {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { throw BlueZWaitTimedOut(what: what, timeout: timeout) }

@@ -51,6 +51,8 @@ public struct Connector: Sendable {
     private func attempts(_ device: DBusObjectPath, required: [String], label: String) async throws -> GATTConnection {
         var failures = 0
         var transients = 0
+        // Progress: each pass is one Connect attempt; a failed one counts towards maxAttempts or
+        // maxTransientErrors and sleeps a back-off; the whole is under safetyTimeout.
         while true {
             try Task.checkCancellation()
             let watch = client.watch()
@@ -189,6 +191,7 @@ public struct Connector: Sendable {
         watch: ChangeWatch, view: inout DeviceView, timeout: Duration, _ done: (DeviceView) -> Bool
     ) async -> Bool {
         let deadline = ContinuousClock.now + timeout
+        // Progress: each pass awaits one change (an ended watch or the deadline returns).
         while !done(view) {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero, case .element(let change) = await watch.changes.next(within: remaining) else {

@@ -121,6 +121,8 @@ public final class Sightings: Sendable {
     public func next(within timeout: Duration?) async -> Sighting? {
         if let ready = pending.nextIfAvailable() { return ready }
         let deadline = timeout.map { ContinuousClock.now + $0 }
+        // Progress: each pass awaits one change; an ended watch, the deadline or the end of
+        // discovery returns.
         while ended == nil {
             let remaining = deadline.map { $0 - ContinuousClock.now }
             if let remaining, remaining <= .zero { return nil }

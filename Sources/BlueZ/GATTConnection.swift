@@ -58,6 +58,7 @@ public final class GATTConnection: Sendable {
         self.name = known?.displayName
         let task = Task { [weak self] in
             var view = view
+            // Progress: one change a pass, awaited; ends when the link is gone or the watch ends.
             while let change = await watch.changes.next() {
                 guard let self else { return }
                 if self.handle(change, view: &view) { break }
@@ -254,6 +255,10 @@ public final class GATTConnection: Sendable {
                                               detail: "BlueZ stayed busy (InProgress) for \(policy.gattOperationTimeout)")
                 }
                 try await Task.sleep(for: policy.inProgressRetryInterval)
+            } catch let failure as DBusFailure where failure.name == DBusFailure.noReplyName {
+                // From the bus, not a local time-out (that is DBusCallTimedOut): bluetoothd left
+                // the bus while it owed us this reply — a crash or a restart.
+                throw LinkLost(device: address, reason: lostReason ?? .serviceLost)
             } catch let failure as DBusFailure where failure.meansObjectGone || failure.meansNotConnected {
                 throw LinkLost(device: address, reason: lostReason ?? (failure.meansObjectGone ? .vanished : .disconnected))
             } catch let failure as DBusFailure {

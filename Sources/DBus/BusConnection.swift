@@ -152,10 +152,11 @@ public final class BusConnection: Sendable {
         try core.registry.export(path, interfaces, send: sendQueued)
     }
 
-    /// Removes some interfaces of `path` (nil: all, and the object) and emits `InterfacesRemoved`.
-    public func unexport(_ path: DBusObjectPath, interfaces: [String]? = nil) throws {
+    /// Removes some interfaces of `path` (nil: all, and the object) and emits `InterfacesRemoved`
+    /// (unless `emit` is false: a service that dies says nothing, which a stand-in must mimic).
+    public func unexport(_ path: DBusObjectPath, interfaces: [String]? = nil, emit: Bool = true) throws {
         try requireOpen()
-        try core.registry.unexport(path, interfaces: interfaces, send: sendQueued)
+        try core.registry.unexport(path, interfaces: interfaces, send: emit ? sendQueued : { _ in })
     }
 
     /// Serves `org.freedesktop.DBus.ObjectManager` at `path` for every object below it.

@@ -200,6 +200,8 @@ final class ConnectionCore: @unchecked Sendable {
     // MARK: - Running
 
     private func run() {
+        // Progress: each pass runs the queued jobs and dispatches what arrived, then blocks in
+        // poll() until a descriptor or the wake-up pipe is ready; `stopping` ends it.
         while true {
             for job in takeJobs() { job(self) }
             if stopping { break }

@@ -19,6 +19,11 @@ extension SimulatedBlueZ {
             ]),
         ])
         let powered = state.withLock { $0.powered }
+        try exportAdapter(powered: powered)
+    }
+
+    /// The adapter object (again, after a bluetoothd restart).
+    func exportAdapter(powered: Bool) throws {
         try connection.export(adapterPath, [
             adapterInterface(powered: powered),
             ExportedInterface(Interface.gattManager, methods: [

@@ -32,13 +32,13 @@ extension SimulatedBlueZ {
     }
 
     /// Descriptors, then their characteristic, then the service (unregister_service's order).
-    func removeGattObjects(_ state: inout SimulatorState) {
+    func removeGattObjects(_ state: inout SimulatorState, emit: Bool = true) {
         for service in state.exportedServices {
             for characteristic in service.characteristics {
-                if let cccd = characteristic.cccd { unexport(cccd.path) }
-                unexport(characteristic.path)
+                if let cccd = characteristic.cccd { unexport(cccd.path, emit: emit) }
+                unexport(characteristic.path, emit: emit)
             }
-            unexport(service.path)
+            unexport(service.path, emit: emit)
         }
         state.exportedServices.removeAll()
         state.valueShown.removeAll()

@@ -15,8 +15,11 @@ public enum LinkBreakStyle: String, Sendable, CaseIterable {
     case supervisionObjectsRemoved = "supervision-removed"
     /// A supervision time-out with `Cache = always`: the same signal, every GATT object kept.
     case supervisionObjectsKept = "supervision-kept"
-    /// The device object is removed with no Connected=false (RemoveDevice, a bluetoothd restart).
+    /// The device object is removed with no Connected=false (RemoveDevice).
     case vanish
+    /// bluetoothd restarts: `org.bluez` loses its owner with no other word, calls in flight get
+    /// NoReply, and a moment later every object is exported anew (RestartBluetoothd.swift).
+    case bluetoothdRestart = "bluetoothd-restart"
 }
 
 /// What BlueZ answers to the calls that were waiting for the bottle when the link broke.
@@ -33,6 +36,10 @@ extension SimulatedBlueZ {
     /// Breaks a live link in `style`, answering the calls in flight as `pending` says. Does
     /// nothing when no link is up.
     func breakLink(_ style: LinkBreakStyle, pending: PendingReplies, reason: String, _ state: inout SimulatorState) {
+        if style == .bluetoothdRestart {
+            restartBluetoothd(&state)
+            return
+        }
         guard state.link == .connected || state.link == .disconnecting else { return }
         log("event: link down (\(reason); \(style.rawValue), replies \(pending.rawValue))")
         var replies = takeInFlightReplies(&state)
@@ -84,7 +91,7 @@ extension SimulatedBlueZ {
         answer(replies, pending)
     }
 
-    private func takeInFlightReplies(_ state: inout SimulatorState) -> [DBusResponder] {
+    func takeInFlightReplies(_ state: inout SimulatorState) -> [DBusResponder] {
         let replies = Array(state.inFlightReplies.values) + state.heldReplies
         state.inFlightReplies.removeAll()
         state.heldReplies.removeAll()

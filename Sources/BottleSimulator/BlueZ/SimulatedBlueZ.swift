@@ -193,8 +193,12 @@ final class SimulatedBlueZ: Sendable {
         do { try connection.export(path, interfaces) } catch { log("warning: cannot export \(path): \(error)") }
     }
 
-    func unexport(_ path: DBusObjectPath, interfaces: [String]? = nil) {
-        do { try connection.unexport(path, interfaces: interfaces) } catch { log("warning: cannot unexport \(path): \(error)") }
+    func unexport(_ path: DBusObjectPath, interfaces: [String]? = nil, emit: Bool = true) {
+        do {
+            try connection.unexport(path, interfaces: interfaces, emit: emit)
+        } catch {
+            log("warning: cannot unexport \(path): \(error)")
+        }
     }
 
     /// Logs one incoming call, one line.

@@ -135,6 +135,8 @@ struct SimulatorState: Sendable {
     var chaosCalls = 0
     /// Counts connections, so a fault scheduled for one never strikes the next.
     var connectionNumber = 0
+    /// bluetoothd is restarting: off the bus, nothing advertises to it.
+    var restarting = false
     /// The index of the last Drink Data chunk notified (which chunk a sync-control write ACKs).
     var lastChunkNotified: Int?
     var faults: FaultBudget
@@ -142,5 +144,5 @@ struct SimulatorState: Sendable {
     var stopped = false
 
     /// The bottle advertises while awake and not linked (PROTOCOL.md 1.3).
-    var bottleAdvertising: Bool { model.isAwake && (link == .idle || link == .connecting) }
+    var bottleAdvertising: Bool { model.isAwake && !restarting && (link == .idle || link == .connecting) }
 }

@@ -89,7 +89,9 @@ public final class BridgeDaemon: Service, Sendable {
         var client: BlueZClient?
         var setupBackoff: Duration = .seconds(2)
         var retriesLeft = options.onceRetries
-        var lostLinkRetriesLeft = options.onceLostLinkRetries
+        var sessionRetriesLeft = options.onceSessionRetries
+        /// A session ran: bluetoothd was there, so its absence now is a restart to wait for.
+        var sessionsHappened = false
         defer { if let client { Task { await client.close() } } }
 
         // Progress: every pass runs one discovery-connect-session cycle or fails one, and then
@@ -107,11 +109,13 @@ public final class BridgeDaemon: Service, Sendable {
                 heartbeat.mark("session ended: \(report.summary)")
                 if options.once {
                     if report.outcome.isSuccess { return .succeeded(report.summary) }
-                    // A lost link (the bottle slept mid-sync, BLUEZ.md 7.8) is the ordinary case:
-                    // what was stored stays, and the bottle advertises again when it wakes, so
-                    // `--once` waits for it (within its time-out) as the daemon would.
-                    if report.linkLost, lostLinkRetriesLeft > 0 {
-                        lostLinkRetriesLeft -= 1
+                    // A lost link (the bottle slept mid-sync, BLUEZ.md 7.8) is the ordinary case,
+                    // and a failed call often is one that BlueZ answered before it said the link
+                    // went: what was stored stays, and the bottle advertises again when it wakes,
+                    // so `--once` waits for it (within its time-out) as the daemon would.
+                    sessionsHappened = true
+                    if sessionRetriesLeft > 0 {
+                        sessionRetriesLeft -= 1
                         logger.notice("\(report.summary); waiting for the bottle to advertise again")
                     } else {
                         guard retriesLeft > 0 else { return .failed(report.summary) }
@@ -129,8 +133,15 @@ public final class BridgeDaemon: Service, Sendable {
                 return .failed(error.description)
             } catch {
                 if options.once {
-                    guard retriesLeft > 0 else { return .failed(Self.oneLine(error)) }
-                    retriesLeft -= 1
+                    let restarting = sessionsHappened && (error is BluetoothServiceUnavailable || error is NoBluetoothAdapter
+                        || error is AdapterNotFound || error is DiscoveryEnded)
+                    if restarting, sessionRetriesLeft > 0 {
+                        // bluetoothd restarted under the session: wait for it as the daemon would.
+                        sessionRetriesLeft -= 1
+                    } else {
+                        guard retriesLeft > 0 else { return .failed(Self.oneLine(error)) }
+                        retriesLeft -= 1
+                    }
                 }
                 let delay: Duration
                 if error is BluetoothServiceUnavailable || error is BluetoothAccessDenied || error is NoBluetoothAdapter
@@ -162,6 +173,8 @@ public final class BridgeDaemon: Service, Sendable {
         } catch let off as AdapterPoweredOff where !options.once {
             logger.error("\(off.description); waiting for it")
             guard let adapter = client.objects.adapters.first(where: { $0.name == off.name }) else { throw off }
+            // Progress: each pass is an hour's wait for power (cancellation ends it); a wait that
+            // ends otherwise than by power or time-out throws out of the loop.
             while true {
                 do {
                     enter("waiting for \(off.name) to be powered on")
@@ -202,6 +215,8 @@ public final class BridgeDaemon: Service, Sendable {
         if let found { logger.info("\(found.name) (\(found.address)) is still connected from an earlier run; adopting the link") }
         var ignored: [Sighting] = []
         var scanStarted = ContinuousClock.now
+        // Progress: each pass awaits one sighting until the next discovery restart or the
+        // deadline; cancellation and an ended discovery break out.
         while found == nil {
             let remaining = deadline.map { $0 - ContinuousClock.now }
             if let remaining, remaining <= .zero { break }

@@ -16,9 +16,9 @@ public struct DaemonOptions: Sendable {
     /// With `--once`: failed sessions (or connects) to retry before giving up (`demo` with
     /// faults); `run --once` gives up at the first.
     public var onceRetries = 0
-    /// With `--once`: sessions that lost their link (the bottle slept mid-sync) to retry when the
-    /// bottle advertises again, within `onceTimeout`.
-    public var onceLostLinkRetries = 3
+    /// With `--once`: failed sessions (the bottle slept mid-sync, the link dropped, bluetoothd
+    /// restarted) to retry when the bottle advertises again, within `onceTimeout`.
+    public var onceSessionRetries = 3
     /// `--record FILE`: a capture of every session.
     public var recordPath: String?
     /// `--bottle ADDRESS`: only this bottle.

@@ -182,8 +182,8 @@ public struct ReminderTicker: Service {
         try? await cancelWhenGracefulShutdown {
             await desk.advance(to: clock.now)
             heartbeat.mark("reminder tick")
-            // Progress: each pass sleeps until the next minute (or a notification due before it)
-            // and ticks once.
+            // Progress: each pass sleeps until the next whole minute (or the next due reminder,
+            // always in the future) and advances the desk once.
             while !Task.isCancelled {
                 let now = clock.now
                 var wake = ((now / 60).rounded(.down) + 1) * 60

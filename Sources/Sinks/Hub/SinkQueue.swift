@@ -132,6 +132,7 @@ final class SinkQueue: @unchecked Sendable {
     func run() async {
         while let first = await nextItem() {
             var item = first
+            // Progress: each pass is one delivery attempt; a failure awaits its back-off first.
             while true {
                 if isClosed { return }
                 do {
@@ -158,6 +159,7 @@ final class SinkQueue: @unchecked Sendable {
     private var isClosed: Bool { locked { closed } || Task.isCancelled }
 
     private func nextItem() async -> SinkItem? {
+        // Progress: each pass takes an item or awaits the next push (or the close).
         while true {
             let (item, isClosed): (SinkItem?, Bool) = locked {
                 if closed { return (nil, true) }

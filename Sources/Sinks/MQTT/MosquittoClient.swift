@@ -299,6 +299,8 @@ final class MosquittoClient: @unchecked Sendable {
         var neverConnected = true
         var stopDeadline: UInt64?
 
+        // Progress: each pass is one connection attempt; the inner loop blocks in select() for up
+        // to a second per pass, and a failed attempt sleeps its back-off before the next.
         while true {
             if isStopping { return }
             let code = neverConnected && failures == 0

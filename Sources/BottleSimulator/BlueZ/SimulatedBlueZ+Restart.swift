@@ -1,0 +1,58 @@
+// bluetoothd restarting (a crash, `systemctl restart bluetooth`, an upgrade; DESIGN.md 4): the
+// process and its objects are gone at once — a dead process sends no InterfacesRemoved and no
+// Connected=false, only the bus announces that `org.bluez` has no owner, and the calls it was
+// answering end with NoReply. A moment later the new bluetoothd owns the name again and exports
+// every object anew: the adapter, and the device from its storage (it had connected, so it is
+// remembered), not connected, not advertising, its GATT objects back only at the next connection.
+import DBus
+
+extension SimulatedBlueZ {
+    func restartBluetoothd(_ state: inout SimulatorState) {
+        log("event: bluetoothd restarts")
+        var replies = takeInFlightReplies(&state)
+        if let connect = state.pendingConnect { replies.append(connect) }
+        replies += state.pendingDisconnects + state.pendingRemovals
+        state.pendingConnect = nil
+        state.connectDeadline = nil
+        state.pendingDisconnects.removeAll()
+        state.pendingRemovals.removeAll()
+        state.link = .idle
+        state.gattReady = false
+        state.sessions.removeAll()
+        state.notifying.removeAll()
+        state.discoveryClients.removeAll()
+        state.filters.removeAll()
+        state.discovering = false
+        state.nextAdvertisement = nil
+        state.model.linkDropped()
+        removeGattObjects(&state, emit: false)
+        if state.device != nil { unexport(devicePath, emit: false) }
+        let remembered = state.device.map { !$0.temporary } ?? false
+        state.device = nil
+        state.restarting = true
+        unexport(adapterPath, emit: false)
+        // What the bus says to callers whose peer left (the `NoReply` of a departed name).
+        for responder in replies {
+            responder.fail(DBusFailure(name: DBusFailure.noReplyName,
+                                       message: "Message recipient disconnected from message bus without replying"))
+        }
+        spawn { [self] in
+            do {
+                _ = try await connection.releaseName(Self.bluezName)
+                try await Task.sleep(for: .milliseconds(500))
+                _ = try await connection.requestName(Self.bluezName, flags: [.doNotQueue])
+            } catch {
+                log("warning: the restart of bluetoothd failed: \(error)")
+            }
+            mutate { state in
+                state.restarting = false
+                do { try exportAdapter(powered: state.powered) } catch { log("warning: cannot export the adapter: \(error)") }
+                if remembered {
+                    createDevice(&state, rssi: false)
+                    state.device?.temporary = false
+                }
+                log("event: bluetoothd is back on the bus")
+            }
+        }
+    }
+}
