@@ -91,6 +91,8 @@ struct ServiceUnitDoctorTests {
                                               memoryHigh: 134_217_728, memoryMax: 201_326_592))
         let bare = try #require(ServiceUnitSettings(systemctlShow: "LoadState=loaded\nType=exec\nWatchdogUSec=0\nMemoryHigh=infinity\nMemoryMax=infinity\n"))
         #expect(bare == ServiceUnitSettings(source: "systemd", type: "exec"))
+        let infinite = try #require(ServiceUnitSettings(systemctlShow: "LoadState=loaded\nType=notify\nWatchdogUSec=infinity\n"))
+        #expect(infinite.watchdog == nil, "no finite time-out: no watchdog")
         #expect(ServiceUnitSettings(systemctlShow: "LoadState=not-found\nType=simple\nWatchdogUSec=0\n") == nil)
     }
 
