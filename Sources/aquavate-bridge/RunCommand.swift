@@ -28,6 +28,12 @@ struct RunCommand: AsyncParsableCommand {
             waiting for.
 
             BlueZ is reached on the system bus (DBUS_SYSTEM_BUS_ADDRESS when set).
+
+            Under systemd (NOTIFY_SOCKET set, a Type=notify unit) it says READY=1 once the \
+            history is open and its services run, what it is doing as STATUS=, and STOPPING=1 on \
+            shutdown. With WatchdogSec= (WATCHDOG_USEC) it pings WATCHDOG=1 every half time-out, \
+            and only while its loops make progress: a bridge stuck in a loop stops pinging and \
+            systemd restarts it. Without NOTIFY_SOCKET none of this happens.
             """
     )
 

@@ -30,8 +30,9 @@ public struct Systemd: ServiceManager {
     public init() {
         isListening = !(ProcessInfo.processInfo.environment["NOTIFY_SOCKET"] ?? "").isEmpty
         var microseconds: UInt64 = 0
-        // sd_watchdog_enabled reads WATCHDOG_USEC (and WATCHDOG_PID: the pings are for this
-        // process only); 0 keeps them for the children this process may start.
+        // sd_watchdog_enabled reads WATCHDOG_USEC and WATCHDOG_PID (the pings are expected from
+        // that process only). 0: the variables stay in the environment; a child started later
+        // does not take them as its own, WATCHDOG_PID names this process.
         if isListening, sd_watchdog_enabled(0, &microseconds) > 0, microseconds > 0 {
             watchdogTimeout = .microseconds(Int64(clamping: microseconds))
         } else {
