@@ -24,6 +24,8 @@ let package = Package(
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+        // adjtimex(2) from glibc's sys/timex.h: is the clock synchronised (issue 11)?
+        .systemLibrary(name: "CTimex"),
         // sd_notify / sd_watchdog_enabled: readiness, status and the watchdog of a Type=notify service.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
@@ -52,7 +54,7 @@ let package = Package(
         .target(name: "Sinks", dependencies: ["DBus", "CMosquitto", "Locking", .product(name: "Logging", package: "swift-log")]),
         // Configuration, replay, the daemon's wiring.
         .target(name: "Bridge", dependencies: [
-            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth", "CSystemd", "BlueZ", "BottleSession", "ProcessSupport", "Locking",
+            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth", "CSystemd", "CTimex", "BlueZ", "BottleSession", "ProcessSupport", "Locking",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

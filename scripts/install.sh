@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs aquavate-bridge as a system service (Raspberry Pi, or any systemd Linux with BlueZ).
 #
-#   sudo scripts/install.sh                       build (release, -static-stdlib) and install
+#   make build && sudo make install               build as yourself, install as root
 #   sudo scripts/install.sh --no-build BIN=FILE   install an already built binary
 #   scripts/install.sh --no-build BIN=FILE DESTDIR=/tmp/stage   stage the files only (no root needed)
 #
@@ -13,6 +13,9 @@
 #   SCRATCH=.build     SwiftPM scratch folder for the build
 #   --no-build         do not build; BIN, else $SCRATCH/release/aquavate-bridge, is installed
 #   --no-start         install and enable, but do not (re)start the service
+#   --build-as-root    build even when run as root (refused otherwise: the build would run
+#                      SwiftPM and its package plugins as root and leave root-owned files in
+#                      the source tree)
 #
 # Idempotent: running it again gives the same files and no errors. A config file that already
 # exists (/etc/aquavate/bridge.toml) is never overwritten. Undo with scripts/uninstall.sh.
@@ -25,14 +28,16 @@ BIN="${BIN:-}"
 SCRATCH="${SCRATCH:-.build}"
 build=yes
 start=yes
+build_as_root=no
 
-usage() { sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 fail() { echo "install.sh: $*" >&2; exit 1; }
 
 for argument in "$@"; do
     case "$argument" in
         --no-build) build=no ;;
         --no-start) start=no ;;
+        --build-as-root) build_as_root=yes ;;
         -h|--help) usage; exit 0 ;;
         PREFIX=*) PREFIX="${argument#PREFIX=}" ;;
         DESTDIR=*) DESTDIR="${argument#DESTDIR=}" ;;
@@ -49,6 +54,9 @@ check_destination "installing into the system" "or set DESTDIR=/some/folder to s
 if [[ -n "$BIN" ]]; then
     build=no
 elif [[ $build == yes ]]; then
+    if [[ $EUID -eq 0 && $build_as_root == no ]]; then
+        fail "will not build as root: build as yourself first (make build), then install with sudo make install (or pass --build-as-root)"
+    fi
     command -v swift >/dev/null || fail "swift is not on the PATH (as root, sudo resets PATH: build first with 'make build', then 'sudo make install')"
     echo "building aquavate-bridge (release, -static-stdlib) ..."
     (cd "$here" && swift build -c release --scratch-path "$SCRATCH" -Xswiftc -static-stdlib --product aquavate-bridge)
@@ -66,15 +74,22 @@ rulesdir="$DESTDIR/etc/udev/rules.d"
 policydir="$DESTDIR/etc/dbus-1/system.d"
 configdir="$DESTDIR/etc/aquavate"
 
-# The service user comes first, so that the D-Bus policy naming it loads cleanly.
+# The service user comes first, so that the D-Bus policy naming it loads cleanly. It needs no
+# supplementary group: the policy names it. The bluetooth group is the policy's for people who
+# run the bridge by hand (usermod -aG bluetooth YOU).
 if [[ $real_install == yes ]]; then
     getent group bluetooth >/dev/null || groupadd --system bluetooth
     if ! getent passwd aquavate >/dev/null; then
-        useradd --system --user-group --groups bluetooth --home-dir /var/lib/aquavate-bridge --no-create-home \
+        useradd --system --user-group --home-dir /var/lib/aquavate-bridge --no-create-home \
             --shell /usr/sbin/nologin --comment "aquavate-bridge service" aquavate
-        echo "created the system user aquavate (groups: aquavate, bluetooth)"
+        echo "created the system user aquavate (group: aquavate)"
     else
-        usermod --append --groups bluetooth aquavate
+        # An existing account is adopted only if it is a system account: a person's account
+        # named aquavate would otherwise run the service and own its history.
+        uid="$(id -u aquavate)"
+        sys_uid_max="$(awk '$1 == "SYS_UID_MAX" { print $2 }' /etc/login.defs 2>/dev/null)"
+        [[ "$uid" -le "${sys_uid_max:-999}" ]] \
+            || fail "a user named aquavate already exists and is not a system account (UID $uid > ${sys_uid_max:-999}): rename or remove it (userdel aquavate), then run this again"
     fi
 fi
 

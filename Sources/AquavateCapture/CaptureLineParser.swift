@@ -147,7 +147,7 @@ struct CaptureLineParser {
         guard let time = number(value) else {
             throw Problem("t is not a number: \(describe(value)); expected UTC seconds since 1970")
         }
-        guard time.isFinite, time >= 0 else { throw Problem("t must be a finite number ≥ 0, got \(time)") }
+        if let problem = CaptureTimeBounds.problem(with: time) { throw Problem(problem) }
         return time
     }
 

@@ -30,13 +30,18 @@ public struct SyncProgress: Sendable, Equatable {
     public private(set) var acceptedChunks = 0
     public private(set) var acceptedRecords = 0
     public private(set) var rejectedChunks = 0
+    /// Chunks refused as implausible (`ChunkVerdict.implausible`).
+    public private(set) var refusedChunks = 0
     /// ACKs written when no accepted chunk was waiting for one (the bottle ran ahead, B3).
     public private(set) var surplusAcks = 0
     public private(set) var isComplete = false
+    /// What a record can be; nil: records are not checked (decoder tests).
+    public let bounds: RecordBounds?
 
-    public init(start: SyncControl) {
+    public init(start: SyncControl, bounds: RecordBounds? = nil) {
         self.chunkSize = ChunkSizing.effectiveChunkSize(requested: start.chunkSize)
         self.requestedCount = Int(start.count)
+        self.bounds = bounds
     }
 
     /// Whether any chunk has arrived for this sync.
@@ -57,6 +62,10 @@ public struct SyncProgress: Sendable, Equatable {
         case afterCompletion
         /// The payload failed to decode (truncated, short): do not ACK.
         case rejected(ProtocolError)
+        /// The chunk decodes but cannot be what the START asked for (more chunks or records than
+        /// its count, a total that changes) or holds a record that cannot be a drink
+        /// (`RecordBounds`): refuse it whole, do not ACK, end the sync. The text says why.
+        case implausible(String)
     }
 
     /// Feeds a Drink Data value. `viaRead` is true for a ReadValue result, false for a notification.
@@ -76,6 +85,10 @@ public struct SyncProgress: Sendable, Equatable {
         if index < expectedIndex || (index == expectedIndex && awaitingAck) {
             return .duplicate(index: index)
         }
+        if let problem = implausibility(of: chunk) {
+            refusedChunks += 1
+            return .implausible(problem)
+        }
         let skipped = index - expectedIndex - (awaitingAck ? 1 : 0)
         expectedIndex = index
         totalChunks = Int(chunk.totalChunks)
@@ -84,6 +97,29 @@ public struct SyncProgress: Sendable, Equatable {
         acceptedChunks += 1
         acceptedRecords += chunk.records.count
         return .accept(chunk, skippedChunks: max(0, skipped))
+    }
+
+    /// Why a decoded, new chunk cannot belong to this sync (4.2–4.5), or nil.
+    private func implausibility(of chunk: DrinkDataChunk) -> String? {
+        let total = Int(chunk.totalChunks), index = Int(chunk.chunkIndex)
+        if total > requestedCount {
+            return "chunk \(index) announces \(total) chunks for a START of \(requestedCount) record(s)"
+        }
+        if let known = totalChunks, known != total {
+            return "chunk \(index) announces \(total) chunks where the sync began with \(known)"
+        }
+        if index >= total {
+            return "chunk \(index) is past the last of \(total)"
+        }
+        if acceptedRecords + chunk.records.count > requestedCount {
+            return "chunk \(index) brings the sync to \(acceptedRecords + chunk.records.count) records; the START asked for \(requestedCount)"
+        }
+        if let bounds {
+            for record in chunk.records {
+                if let problem = bounds.problem(with: record) { return "chunk \(index): \(problem)" }
+            }
+        }
+        return nil
     }
 
     /// What an ACK written to Sync Control did.

@@ -29,6 +29,8 @@ public final class BottleSession {
     /// The chunk_size to ask for instead of the MTU's (tests and debugging; the iOS app asks 20,
     /// which the bottle cannot notify whole, PROTOCOL.md B1).
     private let chunkSizeOverride: Int?
+    /// Whether SET_TIME is written, decided by the daemon from its clock (issue 11).
+    private let setTime: SetTimePolicy
 
     private var report: SessionReport
     private var mtu: Int?
@@ -41,9 +43,11 @@ public final class BottleSession {
     public init(
         link: any BottleLink, store: any DrinkStore, clock: any WallClock, memory: SyncMemory,
         timing: SessionTiming = .standard, recorder: SessionRecorder? = nil, chunkSize: Int? = nil,
+        setTime: SetTimePolicy = .send,
         logger: Logger = Logger(label: "bottle-session"), onEvent: @escaping @Sendable (SessionEvent) -> Void = { _ in }
     ) {
         self.chunkSizeOverride = chunkSize
+        self.setTime = setTime
         self.link = link
         self.bottleID = link.address.uppercased()
         self.store = store
@@ -93,14 +97,24 @@ public final class BottleSession {
         if let percent = try await optional("battery", { try await link.startBatteryReports() }) ?? nil {
             heardBattery(percent, viaRead: true)
         }
-        // SET_TIME with UTC now, on every connection (5.1; the bottle's clock can be hours off).
-        try await write(.command, Command.setTime(UInt32(clamping: Int64(clock.now.rounded(.down)))).encoded())
-        if let value = try await optional("read current-state", { try await read(.currentState) }) {
-            heardState(value)
+        let state = try await optional("read current-state", { try await read(.currentState) })
+        if let state { heardState(state) }
+        // SET_TIME with UTC now, on every connection (5.1; the bottle's clock can be hours off) —
+        // unless this machine's clock is not to be trusted (issue 11): the bottle keeps any time
+        // it is given (B9). The Current State above is the bottle's own clock (7.2.3-4 order).
+        let bottleTime = state.flatMap { try? CurrentState(decoding: $0) }.map { Double($0.timestamp) }
+        if let reason = setTime.reasonToWithhold(now: clock.now, bottleTime: bottleTime) {
+            logger.warning("\(bottleID): SET_TIME withheld: \(reason)")
+        } else {
+            try await write(.command, Command.setTime(UInt32(clamping: Int64(clock.now.rounded(.down)))).encoded())
         }
         if link.offers(.bottleConfig), let value = try await optional("read bottle-config", { try await read(.bottleConfig) }),
            let config = try? BottleConfig(decoding: value) {
-            onEvent(.bottleConfig(config, at: clock.now))
+            if config.plausibleGoalML != nil {
+                onEvent(.bottleConfig(config, at: clock.now))
+            } else {
+                logger.warning("\(bottleID): the bottle's goal of \(config.dailyGoalML) ml is outside 1000–4000; ignored")
+            }
         }
     }
 
@@ -153,7 +167,7 @@ public final class BottleSession {
     private func syncRound(unsynced: Int) async throws -> SyncRound {
         let start = SyncControl.start(count: min(unsynced, ChunkSizing.maxSyncCount),
                                       chunkSize: chunkSizeOverride ?? ChunkSizing.recordsPerChunk(mtu: mtu))
-        var progress = SyncProgress(start: start)
+        var progress = SyncProgress(start: start, bounds: RecordBounds(now: clock.now))
         roundNewRecords = 0
         func end(_ outcome: SyncOutcome) -> SyncRound {
             let round = SyncRound(requestedCount: Int(start.count), chunkSize: Int(start.chunkSize),
@@ -192,12 +206,24 @@ public final class BottleSession {
                     // it a duplicate.
                     logger.notice("\(bottleID): chunk \(progress.expectedIndex) rejected (\(error)); reading it back")
                     let readBack = try await read(.drinkData)
-                    guard case .accept(let chunk, let skipped) = progress.receive(readBack, viaRead: true) else {
+                    let verdict = progress.receive(readBack, viaRead: true)
+                    if case .implausible(let problem) = verdict {
+                        logger.error("\(bottleID): \(problem); refused and not acknowledged")
+                        report.outcome = .failed("the bottle sent what cannot be a drink record (\(problem)); nothing of it was stored")
+                        return end(.rejected)
+                    }
+                    guard case .accept(let chunk, let skipped) = verdict else {
                         report.outcome = .failed("chunk \(progress.expectedIndex) could not be decoded, nor read back: \(error)")
                         return end(.rejected)
                     }
                     try await commitThenAck(chunk, skipped: skipped, progress: &progress)
                     chunkDeadline = clock.now + timing.betweenChunks.seconds
+                case .implausible(let problem):
+                    // Not acknowledged: a real bottle keeps the records (marked only at the last
+                    // ACK), and nothing of the chunk is stored.
+                    logger.error("\(bottleID): \(problem); refused and not acknowledged (a firmware fault, or a device that is not the bottle)")
+                    report.outcome = .failed("the bottle sent what cannot be a drink record (\(problem)); nothing of it was stored")
+                    return end(.rejected)
                 case .duplicate, .placeholder, .staleRead, .afterCompletion:
                     continue
                 }

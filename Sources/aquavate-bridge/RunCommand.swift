@@ -29,6 +29,11 @@ struct RunCommand: AsyncParsableCommand {
 
             BlueZ is reached on the system bus (DBUS_SYSTEM_BUS_ADDRESS when set).
 
+            Only one `run` at a time: it holds an exclusive lock on aquavate-bridge.lock in \
+            $RUNTIME_DIRECTORY (the service), else $XDG_RUNTIME_DIR, else next to the database \
+            (DB.lock); a second `run` names the PID holding it and exits 1. replay, history and \
+            status take no lock.
+
             Under systemd (NOTIFY_SOCKET set, a Type=notify unit) it says READY=1 once the \
             history is open and its services run, what it is doing as STATUS=, and STOPPING=1 on \
             shutdown. With WatchdogSec= (WATCHDOG_USEC) it pings WATCHDOG=1 every half time-out, \
@@ -80,6 +85,16 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = common.makeLogger()
+        // Before anything else (BlueZ, the database): one daemon at a time (issue 11).
+        let lock: InstanceLock
+        do {
+            lock = try InstanceLock.acquire(path: InstanceLock.path(environment: ProcessInfo.processInfo.environment,
+                                                                    databasePath: common.databasePath))
+        } catch {
+            StandardError.writeLine("aquavate-bridge run: \(error)")
+            throw ExitCode.failure
+        }
+        defer { withExtendedLifetime(lock) {} }
         let outcome: DaemonOutcome
         do {
             let history = try common.openHistory(path: common.databasePath)

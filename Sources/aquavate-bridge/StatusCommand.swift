@@ -35,7 +35,9 @@ struct StatusCommand: ParsableCommand {
             }
             let history = try common.openHistory(path: common.databasePath)
             let configuration = try common.loadConfiguration(history: history, logger: common.makeLogger())
-            let report = try StatusReport.make(history: history, configuration: configuration, at: instant)
+            // This machine's clock now (issue 11); not said for another instant (--at).
+            let clock = at == nil ? ClockTrust.evaluate(source: KernelClockSync(), history: history) : nil
+            let report = try StatusReport.make(history: history, configuration: configuration, at: instant, clock: clock)
             if json {
                 print(report.jsonLine())
             } else {

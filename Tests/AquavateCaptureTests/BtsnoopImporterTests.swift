@@ -94,6 +94,16 @@ struct BtsnoopImporterTests {
         #expect(result.events == [.connect(at: 1_763_712_000.125)])
     }
 
+    @Test("a timestamp after 2100 is a skipped record with its number, like one before 1970 (issue 11)")
+    func timestampAfter2100() throws {
+        var b = BtsnoopBuilder(datalink: 2001, startTime: 10_000_000_000_000_000)  // 1e10 s: the year 2286
+        b.leConnectionComplete()
+        let result = try importBytes(b)
+        #expect(result.events == [])
+        #expect(result.errors.map(\.line) == [1])
+        #expect(result.errors.first?.message.hasPrefix("timestamp after 2100-01-01T00:00:00Z") == true, "\(result.errors)")
+    }
+
     @Test("a 244-byte notification in 27-byte fragments is reassembled")
     func reassembly() throws {
         var b = BtsnoopBuilder(datalink: 2001)

@@ -28,10 +28,11 @@ struct SessionRig {
 
     /// Runs one session on a fresh link to the bottle.
     func session(mtu: Int? = 247, batteryHidden: Bool = false, recorder: SessionRecorder? = nil,
-                 hold: Duration? = nil, keepAwake: Bool = false,
+                 hold: Duration? = nil, keepAwake: Bool = false, setTime: SetTimePolicy = .send,
                  events: SessionEvents = SessionEvents()) async -> (SessionReport, FakeLink) {
         let link = FakeLink(bottle: bottle, clock: clock, journal: journal, mtu: mtu, batteryHidden: batteryHidden)
-        let session = BottleSession(link: link, store: store, clock: clock, memory: memory, recorder: recorder) { event in
+        let session = BottleSession(link: link, store: store, clock: clock, memory: memory, recorder: recorder,
+                                    setTime: setTime) { event in
             events.append(event)
         }
         let report = await session.run(holdFor: hold, keepAwake: keepAwake)
@@ -242,7 +243,7 @@ final class SessionEvents: Sendable {
         #expect(bottle.starts.count == 2)
 
         // A new drink changes the count: sync again, and everything live is stored once.
-        bottle.addDrinks(1, from: 1_763_900_000)
+        bottle.addDrinks(1, from: 1_763_850_000)
         let (third, _) = await rig.session()
         #expect(third.outcome == .synced)
         #expect(bottle.unsyncedCount == 0)

@@ -43,7 +43,10 @@ struct ReminderDeskTests {
         let desk = ReminderDesk(history: history, configuration: configuration, logger: logger, hub: hub)
         let sunday0800 = 1_795_330_800.0 // 2026-11-22 08:00 Madrid
         await desk.advance(to: sunday0800)
-        await desk.advance(to: sunday0800 + 3600)
+        // Minute by minute, as the daemon's ticker: a longer gap is a clock jump (a restart).
+        for minute in stride(from: sunday0800 + 60, through: sunday0800 + 3600, by: 60) {
+            await desk.advance(to: minute)
+        }
         try await waitUntil(.seconds(10), "the morning ritual to reach the sink") {
             sink.received.withLock { $0.contains { $0.kind == "ritual" } }
         }

@@ -36,6 +36,10 @@ public final class PrivateBus: @unchecked Sendable {
         var env = ProcessInfo.processInfo.environment
         env["DBUS_SYSTEM_BUS_ADDRESS"] = address
         env["DBUS_SESSION_BUS_ADDRESS"] = address
+        // The runtime directory holds `run`'s instance lock: each bus (each test) has its own,
+        // so daemons of tests running in parallel do not take each other's lock.
+        env["XDG_RUNTIME_DIR"] = directory.path
+        env.removeValue(forKey: "RUNTIME_DIRECTORY")
         return env
     }
 

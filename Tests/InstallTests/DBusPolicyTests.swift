@@ -1,5 +1,5 @@
 // dbus/aquavate-bridge.conf on a bus configured like the system bus (PolicyBus): a member of the
-// bluetooth group may call what a BLE central needs from org.bluez and hears its signals; a user
+// bluetooth group may call exactly the methods the bridge calls on org.bluez and hears its signals; a user
 // outside the group gets AccessDenied (BLUEZ.md F20); nothing beyond that is granted.
 //
 // Needs root: it creates throw-away users (unique names, deleted afterwards) and runs dbus-send,
@@ -17,6 +17,43 @@ private func expectAllowed(_ result: ToolResult, _ what: String, sourceLocation:
     #expect(result.status == 0 && result.output.contains("method return"), "\(what) should be allowed: \(result)",
             sourceLocation: sourceLocation)
 }
+
+/// Passed the policy: whatever the fake bluetoothd answers (it does not implement every method),
+/// the bus did not refuse it.
+private func expectNotDenied(_ result: ToolResult, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(!result.error.contains(accessDenied), "\(what) should pass the policy: \(result)", sourceLocation: sourceLocation)
+}
+
+/// Every BlueZ method the bridge calls (Sources/BlueZ: Discovery, Connector, GATTConnection,
+/// BlueZClient). The policy looks at interface and member only, so no arguments are needed: the
+/// fake bluetoothd answers UnknownMethod or InvalidArgs, never AccessDenied. The policy grants
+/// exactly these.
+private let bridgeCalls: [(path: String, method: String, arguments: [String])] = [
+    ("/org/bluez/hci0", "org.bluez.Adapter1.StartDiscovery", []),
+    ("/org/bluez/hci0", "org.bluez.Adapter1.StopDiscovery", []),
+    ("/org/bluez/hci0", "org.bluez.Adapter1.SetDiscoveryFilter", []),
+    ("/org/bluez/hci0", "org.bluez.Adapter1.RemoveDevice", ["objpath:/org/bluez/hci0/dev_F4_12_FA_00_A3_F4"]),
+    ("/org/bluez/hci0/dev_F4_12_FA_00_A3_F4", "org.bluez.Device1.Connect", []),
+    ("/org/bluez/hci0/dev_F4_12_FA_00_A3_F4", "org.bluez.Device1.Disconnect", []),
+    ("/org/bluez/hci0/dev_F4_12_FA_00_A3_F4/service0001/char0002", "org.bluez.GattCharacteristic1.ReadValue", []),
+    ("/org/bluez/hci0/dev_F4_12_FA_00_A3_F4/service0001/char0002", "org.bluez.GattCharacteristic1.WriteValue",
+     ["array:byte:1"]),
+    ("/org/bluez/hci0/dev_F4_12_FA_00_A3_F4/service0001/char0002", "org.bluez.GattCharacteristic1.StartNotify", []),
+    ("/org/bluez/hci0", "org.freedesktop.DBus.Properties.Get", ["string:org.bluez.Adapter1", "string:Powered"]),
+    ("/", "org.freedesktop.DBus.ObjectManager.GetManagedObjects", []),
+]
+
+/// Methods of the same interfaces (and others) the bridge never calls: refused (issue 11).
+private let notCalled: [(path: String, method: String, arguments: [String])] = [
+    ("/org/bluez/hci0/dev_F4_12_FA_00_A3_F4", "org.bluez.Device1.Pair", []),
+    ("/org/bluez/hci0/dev_F4_12_FA_00_A3_F4", "org.bluez.Device1.CancelPairing", []),
+    ("/org/bluez/hci0", "org.freedesktop.DBus.Properties.Set", ["string:org.bluez.Adapter1", "string:Powered", "variant:boolean:false"]),
+    ("/org/bluez/hci0", "org.freedesktop.DBus.Properties.GetAll", ["string:org.bluez.Adapter1"]),
+    ("/", "org.freedesktop.DBus.Introspectable.Introspect", []),
+    ("/org/bluez/hci0/dev_F4_12_FA_00_A3_F4/service0001/char0002/desc0003", "org.bluez.GattDescriptor1.ReadValue", []),
+    ("/org/bluez/hci0/dev_F4_12_FA_00_A3_F4/service0001/char0002", "org.bluez.GattCharacteristic1.AcquireWrite", []),
+    ("/org/bluez/hci0/dev_F4_12_FA_00_A3_F4/service0001/char0002", "org.bluez.GattCharacteristic1.StopNotify", []),
+]
 
 private func expectDenied(_ result: ToolResult, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
     #expect(result.status != 0 && result.error.contains(accessDenied), "\(what) should be AccessDenied: \(result)",
@@ -71,7 +108,7 @@ struct DBusPolicyTests {
         }
     }
 
-    @Test("a bluetooth group member may call Adapter1, Properties, ObjectManager, Introspectable; an outsider may not")
+    @Test("a bluetooth group member may call what the bridge calls (Adapter1, Properties.Get, GetManagedObjects); an outsider may not")
     func groupMemberAllowedOutsiderDenied() async throws {
         let member = SystemAccounts.uniqueName("m"), outsider = SystemAccounts.uniqueName("o")
         try await withUsers([(member, ["bluetooth"]), (outsider, [])]) {
@@ -80,7 +117,6 @@ struct DBusPolicyTests {
                 let adapter = FakeBlueZ.adapter.rawValue
                 for user in [member, outsider] {
                     let results = [
-                        ("Introspect", try await bus.send(as: user, path: "/", "org.freedesktop.DBus.Introspectable.Introspect")),
                         ("GetManagedObjects", try await bus.send(as: user, path: "/", "org.freedesktop.DBus.ObjectManager.GetManagedObjects")),
                         ("Properties.Get", try await bus.send(as: user, path: adapter, "org.freedesktop.DBus.Properties.Get",
                                                               ["string:org.bluez.Adapter1", "string:Powered"])),
@@ -92,6 +128,21 @@ struct DBusPolicyTests {
                     }
                 }
                 #expect(bluez.startDiscoveryCount == 1, "only the member's StartDiscovery reaches bluetoothd")
+            }
+        }
+    }
+
+    @Test("exactly the bridge's methods pass the policy: Pair, Properties.Set, Introspect and the rest are refused (issue 11)")
+    func exactlyTheBridgesMethods() async throws {
+        let member = SystemAccounts.uniqueName("m")
+        try await withUsers([(member, ["bluetooth"])]) {
+            try await withPolicyBus { bus, _ in
+                for call in bridgeCalls {
+                    expectNotDenied(try await bus.send(as: member, path: call.path, call.method, call.arguments), call.method)
+                }
+                for call in notCalled {
+                    expectDenied(try await bus.send(as: member, path: call.path, call.method, call.arguments), call.method)
+                }
             }
         }
     }
@@ -147,8 +198,10 @@ struct DBusPolicyTests {
         let created = !SystemAccounts.userExists("aquavate")
         try await withUsers(created ? [("aquavate", [])] : []) {
             try await withPolicyBus { bus, _ in
-                expectAllowed(try await bus.send(as: "aquavate", path: "/", "org.freedesktop.DBus.Introspectable.Introspect"),
-                              "Introspect by aquavate")
+                expectAllowed(try await bus.send(as: "aquavate", path: "/", "org.freedesktop.DBus.ObjectManager.GetManagedObjects"),
+                              "GetManagedObjects by aquavate")
+                expectDenied(try await bus.send(as: "aquavate", path: "/org/bluez/hci0/dev_F4_12_FA_00_A3_F4", "org.bluez.Device1.Pair"),
+                             "Pair by aquavate")
                 expectDenied(try await bus.send(as: "aquavate", path: "/org/bluez", "org.bluez.AgentManager1.RegisterAgent",
                                                 ["objpath:/agent", "string:NoInputNoOutput"]), "AgentManager1 by aquavate")
             }

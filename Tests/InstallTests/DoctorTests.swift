@@ -13,14 +13,14 @@ private let hci0Up = KernelBluetooth.controllers([HCIController(name: "hci0", ad
 /// Doctor inputs on `bus` (nil: a bus address that does not exist) with files in `scratch`.
 private func inputs(
     _ bus: PrivateBus?, _ scratch: ScratchFolder, overrides: [String] = ["desktop.enabled=false"],
-    kernel: KernelBluetooth = hci0Up, session: Bool = false
+    kernel: KernelBluetooth = hci0Up, session: Bool = false, clock: ClockSync = .synchronised
 ) -> DoctorInputs {
     var environment = environmentWithoutBuses(["DBUS_SYSTEM_BUS_ADDRESS": bus?.address ?? "unix:path=\(scratch.file("no-bus"))"])
     if session, let bus { environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address }
     return DoctorInputs(
         environment: environment, configPath: scratch.file("bridge.toml"), configMustExist: false,
         databasePath: scratch.file("db/history.sqlite"), overrides: overrides, sysfsRoot: scratch.file("sys"),
-        kernel: { kernel }, timeout: .seconds(5))
+        kernel: { kernel }, timeout: .seconds(5), clockSync: FixedClockSync(clock))
 }
 
 /// Starts dbusmock's bluez5 template on `bus` and waits until it owns org.bluez.
@@ -274,6 +274,17 @@ struct DoctorTests {
         #expect(refused.description.hasPrefix("FAIL  mqtt: cannot reach the broker 127.0.0.1:\(port): Connection refused; fix: start the broker"))
         let unresolvable = BrokerReachability.finding(url: "mqtts://no-such-broker.invalid", timeout: .seconds(2))
         #expect(unresolvable.detail.hasPrefix("cannot reach the broker no-such-broker.invalid:8883: cannot resolve no-such-broker.invalid"))
+    }
+
+    @Test("clock: synchronised is ok; not synchronised warns that SET_TIME is withheld, with the fix (issue 11)")
+    func clock() async throws {
+        let scratch = try ScratchFolder("doctor-clock")
+        defer { scratch.remove() }
+        let synced = await Doctor.examine(inputs(nil, scratch, clock: .synchronised))
+        #expect(line(synced, "clock") == "ok    clock: synchronised (NTP)")
+        let unsynced = await Doctor.examine(inputs(nil, scratch, clock: .notSynchronised))
+        #expect(line(unsynced, "clock") == "warn  clock: not synchronised: SET_TIME is withheld, so the bottle keeps its own time; "
+                + "fix: sudo timedatectl set-ntp true, then wait until timedatectl says 'System clock synchronized: yes'")
     }
 
     @Test("rfkill: no switch, unblocked, soft-blocked, hard-blocked; Wi-Fi switches are ignored")

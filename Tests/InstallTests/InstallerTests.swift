@@ -172,7 +172,7 @@ struct InstallerTests {
         #expect(!FileManager.default.fileExists(atPath: "\(stage.root)/var/lib/aquavate-bridge"))
     }
 
-    @Test("refusals, one line each: no root without DESTDIR, unknown argument, relative DESTDIR, missing binary")
+    @Test("refusals, one line each: no root without DESTDIR, no build as root, unknown argument, relative DESTDIR, missing binary")
     func refusals() async throws {
         let stage = try Stage()
         defer { stage.scratch.remove() }
@@ -185,6 +185,20 @@ struct InstallerTests {
             let uninstallAsNobody = try await runTool("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--",
                                                                            "/bin/bash", uninstallScript], environment: environmentWithoutBuses())
             #expect(uninstallAsNobody.status == 1 && uninstallAsNobody.error.contains("needs root"))
+        }
+        if runningAsRoot {
+            // Issue 11: the build is refused as root, in one line, before anything is written.
+            let build = try await runTool("/bin/bash", [installScript, "DESTDIR=\(stage.root)"], environment: try stage.environment())
+            #expect(build.status == 1)
+            #expect(build.error == "install.sh: will not build as root: build as yourself first (make build), "
+                    + "then install with sudo make install (or pass --build-as-root)\n")
+            #expect(!FileManager.default.fileExists(atPath: stage.root), "a refused install writes nothing")
+            // Anyone else may build (here: swift is not on nobody's PATH, so it stops right after the check).
+            let asNobody = try await runTool("/usr/bin/setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--",
+                                                                  "/usr/bin/env", "PATH=/usr/bin:/bin", "/bin/bash", installScript,
+                                                                  "DESTDIR=\(stage.scratch.file("nobody-root"))"],
+                                             environment: environmentWithoutBuses())
+            #expect(asNobody.status == 1 && asNobody.error.contains("swift is not on the PATH"), "\(asNobody)")
         }
         let unknown = try await stage.install(["--frobnicate"])
         #expect(unknown.status == 1 && unknown.error == "install.sh: unknown argument '--frobnicate'; see --help\n")

@@ -8,7 +8,7 @@ import Testing
 
 @Suite("installer, real install in a sandbox")
 struct SandboxedInstallTests {
-    @Test("creates user aquavate in group bluetooth, installs root:aquavate 0640 config, is idempotent, uninstalls and purges")
+    @Test("creates the system user aquavate (no supplementary group), installs root:aquavate 0640 config, is idempotent, uninstalls and purges")
     func realInstall() async throws {
         try requireRoot("the sandboxed real install")
         let scratch = try ScratchFolder("sandbox")
@@ -53,7 +53,7 @@ struct SandboxedInstallTests {
         func log(_ name: String) -> String { (try? String(contentsOfFile: "\(s)/\(name)", encoding: .utf8)) ?? "" }
         #expect(result.status == 0, "\(result)")
         #expect(value("install1") == "0", "\(log("install1"))")
-        #expect(log("install1").contains("created the system user aquavate (groups: aquavate, bluetooth)"))
+        #expect(log("install1").contains("created the system user aquavate (group: aquavate)"))
         #expect(log("install1").contains("systemd is not running here: enable the service later"))
         #expect(value("install2") == "0", "\(log("install2"))")
         #expect(log("install2").contains("kept the existing /etc/aquavate/bridge.toml"))
@@ -65,7 +65,8 @@ struct SandboxedInstallTests {
             #expect((Int(passwd[2]) ?? 1000) < 1000, "a system user")
             #expect(passwd[5] == "/var/lib/aquavate-bridge" && passwd[6] == "/usr/sbin/nologin")
         }
-        #expect(Set(value("groups")?.split(separator: " ").map(String.init) ?? []) == ["aquavate", "bluetooth"])
+        // Issue 11: the D-Bus policy names the user; the bluetooth group is for people only.
+        #expect(Set(value("groups")?.split(separator: " ").map(String.init) ?? []) == ["aquavate"])
         #expect(value("config") == "640 root:aquavate")
         #expect(value("binary") == "755 root:root")
         #expect(value("unit") == "644")
@@ -77,5 +78,44 @@ struct SandboxedInstallTests {
 
         // The machine's own /usr/local was never written.
         #expect(!FileManager.default.fileExists(atPath: "/usr/local/bin/aquavate-bridge"))
+    }
+    @Test("an existing aquavate account that is not a system account is refused in one line, and nothing is installed (issue 11)")
+    func refusesAPersonsAccount() async throws {
+        try requireRoot("the sandboxed real install")
+        let scratch = try ScratchFolder("sandbox-person")
+        defer { scratch.remove() }
+        let binary = try scratch.write("#!/bin/sh\necho dummy\n", to: "aquavate-bridge")
+        chmod(binary, 0o755)
+        let s = scratch.path
+        let install = repositoryFile("scripts/install.sh")
+        let script = """
+            set -e
+            cp -a /etc '\(s)/etc' 2>/dev/null || true
+            test -f '\(s)/etc/passwd'
+            mkdir '\(s)/usrlocal'
+            mount --bind '\(s)/etc' /etc
+            mount --bind '\(s)/usrlocal' /usr/local
+            mount -t tmpfs tmpfs /var
+            mount -t tmpfs tmpfs /run
+            if getent passwd aquavate >/dev/null; then userdel aquavate; fi
+            if getent group aquavate >/dev/null; then groupdel aquavate; fi
+            # A person's account that happens to be called aquavate.
+            useradd --uid 4242 --user-group --shell /bin/bash aquavate
+            set +e
+            bash '\(install)' --no-build BIN='\(binary)' > '\(s)/install.out' 2> '\(s)/install.err'; echo "install=$?"
+            echo "binary=$(ls /usr/local/bin 2>/dev/null)|"
+            echo "groups=$(id -nG aquavate)"
+            """
+        let result = try await runTool("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", script])
+        func value(_ key: String) -> String? {
+            result.lines.first { $0.hasPrefix(key + "=") }.map { String($0.dropFirst(key.count + 1)) }
+        }
+        let error = (try? String(contentsOfFile: "\(s)/install.err", encoding: .utf8)) ?? ""
+        #expect(result.status == 0, "\(result)")
+        #expect(value("install") == "1", "\(error)")
+        #expect(error.hasPrefix("install.sh: a user named aquavate already exists and is not a system account (UID 4242 > "), "\(error)")
+        #expect(error.split(separator: "\n").count == 1, "one line: \(error)")
+        #expect(value("binary") == "|", "nothing installed")
+        #expect(value("groups") == "aquavate", "the account was not changed")
     }
 }

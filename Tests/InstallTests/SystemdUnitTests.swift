@@ -61,7 +61,7 @@ struct SystemdUnitTests {
                 "\(real)")
     }
 
-    @Test("runs `run` as aquavate (bluetooth group) with the service's config and database, restarting on failure")
+    @Test("runs `run` as aquavate (no supplementary group) with the service's config and database, restarting on failure")
     func serviceRunsTheBridge() throws {
         let text = try String(contentsOfFile: unitFile, encoding: .utf8)
         let service = directives(text, section: "Service")
@@ -69,7 +69,10 @@ struct SystemdUnitTests {
             "\(installedBinary) run --config /etc/aquavate/bridge.toml --db /var/lib/aquavate-bridge/history.sqlite")
         #expect(value(service, "User") == "aquavate")
         #expect(value(service, "Group") == "aquavate")
-        #expect(value(service, "SupplementaryGroups") == "bluetooth")
+        // Issue 11: the D-Bus policy names the user; no group is needed (nor rfkill's).
+        #expect(value(service, "SupplementaryGroups") == nil)
+        // Issue 11: the instance lock's folder, /run/aquavate-bridge ($RUNTIME_DIRECTORY).
+        #expect(value(service, "RuntimeDirectory") == "aquavate-bridge")
         #expect(value(service, "StateDirectory") == "aquavate-bridge")
         #expect(value(service, "ConfigurationDirectory") == "aquavate")
         #expect(value(service, "Restart") == "on-failure")
@@ -83,6 +86,10 @@ struct SystemdUnitTests {
         #expect(Set(after).isSuperset(of: ["bluetooth.target", "dbus.service"]))
         #expect(!unit.contains { ["Requires", "BindsTo", "Requisite"].contains($0.key) })
         #expect(value(unit, "StartLimitIntervalSec") == "0", "a slow adapter must never exhaust the restart limit")
+        // Issue 11: after NTP has synchronised the clock, when something provides that; never
+        // Requires= (without NTP the bridge still syncs and withholds SET_TIME).
+        #expect(after.contains("time-sync.target"))
+        #expect(unit.contains { $0.key == "Wants" && $0.value.split(separator: " ").contains("time-sync.target") })
         #expect(value(directives(text, section: "Install"), "WantedBy") == "multi-user.target")
     }
 
@@ -97,7 +104,13 @@ struct SystemdUnitTests {
             #expect(value(service, key) == expected, "\(key)")
         }
         let families = Set((value(service, "RestrictAddressFamilies") ?? "").split(separator: " ").map(String.init))
-        #expect(families == ["AF_UNIX", "AF_INET", "AF_INET6", "AF_BLUETOOTH", "AF_NETLINK"])
+        // Issue 11: no AF_BLUETOOTH: only `doctor` opens a Bluetooth socket, outside the unit.
+        #expect(families == ["AF_UNIX", "AF_INET", "AF_INET6", "AF_NETLINK"])
+        // Issue 11: the kernel's NTP state is readable (ProtectClock= would refuse even reading it);
+        // setting the clock stays impossible without CAP_SYS_TIME (CapabilityBoundingSet= above).
+        #expect(value(service, "ProtectClock") == nil)
+        let allowed = service.filter { $0.key == "SystemCallFilter" }.flatMap { $0.value.split(separator: " ").map(String.init) }
+        #expect(allowed.contains("adjtimex") && allowed.contains("clock_adjtime"))
         // JOURNAL_STREAM is systemd's to set: the unit must not fake it.
         #expect(!service.contains { $0.key == "Environment" && $0.value.contains("JOURNAL_STREAM") })
     }

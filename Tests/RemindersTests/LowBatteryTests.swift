@@ -1,5 +1,6 @@
 // REMINDERS.md 2.5: the low-battery alert, once per episode, remembered across restarts.
 
+import Foundation
 import Testing
 @testable import Reminders
 
@@ -18,9 +19,33 @@ struct LowBatteryTests {
         #expect(result2.isEmpty)
         let result3 = sim.currentState(lowBattery: false, percent: 79, on: day, at: "11:05")
         #expect(result3.isEmpty)
-        let second = sim.currentState(lowBattery: true, percent: 12, on: day, at: "18:00")
-        #expect(second.map(\.id) == ["bottle-low-battery"])
-        #expect(second.map(\.body) == ["Your Aquavate bottle battery is at 12%. Please charge soon."])
+        // A new episode the same local day does not alert again (at most once a day).
+        let sameDay = sim.currentState(lowBattery: true, percent: 12, on: day, at: "18:00")
+        #expect(sameDay.isEmpty)
+        _ = sim.currentState(lowBattery: false, percent: 80, on: "2026-03-11", at: "08:00")
+        let nextDay = sim.currentState(lowBattery: true, percent: 12, on: "2026-03-11", at: "18:00")
+        #expect(nextDay.map(\.id) == ["bottle-low-battery"])
+        #expect(nextDay.map(\.body) == ["Your Aquavate bottle battery is at 12%. Please charge soon."])
+    }
+
+    @Test("a flag that flickers 20 times in 20 seconds alerts once (issue 11: it gave 10 alerts)")
+    func flickerAlertsOnce() {
+        var sim = Simulation(settings: .test(), date: day, time: "09:00")
+        var alerts = 0
+        for second in 0..<20 {
+            alerts += sim.currentState(lowBattery: second % 2 == 0, percent: 15, on: day,
+                                       at: String(format: "09:00:%02d", second)).count
+        }
+        #expect(alerts == 1)
+    }
+
+    @Test("the day of the last alert survives a restart")
+    func alertDayPersists() throws {
+        var sim = Simulation(settings: .test(), date: day, time: "09:00")
+        #expect(sim.currentState(lowBattery: true, percent: 15, on: day, at: "09:01").count == 1)
+        _ = sim.currentState(lowBattery: false, percent: 80, on: day, at: "10:00")
+        try sim.restart(on: day, at: "12:00")
+        #expect(sim.currentState(lowBattery: true, percent: 14, on: day, at: "12:00:05").isEmpty)
     }
 
     @Test func aRestartDoesNotAlertAgain() throws {

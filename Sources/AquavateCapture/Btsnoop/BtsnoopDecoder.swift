@@ -95,6 +95,11 @@ struct BtsnoopDecoder {
             return nil
         }
         let time = Double(record.unixMicroseconds) / 1_000_000
+        // Replay ticks every minute up to it (issue 11): the same end as an aqcap line's `t`.
+        guard time < CaptureTimeBounds.end else {
+            report(record.number, "timestamp after \(UTCTime.iso8601(CaptureTimeBounds.end)) (\(time) s since 1970); record skipped")
+            return nil
+        }
         if firstTime == nil { firstTime = time }
         return time
     }

@@ -275,6 +275,8 @@ public final class BridgeDaemon: Service, Sendable {
     private func session(on connection: GATTConnection, sighting: Sighting, recorder: SessionRecorder?) async -> SessionReport {
         let link = BlueZBottleLink(connection)
         let bottleID = link.address.uppercased()
+        // Decided before anything of this session is stored (issue 11).
+        let setTime = ClockTrust.evaluate(source: options.clockSync, history: history, bottle: bottleID).setTimePolicy
         do {
             _ = try history.updateBottle(id: bottleID) { bottle in
                 bottle.name = sighting.name
@@ -290,7 +292,7 @@ public final class BridgeDaemon: Service, Sendable {
         let (events, consumer) = sink.start()
         let session = BottleSession(
             link: link, store: LiveDrinkStore(history: history, logger: logger), clock: SessionClockAdapter(clock: clock),
-            memory: memory, timing: options.sessionTiming, recorder: recorder, logger: logger
+            memory: memory, timing: options.sessionTiming, recorder: recorder, setTime: setTime, logger: logger
         ) { [heartbeat] event in
             // Every event (state, stored chunk, sync ended) is progress of the session.
             heartbeat.mark(event.watchdogMark)

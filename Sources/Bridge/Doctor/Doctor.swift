@@ -3,7 +3,7 @@
 // Every input is a parameter (environment, paths, the sysfs root, the kernel probe), so tests
 // run the real checks against a private bus, a fake sysfs tree and a scripted kernel answer.
 // The order follows the path a sync takes: kernel → system bus → bluetoothd → permission →
-// adapter → powered → rfkill, then the bridge's own files and the places it delivers to.
+// adapter → powered → rfkill → clock, then the bridge's own files and the places it delivers to.
 import DBus
 
 /// What the doctor examines.
@@ -25,6 +25,8 @@ public struct DoctorInputs: Sendable {
     /// The user the checked setup runs as (`aquavate` for the service); a run as anyone else
     /// says that permissions may differ.
     public var expectedUser: String?
+    /// Whether this machine's clock is synchronised (tests give a fixed answer).
+    public var clockSync: any ClockSyncSource
     /// Where to read the service unit's watchdog and memory settings (`--service`); nil: not checked.
     public var serviceUnit: ServiceUnitSource?
 
@@ -32,8 +34,10 @@ public struct DoctorInputs: Sendable {
         environment: [String: String], configPath: String, configMustExist: Bool, databasePath: String,
         overrides: [String] = [], sysfsRoot: String = "/sys",
         kernel: @escaping @Sendable () -> KernelBluetooth = KernelBluetooth.probe, timeout: Duration = .seconds(3),
-        expectedUser: String? = nil, serviceUnit: ServiceUnitSource? = nil
+        expectedUser: String? = nil, clockSync: any ClockSyncSource = KernelClockSync(),
+        serviceUnit: ServiceUnitSource? = nil
     ) {
+        self.clockSync = clockSync
         self.environment = environment
         self.configPath = configPath
         self.configMustExist = configMustExist
@@ -67,6 +71,8 @@ public enum Doctor {
             systemBus: systemBus, adapterSetting: configuration.value("bluetooth.adapter"), kernel: kernel,
             timeout: inputs.timeout)
         findings.append(RFKillCheck.finding(sysfsRoot: inputs.sysfsRoot))
+        // Issue 11: SET_TIME only from a synchronised clock.
+        findings.append(ClockTrust(sync: inputs.clockSync.read()).finding)
         findings.append(FileChecks.database(path: inputs.databasePath))
         findings.append(configFinding)
         findings.append(BrokerReachability.finding(url: configuration.value("mqtt.url"), timeout: inputs.timeout))

@@ -24,9 +24,12 @@ public struct StatusReport: Sendable {
     public var pending: Int
     /// Pending notifications of sections 3–6, the ritual streak, and why a rule schedules nothing.
     public var rules: RulesStatus?
+    /// This machine's clock as the daemon judges it before SET_TIME (issue 11); nil: not asked.
+    public var clock: ClockTrust?
 
     /// Builds the report at `instant` from the database (engine state restored, nothing saved).
-    public static func make(history: DrinkHistory, configuration: Configuration, at instant: Double) throws -> StatusReport {
+    public static func make(history: DrinkHistory, configuration: Configuration, at instant: Double,
+                            clock: ClockTrust? = nil) throws -> StatusReport {
         let bottle = try history.bottles().max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
         let (all, _) = configuration.reminderSettings(bottleGoal: bottle?.goalML, personReachable: true,
                                                       storedSchedules: StoredSchedules.tables(in: history))
@@ -39,7 +42,8 @@ public struct StatusReport: Sendable {
                             unsynced: bottle?.state?.unsyncedCount, todayML: status.pace.dayTotalML, goalML: settings.goalML,
                             urgency: status.urgencyText, deficitML: status.displayedDeficitML,
                             remindersToday: status.remindersSentToday, remindersTodayText: status.remindersTodayText,
-                            dailyLimit: status.dailyLimit, pending: status.pendingCount, rules: runner.rulesStatus())
+                            dailyLimit: status.dailyLimit, pending: status.pendingCount, rules: runner.rulesStatus(),
+                            clock: clock)
     }
 
     public func textLines() -> [String] {
@@ -50,6 +54,7 @@ public struct StatusReport: Sendable {
             lines.append("Bottle: none seen yet")
         }
         lines.append("Last sync: " + (lastSync.map { BridgeTime.iso8601($0) } ?? "never"))
+        if let clock { lines.append(clock.statusLine(at: at)) }
         if let battery, let bottleLevelML {
             lines.append("Battery: \(battery)%  Bottle level: \(bottleLevelML) ml" + (unsynced.map { "  Unsynced: \($0)" } ?? ""))
         }
@@ -78,6 +83,10 @@ public struct StatusReport: Sendable {
         if let battery { object["battery"] = battery }
         if let bottleLevelML { object["bottle_level_ml"] = bottleLevelML }
         if let unsynced { object["unsynced"] = unsynced }
+        if let clock {
+            object["clock_synchronised"] = clock.sync == .synchronised
+            object["set_time_withheld"] = clock.setTimePolicy.reasonToWithhold(now: at, bottleTime: nil) != nil
+        }
         if let rules {
             object["scheduled_pending"] = rules.scheduledPending
             object["daily_messages_pending"] = rules.dailyMessagesPending

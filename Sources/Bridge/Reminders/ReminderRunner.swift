@@ -23,16 +23,24 @@ public final class ReminderRunner {
     /// The last whole minute (UTC seconds) that was ticked.
     private var lastTick: Double?
     private var started = false
+    /// The latest instant evaluated (the clock jump rule measures from it).
+    private var lastInstant: Double?
+    private let gapRule: TimeGapRule
+    /// Minute ticks run so far (tests check that a long timeline does not tick without end).
+    public private(set) var ticksRun = 0
 
     /// Restores the engine from `history` (a fresh database starts from the defaults).
     public convenience init(history: DrinkHistory, settings: HydrationSettings, logger: Logger,
-                            deliver: @escaping (Delivery) -> Void) {
-        self.init(history: history, settings: ReminderSettings(hydration: settings), logger: logger, deliver: deliver)
+                            gapRule: TimeGapRule = .replay, deliver: @escaping (Delivery) -> Void) {
+        self.init(history: history, settings: ReminderSettings(hydration: settings), logger: logger, gapRule: gapRule,
+                  deliver: deliver)
     }
 
-    /// Restores the engine from `history` with every rule's settings.
-    public init(history: DrinkHistory, settings: ReminderSettings, logger: Logger,
+    /// Restores the engine from `history` with every rule's settings. `gapRule`: what a gap in
+    /// time is (the daemon passes `.daemon`; replay and the one-shot commands tick through).
+    public init(history: DrinkHistory, settings: ReminderSettings, logger: Logger, gapRule: TimeGapRule = .replay,
                 deliver: @escaping (Delivery) -> Void) {
+        self.gapRule = gapRule
         self.history = history
         self.ledger = HistoryLedger(history: history)
         self.logger = logger
@@ -53,6 +61,13 @@ public final class ReminderRunner {
     /// Call before handling every event at `instant`: ticks at whole minutes up to and including
     /// `instant` run before the event (REMINDERS.md 0).
     public func advance(to instant: Double) {
+        if started, let last = lastInstant, let lastTick, gapRule.isRestart(from: last, lastTick: lastTick, to: instant) {
+            let days = ((instant - last) / 86_400 * 10).rounded() / 10
+            logger.notice("time moved by \(Int64((instant - last).rounded())) s (\(days) days) since the last evaluation; the reminders start again as after a restart, without replaying the gap (REMINDERS.md 0)")
+            started = false
+            lastInstant = nil
+        }
+        lastInstant = max(lastInstant ?? instant, instant)
         if !started {
             started = true
             handle(engine.start(at: instant, ledger: ledger), at: instant)
@@ -61,6 +76,7 @@ public final class ReminderRunner {
         guard var minute = lastTick.map({ $0 + 60 }) else { return }
         while minute <= instant {
             handle(engine.tick(at: minute, ledger: ledger), at: minute)
+            ticksRun += 1
             lastTick = minute
             minute += 60
         }

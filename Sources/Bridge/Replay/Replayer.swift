@@ -184,7 +184,12 @@ public final class Replayer {
                                   battery: Int(state.batteryPercent), unsynced: Int(state.unsyncedCount), flags: state.flags.names)))
             case .bottleConfig:
                 let config = try BottleConfig(decoding: value)
-                bottleGoalML = Int(config.dailyGoalML)
+                guard let goal = config.plausibleGoalML else {
+                    // As live: a goal the bottle cannot hold (0 would switch the reminders off).
+                    reject("bottle-config: a goal of \(config.dailyGoalML) ml is outside 1000–4000; ignored", file: file, line: line)
+                    return
+                }
+                bottleGoalML = goal
                 updateBottle(file: file, line: line) { $0.goalML = Int(config.dailyGoalML) }
                 if let reminders {
                     var settings = reminders.engine.reminderSettings
@@ -225,7 +230,7 @@ public final class Replayer {
             switch control.command {
             case .start:
                 finishSync(at: time, reason: "restarted")
-                sync = SyncProgress(start: control)
+                sync = SyncProgress(start: control, bounds: RecordBounds(now: time))
                 newRecordsInSync = 0
             case .ack:
                 guard var progress = sync else { return }
@@ -270,6 +275,10 @@ public final class Replayer {
             commit(chunk.records, at: time, file: file, line: line)
         case .rejected(let error):
             reject("drink-data: \(error)", file: file, line: line)
+        case .implausible(let problem):
+            // As live: refused whole, nothing stored, and the sync is over (no ACK follows).
+            reject("drink-data: \(problem); refused (a firmware fault, or a device that is not the bottle)", file: file, line: line)
+            finishSync(at: time, reason: "refused")
         case .duplicate, .placeholder, .staleRead, .afterCompletion:
             break
         }
@@ -333,6 +342,8 @@ public final class Replayer {
         let outcome: BridgeEvent.SyncEvent.Outcome
         if progress.isComplete {
             outcome = .complete
+        } else if progress.refusedChunks > 0 {
+            outcome = .rejected
         } else if progress.rejectedChunks > 0 && (progress.awaitingReadBack || !progress.hasData) {
             outcome = .rejected
         } else if progress.hasData {

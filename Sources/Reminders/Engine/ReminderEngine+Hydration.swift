@@ -87,13 +87,15 @@ extension ReminderEngine {
     // MARK: 2.5 Low battery
 
     /// Once per episode: only when LOW_BATTERY is set and the last Current State seen did not
-    /// have it. A device alert: the master switch only, quiet hours or not. The flag seen is
-    /// remembered even when nothing is delivered, so an episode that began with notifications
-    /// off is not announced when they come back on.
-    mutating func lowBatteryAlert(lowBattery: Bool, batteryPercent: Int, at instant: Double) -> [Delivery] {
+    /// have it, and at most once per local calendar day (a battery at the threshold makes the
+    /// flag flicker: 20 toggles must not give 10 alerts). A device alert: the master switch only,
+    /// quiet hours or not. The flag seen is remembered even when nothing is delivered, so an
+    /// episode that began with notifications off is not announced when they come back on.
+    mutating func lowBatteryAlert(lowBattery: Bool, batteryPercent: Int, at instant: Double, day: LocalDay) -> [Delivery] {
         let wasLow = state.lastLowBattery
         state.lastLowBattery = lowBattery
-        guard lowBattery, !wasLow, settings.notificationsEnabled else { return [] }
+        guard lowBattery, !wasLow, settings.notificationsEnabled, state.lowBatteryAlertDay != day else { return [] }
+        state.lowBatteryAlertDay = day
         return [Delivery(id: HydrationID.lowBattery, kind: .lowBattery, time: instant,
                          title: HydrationText.lowBatteryTitle,
                          body: HydrationText.lowBatteryBody(percent: batteryPercent),

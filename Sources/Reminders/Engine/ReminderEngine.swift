@@ -120,8 +120,8 @@ public struct ReminderEngine: Sendable {
 
     /// A Current State (notified or read) arrived: the low-battery alert of 2.5.
     public mutating func currentState(lowBattery: Bool, batteryPercent: Int, at instant: Double) -> [Delivery] {
-        _ = beginEvaluation(at: instant)
-        return lowBatteryAlert(lowBattery: lowBattery, batteryPercent: batteryPercent, at: instant)
+        let now = beginEvaluation(at: instant)
+        return lowBatteryAlert(lowBattery: lowBattery, batteryPercent: batteryPercent, at: instant, day: now.day)
     }
 
     /// Delivers the pending notifications due at `instant` (for a caller woken by

@@ -22,6 +22,8 @@ public struct ReminderState: Equatable, Sendable {
     public var goalReachedDay: LocalDay?
     /// LOW_BATTERY in the last Current State seen; clear in a fresh database.
     public var lastLowBattery: Bool = false
+    /// The local day of the last low-battery alert (2.5: at most one a day).
+    public var lowBatteryAlertDay: LocalDay?
     /// The last `n` of `hydration-<n>`.
     public var reminderSequence: Int = 0
     /// The last `n` of `hydration-back-on-track-<n>`.
@@ -67,6 +69,7 @@ extension ReminderState: Codable {
         case lastUrgency = "last_urgency"
         case goalReachedDay = "goal_reached_day"
         case lastLowBattery = "last_low_battery"
+        case lowBatteryAlertDay = "low_battery_alert_day"
         case reminderSequence = "reminder_sequence"
         case backOnTrackSequence = "back_on_track_sequence"
         case pending
@@ -85,6 +88,7 @@ extension ReminderState: Codable {
         lastUrgency = try values.decodeIfPresent(Urgency.self, forKey: .lastUrgency) ?? .onTrack
         goalReachedDay = try values.decodeIfPresent(LocalDay.self, forKey: .goalReachedDay)
         lastLowBattery = try values.decodeIfPresent(Bool.self, forKey: .lastLowBattery) ?? false
+        lowBatteryAlertDay = try values.decodeIfPresent(LocalDay.self, forKey: .lowBatteryAlertDay)
         reminderSequence = try values.decodeIfPresent(Int.self, forKey: .reminderSequence) ?? 0
         backOnTrackSequence = try values.decodeIfPresent(Int.self, forKey: .backOnTrackSequence) ?? 0
         centre = try values.decodeIfPresent(NotificationCentre.self, forKey: .pending) ?? NotificationCentre()
@@ -103,6 +107,7 @@ extension ReminderState: Codable {
         try values.encode(lastUrgency, forKey: .lastUrgency)
         try values.encodeIfPresent(goalReachedDay, forKey: .goalReachedDay)
         try values.encode(lastLowBattery, forKey: .lastLowBattery)
+        try values.encodeIfPresent(lowBatteryAlertDay, forKey: .lowBatteryAlertDay)
         try values.encode(reminderSequence, forKey: .reminderSequence)
         try values.encode(backOnTrackSequence, forKey: .backOnTrackSequence)
         try values.encode(centre, forKey: .pending)

@@ -1,0 +1,64 @@
+// Whether a session writes SET_TIME, decided outside the session (issue 11). The bottle takes
+// any time it is given and keeps it, marked valid, for good (PROTOCOL.md B9), stamping every
+// drink with it: a Raspberry Pi without a real-time clock boots at its last saved time (or
+// 1970) until NTP has synchronised it, and SET_TIME from such a clock corrupts the history at
+// its source. So the daemon decides, before the session starts, from what it knows of its own
+// clock; the session adds what the bottle says of its own time (Current State, read before).
+
+/// A time this machine's clock must have reached, and what says so.
+public struct TimeFloor: Sendable, Equatable {
+    /// UTC seconds since 1970.
+    public var time: Double
+    /// What the time comes from, for the log: "the newest stored drink".
+    public var what: String
+    /// How far `time` may be ahead of a right clock: a time from the bottle's clock carries its
+    /// drift since the last SET_TIME, so a little lead is not evidence against this machine.
+    public var slack: Double
+
+    public init(time: Double, what: String, slack: Double) {
+        self.time = time
+        self.what = what
+        self.slack = slack
+    }
+}
+
+public struct SetTimePolicy: Sendable, Equatable {
+    /// Why SET_TIME is withheld whatever the bottle says (this machine's clock is not
+    /// synchronised), or nil.
+    public var withheld: String?
+    /// Times this machine's clock must have reached for SET_TIME to be written.
+    public var floors: [TimeFloor]
+    /// How far the bottle's own clock (Current State `timestamp`) may be ahead of this machine's:
+    /// it drifts while the bottle sleeps (PROTOCOL.md B9).
+    public var bottleSlack: Double
+
+    /// The default slack for times from the bottle's clock: one hour.
+    public static let defaultBottleSlack: Double = 3600
+
+    public init(withheld: String? = nil, floors: [TimeFloor] = [], bottleSlack: Double = SetTimePolicy.defaultBottleSlack) {
+        self.withheld = withheld
+        self.floors = floors
+        self.bottleSlack = bottleSlack
+    }
+
+    /// Write SET_TIME on every connection (PROTOCOL.md 7.2.4): tests, and callers that have
+    /// checked nothing.
+    public static let send = SetTimePolicy()
+
+    /// Never write SET_TIME, for `reason`.
+    public static func skip(_ reason: String) -> SetTimePolicy { SetTimePolicy(withheld: reason) }
+
+    /// Nil when SET_TIME may be written with `now`; otherwise why not, in one line.
+    /// - Parameter bottleTime: the bottle's clock as its Current State just said (nil or 0 when
+    ///   unknown: right after a wake it is all zero, B6).
+    public func reasonToWithhold(now: Double, bottleTime: Double?) -> String? {
+        if let withheld { return withheld }
+        var all = floors
+        if let bottleTime, bottleTime > 0 {
+            all.append(TimeFloor(time: bottleTime, what: "the bottle's own clock", slack: bottleSlack))
+        }
+        guard let broken = all.first(where: { now < $0.time - $0.slack }) else { return nil }
+        let behind = Int((broken.time - now).rounded())
+        return "this machine's clock (\(Int64(now.rounded(.down)))) is \(behind) s behind \(broken.what) (\(Int64(broken.time.rounded(.down))))"
+    }
+}

@@ -1,0 +1,75 @@
+// What the bridge trusts of this machine's clock (issue 11), and what follows from it: whether
+// a session writes SET_TIME, the `Clock:` line of `status`, and the doctor's `clock` finding.
+//
+// SET_TIME is written only when the clock is synchronised (NTP) and not behind the newest
+// stored drink: the bottle keeps whatever time it is given, for good (PROTOCOL.md B9). When the
+// kernel cannot be asked (`unknown`), the floors still apply but the sync state cannot: a bottle
+// whose clock was never set records no drinks at all (PROTOCOL.md 5.2), so an unanswerable
+// question does not withhold SET_TIME for ever.
+
+import BottleSession
+import History
+
+public struct ClockTrust: Sendable, Equatable {
+    public var sync: ClockSync
+    /// The newest stored drink of the bottle about to be synced (or of any bottle).
+    public var newestDrink: NewestDrinkTimes?
+
+    /// How far a time this machine stored earlier may be ahead of it now (a step of the clock by
+    /// NTP, within this slack, is not a wrong clock).
+    public static let ownClockSlack: Double = 60
+
+    public init(sync: ClockSync, newestDrink: NewestDrinkTimes? = nil) {
+        self.sync = sync
+        self.newestDrink = newestDrink
+    }
+
+    /// Reads the sync state and the newest stored drink of `bottle` (all bottles when nil).
+    public static func evaluate(source: any ClockSyncSource, history: DrinkHistory, bottle: String? = nil) -> ClockTrust {
+        ClockTrust(sync: source.read(), newestDrink: try? history.newestDrinkTimes(bottle: bottle))
+    }
+
+    /// What a session does about SET_TIME.
+    public var setTimePolicy: SetTimePolicy {
+        if sync == .notSynchronised {
+            return .skip("this machine's clock is not synchronised (NTP); the bottle keeps its own time until it is "
+                         + "(timedatectl set-ntp true, then wait for 'System clock synchronized: yes')")
+        }
+        var floors: [TimeFloor] = []
+        if let newestDrink {
+            floors.append(TimeFloor(time: newestDrink.storedAt, what: "the time the newest drink was stored", slack: Self.ownClockSlack))
+            floors.append(TimeFloor(time: newestDrink.recordTime, what: "the newest stored drink", slack: SetTimePolicy.defaultBottleSlack))
+        }
+        return SetTimePolicy(floors: floors)
+    }
+
+    /// The `Clock:` line of `status` at `now`.
+    public func statusLine(at now: Double) -> String {
+        switch sync {
+        case .synchronised:
+            // A synchronised clock behind the stored drinks: say what SET_TIME waits for.
+            if let broken = setTimePolicy.floors.first(where: { now < $0.time - $0.slack }) {
+                return "Clock: synchronised, but \(Int((broken.time - now).rounded())) s behind \(broken.what) — SET_TIME withheld"
+            }
+            return "Clock: synchronised"
+        case .notSynchronised:
+            return "Clock: NOT synchronised — SET_TIME withheld"
+        case .unknown(let why):
+            return "Clock: synchronisation unknown (\(why)) — SET_TIME sent when not behind the stored drinks"
+        }
+    }
+
+    /// The doctor's finding.
+    public var finding: DoctorFinding {
+        switch sync {
+        case .synchronised:
+            return DoctorFinding(.ok, "clock", "synchronised (NTP)")
+        case .notSynchronised:
+            return DoctorFinding(.warn, "clock", "not synchronised: SET_TIME is withheld, so the bottle keeps its own time",
+                                 fix: "sudo timedatectl set-ntp true, then wait until timedatectl says 'System clock synchronized: yes'")
+        case .unknown(let why):
+            return DoctorFinding(.warn, "clock", "cannot tell whether it is synchronised (\(why))",
+                                 fix: "check timedatectl; SET_TIME is still sent when the clock is not behind the stored drinks")
+        }
+    }
+}

@@ -1,0 +1,32 @@
+// What the reminder runner does when time moves on by more than its minute ticks can follow
+// (issue 11). REMINDERS.md 0 has two timelines: one run of the bridge, ticked at every minute,
+// and a restart, where nothing is ticked while the bridge is down and the on-start rules run at
+// its first event. A jump of the clock is treated as the second: ticking every minute of a
+// 30-day jump at once sent 60 reminders, and a backward jump ticked nothing until the clock
+// caught up.
+
+public enum TimeGapRule: Sendable, Equatable {
+    /// The daemon: its ticker wakes the runner every minute, so time that moved by more than
+    /// `seconds` since the last evaluation, forward or backward, is a clock that jumped (an NTP
+    /// step on a Pi without a real-time clock, a date set by hand, a suspend): a restart.
+    case restartAfter(seconds: Double)
+    /// Replay: every minute of a gap between events is ticked (one timeline, REMINDERS.md 0), up
+    /// to `seconds`; a longer gap is a restart, so a capture cannot make replay tick for ever.
+    case tickThrough(atMost: Double)
+
+    /// The daemon's rule: more than 5 minutes either way.
+    public static let daemon = TimeGapRule.restartAfter(seconds: 300)
+    /// Replay's rule: gaps of up to 366 days are ticked (527,040 ticks, a few seconds).
+    public static let replay = TimeGapRule.tickThrough(atMost: 366 * 86_400)
+
+    /// True when moving from the last evaluation at `last` (the last tick at `lastTick`) to
+    /// `instant` is a restart rather than ticks.
+    func isRestart(from last: Double, lastTick: Double, to instant: Double) -> Bool {
+        switch self {
+        case .restartAfter(let limit):
+            return abs(instant - last) > limit
+        case .tickThrough(let limit):
+            return instant - lastTick > limit
+        }
+    }
+}

@@ -1,0 +1,30 @@
+// The newest stored drink, as a bound on the present: a clock that shows an earlier time than
+// a drink already stored is wrong (issue 11: SET_TIME is withheld from such a clock).
+
+import GRDB
+
+/// The latest times among a bottle's stored drinks.
+public struct NewestDrinkTimes: Sendable, Equatable {
+    /// The largest record timestamp (the bottle's clock, UTC seconds).
+    public var recordTime: Double
+    /// The latest time a drink was stored (this machine's clock when it stored it).
+    public var storedAt: Double
+}
+
+extension DrinkHistory {
+    /// The newest record time and latest storage time of `bottle`'s drinks (every bottle's when
+    /// nil); nil when none is stored.
+    public func newestDrinkTimes(bottle: String? = nil) throws -> NewestDrinkTimes? {
+        try read("reading the newest drink") { db in
+            let row: Row?
+            if let bottle {
+                row = try Row.fetchOne(db, sql: "SELECT MAX(timestamp) AS t, MAX(stored_at) AS s FROM drink WHERE bottle = ?",
+                                       arguments: [bottle])
+            } else {
+                row = try Row.fetchOne(db, sql: "SELECT MAX(timestamp) AS t, MAX(stored_at) AS s FROM drink")
+            }
+            guard let row, let time = row["t"] as Double?, let storedAt = row["s"] as Double? else { return nil }
+            return NewestDrinkTimes(recordTime: time, storedAt: storedAt)
+        }
+    }
+}
