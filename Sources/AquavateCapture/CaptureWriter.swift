@@ -22,12 +22,18 @@ public final class CaptureWriter: @unchecked Sendable {
     private var descriptor: Int32
     private var lastTime: Double?
 
-    /// Creates (or truncates) `path` and writes the header line.
-    public init(path: String, header: CaptureHeader) throws {
+    /// Creates (or truncates) `path` and writes the header line. For a live recording, which
+    /// must be on disk as it grows; a finished capture goes through CaptureReplacement instead.
+    public convenience init(path: String, header: CaptureHeader) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw CaptureFileUnwritable(path: path, reason: String(cString: strerror(errno)))
         }
+        try self.init(descriptor: descriptor, path: path, header: header)
+    }
+
+    /// Writes into an open file, which the writer then owns (and closes), starting with the header.
+    init(descriptor: Int32, path: String, header: CaptureHeader) throws {
         self.path = path
         self.descriptor = descriptor
         try writeLine(header.jsonLine())

@@ -44,7 +44,7 @@ struct CommonOptions: ParsableArguments {
             do {
                 try configuration.applyOverride(assignment)
             } catch {
-                throw CommandFailure("--set \(assignment): \(error.description)")
+                throw CommandFailure("--set \(Redaction.assignment(assignment)): \(error.description)")
             }
         }
         for warning in configuration.warnings {

@@ -12,6 +12,9 @@ struct ConfigCommand: ParsableCommand {
             Settings changed here are saved in the history database and override the config \
             file; `--set KEY=VALUE` overrides both for one run. `config list` shows every key, \
             its effective value and where the value comes from.
+
+            Secrets (push.token, any *.token or *password* key, the password in a URL's \
+            user:password@) are shown as <redacted> unless --show-secrets is given.
             """,
         subcommands: [Get.self, Set.self, Unset.self, List.self]
     )
@@ -19,15 +22,17 @@ struct ConfigCommand: ParsableCommand {
     struct Get: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the effective value of a setting.")
         @Argument(help: "The setting, e.g. reminders.daily_limit.") var key: String
+        @Flag(help: "Print a secret (a token, a URL's password) as it is, not as <redacted>.") var showSecrets = false
         @OptionGroup var common: CommonOptions
 
         func run() throws {
             try reportingFailures("config get") {
-                do { _ = try SettingCatalog.requireKey(key) } catch { throw CommandFailure("\(error)") }
+                let setting: SettingKey
+                do { setting = try SettingCatalog.requireKey(key) } catch { throw CommandFailure("\(error)") }
                 let history = try common.openHistory(path: common.databasePath)
                 let configuration = try common.loadConfiguration(history: history, logger: common.makeLogger())
                 if let value = configuration.value(key) {
-                    print(value)
+                    print(showSecrets ? value : setting.shown(value))
                 } else if key == "timezone" {
                     print(configuration.timeZone.identifier)
                 } else if key == "goal_ml" {
@@ -49,15 +54,17 @@ struct ConfigCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures("config set") {
+                let setting: SettingKey
                 let normalized: String
                 do {
-                    normalized = try SettingCatalog.requireKey(key).normalize(value)
+                    setting = try SettingCatalog.requireKey(key)
+                    normalized = try setting.normalize(value)
                 } catch {
                     throw CommandFailure("\(error)")
                 }
                 let history = try common.openHistory(path: common.databasePath)
                 try history.setSetting(key, normalized)
-                print("\(key) = \(normalized)")
+                print("\(key) = \(setting.shown(normalized))")
             }
         }
     }
@@ -78,6 +85,7 @@ struct ConfigCommand: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show every setting with its value and source.")
+        @Flag(help: "Print secrets (tokens, URL passwords) as they are, not as <redacted>.") var showSecrets = false
         @OptionGroup var common: CommonOptions
 
         func run() throws {
@@ -85,7 +93,7 @@ struct ConfigCommand: ParsableCommand {
                 let history = try common.openHistory(path: common.databasePath)
                 let configuration = try common.loadConfiguration(history: history, logger: common.makeLogger())
                 for key in SettingCatalog.keys {
-                    let value = configuration.value(key.name) ?? "(unset)"
+                    let value = configuration.value(key.name).map { showSecrets ? $0 : key.shown($0) } ?? "(unset)"
                     print("\(key.name) = \(value)  [\(configuration.source(of: key.name))]  # \(key.summary)")
                 }
             }

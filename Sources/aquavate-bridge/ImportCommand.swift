@@ -24,7 +24,9 @@ struct ImportCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The btsnoop file.", valueName: "FILE"))
     var input: String
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the .aqcap capture.", valueName: "FILE"))
+    @Option(name: .shortAndLong, help: ArgumentHelp(
+        "Where to write the .aqcap capture. It is written beside FILE and renamed over it when complete: whatever was at FILE (a symbolic link included) is replaced, never written through.",
+        valueName: "FILE"))
     var output: String
 
     @Option(name: .customLong("handle"), help: ArgumentHelp(
@@ -52,12 +54,16 @@ struct ImportCommand: ParsableCommand {
             for error in imported.errors {
                 StandardError.writeLine(error.description)
             }
+            // A temporary file renamed over the output: a symlink there is replaced, never
+            // written through (CaptureReplacement).
             do {
-                let writer = try CaptureWriter(path: output, header: imported.header)
+                let replacement = try CaptureReplacement(path: output, header: imported.header)
                 for event in imported.events {
-                    try writer.write(event)
+                    try replacement.writer.write(event)
                 }
-                writer.close()
+                try replacement.commit()
+            } catch let unwritable as CaptureFileUnwritable {
+                throw CommandFailure("\(unwritable)")
             } catch {
                 throw CommandFailure("cannot write \(output): \(error)")
             }

@@ -210,6 +210,15 @@ struct NotifyTestCommandTests {
         #expect(bad.status != 0)
         #expect(bad.out.contains("journal: delivered"))
         #expect(bad.out.contains("push: NOT delivered"))
+        // A push server that redirects (issue 11): not delivered, and the line says where it pointed.
+        let redirecting = try RedirectingServer(status: 302)
+        defer { redirecting.stop() }
+        let redirected = try await runBridge(["notify", "test", "--db", db, "--set", "push.url=http://127.0.0.1:\(redirecting.port)/topic",
+                                              "--set", "push.token=tk_test", "--wait", "5"])
+        #expect(redirected.status != 0)
+        #expect(redirected.out.contains("push: NOT delivered") && redirected.out.contains("redirected to http://127.0.0.1:\(redirecting.port)/landing"))
+        #expect(!redirected.out.contains("push: delivered"))
+        #expect(redirecting.requests == 1)
         // With the master switch off nothing is scheduled.
         let off = try await runBridge(["notify", "test", "--db", db, "--set", "notifications.enabled=false"])
         #expect(off.status != 0)

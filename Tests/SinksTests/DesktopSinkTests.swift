@@ -67,6 +67,42 @@ struct DesktopSinkTests {
         }
     }
 
+    @Test("ActionInvoked from anyone but the notification server is ignored (issue 11)")
+    func actionsOnlyFromTheServer() async throws {
+        try await withPrivateBus { bus in
+            let client = try await BusConnection.connect(.address(bus.address))
+            try await startNotificationServer(bus, client)
+            let lines = Recorder<LogLine>()
+            let sink = DesktopSink(bus: .address(bus.address))
+            let hub = SinkHub(sinks: [sink], logger: capturingLogger(lines))
+            await hub.start()
+            let commands = Recorder<SinkCommand>()
+            let stream = hub.commands
+            Task { for await command in stream { commands.append(command) } }
+            hub.deliver(SinkNotification(id: "ritual-morning-2026-11-22", kind: "ritual", title: "Morning Ritual",
+                                         body: "Warm water", time: 1_795_300_000,
+                                         actions: [SinkAction(id: "did-this", label: "Did This")]))
+            try await waitUntil(.seconds(10), "the Notify") { try await notifyCalls(client).count == 1 }
+
+            // Any other client on the session bus can send the same signal from the same path.
+            let impostor = try await BusConnection.connect(.address(bus.address))
+            try impostor.emitSignal(path: path, interface: service, member: "ActionInvoked",
+                                    arguments: [.uint32(1), .string("did-this")])
+            try await lines.wait(for: "the impostor's signal to be refused") {
+                $0.contains { $0.message.contains("desktop: ignored ActionInvoked from") && $0.level == .warning }
+            }
+            #expect(commands.all.isEmpty)
+            // The notification server's own signal still counts.
+            _ = try await client.call(destination: service, path: path, interface: "org.freedesktop.DBus.Mock", method: "EmitSignal",
+                                      arguments: [.string(service), .string("ActionInvoked"), .string("us"),
+                                                  .array(element: "v", [.variant(.uint32(1)), .variant(.string("did-this"))])])
+            #expect(try await commands.waitForCount(1, "the server's action") ==
+                    [.action(notificationID: "ritual-morning-2026-11-22", actionID: "did-this")])
+            await impostor.close()
+            await hub.stop()
+        }
+    }
+
     @Test("with no notification server on the bus the delivery is unavailable, to be retried")
     func noServer() async throws {
         try await withPrivateBus { bus in

@@ -1,5 +1,6 @@
 // A tiny HTTP/1.1 server on 127.0.0.1 for the push tests: records every request and answers
-// with scripted statuses (the last one repeats), or never answers at all (`silent`).
+// with scripted statuses (the last one repeats), or never answers at all (`silent`). A 3xx
+// carries `Location: <location>`.
 
 import Foundation
 
@@ -19,11 +20,13 @@ final class TestHTTPServer: @unchecked Sendable {
     private let lock = NSLock()
     private var statuses: [Int]
     private let silent: Bool
+    private let location: String?
     private var open: [Int32] = []
 
-    init(statuses: [Int] = [200], silent: Bool = false) throws {
+    init(statuses: [Int] = [200], silent: Bool = false, location: String? = nil) throws {
         self.statuses = statuses
         self.silent = silent
+        self.location = location
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
         var yes: Int32 = 1
@@ -112,7 +115,8 @@ final class TestHTTPServer: @unchecked Sendable {
                                 headers: headers, body: body))
         if silent { return }  // never answers; stop() shuts the socket
         let status = nextStatus()
-        let response = "HTTP/1.1 \(status) Scripted\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        let redirect = (300..<400).contains(status) ? location.map { "Location: \($0)\r\n" } ?? "" : ""
+        let response = "HTTP/1.1 \(status) Scripted\r\n\(redirect)Content-Length: 0\r\nConnection: close\r\n\r\n"
         _ = Array(response.utf8).withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
         close(connection)
         lock.lock()

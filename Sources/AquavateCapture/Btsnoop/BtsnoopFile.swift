@@ -49,6 +49,8 @@ struct BtsnoopRecord {
     let data: ArraySlice<UInt8>
 }
 
+/// A btsnoop file read front to back through a BlockReader: the header when it is opened, then
+/// one record at a time.
 struct BtsnoopFile {
     static let magic: [UInt8] = Array("btsnoop".utf8) + [0]
     static let headerSize = 16
@@ -59,19 +61,26 @@ struct BtsnoopFile {
     static let unixEpochOffset: Int64 = 0x00DC_DDB3_0F2F_8000
 
     let datalink: BtsnoopDatalink
-    private let bytes: [UInt8]
+    private var reader: BlockReader
+    private var number = 0
+    private var stopped = false
 
-    init(bytes: [UInt8], name: String) throws(BtsnoopFileRejected) {
-        guard bytes.count >= Self.headerSize else {
+    /// Reads and checks the header. Throws `CaptureFileUnreadable` when the source cannot be
+    /// read, `BtsnoopFileRejected` when it is not a btsnoop file this importer reads.
+    init(source: ByteSource, name: String) throws {
+        var reader = BlockReader(source)
+        let header = reader.take(Self.headerSize)
+        if let failure = reader.failure { throw CaptureFileUnreadable(path: name, reason: failure) }
+        guard header.count >= Self.headerSize else {
             throw BtsnoopFileRejected(file: name, message:
-                "\(bytes.count) bytes is too short for the 16-byte btsnoop header; expected a btsnoop file (btmon -w, Android btsnoop_hci.log)")
+                "\(header.count) bytes is too short for the 16-byte btsnoop header; expected a btsnoop file (btmon -w, Android btsnoop_hci.log)")
         }
-        guard Array(bytes[0..<8]) == Self.magic else {
-            let found = bytes[0..<8].map { Hex.encode([$0]) }.joined(separator: " ")
+        guard Array(header[0..<8]) == Self.magic else {
+            let found = header[0..<8].map { Hex.encode([$0]) }.joined(separator: " ")
             throw BtsnoopFileRejected(file: name, message:
                 "not a btsnoop file: starts with \(found), expected 62 74 73 6e 6f 6f 70 00 (\"btsnoop\\0\")")
         }
-        var cursor = ByteCursor(bytes[8..<16])
+        var cursor = ByteCursor(header[8..<16])
         let version = cursor.u32be() ?? 0
         let datalinkValue = cursor.u32be() ?? 0
         guard version == 1 else {
@@ -83,56 +92,54 @@ struct BtsnoopFile {
                 "btsnoop datalink \(datalinkValue)\(known) is not supported; supported: \(BtsnoopDatalink.supportedList)")
         }
         self.datalink = datalink
-        self.bytes = bytes
+        self.reader = reader
     }
 
     enum Item {
         case record(BtsnoopRecord)
         /// A record that can't be framed; nothing after it can be either, so it is the last item.
         case broken(number: Int, message: String)
+        /// The source failed to read (an I/O error); the last item.
+        case unreadable(reason: String)
     }
 
-    /// Every record in order; a framing problem ends the sequence.
-    func makeRecordIterator() -> RecordIterator { RecordIterator(bytes: bytes) }
-
-    struct RecordIterator: IteratorProtocol {
-        let bytes: [UInt8]
-        private var offset = BtsnoopFile.headerSize
-        private var number = 0
-        private var stopped = false
-
-        init(bytes: [UInt8]) { self.bytes = bytes }
-
-        mutating func next() -> Item? {
-            guard !stopped, offset < bytes.count else { return nil }
-            number += 1
-            let available = bytes.count - offset
-            guard available >= BtsnoopFile.recordHeaderSize else {
-                return stop("truncated record header at end of file: \(available) of \(BtsnoopFile.recordHeaderSize) bytes")
-            }
-            var cursor = ByteCursor(bytes[offset..<offset + BtsnoopFile.recordHeaderSize])
-            _ = cursor.u32be()  // original length: larger than included when the capture was cut short
-            let includedLength = Int(cursor.u32be() ?? 0)
-            let flags = cursor.u32be() ?? 0
-            _ = cursor.u32be()  // cumulative drops
-            let timestamp = cursor.i64be() ?? 0
-            guard includedLength <= BtsnoopFile.maximumIncludedLength else {
-                return stop("record length \(includedLength) exceeds the btsnoop maximum \(BtsnoopFile.maximumIncludedLength); the rest of the file is not read")
-            }
-            let dataStart = offset + BtsnoopFile.recordHeaderSize
-            guard bytes.count - dataStart >= includedLength else {
-                return stop("truncated record at end of file: \(bytes.count - dataStart) of \(includedLength) bytes")
-            }
-            offset = dataStart + includedLength
-            let (unix, overflow) = timestamp.subtractingReportingOverflow(BtsnoopFile.unixEpochOffset)
-            return .record(BtsnoopRecord(number: number, flags: flags,
-                                         unixMicroseconds: overflow ? Int64.min : unix,
-                                         data: bytes[dataStart..<offset]))
+    /// The next record in order; a framing problem or a read failure ends the sequence.
+    mutating func next() -> Item? {
+        guard !stopped else { return nil }
+        let headerBytes = reader.fill(Self.recordHeaderSize)
+        if let failure = reader.failure { return unreadable(failure) }
+        guard headerBytes > 0 else { return nil }
+        number += 1
+        guard headerBytes >= Self.recordHeaderSize else {
+            return stop("truncated record header at end of file: \(headerBytes) of \(Self.recordHeaderSize) bytes")
         }
-
-        private mutating func stop(_ message: String) -> Item {
-            stopped = true
-            return .broken(number: number, message: message)
+        let header = reader.take(Self.recordHeaderSize)
+        var cursor = ByteCursor(header[...])
+        _ = cursor.u32be()  // original length: larger than included when the capture was cut short
+        let includedLength = Int(cursor.u32be() ?? 0)
+        let flags = cursor.u32be() ?? 0
+        _ = cursor.u32be()  // cumulative drops
+        let timestamp = cursor.i64be() ?? 0
+        guard includedLength <= Self.maximumIncludedLength else {
+            return stop("record length \(includedLength) exceeds the btsnoop maximum \(Self.maximumIncludedLength); the rest of the file is not read")
         }
+        let data = reader.take(includedLength)
+        if let failure = reader.failure { return unreadable(failure) }
+        guard data.count == includedLength else {
+            return stop("truncated record at end of file: \(data.count) of \(includedLength) bytes")
+        }
+        let (unix, overflow) = timestamp.subtractingReportingOverflow(Self.unixEpochOffset)
+        return .record(BtsnoopRecord(number: number, flags: flags,
+                                     unixMicroseconds: overflow ? Int64.min : unix, data: data[...]))
+    }
+
+    private mutating func stop(_ message: String) -> Item {
+        stopped = true
+        return .broken(number: number, message: message)
+    }
+
+    private mutating func unreadable(_ reason: String) -> Item {
+        stopped = true
+        return .unreadable(reason: reason)
     }
 }

@@ -25,34 +25,39 @@ public struct BtsnoopImporter: Sendable {
         self.handleMap = handleMap
     }
 
-    /// Reads and imports `path`. Throws `CaptureFileUnreadable` or `BtsnoopFileRejected`
-    /// (not btsnoop, wrong version, unsupported datalink); problems of single records are in
-    /// the result's `errors`.
+    /// Reads and imports `path`, streaming it in blocks (a capture of hundreds of megabytes
+    /// needs no more memory than its events). Throws `CaptureFileUnreadable` or
+    /// `BtsnoopFileRejected` (not btsnoop, wrong version, unsupported datalink); problems of
+    /// single records are in the result's `errors`.
     public func importFile(path: String) throws -> BtsnoopImport {
-        let file = try FileSource(path: path)
-        var bytes: [UInt8] = []
-        while true {
-            switch file.read(maxCount: 1 << 16, appendingTo: &bytes) {
-            case .success(0): return try importData(bytes, name: path)
-            case .success: continue
-            case .failure(let failure): throw CaptureFileUnreadable(path: path, reason: failure.reason)
-            }
-        }
+        try importSource(.file(FileSource(path: path)), name: path)
     }
 
     /// Imports a btsnoop file held in memory, named `name` in errors.
     public func importData(_ bytes: [UInt8], name: String) throws(BtsnoopFileRejected) -> BtsnoopImport {
-        let file = try BtsnoopFile(bytes: bytes, name: name)
+        do {
+            return try importSource(.memory(bytes, offset: 0), name: name)
+        } catch let rejected as BtsnoopFileRejected {
+            throw rejected
+        } catch {
+            // Bytes in memory never fail to read; said as a rejection rather than a crash anyway.
+            throw BtsnoopFileRejected(file: name, message: "\(error)")
+        }
+    }
+
+    private func importSource(_ source: ByteSource, name: String) throws -> BtsnoopImport {
+        var file = try BtsnoopFile(source: source, name: name)
         var decoder = BtsnoopDecoder(file: name, datalink: file.datalink, handleMap: handleMap)
-        var records = file.makeRecordIterator()
         var recordCount = 0
-        while let item = records.next() {
+        while let item = file.next() {
             switch item {
             case .record(let record):
                 recordCount = record.number
                 decoder.consume(record)
             case .broken(let number, let message):
                 decoder.report(number, message)
+            case .unreadable(let reason):
+                throw CaptureFileUnreadable(path: name, reason: reason)
             }
         }
         decoder.finish()

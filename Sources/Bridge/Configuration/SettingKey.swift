@@ -42,12 +42,29 @@ public struct SettingKey: Sendable, Equatable {
     /// (`timezone`: the system's; `goal_ml`: the bottle's goal, else 2500).
     public let defaultValue: String?
     public let summary: String
+    /// Who may change it: `.person` settings may also come from a sink (the MQTT command topic);
+    /// everything else only from the bridge's own command line and file (SettingAccess).
+    public let access: SettingAccess
+    /// Shown redacted (`config list/get`, logs, anything published): a token or a password.
+    public let isSecret: Bool
 
-    public init(_ name: String, _ kind: SettingKind, default defaultValue: String?, _ summary: String) {
+    public init(_ name: String, _ kind: SettingKind, default defaultValue: String?, _ summary: String,
+                access: SettingAccess = .installation, secret: Bool = false) {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue
         self.summary = summary
+        self.access = access
+        // Named like a secret is a secret, even if a later key forgets to say so.
+        self.isSecret = secret || name.hasSuffix(".token") || name.lowercased().contains("password")
+    }
+
+    /// The value as it may be shown or logged: a secret as `<redacted>`, a URL without the
+    /// password of its `user:password@`.
+    public func shown(_ value: String) -> String {
+        if isSecret { return Redaction.placeholder }
+        if case .url = kind { return Redaction.url(value) }
+        return value
     }
 
     /// Checks a text value and returns it in canonical form (`TRUE` → `true`, ` 7:05` → `07:05`).
@@ -60,7 +77,7 @@ public struct SettingKey: Sendable, Equatable {
             do {
                 try probe.apply(key: name, value: normalized)
             } catch {
-                throw .invalidValue(key: name, value: raw, expected: error.expected)
+                throw .invalidValue(key: name, value: shown(raw), expected: error.expected)
             }
         }
         return normalized
@@ -73,26 +90,26 @@ public struct SettingKey: Sendable, Equatable {
             switch text.lowercased() {
             case "true", "on", "yes", "1": return "true"
             case "false", "off", "no", "0": return "false"
-            default: throw .invalidValue(key: name, value: raw, expected: kind.validChoices)
+            default: throw .invalidValue(key: name, value: shown(raw), expected: kind.validChoices)
             }
         case .integer(let range):
             guard let value = Int(text), range.contains(value) else {
-                throw .invalidValue(key: name, value: raw, expected: kind.validChoices)
+                throw .invalidValue(key: name, value: shown(raw), expected: kind.validChoices)
             }
             return String(value)
         case .timeOfDay:
             guard let minutes = SettingKey.minutesOfDay(text) else {
-                throw .invalidValue(key: name, value: raw, expected: kind.validChoices)
+                throw .invalidValue(key: name, value: shown(raw), expected: kind.validChoices)
             }
             return String(format: "%02d:%02d", minutes / 60, minutes % 60)
         case .timeZone:
             guard !text.isEmpty, TimeZone(identifier: text) != nil else {
-                throw .invalidValue(key: name, value: raw, expected: kind.validChoices)
+                throw .invalidValue(key: name, value: shown(raw), expected: kind.validChoices)
             }
             return text
         case .choice(let options):
             guard options.contains(text) else {
-                throw .invalidValue(key: name, value: raw, expected: kind.validChoices)
+                throw .invalidValue(key: name, value: shown(raw), expected: kind.validChoices)
             }
             return text
         case .text:
@@ -100,7 +117,7 @@ public struct SettingKey: Sendable, Equatable {
         case .url(let schemes):
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
                   schemes.contains(scheme), url.host?.isEmpty == false else {
-                throw .invalidValue(key: name, value: raw, expected: kind.validChoices)
+                throw .invalidValue(key: name, value: shown(raw), expected: kind.validChoices)
             }
             return text
         }
@@ -135,31 +152,34 @@ public enum SettingError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// Every setting the bridge knows, in the order `config list` shows them.
+/// Every setting the bridge knows, in the order `config list` shows them. `access: .person`
+/// is the allow-list of what a sink (the MQTT broker) may change: the person's reminders, goal,
+/// time zone, messages on/off and language, deadline and rituals. Never a URL, a path
+/// (`messages.pool`), a secret, the sinks, `bottle.*` or `bluetooth.*`.
 public enum SettingCatalog {
     public static let keys: [SettingKey] = [
-        SettingKey("timezone", .timeZone, default: nil, "local time zone for day totals and reminders (default: the system's)"),
-        SettingKey("goal_ml", .integer(1...20000), default: nil, "daily goal in ml (default: the bottle's goal, else 2500)"),
-        SettingKey("notifications.enabled", .bool, default: "true", "master switch for every notification"),
-        SettingKey("reminders.enabled", .bool, default: "true", "hydration pace reminders"),
-        SettingKey("reminders.daily_limit", .bool, default: "true", "at most 12 hydration reminders per reminder day"),
-        SettingKey("reminders.back_on_track", .bool, default: "true", "\"back on track\" alerts"),
-        SettingKey("reminders.active_start", .timeOfDay, default: "07:00", "start of the pace window (before it: quiet hours)"),
-        SettingKey("reminders.active_end", .timeOfDay, default: "22:00", "end of the pace window (after it: quiet hours)"),
-        SettingKey("reminders.min_deficit_ml", .integer(0...10000), default: "150", "no reminder below this deficit"),
-        SettingKey("reminders.reset_hour", .integer(0...23), default: "4", "hour at which the reminder day starts"),
-        SettingKey("messages.enabled", .bool, default: "false", "daily message at 10:00"),
-        SettingKey("messages.locale", .choice(["en", "es"]), default: "en", "language of the shipped message pool"),
+        SettingKey("timezone", .timeZone, default: nil, "local time zone for day totals and reminders (default: the system's)", access: .person),
+        SettingKey("goal_ml", .integer(1...20000), default: nil, "daily goal in ml (default: the bottle's goal, else 2500)", access: .person),
+        SettingKey("notifications.enabled", .bool, default: "true", "master switch for every notification", access: .person),
+        SettingKey("reminders.enabled", .bool, default: "true", "hydration pace reminders", access: .person),
+        SettingKey("reminders.daily_limit", .bool, default: "true", "at most 12 hydration reminders per reminder day", access: .person),
+        SettingKey("reminders.back_on_track", .bool, default: "true", "\"back on track\" alerts", access: .person),
+        SettingKey("reminders.active_start", .timeOfDay, default: "07:00", "start of the pace window (before it: quiet hours)", access: .person),
+        SettingKey("reminders.active_end", .timeOfDay, default: "22:00", "end of the pace window (after it: quiet hours)", access: .person),
+        SettingKey("reminders.min_deficit_ml", .integer(0...10000), default: "150", "no reminder below this deficit", access: .person),
+        SettingKey("reminders.reset_hour", .integer(0...23), default: "4", "hour at which the reminder day starts", access: .person),
+        SettingKey("messages.enabled", .bool, default: "false", "daily message at 10:00", access: .person),
+        SettingKey("messages.locale", .choice(["en", "es"]), default: "en", "language of the shipped message pool", access: .person),
         SettingKey("messages.pool", .text, default: nil, "file with one message per line (relative to the config file)"),
-        SettingKey("deadline.enabled", .bool, default: "false", "deadline reminder"),
-        SettingKey("deadline.period", .choice(["day", "week", "both"]), default: "day", "which goal the deadline watches"),
-        SettingKey("deadline.hours_before", .integer(1...23), default: "5", "hours before the period ends"),
-        SettingKey("deadline.weekly_goal_ml", .integer(1...200000), default: nil, "weekly goal in ml (default 7 × goal_ml)"),
-        SettingKey("rituals.enabled", .bool, default: "false", "morning and evening rituals"),
-        SettingKey("rituals.morning", .timeOfDay, default: "08:00", "morning ritual time"),
-        SettingKey("rituals.evening", .timeOfDay, default: "20:00", "evening ritual time"),
-        SettingKey("rituals.terrain", .text, default: nil, "terrain of the ritual programme"),
-        SettingKey("rituals.nickname", .text, default: nil, "terrain nickname shown in ritual titles"),
+        SettingKey("deadline.enabled", .bool, default: "false", "deadline reminder", access: .person),
+        SettingKey("deadline.period", .choice(["day", "week", "both"]), default: "day", "which goal the deadline watches", access: .person),
+        SettingKey("deadline.hours_before", .integer(1...23), default: "5", "hours before the period ends", access: .person),
+        SettingKey("deadline.weekly_goal_ml", .integer(1...200000), default: nil, "weekly goal in ml (default 7 × goal_ml)", access: .person),
+        SettingKey("rituals.enabled", .bool, default: "false", "morning and evening rituals", access: .person),
+        SettingKey("rituals.morning", .timeOfDay, default: "08:00", "morning ritual time", access: .person),
+        SettingKey("rituals.evening", .timeOfDay, default: "20:00", "evening ritual time", access: .person),
+        SettingKey("rituals.terrain", .text, default: nil, "terrain of the ritual programme", access: .person),
+        SettingKey("rituals.nickname", .text, default: nil, "terrain nickname shown in ritual titles", access: .person),
         SettingKey("mqtt.url", .url(schemes: ["mqtt", "mqtts"]), default: nil, "MQTT broker (Home Assistant)"),
         SettingKey("mqtt.discovery_prefix", .text, default: "homeassistant", "Home Assistant discovery prefix"),
         SettingKey("mqtt.topic_prefix", .text, default: "aquavate", "base topic of the bridge's own messages"),
@@ -167,7 +187,7 @@ public enum SettingCatalog {
         SettingKey("mqtt.bottle_id", .text, default: nil, "id in topics (default: the bottle's address without colons)"),
         SettingKey("mqtt.ca_file", .text, default: nil, "mqtts: PEM file of CA certificates (default: the system's)"),
         SettingKey("push.url", .url(schemes: ["http", "https"]), default: nil, "HTTP push (ntfy-style) topic URL"),
-        SettingKey("push.token", .text, default: nil, "push access token, sent as Authorization: Bearer"),
+        SettingKey("push.token", .text, default: nil, "push access token, sent as Authorization: Bearer", secret: true),
         SettingKey("push.action_url", .url(schemes: ["http", "https"]), default: nil, "where push action buttons POST their command (e.g. a Home Assistant webhook); unset = no buttons"),
         SettingKey("desktop.enabled", .bool, default: "true", "desktop notifications on the session bus"),
         SettingKey("bottle.address", .text, default: nil, "address of the adopted bottle (remembered after the first sync)"),

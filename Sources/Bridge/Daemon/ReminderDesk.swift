@@ -94,6 +94,12 @@ public actor ReminderDesk {
         runner.advance(to: instant)
         switch command {
         case .configSet(let key, let value):
+            // Every sink command comes from outside: only the person's settings (SettingAccess).
+            // The MQTT sink asks the same gate first and answers the sender; this is the backstop.
+            if let refusal = SettingCatalog.refusalFromSink(key: key, value: value) {
+                logger.warning("config set \(key) from a sink refused: \(refusal)")
+                break
+            }
             do {
                 let normalized = try SettingCatalog.requireKey(key).normalize(value)
                 try history.setSetting(key, normalized)
@@ -101,7 +107,7 @@ public actor ReminderDesk {
                 reloadSettings(at: instant)
                 logger.info("config set \(key) = \(normalized) (from a sink)")
             } catch {
-                logger.warning("config set \(key) \(value) refused: \(error)")
+                logger.warning("config set \(key) \(SettingCatalog.key(named: key)?.shown(value) ?? value) refused: \(error)")
             }
         case .log(let type):
             do {

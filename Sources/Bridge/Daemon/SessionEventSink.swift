@@ -18,23 +18,55 @@ struct SessionEventSink: Sendable {
     func start() -> (AsyncStream<SessionEvent>.Continuation, Task<Void, Never>) {
         let (stream, continuation) = AsyncStream<SessionEvent>.makeStream()
         let task = Task {
-            for await event in stream { await handle(event) }
+            var states = StateCoalescing()
+            for await event in stream {
+                if case .currentState(let state, let time) = event {
+                    await heard(state, at: time, &states)
+                    continue
+                }
+                if case .syncEnded = event { write(&states) }
+                await handle(event)
+            }
+            write(&states)
         }
         return (continuation, task)
     }
 
+    /// Current States come as fast as the bottle sends them (a bottle that floods them made one
+    /// synchronous database write each, issue 11): the bottle's row is written at most once a
+    /// second of session time, the last one always (at the end of a sync and of the session), and
+    /// the reminder engine hears a state only when the low-battery flag differs from the last.
+    struct StateCoalescing {
+        var pending: (state: CurrentState, time: Double)?
+        var lastWritten = -Double.infinity
+        var lastLowBattery: Bool?
+    }
+
+    private func heard(_ state: CurrentState, at time: Double, _ states: inout StateCoalescing) async {
+        states.pending = (state, time)
+        if time - states.lastWritten >= 1 { write(&states) }
+        let low = state.flags.contains(.lowBattery)
+        if !state.isPlaceholder && states.lastLowBattery != low {
+            states.lastLowBattery = low
+            await desk.currentState(lowBattery: low, batteryPercent: Int(state.batteryPercent), at: time)
+        }
+    }
+
+    private func write(_ states: inout StateCoalescing) {
+        guard let (state, time) = states.pending else { return }
+        states.pending = nil
+        states.lastWritten = time
+        let snapshot = CurrentStateSnapshot(
+            receivedAt: time, bottleTime: state.timestamp, dailyTotalML: Int(state.dailyTotalML),
+            bottleLevelML: Int(state.bottleLevelML), batteryPercent: Int(state.batteryPercent),
+            unsyncedCount: Int(state.unsyncedCount), flagsRaw: state.flags.rawValue)
+        update { $0.state = snapshot; $0.lastSeen = time }
+    }
+
     private func handle(_ event: SessionEvent) async {
         switch event {
-        case .currentState(let state, let time):
-            let snapshot = CurrentStateSnapshot(
-                receivedAt: time, bottleTime: state.timestamp, dailyTotalML: Int(state.dailyTotalML),
-                bottleLevelML: Int(state.bottleLevelML), batteryPercent: Int(state.batteryPercent),
-                unsyncedCount: Int(state.unsyncedCount), flagsRaw: state.flags.rawValue)
-            update { $0.state = snapshot; $0.lastSeen = time }
-            if !state.isPlaceholder {
-                await desk.currentState(lowBattery: state.flags.contains(.lowBattery),
-                                        batteryPercent: Int(state.batteryPercent), at: time)
-            }
+        case .currentState:
+            break  // coalesced in `heard`
         case .battery(let percent, _):
             logger.debug("\(bottleID): battery \(percent) %")
         case .bottleConfig(let config, let time):

@@ -27,7 +27,7 @@ public enum SinkSetup {
                     topicPrefix: configuration.value("mqtt.topic_prefix") ?? "aquavate",
                     discoveryPrefix: configuration.value("mqtt.discovery_prefix") ?? "homeassistant",
                     discovery: configuration.bool("mqtt.discovery"), caFile: configuration.value("mqtt.ca_file"))
-                sinks.append(try MQTTSink(configuration: mqtt, logger: logger))
+                sinks.append(try MQTTSink(configuration: mqtt, gate: SettingCatalog.sinkCommandGate, logger: logger))
             } catch {
                 logger.warning("MQTT is not used: \(error)")
             }

@@ -11,7 +11,7 @@ enum BrokerReachability {
             return DoctorFinding(.ok, subject, "not configured (mqtt.url unset), so nothing is published to Home Assistant")
         }
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
-            return DoctorFinding(.fail, subject, "mqtt.url \(url) has no host",
+            return DoctorFinding(.fail, subject, "mqtt.url \(Redaction.url(url)) has no host",
                                  fix: "aquavate-bridge config set mqtt.url mqtt://HOST:1883")
         }
         let port = components.port ?? (components.scheme?.lowercased() == "mqtts" ? 8883 : 1883)

@@ -5,6 +5,7 @@
 // The order follows the path a sync takes: kernel → system bus → bluetoothd → permission →
 // adapter → powered → rfkill → clock, then the bridge's own files and the places it delivers to.
 import DBus
+import Glibc
 
 /// What the doctor examines.
 public struct DoctorInputs: Sendable {
@@ -75,6 +76,12 @@ public enum Doctor {
         findings.append(ClockTrust(sync: inputs.clockSync.read()).finding)
         findings.append(FileChecks.database(path: inputs.databasePath))
         findings.append(configFinding)
+        // The service's own group may read its file (install.sh: root:aquavate 0640).
+        let ownGroups = Set([SecretFileCheck.groupName(getegid())] + (inputs.expectedUser.map { [$0] } ?? []))
+        if let secrets = SecretFileCheck.finding(path: inputs.configPath, configuration: configuration, ownGroups: ownGroups,
+                                                  serviceGroup: inputs.expectedUser) {
+            findings.append(secrets)
+        }
         findings.append(BrokerReachability.finding(url: configuration.value("mqtt.url"), timeout: inputs.timeout))
         findings.append(await DesktopCheck.finding(
             enabled: configuration.bool("desktop.enabled") && configuration.bool("notifications.enabled"),

@@ -83,7 +83,7 @@ enum FileChecks {
             do {
                 try configuration.applyOverride(assignment)
             } catch {
-                return (DoctorFinding(.fail, subject, "--set \(assignment): \(error.description)",
+                return (DoctorFinding(.fail, subject, "--set \(Redaction.assignment(assignment)): \(error.description)",
                                       fix: "correct the --set option"), configuration)
             }
         }

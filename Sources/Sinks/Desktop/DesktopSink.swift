@@ -4,7 +4,11 @@
 // * A notification whose id was shown before replaces it on screen (`replaces_id`), as the
 //   engine's fixed ids expect (REMINDERS.md 1: "replace on same id").
 // * Buttons: the spec's `actions` list of (key, label) pairs; `ActionInvoked(u id, s key)` comes
-//   back as a `SinkCommand.action` with the bridge's own notification id.
+//   back as a `SinkCommand.action` with the bridge's own notification id — only when it comes
+//   from the unique name that owns `org.freedesktop.Notifications` (GetNameOwner, asked at each
+//   signal, so a restarted server counts): a signal carries its sender, and any other client of
+//   the session bus can emit one with the same path and interface (issue 11). The sink listens
+//   to no other signal of the server (NotificationClosed changes nothing in the bridge).
 // * No session bus (a headless Pi), or no notification server on it, is `unavailable`: the hub
 //   logs it once per outage and retries with back-off. The connection is opened lazily and
 //   reopened after the bus goes away.
@@ -102,6 +106,12 @@ public final class DesktopSink: NotificationSink, Sendable {
             for await signal in actions {
                 guard let self, signal.arguments.count >= 2, let serverID = signal.arguments[0].uint32,
                       let key = signal.arguments[1].string else { continue }
+                let owner = try? await connection.nameOwner(Self.service)
+                guard signal.sender == owner else {
+                    self.state.withLock { $0.context }?.logger.warning(
+                        "desktop: ignored ActionInvoked from \(signal.sender): not the notification server (\(owner ?? "none"))")
+                    continue
+                }
                 self.actionInvoked(serverID: serverID, key: key)
             }
         }

@@ -57,6 +57,29 @@ enum MQTTPayloads {
         ])
     }
 
+    /// The answer to one command on `…/command/result`, not retained:
+    /// `{"command":"config","key":"push.url","message":"push.url cannot be changed …","status":"refused"}`.
+    /// `status` is `accepted` (handed to the bridge, which logs what it did) or `refused`; the
+    /// value of a config command is never repeated (it may be a secret).
+    static func commandResult(_ command: SinkCommand?, status: String, message: String?) -> JSONValue {
+        var members: [String: JSONValue] = ["status": .string(status), "message": .optional(message)]
+        switch command {
+        case let .configSet(key, _)?:
+            members["command"] = .string("config")
+            members["key"] = .string(key)
+        case let .log(type)?:
+            members["command"] = .string("log")
+            members["type"] = .string(type)
+        case let .action(id, action)?:
+            members["command"] = .string("action")
+            members["id"] = .string(id)
+            members["action"] = .string(action)
+        case nil:
+            members["command"] = .null
+        }
+        return .object(members)
+    }
+
     /// What Home Assistant's daily-limit switch publishes on the command topic.
     static func dailyLimitCommand(_ on: Bool) -> JSONValue {
         .object(["config": .object(["key": .string("reminders.daily_limit"), "value": .string(on ? "true" : "false")])])

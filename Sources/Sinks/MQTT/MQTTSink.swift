@@ -8,6 +8,12 @@
 // is also published on a clean stop. When Home Assistant announces itself (`online` on
 // `homeassistant/status`) the discovery config and state are sent again.
 //
+// Commands (issue 11): whoever may publish on the command topic is not trusted with more than
+// the gate allows (the daemon's: the person's settings). Each command is rate-limited, judged
+// by its length before it is copied, and answered on `…/command/result`; refusals are logged.
+// The broker is asked (MQTT 5 Maximum Packet Size) not to send this client anything larger than
+// `maximumPacketSize` at all.
+//
 // Delivery: notifications and drinks need a connection; without one `deliver` throws
 // `.unavailable` and the hub retries them (the sink tells it when the connection is back). The
 // state never fails: the newest one is kept and goes out on the next connection.
@@ -18,6 +24,8 @@ import Logging
 public final class MQTTSink: NotificationSink {
     public let name = "mqtt"
     public let configuration: MQTTSinkConfiguration
+    /// Which commands from the command topic go on to the bridge.
+    public let gate: SinkCommandGate
     private let client: MosquittoClient
     private let shared: Shared
 
@@ -41,11 +49,22 @@ public final class MQTTSink: NotificationSink {
 
     public var topics: MQTTTopics { configuration.topics }
 
-    public init(configuration: MQTTSinkConfiguration, logger: Logger) throws(SinkConfigurationError) {
+    /// The largest packet the broker may send this client: a command (4 KiB) with its topic and
+    /// headers fits many times over, and the only other subscription is Home Assistant's
+    /// one-word birth message.
+    public static let maximumPacketSize: UInt32 = 65_536
+
+    /// - Parameters:
+    ///   - gate: which commands may go on; the default lets no setting change.
+    ///   - clock: time for the command rate limit.
+    public init(configuration: MQTTSinkConfiguration, gate: SinkCommandGate = .noSettings,
+                clock: any SinkClock = SystemSinkClock(), logger: Logger) throws(SinkConfigurationError) {
         self.configuration = configuration
+        self.gate = gate
         let shared = Shared()
         self.shared = shared
         let topics = configuration.topics
+        let intake = CommandIntake(topics: topics, gate: gate, limiter: CommandRateLimiter(clock: clock), logger: logger)
         let options = MosquittoClient.Options(
             broker: configuration.broker,
             clientID: configuration.clientID,
@@ -53,7 +72,9 @@ public final class MQTTSink: NotificationSink {
             will: .init(topic: topics.availability, text: "offline", retain: true),
             caFile: configuration.caFile,
             caDirectory: configuration.caDirectory,
-            reconnectDelay: configuration.reconnectDelay)
+            reconnectDelay: configuration.reconnectDelay,
+            maximumPacketSize: Self.maximumPacketSize,
+            maximumIncomingPayload: SinkCommandParser.maximumBytes)
         let handlers = MosquittoClient.Handlers(
             connected: { client in
                 // Subscribe before announcing: the broker handles this connection's packets in
@@ -67,7 +88,15 @@ public final class MQTTSink: NotificationSink {
                 shared.currentContext?.reachable()
             },
             message: { client, message in
-                Self.received(message, on: client, configuration: configuration, shared: shared, logger: logger)
+                Self.received(message, on: client, configuration: configuration, shared: shared, intake: intake,
+                              logger: logger)
+            },
+            oversized: { client, topic, bytes in
+                guard topic == topics.command else {
+                    logger.warning("MQTT: ignored a message of \(bytes) bytes on \(topic)")
+                    return
+                }
+                intake.oversized(bytes: bytes, on: client)
             })
         client = try MosquittoClient(options: options, handlers: handlers, logger: logger)
     }
@@ -128,7 +157,8 @@ public final class MQTTSink: NotificationSink {
     }
 
     private static func received(_ message: MosquittoClient.Message, on client: MosquittoClient,
-                                 configuration: MQTTSinkConfiguration, shared: Shared, logger: Logger) {
+                                 configuration: MQTTSinkConfiguration, shared: Shared, intake: CommandIntake,
+                                 logger: Logger) {
         let topics = configuration.topics
         switch message.topic {
         case topics.homeAssistantStatus:
@@ -143,12 +173,8 @@ public final class MQTTSink: NotificationSink {
                 logger.warning("MQTT: ignored a retained message on \(topics.command): commands must be published without retain, or they would run again at every reconnection")
                 return
             }
-            do {
-                let command = try SinkCommandParser.parse(message.payload)
-                logger.info("MQTT: command \(command)")
+            if let command = intake.admit(message.payload, on: client) {
                 shared.currentContext?.command(command)
-            } catch {
-                logger.warning("MQTT: ignored command on \(topics.command): \(error)")
             }
         default:
             break

@@ -5,6 +5,7 @@
 //     aquavate/<id>/drink          one JSON event per stored record, not retained
 //     aquavate/<id>/notification   one JSON event per notification, not retained
 //     aquavate/<id>/command        subscribed: commands in (SinkCommandParser)
+//     aquavate/<id>/command/result the answer to each command: accepted or refused, not retained
 //     homeassistant/device/aquavate_<id>/config   device discovery, retained
 //     homeassistant/status         subscribed: Home Assistant's birth message → re-announce
 //
@@ -17,6 +18,7 @@ public struct MQTTTopics: Sendable, Equatable {
     public let drink: String
     public let notification: String
     public let command: String
+    public let commandResult: String
     public let discovery: String
     public let homeAssistantStatus: String
 
@@ -28,6 +30,7 @@ public struct MQTTTopics: Sendable, Equatable {
         drink = "\(base)/drink"
         notification = "\(base)/notification"
         command = "\(base)/command"
+        commandResult = "\(base)/command/result"
         discovery = "\(discoveryPrefix)/device/aquavate_\(bottleID)/config"
         homeAssistantStatus = "\(discoveryPrefix)/status"
     }

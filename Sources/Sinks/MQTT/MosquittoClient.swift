@@ -10,9 +10,11 @@
 //
 // Threading discipline (libmosquitto is not thread-safe except as documented):
 // * Options (`will`, credentials, TLS, protocol, callbacks) are set in `init`, before the
-//   network thread exists, and never again.
-// * Only the network thread calls `connect_async`, `reconnect_async` and `loop`; callbacks run
-//   on it, so handlers must be quick and must not block.
+//   network thread exists, and never again — except the protocol version, which the network
+//   thread lowers to 3.1.1 between attempts when a broker refuses MQTT 5 (nothing else uses it
+//   then: publishing needs a connection).
+// * Only the network thread calls `connect_async`, `connect_bind_v5`, `reconnect_async` and
+//   `loop`; callbacks run on it, so handlers must be quick and must not block.
 // * Any thread may call `publish`, `subscribe` and `disconnect`: with `mosquitto_threaded_set`
 //   on, libmosquitto guards its output queue with its own mutexes and wakes the loop through its
 //   socket pair (what `mosquitto_loop_start` relies on too).
@@ -81,9 +83,17 @@ final class MosquittoClient: @unchecked Sendable {
         var will: Message?
         var caFile: String?
         var caDirectory: String = "/etc/ssl/certs"
-        /// 3.1.1 for the bridge (every broker speaks it); 5 lets tests ask for retain-as-published.
+        /// 5 lets tests ask for retain-as-published. The bridge speaks 5 when it sets
+        /// `maximumPacketSize`, and falls back to 3.1.1 for a broker that does not know 5.
         var protocolVersion5 = false
         var reconnectDelay: ClosedRange<Double> = 1...60
+        /// MQTT 5's Maximum Packet Size, sent in every CONNECT: the broker then drops any message
+        /// for this client that is larger, instead of sending it. Why it matters: libmosquitto
+        /// allocates an incoming packet whole, whatever its size, before any callback can look at
+        /// it (lib/packet_mosq.c, "FIXME - client case for incoming message … too large").
+        var maximumPacketSize: UInt32?
+        /// Payloads longer than this are not copied: `Handlers.oversized` gets their length only.
+        var maximumIncomingPayload: Int?
     }
 
     /// Called on the network thread.
@@ -91,6 +101,8 @@ final class MosquittoClient: @unchecked Sendable {
         var connected: @Sendable (MosquittoClient) -> Void = { _ in }
         var disconnected: @Sendable (_ unexpected: Bool) -> Void = { _ in }
         var message: @Sendable (MosquittoClient, Message) -> Void = { _, _ in }
+        /// A message longer than `Options.maximumIncomingPayload`: its topic and length.
+        var oversized: @Sendable (MosquittoClient, _ topic: String, _ bytes: Int) -> Void = { _, _, _ in }
     }
 
     let options: Options
@@ -110,6 +122,10 @@ final class MosquittoClient: @unchecked Sendable {
     /// Message ids the broker has acknowledged, collected only while `stop()` waits for them.
     private var acknowledged: Set<Int32>?
     private var acknowledgementWaiter: (ids: Set<Int32>, continuation: CheckedContinuation<Void, Never>)?
+    /// MQTT 5 in use; false after a broker refused it (network thread only, like connecting).
+    private var speaksVersion5: Bool
+    /// The next attempt must be a full connect: set when falling back to 3.1.1 (see `connect`).
+    private var fullConnectNeeded = false
 
     init(options: Options, handlers: Handlers, logger: Logger) throws(SinkConfigurationError) {
         _ = MosquittoLibrary.initialized
@@ -118,6 +134,7 @@ final class MosquittoClient: @unchecked Sendable {
         }
         self.handle = handle
         self.options = options
+        self.speaksVersion5 = options.protocolVersion5 || options.maximumPacketSize != nil
         self.handlers = handlers
         self.logger = logger
         try configure()
@@ -139,7 +156,7 @@ final class MosquittoClient: @unchecked Sendable {
             }
         }
         try check(mosquitto_threaded_set(handle, true), "threaded mode")
-        if options.protocolVersion5 {
+        if speaksVersion5 {
             try check(mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5), "protocol version 5")
         }
         if let user = options.broker.username {
@@ -303,9 +320,7 @@ final class MosquittoClient: @unchecked Sendable {
         // to a second per pass, and a failed attempt sleeps its back-off before the next.
         while true {
             if isStopping { return }
-            let code = neverConnected && failures == 0
-                ? mosquitto_connect_async(handle, options.broker.host, Int32(options.broker.port), Int32(options.keepAliveSeconds))
-                : mosquitto_reconnect_async(handle)
+            let code = connect(first: neverConnected && failures == 0)
             var failure: String?
             if code != Int32(MOSQ_ERR_SUCCESS.rawValue) {
                 failure = MosquittoLibrary.describe(code)
@@ -353,6 +368,43 @@ final class MosquittoClient: @unchecked Sendable {
         }
     }
 
+    /// Starts one connection attempt. The first one with a maximum packet size is a
+    /// `mosquitto_connect_bind_v5`: libmosquitto keeps its CONNECT properties and sends them
+    /// again with every `reconnect_async`. That first call makes its TCP connection blocking, so a
+    /// broker host that drops packets holds this thread (and a stop) for the kernel's connect
+    /// time-out once; later attempts are non-blocking.
+    private func connect(first: Bool) -> Int32 {
+        let host = options.broker.host, port = Int32(options.broker.port), keepAlive = Int32(options.keepAliveSeconds)
+        if fullConnectNeeded {
+            // After falling back to 3.1.1: connect_bind_v5 without properties forgets the MQTT 5
+            // ones, which a 3.1.1 reconnect refuses to send ("not supported").
+            fullConnectNeeded = false
+            return mosquitto_connect_bind_v5(handle, host, port, keepAlive, nil, nil)
+        }
+        guard first else { return mosquitto_reconnect_async(handle) }
+        if speaksVersion5, let maximum = options.maximumPacketSize {
+            var properties: OpaquePointer?
+            defer { mosquitto_property_free_all(&properties) }
+            let added = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), maximum)
+            guard added == Int32(MOSQ_ERR_SUCCESS.rawValue) else { return added }
+            return mosquitto_connect_bind_v5(handle, host, port, keepAlive, nil, properties)
+        }
+        return mosquitto_connect_async(handle, host, port, keepAlive)
+    }
+
+    /// A broker that does not speak MQTT 5 refuses the CONNECT: fall back to 3.1.1 (and lose the
+    /// maximum packet size, so the broker's own limit is all there is; docs/home-assistant.md).
+    /// Changing the protocol here is safe: only this thread connects, and nothing is published
+    /// while there is no connection.
+    private func fallBackToVersion3() -> Bool {
+        guard speaksVersion5, !options.protocolVersion5 else { return false }
+        speaksVersion5 = false
+        fullConnectNeeded = true
+        _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
+        logger.notice("MQTT: the broker at \(options.broker.description) does not speak MQTT 5; using 3.1.1, so only the broker's max_packet_size bounds what it may send")
+        return true
+    }
+
     /// What a failed `mosquitto_loop` means. MOSQ_ERR_INVAL there is almost always a socket
     /// numbered FD_SETSIZE (1024) or more, which libmosquitto's select() cannot wait on: say so,
     /// rather than "Invalid function arguments provided", on every attempt.
@@ -380,8 +432,16 @@ final class MosquittoClient: @unchecked Sendable {
 
     fileprivate func didConnect(_ code: Int32) {
         guard code == 0 else {
-            let reason = String(cString: mosquitto_connack_string(code))
-            locked { refusal = "the broker refused the connection: \(reason)" + (code == 4 || code == 5
+            let unsupportedVersion = Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue)
+            if speaksVersion5, code == unsupportedVersion || code == 1, fallBackToVersion3() {
+                locked { refusal = "the broker does not speak MQTT 5; trying 3.1.1" }
+                return
+            }
+            // MQTT 5 reason codes (134, 135) and 3.1.1 return codes (4, 5) read differently.
+            let reason = String(cString: speaksVersion5 ? mosquitto_reason_string(code) : mosquitto_connack_string(code))
+            let credentials: Set<Int32> = speaksVersion5
+                ? [Int32(MQTT_RC_BAD_USERNAME_OR_PASSWORD.rawValue), Int32(MQTT_RC_NOT_AUTHORIZED.rawValue)] : [4, 5]
+            locked { refusal = "the broker refused the connection: \(reason)" + (credentials.contains(code)
                 ? " (check user and password in mqtt.url)" : "") }
             return
         }
@@ -421,6 +481,11 @@ final class MosquittoClient: @unchecked Sendable {
     fileprivate func didReceive(_ message: UnsafePointer<mosquitto_message>) {
         let raw = message.pointee
         guard let topic = raw.topic else { return }
+        // Judged by its length alone: a flood of large messages costs no copies here.
+        if let limit = options.maximumIncomingPayload, Int(raw.payloadlen) > limit {
+            handlers.oversized(self, String(cString: topic), Int(raw.payloadlen))
+            return
+        }
         let payload: [UInt8]
         if let bytes = raw.payload, raw.payloadlen > 0 {
             payload = Array(UnsafeRawBufferPointer(start: bytes, count: Int(raw.payloadlen)))

@@ -3,7 +3,8 @@
 //
 // Credentials may sit in the URL: `https://user:password@host/topic` → Basic,
 // `https://:tk_token@host/topic` or `https://tk_token@host/topic` → Bearer; a `token` setting
-// (Bearer) wins over both. They are removed from the URL that is actually requested.
+// (Bearer) wins over both. They are removed from the URL that is actually requested, and never
+// sent over plain http:// except to this machine (issue 11): anyone on the path would read them.
 //
 // Action buttons: a phone generally cannot reach the bridge (it listens on no HTTP port), so a
 // button can only work through something both can reach. With `actionURL` set, each of a
@@ -14,6 +15,9 @@
 // desktop and through MQTT.
 
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 public struct HTTPPushConfiguration: Sendable, Equatable {
     /// The topic URL, without credentials.
@@ -52,6 +56,9 @@ public struct HTTPPushConfiguration: Sendable, Equatable {
         } else if let token = password ?? (user.isEmpty ? nil : user), !token.isEmpty {
             authorization = "Bearer \(token)"
         }
+        if authorization != nil, scheme == "http", !Self.isLoopback(host) {
+            throw .credentialsOverPlainHTTP(setting: "push.url", host: host)
+        }
         if let actionURL {
             guard let parsed = URLComponents(string: actionURL.trimmingWhitespace),
                   let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -67,5 +74,19 @@ public struct HTTPPushConfiguration: Sendable, Equatable {
         // Whole seconds: FoundationNetworking on Linux truncates the interval to whole seconds
         // for libcurl, and 0.5 s became "time out at once" (measured).
         self.timeoutSeconds = timeoutSeconds.rounded(.up)
+    }
+
+    /// 127.0.0.0/8, ::1 and localhost: traffic that never leaves the machine.
+    static func isLoopback(_ host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasPrefix("[") && name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        if name == "localhost" || name.hasSuffix(".localhost") { return true }
+        var v4 = in_addr()
+        if inet_pton(AF_INET, name, &v4) == 1 { return UInt32(bigEndian: v4.s_addr) >> 24 == 127 }
+        var v6 = in6_addr()
+        if inet_pton(AF_INET6, name, &v6) == 1 {
+            return withUnsafeBytes(of: &v6) { bytes in bytes.dropLast().allSatisfy { $0 == 0 } && bytes.last == 1 }
+        }
+        return false
     }
 }

@@ -2,7 +2,8 @@
 //
 // Outcomes: 2xx delivered; no answer, a time-out, 429 or 5xx → `.unavailable`, retried by the
 // hub with back-off; any other status → `.rejected` with what to check, dropped (retrying a 401
-// or a 404 cannot help). URLSession follows redirects itself.
+// or a 404 cannot help). A redirect is never followed (PushTransfers): a 3xx is `.rejected`
+// naming where the server pointed, and the request with its token goes nowhere else.
 
 import Foundation
 #if canImport(FoundationNetworking)
@@ -13,6 +14,7 @@ public final class HTTPPushSink: NotificationSink {
     public let name = "push"
     public let configuration: HTTPPushConfiguration
     private let session: URLSession
+    private let transfers = PushTransfers()
 
     public init(configuration: HTTPPushConfiguration) {
         self.configuration = configuration
@@ -20,7 +22,7 @@ public final class HTTPPushSink: NotificationSink {
         sessionConfiguration.timeoutIntervalForRequest = configuration.timeoutSeconds
         sessionConfiguration.timeoutIntervalForResource = configuration.timeoutSeconds * 2
         sessionConfiguration.httpMaximumConnectionsPerHost = 1
-        session = URLSession(configuration: sessionConfiguration)
+        session = URLSession(configuration: sessionConfiguration, delegate: transfers, delegateQueue: nil)
     }
 
     public func stop() async {
@@ -48,6 +50,10 @@ public final class HTTPPushSink: NotificationSink {
         switch status {
         case 200..<300:
             return
+        case 300..<400:
+            let target = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location").map(Redirect.shown) ?? "nowhere"
+            throw SinkDeliveryError.rejected("push server \(host) answered \(status) \(Self.reason(status)): it redirected to \(target); "
+                + "redirects are not followed (the token would go with them): set push.url to the final URL")
         case 429, 500..<600:
             throw SinkDeliveryError.unavailable("push server \(host) answered \(status) \(Self.reason(status))")
         default:
@@ -55,25 +61,22 @@ public final class HTTPPushSink: NotificationSink {
         }
     }
 
-    /// The response to `request`, through a data task and a continuation rather than
-    /// `URLSession.data(for:)`. On Linux that method's cancellation handler cancels the URLSession
+    /// The response to `request`, through a delegate-driven data task and a continuation rather
+    /// than `URLSession.data(for:)`. On Linux that method's cancellation handler cancels the URLSession
     /// task synchronously on the session's queue while holding the Swift task's status lock, and
     /// the session's queue, finishing the same request, waits for that lock to resume the task: a
     /// deadlock (seen as `SinkHub.stop()` hanging forever, gdb showing both threads). Here the Swift
     /// task's cancellation does not reach URLSession; a request in flight ends at `stop()`
     /// (`invalidateAndCancel`) or at its time-out.
     private func response(to request: URLRequest) async throws -> URLResponse {
-        try await withCheckedThrowingContinuation { continuation in
-            let task = session.dataTask(with: request) { _, response, error in
-                if let error {
-                    continuation.resume(throwing: error)
-                } else if let response {
-                    continuation.resume(returning: response)
-                } else {
-                    continuation.resume(throwing: URLError(.badServerResponse))
-                }
-            }
-            task.resume()
+        try await transfers.response(to: request, on: session)
+    }
+
+    /// A Location as it may be logged: one line, no credentials, not endless.
+    private enum Redirect {
+        static func shown(_ location: String) -> String {
+            let line = location.filter { !$0.isNewline && $0 != "\r" }
+            return String(MQTTBrokerURL.redacted(line).prefix(200))
         }
     }
 

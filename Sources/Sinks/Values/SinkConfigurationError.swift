@@ -8,6 +8,8 @@ public enum SinkConfigurationError: Error, Sendable, Equatable, CustomStringConv
     case invalidName(setting: String, value: String, expected: String)
     /// libmosquitto refused an option (TLS files, credentials, protocol).
     case mqttSetupFailed(String)
+    /// A token or password would travel unencrypted to another machine.
+    case credentialsOverPlainHTTP(setting: String, host: String)
 
     public var description: String {
         switch self {
@@ -17,6 +19,9 @@ public enum SinkConfigurationError: Error, Sendable, Equatable, CustomStringConv
             return "\(setting) = \"\(value)\" is not usable: expected \(expected)"
         case let .mqttSetupFailed(reason):
             return "cannot set up the MQTT client: \(reason)"
+        case let .credentialsOverPlainHTTP(setting, host):
+            return "\(setting): the push token or password would go unencrypted to \(host) over http://; use https:// "
+                + "(plain http:// is allowed only to this machine: 127.0.0.1, ::1, localhost)"
         }
     }
 }

@@ -1,0 +1,82 @@
+// What the MQTT sink does with a message on its command topic before the bridge sees it: the
+// rate limit, the length, the parser and the gate, in that order (cheapest first, so a flood
+// costs as little as possible). Each verdict is logged and answered on `…/command/result`, where
+// the sender can read it; during a flood only the first refusal is answered and warned about.
+
+import Logging
+
+struct CommandIntake: Sendable {
+    let topics: MQTTTopics
+    let gate: SinkCommandGate
+    let limiter: CommandRateLimiter
+    let logger: Logger
+
+    /// The command to hand on, or nil when it was refused (already logged and answered).
+    func admit(_ payload: [UInt8], on client: MosquittoClient) -> SinkCommand? {
+        guard allowedByRate(on: client) else { return nil }
+        let command: SinkCommand
+        do {
+            command = try SinkCommandParser.parse(payload)
+        } catch {
+            logger.warning("MQTT: refused command on \(topics.command): \(error)")
+            answer(nil, refusal: error.description, on: client)
+            return nil
+        }
+        if let refusal = gate.refusal(command) {
+            logger.warning("MQTT: refused command \(Self.summary(command)): \(refusal)")
+            answer(command, refusal: refusal, on: client)
+            return nil
+        }
+        logger.info("MQTT: command \(Self.summary(command))")
+        answer(command, refusal: nil, on: client)
+        return command
+    }
+
+    /// A message too long to be a command: refused from its length, never copied.
+    func oversized(bytes: Int, on client: MosquittoClient) {
+        guard allowedByRate(on: client) else { return }
+        let reason = SinkCommandError.tooLong(bytes: bytes, limit: SinkCommandParser.maximumBytes).description
+        logger.warning("MQTT: refused a command of \(bytes) bytes on \(topics.command): \(reason)")
+        answer(nil, refusal: reason, on: client)
+    }
+
+    private func allowedByRate(on client: MosquittoClient) -> Bool {
+        let rule = "at most \(Int(limiter.burst)) at once, then \(Self.rate(limiter.perSecond))"
+        switch limiter.decide() {
+        case let .accept(refusedBefore):
+            if refusedBefore > 0 {
+                logger.notice("MQTT: refused \(refusedBefore) commands on \(topics.command) over the rate limit (\(rule)); accepting again")
+            }
+            return true
+        case .refuse(first: true):
+            logger.warning("MQTT: refused command: rate limit on \(topics.command) (\(rule)); further refusals are counted until commands slow down")
+            answer(nil, refusal: "rate limit: \(rule)", on: client)
+            return false
+        case .refuse(first: false):
+            logger.debug("MQTT: refused command: rate limit")
+            return false
+        }
+    }
+
+    private func answer(_ command: SinkCommand?, refusal: String?, on client: MosquittoClient) {
+        let payload = MQTTPayloads.commandResult(command, status: refusal == nil ? "accepted" : "refused", message: refusal)
+        do {
+            try client.publish(.init(topic: topics.commandResult, text: payload.text))
+        } catch {
+            logger.debug("MQTT: could not answer on \(topics.commandResult): \(error)")
+        }
+    }
+
+    /// The command without a config value (which may be a secret), for logs.
+    static func summary(_ command: SinkCommand) -> String {
+        switch command {
+        case let .configSet(key, _): return "config \(key)"
+        case let .log(type): return "log \(type)"
+        case let .action(id, action): return "action \(id) \(action)"
+        }
+    }
+
+    private static func rate(_ perSecond: Double) -> String {
+        perSecond >= 1 ? "\(Int(perSecond)) per second" : "1 every \(Int((1 / perSecond).rounded())) s"
+    }
+}

@@ -1,0 +1,57 @@
+// A one-purpose HTTP server on 127.0.0.1 for `notify test`: it answers a request for `/landing`
+// with 200 and every other with a redirect there, and counts the requests. Following the
+// redirect is what made `notify test` say "delivered" (issue 11). Plain sockets and a thread, like the push
+// sink's own test server in SinksTests.
+
+import Foundation
+import Locking
+
+final class RedirectingServer: Sendable {
+    let port: Int
+    private let listener: Int32
+    private let received = Locked<Int>(0)
+
+    init(status: Int) throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.listener = listener
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(listener, pointer, length) == 0 && getsockname(listener, pointer, &length) == 0 && listen(listener, 8) == 0
+            }
+        }
+        guard listening else {
+            close(listener)
+            throw CocoaError(.fileWriteUnknown)
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let port = self.port
+        let redirect = Array("HTTP/1.1 \(status) Redirect\r\nLocation: http://127.0.0.1:\(port)/landing\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+        let landed = Array("HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+        let received = self.received
+        Thread {
+            while true {
+                let connection = accept(listener, nil, nil)
+                guard connection >= 0 else { return }
+                // Read the request head (the push body is small), then answer.
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                let count = max(0, read(connection, &buffer, buffer.count))
+                let head = String(decoding: buffer[0..<count], as: UTF8.self)
+                received.withLock { $0 += 1 }
+                let response = head.contains(" /landing ") ? landed : redirect
+                _ = response.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+                close(connection)
+            }
+        }.start()
+    }
+
+    var requests: Int { received.withLock { $0 } }
+
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+}

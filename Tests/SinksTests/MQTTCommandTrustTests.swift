@@ -1,0 +1,134 @@
+// Issue 11, "the broker can reconfigure the bridge": whoever may publish on the command topic is
+// not trusted with more than the person's own settings. Each test reproduces the attack against a
+// real mosquitto broker and checks it is refused, answered on the broker and logged.
+
+import Foundation
+import Logging
+import Testing
+@testable import Sinks
+
+@Suite(.serialized) struct MQTTCommandTrustTests {
+    /// Only daily_limit may change: the gate the tests give the sink (the daemon's is built from
+    /// the setting catalog, tested in BridgeTests).
+    static let gate = SinkCommandGate { command in
+        guard case let .configSet(key, _) = command, key != "reminders.daily_limit" else { return nil }
+        return "\(key) cannot be changed from outside the bridge"
+    }
+
+    @Test func aURLAPathOrASecretCannotBeConfiguredFromTheBroker() async throws {
+        let broker = try MosquittoBroker()
+        try await broker.start()
+        let controller = try TestMQTTClient(port: broker.port, subscriptions: ["aquavate/#"])
+        try await controller.start()
+        let bridge = try BridgeUnderTest(port: broker.port, gate: Self.gate)
+        await bridge.start()
+        try await controller.waitFor(bridge.topics.availability, "online") { $0.text == "online" }
+
+        try controller.publish(bridge.topics.command, "config push.url http://attacker.example/steal")
+        try controller.publish(bridge.topics.command, #"{"config":{"key":"messages.pool","value":"/etc/aquavate/bridge.toml"}}"#)
+        try controller.publish(bridge.topics.command, "config push.token tk_secret_value")
+        try controller.publish(bridge.topics.command, "config reminders.daily_limit false")
+
+        let received = try await bridge.commands.waitForCount(1, "the allowed command")
+        #expect(received == [.configSet(key: "reminders.daily_limit", value: "false")])
+        let results = try await controller.waitFor(bridge.topics.commandResult, count: 4, "four answers")
+        let answers = results.compactMap { JSONValue.parse($0.payload) }
+        #expect(answers.map { $0["status"] } == [.string("refused"), .string("refused"), .string("refused"), .string("accepted")])
+        #expect(answers.map { $0["key"] } == [.string("push.url"), .string("messages.pool"), .string("push.token"),
+                                              .string("reminders.daily_limit")])
+        #expect(answers[0]["message"]?.stringValue?.contains("push.url cannot be changed") == true)
+        #expect(results.allSatisfy { !$0.retain })
+        // The refused secret is never echoed, not on the broker and not in the log.
+        #expect(!results.contains { $0.text.contains("tk_secret_value") })
+        #expect(!bridge.lines.all.contains { $0.message.contains("tk_secret_value") })
+        #expect(bridge.lines.matching("MQTT: refused command config push.url", minimum: .warning).count == 1)
+        #expect(bridge.lines.matching("MQTT: refused command config messages.pool", minimum: .warning).count == 1)
+
+        await controller.stop()
+        await bridge.stop()
+    }
+
+    @Test func commandsAreRateLimitedWithABurstOfTenThenOnePerSecond() async throws {
+        let broker = try MosquittoBroker()
+        try await broker.start()
+        let controller = try TestMQTTClient(port: broker.port, subscriptions: ["aquavate/#"])
+        try await controller.start()
+        let bridge = try BridgeUnderTest(port: broker.port, gate: Self.gate)
+        await bridge.start()
+        try await controller.waitFor(bridge.topics.availability, "online") { $0.text == "online" }
+
+        for _ in 0..<15 { try controller.publish(bridge.topics.command, "log vitamin-d") }
+        // Every refusal is counted (debug); the warning comes once for the whole flood.
+        try await bridge.lines.wait(for: "five refusals") {
+            $0.filter { $0.message.contains("MQTT: refused command: rate limit") }.count == 5
+        }
+        #expect(bridge.commands.all.count == 10)
+        #expect(bridge.lines.matching("MQTT: refused command: rate limit", minimum: .warning).count == 1)
+        let answers = try await controller.waitFor(bridge.topics.commandResult, count: 11, "ten accepted and one refusal")
+        #expect(answers.filter { JSONValue.parse($0.payload)?["status"] == "refused" }.count == 1)
+
+        // Two seconds later two more tokens are there: the next command goes through, and the
+        // end of the flood is summed up.
+        bridge.clock.advance(by: 2)
+        try controller.publish(bridge.topics.command, "log vitamin-d")
+        try await bridge.commands.waitForCount(11, "the command after the pause")
+        #expect(bridge.lines.matching("refused 5 commands", minimum: .notice).count == 1)
+
+        await controller.stop()
+        await bridge.stop()
+    }
+
+    @Test func anOversizedCommandIsRefusedFromItsLengthAlone() async throws {
+        let broker = try MosquittoBroker()
+        try await broker.start()
+        let controller = try TestMQTTClient(port: broker.port, subscriptions: ["aquavate/#"])
+        try await controller.start()
+        let bridge = try BridgeUnderTest(port: broker.port, gate: Self.gate)
+        await bridge.start()
+        try await controller.waitFor(bridge.topics.availability, "online") { $0.text == "online" }
+
+        try controller.publish(bridge.topics.command, "log " + String(repeating: "x", count: 10_000))
+        let answer = try await controller.waitFor(bridge.topics.commandResult, "the refusal")
+        #expect(JSONValue.parse(answer[0].payload)?["status"] == "refused")
+        #expect(answer[0].text.contains("10004 bytes"))
+        #expect(bridge.lines.matching("MQTT: refused a command of 10004 bytes", minimum: .warning).count == 1)
+        #expect(bridge.commands.all.isEmpty)
+
+        await controller.stop()
+        await bridge.stop()
+    }
+
+    /// MQTT 5: the bridge tells the broker its maximum packet size when it connects, and the
+    /// broker drops anything larger instead of sending it (libmosquitto would allocate it whole).
+    @Test func aHugeCommandNeverReachesTheBridge() async throws {
+        let broker = try MosquittoBroker()
+        try await broker.start()
+        let controller = try TestMQTTClient(port: broker.port, subscriptions: ["aquavate/#"])
+        try await controller.start()
+        let bridge = try BridgeUnderTest(port: broker.port, gate: Self.gate)
+        await bridge.start()
+        try await controller.waitFor(bridge.topics.availability, "online") { $0.text == "online" }
+
+        try controller.publish(bridge.topics.command, "log " + String(repeating: "x", count: 1_000_000))
+        try controller.publish(bridge.topics.command, "log vitamin-d")
+        // The broker keeps one connection's messages in order: once the small command arrived,
+        // the huge one would have too.
+        #expect(try await bridge.commands.waitForCount(1, "the small command") == [.log(type: "vitamin-d")])
+        #expect(bridge.lines.matching("1000004 bytes").isEmpty)
+
+        // Reconnections send the limit again (libmosquitto keeps the CONNECT properties).
+        broker.kill()
+        try await bridge.lines.wait(for: "the bridge to notice") {
+            $0.contains { $0.message.contains("MQTT: lost the connection") }
+        }
+        try await broker.start()
+        try await controller.waitFor(bridge.topics.availability, count: 2, "online again") { $0.text == "online" }
+        try controller.publish(bridge.topics.command, "log " + String(repeating: "y", count: 1_000_000))
+        try controller.publish(bridge.topics.command, "log magnesium")
+        #expect(try await bridge.commands.waitForCount(2, "the small command after the restart").last == .log(type: "magnesium"))
+        #expect(bridge.lines.matching("1000004 bytes").isEmpty)
+
+        await controller.stop()
+        await bridge.stop()
+    }
+}

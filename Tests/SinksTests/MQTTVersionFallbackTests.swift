@@ -1,0 +1,78 @@
+// The bridge speaks MQTT 5 (for Maximum Packet Size); a broker that only knows 3.1.1 refuses the
+// CONNECT with "unacceptable protocol version", and the bridge must then try 3.1.1 instead of
+// failing for ever. A fake broker that refuses every CONNECT records the protocol level of each.
+
+import Foundation
+import Locking
+import Testing
+@testable import Sinks
+
+/// Answers every CONNECT with a 3.1.1 CONNACK "unacceptable protocol version" and records the
+/// protocol level byte of each CONNECT (5 or 4).
+final class VersionRefusingBroker: Sendable {
+    let port: Int
+    private let listener: Int32
+    let levels = Recorder<UInt8>()
+
+    init() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.listener = listener
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(listener, pointer, length) == 0 && getsockname(listener, pointer, &length) == 0 && listen(listener, 8) == 0
+            }
+        }
+        guard listening else {
+            close(listener)
+            throw MosquittoBroker.BrokerFailed(reason: "fake broker: cannot listen (\(errno))")
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let levels = self.levels
+        Thread {
+            while true {
+                let connection = accept(listener, nil, nil)
+                guard connection >= 0 else { return }
+                // CONNECT: 0x10, remaining length (1 byte here), 00 04 "MQTT", protocol level.
+                var head: [UInt8] = []
+                var byte: UInt8 = 0
+                while head.count < 9, read(connection, &byte, 1) == 1 { head.append(byte) }
+                if head.count == 9, head[0] == 0x10 { levels.append(head[8]) }
+                let refusal: [UInt8] = [0x20, 0x02, 0x00, 0x01]
+                _ = refusal.withUnsafeBytes { write(connection, $0.baseAddress, $0.count) }
+                close(connection)
+            }
+        }.start()
+    }
+
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+}
+
+@Suite struct MQTTVersionFallbackTests {
+    @Test func aBrokerWithoutMQTT5IsTriedAgainWith311() async throws {
+        let broker = try VersionRefusingBroker()
+        defer { broker.stop() }
+        let lines = Recorder<LogLine>()
+        let sink = try MQTTSink(configuration: MQTTSinkConfiguration(
+            url: "mqtt://127.0.0.1:\(broker.port)", bottleAddress: BridgeUnderTest.address,
+            bridgeVersion: "0.1.0", reconnectDelay: 0.05...0.1), logger: capturingLogger(lines))
+        let hub = SinkHub(sinks: [sink], clock: ManualClock(), logger: capturingLogger(lines))
+        await hub.start()
+        let levels: [UInt8]
+        do {
+            levels = try await broker.levels.waitForCount(3, "three CONNECTs")
+        } catch {
+            Issue.record("levels \(broker.levels.all), log: \(lines.all.map(\.description))")
+            throw error
+        }
+        #expect(Array(levels.prefix(3)) == [5, 4, 4])
+        #expect(lines.matching("does not speak MQTT 5; using 3.1.1", minimum: .notice).count == 1)
+        await hub.stop()
+    }
+}
