@@ -19,12 +19,15 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
-        // C libraries, found through pkg-config (apt: libdbus-1-dev, libmosquitto-dev, libbluetooth-dev).
+        // C libraries, found through pkg-config (apt: libdbus-1-dev, libmosquitto-dev, libbluetooth-dev,
+        // libsystemd-dev).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         // adjtimex(2) from glibc's sys/timex.h: is the clock synchronised (issue 11)?
         .systemLibrary(name: "CTimex"),
+        // sd_notify / sd_watchdog_enabled: readiness, status and the watchdog of a Type=notify service.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // The no-I/O core: wire formats of PROTOCOL.md.
         .target(name: "AquavateProtocol"),
@@ -51,7 +54,7 @@ let package = Package(
         .target(name: "Sinks", dependencies: ["DBus", "CMosquitto", "Locking", .product(name: "Logging", package: "swift-log")]),
         // Configuration, replay, the daemon's wiring.
         .target(name: "Bridge", dependencies: [
-            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth", "CTimex", "BlueZ", "BottleSession", "ProcessSupport", "Locking",
+            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth", "CSystemd", "CTimex", "BlueZ", "BottleSession", "ProcessSupport", "Locking",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages aquavate-bridge needs to build, test and run (run as root).
 # The Swift toolchain itself (6.x) must already be on the PATH: https://www.swift.org/install/
+# libsystemd-dev: sd_notify and sd_watchdog_enabled (the daemon is a Type=notify service with a watchdog).
 # libcurl4-openssl-dev: `make build` links the Swift runtime statically (-static-stdlib), and the
 # static FoundationNetworking (HTTP push) then links -lcurl, which needs libcurl.so.
 # For the installation tests (Tests/InstallTests, run as root): systemd (systemd-analyze), udev
@@ -10,7 +11,7 @@ set -euo pipefail
 packages=(
     pkg-config libsqlite3-dev
     libdbus-1-dev dbus-daemon
-    libbluetooth-dev
+    libbluetooth-dev libsystemd-dev
     libmosquitto-dev mosquitto
     python3 python3-venv python3-dbus python3-dbusmock
     libcurl4-openssl-dev

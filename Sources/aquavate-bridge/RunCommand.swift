@@ -33,6 +33,12 @@ struct RunCommand: AsyncParsableCommand {
             $RUNTIME_DIRECTORY (the service), else $XDG_RUNTIME_DIR, else next to the database \
             (DB.lock); a second `run` names the PID holding it and exits 1. replay, history and \
             status take no lock.
+
+            Under systemd (NOTIFY_SOCKET set, a Type=notify unit) it says READY=1 once the \
+            history is open and its services run, what it is doing as STATUS=, and STOPPING=1 on \
+            shutdown. With WatchdogSec= (WATCHDOG_USEC) it pings WATCHDOG=1 every half time-out, \
+            and only while its loops make progress: a bridge stuck in a loop stops pinging and \
+            systemd restarts it. Without NOTIFY_SOCKET none of this happens.
             """
     )
 
@@ -124,11 +130,17 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     /// The daemon and the reminder ticker in one service group, shut down gracefully on
-    /// SIGTERM/SIGINT; with --once the group ends when the daemon does.
+    /// SIGTERM/SIGINT; with --once the group ends when the daemon does. Under systemd
+    /// (NOTIFY_SOCKET) the watchdog service joins them: READY=1, STATUS=, STOPPING=1, and
+    /// WATCHDOG=1 only while both loops make progress.
     static func runDaemon(options: DaemonOptions, history: DrinkHistory, configuration: Configuration,
                           logger: Logger, desk givenDesk: ReminderDesk? = nil) async throws -> DaemonOutcome {
         let clock = SystemClock()
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        let systemd = Systemd()
+        let progress = systemd.isListening ? LoopProgress(onStatus: { systemd.status($0) }) : nil
+        let daemonBeat = progress?.participant("daemon", patience: BridgeDaemon.watchdogPatience, reportsStatus: true)
+        let reminderBeat = progress?.participant("reminders", patience: BridgeDaemon.watchdogPatience)
         let desk: ReminderDesk
         if let given = givenDesk {
             desk = given
@@ -141,12 +153,16 @@ struct RunCommand: AsyncParsableCommand {
             desk = ReminderDesk(history: history, configuration: configuration, logger: logger, hub: hub)
             services.append(.init(service: SinkService(hub: hub, desk: desk, clock: clock), serviceName: "sinks"))
         }
-        let daemon = BridgeDaemon(options: options, history: history, desk: desk, clock: clock, logger: logger)
+        let daemon = BridgeDaemon(options: options, history: history, desk: desk, clock: clock, logger: logger,
+                                  heartbeat: daemonBeat ?? .unobserved)
+        if let progress {
+            services.append(.init(service: WatchdogService(progress: progress, manager: systemd, logger: logger), serviceName: "watchdog"))
+        }
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [
                 .init(service: daemon, successTerminationBehavior: .gracefullyShutdownGroup,
                       failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "daemon"),
-                .init(service: ReminderTicker(desk: desk, clock: clock), serviceName: "reminders"),
+                .init(service: ReminderTicker(desk: desk, clock: clock, heartbeat: reminderBeat ?? .unobserved), serviceName: "reminders"),
             ] + services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: Logger(label: "aquavate-bridge.lifecycle") { _ in SwiftLogNoOpLogHandler() }))

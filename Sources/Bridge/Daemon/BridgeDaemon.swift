@@ -24,13 +24,17 @@ public final class BridgeDaemon: Service, Sendable {
     private let logger: Logger
     private let memories = Locked<[String: SyncMemory]>([:])
     private let result = Locked<DaemonOutcome>(.stopped)
+    /// Progress and waits for the watchdog (BridgeDaemon+Watchdog.swift).
+    let heartbeat: Heartbeat
 
-    public init(options: DaemonOptions, history: DrinkHistory, desk: ReminderDesk, clock: any BridgeClock, logger: Logger) {
+    public init(options: DaemonOptions, history: DrinkHistory, desk: ReminderDesk, clock: any BridgeClock, logger: Logger,
+                heartbeat: Heartbeat = .unobserved) {
         self.options = options
         self.history = history
         self.desk = desk
         self.clock = clock
         self.logger = logger
+        self.heartbeat = heartbeat
     }
 
     /// How the run ended (for `--once`).
@@ -45,7 +49,11 @@ public final class BridgeDaemon: Service, Sendable {
     /// runs out ("waiting for … to advertise", "syncing …").
     public var phase: String { currentPhase.withLock { $0 } }
     private let currentPhase = Locked("starting")
-    private func enter(_ phase: String) { currentPhase.withLock { $0 = phase } }
+    /// Also the service's status (`STATUS=`, `systemctl status`) under systemd.
+    private func enter(_ phase: String) {
+        currentPhase.withLock { $0 = phase }
+        heartbeat.status(phase)
+    }
 
     /// With `--once`, the whole run ends by `onceTimeout`, whatever BlueZ or the bottle do: the
     /// loop is cancelled (the session disconnects, everything stored stays stored) and the
@@ -91,12 +99,14 @@ public final class BridgeDaemon: Service, Sendable {
         // after its first session, or after a bounded number of retries.
         while !Task.isCancelled {
             do {
+                heartbeat.mark("cycle started")
                 enter("connecting to bluetoothd")
                 if client == nil { client = try await BlueZClient.connect(bus: options.bus) }
                 guard let bluez = client else { continue }
                 let adapter = try await usableAdapter(bluez)
                 setupBackoff = .seconds(2)
                 let report = try await cycle(bluez, adapter: adapter, choice: &choice, recorder: recorder, deadline: deadline)
+                heartbeat.mark("session ended: \(report.summary)")
                 if options.once {
                     if report.outcome.isSuccess { return .succeeded(report.summary) }
                     // A lost link (the bottle slept mid-sync, BLUEZ.md 7.8) is the ordinary case,
@@ -115,6 +125,7 @@ public final class BridgeDaemon: Service, Sendable {
                 // Leave the bottle alone for a while: talking keeps it awake.
                 let pause = report.outcome.isSuccess ? options.cooldown : options.failedSessionPause
                 enter("pausing \(pause) after a session, before waiting for the bottle to advertise again")
+                heartbeat.waiting(for: pause)
                 try await Task.sleep(for: pause)
             } catch is CancellationError {
                 break
@@ -147,6 +158,7 @@ public final class BridgeDaemon: Service, Sendable {
                     logger.warning("\(Self.oneLine(error))")
                 }
                 enter("waiting \(max(delay, Self.minimumPause)) after: \(Self.oneLine(error))")
+                heartbeat.waiting(for: max(delay, Self.minimumPause))
                 do { try await Task.sleep(for: max(delay, Self.minimumPause)) } catch { break }
             }
         }
@@ -165,6 +177,8 @@ public final class BridgeDaemon: Service, Sendable {
             // ends otherwise than by power or time-out throws out of the loop.
             while true {
                 do {
+                    enter("waiting for \(off.name) to be powered on")
+                    heartbeat.waiting(for: .seconds(3600) + Self.watchdogPatience)
                     try await client.waitUntilPowered(adapter, timeout: .seconds(3600))
                     return try client.chooseAdapter(named: options.adapter)
                 } catch is BlueZWaitTimedOut {
@@ -183,6 +197,7 @@ public final class BridgeDaemon: Service, Sendable {
         let sightings = discovery.sightings()
         defer { sightings.cancel() }
         try await discovery.start()
+        heartbeat.mark("discovering on \(adapter.name)")
         logger.info("looking for the bottle on \(adapter.name)")
         enter("waiting for \(choice.adopted.map { "bottle \($0)" } ?? "a bottle") to advertise on \(adapter.name)")
 
@@ -207,18 +222,22 @@ public final class BridgeDaemon: Service, Sendable {
             if let remaining, remaining <= .zero { break }
             let untilRefresh = options.scanRefresh - (ContinuousClock.now - scanStarted)
             let wait = max(.zero, min(remaining ?? untilRefresh, untilRefresh))
+            heartbeat.waiting(for: wait)
             guard let sighting = await sightings.next(within: wait) else {
                 if Task.isCancelled || sightings.ended != nil { break }
                 if ContinuousClock.now - scanStarted >= options.scanRefresh {
                     // BLUEZ.md F16: a scanner can go silent while Discovering stays true; a new
                     // discovery revives it (habluetooth restarts its scanner the same way).
                     logger.debug("no advertisement heard for \(options.scanRefresh); restarting discovery")
+                    heartbeat.waiting(for: Self.watchdogPatience)
                     await discovery.stop()
                     try await discovery.start()
+                    heartbeat.mark("discovery restarted on \(adapter.name)")
                     scanStarted = ContinuousClock.now
                 }
                 continue
             }
+            heartbeat.mark("\(sighting.name) (\(sighting.address)) advertised")
             if choice.accepts(sighting) {
                 found = sighting
             } else if !ignored.contains(where: { $0.address == sighting.address }) {
@@ -239,6 +258,7 @@ public final class BridgeDaemon: Service, Sendable {
         enter("connecting to \(sighting.name) (\(sighting.address))")
         async let stopped: Void = discovery.stop()
         let connection: GATTConnection
+        heartbeat.waiting(for: options.connectPolicy.safetyTimeout + Self.watchdogPatience)
         do {
             connection = try await Connector(client: client, policy: options.connectPolicy, logger: logger)
                 .connect(sighting.device, requiring: BlueZBottleLink.requiredCharacteristics.map(\.uuid))
@@ -247,6 +267,7 @@ public final class BridgeDaemon: Service, Sendable {
             throw error
         }
         await stopped
+        heartbeat.mark("connected to \(sighting.address)")
         choice.adopt(sighting.address)
         return await session(on: connection, sighting: sighting, recorder: recorder)
     }
@@ -272,8 +293,13 @@ public final class BridgeDaemon: Service, Sendable {
         let session = BottleSession(
             link: link, store: LiveDrinkStore(history: history, logger: logger), clock: SessionClockAdapter(clock: clock),
             memory: memory, timing: options.sessionTiming, recorder: recorder, setTime: setTime, logger: logger
-        ) { events.yield($0) }
+        ) { [heartbeat] event in
+            // Every event (state, stored chunk, sync ended) is progress of the session.
+            heartbeat.mark(event.watchdogMark)
+            events.yield(event)
+        }
         enter("syncing \(sighting.name) (\(bottleID))")
+        heartbeat.waiting(for: Self.watchdogPatience)
         let report = await session.run()
         events.finish()
         await consumer.value

@@ -173,25 +173,33 @@ public actor ReminderDesk {
 public struct ReminderTicker: Service {
     let desk: ReminderDesk
     let clock: any BridgeClock
+    /// Each tick is progress for the watchdog; each sleep a declared wait.
+    let heartbeat: Heartbeat
 
-    public init(desk: ReminderDesk, clock: any BridgeClock) {
+    public init(desk: ReminderDesk, clock: any BridgeClock, heartbeat: Heartbeat = .unobserved) {
         self.desk = desk
         self.clock = clock
+        self.heartbeat = heartbeat
     }
 
     public func run() async throws {
         let desk = self.desk
         let clock = self.clock
+        let heartbeat = self.heartbeat
         try? await cancelWhenGracefulShutdown {
             await desk.advance(to: clock.now)
+            heartbeat.mark("reminder tick")
             // Progress: each pass sleeps until the next whole minute (or the next due reminder,
             // always in the future) and advances the desk once.
             while !Task.isCancelled {
                 let now = clock.now
                 var wake = ((now / 60).rounded(.down) + 1) * 60
                 if let due = await desk.nextFireTime, due > now { wake = min(wake, due) }
-                try await Task.sleep(for: .milliseconds(Int64(((wake - now) * 1000).rounded(.up))))
+                let sleep = Duration.milliseconds(Int64(((wake - now) * 1000).rounded(.up)))
+                heartbeat.waiting(for: sleep, "waiting for the next reminder tick")
+                try await Task.sleep(for: sleep)
                 await desk.advance(to: clock.now)
+                heartbeat.mark("reminder tick")
             }
         }
     }

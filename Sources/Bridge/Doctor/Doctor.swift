@@ -28,12 +28,15 @@ public struct DoctorInputs: Sendable {
     public var expectedUser: String?
     /// Whether this machine's clock is synchronised (tests give a fixed answer).
     public var clockSync: any ClockSyncSource
+    /// Where to read the service unit's watchdog and memory settings (`--service`); nil: not checked.
+    public var serviceUnit: ServiceUnitSource?
 
     public init(
         environment: [String: String], configPath: String, configMustExist: Bool, databasePath: String,
         overrides: [String] = [], sysfsRoot: String = "/sys",
         kernel: @escaping @Sendable () -> KernelBluetooth = KernelBluetooth.probe, timeout: Duration = .seconds(3),
-        expectedUser: String? = nil, clockSync: any ClockSyncSource = KernelClockSync()
+        expectedUser: String? = nil, clockSync: any ClockSyncSource = KernelClockSync(),
+        serviceUnit: ServiceUnitSource? = nil
     ) {
         self.clockSync = clockSync
         self.environment = environment
@@ -45,6 +48,7 @@ public struct DoctorInputs: Sendable {
         self.kernel = kernel
         self.timeout = timeout
         self.expectedUser = expectedUser
+        self.serviceUnit = serviceUnit
     }
 }
 
@@ -82,6 +86,9 @@ public enum Doctor {
         findings.append(await DesktopCheck.finding(
             enabled: configuration.bool("desktop.enabled") && configuration.bool("notifications.enabled"),
             environment: inputs.environment))
+        if let unit = inputs.serviceUnit {
+            findings += await ServiceUnitCheck.findings(unit, timeout: inputs.timeout)
+        }
         return DoctorReport(findings: findings)
     }
 }

@@ -1,0 +1,33 @@
+// The answer of `LoopProgress.check()`: ping the watchdog, or which loops stalled and how.
+
+public enum WatchdogVerdict: Sendable, Equatable {
+    /// Every loop made progress since the last check or is inside a wait it declared.
+    case ping
+    /// These loops did neither: no ping, and systemd restarts the service when this lasts.
+    case stalled([Stall])
+}
+
+/// One loop that neither marked progress nor is inside its declared wait.
+public struct Stall: Sendable, Equatable, CustomStringConvertible {
+    /// The participant, e.g. `daemon`, `reminders`.
+    public var participant: String
+    /// What it last said it was doing.
+    public var doing: String
+    /// Its last mark, if it ever marked.
+    public var lastMark: String?
+    public var sinceLastMark: Duration?
+    /// How far past the time it promised to be back.
+    public var overdue: Duration
+
+    public var description: String {
+        let last = lastMark.map { mark in
+            "last progress \(sinceLastMark.map(Self.seconds) ?? "?") ago (\(mark))"
+        } ?? "no progress since it started"
+        return "\(participant) stalled while \(doing): \(last), \(Self.seconds(overdue)) past the time it promised to be back"
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return "\(seconds + (attoseconds >= 500_000_000_000_000_000 ? 1 : 0)) s"
+    }
+}
