@@ -87,14 +87,18 @@ struct RunCommand: AsyncParsableCommand {
         let logger = common.makeLogger()
         // Before anything else (BlueZ, the database): one daemon at a time (issue 11).
         let lock: InstanceLock
+        let claim: BusClaim
         do {
-            lock = try InstanceLock.acquire(path: InstanceLock.path(environment: ProcessInfo.processInfo.environment,
-                                                                    databasePath: common.databasePath))
+            let environment = ProcessInfo.processInfo.environment
+            lock = try InstanceLock.acquire(path: InstanceLock.path(environment: environment, databasePath: common.databasePath))
+            // The lock file guards one place; the claim guards the Bluetooth stack, whoever
+            // started the other daemon (the service, or a user by hand).
+            claim = try BusClaim.claim(BusClaim.name(busAddress: environment["DBUS_SYSTEM_BUS_ADDRESS"]))
         } catch {
             StandardError.writeLine("aquavate-bridge run: \(error)")
             throw ExitCode.failure
         }
-        defer { withExtendedLifetime(lock) {} }
+        defer { withExtendedLifetime((lock, claim)) {} }
         let outcome: DaemonOutcome
         do {
             let history = try common.openHistory(path: common.databasePath)

@@ -40,6 +40,18 @@ struct SecondInstanceTests {
             #expect(second.error.contains(lockFile), "\(second.error)")
             #expect(try DrinkHistory(path: other).drinkCount() == 0)
 
+            // Started elsewhere (the service has /run/aquavate-bridge, a user /run/user/UID): a
+            // different lock file, but the same Bluetooth stack, so refused all the same.
+            let runtime = TemporaryFolder()
+            var elsewhere = bus.environment
+            elsewhere["XDG_RUNTIME_DIR"] = runtime.path
+            let third = try await runTool(Self.bridge, ["run", "--once", "--timeout", "5", "--db", folder.path + "/third.sqlite"],
+                                          environment: elsewhere, timeout: .seconds(30))
+            #expect(third.status == 1, "\(third)")
+            #expect(third.error.split(separator: "\n").count == 1, "one line: \(third.error)")
+            #expect(third.error.contains("PID \(daemon.processIdentifier)"), "\(third.error)")
+            withExtendedLifetime(runtime) {}
+
             // The commands that do not talk to BlueZ take no lock.
             let status = try await bus.run(Self.bridge, ["status", "--db", db])
             #expect(status.status == 0, "\(status)")
@@ -54,8 +66,8 @@ struct SecondInstanceTests {
             let exit = await daemon.waitForExit(timeout: .seconds(20))
             if exit == nil { daemon.killNow() }
             #expect(exit == 0)
-            let third = try await bus.run(Self.bridge, ["run", "--once", "--timeout", "20", "--db", db], timeout: .seconds(60))
-            #expect(third.status == 0, "\(third)")
+            let after = try await bus.run(Self.bridge, ["run", "--once", "--timeout", "20", "--db", db], timeout: .seconds(60))
+            #expect(after.status == 0, "\(after)")
         }
     }
 }
