@@ -5,7 +5,8 @@
 # a run hangs, exits uncleanly, uses ≥ 2 s of CPU or ≥ 96 MiB, or a drink is missing or stored
 # twice. Prints the seed of every failure; replay one with
 #   AQUAVATE_CHAOS_SEED=S swift test --skip-build --filter ChaosTests
-# Seeds run four at a time (the bridge, a simulator and a dbus-daemon each: 2 cores are enough).
+# Seeds run four at a time (the bridge, a simulator and a dbus-daemon each: 2 cores are enough);
+# AQUAVATE_CHAOS_PARALLEL=N changes that.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 count=${1:?usage: scripts/chaos.sh N [FIRST_SEED]}
@@ -13,9 +14,10 @@ first=${2:-$(( (RANDOM << 15 | RANDOM) ))}
 swift build --build-tests > /dev/null || { swift build --build-tests; exit 1; }
 passed=0 failed=0 failures=()
 echo "chaos: $count seeds from $first"
-for ((batch = 0; batch < count; batch += 4)); do
+parallel=${AQUAVATE_CHAOS_PARALLEL:-4}
+for ((batch = 0; batch < count; batch += parallel)); do
     seeds=()
-    for ((i = batch; i < batch + 4 && i < count; i++)); do seeds+=($((first + i))); done
+    for ((i = batch; i < batch + parallel && i < count; i++)); do seeds+=($((first + i))); done
     list=$(IFS=,; echo "${seeds[*]}")
     log=$(mktemp)
     AQUAVATE_CHAOS_SEEDS=$list timeout 600 swift test --skip-build --filter 'ChaosTests' > "$log" 2>&1
