@@ -32,7 +32,7 @@ let package = Package(
         // The no-I/O core: wire formats of PROTOCOL.md.
         .target(name: "AquavateProtocol"),
         // .aqcap capture files and btsnoop import.
-        .target(name: "AquavateCapture", dependencies: ["AquavateProtocol"]),
+        .target(name: "AquavateCapture", dependencies: ["AquavateProtocol", "Locking"]),
         // The drink history (GRDB / SQLite).
         .target(name: "History", dependencies: [
             "AquavateProtocol",
@@ -59,7 +59,8 @@ let package = Package(
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
-        // A lock ThreadSanitizer can see (Synchronization.Mutex is invisible to it on Linux).
+        // A lock ThreadSanitizer can see (Synchronization.Mutex is invisible to it on Linux), and the
+        // waiting queue built on it that DBus and BlueZ share.
         .target(name: "Locking"),
         // Child processes started race-free and awaited without blocking a thread (dbus-daemon, tools).
         .target(name: "ProcessSupport", dependencies: ["Locking"]),
@@ -88,6 +89,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], path: "Benchmarks/aquavate-bench"),
 
+        .testTarget(name: "LockingTests", dependencies: ["Locking"]),
         .testTarget(name: "ProcessSupportTests", dependencies: ["ProcessSupport"]),
         .testTarget(name: "AquavateProtocolTests", dependencies: ["AquavateProtocol", "BusTestSupport"]),
         .testTarget(name: "AquavateCaptureTests", dependencies: ["AquavateCapture", "AquavateProtocol"]),
@@ -100,6 +102,9 @@ let package = Package(
         .testTarget(name: "InstallTests", dependencies: ["Locking", "Bridge", "DBus", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "BottleSimulatorTests", dependencies: ["Locking", "BottleSimulator", "DBus", "AquavateProtocol", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["Locking", "BlueZ", "BottleSession", "DBus", "AquavateProtocol", "History", "BottleSimulator", "BusTestSupport"]),
+        // Which module may import which (README.md, "Architecture"): reads the source tree, builds
+        // against nothing of the product.
+        .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "BridgeTests", dependencies: ["Locking", "Bridge", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks", "BusTestSupport", "ProcessSupport"]),
     ]
 )

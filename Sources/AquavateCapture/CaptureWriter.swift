@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 #if canImport(Glibc)
 import Glibc
 private let systemWrite = Glibc.write
@@ -15,12 +16,15 @@ private let systemClose = Darwin.close
 /// in a user-space buffer, so a crash or `kill -9` loses at most the line being written.
 /// `flush()` additionally asks the disk to keep what was written (`fsync`), which is what a
 /// power cut needs. Safe to share between threads.
-public final class CaptureWriter: @unchecked Sendable {
+public final class CaptureWriter: Sendable {
     public let path: String
-    private let lock = NSLock()
-    /// -1 once closed. Guarded by `lock`, like `lastTime`.
-    private var descriptor: Int32
-    private var lastTime: Double?
+    private let file: Locked<OpenFile>
+
+    private struct OpenFile {
+        /// -1 once closed.
+        var descriptor: Int32
+        var lastTime: Double?
+    }
 
     /// Creates (or truncates) `path` and writes the header line. For a live recording, which
     /// must be on disk as it grows; a finished capture goes through CaptureReplacement instead.
@@ -35,11 +39,12 @@ public final class CaptureWriter: @unchecked Sendable {
     /// Writes into an open file, which the writer then owns (and closes), starting with the header.
     init(descriptor: Int32, path: String, header: CaptureHeader) throws {
         self.path = path
-        self.descriptor = descriptor
+        self.file = Locked(OpenFile(descriptor: descriptor))
         try writeLine(header.jsonLine())
     }
 
     deinit {
+        let descriptor = file.withLock { $0.descriptor }
         if descriptor >= 0 { _ = systemClose(descriptor) }
     }
 
@@ -49,37 +54,39 @@ public final class CaptureWriter: @unchecked Sendable {
     /// never goes back.
     public func write(_ event: CaptureEvent) throws {
         if let problem = event.validationProblem() { throw CaptureEventRejected(problem: problem) }
-        try lock.withLock {
-            if let lastTime, event.time < lastTime {
+        try file.withLock { (file: inout OpenFile) throws(any Error) in
+            if let lastTime = file.lastTime, event.time < lastTime {
                 throw CaptureEventRejected(problem: "out of time order: t \(event.time) is earlier than the previous event's \(lastTime)")
             }
-            try writeLineLocked(event.jsonLine())
-            lastTime = event.time
+            try writeLine(event.jsonLine(), to: file)
+            file.lastTime = event.time
         }
     }
 
     /// Asks the kernel to put what was written on disk.
     public func flush() {
-        lock.withLock {
-            if descriptor >= 0 { _ = fsync(descriptor) }
+        file.withLock { file in
+            if file.descriptor >= 0 { _ = fsync(file.descriptor) }
         }
     }
 
     /// Flushes and closes the file; later writes throw. Closing twice is harmless.
     public func close() {
-        lock.withLock {
-            guard descriptor >= 0 else { return }
-            _ = fsync(descriptor)
-            _ = systemClose(descriptor)
-            descriptor = -1
+        file.withLock { file in
+            guard file.descriptor >= 0 else { return }
+            _ = fsync(file.descriptor)
+            _ = systemClose(file.descriptor)
+            file.descriptor = -1
         }
     }
 
     private func writeLine(_ line: String) throws {
-        try lock.withLock { try writeLineLocked(line) }
+        try file.withLock { (file: inout OpenFile) throws(any Error) in try writeLine(line, to: file) }
     }
 
-    private func writeLineLocked(_ line: String) throws {
+    /// Writes under the lock (the caller holds it: `file` is its guarded value).
+    private func writeLine(_ line: String, to file: OpenFile) throws {
+        let descriptor = file.descriptor
         guard descriptor >= 0 else { throw CaptureFileUnwritable(path: path, reason: "the writer is closed") }
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))

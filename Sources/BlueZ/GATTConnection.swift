@@ -39,7 +39,6 @@ public final class GATTConnection: Sendable {
     private struct LinkState {
         /// Characteristics (by path) whose `Value` changes are notifications to us.
         var notifying: [DBusObjectPath: String] = [:]
-        var streams: [DBusObjectPath: AsyncStream<[UInt8]>.Continuation] = [:]
         var watchingBattery = false
         var lost: LinkLoss?
         /// Our own Disconnect is under way.
@@ -85,12 +84,7 @@ public final class GATTConnection: Sendable {
         switch change {
         case .propertiesChanged(let path, BlueZNames.characteristicInterface, let changed, _):
             guard let value = changed["Value"]?.bytes else { return false }
-            let target = state.withLock { state -> (String, AsyncStream<[UInt8]>.Continuation?)? in
-                guard let uuid = state.notifying[path] else { return nil }
-                return (uuid, state.streams[path])
-            }
-            if let (uuid, stream) = target {
-                stream?.yield(value)
+            if let uuid = state.withLock({ $0.notifying[path] }) {
                 events.push(.value(uuid: uuid, value))
             }
         case .propertiesChanged(let path, BlueZNames.batteryInterface, let changed, _) where path == device:
@@ -104,13 +98,9 @@ public final class GATTConnection: Sendable {
     }
 
     private func markLost(_ loss: LinkLoss) {
-        let streams = state.withLock { state -> [AsyncStream<[UInt8]>.Continuation] in
-            guard state.lost == nil else { return [] }
-            state.lost = loss
-            defer { state.streams.removeAll() }
-            return Array(state.streams.values)
+        state.withLock { state in
+            if state.lost == nil { state.lost = loss }
         }
-        for stream in streams { stream.finish() }
         events.push(.linkLost(loss))
         events.finish()
     }
@@ -190,20 +180,16 @@ public final class GATTConnection: Sendable {
         }
     }
 
-    /// Starts notifications and returns the values as they come (they also arrive, in order with
-    /// everything else, on `events`).
+    /// Starts notifications: the values arrive on `events`, in order with everything else on the
+    /// link. There is no stream per characteristic: one delivery path keeps a value from being
+    /// handled (or buffered unread) twice.
     ///
     /// BLUEZ.md F10: the handler is registered BEFORE `StartNotify` is called, so a notification
     /// that races the reply (the bottle answers a write before its write response, PROTOCOL.md 0)
     /// is delivered, not lost.
-    @discardableResult
-    public func startNotify(_ uuid: String) async throws -> AsyncStream<[UInt8]> {
+    public func startNotify(_ uuid: String) async throws {
         let info = try require(uuid)
-        let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
-        state.withLock { state in
-            state.notifying[info.path] = info.uuid
-            state.streams[info.path] = continuation
-        }
+        state.withLock { $0.notifying[info.path] = info.uuid }
         do {
             _ = try await perform("start notifications", info) { bus in
                 try await bus.call(
@@ -211,14 +197,9 @@ public final class GATTConnection: Sendable {
                     method: "StartNotify", timeout: self.policy.gattOperationTimeout)
             }
         } catch {
-            state.withLock { state in
-                state.notifying[info.path] = nil
-                state.streams[info.path] = nil
-            }
-            continuation.finish()
+            state.withLock { $0.notifying[info.path] = nil }
             throw error
         }
-        return stream
     }
 
     /// The battery percentage, and from now on its changes as events: `org.bluez.Battery1` when

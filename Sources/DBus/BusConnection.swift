@@ -130,7 +130,7 @@ public final class BusConnection: Sendable {
     public func subscribe(_ rule: MatchRule) async throws -> SignalSubscription {
         try rule.validate()
         let id = core.nextID()
-        let buffer = SignalBuffer()
+        let buffer = EventQueue<DBusSignal>()
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
             let queued = core.enqueue { core in
                 core.addSubscription(id: id, rule: rule, buffer: buffer) { done.resume(with: $0) }

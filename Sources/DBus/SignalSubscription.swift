@@ -16,9 +16,10 @@ public final class SignalSubscription: AsyncSequence, Sendable {
     public let rule: MatchRule
     private let connection: BusConnection
     private let id: UInt64
-    let buffer: SignalBuffer
+    /// Filled by the connection's owner thread, read by the subscriber's tasks.
+    let buffer: EventQueue<DBusSignal>
 
-    init(connection: BusConnection, id: UInt64, rule: MatchRule, buffer: SignalBuffer) {
+    init(connection: BusConnection, id: UInt64, rule: MatchRule, buffer: EventQueue<DBusSignal>) {
         self.connection = connection
         self.id = id
         self.rule = rule
@@ -50,7 +51,7 @@ public final class SignalSubscription: AsyncSequence, Sendable {
 
     /// The next signal if one has already arrived, without waiting.
     public func nextIfAvailable() -> DBusSignal? {
-        buffer.take()
+        buffer.nextIfAvailable()
     }
 
     /// The next signal that satisfies `predicate` (others are skipped and dropped), waiting at
@@ -59,28 +60,19 @@ public final class SignalSubscription: AsyncSequence, Sendable {
     public func next(
         within timeout: Duration, where predicate: @escaping @Sendable (DBusSignal) -> Bool = { _ in true }
     ) async throws -> DBusSignal {
-        let outcome = await withTaskGroup(of: DBusSignal??.self) { group -> DBusSignal?? in
-            group.addTask {
-                while let signal = await self.buffer.next() {
-                    if predicate(signal) { return .some(signal) }
-                }
-                return .some(nil)  // ended (or cancelled)
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        // Progress: every pass takes one signal off the queue or ends (time-out, end, cancel);
+        // the time left shrinks towards zero, where the queue answers without waiting.
+        while true {
+            switch await buffer.next(within: ContinuousClock.now.duration(to: deadline)) {
+            case .element(let signal):
+                if predicate(signal) { return signal }
+            case .timedOut:
+                throw DBusSignalWaitTimedOut(rule: rule, timeout: timeout)
+            case .ended:
+                if Task.isCancelled { throw CancellationError() }
+                throw DBusDisconnected(reason: "the subscription to \(rule) ended")
             }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return .none  // time is up
-            }
-            let first = await group.next() ?? .none
-            group.cancelAll()
-            return first
-        }
-        switch outcome {
-        case .some(.some(let signal)): return signal
-        case .some(.none):
-            if Task.isCancelled { throw CancellationError() }
-            throw DBusDisconnected(reason: "the subscription to \(rule) ended")
-        case .none:
-            throw DBusSignalWaitTimedOut(rule: rule, timeout: timeout)
         }
     }
 
@@ -97,93 +89,4 @@ public struct DBusSignalWaitTimedOut: Error, Hashable, Sendable, CustomStringCon
     public var rule: MatchRule
     public var timeout: Duration
     public var description: String { "no matching signal for \(rule) within \(timeout)" }
-}
-
-/// The queue between the owner thread (which yields) and the readers (which wait).
-final class SignalBuffer: Sendable {
-    private struct Waiter {
-        let id: UInt64
-        let continuation: CheckedContinuation<DBusSignal?, Never>
-    }
-
-    private struct State {
-        var signals: [DBusSignal] = []
-        var head = 0
-        var waiters: [Waiter] = []
-        var finished = false
-        var nextWaiter: UInt64 = 0
-
-        mutating func pop() -> DBusSignal? {
-            guard head < signals.count else { return nil }
-            let signal = signals[head]
-            head += 1
-            if head == signals.count {
-                signals.removeAll(keepingCapacity: true)
-                head = 0
-            }
-            return signal
-        }
-    }
-
-    private let state = Locked(State())
-
-    // Continuations are always resumed AFTER the lock is released. Resuming takes the task's
-    // status-record lock, and a task being cancelled holds that lock while its cancellation
-    // handler (below) takes ours: resuming under our lock deadlocked the owner thread against a
-    // cancelling reader (seen in the full test suite; gdb showed the two locks crossed).
-
-    func yield(_ signal: DBusSignal) {
-        let waiter = state.withLock { state -> Waiter? in
-            guard !state.finished else { return nil }
-            if !state.waiters.isEmpty {
-                return state.waiters.removeFirst()
-            }
-            state.signals.append(signal)
-            return nil
-        }
-        waiter?.continuation.resume(returning: signal)
-    }
-
-    func finish() {
-        let waiters = state.withLock { state -> [Waiter] in
-            state.finished = true
-            defer { state.waiters.removeAll() }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.continuation.resume(returning: nil) }
-    }
-
-    /// The oldest buffered signal, if any.
-    func take() -> DBusSignal? {
-        state.withLock { state in state.pop() }
-    }
-
-    func next() async -> DBusSignal? {
-        let id = state.withLock { state -> UInt64 in
-            state.nextWaiter += 1
-            return state.nextWaiter
-        }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<DBusSignal?, Never>) in
-                enum Now { case signal(DBusSignal), end, wait }
-                let now = state.withLock { state -> Now in
-                    if let signal = state.pop() { return .signal(signal) }
-                    if state.finished || Task.isCancelled { return .end }
-                    state.waiters.append(Waiter(id: id, continuation: continuation))
-                    return .wait
-                }
-                switch now {
-                case .signal(let signal): continuation.resume(returning: signal)
-                case .end: continuation.resume(returning: nil)
-                case .wait: break
-                }
-            }
-        } onCancel: {
-            let waiter = state.withLock { state -> Waiter? in
-                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.waiters.remove(at: index)
-            }
-            waiter?.continuation.resume(returning: nil)
-        }
-    }
 }

@@ -7,11 +7,12 @@
 // connection's messages in order, so any signal caused by a call made after `subscribe`
 // returned is forwarded to us and delivered to the stream.
 import CDBus
+import Locking
 
 final class SubscriptionEntry {
     let rule: MatchRule
-    let buffer: SignalBuffer
-    init(rule: MatchRule, buffer: SignalBuffer) {
+    let buffer: EventQueue<DBusSignal>
+    init(rule: MatchRule, buffer: EventQueue<DBusSignal>) {
         self.rule = rule
         self.buffer = buffer
     }
@@ -23,7 +24,7 @@ extension ConnectionCore {
     /// Enters the subscription and asks the bus for its signals; `completion` runs when the bus
     /// has accepted (or refused) the rule.
     func addSubscription(
-        id: UInt64, rule: MatchRule, buffer: SignalBuffer,
+        id: UInt64, rule: MatchRule, buffer: EventQueue<DBusSignal>,
         completion: @escaping (Result<Void, any Error>) -> Void
     ) {
         guard isOpen else {
@@ -96,7 +97,7 @@ extension ConnectionCore {
             }
             guard let values = decoded else { continue }  // undecodable: dropped
             if rule.needsArguments && !rule.matchesArguments(values) { continue }
-            entry.buffer.yield(DBusSignal(
+            entry.buffer.push(DBusSignal(
                 sender: sender ?? "", path: path ?? .root, interface: interface ?? "", member: member ?? "",
                 destination: message.destination, arguments: values))
         }

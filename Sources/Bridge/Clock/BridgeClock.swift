@@ -2,6 +2,7 @@
 // and the daemon hand them the system clock, so replay and tests can drive time.
 
 import Foundation
+import Locking
 
 public protocol BridgeClock: Sendable {
     /// UTC seconds since 1970.
@@ -15,19 +16,14 @@ public struct SystemClock: BridgeClock {
 }
 
 /// A clock that says what it is told (replay, tests).
-public final class ManualClock: BridgeClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Double
+public final class ManualClock: BridgeClock, Sendable {
+    private let current: Locked<Double>
 
-    public init(_ start: Double) { current = start }
+    public init(_ start: Double) { current = Locked(start) }
 
-    public var now: Double {
-        lock.lock(); defer { lock.unlock() }
-        return current
-    }
+    public var now: Double { current.withLock { $0 } }
 
     public func set(_ value: Double) {
-        lock.lock(); defer { lock.unlock() }
-        current = value
+        current.withLock { $0 = value }
     }
 }

@@ -3,15 +3,16 @@
 
 import Foundation
 import History
+import Locking
 import Reminders
 
 /// A `DrinkLedger` backed by the history database. `revision` is bumped by the bridge at every
 /// commit that changed the history (new drinks, tombstones), so the engine re-asks for the day
 /// total only then or when the local day changes.
-public final class HistoryLedger: DrinkLedger, @unchecked Sendable {
+public final class HistoryLedger: DrinkLedger, Sendable {
     private let history: DrinkHistory
-    private let lock = NSLock()
-    private var changes = 0
+    /// Commits that changed the history, since start.
+    private let changes = Locked(0)
 
     public init(history: DrinkHistory) {
         self.history = history
@@ -19,8 +20,7 @@ public final class HistoryLedger: DrinkLedger, @unchecked Sendable {
 
     /// Call after a commit that changed what is stored.
     public func historyChanged() {
-        lock.lock(); defer { lock.unlock() }
-        changes += 1
+        changes.withLock { $0 += 1 }
     }
 
     public func dayTotal(at instant: Double, timeZone: TimeZone) -> Int {
@@ -34,7 +34,6 @@ public final class HistoryLedger: DrinkLedger, @unchecked Sendable {
     }
 
     public func revision(at instant: Double) -> Int {
-        lock.lock(); defer { lock.unlock() }
-        return changes
+        changes.withLock { $0 }
     }
 }

@@ -8,9 +8,10 @@
 // writes two lines, not one per retry.
 //
 // Concurrency: `enqueue`, `wake` and `close` may be called from any thread; the state they share
-// with the worker is guarded by `lock`, which is never held across an await or a sink call.
+// with the worker is `state`, whose lock is never held across an await or a sink call.
 
 import Foundation
+import Locking
 import Logging
 
 /// What a sink's queue looks like now (for `status` and tests).
@@ -30,25 +31,28 @@ public struct SinkQueueStatus: Sendable, Equatable {
     public var lastProblem: String?
 }
 
-final class SinkQueue: @unchecked Sendable {
+final class SinkQueue: Sendable {
     let sink: any NotificationSink
     private let clock: any SinkClock
     private let policy: RetryPolicy
     private let limit: Int
     private let logger: Logger
 
-    private let lock = NSLock()
-    private var waiting: [SinkItem] = []
-    private var itemWaiter: CheckedContinuation<Void, Never>?
-    private var backoffTask: Task<Void, Error>?
-    private var wakeRequested = false
-    private var closed = false
-    private var failingSince: Double?
-    private var failures = 0
-    private var dropped = 0
-    private var deliveredCount = 0
-    private var rejectedCount = 0
-    private var lastProblem: String?
+    private let state = Locked(State())
+
+    private struct State {
+        var waiting: [SinkItem] = []
+        var itemWaiter: CheckedContinuation<Void, Never>?
+        var backoffTask: Task<Void, Error>?
+        var wakeRequested = false
+        var closed = false
+        var failingSince: Double?
+        var failures = 0
+        var dropped = 0
+        var deliveredCount = 0
+        var rejectedCount = 0
+        var lastProblem: String?
+    }
 
     init(sink: any NotificationSink, clock: any SinkClock, policy: RetryPolicy, limit: Int, logger: Logger) {
         self.sink = sink
@@ -60,29 +64,24 @@ final class SinkQueue: @unchecked Sendable {
 
     private var name: String { sink.name }
 
-    private func locked<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
-    }
-
     // MARK: - Called by the hub (any thread)
 
     func enqueue(_ item: SinkItem) {
-        let (accepted, droppedItem, waiter): (Bool, SinkItem?, CheckedContinuation<Void, Never>?) = locked {
-            if closed { return (false, nil, nil) }
+        let limit = self.limit
+        let (accepted, droppedItem, waiter) = state.withLock { state -> (Bool, SinkItem?, CheckedContinuation<Void, Never>?) in
+            if state.closed { return (false, nil, nil) }
             // Only the newest state matters: a queued older snapshot is replaced, not repeated.
-            if item.isSnapshot, let index = waiting.firstIndex(where: { $0.isSnapshot }) {
-                waiting.remove(at: index)
+            if item.isSnapshot, let index = state.waiting.firstIndex(where: { $0.isSnapshot }) {
+                state.waiting.remove(at: index)
             }
             var droppedItem: SinkItem?
-            if waiting.count >= limit {
-                droppedItem = waiting.removeFirst()
-                dropped += 1
+            if state.waiting.count >= limit {
+                droppedItem = state.waiting.removeFirst()
+                state.dropped += 1
             }
-            waiting.append(item)
-            let waiter = itemWaiter
-            itemWaiter = nil
+            state.waiting.append(item)
+            let waiter = state.itemWaiter
+            state.itemWaiter = nil
             return (true, droppedItem, waiter)
         }
         waiter?.resume()
@@ -96,9 +95,9 @@ final class SinkQueue: @unchecked Sendable {
 
     /// The sink can deliver again: cut the current back-off short.
     func wake() {
-        let task: Task<Void, Error>? = locked {
-            if let backoffTask { return backoffTask }
-            if failingSince != nil { wakeRequested = true }
+        let task = state.withLock { state -> Task<Void, Error>? in
+            if let backoffTask = state.backoffTask { return backoffTask }
+            if state.failingSince != nil { state.wakeRequested = true }
             return nil
         }
         task?.cancel()
@@ -106,13 +105,13 @@ final class SinkQueue: @unchecked Sendable {
 
     /// Stops taking items and wakes the worker so it can end. Returns what was never delivered.
     func close() -> Int {
-        let (waiter, task, count): (CheckedContinuation<Void, Never>?, Task<Void, Error>?, Int) = locked {
-            closed = true
-            let waiter = itemWaiter
-            itemWaiter = nil
-            let count = waiting.count
-            waiting.removeAll()
-            return (waiter, backoffTask, count)
+        let (waiter, task, count) = state.withLock { state -> (CheckedContinuation<Void, Never>?, Task<Void, Error>?, Int) in
+            state.closed = true
+            let waiter = state.itemWaiter
+            state.itemWaiter = nil
+            let count = state.waiting.count
+            state.waiting.removeAll()
+            return (waiter, state.backoffTask, count)
         }
         waiter?.resume()
         task?.cancel()
@@ -120,9 +119,10 @@ final class SinkQueue: @unchecked Sendable {
     }
 
     var status: SinkQueueStatus {
-        locked {
-            SinkQueueStatus(sink: name, waiting: waiting.count, dropped: dropped, failingSince: failingSince,
-                            delivered: deliveredCount, rejected: rejectedCount, lastProblem: lastProblem)
+        let name = self.name
+        return state.withLock { state in
+            SinkQueueStatus(sink: name, waiting: state.waiting.count, dropped: state.dropped, failingSince: state.failingSince,
+                            delivered: state.deliveredCount, rejected: state.rejectedCount, lastProblem: state.lastProblem)
         }
     }
 
@@ -137,7 +137,7 @@ final class SinkQueue: @unchecked Sendable {
                 if isClosed { return }
                 do {
                     try await item.send(to: sink)
-                    locked { deliveredCount += 1 }
+                    state.withLock { $0.deliveredCount += 1 }
                     deliveredAfterFailures()
                     break
                 } catch let error as SinkDeliveryError {
@@ -156,21 +156,21 @@ final class SinkQueue: @unchecked Sendable {
         }
     }
 
-    private var isClosed: Bool { locked { closed } || Task.isCancelled }
+    private var isClosed: Bool { state.withLock { $0.closed } || Task.isCancelled }
 
     private func nextItem() async -> SinkItem? {
         // Progress: each pass takes an item or awaits the next push (or the close).
         while true {
-            let (item, isClosed): (SinkItem?, Bool) = locked {
-                if closed { return (nil, true) }
-                return (waiting.isEmpty ? nil : waiting.removeFirst(), false)
+            let (item, isClosed) = state.withLock { state -> (SinkItem?, Bool) in
+                if state.closed { return (nil, true) }
+                return (state.waiting.isEmpty ? nil : state.waiting.removeFirst(), false)
             }
             if isClosed { return nil }
             if let item { return item }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let resumeNow: Bool = locked {
-                    if closed || !waiting.isEmpty { return true }
-                    itemWaiter = continuation
+                let resumeNow = state.withLock { state -> Bool in
+                    if state.closed || !state.waiting.isEmpty { return true }
+                    state.itemWaiter = continuation
                     return false
                 }
                 if resumeNow { continuation.resume() }
@@ -181,21 +181,21 @@ final class SinkQueue: @unchecked Sendable {
     /// A newer snapshot waiting behind a stale one that failed goes out instead of it.
     private func freshest(_ item: SinkItem) -> SinkItem {
         guard item.isSnapshot else { return item }
-        return locked {
-            guard let index = waiting.firstIndex(where: { $0.isSnapshot }) else { return item }
-            return waiting.remove(at: index)
+        return state.withLock { state in
+            guard let index = state.waiting.firstIndex(where: { $0.isSnapshot }) else { return item }
+            return state.waiting.remove(at: index)
         }
     }
 
     private func backoff(_ seconds: Double) async {
         let clock = self.clock
         let task = Task { try await clock.sleep(for: seconds) }
-        let skip: Bool = locked {
-            if wakeRequested || closed {
-                wakeRequested = false
+        let skip = state.withLock { state -> Bool in
+            if state.wakeRequested || state.closed {
+                state.wakeRequested = false
                 return true
             }
-            backoffTask = task
+            state.backoffTask = task
             return false
         }
         if skip { task.cancel() }
@@ -204,7 +204,7 @@ final class SinkQueue: @unchecked Sendable {
         } onCancel: {
             task.cancel()
         }
-        locked { backoffTask = nil }
+        state.withLock { $0.backoffTask = nil }
     }
 
     // MARK: - Outage bookkeeping and its log lines
@@ -212,14 +212,14 @@ final class SinkQueue: @unchecked Sendable {
     /// Returns the back-off before the next attempt.
     private func failed(_ item: SinkItem, _ error: Error) -> Double {
         let now = clock.now
-        let (count, firstOfOutage): (Int, Bool) = locked {
-            failures += 1
-            lastProblem = "\(error)"
-            if failingSince == nil {
-                failingSince = now
-                return (failures, true)
+        let (count, firstOfOutage) = state.withLock { state -> (Int, Bool) in
+            state.failures += 1
+            state.lastProblem = "\(error)"
+            if state.failingSince == nil {
+                state.failingSince = now
+                return (state.failures, true)
             }
-            return (failures, false)
+            return (state.failures, false)
         }
         let delay = policy.delay(afterFailures: count)
         if firstOfOutage {
@@ -234,12 +234,12 @@ final class SinkQueue: @unchecked Sendable {
 
     private func deliveredAfterFailures() {
         let now = clock.now
-        let outage: (since: Double, failures: Int, waiting: Int)? = locked {
-            guard let since = failingSince else { return nil }
-            let outage = (since, failures, waiting.count)
-            failingSince = nil
-            failures = 0
-            wakeRequested = false
+        let outage = state.withLock { state -> (since: Double, failures: Int, waiting: Int)? in
+            guard let since = state.failingSince else { return nil }
+            let outage = (since, state.failures, state.waiting.count)
+            state.failingSince = nil
+            state.failures = 0
+            state.wakeRequested = false
             return outage
         }
         if let outage {
@@ -251,9 +251,9 @@ final class SinkQueue: @unchecked Sendable {
 
     private func rejected(_ item: SinkItem, _ error: SinkDeliveryError) {
         // The destination answered, so whatever outage there was is over.
-        locked {
-            rejectedCount += 1
-            lastProblem = "\(error)"
+        state.withLock { state in
+            state.rejectedCount += 1
+            state.lastProblem = "\(error)"
         }
         deliveredAfterFailures()
         logger.error("sink \(name): dropped \(item.summary): \(error)")

@@ -19,6 +19,7 @@
 // state never fails: the newest one is kept and goes out on the next connection.
 
 import Foundation
+import Locking
 import Logging
 
 public final class MQTTSink: NotificationSink {
@@ -30,21 +31,17 @@ public final class MQTTSink: NotificationSink {
     private let shared: Shared
 
     /// What the network thread's handlers and the hub's worker share.
-    private final class Shared: @unchecked Sendable {
-        private let lock = NSLock()
-        private var context: SinkContext?
-        private var snapshot: BridgeSnapshot?
-
-        private func locked<T>(_ body: () -> T) -> T {
-            lock.lock()
-            defer { lock.unlock() }
-            return body()
+    private final class Shared: Sendable {
+        private struct Values {
+            var context: SinkContext?
+            var snapshot: BridgeSnapshot?
         }
+        private let values = Locked(Values())
 
-        func set(context: SinkContext) { locked { self.context = context } }
-        var currentContext: SinkContext? { locked { context } }
-        func set(snapshot: BridgeSnapshot) { locked { self.snapshot = snapshot } }
-        var latestSnapshot: BridgeSnapshot? { locked { snapshot } }
+        func set(context: SinkContext) { values.withLock { $0.context = context } }
+        var currentContext: SinkContext? { values.withLock { $0.context } }
+        func set(snapshot: BridgeSnapshot) { values.withLock { $0.snapshot = snapshot } }
+        var latestSnapshot: BridgeSnapshot? { values.withLock { $0.snapshot } }
     }
 
     public var topics: MQTTTopics { configuration.topics }

@@ -20,11 +20,13 @@
 //   socket pair (what `mosquitto_loop_start` relies on too).
 // * `mosquitto_destroy` runs in `deinit`. The network thread holds a strong reference while it
 //   runs, so the handle cannot be destroyed under it.
-// * `lock` guards this class's own state; it is never held while calling into libmosquitto.
+// * `state` holds this class's own shared state; its lock is never held while calling into
+//   libmosquitto.
 
 import CMosquitto
 import Dispatch
 import Foundation
+import Locking
 import Logging
 
 /// What can go wrong when publishing or subscribing.
@@ -111,17 +113,21 @@ final class MosquittoClient: @unchecked Sendable {
     private let logger: Logger
     private let wakeUp = DispatchSemaphore(value: 0)
 
-    private let lock = NSLock()
-    private var connected = false
-    private var started = false
-    private var stopRequested = false
-    private var finished = false
-    private var finishWaiters: [CheckedContinuation<Void, Never>] = []
-    /// Why the last attempt failed (a refused CONNACK is only known in the connect callback).
-    private var refusal: String?
-    /// Message ids the broker has acknowledged, collected only while `stop()` waits for them.
-    private var acknowledged: Set<Int32>?
-    private var acknowledgementWaiter: (ids: Set<Int32>, continuation: CheckedContinuation<Void, Never>)?
+    private let state = Locked(State())
+
+    /// What the network thread and the callers share.
+    private struct State {
+        var connected = false
+        var started = false
+        var stopRequested = false
+        var finished = false
+        var finishWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Why the last attempt failed (a refused CONNACK is only known in the connect callback).
+        var refusal: String?
+        /// Message ids the broker has acknowledged, collected only while `stop()` waits for them.
+        var acknowledged: Set<Int32>?
+        var acknowledgementWaiter: (ids: Set<Int32>, continuation: CheckedContinuation<Void, Never>)?
+    }
     /// MQTT 5 in use; false after a broker refused it (network thread only, like connecting).
     private var speaksVersion5: Bool
     /// The next attempt must be a full connect: set when falling back to 3.1.1 (see `connect`).
@@ -174,21 +180,15 @@ final class MosquittoClient: @unchecked Sendable {
         }
     }
 
-    private func locked<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body()
-    }
-
-    var isConnected: Bool { locked { connected } }
+    var isConnected: Bool { state.withLock { $0.connected } }
 
     // MARK: - Any thread
 
     /// Starts the network thread, which connects and keeps reconnecting until `stop()`.
     func start() {
-        let shouldStart: Bool = locked {
-            guard !started, !stopRequested else { return false }
-            started = true
+        let shouldStart = state.withLock { state -> Bool in
+            guard !state.started, !state.stopRequested else { return false }
+            state.started = true
             return true
         }
         guard shouldStart else { return }
@@ -239,11 +239,11 @@ final class MosquittoClient: @unchecked Sendable {
     /// broker's PUBACK makes Linux send a reset, the broker may then lose the DISCONNECT it had
     /// not read yet, and it publishes the last will after all (seen in this suite).
     func stop(finalMessages: [Message] = []) async {
-        let (wasRunning, wasConnected): (Bool, Bool) = locked {
-            let wasRunning = started && !stopRequested
-            stopRequested = true
-            if wasRunning && connected { acknowledged = [] }
-            return (wasRunning, connected)
+        let (wasRunning, wasConnected) = state.withLock { state -> (Bool, Bool) in
+            let wasRunning = state.started && !state.stopRequested
+            state.stopRequested = true
+            if wasRunning && state.connected { state.acknowledged = [] }
+            return (wasRunning, state.connected)
         }
         if wasRunning && wasConnected {
             var ids: Set<Int32> = []
@@ -258,9 +258,9 @@ final class MosquittoClient: @unchecked Sendable {
         }
         wakeUp.signal()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow: Bool = locked {
-                if finished || !started { return true }
-                finishWaiters.append(continuation)
+            let resumeNow = state.withLock { state -> Bool in
+                if state.finished || !state.started { return true }
+                state.finishWaiters.append(continuation)
                 return false
             }
             if resumeNow { continuation.resume() }
@@ -272,9 +272,9 @@ final class MosquittoClient: @unchecked Sendable {
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let done: Bool = self.locked {
-                        if ids.isSubset(of: self.acknowledged ?? []) || !self.connected || Task.isCancelled { return true }
-                        self.acknowledgementWaiter = (ids, continuation)
+                    let done = self.state.withLock { state -> Bool in
+                        if ids.isSubset(of: state.acknowledged ?? []) || !state.connected || Task.isCancelled { return true }
+                        state.acknowledgementWaiter = (ids, continuation)
                         return false
                     }
                     if done { continuation.resume() }
@@ -291,9 +291,9 @@ final class MosquittoClient: @unchecked Sendable {
     }
 
     private func resumeAcknowledgementWaiter() {
-        let waiter: CheckedContinuation<Void, Never>? = locked {
-            defer { acknowledgementWaiter = nil }
-            return acknowledgementWaiter?.continuation
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            defer { state.acknowledgementWaiter = nil }
+            return state.acknowledgementWaiter?.continuation
         }
         waiter?.resume()
     }
@@ -307,7 +307,7 @@ final class MosquittoClient: @unchecked Sendable {
 
     // MARK: - The network thread
 
-    private var isStopping: Bool { locked { stopRequested } }
+    private var isStopping: Bool { state.withLock { $0.stopRequested } }
 
     private func runNetworkLoop() {
         let label = options.broker.description
@@ -347,8 +347,8 @@ final class MosquittoClient: @unchecked Sendable {
                     }
                 } while loopCode == Int32(MOSQ_ERR_SUCCESS.rawValue)
                 if isStopping { return }
-                failure = locked { refusal } ?? describeLoopFailure(loopCode)
-                locked { refusal = nil }
+                failure = state.withLock { $0.refusal } ?? describeLoopFailure(loopCode)
+                state.withLock { $0.refusal = nil }
             }
 
             failures += 1
@@ -418,11 +418,11 @@ final class MosquittoClient: @unchecked Sendable {
     }
 
     private func networkLoopEnded() {
-        let waiters: [CheckedContinuation<Void, Never>] = locked {
-            finished = true
-            connected = false
-            let waiters = finishWaiters
-            finishWaiters.removeAll()
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.finished = true
+            state.connected = false
+            let waiters = state.finishWaiters
+            state.finishWaiters.removeAll()
             return waiters
         }
         for waiter in waiters { waiter.resume() }
@@ -434,20 +434,21 @@ final class MosquittoClient: @unchecked Sendable {
         guard code == 0 else {
             let unsupportedVersion = Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue)
             if speaksVersion5, code == unsupportedVersion || code == 1, fallBackToVersion3() {
-                locked { refusal = "the broker does not speak MQTT 5; trying 3.1.1" }
+                state.withLock { $0.refusal = "the broker does not speak MQTT 5; trying 3.1.1" }
                 return
             }
             // MQTT 5 reason codes (134, 135) and 3.1.1 return codes (4, 5) read differently.
             let reason = String(cString: speaksVersion5 ? mosquitto_reason_string(code) : mosquitto_connack_string(code))
             let credentials: Set<Int32> = speaksVersion5
                 ? [Int32(MQTT_RC_BAD_USERNAME_OR_PASSWORD.rawValue), Int32(MQTT_RC_NOT_AUTHORIZED.rawValue)] : [4, 5]
-            locked { refusal = "the broker refused the connection: \(reason)" + (credentials.contains(code)
-                ? " (check user and password in mqtt.url)" : "") }
+            let refusal = "the broker refused the connection: \(reason)" + (credentials.contains(code)
+                ? " (check user and password in mqtt.url)" : "")
+            state.withLock { $0.refusal = refusal }
             return
         }
-        let stopping: Bool = locked {
-            connected = true
-            return stopRequested
+        let stopping = state.withLock { state -> Bool in
+            state.connected = true
+            return state.stopRequested
         }
         if stopping {
             // stop() came while the connection was still being made: leave cleanly at once.
@@ -458,9 +459,9 @@ final class MosquittoClient: @unchecked Sendable {
     }
 
     fileprivate func didDisconnect(_ code: Int32) {
-        let wasConnected: Bool = locked {
-            let was = connected
-            connected = false
+        let wasConnected = state.withLock { state -> Bool in
+            let was = state.connected
+            state.connected = false
             return was
         }
         resumeAcknowledgementWaiter()
@@ -468,11 +469,11 @@ final class MosquittoClient: @unchecked Sendable {
     }
 
     fileprivate func didPublish(_ id: Int32) {
-        let waiter: CheckedContinuation<Void, Never>? = locked {
-            guard acknowledged != nil else { return nil }
-            acknowledged!.insert(id)
-            guard let pending = acknowledgementWaiter, pending.ids.isSubset(of: acknowledged!) else { return nil }
-            acknowledgementWaiter = nil
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard state.acknowledged != nil else { return nil }
+            state.acknowledged!.insert(id)
+            guard let pending = state.acknowledgementWaiter, pending.ids.isSubset(of: state.acknowledged!) else { return nil }
+            state.acknowledgementWaiter = nil
             return pending.continuation
         }
         waiter?.resume()

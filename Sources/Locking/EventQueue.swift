@@ -1,11 +1,22 @@
-// An ordered, unbounded queue between producers (the signal pump) and one consumer that waits
-// with a deadline.
+// An ordered, unbounded queue between producers (a signal pump, a D-Bus owner thread) and the
+// tasks that wait for its elements with a deadline. D-Bus subscriptions buffer their signals in
+// one, and BlueZ builds every wait of the bridge on them (object changes, sightings, link events).
+//
+// Why here, in Locking, and not in DBus: it is a concurrency primitive built on `Locked` and
+// nothing else, with no D-Bus in it, and both DBus and BlueZ (and any module above Locking)
+// need it; the DBus module stays the Swift face of libdbus.
 //
 // Not an AsyncStream: an AsyncStream's iterator ends for good when the waiting task is
 // cancelled, so racing "the next event" against a time-out would lose the queue. Here a wait
 // that times out (or is cancelled) returns and the queue stays usable.
-
-import Locking
+//
+// Waiters are served in the order they started waiting; most queues have one consumer, but a
+// D-Bus subscription may be read by several tasks at once.
+//
+// Continuations are always resumed AFTER the lock is released: resuming takes the task's status
+// lock, and a task being cancelled holds that lock while its cancellation handler (below) takes
+// ours. Resuming under our lock deadlocked a D-Bus owner thread against a cancelling reader (seen
+// in the full test suite; gdb showed the two locks crossed).
 
 public final class EventQueue<Element: Sendable>: Sendable {
     /// What a wait gave.
@@ -24,7 +35,8 @@ public final class EventQueue<Element: Sendable>: Sendable {
     private struct State {
         var items: [Element] = []
         var head = 0
-        var waiter: Waiter?
+        /// In the order they began to wait.
+        var waiters: [Waiter] = []
         var finished = false
         var nextID: UInt64 = 0
         /// Waits whose time ran out before they were registered (a very short time-out on a
@@ -44,10 +56,15 @@ public final class EventQueue<Element: Sendable>: Sendable {
             return item
         }
 
-        mutating func takeWaiter(_ id: UInt64? = nil) -> Waiter? {
-            guard let waiter, id == nil || waiter.id == id else { return nil }
-            self.waiter = nil
-            return waiter
+        /// The oldest waiter.
+        mutating func takeFirstWaiter() -> Waiter? {
+            waiters.isEmpty ? nil : waiters.removeFirst()
+        }
+
+        /// Waiter `id`, if it is still waiting.
+        mutating func takeWaiter(_ id: UInt64) -> Waiter? {
+            guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return waiters.remove(at: index)
         }
     }
 
@@ -55,11 +72,11 @@ public final class EventQueue<Element: Sendable>: Sendable {
 
     public init() {}
 
-    /// Appends an element (ignored once finished).
+    /// Appends an element (ignored once finished); the oldest waiter, if any, takes it at once.
     public func push(_ element: Element) {
         let waiter = state.withLock { state -> Waiter? in
             guard !state.finished else { return nil }
-            if let waiter = state.takeWaiter() { return waiter }
+            if let waiter = state.takeFirstWaiter() { return waiter }
             state.items.append(element)
             return nil
         }
@@ -68,21 +85,25 @@ public final class EventQueue<Element: Sendable>: Sendable {
 
     /// Ends the queue: waits return `.ended` once the buffered elements are taken.
     public func finish() {
-        let waiter = state.withLock { state -> Waiter? in
+        let waiters = state.withLock { state -> [Waiter] in
             state.finished = true
-            return state.takeWaiter()
+            defer { state.waiters.removeAll() }
+            return state.waiters
         }
-        waiter?.continuation.resume(returning: .ended)
+        for waiter in waiters { waiter.continuation.resume(returning: .ended) }
     }
 
     public var isFinished: Bool { state.withLock { $0.finished } }
+
+    /// How many tasks wait now (for tests that need waits in a known order).
+    var waitingCount: Int { state.withLock { $0.waiters.count } }
 
     /// The next element if one is buffered.
     public func nextIfAvailable() -> Element? {
         state.withLock { $0.pop() }
     }
 
-    /// The next element, waiting at most `timeout` (nil: no limit). One waiter at a time.
+    /// The next element, waiting at most `timeout` (nil: no limit).
     public func next(within timeout: Duration?) async -> Wait {
         // Answer at once, without a timer task, what needs no waiting: a buffered element, an
         // ended queue, a time-out of zero. A consumer that keeps asking an ended queue then costs
@@ -119,7 +140,7 @@ public final class EventQueue<Element: Sendable>: Sendable {
                     if let item = state.pop() { return .element(item) }
                     if state.finished || Task.isCancelled { return .ended }
                     if state.expired.contains(id) { return .timedOut }
-                    state.waiter = Waiter(id: id, continuation: continuation)
+                    state.waiters.append(Waiter(id: id, continuation: continuation))
                     return nil
                 }
                 if let immediate { continuation.resume(returning: immediate) }
@@ -129,7 +150,8 @@ public final class EventQueue<Element: Sendable>: Sendable {
         }
     }
 
-    /// The next element, waiting without limit; nil once ended.
+    /// The next element, waiting without limit; nil once ended (or when the waiting task is
+    /// cancelled).
     public func next() async -> Element? {
         if case .element(let element) = await next(within: nil) { return element }
         return nil
