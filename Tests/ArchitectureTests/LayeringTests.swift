@@ -117,3 +117,35 @@ import Testing
         #expect(ImportScanner.imports(in: text).map(\.line) == [10, 12])
     }
 }
+
+/// Package.swift may not declare what the map forbids: a dependency there is an import waiting
+/// to happen.
+@Suite struct ManifestTests {
+    @Test func everyDeclaredDependencyIsAllowedByTheModuleMap() throws {
+        let manifest = try String(contentsOf: LayeringTests.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let declared = PackageManifest.dependencies(in: manifest)
+        #expect(declared["BottleSession"]?.contains("BlueZ") == true, "Package.swift was not read: \(declared)")
+        for (module, allowed) in ModuleMap.allowed {
+            guard let dependencies = declared[module] else {
+                Issue.record("Package.swift declares no target \(module)")
+                continue
+            }
+            for dependency in dependencies.subtracting(allowed).sorted() {
+                Issue.record("Package.swift: \(module) depends on \(dependency), which the module map does not allow")
+            }
+        }
+    }
+
+    @Test func theManifestReaderFindsTargetsAndProducts() {
+        let manifest = """
+            .target(name: "Reminders"),
+            .target(name: "BlueZ", dependencies: [
+                "DBus", .product(name: "Logging", package: "swift-log"),
+            ]),
+            .executableTarget(name: "fuzz", dependencies: ["AquavateProtocol"], path: "Fuzz/fuzz"),
+            """
+        #expect(PackageManifest.dependencies(in: manifest) == [
+            "Reminders": [], "BlueZ": ["DBus", "Logging"], "fuzz": ["AquavateProtocol"],
+        ])
+    }
+}
