@@ -61,10 +61,15 @@ public final class SignalSubscription: AsyncSequence, Sendable {
         within timeout: Duration, where predicate: @escaping @Sendable (DBusSignal) -> Bool = { _ in true }
     ) async throws -> DBusSignal {
         let deadline = ContinuousClock.now.advanced(by: timeout)
-        // Progress: every pass takes one signal off the queue or ends (time-out, end, cancel);
-        // the time left shrinks towards zero, where the queue answers without waiting.
+        var firstPass = true
+        // Progress: every pass takes one signal off the queue or ends (time-out, end, cancel).
+        // Once the time is up it is up, however fast signals that do not match keep coming; only
+        // the first pass looks even then, so that a zero time-out still finds a waiting signal.
         while true {
-            switch await buffer.next(within: ContinuousClock.now.duration(to: deadline)) {
+            let left = ContinuousClock.now.duration(to: deadline)
+            if left <= .zero && !firstPass { throw DBusSignalWaitTimedOut(rule: rule, timeout: timeout) }
+            firstPass = false
+            switch await buffer.next(within: Swift.max(left, .zero)) {
             case .element(let signal):
                 if predicate(signal) { return signal }
             case .timedOut:
