@@ -141,6 +141,45 @@ import Testing
         }
     }
 
+    /// A wait with a predicate drops what does not match, times out when its time is up however
+    /// many other signals keep coming, and a cancelled wait throws CancellationError and leaves
+    /// the subscription usable.
+    @Test func aFilteredWaitSkipsTimesOutAndCanBeCancelled() async throws {
+        try await withPrivateBus { bus in
+            let emitter = try await connect(bus)
+            let listener = try await connect(bus)
+            let subscription = try await listener.subscribe(MatchRule(interface: "org.example.F"))
+            for index in 0..<3 {
+                try emitter.emitSignal(path: "/", interface: "org.example.F", member: "Noise", arguments: [.int32(Int32(index))])
+            }
+            try emitter.emitSignal(path: "/", interface: "org.example.F", member: "Wanted")
+            #expect(try await subscription.next(within: .seconds(5)) { $0.member == "Wanted" }.member == "Wanted")
+
+            // Noise keeps coming faster than the time-out: the wait still ends on time.
+            let flood = Task {
+                while !Task.isCancelled {
+                    try emitter.emitSignal(path: "/", interface: "org.example.F", member: "Noise")
+                    try await Task.sleep(for: .milliseconds(1))
+                }
+            }
+            let started = ContinuousClock.now
+            await #expect(throws: DBusSignalWaitTimedOut.self) {
+                _ = try await subscription.next(within: .milliseconds(200)) { $0.member == "Wanted" }
+            }
+            #expect(ContinuousClock.now - started < .seconds(5))
+            flood.cancel()
+            _ = await flood.result
+
+            let waiting = Task { try await subscription.next(within: .seconds(60)) { $0.member == "Never" } }
+            waiting.cancel()
+            await #expect(throws: CancellationError.self) { _ = try await waiting.value }
+            try emitter.emitSignal(path: "/", interface: "org.example.F", member: "Wanted")
+            #expect(try await subscription.next(within: .seconds(5)) { $0.member == "Wanted" }.member == "Wanted")
+            await listener.close()
+            await emitter.close()
+        }
+    }
+
     @Test func nameAcquiredOnlyWhenAskedFor() async throws {
         try await withPrivateBus { bus in
             let connection = try await connect(bus)
