@@ -149,3 +149,48 @@ import Testing
         ])
     }
 }
+
+/// One lock type (README.md, "Thread sanitizer"): outside the Locking module no source makes a
+/// lock of its own. Foundation's NSLock and the standard library's Mutex were the ones found; a
+/// Mutex is invisible to ThreadSanitizer on Linux, and two kinds of lock are two sets of rules.
+@Suite struct OneLockTypeTests {
+    static let otherLocks = ["NSLock", "NSRecursiveLock", "NSCondition", "NSConditionLock", "Mutex<", "Mutex(",
+                             "os_unfair_lock", "pthread_mutex_", "pthread_rwlock_", "pthread_spin_"]
+
+    /// The lines of `text` that make or use another lock, outside comments.
+    static func otherLockUses(in text: String) -> [Int] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
+            let code = line.range(of: "//").map { line[..<$0.lowerBound] } ?? line[...]
+            return otherLocks.contains { code.contains($0) } ? index + 1 : nil
+        }
+    }
+
+    @Test func onlyLockingMakesLocks() throws {
+        let sources = LayeringTests.root.appendingPathComponent("Sources")
+        let files = FileManager.default
+        var checked = 0
+        for module in try files.contentsOfDirectory(atPath: sources.path).sorted() where module != "Locking" {
+            let folder = sources.appendingPathComponent(module)
+            guard let walker = files.enumerator(atPath: folder.path) else { continue }
+            for case let relative as String in walker where relative.hasSuffix(".swift") {
+                let text = try String(contentsOf: folder.appendingPathComponent(relative), encoding: .utf8)
+                checked += 1
+                for line in Self.otherLockUses(in: text) {
+                    Issue.record("Sources/\(module)/\(relative):\(line): a lock other than Locked (module Locking)")
+                }
+            }
+        }
+        #expect(checked > 100)
+    }
+
+    @Test func theLockFinderSeesALockButNotAComment() {
+        let text = """
+            import Foundation
+            // an NSLock would do here, but see Locking
+            final class Box { private let lock = NSLock() }
+            let m = Mutex<Int>(0)
+            let fine = Locked(0)
+            """
+        #expect(Self.otherLockUses(in: text) == [3, 4])
+    }
+}
