@@ -1,15 +1,16 @@
 // Which module may import which: the layering of README.md ("Architecture", "Module map"),
 // written as data so that `LayeringTests` can hold every source file to it.
 //
-// The floors, bottom up (a module imports only from floors below it, never sideways into an
-// I/O module it has no business with):
+// The floors, bottom up (a module imports only what lies below it, never sideways into an I/O
+// module it has no business with):
 //   0. pure:       AquavateProtocol, Reminders (Foundation only), Locking (the pthread mutex)
 //   1. storage:    AquavateCapture (files), History (SQLite), ProcessSupport (children)
-//   2. transport:  DBus (libdbus), then BlueZ and BottleSimulator on it, Sinks
+//   2. transport:  DBus (libdbus), and on it BlueZ, BottleSimulator and Sinks
 //   3. session:    BottleSession (one bottle over BlueZ)
-//   4. the bridge: Bridge, then the executables
-// Package.swift declares the same dependencies; this map is narrower where the design is (e.g. a
-// module may not reach a product it only gets transitively).
+//   4. the bridge: Bridge (ingest, daemon, configuration, replay)
+//   5. the executables: aquavate-bridge, aquavate-sim
+// Package.swift's declared dependencies must lie inside this map (`ManifestTests`); the map may
+// allow a module that comes only transitively (aquavate-bridge names Sinks, which Bridge brings).
 
 enum ModuleMap {
     /// System modules any module with I/O may use.
