@@ -25,8 +25,9 @@ enum ModuleMap {
         // The reminder rules: no I/O and no system time (an injected clock), so replay and tests
         // drive them; Foundation for calendars and time zones only.
         "Reminders": ["Foundation"],
-        // The one lock type (and the waiting queue on it): pthread only.
-        "Locking": ["Glibc", "Darwin"],
+        // The one lock type (and the waiting queue on it): pthread, and libdispatch for the
+        // queue's time-outs.
+        "Locking": ["Glibc", "Darwin", "Dispatch"],
 
         "AquavateCapture": platform.union(["AquavateProtocol", "Locking"]),
         "History": platform.union(["AquavateProtocol", "GRDB"]),
