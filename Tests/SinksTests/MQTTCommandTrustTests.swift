@@ -125,7 +125,14 @@ import Testing
         try await controller.waitFor(bridge.topics.availability, count: 2, "online again") { $0.text == "online" }
         try controller.publish(bridge.topics.command, "log " + String(repeating: "y", count: 1_000_000))
         try controller.publish(bridge.topics.command, "log magnesium")
-        #expect(try await bridge.commands.waitForCount(2, "the small command after the restart").last == .log(type: "magnesium"))
+        // The controller may send "log vitamin-d" again: libmosquitto re-sends a QoS 1 message whose
+        // acknowledgement it had not taken in when the broker was killed (seen: [vitamin-d,
+        // vitamin-d], about one run in five). What matters is that magnesium arrives and the huge
+        // command does not.
+        let afterRestart = try await bridge.commands.wait(for: "the small command after the restart") {
+            $0.contains(.log(type: "magnesium"))
+        }
+        #expect(afterRestart.allSatisfy { $0 == .log(type: "vitamin-d") || $0 == .log(type: "magnesium") }, "\(afterRestart)")
         #expect(bridge.lines.matching("1000004 bytes").isEmpty)
 
         await controller.stop()

@@ -30,6 +30,11 @@ import Testing
         #expect(delivered.map(\.id) == ["n1"])
         #expect(sink.attempts.all.count == 13)
 
+        // The worker logs the recovery just after the sink returned, so the line may still be on
+        // its way when the delivery is seen.
+        try await lines.wait(for: "the recovery logged") { lines in
+            lines.contains { $0.message.contains("delivering again") && $0.level >= .notice }
+        }
         // One warning when the outage starts, one notice when it ends, nothing per retry above debug.
         #expect(lines.matching("cannot deliver", minimum: .warning).count == 1)
         #expect(lines.matching("cannot deliver notification id=n1 kind=reminder: connection refused; retrying in 1 s").count == 1)
@@ -60,6 +65,10 @@ import Testing
             clock.advance(by: requested[count - 1])
         }
         try await sink.delivered.waitForCount(2)
+        // As above: the second recovery's line follows the second delivery.
+        try await lines.wait(for: "two recoveries logged") { lines in
+            lines.filter { $0.message.contains("delivering again") && $0.level >= .notice }.count >= 2
+        }
 
         #expect(clock.requested.all == [1, 2, 4, 1, 2])  // the schedule starts over after a recovery
         #expect(lines.matching("cannot deliver", minimum: .warning).map(\.message).map { $0.contains("id=second") }
