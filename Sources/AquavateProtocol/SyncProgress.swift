@@ -148,3 +148,26 @@ public struct SyncProgress: Sendable, Equatable {
         return .next(index: expectedIndex)
     }
 }
+
+/// How one sync ended (DESIGN.md 3.4 `outcome`): one rule for the live session and for replay.
+public enum SyncOutcome: String, Sendable, Equatable {
+    /// The last chunk was ACKed: the bottle marked the batch synced.
+    case complete
+    /// No chunk after START (nothing to send, or the B2 wedge).
+    case empty
+    /// Chunks came, then stopped: time-out, link lost, or a chunk that could not be stored.
+    case interrupted
+    /// A chunk failed to decode and could not be read back, or was refused as implausible.
+    case rejected
+}
+
+extension SyncProgress {
+    /// How the sync ended, whatever ended it (the last ACK, a time-out, a lost link, a new
+    /// START, the end of a capture): the one rule both the live session and replay report.
+    public var outcome: SyncOutcome {
+        if isComplete { return .complete }
+        if refusedChunks > 0 { return .rejected }
+        if rejectedChunks > 0 && (awaitingReadBack || !hasData) { return .rejected }
+        return hasData ? .interrupted : .empty
+    }
+}

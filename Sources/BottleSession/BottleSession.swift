@@ -169,7 +169,11 @@ public final class BottleSession {
                                       chunkSize: chunkSizeOverride ?? ChunkSizing.recordsPerChunk(mtu: mtu))
         var progress = SyncProgress(start: start, bounds: RecordBounds(now: clock.now))
         roundNewRecords = 0
-        func end(_ outcome: SyncOutcome) -> SyncRound {
+        // The outcome comes from SyncProgress's one rule (replay uses the same); the call sites
+        // name the outcome they expect, which the rule must agree with.
+        func end(_ expected: SyncOutcome) -> SyncRound {
+            let outcome = progress.outcome
+            if outcome != expected { logger.debug("\(bottleID): sync ended as \(outcome.rawValue) (expected \(expected.rawValue))") }
             let round = SyncRound(requestedCount: Int(start.count), chunkSize: Int(start.chunkSize),
                                   records: progress.acceptedRecords, chunks: progress.acceptedChunks,
                                   newRecords: roundNewRecords, outcome: outcome, endedAt: clock.now)

@@ -4,18 +4,6 @@
 import AquavateProtocol
 import History
 
-/// How one sync round ended (DESIGN.md 3.4 `outcome`).
-public enum SyncOutcome: String, Sendable, Equatable {
-    /// The last chunk was ACKed: the bottle marked the batch synced.
-    case complete
-    /// No chunk after START (nothing to send, or the B2 wedge).
-    case empty
-    /// Chunks came, then stopped: time-out, link lost, or a chunk that could not be stored.
-    case interrupted
-    /// A chunk failed to decode and could not be read back.
-    case rejected
-}
-
 /// One START and what followed.
 public struct SyncRound: Sendable, Equatable {
     /// `count` and `chunk_size` of the START.

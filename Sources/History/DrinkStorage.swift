@@ -67,7 +67,7 @@ extension DrinkHistory {
         }
     }
 
-    private static func store(_ record: DrinkRecord, bottle: String, at storedAt: Double,
+    static func store(_ record: DrinkRecord, bottle: String, at storedAt: Double,
                               in db: Database) throws -> StoreOutcome {
         // New records are the common case: one INSERT, no lookup. A conflict on the key (and
         // only on the key: every other constraint holds by construction) inserts nothing.

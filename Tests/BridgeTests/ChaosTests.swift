@@ -43,25 +43,15 @@ struct ChaosTests {
             let db = folder.path + "/history.sqlite"
             var completed = false
             for attempt in 1...8 where !completed {
-                let usage = folder.path + "/usage-\(attempt).txt"
-                // runTool throws when the run does not end by itself (a hang fails the test).
-                let result = try await runTool(
-                    "/usr/bin/time",
-                    ["-f", "%U %S %M", "-o", usage, LiveCommandTests.bridge, "run", "--once", "--timeout", "15",
-                     "--failure-pause", "0.5", "--db", db],
-                    environment: bus.environment, timeout: .seconds(60))
+                // A hang throws (the run must end by itself within its --timeout).
+                let run = try await MeasuredRun.bridge(["run", "--once", "--timeout", "15", "--failure-pause", "0.5", "--db", db],
+                                                       environment: bus.environment, folder: folder)
+                let result = run.result
                 let context = "seed \(seed), run \(attempt): \(result)\nsimulator:\n\(bus.log("sim"))"
                 #expect(result.status == 0 || result.status == 1, "a clean exit status: \(context)")
                 #expect(!result.error.contains("Fatal error"), "\(context)")
-                let figures = try String(contentsOfFile: usage, encoding: .utf8)
-                    .split(whereSeparator: \.isWhitespace).compactMap { Double($0) }.suffix(3)
-                if figures.count == 3 {
-                    let cpu = figures[figures.startIndex] + figures[figures.startIndex + 1]
-                    #expect(cpu < 2, "CPU seconds \(cpu): \(context)")
-                    #expect(figures[figures.startIndex + 2] < 96 * 1024, "peak KiB \(figures[figures.startIndex + 2]): \(context)")
-                } else {
-                    Issue.record("GNU time gave no figures (\(figures)): \(context)")
-                }
+                #expect((run.cpuSeconds ?? .infinity) < 2, "CPU seconds \(run.cpuSeconds ?? -1): \(context)")
+                #expect((run.peakKiB ?? .infinity) < 96 * 1024, "peak KiB \(run.peakKiB ?? -1): \(context)")
                 if result.status == 0 {
                     completed = result.error.contains("synced") || result.error.contains("nothing to sync")
                 } else {

@@ -23,27 +23,18 @@ struct HostileBottleTests {
             var lowBatteryAlerts = 0
             var alertLines: [String] = []
             for run in 1...2 {
-                let usage = folder.path + "/usage-\(run).txt"
-                let result = try await runTool(
-                    "/usr/bin/time",
-                    ["-f", "%U %S %M", "-o", usage, LiveCommandTests.bridge, "run", "--once", "--timeout", "12",
-                     "--failure-pause", "0.3", "--db", db],
-                    environment: bus.environment, timeout: .seconds(60))
+                let measured = try await MeasuredRun.bridge(["run", "--once", "--timeout", "12", "--failure-pause", "0.3", "--db", db],
+                                                            environment: bus.environment, folder: folder)
+                let result = measured.result
                 let context = "seed \(seed), run \(run): \(result)"
                 #expect(result.status == 0 || result.status == 1, "\(context)")
                 #expect(!result.error.contains("Fatal error"), "\(context)")
+                #expect((measured.cpuSeconds ?? .infinity) < 2, "CPU seconds \(measured.cpuSeconds ?? -1): \(context)")
+                #expect((measured.peakKiB ?? .infinity) < 96 * 1024, "peak KiB \(measured.peakKiB ?? -1): \(context)")
                 // The journal sink's line, one per delivered notification.
                 let alerts = result.error.split(separator: "\n").filter { $0.hasPrefix("notice: notification id=bottle-low-battery") }
                 lowBatteryAlerts += alerts.count
                 alertLines += alerts.map { "run \(run): \($0)" }
-                let figures = try String(contentsOfFile: usage, encoding: .utf8)
-                    .split(whereSeparator: \.isWhitespace).compactMap { Double($0) }.suffix(3)
-                #expect(figures.count == 3, "\(context)")
-                if figures.count == 3 {
-                    let values = Array(figures)
-                    #expect(values[0] + values[1] < 2, "CPU seconds \(values[0] + values[1]): \(context)")
-                    #expect(values[2] < 96 * 1024, "peak KiB \(values[2]): \(context)")
-                }
             }
             #expect(lowBatteryAlerts <= 1, "seed \(seed): \(lowBatteryAlerts) low-battery alerts on one day: \(alertLines)")
             let stored = try DrinkHistory(path: db).storedDrinks()

@@ -20,11 +20,9 @@ struct SleepInReplyTests {
         // MTU 23: one record a chunk, so chunk 33 is the 34th record, as in the report.
         try await live.withSimulator(records: 60, arguments: ["--fault", "mtu=23", "--fault", "sleep-in-reply=33"]) { bus, folder in
             let db = folder.path + "/history.sqlite"
-            let usage = folder.path + "/usage.txt"
-            // GNU time reports the run's CPU seconds and peak resident memory (KiB).
-            let result = try await runTool(
-                "/usr/bin/time", ["-f", "%U %S %M", "-o", usage, LiveCommandTests.bridge, "run", "--once", "--timeout", "40", "--db", db],
-                environment: bus.environment, timeout: .seconds(60))
+            let run = try await MeasuredRun.bridge(["run", "--once", "--timeout", "40", "--db", db],
+                                                   environment: bus.environment, folder: folder)
+            let result = run.result
             #expect(result.status == 0, "\(result)")
             #expect(bus.log("sim").contains("fault: sleep-in-reply=33"), "the fault must have fired")
             #expect(result.error.contains("waiting for the bottle to advertise again"), "\(result.error)")
@@ -32,15 +30,10 @@ struct SleepInReplyTests {
             #expect(stored.count == 60)
             #expect(Set(stored.map(\.recordID)).count == 60, "each drink exactly once")
 
-            let figures = try String(contentsOfFile: usage, encoding: .utf8)
-                .split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
-            #expect(figures.count == 3, "\(figures)")
-            if figures.count == 3 {
-                // The spin burnt a core and grew 100 MB a second; a healthy run of two sessions
-                // uses a fraction of a second and stays near its idle ~41 MiB.
-                #expect(figures[0] + figures[1] < 3, "CPU seconds: \(figures[0] + figures[1])")
-                #expect(figures[2] < 96 * 1024, "peak resident KiB: \(figures[2])")
-            }
+            // The spin burnt a core and grew 100 MB a second; a healthy run of two sessions uses
+            // a fraction of a second and stays near its idle ~41 MiB.
+            #expect((run.cpuSeconds ?? .infinity) < 3, "CPU seconds: \(run.cpuSeconds ?? -1)")
+            #expect((run.peakKiB ?? .infinity) < 96 * 1024, "peak resident KiB: \(run.peakKiB ?? -1)")
         }
     }
 

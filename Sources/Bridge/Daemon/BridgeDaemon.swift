@@ -288,21 +288,20 @@ public final class BridgeDaemon: Service, Sendable {
         }
         let memory = memories.withLock { $0[bottleID, default: SyncMemory()] }
         memories.withLock { $0[bottleID] = memory }
+        // The one ingest path (replay feeds the same component): it is the session's store.
         let sink = SessionEventSink(history: history, desk: desk, bottleID: bottleID, logger: logger)
-        let (events, consumer) = sink.start()
         let session = BottleSession(
-            link: link, store: LiveDrinkStore(history: history, logger: logger), clock: SessionClockAdapter(clock: clock),
+            link: link, store: sink.ingest, clock: SessionClockAdapter(clock: clock),
             memory: memory, timing: options.sessionTiming, recorder: recorder, setTime: setTime, logger: logger
         ) { [heartbeat] event in
             // Every event (state, stored chunk, sync ended) is progress of the session.
             heartbeat.mark(event.watchdogMark)
-            events.yield(event)
+            sink.handle(event)
         }
         enter("syncing \(sighting.name) (\(bottleID))")
         heartbeat.waiting(for: Self.watchdogPatience)
         let report = await session.run()
-        events.finish()
-        await consumer.value
+        await sink.finish(at: clock.now)
         return report
     }
 

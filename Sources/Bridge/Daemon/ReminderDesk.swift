@@ -54,6 +54,17 @@ public actor ReminderDesk {
         runner.fireDue(at: instant)
     }
 
+    /// What the ingest tells the reminders (the live session's events, in order).
+    public func apply(_ input: ReminderInput) {
+        switch input {
+        case .currentState(let low, let percent, let time): currentState(lowBattery: low, batteryPercent: percent, at: time)
+        case .bottleGoal(let goal, let time): bottleGoal(goal, at: time)
+        case .historyChanged: historyChanged()
+        case .drinkStored(let record): drinkStored(record)
+        case .syncEnded(let time, let newRecords): syncEnded(at: time, newRecords: newRecords)
+        }
+    }
+
     public func historyChanged() {
         runner.historyChanged()
     }

@@ -1,6 +1,7 @@
-// What the daemon does with a session's events: keep the bottle's row current (state, goal,
-// last sync), feed the reminder engine (REMINDERS.md: after-sync rules, low battery), and log
-// the new drinks. Events are handled one at a time, in the order the session sent them.
+// The live session's side of the one ingest path: the session's events go to `BottleIngest`
+// (the same component replay feeds), what it reports is logged, and what it tells the reminders
+// is handed, in order, to the daemon's reminder actor by a consumer task (the session must not
+// wait for the reminders between a chunk's commit and its ACK).
 
 import AquavateProtocol
 import BottleSession
@@ -9,93 +10,49 @@ import History
 import Logging
 
 struct SessionEventSink: Sendable {
-    let history: DrinkHistory
-    let desk: ReminderDesk
-    let bottleID: String
-    let logger: Logger
+    let ingest: BottleIngest
+    private let inputs: AsyncStream<ReminderInput>.Continuation
+    private let consumer: Task<Void, Never>
 
-    /// Starts the consumer; yield into the continuation, finish it, then await the task.
-    func start() -> (AsyncStream<SessionEvent>.Continuation, Task<Void, Never>) {
-        let (stream, continuation) = AsyncStream<SessionEvent>.makeStream()
-        let task = Task {
-            var states = StateCoalescing()
-            for await event in stream {
-                if case .currentState(let state, let time) = event {
-                    await heard(state, at: time, &states)
-                    continue
-                }
-                if case .syncEnded = event { write(&states) }
-                await handle(event)
-            }
-            write(&states)
+    init(history: DrinkHistory, desk: ReminderDesk, bottleID: String, logger: Logger) {
+        let (stream, continuation) = AsyncStream<ReminderInput>.makeStream()
+        inputs = continuation
+        consumer = Task {
+            for await input in stream { await desk.apply(input) }
         }
-        return (continuation, task)
+        ingest = BottleIngest(history: history, bottleID: bottleID, logger: logger,
+                              emit: { Self.log($0, logger: logger) }, remind: { continuation.yield($0) })
     }
 
-    /// Current States come as fast as the bottle sends them (a bottle that floods them made one
-    /// synchronous database write each, issue 11): the bottle's row is written at most once a
-    /// second of session time, the last one always (at the end of a sync and of the session), and
-    /// the reminder engine hears a state only when the low-battery flag differs from the last.
-    struct StateCoalescing {
-        var pending: (state: CurrentState, time: Double)?
-        var lastWritten = -Double.infinity
-        var lastLowBattery: Bool?
-    }
-
-    private func heard(_ state: CurrentState, at time: Double, _ states: inout StateCoalescing) async {
-        states.pending = (state, time)
-        if time - states.lastWritten >= 1 { write(&states) }
-        let low = state.flags.contains(.lowBattery)
-        if !state.isPlaceholder && states.lastLowBattery != low {
-            states.lastLowBattery = low
-            await desk.currentState(lowBattery: low, batteryPercent: Int(state.batteryPercent), at: time)
-        }
-    }
-
-    private func write(_ states: inout StateCoalescing) {
-        guard let (state, time) = states.pending else { return }
-        states.pending = nil
-        states.lastWritten = time
-        let snapshot = CurrentStateSnapshot(
-            receivedAt: time, bottleTime: state.timestamp, dailyTotalML: Int(state.dailyTotalML),
-            bottleLevelML: Int(state.bottleLevelML), batteryPercent: Int(state.batteryPercent),
-            unsyncedCount: Int(state.unsyncedCount), flagsRaw: state.flags.rawValue)
-        update { $0.state = snapshot; $0.lastSeen = time }
-    }
-
-    private func handle(_ event: SessionEvent) async {
+    /// One event of the session, as it happens.
+    func handle(_ event: SessionEvent) {
         switch event {
-        case .currentState:
-            break  // coalesced in `heard`
-        case .battery(let percent, _):
-            logger.debug("\(bottleID): battery \(percent) %")
-        case .bottleConfig(let config, let time):
-            update { $0.goalML = Int(config.dailyGoalML) }
-            await desk.bottleGoal(Int(config.dailyGoalML), at: time)
-        case .stored(let results, _):
-            let new = results.filter(\.isNew)
-            for result in new {
-                let record = result.record
-                let when = Date(timeIntervalSince1970: Double(record.timestamp)).ISO8601Format()
-                logger.info("drink #\(record.recordID) at \(when): \(record.amountML) ml\(record.isDeleted ? " (deleted)" : "")")
-            }
-            for result in results where result.outcome == .conflicting {
-                logger.warning("record #\(result.record.recordID) at \(result.record.timestamp) differs from the stored copy; the first copy is kept")
-            }
-            if !new.isEmpty { await desk.historyChanged() }
-            for result in new where !result.record.isDeleted { await desk.drinkStored(result.record) }
+        case .currentState(let state, let time): ingest.heard(state, at: time)
+        case .battery(let percent, let time): ingest.heardBattery(percent, at: time)
+        case .bottleConfig(let config, let time): ingest.heard(config, at: time)
+        case .stored: break  // the ingest stored the chunk itself (it is the session's DrinkStore)
         case .syncEnded(let round):
-            logger.info("sync \(round.outcome.rawValue): \(round.records) record(s) in \(round.chunks) chunk(s), \(round.newRecords) new")
-            if round.outcome == .complete { update { $0.lastSync = round.endedAt } }
-            await desk.syncEnded(at: round.endedAt, newRecords: round.newRecords)
+            ingest.syncEnded(round.outcome, records: round.records, chunks: round.chunks, at: round.endedAt)
         }
     }
 
-    private func update(_ change: (inout BottleRecord) -> Void) {
-        do {
-            _ = try history.updateBottle(id: bottleID) { change(&$0) }
-        } catch {
-            logger.warning("could not update the bottle's record: \(error)")
+    /// The session ended: what is pending is written, the reminders have heard everything.
+    func finish(at time: Double) async {
+        ingest.disconnected(at: time)
+        inputs.finish()
+        await consumer.value
+    }
+
+    /// The daemon's journal lines for what the ingest reports.
+    private static func log(_ event: BridgeEvent, logger: Logger) {
+        switch event {
+        case .drink(let drink) where drink.isNew:
+            let when = Date(timeIntervalSince1970: Double(drink.timestamp)).ISO8601Format()
+            logger.info("drink #\(drink.recordID) at \(when): \(drink.amountML) ml\(drink.deleted ? " (deleted)" : "")")
+        case .sync(let sync):
+            logger.info("sync \(sync.outcome.rawValue): \(sync.records) record(s) in \(sync.chunks) chunk(s)")
+        default:
+            break
         }
     }
 }

@@ -35,7 +35,7 @@ public enum BridgeEvent: Sendable, Equatable {
     }
 
     public struct SyncEvent: Sendable, Equatable {
-        public enum Outcome: String, Sendable { case complete, empty, interrupted, rejected }
+        public typealias Outcome = SyncOutcome
         public var time: Double
         public var records: Int
         public var chunks: Int

@@ -1,5 +1,6 @@
-// Replay: feeds recorded captures through the decoder and the history, exactly as the live
-// bridge would have processed them (DESIGN.md 1, 3.3).
+// Replay: turns recorded captures into the bottle traffic the live session reports, and feeds
+// it to the same `BottleIngest` the live bridge uses (DESIGN.md 1, 3.3), so a recording replays
+// to the same history, events and notifications.
 //
 // The sync is reconstructed from what the capture shows on the wire: the START the client wrote,
 // each Drink Data value, each ACK. A chunk's records are committed to the history when the chunk
@@ -18,7 +19,10 @@ import History
 import Logging
 import Reminders
 
-public final class Replayer {
+// Used from one thread at a time; the ingest calls back synchronously from the replayer's own
+// calls, which is why its callbacks may capture it (the ingest's callbacks are @Sendable for the
+// daemon, whose session runs on another task than its reminders).
+public final class Replayer: @unchecked Sendable {
     public let history: DrinkHistory
     public let configuration: Configuration
     private let emit: (BridgeEvent) -> Void
@@ -29,15 +33,21 @@ public final class Replayer {
     /// Files that could not be opened or imported at all.
     public private(set) var failedFiles = 0
 
-    private var bottleID = "unknown"
+    private var bottleID = "unknown" {
+        didSet {
+            guard bottleID != oldValue else { return }
+            ingestStorage?.disconnected(at: lastEventTime ?? 0)
+            ingestStorage = nil
+        }
+    }
+    /// The one ingest path, for the current bottle (made again when the capture names another).
+    private var ingestStorage: BottleIngest?
     private var sync: SyncProgress?
     private var lastEventTime: Double?
     /// Local days the replayed drinks fall on: one entry per day, however long the capture is.
     private var touchedDays = TouchedDays()
     private var bottleGoalML: Int?
     private var connected = false
-    /// New records committed by the sync in progress (the after-sync rules need to know).
-    private var newRecordsInSync = 0
     /// The reminder engine, with `--reminders`: driven on the capture's clock.
     public private(set) var reminders: ReminderRunner?
 
@@ -133,6 +143,7 @@ public final class Replayer {
             connected = true
         case .disconnect:
             finishSync(at: event.time, reason: "disconnected")
+            ingest.disconnected(at: event.time)
             connected = false
         case .read, .notify:
             guard let characteristic = event.characteristic, let value = event.value else { return }
@@ -176,25 +187,12 @@ public final class Replayer {
             case .drinkData:
                 receiveChunk(value, viaRead: viaRead, time: time, file: file, line: line)
             case .currentState:
-                let state = try CurrentState(decoding: value)
-                remember(state, at: time)
-                reminders?.currentState(lowBattery: state.flags.contains(.lowBattery),
-                                        batteryPercent: Int(state.batteryPercent), at: time)
-                emit(.state(.init(time: time, dailyTotalML: Int(state.dailyTotalML), bottleLevelML: Int(state.bottleLevelML),
-                                  battery: Int(state.batteryPercent), unsynced: Int(state.unsyncedCount), flags: state.flags.names)))
+                ingest.heard(try CurrentState(decoding: value), at: time)
             case .bottleConfig:
                 let config = try BottleConfig(decoding: value)
-                guard let goal = config.plausibleGoalML else {
-                    // As live: a goal the bottle cannot hold (0 would switch the reminders off).
+                if !ingest.heard(config, at: time) {
+                    // A goal the bottle cannot hold (0 would switch the reminders off).
                     reject("bottle-config: a goal of \(config.dailyGoalML) ml is outside 1000–4000; ignored", file: file, line: line)
-                    return
-                }
-                bottleGoalML = goal
-                updateBottle(file: file, line: line) { $0.goalML = Int(config.dailyGoalML) }
-                if let reminders {
-                    var settings = reminders.engine.reminderSettings
-                    settings.hydration = configuration.hydrationSettings(bottleGoal: bottleGoalML)
-                    reminders.updateSettings(settings, at: time)
                 }
             case .syncControl:
                 _ = try SyncControl(decoding: value)
@@ -231,16 +229,13 @@ public final class Replayer {
             case .start:
                 finishSync(at: time, reason: "restarted")
                 sync = SyncProgress(start: control, bounds: RecordBounds(now: time))
-                newRecordsInSync = 0
             case .ack:
                 guard var progress = sync else { return }
                 let verdict = progress.acknowledged()
                 sync = progress
                 if verdict == .complete {
-                    emit(.sync(.init(time: time, records: progress.acceptedRecords, chunks: progress.acceptedChunks, outcome: .complete)))
                     sync = nil
-                    updateBottle(file: file, line: line) { $0.lastSync = time }
-                    endOfSync(at: time)
+                    ingest.syncEnded(progress.outcome, records: progress.acceptedRecords, chunks: progress.acceptedChunks, at: time)
                 } else if verdict == .surplus {
                     logger.warning("\(file):\(line): an ACK with no chunk waiting for it; the bottle runs one chunk ahead (PROTOCOL.md B3)")
                 }
@@ -284,48 +279,13 @@ public final class Replayer {
         }
     }
 
-    /// Stores one chunk's records in one transaction, then reports them.
+    /// Stores one chunk's records through the ingest (one transaction, reported as drink events).
     private func commit(_ records: [DrinkRecord], at time: Double, file: String, line: Int) {
-        let results: [StoreResult]
         do {
-            try noticeIDReset(records, at: time, file: file, line: line)
-            results = try history.store(records, bottle: bottleID, at: time)
+            _ = try ingest.store(records, bottle: bottleID, at: time)
         } catch {
             reject("could not store the chunk: \(error)", file: file, line: line)
-            return
         }
-        if results.contains(where: \.isNew) {
-            newRecordsInSync += results.filter(\.isNew).count
-            reminders?.historyChanged()
-        }
-        for result in results {
-            if result.outcome == .conflicting {
-                logger.warning("\(file):\(line): record #\(result.record.recordID) at \(result.record.timestamp) differs from the stored copy; the first copy is kept")
-            }
-            let record = result.record
-            touchedDays.insert(record.timestamp, timeZone: configuration.timeZone)
-            emit(.drink(.init(bottle: bottleID, recordID: record.recordID, timestamp: record.timestamp,
-                              amountML: Int(record.amountML), bottleLevelML: Int(record.bottleLevelML),
-                              kind: record.kind, deleted: record.isDeleted, isNew: result.isNew)))
-        }
-    }
-
-    /// B14: ids restart at 1 after CLEAR_HISTORY. A sync that brings an id lower than the highest
-    /// one stored marks a reset, so that later deletions only name records since the reset.
-    private func noticeIDReset(_ records: [DrinkRecord], at time: Double, file: String, line: Int) throws {
-        guard let first = records.first, let highest = try history.highestRecordID(bottle: bottleID),
-              first.recordID < highest, try !history.storedDrinks(bottle: bottleID, from: Double(first.timestamp),
-                                                                    to: Double(first.timestamp) + 1).contains(where: { $0.recordID == first.recordID }) else { return }
-        logger.notice("\(file):\(line): record ids restarted at #\(first.recordID) (the bottle's history was cleared)")
-        try history.recordIDReset(bottle: bottleID, at: time)
-    }
-
-    /// Keeps the last Current State in the bottle's row, for `status`.
-    private func remember(_ state: CurrentState, at time: Double) {
-        let snapshot = CurrentStateSnapshot(receivedAt: time, bottleTime: state.timestamp, dailyTotalML: Int(state.dailyTotalML),
-                                            bottleLevelML: Int(state.bottleLevelML), batteryPercent: Int(state.batteryPercent),
-                                            unsyncedCount: Int(state.unsyncedCount), flagsRaw: state.flags.rawValue)
-        updateBottle(file: nil, line: nil) { $0.state = snapshot; $0.lastSeen = time }
     }
 
     private func updateBottle(file: String?, line: Int?, _ change: (inout BottleRecord) -> Void) {
@@ -339,29 +299,44 @@ public final class Replayer {
     private func finishSync(at time: Double, reason: String) {
         guard let progress = sync else { return }
         sync = nil
-        let outcome: BridgeEvent.SyncEvent.Outcome
-        if progress.isComplete {
-            outcome = .complete
-        } else if progress.refusedChunks > 0 {
-            outcome = .rejected
-        } else if progress.rejectedChunks > 0 && (progress.awaitingReadBack || !progress.hasData) {
-            outcome = .rejected
-        } else if progress.hasData {
-            outcome = .interrupted
-        } else {
-            outcome = .empty
-        }
-        logger.debug("sync ended (\(reason)): \(outcome.rawValue)")
-        emit(.sync(.init(time: time, records: progress.acceptedRecords, chunks: progress.acceptedChunks, outcome: outcome)))
-        endOfSync(at: time)
+        logger.debug("sync ended (\(reason)): \(progress.outcome.rawValue)")
+        ingest.syncEnded(progress.outcome, records: progress.acceptedRecords, chunks: progress.acceptedChunks, at: time)
     }
 
-    /// The after-sync rules (REMINDERS.md 2.4) run when a sync session ends, complete or not,
-    /// if it committed new records.
-    private func endOfSync(at time: Double) {
-        let added = newRecordsInSync
-        newRecordsInSync = 0
-        reminders?.syncEnded(at: time, newRecords: added)
+    // MARK: The ingest
+
+    private var ingest: BottleIngest {
+        if let ingestStorage { return ingestStorage }
+        let made = BottleIngest(history: history, bottleID: bottleID, logger: logger,
+                                emit: { [weak self] in self?.ingested($0) }, remind: { [weak self] in self?.remind($0) })
+        ingestStorage = made
+        return made
+    }
+
+    /// What the ingest reports: printed, and the local days of the drinks remembered.
+    private func ingested(_ event: BridgeEvent) {
+        if case .drink(let drink) = event { touchedDays.insert(drink.timestamp, timeZone: configuration.timeZone) }
+        emit(event)
+    }
+
+    /// What the ingest tells the reminders, on the capture's clock.
+    private func remind(_ input: ReminderInput) {
+        if case .bottleGoal(let goal, _) = input { bottleGoalML = goal }
+        guard let reminders else { return }
+        switch input {
+        case .currentState(let low, let percent, let time):
+            reminders.currentState(lowBattery: low, batteryPercent: percent, at: time)
+        case .bottleGoal(_, let time):
+            var settings = reminders.engine.reminderSettings
+            settings.hydration = configuration.hydrationSettings(bottleGoal: bottleGoalML)
+            reminders.updateSettings(settings, at: time)
+        case .historyChanged:
+            reminders.historyChanged()
+        case .drinkStored:
+            break
+        case .syncEnded(let time, let newRecords):
+            reminders.syncEnded(at: time, newRecords: newRecords)
+        }
     }
 
     private func reject(_ message: String, file: String, line: Int?) {
@@ -376,6 +351,7 @@ public final class Replayer {
     public func finish() {
         if let time = lastEventTime {
             finishSync(at: time, reason: "end of input")
+            ingestStorage?.disconnected(at: time)
         }
         guard let first = touchedDays.earliest, let last = touchedDays.latest else { return }
         let timeZone = configuration.timeZone

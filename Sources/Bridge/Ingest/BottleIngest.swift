@@ -1,0 +1,154 @@
+// The one path for bottle traffic, live and replayed (DESIGN.md 1): the live session and replay
+// both hand it what the bottle said — Current States, its configuration, the battery, each
+// chunk to store, the end of each sync — and it does everything the bridge does with that:
+// keeps the bottle's row current, leaves out the all-zero placeholder the bottle sends after
+// waking, stores a chunk in one write transaction (an id reset noticed inside it), reports the
+// sync's outcome, feeds the reminders, and says what happened as `BridgeEvent`s (replay prints
+// them; the daemon logs them). Because both paths go through here, a recording replays to the
+// same history, the same events and the same notifications as the live run that made it.
+
+import AquavateProtocol
+import BottleSession
+import History
+import Locking
+import Logging
+
+public final class BottleIngest: DrinkStore, Sendable {
+    public let history: DrinkHistory
+    public let bottleID: String
+    private let logger: Logger
+    private let emit: @Sendable (BridgeEvent) -> Void
+    private let remind: @Sendable (ReminderInput) -> Void
+    private let state = Locked(IngestState())
+
+    private struct IngestState {
+        /// The last Current State not yet written to the bottle's row (written at most once a
+        /// second of bottle-traffic time: a bottle that floods Current State made one synchronous
+        /// database write each).
+        var pendingState: (state: CurrentState, time: Double)?
+        var lastStateWritten = -Double.infinity
+        /// The low-battery flag last told to the reminders, and when.
+        var lastLowBattery: Bool?
+        var lastReminderState = -Double.infinity
+        /// New records committed by the sync in progress (the after-sync rules need them).
+        var newRecordsInSync = 0
+    }
+
+    /// - Parameters:
+    ///   - emit: what happened, as the JSON events of DESIGN.md 3.4.
+    ///   - remind: what the reminder side must hear.
+    public init(history: DrinkHistory, bottleID: String, logger: Logger,
+                emit: @escaping @Sendable (BridgeEvent) -> Void, remind: @escaping @Sendable (ReminderInput) -> Void) {
+        self.history = history
+        self.bottleID = bottleID
+        self.logger = logger
+        self.emit = emit
+        self.remind = remind
+    }
+
+    // MARK: What the bottle says
+
+    /// A Current State, read or notified. The all-zero value a bottle holds right after it wakes
+    /// (PROTOCOL.md B6, TV2) says nothing: it is reported as heard, but neither kept nor shown to the
+    /// reminders (it would clear the low-battery flag, and the next real state alert again).
+    public func heard(_ current: CurrentState, at time: Double) {
+        emit(.state(.init(time: time, dailyTotalML: Int(current.dailyTotalML), bottleLevelML: Int(current.bottleLevelML),
+                          battery: Int(current.batteryPercent), unsynced: Int(current.unsyncedCount), flags: current.flags.names)))
+        guard !current.isPlaceholder else { return }
+        let low = current.flags.contains(.lowBattery)
+        let (write, tell) = state.withLock { state -> (Bool, Bool) in
+            state.pendingState = (current, time)
+            let tell = state.lastLowBattery != low || time - state.lastReminderState >= 1
+            if tell {
+                state.lastLowBattery = low
+                state.lastReminderState = time
+            }
+            return (time - state.lastStateWritten >= 1, tell)
+        }
+        if write { writePendingState() }
+        if tell { remind(.currentState(lowBattery: low, batteryPercent: Int(current.batteryPercent), at: time)) }
+    }
+
+    /// The bottle's configuration. Returns false when its goal is not one the bottle can hold
+    /// (1000–4000 ml; a goal of 0 would switch the reminders off): then nothing is taken from it.
+    @discardableResult
+    public func heard(_ config: BottleConfig, at time: Double) -> Bool {
+        guard let goal = config.plausibleGoalML else {
+            logger.warning("\(bottleID): the bottle's goal of \(config.dailyGoalML) ml is outside 1000–4000; ignored")
+            return false
+        }
+        updateRow { $0.goalML = goal }
+        remind(.bottleGoal(goal, at: time))
+        return true
+    }
+
+    /// The battery percentage (Battery1 or the GATT Battery Level).
+    public func heardBattery(_ percent: Int, at time: Double) {
+        logger.debug("\(bottleID): battery \(percent) %")
+    }
+
+    // MARK: Storing
+
+    /// One chunk's records, in one write transaction committed when this returns (the session
+    /// ACKs after it). `DrinkStore`, for the live session.
+    public func store(_ records: [DrinkRecord], bottle: String, at storedAt: Double) throws -> [StoreResult] {
+        let stored = try history.storeChunk(records, bottle: bottle, at: storedAt)
+        if stored.idsRestarted {
+            logger.notice("\(bottle): record ids restarted at #\(records[0].recordID) (the bottle's history was cleared)")
+        }
+        let new = stored.results.filter(\.isNew)
+        state.withLock { $0.newRecordsInSync += new.count }
+        for result in stored.results {
+            if result.outcome == .conflicting {
+                logger.warning("record #\(result.record.recordID) at \(result.record.timestamp) differs from the stored copy; the first copy is kept")
+            }
+            let record = result.record
+            emit(.drink(.init(bottle: bottle, recordID: record.recordID, timestamp: record.timestamp,
+                              amountML: Int(record.amountML), bottleLevelML: Int(record.bottleLevelML),
+                              kind: record.kind, deleted: record.isDeleted, isNew: result.isNew)))
+        }
+        if !new.isEmpty { remind(.historyChanged) }
+        for result in new where !result.record.isDeleted { remind(.drinkStored(result.record)) }
+        return stored.results
+    }
+
+    /// A sync ended (its outcome from `SyncProgress.outcome`, the one rule).
+    public func syncEnded(_ outcome: SyncOutcome, records: Int, chunks: Int, at time: Double) {
+        writePendingState()
+        emit(.sync(.init(time: time, records: records, chunks: chunks, outcome: outcome)))
+        if outcome == .complete { updateRow { $0.lastSync = time } }
+        let added = state.withLock { state -> Int in
+            defer { state.newRecordsInSync = 0 }
+            return state.newRecordsInSync
+        }
+        remind(.syncEnded(at: time, newRecords: added))
+    }
+
+    /// The connection ended (or the capture did): what is pending is written.
+    public func disconnected(at time: Double) {
+        writePendingState()
+    }
+
+    // MARK: The bottle's row
+
+    private func writePendingState() {
+        guard let (current, time) = state.withLock({ state -> (CurrentState, Double)? in
+            defer { state.pendingState = nil }
+            if let pending = state.pendingState { state.lastStateWritten = pending.time }
+            return state.pendingState
+        }) else { return }
+        let snapshot = CurrentStateSnapshot(
+            receivedAt: time, bottleTime: current.timestamp, dailyTotalML: Int(current.dailyTotalML),
+            bottleLevelML: Int(current.bottleLevelML), batteryPercent: Int(current.batteryPercent),
+            unsyncedCount: Int(current.unsyncedCount), flagsRaw: current.flags.rawValue)
+        updateRow { $0.state = snapshot; $0.lastSeen = time }
+    }
+
+    private func updateRow(_ change: (inout BottleRecord) -> Void) {
+        do {
+            _ = try history.updateBottle(id: bottleID) { change(&$0) }
+        } catch {
+            logger.warning("could not update the bottle's record: \(error)")
+        }
+    }
+}

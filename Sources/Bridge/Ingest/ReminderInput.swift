@@ -1,0 +1,17 @@
+// What bottle traffic tells the reminder side (REMINDERS.md 2.4, 2.5): the ingest decides WHAT
+// to tell; the daemon hands it to its reminder actor, replay to its runner on the capture's clock.
+
+import AquavateProtocol
+
+public enum ReminderInput: Sendable, Equatable {
+    /// A Current State that is not the wake-up placeholder (2.5: the low-battery alert).
+    case currentState(lowBattery: Bool, batteryPercent: Int, at: Double)
+    /// The bottle's own goal, when it is one the bottle can hold.
+    case bottleGoal(Int, at: Double)
+    /// New records are in the history (the pace changes).
+    case historyChanged
+    /// A new drink was stored (the daemon publishes it).
+    case drinkStored(DrinkRecord)
+    /// A sync ended having committed `newRecords` new records (2.4's after-sync rules).
+    case syncEnded(at: Double, newRecords: Int)
+}
