@@ -25,9 +25,12 @@ public final class CaptureWriter: @unchecked Sendable {
     /// Creates (or truncates) `path` and writes the header line. For a live recording, which
     /// must be on disk as it grows; a finished capture goes through CaptureReplacement instead.
     public convenience init(path: String, header: CaptureHeader) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // O_NOFOLLOW: a symlink planted at the path is refused, not followed and its target
+        // truncated (issue 11; `import -o` renames a temporary file over the path instead).
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else {
-            throw CaptureFileUnwritable(path: path, reason: String(cString: strerror(errno)))
+            let reason = errno == ELOOP ? "it is a symbolic link; give the recording's own path" : String(cString: strerror(errno))
+            throw CaptureFileUnwritable(path: path, reason: reason)
         }
         try self.init(descriptor: descriptor, path: path, header: header)
     }

@@ -5,6 +5,7 @@
 // cancelled, so racing "the next event" against a time-out would lose the queue. Here a wait
 // that times out (or is cancelled) returns and the queue stays usable.
 
+import Dispatch
 import Locking
 
 public final class EventQueue<Element: Sendable>: Sendable {
@@ -100,14 +101,18 @@ public final class EventQueue<Element: Sendable>: Sendable {
             state.active.insert(state.nextID)
             return state.nextID
         }
-        let timer: Task<Void, Never>? = timeout.map { timeout in
-            Task { [weak self] in
-                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+        // The time-out is a libdispatch timer, not a task in `Task.sleep` that is cancelled when
+        // an element comes first: on Linux (Swift 6.3) every cancelled `Task.sleep` leaves about
+        // 150 bytes behind (heaptrack, over a daemon soak: ~4 waits a sync, ~0.6 KB a sync). A
+        // timer that fires after its wait is over finds nothing to do.
+        if let timeout {
+            let (seconds, attoseconds) = timeout.components
+            let nanoseconds = Int(min(max(seconds, 0), 315_360_000)) * 1_000_000_000 + Int(max(attoseconds, 0) / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
                 self?.expire(id)
             }
         }
         defer {
-            timer?.cancel()
             state.withLock { state in
                 state.active.remove(id)
                 state.expired.remove(id)

@@ -90,3 +90,21 @@ struct CaptureWriterTests {
         #expect(imported.events.count == 3)
     }
 }
+
+@Suite("a recording never writes through a symlink")
+struct RecordingSymlinkTests {
+    @Test("run --record onto a symlink is refused and the link's target is untouched")
+    func refusesSymlink() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("aqcap-link-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appendingPathComponent("precious.txt").path
+        try "keep me".write(toFile: target, atomically: true, encoding: .utf8)
+        let link = folder.appendingPathComponent("session.aqcap").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        #expect(throws: CaptureFileUnwritable.self) {
+            _ = try CaptureWriter(path: link, header: CaptureHeader())
+        }
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep me")
+    }
+}

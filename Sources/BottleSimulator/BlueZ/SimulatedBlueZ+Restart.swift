@@ -37,12 +37,23 @@ extension SimulatedBlueZ {
                                        message: "Message recipient disconnected from message bus without replying"))
         }
         spawn { [self] in
-            do {
-                _ = try await connection.releaseName(Self.bluezName)
-                try await Task.sleep(for: .milliseconds(500))
-                _ = try await connection.requestName(Self.bluezName, flags: [.doNotQueue])
-            } catch {
-                log("warning: the restart of bluetoothd failed: \(error)")
+            // Each bus call under a time limit, the pair retried: a restart that never comes back
+            // would leave a test waiting for a bluetoothd that is not there (seen once under load).
+            for attempt in 1...5 {
+                do {
+                    let released = try await Self.limited { try await self.connection.releaseName(Self.bluezName) }
+                    log("event: bluetoothd released \(Self.bluezName) (\(released))")
+                    try await Task.sleep(for: .milliseconds(500))
+                    let owned = try await Self.limited {
+                        try await self.connection.requestName(Self.bluezName, flags: [.doNotQueue])
+                    }
+                    log("event: bluetoothd owns \(Self.bluezName) again (\(owned))")
+                    break
+                } catch is CancellationError {
+                    return
+                } catch {
+                    log("warning: the restart of bluetoothd, attempt \(attempt): \(error)")
+                }
             }
             mutate { state in
                 state.restarting = false
@@ -55,4 +66,23 @@ extension SimulatedBlueZ {
             }
         }
     }
+
+    /// `body`, or a `RestartStepTimedOut` after two seconds.
+    private static func limited<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(2))
+                throw RestartStepTimedOut()
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw RestartStepTimedOut() }
+            return first
+        }
+    }
+}
+
+/// A bus call of the simulated restart took more than two seconds.
+struct RestartStepTimedOut: Error, CustomStringConvertible {
+    var description: String { "a bus call took more than 2 s" }
 }

@@ -49,6 +49,8 @@ public final class BridgeDaemon: Service, Sendable {
     /// runs out ("waiting for … to advertise", "syncing …").
     public var phase: String { currentPhase.withLock { $0 } }
     private let currentPhase = Locked("starting")
+    /// A bottle was seen advertising (so a later failure to reach BlueZ is a passing one).
+    private let bottleSeen = Locked(false)
     /// Also the service's status (`STATUS=`, `systemctl status`) under systemd.
     private func enter(_ phase: String) {
         currentPhase.withLock { $0 = phase }
@@ -133,11 +135,15 @@ public final class BridgeDaemon: Service, Sendable {
                 return .failed(error.description)
             } catch {
                 if options.once {
-                    let restarting = sessionsHappened && (error is BluetoothServiceUnavailable || error is NoBluetoothAdapter
-                        || error is AdapterNotFound || error is DiscoveryEnded)
-                    if restarting, sessionRetriesLeft > 0 {
-                        // bluetoothd restarted under the session: wait for it as the daemon would.
+                    // What the machine lacks (bluetoothd, permission, an adapter) fails at once,
+                    // with its fix; but once the bottle was seen, a failed connect or bluetoothd
+                    // going away (a restart) is transient: wait for it as the daemon would.
+                    let setUp = error is BluetoothServiceUnavailable || error is BluetoothAccessDenied
+                        || error is NoBluetoothAdapter || error is AdapterNotFound || error is AdapterNotCentral
+                    let transient = sessionsHappened || bottleSeen.withLock { $0 }
+                    if (transient || !setUp), sessionRetriesLeft > 0 {
                         sessionRetriesLeft -= 1
+                        logger.notice("\(Self.oneLine(error)); trying again")
                     } else {
                         guard retriesLeft > 0 else { return .failed(Self.oneLine(error)) }
                         retriesLeft -= 1
@@ -252,6 +258,7 @@ public final class BridgeDaemon: Service, Sendable {
             throw NoBottleSeen(timeout: options.onceTimeout ?? .zero, wanted: ignored.isEmpty ? nil : choice.wanted,
                                ignored: ignored.map { "\($0.name) (\($0.address))" })
         }
+        bottleSeen.withLock { $0 = true }
         if !sighting.wasConnected { logger.info("\(sighting.name) (\(sighting.address)) is advertising; connecting") }
 
         // Connect at once (the bottle may sleep any moment); stop discovering meanwhile.
