@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // aquavate-bridge: a Linux bridge for the Aquavate smart water bottle.
-// Module layout: see README.md ("Architecture") and ../shared/DESIGN.md section 2.
+// Module layout: see README.md ("Architecture") and docs/design.md section 2.
 import PackageDescription
 
 let package = Package(
@@ -29,7 +29,7 @@ let package = Package(
         // sd_notify / sd_watchdog_enabled: readiness, status and the watchdog of a Type=notify service.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
-        // The no-I/O core: wire formats of PROTOCOL.md.
+        // The no-I/O core: wire formats of docs/protocol.md.
         .target(name: "AquavateProtocol"),
         // .aqcap capture files and btsnoop import.
         .target(name: "AquavateCapture", dependencies: ["AquavateProtocol", "Locking"]),
@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "BottleSession", dependencies: [
             "BlueZ", "AquavateProtocol", "AquavateCapture", "History", "Locking", .product(name: "Logging", package: "swift-log"),
         ]),
-        // Reminder rules (REMINDERS.md), driven by an injected clock.
+        // Reminder rules (docs/reminders.md), driven by an injected clock.
         .target(name: "Reminders"),
         // Notification sinks: journal, desktop, MQTT, HTTP push.
         .target(name: "Sinks", dependencies: ["DBus", "CMosquitto", "Locking", .product(name: "Logging", package: "swift-log")]),

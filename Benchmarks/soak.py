@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Soak: the daemon (`aquavate-bridge run`) through N syncs with random faults against aquavate-sim
-on a private bus, sampling its resident memory and open descriptors (DESIGN.md 5: the last 1,000
+on a private bus, sampling its resident memory and open descriptors (docs/design.md 5: the last 1,000
 syncs within 1 MB and 2 descriptors of the first 1,000), and at the end checking that every drink
 the bottle recorded is in the history exactly once.
 

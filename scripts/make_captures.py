@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the sample captures in captures/ (deterministic: same bytes every run).
 
-The captures follow PROTOCOL.md 4.2 as a well-behaved bridge sees it at MTU 247: connect,
+The captures follow docs/protocol.md 4.2 as a well-behaved bridge sees it at MTU 247: connect,
 subscribe, SET_TIME, Sync Control read, START with chunk_size 17, one ACK per chunk after the
 records are stored, the forced Current State notification, disconnect.
 
@@ -168,7 +168,7 @@ def backlog_600():
 def truncated_readback():
     """B1: a client asking for 20-record chunks at MTU 247 gets 244-byte notifications; the
     bridge rejects the truncated chunk, reads the characteristic back (long read, 286 bytes),
-    and ACKs only then. The read echo arrives as a notification too (BLUEZ.md 7.2)."""
+    and ACKs only then. The read echo arrives as a notification too (docs/bluez.md 7.2)."""
     cap = Capture(os.path.join(OUT, "truncated-readback.aqcap"), "2026-11-21T09:00:00Z")
     bottle = Bottle(17)
     start = utc("2026-11-21T09:00:00")

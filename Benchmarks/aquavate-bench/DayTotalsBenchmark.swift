@@ -1,4 +1,4 @@
-// Day totals over five years of history (DESIGN.md 5: budget < 20 ms).
+// Day totals over five years of history (docs/design.md 5: budget < 20 ms).
 
 import AquavateProtocol
 import Foundation

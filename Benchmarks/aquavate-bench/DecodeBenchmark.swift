@@ -1,5 +1,5 @@
 // Drink Data chunk decoding: records per second, side by side with a Python struct decoder
-// of the same bytes (DESIGN.md 5: budget ≥ 50×).
+// of the same bytes (docs/design.md 5: budget ≥ 50×).
 
 import AquavateProtocol
 import Foundation
@@ -70,7 +70,7 @@ enum DecodeBenchmark {
                          form, rate / 1e6, perChunk / rate, perBuffer / rate))
         }
         if python.isEmpty { print("decode: the Python decoder did not run (python3 missing?)") }
-        print("decode: budget ≥ 50× (DESIGN.md 5); ratios are DrinkDataChunk / buffer path against each Python form")
+        print("decode: budget ≥ 50× (docs/design.md 5); ratios are DrinkDataChunk / buffer path against each Python form")
     }
 
     /// Best wall time of five runs of `body`, and what it returned.

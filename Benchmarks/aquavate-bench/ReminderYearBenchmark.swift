@@ -1,4 +1,4 @@
-// A year of minute ticks through the reminder engine (DESIGN.md 5: budget < 1 s): 525,600 ticks
+// A year of minute ticks through the reminder engine (docs/design.md 5: budget < 1 s): 525,600 ticks
 // in Europe/Madrid (both DST changes), about five drinks a day, each stored by its own sync
 // between 30 s and 40 min after it was drunk, with the engine's after-sync steps at every sync's
 // end. The ledger is the in-memory one, so the figure is the engine's own cost.

@@ -1,4 +1,4 @@
-// Replay of a capture holding 1,000,000 records (DESIGN.md 5, issue "Foundation"): wall time
+// Replay of a capture holding 1,000,000 records (docs/design.md 5, issue "Foundation"): wall time
 // and peak memory. The capture is generated here, written with CaptureWriter, then streamed.
 // Memory must not grow with the capture's size beyond the database itself, so the benchmark
 // replays a tenth of it first and compares the peaks.

@@ -1,6 +1,6 @@
 // libFuzzer target for the `.aqcap` line reader (and, for inputs that start with the btsnoop
 // magic, the btsnoop importer). Build and run with `Fuzz/run.sh fuzz-aqcap SECONDS`; the plain
-// build gets a stub main so `swift build` still links (SWIFT-LINUX.md section 6).
+// build gets a stub main so `swift build` still links (docs/swift-linux.md section 6).
 
 #if FUZZING
 import AquavateCapture

@@ -1,4 +1,4 @@
-// libFuzzer entry for the AquavateProtocol decoders (SWIFT-LINUX.md section 6).
+// libFuzzer entry for the AquavateProtocol decoders (docs/swift-linux.md section 6).
 //
 // Build and run only through `Fuzz/run.sh fuzz-chunk SECONDS` (-sanitize=fuzzer,address -DFUZZING in
 // its own scratch folder). SwiftPM links executables with `--defsym main=fuzz_chunk_main`, so the

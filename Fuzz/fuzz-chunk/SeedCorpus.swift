@@ -1,5 +1,5 @@
-// Seed inputs for fuzz-chunk: every wire vector of VECTORS.md, one file each.
-// Seeds matter (SWIFT-LINUX.md 6): they start the fuzzer on every structure's valid lengths.
+// Seed inputs for fuzz-chunk: every wire vector of docs/protocol-vectors.md, one file each.
+// Seeds matter (docs/swift-linux.md 6): they start the fuzzer on every structure's valid lengths.
 
 #if FUZZING
 import AquavateProtocol

@@ -9,7 +9,7 @@
 //   SWIFT_BACKTRACE=enable=no .build-fuzz/debug/fuzz-dbus -max_total_time=600 Fuzz/corpus-fuzz-dbus
 //
 // SwiftPM links executables with `--defsym main=<module>_main`, so the target has an @main that
-// hands over to libFuzzer's driver, and also exports LLVMFuzzerTestOneInput (SWIFT-LINUX.md P9).
+// hands over to libFuzzer's driver, and also exports LLVMFuzzerTestOneInput (docs/swift-linux.md P9).
 import DBus
 
 #if canImport(Glibc)

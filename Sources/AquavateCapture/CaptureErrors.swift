@@ -1,5 +1,5 @@
 /// One bad line of a capture (or one bad record of a btsnoop file). The rest of the file is
-/// still used: a bad line never stops the lines around it (DESIGN.md 3.3).
+/// still used: a bad line never stops the lines around it (docs/design.md 3.3).
 public struct CaptureLineError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file as it was named to the reader.
     public var file: String

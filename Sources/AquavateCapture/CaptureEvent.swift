@@ -1,13 +1,13 @@
 import AquavateProtocol
 
-/// What a capture event records (the `op` field, DESIGN.md 3.3).
+/// What a capture event records (the `op` field, docs/design.md 3.3).
 public enum CaptureOp: String, Sendable, CaseIterable {
     case connect, disconnect, read, write, notify, note, log, action
 }
 
 /// One line of an `.aqcap` file after the header.
 ///
-/// Every field of DESIGN.md 3.3 has a property; the reader fills those present on the line and
+/// Every field of docs/design.md 3.3 has a property; the reader fills those present on the line and
 /// `jsonLine()` writes those that are set, so a line read and written again says the same.
 public struct CaptureEvent: Sendable, Equatable {
     /// `t`: UTC seconds since 1970, with fraction.
@@ -113,7 +113,7 @@ public struct CaptureEvent: Sendable, Equatable {
         return nil
     }
 
-    /// The event as one `.aqcap` line, without the newline, keys in DESIGN.md 3.3's order.
+    /// The event as one `.aqcap` line, without the newline, keys in docs/design.md 3.3's order.
     public func jsonLine() -> String {
         var line = "{\"t\":" + JSONText.number(time) + ",\"op\":\"" + op.rawValue + "\""
         if let characteristic { line += ",\"char\":" + JSONText.quoted(characteristic.captureText) }

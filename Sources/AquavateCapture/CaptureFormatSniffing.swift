@@ -3,7 +3,7 @@
 import Foundation
 
 extension BtsnoopImporter {
-    /// True when the file starts with the btsnoop magic "btsnoop\0" (INTEGRATIONS.md 3).
+    /// True when the file starts with the btsnoop magic "btsnoop\0" (docs/integrations.md 3).
     /// `.aqcap` files start with "{" and can never match.
     public static func looksLikeBtsnoop(path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }

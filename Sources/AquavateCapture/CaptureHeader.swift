@@ -1,4 +1,4 @@
-/// The first line of an `.aqcap` file (DESIGN.md 3.3):
+/// The first line of an `.aqcap` file (docs/design.md 3.3):
 /// `{"aqcap":1,"created":…,"source":…,"device":{"name":…,"address":…},"mtu":247}`.
 public struct CaptureHeader: Sendable, Equatable {
     /// The only format version there is.
@@ -12,7 +12,7 @@ public struct CaptureHeader: Sendable, Equatable {
     public var source: String?
     public var deviceName: String?
     public var deviceAddress: String?
-    /// The negotiated ATT MTU, which decides the drink-data chunk size (PROTOCOL.md 4.4).
+    /// The negotiated ATT MTU, which decides the drink-data chunk size (docs/protocol.md 4.4).
     public var mtu: Int?
 
     public init(

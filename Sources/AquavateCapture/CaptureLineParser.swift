@@ -2,7 +2,7 @@ import Foundation
 import AquavateProtocol
 
 /// Turns the text of one line into a header or an event, with Foundation's JSON parser, and
-/// applies DESIGN.md 3.3's rules. It remembers the time of the last accepted event, because an
+/// applies docs/design.md 3.3's rules. It remembers the time of the last accepted event, because an
 /// event earlier than it is rejected.
 struct CaptureLineParser {
     let file: String

@@ -10,7 +10,7 @@ private let systemWrite = Darwin.write
 private let systemClose = Darwin.close
 #endif
 
-/// Writes an `.aqcap` file, one line per event, for `run --record` (DESIGN.md 3.3).
+/// Writes an `.aqcap` file, one line per event, for `run --record` (docs/design.md 3.3).
 ///
 /// Each line goes to the kernel in a single `write(2)` as soon as it is written: nothing waits
 /// in a user-space buffer, so a crash or `kill -9` loses at most the line being written.

@@ -1,7 +1,7 @@
 import AquavateProtocol
 
 /// The `char` of a capture event: one of the bottle's characteristics, or any other
-/// characteristic by its full UUID (DESIGN.md 3.3).
+/// characteristic by its full UUID (docs/design.md 3.3).
 public enum CharacteristicRef: Sendable, Hashable, CustomStringConvertible {
     case known(Characteristic)
     /// A full 128-bit UUID, lower case, of a characteristic the bridge has no name for.

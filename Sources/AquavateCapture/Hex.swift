@@ -1,4 +1,4 @@
-// Hex text of characteristic values, as `.aqcap` files carry them (DESIGN.md 3.3):
+// Hex text of characteristic values, as `.aqcap` files carry them (docs/design.md 3.3):
 // either case on input, lower case on output, no separators, an empty string is zero bytes.
 
 enum Hex {

@@ -1,5 +1,5 @@
 // The few pieces of JSON text the writer produces by hand. Writing is simple enough to do
-// without JSONSerialization, and doing it by hand fixes the key order DESIGN.md 3.3 shows.
+// without JSONSerialization, and doing it by hand fixes the key order docs/design.md 3.3 shows.
 
 enum JSONText {
     /// `text` as a JSON string literal, quotes included.

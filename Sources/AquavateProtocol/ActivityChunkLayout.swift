@@ -1,4 +1,4 @@
-// The header shared by motion-event and backpack-session chunks (PROTOCOL.md 3.8.2, 3.8.3):
+// The header shared by motion-event and backpack-session chunks (docs/protocol.md 3.8.2, 3.8.3):
 //   u8 chunk_index | u8 total_chunks | u8 entry_count | u8 reserved | entry_count × fixed-size entries
 // Unlike Drink Data these never exceed 84 bytes, so they are never truncated: the length must match
 // the entry count exactly.

@@ -1,4 +1,4 @@
-// Activity Summary, 12 bytes on Activity Stats (…0007), the reply to 0x30 (PROTOCOL.md 3.8.1).
+// Activity Summary, 12 bytes on Activity Stats (…0007), the reply to 0x30 (docs/protocol.md 3.8.1).
 // A 12-byte payload may also be a one-event motion chunk: only the pending request tells (B16).
 
 public struct ActivitySummary: WireValue, Hashable {

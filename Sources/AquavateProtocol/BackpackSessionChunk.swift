@@ -1,5 +1,5 @@
 // Backpack-session chunk on Activity Stats (…0007), the reply to 0x32: 4 + 12·n bytes, n ≤ 5
-// (PROTOCOL.md 3.8.3). Session: u32 start | u32 duration_sec | u16 timer_wake_count
+// (docs/protocol.md 3.8.3). Session: u32 start | u32 duration_sec | u16 timer_wake_count
 // | u8 exit_reason | u8 flags. With no sessions, index 0 returns the bare header `00 01 00 00`.
 
 public struct BackpackSessionChunk: WireValue, Hashable {

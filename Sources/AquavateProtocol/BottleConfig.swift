@@ -1,4 +1,4 @@
-// Bottle Config (…0002), 12 bytes, read / write (PROTOCOL.md 3.2, B8):
+// Bottle Config (…0002), 12 bytes, read / write (docs/protocol.md 3.2, B8):
 //   f32 scale_factor | i32 tare_weight_grams | u16 bottle_capacity_ml | u16 daily_goal_ml
 
 public struct BottleConfig: WireValue, Hashable {

@@ -1,4 +1,4 @@
-// Calibration State (…0008), 12 bytes, notify / read (PROTOCOL.md 3.9):
+// Calibration State (…0008), 12 bytes, notify / read (docs/protocol.md 3.9):
 //   u8 state | u8 flags (bit 0 = error) | i32 empty_adc | i32 full_adc | u16 reserved
 
 public struct CalibrationState: WireValue, Hashable {

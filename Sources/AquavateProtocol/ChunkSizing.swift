@@ -1,4 +1,4 @@
-// Chunk arithmetic of a drink sync (PROTOCOL.md 4.3, 4.4, Appendix A).
+// Chunk arithmetic of a drink sync (docs/protocol.md 4.3, 4.4, Appendix A).
 //
 // A chunk is 6 + 14·n bytes and must fit one notification (MTU − 3 bytes), or the stack cuts it
 // and the receiver has to reject it (B1). Hence the client asks for at most 17 records per chunk.

@@ -1,4 +1,4 @@
-// Command (…0005), write only (PROTOCOL.md 3.6, section 6).
+// Command (…0005), write only (docs/protocol.md 3.6, section 6).
 //
 // The bottle dispatches on the write's LENGTH first, then on byte 0:
 //   5 bytes:  0x10 SET_TIME u32 | 0x12 DELETE_DRINK_RECORD u32

@@ -1,4 +1,4 @@
-// Current State (…0001), 14 bytes, read / notify (PROTOCOL.md 3.1):
+// Current State (…0001), 14 bytes, read / notify (docs/protocol.md 3.1):
 //   u32 timestamp | i16 current_weight_g | u16 bottle_level_ml | u16 daily_total_ml
 //   | u8 battery_percent | u8 flags | u16 unsynced_count
 
@@ -16,7 +16,7 @@ public struct CurrentState: WireValue, Hashable {
     public var dailyTotalML: UInt16
     public var batteryPercent: UInt8
     public var flags: CurrentStateFlags
-    /// Records not yet synced, soft-deleted ones included (PROTOCOL.md 4.1, B2).
+    /// Records not yet synced, soft-deleted ones included (docs/protocol.md 4.1, B2).
     public var unsyncedCount: UInt16
 
     public init(timestamp: UInt32, currentWeightG: Int16, bottleLevelML: UInt16, dailyTotalML: UInt16,

@@ -1,4 +1,4 @@
-// Device Information strings and the advertised name (PROTOCOL.md 1.1, 2.1, B17).
+// Device Information strings and the advertised name (docs/protocol.md 1.1, 2.1, B17).
 
 public enum DeviceInformation {
     /// A DIS string as the bottle sends it, cut at the first NUL: depending on the NimBLE release

@@ -1,4 +1,4 @@
-// Device Settings (…0006), 4 bytes, read / write (PROTOCOL.md 3.7):
+// Device Settings (…0006), 4 bytes, read / write (docs/protocol.md 3.7):
 //   u8 flags (bit 0 = shake-to-empty) | u8 reserved1 | u16 reserved2
 
 public struct DeviceSettings: WireValue, Hashable {

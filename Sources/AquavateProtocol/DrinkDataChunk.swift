@@ -1,4 +1,4 @@
-// Drink Data chunk (…0004), notify / read (PROTOCOL.md 3.5, 4.4):
+// Drink Data chunk (…0004), notify / read (docs/protocol.md 3.5, 4.4):
 //   u16 chunk_index | u16 total_chunks | u8 record_count | u8 reserved | record_count × 14-byte records
 //
 // Length rules: reject fewer than 6 bytes; reject fewer than 6 + 14 × record_count (what MTU

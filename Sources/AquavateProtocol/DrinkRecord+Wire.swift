@@ -1,4 +1,4 @@
-// Drink Record wire format, 14 bytes (PROTOCOL.md 3.4):
+// Drink Record wire format, 14 bytes (docs/protocol.md 3.4):
 //   u32 record_id | u32 timestamp | i16 amount_ml | u16→i16 bottle_level_ml | u8 type | u8 flags
 // Note the order type-then-flags (the flash layout differs; it never crosses the air).
 

@@ -1,4 +1,4 @@
-// A Drink Record, 14 bytes on the air (PROTOCOL.md 3.4).
+// A Drink Record, 14 bytes on the air (docs/protocol.md 3.4).
 
 /// One drink (or, format-legal but never produced, a refill) as the bottle sends it.
 public struct DrinkRecord: Sendable, Hashable, Codable {
@@ -32,7 +32,7 @@ public struct DrinkRecord: Sendable, Hashable, Codable {
     public var flags: DrinkRecordFlags { DrinkRecordFlags(rawValue: flagsRaw) }
     /// A record with the deleted bit (0x04) is a tombstone: delete it locally.
     public var isDeleted: Bool { flags.contains(.deleted) }
-    /// Counts towards intake: positive amount and not deleted (REMINDERS.md 0).
+    /// Counts towards intake: positive amount and not deleted (docs/reminders.md 0).
     public var isIntake: Bool { amountML > 0 && !isDeleted }
 }
 

@@ -1,5 +1,5 @@
 // Motion-event chunk on Activity Stats (…0007), the reply to 0x31: 4 + 8·n bytes, n ≤ 10
-// (PROTOCOL.md 3.8.2). Event: u32 timestamp | u16 duration_sec | u8 wake_reason | u8 sleep_type.
+// (docs/protocol.md 3.8.2). Event: u32 timestamp | u16 duration_sec | u8 wake_reason | u8 sleep_type.
 
 public struct MotionEventChunk: WireValue, Hashable {
     public static let structureName = "Motion-event chunk"

@@ -1,4 +1,4 @@
-// Why a payload could not be decoded (PROTOCOL.md section 3, VECTORS.md "Reject").
+// Why a payload could not be decoded (docs/protocol.md section 3, docs/protocol-vectors.md "Reject").
 //
 // Decoders throw one of these instead of returning a half-parsed value: a value either decodes
 // completely or not at all. Each description is one line that says what was wrong and what was
@@ -9,14 +9,14 @@ public enum ProtocolError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `expected` reads naturally after "must be", e.g. "exactly 14" or "at least 6".
     case wrongLength(structure: String, expected: String, actual: Int)
     /// A Drink Data chunk declares more records than its bytes hold: what an MTU-truncated
-    /// notification looks like (PROTOCOL.md 4.4, TV14, TV17). Never ACK such a chunk.
+    /// notification looks like (docs/protocol.md 4.4, TV14, TV17). Never ACK such a chunk.
     case truncatedChunk(declaredRecords: Int, neededBytes: Int, actualBytes: Int)
     /// An Activity Stats chunk whose length does not match the entry count in its header.
     case entryCountMismatch(structure: String, declaredEntries: Int, expectedBytes: Int, actualBytes: Int)
     /// An Activity Stats chunk declares more entries than a chunk can carry (10 events, 5 sessions).
     case tooManyEntries(structure: String, declared: Int, maximum: Int)
     /// A Command write the bottle would ignore: unknown length, or a code not valid at that length
-    /// (PROTOCOL.md 3.6). The bytes are kept so the caller can log them.
+    /// (docs/protocol.md 3.6). The bytes are kept so the caller can log them.
     case ignoredCommand(bytes: [UInt8])
 
     public var description: String {

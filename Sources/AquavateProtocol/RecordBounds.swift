@@ -1,4 +1,4 @@
-// What a drink record can be (PROTOCOL.md 3.4, 4.5, 5.2), so that a buggy firmware or a device
+// What a drink record can be (docs/protocol.md 3.4, 4.5, 5.2), so that a buggy firmware or a device
 // spoofing the bottle's address is not believed too far: an audit stored ±32767 ml drinks and
 // timestamps in 1970 and 2106 (a day total of 9,830,100 ml). A chunk holding such a record is
 // refused whole and not acknowledged: nothing is stored half, and a real bottle keeps the records.
@@ -39,7 +39,7 @@ public struct RecordBounds: Sendable, Equatable {
 }
 
 extension BottleConfig {
-    /// The bottle's daily goal when it is one the bottle can hold (1000–4000 ml, PROTOCOL.md
+    /// The bottle's daily goal when it is one the bottle can hold (1000–4000 ml, docs/protocol.md
     /// 3.6); nil for anything else (a goal of 0 would switch the reminders off).
     public var plausibleGoalML: Int? {
         (1000...4000).contains(Int(dailyGoalML)) ? Int(dailyGoalML) : nil

@@ -1,4 +1,4 @@
-// Sync Control (…0003), 8 bytes, read / write (PROTOCOL.md 3.3, 4.3):
+// Sync Control (…0003), 8 bytes, read / write (docs/protocol.md 3.3, 4.3):
 //   u16 start_index | u16 count | u8 command | u8 status | u16 chunk_size
 
 public struct SyncControl: WireValue, Hashable {

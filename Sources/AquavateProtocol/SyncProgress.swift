@@ -1,4 +1,4 @@
-// The client's view of one drink-record sync (PROTOCOL.md 4.2–4.6), as a pure value.
+// The client's view of one drink-record sync (docs/protocol.md 4.2–4.6), as a pure value.
 //
 // Both the live bottle session and replay feed it what happens on the wire: the START that
 // opened the sync, every Drink Data value (notified or read back), and every ACK written. It
@@ -9,7 +9,7 @@
 // * Chunks arrive in order, one per ACK (4.3). The bottle's ACK carries no chunk number (B3),
 //   so the tracker expects exactly the chunk after the last one it accepted.
 // * A chunk whose index is lower than expected is an echo (BlueZ turns every read into a
-//   `Value` change, BLUEZ.md 7.2) or a duplicate: ignore it.
+//   `Value` change, docs/bluez.md 7.2) or a duplicate: ignore it.
 // * A truncated notification (MTU, B1) is rejected; only then may a *read* of Drink Data stand
 //   in for it (4.4 rule 3). Any other read of Drink Data is stale (B5) and is ignored.
 // * The sync is complete when the chunk `total_chunks - 1` has been accepted and ACKed.
@@ -149,7 +149,7 @@ public struct SyncProgress: Sendable, Equatable {
     }
 }
 
-/// How one sync ended (DESIGN.md 3.4 `outcome`): one rule for the live session and for replay.
+/// How one sync ended (docs/design.md 3.4 `outcome`): one rule for the live session and for replay.
 public enum SyncOutcome: String, Sendable, Equatable {
     /// The last chunk was ACKed: the bottle marked the batch synced.
     case complete

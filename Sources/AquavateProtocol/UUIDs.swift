@@ -1,7 +1,7 @@
-// The bottle's GATT identifiers (PROTOCOL.md section 2, Appendix A).
+// The bottle's GATT identifiers (docs/protocol.md section 2, Appendix A).
 //
 // UUIDs are kept as lower-case strings, the way BlueZ reports them; compare with
-// `AquavateUUID.matches(_:_:)`, which ignores case as PROTOCOL.md 2 requires.
+// `AquavateUUID.matches(_:_:)`, which ignores case as docs/protocol.md 2 requires.
 
 public enum AquavateUUID {
     /// The Aquavate primary service.
@@ -9,7 +9,7 @@ public enum AquavateUUID {
     /// Standard 16-bit services and characteristics, in their 128-bit form.
     public static let deviceInformationService = "0000180a-0000-1000-8000-00805f9b34fb"
     public static let batteryService = "0000180f-0000-1000-8000-00805f9b34fb"
-    /// Device Information's Serial Number String (the bottle's Wi-Fi MAC, PROTOCOL.md 2.1).
+    /// Device Information's Serial Number String (the bottle's Wi-Fi MAC, docs/protocol.md 2.1).
     public static let serialNumber = "00002a25-0000-1000-8000-00805f9b34fb"
 
     /// Case-insensitive UUID comparison.
@@ -19,7 +19,7 @@ public enum AquavateUUID {
 }
 
 /// Every characteristic the bridge knows, with the short name used in `.aqcap` files
-/// (DESIGN.md 3.3) and its UUID.
+/// (docs/design.md 3.3) and its UUID.
 public enum Characteristic: String, CaseIterable, Sendable, Hashable, Codable {
     case currentState = "current-state"
     case bottleConfig = "bottle-config"

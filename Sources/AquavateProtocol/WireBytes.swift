@@ -1,4 +1,4 @@
-// Little-endian reading and writing (PROTOCOL.md 0: every integer is LE, every structure packed).
+// Little-endian reading and writing (docs/protocol.md 0: every integer is LE, every structure packed).
 //
 // Readers index a `[UInt8]` whose length the caller has already checked, so they stay bounds-
 // checked but never fail in practice. The drink-data hot path does not use them: it loads
@@ -72,7 +72,7 @@ public enum Hex {
         return text
     }
 
-    /// Parses hex written the way VECTORS.md writes it ("B0 E8 90 67", spaces optional).
+    /// Parses hex written the way docs/protocol-vectors.md writes it ("B0 E8 90 67", spaces optional).
     /// Returns nil on an odd digit count or a non-hex character.
     public static func parse(_ text: String) -> [UInt8]? {
         var bytes: [UInt8] = []

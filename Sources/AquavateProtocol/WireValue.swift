@@ -1,11 +1,11 @@
 // The shape every fixed wire structure shares, so callers (and tests) can treat them alike.
 
-/// A value that travels as the bytes of one characteristic (PROTOCOL.md section 3).
+/// A value that travels as the bytes of one characteristic (docs/protocol.md section 3).
 ///
 /// `init(decoding:)` either returns a complete value or throws; it never half-parses.
 /// `encoded()` gives the exact wire bytes, so `try T(decoding: x.encoded())` reproduces `x`.
 public protocol WireValue: Sendable {
-    /// The structure's name as PROTOCOL.md spells it; used in error messages.
+    /// The structure's name as docs/protocol.md spells it; used in error messages.
     static var structureName: String { get }
     init(decoding bytes: [UInt8]) throws(ProtocolError)
     func encoded() -> [UInt8]

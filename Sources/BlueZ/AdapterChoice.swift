@@ -4,7 +4,7 @@
 extension BlueZObjects {
     /// The adapter to use.
     /// - Parameter name: `hciN`, or nil for the first powered LE-central adapter.
-    /// - Throws: `NoBluetoothAdapter`, `AdapterNotFound`, `AdapterPoweredOff` (BLUEZ.md F14: the
+    /// - Throws: `NoBluetoothAdapter`, `AdapterNotFound`, `AdapterPoweredOff` (docs/bluez.md F14: the
     ///   one place that checks power; the message says how to turn it on), `AdapterNotCentral`.
     public func chooseAdapter(named name: String?) throws -> BlueZAdapter {
         let all = adapters
@@ -30,7 +30,7 @@ extension BlueZClient {
         try objects.chooseAdapter(named: name)
     }
 
-    /// Waits (at most `timeout`) until the adapter is powered again (BLUEZ.md F14: an adapter
+    /// Waits (at most `timeout`) until the adapter is powered again (docs/bluez.md F14: an adapter
     /// turned off and on again must not need a restart of the bridge).
     public func waitUntilPowered(_ adapter: BlueZAdapter, timeout: Duration) async throws {
         _ = try await waitUntil("adapter \(adapter.name) to be powered on", timeout: timeout) { objects -> Bool? in

@@ -1,7 +1,7 @@
 // The client side of `org.bluez`: one bus connection, the object-manager cache, and the means to
 // wait for changes in it.
 //
-// Start-up follows bleak's order (BLUEZ.md 2, `manager.py:241-300`): subscribe to BlueZ's
+// Start-up follows bleak's order (docs/bluez.md 2, `manager.py:241-300`): subscribe to BlueZ's
 // signals FIRST, then call `GetManagedObjects`, so that nothing BlueZ does in between is lost.
 // All of BlueZ's signals come through ONE match rule (`sender='org.bluez'`), so one buffer keeps
 // them in the order BlueZ sent them — a characteristic's `InterfacesAdded` before its `Value`
@@ -255,8 +255,8 @@ public final class BlueZClient: Sendable {
     }
 
     /// A new private connection to the same bus, for one BLE session's GATT calls: notify
-    /// sessions belong to the connection that asked for them (BLUEZ.md 7.7), so closing it ends
-    /// them, and a new session never inherits the last one's (BLUEZ.md F8).
+    /// sessions belong to the connection that asked for them (docs/bluez.md 7.7), so closing it ends
+    /// them, and a new session never inherits the last one's (docs/bluez.md F8).
     public func openSessionConnection() async throws -> BusConnection {
         try await BusConnection.connect(.address(connection.address))
     }

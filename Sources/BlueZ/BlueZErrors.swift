@@ -1,5 +1,5 @@
 // What can go wrong talking to BlueZ, one type per situation. Each `description` is one line:
-// what was wrong and what to do about it (DESIGN.md 3.1: no stack traces for expected errors).
+// what was wrong and what to do about it (docs/design.md 3.1: no stack traces for expected errors).
 
 import DBus
 
@@ -13,7 +13,7 @@ public struct BluetoothServiceUnavailable: Error, Sendable, CustomStringConverti
     }
 }
 
-/// The bus refused us access to `org.bluez` (BLUEZ.md F20).
+/// The bus refused us access to `org.bluez` (docs/bluez.md F20).
 public struct BluetoothAccessDenied: Error, Sendable, CustomStringConvertible {
     public var detail: String
     public init(detail: String) { self.detail = detail }
@@ -45,7 +45,7 @@ public struct AdapterNotFound: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// The adapter exists but is powered off (BLUEZ.md F14).
+/// The adapter exists but is powered off (docs/bluez.md F14).
 public struct AdapterPoweredOff: Error, Sendable, CustomStringConvertible {
     public var name: String
     public init(name: String) { self.name = name }
@@ -64,7 +64,7 @@ public struct AdapterNotCentral: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// The device's object is gone from BlueZ (BLUEZ.md F5: never scanned, or removed after
+/// The device's object is gone from BlueZ (docs/bluez.md F5: never scanned, or removed after
 /// `TemporaryTimeout`, or `RemoveDevice`). Scan again before connecting.
 public struct DeviceVanished: Error, Sendable, CustomStringConvertible {
     public var device: String
@@ -89,7 +89,7 @@ public struct ConnectFailed: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Connecting took longer than the outer safety time-out (BLUEZ.md F18).
+/// Connecting took longer than the outer safety time-out (docs/bluez.md F18).
 public struct ConnectTimedOut: Error, Sendable, CustomStringConvertible {
     public var device: String
     public var timeout: Duration
@@ -103,7 +103,7 @@ public struct ConnectTimedOut: Error, Sendable, CustomStringConvertible {
 }
 
 /// The GATT database lacked characteristics the bridge needs even after waiting, and the stale
-/// cache was removed (`RemoveDevice`, BLUEZ.md F7). The device must be found again.
+/// cache was removed (`RemoveDevice`, docs/bluez.md F7). The device must be found again.
 public struct StaleGATTCache: Error, Sendable, CustomStringConvertible {
     public var device: String
     public var missing: [String]
@@ -131,7 +131,7 @@ public struct LinkLost: Error, Sendable, CustomStringConvertible, Equatable {
 public enum LinkLoss: Sendable, Equatable, CustomStringConvertible {
     /// `Connected` went false (supervision time-out, the bottle slept, or a disconnect).
     case disconnected
-    /// The device object was removed without `Connected=false` (BLUEZ.md 7.3).
+    /// The device object was removed without `Connected=false` (docs/bluez.md 7.3).
     case vanished
     /// bluetoothd left the bus.
     case serviceLost

@@ -87,7 +87,7 @@ public struct BlueZObjects: Sendable {
     }
 
     /// The characteristic of `device` with `uuid`, compared case-insensitively (BlueZ reports
-    /// lower case, PROTOCOL.md 2 writes upper case). With several, the first in path order.
+    /// lower case, docs/protocol.md 2 writes upper case). With several, the first in path order.
     public func characteristic(of device: DBusObjectPath, uuid: String) -> GATTCharacteristicInfo? {
         let wanted = uuid.lowercased()
         return characteristics(of: device).first { $0.uuid.lowercased() == wanted }
@@ -139,7 +139,7 @@ public struct BlueZDevice: Sendable, Equatable {
     public var address: String
     public var name: String?
     public var alias: String?
-    /// Present only while discovery sees the device (BLUEZ.md 7.5).
+    /// Present only while discovery sees the device (docs/bluez.md 7.5).
     public var rssi: Int?
     public var connected: Bool
     public var servicesResolved: Bool
@@ -181,7 +181,7 @@ public struct GATTCharacteristicInfo: Sendable, Equatable {
     public var uuid: String
     public var service: DBusObjectPath?
     public var flags: [String]
-    /// `MTU` (BlueZ ≥ 5.62): present only while connected (BLUEZ.md 7.8).
+    /// `MTU` (BlueZ ≥ 5.62): present only while connected (docs/bluez.md 7.8).
     public var mtu: Int?
     public var notifying: Bool
 

@@ -1,4 +1,4 @@
-// The numbers of the connect state machine, from bleak and bleak-retry-connector (BLUEZ.md 2, 3),
+// The numbers of the connect state machine, from bleak and bleak-retry-connector (docs/bluez.md 2, 3),
 // and the back-off after each kind of failure — the one place that decides how long to wait.
 
 /// Time-outs, retry counts and back-offs for connecting and for GATT operations.
@@ -18,9 +18,9 @@ public struct ConnectPolicy: Sendable {
     public var deviceGoneBackoff: Duration
     /// How long to wait for `Connected=false` after an abort before retrying anyway (F1).
     public var abortSettleTimeout: Duration
-    /// How long the GATT objects may lag behind `ServicesResolved` (BLUEZ.md 7.4).
+    /// How long the GATT objects may lag behind `ServicesResolved` (docs/bluez.md 7.4).
     public var gattObjectsTimeout: Duration
-    /// A `Disconnect` call (BlueZ replies about 2 s later, BLUEZ.md 7.8).
+    /// A `Disconnect` call (BlueZ replies about 2 s later, docs/bluez.md 7.8).
     public var disconnectTimeout: Duration
     /// Deadline of one read or write, `InProgress` retries included (F2).
     public var gattOperationTimeout: Duration

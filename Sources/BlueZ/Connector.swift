@@ -1,4 +1,4 @@
-// The connect state machine (BLUEZ.md section 5): from a device object to a GATT connection with
+// The connect state machine (docs/bluez.md section 5): from a device object to a GATT connection with
 // the characteristics we need, surviving BlueZ's failure modes. Each workaround lives in exactly
 // one function below and names the BlueZ behaviour it works around.
 //
@@ -28,7 +28,7 @@ public struct Connector: Sendable {
     ///   `ConnectTimedOut`, `CancellationError`.
     public func connect(_ device: DBusObjectPath, requiring required: [String]) async throws -> GATTConnection {
         let label = client.objects.device(device)?.address ?? BlueZDevice.address(fromPath: device)
-        // BLUEZ.md F18, the outer half: "the dbus connection can stall" (brc BLEAK_SAFETY_TIMEOUT);
+        // docs/bluez.md F18, the outer half: "the dbus connection can stall" (brc BLEAK_SAFETY_TIMEOUT);
         // whatever hangs is cancelled, and a pending Connect is cancelled with Disconnect.
         do {
             return try await withDeadline(policy.safetyTimeout) {
@@ -90,7 +90,7 @@ public struct Connector: Sendable {
 
     /// `Device1.Connect`, and what its errors mean.
     ///
-    /// BLUEZ.md F4: when BlueZ already holds a connection (an earlier run crashed, or BlueZ kept
+    /// docs/bluez.md F4: when BlueZ already holds a connection (an earlier run crashed, or BlueZ kept
     /// it: bluez/bluez#89), Connect would fail with AlreadyConnected or do nothing: adopt the
     /// connection instead — whether we see it before calling or from the reply (a race).
     private func connectOrAdopt(
@@ -106,24 +106,24 @@ public struct Connector: Sendable {
         } catch let failure as DBusFailure
             where failure.name == BlueZNames.Error.failed && failure.message.contains(BlueZNames.ConnectFailure.abortByLocal)
         {
-            // BLUEZ.md F1 (and 7.1): BlueZ connected briefly and aborted. It set Connected=true,
+            // docs/bluez.md F1 (and 7.1): BlueZ connected briefly and aborted. It set Connected=true,
             // replied with this error, and then sets Connected=false. Wait for that false (it is
             // not a dropped session), then retry (bleak client.py:279-299; transient for brc).
             _ = await waitForView(watch: watch, view: &view, timeout: policy.abortSettleTimeout) { !$0.connected }
             throw AttemptFailure(transient: true, reason: BlueZNames.ConnectFailure.abortByLocal)
         } catch let failure as DBusFailure where failure.meansObjectGone {
-            // BLUEZ.md F5: the object is gone (removed after TemporaryTimeout, or RemoveDevice).
+            // docs/bluez.md F5: the object is gone (removed after TemporaryTimeout, or RemoveDevice).
             throw DeviceVanished(device: label)
         } catch let failure as DBusFailure where failure.name == BlueZNames.Error.alreadyConnected {
             // F4 (above), raced: it connected between our look and our call.
             logger.info("\(label) was already connected; adopting the connection")
         } catch let failure as DBusFailure where failure.name == BlueZNames.Error.inProgress {
-            // BLUEZ.md F3: a stale Connect (a crashed client's, or another app's) is in flight;
+            // docs/bluez.md F3: a stale Connect (a crashed client's, or another app's) is in flight;
             // cancel it with Disconnect and try again (brc#226's force_connect, first half).
             await cancelConnect(device, label: label)
             throw AttemptFailure(transient: true, reason: "another connect was in progress")
         } catch let timedOut as DBusCallTimedOut {
-            // BLUEZ.md F18, the per-attempt half: Disconnect cancels a pending Connect (Device1 doc).
+            // docs/bluez.md F18, the per-attempt half: Disconnect cancels a pending Connect (Device1 doc).
             await cancelConnect(device, label: label)
             throw AttemptFailure(transient: false, reason: "no reply to Connect within \(timedOut.timeout)")
         } catch let failure as DBusFailure {
@@ -131,7 +131,7 @@ public struct Connector: Sendable {
         }
     }
 
-    /// BLUEZ.md F6: waits for `ServicesResolved` while racing `Connected=false` and the device's
+    /// docs/bluez.md F6: waits for `ServicesResolved` while racing `Connected=false` and the device's
     /// removal ("we can get InterfacesRemoved without the Connected property changing", 7.3).
     /// A Connected=false counts only after this attempt saw Connected=true (7.1).
     private func waitForServices(_ device: DBusObjectPath, label: String, watch: ChangeWatch, view: inout DeviceView)
@@ -155,9 +155,9 @@ public struct Connector: Sendable {
         throw AttemptFailure(transient: false, reason: outcome ?? "")
     }
 
-    /// BLUEZ.md 7.4: `ServicesResolved` can come before the GATT objects (bluez/bluez#1489), so
+    /// docs/bluez.md 7.4: `ServicesResolved` can come before the GATT objects (bluez/bluez#1489), so
     /// wait, with a deadline, for the characteristics we need.
-    /// BLUEZ.md F7: if they never come, BlueZ's cache (`Cache = always`) is stale: `RemoveDevice`
+    /// docs/bluez.md F7: if they never come, BlueZ's cache (`Cache = always`) is stale: `RemoveDevice`
     /// wipes it (brc `clear_cache`), and the device must be discovered and connected again.
     private func waitForCharacteristics(_ device: DBusObjectPath, required: [String], label: String) async throws {
         enum Readiness: Sendable { case ready, lost }

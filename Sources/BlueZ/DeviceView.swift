@@ -33,7 +33,7 @@ struct DeviceView {
             }
             return true
         case .interfacesRemoved(let removed, let names) where removed == path:
-            // BLUEZ.md 7.3: the object can vanish with no Connected=false before it.
+            // docs/bluez.md 7.3: the object can vanish with no Connected=false before it.
             if names.contains(BlueZNames.deviceInterface) {
                 exists = false
                 connected = false

@@ -1,5 +1,5 @@
 // Finding bottles: discovery filtered on the Aquavate service UUID, then the name check
-// `Aquavate-` (PROTOCOL.md 1.2, 7.2.1), and noticing when a known device advertises again.
+// `Aquavate-` (docs/protocol.md 1.2, 7.2.1), and noticing when a known device advertises again.
 
 import AquavateProtocol
 import DBus
@@ -74,7 +74,7 @@ public final class Discovery: Sendable {
 
     /// `StopDiscovery`, then the filter reset to `{}`. BlueZ answers NotReady when the adapter
     /// went down meanwhile, and Failed when no discovery of ours runs; both mean "stopped"
-    /// (BLUEZ.md F17: bleak ignores NotReady), so nothing here throws.
+    /// (docs/bluez.md F17: bleak ignores NotReady), so nothing here throws.
     public func stop() async {
         do {
             _ = try await client.call(adapter.path, BlueZNames.adapterInterface, "StopDiscovery", timeout: .seconds(5))
@@ -93,7 +93,7 @@ public final class Discovery: Sendable {
 
 /// Bottles as they advertise: a device object that appears, or a known device whose `RSSI`
 /// (or name) BlueZ sets again — BlueZ reports a known device only through a property change,
-/// and drops `RSSI` when discovery stops, so a new discovery notices it (BLUEZ.md 7.5).
+/// and drops `RSSI` when discovery stops, so a new discovery notices it (docs/bluez.md 7.5).
 public final class Sightings: Sendable {
     private let watch: ChangeWatch
     private let client: BlueZClient

@@ -2,7 +2,7 @@
 // UUID, read, write (with response), notifications, the MTU, the battery, and one ordered
 // stream of what happens on the link.
 //
-// GATT calls go over a private bus connection of this session (BLUEZ.md F8, 7.7): BlueZ ties
+// GATT calls go over a private bus connection of this session (docs/bluez.md F8, 7.7): BlueZ ties
 // notify sessions to the connection that asked, so closing it at the end releases them and the
 // next session starts clean. Signals keep arriving through the client's cache connection, in
 // BlueZ's order, and are turned into `GATTEvent`s here.
@@ -14,7 +14,7 @@ import Locking
 /// What happens on a connected link, in the order BlueZ reported it.
 public enum GATTEvent: Sendable, Equatable {
     /// A characteristic with notifications started got a new value: a notification, or the echo
-    /// of a read (BLUEZ.md 7.2). `uuid` is lower case.
+    /// of a read (docs/bluez.md 7.2). `uuid` is lower case.
     case value(uuid: String, [UInt8])
     /// `org.bluez.Battery1.Percentage` changed (battery plugin active).
     case battery(Int)
@@ -72,7 +72,7 @@ public final class GATTConnection: Sendable {
         if view.apply(change) {
             // 7.3: a removed device object is a lost link even without Connected=false.
             var loss: LinkLoss? = view.serviceLost ? .serviceLost : !view.exists ? .vanished : !view.connected ? .disconnected : nil
-            // BlueZ sends Connected=false before it replies to our own Disconnect (BLUEZ.md 7.8):
+            // BlueZ sends Connected=false before it replies to our own Disconnect (docs/bluez.md 7.8):
             // that is the disconnect we asked for, not a dropped link.
             if loss == .disconnected, state.withLock({ $0.disconnecting }) { loss = .local }
             if let loss {
@@ -131,7 +131,7 @@ public final class GATTConnection: Sendable {
         return info
     }
 
-    /// The ATT MTU (BLUEZ.md F13): the `MTU` property BlueZ ≥ 5.62 puts on the characteristics
+    /// The ATT MTU (docs/bluez.md F13): the `MTU` property BlueZ ≥ 5.62 puts on the characteristics
     /// while connected, asked for with `Get` if the cache lacks it; nil when BlueZ does not say,
     /// which callers must treat as the default 23 (`ChunkSizing.recordsPerChunk(mtu: nil)` = 1).
     public func mtu() async -> Int? {
@@ -163,7 +163,7 @@ public final class GATTConnection: Sendable {
 
     /// How a write travels.
     public enum WriteType: String, Sendable {
-        /// ATT Write Request: the bottle's only writable kind (PROTOCOL.md 0).
+        /// ATT Write Request: the bottle's only writable kind (docs/protocol.md 0).
         case request
         /// ATT Write Command (without response).
         case command
@@ -184,8 +184,8 @@ public final class GATTConnection: Sendable {
     /// link. There is no stream per characteristic: one delivery path keeps a value from being
     /// handled (or buffered unread) twice.
     ///
-    /// BLUEZ.md F10: the handler is registered BEFORE `StartNotify` is called, so a notification
-    /// that races the reply (the bottle answers a write before its write response, PROTOCOL.md 0)
+    /// docs/bluez.md F10: the handler is registered BEFORE `StartNotify` is called, so a notification
+    /// that races the reply (the bottle answers a write before its write response, docs/protocol.md 0)
     /// is delivered, not lost.
     public func startNotify(_ uuid: String) async throws {
         let info = try require(uuid)
@@ -203,7 +203,7 @@ public final class GATTConnection: Sendable {
     }
 
     /// The battery percentage, and from now on its changes as events: `org.bluez.Battery1` when
-    /// BlueZ's battery plugin hides the Battery service (5.48–5.79, BLUEZ.md 7.8), else the GATT
+    /// BlueZ's battery plugin hides the Battery service (5.48–5.79, docs/bluez.md 7.8), else the GATT
     /// Battery Level, read and then notified. Nil when the device offers neither.
     public func startBatteryReports(batteryLevelUUID: String = "00002a19-0000-1000-8000-00805f9b34fb") async throws -> Int? {
         if let percentage = client.objects.device(device)?.batteryPercentage {
@@ -217,7 +217,7 @@ public final class GATTConnection: Sendable {
 
     /// Runs a BlueZ call with the GATT workarounds.
     ///
-    /// BLUEZ.md F2: `org.bluez.Error.InProgress` means another GATT operation is in flight; there
+    /// docs/bluez.md F2: `org.bluez.Error.InProgress` means another GATT operation is in flight; there
     /// is no signal for "ready", so poll every 10 ms until the operation's deadline (bleak).
     /// A reply saying the object is gone or not connected is a lost link, not a GATT failure.
     private func perform(

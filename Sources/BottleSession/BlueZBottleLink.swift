@@ -12,7 +12,7 @@ public final class BlueZBottleLink: BottleLink {
     }
 
     /// The characteristics a session cannot work without (the connector waits for them, and
-    /// treats their absence as a stale GATT cache, BLUEZ.md F7).
+    /// treats their absence as a stale GATT cache, docs/bluez.md F7).
     public static let requiredCharacteristics: [Characteristic] = [.currentState, .syncControl, .drinkData, .command]
 
     public var address: String { connection.address }

@@ -1,6 +1,6 @@
 // What a bottle session needs from the link to the bottle. The live bridge gives it BlueZ's
 // GATT connection (`BlueZBottleLink`); tests give it a scripted fake (bleak-retry-connector's
-// pattern, BLUEZ.md 6), so the sync logic is tested without D-Bus or hardware.
+// pattern, docs/bluez.md 6), so the sync logic is tested without D-Bus or hardware.
 
 import AquavateProtocol
 
@@ -11,7 +11,7 @@ import AquavateProtocol
 public protocol BottleLink: Sendable {
     var address: String { get }
     var name: String? { get }
-    /// The ATT MTU, nil when unknown (then the chunk size is 1, PROTOCOL.md 4.4).
+    /// The ATT MTU, nil when unknown (then the chunk size is 1, docs/protocol.md 4.4).
     func mtu() async -> Int?
     /// Whether the bottle offers the characteristic.
     func offers(_ characteristic: Characteristic) -> Bool
@@ -32,7 +32,7 @@ public protocol BottleLink: Sendable {
 
 /// Something the link reported, in order.
 public enum LinkEvent: Sendable, Equatable {
-    /// A notification (or BlueZ's echo of a read, BLUEZ.md 7.2) of a characteristic.
+    /// A notification (or BlueZ's echo of a read, docs/bluez.md 7.2) of a characteristic.
     case value(Characteristic, [UInt8])
     /// The battery percentage from `org.bluez.Battery1`.
     case battery(Int)

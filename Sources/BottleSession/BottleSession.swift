@@ -1,8 +1,8 @@
-// One connection to one bottle (DESIGN.md 1, PROTOCOL.md 7.2): subscribe, set the clock, decide
+// One connection to one bottle (docs/design.md 1, docs/protocol.md 7.2): subscribe, set the clock, decide
 // from Sync Control, sync, disconnect.
 //
 // The sync never loses a drink: each chunk's records are COMMITTED to the history, and only then
-// is exactly one ACK written (DESIGN.md 1, PROTOCOL.md 4.3). The bottle marks records synced only
+// is exactly one ACK written (docs/design.md 1, docs/protocol.md 4.3). The bottle marks records synced only
 // at the last ACK, so a crash, a dropped link or a kill at any instant leaves every unstored
 // record unsynced on the bottle, to be sent again next time; the history de-duplicates.
 //
@@ -27,7 +27,7 @@ public final class BottleSession {
     private let logger: Logger
     private let onEvent: @Sendable (SessionEvent) -> Void
     /// The chunk_size to ask for instead of the MTU's (tests and debugging; the iOS app asks 20,
-    /// which the bottle cannot notify whole, PROTOCOL.md B1).
+    /// which the bottle cannot notify whole, docs/protocol.md B1).
     private let chunkSizeOverride: Int?
     /// Whether SET_TIME is written, decided by the daemon from its clock (issue 11).
     private let setTime: SetTimePolicy
@@ -81,14 +81,14 @@ public final class BottleSession {
             report.outcome = .failed("\(error)")
             disconnectReason = "error"
         }
-        // PROTOCOL.md 7.2.9: disconnect as soon as done, so the phone can connect and the bottle sleep.
+        // docs/protocol.md 7.2.9: disconnect as soon as done, so the phone can connect and the bottle sleep.
         await link.disconnect()
         recorder?.disconnect(at: clock.now, reason: disconnectReason)
         logger.info("\(report.summary)")
         return report
     }
 
-    // MARK: Set-up (PROTOCOL.md 7.2.3-4)
+    // MARK: Set-up (docs/protocol.md 7.2.3-4)
 
     private func setUp() async throws {
         // Subscribe first: Current State, Drink Data, Battery.
@@ -118,7 +118,7 @@ public final class BottleSession {
         }
     }
 
-    // MARK: Sync (PROTOCOL.md 4, 7.2.5-7)
+    // MARK: Sync (docs/protocol.md 4, 7.2.5-7)
 
     private func synchronise() async throws {
         var unsynced = try await readUnsyncedCount()
@@ -128,7 +128,7 @@ public final class BottleSession {
             report.outcome = .nothingToSync
             return
         }
-        // PROTOCOL.md B2: a count that gave an empty sync gives one again; no START loop.
+        // docs/protocol.md B2: a count that gave an empty sync gives one again; no START loop.
         if memory.isWedged(at: unsynced) {
             report.outcome = .wedged(unsynced: unsynced)
             return

@@ -1,4 +1,4 @@
-// Where a session commits a chunk's records before it ACKs the chunk (DESIGN.md 1). The history
+// Where a session commits a chunk's records before it ACKs the chunk (docs/design.md 1). The history
 // implements it; tests put a recorder in between to check the order of commits and ACKs.
 
 import AquavateProtocol

@@ -1,5 +1,5 @@
 // `run --record FILE`: everything a session hears and says, as an `.aqcap` capture that
-// `aquavate-bridge replay` drives through the same decoder and history (DESIGN.md 3.3).
+// `aquavate-bridge replay` drives through the same decoder and history (docs/design.md 3.3).
 //
 // The file is created at the first connection, when the bottle's name, address and MTU — the
 // header's fields — are known; later sessions of the same run append to it. Events are stamped

@@ -25,7 +25,7 @@ public enum SessionOutcome: Sendable, Equatable {
     case synced
     /// The bottle had nothing unsynced.
     case nothingToSync
-    /// `unsynced_count` is above zero but START sends nothing (PROTOCOL.md B2); not retried
+    /// `unsynced_count` is above zero but START sends nothing (docs/protocol.md B2); not retried
     /// until the count changes.
     case wedged(unsynced: Int)
     /// What went wrong, in one line.
@@ -67,7 +67,7 @@ public struct SessionReport: Sendable, Equatable {
         case .synced: return "synced \(bottleID): \(counts)"
         case .nothingToSync: return "\(bottleID) had nothing to sync"
         case .wedged(let unsynced):
-            return "\(bottleID) reports \(unsynced) unsynced record(s) it never sends (deleted before syncing, PROTOCOL.md B2); nothing to sync"
+            return "\(bottleID) reports \(unsynced) unsynced record(s) it never sends (deleted before syncing, docs/protocol.md B2); nothing to sync"
                 + (rounds.isEmpty ? "" : " after \(counts)")
         case .failed(let reason): return "sync with \(bottleID) failed: \(reason)" + (rounds.isEmpty ? "" : " (\(counts) stored)")
         }

@@ -1,7 +1,7 @@
-// The time-outs and intervals of a session (PROTOCOL.md 4.6, 7.2; B13).
+// The time-outs and intervals of a session (docs/protocol.md 4.6, 7.2; B13).
 
 public struct SessionTiming: Sendable, Equatable {
-    /// No chunk within this after START: an empty sync (PROTOCOL.md 4.6, B2: 3 s).
+    /// No chunk within this after START: an empty sync (docs/protocol.md 4.6, B2: 3 s).
     public var firstChunk: Duration
     /// No next chunk within this after an ACK: the sync stalled (5 s).
     public var betweenChunks: Duration

@@ -1,5 +1,5 @@
 // Whether a session writes SET_TIME, decided outside the session (issue 11). The bottle takes
-// any time it is given and keeps it, marked valid, for good (PROTOCOL.md B9), stamping every
+// any time it is given and keeps it, marked valid, for good (docs/protocol.md B9), stamping every
 // drink with it: a Raspberry Pi without a real-time clock boots at its last saved time (or
 // 1970) until NTP has synchronised it, and SET_TIME from such a clock corrupts the history at
 // its source. So the daemon decides, before the session starts, from what it knows of its own
@@ -29,7 +29,7 @@ public struct SetTimePolicy: Sendable, Equatable {
     /// Times this machine's clock must have reached for SET_TIME to be written.
     public var floors: [TimeFloor]
     /// How far the bottle's own clock (Current State `timestamp`) may be ahead of this machine's:
-    /// it drifts while the bottle sleeps (PROTOCOL.md B9).
+    /// it drifts while the bottle sleeps (docs/protocol.md B9).
     public var bottleSlack: Double
 
     /// The default slack for times from the bottle's clock: one hour.
@@ -41,7 +41,7 @@ public struct SetTimePolicy: Sendable, Equatable {
         self.bottleSlack = bottleSlack
     }
 
-    /// Write SET_TIME on every connection (PROTOCOL.md 7.2.4): tests, and callers that have
+    /// Write SET_TIME on every connection (docs/protocol.md 7.2.4): tests, and callers that have
     /// checked nothing.
     public static let send = SetTimePolicy()
 

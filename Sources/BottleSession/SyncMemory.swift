@@ -1,5 +1,5 @@
 // What the bridge remembers about one bottle between connections: the unsynced count that gave
-// an empty sync. PROTOCOL.md B2: deleted-but-unsynced records keep `unsynced_count` above zero
+// an empty sync. docs/protocol.md B2: deleted-but-unsynced records keep `unsynced_count` above zero
 // forever while START sends nothing; retrying on every connection would be a START loop.
 
 import Locking

@@ -6,8 +6,8 @@
 //     #expect(sim.model.unsyncedCount == 0)
 //     await sim.stop()
 //
-// The bottle (`BottleModel`) follows PROTOCOL.md, bugs included; the D-Bus side follows
-// bluetoothd 5.66 (BLUEZ.md section 7), in either GATT-cache and battery configuration, with the
+// The bottle (`BottleModel`) follows docs/protocol.md, bugs included; the D-Bus side follows
+// bluetoothd 5.66 (docs/bluez.md section 7), in either GATT-cache and battery configuration, with the
 // faults of `SimulatorFault`.
 import AquavateProtocol
 import DBus

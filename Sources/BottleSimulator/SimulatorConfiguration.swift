@@ -38,7 +38,7 @@ public struct SimulatorConfiguration: Sendable {
     public var battery: Battery = .plugin
 
     // BlueZ and radio timings.
-    /// From a client's Disconnect() to its reply (BlueZ's DISCONNECT_TIMER, BLUEZ.md 7.8).
+    /// From a client's Disconnect() to its reply (BlueZ's DISCONNECT_TIMER, docs/bluez.md 7.8).
     public var disconnectDelay: Duration = .seconds(2)
     /// From Connect() to Connected=true (LE connection set-up).
     public var connectDelay: Duration = .milliseconds(100)
@@ -46,7 +46,7 @@ public struct SimulatorConfiguration: Sendable {
     public var resolveDelay: Duration = .milliseconds(100)
     /// How long a Connect waits for a sleeping bottle before it fails.
     public var connectTimeout: Duration = .seconds(20)
-    /// The bottle's advertising interval (1000 ms, PROTOCOL.md 1.2).
+    /// The bottle's advertising interval (1000 ms, docs/protocol.md 1.2).
     public var advertisingInterval: Duration = .seconds(1)
     /// When the first advertisement is heard after discovery starts.
     public var firstAdvertisementDelay: Duration = .milliseconds(50)
@@ -97,7 +97,7 @@ public struct SimulatorConfiguration: Sendable {
         return bottle.deviceName
     }
 
-    /// ESP32: BLE address = base MAC + 2, Wi-Fi station MAC = base MAC (PROTOCOL.md 1.1).
+    /// ESP32: BLE address = base MAC + 2, Wi-Fi station MAC = base MAC (docs/protocol.md 1.1).
     static func wifiMAC(fromBLE address: String) -> String {
         let bytes = address.split(separator: ":").compactMap { UInt8($0, radix: 16) }
         guard bytes.count == 6 else { return address }

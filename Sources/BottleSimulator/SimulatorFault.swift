@@ -1,4 +1,4 @@
-// The faults the simulator can inject (DESIGN.md 4; BLUEZ.md 5 and 7), as `--fault NAME[=ARG]`.
+// The faults the simulator can inject (docs/design.md 4; docs/bluez.md 5 and 7), as `--fault NAME[=ARG]`.
 //
 // Counted faults (`in-progress=N`, …) hit the first N matching calls; chunk faults fire once, on
 // the first sync that reaches chunk K, so that the next sync can succeed.
@@ -49,7 +49,7 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
     case notifyBeforeReply
     /// The bottle is asleep at start: it does not advertise until woken.
     case noAdvertise
-    /// The scanner goes silent (BLUEZ.md F16): the first N discoveries report no advertisement
+    /// The scanner goes silent (docs/bluez.md F16): the first N discoveries report no advertisement
     /// although `Discovering` is true; a discovery started again after them hears the bottle.
     case deafScanner(Int)
     /// The seeded fault injector (issue 10): up to four connections broken at random instants in
@@ -67,7 +67,7 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
         ("sleep-in-reply", "K",
          "bottle sleeps on chunk K's ACK, reply pending: Connected/ServicesResolved=false in one signal, GATT objects removed, then the write answered OK; awake 1 s later"),
         ("mtu", "N", "negotiated ATT MTU (default 247; 23 and 185 are useful)"),
-        ("wedge", nil, "newest unsynced record is deleted-unsynced (PROTOCOL.md B2 example 2)"),
+        ("wedge", nil, "newest unsynced record is deleted-unsynced (docs/protocol.md B2 example 2)"),
         ("unchanged-unsynced", nil, "forced Current State after a sync repeats the old unsynced_count"),
         ("slow-writes", "MS", "every WriteValue reply is delayed MS milliseconds"),
         ("in-progress", "N", "first N ReadValue/WriteValue calls fail with org.bluez.Error.InProgress"),
@@ -82,7 +82,7 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
         ("early-resolved", nil, "ServicesResolved=true before the GATT objects, which follow ~0.2 s later"),
         ("notify-before-reply", nil, "StartNotify: the bottle notifies its value before the reply"),
         ("no-advertise", nil, "bottle asleep at start: not discoverable until woken (Simulator1.Wake)"),
-        ("deaf-scanner", "N", "first N discoveries hear no advertisement though Discovering=true (BLUEZ.md F16)"),
+        ("deaf-scanner", "N", "first N discoveries hear no advertisement though Discovering=true (docs/bluez.md F16)"),
         ("chaos", "SEED",
          "seeded injector: 1-4 connections broken at a random instant (Connect, resolution, a call in flight, chunk/ACK) in a random BlueZ way"),
         ("hostile", "SEED", "hostile bottle: chunks bent at random (counts, totals, ±32767 ml, 1970/2106, noise), Current State floods"),

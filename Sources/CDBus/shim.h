@@ -4,7 +4,7 @@
 #include <sys/eventfd.h>
 #include <poll.h>
 
-/* Swift cannot import DBUS_TYPE_* (they are `((int) 's')` macros, SWIFT-LINUX.md P1):
+/* Swift cannot import DBUS_TYPE_* (they are `((int) 's')` macros, docs/swift-linux.md P1):
    re-export them as constants. */
 static const int CDBUS_TYPE_INVALID = DBUS_TYPE_INVALID;
 static const int CDBUS_TYPE_BYTE = DBUS_TYPE_BYTE;

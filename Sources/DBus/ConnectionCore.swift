@@ -148,7 +148,7 @@ final class ConnectionCore: @unchecked Sendable {
             ready.resume(throwing: Self.connectFailure(address, error))
             return
         }
-        // A bus that goes away must not _exit() the process (SWIFT-LINUX.md P10).
+        // A bus that goes away must not _exit() the process (docs/swift-linux.md P10).
         dbus_connection_set_exit_on_disconnect(opened, 0)
         guard dbus_bus_register(opened, &error) != 0, let unique = dbus_bus_get_unique_name(opened) else {
             dbus_connection_close(opened)

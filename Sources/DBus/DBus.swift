@@ -16,7 +16,7 @@
 //     dbus_bus_register), then loops: run queued jobs, dispatch incoming messages, poll() on the
 //     descriptors libdbus asks for (watch functions) plus an eventfd. Every libdbus call on the
 //     connection is made on that thread, so libdbus never sees two threads on one connection —
-//     the mix that made blocking calls wait up to 400 ms behind a dispatch loop (SWIFT-LINUX.md
+//     the mix that made blocking calls wait up to 400 ms behind a dispatch loop (docs/swift-linux.md
 //     P5). No call here blocks on the bus; replies come back through pending-call notifies.
 //   * Other threads talk to it through a locked FIFO job queue and a write to the eventfd. All
 //     outgoing messages go through that queue, in the order they were produced, so a signal
@@ -28,7 +28,7 @@
 //     async callers through continuations; exported-method handlers run on the owner thread
 //     (`.immediate`, `.deferred`) or in their own Task (`.task`).
 //
-// libdbus pitfalls handled here (SWIFT-LINUX.md): DBUS_TYPE_* come from the CDBus shim (P1); no
+// libdbus pitfalls handled here (docs/swift-linux.md): DBUS_TYPE_* come from the CDBus shim (P1); no
 // varargs (P2); private connections only, never the cached `dbus_bus_get`, and no
 // exit-on-disconnect (P10); the unicast NameAcquired reaches only a rule that asks for it (P10);
 // the C `DBusError` struct stays internal and the Swift error is `DBusFailure` (P12). Anything

@@ -2,7 +2,7 @@
 // saying what was wrong and what was expected.
 //
 // `DBusFailure` is the D-Bus error reply itself (named so to stay clear of libdbus's C struct
-// `DBusError`, SWIFT-LINUX.md P12). A call that gets no reply in time is NOT a `DBusFailure` but a
+// `DBusError`, docs/swift-linux.md P12). A call that gets no reply in time is NOT a `DBusFailure` but a
 // `DBusCallTimedOut`, so that `catch let failure as DBusFailure` only sees what the peer said.
 
 /// An error reply on the bus: received from a peer, or thrown by an exported method to reply with.

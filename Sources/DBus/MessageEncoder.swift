@@ -1,5 +1,5 @@
 // Writing `DBusValue`s into a libdbus message body through `DBusMessageIter` (the varargs
-// `dbus_message_append_args` cannot be called from Swift, SWIFT-LINUX.md P2).
+// `dbus_message_append_args` cannot be called from Swift, docs/swift-linux.md P2).
 //
 // Everything is checked in Swift first: libdbus treats a wrong argument as a programming error
 // and aborts the process, and a body that breaks the D-Bus limits would get the whole

@@ -2,13 +2,13 @@
 
 import GRDB
 
-/// The last Current State a bottle sent (PROTOCOL.md 3.1), as plain numbers.
+/// The last Current State a bottle sent (docs/protocol.md 3.1), as plain numbers.
 public struct CurrentStateSnapshot: Sendable, Hashable {
     /// Bridge clock (UTC seconds) when it was received.
     public var receivedAt: Double
     /// The snapshot's own timestamp (bottle time).
     public var bottleTime: UInt32
-    /// The bottle's UTC-day total (not the bridge's day total, REMINDERS.md 0).
+    /// The bottle's UTC-day total (not the bridge's day total, docs/reminders.md 0).
     public var dailyTotalML: Int
     public var bottleLevelML: Int
     public var batteryPercent: Int

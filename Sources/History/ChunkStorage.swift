@@ -1,4 +1,4 @@
-// A sync chunk as one write transaction: the record-id reset is noticed (PROTOCOL.md B14: ids
+// A sync chunk as one write transaction: the record-id reset is noticed (docs/protocol.md B14: ids
 // restart at 1 after CLEAR_HISTORY) and the records stored in the same transaction, so that the
 // live bridge and a replay of its recording take the same decision from the same state, and no
 // other writer can come between the look and the store.

@@ -1,4 +1,4 @@
-// Day totals (REMINDERS.md 0): intake per local calendar day, as known at a given instant.
+// Day totals (docs/reminders.md 0): intake per local calendar day, as known at a given instant.
 
 import Foundation
 import GRDB
@@ -135,7 +135,7 @@ private struct DaySums {
 extension DrinkHistory {
     /// The sum of `amount_ml` of intake drinks (amount > 0) whose record timestamp lies in
     /// [`from`, `to`), as known at `knownAt`: stored at or before it and not deleted by then
-    /// (REMINDERS.md 0). For windows other than one local day: a week, a suppression window.
+    /// (docs/reminders.md 0). For windows other than one local day: a week, a suppression window.
     public func intakeTotal(from: Double, to: Double, knownAt: Double? = nil) throws -> Int {
         let known = knownAt ?? Double.greatestFiniteMagnitude
         return try read("summing drinks") { db in

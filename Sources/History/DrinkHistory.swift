@@ -3,7 +3,7 @@
 import Foundation
 import GRDB
 
-/// The bridge's database: drinks, day totals, bottle state and settings (DESIGN.md 2).
+/// The bridge's database: drinks, day totals, bottle state and settings (docs/design.md 2).
 ///
 /// A file database is a GRDB `DatabasePool` in WAL mode, so that `status` and `history` can
 /// read while the daemon writes; `nil` gives an in-memory `DatabaseQueue` (replay without

@@ -24,7 +24,7 @@ public enum StoreOutcome: Sendable, Hashable {
     /// The stored drink is deleted; this copy (live or tombstone) changed nothing.
     case alreadyDeleted
     /// Same (bottle, record_id, timestamp) as a stored drink but different content (the bottle
-    /// re-sends bit-identical copies, PROTOCOL.md 4.7): the first copy is kept, worth a warning.
+    /// re-sends bit-identical copies, docs/protocol.md 4.7): the first copy is kept, worth a warning.
     case conflicting
 
     /// Whether the history changed.

@@ -2,7 +2,7 @@
 
 /// What a committed write survives.
 ///
-/// The live bridge ACKs a chunk only after `store` returns (DESIGN.md 1), so for it a commit must
+/// The live bridge ACKs a chunk only after `store` returns (docs/design.md 1), so for it a commit must
 /// survive power loss, not just a crash of the process: `.full`. Replay and benchmarks rebuild
 /// their history from a capture and may trade that for speed: `.normal`.
 public enum Durability: Sendable, Hashable {

@@ -1,4 +1,4 @@
-// Storage for the reminder engine: its state document and the delivered log (REMINDERS.md 1, 2.6).
+// Storage for the reminder engine: its state document and the delivered log (docs/reminders.md 1, 2.6).
 //
 // The engine's state is an opaque JSON document here: its meaning belongs to the Reminders
 // module, which this module does not import.

@@ -23,12 +23,12 @@ enum HistoryMigrations {
     /// Every step name, in order (what `appliedMigrations()` returns on an up-to-date database).
     static var names: [String] { migrator.migrations }
 
-    /// Drinks as the bottles sent them, keyed on (bottle, record_id, timestamp) (PROTOCOL.md 4.7).
+    /// Drinks as the bottles sent them, keyed on (bottle, record_id, timestamp) (docs/protocol.md 4.7).
     private static func createDrinks(_ db: Database) throws {
         try db.create(table: "drink") { t in
             t.column("bottle", .text).notNull()
             t.column("record_id", .integer).notNull()
-            // Record timestamp, UTC epoch seconds (bottle time, PROTOCOL.md 5.2).
+            // Record timestamp, UTC epoch seconds (bottle time, docs/protocol.md 5.2).
             t.column("timestamp", .integer).notNull()
             t.column("amount_ml", .integer).notNull()
             t.column("bottle_level_ml", .integer).notNull()
@@ -69,7 +69,7 @@ enum HistoryMigrations {
             t.column("last_sync", .double)
             // When the bridge last saw the bottle restart its record ids (B14).
             t.column("id_reset_at", .double)
-            // The last Current State (PROTOCOL.md 3.1); all NULL until one was received.
+            // The last Current State (docs/protocol.md 3.1); all NULL until one was received.
             t.column("state_at", .double)
             t.column("state_timestamp", .integer)
             t.column("daily_total_ml", .integer)
@@ -81,7 +81,7 @@ enum HistoryMigrations {
     }
 
     /// The reminder engine's persisted state (counters, flags, pending notifications), one JSON
-    /// document per named engine, so a restart restores it unchanged (REMINDERS.md 2.6).
+    /// document per named engine, so a restart restores it unchanged (docs/reminders.md 2.6).
     private static func createEngineState(_ db: Database) throws {
         try db.create(table: "engine_state") { t in
             t.primaryKey("name", .text)
@@ -90,7 +90,7 @@ enum HistoryMigrations {
         }
     }
 
-    /// The delivered log of REMINDERS.md 1: every notification that fired, once.
+    /// The delivered log of docs/reminders.md 1: every notification that fired, once.
     private static func createDelivered(_ db: Database) throws {
         try db.create(table: "delivered_notification") { t in
             t.autoIncrementedPrimaryKey("seq")
@@ -103,7 +103,7 @@ enum HistoryMigrations {
         try db.create(index: "delivered_on_time", on: "delivered_notification", columns: ["time"])
     }
 
-    /// What the person did (REMINDERS.md 3 and 6): manual intakes (`log TYPE`, Done) and actions
+    /// What the person did (docs/reminders.md 3 and 6): manual intakes (`log TYPE`, Done) and actions
     /// on notifications (Did This, Start Ritual), kept for good.
     private static func createPersonEvents(_ db: Database) throws {
         try db.create(table: "person_event") { t in

@@ -3,7 +3,7 @@
 import Foundation
 
 /// A day of the proleptic Gregorian calendar, as people name it in their time zone.
-/// `description` is `YYYY-MM-DD`, the `date` of DESIGN.md 3.4 `day` events.
+/// `description` is `YYYY-MM-DD`, the `date` of docs/design.md 3.4 `day` events.
 public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
     public let year: Int
     public let month: Int

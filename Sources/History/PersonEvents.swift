@@ -1,4 +1,4 @@
-// What the person did: manual intakes and notification actions (REMINDERS.md 3, 6).
+// What the person did: manual intakes and notification actions (docs/reminders.md 3, 6).
 
 import GRDB
 

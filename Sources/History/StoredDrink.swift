@@ -8,7 +8,7 @@ import GRDB
 /// The history keeps what the bottle said, refills (amount ≤ 0) included; whether a drink counts
 /// as intake is `isIntake`, decided when totals are computed.
 public struct StoredDrink: Sendable, Hashable {
-    /// The bottle's address or serial (PROTOCOL.md 4.7).
+    /// The bottle's address or serial (docs/protocol.md 4.7).
     public var bottle: String
     public var recordID: UInt32
     /// Record timestamp, UTC epoch seconds.
@@ -51,7 +51,7 @@ public struct StoredDrink: Sendable, Hashable {
 
     public var kind: DrinkKind { record.kind }
 
-    /// Counts towards day totals: amount > 0 and not deleted (REMINDERS.md 0).
+    /// Counts towards day totals: amount > 0 and not deleted (docs/reminders.md 0).
     public var isIntake: Bool { amountML > 0 && !deleted }
 
     /// The record as first received (its flags are the first copy's).

@@ -91,7 +91,7 @@ public final class ChildProcess: Sendable {
 
     /// SIGKILL now, without waiting: for clean-up paths that cannot await. SIGKILL, not SIGTERM: a
     /// child spawned from a Swift Testing thread may inherit a mask that blocks SIGTERM
-    /// (SWIFT-LINUX.md P7). The dead child is reaped by Foundation.
+    /// (docs/swift-linux.md P7). The dead child is reaped by Foundation.
     public func killNow() {
         send(SIGKILL)
     }

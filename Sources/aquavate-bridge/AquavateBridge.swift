@@ -1,4 +1,4 @@
-// aquavate-bridge: the command line (DESIGN.md 3.1).
+// aquavate-bridge: the command line (docs/design.md 3.1).
 
 import ArgumentParser
 

@@ -1,4 +1,4 @@
-// Options every command accepts after its name (DESIGN.md 3.2), and the shared start-up:
+// Options every command accepts after its name (docs/design.md 3.2), and the shared start-up:
 // logging, configuration layers, the history database.
 
 import ArgumentParser
@@ -63,7 +63,7 @@ struct CommonOptions: ParsableArguments {
     }
 }
 
-/// An expected failure: printed as one line, exit status 1, no stack trace (DESIGN.md 3.1).
+/// An expected failure: printed as one line, exit status 1, no stack trace (docs/design.md 3.1).
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }

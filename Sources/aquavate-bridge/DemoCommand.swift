@@ -1,5 +1,5 @@
 // `aquavate-bridge demo`: the whole bridge against a simulated bottle, on a private D-Bus bus —
-// no hardware, no root (DESIGN.md 3.1).
+// no hardware, no root (docs/design.md 3.1).
 
 import AquavateProtocol
 import ArgumentParser

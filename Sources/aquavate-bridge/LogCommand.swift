@@ -1,4 +1,4 @@
-// `aquavate-bridge log TYPE`: record a manual intake (REMINDERS.md 3).
+// `aquavate-bridge log TYPE`: record a manual intake (docs/reminders.md 3).
 
 import ArgumentParser
 import Bridge
@@ -10,7 +10,7 @@ struct LogCommand: ParsableCommand {
         abstract: "Record a manual intake, e.g. `aquavate-bridge log vitamin-d`.",
         discussion: """
             A scheduled reminder for this intake type is suppressed when the intake was logged in \
-            its window (REMINDERS.md 3). Water cannot be logged: the bottle measures it. The log \
+            its window (docs/reminders.md 3). Water cannot be logged: the bottle measures it. The log \
             is kept in the history database. (With the daemon running, prefer the MQTT command \
             `log TYPE` or a notification's Done button, which reach the running engine directly.)
             """

@@ -25,7 +25,7 @@ struct ReplayCommand: ParsableCommand {
             Output: one line per event; with --json one JSON object per line (drink, state, \
             sync, notification, error, then one day event per local day the drinks fall on).
 
-            With --reminders the reminder engine runs on the capture's clock (REMINDERS.md 0): \
+            With --reminders the reminder engine runs on the capture's clock (docs/reminders.md 0): \
             a tick at every whole minute from the first to the last event, a tick at the same \
             instant as an event running before it. Two replays sharing one --db are two runs of \
             the bridge with a restart in between: the engine's state is restored from the database.
@@ -38,7 +38,7 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Capture files (.aqcap or btsnoop).", valueName: "FILE"))
     var files: [String]
 
-    @Flag(help: "One JSON object per line (DESIGN.md 3.4).")
+    @Flag(help: "One JSON object per line (docs/design.md 3.4).")
     var json = false
 
     @Flag(help: ArgumentHelp(

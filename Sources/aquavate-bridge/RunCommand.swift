@@ -1,4 +1,4 @@
-// `aquavate-bridge run`: the daemon (DESIGN.md 3.1).
+// `aquavate-bridge run`: the daemon (docs/design.md 3.1).
 
 import ArgumentParser
 import BlueZ

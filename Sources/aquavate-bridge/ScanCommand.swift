@@ -1,4 +1,4 @@
-// `aquavate-bridge scan`: the bottles in range (DESIGN.md 3.1).
+// `aquavate-bridge scan`: the bottles in range (docs/design.md 3.1).
 
 import ArgumentParser
 import BlueZ

@@ -1,5 +1,5 @@
 // `aquavate-bridge schedule add|list|remove|enable|disable`: scheduled intake reminders
-// (REMINDERS.md 3) kept in the database, next to the config file's `[[schedule]]` tables.
+// (docs/reminders.md 3) kept in the database, next to the config file's `[[schedule]]` tables.
 
 import ArgumentParser
 import Bridge

@@ -11,7 +11,7 @@ import Synchronization
 /// The entry point. SIGTERM and SIGINT get a handler that writes to a pipe before anything else
 /// runs; `dispatchMain()` then parks the main thread in sigsuspend with every signal open, so the
 /// handler runs even when the process was started with those signals blocked (a child of a Swift
-/// Testing process is, SWIFT-LINUX.md P7).
+/// Testing process is, docs/swift-linux.md P7).
 @main
 enum Main {
     static func main() {
@@ -233,7 +233,7 @@ struct AquavateSim: AsyncParsableCommand {
     }
 }
 
-/// Lines to standard error through write(2) (no shared `stderr` in Swift 6, SWIFT-LINUX.md P3).
+/// Lines to standard error through write(2) (no shared `stderr` in Swift 6, docs/swift-linux.md P3).
 enum StandardError {
     static func write(_ line: String) {
         let bytes = Array((line + "\n").utf8)

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("aqcap text")
 struct CaptureFormatTests {
-    @Test("the header of DESIGN.md 3.3, byte for byte")
+    @Test("the header of docs/design.md 3.3, byte for byte")
     func headerLine() {
         let header = CaptureHeader(created: "2026-11-21T08:00:00Z", source: "aquavate-bridge 0.1.0",
                                    deviceName: "Aquavate-A3F2", deviceAddress: "F4:12:FA:00:A3:F4", mtu: 247)
@@ -13,7 +13,7 @@ struct CaptureFormatTests {
         #expect(CaptureHeader(deviceAddress: "AA").jsonLine() == #"{"aqcap":1,"device":{"address":"AA"}}"#)
     }
 
-    @Test("event lines use DESIGN.md's field names, in its order, hex in lower case")
+    @Test("event lines use docs/design.md's field names, in its order, hex in lower case")
     func eventLines() {
         #expect(CaptureEvent.connect(at: 1_763_712_000.125).jsonLine() == #"{"t":1763712000.125,"op":"connect"}"#)
         #expect(CaptureEvent.read(at: 1_763_712_000.31, .syncControl, value: [0, 0, 3, 0, 0, 0, 0x14, 0]).jsonLine()

@@ -12,7 +12,7 @@ private let header = CaptureHeader(source: "test", mtu: 247)
 
 @Suite("aqcap reader")
 struct CaptureReaderTests {
-    @Test("header and events of DESIGN.md 3.3")
+    @Test("header and events of docs/design.md 3.3")
     func designExample() {
         let text = """
         {"aqcap":1,"created":"2026-11-21T08:00:00Z","source":"aquavate-bridge 0.1.0","device":{"name":"Aquavate-A3F2","address":"F4:12:FA:00:A3:F4"},"mtu":247}

@@ -1,4 +1,4 @@
-// Bottle Config, PROTOCOL.md 3.2 and B8, vector TV26.
+// Bottle Config, docs/protocol.md 3.2 and B8, vector TV26.
 
 import AquavateProtocol
 import Testing

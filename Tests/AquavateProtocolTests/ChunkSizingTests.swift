@@ -1,4 +1,4 @@
-// Chunk arithmetic, PROTOCOL.md 4.3–4.4; TV17, TV20 and the arithmetic of TV31/TV32.
+// Chunk arithmetic, docs/protocol.md 4.3–4.4; TV17, TV20 and the arithmetic of TV31/TV32.
 
 import AquavateProtocol
 import Testing

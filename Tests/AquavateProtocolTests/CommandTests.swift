@@ -1,4 +1,4 @@
-// Command characteristic, PROTOCOL.md 3.6 and section 6, vectors TV22–TV25.
+// Command characteristic, docs/protocol.md 3.6 and section 6, vectors TV22–TV25.
 
 import AquavateProtocol
 import Testing

@@ -1,4 +1,4 @@
-// Current State, PROTOCOL.md 3.1, vectors TV1–TV7.
+// Current State, docs/protocol.md 3.1, vectors TV1–TV7.
 
 import AquavateProtocol
 import Testing

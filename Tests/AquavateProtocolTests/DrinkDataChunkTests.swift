@@ -1,4 +1,4 @@
-// Drink Data chunks, PROTOCOL.md 3.5 and 4.4, vectors TV13–TV17.
+// Drink Data chunks, docs/protocol.md 3.5 and 4.4, vectors TV13–TV17.
 
 import AquavateProtocol
 import Testing

@@ -1,4 +1,4 @@
-// Drink Record, PROTOCOL.md 3.4, vectors TV8–TV12.
+// Drink Record, docs/protocol.md 3.4, vectors TV8–TV12.
 
 import AquavateProtocol
 import Testing

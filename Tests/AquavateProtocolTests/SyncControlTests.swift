@@ -1,4 +1,4 @@
-// Sync Control, PROTOCOL.md 3.3 and 4.3, vectors TV18–TV21.
+// Sync Control, docs/protocol.md 3.3 and 4.3, vectors TV18–TV21.
 
 import AquavateProtocol
 import Testing

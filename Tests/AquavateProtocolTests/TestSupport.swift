@@ -1,4 +1,4 @@
-// Helpers shared by the protocol tests: hex literals as VECTORS.md writes them, UTC rendering of
+// Helpers shared by the protocol tests: hex literals as docs/protocol-vectors.md writes them, UTC rendering of
 // bottle timestamps, and a seeded generator so property tests are reproducible.
 
 import AquavateProtocol
@@ -6,12 +6,12 @@ import BusTestSupport
 import Foundation
 import Testing
 
-/// Bytes from a VECTORS.md hex string ("B0 E8 90 67 …").
+/// Bytes from a docs/protocol-vectors.md hex string ("B0 E8 90 67 …").
 func hex(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
     try #require(Hex.parse(text), "not valid hex: \(text)", sourceLocation: sourceLocation)
 }
 
-/// A bottle timestamp as ISO 8601 UTC, e.g. "2025-01-22T12:46:40Z" (offset 0, PROTOCOL.md 5.2).
+/// A bottle timestamp as ISO 8601 UTC, e.g. "2025-01-22T12:46:40Z" (offset 0, docs/protocol.md 5.2).
 func utc(_ timestamp: UInt32) -> String {
     Date(timeIntervalSince1970: TimeInterval(timestamp)).formatted(.iso8601)
 }

@@ -1,5 +1,5 @@
 // The BlueZ client against python-dbusmock's bluez5 template on a private bus: an adapter and
-// device peer nobody here wrote, plus scripted methods for BlueZ's failure modes (BLUEZ.md 5).
+// device peer nobody here wrote, plus scripted methods for BlueZ's failure modes (docs/bluez.md 5).
 
 import BusTestSupport
 import AquavateProtocol
@@ -109,7 +109,7 @@ enum BlueZBottleRequirements {
             #expect(first.device == bottle)
             #expect(first.rssi == -79)
 
-            // BLUEZ.md 7.5: a known device is reported again only through a property change.
+            // docs/bluez.md 7.5: a known device is reported again only through a property change.
             try await mock.update(bottle, "org.bluez.Device1", ["RSSI": .int16(-60)])
             let again = try #require(await sightings.next(within: .seconds(5)))
             #expect(again.device == bottle)

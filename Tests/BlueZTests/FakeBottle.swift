@@ -1,4 +1,4 @@
-// A scripted bottle for the session tests: the firmware's sync state machine (PROTOCOL.md 4.3,
+// A scripted bottle for the session tests: the firmware's sync state machine (docs/protocol.md 4.3,
 // including its bugs B2-B4), the MTU truncation of notifications (B1), and switches for faults.
 // It knows nothing about D-Bus; `FakeLink` puts it behind the `BottleLink` protocol.
 

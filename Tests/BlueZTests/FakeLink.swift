@@ -1,7 +1,7 @@
 // A scripted `BottleLink` in front of a `FakeBottle` (bleak-retry-connector's fake-client
-// pattern, BLUEZ.md 6): it behaves as BlueZ would toward the session — notifications only for
-// subscribed characteristics, a read's echo as a notification (BLUEZ.md 7.2), notifications cut
-// to MTU − 3 bytes (PROTOCOL.md B1), operations on a dropped link failing with `LinkLost`.
+// pattern, docs/bluez.md 6): it behaves as BlueZ would toward the session — notifications only for
+// subscribed characteristics, a read's echo as a notification (docs/bluez.md 7.2), notifications cut
+// to MTU − 3 bytes (docs/protocol.md B1), operations on a dropped link failing with `LinkLost`.
 // Waiting costs no time: when nothing is queued, a wait "times out" at once and moves the fake
 // clock on by the time-out, which is recorded so tests can check it.
 
@@ -155,7 +155,7 @@ final class FakeLink: BottleLink {
         case .batteryLevel: value = [80]
         default: value = []
         }
-        // BLUEZ.md 7.2: a read updates Value, which a StartNotify client receives as a notification.
+        // docs/bluez.md 7.2: a read updates Value, which a StartNotify client receives as a notification.
         state.withLock { state in
             if state.notifying.contains(characteristic) { state.queue.append(.value(characteristic, value)) }
         }

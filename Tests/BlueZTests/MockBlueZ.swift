@@ -77,7 +77,7 @@ final class MockBlueZ: Sendable {
         return DBusObjectPath(try reply.decode(0, as: String.self))
     }
 
-    /// `ConnectDevice`: BlueZ already holds a connection (BLUEZ.md F4).
+    /// `ConnectDevice`: BlueZ already holds a connection (docs/bluez.md F4).
     func connectDevice(_ address: String, adapter: String = "hci0") async throws {
         _ = try await control.call(destination: "org.bluez", path: "/", interface: "org.bluez.Mock",
                                    method: "ConnectDevice", arguments: [.string(adapter), .string(address)])

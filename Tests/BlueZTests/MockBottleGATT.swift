@@ -1,5 +1,5 @@
 // A bottle's GATT objects on the dbusmock BlueZ: the Aquavate service with its characteristics
-// (paths and properties shaped as BlueZ's, BLUEZ.md 7.6), and scripted Device1 methods.
+// (paths and properties shaped as BlueZ's, docs/bluez.md 7.6), and scripted Device1 methods.
 
 import BusTestSupport
 import AquavateProtocol

@@ -1,5 +1,5 @@
 // Connect and Disconnect as bluetoothd does them, checked on the wire with dbus-monitor
-// (BLUEZ.md 7.6, 7.8), and the GATT objects' shapes in both BlueZ configurations.
+// (docs/bluez.md 7.6, 7.8), and the GATT objects' shapes in both BlueZ configurations.
 import BusTestSupport
 import AquavateProtocol
 @testable import BottleSimulator

@@ -1,6 +1,6 @@
-// Reads, writes and notifications through D-Bus: the read echo (BLUEZ.md 7.2), notifications
-// before the write reply (PROTOCOL.md 0), a whole sync, MTU truncation and the long read-back,
-// notify sessions owned by D-Bus connections (BLUEZ.md 7.7), CCCDs, Device Information.
+// Reads, writes and notifications through D-Bus: the read echo (docs/bluez.md 7.2), notifications
+// before the write reply (docs/protocol.md 0), a whole sync, MTU truncation and the long read-back,
+// notify sessions owned by D-Bus connections (docs/bluez.md 7.7), CCCDs, Device Information.
 import BusTestSupport
 import AquavateProtocol
 @testable import BottleSimulator

@@ -1,4 +1,4 @@
-// Every characteristic of the model against PROTOCOL.md 2–6: the ring, Current State (periodic
+// Every characteristic of the model against docs/protocol.md 2–6: the ring, Current State (periodic
 // and forced notifications), commands, Bottle Config, Device Settings, Activity Stats,
 // calibration, battery and Device Information.
 import BusTestSupport

@@ -1,4 +1,4 @@
-// The sync state machine of PROTOCOL.md 4.3 and its bugs (B2, B3, B4), driven on the model.
+// The sync state machine of docs/protocol.md 4.3 and its bugs (B2, B3, B4), driven on the model.
 import BusTestSupport
 import AquavateProtocol
 @testable import BottleSimulator

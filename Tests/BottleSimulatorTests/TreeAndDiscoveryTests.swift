@@ -1,5 +1,5 @@
 // The BlueZ tree as a client sees it before any connection: the ObjectManager, the adapter, and
-// discovery turning the bottle's advertisements into a device object (BLUEZ.md 7.5, 7.6).
+// discovery turning the bottle's advertisements into a device object (docs/bluez.md 7.5, 7.6).
 import BusTestSupport
 import AquavateProtocol
 @testable import BottleSimulator

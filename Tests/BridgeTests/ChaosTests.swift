@@ -1,4 +1,4 @@
-// The seeded fault injector against the real bridge (issue 10, DESIGN.md 4): `aquavate-sim
+// The seeded fault injector against the real bridge (issue 10, docs/design.md 4): `aquavate-sim
 // --fault chaos=SEED` breaks one to four connections at random instants — during Connect, during
 // service resolution, with a GATT call's reply in flight, between a chunk and its ACK, or some
 // time after the link came up — in the ways BlueZ shows it (supervision time-out with the GATT

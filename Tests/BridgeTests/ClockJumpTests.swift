@@ -2,7 +2,7 @@
 // hand-set date, a suspend). A forward jump used to tick every missed minute at once (+30 days:
 // 60 reminders); a backward one stopped the ticks until the clock caught up. The daemon's ticker
 // wakes every minute, so a gap of more than 5 minutes either way is a restart of the reminder
-// rules (REMINDERS.md 0): the on-start rules at the new time deliver nothing, what fell due in
+// rules (docs/reminders.md 0): the on-start rules at the new time deliver nothing, what fell due in
 // the gap is dropped as missed, and the ticks go on from there. So after a jump the bridge sends
 // exactly what a bridge restarted at that moment on the same database would send.
 
@@ -86,7 +86,7 @@ struct ClockJumpTests {
         let atRestart = await restarted.advance(to: jumped)
         let afterRestart = await restarted.tick(from: (jumped / 60).rounded(.up) * 60, to: jumped + 15 * 60)
 
-        // REMINDERS.md 0 / 1: starting delivers nothing; what came due while "down" is missed.
+        // docs/reminders.md 0 / 1: starting delivers nothing; what came due while "down" is missed.
         #expect(atRestart.isEmpty)
         #expect(atJump == atRestart)
         #expect(afterJump == afterRestart)

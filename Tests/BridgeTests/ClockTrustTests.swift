@@ -48,7 +48,7 @@ struct ClockTrustTests {
                                            history: try history(recordTime: UInt32(Self.now + 7200), storedAt: Self.now - 60))
         #expect(recorded.setTimePolicy.reasonToWithhold(now: Self.now, bottleTime: nil)?
                     .contains("7200 s behind the newest stored drink") == true)
-        // Unknown, and not behind anything: sent (a never-set bottle records nothing, PROTOCOL.md 5.2).
+        // Unknown, and not behind anything: sent (a never-set bottle records nothing, docs/protocol.md 5.2).
         #expect(recorded.setTimePolicy.reasonToWithhold(now: Self.now + 7200, bottleTime: nil) == nil)
     }
 

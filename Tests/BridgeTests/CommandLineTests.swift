@@ -1,4 +1,4 @@
-// The command-line contracts of DESIGN.md 3.1 and 3.4, run against the built binary.
+// The command-line contracts of docs/design.md 3.1 and 3.4, run against the built binary.
 
 import BusTestSupport
 import Foundation

@@ -1,4 +1,4 @@
-// The live commands as a user runs them (DESIGN.md 3.1, 4): real `aquavate-sim` and
+// The live commands as a user runs them (docs/design.md 3.1, 4): real `aquavate-sim` and
 // `aquavate-bridge` processes on a private dbus-daemon, the bridge pointed at it through
 // DBUS_SYSTEM_BUS_ADDRESS, and what lands in the database checked afterwards.
 

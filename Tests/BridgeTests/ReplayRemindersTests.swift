@@ -71,7 +71,7 @@ struct ReplayRemindersTests {
         let outcome = try runReplay([folder.write("battery.aqcap", lines.joined(separator: "\n"))],
                                     history: try DrinkHistory(path: db, durability: .normal), reminders: true)
         let alerts = outcome.notifications.filter { $0.kind == "low_battery" }
-        // The second episode (22 %) is the same local day: REMINDERS.md 2.5 alerts once a day.
+        // The second episode (22 %) is the same local day: docs/reminders.md 2.5 alerts once a day.
         #expect(alerts.map(\.body) == ["Your Aquavate bottle battery is at 24%. Please charge soon."])
         #expect(alerts.allSatisfy { $0.id == "bottle-low-battery" && $0.title == "Low Battery" })
         let again = [testHeader, eventLine(t + 600, "notify", "current-state", state(battery: 21, low: true))]

@@ -1,7 +1,7 @@
 // Issue 11: a capture with `t` = 1e13 made `replay --reminders` tick the engine for ever (one
 // tick per minute of its timeline). Capture times end at 2100-01-01 (a later one is a rejected
 // line, with file and line), and replay ticks through a gap of at most 366 days: a longer one
-// is replayed as what it is in practice, the bridge down for that long (a restart, REMINDERS.md 0).
+// is replayed as what it is in practice, the bridge down for that long (a restart, docs/reminders.md 0).
 
 @testable import Bridge
 import Foundation
@@ -65,7 +65,7 @@ struct ReplayTimeBoundsTests {
                     == [start + 114 * 60, later + 114 * 60])
     }
 
-    @Test("a gap of up to 366 days is still ticked through (REMINDERS.md 0: one timeline)")
+    @Test("a gap of up to 366 days is still ticked through (docs/reminders.md 0: one timeline)")
     func yearGapTicked() throws {
         let start = Self.friday0600
         let later = start + 366 * 86_400

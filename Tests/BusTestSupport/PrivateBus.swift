@@ -1,7 +1,7 @@
 // A private dbus-daemon for one test, and child processes (dbusmock, gdbus) pointed at it.
 //
 // Shared by every test target that needs a bus (the BusTestSupport target). Why it looks the way it
-// does (SWIFT-LINUX.md):
+// does (docs/swift-linux.md):
 //   * The daemon gets its own config and socket in a fresh temporary folder, allows everything,
 //     and runs in the foreground (`--nofork`) so that its pid is ours to kill.
 //   * Children are stopped with SIGKILL: a child spawned from a Swift Testing thread inherits a

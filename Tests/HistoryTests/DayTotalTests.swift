@@ -1,4 +1,4 @@
-// Day totals (REMINDERS.md 0): local calendar days, DST, what counts, what was known when.
+// Day totals (docs/reminders.md 0): local calendar days, DST, what counts, what was known when.
 
 import AquavateProtocol
 import Foundation

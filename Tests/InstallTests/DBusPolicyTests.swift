@@ -1,6 +1,6 @@
 // dbus/aquavate-bridge.conf on a bus configured like the system bus (PolicyBus): a member of the
 // bluetooth group may call exactly the methods the bridge calls on org.bluez and hears its signals; a user
-// outside the group gets AccessDenied (BLUEZ.md F20); nothing beyond that is granted.
+// outside the group gets AccessDenied (docs/bluez.md F20); nothing beyond that is granted.
 //
 // Needs root: it creates throw-away users (unique names, deleted afterwards) and runs dbus-send,
 // gdbus and the bridge as them with setpriv. CI runs the tests as root.

@@ -1,4 +1,4 @@
-// `aquavate-bridge doctor` (DESIGN.md 3.1): each missing piece named with its fix, against an
+// `aquavate-bridge doctor` (docs/design.md 3.1): each missing piece named with its fix, against an
 // empty private bus, python-dbusmock's bluez5 template (a fake bluetoothd nobody here wrote),
 // fake sysfs trees, local TCP listeners, and the kernel of this machine (which has no Bluetooth).
 import BusTestSupport

@@ -1,6 +1,6 @@
 // systemd/aquavate-bridge.service: systemd's own checker accepts it, it runs the bridge as the
 // unprivileged user with the service's paths, restarts on failure without relying on bluetoothd's
-// ordering (BLUEZ.md F21), and its hardening leaves what the bridge needs. MemoryDenyWriteExecute
+// ordering (docs/bluez.md F21), and its hardening leaves what the bridge needs. MemoryDenyWriteExecute
 // is checked against the real binary with the kernel's own W^X switch.
 import BusTestSupport
 import Foundation

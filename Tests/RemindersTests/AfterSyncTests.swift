@@ -1,4 +1,4 @@
-// REMINDERS.md 2.4: the steps after a sync that stored new drinks, in their order — the previous
+// docs/reminders.md 2.4: the steps after a sync that stored new drinks, in their order — the previous
 // urgency captured before the new drinks count, back on track delivered by the sync itself, then
 // the goal, once per local calendar day.
 

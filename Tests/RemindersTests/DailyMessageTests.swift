@@ -1,4 +1,4 @@
-// REMINDERS.md 4 (seed 002): the daily message at 10:00 as a rolling window of 7 non-repeating
+// docs/reminders.md 4 (seed 002): the daily message at 10:00 as a rolling window of 7 non-repeating
 // notifications, refilled below 2, its text determined by the date, shipped pools in English and
 // Spanish or the user's pool, cancelled when disabled, and nothing scheduled without a sink that
 // reaches a person.

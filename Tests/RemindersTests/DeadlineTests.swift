@@ -1,4 +1,4 @@
-// REMINDERS.md 5 (seed 003): the deadline reminder — 19:00 for a daily habit with 5 hours before,
+// docs/reminders.md 5 (seed 003): the deadline reminder — 19:00 for a daily habit with 5 hours before,
 // Sunday 19:00 for a weekly one, removed when met, checked again at fire time, re-created on start
 // and every new day, and counted for `status` (the seed's badge).
 

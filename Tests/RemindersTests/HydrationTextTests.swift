@@ -1,4 +1,4 @@
-// REMINDERS.md 2.3–2.5: the anchor app's exact strings, the rounding of X and its printf format.
+// docs/reminders.md 2.3–2.5: the anchor app's exact strings, the rounding of X and its printf format.
 
 import Testing
 @testable import Reminders

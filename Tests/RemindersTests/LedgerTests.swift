@@ -1,4 +1,4 @@
-// REMINDERS.md 0: day totals over the local calendar day, counting only drinks known at t.
+// docs/reminders.md 0: day totals over the local calendar day, counting only drinks known at t.
 
 import Foundation
 import Testing

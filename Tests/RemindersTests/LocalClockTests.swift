@@ -1,4 +1,4 @@
-// REMINDERS.md 0: local dates and wall-clock hh:mm, with the UTC offset cached between the time
+// docs/reminders.md 0: local dates and wall-clock hh:mm, with the UTC offset cached between the time
 // zone's transitions. Checked against Foundation's Calendar, across DST changes.
 
 import Foundation

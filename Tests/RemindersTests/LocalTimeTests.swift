@@ -1,6 +1,6 @@
 // The local time values of sections 3–6: `HH:MM`, `YYYY-MM-DDTHH:MM`, weekdays and ordinal days
 // (pure date arithmetic), and local times resolved to instants by the calendar across DST changes
-// (REMINDERS.md 3: a skipped time fires at the first instant after the gap, a repeated one once,
+// (docs/reminders.md 3: a skipped time fires at the first instant after the gap, a repeated one once,
 // the first time).
 
 import Foundation

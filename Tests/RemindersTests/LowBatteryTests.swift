@@ -1,4 +1,4 @@
-// REMINDERS.md 2.5: the low-battery alert, once per episode, remembered across restarts.
+// docs/reminders.md 2.5: the low-battery alert, once per episode, remembered across restarts.
 
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-// REMINDERS.md 1: the master switch (`notifications.enabled`) and the test notification.
+// docs/reminders.md 1: the master switch (`notifications.enabled`) and the test notification.
 
 import Testing
 @testable import Reminders

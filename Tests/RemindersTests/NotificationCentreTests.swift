@@ -1,4 +1,4 @@
-// REMINDERS.md 1: pending notifications — replacement by id, the limit of 64, cancel all, and the
+// docs/reminders.md 1: pending notifications — replacement by id, the limit of 64, cancel all, and the
 // delivery order of notifications due at one instant.
 
 import Foundation

@@ -1,4 +1,4 @@
-// REMINDERS.md 2.2: expected, deficit and urgency, in integers.
+// docs/reminders.md 2.2: expected, deficit and urgency, in integers.
 
 import Testing
 @testable import Reminders

@@ -1,4 +1,4 @@
-// REMINDERS.md 2.3, minute by minute: escalation only, re-notification after catching up, quiet
+// docs/reminders.md 2.3, minute by minute: escalation only, re-notification after catching up, quiet
 // hours, the minimum deficit and the switches. Default settings (goal 2500, 07:00–22:00, 150 ml)
 // in UTC, on Tuesday 2026-03-10: expected = floor((minutes since 07:00) × 2500 / 900).
 

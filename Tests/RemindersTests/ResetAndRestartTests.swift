@@ -1,4 +1,4 @@
-// REMINDERS.md 2.6 and 0: the reminder-day reset at reset_hour (04:00), a reset missed while the
+// docs/reminders.md 2.6 and 0: the reminder-day reset at reset_hour (04:00), a reset missed while the
 // bridge was down applied at start, and a restart restoring every counter through the persisted
 // form.
 

@@ -1,4 +1,4 @@
-// REMINDERS.md 6 (seed 004): morning and evening rituals over a 7-day window (at most 14 pending),
+// docs/reminders.md 6 (seed 004): morning and evening rituals over a 7-day window (at most 14 pending),
 // the seed's 42 actions rotated by the ordinal day, titles with the nickname and the terrain's
 // principle, the streak prefix above 3, placeholders before a terrain is set, a rebuild on every
 // change, and the two actions.

@@ -1,6 +1,6 @@
-// DESIGN.md 3.2 keys of sections 4–6 (`messages.*`, `deadline.*`, `rituals.*`): each value is set
+// docs/design.md 3.2 keys of sections 4–6 (`messages.*`, `deadline.*`, `rituals.*`): each value is set
 // from its text or refused with ONE line giving the reason and the valid choices, leaving the
-// settings unchanged; and the defaults of REMINDERS.md 4–6.
+// settings unchanged; and the defaults of docs/reminders.md 4–6.
 
 import Testing
 @testable import Reminders

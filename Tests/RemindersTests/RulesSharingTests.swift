@@ -1,4 +1,4 @@
-// REMINDERS.md 0 and 1 for sections 3–6 together: one engine, one centre with one limit of 64
+// docs/reminders.md 0 and 1 for sections 3–6 together: one engine, one centre with one limit of 64
 // filled in section order, one tick delivering in section order at the same minute, a restart
 // mid-day through the persisted state, notifications missed while down, and the master switch.
 

@@ -1,4 +1,4 @@
-// REMINDERS.md 0, "Same minute": notifications due at one tick are delivered in section order
+// docs/reminders.md 0, "Same minute": notifications due at one tick are delivered in section order
 // (2, 3, 4, 5, 6), then by id; the engine's own test notification (section 1) first.
 
 import Testing

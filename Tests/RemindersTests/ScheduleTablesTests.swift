@@ -1,4 +1,4 @@
-// REMINDERS.md 3 and DESIGN.md 3.2: `[[schedule]]` tables as text values into validated schedules.
+// docs/reminders.md 3 and docs/design.md 3.2: `[[schedule]]` tables as text values into validated schedules.
 // A bad table is refused with ONE line giving the reason and the valid choices; the other tables
 // still load; unknown keys are warnings.
 

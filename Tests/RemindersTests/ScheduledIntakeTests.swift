@@ -1,4 +1,4 @@
-// REMINDERS.md 3 (seed 001): scheduled intake reminders, minute by minute — the seed's own
+// docs/reminders.md 3 (seed 001): scheduled intake reminders, minute by minute — the seed's own
 // examples (weekly vitamin D suppressed by an 8:30 log, twice-weekly Monday/Thursday, monthly
 // medication, the short-month and leap-day edge cases, DST, two schedules on one weekday), the
 // identifiers and log lines, and suppression for manual types and for water.
@@ -112,7 +112,7 @@ struct ScheduledIntakeTests {
     // MARK: Example 3: monthly medication
 
     @Test func twiceMonthlyIsTheFirstDayAndFifteenDaysLater() throws {
-        // REMINDERS.md decides against the seed's example 3 ("1st and 15th"): F's day + 15.
+        // docs/reminders.md decides against the seed's example 3 ("1st and 15th"): F's day + 15.
         let medication = IntakeSchedule.make("MED", name: "Monthly Med", intake: "monthly-med", .twiceMonthly, first: "2026-06-01T08:00")
         var sim = Simulation(rules: rules(medication), date: "2026-05-31", time: "12:00")
         #expect(sim.journal == ["Scheduled monthly reminder: reminder-MED-d1-8-0", "Scheduled monthly reminder: reminder-MED-d16-8-0"])

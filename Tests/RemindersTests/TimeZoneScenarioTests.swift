@@ -1,4 +1,4 @@
-// REMINDERS.md 0 in a zone with DST: local-day totals in Europe/Madrid, and the pace on the wall
+// docs/reminders.md 0 in a zone with DST: local-day totals in Europe/Madrid, and the pace on the wall
 // clock across both changes of 2026.
 
 import Testing

@@ -1,4 +1,4 @@
-// The MQTT sink against a real mosquitto broker (DESIGN.md 4), watched by a second client.
+// The MQTT sink against a real mosquitto broker (docs/design.md 4), watched by a second client.
 
 import Foundation
 import Logging

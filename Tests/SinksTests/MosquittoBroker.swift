@@ -1,6 +1,6 @@
-// A real mosquitto broker on 127.0.0.1 and a free port, for the MQTT tests (DESIGN.md 4).
+// A real mosquitto broker on 127.0.0.1 and a free port, for the MQTT tests (docs/design.md 4).
 //
-// SWIFT-LINUX.md P6: mosquitto 2 started as root drops to user `mosquitto` unless told
+// docs/swift-linux.md P6: mosquitto 2 started as root drops to user `mosquitto` unless told
 // `user root`; P7: a child of a Swift Testing test inherits a blocked SIGTERM, so it is stopped
 // with SIGKILL. No persistence: a restarted broker has forgotten every retained message, which
 // is what the reconnection test wants to see repaired.

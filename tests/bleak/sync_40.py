@@ -33,7 +33,7 @@ def fail(message):
 
 
 def decode_chunk(data):
-    """PROTOCOL.md 3.5: header u16 index, u16 total, u8 count, u8 reserved, then 14-byte records."""
+    """docs/protocol.md 3.5: header u16 index, u16 total, u8 count, u8 reserved, then 14-byte records."""
     if len(data) < 6:
         raise ValueError(f"chunk of {len(data)} bytes is shorter than its header")
     index, total, count, _ = struct.unpack_from("<HHBB", data, 0)
@@ -99,7 +99,7 @@ async def main():
                 fail(f"no chunk {expected_index} within 5 s")
             index, total, chunk_records = decode_chunk(data)
             if index < expected_index:
-                continue  # an echo of an earlier chunk (BLUEZ.md 7.2)
+                continue  # an echo of an earlier chunk (docs/bluez.md 7.2)
             if index != expected_index:
                 fail(f"chunk {index} arrived while {expected_index} was expected")
             records.extend(chunk_records)

@@ -1,4 +1,4 @@
-/// The btsnoop container (INTEGRATIONS.md 3, from BlueZ `src/shared/btsnoop.c`): a 16-byte
+/// The btsnoop container (docs/integrations.md 3, from BlueZ `src/shared/btsnoop.c`): a 16-byte
 /// big-endian file header, then records of a 24-byte header and `included_len` bytes.
 
 /// The datalinks the importer understands.

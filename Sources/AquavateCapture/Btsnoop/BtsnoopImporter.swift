@@ -15,7 +15,7 @@ public struct BtsnoopImport: Sendable, Equatable {
     public var recordCount: Int
 }
 
-/// Imports btsnoop captures (`btmon -w`, Android's `btsnoop_hci.log`; INTEGRATIONS.md 3) as
+/// Imports btsnoop captures (`btmon -w`, Android's `btsnoop_hci.log`; docs/integrations.md 3) as
 /// capture events: connections, notifications, writes, reads (long reads joined), the MTU.
 /// Handles are named from the GATT discovery in the capture, or by `handleMap`, which wins.
 public struct BtsnoopImporter: Sendable {

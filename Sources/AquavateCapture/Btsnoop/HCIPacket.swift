@@ -16,7 +16,7 @@ enum HCIPacket {
     /// A record whose framing makes no sense for its datalink.
     case malformed(String)
 
-    /// Unwraps a record according to the file's datalink (INTEGRATIONS.md 3, "Flags by datalink").
+    /// Unwraps a record according to the file's datalink (docs/integrations.md 3, "Flags by datalink").
     init(record: BtsnoopRecord, datalink: BtsnoopDatalink) {
         let received = record.flags & 0x01 != 0
         let direction: HCIDirection = received ? .received : .sent

@@ -111,7 +111,7 @@ struct GattLayout: Sendable {
         self.services = services
     }
 
-    /// PROTOCOL.md 2.2: every writable characteristic has Write only (no Write Without Response).
+    /// docs/protocol.md 2.2: every writable characteristic has Write only (no Write Without Response).
     static func flags(of characteristic: Characteristic) -> [String] {
         switch characteristic {
         case .currentState, .drinkData, .activityStats, .calibrationState, .batteryLevel: return ["read", "notify"]

@@ -137,7 +137,7 @@ extension SimulatedBlueZ {
     }
 
     /// Discovering=false; BlueZ drops RSSI of the devices it found (a re-scan sets it again,
-    /// BLUEZ.md 7.5) and starts the temporary-device timer.
+    /// docs/bluez.md 7.5) and starts the temporary-device timer.
     func endDiscovery(_ state: inout SimulatorState) {
         state.discoveryClients.removeAll()
         state.nextAdvertisement = nil

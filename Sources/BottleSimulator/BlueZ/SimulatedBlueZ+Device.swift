@@ -100,7 +100,7 @@ extension SimulatedBlueZ {
             return
         }
         if abort {
-            // BLUEZ.md 7.1: BlueZ was connected for a moment.
+            // docs/bluez.md 7.1: BlueZ was connected for a moment.
             log("fault: abort-on-connect: Connected=true, Failed le-connection-abort-by-local, Connected=false")
             state.link = .idle
             state.pendingConnect = nil
@@ -258,7 +258,7 @@ extension SimulatedBlueZ {
         dropLink(reason: "supervision time-out", &state)
     }
 
-    /// The device object disappears while linked, with no Connected=false (BLUEZ.md 7.3).
+    /// The device object disappears while linked, with no Connected=false (docs/bluez.md 7.3).
     func vanish(_ state: inout SimulatorState) {
         log("event: the device object vanishes (no Connected=false)")
         if state.link == .connecting { cancelConnect(&state) }

@@ -155,7 +155,7 @@ extension SimulatedBlueZ {
         let offset = Int(options.stringDictionary?["offset"]?.uint16 ?? 0)
         let value = readSource(characteristic.source, &state)
         guard offset <= value.count else { return responder.fail(BlueZError.invalidArguments("Invalid offset")) }
-        // The read lands in Value first (PropertiesChanged), then the reply (BLUEZ.md 7.2).
+        // The read lands in Value first (PropertiesChanged), then the reply (docs/bluez.md 7.2).
         showValue(path, value, &state)
         responder.reply([.bytes(Array(value[offset...]))])
     }
@@ -294,7 +294,7 @@ extension SimulatedBlueZ {
     }
 
     /// Something the bottle did: a notification reaches BlueZ when the CCCD is on, cut to MTU − 3
-    /// bytes (PROTOCOL.md 1.5); a sleep or a lost link drops the connection.
+    /// bytes (docs/protocol.md 1.5); a sleep or a lost link drops the connection.
     func deliver(_ event: BottleEvent, _ state: inout SimulatorState) {
         switch event {
         case .notification(let characteristic, let value):

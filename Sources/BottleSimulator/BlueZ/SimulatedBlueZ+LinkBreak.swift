@@ -7,7 +7,7 @@
 import AquavateProtocol
 import DBus
 
-/// How the link goes down (BLUEZ.md 7.3, 7.8; DESIGN.md 4).
+/// How the link goes down (docs/bluez.md 7.3, 7.8; docs/design.md 4).
 public enum LinkBreakStyle: String, Sendable, CaseIterable {
     /// A supervision time-out with `Cache = no`: Connected=false and ServicesResolved=false in one
     /// signal, then InterfacesRemoved for every descriptor, characteristic and service; the device

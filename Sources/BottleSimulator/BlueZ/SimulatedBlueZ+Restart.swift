@@ -1,4 +1,4 @@
-// bluetoothd restarting (a crash, `systemctl restart bluetooth`, an upgrade; DESIGN.md 4): the
+// bluetoothd restarting (a crash, `systemctl restart bluetooth`, an upgrade; docs/design.md 4): the
 // process and its objects are gone at once — a dead process sends no InterfacesRemoved and no
 // Connected=false, only the bus announces that `org.bluez` has no owner, and the calls it was
 // answering end with NoReply. A moment later the new bluetoothd owns the name again and exports

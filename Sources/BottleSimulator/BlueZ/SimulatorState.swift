@@ -110,7 +110,7 @@ struct SimulatorState: Sendable {
     var discoveryClients: Set<String> = []
     var filters: [String: DiscoveryFilter] = [:]
     var discovering = false
-    /// This discovery hears nothing (the deaf-scanner fault, BLUEZ.md F16).
+    /// This discovery hears nothing (the deaf-scanner fault, docs/bluez.md F16).
     var scannerDeaf = false
     var nextAdvertisement: ContinuousClock.Instant?
     /// Advertising slots that passed while discovering, heard or not (tests wait on it).
@@ -148,6 +148,6 @@ struct SimulatorState: Sendable {
     var persistedRevision: (Int, Bool)?
     var stopped = false
 
-    /// The bottle advertises while awake and not linked (PROTOCOL.md 1.3).
+    /// The bottle advertises while awake and not linked (docs/protocol.md 1.3).
     var bottleAdvertising: Bool { model.isAwake && !restarting && (link == .idle || link == .connecting) }
 }

@@ -1,4 +1,4 @@
-// The bottle's activity buffers (PROTOCOL.md 3.8, 6.6): wake events and backpack sessions, kept in
+// The bottle's activity buffers (docs/protocol.md 3.8, 6.6): wake events and backpack sessions, kept in
 // RTC memory (they survive deep sleep), served on request as Activity Stats notifications.
 import AquavateProtocol
 

@@ -1,5 +1,5 @@
 // The simulated bottle: what the firmware holds and does, characteristic by characteristic
-// (PROTOCOL.md sections 1–6, bugs of Appendix B included), with no I/O and an injected clock.
+// (docs/protocol.md sections 1–6, bugs of Appendix B included), with no I/O and an injected clock.
 //
 // The radio is not here. A write returns the notifications the bottle queues inside its write
 // handler (they reach the client before the write response); `tick()` returns what the timers

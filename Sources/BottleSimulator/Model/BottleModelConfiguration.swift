@@ -2,7 +2,7 @@
 import AquavateProtocol
 
 extension BottleModel {
-    /// The timers of PROTOCOL.md 1.4, 3.1.1 and 6.5, in seconds. Tests shorten them.
+    /// The timers of docs/protocol.md 1.4, 3.1.1 and 6.5, in seconds. Tests shorten them.
     public struct Timing: Sendable, Hashable {
         /// Current State rebuild period while calibrated, upright and still (3.1.1).
         public var rebuild: Double = 5

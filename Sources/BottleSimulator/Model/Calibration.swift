@@ -1,4 +1,4 @@
-// The load cell and the bottle-driven calibration (PROTOCOL.md 3.9, 6.5 A).
+// The load cell and the bottle-driven calibration (docs/protocol.md 3.9, 6.5 A).
 //
 // Two calibrations exist, as in the firmware: the one the running weight calculation uses (RAM)
 // and the one saved in NVS. Bottle Config writes and CAL_SET_DATA change only NVS, so their effect

@@ -1,4 +1,4 @@
-// The bottle's drink store (PROTOCOL.md 4.1): a ring of 600 slots in flash, oldest overwritten
+// The bottle's drink store (docs/protocol.md 4.1): a ring of 600 slots in flash, oldest overwritten
 // when full, with a persistent record-id counter and two flag bits per record.
 //
 // Sync and delete never remove a record; they set bits. The two counts a client sees differ on

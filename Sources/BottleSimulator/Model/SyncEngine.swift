@@ -1,4 +1,4 @@
-// The bottle side of a drink sync (PROTOCOL.md 4.3), bugs included.
+// The bottle side of a drink sync (docs/protocol.md 4.3), bugs included.
 //
 // START loads up to `count` records of the sync set into RAM and sends chunk 0 at once (inside the
 // write handler, so before the write response). Every ACK advances exactly one chunk, whichever

@@ -2,9 +2,9 @@
 // a session writes SET_TIME, the `Clock:` line of `status`, and the doctor's `clock` finding.
 //
 // SET_TIME is written only when the clock is synchronised (NTP) and not behind the newest
-// stored drink: the bottle keeps whatever time it is given, for good (PROTOCOL.md B9). When the
+// stored drink: the bottle keeps whatever time it is given, for good (docs/protocol.md B9). When the
 // kernel cannot be asked (`unknown`), the floors still apply but the sync state cannot: a bottle
-// whose clock was never set records no drinks at all (PROTOCOL.md 5.2), so an unanswerable
+// whose clock was never set records no drinks at all (docs/protocol.md 5.2), so an unanswerable
 // question does not withhold SET_TIME for ever.
 
 import BottleSession

@@ -1,4 +1,4 @@
-// Reads the TOML config file (DESIGN.md 3.2) with TOMLKit into dotted text values.
+// Reads the TOML config file (docs/design.md 3.2) with TOMLKit into dotted text values.
 //
 // Tables become prefixes (`[reminders] daily_limit = true` → `reminders.daily_limit`), so the
 // file, `config set` and `--set` all speak the same key names. `[[schedule]]` arrays are kept

@@ -1,6 +1,6 @@
 // The bridge's effective settings: defaults < config file < `config set` (database) < `--set`.
 //
-// DESIGN.md 3.2: settings changed with `config set` live in the database and override the file;
+// docs/design.md 3.2: settings changed with `config set` live in the database and override the file;
 // `--set` overrides both for one run. An unknown key in the file is a warning, a bad value of a
 // known key is refused with the reason, and the rest of the file still loads.
 

@@ -1,4 +1,4 @@
-// Default locations of the config file and the database (DESIGN.md 3.2).
+// Default locations of the config file and the database (docs/design.md 3.2).
 
 import Foundation
 

@@ -1,4 +1,4 @@
-// The settings the bridge knows: their dotted names (DESIGN.md 3.2, REMINDERS.md 2.1),
+// The settings the bridge knows: their dotted names (docs/design.md 3.2, docs/reminders.md 2.1),
 // defaults, and how a text value is checked.
 //
 // One table serves the TOML file, `config set`, `--set KEY=VALUE` and `config list`, so the

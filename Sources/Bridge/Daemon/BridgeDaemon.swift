@@ -111,7 +111,7 @@ public final class BridgeDaemon: Service, Sendable {
                 heartbeat.mark("session ended: \(report.summary)")
                 if options.once {
                     if report.outcome.isSuccess { return .succeeded(report.summary) }
-                    // A lost link (the bottle slept mid-sync, BLUEZ.md 7.8) is the ordinary case,
+                    // A lost link (the bottle slept mid-sync, docs/bluez.md 7.8) is the ordinary case,
                     // and a failed call often is one that BlueZ answered before it said the link
                     // went: what was stored stays, and the bottle advertises again when it wakes,
                     // so `--once` waits for it (within its time-out) as the daemon would.
@@ -232,7 +232,7 @@ public final class BridgeDaemon: Service, Sendable {
             guard let sighting = await sightings.next(within: wait) else {
                 if Task.isCancelled || sightings.ended != nil { break }
                 if ContinuousClock.now - scanStarted >= options.scanRefresh {
-                    // BLUEZ.md F16: a scanner can go silent while Discovering stays true; a new
+                    // docs/bluez.md F16: a scanner can go silent while Discovering stays true; a new
                     // discovery revives it (habluetooth restarts its scanner the same way).
                     logger.debug("no advertisement heard for \(options.scanRefresh); restarting discovery")
                     heartbeat.waiting(for: Self.watchdogPatience)

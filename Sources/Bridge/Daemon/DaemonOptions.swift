@@ -26,12 +26,12 @@ public struct DaemonOptions: Sendable {
     /// `--adopt`: take the next bottle seen, even if another was adopted before.
     public var adoptAny = false
     /// After a session, leave the bottle alone this long (it stays awake while we talk to it;
-    /// reading Sync Control counts as activity, PROTOCOL.md 1.4).
+    /// reading Sync Control counts as activity, docs/protocol.md 1.4).
     public var cooldown: Duration = .seconds(60)
     /// After a failed session, wait this long before looking again (the link dropped or the
     /// bottle slept; it was all stored, and the bottle will send the rest again).
     public var failedSessionPause: Duration = .seconds(5)
-    /// Discovery is restarted after this long without an advertisement (BLUEZ.md F16: a scanner
+    /// Discovery is restarted after this long without an advertisement (docs/bluez.md F16: a scanner
     /// can go silent while `Discovering` stays true). The bottle advertises only when picked up,
     /// so hours of silence are normal; a restart every few minutes costs two D-Bus calls.
     public var scanRefresh: Duration = .seconds(300)

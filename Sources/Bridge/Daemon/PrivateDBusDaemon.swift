@@ -1,6 +1,6 @@
 // A dbus-daemon of our own, on a socket in a temporary folder, allowing everything: the bus
 // `demo` puts the simulated bottle and the bridge on, so that it needs neither the system bus,
-// nor root, nor Bluetooth hardware (DESIGN.md 3.1).
+// nor root, nor Bluetooth hardware (docs/design.md 3.1).
 
 import Foundation
 import ProcessSupport
@@ -61,7 +61,7 @@ public final class PrivateDBusDaemon: Sendable {
         throw PrivateBusFailed(reason: "dbus-daemon did not start within \(timeout)")
     }
 
-    /// Stops the daemon (SIGKILL: a blocked SIGTERM cannot stall us, SWIFT-LINUX.md P7), waits
+    /// Stops the daemon (SIGKILL: a blocked SIGTERM cannot stall us, docs/swift-linux.md P7), waits
     /// a moment for it to be gone, and removes its folder.
     public func stop() async {
         await process.kill(timeout: .seconds(5))

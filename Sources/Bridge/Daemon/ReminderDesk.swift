@@ -1,7 +1,7 @@
 // The reminder engine for the daemon: one actor owns the `ReminderRunner` (which is not
 // thread-safe), so the minute ticker, the sessions' events and the person's commands (MQTT
 // command topic, notification buttons) reach it one at a time. Deliveries go to every enabled
-// sink through the hub (REMINDERS.md 1); the latest state and every new drink are published too.
+// sink through the hub (docs/reminders.md 1); the latest state and every new drink are published too.
 
 import AquavateProtocol
 import Foundation
@@ -32,7 +32,7 @@ public actor ReminderDesk {
         self.hub = hub
         self.logger = logger
         // Only the journal: the bridge behaves like a phone whose user denied notifications
-        // (REMINDERS.md 1); a caller that shows deliveries itself (demo) reaches a person.
+        // (docs/reminders.md 1); a caller that shows deliveries itself (demo) reaches a person.
         let reachable = (hub?.reachesAPerson ?? false) || deliver != nil
         let (settings, problems) = configuration.reminderSettings(
             bottleGoal: storedGoal, personReachable: reachable, storedSchedules: StoredSchedules.tables(in: history))
@@ -139,7 +139,7 @@ public actor ReminderDesk {
         publishState(at: instant)
     }
 
-    /// Start Ritual (REMINDERS.md 6): "open" the ritual where a person is — the ritual's text
+    /// Start Ritual (docs/reminders.md 6): "open" the ritual where a person is — the ritual's text
     /// again through the sinks, as an event of kind `ritual_started` (a desktop notification, an
     /// MQTT event Home Assistant automations can react to, a push).
     private func startRitual(_ notificationID: String, at instant: Double) {
@@ -180,7 +180,7 @@ public actor ReminderDesk {
 }
 
 /// Wakes the reminder engine at every whole minute (and at a notification due between them),
-/// and at no other time: an idle daemon sleeps (DESIGN.md 5).
+/// and at no other time: an idle daemon sleeps (docs/design.md 5).
 public struct ReminderTicker: Service {
     let desk: ReminderDesk
     let clock: any BridgeClock

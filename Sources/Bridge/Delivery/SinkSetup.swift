@@ -1,5 +1,5 @@
 // Which sinks the configuration asks for, built once: the journal always, MQTT when `mqtt.url`
-// is set, HTTP push when `push.url` is set (REMINDERS.md 1). A sink whose settings are wrong is
+// is set, HTTP push when `push.url` is set (docs/reminders.md 1). A sink whose settings are wrong is
 // left out with one warning; the others still deliver.
 
 import Foundation

@@ -1,10 +1,10 @@
 // The doctor's D-Bus side: is bluetoothd on the system bus, may this user call it, which
-// adapter would the bridge use, and is it powered (BLUEZ.md F14, F20, F21).
+// adapter would the bridge use, and is it powered (docs/bluez.md F14, F20, F21).
 //
 // One GetManagedObjects call answers three questions: it fails with AccessDenied when the D-Bus
 // policy does not let this user talk to BlueZ (F20), and its tree holds the adapters and their
 // `Powered` property. The system bus is whatever DBUS_SYSTEM_BUS_ADDRESS says, else the standard
-// socket (DESIGN.md 3.2), so tests point the doctor at a private bus.
+// socket (docs/design.md 3.2), so tests point the doctor at a private bus.
 import DBus
 import Glibc
 

@@ -1,4 +1,4 @@
-// `aquavate-bridge doctor` (DESIGN.md 3.1): what is missing for live use, one line per check.
+// `aquavate-bridge doctor` (docs/design.md 3.1): what is missing for live use, one line per check.
 //
 // Every input is a parameter (environment, paths, the sysfs root, the kernel probe), so tests
 // run the real checks against a private bus, a fake sysfs tree and a scripted kernel answer.

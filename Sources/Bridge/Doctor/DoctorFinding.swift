@@ -1,6 +1,6 @@
 // What `aquavate-bridge doctor` found: one line per check, `ok` / `warn` / `FAIL`, and the fix.
 //
-// DESIGN.md 3.1: the doctor says what is missing for live use, one line each, with the fix.
+// docs/design.md 3.1: the doctor says what is missing for live use, one line each, with the fix.
 // A `FAIL` is something live use cannot work without (exit status 1); a `warn` is something
 // that only limits it (desktop notifications without a desktop session).
 

@@ -1,4 +1,4 @@
-// Is the Bluetooth radio blocked by rfkill (BLUEZ.md F14; bluetooth-auto-recovery checks this
+// Is the Bluetooth radio blocked by rfkill (docs/bluez.md F14; bluetooth-auto-recovery checks this
 // first and gives up when blocked)? Read from sysfs, which every user may read:
 // /sys/class/rfkill/rfkillN/{type,name,soft,hard}.
 import Foundation

@@ -1,4 +1,4 @@
-// The one path for bottle traffic, live and replayed (DESIGN.md 1): the live session and replay
+// The one path for bottle traffic, live and replayed (docs/design.md 1): the live session and replay
 // both hand it what the bottle said — Current States, its configuration, the battery, each
 // chunk to store, the end of each sync — and it does everything the bridge does with that:
 // keeps the bottle's row current, leaves out the all-zero placeholder the bottle sends after
@@ -35,7 +35,7 @@ public final class BottleIngest: DrinkStore, Sendable {
     }
 
     /// - Parameters:
-    ///   - emit: what happened, as the JSON events of DESIGN.md 3.4.
+    ///   - emit: what happened, as the JSON events of docs/design.md 3.4.
     ///   - remind: what the reminder side must hear.
     public init(history: DrinkHistory, bottleID: String, logger: Logger,
                 emit: @escaping @Sendable (BridgeEvent) -> Void, remind: @escaping @Sendable (ReminderInput) -> Void) {
@@ -49,7 +49,7 @@ public final class BottleIngest: DrinkStore, Sendable {
     // MARK: What the bottle says
 
     /// A Current State, read or notified. The all-zero value a bottle holds right after it wakes
-    /// (PROTOCOL.md B6, TV2) says nothing: it is reported as heard, but neither kept nor shown to the
+    /// (docs/protocol.md B6, TV2) says nothing: it is reported as heard, but neither kept nor shown to the
     /// reminders (it would clear the low-battery flag, and the next real state alert again).
     public func heard(_ current: CurrentState, at time: Double) {
         emit(.state(.init(time: time, dailyTotalML: Int(current.dailyTotalML), bottleLevelML: Int(current.bottleLevelML),

@@ -1,4 +1,4 @@
-// What bottle traffic tells the reminder side (REMINDERS.md 2.4, 2.5): the ingest decides WHAT
+// What bottle traffic tells the reminder side (docs/reminders.md 2.4, 2.5): the ingest decides WHAT
 // to tell; the daemon hands it to its reminder actor, replay to its runner on the capture's clock.
 
 import AquavateProtocol

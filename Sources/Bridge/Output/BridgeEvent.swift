@@ -1,4 +1,4 @@
-// The JSON events of DESIGN.md 3.4: one object per line, each with "event".
+// The JSON events of docs/design.md 3.4: one object per line, each with "event".
 //
 // `replay --json`, `history --json` and `status --json` all print these, so scripts and tests
 // read one format. Field names are the contract; extra fields may be added, never renamed.

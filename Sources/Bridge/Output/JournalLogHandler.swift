@@ -1,4 +1,4 @@
-// Logs to standard error, one line per event, in a journal-friendly form (DESIGN.md 3.2).
+// Logs to standard error, one line per event, in a journal-friendly form (docs/design.md 3.2).
 //
 // Under systemd (JOURNAL_STREAM is set) each line starts with the syslog priority prefix
 // `<N>`, which journald turns into the entry's priority; elsewhere with a readable level word.
@@ -48,7 +48,7 @@ public struct JournalLogHandler: LogHandler {
 }
 
 /// Writes to file descriptor 2 directly: `stderr` is shared mutable state that Swift 6 refuses
-/// (SWIFT-LINUX.md P3).
+/// (docs/swift-linux.md P3).
 public enum StandardError {
     public static func writeLine(_ text: String) {
         var bytes = Array((text + "\n").utf8)

@@ -1,4 +1,4 @@
-// The reminder engine's view of the drink history (REMINDERS.md 0): day totals of the drinks
+// The reminder engine's view of the drink history (docs/reminders.md 0): day totals of the drinks
 // known at an instant, answered from SQLite.
 
 import Foundation

@@ -1,6 +1,6 @@
 // Drives the reminder engine for the bridge: restores its state from the database, runs the
 // minute ticks, feeds it syncs and Current States, and saves the state after every step that
-// changed it, together with what was delivered (REMINDERS.md 1, 2.6).
+// changed it, together with what was delivered (docs/reminders.md 1, 2.6).
 //
 // Replay and the live daemon use the same runner: replay passes the capture's clock, the daemon
 // the system clock. Nothing here reads the time itself.
@@ -59,11 +59,11 @@ public final class ReminderRunner {
 
     /// Runs the on-start rules at the first event of a run, then the ticks up to `instant`.
     /// Call before handling every event at `instant`: ticks at whole minutes up to and including
-    /// `instant` run before the event (REMINDERS.md 0).
+    /// `instant` run before the event (docs/reminders.md 0).
     public func advance(to instant: Double) {
         if started, let last = lastInstant, let lastTick, gapRule.isRestart(from: last, lastTick: lastTick, to: instant) {
             let days = ((instant - last) / 86_400 * 10).rounded() / 10
-            logger.notice("time moved by \(Int64((instant - last).rounded())) s (\(days) days) since the last evaluation; the reminders start again as after a restart, without replaying the gap (REMINDERS.md 0)")
+            logger.notice("time moved by \(Int64((instant - last).rounded())) s (\(days) days) since the last evaluation; the reminders start again as after a restart, without replaying the gap (docs/reminders.md 0)")
             started = false
             lastInstant = nil
         }

@@ -4,7 +4,7 @@ import Foundation
 import Reminders
 
 extension Configuration {
-    /// The hydration settings of REMINDERS.md 2.1 with the engine-wide switch and time zone.
+    /// The hydration settings of docs/reminders.md 2.1 with the engine-wide switch and time zone.
     public func hydrationSettings(bottleGoal: Int? = nil) -> HydrationSettings {
         let defaults = HydrationSettings(timeZone: timeZone)
         return HydrationSettings(
@@ -20,11 +20,11 @@ extension Configuration {
             notificationsEnabled: bool("notifications.enabled"))
     }
 
-    /// Every rule's settings (REMINDERS.md 2–6), and one line per problem that left something
+    /// Every rule's settings (docs/reminders.md 2–6), and one line per problem that left something
     /// out (a refused schedule table, an unreadable pool file). Nothing here stops the bridge.
     ///
     /// - Parameters:
-    ///   - personReachable: whether a sink reaches a person (REMINDERS.md 1): rules that
+    ///   - personReachable: whether a sink reaches a person (docs/reminders.md 1): rules that
     ///     schedule ahead schedule nothing without one.
     ///   - storedSchedules: schedules added with `aquavate-bridge schedule add`, after the file's.
     public func reminderSettings(bottleGoal: Int? = nil, personReachable: Bool,

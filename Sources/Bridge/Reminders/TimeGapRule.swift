@@ -1,5 +1,5 @@
 // What the reminder runner does when time moves on by more than its minute ticks can follow
-// (issue 11). REMINDERS.md 0 has two timelines: one run of the bridge, ticked at every minute,
+// (issue 11). docs/reminders.md 0 has two timelines: one run of the bridge, ticked at every minute,
 // and a restart, where nothing is ticked while the bridge is down and the on-start rules run at
 // its first event. A jump of the clock is treated as the second: ticking every minute of a
 // 30-day jump at once sent 60 reminders, and a backward jump ticked nothing until the clock
@@ -10,7 +10,7 @@ public enum TimeGapRule: Sendable, Equatable {
     /// `seconds` since the last evaluation, forward or backward, is a clock that jumped (an NTP
     /// step on a Pi without a real-time clock, a date set by hand, a suspend): a restart.
     case restartAfter(seconds: Double)
-    /// Replay: every minute of a gap between events is ticked (one timeline, REMINDERS.md 0), up
+    /// Replay: every minute of a gap between events is ticked (one timeline, docs/reminders.md 0), up
     /// to `seconds`; a longer gap is a restart, so a capture cannot make replay tick for ever.
     case tickThrough(atMost: Double)
 

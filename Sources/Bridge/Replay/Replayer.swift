@@ -1,5 +1,5 @@
 // Replay: turns recorded captures into the bottle traffic the live session reports, and feeds
-// it to the same `BottleIngest` the live bridge uses (DESIGN.md 1, 3.3), so a recording replays
+// it to the same `BottleIngest` the live bridge uses (docs/design.md 1, 3.3), so a recording replays
 // to the same history, events and notifications.
 //
 // The sync is reconstructed from what the capture shows on the wire: the START the client wrote,
@@ -60,7 +60,7 @@ public final class Replayer: @unchecked Sendable {
         if withReminders {
             let storedGoal = (try? history.bottles())?.compactMap(\.goalML).first
             bottleGoalML = storedGoal
-            // Replay's output is where deliveries go, so it counts as reaching a person (REMINDERS.md 1).
+            // Replay's output is where deliveries go, so it counts as reaching a person (docs/reminders.md 1).
             let (settings, problems) = configuration.reminderSettings(
                 bottleGoal: storedGoal, personReachable: true, storedSchedules: StoredSchedules.tables(in: history))
             for problem in problems { logger.warning("\(problem)") }
@@ -135,7 +135,7 @@ public final class Replayer: @unchecked Sendable {
 
     private func handle(_ event: CaptureEvent, file: String, line: Int) {
         lastEventTime = event.time
-        // Ticks at whole minutes up to this event's time run before it (REMINDERS.md 0).
+        // Ticks at whole minutes up to this event's time run before it (docs/reminders.md 0).
         reminders?.advance(to: event.time)
         switch event.op {
         case .connect:
@@ -154,7 +154,7 @@ public final class Replayer: @unchecked Sendable {
         case .note:
             break
         case .log:
-            // A manual intake (REMINDERS.md 3): for the reminder rules only.
+            // A manual intake (docs/reminders.md 3): for the reminder rules only.
             guard let reminders, let type = event.intakeType else { return }
             do {
                 try reminders.logIntake(type: type, at: event.time)
@@ -237,7 +237,7 @@ public final class Replayer: @unchecked Sendable {
                     sync = nil
                     ingest.syncEnded(progress.outcome, records: progress.acceptedRecords, chunks: progress.acceptedChunks, at: time)
                 } else if verdict == .surplus {
-                    logger.warning("\(file):\(line): an ACK with no chunk waiting for it; the bottle runs one chunk ahead (PROTOCOL.md B3)")
+                    logger.warning("\(file):\(line): an ACK with no chunk waiting for it; the bottle runs one chunk ahead (docs/protocol.md B3)")
                 }
             case .query:
                 finishSync(at: time, reason: "aborted by QUERY")
@@ -347,7 +347,7 @@ public final class Replayer: @unchecked Sendable {
     // MARK: End
 
     /// Closes an unfinished sync and reports the day totals of every local day the replayed
-    /// drinks fall on (REMINDERS.md 0: local calendar days, from the bridge's own history).
+    /// drinks fall on (docs/reminders.md 0: local calendar days, from the bridge's own history).
     public func finish() {
         if let time = lastEventTime {
             finishSync(at: time, reason: "end of input")

@@ -1,4 +1,4 @@
-// The settings of REMINDERS.md 5 (`deadline.enabled`, `deadline.period`, `deadline.hours_before`,
+// The settings of docs/reminders.md 5 (`deadline.enabled`, `deadline.period`, `deadline.hours_before`,
 // `deadline.weekly_goal_ml`).
 
 public struct DeadlineSettings: Equatable, Sendable {

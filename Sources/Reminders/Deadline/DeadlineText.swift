@@ -1,4 +1,4 @@
-// The deadline reminder's identifiers and strings (REMINDERS.md 5).
+// The deadline reminder's identifiers and strings (docs/reminders.md 5).
 
 public enum DeadlineText {
     public static let dayTitle = "Still time today"
@@ -6,7 +6,7 @@ public enum DeadlineText {
     static let thread = "deadline"
 
     /// `{remaining} to go before midnight.`: the remainder rounded and formatted like a hydration
-    /// reminder's deficit (REMINDERS.md 2.3), but never shown below `50ml`.
+    /// reminder's deficit (docs/reminders.md 2.3), but never shown below `50ml`.
     public static func body(remainingML: Int) -> String {
         let shown = HydrationText.roundedToFifty(remainingML) < 50 ? "50ml" : HydrationText.volume(remainingML)
         return "\(shown) to go before midnight."

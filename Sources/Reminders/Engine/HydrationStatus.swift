@@ -1,4 +1,4 @@
-// What `status` shows of the hydration rules (REMINDERS.md 2.6): the urgency, the displayed
+// What `status` shows of the hydration rules (docs/reminders.md 2.6): the urgency, the displayed
 // deficit, `Reminders Today: 3/12` (or `3` with the limit off) and the pending count.
 
 public struct HydrationStatus: Equatable, Sendable {

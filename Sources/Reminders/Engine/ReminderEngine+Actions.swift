@@ -1,4 +1,4 @@
-// Actions invoked on delivered notifications (REMINDERS.md 1, "Actions"): a sink that supports
+// Actions invoked on delivered notifications (docs/reminders.md 1, "Actions"): a sink that supports
 // them (desktop, MQTT command topic, HTTP push buttons) or a capture's `action` op reports the
 // notification's id and the action's id, and the engine records it. Done logs the schedule's
 // intake; Did This records the ritual as completed for the local day of the tap; Start Ritual asks

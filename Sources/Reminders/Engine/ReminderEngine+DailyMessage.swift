@@ -1,4 +1,4 @@
-// Section 4 of REMINDERS.md as a rule of the engine: a rolling window of non-repeating daily
+// Section 4 of docs/reminders.md as a rule of the engine: a rolling window of non-repeating daily
 // messages at 10:00, refilled on start and after every 10:00 tick when fewer than 2 remain, and
 // whenever the messages' settings change.
 

@@ -1,4 +1,4 @@
-// Section 5 of REMINDERS.md as a rule of the engine: for each habit (the daily goal, the weekly
+// Section 5 of docs/reminders.md as a rule of the engine: for each habit (the daily goal, the weekly
 // goal), one reminder at the period's end minus `hours_before`, scheduled while it is ahead and the
 // habit is not met, removed when a sync meets it, checked again when it fires, and re-created on
 // start and on every new local day.

@@ -1,4 +1,4 @@
-// Section 2 of REMINDERS.md as rules of the engine: the reminder decision at a tick (2.3), the
+// Section 2 of docs/reminders.md as rules of the engine: the reminder decision at a tick (2.3), the
 // steps after a sync (2.4) and the low-battery alert (2.5). Each reads top-down in the order the
 // document lists its checks, because the order is the specification.
 

@@ -1,4 +1,4 @@
-// Section 6 of REMINDERS.md as a rule of the engine: the morning and evening rituals of the next 7
+// Section 6 of docs/reminders.md as a rule of the engine: the morning and evening rituals of the next 7
 // days, rebuilt afresh (with the streak of that moment) at start, on every new local day and
 // whenever a ritual setting changes.
 

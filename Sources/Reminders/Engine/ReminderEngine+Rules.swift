@@ -1,4 +1,4 @@
-// How the rules of sections 3–6 share the engine (REMINDERS.md 1): they fill the one notification
+// How the rules of sections 3–6 share the engine (docs/reminders.md 1): they fill the one notification
 // centre in section order (3, 4, 5, 6) under its limit of 64, a rule that would exceed it
 // scheduling nothing more and saying why in the journal; they are delivered by the same tick, in
 // the same-minute order of section 0; and each finds its own pending notifications by their
@@ -44,7 +44,7 @@ extension ReminderEngine {
 
     /// Drops the rules' notifications that fell due while the bridge was not running. Decision:
     /// a phone that is off does not show them later either; a schedule's missed occurrence was
-    /// "the calendar's" (REMINDERS.md 3) and its next one is armed by the fill that follows.
+    /// "the calendar's" (docs/reminders.md 3) and its next one is armed by the fill that follows.
     mutating func dropMissed(before instant: Double) {
         let missed = state.centre.removeAll { ReminderEngine.owningSection(of: $0) != nil && $0.fireTime < instant }
         for notification in missed.sorted(by: PendingNotification.deliversBefore) {

@@ -1,4 +1,4 @@
-// Section 3 of REMINDERS.md as rules of the engine: each enabled schedule's slots are pending
+// Section 3 of docs/reminders.md as rules of the engine: each enabled schedule's slots are pending
 // notifications with the seed's ids; when one fires, the next occurrence of its slot is armed
 // under the same id, and the one firing is suppressed if an intake of its type was logged in its
 // window. Manual intakes are recorded here too (`logIntake`), wherever they come from.

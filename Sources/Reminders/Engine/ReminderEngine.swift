@@ -1,4 +1,4 @@
-// The reminder engine (REMINDERS.md 1): one value that the bridge drives with the events of its
+// The reminder engine (docs/reminders.md 1): one value that the bridge drives with the events of its
 // timeline — start, a tick at every whole local minute, the end of a sync, a Current State, a
 // settings change, `notify test`, a manual intake, an invoked action — each call returning the
 // notifications delivered at that instant, in delivery order, for the caller to hand to its sinks
@@ -72,7 +72,7 @@ public struct ReminderEngine: Sendable {
 
     // MARK: Events
 
-    /// On start (REMINDERS.md 0: at the first event's time of each run): applies a reminder-day
+    /// On start (docs/reminders.md 0: at the first event's time of each run): applies a reminder-day
     /// reset that fell while the bridge was down, enforces the master switch on the restored
     /// pending notifications, and computes the urgency so that it is current before the first
     /// tick or sync. Then sections 3–6: what came due while the bridge was down is dropped (it was

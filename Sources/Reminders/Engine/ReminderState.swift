@@ -1,4 +1,4 @@
-// Everything the engine remembers between calls (REMINDERS.md 2.6: "all of this state lives in
+// Everything the engine remembers between calls (docs/reminders.md 2.6: "all of this state lives in
 // the database and is restored on start"). The caller saves it after every engine call that
 // returns and restores it on start; a restart on the same reminder day then changes nothing, so a
 // restart never re-sends a reminder or the goal alert. Sections 3–6 keep here what their rules
@@ -6,7 +6,7 @@
 // the streak of the last ritual rebuild; their pending notifications are in the centre.
 
 public struct ReminderState: Equatable, Sendable {
-    /// The reminder day (REMINDERS.md 0) the per-day counters belong to, named by the local date
+    /// The reminder day (docs/reminders.md 0) the per-day counters belong to, named by the local date
     /// on which it starts; nil before the first evaluation.
     public var reminderDay: LocalDay?
     /// `reminders_sent_today`: hydration reminders delivered this reminder day.
@@ -58,7 +58,7 @@ public struct RitualCompletion: Codable, Equatable, Sendable {
     static let retentionDays = 31
 }
 
-/// Snake-case keys named as in REMINDERS.md; a missing key takes the fresh-database value, so a
+/// Snake-case keys named as in docs/reminders.md; a missing key takes the fresh-database value, so a
 /// record written by an older bridge still loads.
 extension ReminderState: Codable {
     private enum CodingKeys: String, CodingKey {

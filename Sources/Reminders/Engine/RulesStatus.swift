@@ -7,7 +7,7 @@ public struct RulesStatus: Equatable, Sendable {
     public let pendingCount: Int
     public let scheduledPending: Int
     public let dailyMessagesPending: Int
-    /// The seed's badge (REMINDERS.md 5).
+    /// The seed's badge (docs/reminders.md 5).
     public let deadlinePending: Int
     public let ritualsPending: Int
     /// The streak N taken at the last ritual rebuild.

@@ -1,4 +1,4 @@
-// The settings of REMINDERS.md 2.1, plus the two engine-wide ones the hydration rules depend on
+// The settings of docs/reminders.md 2.1, plus the two engine-wide ones the hydration rules depend on
 // (the master switch of section 1 and the local time zone of section 0). A plain value: the
 // bridge reads it from its configuration and database and hands it to the engine.
 
@@ -27,11 +27,11 @@ public struct HydrationSettings: Equatable, Sendable {
     /// `timezone`: the local time zone of every rule (section 0).
     public var timeZone: TimeZone
 
-    /// Constants of REMINDERS.md 2.1.
+    /// Constants of docs/reminders.md 2.1.
     public static let maxRemindersPerDay = 12
     public static let defaultGoalML = 2500
 
-    /// The defaults of REMINDERS.md 2.1. The time zone has no default here: the system's zone is
+    /// The defaults of docs/reminders.md 2.1. The time zone has no default here: the system's zone is
     /// the caller's to read (this module reads nothing from the system).
     public init(timeZone: TimeZone,
                 goalML: Int = HydrationSettings.defaultGoalML,

@@ -1,4 +1,4 @@
-// The anchor app's exact strings (REMINDERS.md 2.3–2.5) and the identifiers of section 2's
+// The anchor app's exact strings (docs/reminders.md 2.3–2.5) and the identifiers of section 2's
 // notifications. Kept together so that a change of wording is one place and one test.
 
 import Foundation

@@ -1,9 +1,9 @@
-// The pace at one instant (REMINDERS.md 2.2): how much the owner should have drunk by now, how
+// The pace at one instant (docs/reminders.md 2.2): how much the owner should have drunk by now, how
 // far behind they are, and the urgency that follows. Integer arithmetic throughout, exactly as
 // written there, so that two implementations agree to the millilitre.
 
 public struct Pace: Equatable, Sendable {
-    /// Known drinks of the local calendar day (REMINDERS.md 0).
+    /// Known drinks of the local calendar day (docs/reminders.md 0).
     public let dayTotalML: Int
     public let goalML: Int
     /// `expected(t)`.

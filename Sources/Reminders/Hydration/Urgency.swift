@@ -1,4 +1,4 @@
-// How far behind the pace the owner is (REMINDERS.md 2.2). Ordered, because the reminder rule
+// How far behind the pace the owner is (docs/reminders.md 2.2). Ordered, because the reminder rule
 // only ever escalates (2.3 check 6) and the after-sync rule compares levels (2.4).
 
 public enum Urgency: String, Codable, Sendable, CaseIterable, Comparable {

@@ -1,4 +1,4 @@
-// What the engine needs to know about drinks (REMINDERS.md 0), and nothing more: the day total of
+// What the engine needs to know about drinks (docs/reminders.md 0), and nothing more: the day total of
 // the drinks known at an instant, and the total over any other window of time. The bridge answers it from its SQLite history; tests and
 // benchmarks use `InMemoryDrinkLedger`.
 

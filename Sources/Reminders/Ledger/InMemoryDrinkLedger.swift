@@ -20,7 +20,7 @@ public struct InMemoryDrinkLedger: DrinkLedger, Sendable {
 
     public init() {}
 
-    /// Stores a drink. Records that are not drinks (amount ≤ 0) are ignored, as REMINDERS.md 0
+    /// Stores a drink. Records that are not drinks (amount ≤ 0) are ignored, as docs/reminders.md 0
     /// says; a deleted record is simply not recorded.
     public mutating func record(timestamp: Double, amountML: Int, storedAt: Double) {
         guard amountML > 0 else { return }

@@ -1,4 +1,4 @@
-// The daily message of REMINDERS.md 4: one notification at 10:00 local, its text determined by the
+// The daily message of docs/reminders.md 4: one notification at 10:00 local, its text determined by the
 // date alone, so the same date always gives the same text whoever computes it.
 
 public enum DailyMessage {

@@ -1,4 +1,4 @@
-// The shipped message pools of REMINDERS.md 4, used when `messages.pool` names no file: the
+// The shipped message pools of docs/reminders.md 4, used when `messages.pool` names no file: the
 // English pool (`messages.locale = "en"`, the default) and the Spanish one (`es`), line for line
 // the same message, so switching the locale changes the language and not the day's thought.
 // Shipped as Swift source so that the module needs no resources and does no I/O.

@@ -1,4 +1,4 @@
-// The settings of REMINDERS.md 4 (`messages.enabled`, `messages.locale`, `messages.pool`). The pool
+// The settings of docs/reminders.md 4 (`messages.enabled`, `messages.locale`, `messages.pool`). The pool
 // file is the caller's to read (this module does no I/O): it hands over the file's lines, and
 // `MessagePool.messages(fromLines:)` applies the file format.
 

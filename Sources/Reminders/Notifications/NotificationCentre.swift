@@ -1,4 +1,4 @@
-// The Linux notification centre of REMINDERS.md 1: the pending notifications the rules scheduled
+// The Linux notification centre of docs/reminders.md 1: the pending notifications the rules scheduled
 // ahead, with the phone platform's limit of 64, replacement by id and "cancel all". A value: the
 // engine owns it inside `ReminderState`, so it is saved and restored with the rest of the state.
 //

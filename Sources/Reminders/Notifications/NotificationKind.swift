@@ -1,5 +1,5 @@
-// The kinds of notification (DESIGN.md 3.4) and the REMINDERS.md section each belongs to, which
-// orders deliveries due at the same instant (REMINDERS.md 0, "Same minute").
+// The kinds of notification (docs/design.md 3.4) and the docs/reminders.md section each belongs to, which
+// orders deliveries due at the same instant (docs/reminders.md 0, "Same minute").
 
 public enum NotificationKind: String, Codable, Sendable, CaseIterable {
     case reminder
@@ -12,7 +12,7 @@ public enum NotificationKind: String, Codable, Sendable, CaseIterable {
     case ritual
     case test
 
-    /// The REMINDERS.md section of the rule that makes it. The test notification belongs to the
+    /// The docs/reminders.md section of the rule that makes it. The test notification belongs to the
     /// engine itself (section 1), so it comes first when it shares an instant with another.
     public var section: Int {
         switch self {
@@ -31,7 +31,7 @@ public enum NotificationKind: String, Codable, Sendable, CaseIterable {
     public var firesOnTick: Bool { section >= 3 }
 }
 
-/// A button on a notification (REMINDERS.md 1, "Actions").
+/// A button on a notification (docs/reminders.md 1, "Actions").
 public struct NotificationAction: Codable, Equatable, Hashable, Sendable {
     public let id: String
     public let label: String

@@ -1,4 +1,4 @@
-// A notification waiting for its time (REMINDERS.md 1), and the record of one delivered.
+// A notification waiting for its time (docs/reminders.md 1), and the record of one delivered.
 
 /// A notification the centre will deliver at `fireTime`, once.
 public struct PendingNotification: Codable, Equatable, Sendable {
@@ -29,7 +29,7 @@ public struct PendingNotification: Codable, Equatable, Sendable {
         case fireTime = "fire_time"
     }
 
-    /// Delivery order of REMINDERS.md 0: earlier first; at one instant, section order, then id.
+    /// Delivery order of docs/reminders.md 0: earlier first; at one instant, section order, then id.
     static func deliversBefore(_ a: PendingNotification, _ b: PendingNotification) -> Bool {
         if a.fireTime != b.fireTime { return a.fireTime < b.fireTime }
         if a.kind.section != b.kind.section { return a.kind.section < b.kind.section }

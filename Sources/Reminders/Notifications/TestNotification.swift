@@ -1,4 +1,4 @@
-// `notify test` (REMINDERS.md 1, seed 003's "notificación de prueba"): one notification through
+// `notify test` (docs/reminders.md 1, seed 003's "notificación de prueba"): one notification through
 // every enabled sink, 5 seconds after it is asked for.
 
 public enum TestNotification {

@@ -1,4 +1,4 @@
-// The settings of REMINDERS.md 6 (`rituals.enabled`, `rituals.morning`, `rituals.evening`,
+// The settings of docs/reminders.md 6 (`rituals.enabled`, `rituals.morning`, `rituals.evening`,
 // `rituals.terrain`, `rituals.nickname`).
 
 public struct RitualSettings: Equatable, Sendable {

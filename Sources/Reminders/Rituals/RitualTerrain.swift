@@ -1,4 +1,4 @@
-// The user's terrain (REMINDERS.md 6, seed 004): eight terrains in three groups, each group with its
+// The user's terrain (docs/reminders.md 6, seed 004): eight terrains in three groups, each group with its
 // principle and its two pools of seven actions.
 
 public enum RitualTerrain: String, CaseIterable, Codable, Sendable {

@@ -1,4 +1,4 @@
-// A ritual notification's identifier, title and body (REMINDERS.md 6).
+// A ritual notification's identifier, title and body (docs/reminders.md 6).
 
 public enum RitualText {
     /// A streak longer than this puts `Day {N}` in the titles.

@@ -1,4 +1,4 @@
-// The frequencies of REMINDERS.md 3's table, and the occurrence slots each one makes from the
+// The frequencies of docs/reminders.md 3's table, and the occurrence slots each one makes from the
 // first occurrence F: wall-clock offsets for the daily ones, weekday offsets for the weekly ones,
 // day-number offsets for the monthly ones.
 
@@ -47,7 +47,7 @@ public enum IntakeFrequency: String, CaseIterable, Codable, Sendable {
     }
 
     /// Monthly: the largest day of the month F may have, so that F's day plus the largest offset
-    /// stays within 31 (REMINDERS.md 3: a later `first` is refused with this day).
+    /// stays within 31 (docs/reminders.md 3: a later `first` is refused with this day).
     public var largestFirstDay: Int { period == .monthly ? 31 - offsets.max()! : 31 }
 
     /// Every frequency's name, comma-separated, for error messages.

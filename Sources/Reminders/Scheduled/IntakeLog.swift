@@ -1,4 +1,4 @@
-// Manual intakes (REMINDERS.md 3): `aquavate-bridge log TYPE`, a capture's `log` op, and the Done
+// Manual intakes (docs/reminders.md 3): `aquavate-bridge log TYPE`, a capture's `log` op, and the Done
 // action of a scheduled reminder all record one here. Decision: the log lives in `ReminderState`,
 // which the caller already persists after every engine call, rather than behind a protocol the
 // caller would implement. A suppression window never reaches before the start of the reminder's

@@ -1,4 +1,4 @@
-// A scheduled intake reminder (REMINDERS.md 3): id, name, intake type, frequency, the first
+// A scheduled intake reminder (docs/reminders.md 3): id, name, intake type, frequency, the first
 // occurrence, the switch and an optional body. Built only through the validating initializer, so a
 // schedule the engine holds is always one it can run.
 

@@ -1,4 +1,4 @@
-// What a schedule reminds of (REMINDERS.md 3): `water`, measured by the bottle, or a named manual
+// What a schedule reminds of (docs/reminders.md 3): `water`, measured by the bottle, or a named manual
 // type such as `vitamin-d` that the owner logs (`log TYPE`, a capture's `log` op, a notification's
 // Done). Names are case-insensitive: they are kept trimmed and lower-cased, so `Vitamin-D` in the
 // configuration and `vitamin-d` on the command line are the same type.

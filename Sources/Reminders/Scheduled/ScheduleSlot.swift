@@ -1,4 +1,4 @@
-// One occurrence of a schedule (REMINDERS.md 3): a wall-clock time that repeats daily, on one
+// One occurrence of a schedule (docs/reminders.md 3): a wall-clock time that repeats daily, on one
 // weekday, or on one day of the month. Each slot is one pending notification with the seed's
 // identifier; when it fires, the rule arms the next occurrence under the same id, so a slot counts
 // once against the limit of 64, like a repeating trigger on the phone.
@@ -30,7 +30,7 @@ public struct ScheduleSlot: Hashable, Sendable {
         }
     }
 
-    /// Whether the slot has an occurrence on `day`. Decision (REMINDERS.md 3): a monthly day the
+    /// Whether the slot has an occurrence on `day`. Decision (docs/reminders.md 3): a monthly day the
     /// month lacks (29–31) falls on its last day, never skipped.
     public func occurs(on day: LocalDay) -> Bool {
         switch recurrence {

@@ -1,6 +1,6 @@
-// The configuration file's `[[schedule]]` tables (DESIGN.md 3.2) into validated schedules. The
+// The configuration file's `[[schedule]]` tables (docs/design.md 3.2) into validated schedules. The
 // caller's TOML layer hands each table as text values (`frequency = "weekly"`,
-// `first = "2026-11-22T09:00"`, `enabled = "true"`). DESIGN.md 3.2: a bad value of a known key is
+// `first = "2026-11-22T09:00"`, `enabled = "true"`). docs/design.md 3.2: a bad value of a known key is
 // refused with the reason and the valid choices, and the rest still loads; an unknown key is a
 // warning, never a failure. So each bad table is refused whole, with ONE line, and every other
 // table loads.

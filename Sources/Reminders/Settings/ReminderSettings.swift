@@ -1,4 +1,4 @@
-// Every setting of the reminder engine (REMINDERS.md 2–6): the hydration settings of section 2,
+// Every setting of the reminder engine (docs/reminders.md 2–6): the hydration settings of section 2,
 // which also carry the engine-wide master switch and time zone, and the settings of sections 3–6.
 // A plain value, read by the bridge from its configuration and database, handed to the engine, and
 // changed through `ReminderEngine.updateSettings`, which reschedules what changed.
@@ -31,7 +31,7 @@ public struct ReminderSettings: Equatable, Sendable {
         self.personReachable = personReachable
     }
 
-    /// The keys `apply(key:value:)` takes (DESIGN.md 3.2). `messages.pool` is not one: it names a
+    /// The keys `apply(key:value:)` takes (docs/design.md 3.2). `messages.pool` is not one: it names a
     /// file, which the caller reads and hands over as `messages.userPool`.
     public static let keys = [
         "messages.enabled", "messages.locale",

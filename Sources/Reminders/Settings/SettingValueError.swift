@@ -1,4 +1,4 @@
-// A bad value of a known key (DESIGN.md 3.2: "refused with the reason and the valid choices").
+// A bad value of a known key (docs/design.md 3.2: "refused with the reason and the valid choices").
 
 public struct SettingValueError: Error, Equatable, CustomStringConvertible {
     public let key: String

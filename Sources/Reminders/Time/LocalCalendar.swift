@@ -1,7 +1,7 @@
 // Local dates and times of day turned into instants, by Foundation's calendar in the configured
-// zone (REMINDERS.md 0: DST is the calendar library's business, never 3600 s added by hand).
+// zone (docs/reminders.md 0: DST is the calendar library's business, never 3600 s added by hand).
 //
-// REMINDERS.md 3: "A local time that a DST change skips fires at the first instant after the gap;
+// docs/reminders.md 3: "A local time that a DST change skips fires at the first instant after the gap;
 // one it repeats fires once, the first time." Foundation's date from a date's and time's components
 // already gives the first of a repeated time; for a skipped one it moves the time forward by the
 // gap's length (02:30 → 03:30 in Madrid), so the engine reads the wall clock back and, in a gap,

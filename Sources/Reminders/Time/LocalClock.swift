@@ -1,4 +1,4 @@
-// Reading an instant as the local wall clock shows it (REMINDERS.md 0). Every rule of the engine
+// Reading an instant as the local wall clock shows it (docs/reminders.md 0). Every rule of the engine
 // works on local dates and hh:mm, and the engine asks at every minute tick, so the UTC offset is
 // cached until the time zone's next transition: the offset itself always comes from the time-zone
 // library (DST is never worked out by adding 3600 s by hand), only the asking is saved.

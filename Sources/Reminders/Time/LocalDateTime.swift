@@ -1,4 +1,4 @@
-// A local date and time of day without a zone (REMINDERS.md 3: a schedule's `first`, "local
+// A local date and time of day without a zone (docs/reminders.md 3: a schedule's `first`, "local
 // date-time"), written `YYYY-MM-DDTHH:MM` as in the configuration file.
 
 /// A date on the local calendar and a wall-clock time on it.

@@ -15,7 +15,7 @@ extension LocalDay {
         daysSince1970 - LocalDay(year: year, month: 1, day: 1)!.daysSince1970 + 1
     }
 
-    /// The Monday of the week (Monday 00:00 to Sunday 24:00, REMINDERS.md 5) containing this date.
+    /// The Monday of the week (Monday 00:00 to Sunday 24:00, docs/reminders.md 5) containing this date.
     public var mondayOfWeek: LocalDay { self - (weekday + 5) % 7 }
 
     /// How many days this date's month has.

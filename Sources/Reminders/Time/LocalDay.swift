@@ -1,4 +1,4 @@
-// A local calendar date (REMINDERS.md 0): the date a wall clock in the bridge's time zone shows.
+// A local calendar date (docs/reminders.md 0): the date a wall clock in the bridge's time zone shows.
 // Kept as a day number so that comparing, storing and stepping dates is integer arithmetic,
 // and written as `YYYY-MM-DD` wherever it is persisted, so the database stays readable.
 

@@ -1,4 +1,4 @@
-// A local wall-clock time of day, `HH:MM` (REMINDERS.md 0: every hour the rules name is local).
+// A local wall-clock time of day, `HH:MM` (docs/reminders.md 0: every hour the rules name is local).
 // The rituals' times and a schedule's `first` are written this way in the configuration, so the
 // parser lives here with one error that says what was wrong and what is expected.
 

@@ -2,7 +2,7 @@
 // Desktop Notifications Specification), with action buttons.
 //
 // * A notification whose id was shown before replaces it on screen (`replaces_id`), as the
-//   engine's fixed ids expect (REMINDERS.md 1: "replace on same id").
+//   engine's fixed ids expect (docs/reminders.md 1: "replace on same id").
 // * Buttons: the spec's `actions` list of (key, label) pairs; `ActionInvoked(u id, s key)` comes
 //   back as a `SinkCommand.action` with the bridge's own notification id — only when it comes
 //   from the unique name that owns `org.freedesktop.Notifications` (GetNameOwner, asked at each

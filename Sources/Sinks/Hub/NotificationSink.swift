@@ -27,7 +27,7 @@ public protocol NotificationSink: Sendable {
     /// Short and stable, used in log lines: `journal`, `mqtt`, `push`, `desktop`.
     var name: String { get }
 
-    /// Whether a delivery can reach a person (REMINDERS.md 1: with only the journal, the bridge
+    /// Whether a delivery can reach a person (docs/reminders.md 1: with only the journal, the bridge
     /// behaves like a phone whose user denied notifications). Default: true.
     var reachesAPerson: Bool { get }
 

@@ -1,5 +1,5 @@
 // The back-off schedule of a sink whose deliveries fail: 1 s, 2 s, 4 s … up to 5 minutes, then
-// every 5 minutes until it recovers (REMINDERS.md 1: "a sink failure is logged and retried").
+// every 5 minutes until it recovers (docs/reminders.md 1: "a sink failure is logged and retried").
 
 public struct RetryPolicy: Sendable, Equatable {
     public var initialDelay: Double

@@ -1,4 +1,4 @@
-// Fans notifications, state and drink events out to every enabled sink (REMINDERS.md 1,
+// Fans notifications, state and drink events out to every enabled sink (docs/reminders.md 1,
 // "Delivery"). Each sink has its own queue and worker (SinkQueue), so a sink that is down, slow
 // or hanging never holds up another sink, and never the caller: `deliver` only enqueues and
 // returns at once. Commands coming back from sinks (MQTT command topic, notification buttons)
@@ -33,7 +33,7 @@ public actor SinkHub {
     public nonisolated var sinkNames: [String] { queues.map(\.sink.name) }
 
     /// False when only the journal is configured: rules that schedule ahead then schedule
-    /// nothing (REMINDERS.md 1, "Master switch").
+    /// nothing (docs/reminders.md 1, "Master switch").
     public nonisolated var reachesAPerson: Bool { queues.contains { $0.sink.reachesAPerson } }
 
     /// Starts every sink and its worker. Returns at once: a sink that is slow to start only

@@ -1,6 +1,6 @@
 // One sink's queue and its worker: items are delivered in order, one at a time; a failure keeps
 // the item at the head and retries it with back-off, so a sink that is down or slow only ever
-// delays itself (REMINDERS.md 1). The queue is bounded; when it is full the oldest waiting item
+// delays itself (docs/reminders.md 1). The queue is bounded; when it is full the oldest waiting item
 // is dropped, with a log line.
 //
 // Logging: the first failure of an outage is a warning, later failures are debug lines, and the

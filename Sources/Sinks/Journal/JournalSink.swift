@@ -1,5 +1,5 @@
 // The sink that is always on: one log line per notification, which under systemd lands in the
-// journal (DESIGN.md 3.2). It cannot fail, so it never retries.
+// journal (docs/design.md 3.2). It cannot fail, so it never retries.
 //
 //     notification id=hydration-3 kind=reminder title="Hydration Reminder" body="Time to hydrate! …"
 

@@ -1,4 +1,4 @@
-// Home Assistant device-based MQTT discovery (INTEGRATIONS.md 2): one retained message at
+// Home Assistant device-based MQTT discovery (docs/integrations.md 2): one retained message at
 // `homeassistant/device/aquavate_<id>/config` describes the bottle and all its entities.
 //
 // * `dev` and `o` are required at the root; `availability_topic`, `state_topic` and `qos` are

@@ -1,4 +1,4 @@
-// The JSON the MQTT sink publishes. Field names follow DESIGN.md 3.4 (`daily_total_ml`,
+// The JSON the MQTT sink publishes. Field names follow docs/design.md 3.4 (`daily_total_ml`,
 // `bottle_level_ml`, `battery`, `unsynced`, ISO 8601 times with `Z`), so a `replay --json` line
 // and an MQTT message read the same. Unknown values are null. Events carry `event_type`, which
 // Home Assistant's MQTT `event` entities require.

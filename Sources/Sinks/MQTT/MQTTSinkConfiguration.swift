@@ -1,6 +1,6 @@
 // Everything the MQTT sink needs, checked once at start-up so that a bad setting is one clear
 // line at start, not a silent broker that never receives anything. The daemon fills it from
-// `[mqtt]` (DESIGN.md 3.2: mqtt.url, mqtt.topic_prefix, mqtt.discovery_prefix) and the adopted
+// `[mqtt]` (docs/design.md 3.2: mqtt.url, mqtt.topic_prefix, mqtt.discovery_prefix) and the adopted
 // bottle (`bottle.address`, its name and firmware).
 
 public struct MQTTSinkConfiguration: Sendable, Equatable {

@@ -1,4 +1,4 @@
-// The topics of one bottle (INTEGRATIONS.md 2, "Suggested layout"):
+// The topics of one bottle (docs/integrations.md 2, "Suggested layout"):
 //
 //     aquavate/<id>/availability   online / offline, retained; offline is the last will
 //     aquavate/<id>/state          BridgeSnapshot as JSON, retained

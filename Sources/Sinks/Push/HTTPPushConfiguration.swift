@@ -1,5 +1,5 @@
 // `[push]`: where HTTP push notifications go (an ntfy topic or anything that speaks its
-// publishing API: INTEGRATIONS.md 2, "ntfy push").
+// publishing API: docs/integrations.md 2, "ntfy push").
 //
 // Credentials may sit in the URL: `https://user:password@host/topic` → Basic,
 // `https://:tk_token@host/topic` or `https://tk_token@host/topic` → Bearer; a `token` setting

@@ -1,5 +1,5 @@
 // The HTTP request of one push notification, in ntfy's publishing format
-// (binwiederhier/ntfy docs/publish.md): POST to the topic URL, the body is the message, and
+// (binwiederhier/ntfy/docs/publish.md): POST to the topic URL, the body is the message, and
 //
 //     Title: Hydration Reminder
 //     Priority: 3                       1 (min) … 5 (max): SinkPriority's raw value

@@ -1,4 +1,4 @@
-// ISO 8601 UTC text for a time in seconds since 1970 (DESIGN.md 3.4: `…Z`). Home Assistant's
+// ISO 8601 UTC text for a time in seconds since 1970 (docs/design.md 3.4: `…Z`). Home Assistant's
 // `timestamp` sensors need the zone, which `Z` gives.
 
 import Foundation

@@ -5,13 +5,13 @@
 public struct BridgeSnapshot: Sendable, Equatable {
     /// When this snapshot was taken, UTC seconds since 1970.
     public var time: Double
-    /// Today's local day total (REMINDERS.md 0), ml.
+    /// Today's local day total (docs/reminders.md 0), ml.
     public var dayTotalML: Int
     public var goalML: Int
     /// The bottle's last reported level, ml (signed on the wire; may be negative while calibrating).
     public var bottleLevelML: Int?
     public var batteryPercent: Int?
-    /// REMINDERS.md 2.2: `on_track`, `attention` or `overdue`.
+    /// docs/reminders.md 2.2: `on_track`, `attention` or `overdue`.
     public var urgency: String
     /// The displayed deficit, `max(0, deficit)`, ml.
     public var deficitML: Int

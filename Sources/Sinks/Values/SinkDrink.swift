@@ -1,7 +1,7 @@
 // One stored drink record, as published to event sinks (one MQTT message per record).
 
 public struct SinkDrink: Sendable, Equatable {
-    /// The bottle's record id (PROTOCOL.md 5.2).
+    /// The bottle's record id (docs/protocol.md 5.2).
     public var recordID: Int
     /// The record's timestamp, UTC seconds since 1970.
     public var time: Double

@@ -1,7 +1,7 @@
-// A notification as the sinks see it (REMINDERS.md 1): plain values, so that this module does
+// A notification as the sinks see it (docs/reminders.md 1): plain values, so that this module does
 // not depend on the reminder engine. The engine builds one when a pending notification fires.
 
-/// A button on a notification (REMINDERS.md 1, "Actions"): `done`, `did-this`, `start-ritual`.
+/// A button on a notification (docs/reminders.md 1, "Actions"): `done`, `did-this`, `start-ritual`.
 public struct SinkAction: Sendable, Equatable, Hashable {
     /// What comes back in `SinkCommand.action` when the person taps it, e.g. `did-this`.
     public var id: String
@@ -36,7 +36,7 @@ public enum SinkPriority: Int, Sendable, Equatable, Comparable, CaseIterable {
 }
 
 public struct SinkNotification: Sendable, Equatable {
-    /// The kinds of DESIGN.md 3.4 (`notification` event). Sinks accept any string; these are the
+    /// The kinds of docs/design.md 3.4 (`notification` event). Sinks accept any string; these are the
     /// ones they know how to decorate (tags, icons, Home Assistant event types).
     public enum Kind {
         public static let reminder = "reminder"
@@ -48,7 +48,7 @@ public struct SinkNotification: Sendable, Equatable {
         public static let deadline = "deadline"
         public static let ritual = "ritual"
         public static let test = "test"
-        /// Start Ritual was pressed (REMINDERS.md 6): the ritual's text again, as the bridge's
+        /// Start Ritual was pressed (docs/reminders.md 6): the ritual's text again, as the bridge's
         /// "open the ritual" — a desktop notification and an MQTT event Home Assistant can act on.
         public static let ritualStarted = "ritual_started"
 

@@ -250,7 +250,7 @@ extension IntakeSchedule {
 }
 
 extension HydrationSettings {
-    /// Defaults of REMINDERS.md 2.1 in UTC, changed by `change`.
+    /// Defaults of docs/reminders.md 2.1 in UTC, changed by `change`.
     static func test(_ zone: TimeZone = utc, _ change: (inout HydrationSettings) -> Void = { _ in }) -> HydrationSettings {
         var settings = HydrationSettings(timeZone: zone)
         change(&settings)
