@@ -54,7 +54,8 @@ for target in "${targets[@]}"; do
         # Leftovers of a killed attempt would disturb the next one.
         pkill -9 -f "dbus-daemon --config-file=/tmp" 2>/dev/null
         pkill -9 -f "mosquitto -c /tmp" 2>/dev/null
-        pkill -9 -f "aquavate-sim" 2>/dev/null
+        # Only the tests' own simulators (on their private buses), not a soak or a demo running beside.
+        pkill -9 -f "aquavate-sim --bus unix:path=/tmp/dbus-test-" 2>/dev/null
         retried+=("$target")
     done
     if $ok; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
