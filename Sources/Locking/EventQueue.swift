@@ -31,7 +31,10 @@ public final class EventQueue<Element: Sendable>: Sendable {
 
     private struct Waiter {
         let id: UInt64
-        let continuation: CheckedContinuation<Wait, Never>
+        /// Unsafe, not checked: every resume goes through `takeWaiter` under the lock, so it
+        /// happens exactly once; a checked continuation allocates a canary per wait, and waits
+        /// happen dozens of times a sync.
+        let continuation: UnsafeContinuation<Wait, Never>
     }
 
     private struct State {
@@ -141,7 +144,7 @@ public final class EventQueue<Element: Sendable>: Sendable {
             }
         }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Wait, Never>) in
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Wait, Never>) in
                 let immediate = state.withLock { state -> Wait? in
                     if let item = state.pop() { return .element(item) }
                     if state.finished || Task.isCancelled { return .ended }
