@@ -40,11 +40,7 @@ extension DrinkHistory {
     }
 
     private static func idsRestart(at first: DrinkRecord, bottle: String, in db: Database) throws -> Bool {
-        guard let highest = try UInt32.fetchOne(db, sql: """
-            SELECT MAX(record_id) FROM drink
-            WHERE bottle = ?
-              AND stored_at >= COALESCE((SELECT id_reset_at FROM bottle WHERE id = ?), stored_at)
-            """, arguments: [bottle, bottle]), first.recordID < highest else { return false }
+        guard let highest = try highestRecordID(bottle: bottle, in: db), first.recordID < highest else { return false }
         let known = try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM drink WHERE bottle = ? AND record_id = ? AND timestamp = ?)
             """, arguments: [bottle, first.recordID, first.timestamp]) ?? false

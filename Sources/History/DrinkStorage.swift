@@ -163,12 +163,15 @@ extension DrinkHistory {
     /// A sync that delivers a lower id means the bottle restarted its ids: record that with
     /// `recordIDReset(bottle:at:)` before storing the chunk.
     public func highestRecordID(bottle: String) throws -> UInt32? {
-        try read("reading the highest record id") { db in
-            try UInt32.fetchOne(db, sql: """
-                SELECT MAX(record_id) FROM drink
-                WHERE bottle = ?
-                  AND stored_at >= COALESCE((SELECT id_reset_at FROM bottle WHERE id = ?), stored_at)
-                """, arguments: [bottle, bottle])
-        }
+        try read("reading the highest record id") { db in try Self.highestRecordID(bottle: bottle, in: db) }
+    }
+
+    /// The same, inside a transaction (`storeChunk` checks it in the chunk's own).
+    static func highestRecordID(bottle: String, in db: Database) throws -> UInt32? {
+        try UInt32.fetchOne(db, sql: """
+            SELECT MAX(record_id) FROM drink
+            WHERE bottle = ?
+              AND stored_at >= COALESCE((SELECT id_reset_at FROM bottle WHERE id = ?), stored_at)
+            """, arguments: [bottle, bottle])
     }
 }
