@@ -169,11 +169,9 @@ public final class BottleSession {
                                       chunkSize: chunkSizeOverride ?? ChunkSizing.recordsPerChunk(mtu: mtu))
         var progress = SyncProgress(start: start, bounds: RecordBounds(now: clock.now))
         roundNewRecords = 0
-        // The outcome comes from SyncProgress's one rule (replay uses the same); the call sites
-        // name the outcome they expect, which the rule must agree with.
-        func end(_ expected: SyncOutcome) -> SyncRound {
+        // The outcome comes from SyncProgress's one rule, the one replay uses too.
+        func end() -> SyncRound {
             let outcome = progress.outcome
-            if outcome != expected { logger.debug("\(bottleID): sync ended as \(outcome.rawValue) (expected \(expected.rawValue))") }
             let round = SyncRound(requestedCount: Int(start.count), chunkSize: Int(start.chunkSize),
                                   records: progress.acceptedRecords, chunks: progress.acceptedChunks,
                                   newRecords: roundNewRecords, outcome: outcome, endedAt: clock.now)
@@ -194,10 +192,10 @@ public final class BottleSession {
                 guard let event = try await nextEvent(until: chunkDeadline) else {
                     if progress.hasData {
                         report.outcome = .failed("the bottle stopped sending after chunk \(progress.expectedIndex) of \(progress.totalChunks ?? 0)")
-                        return end(.interrupted)
+                        return end()
                     }
                     logger.info("\(bottleID): no chunk within \(timeout) after START (count \(start.count)): an empty sync")
-                    return end(.empty)
+                    return end()
                 }
                 guard case .value(.drinkData, let bytes) = event else { continue }
                 switch progress.receive(bytes, viaRead: false) {
@@ -214,11 +212,11 @@ public final class BottleSession {
                     if case .implausible(let problem) = verdict {
                         logger.error("\(bottleID): \(problem); refused and not acknowledged")
                         report.outcome = .failed("the bottle sent what cannot be a drink record (\(problem)); nothing of it was stored")
-                        return end(.rejected)
+                        return end()
                     }
                     guard case .accept(let chunk, let skipped) = verdict else {
                         report.outcome = .failed("chunk \(progress.expectedIndex) could not be decoded, nor read back: \(error)")
-                        return end(.rejected)
+                        return end()
                     }
                     try await commitThenAck(chunk, skipped: skipped, progress: &progress)
                     chunkDeadline = clock.now + timing.betweenChunks.seconds
@@ -227,14 +225,14 @@ public final class BottleSession {
                     // ACK), and nothing of the chunk is stored.
                     logger.error("\(bottleID): \(problem); refused and not acknowledged (a firmware fault, or a device that is not the bottle)")
                     report.outcome = .failed("the bottle sent what cannot be a drink record (\(problem)); nothing of it was stored")
-                    return end(.rejected)
+                    return end()
                 case .duplicate, .placeholder, .staleRead, .afterCompletion:
                     continue
                 }
             }
-            return end(.complete)
+            return end()
         } catch let failure as SessionFailure {
-            _ = end(progress.rejectedChunks > 0 && !progress.hasData ? .rejected : .interrupted)
+            _ = end()
             throw failure
         }
     }

@@ -92,8 +92,6 @@ public final class BridgeDaemon: Service, Sendable {
         var setupBackoff: Duration = .seconds(2)
         var retriesLeft = options.onceRetries
         var sessionRetriesLeft = options.onceSessionRetries
-        /// A session ran: bluetoothd was there, so its absence now is a restart to wait for.
-        var sessionsHappened = false
         defer { if let client { Task { await client.close() } } }
 
         // Progress: every pass runs one discovery-connect-session cycle or fails one, and then
@@ -115,7 +113,6 @@ public final class BridgeDaemon: Service, Sendable {
                     // and a failed call often is one that BlueZ answered before it said the link
                     // went: what was stored stays, and the bottle advertises again when it wakes,
                     // so `--once` waits for it (within its time-out) as the daemon would.
-                    sessionsHappened = true
                     if sessionRetriesLeft > 0 {
                         sessionRetriesLeft -= 1
                         logger.notice("\(report.summary); waiting for the bottle to advertise again")
@@ -140,7 +137,7 @@ public final class BridgeDaemon: Service, Sendable {
                     // going away (a restart) is transient: wait for it as the daemon would.
                     let setUp = error is BluetoothServiceUnavailable || error is BluetoothAccessDenied
                         || error is NoBluetoothAdapter || error is AdapterNotFound || error is AdapterNotCentral
-                    let transient = sessionsHappened || bottleSeen.withLock { $0 }
+                    let transient = bottleSeen.withLock { $0 }
                     if (transient || !setUp), sessionRetriesLeft > 0 {
                         sessionRetriesLeft -= 1
                         logger.notice("\(Self.oneLine(error)); trying again")
