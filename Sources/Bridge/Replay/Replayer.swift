@@ -47,7 +47,6 @@ public final class Replayer: @unchecked Sendable {
     /// Local days the replayed drinks fall on: one entry per day, however long the capture is.
     private var touchedDays = TouchedDays()
     private var bottleGoalML: Int?
-    private var connected = false
     /// The reminder engine, with `--reminders`: driven on the capture's clock.
     public private(set) var reminders: ReminderRunner?
 
@@ -125,7 +124,7 @@ public final class Replayer: @unchecked Sendable {
         } else if let name = header.deviceName, !name.isEmpty {
             bottleID = name
         }
-        updateBottle(file: nil, line: nil) { bottle in
+        updateBottle { bottle in
             bottle.name = header.deviceName ?? bottle.name
             bottle.address = header.deviceAddress?.uppercased() ?? bottle.address
         }
@@ -140,11 +139,9 @@ public final class Replayer: @unchecked Sendable {
         switch event.op {
         case .connect:
             finishSync(at: event.time, reason: "reconnected")
-            connected = true
         case .disconnect:
             finishSync(at: event.time, reason: "disconnected")
             ingest.disconnected(at: event.time)
-            connected = false
         case .read, .notify:
             guard let characteristic = event.characteristic, let value = event.value else { return }
             fromBottle(characteristic, value: value, viaRead: event.op == .read, time: event.time, file: file, line: line)
@@ -288,7 +285,7 @@ public final class Replayer: @unchecked Sendable {
         }
     }
 
-    private func updateBottle(file: String?, line: Int?, _ change: (inout BottleRecord) -> Void) {
+    private func updateBottle(_ change: (inout BottleRecord) -> Void) {
         do {
             _ = try history.updateBottle(id: bottleID) { change(&$0) }
         } catch {
