@@ -3,6 +3,7 @@
 // redirect is what made `notify test` say "delivered" (issue 11). Plain sockets and a thread, like the push
 // sink's own test server in SinksTests.
 
+import BusTestSupport
 import Foundation
 import Locking
 
@@ -12,22 +13,10 @@ final class RedirectingServer: Sendable {
     private let received = Locked<Int>(0)
 
     init(status: Int) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard let socket = LoopbackListener(backlog: 8) else { throw CocoaError(.fileWriteUnknown) }
+        let listener = socket.descriptor
         self.listener = listener
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(listener, pointer, length) == 0 && getsockname(listener, pointer, &length) == 0 && listen(listener, 8) == 0
-            }
-        }
-        guard listening else {
-            close(listener)
-            throw CocoaError(.fileWriteUnknown)
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        port = socket.port
         let port = self.port
         let redirect = Array("HTTP/1.1 \(status) Redirect\r\nLocation: http://127.0.0.1:\(port)/landing\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
         let landed = Array("HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)

@@ -2,6 +2,7 @@
 // CONNECT with "unacceptable protocol version", and the bridge must then try 3.1.1 instead of
 // failing for ever. A fake broker that refuses every CONNECT records the protocol level of each.
 
+import BusTestSupport
 import Foundation
 import Locking
 import Testing
@@ -15,22 +16,12 @@ final class VersionRefusingBroker: Sendable {
     let levels = Recorder<UInt8>()
 
     init() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.listener = listener
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(listener, pointer, length) == 0 && getsockname(listener, pointer, &length) == 0 && listen(listener, 8) == 0
-            }
-        }
-        guard listening else {
-            close(listener)
+        guard let socket = LoopbackListener(backlog: 8) else {
             throw MosquittoBroker.BrokerFailed(reason: "fake broker: cannot listen (\(errno))")
         }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        let listener = socket.descriptor
+        self.listener = listener
+        port = socket.port
         let levels = self.levels
         Thread {
             while true {

@@ -2,6 +2,7 @@
 // with scripted statuses (the last one repeats), or never answers at all (`silent`). A 3xx
 // carries `Location: <location>`.
 
+import BusTestSupport
 import Foundation
 
 final class TestHTTPServer: @unchecked Sendable {
@@ -27,25 +28,11 @@ final class TestHTTPServer: @unchecked Sendable {
         self.statuses = statuses
         self.silent = silent
         self.location = location
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.listener = listener
-        var yes: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(listener, pointer, length) == 0 && getsockname(listener, pointer, &length) == 0
-                    && listen(listener, 16) == 0
-            }
-        }
-        guard listening else {
-            close(listener)
+        guard let socket = LoopbackListener() else {
             throw MosquittoBroker.BrokerFailed(reason: "test HTTP server: cannot listen (\(errno))")
         }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        listener = socket.descriptor
+        port = socket.port
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
