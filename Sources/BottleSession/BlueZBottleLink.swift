@@ -63,6 +63,11 @@ public final class BlueZBottleLink: BottleLink {
         }
     }
 
+    public func readDeviceInformation(_ field: DeviceInformationField) async throws -> [UInt8]? {
+        guard connection.characteristic(field.uuid) != nil else { return nil }
+        return try await connection.read(field.uuid)
+    }
+
     public func disconnect() async {
         await connection.disconnect()
     }

@@ -28,6 +28,14 @@ public protocol BottleLink: Sendable {
     func nextEvent(within timeout: Duration) async -> LinkEvent?
     /// Ends the connection (and with it the notifications).
     func disconnect() async
+    /// A Device Information string as read (docs/protocol.md 2.1); nil when the bottle does not
+    /// offer it.
+    func readDeviceInformation(_ field: DeviceInformationField) async throws -> [UInt8]?
+}
+
+extension BottleLink {
+    /// A link without Device Information (scripted test links).
+    public func readDeviceInformation(_ field: DeviceInformationField) async throws -> [UInt8]? { nil }
 }
 
 /// Something the link reported, in order.

@@ -17,20 +17,27 @@ import Logging
 
 public final class BottleSession {
     public let link: any BottleLink
-    /// The history's key for this bottle: its address, upper case (as replay of a recording).
-    public let bottleID: String
+    /// The history's key for this bottle: its serial once Device Information was read, else the
+    /// key it was opened with (its address, upper case, as replay of a recording).
+    public private(set) var bottleID: String
     private let store: any DrinkStore
-    private let clock: any WallClock
+    let clock: any WallClock
     private let memory: SyncMemory
     private let timing: SessionTiming
-    private let recorder: SessionRecorder?
-    private let logger: Logger
-    private let onEvent: @Sendable (SessionEvent) -> Void
+    let recorder: SessionRecorder?
+    let logger: Logger
+    let onEvent: @Sendable (SessionEvent) -> Void
     /// The chunk_size to ask for instead of the MTU's (tests and debugging; the iOS app asks 20,
     /// which the bottle cannot notify whole, docs/protocol.md B1).
     private let chunkSizeOverride: Int?
     /// Whether SET_TIME is written, decided by the daemon from its clock (issue 11).
     private let setTime: SetTimePolicy
+    /// The durable queue of commands applied after the sync (docs/design.md 3.5); nil: none.
+    let commands: (any BottleCommandQueue)?
+    /// Whether to fetch the activity statistics after the sync (docs/protocol.md 6.6).
+    private let fetchActivity: Bool
+    /// From Bottle Config at set-up: a scale the bottle would accept means it is calibrated.
+    var calibrated: Bool?
 
     private var report: SessionReport
     private var mtu: Int?
@@ -43,13 +50,16 @@ public final class BottleSession {
     public init(
         link: any BottleLink, store: any DrinkStore, clock: any WallClock, memory: SyncMemory,
         timing: SessionTiming = .standard, recorder: SessionRecorder? = nil, chunkSize: Int? = nil,
-        setTime: SetTimePolicy = .send,
+        setTime: SetTimePolicy = .send, bottleID: String? = nil, commands: (any BottleCommandQueue)? = nil,
+        fetchActivity: Bool = false,
         logger: Logger = Logger(label: "bottle-session"), onEvent: @escaping @Sendable (SessionEvent) -> Void = { _ in }
     ) {
         self.chunkSizeOverride = chunkSize
         self.setTime = setTime
+        self.commands = commands
+        self.fetchActivity = fetchActivity
         self.link = link
-        self.bottleID = link.address.uppercased()
+        self.bottleID = bottleID ?? link.address.uppercased()
         self.store = store
         self.clock = clock
         self.memory = memory
@@ -57,7 +67,7 @@ public final class BottleSession {
         self.recorder = recorder
         self.logger = logger
         self.onEvent = onEvent
-        self.report = SessionReport(bottleID: link.address.uppercased())
+        self.report = SessionReport(bottleID: bottleID ?? link.address.uppercased())
     }
 
     /// Runs the whole session and disconnects (`holdFor`: stay connected that long after the
@@ -72,6 +82,9 @@ public final class BottleSession {
         do {
             try await setUp()
             try await synchronise()
+            // docs/design.md 3.5: the person's commands after the sync, so a drink is never held up.
+            try await applyCommands()
+            if fetchActivity { try await fetchActivityStats() }
             if let hold { try await stayConnected(for: hold, keepAwake: keepAwake) }
         } catch let failure as SessionFailure {
             report.outcome = .failed(failure.description)
@@ -97,12 +110,19 @@ public final class BottleSession {
         if let percent = try await optional("battery", { try await link.startBatteryReports() }) ?? nil {
             heardBattery(percent, viaRead: true)
         }
+        // Who the bottle is, first: everything after is stored under its serial.
+        try await readIdentity()
         let state = try await optional("read current-state", { try await read(.currentState) })
         if let state { heardState(state) }
         // SET_TIME with UTC now, on every connection (5.1; the bottle's clock can be hours off) —
         // unless this machine's clock is not to be trusted (issue 11): the bottle keeps any time
         // it is given (B9). The Current State above is the bottle's own clock (7.2.3-4 order).
         let bottleTime = state.flatMap { try? CurrentState(decoding: $0) }.map { Double($0.timestamp) }
+        if let stamp = state.flatMap({ try? CurrentState(decoding: $0) })?.timestamp,
+           let offset = BottleClockOffset(bottleTime: stamp, bridgeTime: clock.now) {
+            if let problem = offset.problem { logger.warning("\(bottleID): \(problem)") }
+            onEvent(.clockOffset(offset, at: clock.now))
+        }
         if let reason = setTime.reasonToWithhold(now: clock.now, bottleTime: bottleTime) {
             logger.warning("\(bottleID): SET_TIME withheld: \(reason)")
         } else {
@@ -110,11 +130,34 @@ public final class BottleSession {
         }
         if link.offers(.bottleConfig), let value = try await optional("read bottle-config", { try await read(.bottleConfig) }),
            let config = try? BottleConfig(decoding: value) {
+            calibrated = config.isWritableScale
             if config.plausibleGoalML != nil {
                 onEvent(.bottleConfig(config, at: clock.now))
             } else {
                 logger.warning("\(bottleID): the bottle's goal of \(config.dailyGoalML) ml is outside 1000–4000; ignored")
             }
+        }
+        if link.offers(.deviceSettings), let value = try await optional("read device-settings", { try await read(.deviceSettings) }),
+           let settings = try? DeviceSettings(decoding: value) {
+            onEvent(.deviceSettings(settings, at: clock.now))
+        }
+    }
+
+    /// Device Information (docs/protocol.md 7.2.3): who the bottle is. Its serial is the bottle's
+    /// lasting key: from here on the session stores under it.
+    private func readIdentity() async throws {
+        var identity = BottleIdentity()
+        for field in DeviceInformationField.allCases {
+            guard let value = try await optional("read \(field.rawValue)", { try await link.readDeviceInformation(field) }) ?? nil
+            else { continue }
+            recorder?.read(uuid: field.uuid, value, at: clock.now)
+            identity.take(field, value)
+        }
+        guard identity != BottleIdentity() else { return }
+        onEvent(.identity(identity, at: clock.now))
+        if let serial = identity.serial, serial != bottleID {
+            bottleID = serial
+            report.bottleID = serial
         }
     }
 
@@ -283,14 +326,14 @@ public final class BottleSession {
 
     // MARK: Link operations, recorded
 
-    private func read(_ characteristic: Characteristic) async throws -> [UInt8] {
+    func read(_ characteristic: Characteristic) async throws -> [UInt8] {
         let value = try await perform("read \(characteristic.captureName)") { try await link.read(characteristic) }
         recorder?.read(characteristic, value, at: clock.now)
         if characteristic == .syncControl { lastActivity = clock.now }
         return value
     }
 
-    private func write(_ characteristic: Characteristic, _ value: [UInt8]) async throws {
+    func write(_ characteristic: Characteristic, _ value: [UInt8]) async throws {
         recorder?.wrote(characteristic, value, at: clock.now)
         try await perform("write \(characteristic.captureName)") { try await link.write(characteristic, value) }
         if characteristic == .syncControl || (characteristic == .command && Command.countsAsActivity(value)) {
@@ -303,7 +346,7 @@ public final class BottleSession {
     /// at once, so a caller that treated `.lost` as just another event would spin (issue 10:
     /// a full core and 100 MB a second when the bottle slept while an ACK's reply was pending).
     /// The session's own deadline (`timing.sessionLimit`) ends it here too.
-    private func nextEvent(until deadline: Double) async throws -> LinkEvent? {
+    func nextEvent(until deadline: Double) async throws -> LinkEvent? {
         // `deadline` is on the session's clock (tests drive it); the session's own limit is on
         // the monotonic clock, a safety net that no clock step can move.
         let limit = sessionDeadline - ContinuousClock.now
@@ -349,7 +392,7 @@ public final class BottleSession {
     }
 
     /// Runs a link operation; a lost link or an error becomes a `SessionFailure`.
-    private func perform<T>(_ what: String, _ operation: () async throws -> T) async throws -> T {
+    func perform<T>(_ what: String, _ operation: () async throws -> T) async throws -> T {
         do {
             return try await operation()
         } catch let lost as LinkLost {
@@ -364,7 +407,7 @@ public final class BottleSession {
     }
 
     /// An operation whose failure is not fatal (logged), unless the link is lost.
-    private func optional<T>(_ what: String, _ operation: () async throws -> T) async throws -> T? {
+    func optional<T>(_ what: String, _ operation: () async throws -> T) async throws -> T? {
         do {
             return try await perform(what, operation)
         } catch let failure as SessionFailure where !failure.linkLost {

@@ -50,6 +50,8 @@ public final class SessionRecorder: Sendable {
     public func read(_ characteristic: Characteristic, _ value: [UInt8], at time: Double) { write(.read(at: time, characteristic, value: value)) }
     public func wrote(_ characteristic: Characteristic, _ value: [UInt8], at time: Double) { write(.write(at: time, characteristic, value: value)) }
     public func notified(_ characteristic: Characteristic, _ value: [UInt8], at time: Double) { write(.notify(at: time, characteristic, value: value)) }
+    /// A read of a characteristic the bottle protocol does not name (Device Information), by UUID.
+    public func read(uuid: String, _ value: [UInt8], at time: Double) { write(.read(at: time, .uuid(uuid.lowercased()), value: value)) }
     public func note(_ text: String, at time: Double) { write(.note(at: time, text)) }
 
     private func write(_ event: CaptureEvent) {

@@ -86,4 +86,12 @@ public enum SessionEvent: Sendable {
     case stored([StoreResult], at: Double)
     /// A sync round ended.
     case syncEnded(SyncRound)
+    /// Device Information, read at connection (the serial becomes the bottle's key).
+    case identity(BottleIdentity, at: Double)
+    /// Device Settings, read at connection and after a change.
+    case deviceSettings(DeviceSettings, at: Double)
+    /// The bottle's clock against the bridge's, before SET_TIME.
+    case clockOffset(BottleClockOffset, at: Double)
+    /// What an activity fetch returned after the sync (docs/protocol.md 6.6).
+    case activity(motion: [MotionEvent], backpack: [BackpackSession], at: Double)
 }

@@ -44,6 +44,19 @@ public struct BottleRecord: Sendable, Hashable {
     /// Bridge clock when a sync last showed the bottle restarting its record ids (B14).
     public var idResetAt: Double?
     public var state: CurrentStateSnapshot?
+    /// Device Information (docs/protocol.md 2.1), when read.
+    public var firmware: String?
+    public var model: String?
+    /// Device Settings bit 0 (docs/protocol.md 3.7), when read.
+    public var shakeToEmpty: Bool?
+    /// From Bottle Config (docs/protocol.md 3.2): a scale within 100–800 means calibrated.
+    public var calibrated: Bool?
+    public var scale: Double?
+    /// The bottle's clock minus the bridge's, in seconds, at the last connection (before
+    /// SET_TIME); nil when unknown (docs/protocol.md 5.2).
+    public var clockOffset: Int?
+    /// The last battery percentage that was not a just-woken 0 % (docs/protocol.md 2.1).
+    public var battery: Int?
 
     public init(id: String, name: String? = nil, serial: String? = nil, address: String? = nil,
                 goalML: Int? = nil, lastSeen: Double? = nil, lastSync: Double? = nil,
@@ -84,6 +97,13 @@ extension BottleRecord: FetchableRecord, PersistableRecord {
         } else {
             state = nil
         }
+        firmware = try row.decode(String?.self, forColumn: "firmware")
+        model = try row.decode(String?.self, forColumn: "model")
+        shakeToEmpty = try row.decode(Bool?.self, forColumn: "shake_to_empty")
+        calibrated = try row.decode(Bool?.self, forColumn: "calibrated")
+        scale = try row.decode(Double?.self, forColumn: "scale")
+        clockOffset = try row.decode(Int?.self, forColumn: "clock_offset")
+        battery = try row.decode(Int?.self, forColumn: "battery_level")
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -102,6 +122,13 @@ extension BottleRecord: FetchableRecord, PersistableRecord {
         container["battery"] = state?.batteryPercent
         container["unsynced"] = state?.unsyncedCount
         container["state_flags"] = state?.flagsRaw
+        container["firmware"] = firmware
+        container["model"] = model
+        container["shake_to_empty"] = shakeToEmpty
+        container["calibrated"] = calibrated
+        container["scale"] = scale
+        container["clock_offset"] = clockOffset
+        container["battery_level"] = battery
     }
 }
 

@@ -175,3 +175,18 @@ extension DrinkHistory {
             """, arguments: [bottle, bottle])
     }
 }
+
+extension DrinkHistory {
+    /// The drink `recordID` of `bottle`'s current id sequence (B14: ids restart after the bottle's
+    /// history is cleared, so an id names a drink only among those stored since the last restart).
+    public func currentDrink(bottle: String, recordID: UInt32) throws -> StoredDrink? {
+        try read("finding drink \(recordID)") { db in
+            try StoredDrink.fetchOne(db, sql: """
+                SELECT * FROM drink
+                WHERE bottle = ? AND record_id = ?
+                  AND stored_at >= COALESCE((SELECT id_reset_at FROM bottle WHERE id = ?), stored_at)
+                ORDER BY timestamp DESC LIMIT 1
+                """, arguments: [bottle, recordID, bottle])
+        }
+    }
+}

@@ -17,6 +17,7 @@ enum HistoryMigrations {
         migrator.registerMigration("v2-engine-state", migrate: createEngineState)
         migrator.registerMigration("v2-delivered", migrate: createDelivered)
         migrator.registerMigration("v3-person-events", migrate: createPersonEvents)
+        migrator.registerMigration("v4-bottle-control", migrate: createBottleControl)
         return migrator
     }
 
@@ -117,5 +118,54 @@ enum HistoryMigrations {
             t.column("notification_id", .text)
         }
         try db.create(index: "person_event_on_time", on: "person_event", columns: ["time"])
+    }
+
+    /// What the bridge reads from the bottle at each connection (Device Information, Device
+    /// Settings, Bottle Config, the clock's offset), the durable queue of commands for it
+    /// (docs/design.md 3.5), and the activity it reports (docs/protocol.md 3.8).
+    private static func createBottleControl(_ db: Database) throws {
+        try db.alter(table: "bottle") { t in
+            t.add(column: "firmware", .text)
+            t.add(column: "model", .text)
+            t.add(column: "shake_to_empty", .boolean)
+            t.add(column: "calibrated", .boolean)
+            t.add(column: "scale", .double)
+            // Bottle clock minus bridge clock (seconds) at the last connection, before SET_TIME.
+            t.add(column: "clock_offset", .integer)
+            // The last battery figure that was not the 0 % a bottle reports right after waking
+            // (docs/protocol.md 2.1), from the battery service or a Current State.
+            t.add(column: "battery_level", .integer)
+        }
+        try db.create(table: "bottle_command") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("bottle", .text).notNull()
+            // `goal`, `delete`, `tare`, `shake-to-empty` (BottleAction's kind).
+            t.column("command", .text).notNull()
+            t.column("argument", .text)
+            // `sending` is a command that must not be repeated (tare) between its write and its end.
+            t.column("status", .text).notNull().check { ["pending", "sending", "applied", "failed"].contains($0) }
+            t.column("message", .text)
+            t.column("attempts", .integer).notNull().defaults(to: 0)
+            t.column("created_at", .double).notNull()
+            t.column("updated_at", .double).notNull()
+        }
+        try db.create(index: "bottle_command_on_bottle", on: "bottle_command", columns: ["bottle", "status"])
+        try db.create(table: "motion_event") { t in
+            t.column("bottle", .text).notNull()
+            // Bottle time (docs/protocol.md 5.2).
+            t.column("timestamp", .integer).notNull()
+            t.column("duration_sec", .integer).notNull()
+            t.column("wake_reason", .integer).notNull()
+            t.column("sleep_type", .integer).notNull()
+            t.uniqueKey(["bottle", "timestamp"])
+        }
+        try db.create(table: "backpack_session") { t in
+            t.column("bottle", .text).notNull()
+            t.column("start", .integer).notNull()
+            t.column("duration_sec", .integer).notNull()
+            t.column("timer_wakes", .integer).notNull()
+            t.column("exit_reason", .integer).notNull()
+            t.uniqueKey(["bottle", "start"])
+        }
     }
 }

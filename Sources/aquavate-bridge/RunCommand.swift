@@ -1,5 +1,6 @@
 // `aquavate-bridge run`: the daemon (docs/design.md 3.1).
 
+import AquavateProtocol
 import ArgumentParser
 import BlueZ
 import Bridge
@@ -55,7 +56,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Bluetooth adapter to use (default: the first powered one).", valueName: "hciN"))
     var adapter: String?
 
-    @Option(help: ArgumentHelp("Sync only the bottle with this Bluetooth address.", valueName: "ADDRESS"))
+    @Option(help: ArgumentHelp(
+        "Sync only this bottle: its Bluetooth address, or the serial of a bottle synced before (default: the bottle.address setting).",
+        valueName: "ADDRESS|SERIAL"))
     var bottle: String?
 
     @Flag(help: "Adopt the next bottle seen, even if another one was adopted before.")
@@ -104,11 +107,12 @@ struct RunCommand: AsyncParsableCommand {
             let history = try common.openHistory(path: common.databasePath)
             let configuration = try common.loadConfiguration(history: history, logger: logger)
             var options = DaemonOptions()
-            options.adapter = adapter
+            // The command line wins over the settings (docs/design.md 3.2), which are honoured.
+            options.adapter = adapter ?? configuration.value("bluetooth.adapter")
             options.once = once
             options.onceTimeout = once ? .milliseconds(Int64((timeout ?? 120) * 1000)) : nil
             options.recordPath = record
-            options.bottleAddress = bottle
+            options.bottleAddress = try Self.bottleAddress(bottle ?? configuration.value("bottle.address"), history: history)
             options.adoptAny = adopt
             options.cooldown = .milliseconds(Int64(cooldown * 1000))
             options.failedSessionPause = .milliseconds(Int64(failurePause * 1000))
@@ -131,6 +135,17 @@ struct RunCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
         }
+    }
+
+    /// `--bottle` (or `bottle.address`) as the address discovery matches: a serial the history
+    /// knows becomes that bottle's address.
+    static func bottleAddress(_ text: String?, history: DrinkHistory) throws -> String? {
+        guard let text else { return nil }
+        if let known = try? history.bottle(named: text), let address = known.address { return address }
+        guard BottleIdentity.isSerial(text) else {
+            throw CommandFailure("--bottle \(text) is neither a Bluetooth address (XX:XX:XX:XX:XX:XX) nor a bottle the history knows")
+        }
+        return text.uppercased()
     }
 
     /// The daemon and the reminder ticker in one service group, shut down gracefully on

@@ -19,7 +19,7 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds to scan (default 10).", valueName: "S"))
     var timeout: Double = 10
 
-    @Option(help: ArgumentHelp("Bluetooth adapter to use (default: the first powered one).", valueName: "hciN"))
+    @Option(help: ArgumentHelp("Bluetooth adapter to use (default: the bluetooth.adapter setting, else the first powered one).", valueName: "hciN"))
     var adapter: String?
 
     @OptionGroup var common: CommonOptions
@@ -30,8 +30,13 @@ struct ScanCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
+            // The setting as `run` reads it: file, stored settings (when a history exists), --set.
+            let logger = common.makeLogger()
+            let history = FileManager.default.fileExists(atPath: common.databasePath)
+                ? try? common.openHistory(path: common.databasePath) : nil
+            let configuration = try common.loadConfiguration(history: history, logger: logger)
             let client = try await BlueZClient.connect()
-            let chosen = try client.chooseAdapter(named: adapter)
+            let chosen = try client.chooseAdapter(named: adapter ?? configuration.value("bluetooth.adapter"))
             let discovery = Discovery(client: client, adapter: chosen)
             let sightings = discovery.sightings()
             try await discovery.start()

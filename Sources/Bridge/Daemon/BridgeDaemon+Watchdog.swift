@@ -21,6 +21,10 @@ extension SessionEvent {
         case .bottleConfig: return "bottle config received"
         case .stored(let results, _): return "\(results.count) record(s) stored"
         case .syncEnded(let round): return "sync round ended (\(round.outcome.rawValue))"
+        case .identity: return "device information read"
+        case .deviceSettings: return "device settings read"
+        case .clockOffset: return "bottle clock compared"
+        case .activity: return "activity fetched"
         }
     }
 }

@@ -278,25 +278,27 @@ public final class BridgeDaemon: Service, Sendable {
 
     private func session(on connection: GATTConnection, sighting: Sighting, recorder: SessionRecorder?) async -> SessionReport {
         let link = BlueZBottleLink(connection)
-        let bottleID = link.address.uppercased()
+        // The bottle's key: its serial when an earlier connection read it, else its address.
+        let bottleID = (try? history.bottleKey(forAddress: link.address)) ?? link.address.uppercased()
         // Decided before anything of this session is stored (issue 11).
         let setTime = ClockTrust.evaluate(source: options.clockSync, history: history, bottle: bottleID).setTimePolicy
         do {
             _ = try history.updateBottle(id: bottleID) { bottle in
                 bottle.name = sighting.name
-                bottle.address = bottleID
+                bottle.address = link.address.uppercased()
                 bottle.lastSeen = clock.now
             }
         } catch {
             logger.warning("could not record the bottle: \(error)")
         }
-        let memory = memories.withLock { $0[bottleID, default: SyncMemory()] }
-        memories.withLock { $0[bottleID] = memory }
+        let memory = memories.withLock { $0[link.address.uppercased(), default: SyncMemory()] }
+        memories.withLock { $0[link.address.uppercased()] = memory }
         // The one ingest path (replay feeds the same component): it is the session's store.
         let sink = SessionEventSink(history: history, desk: desk, bottleID: bottleID, logger: logger)
         let session = BottleSession(
             link: link, store: sink.ingest, clock: SessionClockAdapter(clock: clock),
-            memory: memory, timing: options.sessionTiming, recorder: recorder, setTime: setTime, logger: logger
+            memory: memory, timing: options.sessionTiming, recorder: recorder, setTime: setTime,
+            bottleID: bottleID, commands: sink.ingest, fetchActivity: options.fetchActivity, logger: logger
         ) { [heartbeat] event in
             // Every event (state, stored chunk, sync ended) is progress of the session.
             heartbeat.mark(event.watchdogMark)

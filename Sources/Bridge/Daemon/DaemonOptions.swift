@@ -35,6 +35,8 @@ public struct DaemonOptions: Sendable {
     /// can go silent while `Discovering` stays true). The bottle advertises only when picked up,
     /// so hours of silence are normal; a restart every few minutes costs two D-Bus calls.
     public var scanRefresh: Duration = .seconds(300)
+    /// Fetch the bottle's activity statistics after each sync (docs/protocol.md 6.6, `bottle activity`).
+    public var fetchActivity = true
     public var connectPolicy: ConnectPolicy = .standard
     public var sessionTiming: SessionTiming = .standard
     /// Whether this machine's clock is synchronised: SET_TIME is withheld while it is not

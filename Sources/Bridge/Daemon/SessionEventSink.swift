@@ -33,6 +33,10 @@ struct SessionEventSink: Sendable {
         case .stored: break  // the ingest stored the chunk itself (it is the session's DrinkStore)
         case .syncEnded(let round):
             ingest.syncEnded(round.outcome, records: round.records, chunks: round.chunks, at: round.endedAt)
+        case .identity(let identity, let time): ingest.heard(identity, at: time)
+        case .deviceSettings(let settings, let time): ingest.heard(settings, at: time)
+        case .clockOffset(let offset, let time): ingest.heard(offset, at: time)
+        case .activity(let motion, let backpack, let time): ingest.heardActivity(motion: motion, backpack: backpack, at: time)
         }
     }
 

@@ -15,13 +15,15 @@ import Logging
 
 public final class BottleIngest: DrinkStore, Sendable {
     public let history: DrinkHistory
-    public let bottleID: String
-    private let logger: Logger
+    /// The bottle's key: its address until Device Information gives its serial.
+    public var bottleID: String { state.withLock { $0.bottleID } }
+    let logger: Logger
     private let emit: @Sendable (BridgeEvent) -> Void
     private let remind: @Sendable (ReminderInput) -> Void
-    private let state = Locked(IngestState())
+    private let state: Locked<IngestState>
 
     private struct IngestState {
+        var bottleID: String
         /// The last Current State not yet written to the bottle's row (written at most once a
         /// second of bottle-traffic time: a bottle that floods Current State made one synchronous
         /// database write each).
@@ -40,7 +42,7 @@ public final class BottleIngest: DrinkStore, Sendable {
     public init(history: DrinkHistory, bottleID: String, logger: Logger,
                 emit: @escaping @Sendable (BridgeEvent) -> Void, remind: @escaping @Sendable (ReminderInput) -> Void) {
         self.history = history
-        self.bottleID = bottleID
+        self.state = Locked(IngestState(bottleID: bottleID))
         self.logger = logger
         self.emit = emit
         self.remind = remind
@@ -77,14 +79,67 @@ public final class BottleIngest: DrinkStore, Sendable {
             logger.warning("\(bottleID): the bottle's goal of \(config.dailyGoalML) ml is outside 1000–4000; ignored")
             return false
         }
-        updateRow { $0.goalML = goal }
+        updateRow {
+            $0.goalML = goal
+            $0.calibrated = config.isWritableScale
+            $0.scale = config.isWritableScale ? Double(config.scaleFactor) : nil
+        }
         remind(.bottleGoal(goal, at: time))
         return true
     }
 
-    /// The battery percentage (Battery1 or the GATT Battery Level).
+    /// The battery percentage (Battery1 or the GATT Battery Level), kept with the bottle. Both
+    /// sources say 0 % until the bottle's first state rebuild after a wake (docs/protocol.md 2.1),
+    /// so a 0 is not taken as a figure.
     public func heardBattery(_ percent: Int, at time: Double) {
-        logger.debug("\(bottleID): battery \(percent) %")
+        guard (1...100).contains(percent) else { return }
+        updateRow { $0.battery = percent }
+    }
+
+    /// Device Information: the serial becomes the bottle's key, and everything stored under its
+    /// address moves to it (one transaction; a drink stored under both is kept once).
+    public func heard(_ identity: BottleIdentity, at time: Double) {
+        if let serial = identity.serial {
+            let old = bottleID
+            if serial != old {
+                writePendingState()
+                do {
+                    if try history.moveBottle(from: old, toSerial: serial) {
+                        logger.info("\(old) is bottle \(serial) (its serial number): its history is kept under the serial")
+                    }
+                    state.withLock { $0.bottleID = serial }
+                } catch {
+                    logger.warning("could not move bottle \(old) to its serial \(serial): \(error); it stays under \(old)")
+                }
+            }
+        }
+        updateRow { bottle in
+            if let serial = identity.serial, bottle.id == serial { bottle.serial = serial }
+            bottle.firmware = identity.firmware ?? bottle.firmware
+            bottle.model = identity.model ?? bottle.model
+        }
+    }
+
+    /// Device Settings: the shake-to-empty switch.
+    public func heard(_ settings: DeviceSettings, at time: Double) {
+        updateRow { $0.shakeToEmpty = settings.shakeToEmptyEnabled }
+    }
+
+    /// How far the bottle's clock was from the bridge's at connection (docs/protocol.md 5.2).
+    public func heard(_ offset: BottleClockOffset, at time: Double) {
+        updateRow { $0.clockOffset = offset.seconds }
+    }
+
+    /// What an activity fetch returned.
+    public func heardActivity(motion: [MotionEvent], backpack: [BackpackSession], at time: Double) {
+        do {
+            let new = try history.storeActivity(bottle: bottleID, motion: motion, backpack: backpack)
+            if new.motion + new.backpack > 0 {
+                logger.info("\(bottleID): \(new.motion) new wake-up(s), \(new.backpack) new backpack session(s)")
+            }
+        } catch {
+            logger.warning("could not store the bottle's activity: \(error)")
+        }
     }
 
     // MARK: Storing
@@ -129,6 +184,9 @@ public final class BottleIngest: DrinkStore, Sendable {
         writePendingState()
     }
 
+    /// Says something as a `BridgeEvent` (the command results of BottleIngest+Commands).
+    func emitEvent(_ event: BridgeEvent) { emit(event) }
+
     // MARK: The bottle's row
 
     private func writePendingState() {
@@ -141,10 +199,15 @@ public final class BottleIngest: DrinkStore, Sendable {
             receivedAt: time, bottleTime: current.timestamp, dailyTotalML: Int(current.dailyTotalML),
             bottleLevelML: Int(current.bottleLevelML), batteryPercent: Int(current.batteryPercent),
             unsyncedCount: Int(current.unsyncedCount), flagsRaw: current.flags.rawValue)
-        updateRow { $0.state = snapshot; $0.lastSeen = time }
+        updateRow { bottle in
+            // A Current State says 0 % until the bottle's first rebuild after a wake (2.1).
+            if snapshot.batteryPercent > 0 { bottle.battery = min(snapshot.batteryPercent, 100) }
+            bottle.state = snapshot
+            bottle.lastSeen = time
+        }
     }
 
-    private func updateRow(_ change: (inout BottleRecord) -> Void) {
+    func updateRow(_ change: (inout BottleRecord) -> Void) {
         do {
             _ = try history.updateBottle(id: bottleID) { change(&$0) }
         } catch {

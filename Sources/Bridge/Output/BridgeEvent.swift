@@ -13,6 +13,8 @@ public enum BridgeEvent: Sendable, Equatable {
     case day(DayEvent)
     case notification(NotificationEvent)
     case error(ErrorEvent)
+    case command(CommandEvent)
+    case bottle(BottleEvent)
 
     public struct DrinkEvent: Sendable, Equatable {
         public var bottle: String
@@ -61,6 +63,38 @@ public enum BridgeEvent: Sendable, Equatable {
         public var actions: [String] = []
     }
 
+    /// A bottle command's state (docs/design.md 3.5): queued, applied or failed.
+    public struct CommandEvent: Sendable, Equatable {
+        public var id: Int64
+        public var bottle: String
+        /// `goal`, `delete`, `tare`, `shake-to-empty`.
+        public var command: String
+        public var argument: String?
+        /// `pending`, `applied`, `failed` (a command being sent counts as pending).
+        public var status: String
+        public var message: String?
+        public var time: Double
+    }
+
+    /// One adopted bottle, from its last connection (`bottle info --json`, docs/design.md 3.5).
+    public struct BottleEvent: Sendable, Equatable {
+        public var address: String?
+        public var name: String?
+        public var serial: String?
+        public var firmware: String?
+        public var model: String?
+        public var goalML: Int?
+        public var battery: Int?
+        public var calibrated: Bool?
+        public var shakeToEmpty: Bool?
+        public var lastSeen: Double?
+        public var lastSync: Double?
+        public var unsynced: Int?
+        /// Bottle clock minus bridge clock at the last connection, seconds.
+        public var clockOffset: Int?
+        public var pending: [CommandEvent]
+    }
+
     public struct ErrorEvent: Sendable, Equatable {
         public var message: String
         public var file: String?
@@ -107,11 +141,35 @@ extension BridgeEvent {
             if let file = error.file { fields["file"] = file }
             if let line = error.line { fields["line"] = line }
             object = fields
+        case .command(let command):
+            object = Self.commandObject(command)
+        case .bottle(let bottle):
+            object = [
+                "event": "bottle", "address": Self.orNull(bottle.address), "name": Self.orNull(bottle.name),
+                "serial": Self.orNull(bottle.serial), "firmware": Self.orNull(bottle.firmware), "model": Self.orNull(bottle.model),
+                "goal_ml": Self.orNull(bottle.goalML), "battery": Self.orNull(bottle.battery),
+                "calibrated": Self.orNull(bottle.calibrated), "shake_to_empty": Self.orNull(bottle.shakeToEmpty),
+                "last_seen": Self.orNull(bottle.lastSeen.map(BridgeTime.iso8601)),
+                "last_sync": Self.orNull(bottle.lastSync.map(BridgeTime.iso8601)),
+                "unsynced": Self.orNull(bottle.unsynced), "clock_offset_s": Self.orNull(bottle.clockOffset),
+                "pending": bottle.pending.map { Self.commandObject($0) as [String: any Sendable] },
+            ]
         }
         // The dictionary holds only strings, numbers, booleans and string arrays: always valid.
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return String(decoding: data, as: UTF8.self)
     }
+
+    private static func commandObject(_ command: CommandEvent) -> [String: any Sendable] {
+        [
+            "event": "command", "id": Int(command.id), "bottle": command.bottle, "command": command.command,
+            "argument": orNull(command.argument), "status": command.status, "message": orNull(command.message),
+            "time": BridgeTime.iso8601(command.time),
+        ]
+    }
+
+    /// JSON null for a missing value (the keys of an event are always there).
+    private static func orNull(_ value: (any Sendable)?) -> any Sendable { value ?? NSNull() }
 
     /// The event as one human-readable line (the default output of `replay` and `history`).
     /// - Parameter novelty: say whether a drink was new to the history or already known (replay
@@ -136,6 +194,13 @@ extension BridgeEvent {
             var place = error.file ?? ""
             if let line = error.line { place += ":\(line)" }
             return place.isEmpty ? "error: \(error.message)" : "\(place): \(error.message)"
+        case .command(let command):
+            let what = command.argument.map { "\(command.command) \($0)" } ?? command.command
+            return "\(BridgeTime.iso8601(command.time))  command #\(command.id) \(what)  \(command.status)"
+                + (command.message.map { ": \($0)" } ?? "")
+        case .bottle(let bottle):
+            let name = bottle.name ?? bottle.address ?? bottle.serial ?? "bottle"
+            return "\(name)  serial \(bottle.serial ?? "unknown")  firmware \(bottle.firmware ?? "unknown")  goal \(bottle.goalML.map { "\($0) ml" } ?? "unknown")"
         }
     }
 }

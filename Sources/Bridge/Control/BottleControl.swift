@@ -1,0 +1,83 @@
+// The one door to the bottle's command queue (docs/design.md 3.5): the CLI, Home Assistant and the
+// web all come through here, so every command meets the same checks — the goal's range, a drink
+// that exists, a bottle that is adopted — and the same queue.
+
+import AquavateProtocol
+import History
+
+/// What a person asks, before it is checked.
+public enum BottleRequest: Sendable, Hashable {
+    case goal(Int)
+    case delete(recordID: Int)
+    case tare
+    case shakeToEmpty(Bool)
+}
+
+/// A request refused, in one line that says why and what is valid (exit 2 on the CLI).
+public struct BottleRequestRefused: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(description: String) { self.description = description }
+}
+
+public struct BottleControl: Sendable {
+    public let history: DrinkHistory
+
+    public init(history: DrinkHistory) {
+        self.history = history
+    }
+
+    /// The bottle a command is for: the one named (key, serial or address), or the only one adopted.
+    public func bottle(named name: String?) throws -> BottleRecord {
+        if let name {
+            guard let bottle = try history.bottle(named: name) else {
+                throw BottleRequestRefused(description: "no bottle \(name) is known: 'aquavate-bridge bottle info' lists the adopted bottles")
+            }
+            return bottle
+        }
+        let bottles = try history.bottles()
+        switch bottles.count {
+        case 0:
+            throw BottleRequestRefused(description: "no bottle is adopted yet: run 'aquavate-bridge run --once' near the bottle first")
+        case 1:
+            return bottles[0]
+        default:
+            let names = bottles.map { $0.serial ?? $0.address ?? $0.id }.joined(separator: ", ")
+            throw BottleRequestRefused(description: "\(bottles.count) bottles are adopted (\(names)): name one with --bottle")
+        }
+    }
+
+    /// Checks and queues a request; a delete takes effect in the history at once (the drink stops
+    /// counting), and on the bottle at its next connection. Returns the queued command and, for
+    /// a delete, the drink as it now stands.
+    @discardableResult
+    public func queue(_ request: BottleRequest, bottle name: String?, at time: Double) throws -> (StoredCommand, StoredDrink?) {
+        let bottle = try bottle(named: name)
+        let action: BottleAction
+        var drink: StoredDrink?
+        switch request {
+        case .goal(let goal):
+            guard BottleAction.goalRange.contains(goal) else {
+                throw BottleRequestRefused(description: "a goal of \(goal) ml is outside what the bottle holds: give 1000 to 4000 ml")
+            }
+            action = .setGoal(goal)
+        case .delete(let recordID):
+            guard let id = UInt32(exactly: recordID),
+                  let stored = try history.currentDrink(bottle: bottle.id, recordID: id) else {
+                throw BottleRequestRefused(description: "the history has no drink #\(recordID) of \(bottle.serial ?? bottle.id): 'aquavate-bridge history' lists the record ids")
+            }
+            guard !stored.deleted else {
+                throw BottleRequestRefused(description: "drink #\(recordID) is already deleted")
+            }
+            _ = try history.markDeleted(bottle: bottle.id, recordID: stored.recordID, timestamp: stored.timestamp, at: time)
+            drink = try history.currentDrink(bottle: bottle.id, recordID: id)
+            action = .deleteDrink(recordID: stored.recordID, timestamp: stored.timestamp)
+        case .tare:
+            action = .tare
+        case .shakeToEmpty(let on):
+            action = .shakeToEmpty(on)
+        }
+        let command = try history.queueCommand(bottle: bottle.id, command: action.kind, argument: action.argument,
+                                               replacing: action.replacesPendingOfSameKind, at: time)
+        return (command, drink)
+    }
+}

@@ -1,0 +1,92 @@
+// What `bottle info` and `bottle activity` show (docs/design.md 3.5), built from the history.
+
+import AquavateProtocol
+import Foundation
+import History
+
+public enum BottleInfo {
+    /// The `bottle` event of one stored bottle.
+    public static func event(_ bottle: BottleRecord, pending: [BridgeEvent.CommandEvent]) -> BridgeEvent.BottleEvent {
+        BridgeEvent.BottleEvent(
+            address: bottle.address, name: bottle.name, serial: bottle.serial, firmware: bottle.firmware, model: bottle.model,
+            goalML: bottle.goalML, battery: bottle.battery ?? bottle.state.map(\.batteryPercent),
+            calibrated: bottle.calibrated, shakeToEmpty: bottle.shakeToEmpty, lastSeen: bottle.lastSeen,
+            lastSync: bottle.lastSync, unsynced: bottle.state?.unsyncedCount, clockOffset: bottle.clockOffset,
+            pending: pending)
+    }
+
+    /// The `drink` event of a stored drink (`new` false: it was in the history already).
+    public static func drinkEvent(_ drink: StoredDrink) -> BridgeEvent {
+        .drink(.init(bottle: drink.bottle, recordID: drink.recordID, timestamp: drink.timestamp, amountML: Int(drink.amountML),
+                     bottleLevelML: Int(drink.bottleLevelML), kind: drink.kind, deleted: drink.deleted, isNew: false))
+    }
+
+    /// Several lines for a person.
+    public static func text(_ bottle: BridgeEvent.BottleEvent, state: CurrentStateSnapshot?) -> String {
+        func or(_ value: String?) -> String { value ?? "unknown" }
+        var lines = ["\(or(bottle.name))"]
+        lines.append("  address         \(or(bottle.address))")
+        lines.append("  serial          \(or(bottle.serial))")
+        lines.append("  firmware        \(or(bottle.firmware))\(bottle.model.map { "  (\($0))" } ?? "")")
+        lines.append("  goal            \(bottle.goalML.map { "\($0) ml" } ?? "unknown")")
+        lines.append("  battery         \(bottle.battery.map { "\($0) %" } ?? "unknown")")
+        if let level = state?.bottleLevelML { lines.append("  bottle level    \(level) ml") }
+        let calibration: String
+        switch bottle.calibrated {
+        case true?: calibration = "calibrated"
+        case false?: calibration = "not calibrated (aquavate-bridge bottle calibrate)"
+        case nil: calibration = "unknown"
+        }
+        lines.append("  calibration     \(calibration)")
+        lines.append("  shake-to-empty  \(bottle.shakeToEmpty.map { $0 ? "on" : "off" } ?? "unknown")")
+        lines.append("  last seen       \(bottle.lastSeen.map(BridgeTime.iso8601) ?? "never")")
+        lines.append("  last sync       \(bottle.lastSync.map(BridgeTime.iso8601) ?? "never")")
+        lines.append("  unsynced        \(bottle.unsynced.map(String.init) ?? "unknown")")
+        if let offset = bottle.clockOffset {
+            lines.append("  bottle clock    " + (BottleClockOffset(storedSeconds: offset).problem ?? "in step with this machine's"))
+        }
+        if bottle.pending.isEmpty {
+            lines.append("  pending         none")
+        } else {
+            for command in bottle.pending {
+                let what = command.argument.map { "\(command.command) \($0)" } ?? command.command
+                lines.append("  pending         #\(command.id) \(what)" + (command.message.map { " (\($0))" } ?? ""))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `bottle activity`: one line per wake-up and backpack session, oldest first.
+    public static func activityLines(history: DrinkHistory, bottle: String?, json: Bool) throws -> [String] {
+        var lines: [(UInt32, String)] = []
+        for (key, event) in try history.motionEvents(bottle: bottle) {
+            let time = BridgeTime.iso8601(Double(event.timestamp))
+            if json {
+                lines.append((event.timestamp, jsonLine([
+                    "event": "motion", "bottle": key, "time": time, "duration_s": Int(event.durationSec),
+                    "wake_reason": "\(event.wakeReason)", "drink": event.drinkTaken,
+                ])))
+            } else {
+                lines.append((event.timestamp, "\(time)  awake \(event.durationSec) s (\(event.wakeReason))\(event.drinkTaken ? "  drink" : "")"))
+            }
+        }
+        for (key, session) in try history.backpackSessions(bottle: bottle) {
+            let time = BridgeTime.iso8601(Double(session.startTimestamp))
+            if json {
+                lines.append((session.startTimestamp, jsonLine([
+                    "event": "backpack", "bottle": key, "time": time, "duration_s": Int(session.durationSec),
+                    "timer_wakes": Int(session.timerWakeCount), "exit": "\(session.exitReason)",
+                ])))
+            } else {
+                lines.append((session.startTimestamp, "\(time)  backpack mode \(session.durationSec) s, \(session.timerWakeCount) timer wake(s) (\(session.exitReason))"))
+            }
+        }
+        if lines.isEmpty && !json { return ["no activity stored yet: it is fetched after each sync"] }
+        return lines.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    private static func jsonLine(_ object: [String: any Sendable]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

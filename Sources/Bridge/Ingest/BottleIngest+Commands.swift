@@ -1,0 +1,95 @@
+// The ingest is the session's command queue (docs/design.md 3.5): it hands the session what is
+// pending for this bottle, records each result in the history, and says it as a `command` event.
+
+import AquavateProtocol
+import BottleSession
+import History
+
+extension BottleIngest: BottleCommandQueue {
+    /// An interrupted command is tried at this many connections before it is reported failed.
+    static let commandAttempts = 3
+
+    public func pendingCommands(bottle: String, at time: Double) -> [QueuedCommand] {
+        let stored: [StoredCommand]
+        do {
+            stored = try history.commands(bottle: bottle, statuses: [.pending, .sending])
+        } catch {
+            logger.warning("could not read the bottle's commands: \(error); none applied this time")
+            return []
+        }
+        var ready: [QueuedCommand] = []
+        for command in stored {
+            guard let action = BottleAction(kind: command.command, argument: command.argument) else {
+                record(command, .failed, "not a command this bridge knows (\(command.command) \(command.argument ?? ""))", at: time)
+                continue
+            }
+            if command.status == .sending {
+                // The bridge stopped between the write and its end: whether the bottle took it
+                // cannot be known, and it must not be applied twice.
+                record(command, .failed, "the bridge stopped while \(action.summary) was being sent; not repeated: check the bottle", at: time)
+                continue
+            }
+            if case .deleteDrink(let recordID, let timestamp) = action,
+               (try? history.currentDrink(bottle: bottle, recordID: recordID))??.timestamp != timestamp {
+                // B14: the bottle restarted its record ids since; #recordID is another drink now.
+                record(command, .failed, "drink #\(recordID) is not in the bottle's current records (its ids restarted); the bridge's history keeps it deleted", at: time)
+                continue
+            }
+            ready.append(QueuedCommand(id: command.id, action: action))
+        }
+        return ready
+    }
+
+    public func sending(_ command: QueuedCommand, at time: Double) {
+        do {
+            try history.updateCommand(id: command.id, status: .sending, message: nil, attempted: true, at: time)
+        } catch {
+            logger.warning("could not mark command #\(command.id) as being sent: \(error)")
+        }
+    }
+
+    public func finished(_ command: QueuedCommand, _ verdict: CommandVerdict, at time: Double) {
+        let attempted = command.action.isIdempotent
+        switch verdict {
+        case .applied(let message):
+            logger.info("\(bottleID): \(command.action.summary) applied: \(message)")
+            update(command.id, .applied, message, attempted: attempted, at: time)
+        case .failed(let message):
+            logger.warning("\(bottleID): \(command.action.summary) failed: \(message)")
+            update(command.id, .failed, message, attempted: attempted, at: time)
+        case .interrupted(let message):
+            let attempts = ((try? history.commands(bottle: bottleID))?.first { $0.id == command.id }?.attempts ?? 0) + 1
+            if attempts >= Self.commandAttempts {
+                logger.warning("\(bottleID): \(command.action.summary) failed after \(attempts) attempts: \(message)")
+                update(command.id, .failed, "gave up after \(attempts) attempts: \(message)", attempted: true, at: time)
+            } else {
+                logger.notice("\(bottleID): \(command.action.summary) interrupted: \(message)")
+                update(command.id, .pending, message, attempted: true, at: time)
+            }
+        }
+    }
+
+    private func record(_ command: StoredCommand, _ status: StoredCommand.Status, _ message: String, at time: Double) {
+        logger.warning("\(command.bottle): command #\(command.id) (\(command.command)) \(status.rawValue): \(message)")
+        update(command.id, status, message, attempted: false, at: time)
+    }
+
+    private func update(_ id: Int64, _ status: StoredCommand.Status, _ message: String, attempted: Bool, at time: Double) {
+        do {
+            if let row = try history.updateCommand(id: id, status: status, message: message, attempted: attempted, at: time) {
+                emitEvent(.command(BridgeEvent.CommandEvent(row)))
+            }
+        } catch {
+            logger.warning("could not record the result of command #\(id): \(error)")
+        }
+    }
+}
+
+extension BridgeEvent.CommandEvent {
+    /// The event for a stored command; one being sent counts as pending (docs/design.md 3.5).
+    public init(_ command: StoredCommand) {
+        self.init(id: command.id, bottle: command.bottle, command: command.command, argument: command.argument,
+                  status: command.status == .sending ? "pending" : command.status.rawValue,
+                  message: command.message, time: command.updatedAt)
+    }
+}

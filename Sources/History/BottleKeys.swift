@@ -1,0 +1,99 @@
+// Which key a bottle's rows use. A bottle is first known by its Bluetooth address; once its
+// Device Information serial has been read, the serial is its key (docs/protocol.md 4.7: the
+// address of a bottle can change, its serial cannot). Moving a bottle from its address to its
+// serial moves every row in one transaction, and a drink stored under both (a capture replayed
+// under its address, then synced live) is kept once.
+
+import GRDB
+
+extension DrinkHistory {
+    /// The key of the bottle with this Bluetooth address: the serial when one was read, else the
+    /// address itself (upper case).
+    public func bottleKey(forAddress address: String) throws -> String {
+        let address = address.uppercased()
+        return try read("finding the bottle \(address)") { db in
+            try String.fetchOne(db, sql: """
+                SELECT id FROM bottle WHERE address = ? OR id = ? ORDER BY (serial IS NULL), last_seen DESC LIMIT 1
+                """, arguments: [address, address]) ?? address
+        }
+    }
+
+    /// The bottle a person names on the command line: its key, serial or address (any case).
+    public func bottle(named text: String) throws -> BottleRecord? {
+        let text = text.uppercased()
+        return try read("finding the bottle \(text)") { db in
+            try BottleRecord.fetchOne(db, sql: """
+                SELECT * FROM bottle WHERE upper(id) = ? OR upper(serial) = ? OR upper(address) = ?
+                ORDER BY (serial IS NULL), last_seen DESC LIMIT 1
+                """, arguments: [text, text, text])
+        }
+    }
+
+    /// Moves everything stored under `old` (the bottle's address) to `serial`, in one transaction:
+    /// drinks (a drink both have is kept once, deleted if either copy is), the bottle's row
+    /// (merged: what the serial's row knows wins), queued commands and activity. Returns whether
+    /// anything moved.
+    @discardableResult
+    public func moveBottle(from old: String, toSerial serial: String) throws -> Bool {
+        let old = try ArgumentChecks.bottle(old), serial = try ArgumentChecks.bottle(serial)
+        guard old != serial else { return false }
+        return try write("moving bottle \(old) to its serial \(serial)") { db in
+            let hadRow = try BottleRecord.fetchOne(db, key: old)
+            let drinks = try Int.fetchOne(db, sql: "SELECT count(*) FROM drink WHERE bottle = ?", arguments: [old]) ?? 0
+            guard hadRow != nil || drinks > 0 else { return false }
+            // A drink both keys hold: the serial's copy stays, deleted when either was.
+            try db.execute(sql: """
+                UPDATE drink AS kept SET deleted = 1, deleted_at = coalesce(kept.deleted_at, moved.deleted_at)
+                FROM drink AS moved
+                WHERE kept.bottle = ? AND moved.bottle = ? AND moved.record_id = kept.record_id
+                  AND moved.timestamp = kept.timestamp AND moved.deleted = 1 AND kept.deleted = 0
+                """, arguments: [serial, old])
+            try db.execute(sql: "UPDATE OR IGNORE drink SET bottle = ? WHERE bottle = ?", arguments: [serial, old])
+            try db.execute(sql: "DELETE FROM drink WHERE bottle = ?", arguments: [old])
+            try db.execute(sql: "UPDATE bottle_command SET bottle = ? WHERE bottle = ?", arguments: [serial, old])
+            try db.execute(sql: "UPDATE OR IGNORE motion_event SET bottle = ? WHERE bottle = ?", arguments: [serial, old])
+            try db.execute(sql: "DELETE FROM motion_event WHERE bottle = ?", arguments: [old])
+            try db.execute(sql: "UPDATE OR IGNORE backpack_session SET bottle = ? WHERE bottle = ?", arguments: [serial, old])
+            try db.execute(sql: "DELETE FROM backpack_session WHERE bottle = ?", arguments: [old])
+            var merged = try BottleRecord.fetchOne(db, key: serial) ?? BottleRecord(id: serial)
+            if let previous = hadRow {
+                merged.name = merged.name ?? previous.name
+                merged.address = merged.address ?? previous.address ?? old
+                merged.goalML = merged.goalML ?? previous.goalML
+                merged.lastSeen = [merged.lastSeen, previous.lastSeen].compactMap { $0 }.max()
+                merged.lastSync = [merged.lastSync, previous.lastSync].compactMap { $0 }.max()
+                merged.idResetAt = [merged.idResetAt, previous.idResetAt].compactMap { $0 }.max()
+                if (previous.state?.receivedAt ?? -.infinity) > (merged.state?.receivedAt ?? -.infinity) { merged.state = previous.state }
+                merged.firmware = merged.firmware ?? previous.firmware
+                merged.model = merged.model ?? previous.model
+                merged.shakeToEmpty = merged.shakeToEmpty ?? previous.shakeToEmpty
+                merged.calibrated = merged.calibrated ?? previous.calibrated
+                merged.scale = merged.scale ?? previous.scale
+                merged.clockOffset = merged.clockOffset ?? previous.clockOffset
+                merged.battery = merged.battery ?? previous.battery
+                try BottleRecord.deleteOne(db, key: old)
+            } else {
+                merged.address = merged.address ?? old
+            }
+            merged.serial = serial
+            try merged.upsert(db)
+            return true
+        }
+    }
+
+    /// Stops adopting a bottle: its row goes (the daemon no longer remembers it), its drinks and
+    /// activity stay, its pending commands fail. Returns false when no such bottle is known.
+    @discardableResult
+    public func forgetBottle(id: String, at time: Double) throws -> Bool {
+        let id = try ArgumentChecks.bottle(id)
+        return try write("forgetting bottle \(id)") { db in
+            guard try BottleRecord.fetchOne(db, key: id) != nil else { return false }
+            try db.execute(sql: """
+                UPDATE bottle_command SET status = 'failed', message = 'the bottle was forgotten', updated_at = ?
+                WHERE bottle = ? AND status IN ('pending', 'sending')
+                """, arguments: [time, id])
+            try BottleRecord.deleteOne(db, key: id)
+            return true
+        }
+    }
+}

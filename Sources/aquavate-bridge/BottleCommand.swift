@@ -1,0 +1,249 @@
+// `aquavate-bridge bottle …`: control the bottle as its phone app does (docs/design.md 3.5).
+//
+// Every subcommand but `calibrate` only writes to the durable queue in the history: `run` (the
+// service) or `run --once` applies it at the bottle's next connection, after the sync, and
+// reports the result as a `command` event. A bad value is refused at once (exit 2) with the
+// valid range, and nothing is queued.
+
+import AquavateProtocol
+import ArgumentParser
+import Bridge
+import Foundation
+import History
+
+struct BottleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bottle",
+        abstract: "Control the bottle: goal, delete a drink, tare, shake-to-empty, activity, calibration.",
+        discussion: """
+            Commands are kept in the history database and applied by `run` (or `run --once`) at \
+            the bottle's next connection, after its drinks are synced; they survive restarts, and \
+            a newer goal replaces a pending one. `bottle info` and `status` list what is pending; \
+            the result of each is logged and published as a `command` event (pending, applied, \
+            failed with the reason). A command the bottle did not take stays visible as failed.
+
+            --bottle picks the bottle (address or serial) where more than one is adopted.
+            """,
+        subcommands: [BottleInfoCommand.self, BottleGoalCommand.self, BottleDeleteCommand.self, BottleTareCommand.self,
+                      BottleShakeCommand.self, BottleActivityCommand.self, BottleForgetCommand.self]
+    )
+}
+
+/// `--bottle`, and the history every subcommand opens.
+struct BottleOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The bottle, by address or serial (needed only where several are adopted).", valueName: "ADDRESS|SERIAL"))
+    var bottle: String?
+
+    @OptionGroup var common: CommonOptions
+}
+
+/// Exit 2: the request itself was wrong (a value out of range, an unknown drink).
+private func refused(_ command: String, _ refusal: BottleRequestRefused) -> ExitCode {
+    StandardError.writeLine("aquavate-bridge bottle \(command): \(refusal.description)")
+    return ExitCode(2)
+}
+
+/// Queues one request and prints its `command` event (text or JSON).
+private func queue(_ request: BottleRequest, name: String, options: BottleOptions, json: Bool = false) throws {
+    let history: DrinkHistory
+    do {
+        history = try options.common.openHistory(path: options.common.databasePath)
+    } catch let failure as CommandFailure {
+        StandardError.writeLine("aquavate-bridge bottle \(name): \(failure.description)")
+        throw ExitCode.failure
+    }
+    let now = SystemClock().now
+    do {
+        let (command, drink) = try BottleControl(history: history).queue(request, bottle: options.bottle, at: now)
+        if let drink {
+            let event = BottleInfo.drinkEvent(drink)
+            print(json ? event.jsonLine() : event.textLine(novelty: false))
+        }
+        let event = BridgeEvent.command(.init(command))
+        print(json ? event.jsonLine() : event.textLine() + " (applied at the bottle's next connection)")
+    } catch let refusal as BottleRequestRefused {
+        throw refused(name, refusal)
+    } catch {
+        StandardError.writeLine("aquavate-bridge bottle \(name): \(error)")
+        throw ExitCode.failure
+    }
+}
+
+struct BottleInfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Each adopted bottle as of its last connection, and its pending commands.",
+        discussion: """
+            Name, address, serial (Device Information 0x2A25), firmware (0x2A26), model, goal, \
+            battery, calibration and scale, shake-to-empty, last seen, last sync, unsynced \
+            records, the bottle clock's offset at the last connection, and the commands still \
+            pending. --json prints one `bottle` event per bottle (docs/design.md 3.5).
+            """)
+
+    @Flag(help: "One JSON `bottle` event per bottle.")
+    var json = false
+
+    @OptionGroup var options: BottleOptions
+
+    func run() throws {
+        try reportingFailures("bottle info") {
+            let history = try options.common.openHistory(path: options.common.databasePath)
+            var bottles = try history.bottles()
+            if let name = options.bottle {
+                do {
+                    bottles = [try BottleControl(history: history).bottle(named: name)]
+                } catch let refusal as BottleRequestRefused {
+                    throw CommandFailure(refusal.description)
+                }
+            }
+            if bottles.isEmpty && !json {
+                print("no bottle adopted yet: run 'aquavate-bridge run --once' near the bottle")
+            }
+            for bottle in bottles {
+                let pending = try history.commands(bottle: bottle.id, statuses: [.pending, .sending]).map(BridgeEvent.CommandEvent.init)
+                let event = BottleInfo.event(bottle, pending: pending)
+                if json {
+                    print(BridgeEvent.bottle(event).jsonLine())
+                } else {
+                    print(BottleInfo.text(event, state: bottle.state))
+                }
+            }
+        }
+    }
+}
+
+struct BottleGoalCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "goal", abstract: "Set the bottle's daily goal (1000–4000 ml).",
+        discussion: """
+            Written to Bottle Config at the next connection (read, then written back with the same \
+            calibration, as the phone app does) and read back to check; the bridge's reminders \
+            follow the bottle's goal unless goal_ml is set.
+            """)
+
+    @Argument(help: ArgumentHelp("The goal in millilitres, 1000 to 4000.", valueName: "ML"))
+    var millilitres: Int
+
+    @Flag(help: "Print the `command` event as JSON.")
+    var json = false
+
+    @OptionGroup var options: BottleOptions
+
+    func run() throws { try queue(.goal(millilitres), name: "goal", options: options, json: json) }
+}
+
+struct BottleDeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete", abstract: "Delete a drink logged by mistake.",
+        discussion: """
+            At once in the history (the drink stops counting; a `drink` event with deleted: true), \
+            and on the bottle at its next connection (DELETE_DRINK_RECORD). RECORD_ID is the id \
+            `history` shows; an id the history does not have is refused (exit 2).
+            """)
+
+    @Argument(help: ArgumentHelp("The drink's record id (as `history` shows it).", valueName: "RECORD_ID"))
+    var recordID: Int
+
+    @Flag(help: "Print the events as JSON.")
+    var json = false
+
+    @OptionGroup var options: BottleOptions
+
+    func run() throws { try queue(.delete(recordID: recordID), name: "delete", options: options, json: json) }
+}
+
+struct BottleTareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tare", abstract: "Make what is in the bottle now count as empty (TARE_NOW).",
+        discussion: """
+            Applied once at the next connection, never twice (a second tare would zero what was \
+            poured since): if the link drops while it is sent, it is reported failed rather than \
+            repeated. An uncalibrated bottle ignores it: calibrate first.
+            """)
+
+    @Flag(help: "Print the `command` event as JSON.")
+    var json = false
+
+    @OptionGroup var options: BottleOptions
+
+    func run() throws { try queue(.tare, name: "tare", options: options, json: json) }
+}
+
+struct BottleShakeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shake-to-empty", abstract: "Switch the shake-to-empty gesture on or off (Device Settings).")
+
+    enum Switch: String, ExpressibleByArgument, CaseIterable { case on, off }
+
+    @Argument(help: ArgumentHelp("on or off."))
+    var state: Switch
+
+    @Flag(help: "Print the `command` event as JSON.")
+    var json = false
+
+    @OptionGroup var options: BottleOptions
+
+    func run() throws { try queue(.shakeToEmpty(state == .on), name: "shake-to-empty", options: options, json: json) }
+}
+
+struct BottleActivityCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "activity", abstract: "The wake-ups and backpack sessions the bottle reported.",
+        discussion: """
+            Fetched after each sync (docs/protocol.md 6.6) and kept in the history. Times are the \
+            bottle's (UTC unless its clock has an offset, see `bottle info`).
+            """)
+
+    @Flag(help: "One JSON object per line (`motion` and `backpack` events).")
+    var json = false
+
+    @OptionGroup var options: BottleOptions
+
+    func run() throws {
+        try reportingFailures("bottle activity") {
+            let history = try options.common.openHistory(path: options.common.databasePath)
+            var key: String?
+            if let name = options.bottle {
+                do { key = try BottleControl(history: history).bottle(named: name).id } catch let refusal as BottleRequestRefused {
+                    throw CommandFailure(refusal.description)
+                }
+            }
+            for line in try BottleInfo.activityLines(history: history, bottle: key, json: json) { print(line) }
+        }
+    }
+}
+
+struct BottleForgetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "forget", abstract: "Stop adopting a bottle; its history stays.",
+        discussion: """
+            The bottle's record goes and its pending commands fail; its drinks and activity stay. \
+            A running `run` keeps the bottle it adopted until it restarts.
+            """)
+
+    @Argument(help: ArgumentHelp("The bottle's address or serial.", valueName: "ADDRESS|SERIAL"))
+    var bottle: String
+
+    @OptionGroup var common: CommonOptions
+
+    func run() throws {
+        let history: DrinkHistory
+        do {
+            history = try common.openHistory(path: common.databasePath)
+        } catch let failure as CommandFailure {
+            StandardError.writeLine("aquavate-bridge bottle forget: \(failure.description)")
+            throw ExitCode.failure
+        }
+        guard let known = try? history.bottle(named: bottle) else {
+            throw refused("forget", BottleRequestRefused(description: "no bottle \(bottle) is known: 'aquavate-bridge bottle info' lists them"))
+        }
+        try reportingFailures("bottle forget") {
+            do {
+                try history.forgetBottle(id: known.id, at: SystemClock().now)
+            } catch {
+                throw CommandFailure("\(error)")
+            }
+            print("forgot \(known.name ?? known.id) (\(known.serial ?? known.address ?? known.id)); its \(try history.drinkCount(bottle: known.id)) drink(s) stay in the history")
+        }
+    }
+}
