@@ -155,10 +155,8 @@ public final class BottleSession {
         }
         guard identity != BottleIdentity() else { return }
         onEvent(.identity(identity, at: clock.now))
-        if let serial = identity.serial, serial != bottleID {
-            bottleID = serial
-            report.bottleID = serial
-        }
+        // The report keeps the address it was opened with: its lines name what a person sees.
+        if let serial = identity.serial, serial != bottleID { bottleID = serial }
     }
 
     // MARK: Sync (docs/protocol.md 4, 7.2.5-7)

@@ -61,6 +61,8 @@ public struct BottleModel: Sendable {
     public private(set) var calibrationStateValue: [UInt8] = Array(repeating: 0, count: 12)
     public private(set) var bottleConfigValue: [UInt8] = BottleConfig.uncalibratedBootValue.encoded()
     private var settingsEcho: (UInt8, UInt16) = (0, 0)
+    /// TARE_NOW commands acted on (tests check that a tare is applied at most once).
+    public private(set) var tares = 0
     /// BLE calibration mode: no sleep, 0.5 s rebuilds, until CAL_SET_DATA or disconnect (B12).
     public private(set) var bleCalibrationMode = false
     private var calibrationRun: CalibrationRun?
@@ -259,6 +261,7 @@ public struct BottleModel: Sendable {
             return WriteOutcome(events: [forcedCurrentState()])
         case .tareNow:
             guard var calibration = runningCalibration else { return WriteOutcome() }
+            tares += 1
             calibration.emptyADC = rawADC
             runningCalibration = calibration
             storedCalibration = calibration

@@ -51,12 +51,17 @@ public struct BottleStateSnapshot: Codable, Hashable, Sendable {
     public var waterML: Double
     public var batteryPercent: UInt8
     public var calibrated: Bool
+    /// Device Settings bit 0.
+    public var shakeToEmpty: Bool
+    /// TARE_NOW commands the bottle acted on (a calibrated bottle), since it started.
+    public var tares: Int
 
     enum CodingKeys: String, CodingKey {
         case records, unsyncedCount = "unsynced_count", nextRecordID = "next_record_id", sync, syncStatus = "sync_status"
         case awake, connected
         case timeValid = "time_valid", bottleTime = "bottle_time", dailyTotalML = "daily_total_ml", goalML = "goal_ml"
         case waterML = "water_ml", batteryPercent = "battery_percent", calibrated
+        case shakeToEmpty = "shake_to_empty", tares
     }
 
     public init(model: BottleModel, connected: Bool) {
@@ -79,6 +84,8 @@ public struct BottleStateSnapshot: Codable, Hashable, Sendable {
         waterML = model.waterML
         batteryPercent = model.batteryPercent
         calibrated = model.runningCalibration != nil
+        shakeToEmpty = model.shakeToEmpty
+        tares = model.tares
     }
 
     /// Pretty, key-sorted JSON.

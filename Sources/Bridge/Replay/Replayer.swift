@@ -173,9 +173,12 @@ public final class Replayer: @unchecked Sendable {
 
     private func fromBottle(_ reference: CharacteristicRef, value: [UInt8], viaRead: Bool, time: Double, file: String, line: Int) {
         guard case .known(let characteristic) = reference else {
-            if case .uuid(let uuid) = reference, AquavateUUID.matches(uuid, AquavateUUID.serialNumber),
-               bottleID == "unknown" {
-                bottleID = DeviceInformation.cleanString(value)
+            // Device Information, as the live session reads it: the serial becomes the key.
+            if case .uuid(let uuid) = reference, let field = DeviceInformationField(uuid: uuid) {
+                if bottleID == "unknown" { bottleID = DeviceInformation.cleanString(value) }
+                var identity = BottleIdentity()
+                identity.take(field, value)
+                ingest.heard(identity, at: time)
             }
             return
         }
@@ -194,7 +197,7 @@ public final class Replayer: @unchecked Sendable {
             case .syncControl:
                 _ = try SyncControl(decoding: value)
             case .deviceSettings:
-                _ = try DeviceSettings(decoding: value)
+                ingest.heard(try DeviceSettings(decoding: value), at: time)
             case .calibrationState:
                 _ = try CalibrationState(decoding: value)
             case .batteryLevel:
@@ -279,7 +282,7 @@ public final class Replayer: @unchecked Sendable {
     /// Stores one chunk's records through the ingest (one transaction, reported as drink events).
     private func commit(_ records: [DrinkRecord], at time: Double, file: String, line: Int) {
         do {
-            _ = try ingest.store(records, bottle: bottleID, at: time)
+            _ = try ingest.store(records, bottle: ingest.bottleID, at: time)
         } catch {
             reject("could not store the chunk: \(error)", file: file, line: line)
         }
@@ -287,7 +290,7 @@ public final class Replayer: @unchecked Sendable {
 
     private func updateBottle(_ change: (inout BottleRecord) -> Void) {
         do {
-            _ = try history.updateBottle(id: bottleID) { change(&$0) }
+            _ = try history.updateBottle(id: ingest.bottleID) { change(&$0) }
         } catch {
             logger.warning("could not update the bottle's record: \(error)")
         }
