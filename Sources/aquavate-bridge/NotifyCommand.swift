@@ -42,8 +42,7 @@ struct NotifyCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
             let bottle = try? history.bottles().max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
-            let hub = SinkHub(sinks: SinkSetup.sinks(configuration: configuration, bottleAddress: bottle?.address,
-                                                      bottleName: bottle?.name, logger: logger), logger: logger)
+            let hub = SinkHub(sinks: SinkSetup.sinks(configuration: configuration, bottle: bottle, logger: logger), logger: logger)
             await hub.start()
             var deliveries: [Delivery] = []
             let runner = ReminderRunner(history: history, settings: configuration.hydrationSettings(bottleGoal: bottle?.goalML),

@@ -166,9 +166,9 @@ struct RunCommand: AsyncParsableCommand {
         } else {
             // The sinks (journal, desktop, MQTT, push) of the configuration, for the daemon.
             let bottle = try? history.bottles().max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
-            let hub = SinkHub(sinks: SinkSetup.sinks(configuration: configuration,
-                                                     bottleAddress: bottle?.address ?? options.bottleAddress,
-                                                     bottleName: bottle?.name, logger: logger), logger: logger)
+            let hub = SinkHub(sinks: SinkSetup.sinks(configuration: configuration, bottle: bottle ?? options.bottleAddress.map {
+                BottleRecord(id: $0, address: $0)
+            }, logger: logger), logger: logger)
             desk = ReminderDesk(history: history, configuration: configuration, logger: logger, hub: hub)
             services.append(.init(service: SinkService(hub: hub, desk: desk, clock: clock), serviceName: "sinks"))
         }

@@ -32,7 +32,7 @@ struct BrokerAttackTests {
             let db = folder.path + "/history.sqlite"
             let history = try DrinkHistory(path: db)
             let daemon = try bus.spawn(LiveCommandTests.bridge, [
-                "run", "--db", db, "--set", "mqtt.url=mqtt://127.0.0.1:\(port)", "--set", "mqtt.bottle_id=attacked",
+                "run", "--db", db, "--set", "mqtt.url=mqtt://127.0.0.1:\(port)", "--set", "mqtt.bottle_id=attacked", "--set", "bridge.id=bridge",
                 "--set", "desktop.enabled=false",
             ], logName: "daemon")
             defer { daemon.killNow() }
@@ -42,7 +42,7 @@ struct BrokerAttackTests {
             let attacker = try MosquittoClient(
                 options: .init(broker: MQTTBrokerURL(host: "127.0.0.1", port: port), reconnectDelay: 0.1...0.5),
                 handlers: .init(
-                    connected: { client in try? client.subscribe("aquavate/attacked/#") },
+                    connected: { client in try? client.subscribe("aquavate/#") },
                     message: { _, message in heard.withLock { $0.append(message) } }),
                 logger: Logger(label: "attacker") { _ in SwiftLogNoOpLogHandler() })
             attacker.start()

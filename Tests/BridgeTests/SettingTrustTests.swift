@@ -39,7 +39,7 @@ struct SettingTrustTests {
         try configuration.applyOverride("mqtt.url=mqtt://127.0.0.1:1")
         try configuration.applyOverride("desktop.enabled=false")
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-        let sinks = SinkSetup.sinks(configuration: configuration, bottleAddress: "F4:12:FA:00:A3:F4", bottleName: nil, logger: logger)
+        let sinks = SinkSetup.sinks(configuration: configuration, bottle: BottleRecord(id: "F4:12:FA:00:A3:F4", address: "F4:12:FA:00:A3:F4"), logger: logger)
         let mqtt = try #require(sinks.compactMap { $0 as? MQTTSink }.first)
         #expect(mqtt.gate.refusal(.configSet(key: "push.url", value: "http://attacker.example/")) != nil)
         #expect(mqtt.gate.refusal(.configSet(key: "messages.pool", value: "/etc/passwd")) != nil)

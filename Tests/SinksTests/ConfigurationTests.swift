@@ -31,7 +31,7 @@ import Testing
         let configuration = try MQTTSinkConfiguration(url: "mqtt://127.0.0.1", bottleAddress: "F4:12:FA:00:A3:F4", bridgeVersion: "0.1.0")
         let topics = configuration.topics
         #expect(topics.bottleID == "f412fa00a3f4")
-        #expect(topics.availability == "aquavate/f412fa00a3f4/availability")
+        #expect(topics.availability == "aquavate/bridge/bridge/availability", "the bridge's: the bottle is available while it is")
         #expect(topics.state == "aquavate/f412fa00a3f4/state")
         #expect(topics.drink == "aquavate/f412fa00a3f4/drink")
         #expect(topics.notification == "aquavate/f412fa00a3f4/notification")

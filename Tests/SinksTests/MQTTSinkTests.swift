@@ -21,7 +21,7 @@ struct BridgeUnderTest {
         let logger = capturingLogger(lines)
         sink = try MQTTSink(configuration: MQTTSinkConfiguration(
             url: "mqtt://127.0.0.1:\(port)", bottleAddress: Self.address, bottleName: "Aquavate-A3F2",
-            firmwareVersion: "1.4.2", bridgeVersion: "0.1.0", reconnectDelay: reconnectDelay),
+            firmwareVersion: "1.4.2", bottleModel: "Puck v1.0", bridgeVersion: "0.1.0", reconnectDelay: reconnectDelay),
             gate: gate, clock: clock, logger: logger)
         hub = SinkHub(sinks: [sink], clock: clock, logger: logger)
         let commands = self.commands

@@ -9,14 +9,15 @@ import Testing
     init() throws {
         configuration = try MQTTSinkConfiguration(url: "mqtt://127.0.0.1", bottleAddress: "F4:12:FA:00:A3:F4",
                                                   bottleName: "Aquavate-A3F2", firmwareVersion: "1.4.2",
+                                                  bottleSerial: "F4:12:FA:00:A3:F2", bottleModel: "Puck v1.0", bridgeID: "kitchen-pi",
                                                   bridgeVersion: "0.1.0", supportURL: "https://example.org/aquavate-bridge")
     }
 
     @Test func stateIsTheSnapshotWithISOTimesAndNullsForUnknowns() {
         var state = snapshot(total: 1250, time: 1_763_712_900)
-        #expect(MQTTPayloads.state(state).text == #"{"battery":87,"bottle_level_ml":420,"connected":true,"daily_limit":true,"#
+        #expect(MQTTPayloads.state(state).text == #"{"battery":87,"bottle_goal_ml":null,"bottle_level_ml":420,"connected":true,"daily_limit":true,"#
             + #""daily_total_ml":1250,"deficit_ml":300,"goal_ml":2500,"last_sync":"2025-11-21T08:12:00Z","reminders_today":2,"#
-            + #""time":"2025-11-21T08:15:00Z","unsynced":0,"urgency":"attention"}"#)
+            + #""shake_to_empty":null,"time":"2025-11-21T08:15:00Z","unsynced":0,"urgency":"attention"}"#)
         state.batteryPercent = nil
         state.bottleLevelML = nil
         state.lastSync = nil
@@ -42,13 +43,16 @@ import Testing
         let payload = HomeAssistantDiscovery.payload(for: configuration)
         // It is valid JSON that reads back to itself.
         #expect(JSONValue.parse(Array(payload.text.utf8)) == payload)
+        // The serial is the identifier; the model is the Device Information one; via the bridge.
         #expect(payload["dev"] == .object([
-            "identifiers": .array(["aquavate_f412fa00a3f4"]),
+            "identifiers": .array(["aquavate_f412fa00a3f2"]),
             "connections": .array([.array(["mac", "F4:12:FA:00:A3:F4"])]),
             "name": "Aquavate-A3F2", "manufacturer": "Aquavate", "model": "Puck v1.0", "sw_version": "1.4.2",
+            "serial_number": "F4:12:FA:00:A3:F2", "via_device": "aquavate_bridge_kitchen-pi",
         ]))
         #expect(payload["o"] == .object(["name": "aquavate-bridge", "sw": "0.1.0", "url": "https://example.org/aquavate-bridge"]))
-        #expect(payload["availability_topic"] == "aquavate/f412fa00a3f4/availability")
+        // Available while its bridge is.
+        #expect(payload["availability_topic"] == "aquavate/bridge/kitchen-pi/availability")
         #expect(payload["state_topic"] == "aquavate/f412fa00a3f4/state")
         #expect(payload["qos"] == .int(1))
     }
@@ -60,6 +64,7 @@ import Testing
         }
         #expect(Set(components.keys) == ["daily_total", "goal", "bottle_level", "battery", "urgency", "deficit",
                                          "reminders_today", "last_sync", "unsynced", "connected", "daily_limit",
+                                         "goal_setting", "tare", "shake_to_empty", "command_result",
                                          "drink", "notification"])
         for (key, component) in components {
             #expect(component["p"]?.stringValue != nil, "\(key) has no platform")

@@ -61,6 +61,6 @@ import Testing
         for error in errors {
             #expect(!error.description.contains("\n"))
         }
-        #expect(SinkCommandError.unknownCommand("reboot").description == "unknown command `reboot`: expected config, log or action")
+        #expect(SinkCommandError.unknownCommand("reboot").description == "unknown command `reboot`: expected config, log, action, goal, delete, tare or shake-to-empty")
     }
 }

@@ -192,6 +192,7 @@ public enum SettingCatalog {
         SettingKey("desktop.enabled", .bool, default: "true", "desktop notifications on the session bus"),
         SettingKey("bottle.address", .text, default: nil, "address of the adopted bottle (remembered after the first sync)"),
         SettingKey("bluetooth.adapter", .text, default: nil, "adapter to use, e.g. hci0 (default: the first powered one)"),
+        SettingKey("bridge.id", .text, default: nil, "this bridge's name on the broker and in Home Assistant (default: the host name)"),
     ]
 
     private static let byName: [String: SettingKey] = Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0) })

@@ -306,8 +306,12 @@ public final class BridgeDaemon: Service, Sendable {
         }
         enter("syncing \(sighting.name) (\(bottleID))")
         heartbeat.waiting(for: Self.watchdogPatience)
+        await desk.connection(true, at: clock.now)
         let report = await session.run()
         await sink.finish(at: clock.now)
+        // Who the bottle is, as this connection read it (Home Assistant's device).
+        if let bottle = try? history.bottleState(id: session.bottleID) { await desk.identify(bottle) }
+        await desk.connection(false, at: clock.now)
         return report
     }
 

@@ -127,6 +127,8 @@ public actor ReminderDesk {
             } catch {
                 logger.warning("log \(type) refused: \(error)")
             }
+        case .bottle(let request):
+            queueBottleCommand(request, at: instant)
         case .action(let notificationID, let actionID):
             do {
                 let outcome = try runner.actionInvoked(notificationID: notificationID, actionID: actionID, at: instant)
@@ -137,6 +139,39 @@ public actor ReminderDesk {
             }
         }
         publishState(at: instant)
+    }
+
+    /// A bottle command from a sink (Home Assistant's goal, tare, shake-to-empty, delete): the same
+    /// checks and queue as `aquavate-bridge bottle …`; the answer goes back through the sinks.
+    private func queueBottleCommand(_ request: SinkBottleCommand, at instant: Double) {
+        let asked: BottleRequest
+        switch request {
+        case .goal(let goal): asked = .goal(goal)
+        case .delete(let recordID): asked = .delete(recordID: recordID)
+        case .tare: asked = .tare
+        case .shakeToEmpty(let on): asked = .shakeToEmpty(on)
+        }
+        do {
+            let (command, drink) = try BottleControl(history: history).queue(asked, bottle: nil, at: instant)
+            logger.info("bottle \(request.name) queued (#\(command.id), from a sink): applied at the bottle's next connection")
+            publish(BridgeEvent.CommandEvent(command))
+            if drink != nil { runner.historyChanged() }
+        } catch {
+            logger.warning("bottle \(request.name) from a sink refused: \(error)")
+            hub?.publish(SinkCommandResult(id: nil, command: request.name, argument: nil, status: "refused", message: "\(error)"))
+        }
+    }
+
+    /// A bottle command's state, for the sinks (MQTT `…/command/result`).
+    public nonisolated func publish(_ command: BridgeEvent.CommandEvent) {
+        hub?.publish(SinkCommandResult(id: command.id, command: command.command, argument: command.argument,
+                                       status: command.status, message: command.message))
+    }
+
+    /// Tells the sinks who the bottle is (after a connection read its Device Information).
+    public func identify(_ bottle: BottleRecord) {
+        hub?.identify(SinkBottle(address: bottle.address, serial: bottle.serial, name: bottle.name,
+                                 firmware: bottle.firmware, model: bottle.model))
     }
 
     /// Start Ritual (docs/reminders.md 6): "open" the ritual where a person is — the ritual's text
@@ -170,12 +205,13 @@ public actor ReminderDesk {
         guard let hub else { return }
         let status = runner.status(at: instant)
         let bottle = (try? history.bottles())?.max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
+        // The battery: the last figure that was not a just-woken 0 % (docs/protocol.md 2.1).
         hub.publish(BridgeSnapshot(
             time: instant, dayTotalML: status.pace.dayTotalML, goalML: runner.engine.settings.goalML,
-            bottleLevelML: bottle?.state?.bottleLevelML, batteryPercent: bottle?.state?.batteryPercent,
+            bottleLevelML: bottle?.state?.bottleLevelML, batteryPercent: bottle?.battery ?? bottle?.state?.batteryPercent,
             urgency: status.urgencyText, deficitML: status.displayedDeficitML, remindersToday: status.remindersSentToday,
             dailyLimit: status.dailyLimit, lastSync: bottle?.lastSync, unsynced: bottle?.state?.unsyncedCount,
-            bottleConnected: bottleConnected))
+            bottleConnected: bottleConnected, shakeToEmpty: bottle?.shakeToEmpty, bottleGoalML: bottle?.goalML))
     }
 }
 

@@ -21,7 +21,10 @@ struct SessionEventSink: Sendable {
             for await input in stream { await desk.apply(input) }
         }
         ingest = BottleIngest(history: history, bottleID: bottleID, logger: logger,
-                              emit: { Self.log($0, logger: logger) }, remind: { continuation.yield($0) })
+                              emit: { event in
+                                  Self.log(event, logger: logger)
+                                  if case .command(let command) = event { desk.publish(command) }
+                              }, remind: { continuation.yield($0) })
     }
 
     /// One event of the session, as it happens.

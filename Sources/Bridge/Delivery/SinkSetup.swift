@@ -3,13 +3,16 @@
 // left out with one warning; the others still deliver.
 
 import Foundation
+import History
 import Logging
 import Reminders
 import Sinks
 
 public enum SinkSetup {
-    /// The sinks for `configuration`. `bottleAddress` names the bottle in MQTT topics.
-    public static func sinks(configuration: Configuration, bottleAddress: String?, bottleName: String?,
+    /// The sinks for `configuration`. `bottle` is the adopted bottle as the history knows it (its
+    /// address names it in MQTT topics); nil before one is known: then no device is announced
+    /// until a connection identifies it.
+    public static func sinks(configuration: Configuration, bottle: BottleRecord?,
                              logger: Logger) -> [any NotificationSink] {
         var sinks: [any NotificationSink] = [JournalSink(logger: logger)]
         if configuration.bool("desktop.enabled") {
@@ -22,8 +25,10 @@ public enum SinkSetup {
         if let url = configuration.value("mqtt.url") {
             do {
                 let mqtt = try MQTTSinkConfiguration(
-                    url: url, bottleAddress: bottleAddress ?? configuration.value("bottle.address") ?? "00:00:00:00:00:00",
-                    bottleID: configuration.value("mqtt.bottle_id"), bottleName: bottleName, bridgeVersion: BridgeInfo.version,
+                    url: url, bottleAddress: bottle?.address ?? configuration.value("bottle.address"),
+                    bottleID: configuration.value("mqtt.bottle_id"), bottleName: bottle?.name, firmwareVersion: bottle?.firmware,
+                    bottleSerial: bottle?.serial, bottleModel: bottle?.model, bridgeID: bridgeID(configuration),
+                    bridgeVersion: BridgeInfo.version,
                     topicPrefix: configuration.value("mqtt.topic_prefix") ?? "aquavate",
                     discoveryPrefix: configuration.value("mqtt.discovery_prefix") ?? "homeassistant",
                     discovery: configuration.bool("mqtt.discovery"), caFile: configuration.value("mqtt.ca_file"))
@@ -42,6 +47,14 @@ public enum SinkSetup {
             }
         }
         return sinks
+    }
+
+    /// `bridge.id`, else the host name made safe for a topic (`pi-kitchen`), else `bridge`.
+    static func bridgeID(_ configuration: Configuration) -> String {
+        if let id = configuration.value("bridge.id") { return id }
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
+        let safe = String(host.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }.map(Character.init).prefix(64))
+        return safe.isEmpty ? "bridge" : safe
     }
 
     /// Whether a session bus is there to connect to: a headless Pi has none, and then the

@@ -41,6 +41,13 @@ public protocol NotificationSink: Sendable {
     /// A newly stored drink, for sinks that publish events (MQTT). Default: ignored.
     func publish(_ drink: SinkDrink) async throws
 
+    /// A bottle command's state (docs/design.md 3.5), for sinks that answer commands. Default: ignored.
+    func publish(_ result: SinkCommandResult) async throws
+
+    /// The bottle became known, or what is known of it changed (its serial, its firmware), for
+    /// sinks that show it as a device. Default: ignored.
+    func identify(_ bottle: SinkBottle) async
+
     /// Called once by `SinkHub.start()` before any delivery. Default: nothing.
     func start(_ context: SinkContext) async
 
@@ -52,6 +59,8 @@ extension NotificationSink {
     public var reachesAPerson: Bool { true }
     public func publish(_ snapshot: BridgeSnapshot) async throws {}
     public func publish(_ drink: SinkDrink) async throws {}
+    public func publish(_ result: SinkCommandResult) async throws {}
+    public func identify(_ bottle: SinkBottle) async {}
     public func start(_ context: SinkContext) async {}
     public func stop() async {}
 }

@@ -69,6 +69,16 @@ public actor SinkHub {
         for queue in queues { queue.enqueue(.drink(drink)) }
     }
 
+    /// Hands a bottle command's state to every sink.
+    public nonisolated func publish(_ result: SinkCommandResult) {
+        for queue in queues { queue.enqueue(.commandResult(result)) }
+    }
+
+    /// Tells every sink who the bottle is (queued in order with the rest).
+    public nonisolated func identify(_ bottle: SinkBottle) {
+        for queue in queues { queue.enqueue(.bottle(bottle)) }
+    }
+
     public nonisolated func status() -> [SinkQueueStatus] { queues.map(\.status) }
 
     /// Closes the queues (items still waiting are lost, with one log line per sink), stops the

@@ -4,6 +4,8 @@ enum SinkItem: Sendable {
     case notification(SinkNotification)
     case snapshot(BridgeSnapshot)
     case drink(SinkDrink)
+    case commandResult(SinkCommandResult)
+    case bottle(SinkBottle)
 
     var isSnapshot: Bool {
         if case .snapshot = self { return true }
@@ -16,6 +18,8 @@ enum SinkItem: Sendable {
         case let .notification(notification): return "notification id=\(notification.id) kind=\(notification.kind)"
         case .snapshot: return "state snapshot"
         case let .drink(drink): return "drink record_id=\(drink.recordID)"
+        case let .commandResult(result): return "command \(result.command) \(result.status)"
+        case .bottle: return "bottle identity"
         }
     }
 
@@ -24,6 +28,8 @@ enum SinkItem: Sendable {
         case let .notification(notification): try await sink.deliver(notification)
         case let .snapshot(snapshot): try await sink.publish(snapshot)
         case let .drink(drink): try await sink.publish(drink)
+        case let .commandResult(result): try await sink.publish(result)
+        case let .bottle(bottle): await sink.identify(bottle)
         }
     }
 }

@@ -6,41 +6,42 @@
 import Logging
 
 struct CommandIntake: Sendable {
-    let topics: MQTTTopics
     let gate: SinkCommandGate
     let limiter: CommandRateLimiter
     let logger: Logger
 
     /// The command to hand on, or nil when it was refused (already logged and answered).
-    func admit(_ payload: [UInt8], on client: MosquittoClient) -> SinkCommand? {
-        guard allowedByRate(on: client) else { return nil }
+    func admit(_ payload: [UInt8], topics: MQTTTopics, on client: MosquittoClient) -> SinkCommand? {
+        guard allowedByRate(topics: topics, on: client) else { return nil }
         let command: SinkCommand
         do {
             command = try SinkCommandParser.parse(payload)
         } catch {
             logger.warning("MQTT: refused command on \(topics.command): \(error)")
-            answer(nil, refusal: error.description, on: client)
+            answer(nil, refusal: error.description, topics: topics, on: client)
             return nil
         }
         if let refusal = gate.refusal(command) {
             logger.warning("MQTT: refused command \(Self.summary(command)): \(refusal)")
-            answer(command, refusal: refusal, on: client)
+            answer(command, refusal: refusal, topics: topics, on: client)
             return nil
         }
         logger.info("MQTT: command \(Self.summary(command))")
-        answer(command, refusal: nil, on: client)
+        // A bottle command is answered by the bridge once queued (or refused by its checks).
+        if case .bottle = command { return command }
+        answer(command, refusal: nil, topics: topics, on: client)
         return command
     }
 
     /// A message too long to be a command: refused from its length, never copied.
-    func oversized(bytes: Int, on client: MosquittoClient) {
-        guard allowedByRate(on: client) else { return }
+    func oversized(bytes: Int, topics: MQTTTopics, on client: MosquittoClient) {
+        guard allowedByRate(topics: topics, on: client) else { return }
         let reason = SinkCommandError.tooLong(bytes: bytes, limit: SinkCommandParser.maximumBytes).description
         logger.warning("MQTT: refused a command of \(bytes) bytes on \(topics.command): \(reason)")
-        answer(nil, refusal: reason, on: client)
+        answer(nil, refusal: reason, topics: topics, on: client)
     }
 
-    private func allowedByRate(on client: MosquittoClient) -> Bool {
+    private func allowedByRate(topics: MQTTTopics, on client: MosquittoClient) -> Bool {
         let rule = "at most \(Int(limiter.burst)) at once, then \(Self.rate(limiter.perSecond))"
         switch limiter.decide() {
         case let .accept(refusedBefore):
@@ -50,7 +51,7 @@ struct CommandIntake: Sendable {
             return true
         case .refuse(first: true):
             logger.warning("MQTT: refused command: rate limit on \(topics.command) (\(rule)); further refusals are counted until commands slow down")
-            answer(nil, refusal: "rate limit: \(rule)", on: client)
+            answer(nil, refusal: "rate limit: \(rule)", topics: topics, on: client)
             return false
         case .refuse(first: false):
             logger.debug("MQTT: refused command: rate limit")
@@ -58,7 +59,7 @@ struct CommandIntake: Sendable {
         }
     }
 
-    private func answer(_ command: SinkCommand?, refusal: String?, on client: MosquittoClient) {
+    private func answer(_ command: SinkCommand?, refusal: String?, topics: MQTTTopics, on client: MosquittoClient) {
         let payload = MQTTPayloads.commandResult(command, status: refusal == nil ? "accepted" : "refused", message: refusal)
         do {
             try client.publish(.init(topic: topics.commandResult, text: payload.text))
@@ -73,6 +74,7 @@ struct CommandIntake: Sendable {
         case let .configSet(key, _): return "config \(key)"
         case let .log(type): return "log \(type)"
         case let .action(id, action): return "action \(id) \(action)"
+        case let .bottle(command): return "bottle \(command.name)"
         }
     }
 

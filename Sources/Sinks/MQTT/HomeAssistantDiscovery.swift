@@ -9,7 +9,14 @@
 //   `total_increasing`) for the day total — whose drop to 0 at midnight HA reads as a meter
 //   reset — `volume_storage` (mL, `measurement`) for the bottle level, `battery` (%).
 // * The daily-limit switch publishes a config command on the command topic, and reads its
-//   state from the shared state JSON.
+//   state from the shared state JSON. The bottle's controls (docs/design.md 3.5) do the same: a
+//   `number` for the goal (1000–4000, step 50, mL), a `button` for tare, a `switch` for
+//   shake-to-empty; the bridge queues each for the bottle's next connection and answers on
+//   `…/command/result`. A drink is deleted with `{"delete":RECORD_ID}` on the command topic.
+//   Calibration needs a person at the bottle, so it is not offered here.
+// * The device's identifier is the bottle's Device Information serial (its address until the
+//   serial is read), its `sw_version` the firmware, its `model` the Device Information model;
+//   it is `via_device` the bridge, itself a device with the bridge's version.
 
 enum HomeAssistantDiscovery {
     static func payload(for configuration: MQTTSinkConfiguration) -> JSONValue {
@@ -17,19 +24,17 @@ enum HomeAssistantDiscovery {
         let prefix = "aquavate_\(topics.bottleID)"
 
         var device: [String: JSONValue] = [
-            "identifiers": .array([.string(prefix)]),
-            "connections": .array([.array([.string("mac"), .string(configuration.bottleAddress)])]),
+            "identifiers": .array([.string(deviceIdentifier(configuration))]),
             "name": .string(configuration.bottleName),
             "manufacturer": .string("Aquavate"),
-            "model": .string("Puck v1.0"),
+            "via_device": .string(bridgeIdentifier(configuration)),
         ]
+        if let address = configuration.bottleAddress {
+            device["connections"] = .array([.array([.string("mac"), .string(address)])])
+        }
         if let firmware = configuration.firmwareVersion { device["sw_version"] = .string(firmware) }
-
-        var origin: [String: JSONValue] = [
-            "name": .string("aquavate-bridge"),
-            "sw": .string(configuration.bridgeVersion),
-        ]
-        if let url = configuration.supportURL { origin["url"] = .string(url) }
+        if let model = configuration.bottleModel { device["model"] = .string(model) }
+        if let serial = configuration.bottleSerial { device["serial_number"] = .string(serial) }
 
         func component(_ key: String, _ platform: String, _ name: String,
                        _ options: [String: JSONValue]) -> (String, JSONValue) {
@@ -86,6 +91,29 @@ enum HomeAssistantDiscovery {
                 "state_on": "ON", "state_off": "OFF", "value_template": onOff("daily_limit"),
                 "entity_category": "config", "icon": "mdi:bell-cog",
             ]),
+            component("goal_setting", "number", "Bottle goal", [
+                "command_topic": .string(topics.command), "command_template": .string(MQTTPayloads.goalCommandTemplate),
+                "value_template": .string("{{ value_json.bottle_goal_ml }}"), "min": .int(1000), "max": .int(4000), "step": .int(50),
+                "mode": "box", "unit_of_measurement": "mL", "device_class": "volume", "entity_category": "config",
+                "icon": "mdi:flag-checkered",
+            ]),
+            component("tare", "button", "Tare (count what is in it as empty)", [
+                "command_topic": .string(topics.command), "payload_press": .string(#"{"tare":true}"#),
+                "entity_category": "config", "icon": "mdi:scale-balance",
+            ]),
+            component("shake_to_empty", "switch", "Shake to empty", [
+                "command_topic": .string(topics.command),
+                "payload_on": .string(#"{"shake_to_empty":"on"}"#), "payload_off": .string(#"{"shake_to_empty":"off"}"#),
+                "state_on": "ON", "state_off": "OFF",
+                "value_template": .string("{{ 'ON' if value_json.shake_to_empty else 'OFF' }}"),
+                "entity_category": "config", "icon": "mdi:vibrate",
+            ]),
+            component("command_result", "sensor", "Last bottle command", [
+                "state_topic": .string(topics.commandResult),
+                "value_template": .string("{{ value_json.status }}"),
+                "json_attributes_topic": .string(topics.commandResult),
+                "entity_category": "diagnostic", "icon": "mdi:message-check",
+            ]),
             component("drink", "event", "Drink", [
                 "state_topic": .string(topics.drink), "event_types": .array(["drink"]), "icon": "mdi:cup-water",
             ]),
@@ -97,11 +125,51 @@ enum HomeAssistantDiscovery {
 
         return .object([
             "dev": .object(device),
-            "o": .object(origin),
+            "o": origin(configuration),
             "availability_topic": .string(topics.availability),
             "state_topic": .string(topics.state),
             "qos": .int(1),
             "cmps": .object(Dictionary(uniqueKeysWithValues: components)),
         ])
+    }
+
+    /// The bridge itself, the device every bottle is `via_device` of: whether it is online.
+    static func bridgePayload(for configuration: MQTTSinkConfiguration) -> JSONValue {
+        let topics = configuration.topics
+        let identifier = bridgeIdentifier(configuration)
+        let device: [String: JSONValue] = [
+            "identifiers": .array([.string(identifier)]),
+            "name": .string("Aquavate bridge \(topics.bridgeID)"),
+            "manufacturer": .string("aquavate-bridge"),
+            "model": .string("Bluetooth bridge"),
+            "sw_version": .string(configuration.bridgeVersion),
+        ]
+        let online: JSONValue = .object([
+            "p": "binary_sensor", "name": "Online", "unique_id": .string("\(identifier)_online"),
+            "device_class": "connectivity", "state_topic": .string(topics.availability),
+            "payload_on": "online", "payload_off": "offline", "entity_category": "diagnostic",
+        ])
+        return .object([
+            "dev": .object(device),
+            "o": origin(configuration),
+            "qos": .int(1),
+            "cmps": .object(["online": online]),
+        ])
+    }
+
+    /// `o`: the software that announced the device.
+    private static func origin(_ configuration: MQTTSinkConfiguration) -> JSONValue {
+        var origin: [String: JSONValue] = ["name": .string("aquavate-bridge"), "sw": .string(configuration.bridgeVersion)]
+        if let url = configuration.supportURL { origin["url"] = .string(url) }
+        return .object(origin)
+    }
+
+    /// The bottle's device identifier: its serial once read (it never changes), else its topic id.
+    static func deviceIdentifier(_ configuration: MQTTSinkConfiguration) -> String {
+        "aquavate_" + (configuration.bottleSerial.map(MQTTTopics.bottleID(fromAddress:)) ?? configuration.topics.bottleID)
+    }
+
+    static func bridgeIdentifier(_ configuration: MQTTSinkConfiguration) -> String {
+        "aquavate_bridge_\(configuration.topics.bridgeID)"
     }
 }

@@ -22,6 +22,8 @@ enum MQTTPayloads {
             "last_sync": .optional(snapshot.lastSync.map(UTCTimestamp.iso8601)),
             "unsynced": .optional(snapshot.unsynced),
             "connected": .bool(snapshot.bottleConnected),
+            "shake_to_empty": .optional(snapshot.shakeToEmpty),
+            "bottle_goal_ml": .optional(snapshot.bottleGoalML),
         ])
     }
 
@@ -74,11 +76,28 @@ enum MQTTPayloads {
             members["command"] = .string("action")
             members["id"] = .string(id)
             members["action"] = .string(action)
+        case let .bottle(bottle)?:
+            members["command"] = .string(bottle.name)
         case nil:
             members["command"] = .null
         }
         return .object(members)
     }
+
+    /// A bottle command's state on `…/command/result` (docs/design.md 3.5), as the `command` event:
+    /// `{"argument":"2600","command":"goal","id":4,"message":"…","status":"applied"}`.
+    static func bottleCommandResult(_ result: SinkCommandResult) -> JSONValue {
+        .object([
+            "id": .optional(result.id.map { Int($0) }),
+            "command": .string(result.command),
+            "argument": .optional(result.argument),
+            "status": .string(result.status),
+            "message": .optional(result.message),
+        ])
+    }
+
+    /// What Home Assistant's goal number publishes (`command_template`).
+    static let goalCommandTemplate = "{\"goal\": {{ value | int }}}"
 
     /// What Home Assistant's daily-limit switch publishes on the command topic.
     static func dailyLimitCommand(_ on: Bool) -> JSONValue {

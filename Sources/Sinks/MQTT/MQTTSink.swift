@@ -2,11 +2,18 @@
 // payloads: MQTTTopics, MQTTPayloads, HomeAssistantDiscovery), and takes commands from the
 // command topic.
 //
-// On every (re)connection, from the network thread: availability `online` (retained), the
-// discovery config (retained), the latest state (retained), then the subscriptions — clean
-// sessions, so after a broker restart everything is there again. `offline` is the last will and
-// is also published on a clean stop. When Home Assistant announces itself (`online` on
-// `homeassistant/status`) the discovery config and state are sent again.
+// On every (re)connection, from the network thread: the subscriptions, then the bridge's
+// availability `online` (retained), the bridge's and the bottle's discovery configs (retained)
+// and the latest state (retained) — clean sessions, so after a broker restart everything is
+// there again. `offline` is the last will and is also published on a clean stop. When Home
+// Assistant announces itself (`online` on `homeassistant/status`) the discovery configs and
+// state are sent again.
+//
+// The bottle: no bottle device is announced until a bottle is known (a fresh install would
+// otherwise leave an orphan device in Home Assistant). `identify` tells the sink who the bottle
+// is — its address, its Device Information serial (the device's identifier), firmware and
+// model — and the sink announces it; when the bottle's topic id changes, the old device is
+// removed (an empty retained config) before the new one is announced.
 //
 // Commands (issue 11): whoever may publish on the command topic is not trusted with more than
 // the gate allows (the daemon's: the person's settings). Each command is rate-limited, judged
@@ -24,19 +31,35 @@ import Logging
 
 public final class MQTTSink: NotificationSink {
     public let name = "mqtt"
+    /// The configuration the sink started with (`topics` and `current` follow `identify`).
     public let configuration: MQTTSinkConfiguration
     /// Which commands from the command topic go on to the bridge.
     public let gate: SinkCommandGate
     private let client: MosquittoClient
     private let shared: Shared
+    private let logger: Logger
 
     /// What the network thread's handlers and the hub's worker share.
     private final class Shared: Sendable {
         private struct Values {
             var context: SinkContext?
             var snapshot: BridgeSnapshot?
+            var configuration: MQTTSinkConfiguration
         }
-        private let values = Locked(Values())
+        private let values: Locked<Values>
+
+        init(configuration: MQTTSinkConfiguration) {
+            values = Locked(Values(configuration: configuration))
+        }
+
+        var current: MQTTSinkConfiguration { values.withLock { $0.configuration } }
+        /// Sets the configuration; returns the previous one.
+        func replace(with configuration: MQTTSinkConfiguration) -> MQTTSinkConfiguration {
+            values.withLock { values in
+                defer { values.configuration = configuration }
+                return values.configuration
+            }
+        }
 
         func set(context: SinkContext) { values.withLock { $0.context = context } }
         var currentContext: SinkContext? { values.withLock { $0.context } }
@@ -44,7 +67,10 @@ public final class MQTTSink: NotificationSink {
         var latestSnapshot: BridgeSnapshot? { values.withLock { $0.snapshot } }
     }
 
-    public var topics: MQTTTopics { configuration.topics }
+    /// The topics of the bottle as now known.
+    public var topics: MQTTTopics { shared.current.topics }
+    /// The configuration as now known (the bottle's identity after `identify`).
+    public var current: MQTTSinkConfiguration { shared.current }
 
     /// The largest packet the broker may send this client: a command (4 KiB) with its topic and
     /// headers fits many times over, and the only other subscription is Home Assistant's
@@ -58,10 +84,11 @@ public final class MQTTSink: NotificationSink {
                 clock: any SinkClock = SystemSinkClock(), logger: Logger) throws(SinkConfigurationError) {
         self.configuration = configuration
         self.gate = gate
-        let shared = Shared()
+        self.logger = logger
+        let shared = Shared(configuration: configuration)
         self.shared = shared
         let topics = configuration.topics
-        let intake = CommandIntake(topics: topics, gate: gate, limiter: CommandRateLimiter(clock: clock), logger: logger)
+        let intake = CommandIntake(gate: gate, limiter: CommandRateLimiter(clock: clock), logger: logger)
         let options = MosquittoClient.Options(
             broker: configuration.broker,
             clientID: configuration.clientID,
@@ -77,10 +104,13 @@ public final class MQTTSink: NotificationSink {
                 // Subscribe before announcing: the broker handles this connection's packets in
                 // order, so whatever reacts to the announcement (Home Assistant's birth message, a
                 // command from the new device's page) finds the subscriptions in place.
-                for topic in [topics.command, topics.homeAssistantStatus] {
+                let current = shared.current
+                var subscriptions = [current.topics.homeAssistantStatus]
+                if current.hasBottle { subscriptions.insert(current.topics.command, at: 0) }
+                for topic in subscriptions {
                     do { try client.subscribe(topic) } catch { logger.warning("\(error)") }
                 }
-                Self.announce(on: client, configuration: configuration, snapshot: shared.latestSnapshot,
+                Self.announce(on: client, configuration: current, snapshot: shared.latestSnapshot,
                               availability: true, logger: logger)
                 shared.currentContext?.reachable()
             },
@@ -89,11 +119,11 @@ public final class MQTTSink: NotificationSink {
                               logger: logger)
             },
             oversized: { client, topic, bytes in
-                guard topic == topics.command else {
+                guard topic == shared.current.topics.command else {
                     logger.warning("MQTT: ignored a message of \(bytes) bytes on \(topic)")
                     return
                 }
-                intake.oversized(bytes: bytes, on: client)
+                intake.oversized(bytes: bytes, topics: shared.current.topics, on: client)
             })
         client = try MosquittoClient(options: options, handlers: handlers, logger: logger)
     }
@@ -107,6 +137,30 @@ public final class MQTTSink: NotificationSink {
         await client.stop(finalMessages: [.init(topic: topics.availability, text: "offline", retain: true)])
     }
 
+    public func identify(_ bottle: SinkBottle) async {
+        guard bottle.isKnown else { return }
+        let new = shared.current.identifying(bottle)
+        let old = shared.replace(with: new)
+        guard new != old, client.isConnected else { return }
+        let moved = old.hasBottle && old.topics.bottleID != new.topics.bottleID
+        if moved {
+            // The old device goes (an empty retained config removes it), with its retained state.
+            for topic in [old.topics.discovery, old.topics.state] {
+                _ = try? client.publish(.init(topic: topic, text: "", retain: true))
+            }
+            try? client.unsubscribe(old.topics.command)
+        }
+        if moved || !old.hasBottle {
+            do { try client.subscribe(new.topics.command) } catch { logger.warning("\(error)") }
+        }
+        Self.announce(on: client, configuration: new, snapshot: shared.latestSnapshot, availability: false, logger: logger)
+    }
+
+    public func publish(_ result: SinkCommandResult) async throws {
+        guard shared.current.hasBottle else { return }
+        try publish(.init(topic: topics.commandResult, text: MQTTPayloads.bottleCommandResult(result).text))
+    }
+
     public func deliver(_ notification: SinkNotification) async throws {
         try publish(.init(topic: topics.notification, text: MQTTPayloads.notification(notification).text))
     }
@@ -117,7 +171,9 @@ public final class MQTTSink: NotificationSink {
 
     public func publish(_ snapshot: BridgeSnapshot) async throws {
         shared.set(snapshot: snapshot)
-        // Without a connection it goes out with the next `connected`; nothing to retry.
+        // Without a connection it goes out with the next `connected`; nothing to retry. Without
+        // a bottle there is no device to carry it.
+        guard shared.current.hasBottle else { return }
         _ = try? client.publish(.init(topic: topics.state, text: MQTTPayloads.state(snapshot).text, retain: true))
     }
 
@@ -142,10 +198,14 @@ public final class MQTTSink: NotificationSink {
         var messages: [MosquittoClient.Message] = []
         if availability { messages.append(.init(topic: topics.availability, text: "online", retain: true)) }
         if configuration.discovery {
-            messages.append(.init(topic: topics.discovery,
-                                  text: HomeAssistantDiscovery.payload(for: configuration).text, retain: true))
+            messages.append(.init(topic: topics.bridgeDiscovery,
+                                  text: HomeAssistantDiscovery.bridgePayload(for: configuration).text, retain: true))
+            if configuration.hasBottle {
+                messages.append(.init(topic: topics.discovery,
+                                      text: HomeAssistantDiscovery.payload(for: configuration).text, retain: true))
+            }
         }
-        if let snapshot {
+        if let snapshot, configuration.hasBottle {
             messages.append(.init(topic: topics.state, text: MQTTPayloads.state(snapshot).text, retain: true))
         }
         for message in messages {
@@ -154,8 +214,9 @@ public final class MQTTSink: NotificationSink {
     }
 
     private static func received(_ message: MosquittoClient.Message, on client: MosquittoClient,
-                                 configuration: MQTTSinkConfiguration, shared: Shared, intake: CommandIntake,
+                                 configuration _: MQTTSinkConfiguration, shared: Shared, intake: CommandIntake,
                                  logger: Logger) {
+        let configuration = shared.current
         let topics = configuration.topics
         switch message.topic {
         case topics.homeAssistantStatus:
@@ -170,7 +231,7 @@ public final class MQTTSink: NotificationSink {
                 logger.warning("MQTT: ignored a retained message on \(topics.command): commands must be published without retain, or they would run again at every reconnection")
                 return
             }
-            if let command = intake.admit(message.payload, on: client) {
+            if let command = intake.admit(message.payload, topics: topics, on: client) {
                 shared.currentContext?.command(command)
             }
         default:

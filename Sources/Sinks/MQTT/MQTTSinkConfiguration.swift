@@ -6,12 +6,20 @@
 public struct MQTTSinkConfiguration: Sendable, Equatable {
     public var broker: MQTTBrokerURL
     public var topics: MQTTTopics
-    /// `F4:12:FA:00:A3:F4`: the Home Assistant device's MAC connection.
-    public var bottleAddress: String
+    /// `F4:12:FA:00:A3:F4`: the Home Assistant device's MAC connection; nil until a bottle is known.
+    public var bottleAddress: String?
+    /// The bottle's Device Information serial: the device's identifier in Home Assistant.
+    public var bottleSerial: String?
     /// The device name shown in Home Assistant, e.g. the advertised `Aquavate-A3F2`.
     public var bottleName: String
     /// The bottle's firmware (`sw_version` of the device), when known.
     public var firmwareVersion: String?
+    /// The bottle's Device Information model, when known.
+    public var bottleModel: String?
+    /// `mqtt.bottle_id`, which fixes the bottle's topic id whatever its address.
+    public var bottleIDOverride: String?
+    /// Whether a bottle is known: before one is, no bottle device is announced.
+    public var hasBottle: Bool { bottleAddress != nil || bottleSerial != nil || bottleIDOverride != nil }
     /// `o.sw` of the discovery payload.
     public var bridgeVersion: String
     /// `o.url` of the discovery payload, when there is one to give.
@@ -26,21 +34,42 @@ public struct MQTTSinkConfiguration: Sendable, Equatable {
     /// For `mqtts`: a PEM file of CA certificates; nil = the system's store (`caDirectory`).
     public var caFile: String?
     public var caDirectory: String
+    let topicPrefix: String
+    let discoveryPrefix: String
+
+    /// The same configuration for the bottle now known as `bottle`: its identity, and its topics
+    /// (the id follows its address unless `mqtt.bottle_id` fixes it).
+    public func identifying(_ bottle: SinkBottle) -> MQTTSinkConfiguration {
+        var copy = self
+        copy.bottleAddress = bottle.address ?? bottleAddress
+        copy.bottleSerial = bottle.serial ?? bottleSerial
+        copy.firmwareVersion = bottle.firmware ?? firmwareVersion
+        copy.bottleModel = bottle.model ?? bottleModel
+        if let name = bottle.name { copy.bottleName = name }
+        let id = bottleIDOverride ?? (copy.bottleAddress ?? copy.bottleSerial).map(MQTTTopics.bottleID(fromAddress:)) ?? topics.bottleID
+        copy.topics = MQTTTopics(bottleID: id, bridgeID: topics.bridgeID, topicPrefix: topicPrefix, discoveryPrefix: discoveryPrefix)
+        if bottle.name == nil && bottleName == "Aquavate \(topics.bottleID)" { copy.bottleName = "Aquavate \(id)" }
+        return copy
+    }
 
     /// - Parameters:
     ///   - url: `mqtt.url`.
     ///   - bottleID: overrides the id derived from the address; `[A-Za-z0-9_-]`, at most 64.
-    public init(url: String, bottleAddress: String, bottleID: String? = nil, bottleName: String? = nil,
-                firmwareVersion: String? = nil, bridgeVersion: String, supportURL: String? = nil,
+    public init(url: String, bottleAddress: String?, bottleID: String? = nil, bottleName: String? = nil,
+                firmwareVersion: String? = nil, bottleSerial: String? = nil, bottleModel: String? = nil,
+                bridgeID: String = "bridge", bridgeVersion: String, supportURL: String? = nil,
                 topicPrefix: String = "aquavate", discoveryPrefix: String = "homeassistant",
                 discovery: Bool = true, clientID: String? = nil, keepAliveSeconds: Int = 60,
                 reconnectDelay: ClosedRange<Double> = 1...60, caFile: String? = nil,
                 caDirectory: String = "/etc/ssl/certs") throws(SinkConfigurationError) {
         broker = try MQTTBrokerURL(parsing: url)
-        let id = bottleID ?? MQTTTopics.bottleID(fromAddress: bottleAddress)
+        let id = bottleID ?? (bottleAddress ?? bottleSerial).map(MQTTTopics.bottleID(fromAddress:)) ?? "unknown"
         guard MQTTTopics.isValidID(id) else {
             throw .invalidName(setting: bottleID == nil ? "bottle.address" : "mqtt.bottle_id", value: id,
                                expected: "1 to 64 of A-Z a-z 0-9 _ - (a Bluetooth address like F4:12:FA:00:A3:F4 gives f412fa00a3f4)")
+        }
+        guard MQTTTopics.isValidID(bridgeID) else {
+            throw .invalidName(setting: "bridge.id", value: bridgeID, expected: "1 to 64 of A-Z a-z 0-9 _ - (the host name, unless set)")
         }
         guard MQTTTopics.isValidPrefix(topicPrefix) else {
             throw .invalidName(setting: "mqtt.topic_prefix", value: topicPrefix,
@@ -53,8 +82,13 @@ public struct MQTTSinkConfiguration: Sendable, Equatable {
         guard (5...3600).contains(keepAliveSeconds) else {
             throw .invalidName(setting: "mqtt keep-alive", value: String(keepAliveSeconds), expected: "5 to 3600 seconds")
         }
-        topics = MQTTTopics(bottleID: id, topicPrefix: topicPrefix, discoveryPrefix: discoveryPrefix)
+        topics = MQTTTopics(bottleID: id, bridgeID: bridgeID, topicPrefix: topicPrefix, discoveryPrefix: discoveryPrefix)
+        self.topicPrefix = topicPrefix
+        self.discoveryPrefix = discoveryPrefix
         self.bottleAddress = bottleAddress
+        self.bottleSerial = bottleSerial
+        self.bottleModel = bottleModel
+        self.bottleIDOverride = bottleID
         self.bottleName = bottleName ?? "Aquavate \(id)"
         self.firmwareVersion = firmwareVersion
         self.bridgeVersion = bridgeVersion

@@ -1,12 +1,14 @@
 // The topics of one bottle (docs/integrations.md 2, "Suggested layout"):
 //
-//     aquavate/<id>/availability   online / offline, retained; offline is the last will
+//     aquavate/bridge/<bridge>/availability  online / offline, retained; offline is the last will
+//                                  (the bottle is available while its bridge is)
 //     aquavate/<id>/state          BridgeSnapshot as JSON, retained
 //     aquavate/<id>/drink          one JSON event per stored record, not retained
 //     aquavate/<id>/notification   one JSON event per notification, not retained
 //     aquavate/<id>/command        subscribed: commands in (SinkCommandParser)
 //     aquavate/<id>/command/result the answer to each command: accepted or refused, not retained
-//     homeassistant/device/aquavate_<id>/config   device discovery, retained
+//     homeassistant/device/aquavate_<id>/config   the bottle's device discovery, retained
+//     homeassistant/device/aquavate_bridge_<bridge>/config   the bridge's device, retained
 //     homeassistant/status         subscribed: Home Assistant's birth message → re-announce
 //
 // `<id>` is the bottle's address without colons, lower case (`f412fa00a3f4`), unless configured.
@@ -21,11 +23,16 @@ public struct MQTTTopics: Sendable, Equatable {
     public let commandResult: String
     public let discovery: String
     public let homeAssistantStatus: String
+    public let bridgeID: String
+    public let bridgeDiscovery: String
 
-    public init(bottleID: String, topicPrefix: String = "aquavate", discoveryPrefix: String = "homeassistant") {
+    public init(bottleID: String, bridgeID: String = "bridge", topicPrefix: String = "aquavate",
+                discoveryPrefix: String = "homeassistant") {
         self.bottleID = bottleID
+        self.bridgeID = bridgeID
         let base = "\(topicPrefix)/\(bottleID)"
-        availability = "\(base)/availability"
+        availability = "\(topicPrefix)/bridge/\(bridgeID)/availability"
+        bridgeDiscovery = "\(discoveryPrefix)/device/aquavate_bridge_\(bridgeID)/config"
         state = "\(base)/state"
         drink = "\(base)/drink"
         notification = "\(base)/notification"

@@ -231,6 +231,14 @@ final class MosquittoClient: @unchecked Sendable {
         }
     }
 
+    /// Ends a subscription of the current connection.
+    func unsubscribe(_ topic: String) throws(MQTTClientError) {
+        let code = mosquitto_unsubscribe(handle, nil, topic)
+        guard code == Int32(MOSQ_ERR_SUCCESS.rawValue) else {
+            throw .failed(operation: "unsubscribe from \(topic)", code: code)
+        }
+    }
+
     /// Publishes `finalMessages` (e.g. availability `offline`) if connected, waits up to 2 s for
     /// the broker to acknowledge them, disconnects cleanly and waits for the network thread to
     /// end (at most about 3 s more with a broker that stalls).

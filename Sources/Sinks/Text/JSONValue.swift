@@ -14,6 +14,7 @@ enum JSONValue: Sendable, Equatable {
 
     static func optional(_ value: Int?) -> JSONValue { value.map(JSONValue.int) ?? .null }
     static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    static func optional(_ value: Bool?) -> JSONValue { value.map(JSONValue.bool) ?? .null }
 
     /// Compact JSON text, object keys sorted, written by Foundation's JSONSerialization.
     /// Apostrophes are escaped as `\u0027` so the text can sit inside a single-quoted ntfy

@@ -4,6 +4,10 @@
 //     {"config":{"key":"reminders.daily_limit","value":"false"}}     config reminders.daily_limit false
 //     {"log":"vitamin-d"}                                              log vitamin-d
 //     {"action":{"id":"ritual-morning-2026-11-22","action":"did-this"}} action ritual-morning-2026-11-22 did-this
+//     {"goal":2500}                                                    goal 2500
+//     {"delete":17}                                                    delete 17
+//     {"tare":true}                                                    tare
+//     {"shake_to_empty":"on"}                                          shake-to-empty on
 //
 // A config value may be a JSON string, boolean or number (`"value":false` works too); the text
 // form takes the rest of the line as the value and also accepts `config set KEY VALUE`, like the
@@ -28,7 +32,7 @@ public enum SinkCommandError: Error, Sendable, Equatable, CustomStringConvertibl
         case .invalidJSON:
             return "command starts with `{` but is not valid JSON"
         case let .unknownCommand(name):
-            return "unknown command `\(name)`: expected config, log or action"
+            return "unknown command `\(name)`: expected config, log, action, goal, delete, tare or shake-to-empty"
         case let .malformed(command, expected):
             return "malformed \(command) command: expected \(expected)"
         }
@@ -40,6 +44,10 @@ public enum SinkCommandParser {
 
     static let configForms = "{\"config\":{\"key\":KEY,\"value\":VALUE}} or `config KEY VALUE`"
     static let logForms = "{\"log\":TYPE} or `log TYPE`, TYPE like vitamin-d"
+    static let goalForms = "{\"goal\":ML} or `goal ML`, ML a whole number"
+    static let deleteForms = "{\"delete\":RECORD_ID} or `delete RECORD_ID`"
+    static let tareForms = "{\"tare\":true} or `tare`"
+    static let shakeForms = "{\"shake_to_empty\":\"on\"|\"off\"} or `shake-to-empty on|off`"
     static let actionForms = "{\"action\":{\"id\":NOTIFICATION_ID,\"action\":ACTION_ID}} or `action NOTIFICATION_ID ACTION_ID`"
 
     public static func parse(_ payload: [UInt8]) throws(SinkCommandError) -> SinkCommand {
@@ -86,8 +94,33 @@ public enum SinkCommandParser {
                 throw .malformed(command: "action", expected: actionForms)
             }
             return try self.action(id: id, action: action)
+        case "goal":
+            guard let goal = wholeNumber(body) else { throw .malformed(command: "goal", expected: goalForms) }
+            return .bottle(.goal(goal))
+        case "delete":
+            guard let id = wholeNumber(body), id >= 0 else { throw .malformed(command: "delete", expected: deleteForms) }
+            return .bottle(.delete(recordID: id))
+        case "tare":
+            guard body == .bool(true) else { throw .malformed(command: "tare", expected: tareForms) }
+            return .bottle(.tare)
+        case "shake_to_empty", "shake-to-empty":
+            switch body {
+            case .string("on"), .bool(true): return .bottle(.shakeToEmpty(true))
+            case .string("off"), .bool(false): return .bottle(.shakeToEmpty(false))
+            default: throw .malformed(command: "shake-to-empty", expected: shakeForms)
+            }
         default:
             throw .unknownCommand(String(name.prefix(40)))
+        }
+    }
+
+    /// A whole number given as a JSON number or as digits in a string (Home Assistant's number
+    /// entity sends what its template makes).
+    private static func wholeNumber(_ value: JSONValue) -> Int? {
+        switch value {
+        case let .int(number): return number
+        case let .string(text): return Int(text.trimmingWhitespace)
+        default: return nil
         }
     }
 
@@ -128,6 +161,20 @@ public enum SinkCommandParser {
         case "action":
             guard words.count == 2 else { throw .malformed(command: "action", expected: actionForms) }
             return try action(id: words[0], action: words[1])
+        case "goal":
+            guard words.count == 1, let goal = Int(words[0]) else { throw .malformed(command: "goal", expected: goalForms) }
+            return .bottle(.goal(goal))
+        case "delete":
+            guard words.count == 1, let id = Int(words[0]), id >= 0 else { throw .malformed(command: "delete", expected: deleteForms) }
+            return .bottle(.delete(recordID: id))
+        case "tare":
+            guard words.isEmpty else { throw .malformed(command: "tare", expected: tareForms) }
+            return .bottle(.tare)
+        case "shake-to-empty", "shake_to_empty":
+            guard words.count == 1, ["on", "off"].contains(words[0].lowercased()) else {
+                throw .malformed(command: "shake-to-empty", expected: shakeForms)
+            }
+            return .bottle(.shakeToEmpty(words[0].lowercased() == "on"))
         default:
             throw .unknownCommand(String(name.prefix(40)))
         }

@@ -23,11 +23,15 @@ public struct BridgeSnapshot: Sendable, Equatable {
     /// Records the bottle still holds unsynced, as of its last Current State.
     public var unsynced: Int?
     public var bottleConnected: Bool
+    /// Device Settings' shake-to-empty switch, when read.
+    public var shakeToEmpty: Bool?
+    /// The goal the bottle itself holds (Bottle Config), when read.
+    public var bottleGoalML: Int?
 
     public init(time: Double, dayTotalML: Int, goalML: Int, bottleLevelML: Int? = nil,
                 batteryPercent: Int? = nil, urgency: String, deficitML: Int, remindersToday: Int,
                 dailyLimit: Bool, lastSync: Double? = nil, unsynced: Int? = nil,
-                bottleConnected: Bool) {
+                bottleConnected: Bool, shakeToEmpty: Bool? = nil, bottleGoalML: Int? = nil) {
         self.time = time
         self.dayTotalML = dayTotalML
         self.goalML = goalML
@@ -40,5 +44,7 @@ public struct BridgeSnapshot: Sendable, Equatable {
         self.lastSync = lastSync
         self.unsynced = unsynced
         self.bottleConnected = bottleConnected
+        self.shakeToEmpty = shakeToEmpty
+        self.bottleGoalML = bottleGoalML
     }
 }

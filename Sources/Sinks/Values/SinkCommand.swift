@@ -8,4 +8,25 @@ public enum SinkCommand: Sendable, Equatable {
     case log(type: String)
     /// A notification's button was tapped (docs/reminders.md 1, "Actions").
     case action(notificationID: String, actionID: String)
+    /// A bottle command (docs/design.md 3.5), queued by the bridge through the same checks as the CLI.
+    case bottle(SinkBottleCommand)
+}
+
+/// What Home Assistant's goal number, tare button and shake-to-empty switch, and the delete
+/// command, ask of the bottle.
+public enum SinkBottleCommand: Sendable, Equatable {
+    case goal(Int)
+    case delete(recordID: Int)
+    case tare
+    case shakeToEmpty(Bool)
+
+    /// The command's name in results: as on the CLI.
+    public var name: String {
+        switch self {
+        case .goal: return "goal"
+        case .delete: return "delete"
+        case .tare: return "tare"
+        case .shakeToEmpty: return "shake-to-empty"
+        }
+    }
 }

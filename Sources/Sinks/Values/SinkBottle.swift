@@ -1,0 +1,43 @@
+// Who the bottle is, for the sinks that show it as a device (Home Assistant): what the bridge read
+// from its Device Information at a connection. Until a bottle is known, no device is announced.
+
+public struct SinkBottle: Sendable, Equatable {
+    /// The Bluetooth address, `F4:12:FA:00:A3:F4`.
+    public var address: String?
+    /// The Device Information serial (the bottle's lasting identifier).
+    public var serial: String?
+    /// The advertised name, e.g. `Aquavate-A3F2`.
+    public var name: String?
+    public var firmware: String?
+    public var model: String?
+
+    public init(address: String? = nil, serial: String? = nil, name: String? = nil, firmware: String? = nil, model: String? = nil) {
+        self.address = address
+        self.serial = serial
+        self.name = name
+        self.firmware = firmware
+        self.model = model
+    }
+
+    /// Whether there is anything to announce: an address or a serial.
+    public var isKnown: Bool { address != nil || serial != nil }
+}
+
+/// The state of one bottle command (docs/design.md 3.5), published on `…/command/result`.
+public struct SinkCommandResult: Sendable, Equatable {
+    public var id: Int64?
+    /// `goal`, `delete`, `tare`, `shake-to-empty`.
+    public var command: String
+    public var argument: String?
+    /// `pending`, `applied`, `failed`, or `refused` (never queued).
+    public var status: String
+    public var message: String?
+
+    public init(id: Int64?, command: String, argument: String?, status: String, message: String?) {
+        self.id = id
+        self.command = command
+        self.argument = argument
+        self.status = status
+        self.message = message
+    }
+}
