@@ -4,6 +4,9 @@
 ///
 /// There is no lower bound beyond 0: a Raspberry Pi without a real-time clock records in 1970
 /// until NTP has synchronised it, and such a recording is still a faithful one.
+
+import Timekeeping
+
 public enum CaptureTimeBounds {
     /// 2100-01-01T00:00:00Z, the first time a capture may not hold.
     public static let end: Double = 4_102_444_800
@@ -12,7 +15,7 @@ public enum CaptureTimeBounds {
     public static func problem(with time: Double) -> String? {
         guard time.isFinite, time >= 0 else { return "t must be a finite number ≥ 0, got \(time)" }
         guard time < end else {
-            return "t \(time) is after \(UTCTime.iso8601(end)) (\(Int64(end))): expected UTC seconds since 1970, not milliseconds"
+            return "t \(time) is after \(ISO8601Text.format(end)) (\(Int64(end))): expected UTC seconds since 1970, not milliseconds"
         }
         return nil
     }

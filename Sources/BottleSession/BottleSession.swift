@@ -14,6 +14,7 @@ import AquavateProtocol
 import BlueZ
 import History
 import Logging
+import Timekeeping
 
 public final class BottleSession {
     public let link: any BottleLink

@@ -9,6 +9,7 @@ import History
 import Logging
 import ServiceLifecycle
 import Sinks
+import Timekeeping
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -6,6 +6,7 @@
 import Foundation
 import Testing
 @testable import Reminders
+import Timekeeping
 
 struct LocalTimeTests {
     @Test func timesOfDay() throws {

@@ -18,6 +18,7 @@
 // pings stop, and systemd kills and restarts the service (WatchdogSec= in the unit).
 
 import Locking
+import Timekeeping
 
 public final class LoopProgress: Sendable {
     /// How far past its deadline a participant still counts as on time (a busy scheduler, a slow

@@ -10,6 +10,7 @@ import Logging
 import Reminders
 import ServiceLifecycle
 import Sinks
+import Timekeeping
 
 public actor ReminderDesk {
     private let runner: ReminderRunner
@@ -183,11 +184,11 @@ public actor ReminderDesk {
 /// and at no other time: an idle daemon sleeps (docs/design.md 5).
 public struct ReminderTicker: Service {
     let desk: ReminderDesk
-    let clock: any BridgeClock
+    let clock: any WallClock
     /// Each tick is progress for the watchdog; each sleep a declared wait.
     let heartbeat: Heartbeat
 
-    public init(desk: ReminderDesk, clock: any BridgeClock, heartbeat: Heartbeat = .unobserved) {
+    public init(desk: ReminderDesk, clock: any WallClock, heartbeat: Heartbeat = .unobserved) {
         self.desk = desk
         self.clock = clock
         self.heartbeat = heartbeat
@@ -220,9 +221,9 @@ public struct ReminderTicker: Service {
 public struct SinkService: Service {
     let hub: SinkHub
     let desk: ReminderDesk
-    let clock: any BridgeClock
+    let clock: any WallClock
 
-    public init(hub: SinkHub, desk: ReminderDesk, clock: any BridgeClock) {
+    public init(hub: SinkHub, desk: ReminderDesk, clock: any WallClock) {
         self.hub = hub
         self.desk = desk
         self.clock = clock

@@ -5,6 +5,7 @@
 
 import AquavateProtocol
 import Foundation
+import Timekeeping
 
 public enum BridgeEvent: Sendable, Equatable {
     case drink(DrinkEvent)
@@ -78,26 +79,26 @@ extension BridgeEvent {
         case .drink(let drink):
             object = [
                 "event": "drink", "bottle": drink.bottle, "record_id": Int(drink.recordID),
-                "time": BridgeTime.iso8601(Double(drink.timestamp)), "amount_ml": drink.amountML,
+                "time": ISO8601Text.formatWithMilliseconds(Double(drink.timestamp)), "amount_ml": drink.amountML,
                 "bottle_level_ml": drink.bottleLevelML, "type": drink.kind.rawValue,
                 "deleted": drink.deleted, "new": drink.isNew,
             ]
         case .state(let state):
             object = [
-                "event": "state", "time": BridgeTime.iso8601(state.time), "daily_total_ml": state.dailyTotalML,
+                "event": "state", "time": ISO8601Text.formatWithMilliseconds(state.time), "daily_total_ml": state.dailyTotalML,
                 "bottle_level_ml": state.bottleLevelML, "battery": state.battery, "unsynced": state.unsynced,
                 "flags": state.flags,
             ]
         case .sync(let sync):
             object = [
-                "event": "sync", "time": BridgeTime.iso8601(sync.time), "records": sync.records,
+                "event": "sync", "time": ISO8601Text.formatWithMilliseconds(sync.time), "records": sync.records,
                 "chunks": sync.chunks, "outcome": sync.outcome.rawValue,
             ]
         case .day(let day):
             object = ["event": "day", "date": day.date, "total_ml": day.totalML, "drinks": day.drinks, "goal_ml": day.goalML]
         case .notification(let note):
             var fields: [String: any Sendable] = [
-                "event": "notification", "time": BridgeTime.iso8601(note.time), "id": note.id, "kind": note.kind,
+                "event": "notification", "time": ISO8601Text.formatWithMilliseconds(note.time), "id": note.id, "kind": note.kind,
                 "title": note.title, "body": note.body,
             ]
             if !note.actions.isEmpty { fields["actions"] = note.actions }
@@ -121,33 +122,21 @@ extension BridgeEvent {
         case .drink(let drink):
             let marker = novelty ? (drink.isNew ? "  new" : "  known") : ""
             let deleted = drink.deleted ? "  deleted" : ""
-            return "\(BridgeTime.iso8601(Double(drink.timestamp)))  drink #\(drink.recordID)  \(drink.amountML) ml  \(drink.kind.rawValue)  level \(drink.bottleLevelML) ml\(marker)\(deleted)"
+            return "\(ISO8601Text.formatWithMilliseconds(Double(drink.timestamp)))  drink #\(drink.recordID)  \(drink.amountML) ml  \(drink.kind.rawValue)  level \(drink.bottleLevelML) ml\(marker)\(deleted)"
         case .state(let state):
             let flags = state.flags.isEmpty ? "-" : state.flags.joined(separator: ",")
-            return "\(BridgeTime.iso8601(state.time))  state  today \(state.dailyTotalML) ml (bottle's day)  level \(state.bottleLevelML) ml  battery \(state.battery)%  unsynced \(state.unsynced)  flags \(flags)"
+            return "\(ISO8601Text.formatWithMilliseconds(state.time))  state  today \(state.dailyTotalML) ml (bottle's day)  level \(state.bottleLevelML) ml  battery \(state.battery)%  unsynced \(state.unsynced)  flags \(flags)"
         case .sync(let sync):
-            return "\(BridgeTime.iso8601(sync.time))  sync \(sync.outcome.rawValue): \(sync.records) records in \(sync.chunks) chunks"
+            return "\(ISO8601Text.formatWithMilliseconds(sync.time))  sync \(sync.outcome.rawValue): \(sync.records) records in \(sync.chunks) chunks"
         case .day(let day):
             let percent = day.goalML > 0 ? day.totalML * 100 / day.goalML : 0
             return "\(day.date)  \(day.totalML) ml in \(day.drinks) drinks  (\(percent)% of \(day.goalML) ml)"
         case .notification(let note):
-            return "\(BridgeTime.iso8601(note.time))  notification \(note.kind) [\(note.id)]  \(note.title): \(note.body)"
+            return "\(ISO8601Text.formatWithMilliseconds(note.time))  notification \(note.kind) [\(note.id)]  \(note.title): \(note.body)"
         case .error(let error):
             var place = error.file ?? ""
             if let line = error.line { place += ":\(line)" }
             return place.isEmpty ? "error: \(error.message)" : "\(place): \(error.message)"
         }
-    }
-}
-
-/// Formatting of instants for output.
-public enum BridgeTime {
-    /// ISO 8601 in UTC with `Z`; milliseconds only when the instant has a fraction.
-    public static func iso8601(_ seconds: Double) -> String {
-        let date = Date(timeIntervalSince1970: seconds)
-        if seconds.rounded(.down) == seconds {
-            return date.formatted(Date.ISO8601FormatStyle())
-        }
-        return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

@@ -21,6 +21,7 @@
 import Foundation
 import Locking
 import Logging
+import Timekeeping
 
 public final class MQTTSink: NotificationSink {
     public let name = "mqtt"
@@ -55,7 +56,7 @@ public final class MQTTSink: NotificationSink {
     ///   - gate: which commands may go on; the default lets no setting change.
     ///   - clock: time for the command rate limit.
     public init(configuration: MQTTSinkConfiguration, gate: SinkCommandGate = .noSettings,
-                clock: any SinkClock = SystemSinkClock(), logger: Logger) throws(SinkConfigurationError) {
+                clock: any WallClock = SystemClock(), logger: Logger) throws(SinkConfigurationError) {
         self.configuration = configuration
         self.gate = gate
         let shared = Shared()
