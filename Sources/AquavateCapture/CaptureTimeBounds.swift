@@ -1,4 +1,4 @@
-/// The times a capture may hold (docs/design.md 3.3, issue 11). Replay ticks the reminder engine at
+/// The times a capture may hold (docs/design.md 3.3). Replay ticks the reminder engine at
 /// every minute of its timeline, so a mistyped `t` (milliseconds: 1e13) would have it tick for
 /// ever; a time past the end of this century is rejected like any other malformed line.
 ///

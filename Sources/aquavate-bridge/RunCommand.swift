@@ -86,7 +86,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = common.makeLogger()
-        // Before anything else (BlueZ, the database): one daemon at a time (issue 11).
+        // Before anything else (BlueZ, the database): one daemon at a time (InstanceLock says why).
         let lock: InstanceLock
         let claim: BusClaim
         do {

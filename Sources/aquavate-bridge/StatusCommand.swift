@@ -30,7 +30,7 @@ struct StatusCommand: ParsableCommand {
             let instant = try parseInstant(at, option: "--at") ?? SystemClock().now
             let history = try common.openHistory(path: common.databasePath)
             let configuration = try common.loadConfiguration(history: history, logger: common.makeLogger())
-            // This machine's clock now (issue 11); not said for another instant (--at).
+            // This machine's clock now, which decides SET_TIME; not said for another instant (--at).
             let clock = at == nil ? ClockTrust.evaluate(source: KernelClockSync(), history: history) : nil
             let report = try StatusReport.make(history: history, configuration: configuration, at: instant, clock: clock)
             if json {

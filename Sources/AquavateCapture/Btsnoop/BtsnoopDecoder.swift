@@ -96,7 +96,7 @@ struct BtsnoopDecoder {
             return nil
         }
         let time = Double(record.unixMicroseconds) / 1_000_000
-        // Replay ticks every minute up to it (issue 11): the same end as an aqcap line's `t`.
+        // Replay ticks every minute up to it: the same end as an aqcap line's `t`.
         guard time < CaptureTimeBounds.end else {
             report(record.number, "timestamp after \(ISO8601Text.format(CaptureTimeBounds.end)) (\(time) s since 1970); record skipped")
             return nil

@@ -280,7 +280,7 @@ public final class BridgeDaemon: Service, Sendable {
     private func session(on connection: GATTConnection, sighting: Sighting, recorder: SessionRecorder?) async -> SessionReport {
         let link = BlueZBottleLink(connection)
         let bottleID = link.address.uppercased()
-        // Decided before anything of this session is stored (issue 11).
+        // Decided before anything of this session is stored, so its own drinks cannot vouch for the clock.
         let setTime = ClockTrust.evaluate(source: options.clockSync, history: history, bottle: bottleID).setTimePolicy
         do {
             _ = try history.updateBottle(id: bottleID) { bottle in

@@ -38,7 +38,7 @@ public actor ReminderDesk {
         let (settings, problems) = configuration.reminderSettings(
             bottleGoal: storedGoal, personReachable: reachable, storedSchedules: StoredSchedules.tables(in: history))
         for problem in problems { logger.warning("\(problem)") }
-        // The ticker wakes every minute: a longer gap is the clock jumping (issue 11), a restart.
+        // The ticker wakes every minute: a longer gap is the clock jumping, handled as a restart.
         self.runner = ReminderRunner(history: history, settings: settings, logger: logger, gapRule: .daemon) { delivery in
             deliver?(delivery)
             if let hub {

@@ -25,7 +25,7 @@ public struct StatusReport: Sendable {
     public var pending: Int
     /// Pending notifications of sections 3–6, the ritual streak, and why a rule schedules nothing.
     public var rules: RulesStatus?
-    /// This machine's clock as the daemon judges it before SET_TIME (issue 11); nil: not asked.
+    /// This machine's clock as the daemon judges it before SET_TIME; nil: not asked.
     public var clock: ClockTrust?
 
     /// Builds the report at `instant` from the database (engine state restored, nothing saved).

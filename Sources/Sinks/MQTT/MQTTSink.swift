@@ -8,7 +8,7 @@
 // is also published on a clean stop. When Home Assistant announces itself (`online` on
 // `homeassistant/status`) the discovery config and state are sent again.
 //
-// Commands (issue 11): whoever may publish on the command topic is not trusted with more than
+// Commands: whoever may publish on the command topic is not trusted with more than
 // the gate allows (the daemon's: the person's settings). Each command is rate-limited, judged
 // by its length before it is copied, and answered on `…/command/result`; refusals are logged.
 // The broker is asked (MQTT 5 Maximum Packet Size) not to send this client anything larger than
