@@ -32,6 +32,8 @@ public struct WriteOutcome: Hashable, Sendable {
 
 public struct BottleModel: Sendable {
     public let configuration: Configuration
+    /// Where the bottle gets the time: injected, never the system's own, so tests step through
+    /// a day of drinks, a 5 s rebuild or a calibration without waiting.
     private let clock: any WallClock
 
     // MARK: Persistent (flash, NVS, RTC memory)

@@ -34,6 +34,8 @@ public struct SinkQueueStatus: Sendable, Equatable {
 
 final class SinkQueue: Sendable {
     let sink: any NotificationSink
+    /// "Now" for the log lines and the back-off's sleeps: injected, so that tests step through the
+    /// back-off schedule without waiting minutes.
     private let clock: any WallClock
     private let policy: RetryPolicy
     private let limit: Int
