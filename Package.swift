@@ -24,18 +24,21 @@ let package = Package(
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
-        // adjtimex(2) from glibc's sys/timex.h: is the clock synchronised (issue 11)?
+        // adjtimex(2) from glibc's sys/timex.h: is the clock synchronised?
         .systemLibrary(name: "CTimex"),
         // sd_notify / sd_watchdog_enabled: readiness, status and the watchdog of a Type=notify service.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // The no-I/O core: wire formats of docs/protocol.md.
         .target(name: "AquavateProtocol"),
+        // Time, written once: the injected wall clock (system and manual), the monotonic clock, the
+        // local day and its time zone, the civil calendar, ISO 8601 text.
+        .target(name: "Timekeeping", dependencies: ["Locking"]),
         // .aqcap capture files and btsnoop import.
-        .target(name: "AquavateCapture", dependencies: ["AquavateProtocol", "Locking"]),
+        .target(name: "AquavateCapture", dependencies: ["AquavateProtocol", "Locking", "Timekeeping"]),
         // The drink history (GRDB / SQLite).
         .target(name: "History", dependencies: [
-            "AquavateProtocol",
+            "AquavateProtocol", "Timekeeping",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // Swift face of libdbus.
@@ -46,15 +49,15 @@ let package = Package(
         ]),
         // One connection to one bottle: subscriptions, SET_TIME, the sync engine.
         .target(name: "BottleSession", dependencies: [
-            "BlueZ", "AquavateProtocol", "AquavateCapture", "History", "Locking", .product(name: "Logging", package: "swift-log"),
+            "BlueZ", "AquavateProtocol", "AquavateCapture", "History", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log"),
         ]),
         // Reminder rules (docs/reminders.md), driven by an injected clock.
-        .target(name: "Reminders"),
+        .target(name: "Reminders", dependencies: ["Timekeeping"]),
         // Notification sinks: journal, desktop, MQTT, HTTP push.
-        .target(name: "Sinks", dependencies: ["DBus", "CMosquitto", "Locking", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Sinks", dependencies: ["DBus", "CMosquitto", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log")]),
         // Configuration, replay, the daemon's wiring.
         .target(name: "Bridge", dependencies: [
-            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth", "CSystemd", "CTimex", "BlueZ", "BottleSession", "ProcessSupport", "Locking",
+            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth", "CSystemd", "CTimex", "BlueZ", "BottleSession", "ProcessSupport", "Locking", "Timekeeping",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -65,16 +68,16 @@ let package = Package(
         // Child processes started race-free and awaited without blocking a thread (dbus-daemon, tools).
         .target(name: "ProcessSupport", dependencies: ["Locking"]),
         // A BlueZ-faithful simulated bottle exported on D-Bus.
-        .target(name: "BottleSimulator", dependencies: ["DBus", "AquavateProtocol", "Locking"]),
+        .target(name: "BottleSimulator", dependencies: ["DBus", "AquavateProtocol", "Locking", "Timekeeping"]),
 
         .executableTarget(name: "aquavate-bridge", dependencies: [
-            "Bridge", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders", "BottleSimulator", "Locking",
+            "Bridge", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders", "BottleSimulator", "Locking", "Timekeeping",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         .executableTarget(name: "aquavate-sim", dependencies: [
-            "BottleSimulator", "DBus", "AquavateProtocol", "Locking",
+            "BottleSimulator", "DBus", "AquavateProtocol", "Locking", "Timekeeping",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -85,26 +88,27 @@ let package = Package(
 
         // Benchmarks (not tests): `swift run -c release aquavate-bench`.
         .executableTarget(name: "aquavate-bench", dependencies: [
-            "AquavateProtocol", "AquavateCapture", "History", "Bridge", "Reminders", "ProcessSupport", "BottleSimulator", "BlueZ", "DBus",
+            "AquavateProtocol", "AquavateCapture", "History", "Bridge", "Reminders", "ProcessSupport", "BottleSimulator", "BlueZ", "DBus", "Timekeeping",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Benchmarks/aquavate-bench"),
 
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
+        .testTarget(name: "TimekeepingTests", dependencies: ["Timekeeping"]),
         .testTarget(name: "ProcessSupportTests", dependencies: ["ProcessSupport"]),
         .testTarget(name: "AquavateProtocolTests", dependencies: ["AquavateProtocol", "BusTestSupport"]),
         .testTarget(name: "AquavateCaptureTests", dependencies: ["AquavateCapture", "AquavateProtocol"]),
-        .testTarget(name: "HistoryTests", dependencies: ["History", "AquavateProtocol"]),
+        .testTarget(name: "HistoryTests", dependencies: ["History", "AquavateProtocol", "Timekeeping"]),
         // Test helpers shared by the targets that need a private dbus-daemon.
         .target(name: "BusTestSupport", dependencies: ["ProcessSupport", "BottleSimulator"], path: "Tests/BusTestSupport"),
         .testTarget(name: "DBusTests", dependencies: ["Locking", "DBus", "BusTestSupport", "ProcessSupport"]),
-        .testTarget(name: "RemindersTests", dependencies: ["Reminders"]),
-        .testTarget(name: "SinksTests", dependencies: ["Sinks", "DBus", "BusTestSupport", "ProcessSupport"]),
+        .testTarget(name: "RemindersTests", dependencies: ["Reminders", "Timekeeping"]),
+        .testTarget(name: "SinksTests", dependencies: ["Sinks", "Timekeeping", "DBus", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "InstallTests", dependencies: ["Locking", "Bridge", "DBus", "BusTestSupport", "ProcessSupport"]),
-        .testTarget(name: "BottleSimulatorTests", dependencies: ["Locking", "BottleSimulator", "DBus", "AquavateProtocol", "BusTestSupport", "ProcessSupport"]),
-        .testTarget(name: "BlueZTests", dependencies: ["Locking", "BlueZ", "BottleSession", "DBus", "AquavateProtocol", "History", "BottleSimulator", "BusTestSupport"]),
+        .testTarget(name: "BottleSimulatorTests", dependencies: ["Locking", "Timekeeping", "BottleSimulator", "DBus", "AquavateProtocol", "BusTestSupport", "ProcessSupport"]),
+        .testTarget(name: "BlueZTests", dependencies: ["Locking", "Timekeeping", "BlueZ", "BottleSession", "DBus", "AquavateProtocol", "History", "BottleSimulator", "BusTestSupport"]),
         // Which module may import which (README.md, "Architecture"): reads the source tree, builds
         // against nothing of the product.
         .testTarget(name: "ArchitectureTests"),
-        .testTarget(name: "BridgeTests", dependencies: ["Locking", "Bridge", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks", "BusTestSupport", "ProcessSupport"]),
+        .testTarget(name: "BridgeTests", dependencies: ["Locking", "Timekeeping", "Bridge", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks", "BusTestSupport", "ProcessSupport"]),
     ]
 )

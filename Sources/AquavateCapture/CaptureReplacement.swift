@@ -1,6 +1,6 @@
-// A finished capture written to a new temporary file beside its destination and renamed over it
-// (issue 11: `import -o` opened the path with O_TRUNC, so a symlink planted there had its target
-// truncated and overwritten). mkstemp creates the file with O_EXCL, which never follows a link,
+// A finished capture written to a new temporary file beside its destination and renamed over it,
+// so that a symlink planted at the destination cannot have its target truncated and overwritten
+// (as opening the path with O_TRUNC would). mkstemp creates the file with O_EXCL, which never follows a link,
 // and rename(2) replaces the directory entry itself: a link at the destination is replaced, its
 // target is untouched. A reader never sees a half-written capture, and a failed import leaves
 // what was there before.

@@ -30,7 +30,7 @@ public final class CaptureWriter: Sendable {
     /// must be on disk as it grows; a finished capture goes through CaptureReplacement instead.
     public convenience init(path: String, header: CaptureHeader) throws {
         // O_NOFOLLOW: a symlink planted at the path is refused, not followed and its target
-        // truncated (issue 11; `import -o` renames a temporary file over the path instead).
+        // truncated (`import -o` writes a temporary file and renames it over the path).
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else {
             let reason = errno == ELOOP ? "it is a symbolic link; give the recording's own path" : String(cString: strerror(errno))

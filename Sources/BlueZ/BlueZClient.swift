@@ -254,10 +254,11 @@ public final class BlueZClient: Sendable {
             arguments: arguments, timeout: timeout)
     }
 
-    /// A new private connection to the same bus, for one BLE session's GATT calls: notify
+    /// A new private connection to the bus bluetoothd is on (the system bus; a private bus in
+    /// tests), for one BLE session's GATT calls: notify
     /// sessions belong to the connection that asked for them (docs/bluez.md 7.7), so closing it ends
     /// them, and a new session never inherits the last one's (docs/bluez.md F8).
-    public func openSessionConnection() async throws -> BusConnection {
+    public func openPrivateSystemBus() async throws -> BusConnection {
         try await BusConnection.connect(.address(connection.address))
     }
 }

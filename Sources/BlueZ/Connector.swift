@@ -83,8 +83,8 @@ public struct Connector: Sendable {
         try await connectOrAdopt(device, label: label, watch: watch, view: &view)
         try await waitForServices(device, label: label, watch: watch, view: &view)
         try await waitForCharacteristics(device, required: required, label: label)
-        let sessionBus = try await client.openSessionConnection()
-        return GATTConnection(client: client, device: device, sessionBus: sessionBus, watch: watch, view: view,
+        let privateSystemBus = try await client.openPrivateSystemBus()
+        return GATTConnection(client: client, device: device, privateSystemBus: privateSystemBus, watch: watch, view: view,
                               policy: policy, logger: logger)
     }
 

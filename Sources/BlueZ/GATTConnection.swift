@@ -2,10 +2,11 @@
 // UUID, read, write (with response), notifications, the MTU, the battery, and one ordered
 // stream of what happens on the link.
 //
-// GATT calls go over a private bus connection of this session (docs/bluez.md F8, 7.7): BlueZ ties
-// notify sessions to the connection that asked, so closing it at the end releases them and the
-// next session starts clean. Signals keep arriving through the client's cache connection, in
-// BlueZ's order, and are turned into `GATTEvent`s here.
+// GATT calls go over a private connection to the system bus, one per BLE session (docs/bluez.md
+// F8, 7.7; nothing to do with the desktop's session bus): BlueZ ties notify sessions to the
+// connection that asked, so closing it at the end releases them and the next session starts
+// clean. Signals keep arriving through the client's cache connection, in BlueZ's order, and are
+// turned into `GATTEvent`s here.
 
 import DBus
 import Logging
@@ -31,7 +32,9 @@ public final class GATTConnection: Sendable {
     /// Every event of the link, in order; ends after `.linkLost`.
     public let events = EventQueue<GATTEvent>()
 
-    private let sessionBus: BusConnection
+    /// This BLE session's own connection to the system bus (the one bluetoothd is on); closed
+    /// when the link ends, which releases its notify sessions.
+    private let privateSystemBus: BusConnection
     private let logger: Logger
     private let state = Locked(LinkState())
     private let pump = Locked<Task<Void, Never>?>(nil)
@@ -45,11 +48,11 @@ public final class GATTConnection: Sendable {
         var disconnecting = false
     }
 
-    init(client: BlueZClient, device: DBusObjectPath, sessionBus: BusConnection, watch: ChangeWatch,
+    init(client: BlueZClient, device: DBusObjectPath, privateSystemBus: BusConnection, watch: ChangeWatch,
          view: DeviceView, policy: ConnectPolicy, logger: Logger) {
         self.client = client
         self.device = device
-        self.sessionBus = sessionBus
+        self.privateSystemBus = privateSystemBus
         self.policy = policy
         self.logger = logger
         let known = client.objects.device(device)
@@ -138,7 +141,7 @@ public final class GATTConnection: Sendable {
         let known = characteristics
         if let mtu = known.lazy.compactMap(\.mtu).first { return mtu }
         guard let first = known.first else { return nil }
-        let reply = try? await sessionBus.call(
+        let reply = try? await privateSystemBus.call(
             destination: BlueZNames.service, path: first.path, interface: BlueZNames.propertiesInterface,
             method: "Get", arguments: [.string(BlueZNames.characteristicInterface), .string("MTU")],
             timeout: .seconds(2))
@@ -229,7 +232,7 @@ public final class GATTConnection: Sendable {
         while true {
             if let lost = lostReason { throw LinkLost(device: address, reason: lost) }
             do {
-                return try await body(sessionBus)
+                return try await body(privateSystemBus)
             } catch let failure as DBusFailure where failure.name == BlueZNames.Error.inProgress {
                 guard ContinuousClock.now < deadline else {
                     throw GATTOperationFailed(operation: operation, characteristic: info.uuid,
@@ -280,6 +283,6 @@ public final class GATTConnection: Sendable {
     public func close(reason: LinkLoss = .local) async {
         markLost(reason)
         pump.withLock { $0 }?.cancel()
-        await sessionBus.close()
+        await privateSystemBus.close()
     }
 }

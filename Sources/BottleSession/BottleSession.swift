@@ -14,6 +14,7 @@ import AquavateProtocol
 import BlueZ
 import History
 import Logging
+import Timekeeping
 
 public final class BottleSession {
     public let link: any BottleLink
@@ -30,7 +31,7 @@ public final class BottleSession {
     /// The chunk_size to ask for instead of the MTU's (tests and debugging; the iOS app asks 20,
     /// which the bottle cannot notify whole, docs/protocol.md B1).
     private let chunkSizeOverride: Int?
-    /// Whether SET_TIME is written, decided by the daemon from its clock (issue 11).
+    /// Whether SET_TIME is written, decided by the daemon from its clock.
     private let setTime: SetTimePolicy
     /// The durable queue of commands applied after the sync (docs/design.md 3.5); nil: none.
     let commands: (any BottleCommandQueue)?
@@ -115,7 +116,7 @@ public final class BottleSession {
         let state = try await optional("read current-state", { try await read(.currentState) })
         if let state { heardState(state) }
         // SET_TIME with UTC now, on every connection (5.1; the bottle's clock can be hours off) —
-        // unless this machine's clock is not to be trusted (issue 11): the bottle keeps any time
+        // unless this machine's clock is not to be trusted: the bottle keeps any time
         // it is given (B9). The Current State above is the bottle's own clock (7.2.3-4 order).
         let bottleTime = state.flatMap { try? CurrentState(decoding: $0) }.map { Double($0.timestamp) }
         if let stamp = state.flatMap({ try? CurrentState(decoding: $0) })?.timestamp,
@@ -341,8 +342,8 @@ public final class BottleSession {
 
     /// The next event before `deadline` (nil when it passed); Current State and battery values
     /// are handled on the way. A lost link throws, every time it is asked: an ended link answers
-    /// at once, so a caller that treated `.lost` as just another event would spin (issue 10:
-    /// a full core and 100 MB a second when the bottle slept while an ACK's reply was pending).
+    /// at once, so a caller that treated `.lost` as just another event would spin (a full core
+    /// and 100 MB a second when the bottle sleeps while an ACK's reply is pending).
     /// The session's own deadline (`timing.sessionLimit`) ends it here too.
     func nextEvent(until deadline: Double) async throws -> LinkEvent? {
         // `deadline` is on the session's clock (tests drive it); the session's own limit is on

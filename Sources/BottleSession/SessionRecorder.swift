@@ -10,6 +10,7 @@ import AquavateProtocol
 import Foundation
 import Logging
 import Locking
+import Timekeeping
 
 public final class SessionRecorder: Sendable {
     public let path: String
@@ -34,7 +35,7 @@ public final class SessionRecorder: Sendable {
         state.withLock { state in
             guard state.writer == nil, !state.failed else { return }
             let header = CaptureHeader(
-                created: Date(timeIntervalSince1970: time).ISO8601Format(), source: source,
+                created: ISO8601Text.format(time), source: source,
                 deviceName: name, deviceAddress: address, mtu: mtu)
             do {
                 state.writer = try CaptureWriter(path: path, header: header)

@@ -1,4 +1,4 @@
-// Whether a session writes SET_TIME, decided outside the session (issue 11). The bottle takes
+// Whether a session writes SET_TIME, decided outside the session, by what the host's clock is worth. The bottle takes
 // any time it is given and keeps it, marked valid, for good (docs/protocol.md B9), stamping every
 // drink with it: a Raspberry Pi without a real-time clock boots at its last saved time (or
 // 1970) until NTP has synchronised it, and SET_TIME from such a clock corrupts the history at

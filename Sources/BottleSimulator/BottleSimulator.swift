@@ -12,6 +12,7 @@
 import AquavateProtocol
 import DBus
 import Foundation
+import Timekeeping
 
 public final class BottleSimulator: Sendable {
     let core: SimulatedBlueZ
@@ -24,7 +25,7 @@ public final class BottleSimulator: Sendable {
     /// - Throws: `DBusConnectFailed`, `SimulatorBusNameTaken`, `SimulatorConfigurationInvalid`.
     public static func start(
         bus: BusAddress = .system, configuration: SimulatorConfiguration = SimulatorConfiguration(),
-        clock: any BottleClock = SystemClock()
+        clock: any WallClock = SystemClock()
     ) async throws -> BottleSimulator {
         try configuration.validate()
         let connection = try await BusConnection.connect(bus)

@@ -2,6 +2,7 @@
 // BlueZ's timings, and the faults.
 import AquavateProtocol
 import Foundation
+import Timekeeping
 
 public struct SimulatorConfiguration: Sendable {
     /// BlueZ's `[GATT] Cache` setting.

@@ -14,7 +14,7 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
     /// as after RemoveDevice or a bluetoothd restart.
     case vanishMidSync(Int)
     /// The bottle falls asleep on the ACK of chunk K while that write's reply is pending; BlueZ
-    /// shows it as another implementation did (issue 10): Connected=false and ServicesResolved=false
+    /// shows it as an independently written BlueZ model does: Connected=false and ServicesResolved=false
     /// in one signal, every GATT object removed, the device kept, THEN the write answered OK. The
     /// bottle advertises again a second later.
     case sleepInReply(Int)
@@ -52,11 +52,11 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
     /// The scanner goes silent (docs/bluez.md F16): the first N discoveries report no advertisement
     /// although `Discovering` is true; a discovery started again after them hears the bottle.
     case deafScanner(Int)
-    /// The seeded fault injector (issue 10): up to four connections broken at random instants in
+    /// The seeded fault injector: up to four connections broken at random instants in
     /// random ways BlueZ shows (ChaosPlan.swift); the same seed gives the same plans.
     case chaos(seed: UInt64)
     /// A hostile bottle (buggy firmware, a spoofed address): chunks bent at random, seeded, and
-    /// floods of Current State with a flickering low-battery flag (issue 11).
+    /// floods of Current State with a flickering low-battery flag.
     case hostile(seed: UInt64)
 
     /// Name, argument and meaning of every fault, for `--help`.

@@ -2,16 +2,17 @@
 
 import Foundation
 import GRDB
+import Timekeeping
 
 /// The intake of one local calendar day.
 public struct DayTotal: Sendable, Hashable, Codable {
-    public var date: LocalDate
+    public var date: LocalDay
     /// Sum of `amount_ml` of the day's drinks (amount > 0, not deleted).
     public var totalML: Int
     /// Number of those drinks.
     public var drinks: Int
 
-    public init(date: LocalDate, totalML: Int, drinks: Int) {
+    public init(date: LocalDay, totalML: Int, drinks: Int) {
         self.date = date
         self.totalML = totalML
         self.drinks = drinks
@@ -27,18 +28,18 @@ extension DrinkHistory {
     /// or before it. All bottles are summed unless `bottle` is given.
     public func dayTotals(timeZone: TimeZone, from: Double? = nil, to: Double? = nil,
                           knownAt: Double? = nil, bottle: String? = nil) throws -> [DayTotal] {
-        let days = LocalDays(timeZone: timeZone)
-        let firstDay = try from.map { days.day(of: try ArgumentChecks.seconds($0, "from")) }
+        let clock = LocalClock(timeZone: timeZone)
+        let firstDay = try from.map { clock.wallClockUncached(at: Double(try ArgumentChecks.seconds($0, "from"))).day.daysSince1970 }
         // `to` is excluded: its day counts only when an earlier instant lies in it.
-        let lastDay = try to.map { days.day(of: try ArgumentChecks.seconds($0.nextDown, "to")) }
+        let lastDay = try to.map { clock.wallClockUncached(at: Double(try ArgumentChecks.seconds($0.nextDown, "to"))).day.daysSince1970 }
         if let firstDay, let lastDay, lastDay < firstDay { return [] }
-        return try totals(days: days, first: firstDay, last: lastDay, knownAt: knownAt, bottle: bottle)
+        return try totals(clock: clock, first: firstDay, last: lastDay, knownAt: knownAt, bottle: bottle)
     }
 
     /// Day totals of the local dates `days` (inclusive), e.g. the last N days for `history`.
-    public func dayTotals(timeZone: TimeZone, days range: ClosedRange<LocalDate>,
+    public func dayTotals(timeZone: TimeZone, days range: ClosedRange<LocalDay>,
                           knownAt: Double? = nil, bottle: String? = nil) throws -> [DayTotal] {
-        try totals(days: LocalDays(timeZone: timeZone), first: range.lowerBound.daysSince1970,
+        try totals(clock: LocalClock(timeZone: timeZone), first: range.lowerBound.daysSince1970,
                    last: range.upperBound.daysSince1970, knownAt: knownAt, bottle: bottle)
     }
 
@@ -46,10 +47,10 @@ extension DrinkHistory {
     /// on a DST change. Zero drinks when there are none.
     public func dayTotal(containing instant: Double, timeZone: TimeZone, knownAt: Double? = nil,
                          bottle: String? = nil) throws -> DayTotal {
-        let days = LocalDays(timeZone: timeZone)
-        let day = days.day(of: try ArgumentChecks.seconds(instant, "instant"))
-        let found = try totals(days: days, first: day, last: day, knownAt: knownAt, bottle: bottle)
-        return found.first ?? DayTotal(date: LocalDate(daysSince1970: day), totalML: 0, drinks: 0)
+        let clock = LocalClock(timeZone: timeZone)
+        let day = clock.wallClockUncached(at: Double(try ArgumentChecks.seconds(instant, "instant"))).day.daysSince1970
+        let found = try totals(clock: clock, first: day, last: day, knownAt: knownAt, bottle: bottle)
+        return found.first ?? DayTotal(date: LocalDay(daysSince1970: day), totalML: 0, drinks: 0)
     }
 
     /// Sums drinks per local day number in `first...last` (unbounded where nil).
@@ -57,7 +58,7 @@ extension DrinkHistory {
     /// The query reads only the timestamp range (with the index) widened by two days on each
     /// side, which covers any local day of any zone (offsets within ±26 h); each row is then
     /// bucketed by its local day number, so the days returned are exact in every zone.
-    private func totals(days: LocalDays, first: Int?, last: Int?, knownAt: Double?,
+    private func totals(clock: LocalClock, first: Int?, last: Int?, knownAt: Double?,
                         bottle: String?) throws -> [DayTotal] {
         let margin: Int64 = 2 * 86_400
         var conditions = ["amount_ml > 0"]
@@ -84,10 +85,11 @@ extension DrinkHistory {
         let sql = "SELECT timestamp, amount_ml FROM drink WHERE " + conditions.joined(separator: " AND ")
 
         var sums = DaySums()
+        var clock = clock
         try read("computing day totals") { db in
             let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
             while let row = try rows.next() {
-                let day = days.day(of: row[0])
+                let day = clock.day(at: Double(row[0] as Int64)).daysSince1970
                 if let first, day < first { continue }
                 if let last, day > last { continue }
                 sums.add(row[1], on: day)
@@ -119,7 +121,7 @@ private struct DaySums {
     mutating func totals() -> [DayTotal] {
         flush()
         return sums.sorted { $0.key < $1.key }.map { day, sum in
-            DayTotal(date: LocalDate(daysSince1970: day), totalML: sum.total, drinks: sum.drinks)
+            DayTotal(date: LocalDay(daysSince1970: day), totalML: sum.total, drinks: sum.drinks)
         }
     }
 

@@ -1,5 +1,5 @@
 // The newest stored drink, as a bound on the present: a clock that shows an earlier time than
-// a drink already stored is wrong (issue 11: SET_TIME is withheld from such a clock).
+// a drink already stored is wrong, and SET_TIME is withheld from it.
 
 import GRDB
 

@@ -112,7 +112,7 @@ public final class EventQueue<Element: Sendable>: Sendable {
     public func next(within timeout: Duration?) async -> Wait {
         // Answer at once, without a timer task, what needs no waiting: a buffered element, an
         // ended queue, a time-out of zero. A consumer that keeps asking an ended queue then costs
-        // nothing but its own loop (issue 10 saw a timer task per call pile up at 100 MB/s).
+        // nothing but its own loop (a timer task per call would pile up at 100 MB/s).
         let ready = state.withLock { state -> Wait? in
             if let item = state.pop() { return .element(item) }
             if state.finished { return .ended }

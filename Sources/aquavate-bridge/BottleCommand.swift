@@ -10,6 +10,7 @@ import ArgumentParser
 import Bridge
 import Foundation
 import History
+import Timekeeping
 
 struct BottleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

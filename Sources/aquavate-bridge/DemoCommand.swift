@@ -11,6 +11,7 @@ import History
 import Logging
 import Reminders
 import Locking
+import Timekeeping
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -68,7 +69,7 @@ struct DemoCommand: AsyncParsableCommand {
     /// The simulated bottle on `bus`, the bridge syncing it once with reminders, then the history.
     private func demo(on bus: PrivateDBusDaemon, logger: Logger) async throws {
         let simulatorConfiguration = SimulatorConfiguration(
-            records: records, faults: try faults.map { try SimulatorFault(parsing: $0) }, now: Bridge.SystemClock().now
+            records: records, faults: try faults.map { try SimulatorFault(parsing: $0) }, now: SystemClock().now
         ).withTestTimings()
         let simulator = try await BottleSimulator.start(bus: .address(bus.address), configuration: simulatorConfiguration)
         print("demo: private D-Bus bus \(bus.address)")
@@ -104,12 +105,12 @@ struct DemoCommand: AsyncParsableCommand {
         case .stopped:
             throw CommandFailure("stopped before the bottle was synced")
         }
-        let status = await desk.status(at: Bridge.SystemClock().now)
+        let status = await desk.status(at: SystemClock().now)
         print("demo: reminders: \(status.urgencyText), deficit \(status.displayedDeficitML) ml, "
               + "\(status.remindersTodayText), \(delivered.withLock { $0 }) notification(s) sent during the demo")
         print("demo: the history")
         let report = try HistoryReport.make(history: history, configuration: configuration, days: nil,
-                                            now: Bridge.SystemClock().now)
+                                            now: SystemClock().now)
         for line in report.lines(format: .text) { print(line) }
     }
 }

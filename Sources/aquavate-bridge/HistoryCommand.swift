@@ -4,6 +4,7 @@ import ArgumentParser
 import Bridge
 import Foundation
 import History
+import Timekeeping
 
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@
 import ArgumentParser
 import Bridge
 import Foundation
+import Timekeeping
 
 struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,7 +36,7 @@ struct LogCommand: ParsableCommand {
             runner.advance(to: instant)
             do {
                 let normalized = try runner.logIntake(type: type, at: instant)
-                print("logged \(normalized) at \(BridgeTime.iso8601(instant))")
+                print("logged \(normalized) at \(ISO8601Text.formatWithMilliseconds(instant))")
             } catch {
                 throw CommandFailure("\(error)")
             }
@@ -46,8 +47,8 @@ struct LogCommand: ParsableCommand {
 /// Parses an ISO 8601 option value, or fails with one line naming the option.
 func parseInstant(_ text: String?, option: String) throws -> Double? {
     guard let text else { return nil }
-    guard let date = try? Date(text, strategy: .iso8601) else {
+    guard let instant = ISO8601Text.parse(text) else {
         throw CommandFailure("\(option) \(text): not an ISO 8601 time such as 2026-11-20T18:00:00Z")
     }
-    return date.timeIntervalSince1970
+    return instant
 }

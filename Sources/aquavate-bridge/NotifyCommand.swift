@@ -6,6 +6,7 @@ import Foundation
 import History
 import Reminders
 import Sinks
+import Timekeeping
 
 struct NotifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -10,6 +10,7 @@ import History
 import Logging
 import ServiceLifecycle
 import Sinks
+import Timekeeping
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -88,7 +89,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = common.makeLogger()
-        // Before anything else (BlueZ, the database): one daemon at a time (issue 11).
+        // Before anything else (BlueZ, the database): one daemon at a time (InstanceLock says why).
         let lock: InstanceLock
         let claim: BusClaim
         do {

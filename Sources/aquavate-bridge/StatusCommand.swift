@@ -3,6 +3,7 @@
 import ArgumentParser
 import Bridge
 import Foundation
+import Timekeeping
 
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,16 +27,10 @@ struct StatusCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures("status") {
-            var instant = SystemClock().now
-            if let at {
-                guard let date = try? Date(at, strategy: .iso8601) else {
-                    throw CommandFailure("--at \(at): not an ISO 8601 time such as 2026-11-20T18:00:00Z")
-                }
-                instant = date.timeIntervalSince1970
-            }
+            let instant = try parseInstant(at, option: "--at") ?? SystemClock().now
             let history = try common.openHistory(path: common.databasePath)
             let configuration = try common.loadConfiguration(history: history, logger: common.makeLogger())
-            // This machine's clock now (issue 11); not said for another instant (--at).
+            // This machine's clock now, which decides SET_TIME; not said for another instant (--at).
             let clock = at == nil ? ClockTrust.evaluate(source: KernelClockSync(), history: history) : nil
             let report = try StatusReport.make(history: history, configuration: configuration, at: instant, clock: clock)
             if json {

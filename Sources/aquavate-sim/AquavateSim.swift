@@ -7,6 +7,7 @@ import Foundation
 import Glibc
 import Locking
 import Synchronization
+import Timekeeping
 
 /// The entry point. SIGTERM and SIGINT get a handler that writes to a pipe before anything else
 /// runs; `dispatchMain()` then parks the main thread in sigsuspend with every signal open, so the

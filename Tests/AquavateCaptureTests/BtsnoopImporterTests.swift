@@ -425,13 +425,6 @@ struct BtsnoopImporterTests {
         #expect(fromDisk == fromMemory)
         #expect(fromDisk.events.count == 2)
     }
-
-    @Test("ISO 8601 creation time")
-    func iso8601() {
-        #expect(UTCTime.iso8601(0) == "1970-01-01T00:00:00Z")
-        #expect(UTCTime.iso8601(1_763_712_000.9) == "2025-11-21T08:00:00Z")
-        #expect(UTCTime.iso8601(951_782_400) == "2000-02-29T00:00:00Z")
-    }
 }
 
 @Suite("btsnoop import: less common PDUs")

@@ -3,7 +3,8 @@
 //
 // The floors, bottom up (a module imports only what lies below it, never sideways into an I/O
 // module it has no business with):
-//   0. pure:       AquavateProtocol, Reminders (Foundation only), Locking (the pthread mutex)
+//   0. pure:       AquavateProtocol, Reminders (Foundation and time only), Locking (the pthread
+//                  mutex), Timekeeping (clocks, the local day, ISO 8601 text; on Locking)
 //   1. storage:    AquavateCapture (files), History (SQLite), ProcessSupport (children)
 //   2. transport:  DBus (libdbus), and on it BlueZ, BottleSimulator and Sinks
 //   3. session:    BottleSession (one bottle over BlueZ)
@@ -23,36 +24,39 @@ enum ModuleMap {
         // them and fuzzers and tests reach every byte without a bus or a disk.
         "AquavateProtocol": ["Foundation"],
         // The reminder rules: no I/O and no system time (an injected clock), so replay and tests
-        // drive them; Foundation for calendars and time zones only.
-        "Reminders": ["Foundation"],
+        // drive them; Foundation for calendars and time zones, Timekeeping for the local day.
+        "Reminders": ["Foundation", "Timekeeping"],
         // The one lock type (and the waiting queue on it): pthread, and libdispatch for the
         // queue's time-outs.
         "Locking": ["Glibc", "Darwin", "Dispatch"],
+        // Time, written once: every module may use it. It holds the one place the system time is
+        // read (`SystemClock`) and the manual clock's lock.
+        "Timekeeping": ["Foundation", "Locking"],
 
-        "AquavateCapture": platform.union(["AquavateProtocol", "Locking"]),
-        "History": platform.union(["AquavateProtocol", "GRDB"]),
-        "ProcessSupport": platform.union(["Locking"]),
+        "AquavateCapture": platform.union(["AquavateProtocol", "Locking", "Timekeeping"]),
+        "History": platform.union(["AquavateProtocol", "Timekeeping", "GRDB"]),
+        "ProcessSupport": platform.union(["Locking", "Timekeeping"]),
 
-        "DBus": platform.union(["CDBus", "Locking"]),
-        "BlueZ": platform.union(["DBus", "AquavateProtocol", "Locking", "Logging"]),
+        "DBus": platform.union(["CDBus", "Locking", "Timekeeping"]),
+        "BlueZ": platform.union(["DBus", "AquavateProtocol", "Locking", "Timekeeping", "Logging"]),
         // Stands in for bluetoothd: it must not share code with the client it is there to test.
-        "BottleSimulator": platform.union(["DBus", "AquavateProtocol", "Locking"]),
+        "BottleSimulator": platform.union(["DBus", "AquavateProtocol", "Locking", "Timekeeping"]),
         // Notifications go out; nothing of the bottle's transport comes in.
-        "Sinks": platform.union(["FoundationNetworking", "DBus", "CMosquitto", "Locking", "Logging"]),
+        "Sinks": platform.union(["FoundationNetworking", "DBus", "CMosquitto", "Locking", "Timekeeping", "Logging"]),
 
         // One bottle over BlueZ; what it stores goes through its `DrinkStore` protocol. See
         // `knownExceptions` for History.
-        "BottleSession": platform.union(["BlueZ", "AquavateProtocol", "AquavateCapture", "Locking", "Logging", "History"]),
+        "BottleSession": platform.union(["BlueZ", "AquavateProtocol", "AquavateCapture", "Locking", "Timekeeping", "Logging", "History"]),
 
         "Bridge": platform.union([
             "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "BlueZ", "BottleSession",
-            "ProcessSupport", "Locking", "CBluetooth", "CSystemd", "CTimex", "Logging", "TOMLKit", "ServiceLifecycle",
+            "ProcessSupport", "Locking", "Timekeeping", "CBluetooth", "CSystemd", "CTimex", "Logging", "TOMLKit", "ServiceLifecycle",
         ]),
         "aquavate-bridge": platform.union([
             "Bridge", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders",
-            "Sinks", "BottleSimulator", "Locking", "ArgumentParser", "Logging", "ServiceLifecycle",
+            "Sinks", "BottleSimulator", "Locking", "Timekeeping", "ArgumentParser", "Logging", "ServiceLifecycle",
         ]),
-        "aquavate-sim": platform.union(["BottleSimulator", "DBus", "AquavateProtocol", "Locking", "ArgumentParser"]),
+        "aquavate-sim": platform.union(["BottleSimulator", "DBus", "AquavateProtocol", "Locking", "Timekeeping", "ArgumentParser"]),
     ]
 
     /// Imports the map allows for now although the design does not want them: module → import →

@@ -11,6 +11,7 @@ import BlueZ
 import BottleSession
 import History
 import Locking
+import Timekeeping
 
 /// The test's clock.
 final class FakeClock: WallClock {

@@ -12,6 +12,7 @@ import Foundation
 import History
 import Logging
 import Testing
+import Timekeeping
 
 /// Connect policy for the simulator's fast BlueZ timings.
 let simulatorPolicy = ConnectPolicy(
@@ -93,7 +94,7 @@ final class SimulatorRig: Sendable {
         await discovery.stop()
         let connection = try await Connector(client: client, policy: simulatorPolicy, logger: logger)
             .connect(sighting.device, requiring: BlueZBottleLink.requiredCharacteristics.map(\.uuid))
-        let session = BottleSession(link: BlueZBottleLink(connection), store: history, clock: SystemWallClock(),
+        let session = BottleSession(link: BlueZBottleLink(connection), store: history, clock: SystemClock(),
                                     memory: memory, timing: timing, chunkSize: chunkSize, logger: logger) { event in
             events?.append(event)
         }

@@ -3,6 +3,7 @@
 import BusTestSupport
 import AquavateProtocol
 @testable import BottleSimulator
+import Timekeeping
 
 /// A bottle on a manual clock with `records` unsynced drinks (ids 1…n, flags 0).
 func makeBottle(records count: Int = 0, configure: (inout BottleModel.Configuration) -> Void = { _ in })

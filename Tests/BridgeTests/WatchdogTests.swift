@@ -7,6 +7,7 @@
 import Locking
 import Logging
 import Testing
+import Timekeeping
 
 /// Records what would have been sent to systemd.
 private final class RecordingManager: ServiceManager {

@@ -4,6 +4,7 @@ import AquavateProtocol
 import Foundation
 @testable import History
 import Testing
+import Timekeeping
 
 @Suite struct DayTotalTests {
     let bottle = "F4:12:FA:00:A3:F4"
@@ -41,7 +42,7 @@ import Testing
         let history = try history([(lastSecond, 110), (lastSecond + 1, 220)])
         #expect(try history.dayTotals(timeZone: zone(zoneID)) == [
             DayTotal(date: date(day), totalML: 110, drinks: 1),
-            DayTotal(date: date(day).adding(days: 1), totalML: 220, drinks: 1),
+            DayTotal(date: date(day) + 1, totalML: 220, drinks: 1),
         ])
     }
 

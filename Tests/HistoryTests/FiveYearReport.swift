@@ -5,6 +5,7 @@ import AquavateProtocol
 import Foundation
 @testable import History
 import Testing
+import Timekeeping
 
 @Suite struct FiveYearReport {
     static let madrid = zone("Europe/Madrid")
@@ -19,7 +20,7 @@ import Testing
         var records: [DrinkRecord] = []
         var expected: [DayTotal] = []
         for offset in 0..<dayCount {
-            let day = firstDay.adding(days: offset)
+            let day = firstDay + offset
             let start = day.interval(in: madrid).start
             var total = 0
             for (index, time) in drinkTimes.enumerated() {
@@ -77,12 +78,12 @@ import Testing
         let knownAt = try Self.measure { totals = try history.dayTotals(timeZone: Self.madrid, knownAt: 2_000_000_000) }
         #expect(Self.firstDifference(totals, expected) == nil)
 
-        let lastWeek = Self.firstDay.adding(days: Self.dayCount - 7)...Self.firstDay.adding(days: Self.dayCount - 1)
+        let lastWeek = Self.firstDay + (Self.dayCount - 7)...Self.firstDay + (Self.dayCount - 1)
         let week = try Self.measure { totals = try history.dayTotals(timeZone: Self.madrid, days: lastWeek) }
         #expect(totals == Array(expected.suffix(7)))
 
         var today = DayTotal(date: Self.firstDay, totalML: 0, drinks: 0)
-        let instant = Self.firstDay.adding(days: 1000).interval(in: Self.madrid).start + 43_200
+        let instant = (Self.firstDay + 1000).interval(in: Self.madrid).start + 43_200
         let one = try Self.measure { today = try history.dayTotal(containing: instant, timeZone: Self.madrid, knownAt: 2e9) }
         #expect(today == expected[1000])
 

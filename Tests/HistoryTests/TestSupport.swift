@@ -3,6 +3,7 @@
 import AquavateProtocol
 import Foundation
 @testable import History
+import Timekeeping
 
 /// A drink record with sensible defaults.
 func drink(_ id: UInt32, at timestamp: UInt32, ml amount: Int16 = 100, level: Int16 = 500,
@@ -29,7 +30,7 @@ func utc(_ year: Int, _ month: Int, _ day: Int, _ hour: Int = 0, _ minute: Int =
 
 func zone(_ identifier: String) -> TimeZone { TimeZone(identifier: identifier)! }
 
-func date(_ text: String) -> LocalDate { LocalDate(text)! }
+func date(_ text: String) -> LocalDay { LocalDay(text)! }
 
 /// A fresh in-memory history.
 func memoryHistory() throws -> DrinkHistory { try DrinkHistory(path: nil, durability: .normal) }

@@ -4,6 +4,7 @@
 
 import Testing
 @testable import Reminders
+import Timekeeping
 
 struct AfterSyncTests {
     let day = "2026-03-10"

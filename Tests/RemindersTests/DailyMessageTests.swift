@@ -6,6 +6,7 @@
 import Foundation
 import Testing
 @testable import Reminders
+import Timekeeping
 
 struct DailyMessageTests {
     let day = "2026-03-10"  // 20,522 days after 1970-01-01.

@@ -1,11 +1,12 @@
-// The local time values of sections 3–6: `HH:MM`, `YYYY-MM-DDTHH:MM`, weekdays and ordinal days
-// (pure date arithmetic), and local times resolved to instants by the calendar across DST changes
-// (docs/reminders.md 3: a skipped time fires at the first instant after the gap, a repeated one once,
-// the first time).
+// The local time values of sections 3–6: `HH:MM`, `YYYY-MM-DDTHH:MM`, and local times resolved to
+// instants by the calendar across DST changes (docs/reminders.md 3: a skipped time fires at the
+// first instant after the gap, a repeated one once, the first time). The local day's own
+// arithmetic is tested with it, in TimekeepingTests.
 
 import Foundation
 import Testing
 @testable import Reminders
+import Timekeeping
 
 struct LocalTimeTests {
     @Test func timesOfDay() throws {
@@ -27,18 +28,6 @@ struct LocalTimeTests {
         #expect(throws: InvalidLocalDateTime.self) { try LocalDateTime(parsing: "2026-11-22") }
         #expect(throws: InvalidLocalDateTime.self) { try LocalDateTime(parsing: "26-11-22T09:00") }
         #expect(throws: InvalidLocalDateTime.self) { try LocalDateTime(parsing: "2026-11-22T09:00Z") }
-    }
-
-    @Test func weekdaysOrdinalDaysAndWeeks() {
-        // 1 = Sunday ... 7 = Saturday.
-        #expect(LocalDay("1970-01-01")!.weekday == 5)
-        #expect(LocalDay("2026-11-22")!.weekday == 1)
-        #expect(LocalDay("2026-11-23")!.weekday == 2)
-        #expect(LocalDay("1969-12-31")!.weekday == 4)
-        #expect(LocalDay("2026-03-10")!.ordinalInYear == 69)
-        #expect(LocalDay("2026-03-15")!.mondayOfWeek.description == "2026-03-09")
-        #expect(LocalDay("2026-03-09")!.mondayOfWeek.description == "2026-03-09")
-        #expect(LocalDay("2024-02-10")!.daysInMonth == 29)
     }
 
     @Test func localTimesResolvedAcrossDSTChanges() throws {

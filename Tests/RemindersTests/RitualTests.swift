@@ -6,6 +6,7 @@
 import Foundation
 import Testing
 @testable import Reminders
+import Timekeeping
 
 struct RitualTests {
     let day = "2026-03-10"  // ordinal day 69 of 2026

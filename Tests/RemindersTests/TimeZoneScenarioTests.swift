@@ -3,6 +3,7 @@
 
 import Testing
 @testable import Reminders
+import Timekeeping
 
 struct TimeZoneScenarioTests {
     @Test(arguments: ["2026-03-29", "2026-10-25", "2026-07-10"])

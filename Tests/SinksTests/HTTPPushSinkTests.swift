@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import Testing
 @testable import Sinks
+import Timekeeping
 
 @Suite struct HTTPPushSinkTests {
     let ritual = SinkNotification(
@@ -81,14 +82,15 @@ import Testing
     @Test func a500ThenA200IsRetriedAndDeliveredOnce() async throws {
         let server = try TestHTTPServer(statuses: [500, 200])
         defer { server.stop() }
-        let clock = ManualClock()
+        let requested = Recorder<Double>()
+        let clock = ManualClock(onSleep: { requested.append($0) })
         let lines = Recorder<LogLine>()
         let sink = HTTPPushSink(configuration: try HTTPPushConfiguration(url: "\(server.url)/t"))
         let hub = SinkHub(sinks: [sink], clock: clock, logger: capturingLogger(lines))
         await hub.start()
         hub.deliver(notification("hydration-1"))
 
-        let backOff = try await clock.requested.waitForCount(1)
+        let backOff = try await requested.waitForCount(1)
         #expect(backOff == [1])
         clock.advance(by: 1)
         try await lines.wait(for: "the recovery") { $0.contains { $0.message.contains("sink push: delivering again") } }
@@ -96,14 +98,15 @@ import Testing
         #expect(server.requests.all.map(\.bodyText) == Array(repeating: "Time to hydrate! You're 300ml behind pace.", count: 2))
         #expect(lines.matching("sink push: cannot deliver notification id=hydration-1 kind=reminder: push server 127.0.0.1 answered 500",
                                minimum: .warning).count == 1)
-        #expect(clock.requested.all == [1])
+        #expect(requested.all == [1])
         await hub.stop()
     }
 
     @Test func a404IsLoggedAndDroppedAndTheNextOneStillGoes() async throws {
         let server = try TestHTTPServer(statuses: [404, 200])
         defer { server.stop() }
-        let clock = ManualClock()
+        let requested = Recorder<Double>()
+        let clock = ManualClock(onSleep: { requested.append($0) })
         let lines = Recorder<LogLine>()
         let hub = SinkHub(sinks: [HTTPPushSink(configuration: try HTTPPushConfiguration(url: "\(server.url)/t"))],
                           clock: clock, logger: capturingLogger(lines))
@@ -114,13 +117,14 @@ import Testing
         try await lines.wait(for: "the drop") { $0.contains { $0.message.contains("dropped notification id=first") } }
         #expect(lines.matching("sink push: dropped notification id=first kind=reminder: push server 127.0.0.1 answered 404",
                                minimum: .error).first?.message.contains("check push.url") == true)
-        #expect(clock.requested.all.isEmpty)
+        #expect(requested.all.isEmpty)
         await hub.stop()
     }
 
     @Test func aServerThatIsDownIsLoggedOnceRetriedAndNeverHoldsUpTheOtherSinks() async throws {
         let deadPort = try freeTCPPort()
-        let clock = ManualClock()
+        let requested = Recorder<Double>()
+        let clock = ManualClock(onSleep: { requested.append($0) })
         let lines = Recorder<LogLine>()
         let push = HTTPPushSink(configuration: try HTTPPushConfiguration(url: "http://127.0.0.1:\(deadPort)/t"))
         let working = RecordingSink()
@@ -130,11 +134,11 @@ import Testing
 
         try await working.notifications.waitForCount(5, "deliveries to the working sink")
         for attempt in 1...4 {
-            let requested = try await clock.requested.waitForCount(attempt, "back-off sleeps")
+            let requested = try await requested.waitForCount(attempt, "back-off sleeps")
             clock.advance(by: requested[attempt - 1])
         }
-        try await clock.requested.waitForCount(5)
-        #expect(clock.requested.all == [1, 2, 4, 8, 16])
+        try await requested.waitForCount(5)
+        #expect(requested.all == [1, 2, 4, 8, 16])
         let failures = lines.matching("sink push: cannot deliver", minimum: .warning)
         #expect(failures.count == 1)
         #expect(failures.first?.message.contains("push server 127.0.0.1 did not answer: connection refused") == true)

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import Testing
 @testable import Sinks
+import Timekeeping
 
 /// The bridge side of a test: the MQTT sink behind a hub, with its log and commands recorded.
 struct BridgeUnderTest {
@@ -11,7 +12,9 @@ struct BridgeUnderTest {
     let hub: SinkHub
     let lines = Recorder<LogLine>()
     let commands = Recorder<SinkCommand>()
-    let clock = ManualClock()
+    /// The hub's back-off sleeps, as the clock parks them.
+    let requested = Recorder<Double>()
+    let clock: ManualClock
 
     static let address = "F4:12:FA:00:A3:F4"
     var topics: MQTTTopics { sink.topics }
@@ -19,6 +22,8 @@ struct BridgeUnderTest {
     init(port: Int, reconnectDelay: ClosedRange<Double> = 0.1...0.5,
          gate: SinkCommandGate = MQTTCommandTrustTests.gate) throws {
         let logger = capturingLogger(lines)
+        let requested = self.requested
+        clock = ManualClock(onSleep: { requested.append($0) })
         sink = try MQTTSink(configuration: MQTTSinkConfiguration(
             url: "mqtt://127.0.0.1:\(port)", bottleAddress: Self.address, bottleName: "Aquavate-A3F2",
             firmwareVersion: "1.4.2", bottleModel: "Puck v1.0", bridgeVersion: "0.1.0", reconnectDelay: reconnectDelay),
@@ -228,7 +233,7 @@ struct BridgeUnderTest {
         }
         // Delivered while the broker is down: the hub keeps it and retries once the sink is back.
         bridge.hub.deliver(notification("during-outage"))
-        try await bridge.clock.requested.waitForCount(1, "the hub's back-off")
+        try await bridge.requested.waitForCount(1, "the hub's back-off")
         #expect(bridge.hub.status().first?.failingSince != nil)
 
         try await broker.start()  // same port, empty store

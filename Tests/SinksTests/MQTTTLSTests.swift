@@ -5,6 +5,7 @@ import Foundation
 import BusTestSupport
 import Testing
 @testable import Sinks
+import Timekeeping
 
 @Suite(.serialized) struct MQTTTLSTests {
     /// A self-signed certificate for 127.0.0.1 and its key, in `directory`.

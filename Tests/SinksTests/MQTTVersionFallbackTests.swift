@@ -7,6 +7,7 @@ import Foundation
 import Locking
 import Testing
 @testable import Sinks
+import Timekeeping
 
 /// Answers every CONNECT with a 3.1.1 CONNACK "unacceptable protocol version" and records the
 /// protocol level byte of each CONNECT (5 or 4).

@@ -4,6 +4,7 @@
 import Logging
 import Testing
 @testable import Sinks
+import Timekeeping
 
 @Suite struct SinkHubTests {
     @Test func retryPolicyDoublesFromOneSecondAndStopsAtFiveMinutes() {
@@ -13,7 +14,8 @@ import Testing
     }
 
     @Test func failingSinkIsRetriedOnTheBackOffScheduleAndLoggedOncePerOutage() async throws {
-        let clock = ManualClock()
+        let requested = Recorder<Double>()
+        let clock = ManualClock(onSleep: { requested.append($0) })
         let lines = Recorder<LogLine>()
         let sink = FlakySink(failures: 12)
         let hub = SinkHub(sinks: [sink], clock: clock, logger: capturingLogger(lines))
@@ -22,7 +24,7 @@ import Testing
 
         let schedule: [Double] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300, 300]
         for (index, delay) in schedule.enumerated() {
-            let requested = try await clock.requested.waitForCount(index + 1, "back-off sleeps")
+            let requested = try await requested.waitForCount(index + 1, "back-off sleeps")
             #expect(requested[index] == delay)
             clock.advance(by: delay)
         }
@@ -46,7 +48,8 @@ import Testing
     }
 
     @Test func eachOutageIsLoggedOnceWhenItStartsAndOnceWhenItEnds() async throws {
-        let clock = ManualClock()
+        let requested = Recorder<Double>()
+        let clock = ManualClock(onSleep: { requested.append($0) })
         let lines = Recorder<LogLine>()
         let sink = FlakySink(failures: 3)
         let hub = SinkHub(sinks: [sink], clock: clock, logger: capturingLogger(lines))
@@ -54,14 +57,14 @@ import Testing
 
         hub.deliver(notification("first"))
         for count in 1...3 {
-            let requested = try await clock.requested.waitForCount(count, "back-off sleeps")
+            let requested = try await requested.waitForCount(count, "back-off sleeps")
             clock.advance(by: requested[count - 1])
         }
         try await sink.delivered.waitForCount(1)
         sink.setRemainingFailures(2)
         hub.deliver(notification("second"))
         for count in 4...5 {
-            let requested = try await clock.requested.waitForCount(count, "back-off sleeps")
+            let requested = try await requested.waitForCount(count, "back-off sleeps")
             clock.advance(by: requested[count - 1])
         }
         try await sink.delivered.waitForCount(2)
@@ -70,7 +73,7 @@ import Testing
             lines.filter { $0.message.contains("delivering again") && $0.level >= .notice }.count >= 2
         }
 
-        #expect(clock.requested.all == [1, 2, 4, 1, 2])  // the schedule starts over after a recovery
+        #expect(requested.all == [1, 2, 4, 1, 2])  // the schedule starts over after a recovery
         #expect(lines.matching("cannot deliver", minimum: .warning).map(\.message).map { $0.contains("id=second") }
             == [false, true])
         #expect(lines.matching("delivering again", minimum: .notice).count == 2)
@@ -92,7 +95,8 @@ import Testing
     }
 
     @Test func aSinkThatIsDownNeverHoldsUpAWorkingOne() async throws {
-        let clock = ManualClock()
+        let requested = Recorder<Double>()
+        let clock = ManualClock(onSleep: { requested.append($0) })
         let lines = Recorder<LogLine>()
         let down = FlakySink(name: "down", failures: .max)
         let working = RecordingSink()
@@ -103,7 +107,7 @@ import Testing
 
         try await working.notifications.waitForCount(20)
         try await working.drinks.waitForCount(1)
-        try await clock.requested.waitForCount(1, "the down sink's first back-off")
+        try await requested.waitForCount(1, "the down sink's first back-off")
         #expect(lines.matching("sink down: cannot deliver", minimum: .warning).count == 1)
         let status = hub.status().first { $0.sink == "down" }
         #expect(status?.waiting == 20)  // 19 notifications + the drink; n0 is being retried
@@ -133,7 +137,8 @@ import Testing
     }
 
     @Test func aRejectedItemIsDroppedWithoutRetrying() async throws {
-        let clock = ManualClock()
+        let requested = Recorder<Double>()
+        let clock = ManualClock(onSleep: { requested.append($0) })
         let lines = Recorder<LogLine>()
         let sink = FlakySink(failures: 1, error: .rejected("push server answered 404 Not Found: check push.url"))
         let hub = SinkHub(sinks: [sink], clock: clock, logger: capturingLogger(lines))
@@ -144,18 +149,19 @@ import Testing
         let delivered = try await sink.delivered.waitForCount(1)
         #expect(delivered.map(\.id) == ["accepted"])
         #expect(sink.attempts.all == ["refused", "accepted"])
-        #expect(clock.requested.all.isEmpty)
+        #expect(requested.all.isEmpty)
         #expect(lines.matching("dropped notification id=refused kind=reminder: push server answered 404", minimum: .error).count == 1)
         await hub.stop()
     }
 
     @Test func onlyTheNewestStateIsSentAfterAnOutage() async throws {
-        let clock = ManualClock()
+        let requested = Recorder<Double>()
+        let clock = ManualClock(onSleep: { requested.append($0) })
         let sink = FlakySink(failures: 1)
         let hub = SinkHub(sinks: [sink], clock: clock, logger: capturingLogger(Recorder()))
         await hub.start()
         hub.publish(snapshot(total: 100))
-        try await clock.requested.waitForCount(1)
+        try await requested.waitForCount(1)
         for total in [200, 300, 400] { hub.publish(snapshot(total: total)) }
         #expect(hub.status().first?.waiting == 1)
         clock.advance(by: 1)
@@ -167,12 +173,13 @@ import Testing
     }
 
     @Test func aSinkThatSaysItIsReachableIsRetriedWithoutWaitingOutTheBackOff() async throws {
-        let clock = ManualClock()
+        let requested = Recorder<Double>()
+        let clock = ManualClock(onSleep: { requested.append($0) })
         let sink = FlakySink(failures: 3)
         let hub = SinkHub(sinks: [sink], clock: clock, logger: capturingLogger(Recorder()))
         await hub.start()
         hub.deliver(notification("n1"))
-        try await clock.requested.waitForCount(1)
+        try await requested.waitForCount(1)
         sink.setRemainingFailures(0)
         sink.context?.reachable()
 

@@ -1,6 +1,6 @@
 // Reads a ByteSource in bounded blocks and hands out exact byte counts, so that a btsnoop import
-// holds one block and one record at a time, not the whole file (issue 11: a 210 MB capture
-// took 300 MB). What has been handed out is dropped from the buffer once it outweighs the rest.
+// holds one block and one record at a time, not the whole file (read whole, a 210 MB capture
+// takes 300 MB). What has been handed out is dropped from the buffer once it outweighs the rest.
 
 struct BlockReader {
     static let blockSize = 1 << 16

@@ -1,4 +1,5 @@
 import AquavateProtocol
+import Timekeeping
 
 /// Walks a btsnoop file's records and turns the bottle conversation into capture events:
 /// HCI connection events, ATT notifications, writes and (long) reads, MTU exchanges, and the
@@ -95,9 +96,9 @@ struct BtsnoopDecoder {
             return nil
         }
         let time = Double(record.unixMicroseconds) / 1_000_000
-        // Replay ticks every minute up to it (issue 11): the same end as an aqcap line's `t`.
+        // Replay ticks every minute up to it: the same end as an aqcap line's `t`.
         guard time < CaptureTimeBounds.end else {
-            report(record.number, "timestamp after \(UTCTime.iso8601(CaptureTimeBounds.end)) (\(time) s since 1970); record skipped")
+            report(record.number, "timestamp after \(ISO8601Text.format(CaptureTimeBounds.end)) (\(time) s since 1970); record skipped")
             return nil
         }
         if firstTime == nil { firstTime = time }

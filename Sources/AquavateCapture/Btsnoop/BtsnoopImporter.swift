@@ -1,5 +1,6 @@
 import AquavateProtocol
 import Foundation
+import Timekeeping
 
 /// What a btsnoop file became: a capture header and events in time order, ready for
 /// `CaptureWriter` or replay, plus what could not be used.
@@ -62,7 +63,7 @@ public struct BtsnoopImporter: Sendable {
         }
         decoder.finish()
         let header = CaptureHeader(
-            created: decoder.firstTime.map(UTCTime.iso8601),
+            created: decoder.firstTime.map(ISO8601Text.format),
             source: "btsnoop import (datalink \(file.datalink.rawValue))",
             deviceName: decoder.deviceName, deviceAddress: decoder.deviceAddress, mtu: decoder.mtu)
         // Events are made in record order, except a long read, which is stamped with its last

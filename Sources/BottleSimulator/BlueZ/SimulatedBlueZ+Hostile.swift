@@ -1,4 +1,4 @@
-// A hostile bottle (`--fault hostile=SEED`, issue 11): a buggy firmware or a device that spoofs
+// A hostile bottle (`--fault hostile=SEED`): a buggy firmware or a device that spoofs
 // the bottle's address. Each Drink Data chunk it notifies may be bent, seeded: a total of chunks
 // far beyond the START's count, an index that jumps, a record of ±32767 ml or a level of 32000 ml,
 // a timestamp in 1970 or 2106, a record count that does not fit the payload, or random bytes; and

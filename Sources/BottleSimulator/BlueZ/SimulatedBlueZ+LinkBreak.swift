@@ -1,9 +1,9 @@
 // A link that breaks the way another BlueZ (or another order of events) shows it, beside the
-// order `dropLink` follows. Issue 10 came from here: an independently written BlueZ model sent
-// `Connected=false` and `ServicesResolved=false` in ONE PropertiesChanged, then removed every GATT
-// object, and only then answered the write that was pending — successfully. The bridge's own
-// simulator had always failed pending writes first, so the session loop that treated a lost link
-// as "just another event" was never reached in its tests.
+// order `dropLink` follows. An independently written BlueZ model sends `Connected=false` and
+// `ServicesResolved=false` in ONE PropertiesChanged, then removes every GATT object, and only then
+// answers the write that was pending — successfully. A simulator that always fails pending writes
+// first never takes the session down that path, so a session loop that treats a lost link as
+// "just another event" would pass its tests and spin on a real link; this order is here to reach it.
 import AquavateProtocol
 import DBus
 

@@ -16,6 +16,7 @@ import DBus
 import Foundation
 import Locking
 import Synchronization
+import Timekeeping
 
 final class SimulatedBlueZ: Sendable {
     static let bluezName = "org.bluez"
@@ -37,7 +38,7 @@ final class SimulatedBlueZ: Sendable {
 
     let connection: BusConnection
     let configuration: SimulatorConfiguration
-    let clock: any BottleClock
+    let clock: any WallClock
     let adapterPath: DBusObjectPath
     let devicePath: DBusObjectPath
     let layout: GattLayout
@@ -46,7 +47,7 @@ final class SimulatedBlueZ: Sendable {
     private let tasks = Locked<[UInt64: Task<Void, Never>]>([:])
     private let taskIDs = Atomic<UInt64>(0)
 
-    init(connection: BusConnection, configuration: SimulatorConfiguration, clock: any BottleClock) {
+    init(connection: BusConnection, configuration: SimulatorConfiguration, clock: any WallClock) {
         self.connection = connection
         self.configuration = configuration
         self.clock = clock

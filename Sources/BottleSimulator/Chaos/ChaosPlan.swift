@@ -1,4 +1,4 @@
-// The seeded fault injector (`--fault chaos=SEED`, issue 10): at each connection it may pick one
+// The seeded fault injector (`--fault chaos=SEED`): at each connection it may pick one
 // way for the link to break, at one random instant, as BlueZ shows it — so that the bridge is
 // tested against orders of events nobody wrote down, not only the ones its authors thought of.
 //

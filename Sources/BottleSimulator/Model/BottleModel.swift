@@ -6,6 +6,7 @@
 // produce. Whether a notification reaches anyone (connected, CCCD enabled, MTU truncation) is the
 // BlueZ layer's business. The model is a value: copying it gives a snapshot for assertions.
 import AquavateProtocol
+import Timekeeping
 
 /// Something the bottle does on its own initiative.
 public enum BottleEvent: Hashable, Sendable {
@@ -31,7 +32,9 @@ public struct WriteOutcome: Hashable, Sendable {
 
 public struct BottleModel: Sendable {
     public let configuration: Configuration
-    private let clock: any BottleClock
+    /// Where the bottle gets the time: injected, never the system's own, so tests step through
+    /// a day of drinks, a 5 s rebuild or a calibration without waiting.
+    private let clock: any WallClock
 
     // MARK: Persistent (flash, NVS, RTC memory)
 
@@ -82,7 +85,7 @@ public struct BottleModel: Sendable {
     /// Bumped by every change worth persisting (the state file is rewritten when it moves).
     public private(set) var revision = 0
 
-    public init(configuration: Configuration = Configuration(), records: [DrinkRecord] = [], clock: any BottleClock) {
+    public init(configuration: Configuration = Configuration(), records: [DrinkRecord] = [], clock: any WallClock) {
         self.configuration = configuration
         self.clock = clock
         ring = DrinkRing(records: records)

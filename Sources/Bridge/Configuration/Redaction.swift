@@ -1,4 +1,4 @@
-// How a secret looks wherever the bridge shows or logs a setting (issue 11): `config list/get`
+// How a secret looks wherever the bridge shows or logs a setting: `config list/get`
 // (unless --show-secrets), log lines and anything published. The password of a URL's
 // `user:password@` goes too, so `mqtt.url` can be shown with its user and host.
 

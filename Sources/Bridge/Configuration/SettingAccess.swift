@@ -1,4 +1,4 @@
-// Who may change a setting (issue 11). The bridge's own command line and config file may change
+// Who may change a setting. The bridge's own command line and config file may change
 // anything. A sink (the MQTT command topic, where every login of a Home Assistant broker may
 // publish, and the bottle's id is broadcast) may change only the person's own settings: stored
 // settings override the file, so a URL, a path or a secret set from there would redirect the

@@ -3,6 +3,7 @@
 import AquavateProtocol
 import Foundation
 import History
+import Timekeeping
 
 public enum BottleInfo {
     /// The `bottle` event of one stored bottle.
@@ -39,8 +40,8 @@ public enum BottleInfo {
         }
         lines.append("  calibration     \(calibration)")
         lines.append("  shake-to-empty  \(bottle.shakeToEmpty.map { $0 ? "on" : "off" } ?? "unknown")")
-        lines.append("  last seen       \(bottle.lastSeen.map(BridgeTime.iso8601) ?? "never")")
-        lines.append("  last sync       \(bottle.lastSync.map(BridgeTime.iso8601) ?? "never")")
+        lines.append("  last seen       \(bottle.lastSeen.map(ISO8601Text.formatWithMilliseconds) ?? "never")")
+        lines.append("  last sync       \(bottle.lastSync.map(ISO8601Text.formatWithMilliseconds) ?? "never")")
         lines.append("  unsynced        \(bottle.unsynced.map(String.init) ?? "unknown")")
         if let offset = bottle.clockOffset {
             lines.append("  bottle clock    " + (BottleClockOffset(storedSeconds: offset).problem ?? "in step with this machine's"))
@@ -60,7 +61,7 @@ public enum BottleInfo {
     public static func activityLines(history: DrinkHistory, bottle: String?, json: Bool) throws -> [String] {
         var lines: [(UInt32, String)] = []
         for (key, event) in try history.motionEvents(bottle: bottle) {
-            let time = BridgeTime.iso8601(Double(event.timestamp))
+            let time = ISO8601Text.formatWithMilliseconds(Double(event.timestamp))
             if json {
                 lines.append((event.timestamp, jsonLine([
                     "event": "motion", "bottle": key, "time": time, "duration_s": Int(event.durationSec),
@@ -71,7 +72,7 @@ public enum BottleInfo {
             }
         }
         for (key, session) in try history.backpackSessions(bottle: bottle) {
-            let time = BridgeTime.iso8601(Double(session.startTimestamp))
+            let time = ISO8601Text.formatWithMilliseconds(Double(session.startTimestamp))
             if json {
                 lines.append((session.startTimestamp, jsonLine([
                     "event": "backpack", "bottle": key, "time": time, "duration_s": Int(session.durationSec),

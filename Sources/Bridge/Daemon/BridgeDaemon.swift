@@ -15,19 +15,20 @@ import History
 import Logging
 import ServiceLifecycle
 import Locking
+import Timekeeping
 
 public final class BridgeDaemon: Service, Sendable {
     public let options: DaemonOptions
     private let history: DrinkHistory
     private let desk: ReminderDesk
-    private let clock: any BridgeClock
+    private let clock: any WallClock
     private let logger: Logger
     private let memories = Locked<[String: SyncMemory]>([:])
     private let result = Locked<DaemonOutcome>(.stopped)
     /// Progress and waits for the watchdog (BridgeDaemon+Watchdog.swift).
     let heartbeat: Heartbeat
 
-    public init(options: DaemonOptions, history: DrinkHistory, desk: ReminderDesk, clock: any BridgeClock, logger: Logger,
+    public init(options: DaemonOptions, history: DrinkHistory, desk: ReminderDesk, clock: any WallClock, logger: Logger,
                 heartbeat: Heartbeat = .unobserved) {
         self.options = options
         self.history = history
@@ -280,7 +281,7 @@ public final class BridgeDaemon: Service, Sendable {
         let link = BlueZBottleLink(connection)
         // The bottle's key: its serial when an earlier connection read it, else its address.
         let bottleID = (try? history.bottleKey(forAddress: link.address)) ?? link.address.uppercased()
-        // Decided before anything of this session is stored (issue 11).
+        // Decided before anything of this session is stored, so its own drinks cannot vouch for the clock.
         let setTime = ClockTrust.evaluate(source: options.clockSync, history: history, bottle: bottleID).setTimePolicy
         do {
             _ = try history.updateBottle(id: bottleID) { bottle in
@@ -296,7 +297,7 @@ public final class BridgeDaemon: Service, Sendable {
         // The one ingest path (replay feeds the same component): it is the session's store.
         let sink = SessionEventSink(history: history, desk: desk, bottleID: bottleID, logger: logger)
         let session = BottleSession(
-            link: link, store: sink.ingest, clock: SessionClockAdapter(clock: clock),
+            link: link, store: sink.ingest, clock: clock,
             memory: memory, timing: options.sessionTiming, recorder: recorder, setTime: setTime,
             bottleID: bottleID, commands: sink.ingest, fetchActivity: options.fetchActivity, logger: logger
         ) { [heartbeat] event in
@@ -343,10 +344,4 @@ struct NoBottleSeen: Error, CustomStringConvertible {
         }
         return "no Aquavate bottle advertised within \(timeout); pick the bottle up to wake it, and check it is in range"
     }
-}
-
-/// The bridge's clock as the session's clock.
-struct SessionClockAdapter: WallClock {
-    let clock: any BridgeClock
-    var now: Double { clock.now }
 }

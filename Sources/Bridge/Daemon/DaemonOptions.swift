@@ -39,8 +39,8 @@ public struct DaemonOptions: Sendable {
     public var fetchActivity = true
     public var connectPolicy: ConnectPolicy = .standard
     public var sessionTiming: SessionTiming = .standard
-    /// Whether this machine's clock is synchronised: SET_TIME is withheld while it is not
-    /// (issue 11). The kernel's answer; tests and `demo` give a fixed one.
+    /// Whether this machine's clock is synchronised: SET_TIME is withheld while it is not.
+    /// The kernel's answer; tests and `demo` give a fixed one.
     public var clockSync: any ClockSyncSource = KernelClockSync()
     /// What writes the capture header's `source`.
     public var source = "aquavate-bridge"

@@ -1,5 +1,5 @@
-// One daemon at a time (issue 11): two `run`s started together synced nothing, and one started
-// mid-sync took the first one's live link and stored records in its own database. So `run`
+// One daemon at a time: two `run`s started together sync nothing, and one started mid-sync takes
+// the first one's live link and stores records in its own database. So `run`
 // takes an exclusive flock(2) before it talks to BlueZ, and holds it until it exits (the kernel
 // drops it with the process, however it ends: no stale lock). The file holds the holder's PID,
 // so a second `run` can say who holds it. `replay`, `history` and `status` take no lock.

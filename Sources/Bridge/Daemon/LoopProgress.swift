@@ -1,7 +1,7 @@
-// Whether the daemon's loops are getting anywhere: what the watchdog's ping is made of (issue 10).
+// Whether the daemon's loops are getting anywhere: what the watchdog's ping is made of.
 //
-// A ping from a timer proves only that a timer fires: the loop that spun at full CPU in issue 10
-// left every timer running. So each loop (a participant: the daemon, the reminder ticker) tells
+// A ping from a timer proves only that a timer fires: a loop spinning at full CPU leaves every
+// timer running. So each loop (a participant: the daemon, the reminder ticker) tells
 // this ledger about itself through its `Heartbeat`:
 //   * `mark`: a real transition happened (a cycle started, a sighting, connected, a chunk stored,
 //     a session ended, a reminder tick done); the next mark, or a declared wait, is due within
@@ -18,6 +18,7 @@
 // pings stop, and systemd kills and restarts the service (WatchdogSec= in the unit).
 
 import Locking
+import Timekeeping
 
 public final class LoopProgress: Sendable {
     /// How far past its deadline a participant still counts as on time (a busy scheduler, a slow

@@ -10,6 +10,7 @@ import Logging
 import Reminders
 import ServiceLifecycle
 import Sinks
+import Timekeeping
 
 public actor ReminderDesk {
     private let runner: ReminderRunner
@@ -37,7 +38,7 @@ public actor ReminderDesk {
         let (settings, problems) = configuration.reminderSettings(
             bottleGoal: storedGoal, personReachable: reachable, storedSchedules: StoredSchedules.tables(in: history))
         for problem in problems { logger.warning("\(problem)") }
-        // The ticker wakes every minute: a longer gap is the clock jumping (issue 11), a restart.
+        // The ticker wakes every minute: a longer gap is the clock jumping, handled as a restart.
         self.runner = ReminderRunner(history: history, settings: settings, logger: logger, gapRule: .daemon) { delivery in
             deliver?(delivery)
             if let hub {
@@ -219,11 +220,11 @@ public actor ReminderDesk {
 /// and at no other time: an idle daemon sleeps (docs/design.md 5).
 public struct ReminderTicker: Service {
     let desk: ReminderDesk
-    let clock: any BridgeClock
+    let clock: any WallClock
     /// Each tick is progress for the watchdog; each sleep a declared wait.
     let heartbeat: Heartbeat
 
-    public init(desk: ReminderDesk, clock: any BridgeClock, heartbeat: Heartbeat = .unobserved) {
+    public init(desk: ReminderDesk, clock: any WallClock, heartbeat: Heartbeat = .unobserved) {
         self.desk = desk
         self.clock = clock
         self.heartbeat = heartbeat
@@ -256,9 +257,9 @@ public struct ReminderTicker: Service {
 public struct SinkService: Service {
     let hub: SinkHub
     let desk: ReminderDesk
-    let clock: any BridgeClock
+    let clock: any WallClock
 
-    public init(hub: SinkHub, desk: ReminderDesk, clock: any BridgeClock) {
+    public init(hub: SinkHub, desk: ReminderDesk, clock: any WallClock) {
         self.hub = hub
         self.desk = desk
         self.clock = clock

@@ -8,6 +8,7 @@ import BottleSession
 import Foundation
 import History
 import Logging
+import Timekeeping
 
 struct SessionEventSink: Sendable {
     let ingest: BottleIngest
@@ -54,7 +55,7 @@ struct SessionEventSink: Sendable {
     private static func log(_ event: BridgeEvent, logger: Logger) {
         switch event {
         case .drink(let drink) where drink.isNew:
-            let when = Date(timeIntervalSince1970: Double(drink.timestamp)).ISO8601Format()
+            let when = ISO8601Text.format(Double(drink.timestamp))
             logger.info("drink #\(drink.recordID) at \(when): \(drink.amountML) ml\(drink.deleted ? " (deleted)" : "")")
         case .sync(let sync):
             logger.info("sync \(sync.outcome.rawValue): \(sync.records) record(s) in \(sync.chunks) chunk(s)")

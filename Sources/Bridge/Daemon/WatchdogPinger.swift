@@ -1,4 +1,4 @@
-// The watchdog service of `run` (a Type=notify unit with WatchdogSec=, issue 10): says READY=1
+// The watchdog service of `run` (a Type=notify unit with WatchdogSec=): says READY=1
 // once the daemon is up, STOPPING=1 on shutdown, and WATCHDOG=1 every half watchdog time-out, but
 // only when `LoopProgress.check()` says every loop got somewhere. (STATUS= goes out from
 // LoopProgress's callback whenever the daemon's phase changes; `run` wires it.) A loop that spins

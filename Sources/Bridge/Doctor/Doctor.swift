@@ -72,7 +72,7 @@ public enum Doctor {
             systemBus: systemBus, adapterSetting: configuration.value("bluetooth.adapter"), kernel: kernel,
             timeout: inputs.timeout)
         findings.append(RFKillCheck.finding(sysfsRoot: inputs.sysfsRoot))
-        // Issue 11: SET_TIME only from a synchronised clock.
+        // SET_TIME is written only from a synchronised clock: say whether this one is.
         findings.append(ClockTrust(sync: inputs.clockSync.read()).finding)
         findings.append(FileChecks.database(path: inputs.databasePath))
         findings.append(configFinding)

@@ -1,6 +1,6 @@
 // `doctor --service`: the installed unit's Type, WatchdogSec, MemoryHigh and MemoryMax, one line
 // each, with the fix when one is missing. Without them a daemon stuck in a loop runs forever, and
-// one whose memory runs away takes the Pi down (issue 10). Missing settings are warnings: the
+// one whose memory runs away takes the Pi down. Missing settings are warnings: the
 // bridge syncs without them.
 
 import Foundation

@@ -1,5 +1,5 @@
-// The settings of the installed service that keep a runaway daemon from taking the Pi down
-// (issue 10): Type=notify with WatchdogSec= (restart when the loops stop making progress) and
+// The settings of the installed service that keep a runaway daemon from taking the Pi down:
+// Type=notify with WatchdogSec= (restart when the loops stop making progress) and
 // MemoryHigh=/MemoryMax= (throttle, then kill, a daemon whose memory runs away). Read from
 // systemd itself (`systemctl show`), which includes drop-ins, or from a unit file and its drop-ins.
 

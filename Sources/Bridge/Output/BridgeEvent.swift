@@ -5,6 +5,7 @@
 
 import AquavateProtocol
 import Foundation
+import Timekeeping
 
 public enum BridgeEvent: Sendable, Equatable {
     case drink(DrinkEvent)
@@ -112,26 +113,26 @@ extension BridgeEvent {
         case .drink(let drink):
             object = [
                 "event": "drink", "bottle": drink.bottle, "record_id": Int(drink.recordID),
-                "time": BridgeTime.iso8601(Double(drink.timestamp)), "amount_ml": drink.amountML,
+                "time": ISO8601Text.formatWithMilliseconds(Double(drink.timestamp)), "amount_ml": drink.amountML,
                 "bottle_level_ml": drink.bottleLevelML, "type": drink.kind.rawValue,
                 "deleted": drink.deleted, "new": drink.isNew,
             ]
         case .state(let state):
             object = [
-                "event": "state", "time": BridgeTime.iso8601(state.time), "daily_total_ml": state.dailyTotalML,
+                "event": "state", "time": ISO8601Text.formatWithMilliseconds(state.time), "daily_total_ml": state.dailyTotalML,
                 "bottle_level_ml": state.bottleLevelML, "battery": state.battery, "unsynced": state.unsynced,
                 "flags": state.flags,
             ]
         case .sync(let sync):
             object = [
-                "event": "sync", "time": BridgeTime.iso8601(sync.time), "records": sync.records,
+                "event": "sync", "time": ISO8601Text.formatWithMilliseconds(sync.time), "records": sync.records,
                 "chunks": sync.chunks, "outcome": sync.outcome.rawValue,
             ]
         case .day(let day):
             object = ["event": "day", "date": day.date, "total_ml": day.totalML, "drinks": day.drinks, "goal_ml": day.goalML]
         case .notification(let note):
             var fields: [String: any Sendable] = [
-                "event": "notification", "time": BridgeTime.iso8601(note.time), "id": note.id, "kind": note.kind,
+                "event": "notification", "time": ISO8601Text.formatWithMilliseconds(note.time), "id": note.id, "kind": note.kind,
                 "title": note.title, "body": note.body,
             ]
             if !note.actions.isEmpty { fields["actions"] = note.actions }
@@ -149,8 +150,8 @@ extension BridgeEvent {
                 "serial": Self.orNull(bottle.serial), "firmware": Self.orNull(bottle.firmware), "model": Self.orNull(bottle.model),
                 "goal_ml": Self.orNull(bottle.goalML), "battery": Self.orNull(bottle.battery),
                 "calibrated": Self.orNull(bottle.calibrated), "shake_to_empty": Self.orNull(bottle.shakeToEmpty),
-                "last_seen": Self.orNull(bottle.lastSeen.map(BridgeTime.iso8601)),
-                "last_sync": Self.orNull(bottle.lastSync.map(BridgeTime.iso8601)),
+                "last_seen": Self.orNull(bottle.lastSeen.map(ISO8601Text.formatWithMilliseconds)),
+                "last_sync": Self.orNull(bottle.lastSync.map(ISO8601Text.formatWithMilliseconds)),
                 "unsynced": Self.orNull(bottle.unsynced), "clock_offset_s": Self.orNull(bottle.clockOffset),
                 "pending": bottle.pending.map { Self.commandObject($0) as [String: any Sendable] },
             ]
@@ -164,7 +165,7 @@ extension BridgeEvent {
         [
             "event": "command", "id": Int(command.id), "bottle": command.bottle, "command": command.command,
             "argument": orNull(command.argument), "status": command.status, "message": orNull(command.message),
-            "time": BridgeTime.iso8601(command.time),
+            "time": ISO8601Text.formatWithMilliseconds(command.time),
         ]
     }
 
@@ -179,40 +180,28 @@ extension BridgeEvent {
         case .drink(let drink):
             let marker = novelty ? (drink.isNew ? "  new" : "  known") : ""
             let deleted = drink.deleted ? "  deleted" : ""
-            return "\(BridgeTime.iso8601(Double(drink.timestamp)))  drink #\(drink.recordID)  \(drink.amountML) ml  \(drink.kind.rawValue)  level \(drink.bottleLevelML) ml\(marker)\(deleted)"
+            return "\(ISO8601Text.formatWithMilliseconds(Double(drink.timestamp)))  drink #\(drink.recordID)  \(drink.amountML) ml  \(drink.kind.rawValue)  level \(drink.bottleLevelML) ml\(marker)\(deleted)"
         case .state(let state):
             let flags = state.flags.isEmpty ? "-" : state.flags.joined(separator: ",")
-            return "\(BridgeTime.iso8601(state.time))  state  today \(state.dailyTotalML) ml (bottle's day)  level \(state.bottleLevelML) ml  battery \(state.battery)%  unsynced \(state.unsynced)  flags \(flags)"
+            return "\(ISO8601Text.formatWithMilliseconds(state.time))  state  today \(state.dailyTotalML) ml (bottle's day)  level \(state.bottleLevelML) ml  battery \(state.battery)%  unsynced \(state.unsynced)  flags \(flags)"
         case .sync(let sync):
-            return "\(BridgeTime.iso8601(sync.time))  sync \(sync.outcome.rawValue): \(sync.records) records in \(sync.chunks) chunks"
+            return "\(ISO8601Text.formatWithMilliseconds(sync.time))  sync \(sync.outcome.rawValue): \(sync.records) records in \(sync.chunks) chunks"
         case .day(let day):
             let percent = day.goalML > 0 ? day.totalML * 100 / day.goalML : 0
             return "\(day.date)  \(day.totalML) ml in \(day.drinks) drinks  (\(percent)% of \(day.goalML) ml)"
         case .notification(let note):
-            return "\(BridgeTime.iso8601(note.time))  notification \(note.kind) [\(note.id)]  \(note.title): \(note.body)"
+            return "\(ISO8601Text.formatWithMilliseconds(note.time))  notification \(note.kind) [\(note.id)]  \(note.title): \(note.body)"
         case .error(let error):
             var place = error.file ?? ""
             if let line = error.line { place += ":\(line)" }
             return place.isEmpty ? "error: \(error.message)" : "\(place): \(error.message)"
         case .command(let command):
             let what = command.argument.map { "\(command.command) \($0)" } ?? command.command
-            return "\(BridgeTime.iso8601(command.time))  command #\(command.id) \(what)  \(command.status)"
+            return "\(ISO8601Text.formatWithMilliseconds(command.time))  command #\(command.id) \(what)  \(command.status)"
                 + (command.message.map { ": \($0)" } ?? "")
         case .bottle(let bottle):
             let name = bottle.name ?? bottle.address ?? bottle.serial ?? "bottle"
             return "\(name)  serial \(bottle.serial ?? "unknown")  firmware \(bottle.firmware ?? "unknown")  goal \(bottle.goalML.map { "\($0) ml" } ?? "unknown")"
         }
-    }
-}
-
-/// Formatting of instants for output.
-public enum BridgeTime {
-    /// ISO 8601 in UTC with `Z`; milliseconds only when the instant has a fraction.
-    public static func iso8601(_ seconds: Double) -> String {
-        let date = Date(timeIntervalSince1970: seconds)
-        if seconds.rounded(.down) == seconds {
-            return date.formatted(Date.ISO8601FormatStyle())
-        }
-        return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

@@ -3,6 +3,7 @@
 import AquavateProtocol
 import Foundation
 import History
+import Timekeeping
 
 public struct HistoryReport: Sendable {
     public enum Format: Sendable { case text, json, csv }
@@ -44,7 +45,7 @@ public struct HistoryReport: Sendable {
         case .csv:
             var rows = ["event,time,date,record_id,amount_ml,bottle_level_ml,type,deleted,total_ml,drinks,goal_ml"]
             for drink in drinks {
-                rows.append("drink,\(BridgeTime.iso8601(Double(drink.timestamp))),,\(drink.recordID),\(drink.amountML),\(drink.bottleLevelML),\(drink.kind.rawValue),\(drink.deleted),,,")
+                rows.append("drink,\(ISO8601Text.formatWithMilliseconds(Double(drink.timestamp))),,\(drink.recordID),\(drink.amountML),\(drink.bottleLevelML),\(drink.kind.rawValue),\(drink.deleted),,,")
             }
             for day in days {
                 rows.append("day,,\(day.date),,,,,,\(day.totalML),\(day.drinks),\(day.goalML)")

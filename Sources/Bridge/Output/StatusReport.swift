@@ -5,6 +5,7 @@ import Foundation
 import History
 import Logging
 import Reminders
+import Timekeeping
 
 public struct StatusReport: Sendable {
     public var at: Double
@@ -24,7 +25,7 @@ public struct StatusReport: Sendable {
     public var pending: Int
     /// Pending notifications of sections 3–6, the ritual streak, and why a rule schedules nothing.
     public var rules: RulesStatus?
-    /// This machine's clock as the daemon judges it before SET_TIME (issue 11); nil: not asked.
+    /// This machine's clock as the daemon judges it before SET_TIME; nil: not asked.
     public var clock: ClockTrust?
 
     /// Builds the report at `instant` from the database (engine state restored, nothing saved).
@@ -53,7 +54,7 @@ public struct StatusReport: Sendable {
         } else {
             lines.append("Bottle: none seen yet")
         }
-        lines.append("Last sync: " + (lastSync.map { BridgeTime.iso8601($0) } ?? "never"))
+        lines.append("Last sync: " + (lastSync.map { ISO8601Text.formatWithMilliseconds($0) } ?? "never"))
         if let clock { lines.append(clock.statusLine(at: at)) }
         if let battery, let bottleLevelML {
             lines.append("Battery: \(battery)%  Bottle level: \(bottleLevelML) ml" + (unsynced.map { "  Unsynced: \($0)" } ?? ""))
@@ -73,13 +74,13 @@ public struct StatusReport: Sendable {
 
     public func jsonLine() -> String {
         var object: [String: any Sendable] = [
-            "event": "status", "time": BridgeTime.iso8601(at), "today_ml": todayML, "goal_ml": goalML,
+            "event": "status", "time": ISO8601Text.formatWithMilliseconds(at), "today_ml": todayML, "goal_ml": goalML,
             "urgency": urgency, "deficit_ml": deficitML, "reminders_today": remindersToday,
             "reminders_today_text": remindersTodayText, "daily_limit": dailyLimit, "pending": pending,
         ]
         if let bottleID { object["bottle"] = bottleID }
         if let bottleName { object["bottle_name"] = bottleName }
-        if let lastSync { object["last_sync"] = BridgeTime.iso8601(lastSync) }
+        if let lastSync { object["last_sync"] = ISO8601Text.formatWithMilliseconds(lastSync) }
         if let battery { object["battery"] = battery }
         if let bottleLevelML { object["bottle_level_ml"] = bottleLevelML }
         if let unsynced { object["unsynced"] = unsynced }

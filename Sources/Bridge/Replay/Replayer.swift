@@ -18,6 +18,7 @@ import Foundation
 import History
 import Logging
 import Reminders
+import Timekeeping
 
 // Used from one thread at a time; the ingest calls back synchronously from the replayer's own
 // calls, which is why its callbacks may capture it (the ingest's callbacks are @Sendable for the
@@ -359,7 +360,7 @@ public final class Replayer: @unchecked Sendable {
         do {
             let totals = try history.dayTotals(timeZone: timeZone, from: first - 86_400 * 2, to: last + 86_400 * 2)
             let touched = touchedDays.dates(timeZone: timeZone)
-            var byDate: [LocalDate: DayTotal] = [:]
+            var byDate: [LocalDay: DayTotal] = [:]
             for total in totals { byDate[total.date] = total }
             for date in touched {
                 let total = byDate[date]

@@ -3,6 +3,7 @@
 
 import Foundation
 import History
+import Timekeeping
 
 struct TouchedDays {
     /// Local day numbers (days since 1970-01-01 of local wall time) → one instant inside that day.
@@ -29,7 +30,7 @@ struct TouchedDays {
     }
 
     /// The touched days as calendar dates, oldest first.
-    func dates(timeZone: TimeZone) -> [LocalDate] {
-        Set(days.values.map { LocalDate(containing: $0, timeZone: timeZone) }).sorted()
+    func dates(timeZone: TimeZone) -> [LocalDay] {
+        Set(days.values.map { LocalDay(containing: $0, timeZone: timeZone) }).sorted()
     }
 }

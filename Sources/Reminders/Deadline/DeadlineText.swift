@@ -1,5 +1,7 @@
 // The deadline reminder's identifiers and strings (docs/reminders.md 5).
 
+import Timekeeping
+
 public enum DeadlineText {
     public static let dayTitle = "Still time today"
     public static let weekTitle = "Still time this week"

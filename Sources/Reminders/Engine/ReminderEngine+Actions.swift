@@ -5,6 +5,8 @@
 // the caller to open the status view (or publish an event). The outcome says what the caller has
 // left to do.
 
+import Timekeeping
+
 /// What an invoked action did, and what it leaves to the caller.
 public enum ActionOutcome: Equatable, Sendable {
     /// Done on a scheduled reminder: this manual intake was logged (the caller may also store it

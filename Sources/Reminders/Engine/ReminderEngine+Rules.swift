@@ -11,6 +11,8 @@
 //   local day the deadline and ritual rules run; the 10:00 tick refills the daily messages;
 // * the end of a sync — a deadline whose goal is now met is removed.
 
+import Timekeeping
+
 /// What a settings change asks the rules to redo beyond their usual fill.
 struct RuleChanges: Equatable, Sendable {
     /// The daily messages' settings (or what they depend on) changed: refill the window now.

@@ -11,6 +11,7 @@
 // centre's pending notifications in section order under its one limit of 64.
 
 import Foundation
+import Timekeeping
 
 public struct ReminderEngine: Sendable {
     /// Every setting of sections 2–6.

@@ -5,6 +5,8 @@
 // remember: the day their new-day rules last ran, recent manual intakes, recent Did This taps, and
 // the streak of the last ritual rebuild; their pending notifications are in the centre.
 
+import Timekeeping
+
 public struct ReminderState: Equatable, Sendable {
     /// The reminder day (docs/reminders.md 0) the per-day counters belong to, named by the local date
     /// on which it starts; nil before the first evaluation.

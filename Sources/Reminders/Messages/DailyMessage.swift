@@ -1,6 +1,8 @@
 // The daily message of docs/reminders.md 4: one notification at 10:00 local, its text determined by the
 // date alone, so the same date always gives the same text whoever computes it.
 
+import Timekeeping
+
 public enum DailyMessage {
     /// Fixed (the seed's non-goal: no user-selectable time).
     public static let time = TimeOfDay(hour: 10, minute: 0)!

@@ -1,5 +1,7 @@
 // A ritual notification's identifier, title and body (docs/reminders.md 6).
 
+import Timekeeping
+
 public enum RitualText {
     /// A streak longer than this puts `Day {N}` in the titles.
     public static let streakTitleAbove = 3

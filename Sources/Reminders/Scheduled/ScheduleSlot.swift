@@ -3,6 +3,8 @@
 // identifier; when it fires, the rule arms the next occurrence under the same id, so a slot counts
 // once against the limit of 64, like a repeating trigger on the phone.
 
+import Timekeeping
+
 public struct ScheduleSlot: Hashable, Sendable {
     public enum Recurrence: Hashable, Sendable {
         case daily

@@ -11,6 +11,7 @@
 // half-hour gap sends `nextDate` to the next day.
 
 import Foundation
+import Timekeeping
 
 struct LocalCalendar: Sendable {
     private let calendar: Calendar

@@ -1,6 +1,8 @@
 // A local date and time of day without a zone (docs/reminders.md 3: a schedule's `first`, "local
 // date-time"), written `YYYY-MM-DDTHH:MM` as in the configuration file.
 
+import Timekeeping
+
 /// A date on the local calendar and a wall-clock time on it.
 public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let day: LocalDay
@@ -26,7 +28,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
             throw InvalidLocalDateTime(text: text, reason: .shape)
         }
         guard (1...12).contains(month) else { throw InvalidLocalDateTime(text: text, reason: .month(month)) }
-        let length = LocalDay.daysIn(month: month, year: year)
+        let length = CivilDate.daysIn(month: month, year: year)
         guard let day = LocalDay(year: year, month: month, day: dayNumber) else {
             throw InvalidLocalDateTime(text: text, reason: .day(dayNumber, month: month, year: year, length: length))
         }

@@ -7,7 +7,7 @@
 //   back as a `SinkCommand.action` with the bridge's own notification id — only when it comes
 //   from the unique name that owns `org.freedesktop.Notifications` (GetNameOwner, asked at each
 //   signal, so a restarted server counts): a signal carries its sender, and any other client of
-//   the session bus can emit one with the same path and interface (issue 11). The sink listens
+//   the session bus can emit one with the same path and interface. The sink listens
 //   to no other signal of the server (NotificationClosed changes nothing in the bridge).
 // * No session bus (a headless Pi), or no notification server on it, is `unavailable`: the hub
 //   logs it once per outage and retries with back-off. The connection is opened lazily and

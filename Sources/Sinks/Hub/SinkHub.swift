@@ -5,6 +5,7 @@
 // arrive on one stream, `commands`.
 
 import Logging
+import Timekeeping
 
 public actor SinkHub {
     /// Everything people asked for through any sink, in arrival order. Ends after `stop()`.
@@ -20,7 +21,7 @@ public actor SinkHub {
     /// - Parameters:
     ///   - queueLimit: items that may wait per sink (not counting the one being delivered);
     ///     beyond it the oldest is dropped with a log line.
-    public init(sinks: [any NotificationSink], clock: any SinkClock = SystemSinkClock(),
+    public init(sinks: [any NotificationSink], clock: any WallClock = SystemClock(),
                 retry: RetryPolicy = .standard, queueLimit: Int = 200, logger: Logger) {
         self.logger = logger
         self.queues = sinks.map {

@@ -13,6 +13,7 @@
 import Foundation
 import Locking
 import Logging
+import Timekeeping
 
 /// What a sink's queue looks like now (for `status` and tests).
 public struct SinkQueueStatus: Sendable, Equatable {
@@ -33,7 +34,9 @@ public struct SinkQueueStatus: Sendable, Equatable {
 
 final class SinkQueue: Sendable {
     let sink: any NotificationSink
-    private let clock: any SinkClock
+    /// "Now" for the log lines and the back-off's sleeps: injected, so that tests step through the
+    /// back-off schedule without waiting minutes.
+    private let clock: any WallClock
     private let policy: RetryPolicy
     private let limit: Int
     private let logger: Logger
@@ -54,7 +57,7 @@ final class SinkQueue: Sendable {
         var lastProblem: String?
     }
 
-    init(sink: any NotificationSink, clock: any SinkClock, policy: RetryPolicy, limit: Int, logger: Logger) {
+    init(sink: any NotificationSink, clock: any WallClock, policy: RetryPolicy, limit: Int, logger: Logger) {
         self.sink = sink
         self.clock = clock
         self.policy = policy

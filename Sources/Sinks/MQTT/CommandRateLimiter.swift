@@ -7,6 +7,7 @@
 // flood starts and sum it up once when it ends, instead of one warning per message.
 
 import Locking
+import Timekeeping
 
 final class CommandRateLimiter: Sendable {
     enum Decision: Equatable {
@@ -24,10 +25,10 @@ final class CommandRateLimiter: Sendable {
 
     let burst: Double
     let perSecond: Double
-    private let clock: any SinkClock
+    private let clock: any WallClock
     private let state: Locked<State>
 
-    init(burst: Int = 10, perSecond: Double = 1, clock: any SinkClock) {
+    init(burst: Int = 10, perSecond: Double = 1, clock: any WallClock) {
         self.burst = Double(burst)
         self.perSecond = perSecond
         self.clock = clock

@@ -3,6 +3,8 @@
 // and an MQTT message read the same. Unknown values are null. Events carry `event_type`, which
 // Home Assistant's MQTT `event` entities require.
 
+import Timekeeping
+
 enum MQTTPayloads {
     /// Retained on `…/state`:
     /// `{"battery":87,"bottle_level_ml":420,"connected":true,"daily_limit":true,
@@ -10,7 +12,7 @@ enum MQTTPayloads {
     ///   "reminders_today":2,"time":"2026-11-21T09:15:00Z","unsynced":0,"urgency":"attention"}`
     static func state(_ snapshot: BridgeSnapshot) -> JSONValue {
         .object([
-            "time": .string(UTCTimestamp.iso8601(snapshot.time)),
+            "time": .string(ISO8601Text.format(snapshot.time)),
             "daily_total_ml": .int(snapshot.dayTotalML),
             "goal_ml": .int(snapshot.goalML),
             "bottle_level_ml": .optional(snapshot.bottleLevelML),
@@ -19,7 +21,7 @@ enum MQTTPayloads {
             "deficit_ml": .int(snapshot.deficitML),
             "reminders_today": .int(snapshot.remindersToday),
             "daily_limit": .bool(snapshot.dailyLimit),
-            "last_sync": .optional(snapshot.lastSync.map(UTCTimestamp.iso8601)),
+            "last_sync": .optional(snapshot.lastSync.map(ISO8601Text.format)),
             "unsynced": .optional(snapshot.unsynced),
             "connected": .bool(snapshot.bottleConnected),
             "shake_to_empty": .optional(snapshot.shakeToEmpty),
@@ -34,7 +36,7 @@ enum MQTTPayloads {
         .object([
             "event_type": .string("drink"),
             "record_id": .int(drink.recordID),
-            "time": .string(UTCTimestamp.iso8601(drink.time)),
+            "time": .string(ISO8601Text.format(drink.time)),
             "amount_ml": .int(drink.amountML),
             "bottle_level_ml": .int(drink.bottleLevelML),
             "type": .string(drink.type),
@@ -51,7 +53,7 @@ enum MQTTPayloads {
             "kind": .string(notification.kind),
             "title": .string(notification.title),
             "body": .string(notification.body),
-            "time": .string(UTCTimestamp.iso8601(notification.time)),
+            "time": .string(ISO8601Text.format(notification.time)),
             "priority": .int(notification.priority.rawValue),
             "actions": .array(notification.actions.map {
                 .object(["id": .string($0.id), "label": .string($0.label)])

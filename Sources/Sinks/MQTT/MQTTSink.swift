@@ -15,7 +15,7 @@
 // model — and the sink announces it; when the bottle's topic id changes, the old device is
 // removed (an empty retained config) before the new one is announced.
 //
-// Commands (issue 11): whoever may publish on the command topic is not trusted with more than
+// Commands: whoever may publish on the command topic is not trusted with more than
 // the gate allows (the daemon's: the person's settings). Each command is rate-limited, judged
 // by its length before it is copied, and answered on `…/command/result`; refusals are logged.
 // The broker is asked (MQTT 5 Maximum Packet Size) not to send this client anything larger than
@@ -28,6 +28,7 @@
 import Foundation
 import Locking
 import Logging
+import Timekeeping
 
 public final class MQTTSink: NotificationSink {
     public let name = "mqtt"
@@ -81,7 +82,7 @@ public final class MQTTSink: NotificationSink {
     ///   - gate: which commands may go on; the default lets no setting change.
     ///   - clock: time for the command rate limit.
     public init(configuration: MQTTSinkConfiguration, gate: SinkCommandGate = .noSettings,
-                clock: any SinkClock = SystemSinkClock(), logger: Logger) throws(SinkConfigurationError) {
+                clock: any WallClock = SystemClock(), logger: Logger) throws(SinkConfigurationError) {
         self.configuration = configuration
         self.gate = gate
         self.logger = logger

@@ -4,7 +4,7 @@
 // Credentials may sit in the URL: `https://user:password@host/topic` → Basic,
 // `https://:tk_token@host/topic` or `https://tk_token@host/topic` → Bearer; a `token` setting
 // (Bearer) wins over both. They are removed from the URL that is actually requested, and never
-// sent over plain http:// except to this machine (issue 11): anyone on the path would read them.
+// sent over plain http:// except to this machine: anyone on the path would read them.
 //
 // Action buttons: a phone generally cannot reach the bridge (it listens on no HTTP port), so a
 // button can only work through something both can reach. With `actionURL` set, each of a

@@ -4,7 +4,7 @@
 // Why a delegate and not the completion-handler data task: swift-corelibs-foundation follows
 // redirects for a task with a completion handler without asking any delegate
 // (HTTPURLProtocol.redirectFor: `.dataCompletionHandler` → "Follow the redirect"), and a 307 to
-// another origin re-sent `Authorization: Bearer …` there (issue 11). Only a delegate-driven task
+// another origin re-sends `Authorization: Bearer …` there. Only a delegate-driven task
 // reaches `willPerformHTTPRedirection`, where nil keeps the 3xx as the final response.
 //
 // Why not `data(for:)`: see HTTPPushSink.response(to:) (a deadlock on Linux).

@@ -1,5 +1,5 @@
-// Which commands from outside a sink may hand on (issue 11: whoever may publish on the MQTT
-// command topic — on a Home Assistant broker, every login — is not the person at the bridge).
+// Which commands from outside a sink may hand on: whoever may publish on the MQTT command topic
+// — on a Home Assistant broker, every login — is not the person at the bridge.
 // The daemon builds its gate from the setting catalog: the person's own settings may change,
 // never a URL, a path, a secret or the bottle and adapter. The sink asks the gate before the
 // command goes anywhere, so a refusal can be answered where the command came from.

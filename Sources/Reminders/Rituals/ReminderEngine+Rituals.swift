@@ -2,6 +2,8 @@
 // days, rebuilt afresh (with the streak of that moment) at start, on every new local day and
 // whenever a ritual setting changes.
 
+import Timekeeping
+
 extension ReminderEngine {
     /// Enabled, notifications on, and a sink that reaches a person (section 1).
     var ritualsActive: Bool {

@@ -1,4 +1,4 @@
-// What the bridge trusts of this machine's clock (issue 11), and what follows from it: whether
+// What the bridge trusts of this machine's clock, and what follows from it: whether
 // a session writes SET_TIME, the `Clock:` line of `status`, and the doctor's `clock` finding.
 //
 // SET_TIME is written only when the clock is synchronised (NTP) and not behind the newest

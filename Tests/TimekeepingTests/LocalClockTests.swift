@@ -3,7 +3,7 @@
 
 import Foundation
 import Testing
-@testable import Reminders
+@testable import Timekeeping
 
 struct LocalDayTests {
     @Test func civilDatesRoundTrip() {

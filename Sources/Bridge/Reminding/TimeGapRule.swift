@@ -1,8 +1,8 @@
-// What the reminder runner does when time moves on by more than its minute ticks can follow
-// (issue 11). docs/reminders.md 0 has two timelines: one run of the bridge, ticked at every minute,
-// and a restart, where nothing is ticked while the bridge is down and the on-start rules run at
-// its first event. A jump of the clock is treated as the second: ticking every minute of a
-// 30-day jump at once sent 60 reminders, and a backward jump ticked nothing until the clock
+// What the reminder runner does when time moves on by more than its minute ticks can follow.
+// docs/reminders.md 0 has two timelines: one run of the bridge, ticked at every minute, and a
+// restart, where nothing is ticked while the bridge is down and the on-start rules run at its
+// first event. A jump of the clock is treated as the second: ticking every minute of a 30-day
+// jump at once would send 60 reminders, and a backward jump would tick nothing until the clock
 // caught up.
 
 public enum TimeGapRule: Sendable, Equatable {

@@ -2,6 +2,8 @@
 // messages at 10:00, refilled on start and after every 10:00 tick when fewer than 2 remain, and
 // whenever the messages' settings change.
 
+import Timekeeping
+
 extension ReminderEngine {
     /// Enabled, notifications on, and a sink that reaches a person (section 1: a rule that
     /// schedules ahead schedules nothing without one).

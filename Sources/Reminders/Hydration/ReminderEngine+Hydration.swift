@@ -2,6 +2,8 @@
 // steps after a sync (2.4) and the low-battery alert (2.5). Each reads top-down in the order the
 // document lists its checks, because the order is the specification.
 
+import Timekeeping
+
 extension ReminderEngine {
     /// The thread of section 2's pace notifications.
     static let hydrationThread = "hydration"

@@ -19,5 +19,5 @@ extension LocalDay {
     public var mondayOfWeek: LocalDay { self - (weekday + 5) % 7 }
 
     /// How many days this date's month has.
-    public var daysInMonth: Int { LocalDay.daysIn(month: month, year: year) }
+    public var daysInMonth: Int { CivilDate.daysIn(month: month, year: year) }
 }

@@ -3,6 +3,8 @@
 // habit is not met, removed when a sync meets it, checked again when it fires, and re-created on
 // start and on every new local day.
 
+import Timekeeping
+
 extension ReminderEngine {
     /// Takes back this rule's pending reminders and schedules the current periods' again, each if
     /// its time is still ahead and its habit not yet met. Stateless: what it schedules depends on
