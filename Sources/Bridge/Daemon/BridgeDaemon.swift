@@ -310,8 +310,6 @@ public final class BridgeDaemon: Service, Sendable {
         await desk.connection(true, at: clock.now)
         let report = await session.run()
         await sink.finish(at: clock.now)
-        // Who the bottle is, as this connection read it (Home Assistant's device).
-        if let bottle = try? history.bottleState(id: session.bottleID) { await desk.identify(bottle) }
         await desk.connection(false, at: clock.now)
         return report
     }

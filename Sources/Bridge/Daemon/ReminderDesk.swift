@@ -169,8 +169,9 @@ public actor ReminderDesk {
                                        status: command.status, message: command.message))
     }
 
-    /// Tells the sinks who the bottle is (after a connection read its Device Information).
-    public func identify(_ bottle: BottleRecord) {
+    /// Tells the sinks who the bottle is (after a connection read its Device Information), in
+    /// order with what the caller hands them next.
+    public nonisolated func identifyNow(_ bottle: BottleRecord) {
         hub?.identify(SinkBottle(address: bottle.address, serial: bottle.serial, name: bottle.name,
                                  firmware: bottle.firmware, model: bottle.model))
     }

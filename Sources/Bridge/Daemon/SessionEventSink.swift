@@ -12,10 +12,12 @@ import Timekeeping
 
 struct SessionEventSink: Sendable {
     let ingest: BottleIngest
+    private let desk: ReminderDesk
     private let inputs: AsyncStream<ReminderInput>.Continuation
     private let consumer: Task<Void, Never>
 
     init(history: DrinkHistory, desk: ReminderDesk, bottleID: String, logger: Logger) {
+        self.desk = desk
         let (stream, continuation) = AsyncStream<ReminderInput>.makeStream()
         inputs = continuation
         consumer = Task {
@@ -37,7 +39,10 @@ struct SessionEventSink: Sendable {
         case .stored: break  // the ingest stored the chunk itself (it is the session's DrinkStore)
         case .syncEnded(let round):
             ingest.syncEnded(round.outcome, records: round.records, chunks: round.chunks, at: round.endedAt)
-        case .identity(let identity, let time): ingest.heard(identity, at: time)
+        case .identity(let identity, let time):
+            ingest.heard(identity, at: time)
+            // Before any drink of this session is published: the sinks name the bottle by it.
+            if let bottle = try? ingest.history.bottleState(id: ingest.bottleID) { desk.identifyNow(bottle) }
         case .deviceSettings(let settings, let time): ingest.heard(settings, at: time)
         case .clockOffset(let offset, let time): ingest.heard(offset, at: time)
         case .activity(let motion, let backpack, let time): ingest.heardActivity(motion: motion, backpack: backpack, at: time)

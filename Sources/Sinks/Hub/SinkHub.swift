@@ -82,12 +82,19 @@ public actor SinkHub {
 
     public nonisolated func status() -> [SinkQueueStatus] { queues.map(\.status) }
 
-    /// Closes the queues (items still waiting are lost, with one log line per sink), stops the
-    /// sinks — whose `stop()` must end a delivery still in flight — waits for the workers, and
-    /// ends `commands`.
-    public func stop() async {
+    /// Gives the queues up to `grace` to deliver what waits (a `run --once` that just synced ends
+    /// with the bottle's final state, which a dashboard must see), then closes them (items still
+    /// waiting are lost, with one log line per sink), stops the sinks — whose `stop()` must end a
+    /// delivery still in flight — waits for the workers, and ends `commands`. A failing sink is
+    /// not waited for.
+    public func stop(grace: Duration = .seconds(2)) async {
         guard phase != .stopped else { return }
         phase = .stopped
+        let deadline = ContinuousClock.now + grace
+        // Progress: each pass sleeps 20 ms until every queue settles or the grace runs out.
+        while ContinuousClock.now < deadline, !queues.allSatisfy(\.isSettled) {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
         for queue in queues {
             let undelivered = queue.close()
             if undelivered > 0 {

@@ -55,6 +55,8 @@ final class SinkQueue: Sendable {
         var deliveredCount = 0
         var rejectedCount = 0
         var lastProblem: String?
+        /// An item was taken and is being delivered (or retried).
+        var inFlight = false
     }
 
     init(sink: any NotificationSink, clock: any WallClock, policy: RetryPolicy, limit: Int, logger: Logger) {
@@ -106,6 +108,12 @@ final class SinkQueue: Sendable {
         task?.cancel()
     }
 
+    /// Nothing waits and nothing is being delivered — or the sink is failing, and waiting for it
+    /// would not help.
+    var isSettled: Bool {
+        state.withLock { ($0.waiting.isEmpty && !$0.inFlight) || $0.failingSince != nil }
+    }
+
     /// Stops taking items and wakes the worker so it can end. Returns what was never delivered.
     func close() -> Int {
         let (waiter, task, count) = state.withLock { state -> (CheckedContinuation<Void, Never>?, Task<Void, Error>?, Int) in
@@ -140,12 +148,16 @@ final class SinkQueue: Sendable {
                 if isClosed { return }
                 do {
                     try await item.send(to: sink)
-                    state.withLock { $0.deliveredCount += 1 }
+                    state.withLock {
+                        $0.deliveredCount += 1
+                        $0.inFlight = false
+                    }
                     deliveredAfterFailures()
                     break
                 } catch let error as SinkDeliveryError {
                     if case .rejected = error {
                         rejected(item, error)
+                        state.withLock { $0.inFlight = false }
                         break
                     }
                     if isClosed { return }
@@ -166,7 +178,9 @@ final class SinkQueue: Sendable {
         while true {
             let (item, isClosed) = state.withLock { state -> (SinkItem?, Bool) in
                 if state.closed { return (nil, true) }
-                return (state.waiting.isEmpty ? nil : state.waiting.removeFirst(), false)
+                if state.waiting.isEmpty { return (nil, false) }
+                state.inFlight = true
+                return (state.waiting.removeFirst(), false)
             }
             if isClosed { return nil }
             if let item { return item }

@@ -167,6 +167,7 @@ public final class MQTTSink: NotificationSink {
     }
 
     public func publish(_ drink: SinkDrink) async throws {
+        guard shared.current.hasBottle else { return }
         try publish(.init(topic: topics.drink, text: MQTTPayloads.drink(drink).text))
     }
 
