@@ -149,6 +149,11 @@ struct AquavateSim: AsyncParsableCommand {
     @Flag(name: .long, help: "Start without a calibration (Current State stays all zero).")
     var uncalibrated = false
 
+    @Option(name: .customLong("timezone-offset"), help: ArgumentHelp(
+        "The bottle's time-zone offset in hours (−12 to 14), as set over its USB console: every timestamp it makes is shifted by it (docs/protocol.md 5.2).",
+        valueName: "hours"))
+    var timezoneOffset: Int8 = 0
+
     @Flag(name: .customLong("time-invalid"), help: "Start with a clock never set (TIME_VALID clear; no drinks recorded).")
     var timeInvalid = false
 
@@ -190,6 +195,8 @@ struct AquavateSim: AsyncParsableCommand {
         configuration.bottle.waterML = water
         configuration.bottle.calibrated = !uncalibrated
         configuration.bottle.timeValid = !timeInvalid
+        guard (-12...14).contains(timezoneOffset) else { throw ValidationError("--timezone-offset must be -12 to 14 hours") }
+        configuration.bottle.timezoneOffsetHours = timezoneOffset
         configuration.bottle.deviceInformationStyle = disNul ? .nulTerminated : .plain
         configuration.bottle.timing.activityTimeout = sleepAfter
         if let recordsFile {

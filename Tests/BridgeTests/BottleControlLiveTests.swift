@@ -177,6 +177,20 @@ struct BottleControlLiveTests {
             #expect(Set(again.output.split(separator: "\n")).count == again.output.split(separator: "\n").count, "no duplicates")
         }
     }
+
+    @Test("a bottle whose clock runs 2 h ahead (a USB time-zone offset) is reported by status, doctor and bottle info")
+    func clockOffset() async throws {
+        try await live.withSimulator(records: 2, arguments: ["--timezone-offset", "2"]) { bus, folder in
+            let db = folder.path + "/history.sqlite"
+            #expect(try await live.bridge(bus, ["run", "--once", "--db", db]).status == 0)
+            let info = try await live.bridge(bus, ["bottle", "info", "--json", "--db", db])
+            #expect(try json(try #require(info.output.split(separator: "\n").first))["clock_offset_s"] as? Int == 7200, "\(info)")
+            let status = try await live.bridge(bus, ["status", "--db", db])
+            #expect(status.output.contains("Bottle clock: the bottle's clock runs +2 h from UTC"), "\(status.output)")
+            let doctor = try await live.bridge(bus, ["doctor", "--db", db])
+            #expect(doctor.output.contains("bottle clock") && doctor.output.contains("+2 h"), "\(doctor.output)")
+        }
+    }
 }
 
 /// A drink record as the bottle sends it, from the numbers of the simulator's state file.

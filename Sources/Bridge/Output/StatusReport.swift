@@ -1,6 +1,7 @@
 // What `status` shows: the bottle, the last sync, today's total against the goal, the pace
 // (urgency and deficit), `Reminders Today: n/12` or `n`, and the pending notifications.
 
+import AquavateProtocol
 import Foundation
 import History
 import Logging
@@ -27,6 +28,10 @@ public struct StatusReport: Sendable {
     public var rules: RulesStatus?
     /// This machine's clock as the daemon judges it before SET_TIME; nil: not asked.
     public var clock: ClockTrust?
+    /// The bottle's clock against this machine's at its last connection (docs/protocol.md 5.2).
+    public var bottleClockOffset: Int?
+    /// Bottle commands not yet applied (docs/design.md 3.5), in words: "goal 2600 ml (#4)".
+    public var pendingCommands: [String] = []
 
     /// Builds the report at `instant` from the database (engine state restored, nothing saved).
     public static func make(history: DrinkHistory, configuration: Configuration, at instant: Double,
@@ -44,7 +49,16 @@ public struct StatusReport: Sendable {
                             urgency: status.urgencyText, deficitML: status.displayedDeficitML,
                             remindersToday: status.remindersSentToday, remindersTodayText: status.remindersTodayText,
                             dailyLimit: status.dailyLimit, pending: status.pendingCount, rules: runner.rulesStatus(),
-                            clock: clock)
+                            clock: clock, bottleClockOffset: bottle?.clockOffset,
+                            pendingCommands: try pendingCommands(history: history, bottle: bottle?.id))
+    }
+
+    private static func pendingCommands(history: DrinkHistory, bottle: String?) throws -> [String] {
+        guard let bottle else { return [] }
+        return try history.commands(bottle: bottle, statuses: [.pending, .sending]).map { command in
+            let action = BottleAction(kind: command.command, argument: command.argument)
+            return "\(action?.summary ?? command.command) (#\(command.id))"
+        }
     }
 
     public func textLines() -> [String] {
@@ -56,6 +70,9 @@ public struct StatusReport: Sendable {
         }
         lines.append("Last sync: " + (lastSync.map { ISO8601Text.formatWithMilliseconds($0) } ?? "never"))
         if let clock { lines.append(clock.statusLine(at: at)) }
+        if let offset = bottleClockOffset, let problem = BottleClockOffset(storedSeconds: offset).problem {
+            lines.append("Bottle clock: \(problem)")
+        }
         if let battery, let bottleLevelML {
             lines.append("Battery: \(battery)%  Bottle level: \(bottleLevelML) ml" + (unsynced.map { "  Unsynced: \($0)" } ?? ""))
         }
@@ -64,6 +81,7 @@ public struct StatusReport: Sendable {
         lines.append("Urgency: \(urgency)  Deficit: \(deficitML) ml")
         lines.append(remindersTodayText)
         lines.append("Pending reminders: \(pending)")
+        if !pendingCommands.isEmpty { lines.append("Pending bottle commands: " + pendingCommands.joined(separator: ", ")) }
         if let rules {
             lines.append("Pending by rule: scheduled \(rules.scheduledPending), daily message \(rules.dailyMessagesPending), deadline \(rules.deadlinePending), rituals \(rules.ritualsPending)")
             if rules.ritualStreak > 0 { lines.append("Ritual streak: \(rules.ritualStreak) days") }
@@ -84,6 +102,8 @@ public struct StatusReport: Sendable {
         if let battery { object["battery"] = battery }
         if let bottleLevelML { object["bottle_level_ml"] = bottleLevelML }
         if let unsynced { object["unsynced"] = unsynced }
+        if let bottleClockOffset { object["bottle_clock_offset_s"] = bottleClockOffset }
+        object["pending_commands"] = pendingCommands
         if let clock {
             object["clock_synchronised"] = clock.sync == .synchronised
             object["set_time_withheld"] = clock.setTimePolicy.reasonToWithhold(now: at, bottleTime: nil) != nil
