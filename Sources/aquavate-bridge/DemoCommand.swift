@@ -108,6 +108,10 @@ struct DemoCommand: AsyncParsableCommand {
         let status = await desk.status(at: SystemClock().now)
         print("demo: reminders: \(status.urgencyText), deficit \(status.displayedDeficitML) ml, "
               + "\(status.remindersTodayText), \(delivered.withLock { $0 }) notification(s) sent during the demo")
+        print("demo: the bottle, as its connection read it (aquavate-bridge bottle info)")
+        for bottle in try history.bottles() {
+            print(BottleInfo.text(BottleInfo.event(bottle, pending: []), state: bottle.state))
+        }
         print("demo: the history")
         let report = try HistoryReport.make(history: history, configuration: configuration, days: nil,
                                             now: SystemClock().now)
