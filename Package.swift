@@ -26,6 +26,7 @@ let package = Package(
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         // adjtimex(2) from glibc's sys/timex.h: is the clock synchronised?
         .systemLibrary(name: "CTimex"),
+        .systemLibrary(name: "CMalloc"),
         // sd_notify / sd_watchdog_enabled: readiness, status and the watchdog of a Type=notify service.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
@@ -57,7 +58,7 @@ let package = Package(
         .target(name: "Sinks", dependencies: ["DBus", "CMosquitto", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log")]),
         // Configuration, replay, the daemon's wiring.
         .target(name: "Bridge", dependencies: [
-            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth", "CSystemd", "CTimex", "BlueZ", "BottleSession", "ProcessSupport", "Locking", "Timekeeping",
+            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth", "CSystemd", "CTimex", "CMalloc", "BlueZ", "BottleSession", "ProcessSupport", "Locking", "Timekeeping",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -88,6 +88,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        HeapTrim.limitArenas()
         let logger = common.makeLogger()
         // Before anything else (BlueZ, the database): one daemon at a time (InstanceLock says why).
         let lock: InstanceLock

@@ -50,7 +50,7 @@ enum ModuleMap {
 
         "Bridge": platform.union([
             "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "BlueZ", "BottleSession",
-            "ProcessSupport", "Locking", "Timekeeping", "CBluetooth", "CSystemd", "CTimex", "Logging", "TOMLKit", "ServiceLifecycle",
+            "ProcessSupport", "Locking", "Timekeeping", "CBluetooth", "CSystemd", "CTimex", "CMalloc", "Logging", "TOMLKit", "ServiceLifecycle",
         ]),
         "aquavate-bridge": platform.union([
             "Bridge", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders",

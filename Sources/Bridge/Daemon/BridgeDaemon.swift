@@ -274,7 +274,9 @@ public final class BridgeDaemon: Service, Sendable {
         await stopped
         heartbeat.mark("connected to \(sighting.address)")
         choice.adopt(sighting.address)
-        return await session(on: connection, sighting: sighting, recorder: recorder)
+        let report = await session(on: connection, sighting: sighting, recorder: recorder)
+        HeapTrim.returnFreedMemory()
+        return report
     }
 
     private func session(on connection: GATTConnection, sighting: Sighting, recorder: SessionRecorder?) async -> SessionReport {
