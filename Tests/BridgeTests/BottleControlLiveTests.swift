@@ -191,6 +191,28 @@ struct BottleControlLiveTests {
             #expect(doctor.output.contains("bottle clock") && doctor.output.contains("+2 h"), "\(doctor.output)")
         }
     }
+
+    @Test("a recorded session replays to the same bottle: serial key, firmware, clock offset, activity")
+    func replayedBottleMatchesLive() async throws {
+        try await live.withSimulator(records: 4, arguments: ["--timezone-offset=-3"]) { bus, folder in
+            let db = folder.path + "/live.sqlite", replayed = folder.path + "/replayed.sqlite"
+            let capture = folder.path + "/session.aqcap"
+            #expect(try await live.bridge(bus, ["run", "--once", "--record", capture, "--db", db]).status == 0)
+            let replay = try await runTool(LiveCommandTests.bridge, ["replay", capture, "--db", replayed])
+            #expect(replay.status == 0, "\(replay)")
+            let (a, b) = (try DrinkHistory(path: db), try DrinkHistory(path: replayed))
+            let (liveBottle, replayedBottle) = (try #require(try a.bottles().first), try #require(try b.bottles().first))
+            #expect(replayedBottle.id == Self.serial && liveBottle.id == Self.serial)
+            #expect(replayedBottle.firmware == liveBottle.firmware && replayedBottle.model == liveBottle.model)
+            #expect(replayedBottle.clockOffset == -3 * 3600 && liveBottle.clockOffset == -3 * 3600)
+            #expect(replayedBottle.shakeToEmpty == liveBottle.shakeToEmpty)
+            #expect(try b.storedDrinks().map(\.recordID) == (try a.storedDrinks().map(\.recordID)))
+            let (liveActivity, replayedActivity) = (try a.motionEvents(), try b.motionEvents())
+            #expect(!liveActivity.isEmpty)
+            #expect(replayedActivity.map(\.event) == liveActivity.map(\.event))
+            #expect(try b.backpackSessions().map(\.session) == (try a.backpackSessions().map(\.session)))
+        }
+    }
 }
 
 /// A drink record as the bottle sends it, from the numbers of the simulator's state file.

@@ -44,6 +44,11 @@ public final class Replayer: @unchecked Sendable {
     /// The one ingest path, for the current bottle (made again when the capture names another).
     private var ingestStorage: BottleIngest?
     private var sync: SyncProgress?
+    /// The activity fetch of the current connection, as the live session makes it.
+    private var activity = ActivityReplies()
+    /// Whether this connection wrote SET_TIME yet: a Current State read before it is the
+    /// bottle's own clock, compared with the capture's as the live session does.
+    private var setTimeWritten = false
     private var lastEventTime: Double?
     /// Local days the replayed drinks fall on: one entry per day, however long the capture is.
     private var touchedDays = TouchedDays()
@@ -140,8 +145,11 @@ public final class Replayer: @unchecked Sendable {
         switch event.op {
         case .connect:
             finishSync(at: event.time, reason: "reconnected")
+            finishActivity(at: event.time)
+            setTimeWritten = false
         case .disconnect:
             finishSync(at: event.time, reason: "disconnected")
+            finishActivity(at: event.time)
             ingest.disconnected(at: event.time)
         case .read, .notify:
             guard let characteristic = event.characteristic, let value = event.value else { return }
@@ -188,7 +196,11 @@ public final class Replayer: @unchecked Sendable {
             case .drinkData:
                 receiveChunk(value, viaRead: viaRead, time: time, file: file, line: line)
             case .currentState:
-                ingest.heard(try CurrentState(decoding: value), at: time)
+                let state = try CurrentState(decoding: value)
+                if viaRead, !setTimeWritten, let offset = BottleClockOffset(bottleTime: state.timestamp, bridgeTime: time) {
+                    ingest.heard(offset, at: time)
+                }
+                ingest.heard(state, at: time)
             case .bottleConfig:
                 let config = try BottleConfig(decoding: value)
                 if !ingest.heard(config, at: time) {
@@ -210,6 +222,7 @@ public final class Replayer: @unchecked Sendable {
                 guard (4...84).contains(value.count) else {
                     throw ProtocolError.wrongLength(structure: "Activity Stats", expected: "4 to 84 bytes", actual: value.count)
                 }
+                if !viaRead { activity.received(value) }
             case .command:
                 reject("the Command characteristic is write-only, but the capture shows the bottle sending a value", file: file, line: line)
             }
@@ -246,9 +259,12 @@ public final class Replayer: @unchecked Sendable {
                 break
             }
         case .command:
-            if Command.parse(value) == nil {
+            guard let command = Command.parse(value) else {
                 logger.warning("\(file):\(line): the bottle ignores this \(value.count)-byte command write")
+                return
             }
+            if case .setTime = command { setTimeWritten = true }
+            activity.requested(command)
         default:
             break
         }
@@ -295,6 +311,13 @@ public final class Replayer: @unchecked Sendable {
         } catch {
             logger.warning("could not update the bottle's record: \(error)")
         }
+    }
+
+    /// What the connection's activity fetch gathered goes to the ingest, as the live session's does.
+    private func finishActivity(at time: Double) {
+        guard !activity.isEmpty else { return }
+        ingest.heardActivity(motion: activity.motion, backpack: activity.backpack, at: time)
+        activity = ActivityReplies()
     }
 
     private func finishSync(at time: Double, reason: String) {
@@ -352,6 +375,7 @@ public final class Replayer: @unchecked Sendable {
     public func finish() {
         if let time = lastEventTime {
             finishSync(at: time, reason: "end of input")
+            finishActivity(at: time)
             ingestStorage?.disconnected(at: time)
         }
         guard let first = touchedDays.earliest, let last = touchedDays.latest else { return }
