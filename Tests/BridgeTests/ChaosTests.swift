@@ -71,4 +71,75 @@ struct ChaosTests {
             #expect(Set(stored.map(\.recordID)).count == stored.count, "seed \(seed): a drink stored twice")
         }
     }
+
+    /// Runs `run --once` until `done` says so (at most 8 runs), waking a bottle that slept.
+    func runUntil(_ done: () throws -> Bool, seed: UInt64, bus: PrivateBus, folder: TemporaryFolder, db: String) async throws {
+        for attempt in 1...8 {
+            if try done() { return }
+            let run = try await MeasuredRun.bridge(["run", "--once", "--timeout", "15", "--failure-pause", "0.5", "--db", db],
+                                                   environment: bus.environment, folder: folder)
+            let result = run.result
+            print("chaos seed \(seed) commands run \(attempt): status \(result.status): \(result.error.split(separator: "\n").last ?? "")")
+            #expect(result.status == 0 || result.status == 1, "seed \(seed): \(result)")
+            #expect((run.cpuSeconds ?? .infinity) < 2 && (run.peakKiB ?? .infinity) < 96 * 1024, "seed \(seed): bounded")
+            if result.status != 0 {
+                if result.error.contains("org.bluez") { try await Task.sleep(for: .seconds(1)) }
+                _ = try await runTool("/usr/bin/gdbus", ["call", "--system", "-d", "org.bluez", "-o", "/",
+                                                       "-m", "org.aquavate.Simulator1.Wake"],
+                                      environment: bus.environment, timeout: .seconds(10))
+            }
+        }
+    }
+
+    /// The seeds of the commands test: `AQUAVATE_CHAOS_SEEDS` as above, else a handful.
+    static var commandSeeds: [UInt64] {
+        ProcessInfo.processInfo.environment["AQUAVATE_CHAOS_SEEDS"] == nil && ProcessInfo.processInfo.environment["AQUAVATE_CHAOS_SEED"] == nil
+            ? [4, 6, 9] : seeds
+    }
+
+    @Test("bottle commands under the injector: each applied once or failed with a reason, tare never twice", arguments: commandSeeds)
+    func commands(seed: UInt64) async throws {
+        // Few drinks: the commands are a large part of each connection, where the injector strikes.
+        try await live.withSimulator(records: 2, arguments: ["--fault", "mtu=23", "--fault", "chaos=\(seed)"]) { bus, folder in
+            let db = folder.path + "/history.sqlite"
+            // The bottle adopted and its first drink known, as after an earlier sync, so that the
+            // commands are queued before the first connection the injector breaks.
+            let history = try DrinkHistory(path: db)
+            let state = try #require(try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: folder.path + "/sim.json"))) as? [String: Any])
+            let first = try #require((state["records"] as? [[String: Any]])?.first)
+            let serial = BottleControlLiveTests.serial
+            _ = try history.store([AquavateProtocolRecord.make(id: first["record_id"] as! Int, timestamp: first["timestamp"] as! Int,
+                                                               amount: first["amount_ml"] as! Int, level: first["bottle_level_ml"] as! Int)],
+                                  bottle: serial, at: 1_000)
+            _ = try history.updateBottle(id: serial) {
+                $0.serial = serial
+                $0.address = LiveCommandTests.address
+                $0.lastSeen = 1_000
+            }
+            for arguments in [["goal", "3200"], ["tare"], ["shake-to-empty", "on"], ["delete", "1"]] {
+                let queued = try await live.bridge(bus, ["bottle"] + arguments + ["--db", db])
+                #expect(queued.status == 0, "\(queued)")
+            }
+            try await runUntil({ try DrinkHistory(path: db).commands(statuses: [.pending, .sending]).isEmpty },
+                               seed: seed, bus: bus, folder: folder, db: db)
+            let commands = try DrinkHistory(path: db).commands()
+            let bottle = try #require(try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: folder.path + "/sim.json"))) as? [String: Any])
+            let status = Dictionary(uniqueKeysWithValues: commands.map { ($0.command, $0) })
+            print("chaos seed \(seed) commands: \(commands.map { "\($0.command) \($0.status.rawValue) \($0.message ?? "")" })")
+            #expect(commands.allSatisfy { $0.status == .applied || $0.status == .failed }, "seed \(seed): none left pending")
+            #expect(commands.filter { $0.status == .failed }.allSatisfy { ($0.message ?? "").count > 10 }, "a failure says why")
+            #expect((bottle["tares"] as? Int ?? 99) <= 1, "seed \(seed): tare applied at most once")
+            if status["tare"]?.status == .applied { #expect(bottle["tares"] as? Int == 1) }
+            if status["goal"]?.status == .applied { #expect(bottle["goal_ml"] as? Int == 3200) }
+            if status["shake-to-empty"]?.status == .applied { #expect(bottle["shake_to_empty"] as? Bool == true) }
+            if status["delete"]?.status == .applied {
+                let records = bottle["records"] as? [[String: Any]] ?? []
+                #expect(records.first { $0["record_id"] as? Int == 1 }?["deleted"] as? Bool == true)
+            }
+            // The idempotent ones never fail for a dropped link alone: they are retried.
+            #expect(status["goal"]?.status == .applied, "seed \(seed): \(status["goal"]?.message ?? "")")
+        }
+    }
 }
