@@ -50,7 +50,7 @@ struct BottleCalibrateCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Answer yes to every question (scripts, tests).")
     var yes = false
 
-    @Option(help: ArgumentHelp("Seconds to wait for the bottle to advertise (default 120).", valueName: "S"))
+    @Option(help: ArgumentHelp("Seconds to wait for the bottle to advertise.", valueName: "S"))
     var timeout: Double = 120
 
     @OptionGroup var options: BottleOptions
