@@ -99,10 +99,12 @@ public final class BottleCalibration: Sendable {
         let connection: GATTConnection
         do {
             (sighting, connection) = try await finding.value
-        } catch is CancellationError {
-            return .cancelledBeforeStart
         } catch let missing as NoBottleSeen {
             throw CalibrationNotStarted(description: missing.description)
+        } catch {
+            // A cancelled wait or connect ends in whatever error it ends in: it was the cancel.
+            if error is CancellationError || progress.withLock({ $0.cancelled }) { return .cancelledBeforeStart }
+            throw error
         }
 
         let link = BlueZBottleLink(connection)
