@@ -23,10 +23,12 @@ struct BottleCommand: AsyncParsableCommand {
             the result of each is logged and published as a `command` event (pending, applied, \
             failed with the reason). A command the bottle did not take stays visible as failed.
 
+            `bottle calibrate` is the exception: it runs live, with a person at the bottle.
+
             --bottle picks the bottle (address or serial) where more than one is adopted.
             """,
         subcommands: [BottleInfoCommand.self, BottleGoalCommand.self, BottleDeleteCommand.self, BottleTareCommand.self,
-                      BottleShakeCommand.self, BottleActivityCommand.self, BottleForgetCommand.self]
+                      BottleShakeCommand.self, BottleActivityCommand.self, BottleCalibrateCommand.self, BottleForgetCommand.self]
     )
 }
 

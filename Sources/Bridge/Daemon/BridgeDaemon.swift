@@ -197,82 +197,17 @@ public final class BridgeDaemon: Service, Sendable {
         _ client: BlueZClient, adapter: BlueZAdapter, choice: inout BottleChoice, recorder: SessionRecorder?,
         deadline: ContinuousClock.Instant?
     ) async throws -> SessionReport {
-        let discovery = Discovery(client: client, adapter: adapter)
-        let sightings = discovery.sightings()
-        defer { sightings.cancel() }
-        try await discovery.start()
-        heartbeat.mark("discovering on \(adapter.name)")
-        logger.info("looking for the bottle on \(adapter.name)")
-        enter("waiting for \(choice.adopted.map { "bottle \($0)" } ?? "a bottle") to advertise on \(adapter.name)")
-
-        // F4 (bluez/bluez#89): a bridge that was killed leaves bluetoothd holding the link, so
-        // the bottle stays Connected and does not advertise: discovery would never see it.
-        // Adopt such a connection first (the Connector skips Connect for a connected device).
-        var found: Sighting? = client.objects.devices(on: adapter.path)
-            .filter { $0.connected && BottleFilter().matches($0) }
-            .map { device -> Sighting in
-                var sighting = Sighting(device)
-                sighting.wasConnected = true
-                return sighting
-            }
-            .first { choice.accepts($0) }
-        if let found { logger.info("\(found.name) (\(found.address)) is still connected from an earlier run; adopting the link") }
-        var ignored: [Sighting] = []
-        var scanStarted = ContinuousClock.now
-        // Progress: each pass awaits one sighting until the next discovery restart or the
-        // deadline; cancellation and an ended discovery break out.
-        while found == nil {
-            let remaining = deadline.map { $0 - ContinuousClock.now }
-            if let remaining, remaining <= .zero { break }
-            let untilRefresh = options.scanRefresh - (ContinuousClock.now - scanStarted)
-            let wait = max(.zero, min(remaining ?? untilRefresh, untilRefresh))
-            heartbeat.waiting(for: wait)
-            guard let sighting = await sightings.next(within: wait) else {
-                if Task.isCancelled || sightings.ended != nil { break }
-                if ContinuousClock.now - scanStarted >= options.scanRefresh {
-                    // docs/bluez.md F16: a scanner can go silent while Discovering stays true; a new
-                    // discovery revives it (habluetooth restarts its scanner the same way).
-                    logger.debug("no advertisement heard for \(options.scanRefresh); restarting discovery")
-                    heartbeat.waiting(for: Self.watchdogPatience)
-                    await discovery.stop()
-                    try await discovery.start()
-                    heartbeat.mark("discovery restarted on \(adapter.name)")
-                    scanStarted = ContinuousClock.now
-                }
-                continue
-            }
-            heartbeat.mark("\(sighting.name) (\(sighting.address)) advertised")
-            if choice.accepts(sighting) {
-                found = sighting
-            } else if !ignored.contains(where: { $0.address == sighting.address }) {
-                ignored.append(sighting)
-                logger.info("ignoring \(sighting.name) (\(sighting.address)): not the adopted bottle \(choice.wanted); --adopt takes it")
-            }
-        }
-        guard let sighting = found else {
-            await uncancelled { await discovery.stop() }
-            try Task.checkCancellation()
-            if let ended = sightings.ended { throw ended }
-            throw NoBottleSeen(timeout: options.onceTimeout ?? .zero, wanted: ignored.isEmpty ? nil : choice.wanted,
-                               ignored: ignored.map { "\($0.name) (\($0.address))" })
+        let finder = BottleFinder(client: client, adapter: adapter, connectPolicy: options.connectPolicy,
+                                  scanRefresh: options.scanRefresh, logger: logger, heartbeat: heartbeat)
+        let sighting = try await finder.find(choice: choice, deadline: deadline, timeout: options.onceTimeout ?? .zero) {
+            enter($0)
         }
         bottleSeen.withLock { $0 = true }
         if !sighting.wasConnected { logger.info("\(sighting.name) (\(sighting.address)) is advertising; connecting") }
 
-        // Connect at once (the bottle may sleep any moment); stop discovering meanwhile.
+        // Connect at once (the bottle may sleep any moment); discovery stops meanwhile.
         enter("connecting to \(sighting.name) (\(sighting.address))")
-        async let stopped: Void = discovery.stop()
-        let connection: GATTConnection
-        heartbeat.waiting(for: options.connectPolicy.safetyTimeout + Self.watchdogPatience)
-        do {
-            connection = try await Connector(client: client, policy: options.connectPolicy, logger: logger)
-                .connect(sighting.device, requiring: BlueZBottleLink.requiredCharacteristics.map(\.uuid))
-        } catch {
-            await stopped
-            throw error
-        }
-        await stopped
-        heartbeat.mark("connected to \(sighting.address)")
+        let connection = try await finder.connect(sighting, requiring: BlueZBottleLink.requiredCharacteristics)
         choice.adopt(sighting.address)
         let report = await session(on: connection, sighting: sighting, recorder: recorder)
         HeapTrim.returnFreedMemory()
@@ -319,11 +254,6 @@ public final class BridgeDaemon: Service, Sendable {
     /// The shortest pause between two cycles, whatever the error: a failure that comes back at
     /// once (a BlueZ that answers every Connect with an error) must not make the loop spin.
     static let minimumPause: Duration = .milliseconds(250)
-
-    /// Runs cleanup that must happen even when the surrounding task is cancelled.
-    private func uncancelled(_ body: @escaping @Sendable () async -> Void) async {
-        await Task { await body() }.value
-    }
 
     static func oneLine(_ error: any Error) -> String {
         "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")

@@ -1,0 +1,154 @@
+// `bottle calibrate` below the command line (docs/design.md 3.5): live, not queued. Waits for the
+// bottle to advertise (the daemon's BottleFinder), connects, runs the bottle-driven calibration
+// (BottleSession's CalibrationSession), and stores the result on the bottle's row in the history.
+// `cancel()` (Ctrl-C) stops the wait, or cancels the calibration on the bottle.
+
+import AquavateProtocol
+import BlueZ
+import BottleSession
+import DBus
+import History
+import Locking
+import Logging
+
+/// What `bottle calibrate` was asked to do.
+public struct CalibrationOptions: Sendable {
+    /// The bus BlueZ is on (tests: a private bus).
+    public var bus: BusAddress = .system
+    /// `bluetooth.adapter`; nil: the first powered LE-central adapter.
+    public var adapter: String?
+    /// Only this address; nil: the adopted bottle, or any bottle when none is adopted.
+    public var bottleAddress: String?
+    /// How long to wait for the bottle to advertise.
+    public var advertisingTimeout: Duration = .seconds(120)
+    public var connectPolicy: ConnectPolicy = .standard
+    public var timing: CalibrationTiming = .standard
+
+    public init() {}
+}
+
+/// How a calibration run ended, for the command line.
+public enum CalibrationRunOutcome: Sendable, Equatable {
+    /// The flow ran on the bottle (and the link was disconnected).
+    case calibration(CalibrationOutcome)
+    /// Cancelled before the calibration started on the bottle.
+    case cancelledBeforeStart
+}
+
+public final class BottleCalibration: Sendable {
+    private let options: CalibrationOptions
+    private let history: DrinkHistory
+    private let clock: any BridgeClock
+    private let logger: Logger
+    private let onLine: @Sendable (String) -> Void
+
+    private struct Progress {
+        var cancelled = false
+        var finding: Task<(Sighting, GATTConnection), any Error>?
+        var session: CalibrationSession?
+    }
+    private let progress = Locked(Progress())
+
+    /// `onLine`: each line for the person (waiting, connected, each step, the result).
+    public init(options: CalibrationOptions, history: DrinkHistory, clock: any BridgeClock, logger: Logger,
+                onLine: @escaping @Sendable (String) -> Void) {
+        self.options = options
+        self.history = history
+        self.clock = clock
+        self.logger = logger
+        self.onLine = onLine
+    }
+
+    /// Stops the wait for the bottle, or cancels the calibration on the bottle.
+    public func cancel() {
+        let (finding, session) = progress.withLock { state in
+            state.cancelled = true
+            return (state.finding, state.session)
+        }
+        finding?.cancel()
+        session?.cancel()
+    }
+
+    /// - Throws: BlueZ's set-up errors (no bluetoothd, no adapter, …), `NoBottleSeen` as a
+    ///   `CalibrationNotStarted`, a failed connect.
+    public func run() async throws -> CalibrationRunOutcome {
+        let client = try await BlueZClient.connect(bus: options.bus)
+        defer { Task { await client.close() } }
+        let adapter = try client.chooseAdapter(named: options.adapter)
+        let choice = BottleChoice(pinned: options.bottleAddress, adoptNext: false,
+                                  remembered: options.bottleAddress == nil ? BottleChoice.remembered(in: history) : nil)
+        let finder = BottleFinder(client: client, adapter: adapter, connectPolicy: options.connectPolicy,
+                                  scanRefresh: .seconds(300), logger: logger)
+        let timeout = options.advertisingTimeout
+        let onLine = self.onLine
+        let finding = Task {
+            let deadline = ContinuousClock.now + timeout
+            let sighting = try await finder.find(choice: choice, deadline: deadline, timeout: timeout) { _ in
+                onLine("waiting for \(choice.pinned ?? choice.adopted ?? "an Aquavate bottle") to advertise: pick it up to wake it")
+            }
+            onLine("found \(sighting.name) (\(sighting.address)); connecting")
+            let connection = try await finder.connect(sighting, requiring: [.command, .calibrationState])
+            return (sighting, connection)
+        }
+        let cancelledAlready = progress.withLock { state in
+            state.finding = finding
+            return state.cancelled
+        }
+        if cancelledAlready { finding.cancel() }
+        let sighting: Sighting
+        let connection: GATTConnection
+        do {
+            (sighting, connection) = try await finding.value
+        } catch let missing as NoBottleSeen {
+            throw CalibrationNotStarted(description: missing.description)
+        } catch {
+            // A cancelled wait or connect ends in whatever error it ends in: it was the cancel.
+            if error is CancellationError || progress.withLock({ $0.cancelled }) { return .cancelledBeforeStart }
+            throw error
+        }
+
+        let link = BlueZBottleLink(connection)
+        let bottleID = (try? history.bottleKey(forAddress: link.address)) ?? link.address.uppercased()
+        do {
+            _ = try history.updateBottle(id: bottleID) { bottle in
+                bottle.name = sighting.name
+                bottle.address = link.address.uppercased()
+                bottle.lastSeen = clock.now
+            }
+        } catch {
+            logger.warning("could not record the bottle: \(error)")
+        }
+        let session = CalibrationSession(link: link, clock: SessionClockAdapter(clock: clock), timing: options.timing,
+                                         logger: logger) { onLine($0.line) }
+        let cancelNow = progress.withLock { state in
+            state.session = session
+            return state.cancelled
+        }
+        if cancelNow { session.cancel() }
+        let outcome = await session.run()
+        if case .complete(let points) = outcome { store(points, bottle: bottleID) }
+        return .calibration(outcome)
+    }
+
+    /// The calibration the bottle saved, on its row: `bottle info` and the goal command use it.
+    private func store(_ points: CalibrationPoints, bottle: String) {
+        let scale = points.scale
+        let accepted = BottleConfig.writableScaleRange.contains(scale)
+        if !accepted {
+            onLine("warning: a scale of \(scale) is outside 100–800: the bottle will not load this calibration when it next wakes (docs/protocol.md B7); calibrate again")
+        }
+        do {
+            _ = try history.updateBottle(id: bottle) { record in
+                record.calibrated = accepted
+                record.scale = Double(scale)
+            }
+        } catch {
+            logger.error("the calibration was saved on the bottle, but not in the history: \(error)")
+        }
+    }
+}
+
+/// The calibration could not begin: the bottle did not advertise in time.
+public struct CalibrationNotStarted: Error, CustomStringConvertible, Sendable {
+    public var description: String
+}
