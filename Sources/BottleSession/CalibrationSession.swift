@@ -14,6 +14,7 @@
 import AquavateProtocol
 import Locking
 import Logging
+import Timekeeping
 
 /// How long the calibration flow waits for what.
 public struct CalibrationTiming: Sendable, Equatable {

@@ -9,6 +9,7 @@ import Bridge
 import BottleSession
 import Foundation
 import History
+import Timekeeping
 import Locking
 import Logging
 import ServiceLifecycle

@@ -10,6 +10,7 @@ import DBus
 import History
 import Locking
 import Logging
+import Timekeeping
 
 /// What `bottle calibrate` was asked to do.
 public struct CalibrationOptions: Sendable {
@@ -38,7 +39,7 @@ public enum CalibrationRunOutcome: Sendable, Equatable {
 public final class BottleCalibration: Sendable {
     private let options: CalibrationOptions
     private let history: DrinkHistory
-    private let clock: any BridgeClock
+    private let clock: any WallClock
     private let logger: Logger
     private let onLine: @Sendable (String) -> Void
 
@@ -50,7 +51,7 @@ public final class BottleCalibration: Sendable {
     private let progress = Locked(Progress())
 
     /// `onLine`: each line for the person (waiting, connected, each step, the result).
-    public init(options: CalibrationOptions, history: DrinkHistory, clock: any BridgeClock, logger: Logger,
+    public init(options: CalibrationOptions, history: DrinkHistory, clock: any WallClock, logger: Logger,
                 onLine: @escaping @Sendable (String) -> Void) {
         self.options = options
         self.history = history
@@ -118,7 +119,7 @@ public final class BottleCalibration: Sendable {
         } catch {
             logger.warning("could not record the bottle: \(error)")
         }
-        let session = CalibrationSession(link: link, clock: SessionClockAdapter(clock: clock), timing: options.timing,
+        let session = CalibrationSession(link: link, clock: clock, timing: options.timing,
                                          logger: logger) { onLine($0.line) }
         let cancelNow = progress.withLock { state in
             state.session = session
