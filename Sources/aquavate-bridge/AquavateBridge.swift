@@ -20,7 +20,3 @@ struct AquavateBridge: AsyncParsableCommand {
                       ConfigCommand.self, DoctorCommand.self]
     )
 }
-
-enum BridgeVersion {
-    static let string = "0.1.0"
-}
