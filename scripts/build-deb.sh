@@ -115,6 +115,8 @@ chmod 0644 "$root/DEBIAN/conffiles"
 
 (cd "$work" && dpkg-shlibdeps -Tdebian/substvars "root/usr/bin/$package")
 (cd "$work" && dpkg-gencontrol -p"$package" -v"$version" -Tdebian/substvars -Proot -DArchitecture="$arch")
+(cd "$root" && find . -type f ! -path './DEBIAN/*' -printf '%P\0' | sort -z | xargs -0 md5sum > DEBIAN/md5sums)
+chmod 0644 "$root/DEBIAN/md5sums"
 find "$root" -depth -newermt "@$SOURCE_DATE_EPOCH" -print0 | xargs -0r touch --no-dereference --date="@$SOURCE_DATE_EPOCH"
 
 deb="$OUT/${package}_${version}_${arch}.deb"

@@ -55,7 +55,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Bluetooth adapter to use (default: the first powered one).", valueName: "hciN"))
     var adapter: String?
 
-    @Option(help: ArgumentHelp("Sync only the bottle with this Bluetooth address.", valueName: "ADDRESS"))
+    @Option(help: ArgumentHelp("Sync only the bottle with this Bluetooth address (default: bottle.address, set by setup).", valueName: "ADDRESS"))
     var bottle: String?
 
     @Flag(help: "Adopt the next bottle seen, even if another one was adopted before.")
@@ -108,7 +108,8 @@ struct RunCommand: AsyncParsableCommand {
             options.once = once
             options.onceTimeout = once ? .milliseconds(Int64((timeout ?? 120) * 1000)) : nil
             options.recordPath = record
-            options.bottleAddress = bottle
+            // The bottle `setup` adopted (bottle.address), unless --bottle or --adopt says otherwise.
+            options.bottleAddress = bottle ?? (adopt ? nil : configuration.value("bottle.address"))
             options.adoptAny = adopt
             options.cooldown = .milliseconds(Int64(cooldown * 1000))
             options.failedSessionPause = .milliseconds(Int64(failurePause * 1000))
