@@ -89,6 +89,7 @@ parser="$SCRATCH/checkouts/swift-argument-parser"
 [[ -f "$parser/Package.swift" ]] || fail "no swift-argument-parser checkout in $SCRATCH/checkouts: give the SCRATCH of the release build"
 swift build --package-path "$parser" --scratch-path "$SCRATCH/tools" --product generate-manual >&2 \
     || fail "could not build swift-argument-parser's generate-manual"
+mkdir -p "$work/man"
 "$SCRATCH/tools/debug/generate-manual" "$BIN" --output-directory "$work/man" \
     --date "$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)" --section 1 \
     --authors "the aquavate-bridge authors" >&2
@@ -114,7 +115,7 @@ echo /etc/aquavate/bridge.toml > "$root/DEBIAN/conffiles"
 chmod 0644 "$root/DEBIAN/conffiles"
 
 (cd "$work" && dpkg-shlibdeps -Tdebian/substvars "root/usr/bin/$package")
-(cd "$work" && dpkg-gencontrol -p"$package" -v"$version" -Tdebian/substvars -Proot -DArchitecture="$arch")
+(cd "$work" && dpkg-gencontrol -p"$package" -v"$version" -Tdebian/substvars -Vmisc:Depends= -Proot -DArchitecture="$arch")
 (cd "$root" && find . -type f ! -path './DEBIAN/*' -printf '%P\0' | sort -z | xargs -0 md5sum > DEBIAN/md5sums)
 chmod 0644 "$root/DEBIAN/md5sums"
 find "$root" -depth -newermt "@$SOURCE_DATE_EPOCH" -print0 | xargs -0r touch --no-dereference --date="@$SOURCE_DATE_EPOCH"
