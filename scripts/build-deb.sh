@@ -73,14 +73,17 @@ chmod 0644 "$root$unitdir/$package.service"
 install -m 0644 "$here/$payload_udev_rule" "$root$udevdir/rules.d/$(basename "$payload_udev_rule")"
 # Packages put D-Bus policies in /usr/share; /etc/dbus-1/system.d is the administrator's.
 install -m 0644 "$here/$payload_dbus_policy" "$root/usr/share/dbus-1/system.d/$(basename "$payload_dbus_policy")"
-install -m 0640 "$here/$payload_config" "$root/etc/aquavate/bridge.toml"
+# 0644 in the archive (the default holds no secret); postinst's stat override makes it
+# root:aquavate 0640 before anyone can put a token in it, and dpkg keeps that on upgrades.
+install -m 0644 "$here/$payload_config" "$root/etc/aquavate/bridge.toml"
 for doc in "${payload_docs[@]}"; do install -m 0644 "$here/$doc" "$docdir/$(basename "$doc")"; done
 install -m 0644 "$here/packaging/aquavate-bridge.sysusers" "$root$sysusersdir/$package.conf"
 install -m 0644 "$here/packaging/aquavate-bridge.tmpfiles" "$root$tmpfilesdir/$package.conf"
 install -m 0644 "$here/packaging/debian/copyright" "$docdir/copyright"
 
 # --- generated from the binary's own command definitions -------------------------------------
-"$BIN" --generate-completion-script bash > "$root/usr/share/bash-completion/completions/$package"
+# bash-completion sources the file: no #! line (lintian: bash-completion-with-hashbang).
+"$BIN" --generate-completion-script bash | sed '1{/^#!/d}' > "$root/usr/share/bash-completion/completions/$package"
 "$BIN" --generate-completion-script zsh > "$root/usr/share/zsh/vendor-completions/_$package"
 "$BIN" --generate-completion-script fish > "$root/usr/share/fish/vendor_completions.d/$package.fish"
 # swift-argument-parser's generate-manual (the tool behind its GenerateManual plugin, built alone:
@@ -94,7 +97,9 @@ mkdir -p "$work/man"
     --date "$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)" --section 1 \
     --authors "the aquavate-bridge authors" >&2
 [[ -f "$work/man/$package.1" ]] || fail "generate-manual wrote no $package.1"
-gzip -9n < "$work/man/$package.1" > "$root/usr/share/man/man1/$package.1.gz"
+# generate-manual leaves the blank lines of the help's paragraphs in the mdoc, which groff warns
+# about; a paragraph macro says the same.
+sed 's/^$/.Pp/' "$work/man/$package.1" | gzip -9n > "$root/usr/share/man/man1/$package.1.gz"
 chmod 0644 "$root"/usr/share/man/man1/* "$root"/usr/share/*/*completion*/* "$root"/usr/share/fish/vendor_completions.d/*
 
 # --- changelog, maintainer scripts, control --------------------------------------------------

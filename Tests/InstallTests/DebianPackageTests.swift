@@ -72,53 +72,53 @@ struct DebianPackageTests {
             mount -t proc proc "$R/proc"
             mount -t tmpfs tmpfs "$R/run"
             cp '\(deb)' '\(s)/up.deb' "$R/root/"
-            in() { chroot "$R" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
+            inroot() { chroot "$R" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
 
             start=$(date +%s)
-            in apt-get update > '\(s)/update.log' 2>&1; say update $?
-            in apt-get install -y --no-install-recommends /root/\(name) > '\(s)/install.log' 2>&1; say install $?
+            inroot apt-get update > '\(s)/update.log' 2>&1; say update $?
+            inroot apt-get install -y --no-install-recommends /root/\(name) > '\(s)/install.log' 2>&1; say install $?
             say install_seconds $(( $(date +%s) - start ))
-            say version "$(in aquavate-bridge --version)"
-            say status "$(in dpkg-query -W -f '${Status} ${Version}' aquavate-bridge)"
-            say passwd "$(in getent passwd aquavate)"
-            say groups "$(in id -nG aquavate)"
-            say config "$(in stat -c '%a %U:%G' /etc/aquavate/bridge.toml)"
-            say state "$(in stat -c '%a %U:%G' /var/lib/aquavate-bridge)"
+            say version "$(inroot aquavate-bridge --version)"
+            say status "$(inroot dpkg-query -W -f '${Status} ${Version}' aquavate-bridge)"
+            say passwd "$(inroot getent passwd aquavate)"
+            say groups "$(inroot id -nG aquavate)"
+            say config "$(inroot stat -c '%a %U:%G' /etc/aquavate/bridge.toml)"
+            say state "$(inroot stat -c '%a %U:%G' /var/lib/aquavate-bridge)"
             say enabled "$(readlink "$R/etc/systemd/system/multi-user.target.wants/aquavate-bridge.service")"
-            say files "$(in dpkg -L aquavate-bridge | tr '\\n' ' ')"
-            say conffiles "$(in dpkg-query -W -f '${Conffiles}' aquavate-bridge | cut -d' ' -f2 | tr '\\n' ' ')"
-            unit=$(in dpkg -L aquavate-bridge | grep '/systemd/system/aquavate-bridge.service$')
-            in systemd-analyze verify "$unit" > '\(s)/verify.log' 2>&1; say verify $?
-            in runuser -u aquavate -- aquavate-bridge doctor --service > '\(s)/doctor.log' 2>&1; say doctor $?
-            in runuser -u aquavate -- aquavate-bridge config set reminders.daily_limit false \\
+            say files "$(inroot dpkg -L aquavate-bridge | tr '\\n' ' ')"
+            say conffiles "$(inroot dpkg-query -W -f '${Conffiles}' aquavate-bridge | cut -d' ' -f2 | tr '\\n' ' ')"
+            unit=$(inroot dpkg -L aquavate-bridge | grep '/systemd/system/aquavate-bridge.service$')
+            inroot systemd-analyze verify "$unit" > '\(s)/verify.log' 2>&1; say verify $?
+            inroot runuser -u aquavate -- aquavate-bridge doctor --service > '\(s)/doctor.log' 2>&1; say doctor $?
+            inroot runuser -u aquavate -- aquavate-bridge config set reminders.daily_limit false \\
                 --db /var/lib/aquavate-bridge/history.sqlite > /dev/null 2>&1; say history_written $?
             # The first run, on the service's config: this is the local change to the conffile.
-            in aquavate-bridge setup --yes --config /etc/aquavate/bridge.toml --timezone Europe/Madrid --goal 2100 \\
+            inroot aquavate-bridge setup --yes --config /etc/aquavate/bridge.toml --timezone Europe/Madrid --goal 2100 \\
                 > '\(s)/setup.log' 2>&1; say setup $?
-            say config_after_setup "$(in stat -c '%a %U:%G' /etc/aquavate/bridge.toml)"
-            get() { in runuser -u aquavate -- aquavate-bridge config get "$1" --config /etc/aquavate/bridge.toml --db /var/lib/aquavate-bridge/history.sqlite 2>&1; }
+            say config_after_setup "$(inroot stat -c '%a %U:%G' /etc/aquavate/bridge.toml)"
+            get() { inroot runuser -u aquavate -- aquavate-bridge config get "$1" --config /etc/aquavate/bridge.toml --db /var/lib/aquavate-bridge/history.sqlite 2>&1; }
             say zone_after_setup "$(get timezone)"
 
-            in apt-get install -y --reinstall /root/\(name) > '\(s)/reinstall.log' 2>&1; say reinstall $?
+            inroot apt-get install -y --reinstall /root/\(name) > '\(s)/reinstall.log' 2>&1; say reinstall $?
             say zone_after_reinstall "$(get timezone)"
-            in apt-get install -y -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold /root/up.deb \\
+            inroot apt-get install -y -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold /root/up.deb \\
                 > '\(s)/upgrade.log' 2>&1; say upgrade $?
-            say upgraded "$(in dpkg-query -W -f '${Version}' aquavate-bridge)"
+            say upgraded "$(inroot dpkg-query -W -f '${Version}' aquavate-bridge)"
             say zone_after_upgrade "$(get timezone)"
             say goal_after_upgrade "$(get goal_ml)"
             say stored_after_upgrade "$(get reminders.daily_limit)"
             say etc_after_upgrade "$(ls "$R/etc/aquavate" | tr '\\n' ' ')"
-            say config_after_upgrade "$(in stat -c '%a %U:%G' /etc/aquavate/bridge.toml)"
+            say config_after_upgrade "$(inroot stat -c '%a %U:%G' /etc/aquavate/bridge.toml)"
 
-            in apt-get purge -y aquavate-bridge > '\(s)/purge.log' 2>&1; say purge $?
+            inroot apt-get purge -y aquavate-bridge > '\(s)/purge.log' 2>&1; say purge $?
             say purged_etc "$(ls -d "$R/etc/aquavate" 2>/dev/null)|"
             say purged_history "$(ls "$R/var/lib/aquavate-bridge" 2>/dev/null | tr '\\n' ' ')"
-            say purged_user "$(in getent passwd aquavate | cut -d: -f1)"
+            say purged_user "$(inroot getent passwd aquavate | cut -d: -f1)"
             say purged_enabled "$(ls "$R/etc/systemd/system/multi-user.target.wants" 2>/dev/null | grep -c aquavate)"
             say purged_binary "$(ls "$R/usr/bin/aquavate-bridge" 2>/dev/null)|"
 
-            in dpkg -i /root/\(name) > '\(s)/install2.log' 2>&1; say install2 $?
-            in env AQUAVATE_PURGE_HISTORY=yes dpkg --purge aquavate-bridge > '\(s)/purge2.log' 2>&1; say purge2 $?
+            inroot dpkg -i /root/\(name) > '\(s)/install2.log' 2>&1; say install2 $?
+            inroot env AQUAVATE_PURGE_HISTORY=yes dpkg --purge aquavate-bridge > '\(s)/purge2.log' 2>&1; say purge2 $?
             say purged2_history "$(ls -d "$R/var/lib/aquavate-bridge" 2>/dev/null)|"
             """
         let result = try await runTool("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", script],
