@@ -56,7 +56,7 @@ struct DebianPackageTests {
             sed -i 's/^Version: .*/Version: \(version)+test1/' '\(s)/up/DEBIAN/control'
             echo '# a line the newer version added' >> '\(s)/up/etc/aquavate/bridge.toml'
             (cd '\(s)/up' && find . -type f ! -path './DEBIAN/*' -printf '%P\\0' | sort -z | xargs -0 md5sum > DEBIAN/md5sums)
-            dpkg-deb --root-owner-group -b '\(s)/up' '\(s)/up.deb' > /dev/null; say repack $?
+            dpkg-deb --root-owner-group -Znone -b '\(s)/up' '\(s)/up.deb' > /dev/null; say repack $?
 
             start=$(date +%s)
             debootstrap --variant=minbase '\(codename)' "$R" http://deb.debian.org/debian > '\(s)/debootstrap.log' 2>&1
