@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # sourced: the variables are the callers'
 # The files an installation consists of, by role, as paths in the repository. Sourced by
 # scripts/install.sh (install from source) and scripts/build-deb.sh (the Debian package), so the
 # two install the same files; each decides where they go on its own system layout.
