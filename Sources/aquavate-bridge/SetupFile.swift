@@ -40,7 +40,11 @@ enum SetupFile {
         unlink(temporary)
         // Created unreadable to others from the start: the text may hold push.token.
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw Failure("cannot create \(temporary): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            let denied = errno == EACCES || errno == EPERM
+            throw Failure("cannot create \(temporary): \(String(cString: strerror(errno)))"
+                          + (denied ? " (the service's file needs root: sudo aquavate-bridge setup ...)" : ""))
+        }
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
