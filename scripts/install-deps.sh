@@ -7,6 +7,10 @@
 # For the installation tests (Tests/InstallTests, run as root): systemd (systemd-analyze), udev
 # (udevadm), util-linux and mount (unshare, setpriv, mount), passwd (useradd), make, dbus-bin
 # (dbus-send) and libglib2.0-bin (gdbus). time (GNU time): the liveness tests measure a run's CPU and peak memory.
+# For `make deb` and its test (Tests/InstallTests/DebianPackageTests.swift): dpkg-dev (dpkg-shlibdeps,
+# dpkg-gencontrol), binutils (strip), init-system-helpers (deb-systemd-helper), lintian, and
+# debootstrap with ca-certificates (the test installs the package into a fresh Debian root made
+# from deb.debian.org).
 set -euo pipefail
 packages=(
     pkg-config libsqlite3-dev
@@ -17,6 +21,7 @@ packages=(
     libcurl4-openssl-dev
     systemd udev util-linux mount passwd make dbus-bin libglib2.0-bin
     time
+    dpkg-dev binutils init-system-helpers lintian debootstrap ca-certificates
 )
 # `--list` prints the packages (for .ci/run), one line.
 if [ "${1:-}" = "--list" ]; then echo "${packages[*]}"; exit 0; fi

@@ -48,6 +48,8 @@ for argument in "$@"; do
 done
 # shellcheck source=scripts/destination.sh
 source "$(dirname "$0")/destination.sh"
+# shellcheck source=scripts/payload.sh
+source "$(dirname "$0")/payload.sh"
 check_destination "installing into the system" "or set DESTDIR=/some/folder to stage the files"
 
 # --- the binary -------------------------------------------------------------------------------
@@ -98,42 +100,19 @@ install -d -m 0755 "$bindir" "$docdir" "$unitdir" "$rulesdir" "$policydir" "$con
 install -m 0755 "$BIN" "$bindir/.aquavate-bridge.new"
 mv -f "$bindir/.aquavate-bridge.new" "$bindir/aquavate-bridge"
 # The unit names the binary by its installed path.
-sed -e "s#/usr/local/bin/aquavate-bridge#$PREFIX/bin/aquavate-bridge#g" \
-    -e "s#/usr/local/share/doc/aquavate-bridge#$PREFIX/share/doc/aquavate-bridge#g" \
-    "$here/systemd/aquavate-bridge.service" > "$unitdir/.aquavate-bridge.service.new"
+payload_unit_for "$PREFIX" "$here" > "$unitdir/.aquavate-bridge.service.new"
 chmod 0644 "$unitdir/.aquavate-bridge.service.new"
 mv -f "$unitdir/.aquavate-bridge.service.new" "$unitdir/aquavate-bridge.service"
-install -m 0644 "$here/udev/90-aquavate-bridge.rules" "$rulesdir/90-aquavate-bridge.rules"
-install -m 0644 "$here/dbus/aquavate-bridge.conf" "$policydir/aquavate-bridge.conf"
-install -m 0644 "$here/docs/raspberry-pi.md" "$docdir/raspberry-pi.md"
+install -m 0644 "$here/$payload_udev_rule" "$rulesdir/$(basename "$payload_udev_rule")"
+install -m 0644 "$here/$payload_dbus_policy" "$policydir/$(basename "$payload_dbus_policy")"
+for doc in "${payload_docs[@]}"; do install -m 0644 "$here/$doc" "$docdir/$(basename "$doc")"; done
 
 # The config may hold push.token: readable by root and the service's group only.
 config="$configdir/bridge.toml"
 if [[ -e "$config" ]]; then
     echo "kept the existing $config"
 else
-    cat > "$config.new" <<'TOML'
-# aquavate-bridge service configuration. Every key: aquavate-bridge config list
-# After editing: sudo systemctl restart aquavate-bridge
-# Settings saved with `config set` (in the database) override this file.
-
-# timezone = "Europe/Madrid"        # default: the system's
-# goal_ml = 2500                    # default: the bottle's goal
-
-[desktop]
-enabled = false                     # a service has no desktop session to notify
-
-# [mqtt]                            # Home Assistant (MQTT discovery)
-# url = "mqtt://homeassistant.local:1883"
-
-# [push]                            # phone push through an ntfy-style topic
-# url = "https://ntfy.sh/your-secret-topic"
-# token = "tk_..."
-
-# [bluetooth]
-# adapter = "hci1"                  # default: the first powered adapter
-TOML
-    chmod 0640 "$config.new"
+    install -m 0640 "$here/$payload_config" "$config.new"
     if [[ $real_install == yes ]]; then chown root:aquavate "$config.new"; fi
     mv "$config.new" "$config"
     echo "wrote the default $config"

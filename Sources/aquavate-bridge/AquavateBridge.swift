@@ -17,10 +17,6 @@ struct AquavateBridge: AsyncParsableCommand {
         version: BridgeVersion.string,
         subcommands: [RunCommand.self, ScanCommand.self, DemoCommand.self, ReplayCommand.self, HistoryCommand.self,
                       StatusCommand.self, LogCommand.self, ScheduleCommand.self, NotifyCommand.self, ImportCommand.self,
-                      ConfigCommand.self, DoctorCommand.self, BottleCommand.self]
+                      ConfigCommand.self, DoctorCommand.self, SetupCommand.self, BottleCommand.self]
     )
-}
-
-enum BridgeVersion {
-    static let string = "0.1.0"
 }

@@ -68,5 +68,5 @@ enum ServicePaths {
     static let config = "/etc/aquavate/bridge.toml"
     static let database = "/var/lib/aquavate-bridge/history.sqlite"
     static let user = "aquavate"
-    static let unit = "/etc/systemd/system/aquavate-bridge.service"
+    static let unit = "/etc/systemd/system/aquavate-bridge.service (or the package's in /lib/systemd/system)"
 }

@@ -58,7 +58,7 @@ struct RunCommand: AsyncParsableCommand {
     var adapter: String?
 
     @Option(help: ArgumentHelp(
-        "Sync only this bottle: its Bluetooth address, or the serial of a bottle synced before (default: the bottle.address setting).",
+        "Sync only this bottle: its Bluetooth address, or the serial of a bottle synced before (default: bottle.address, set by setup).",
         valueName: "ADDRESS|SERIAL"))
     var bottle: String?
 
@@ -114,7 +114,8 @@ struct RunCommand: AsyncParsableCommand {
             options.once = once
             options.onceTimeout = once ? .milliseconds(Int64((timeout ?? 120) * 1000)) : nil
             options.recordPath = record
-            options.bottleAddress = try Self.bottleAddress(bottle ?? configuration.value("bottle.address"), history: history)
+            // The bottle `setup` adopted (bottle.address), unless --bottle or --adopt says otherwise.
+            options.bottleAddress = try Self.bottleAddress(bottle ?? (adopt ? nil : configuration.value("bottle.address")), history: history)
             options.adoptAny = adopt
             options.cooldown = .milliseconds(Int64(cooldown * 1000))
             options.failedSessionPause = .milliseconds(Int64(failurePause * 1000))

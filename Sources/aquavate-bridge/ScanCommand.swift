@@ -1,7 +1,6 @@
 // `aquavate-bridge scan`: the bottles in range (docs/design.md 3.1).
 
 import ArgumentParser
-import BlueZ
 import Bridge
 import Foundation
 
@@ -35,23 +34,11 @@ struct ScanCommand: AsyncParsableCommand {
             let history = FileManager.default.fileExists(atPath: common.databasePath)
                 ? try? common.openHistory(path: common.databasePath) : nil
             let configuration = try common.loadConfiguration(history: history, logger: logger)
-            let client = try await BlueZClient.connect()
-            let chosen = try client.chooseAdapter(named: adapter ?? configuration.value("bluetooth.adapter"))
-            let discovery = Discovery(client: client, adapter: chosen)
-            let sightings = discovery.sightings()
-            try await discovery.start()
-            let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
-            var seen = Set<String>()
-            while case let remaining = deadline - ContinuousClock.now, remaining > .zero,
-                  let sighting = await sightings.next(within: remaining) {
-                guard seen.insert(sighting.address.uppercased()).inserted else { continue }
+            let scan = try await BottleScan.run(adapter: adapter ?? configuration.value("bluetooth.adapter"), seconds: timeout) { sighting in
                 let rssi = sighting.rssi.map { "\($0) dBm" } ?? "RSSI unknown"
                 print("\(sighting.name)  \(sighting.address)  \(rssi)")
             }
-            sightings.cancel()
-            await discovery.stop()
-            await client.close()
-            StandardError.writeLine("\(seen.count) bottle(s) seen in \(timeout) s on \(chosen.name)")
+            StandardError.writeLine("\(scan.bottles.count) bottle(s) seen in \(timeout) s on \(scan.adapter)")
         } catch {
             StandardError.writeLine("aquavate-bridge scan: \(error)")
             throw ExitCode.failure

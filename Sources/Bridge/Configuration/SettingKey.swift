@@ -190,7 +190,7 @@ public enum SettingCatalog {
         SettingKey("push.token", .text, default: nil, "push access token, sent as Authorization: Bearer", secret: true),
         SettingKey("push.action_url", .url(schemes: ["http", "https"]), default: nil, "where push action buttons POST their command (e.g. a Home Assistant webhook); unset = no buttons"),
         SettingKey("desktop.enabled", .bool, default: "true", "desktop notifications on the session bus"),
-        SettingKey("bottle.address", .text, default: nil, "address of the adopted bottle (remembered after the first sync)"),
+        SettingKey("bottle.address", .text, default: nil, "address of the adopted bottle (setup writes it; run then syncs only this bottle)"),
         SettingKey("bluetooth.adapter", .text, default: nil, "adapter to use, e.g. hci0 (default: the first powered one)"),
         SettingKey("bridge.id", .text, default: nil, "this bridge's name on the broker and in Home Assistant (default: the host name)"),
     ]

@@ -57,8 +57,8 @@ enum BlueZChecks {
             findings.append(DoctorFinding(
                 .fail, "D-Bus permission", "user \(user) may not call \(service) (AccessDenied)",
                 fix: "sudo usermod -aG bluetooth \(user), then log out and in again; the policy "
-                    + "/etc/dbus-1/system.d/aquavate-bridge.conf must be installed (sudo make install, "
-                    + "then sudo systemctl reload dbus)"))
+                    + "aquavate-bridge.conf must be installed (the package puts it in /usr/share/dbus-1/system.d, "
+                    + "sudo make install in /etc/dbus-1/system.d), then sudo systemctl reload dbus"))
             return findings
         } catch {
             findings.append(DoctorFinding(

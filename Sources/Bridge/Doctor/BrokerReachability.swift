@@ -4,8 +4,8 @@
 import Foundation
 import Glibc
 
-enum BrokerReachability {
-    static func finding(url: String?, timeout: Duration) -> DoctorFinding {
+public enum BrokerReachability {
+    public static func finding(url: String?, timeout: Duration) -> DoctorFinding {
         let subject = "mqtt"
         guard let url else {
             return DoctorFinding(.ok, subject, "not configured (mqtt.url unset), so nothing is published to Home Assistant")

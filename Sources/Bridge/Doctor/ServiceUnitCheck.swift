@@ -16,7 +16,10 @@ public enum ServiceUnitSource: Sendable, Equatable {
 
 enum ServiceUnitCheck {
     static let unitName = "aquavate-bridge.service"
-    static let installedPath = "/etc/systemd/system/aquavate-bridge.service"
+    /// Where the unit is installed, in systemd's order: by `make install` (/etc), by the Debian
+    /// package (/lib on Debian 12, /usr/lib later).
+    static let installedPaths = ["/etc/systemd/system/aquavate-bridge.service", "/usr/lib/systemd/system/aquavate-bridge.service",
+                                 "/lib/systemd/system/aquavate-bridge.service"]
     /// How a local change survives reinstalls.
     static let edit = "sudo systemctl edit aquavate-bridge"
     /// The shipped unit's values (systemd/aquavate-bridge.service explains them), named in the fixes.
@@ -42,14 +45,16 @@ enum ServiceUnitCheck {
                 guard let settings = ServiceUnitSettings(systemctlShow: output) else { return [notInstalled] }
                 return findings(for: settings)
             }
-            guard FileManager.default.fileExists(atPath: installedPath) else { return [notInstalled] }
-            return await findings(.file(installedPath), timeout: timeout)
+            guard let installed = installedPaths.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+                return [notInstalled]
+            }
+            return await findings(.file(installed), timeout: timeout)
         }
     }
 
     static var notInstalled: DoctorFinding {
         DoctorFinding(.warn, "service unit", "\(unitName) is not installed",
-                      fix: "sudo make install (or check a unit file with --unit FILE)")
+                      fix: "sudo apt install ./dist/aquavate-bridge_*.deb after make deb, or sudo make install (or check a unit file with --unit FILE)")
     }
 
     /// One line per setting.
