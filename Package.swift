@@ -50,7 +50,7 @@ let package = Package(
         ]),
         // One connection to one bottle: subscriptions, SET_TIME, the sync engine.
         .target(name: "BottleSession", dependencies: [
-            "BlueZ", "AquavateProtocol", "AquavateCapture", "History", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log"),
+            "BlueZ", "AquavateProtocol", "AquavateCapture", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log"),
         ]),
         // Reminder rules (docs/reminders.md), driven by an injected clock.
         .target(name: "Reminders", dependencies: ["Timekeeping"]),

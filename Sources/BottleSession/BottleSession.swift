@@ -12,7 +12,6 @@
 
 import AquavateProtocol
 import BlueZ
-import History
 import Logging
 import Timekeeping
 

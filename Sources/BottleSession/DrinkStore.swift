@@ -1,13 +1,12 @@
-// Where a session commits a chunk's records before it ACKs the chunk (docs/design.md 1). The history
-// implements it; tests put a recorder in between to check the order of commits and ACKs.
+// Where a session commits a chunk's records before it ACKs the chunk (docs/design.md 1). The
+// session knows only this protocol, never the database: in the bridge the ingest path
+// (`BottleIngest`) implements it over the history; tests put a recorder in between to check the
+// order of commits and ACKs.
 
 import AquavateProtocol
-import History
 
 public protocol DrinkStore: Sendable {
     /// Stores one chunk's records in one transaction, committed when this returns.
     /// Idempotent on (bottle, record_id, timestamp); results in the order of `records`.
     func store(_ records: [DrinkRecord], bottle: String, at storedAt: Double) throws -> [StoreResult]
 }
-
-extension DrinkHistory: DrinkStore {}

@@ -2,7 +2,6 @@
 // session as a whole ended. The daemon runs the reminder engine's after-sync rules from these.
 
 import AquavateProtocol
-import History
 
 /// One START and what followed.
 public struct SyncRound: Sendable, Equatable {
