@@ -49,8 +49,10 @@ public struct SetTimePolicy: Sendable, Equatable {
     public static func skip(_ reason: String) -> SetTimePolicy { SetTimePolicy(withheld: reason) }
 
     /// Nil when SET_TIME may be written with `now`; otherwise why not, in one line.
-    /// - Parameter bottleTime: the bottle's clock as its Current State just said (nil or 0 when
-    ///   unknown: right after a wake it is all zero, B6).
+    /// - Parameters:
+    ///   - now: the bridge's clock, the time SET_TIME would write.
+    ///   - bottleTime: the bottle's clock as its Current State just said (nil or 0 when unknown:
+    ///     right after a wake it is all zero, B6).
     public func reasonToWithhold(now: Double, bottleTime: Double?) -> String? {
         if let withheld { return withheld }
         var all = floors
