@@ -4,9 +4,9 @@ import GRDB
 
 /// The steps that build the schema, in order.
 ///
-/// A step, once released, never changes: a later issue adds its tables (reminder state, pending
-/// and delivered notifications, manual intake logs, …) by appending a new named step at the end
-/// of `migrator`, never by editing an earlier one. GRDB records the applied step names in
+/// A step, once released, never changes: a new table (reminder state, pending and delivered
+/// notifications, manual intake logs, …) comes as a new named step appended at the end of
+/// `migrator`, never as an edit of an earlier one. GRDB records the applied step names in
 /// `grdb_migrations`, so each runs exactly once per database file.
 enum HistoryMigrations {
     static var migrator: DatabaseMigrator {
