@@ -5,6 +5,7 @@
 
 import AquavateProtocol
 
+/// Where the session commits each accepted chunk before it writes the chunk's one ACK.
 public protocol DrinkStore: Sendable {
     /// Stores one chunk's records in one transaction, committed when this returns.
     /// Idempotent on (bottle, record_id, timestamp); results in the order of `records`.
