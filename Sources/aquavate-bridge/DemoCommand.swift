@@ -134,7 +134,7 @@ struct DemoCommand: AsyncParsableCommand {
                     print("\(local(instant))  \(status.urgencyText), deficit \(status.displayedDeficitML) ml, \(status.remindersTodayText)")
                     print("\(local(instant))  \(what)")
                     try await sync(options: options, history: history, configuration: configuration, logger: logger,
-                                   desk: desk, clock: clock, simulator: simulator, at: instant)
+                                   desk: desk, clock: clock, simulator: simulator)
                     let after = await desk.status(at: instant)
                     print("\(local(instant))  today \(after.pace.dayTotalML) ml of 2500 ml: \(after.urgencyText), "
                           + "deficit \(after.displayedDeficitML) ml, \(after.remindersTodayText)")
@@ -160,13 +160,13 @@ struct DemoCommand: AsyncParsableCommand {
 
     /// One run of the daemon until the bottle is synced, on the demo's clock.
     private func sync(options: DaemonOptions, history: DrinkHistory, configuration: Configuration, logger: Logger,
-                      desk: ReminderDesk, clock: DemoClock, simulator: BottleSimulator, at instant: Double) async throws {
+                      desk: ReminderDesk, clock: DemoClock, simulator: BottleSimulator) async throws {
         let outcome = try await RunCommand.runDaemon(
             options: options, history: history, configuration: configuration, logger: logger, desk: desk, clock: clock)
         let left = simulator.model.unsyncedCount
         switch outcome {
         case .succeeded(let summary):
-            print("\(LocalTimeText.format(instant, in: configuration.timeZone))  \(summary); the bottle has \(left) unsynced record(s) left")
+            print("demo: \(summary); the bottle has \(left) unsynced record(s) left")
         case .failed(let reason):
             throw CommandFailure(reason)
         case .stopped:
