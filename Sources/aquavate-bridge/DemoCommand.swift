@@ -38,7 +38,7 @@ struct DemoCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("Drinks the simulated bottle holds from before the day, 45 minutes apart, ending the evening before.", valueName: "N"))
+    @Option(help: ArgumentHelp("Drinks the simulated bottle holds from before the day, 45 minutes apart, the last at 21:00 the evening before.", valueName: "N"))
     var records = 12
 
     @Option(name: .customLong("fault"), help: ArgumentHelp("A simulator fault, e.g. drop-after-chunk=0 (repeatable).", valueName: "NAME[=ARG]"))

@@ -4,7 +4,7 @@
 import Foundation
 import Timekeeping
 
-struct DemoDay {
+enum DemoDay {
     /// The day the story happens on (a Friday without a DST change in any zone).
     static let date = LocalDay(year: 2026, month: 11, day: 20)!
 
