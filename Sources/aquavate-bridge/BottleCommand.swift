@@ -57,13 +57,14 @@ private func queue(_ request: BottleRequest, name: String, options: BottleOption
     }
     let now = SystemClock().now
     do {
+        let timeZone = try options.common.loadConfiguration(history: history, logger: options.common.makeLogger()).timeZone
         let (command, drink) = try BottleControl(history: history).queue(request, bottle: options.bottle, at: now)
         if let drink {
             let event = BottleInfo.drinkEvent(drink)
-            print(json ? event.jsonLine() : event.textLine(novelty: false))
+            print(json ? event.jsonLine() : event.textLine(novelty: false, timeZone: timeZone))
         }
         let event = BridgeEvent.command(.init(command))
-        print(json ? event.jsonLine() : event.textLine() + " (applied at the bottle's next connection)")
+        print(json ? event.jsonLine() : event.textLine(timeZone: timeZone) + " (applied at the bottle's next connection)")
     } catch let refusal as BottleRequestRefused {
         throw refused(name, refusal)
     } catch {
@@ -91,6 +92,7 @@ struct BottleInfoCommand: ParsableCommand {
     func run() throws {
         try reportingFailures("bottle info") {
             let history = try options.common.openHistory(path: options.common.databasePath)
+            let timeZone = try options.common.loadConfiguration(history: history, logger: options.common.makeLogger()).timeZone
             var bottles = try history.bottles()
             if let name = options.bottle {
                 do {
@@ -108,7 +110,7 @@ struct BottleInfoCommand: ParsableCommand {
                 if json {
                     print(BridgeEvent.bottle(event).jsonLine())
                 } else {
-                    print(BottleInfo.text(event, state: bottle.state))
+                    print(BottleInfo.text(event, state: bottle.state, timeZone: timeZone))
                 }
             }
         }
@@ -205,13 +207,14 @@ struct BottleActivityCommand: ParsableCommand {
     func run() throws {
         try reportingFailures("bottle activity") {
             let history = try options.common.openHistory(path: options.common.databasePath)
+            let timeZone = try options.common.loadConfiguration(history: history, logger: options.common.makeLogger()).timeZone
             var key: String?
             if let name = options.bottle {
                 do { key = try BottleControl(history: history).bottle(named: name).id } catch let refusal as BottleRequestRefused {
                     throw CommandFailure(refusal.description)
                 }
             }
-            for line in try BottleInfo.activityLines(history: history, bottle: key, json: json) { print(line) }
+            for line in try BottleInfo.activityLines(history: history, bottle: key, json: json, timeZone: timeZone) { print(line) }
         }
     }
 }

@@ -16,20 +16,29 @@ import Timekeeping
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Sync a simulated bottle with a day of drinks on a private D-Bus bus, then show the history.",
+        abstract: "A simulated day with the bridge: a bottle synced over a private D-Bus bus, the reminders, the history.",
         discussion: """
             Starts a dbus-daemon of its own (no system bus, no root, no Bluetooth hardware), a \
             simulated Aquavate bottle on it (the BottleSimulator, faithful to BlueZ and to the \
-            bottle's firmware), and the bridge's daemon against it for one sync, with the \
-            reminder engine. Prints the notifications it sends, the sync, then the history.
+            bottle's firmware), and tells one day, 2026-11-20 in the configured time zone, on an \
+            accelerated clock (a few seconds of wall time, the same output every run):
 
-            The history is kept in memory unless --db is given (then the simulated bottle's \
-            drinks are stored there like a real bottle's). --fault injects the simulator's \
-            faults (see `aquavate-sim --help`), to watch the bridge survive them.
+            07:30 the bridge's daemon syncs the bottle over Bluetooth (yesterday's drinks); no \
+            drink all morning, so the person falls behind pace and gets hydration reminders \
+            (`Reminders Today: 2/12`); at noon a drink, synced, and the "Back On Track!" alert; \
+            12:30 a scheduled intake reminder (Vitamin D, daily); the afternoon's drinks are \
+            synced at 18:30, the goal reached (2500 ml for the story). Then the bottle as the \
+            bridge read it and the history, in local time.
+
+            The story's reminder settings are fixed (a goal of 2500 ml, the default pace window); \
+            --set timezone=ZONE chooses the zone it happens in. The history is kept in memory \
+            unless --db is given (then the simulated drinks are stored there like a real \
+            bottle's). --fault injects the simulator's faults (see `aquavate-sim --help`), to \
+            watch the bridge survive them.
             """
     )
 
-    @Option(help: ArgumentHelp("Drinks the simulated bottle holds, 45 minutes apart, ending now.", valueName: "N"))
+    @Option(help: ArgumentHelp("Drinks the simulated bottle holds from before the day, 45 minutes apart, the last at 21:00 the evening before.", valueName: "N"))
     var records = 12
 
     @Option(name: .customLong("fault"), help: ArgumentHelp("A simulator fault, e.g. drop-after-chunk=0 (repeatable).", valueName: "NAME[=ARG]"))
@@ -66,17 +75,29 @@ struct DemoCommand: AsyncParsableCommand {
         }
     }
 
-    /// The simulated bottle on `bus`, the bridge syncing it once with reminders, then the history.
+    /// The simulated bottle on `bus`, the day's steps on the demo's clock (the reminder engine
+    /// ticking every minute between them, the daemon syncing the bottle at each sync step), then
+    /// the bottle and the history.
     private func demo(on bus: PrivateDBusDaemon, logger: Logger) async throws {
-        let simulatorConfiguration = SimulatorConfiguration(
-            records: records, faults: try faults.map { try SimulatorFault(parsing: $0) }, now: SystemClock().now
-        ).withTestTimings()
-        let simulator = try await BottleSimulator.start(bus: .address(bus.address), configuration: simulatorConfiguration)
-        print("demo: private D-Bus bus \(bus.address)")
-        print("demo: simulated bottle \(simulatorConfiguration.effectiveName) (\(simulatorConfiguration.address)) holding \(records) drink(s)")
-
         let history = try common.openHistory(path: common.db)
-        let configuration = try common.loadConfiguration(history: common.db == nil ? nil : history, logger: logger)
+        var configuration = try common.loadConfiguration(history: common.db == nil ? nil : history, logger: logger)
+        for setting in DemoDay.settings { try configuration.applyOverride(setting) }
+        configuration.useSchedules([DemoDay.schedule])
+        let timeZone = configuration.timeZone
+        @Sendable func local(_ instant: Double) -> String { LocalTimeText.format(instant, in: timeZone) }
+
+        let backlogEnd = DemoDay.instant(hour: DemoDay.backlogEnd.hour, minute: DemoDay.backlogEnd.minute, in: timeZone)
+        let dayStart = DemoDay.instant(hour: 7, minute: 0, in: timeZone)
+        let clock = DemoClock(dayStart)
+        // The generated drinks end a minute before `now`.
+        let simulatorConfiguration = SimulatorConfiguration(
+            records: records, faults: try faults.map { try SimulatorFault(parsing: $0) }, now: backlogEnd + 60
+        ).withTestTimings()
+        let simulator = try await BottleSimulator.start(bus: .address(bus.address), configuration: simulatorConfiguration, clock: clock)
+        print("demo: private D-Bus bus \(bus.address)")
+        print("demo: simulated bottle \(simulatorConfiguration.effectiveName) (\(simulatorConfiguration.address)) holding \(records) drink(s) from before \(DemoDay.date)")
+        print("demo: the day of \(DemoDay.date) in \(timeZone.identifier) on an accelerated clock; goal 2500 ml, pace window 07:00-22:00")
+
         var options = DaemonOptions()
         options.bus = .address(bus.address)
         options.once = true
@@ -91,12 +112,58 @@ struct DemoCommand: AsyncParsableCommand {
         let delivered = Locked(0)
         let desk = ReminderDesk(history: history, configuration: configuration, logger: logger) { delivery in
             delivered.withLock { $0 += 1 }
-            print("notification [\(delivery.kind.rawValue)] \(delivery.title): \(delivery.body)")
+            print("\(local(delivery.time))  notification [\(delivery.kind.rawValue)] \(delivery.title): \(delivery.body)")
         }
-        let outcome = try await RunCommand.runDaemon(
-            options: options, history: history, configuration: configuration, logger: logger, desk: desk)
-        let left = simulator.model.unsyncedCount
+        var ticked = dayStart - 60
+        do {
+            for (hour, minute, step) in DemoDay.steps {
+                let instant = DemoDay.instant(hour: hour, minute: minute, in: timeZone)
+                // The reminder ticker's work, a minute at a time, up to this step.
+                while ticked + 60 <= instant {
+                    ticked += 60
+                    clock.set(ticked)
+                    await desk.advance(to: ticked)
+                }
+                clock.set(instant)
+                switch step {
+                case .drink(let amount):
+                    simulator.addDrink(amountML: amount)
+                    print("\(local(instant))  the person drinks \(amount) ml (kept in the bottle until the next sync)")
+                case .sync(let what):
+                    let status = await desk.status(at: instant)
+                    print("\(local(instant))  \(status.urgencyText), deficit \(status.displayedDeficitML) ml, \(status.remindersTodayText)")
+                    print("\(local(instant))  \(what)")
+                    try await sync(options: options, history: history, configuration: configuration, logger: logger,
+                                   desk: desk, clock: clock, simulator: simulator)
+                    let after = await desk.status(at: instant)
+                    print("\(local(instant))  today \(after.pace.dayTotalML) ml of 2500 ml: \(after.urgencyText), "
+                          + "deficit \(after.displayedDeficitML) ml, \(after.remindersTodayText)")
+                }
+            }
+        } catch {
+            await simulator.stop()
+            throw error
+        }
         await simulator.stop()
+        let end = clock.now
+        let status = await desk.status(at: end)
+        print("demo: end of the story at \(local(end)): \(status.urgencyText), today \(status.pace.dayTotalML) ml, "
+              + "\(status.remindersTodayText), \(delivered.withLock { $0 }) notification(s) sent during the demo")
+        print("demo: the bottle, as its connection read it (aquavate-bridge bottle info)")
+        for bottle in try history.bottles() {
+            print(BottleInfo.text(BottleInfo.event(bottle, pending: []), state: bottle.state, timeZone: timeZone))
+        }
+        print("demo: the history (aquavate-bridge history)")
+        let report = try HistoryReport.make(history: history, configuration: configuration, days: nil, now: end)
+        for line in report.lines(format: .text) { print(line) }
+    }
+
+    /// One run of the daemon until the bottle is synced, on the demo's clock.
+    private func sync(options: DaemonOptions, history: DrinkHistory, configuration: Configuration, logger: Logger,
+                      desk: ReminderDesk, clock: DemoClock, simulator: BottleSimulator) async throws {
+        let outcome = try await RunCommand.runDaemon(
+            options: options, history: history, configuration: configuration, logger: logger, desk: desk, clock: clock)
+        let left = simulator.model.unsyncedCount
         switch outcome {
         case .succeeded(let summary):
             print("demo: \(summary); the bottle has \(left) unsynced record(s) left")
@@ -105,16 +172,5 @@ struct DemoCommand: AsyncParsableCommand {
         case .stopped:
             throw CommandFailure("stopped before the bottle was synced")
         }
-        let status = await desk.status(at: SystemClock().now)
-        print("demo: reminders: \(status.urgencyText), deficit \(status.displayedDeficitML) ml, "
-              + "\(status.remindersTodayText), \(delivered.withLock { $0 }) notification(s) sent during the demo")
-        print("demo: the bottle, as its connection read it (aquavate-bridge bottle info)")
-        for bottle in try history.bottles() {
-            print(BottleInfo.text(BottleInfo.event(bottle, pending: []), state: bottle.state))
-        }
-        print("demo: the history")
-        let report = try HistoryReport.make(history: history, configuration: configuration, days: nil,
-                                            now: SystemClock().now)
-        for line in report.lines(format: .text) { print(line) }
     }
 }

@@ -36,7 +36,7 @@ struct LogCommand: ParsableCommand {
             runner.advance(to: instant)
             do {
                 let normalized = try runner.logIntake(type: type, at: instant)
-                print("logged \(normalized) at \(ISO8601Text.formatWithMilliseconds(instant))")
+                print("logged \(normalized) at \(LocalTimeText.format(instant, in: configuration.timeZone))")
             } catch {
                 throw CommandFailure("\(error)")
             }

@@ -68,12 +68,13 @@ struct ReplayCommand: ParsableCommand {
             let history = try common.openHistory(path: common.db, durability: .normal)
             let configuration = try common.loadConfiguration(history: common.db == nil ? nil : history, logger: logger)
             let json = self.json
+            let timeZone = configuration.timeZone
             let replayer = Replayer(history: history, configuration: configuration, logger: logger,
                                     reminders: reminders) { event in
                 if case .error = event, !json {
-                    StandardError.writeLine(event.textLine())
+                    StandardError.writeLine(event.textLine(timeZone: timeZone))
                 } else {
-                    print(json ? event.jsonLine() : event.textLine())
+                    print(json ? event.jsonLine() : event.textLine(timeZone: timeZone))
                 }
             }
             for file in files {

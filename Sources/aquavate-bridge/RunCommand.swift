@@ -154,10 +154,11 @@ struct RunCommand: AsyncParsableCommand {
     /// The daemon and the reminder ticker in one service group, shut down gracefully on
     /// SIGTERM/SIGINT; with --once the group ends when the daemon does. Under systemd
     /// (NOTIFY_SOCKET) the watchdog service joins them: READY=1, STATUS=, STOPPING=1, and
-    /// WATCHDOG=1 only while both loops make progress.
+    /// WATCHDOG=1 only while both loops make progress. `clock` is the system's except in the
+    /// demo, whose day runs on a clock it steps.
     static func runDaemon(options: DaemonOptions, history: DrinkHistory, configuration: Configuration,
-                          logger: Logger, desk givenDesk: ReminderDesk? = nil) async throws -> DaemonOutcome {
-        let clock = SystemClock()
+                          logger: Logger, desk givenDesk: ReminderDesk? = nil,
+                          clock: any WallClock = SystemClock()) async throws -> DaemonOutcome {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         let systemd = Systemd()
         let progress = systemd.isListening ? LoopProgress(onStatus: { systemd.status($0) }) : nil

@@ -161,6 +161,73 @@ struct LiveCommandTests {
         #expect(result.lines.contains { $0.contains("drink #1 ") }, "\(result.output)")
     }
 
+    /// The demo's standard output without the line naming its private bus (a new one each run).
+    func demoStory(_ arguments: [String]) async throws -> (status: Int32, lines: [String], output: String) {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
+        // The day runs on the demo's accelerated clock: a few seconds, far under this bound.
+        let result = try await runTool(Self.bridge, ["demo"] + arguments, environment: environment, timeout: .seconds(45))
+        let lines = result.lines.filter { !$0.hasPrefix("demo: private D-Bus bus ") }
+        return (result.status, lines, result.output)
+    }
+
+    @Test("demo tells the day: behind pace and reminded, back on track, a scheduled reminder, the goal, the history")
+    func demoStory() async throws {
+        let first = try await demoStory(["--set", "timezone=Europe/Madrid"])
+        #expect(first.status == 0, "\(first.output)")
+        let lines = first.lines
+        func index(_ text: String) -> Int? { lines.firstIndex { $0.contains(text) } }
+        // Local times on the demo's day, whatever the zone.
+        let reminder = index("2026-11-20 07:54:00  notification [reminder] Hydration Reminder: Time to hydrate! You're 150ml behind pace.")
+        let overdue = index("2026-11-20 10:00:00  notification [reminder] Hydration Reminder: You're falling behind!")
+        let behind = index("Overdue, deficit 833 ml, Reminders Today: 2/12")
+        let backOnTrack = index("2026-11-20 12:00:00  notification [back_on_track] Back On Track!: Nice work catching up on your hydration.")
+        let scheduled = index("2026-11-20 12:30:00  notification [scheduled] Vitamin D: Time for your Vitamin D.")
+        let goal = index("2026-11-20 18:30:00  notification [goal_reached] Goal Reached! 💧: Good job! You've hit your daily hydration goal.")
+        let history = index("demo: the history")
+        let found = [reminder, overdue, behind, backOnTrack, scheduled, goal, history]
+        #expect(found.allSatisfy { $0 != nil }, "\(first.output)")
+        let positions = found.compactMap { $0 }
+        #expect(positions == positions.sorted(), "the story in order: \(first.output)")
+        #expect(lines.filter { $0.hasPrefix("demo: synced ") }.count == 3, "three live syncs: \(first.output)")
+        #expect(lines.contains { $0.contains("end of the story at 2026-11-20 18:30:00: On Track, today 2550 ml, Reminders Today: 4/12, 8 notification(s) sent during the demo") },
+                "\(first.output)")
+        #expect(lines.contains("2026-11-20  2550 ml in 6 drinks  (102% of 2500 ml)"), "\(first.output)")
+        #expect(lines.contains { $0.hasPrefix("2026-11-20 11:50:00  drink #13  500 ml") }, "\(first.output)")
+        // Deterministic: the same story, line for line, every run.
+        let second = try await demoStory(["--set", "timezone=Europe/Madrid"])
+        #expect(second.lines == first.lines)
+    }
+
+    @Test("demo in New York with --db and --records: local times in the text, UTC in the JSON of the stored history")
+    func demoInAnotherZone() async throws {
+        let folder = TemporaryFolder()
+        let db = folder.path + "/history.sqlite"
+        let story = try await demoStory(["--records", "3", "--db", db, "--set", "timezone=America/New_York"])
+        #expect(story.status == 0, "\(story.output)")
+        #expect(story.lines.contains { $0.hasPrefix("2026-11-20 12:00:00  notification [back_on_track]") }, "\(story.output)")
+        #expect(story.lines.contains { $0.hasPrefix("2026-11-20 11:50:00  drink #4  500 ml") }, "\(story.output)")
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
+        let json = try await runTool(Self.bridge, ["history", "--json", "--db", db, "--set", "timezone=America/New_York"],
+                                     environment: environment, timeout: .seconds(30))
+        // 11:50 EST is 16:50 UTC.
+        #expect(json.lines.contains { $0.contains(#""record_id":4,"time":"2026-11-20T16:50:00Z""#) }, "\(json.output)")
+        let activity = try await runTool(Self.bridge, ["bottle", "activity", "--db", db, "--set", "timezone=America/New_York"],
+                                         environment: environment, timeout: .seconds(30))
+        let activityJSON = try await runTool(Self.bridge, ["bottle", "activity", "--json", "--db", db],
+                                             environment: environment, timeout: .seconds(30))
+        #expect(activity.lines.first?.hasPrefix("2026-11-18 05:00:00  backpack mode") == true, "\(activity.output)")
+        #expect(activityJSON.lines.first?.contains(#""time":"2026-11-18T10:00:00Z""#) == true, "\(activityJSON.output)")
+    }
+
+    @Test("demo with a fault: the bridge comes back and the story still ends with the goal")
+    func demoWithFault() async throws {
+        let story = try await demoStory(["--fault", "drop-after-chunk=0", "--records", "30"])
+        #expect(story.status == 0, "\(story.output)")
+        #expect(story.lines.contains { $0.contains("notification [goal_reached]") }, "\(story.output)")
+    }
+
     @Test("a scanner gone silent (F16) is revived by restarting discovery; without the restart the bottle is missed")
     func silentScannerIsRestarted() async throws {
         try await withSimulator(records: 10, arguments: ["--fault", "deaf-scanner=1"]) { bus, folder in

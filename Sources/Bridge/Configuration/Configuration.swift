@@ -65,6 +65,11 @@ public struct Configuration: Sendable {
         }
     }
 
+    /// Uses `tables` as the `[[schedule]]` tables instead of the file's (the demo's own schedule).
+    public mutating func useSchedules(_ tables: [[String: String]]) {
+        scheduleTables = tables
+    }
+
     /// Applies one `--set KEY=VALUE`; refuses unknown keys and bad values.
     public mutating func applyOverride(_ assignment: String) throws(SettingError) {
         guard let equals = assignment.firstIndex(of: "=") else { throw .malformedAssignment(assignment) }

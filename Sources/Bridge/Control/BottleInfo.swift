@@ -22,8 +22,9 @@ public enum BottleInfo {
                      bottleLevelML: Int(drink.bottleLevelML), kind: drink.kind, deleted: drink.deleted, isNew: false))
     }
 
-    /// Several lines for a person.
-    public static func text(_ bottle: BridgeEvent.BottleEvent, state: CurrentStateSnapshot?) -> String {
+    /// Several lines for a person, the times local to `timeZone` (the `timezone` setting).
+    public static func text(_ bottle: BridgeEvent.BottleEvent, state: CurrentStateSnapshot?, timeZone: TimeZone) -> String {
+        func local(_ seconds: Double) -> String { LocalTimeText.format(seconds, in: timeZone) }
         func or(_ value: String?) -> String { value ?? "unknown" }
         var lines = ["\(or(bottle.name))"]
         lines.append("  address         \(or(bottle.address))")
@@ -40,8 +41,8 @@ public enum BottleInfo {
         }
         lines.append("  calibration     \(calibration)")
         lines.append("  shake-to-empty  \(bottle.shakeToEmpty.map { $0 ? "on" : "off" } ?? "unknown")")
-        lines.append("  last seen       \(bottle.lastSeen.map(ISO8601Text.formatWithMilliseconds) ?? "never")")
-        lines.append("  last sync       \(bottle.lastSync.map(ISO8601Text.formatWithMilliseconds) ?? "never")")
+        lines.append("  last seen       \(bottle.lastSeen.map(local) ?? "never")")
+        lines.append("  last sync       \(bottle.lastSync.map(local) ?? "never")")
         lines.append("  unsynced        \(bottle.unsynced.map(String.init) ?? "unknown")")
         if let offset = bottle.clockOffset {
             lines.append("  bottle clock    " + (BottleClockOffset(storedSeconds: offset).problem ?? "in step with this machine's"))
@@ -57,11 +58,13 @@ public enum BottleInfo {
         return lines.joined(separator: "\n")
     }
 
-    /// `bottle activity`: one line per wake-up and backpack session, oldest first.
-    public static func activityLines(history: DrinkHistory, bottle: String?, json: Bool) throws -> [String] {
+    /// `bottle activity`: one line per wake-up and backpack session, oldest first; the text
+    /// lines' times local to `timeZone`, the JSON's UTC (docs/design.md 3.4).
+    public static func activityLines(history: DrinkHistory, bottle: String?, json: Bool, timeZone: TimeZone) throws -> [String] {
         var lines: [(UInt32, String)] = []
         for (key, event) in try history.motionEvents(bottle: bottle) {
-            let time = ISO8601Text.formatWithMilliseconds(Double(event.timestamp))
+            let time = json ? ISO8601Text.formatWithMilliseconds(Double(event.timestamp))
+                : LocalTimeText.format(Double(event.timestamp), in: timeZone)
             if json {
                 lines.append((event.timestamp, jsonLine([
                     "event": "motion", "bottle": key, "time": time, "duration_s": Int(event.durationSec),
@@ -72,7 +75,8 @@ public enum BottleInfo {
             }
         }
         for (key, session) in try history.backpackSessions(bottle: bottle) {
-            let time = ISO8601Text.formatWithMilliseconds(Double(session.startTimestamp))
+            let time = json ? ISO8601Text.formatWithMilliseconds(Double(session.startTimestamp))
+                : LocalTimeText.format(Double(session.startTimestamp), in: timeZone)
             if json {
                 lines.append((session.startTimestamp, jsonLine([
                     "event": "backpack", "bottle": key, "time": time, "duration_s": Int(session.durationSec),

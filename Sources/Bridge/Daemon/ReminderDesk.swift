@@ -20,6 +20,9 @@ public actor ReminderDesk {
     private let logger: Logger
     private var bottleGoal: Int?
     private var bottleConnected = false
+    /// The configured time zone (the `timezone` setting) the daemon's log lines about drinks
+    /// show local times in.
+    public nonisolated let timeZone: TimeZone
 
     /// - Parameters:
     ///   - hub: the sinks (journal, desktop, MQTT, push); nil logs to the journal only.
@@ -29,6 +32,7 @@ public actor ReminderDesk {
         let storedGoal = (try? history.bottles())?.compactMap(\.goalML).first
         self.bottleGoal = storedGoal
         self.configuration = configuration
+        self.timeZone = configuration.timeZone
         self.history = history
         self.hub = hub
         self.logger = logger

@@ -23,9 +23,10 @@ struct SessionEventSink: Sendable {
         consumer = Task {
             for await input in stream { await desk.apply(input) }
         }
+        let timeZone = desk.timeZone
         ingest = BottleIngest(history: history, bottleID: bottleID, logger: logger,
                               emit: { event in
-                                  Self.log(event, logger: logger)
+                                  Self.log(event, timeZone: timeZone, logger: logger)
                                   if case .command(let command) = event { desk.publish(command) }
                               }, remind: { continuation.yield($0) })
     }
@@ -56,11 +57,11 @@ struct SessionEventSink: Sendable {
         await consumer.value
     }
 
-    /// The daemon's journal lines for what the ingest reports.
-    private static func log(_ event: BridgeEvent, logger: Logger) {
+    /// The daemon's journal lines for what the ingest reports, a drink's time local to `timeZone`.
+    private static func log(_ event: BridgeEvent, timeZone: TimeZone, logger: Logger) {
         switch event {
         case .drink(let drink) where drink.isNew:
-            let when = ISO8601Text.format(Double(drink.timestamp))
+            let when = LocalTimeText.format(Double(drink.timestamp), in: timeZone)
             logger.info("drink #\(drink.recordID) at \(when): \(drink.amountML) ml\(drink.deleted ? " (deleted)" : "")")
         case .sync(let sync):
             logger.info("sync \(sync.outcome.rawValue): \(sync.records) record(s) in \(sync.chunks) chunk(s)")

@@ -172,32 +172,34 @@ extension BridgeEvent {
     /// JSON null for a missing value (the keys of an event are always there).
     private static func orNull(_ value: (any Sendable)?) -> any Sendable { value ?? NSNull() }
 
-    /// The event as one human-readable line (the default output of `replay` and `history`).
+    /// The event as one human-readable line (the default output of `replay` and `history`), its
+    /// time local to `timeZone` (the `timezone` setting); JSON stays UTC (docs/design.md 3.4).
     /// - Parameter novelty: say whether a drink was new to the history or already known (replay
     ///   and sync); `history` lists what is stored, where the word would mean nothing.
-    public func textLine(novelty: Bool = true) -> String {
+    public func textLine(novelty: Bool = true, timeZone: TimeZone) -> String {
+        func local(_ seconds: Double) -> String { LocalTimeText.format(seconds, in: timeZone) }
         switch self {
         case .drink(let drink):
             let marker = novelty ? (drink.isNew ? "  new" : "  known") : ""
             let deleted = drink.deleted ? "  deleted" : ""
-            return "\(ISO8601Text.formatWithMilliseconds(Double(drink.timestamp)))  drink #\(drink.recordID)  \(drink.amountML) ml  \(drink.kind.rawValue)  level \(drink.bottleLevelML) ml\(marker)\(deleted)"
+            return "\(local(Double(drink.timestamp)))  drink #\(drink.recordID)  \(drink.amountML) ml  \(drink.kind.rawValue)  level \(drink.bottleLevelML) ml\(marker)\(deleted)"
         case .state(let state):
             let flags = state.flags.isEmpty ? "-" : state.flags.joined(separator: ",")
-            return "\(ISO8601Text.formatWithMilliseconds(state.time))  state  today \(state.dailyTotalML) ml (bottle's day)  level \(state.bottleLevelML) ml  battery \(state.battery)%  unsynced \(state.unsynced)  flags \(flags)"
+            return "\(local(state.time))  state  today \(state.dailyTotalML) ml (bottle's day)  level \(state.bottleLevelML) ml  battery \(state.battery)%  unsynced \(state.unsynced)  flags \(flags)"
         case .sync(let sync):
-            return "\(ISO8601Text.formatWithMilliseconds(sync.time))  sync \(sync.outcome.rawValue): \(sync.records) records in \(sync.chunks) chunks"
+            return "\(local(sync.time))  sync \(sync.outcome.rawValue): \(sync.records) records in \(sync.chunks) chunks"
         case .day(let day):
             let percent = day.goalML > 0 ? day.totalML * 100 / day.goalML : 0
             return "\(day.date)  \(day.totalML) ml in \(day.drinks) drinks  (\(percent)% of \(day.goalML) ml)"
         case .notification(let note):
-            return "\(ISO8601Text.formatWithMilliseconds(note.time))  notification \(note.kind) [\(note.id)]  \(note.title): \(note.body)"
+            return "\(local(note.time))  notification \(note.kind) [\(note.id)]  \(note.title): \(note.body)"
         case .error(let error):
             var place = error.file ?? ""
             if let line = error.line { place += ":\(line)" }
             return place.isEmpty ? "error: \(error.message)" : "\(place): \(error.message)"
         case .command(let command):
             let what = command.argument.map { "\(command.command) \($0)" } ?? command.command
-            return "\(ISO8601Text.formatWithMilliseconds(command.time))  command #\(command.id) \(what)  \(command.status)"
+            return "\(local(command.time))  command #\(command.id) \(what)  \(command.status)"
                 + (command.message.map { ": \($0)" } ?? "")
         case .bottle(let bottle):
             let name = bottle.name ?? bottle.address ?? bottle.serial ?? "bottle"

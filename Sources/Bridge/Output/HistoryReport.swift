@@ -10,6 +10,9 @@ public struct HistoryReport: Sendable {
 
     public var drinks: [BridgeEvent.DrinkEvent]
     public var days: [BridgeEvent.DayEvent]
+    /// The zone of the text lines' times and of the day totals (the `timezone` setting); the JSON
+    /// and the CSV stay UTC (docs/design.md 3.4).
+    public var timeZone: TimeZone
 
     /// Builds the report. `days` limits it to the last N local days ending with today (`now`).
     public static func make(history: DrinkHistory, configuration: Configuration, days: Int?, now: Double) throws -> HistoryReport {
@@ -31,7 +34,7 @@ public struct HistoryReport: Sendable {
         let days = try history.dayTotals(timeZone: timeZone, from: from).map {
             BridgeEvent.DayEvent(date: $0.date.description, totalML: $0.totalML, drinks: $0.drinks, goalML: goal)
         }
-        return HistoryReport(drinks: drinks, days: days)
+        return HistoryReport(drinks: drinks, days: days, timeZone: timeZone)
     }
 
     public func lines(format: Format) -> [String] {
@@ -41,7 +44,7 @@ public struct HistoryReport: Sendable {
             return events.map { $0.jsonLine() }
         case .text:
             if events.isEmpty { return ["no drinks stored"] }
-            return events.map { $0.textLine(novelty: false) }
+            return events.map { $0.textLine(novelty: false, timeZone: timeZone) }
         case .csv:
             var rows = ["event,time,date,record_id,amount_ml,bottle_level_ml,type,deleted,total_ml,drinks,goal_ml"]
             for drink in drinks {

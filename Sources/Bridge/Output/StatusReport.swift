@@ -32,6 +32,8 @@ public struct StatusReport: Sendable {
     public var bottleClockOffset: Int?
     /// Bottle commands not yet applied (docs/design.md 3.5), in words: "goal 2600 ml (#4)".
     public var pendingCommands: [String] = []
+    /// The zone of the text lines' times (the `timezone` setting); the JSON stays UTC.
+    public var timeZone: TimeZone = .gmt
 
     /// Builds the report at `instant` from the database (engine state restored, nothing saved).
     public static func make(history: DrinkHistory, configuration: Configuration, at instant: Double,
@@ -50,7 +52,8 @@ public struct StatusReport: Sendable {
                             remindersToday: status.remindersSentToday, remindersTodayText: status.remindersTodayText,
                             dailyLimit: status.dailyLimit, pending: status.pendingCount, rules: runner.rulesStatus(),
                             clock: clock, bottleClockOffset: bottle?.clockOffset,
-                            pendingCommands: try pendingCommands(history: history, bottle: bottle?.id))
+                            pendingCommands: try pendingCommands(history: history, bottle: bottle?.id),
+                            timeZone: configuration.timeZone)
     }
 
     private static func pendingCommands(history: DrinkHistory, bottle: String?) throws -> [String] {
@@ -68,7 +71,7 @@ public struct StatusReport: Sendable {
         } else {
             lines.append("Bottle: none seen yet")
         }
-        lines.append("Last sync: " + (lastSync.map { ISO8601Text.formatWithMilliseconds($0) } ?? "never"))
+        lines.append("Last sync: " + (lastSync.map { LocalTimeText.format($0, in: timeZone) } ?? "never"))
         if let clock { lines.append(clock.statusLine(at: at)) }
         if let offset = bottleClockOffset, let problem = BottleClockOffset(storedSeconds: offset).problem {
             lines.append("Bottle clock: \(problem)")

@@ -1,0 +1,19 @@
+// The text a person reads for an instant: the local date and time in a time zone, to the
+// second (`2026-11-25 09:12:34`). JSON, MQTT and stored text stay ISO 8601 UTC (ISO8601Text,
+// docs/design.md 3.4); this is only for the human-readable lines of the commands and the log.
+
+import Foundation
+
+public enum LocalTimeText {
+    /// `2026-11-25 09:12:34` for UTC seconds since 1970 as the wall clock of `timeZone` shows
+    /// them (DST included, from the time-zone database); a fraction is dropped (rounded down).
+    public static func format(_ seconds: Double, in timeZone: TimeZone) -> String {
+        let instant = LocalClock.sanitized(seconds).rounded(.down)
+        let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: instant))
+        let (days, secondOfDay) = CivilDate.split(seconds: Int(instant) + offset)
+        let (year, month, day) = CivilDate.date(daysSince1970: days)
+        func two(_ value: Int) -> String { CivilDate.padded(value, 2) }
+        return "\(CivilDate.padded(year, 4))-\(two(month))-\(two(day))"
+            + " \(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))"
+    }
+}
