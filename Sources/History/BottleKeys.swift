@@ -97,3 +97,19 @@ extension DrinkHistory {
         }
     }
 }
+
+extension DrinkHistory {
+    /// A connection to the bottle with `address` began at `time`: its row (under its key, the
+    /// serial once read) takes the advertised name, the address and the time. Returns the key.
+    @discardableResult
+    public func recordConnection(address: String, name: String?, at time: Double) throws -> String {
+        let address = address.uppercased()
+        let key = try bottleKey(forAddress: address)
+        try updateBottle(id: key) { bottle in
+            bottle.name = name ?? bottle.name
+            bottle.address = address
+            bottle.lastSeen = time
+        }
+        return key
+    }
+}

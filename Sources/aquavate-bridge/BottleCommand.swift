@@ -38,6 +38,18 @@ struct BottleOptions: ParsableArguments {
     var bottle: String?
 
     @OptionGroup var common: CommonOptions
+
+    /// The history, the person's time zone, and the bottle `--bottle` names (nil: every bottle).
+    func open() throws -> (history: DrinkHistory, timeZone: TimeZone, bottle: BottleRecord?) {
+        let history = try common.openHistory(path: common.databasePath)
+        let timeZone = try common.loadConfiguration(history: history, logger: common.makeLogger()).timeZone
+        guard let name = bottle else { return (history, timeZone, nil) }
+        do {
+            return (history, timeZone, try BottleControl(history: history).bottle(named: name))
+        } catch let refusal as BottleRequestRefused {
+            throw CommandFailure(refusal.description)
+        }
+    }
 }
 
 /// Exit 2: the request itself was wrong (a value out of range, an unknown drink).
@@ -91,16 +103,8 @@ struct BottleInfoCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures("bottle info") {
-            let history = try options.common.openHistory(path: options.common.databasePath)
-            let timeZone = try options.common.loadConfiguration(history: history, logger: options.common.makeLogger()).timeZone
-            var bottles = try history.bottles()
-            if let name = options.bottle {
-                do {
-                    bottles = [try BottleControl(history: history).bottle(named: name)]
-                } catch let refusal as BottleRequestRefused {
-                    throw CommandFailure(refusal.description)
-                }
-            }
+            let (history, timeZone, named) = try options.open()
+            let bottles = try named.map { [$0] } ?? history.bottles()
             if bottles.isEmpty && !json {
                 print("no bottle adopted yet: run 'aquavate-bridge run --once' near the bottle")
             }
@@ -206,15 +210,8 @@ struct BottleActivityCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures("bottle activity") {
-            let history = try options.common.openHistory(path: options.common.databasePath)
-            let timeZone = try options.common.loadConfiguration(history: history, logger: options.common.makeLogger()).timeZone
-            var key: String?
-            if let name = options.bottle {
-                do { key = try BottleControl(history: history).bottle(named: name).id } catch let refusal as BottleRequestRefused {
-                    throw CommandFailure(refusal.description)
-                }
-            }
-            for line in try BottleInfo.activityLines(history: history, bottle: key, json: json, timeZone: timeZone) { print(line) }
+            let (history, timeZone, named) = try options.open()
+            for line in try BottleInfo.activityLines(history: history, bottle: named?.id, json: json, timeZone: timeZone) { print(line) }
         }
     }
 }

@@ -109,13 +109,9 @@ public final class BottleCalibration: Sendable {
         }
 
         let link = BlueZBottleLink(connection)
-        let bottleID = (try? history.bottleKey(forAddress: link.address)) ?? link.address.uppercased()
+        var bottleID = link.address.uppercased()
         do {
-            _ = try history.updateBottle(id: bottleID) { bottle in
-                bottle.name = sighting.name
-                bottle.address = link.address.uppercased()
-                bottle.lastSeen = clock.now
-            }
+            bottleID = try history.recordConnection(address: link.address, name: sighting.name, at: clock.now)
         } catch {
             logger.warning("could not record the bottle: \(error)")
         }

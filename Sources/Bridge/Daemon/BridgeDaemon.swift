@@ -217,15 +217,12 @@ public final class BridgeDaemon: Service, Sendable {
     private func session(on connection: GATTConnection, sighting: Sighting, recorder: SessionRecorder?) async -> SessionReport {
         let link = BlueZBottleLink(connection)
         // The bottle's key: its serial when an earlier connection read it, else its address.
-        let bottleID = (try? history.bottleKey(forAddress: link.address)) ?? link.address.uppercased()
+        let knownKey = (try? history.bottleKey(forAddress: link.address)) ?? link.address.uppercased()
         // Decided before anything of this session is stored, so its own drinks cannot vouch for the clock.
-        let setTime = ClockTrust.evaluate(source: options.clockSync, history: history, bottle: bottleID).setTimePolicy
+        let setTime = ClockTrust.evaluate(source: options.clockSync, history: history, bottle: knownKey).setTimePolicy
+        var bottleID = knownKey
         do {
-            _ = try history.updateBottle(id: bottleID) { bottle in
-                bottle.name = sighting.name
-                bottle.address = link.address.uppercased()
-                bottle.lastSeen = clock.now
-            }
+            bottleID = try history.recordConnection(address: link.address, name: sighting.name, at: clock.now)
         } catch {
             logger.warning("could not record the bottle: \(error)")
         }
