@@ -213,6 +213,30 @@ struct BottleControlLiveTests {
             #expect(try b.backpackSessions().map(\.session) == (try a.backpackSessions().map(\.session)))
         }
     }
+
+    @Test("run and scan honour bluetooth.adapter and bottle.address from the settings; the options win")
+    func settingsAreHonoured() async throws {
+        try await live.withSimulator(records: 2) { bus, folder in
+            let db = folder.path + "/history.sqlite"
+            // A stored setting (config set) naming an adapter that is not there: both commands use it.
+            #expect(try await live.bridge(bus, ["config", "set", "bluetooth.adapter", "hci7", "--db", db]).status == 0)
+            let run = try await live.bridge(bus, ["run", "--once", "--timeout", "5", "--db", db])
+            #expect(run.status == 1 && run.error.contains("no Bluetooth adapter hci7"), "\(run)")
+            let scan = try await live.bridge(bus, ["scan", "--timeout", "1", "--db", db])
+            #expect(scan.status == 1 && scan.error.contains("no Bluetooth adapter hci7"), "\(scan)")
+            // --adapter overrides it.
+            #expect(try await live.bridge(bus, ["scan", "--timeout", "1", "--adapter", "hci0", "--db", db]).status == 0)
+            #expect(try await live.bridge(bus, ["config", "unset", "bluetooth.adapter", "--db", db]).status == 0)
+            // bottle.address naming another bottle: run --once waits for it and ignores this one.
+            let other = try await live.bridge(bus, ["run", "--once", "--timeout", "3", "--db", db,
+                                                    "--set", "bottle.address=AA:BB:CC:DD:EE:FF"])
+            #expect(other.status == 1 && other.error.contains("AA:BB:CC:DD:EE:FF"), "\(other)")
+            #expect(try DrinkHistory(path: db).drinkCount() == 0)
+            let mine = try await live.bridge(bus, ["run", "--once", "--db", db, "--set", "bottle.address=\(LiveCommandTests.address)"])
+            #expect(mine.status == 0, "\(mine)")
+            #expect(try DrinkHistory(path: db).drinkCount() == 2)
+        }
+    }
 }
 
 /// A drink record as the bottle sends it, from the numbers of the simulator's state file.
