@@ -59,6 +59,9 @@ extension BottleSession {
     }
 
     private func deleteDrink(_ recordID: UInt32) async throws -> CommandVerdict {
+        // Only a Current State sent after the write confirms it: one already waiting (a forced
+        // notification of the sync) would "confirm" a delete the bottle never received (B6).
+        try await takeWaitingEvents()
         try await write(.command, Command.deleteDrinkRecord(recordID).encoded())
         let deadline = clock.now + Self.deleteConfirmation
         // Progress: each pass takes one event or ends at the deadline; a lost link throws.
@@ -70,11 +73,22 @@ extension BottleSession {
         return .interrupted("the bottle did not confirm the delete of #\(recordID) within \(Int(Self.deleteConfirmation)) s")
     }
 
+    /// Handles the events already waiting (at most 32: a bottle flooding Current State cannot
+    /// keep this going), so that what comes next was sent after what follows.
+    private func takeWaitingEvents() async throws {
+        for _ in 0..<32 {
+            guard try await nextEvent(until: clock.now + 0.001) != nil else { return }
+        }
+    }
+
     private func tare() async throws -> CommandVerdict {
         guard calibrated == true else {
             return .failed("the bottle is not calibrated, and an uncalibrated bottle ignores TARE: run 'aquavate-bridge bottle calibrate' first")
         }
         try await write(.command, Command.tareNow.encoded())
+        // The bottle answers nothing; a read shows the link still stood when the write was
+        // answered (BlueZ may answer a pending write OK after the link went, docs/bluez.md).
+        _ = try await read(.currentState)
         return .applied("tared: what is in the bottle now counts as empty")
     }
 

@@ -65,13 +65,16 @@ struct CommandApplyTests {
         let settings: SettingsBottle
         let drop: (@Sendable (Characteristic, [UInt8]) -> Bool)?
         let reached: Bool
+        /// The dropped write is answered OK after the link went (BlueZ can answer a pending call so).
+        let answeredOK: Bool
         private let lost = Locked(false)
-        init(_ base: FakeLink, settings: SettingsBottle, reached: Bool = false,
+        init(_ base: FakeLink, settings: SettingsBottle, reached: Bool = false, answeredOK: Bool = false,
              drop: (@Sendable (Characteristic, [UInt8]) -> Bool)? = nil) {
             self.base = base
             self.settings = settings
             self.drop = drop
             self.reached = reached
+            self.answeredOK = answeredOK
         }
         var address: String { base.address }
         var name: String? { base.name }
@@ -88,6 +91,7 @@ struct CommandApplyTests {
                 if reached { _ = settings.write(c, value) }
                 lost.withLock { $0 = true }
                 base.drop("supervision time-out")
+                if answeredOK { return }
                 throw LinkLost(device: address, reason: .disconnected)
             }
             if settings.write(c, value) {
@@ -204,5 +208,27 @@ struct CommandApplyTests {
         _ = await session(rig, second, queue).run()
         #expect(queue.statuses == ["applied"])
         #expect(settings.deletes == [7])
+    }
+
+    @Test("a write answered OK after the link went: tare is not reported applied, nor is a delete by a Current State sent before it")
+    func answeredAfterTheLinkWent() async throws {
+        let bottle = FakeBottle()
+        let rig = try SessionRig(bottle: bottle)
+        let settings = SettingsBottle()
+        let queue = MemoryQueue([.tare])
+        let tareLink = ControlLink(FakeLink(bottle: bottle, clock: rig.clock, journal: rig.journal), settings: settings,
+                                   answeredOK: true) { c, v in c == .command && v == Command.tareNow.encoded() }
+        _ = await session(rig, tareLink, queue).run()
+        #expect(queue.statuses == ["failed"], "the link was gone when it was answered: uncertain, not applied")
+
+        let deletes = MemoryQueue([.deleteDrink(recordID: 3, timestamp: 1_763_800_000)])
+        let base = FakeLink(bottle: bottle, clock: rig.clock, journal: rig.journal)
+        let deleteLink = ControlLink(base, settings: settings, answeredOK: true) { c, v in
+            c == .command && v.first == Command.Code.deleteDrinkRecord
+        }
+        // A Current State waiting from before the delete was written.
+        base.inject(.value(.currentState, bottle.currentStateValue()))
+        _ = await session(rig, deleteLink, deletes).run()
+        #expect(deletes.statuses == ["pending"], "not confirmed: tried again at the next connection")
     }
 }
