@@ -22,9 +22,13 @@ public enum CommandVerdict: Sendable, Hashable {
     case applied(String)
     /// The bottle did not take it, or cannot: not tried again. The text says why and what to do.
     case failed(String)
-    /// Cut short (the link went, no confirmation came): tried again at the next connection —
-    /// only ever for a command that may be applied twice (`BottleAction.isIdempotent`).
+    /// Cut short by the link (the bottle slept, went out of range, bluetoothd restarted): tried
+    /// again at the next connection, however often — only ever for a command that may be applied
+    /// twice (`BottleAction.isIdempotent`).
     case interrupted(String)
+    /// Written, but the bottle showed nothing that confirms it (a delete with no Current State
+    /// after it): tried again at the next connection, a few times, then failed.
+    case unconfirmed(String)
 }
 
 public protocol BottleCommandQueue: Sendable {

@@ -6,7 +6,10 @@
 //   uncalibrated bottle reads scale 1.0, which the bottle would reject, so a harmless in-range
 //   scale is written instead (3.2); checked by reading the value back.
 // * delete: DELETE_DRINK_RECORD; the bottle answers every one, found or not, with a Current State
-//   notification (6.3, B6), the only confirmation there is; none within 5 s is tried again.
+//   notification (6.3, B6), the only confirmation there is; none within 5 s is tried again at
+//   the next connection, three times at most.
+// A command cut short by the link is tried again at every connection until it is applied,
+// unless it must not be applied twice (tare).
 // * tare: TARE_NOW, acted on only by a calibrated bottle (6.2); not idempotent, so it is marked
 //   `sending` before the write and never written twice.
 // * shake-to-empty: Device Settings, read-modify-write of bit 0, checked by reading it back (3.7).
@@ -70,7 +73,7 @@ extension BottleSession {
                 return .applied("the bottle confirmed the delete of #\(recordID)")
             }
         }
-        return .interrupted("the bottle did not confirm the delete of #\(recordID) within \(Int(Self.deleteConfirmation)) s")
+        return .unconfirmed("the bottle did not confirm the delete of #\(recordID) within \(Int(Self.deleteConfirmation)) s")
     }
 
     /// Handles the events already waiting (at most 32: a bottle flooding Current State cannot

@@ -126,7 +126,7 @@ struct CommandApplyTests {
             switch verdict {
             case .applied: set(command, "applied")
             case .failed: set(command, "failed")
-            case .interrupted: set(command, "pending")
+            case .interrupted, .unconfirmed: set(command, "pending")
             }
         }
         private func set(_ command: QueuedCommand, _ status: String) {

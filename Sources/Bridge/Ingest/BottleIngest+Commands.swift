@@ -6,7 +6,8 @@ import BottleSession
 import History
 
 extension BottleIngest: BottleCommandQueue {
-    /// An interrupted command is tried at this many connections before it is reported failed.
+    /// An unconfirmed command is tried at this many connections before it is reported failed;
+    /// one cut short by the link is tried until it is applied (it may be applied twice).
     static let commandAttempts = 3
 
     public func pendingCommands(bottle: String, at time: Double) -> [QueuedCommand] {
@@ -58,12 +59,15 @@ extension BottleIngest: BottleCommandQueue {
             logger.warning("\(bottleID): \(command.action.summary) failed: \(message)")
             update(command.id, .failed, message, attempted: attempted, at: time)
         case .interrupted(let message):
+            logger.notice("\(bottleID): \(command.action.summary) interrupted: \(message)")
+            update(command.id, .pending, message, attempted: false, at: time)
+        case .unconfirmed(let message):
             let attempts = ((try? history.commands(bottle: bottleID))?.first { $0.id == command.id }?.attempts ?? 0) + 1
             if attempts >= Self.commandAttempts {
                 logger.warning("\(bottleID): \(command.action.summary) failed after \(attempts) attempts: \(message)")
                 update(command.id, .failed, "gave up after \(attempts) attempts: \(message)", attempted: true, at: time)
             } else {
-                logger.notice("\(bottleID): \(command.action.summary) interrupted: \(message)")
+                logger.notice("\(bottleID): \(command.action.summary) unconfirmed: \(message)")
                 update(command.id, .pending, message, attempted: true, at: time)
             }
         }
