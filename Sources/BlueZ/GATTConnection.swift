@@ -38,6 +38,8 @@ public final class GATTConnection: Sendable {
     private let logger: Logger
     private let state = Locked(LinkState())
     private let pump = Locked<Task<Void, Never>?>(nil)
+    /// The characteristics the device had when the connection was made (lower-case UUIDs).
+    private let knownAtConnection: Set<String>
 
     private struct LinkState {
         /// Characteristics (by path) whose `Value` changes are notifications to us.
@@ -56,6 +58,7 @@ public final class GATTConnection: Sendable {
         self.policy = policy
         self.logger = logger
         let known = client.objects.device(device)
+        self.knownAtConnection = Set(client.objects.characteristics(of: device).map { $0.uuid.lowercased() })
         self.address = known?.address ?? BlueZDevice.address(fromPath: device)
         self.name = known?.displayName
         let task = Task { [weak self] in
@@ -124,14 +127,26 @@ public final class GATTConnection: Sendable {
     /// The characteristic, or why it is not there. The cache can drop a characteristic a moment
     /// before this connection hears that the link went (the device vanished, or with
     /// `Cache = no` the objects go with ServicesResolved=false): that is a lost link too.
-    private func require(_ uuid: String) throws -> GATTCharacteristicInfo {
-        guard let info = characteristic(uuid) else {
-            if let lost = lostReason { throw LinkLost(device: address, reason: lost) }
-            guard let current = client.objects.device(device) else { throw LinkLost(device: address, reason: .vanished) }
-            if !current.connected || !current.servicesResolved { throw LinkLost(device: address, reason: .disconnected) }
-            throw CharacteristicNotFound(uuid: uuid, device: address)
+    ///
+    /// BlueZ removes a connected device's GATT objects only when the link goes, and the signal
+    /// that removes them can come before the one that says how (the device object vanishing a
+    /// moment later): a characteristic that was there at connection and is gone now is a lost
+    /// link, whose reason is awaited briefly (at most 1 s) so that it can be told.
+    private func require(_ uuid: String) async throws -> GATTCharacteristicInfo {
+        if let info = characteristic(uuid) { return info }
+        if knownAtConnection.contains(uuid.lowercased()) {
+            let deadline = ContinuousClock.now + .seconds(1)
+            // Progress: each pass sleeps 20 ms until the loss is known or the second is over.
+            while lostReason == nil, client.objects.device(device) != nil, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(20))
+            }
         }
-        return info
+        if let lost = lostReason { throw LinkLost(device: address, reason: lost) }
+        guard let current = client.objects.device(device) else { throw LinkLost(device: address, reason: .vanished) }
+        if !current.connected || !current.servicesResolved || knownAtConnection.contains(uuid.lowercased()) {
+            throw LinkLost(device: address, reason: .disconnected)
+        }
+        throw CharacteristicNotFound(uuid: uuid, device: address)
     }
 
     /// The ATT MTU (docs/bluez.md F13): the `MTU` property BlueZ ≥ 5.62 puts on the characteristics
@@ -152,7 +167,7 @@ public final class GATTConnection: Sendable {
 
     /// `ReadValue({})`.
     public func read(_ uuid: String) async throws -> [UInt8] {
-        let info = try require(uuid)
+        let info = try await require(uuid)
         let reply = try await perform("read", info) { bus in
             try await bus.call(
                 destination: BlueZNames.service, path: info.path, interface: BlueZNames.characteristicInterface,
@@ -174,7 +189,7 @@ public final class GATTConnection: Sendable {
 
     /// `WriteValue(value, {type})`.
     public func write(_ uuid: String, _ value: [UInt8], type: WriteType = .request) async throws {
-        let info = try require(uuid)
+        let info = try await require(uuid)
         _ = try await perform("write", info) { bus in
             try await bus.call(
                 destination: BlueZNames.service, path: info.path, interface: BlueZNames.characteristicInterface,
@@ -191,7 +206,7 @@ public final class GATTConnection: Sendable {
     /// that races the reply (the bottle answers a write before its write response, docs/protocol.md 0)
     /// is delivered, not lost.
     public func startNotify(_ uuid: String) async throws {
-        let info = try require(uuid)
+        let info = try await require(uuid)
         state.withLock { $0.notifying[info.path] = info.uuid }
         do {
             _ = try await perform("start notifications", info) { bus in
