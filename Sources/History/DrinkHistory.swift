@@ -34,6 +34,16 @@ public final class DrinkHistory: Sendable {
         }
     }
 
+    /// Frees what the database holds in memory between uses: page caches and idle reader
+    /// connections (they reopen on the next read). The daemon calls it after each session.
+    public func releaseMemory() {
+        switch writer {
+        case let pool as DatabasePool: pool.releaseMemory()
+        case let queue as DatabaseQueue: queue.releaseMemory()
+        default: break
+        }
+    }
+
     /// Names of the migration steps applied to this database, in order.
     public func appliedMigrations() throws -> [String] {
         try read("reading the schema version") { try HistoryMigrations.migrator.appliedMigrations($0) }
@@ -51,6 +61,15 @@ public final class DrinkHistory: Sendable {
         // `status` may read while the daemon commits a chunk: wait instead of failing at once.
         configuration.busyMode = .timeout(5)
         configuration.label = "aquavate-history"
+        // The daemon lives for months beside a history that grows every day: with SQLite's
+        // default page cache (2 MB a connection) and GRDB's five readers, resident memory would
+        // follow the database's size for a long time (docs/design.md 5: a flat soak). Two readers
+        // and 512 KiB each bound it; a query over years of history reads the rest from the OS's
+        // file cache, which the kernel can reclaim.
+        configuration.maximumReaderCount = 2
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA cache_size = -512")
+        }
         return configuration
     }
 

@@ -210,6 +210,8 @@ public final class BridgeDaemon: Service, Sendable {
         let connection = try await finder.connect(sighting, requiring: BlueZBottleLink.requiredCharacteristics)
         choice.adopt(sighting.address)
         let report = await session(on: connection, sighting: sighting, recorder: recorder)
+        // What a session used goes back before the daemon idles: SQLite's caches, then the heap.
+        history.releaseMemory()
         HeapTrim.returnFreedMemory()
         return report
     }
