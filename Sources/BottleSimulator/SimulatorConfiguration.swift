@@ -87,6 +87,19 @@ public struct SimulatorConfiguration: Sendable {
         return copy
     }
 
+    /// The same configuration with BlueZ's and the radio's delays cut to about a millisecond
+    /// (advertising every 20 ms), so that a benchmark of one-shot syncs compares the clients' own
+    /// costs rather than the radio's pacing.
+    public func withInstantTimings() -> SimulatorConfiguration {
+        var copy = withTestTimings()
+        copy.disconnectDelay = .milliseconds(1)
+        copy.connectDelay = .milliseconds(1)
+        copy.resolveDelay = .milliseconds(1)
+        copy.advertisingInterval = .milliseconds(20)
+        copy.firstAdvertisementDelay = .milliseconds(1)
+        return copy
+    }
+
     /// The Wi-Fi MAC in use.
     public var effectiveWifiMAC: String { wifiMAC ?? Self.wifiMAC(fromBLE: address) }
 
