@@ -34,7 +34,7 @@ import Testing
         """
 
     @Test func onlyCleanPrivateReadOnlyFileMappingsAreReleased() {
-        let mappings = SmapsMapping.parse(Self.sample)
+        let mappings = SmapsMapping.parse(Array(Self.sample.utf8))
         #expect(mappings.count == 8)
         let releasable = mappings.filter(\.isCleanReadOnlyFile).map(\.path)
         // The executable's code and the library's read-only data; not the relocated RELRO pages,
