@@ -51,6 +51,8 @@ public struct SimulatorConfiguration: Sendable {
     public var advertisingInterval: Duration = .seconds(1)
     /// When the first advertisement is heard after discovery starts.
     public var firstAdvertisementDelay: Duration = .milliseconds(50)
+    /// Whether that first advertisement comes exactly then, not at the simulator's next 20 ms tick.
+    public var firstAdvertisementOnTime = false
     /// BlueZ drops an unconnected (temporary) device this long after discovery stops.
     public var temporaryTimeout: Duration = .seconds(30)
     /// With `early-resolved`, how long after ServicesResolved the GATT objects appear.
@@ -97,6 +99,7 @@ public struct SimulatorConfiguration: Sendable {
         copy.resolveDelay = .milliseconds(1)
         copy.advertisingInterval = .milliseconds(20)
         copy.firstAdvertisementDelay = .milliseconds(1)
+        copy.firstAdvertisementOnTime = true
         return copy
     }
 
