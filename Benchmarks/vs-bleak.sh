@@ -17,6 +17,8 @@
 #   swift build -c release -Xswiftc -static-stdlib --product aquavate-bridge --scratch-path .build-bench
 #   swift build -c release -Xswiftc -static-stdlib --product aquavate-sim --scratch-path .build-bench
 #   Benchmarks/vs-bleak.sh [BIN_DIR [RUNS]]        # default .build-bench/release 9
+#   BEFORE=OTHER_BIN_DIR Benchmarks/vs-bleak.sh …  # a third client in each round: another build of
+#                                                  # the bridge (e.g. main's), against the same simulator
 set -euo pipefail
 bin=${1:-.build-bench/release}
 runs=${2:-9}
@@ -40,6 +42,8 @@ for _ in $(seq 100); do grep -q ' with 600 records at ' "$work/sim.log" && break
 
 bridge=("$(cd "$bin" && pwd)/aquavate-bridge" run --once --db "$work/bridge.sqlite")
 bleak=("$venv/bin/python" "$here/bleak_sync.py" "$work/bleak.sqlite")
+before=()
+[ -n "${BEFORE:-}" ] && before=("$(cd "$BEFORE" && pwd)/aquavate-bridge" run --once --db "$work/before.sqlite")
 
 # One run: a fresh database, the process timed by GNU time; prints "wall cpu peak_kib".
 one() {
@@ -59,6 +63,8 @@ echo "machine: $(nproc) cores, $(awk -F': ' '/model name/ {print $2; exit}' /pro
 one "$work/bridge.sqlite" "${bridge[@]}" > /dev/null   # warm-up: page cache, the venv's .pyc files
 one "$work/bleak.sqlite" "${bleak[@]}" > /dev/null
 : > "$work/results"
+[ ${#before[@]} -gt 0 ] && one "$work/before.sqlite" "${before[@]}" > /dev/null
+: > "$work/before-results"
 for i in $(seq "$runs"); do
     a=$(one "$work/bridge.sqlite" "${bridge[@]}")
     b=$(one "$work/bleak.sqlite" "${bleak[@]}")
@@ -66,6 +72,12 @@ for i in $(seq "$runs"); do
     read -r aw ac am bw bc bm <<< "$a $b"
     printf 'run %d: bridge %.3f s wall, %.2f s cpu, %.1f MiB peak | bleak %.3f s wall, %.2f s cpu, %.1f MiB peak\n' \
         "$i" "$aw" "$ac" "$(echo "$am / 1024" | bc -l)" "$bw" "$bc" "$(echo "$bm / 1024" | bc -l)"
+    if [ ${#before[@]} -gt 0 ]; then
+        c=$(one "$work/before.sqlite" "${before[@]}")
+        echo "$c $b" >> "$work/before-results"
+        read -r cw cc cm <<< "$c"
+        printf '       before: %.3f s wall, %.2f s cpu, %.1f MiB peak\n' "$cw" "$cc" "$(echo "$cm / 1024" | bc -l)"
+    fi
 done
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 col() { awk -v c="$1" '{print $c}' "$work/results" | median; }
@@ -74,3 +86,9 @@ printf 'median of %d: bridge %.3f s wall, %.2f s cpu, %.1f MiB peak resident | b
 printf 'ratio bridge/bleak (median of the %d pairs): wall %.2f×, cpu %.2f×, peak resident %.2f×\n' "$runs" \
     "$(awk '{print $1 / $4}' "$work/results" | median)" "$(awk '{print ($5 > 0) ? $2 / $5 : 0}' "$work/results" | median)" \
     "$(awk '{print $3 / $6}' "$work/results" | median)"
+if [ ${#before[@]} -gt 0 ]; then
+    bcol() { awk -v c="$1" '{print $c}' "$work/before-results" | median; }
+    printf 'before (%s): median %.3f s wall, %.2f s cpu, %.1f MiB peak resident; ratio before/bleak: wall %.2f×, cpu %.2f×, peak resident %.2f×\n' \
+        "$BEFORE" "$(bcol 1)" "$(bcol 2)" "$(echo "$(bcol 3) / 1024" | bc -l)" "$(awk '{print $1 / $4}' "$work/before-results" | median)" \
+        "$(awk '{print ($5 > 0) ? $2 / $5 : 0}' "$work/before-results" | median)" "$(awk '{print $3 / $6}' "$work/before-results" | median)"
+fi
