@@ -27,7 +27,7 @@ for _ in $(seq 50); do [ -s "$work/addr" ] && break; sleep 0.1; done
 export DBUS_SYSTEM_BUS_ADDRESS=$(head -1 "$work/addr")
 unset DBUS_SESSION_BUS_ADDRESS NOTIFY_SOCKET WATCHDOG_USEC
 "$bin/aquavate-sim" --records 600 --instant --unsync-on-disconnect --quiet 2> "$work/sim.log" &
-for _ in $(seq 100); do grep -q ' with 600 records at ' "$work/sim.log" && break; sleep 0.1; done
+for _ in $(seq 100); do grep -qs ' with 600 records at ' "$work/sim.log" && break; sleep 0.1; done
 "$bin/aquavate-bridge" run --once --db "$work/warm.sqlite" > /dev/null 2>&1
 for run in $(seq "$runs"); do
     rm -f "$work"/h.sqlite*

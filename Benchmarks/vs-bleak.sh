@@ -38,7 +38,7 @@ unset DBUS_SESSION_BUS_ADDRESS NOTIFY_SOCKET WATCHDOG_USEC
 # No --state-file: the simulator would write its whole state as JSON at every ACK, which made each
 # chunk cost ~4 ms more for both clients. Ready when it has said what it serves.
 "$bin/aquavate-sim" --records 600 --instant --unsync-on-disconnect --quiet 2> "$work/sim.log" &
-for _ in $(seq 100); do grep -q ' with 600 records at ' "$work/sim.log" && break; sleep 0.1; done
+for _ in $(seq 100); do grep -qs ' with 600 records at ' "$work/sim.log" && break; sleep 0.1; done
 
 bridge=("$(cd "$bin" && pwd)/aquavate-bridge" run --once --db "$work/bridge.sqlite")
 bleak=("$venv/bin/python" "$here/bleak_sync.py" "$work/bleak.sqlite")
