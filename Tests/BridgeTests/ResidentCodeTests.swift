@@ -36,13 +36,28 @@ import Testing
     @Test func onlyCleanPrivateReadOnlyFileMappingsAreReleased() {
         let mappings = SmapsMapping.parse(Array(Self.sample.utf8))
         #expect(mappings.count == 8)
-        let releasable = mappings.filter(\.isCleanReadOnlyFile).map(\.path)
+        let releasable = mappings.filter { $0.isCleanReadOnlyFile && $0.isLoadedCode(executable: "/usr/bin/aquavate-bridge") }
+            .map(\.path)
         // The executable's code and the library's read-only data; not the relocated RELRO pages,
         // not the writable data, not anonymous memory, not a shared mapping, not the vDSO, and not
         // a mapping whose Anonymous line is missing (the last one).
         #expect(releasable == ["/usr/bin/aquavate-bridge", "/usr/lib/x86_64-linux-gnu/libsqlite3.so.0.8.6"])
         #expect(mappings[0].residentKiB == 21048)
         #expect(mappings[0].start == 0x55a5cb1f3000 && mappings[0].end == 0x55a5cd0d2000)
+    }
+
+    @Test func onlyTheExecutableAndSharedLibrariesCount() {
+        func mapping(_ path: String) -> SmapsMapping {
+            SmapsMapping(start: 0x1000, end: 0x2000, permissions: "r--p", inode: 7, path: path, residentKiB: 4, anonymousKiB: 0)
+        }
+        let executable = "/usr/bin/aquavate-bridge"
+        #expect(mapping(executable).isLoadedCode(executable: executable))
+        #expect(mapping("/usr/lib/x86_64-linux-gnu/libdbus-1.so.3.32.4").isLoadedCode(executable: executable))
+        #expect(mapping("/usr/lib/x86_64-linux-gnu/libcurl.so").isLoadedCode(executable: executable))
+        // glibc may unload these; a file some code mapped may be unmapped any time.
+        #expect(!mapping("/usr/lib/x86_64-linux-gnu/gconv/UTF-16.so").isLoadedCode(executable: executable))
+        #expect(!mapping("/usr/lib/locale/locale-archive").isLoadedCode(executable: executable))
+        #expect(!mapping("/var/lib/aquavate/capture.aqcap").isLoadedCode(executable: executable))
     }
 
     @Test func aProcessRunsOnAfterItsCodeIsReleased() {

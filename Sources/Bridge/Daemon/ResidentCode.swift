@@ -9,11 +9,11 @@
 // so every touch brought 16 pages along. None of it is needed again while the daemon waits for the
 // bottle.
 //
-// So, once start-up is over and again after each session: for every private, read-only,
-// file-backed mapping that holds no private (copied-on-write) page — code, read-only data, never
-// the relocated RELRO pages — drop its pages from this process (MADV_DONTNEED), and ask for no
-// readahead on a later major fault (MADV_RANDOM; the kernel's fault-around on pages already in the
-// page cache stays, measured: they come back 64 KiB at a time). The pages stay in the page cache;
+// So, once start-up is over and again after each session: for every private, read-only mapping
+// of the executable or a shared library that holds no private (copied-on-write) page — code,
+// read-only data, never the relocated RELRO pages — drop its pages from this process
+// (MADV_DONTNEED), and ask for no readahead on a later major fault (MADV_RANDOM; the kernel's
+// fault-around on pages already in the page cache stays, measured: they come back 64 KiB at a time). The pages stay in the page cache;
 // what the daemon runs next comes back on its first touch, a minor fault of about a microsecond.
 // Nothing anonymous, writable or shared is touched, so no state can be lost.
 
@@ -33,8 +33,10 @@ public enum ResidentCode {
     @discardableResult
     public static func releaseStartupPages() -> Released? {
         guard let text = readSmaps() else { return nil }
+        let executable = executablePath()
         var released = Released(mappings: 0, kibibytes: 0)
-        for mapping in SmapsMapping.parse(text) where mapping.isCleanReadOnlyFile && mapping.residentKiB > 0 {
+        for mapping in SmapsMapping.parse(text)
+        where mapping.isCleanReadOnlyFile && mapping.isLoadedCode(executable: executable) && mapping.residentKiB > 0 {
             guard let start = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
             let length = Int(mapping.end - mapping.start)
             _ = madvise(start, length, MADV_RANDOM)
@@ -44,6 +46,14 @@ public enum ResidentCode {
             }
         }
         return released
+    }
+
+    /// /proc/self/exe, resolved.
+    private static func executablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func readSmaps() -> [UInt8]? {
@@ -80,6 +90,15 @@ struct SmapsMapping: Equatable {
         let flags = Array(permissions.utf8)
         return flags.count == 4 && flags[0] == UInt8(ascii: "r") && flags[1] == UInt8(ascii: "-")
             && flags[3] == UInt8(ascii: "p") && inode != 0 && path.hasPrefix("/") && anonymousKiB == 0
+    }
+
+    /// The executable or a shared library, but not a gconv module (glibc may unload those):
+    /// mappings that stay where they are while the process lives. Anything else that is mapped
+    /// from a file could be unmapped by another thread between the reading of smaps and the
+    /// madvise, and its address taken by a new mapping whose pages must not be dropped.
+    func isLoadedCode(executable: String?) -> Bool {
+        if let executable, path == executable { return true }
+        return (path.hasSuffix(".so") || path.contains(".so.")) && !path.contains("/gconv/")
     }
 
     /// The mappings of a smaps text, in order. A mapping whose Anonymous line is missing is
