@@ -39,6 +39,25 @@ import Testing
         #expect(try history.dayTotals(timeZone: zone("UTC")).map(\.totalML) == [350])
     }
 
+    @Test func aBottleFactIsCommittedWithoutItsOwnFsyncAndTheLevelComesBack() throws {
+        let folder = try temporaryFolder()
+        defer { removeFolder(folder) }
+        let path = folder.appendingPathComponent("h.sqlite").path
+        let history = try DrinkHistory(path: path)
+        try history.updateBottle(id: "b", durability: .normal) { $0.battery = 42 }
+        // Back to FULL for what follows (a chunk's commit before its ACK), also after a failure.
+        #expect(try history.writerPragma("synchronous") == "2")
+        struct Refused: Error {}
+        #expect(throws: HistoryError.self) {
+            try history.updateBottle(id: "b", durability: .normal) { _ in throw Refused() }
+        }
+        #expect(try history.writerPragma("synchronous") == "2")
+        #expect(try DrinkHistory(path: path).bottleState(id: "b")?.battery == 42)
+        try history.recordConnection(address: "f4:12:fa:00:a3:f4", name: "Aquavate-A3F2", at: 100)
+        #expect(try history.writerPragma("synchronous") == "2")
+        #expect(try DrinkHistory(path: path).bottle(named: "F4:12:FA:00:A3:F4")?.lastSeen == 100)
+    }
+
     @Test func everythingSurvivesReopening() throws {
         let folder = try temporaryFolder()
         defer { removeFolder(folder) }
