@@ -38,7 +38,7 @@ final class BottleFinder: Sendable {
         try await discovery.start()
         heartbeat.mark("discovering on \(adapter.name)")
         logger.info("looking for the bottle on \(adapter.name)")
-        onPhase("waiting for \(choice.adopted.map { "bottle \($0)" } ?? "a bottle") to advertise on \(adapter.name)")
+        onPhase("waiting for \(choice.wanted == "any" ? "a bottle" : "bottle \(choice.wanted)") to advertise on \(adapter.name)")
 
         // F4 (bluez/bluez#89): a bridge that was killed leaves bluetoothd holding the link, so
         // the bottle stays Connected and does not advertise: discovery would never see it.
@@ -79,6 +79,8 @@ final class BottleFinder: Sendable {
             heartbeat.mark("\(sighting.name) (\(sighting.address)) advertised")
             if choice.accepts(sighting) {
                 found = sighting
+            } else if choice.isResting(sighting.address) {
+                continue  // an adopted bottle, left alone after its session
             } else if !ignored.contains(where: { $0.address == sighting.address }) {
                 ignored.append(sighting)
                 logger.info("ignoring \(sighting.name) (\(sighting.address)): not the adopted bottle \(choice.wanted); --adopt takes it")

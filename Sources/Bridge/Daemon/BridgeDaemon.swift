@@ -2,7 +2,7 @@
 // disconnect, and start over — forever, with back-off, until SIGTERM/SIGINT (swift-service-
 // lifecycle's graceful shutdown). With `--once` it stops after the first session.
 //
-//   BlueZ client ─> adapter ─> discovery ─> sighting of the adopted bottle ─> connect ─> session
+//   BlueZ client ─> adapter ─> discovery ─> sighting of an adopted bottle ─> connect ─> session
 //        ^  bluetoothd gone: retry 2 s … 60 s   ^ powered off: wait for power (F14)        │
 //        └──────────────────── cool-down / back-off (ConnectPolicy.backoff) ◀──────────────┘
 
@@ -85,8 +85,8 @@ public final class BridgeDaemon: Service, Sendable {
         defer { recorder?.close() }
         var choice = BottleChoice(pinned: options.bottleAddress, adoptNext: options.adoptAny,
                                   remembered: BottleChoice.remembered(in: history))
-        if let adopted = choice.adopted, options.bottleAddress == nil, !options.adoptAny {
-            logger.info("syncing bottle \(adopted) only (--adopt takes another)")
+        if !choice.adopted.isEmpty, options.bottleAddress == nil, !options.adoptAny {
+            logger.info("syncing bottle\(choice.adopted.count > 1 ? "s" : "") \(choice.wanted) only (--adopt adds another)")
         }
         let deadline = options.onceTimeout.map { ContinuousClock.now + $0 }
         var client: BlueZClient?
@@ -106,7 +106,7 @@ public final class BridgeDaemon: Service, Sendable {
                 guard let bluez = client else { continue }
                 let adapter = try await usableAdapter(bluez)
                 setupBackoff = .seconds(2)
-                let report = try await cycle(bluez, adapter: adapter, choice: &choice, recorder: recorder, deadline: deadline)
+                let (report, address) = try await cycle(bluez, adapter: adapter, choice: &choice, recorder: recorder, deadline: deadline)
                 heartbeat.mark("session ended: \(report.summary)")
                 if options.once {
                     if report.outcome.isSuccess { return .succeeded(report.summary) }
@@ -122,8 +122,13 @@ public final class BridgeDaemon: Service, Sendable {
                         retriesLeft -= 1
                     }
                 }
-                // Leave the bottle alone for a while: talking keeps it awake.
-                let pause = report.outcome.isSuccess ? options.cooldown : options.failedSessionPause
+                // Leave the bottle alone for a while: talking keeps it awake. With several bottles
+                // only that one rests, and the others may be synced after a short pause.
+                var pause = report.outcome.isSuccess ? options.cooldown : options.failedSessionPause
+                if choice.several, report.outcome.isSuccess {
+                    choice.rest(address, until: .now + options.cooldown)
+                    pause = options.failedSessionPause
+                }
                 enter("pausing \(pause) after a session, before waiting for the bottle to advertise again")
                 heartbeat.waiting(for: pause)
                 try await Task.sleep(for: pause)
@@ -196,7 +201,7 @@ public final class BridgeDaemon: Service, Sendable {
     private func cycle(
         _ client: BlueZClient, adapter: BlueZAdapter, choice: inout BottleChoice, recorder: SessionRecorder?,
         deadline: ContinuousClock.Instant?
-    ) async throws -> SessionReport {
+    ) async throws -> (SessionReport, address: String) {
         let finder = BottleFinder(client: client, adapter: adapter, connectPolicy: options.connectPolicy,
                                   scanRefresh: options.scanRefresh, logger: logger, heartbeat: heartbeat)
         let sighting = try await finder.find(choice: choice, deadline: deadline, timeout: options.onceTimeout ?? .zero) {
@@ -211,7 +216,7 @@ public final class BridgeDaemon: Service, Sendable {
         choice.adopt(sighting.address)
         let report = await session(on: connection, sighting: sighting, recorder: recorder)
         HeapTrim.returnFreedMemory()
-        return report
+        return (report, sighting.address)
     }
 
     private func session(on connection: GATTConnection, sighting: Sighting, recorder: SessionRecorder?) async -> SessionReport {
@@ -241,10 +246,10 @@ public final class BridgeDaemon: Service, Sendable {
         }
         enter("syncing \(sighting.name) (\(bottleID))")
         heartbeat.waiting(for: Self.watchdogPatience)
-        await desk.connection(true, at: clock.now)
+        await desk.connection(true, at: clock.now, bottle: bottleID)
         let report = await session.run()
         await sink.finish(at: clock.now)
-        await desk.connection(false, at: clock.now)
+        await desk.connection(false, at: clock.now, bottle: sink.ingest.bottleID)
         return report
     }
 

@@ -356,7 +356,7 @@ public final class Replayer: @unchecked Sendable {
             reminders.updateSettings(settings, at: time)
         case .historyChanged:
             reminders.historyChanged()
-        case .drinkStored:
+        case .drinkStored, .identified:
             break
         case .syncEnded(let time, let newRecords):
             reminders.syncEnded(at: time, newRecords: newRecords)
