@@ -55,6 +55,15 @@ import Testing
         #expect(try await late.waitFor(first.state).map(\.text) == [MQTTPayloads.state(firstState).text])
         #expect(try await late.waitFor(second.state).map(\.text) == [MQTTPayloads.state(secondState).text])
 
+        // A command on a bottle's own topic is for that bottle.
+        try watcher.publish(second.command, #"{"goal":2000}"#)
+        try watcher.publish(first.command, "tare")
+        let commands = try await bridge.commands.waitForCount(2, "commands")
+        #expect(Set(commands.map { "\($0)" }) == [
+            "\(SinkCommand.bottleOf(.goal(2000), bottle: "F4:12:FA:00:B0:02"))",
+            "\(SinkCommand.bottleOf(.tare, bottle: BridgeUnderTest.address))",
+        ])
+
         await late.stop()
         await watcher.stop()
         await bridge.stop()

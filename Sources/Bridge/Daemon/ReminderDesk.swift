@@ -276,7 +276,9 @@ public actor ReminderDesk {
                 logger.warning("log \(type) refused: \(error)")
             }
         case .bottle(let request):
-            queueBottleCommand(request, at: instant)
+            queueBottleCommand(request, bottle: nil, at: instant)
+        case .bottleOf(let request, let bottle):
+            queueBottleCommand(request, bottle: bottle, at: instant)
         case .action(let notificationID, let actionID):
             let (seat, id) = route(notificationID)
             do {
@@ -302,7 +304,7 @@ public actor ReminderDesk {
 
     /// A bottle command from a sink (Home Assistant's goal, tare, shake-to-empty, delete): the same
     /// checks and queue as `aquavate-bridge bottle …`; the answer goes back through the sinks.
-    private func queueBottleCommand(_ request: SinkBottleCommand, at instant: Double) {
+    private func queueBottleCommand(_ request: SinkBottleCommand, bottle: String?, at instant: Double) {
         let asked: BottleRequest
         switch request {
         case .goal(let goal): asked = .goal(goal)
@@ -311,13 +313,14 @@ public actor ReminderDesk {
         case .shakeToEmpty(let on): asked = .shakeToEmpty(on)
         }
         do {
-            let (command, drink) = try BottleControl(history: history).queue(asked, bottle: nil, at: instant)
+            let (command, drink) = try BottleControl(history: history).queue(asked, bottle: bottle, at: instant)
             logger.info("bottle \(request.name) queued (#\(command.id), from a sink): applied at the bottle's next connection")
             publish(BridgeEvent.CommandEvent(command))
             if drink != nil { for seat in seats { seat.runner.historyChanged() } }
         } catch {
             logger.warning("bottle \(request.name) from a sink refused: \(error)")
-            hub?.publish(SinkCommandResult(id: nil, command: request.name, argument: nil, status: "refused", message: "\(error)"))
+            hub?.publish(SinkCommandResult(id: nil, command: request.name, argument: nil, status: "refused", message: "\(error)",
+                                           bottle: bottle))
         }
     }
 

@@ -272,7 +272,12 @@ public final class MQTTSink: NotificationSink {
                 logger.warning("MQTT: ignored a retained message on \(bottle.topics.command): commands must be published without retain, or they would run again at every reconnection")
                 return
             }
-            if let command = intake.admit(message.payload, topics: bottle.topics, on: client) {
+            if var command = intake.admit(message.payload, topics: bottle.topics, on: client) {
+                // With several bottles, a bottle command is for the one whose topic it came on.
+                if case let .bottle(request) = command, shared.bottles.count > 1,
+                   let key = bottle.bottleSerial ?? bottle.bottleAddress {
+                    command = .bottleOf(request, bottle: key)
+                }
                 shared.currentContext?.command(command)
             }
         }
