@@ -175,6 +175,21 @@ struct RunCommand: AsyncParsableCommand {
             }, logger: logger), logger: logger)
             desk = ReminderDesk(history: history, configuration: configuration, logger: logger, hub: hub)
             services.append(.init(service: SinkService(hub: hub, desk: desk, clock: clock), serviceName: "sinks"))
+            // Bridges sharing the broker form one household (docs/design.md 6).
+            if let url = configuration.value("mqtt.url") {
+                do {
+                    let replication = try HouseholdReplication(
+                        history: history, url: url, bridgeID: SinkSetup.bridgeID(configuration),
+                        topicPrefix: configuration.value("mqtt.topic_prefix") ?? "aquavate", caFile: configuration.value("mqtt.ca_file"),
+                        clock: clock, logger: logger) { bottle in
+                        Task { await desk.historyChangedElsewhere(bottle: bottle) }
+                    }
+                    await desk.whenDrinksStored { replication.kick() }
+                    services.append(.init(service: replication, serviceName: "household"))
+                } catch {
+                    logger.warning("the household link is not used: \(error)")
+                }
+            }
         }
         let daemon = BridgeDaemon(options: options, history: history, desk: desk, clock: clock, logger: logger,
                                   heartbeat: daemonBeat ?? .unobserved)

@@ -164,6 +164,19 @@ public actor ReminderDesk {
         return seat
     }
 
+    /// Told when this bridge stored drinks (the household's replication publishes them).
+    private var storedHere: (@Sendable () -> Void)?
+
+    public func whenDrinksStored(_ action: @escaping @Sendable () -> Void) {
+        storedHere = action
+    }
+
+    /// Another bridge's drinks of bottle `key` were stored (docs/design.md 6): the reminders of
+    /// that bottle, if this bridge runs them, re-read its day.
+    public func historyChangedElsewhere(bottle key: String) {
+        seats.first { $0.key == key }?.runner.historyChanged()
+    }
+
     /// The latest instant the desk was told (a seat made between events starts there).
     private var lastInstant: Double = 0
 
@@ -199,12 +212,14 @@ public actor ReminderDesk {
 
     /// A new drink was stored: published as an event (MQTT).
     public func drinkStored(_ record: DrinkRecord, bottle key: String? = nil) {
+        storedHere?()
         hub?.publish(SinkDrink(recordID: Int(record.recordID), time: Double(record.timestamp), amountML: Int(record.amountML),
                                bottleLevelML: Int(record.bottleLevelML), type: record.kind.rawValue, bottle: key))
     }
 
     public func syncEnded(at instant: Double, newRecords: Int, bottle key: String? = nil) {
         let seat = seat(or: key)
+        if newRecords > 0 { storedHere?() }
         seat.runner.advance(to: instant)
         seat.runner.syncEnded(at: instant, newRecords: newRecords)
         publishState(seat, at: instant)

@@ -1,0 +1,89 @@
+// Several bridges, one broker (docs/design.md 6), with real parts: a real mosquitto and two
+// `aquavate-bridge run` daemons, each with its own private bus and `aquavate-sim` bottle. Each
+// bridge's drinks reach the other's history through the broker, exactly once; a bridge that
+// was away gets what it missed (a deletion made meanwhile) from its persistent session.
+
+import BusTestSupport
+import Foundation
+import History
+import ProcessSupport
+import Testing
+
+@Suite("a household of bridges on one mosquitto")
+struct HouseholdLiveTests {
+    static let kitchenSerial = "F4:12:FA:00:A3:F2"
+    static let officeAddress = "F4:12:FA:00:B0:04"
+    static let officeSerial = "F4:12:FA:00:B0:02"
+
+    func daemon(_ bus: PrivateBus, db: String, id: String, port: Int) throws -> ChildProcess {
+        try bus.spawn(LiveCommandTests.bridge, [
+            "run", "--db", db, "--set", "mqtt.url=mqtt://127.0.0.1:\(port)", "--set", "bridge.id=\(id)",
+            "--set", "desktop.enabled=false",
+        ], logName: id)
+    }
+
+    /// (bottle, record id) → deleted, of every drink in the history at `path` (none before the
+    /// file exists: opening it would race the daemon's own migration).
+    func drinks(_ path: String) -> [String: Bool] {
+        guard FileManager.default.fileExists(atPath: path), let history = try? DrinkHistory(path: path), let stored = try? history.storedDrinks() else { return [:] }
+        return Dictionary(stored.map { ("\($0.bottle)#\($0.recordID)", $0.deleted) }, uniquingKeysWith: { $0 || $1 })
+    }
+
+    @Test("two bridges exchange their drinks through the broker; one away meanwhile catches up, deletions too")
+    func drinksConverge() async throws {
+        try await withPrivateBus { kitchenBus in
+            try await withPrivateBus { officeBus in
+                let folder = TemporaryFolder()
+                let live = LiveCommandTests()
+                try await live.startSimulator(on: kitchenBus, folder: folder, records: 5, name: "kitchen-sim")
+                try await live.startSimulator(on: officeBus, folder: folder, records: 7, arguments: ["--address", Self.officeAddress],
+                                              name: "office-sim")
+                let port = Int.random(in: 20_000..<32_000)
+                let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
+                                        + (getuid() == 0 ? "user root\n" : ""))
+                let broker = try kitchenBus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto")
+                defer { broker.killNow() }
+                let kitchenDB = folder.path + "/kitchen.sqlite", officeDB = folder.path + "/office.sqlite"
+
+                // The office first: it syncs its bottle and publishes with nobody listening yet.
+                // Both histories exist before the daemons start: the test reads them while they write.
+                for path in [kitchenDB, officeDB] { _ = try DrinkHistory(path: path) }
+                var office = try daemon(officeBus, db: officeDB, id: "office", port: port)
+                try await waitUntil(.seconds(30), "the office to sync its bottle (\(officeBus.log("office")))") {
+                    drinks(officeDB).count == 7
+                }
+                // The kitchen joins: its hello makes the office publish again; its own drinks go out.
+                let kitchen = try daemon(kitchenBus, db: kitchenDB, id: "kitchen", port: port)
+                do {
+                    try await waitUntil(.seconds(30), "both histories to hold all 12 drinks") {
+                        drinks(kitchenDB).count == 12 && drinks(officeDB).count == 12
+                    }
+                } catch {
+                    Issue.record("kitchen \(drinks(kitchenDB).count), office \(drinks(officeDB).count)\nKITCHEN:\n\(kitchenBus.log("kitchen"))\nOFFICE:\n\(officeBus.log("office"))")
+                    throw error
+                }
+                #expect(drinks(kitchenDB) == drinks(officeDB), "the same drinks, each once")
+                #expect(Set(drinks(kitchenDB).keys.map { String($0.split(separator: "#")[0]) }) == [Self.kitchenSerial, Self.officeSerial])
+                let kitchenHistory = try DrinkHistory(path: kitchenDB)
+                #expect(try kitchenHistory.bottles().map(\.id) == [Self.kitchenSerial], "another bridge's bottle is not adopted here")
+
+                // The office goes away; a drink is deleted in the kitchen meanwhile.
+                office.send(SIGTERM)
+                #expect(await office.waitForExit(timeout: .seconds(20)) == 0, "\(officeBus.log("office"))")
+                let delete = try await live.bridge(kitchenBus, ["bottle", "delete", "3", "--db", kitchenDB])
+                #expect(delete.status == 0, "\(delete)")
+                // Back: the deletion waits for it in its session.
+                office = try daemon(officeBus, db: officeDB, id: "office", port: port)
+                try await waitUntil(.seconds(40), "the deletion to reach the office (\(officeBus.log("office")))") {
+                    drinks(officeDB)["\(Self.kitchenSerial)#3"] == true
+                }
+                #expect(drinks(kitchenDB) == drinks(officeDB))
+                #expect(drinks(officeDB).values.filter { $0 }.count == 1)
+                kitchen.send(SIGTERM)
+                office.send(SIGTERM)
+                #expect(await kitchen.waitForExit(timeout: .seconds(20)) == 0, "\(kitchenBus.log("kitchen"))")
+                #expect(await office.waitForExit(timeout: .seconds(20)) == 0, "\(officeBus.log("office"))")
+            }
+        }
+    }
+}
