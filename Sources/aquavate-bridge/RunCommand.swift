@@ -165,6 +165,7 @@ struct RunCommand: AsyncParsableCommand {
         let daemonBeat = progress?.participant("daemon", patience: BridgeDaemon.watchdogPatience, reportsStatus: true)
         let reminderBeat = progress?.participant("reminders", patience: BridgeDaemon.watchdogPatience)
         let desk: ReminderDesk
+        var household: HouseholdClaims?
         if let given = givenDesk {
             desk = given
         } else {
@@ -185,6 +186,13 @@ struct RunCommand: AsyncParsableCommand {
                         Task { await desk.historyChangedElsewhere(bottle: bottle) }
                     }
                     await desk.whenDrinksStored { replication.kick() }
+                    // A person is reminded once: by the bridge that last synced the bottle.
+                    let claims = replication.claims
+                    await desk.deliverOnlyWhere { key in
+                        guard let address = try? history.bottleState(id: key)?.address else { return true }
+                        return claims.remindsFor(address: address)
+                    }
+                    household = claims
                     services.append(.init(service: replication, serviceName: "household"))
                 } catch {
                     logger.warning("the household link is not used: \(error)")
@@ -192,7 +200,7 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         let daemon = BridgeDaemon(options: options, history: history, desk: desk, clock: clock, logger: logger,
-                                  heartbeat: daemonBeat ?? .unobserved)
+                                  heartbeat: daemonBeat ?? .unobserved, household: household)
         if let progress {
             services.append(.init(service: WatchdogService(progress: progress, manager: systemd, logger: logger), serviceName: "watchdog"))
         }

@@ -27,9 +27,12 @@ public final class BridgeDaemon: Service, Sendable {
     private let result = Locked<DaemonOutcome>(.stopped)
     /// Progress and waits for the watchdog (BridgeDaemon+Watchdog.swift).
     let heartbeat: Heartbeat
+    /// The household's claims (bridges sharing the broker, docs/design.md 6); nil: alone.
+    private let household: HouseholdClaims?
 
     public init(options: DaemonOptions, history: DrinkHistory, desk: ReminderDesk, clock: any WallClock, logger: Logger,
-                heartbeat: Heartbeat = .unobserved) {
+                heartbeat: Heartbeat = .unobserved, household: HouseholdClaims? = nil) {
+        self.household = household
         self.options = options
         self.history = history
         self.desk = desk
@@ -134,6 +137,13 @@ public final class BridgeDaemon: Service, Sendable {
                 try await Task.sleep(for: pause)
             } catch is CancellationError {
                 break
+            } catch let deferred as ClaimedElsewhere {
+                // Another bridge of the household syncs this bottle now: leave it alone a while.
+                if options.once { return .succeeded(deferred.description) }
+                choice.rest(deferred.address, until: .now + options.failedSessionPause * 2)
+                enter("leaving \(deferred.address) to \(deferred.holder)")
+                heartbeat.waiting(for: Self.minimumPause)
+                do { try await Task.sleep(for: Self.minimumPause) } catch { break }
             } catch let error as NoBottleSeen {
                 return .failed(error.description)
             } catch {
@@ -210,11 +220,27 @@ public final class BridgeDaemon: Service, Sendable {
         bottleSeen.withLock { $0 = true }
         if !sighting.wasConnected { logger.info("\(sighting.name) (\(sighting.address)) is advertising; connecting") }
 
+        // In a household, one bridge connects at a time: the claim (the strongest RSSI wins,
+        // bounded by its settle time) comes before the connection.
+        if let household {
+            enter("claiming \(sighting.address) in the household")
+            heartbeat.waiting(for: Self.watchdogPatience)
+            if case .heldBy(let other) = await household.acquire(address: sighting.address, rssi: sighting.rssi) {
+                throw ClaimedElsewhere(address: sighting.address, holder: other)
+            }
+        }
         // Connect at once (the bottle may sleep any moment); discovery stops meanwhile.
         enter("connecting to \(sighting.name) (\(sighting.address))")
-        let connection = try await finder.connect(sighting, requiring: BlueZBottleLink.requiredCharacteristics)
+        let connection: GATTConnection
+        do {
+            connection = try await finder.connect(sighting, requiring: BlueZBottleLink.requiredCharacteristics)
+        } catch {
+            household?.release(address: sighting.address, synced: false)
+            throw error
+        }
         choice.adopt(sighting.address)
         let report = await session(on: connection, sighting: sighting, recorder: recorder)
+        household?.release(address: sighting.address, synced: report.outcome.isSuccess)
         HeapTrim.returnFreedMemory()
         return (report, sighting.address)
     }
@@ -260,6 +286,13 @@ public final class BridgeDaemon: Service, Sendable {
     static func oneLine(_ error: any Error) -> String {
         "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
     }
+}
+
+/// Another bridge of the household holds (or won) the bottle's claim.
+struct ClaimedElsewhere: Error, CustomStringConvertible {
+    var address: String
+    var holder: String
+    var description: String { "\(address) is synced by \(holder), another bridge of the household" }
 }
 
 /// `run --once --timeout S` saw no bottle in time.

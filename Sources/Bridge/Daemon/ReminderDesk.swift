@@ -67,7 +67,8 @@ public actor ReminderDesk {
         // a history from before several bottles (ReminderRunner's `inheritsLegacy`).
         let known = (try? history.bottles()) ?? []
         let adopted = known.filter { $0.address != nil }
-        let context = SeatContext(history: history, configuration: configuration, hub: hub, deliver: deliver, logger: logger)
+        let context = SeatContext(history: history, configuration: configuration, hub: hub, deliver: deliver, logger: logger,
+                                  gate: deliveryGate)
         if adopted.isEmpty {
             seats = [Self.makeSeat(key: nil, bottleGoal: known.compactMap(\.goalML).first, inheritsLegacy: false, context)]
         } else {
@@ -91,21 +92,26 @@ public actor ReminderDesk {
         let hub: SinkHub?
         let deliver: (@Sendable (Delivery) -> Void)?
         let logger: Logger
+        let gate: Locked<(@Sendable (String) -> Bool)?>
     }
 
     private var context: SeatContext {
-        SeatContext(history: history, configuration: configuration, hub: hub, deliver: deliverAlso, logger: logger)
+        SeatContext(history: history, configuration: configuration, hub: hub, deliver: deliverAlso, logger: logger, gate: deliveryGate)
     }
 
     private static func makeSeat(key: String?, bottleGoal: Int?, inheritsLegacy: Bool, _ context: SeatContext) -> Seat {
         let settings = settings(for: key, bottleGoal: bottleGoal, personReachable: nil, context)
         let label = Locked(SeatLabel())
-        let hub = context.hub, deliver = context.deliver, logger = context.logger
+        let hub = context.hub, deliver = context.deliver, logger = context.logger, gate = context.gate
         // The ticker wakes every minute: a longer gap is the clock jump, handled as a restart.
         let runner = ReminderRunner(history: context.history, settings: settings, logger: logger, gapRule: .daemon,
                                     bottle: key, inheritsLegacy: inheritsLegacy) { delivery in
             let label = label.withLock { $0 }
             let delivery = label.apply(to: delivery)
+            if let bottle = label.bottle, let gate = gate.withLock({ $0 }), !gate(bottle) {
+                logger.info("notification \(delivery.id) of \(bottle) left to the bridge that synced it last")
+                return
+            }
             deliver?(delivery)
             if let hub {
                 var notification = SinkSetup.notification(delivery)
@@ -162,6 +168,15 @@ public actor ReminderDesk {
         relabel()
         logger.info("reminders for bottle \(key) start (\(seats.count) bottles)")
         return seat
+    }
+
+    /// Whether this bridge delivers the reminders of a bottle (its key): in a household, only the
+    /// bridge that last synced it does; the engine counts them either way, so a hand-over
+    /// neither repeats nor loses one (docs/design.md 6).
+    private let deliveryGate = Locked<(@Sendable (String) -> Bool)?>(nil)
+
+    public func deliverOnlyWhere(_ gate: @escaping @Sendable (String) -> Bool) {
+        deliveryGate.withLock { $0 = gate }
     }
 
     /// Told when this bridge stored drinks (the household's replication publishes them).

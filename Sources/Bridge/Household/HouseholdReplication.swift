@@ -38,6 +38,8 @@ public actor HouseholdReplication: Service {
     private nonisolated let events: AsyncStream<Event>
     private nonisolated let inbox: AsyncStream<Event>.Continuation
     private nonisolated let link: HouseholdLink
+    /// The claims on bottles and who reminds (fed from the same link).
+    public nonisolated let claims: HouseholdClaims
     private var publishedUpTo: Double
     /// Drinks stored from other bridges, and drinks published, since start (tests, figures).
     public private(set) var receivedDrinks = 0
@@ -62,6 +64,7 @@ public actor HouseholdReplication: Service {
                                  reconnectDelay: reconnectDelay, caFile: caFile,
                                  connected: { inbox.yield(.connected(sessionPresent: $0)) },
                                  received: { inbox.yield(.received($0)) })
+        claims = HouseholdClaims(link: link, clock: clock, logger: logger)
         var mark = -Double.infinity
         if let json = try? history.engineState(named: Self.stateName),
            let saved = (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["published_up_to"] as? Double {
@@ -69,6 +72,11 @@ public actor HouseholdReplication: Service {
         }
         publishedUpTo = mark
     }
+
+    /// Test hook: the link breaks as in a crash (the broker publishes its last will).
+    nonisolated func dropLinkUncleanly() { link.dropConnectionUncleanly() }
+
+    public nonisolated var isConnected: Bool { link.isConnected }
 
     /// Something was stored here: publish it soon.
     public nonisolated func kick() { inbox.yield(.kick) }
@@ -113,6 +121,8 @@ public actor HouseholdReplication: Service {
             publishOutbox()
         case .received(.drink(let drink)):
             store(drink)
+        case .received(let other):
+            claims.heard(other)
         }
     }
 

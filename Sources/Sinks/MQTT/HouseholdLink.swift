@@ -5,6 +5,12 @@
 //                                         what bridge <bridge> synced (or deleted)
 //     <prefix>/household/hello/<bridge>   a bridge the broker had no session for: the others
 //                                         publish their drinks again for it
+//     <prefix>/household/alive/<bridge>   online / offline, retained; offline is the last will
+//     <prefix>/household/claim/<bottle>/<bridge>   retained: the bridge wants (with the RSSI it
+//                                         hears) or holds the bottle's one connection; empty
+//                                         when released (HouseholdClaims decides)
+//     <prefix>/household/syncer/<bottle>  retained: the bridge that last synced the bottle,
+//                                         which alone sends its person's reminders
 //
 // Each bridge keeps a persistent session (clean session off, client id `aquavate-<bridge>-house`,
 // MQTT 3.1.1), so the broker queues what was published while it was away; a first connection
@@ -44,17 +50,38 @@ public final class HouseholdLink: Sendable {
         }
     }
 
+    /// A bridge's claim on a bottle's connection.
+    public struct Claim: Sendable, Equatable {
+        public enum Phase: String, Sendable { case want, hold }
+        public var phase: Phase
+        /// The RSSI the bridge hears the bottle with (dBm).
+        public var rssi: Int
+
+        public init(phase: Phase, rssi: Int) {
+            self.phase = phase
+            self.rssi = rssi
+        }
+    }
+
     /// What another bridge sent.
     public enum Received: Sendable, Equatable {
         case drink(Drink)
         /// A bridge without a session: it wants every drink again.
         case hello(from: String)
+        /// A bridge came online or went offline (its last will).
+        case alive(bridge: String, Bool)
+        /// A bridge's claim on a bottle (nil: released). `stored`: the broker's retained copy,
+        /// heard at subscription, not just now.
+        case claim(bottle: String, bridge: String, Claim?, stored: Bool)
+        /// The bridge that last synced a bottle.
+        case syncer(bottle: String, bridge: String)
     }
 
     public let bridgeID: String
     private let client: MosquittoClient
     private let drinkTopic: String
     private let helloTopic: String
+    private let base: String
 
     /// - Parameters:
     ///   - connected: on every connection, whether the broker kept this bridge's session.
@@ -73,26 +100,43 @@ public final class HouseholdLink: Sendable {
         }
         self.bridgeID = bridgeID
         let base = "\(topicPrefix)/household"
+        self.base = base
         drinkTopic = "\(base)/drink/\(bridgeID)"
         helloTopic = "\(base)/hello/\(bridgeID)"
+        let aliveTopic = "\(base)/alive/\(bridgeID)"
         let own = bridgeID
         let options = MosquittoClient.Options(
-            broker: broker, clientID: "aquavate-\(bridgeID)-house", keepAliveSeconds: 30, caFile: caFile,
+            broker: broker, clientID: "aquavate-\(bridgeID)-house", keepAliveSeconds: 30,
+            will: .init(topic: aliveTopic, text: "offline", retain: true), caFile: caFile,
             reconnectDelay: reconnectDelay, maximumIncomingPayload: 4096, cleanSession: false)
         let handlers = MosquittoClient.Handlers(
             connected: { client in
                 // Subscribed before anything is published: a persistent session keeps them, a
                 // new one needs them at once.
-                for topic in ["\(base)/drink/+", "\(base)/hello/+"] {
+                for topic in ["\(base)/drink/+", "\(base)/hello/+", "\(base)/alive/+", "\(base)/claim/+/+", "\(base)/syncer/+"] {
                     do { try client.subscribe(topic, qos: 1) } catch { logger.warning("MQTT household: \(error)") }
                 }
+                do { try client.publish(.init(topic: aliveTopic, text: "online", retain: true)) } catch { logger.debug("\(error)") }
                 connected(client.sessionPresent)
             },
             message: { _, message in
-                let levels = message.topic.split(separator: "/")
-                guard levels.count >= 2, String(levels[levels.count - 1]) != own else { return }
-                let sender = String(levels[levels.count - 1])
-                switch String(levels[levels.count - 2]) {
+                guard message.topic.hasPrefix(base + "/") else { return }
+                let levels = message.topic.dropFirst(base.count + 1).split(separator: "/").map(String.init)
+                if levels.count == 3, levels[0] == "claim" {
+                    // Every claim, this bridge's own included: the decision counts them all.
+                    let claim = Self.claim(from: message.payload)
+                    received(.claim(bottle: levels[1], bridge: levels[2], claim, stored: message.retain))
+                    return
+                }
+                if levels.count == 2, levels[0] == "syncer" {
+                    received(.syncer(bottle: levels[1], bridge: message.text))
+                    return
+                }
+                guard levels.count == 2, levels[1] != own else { return }
+                let sender = levels[1]
+                switch levels[0] {
+                case "alive":
+                    received(.alive(bridge: sender, message.text == "online"))
                 case "hello":
                     received(.hello(from: sender))
                 case "drink":
@@ -113,10 +157,41 @@ public final class HouseholdLink: Sendable {
 
     public func start() { client.start() }
 
-    /// Waits (about 3 s at most) for what was published to be acknowledged, then disconnects.
-    public func stop() async { await client.stop() }
+    /// Says `offline`, waits (about 3 s at most) for what was published to be acknowledged,
+    /// then disconnects.
+    public func stop() async {
+        await client.stop(finalMessages: [.init(topic: "\(base)/alive/\(bridgeID)", text: "offline", retain: true)])
+    }
+
+    /// Publishes this bridge's claim on `bottle` (its topic id); nil releases it.
+    public func claim(_ bottle: String, _ claim: Claim?) throws(SinkDeliveryError) {
+        let text = claim.map { JSONValue.object(["phase": .string($0.phase.rawValue), "rssi": .int($0.rssi)]).text } ?? ""
+        do {
+            try client.publish(.init(topic: "\(base)/claim/\(bottle)/\(bridgeID)", text: text, qos: 1, retain: true))
+        } catch {
+            throw .unavailable(error.description)
+        }
+    }
+
+    /// Says this bridge synced `bottle` (its topic id) last.
+    public func synced(_ bottle: String) throws(SinkDeliveryError) {
+        do {
+            try client.publish(.init(topic: "\(base)/syncer/\(bottle)", text: bridgeID, qos: 1, retain: true))
+        } catch {
+            throw .unavailable(error.description)
+        }
+    }
+
+    static func claim(from payload: [UInt8]) -> Claim? {
+        guard !payload.isEmpty, let json = JSONValue.parse(payload), let phase = json["phase"]?.stringValue.flatMap(Claim.Phase.init),
+              case let .int(rssi)? = json["rssi"], (-127...20).contains(rssi) else { return nil }
+        return Claim(phase: phase, rssi: rssi)
+    }
 
     public var isConnected: Bool { client.isConnected }
+
+    /// Test hook: the connection breaks as in a crash, so the broker publishes the last will.
+    package func dropConnectionUncleanly() { client.dropConnectionUncleanly() }
 
     /// Publishes a drink this bridge synced (QoS 1). Throws without a connection.
     public func publish(_ drink: Drink) throws(SinkDeliveryError) {
