@@ -68,4 +68,28 @@ import Testing
         await watcher.stop()
         await bridge.stop()
     }
+
+    @Test func aBottleHeardByTwoBridgesIsAvailableWhileEitherIs() async throws {
+        let broker = try MosquittoBroker()
+        try await broker.start()
+        let kitchen = try BridgeUnderTest(port: broker.port)
+        await kitchen.start()
+        let office = try MQTTSink(configuration: MQTTSinkConfiguration(
+            url: "mqtt://127.0.0.1:\(broker.port)", bottleAddress: BridgeUnderTest.address, bottleName: "Aquavate-A3F2",
+            bridgeID: "office", bridgeVersion: "0.1.0", reconnectDelay: 0.1...0.5), logger: capturingLogger(Recorder<LogLine>()))
+        let officeHub = SinkHub(sinks: [office], logger: capturingLogger(Recorder<LogLine>()))
+        await officeHub.start()
+        let watcher = try TestMQTTClient(port: broker.port)
+        try await watcher.start()
+        let both = Set(["aquavate/bridge/bridge/availability", "aquavate/bridge/office/availability"])
+        // Whichever bridge announced last, the retained config names both bridges, any of them enough.
+        let configs = try await watcher.waitFor(kitchen.topics.discovery, "a config naming both bridges") { message in
+            guard let config = JSONValue.parse(message.payload), case let .array(entries)? = config["availability"] else { return false }
+            return Set(entries.compactMap { $0["topic"]?.stringValue }) == both && config["availability_mode"] == "any"
+        }
+        #expect(!configs.isEmpty)
+        await officeHub.stop()
+        await watcher.stop()
+        await kitchen.stop()
+    }
 }

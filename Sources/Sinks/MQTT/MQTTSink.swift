@@ -52,6 +52,8 @@ public final class MQTTSink: NotificationSink {
             var configuration: MQTTSinkConfiguration
             /// Every identified bottle's, the last identified among them.
             var bottles: [MQTTSinkConfiguration]
+            /// The household's other bridges seen on the broker (docs/design.md 6).
+            var otherBridges: Set<String> = []
         }
         private let values: Locked<Values>
 
@@ -94,6 +96,10 @@ public final class MQTTSink: NotificationSink {
                 bottle.flatMap { key in values.bottles.first { $0.isBottle(key) } } ?? values.configuration
             }
         }
+
+        /// Records another bridge; true when it is new.
+        func sawBridge(_ id: String) -> Bool { values.withLock { $0.otherBridges.insert(id).inserted } }
+        var otherBridges: [String] { values.withLock { $0.otherBridges.sorted() } }
 
         func set(context: SinkContext) { values.withLock { $0.context = context } }
         var currentContext: SinkContext? { values.withLock { $0.context } }
@@ -140,7 +146,7 @@ public final class MQTTSink: NotificationSink {
                 // command from the new device's page) finds the subscriptions in place.
                 let current = shared.current
                 let bottles = shared.bottles
-                let subscriptions = bottles.map(\.topics.command) + [current.topics.homeAssistantStatus]
+                let subscriptions = bottles.map(\.topics.command) + [current.topics.homeAssistantStatus, current.bridgesAvailabilityFilter]
                 for topic in subscriptions {
                     do { try client.subscribe(topic) } catch { logger.warning("\(error)") }
                 }
@@ -244,7 +250,8 @@ public final class MQTTSink: NotificationSink {
         for bottle in bottles where bottle.hasBottle {
             if configuration.discovery {
                 messages.append(.init(topic: bottle.topics.discovery,
-                                      text: HomeAssistantDiscovery.payload(for: bottle).text, retain: true))
+                                      text: HomeAssistantDiscovery.payload(for: bottle, otherBridges: shared.otherBridges).text,
+                                      retain: true))
             }
             if let snapshot = shared.snapshot(for: bottle.topics.bottleID) {
                 messages.append(.init(topic: bottle.topics.state, text: MQTTPayloads.state(snapshot).text, retain: true))
@@ -253,6 +260,16 @@ public final class MQTTSink: NotificationSink {
         for message in messages {
             do { try client.publish(message) } catch { logger.warning("\(error)") }
         }
+    }
+
+    /// The id of another bridge whose availability topic this is; nil otherwise.
+    private static func otherBridge(_ topic: String, configuration: MQTTSinkConfiguration) -> String? {
+        let filter = configuration.bridgesAvailabilityFilter.split(separator: "/", omittingEmptySubsequences: false)
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count == filter.count, let wildcard = filter.firstIndex(of: "+") else { return nil }
+        for (level, expected) in zip(levels, filter) where expected != "+" && level != expected { return nil }
+        let id = String(levels[wildcard])
+        return id == configuration.topics.bridgeID || !MQTTTopics.isValidID(id) ? nil : id
     }
 
     private static func received(_ message: MosquittoClient.Message, on client: MosquittoClient,
@@ -265,6 +282,12 @@ public final class MQTTSink: NotificationSink {
             // the connection made: only a live birth message means Home Assistant restarted.
             guard message.text == "online", !message.retain, configuration.discovery else { return }
             logger.info("MQTT: Home Assistant is online; announcing the bottle again")
+            announce(on: client, configuration: configuration, bottles: shared.bottles, shared: shared,
+                     availability: false, logger: logger)
+        } else if let other = otherBridge(message.topic, configuration: configuration) {
+            // Another bridge of the household: the bottles are available while any bridge is.
+            guard shared.sawBridge(other), configuration.discovery else { return }
+            logger.info("MQTT: bridge \(other) shares this broker; the bottles are available while either is")
             announce(on: client, configuration: configuration, bottles: shared.bottles, shared: shared,
                      availability: false, logger: logger)
         } else if let bottle = shared.bottles.first(where: { $0.topics.command == message.topic }) {

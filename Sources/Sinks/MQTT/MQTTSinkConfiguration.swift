@@ -51,6 +51,12 @@ public struct MQTTSinkConfiguration: Sendable, Equatable {
         return copy
     }
 
+    /// The availability topic of bridge `id` (another bridge of the household).
+    func bridgeAvailabilityTopic(of id: String) -> String { "\(topicPrefix)/bridge/\(id)/availability" }
+
+    /// Every bridge's availability topic, for the subscription.
+    var bridgesAvailabilityFilter: String { "\(topicPrefix)/bridge/+/availability" }
+
     /// Whether this is the bottle with `bottle`'s address or serial.
     func isBottle(_ bottle: SinkBottle) -> Bool {
         [bottle.address, bottle.serial].compactMap { $0 }.contains { isBottle($0) }
