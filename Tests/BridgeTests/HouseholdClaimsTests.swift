@@ -61,6 +61,12 @@ struct HouseholdClaimsTests {
             defer { runs.forEach { $0.cancel() } }
             try await waitUntil(.seconds(10), "both bridges to connect") { kitchen.isConnected && office.isConnected }
 
+            // doctor: both bridges answer, each with its own id and a clock near this machine's.
+            let answers = try #require(await HouseholdProbe.survey(url: "mqtt://127.0.0.1:\(port)", timeout: .seconds(5)))
+            #expect(Set(answers.map(\.bridge)) == ["kitchen", "office"])
+            #expect(answers.allSatisfy { abs($0.clockOffset) < 1 })
+            #expect(HouseholdCheck.judge(answers, ownID: "kitchen").first?.status == .ok)
+
             async let kitchenClaim = kitchen.claims.acquire(address: Self.address, rssi: -75)
             async let officeClaim = office.claims.acquire(address: Self.address, rssi: -55)
             let (k, o) = await (kitchenClaim, officeClaim)
@@ -84,5 +90,19 @@ struct HouseholdClaimsTests {
             }
             #expect(outcome == .granted, "a dead holder's claim goes with its last will")
         }
+    }
+
+    @Test("doctor: one bridge.id answered by two bridges fails; clocks apart or unsynchronised warn")
+    func doctorJudges() {
+        typealias Answer = HouseholdProbe.Answer
+        let fine = [Answer(bridge: "kitchen", clockOffset: 0.1, instance: "a", synchronised: true),
+                    Answer(bridge: "office", clockOffset: -0.3, instance: "b", synchronised: true)]
+        #expect(HouseholdCheck.judge(fine, ownID: "kitchen").map(\.status) == [.ok, .ok])
+        let twins = fine + [Answer(bridge: "office", clockOffset: 0, instance: "c", synchronised: true)]
+        #expect(HouseholdCheck.judge(twins, ownID: "kitchen").first?.status == .fail)
+        let apart = [Answer(bridge: "office", clockOffset: 7.5, instance: "b", synchronised: true)]
+        #expect(HouseholdCheck.judge(apart, ownID: "kitchen").last?.status == .warn)
+        let drifting = [Answer(bridge: "office", clockOffset: 0, instance: "b", synchronised: false)]
+        #expect(HouseholdCheck.judge(drifting, ownID: "kitchen").last?.detail.contains("not synchronised: office") == true)
     }
 }

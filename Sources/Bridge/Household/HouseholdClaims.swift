@@ -65,7 +65,7 @@ public final class HouseholdClaims: Sendable {
                 state.claims[bottle, default: [:]][bridge] = claim.map { Entry(claim: $0, heardAt: now) }
             case let .syncer(bottle, bridge):
                 state.syncers[bottle] = bridge
-            case .drink, .hello:
+            case .drink, .hello, .ping:
                 break
             }
         }

@@ -44,12 +44,15 @@ public actor HouseholdReplication: Service {
     /// Drinks stored from other bridges, and drinks published, since start (tests, figures).
     public private(set) var receivedDrinks = 0
     public private(set) var publishedDrinks = 0
+    /// This process, for `doctor`: two bridges answering with one `bridge.id` have two.
+    private let instance = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    private let clockSync: any ClockSyncSource
 
     /// - Parameters:
     ///   - changed: a bottle's history changed through another bridge (the reminders re-read it).
     public init(history: DrinkHistory, url: String, bridgeID: String, topicPrefix: String = "aquavate", caFile: String? = nil,
                 clock: any WallClock, logger: Logger, interval: Duration = .seconds(10),
-                reconnectDelay: ClosedRange<Double> = 1...60,
+                reconnectDelay: ClosedRange<Double> = 1...60, clockSync: any ClockSyncSource = KernelClockSync(),
                 changed: @escaping @Sendable (String) -> Void = { _ in }) throws(SinkConfigurationError) {
         let (events, inbox) = AsyncStream<Event>.makeStream()
         self.events = events
@@ -60,6 +63,7 @@ public actor HouseholdReplication: Service {
         self.interval = interval
         self.changed = changed
         self.bridgeID = bridgeID
+        self.clockSync = clockSync
         link = try HouseholdLink(url: url, bridgeID: bridgeID, topicPrefix: topicPrefix, logger: logger,
                                  reconnectDelay: reconnectDelay, caFile: caFile,
                                  connected: { inbox.yield(.connected(sessionPresent: $0)) },
@@ -121,6 +125,8 @@ public actor HouseholdReplication: Service {
             publishOutbox()
         case .received(.drink(let drink)):
             store(drink)
+        case .received(.ping):
+            try? link.pong(time: clock.now, instance: instance, synchronised: clockSync.read() == .synchronised)
         case .received(let other):
             claims.heard(other)
         }

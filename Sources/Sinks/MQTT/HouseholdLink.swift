@@ -11,6 +11,8 @@
 //                                         when released (HouseholdClaims decides)
 //     <prefix>/household/syncer/<bottle>  retained: the bridge that last synced the bottle,
 //                                         which alone sends its person's reminders
+//     <prefix>/household/ping/<asker>     `doctor` asks; every bridge answers on
+//     <prefix>/household/pong/<bridge>    {"time", "instance", "synchronised"} (HouseholdProbe)
 //
 // Each bridge keeps a persistent session (clean session off, client id `aquavate-<bridge>-house`,
 // MQTT 3.1.1), so the broker queues what was published while it was away; a first connection
@@ -75,6 +77,8 @@ public final class HouseholdLink: Sendable {
         case claim(bottle: String, bridge: String, Claim?, stored: Bool)
         /// The bridge that last synced a bottle.
         case syncer(bottle: String, bridge: String)
+        /// `doctor` asks who is there.
+        case ping(from: String)
     }
 
     public let bridgeID: String
@@ -113,7 +117,8 @@ public final class HouseholdLink: Sendable {
             connected: { client in
                 // Subscribed before anything is published: a persistent session keeps them, a
                 // new one needs them at once.
-                for topic in ["\(base)/drink/+", "\(base)/hello/+", "\(base)/alive/+", "\(base)/claim/+/+", "\(base)/syncer/+"] {
+                for topic in ["\(base)/drink/+", "\(base)/hello/+", "\(base)/alive/+", "\(base)/claim/+/+", "\(base)/syncer/+",
+                              "\(base)/ping/+"] {
                     do { try client.subscribe(topic, qos: 1) } catch { logger.warning("MQTT household: \(error)") }
                 }
                 do { try client.publish(.init(topic: aliveTopic, text: "online", retain: true)) } catch { logger.debug("\(error)") }
@@ -137,6 +142,8 @@ public final class HouseholdLink: Sendable {
                 switch levels[0] {
                 case "alive":
                     received(.alive(bridge: sender, message.text == "online"))
+                case "ping":
+                    received(.ping(from: sender))
                 case "hello":
                     received(.hello(from: sender))
                 case "drink":
@@ -177,6 +184,17 @@ public final class HouseholdLink: Sendable {
     public func synced(_ bottle: String) throws(SinkDeliveryError) {
         do {
             try client.publish(.init(topic: "\(base)/syncer/\(bottle)", text: bridgeID, qos: 1, retain: true))
+        } catch {
+            throw .unavailable(error.description)
+        }
+    }
+
+    /// What this bridge is, for `doctor` (HouseholdProbe): its clock, this process's instance
+    /// (two bridges with one `bridge.id` answer with two), and whether its clock is synchronised.
+    public func pong(time: Double, instance: String, synchronised: Bool) throws(SinkDeliveryError) {
+        let text = JSONValue.object(["time": .string(String(time)), "instance": .string(instance), "synchronised": .bool(synchronised)]).text
+        do {
+            try client.publish(.init(topic: "\(base)/pong/\(bridgeID)", text: text, qos: 0))
         } catch {
             throw .unavailable(error.description)
         }
