@@ -86,4 +86,52 @@ struct HouseholdLiveTests {
             }
         }
     }
+
+    @Test("three bridges; the broker killed and restarted without its sessions while a bridge syncs: it syncs alone, and all converge after")
+    func brokerRestart() async throws {
+        try await withPrivateBus { kitchenBus in
+            try await withPrivateBus { officeBus in
+                try await withPrivateBus { atticBus in
+                    let folder = TemporaryFolder()
+                    let live = LiveCommandTests()
+                    try await live.startSimulator(on: kitchenBus, folder: folder, records: 5, name: "kitchen-sim")
+                    try await live.startSimulator(on: officeBus, folder: folder, records: 7, arguments: ["--address", Self.officeAddress],
+                                                  name: "office-sim")
+                    try await live.startSimulator(on: atticBus, folder: folder, records: 4, arguments: ["--address", "F4:12:FA:00:C0:04"],
+                                                  name: "attic-sim")
+                    let port = Int.random(in: 20_000..<32_000)
+                    let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
+                                            + (getuid() == 0 ? "user root\n" : ""))
+                    var broker = try kitchenBus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto")
+                    let dbs = ["kitchen", "office", "attic"].map { folder.path + "/\($0).sqlite" }
+                    for path in dbs { _ = try DrinkHistory(path: path) }
+                    let office = try daemon(officeBus, db: dbs[1], id: "office", port: port)
+                    let attic = try daemon(atticBus, db: dbs[2], id: "attic", port: port)
+                    try await waitUntil(.seconds(30), "office and attic to share their 11 drinks") {
+                        drinks(dbs[1]).count == 11 && drinks(dbs[2]).count == 11
+                    }
+                    // The broker dies; the kitchen starts and syncs its bottle meanwhile.
+                    broker.killNow()
+                    _ = await broker.waitForExit(timeout: .seconds(10))
+                    let kitchen = try daemon(kitchenBus, db: dbs[0], id: "kitchen", port: port)
+                    try await waitUntil(.seconds(30), "the kitchen to sync alone") { drinks(dbs[0]).count == 5 }
+                    #expect(drinks(dbs[1]).count == 11, "nothing can reach the others without the broker")
+                    // Back, with no session at all: hello, and everything again, each kept once.
+                    broker = try kitchenBus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto2")
+                    defer { broker.killNow() }
+                    do {
+                        try await waitUntil(.seconds(40), "all three histories to hold the 16 drinks") {
+                            dbs.allSatisfy { drinks($0).count == 16 }
+                        }
+                    } catch {
+                        Issue.record("\(dbs.map { drinks($0).count })\nKITCHEN:\n\(kitchenBus.log("kitchen"))\nOFFICE:\n\(officeBus.log("office"))")
+                        throw error
+                    }
+                    #expect(drinks(dbs[0]) == drinks(dbs[1]) && drinks(dbs[1]) == drinks(dbs[2]))
+                    for bridge in [kitchen, office, attic] { bridge.send(SIGTERM) }
+                    for bridge in [kitchen, office, attic] { #expect(await bridge.waitForExit(timeout: .seconds(20)) == 0) }
+                }
+            }
+        }
+    }
 }
