@@ -6,7 +6,10 @@
 import BusTestSupport
 import Foundation
 import History
+import Locking
+import Logging
 import ProcessSupport
+@testable import Sinks
 import Testing
 
 @Suite("a household of bridges on one mosquitto")
@@ -132,6 +135,58 @@ struct HouseholdLiveTests {
                     for bridge in [kitchen, office, attic] { #expect(await bridge.waitForExit(timeout: .seconds(20)) == 0) }
                 }
             }
+        }
+    }
+
+    @Test("a claim held by a bridge that dies keeps the bottle only until its last will; duplicated and reordered drinks are stored once")
+    func deadHolderAndDuplicates() async throws {
+        try await withPrivateBus { bus in
+            let folder = TemporaryFolder()
+            let live = LiveCommandTests()
+            try await live.startSimulator(on: bus, folder: folder, records: 5, name: "sim")
+            let port = Int.random(in: 20_000..<32_000)
+            let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
+                                    + (getuid() == 0 ? "user root\n" : ""))
+            let broker = try bus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto")
+            defer { broker.killNow() }
+            // "ghost", another bridge, holds the bottle (as a bridge that was killed mid-sync left it).
+            let ghost = try MosquittoClient(options: .init(broker: MQTTBrokerURL(host: "127.0.0.1", port: port), reconnectDelay: 0.1...0.5),
+                                            handlers: .init(), logger: Logger(label: "ghost") { _ in SwiftLogNoOpLogHandler() })
+            ghost.start()
+            try await waitUntil(.seconds(10), "the ghost to connect") { ghost.isConnected }
+            try ghost.publish(.init(topic: "aquavate/household/alive/ghost", text: "online", retain: true))
+            try ghost.publish(.init(topic: "aquavate/household/claim/f412fa00a3f4/ghost", text: #"{"phase":"hold","rssi":-40}"#, retain: true))
+            let db = folder.path + "/kitchen.sqlite"
+            _ = try DrinkHistory(path: db)
+            let kitchen = try daemon(bus, db: db, id: "kitchen", port: port)
+            try await waitUntil(.seconds(30), "the kitchen to leave the bottle to the ghost") {
+                bus.log("kitchen").contains("is synced by ghost")
+            }
+            #expect(drinks(db).isEmpty, "no connection while another bridge holds the bottle")
+
+            // The ghost's drinks arrive twice and out of order; then its last will.
+            func drink(_ id: Int, deleted: Bool = false) -> String {
+                #"{"amount_ml":100,"bottle":"GHOST1","bottle_level_ml":300,"deleted":\#(deleted),"flags_raw":0,"record_id":\#(id),"timestamp":\#(1_795_330_800 + id * 60),"type_raw":0}"#
+            }
+            for payload in [drink(2, deleted: true), drink(1), drink(2), drink(1), drink(3), drink(3)] {
+                try ghost.publish(.init(topic: "aquavate/household/drink/ghost", text: payload))
+            }
+            let willAt = ContinuousClock.now
+            try ghost.publish(.init(topic: "aquavate/household/alive/ghost", text: "offline", retain: true))
+            do {
+                try await waitUntil(.seconds(30), "the kitchen to sync once the ghost is gone") {
+                    drinks(db).keys.filter { $0.hasPrefix("F4:12:FA:00:A3:F2") }.count == 5
+                }
+            } catch {
+                Issue.record("\(drinks(db))\n\(bus.log("kitchen"))")
+                throw error
+            }
+            #expect(ContinuousClock.now - willAt < .seconds(20), "within the 10 s rest and a sync, far under the claim's expiry")
+            let ghostDrinks = drinks(db).filter { $0.key.hasPrefix("GHOST1#") }
+            #expect(ghostDrinks == ["GHOST1#1": false, "GHOST1#2": true, "GHOST1#3": false], "each once; the early deletion holds")
+            kitchen.send(SIGTERM)
+            #expect(await kitchen.waitForExit(timeout: .seconds(20)) == 0)
+            await ghost.stop()
         }
     }
 }

@@ -46,6 +46,11 @@ struct BottleChoice: Sendable {
         resting[address.uppercased()].map { now < $0 } ?? false
     }
 
+    /// When `address`'s rest ends (nil: it is not resting).
+    func restEnd(_ address: String, at now: ContinuousClock.Instant = .now) -> ContinuousClock.Instant? {
+        resting[address.uppercased()].flatMap { now < $0 ? $0 : nil }
+    }
+
     /// The bottles it waits for, in words (for messages).
     var wanted: String {
         pinned ?? (adopted.isEmpty || adoptNext ? "any" : adopted.sorted().joined(separator: ", "))

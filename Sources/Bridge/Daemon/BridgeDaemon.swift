@@ -140,6 +140,7 @@ public final class BridgeDaemon: Service, Sendable {
             } catch let deferred as ClaimedElsewhere {
                 // Another bridge of the household syncs this bottle now: leave it alone a while.
                 if options.once { return .succeeded(deferred.description) }
+                logger.info("\(deferred.description); trying again in \(options.failedSessionPause * 2)")
                 choice.rest(deferred.address, until: .now + options.failedSessionPause * 2)
                 enter("leaving \(deferred.address) to \(deferred.holder)")
                 heartbeat.waiting(for: Self.minimumPause)
@@ -226,6 +227,7 @@ public final class BridgeDaemon: Service, Sendable {
             enter("claiming \(sighting.address) in the household")
             heartbeat.waiting(for: Self.watchdogPatience)
             if case .heldBy(let other) = await household.acquire(address: sighting.address, rssi: sighting.rssi) {
+                await finder.stopDiscovery()
                 throw ClaimedElsewhere(address: sighting.address, holder: other)
             }
         }
