@@ -21,7 +21,15 @@ struct RunCommand: AsyncParsableCommand {
             chunk is stored; nothing is lost, the bottle sends unacknowledged records again).
 
             The first bottle seen is adopted and remembered (in the history database); other \
-            Aquavate bottles are ignored unless --adopt or --bottle says otherwise.
+            Aquavate bottles are ignored unless --adopt or --bottle says otherwise. Every adopted \
+            bottle is synced when it advertises, one connection at a time; --adopt adds the next \
+            new bottle seen (`bottle forget` removes one). A bottle just synced is left alone for \
+            the cool-down while the others may be synced.
+
+            With mqtt.url set, the bridges sharing that broker form one household (bridge.id \
+            names this one, default the host name): every drink is replicated to the others, one \
+            bridge at a time syncs a bottle (a claim through the broker, the strongest signal \
+            wins), and only the bridge that synced a bottle last sends its reminders.
 
             With --once: sync once and exit. Exit status 0 when the bottle was synced or had \
             nothing to sync; 1 with the reason on one line otherwise. A bottle that falls asleep \
@@ -62,7 +70,7 @@ struct RunCommand: AsyncParsableCommand {
         valueName: "ADDRESS|SERIAL"))
     var bottle: String?
 
-    @Flag(help: "Adopt the next bottle seen, even if another one was adopted before.")
+    @Flag(help: "Adopt the next new bottle seen, besides the bottles adopted before.")
     var adopt = false
 
     @Option(help: ArgumentHelp("Seconds to leave the bottle alone after a session (default 60).", valueName: "S"))

@@ -172,4 +172,41 @@ struct SeveralBottlesTests {
         #expect(one.drinks.map(\.bottle) == ["SERIAL2", "SERIAL2"])
         #expect(one.days.map(\.bottle) == ["SERIAL2"])
     }
+
+    // MARK: A household's reminders
+
+    @Test("two bridges remind one person once: only the last syncer delivers, the other counts the same; a hand-over neither repeats nor loses a reminder")
+    func remindedOnce() async throws {
+        let kitchenSends = Locked(true), officeSends = Locked(false), aloneSends = Locked(true)
+        let kitchenGot = Locked<[Delivery]>([]), officeGot = Locked<[Delivery]>([]), aloneGot = Locked<[Delivery]>([])
+        var desks: [ReminderDesk] = []
+        // Three bridges, each on its own copy of the (replicated) history: the kitchen and the
+        // office take turns; the third, alone, is what one bridge would send.
+        for (sends, got) in [(kitchenSends, kitchenGot), (officeSends, officeGot), (aloneSends, aloneGot)] {
+            let history = try DrinkHistory(path: nil)
+            try history.recordConnection(address: Self.first, name: "Aquavate-0001", at: Self.morning - 3600)
+            var configuration = Configuration()
+            try configuration.applyOverride("timezone=UTC")
+            let desk = ReminderDesk(history: history, configuration: configuration, logger: quiet) { delivery in
+                got.withLock { $0.append(delivery) }
+            }
+            await desk.deliverOnlyWhere { _ in sends.withLock { $0 } }
+            desks.append(desk)
+        }
+        let handOver = Self.morning + 2 * 3600, evening = Self.morning + 13 * 3600
+        for minute in stride(from: Self.morning, through: evening, by: 60) {
+            if minute == handOver {
+                // The office synced the bottle: it reminds from now on.
+                kitchenSends.withLock { $0 = false }
+                officeSends.withLock { $0 = true }
+            }
+            for desk in desks { await desk.advance(to: minute) }
+        }
+        let kitchen = kitchenGot.withLock { $0 }, office = officeGot.withLock { $0 }, alone = aloneGot.withLock { $0 }
+        #expect(!kitchen.isEmpty && !office.isEmpty, "each delivered in its turn")
+        #expect(kitchen.allSatisfy { $0.time < handOver } && office.allSatisfy { $0.time >= handOver })
+        #expect((kitchen + office).map(\.id) == alone.map(\.id), "together, what one bridge alone sends: none twice, none lost")
+        #expect(await desks[1].status(at: evening).remindersSentToday == alone.filter { $0.kind == .reminder }.count,
+                "the office counted the kitchen's reminders too")
+    }
 }
