@@ -215,6 +215,12 @@ public final class BridgeDaemon: Service, Sendable {
     ) async throws -> (SessionReport, address: String) {
         let finder = BottleFinder(client: client, adapter: adapter, connectPolicy: options.connectPolicy,
                                   scanRefresh: options.scanRefresh, logger: logger, heartbeat: heartbeat)
+        // The daemon is about to wait, perhaps for hours: the code start-up or the last session
+        // ran goes back (ResidentCode says why). `--once` too: what its session touches then
+        // comes on top of less (its peak resident memory).
+        if let released = ResidentCode.releaseStartupPages() {
+            logger.debug("released \(released.kibibytes) KiB of code and read-only data in \(released.mappings) mappings")
+        }
         let sighting = try await finder.find(choice: choice, deadline: deadline, timeout: options.onceTimeout ?? .zero) {
             enter($0)
         }
@@ -243,6 +249,8 @@ public final class BridgeDaemon: Service, Sendable {
         choice.adopt(sighting.address)
         let report = await session(on: connection, sighting: sighting, recorder: recorder)
         household?.release(address: sighting.address, synced: report.outcome.isSuccess)
+        // What a session used goes back before the daemon idles: SQLite's caches, then the heap.
+        history.releaseMemory()
         HeapTrim.returnFreedMemory()
         return (report, sighting.address)
     }
