@@ -50,7 +50,12 @@ struct HistoryCommand: ParsableCommand {
             }
             let history = try common.openHistory(path: common.databasePath)
             let configuration = try common.loadConfiguration(history: history, logger: logger)
-            let record = try bottle.map { try BottleControl(history: history).bottle(named: $0) }
+            // A bottle this bridge adopted, or one whose drinks came from another bridge of the household.
+            let record = try bottle.map { name -> BottleRecord in
+                if let known = try history.bottle(named: name) { return known }
+                if let key = try history.drinkBottles().first(where: { $0.uppercased() == name.uppercased() }) { return BottleRecord(id: key) }
+                throw CommandFailure("no bottle \(name) in this history: `aquavate-bridge history --json` shows each drink's bottle")
+            }
             let report = try HistoryReport.make(history: history, configuration: configuration,
                                                  days: days, now: SystemClock().now, bottle: record)
             let format: HistoryReport.Format = json ? .json : (csv ? .csv : .text)
