@@ -209,4 +209,18 @@ struct SeveralBottlesTests {
         #expect(await desks[1].status(at: evening).remindersSentToday == alone.filter { $0.kind == .reminder }.count,
                 "the office counted the kitchen's reminders too")
     }
+
+    @Test("replay into a history of several bottles gives one day per bottle and day, each against its bottle's goal")
+    func replayDaysPerBottle() throws {
+        let history = try DrinkHistory(path: nil)
+        // Another bottle drank 100 ml on 2026-11-20 at 10:00 UTC.
+        _ = try history.store([DrinkRecord(recordID: 1, timestamp: 1_795_168_800, amountML: 100, bottleLevelML: 300, typeRaw: 0, flagsRaw: 0)],
+                              bottle: "OTHER", at: 0)
+        let outcome = try runReplay([shippedCapture("backlog-600.aqcap")], history: history,
+                                    settings: ["timezone=UTC", "bottle.OTHER.goal_ml=1800"])
+        #expect(outcome.days.allSatisfy { $0.bottle != nil })
+        #expect(outcome.days.count == Set(outcome.days.map(\.date)).count * 2, "each day twice: once per bottle")
+        let other = outcome.days.first { $0.bottle == "OTHER" && $0.date == "2026-11-20" }
+        #expect(other?.totalML == 100 && other?.drinks == 1 && other?.goalML == 1800)
+    }
 }
