@@ -34,7 +34,8 @@ public enum HouseholdCheck {
         } else {
             findings.append(DoctorFinding(.ok, subject, "\(byID.count) bridge(s) share this broker, each with its own bridge.id: \(names)"))
         }
-        let offsets = answers.map(\.clockOffset)
+        // Each offset is known to within half its round trip: only what is surely apart counts.
+        let offsets = answers.map { $0.clockOffset > 0 ? max(0, $0.clockOffset - $0.roundTrip / 2) : min(0, $0.clockOffset + $0.roundTrip / 2) }
         let spread = (offsets + [0]).max()! - (offsets + [0]).min()!
         let unsynchronised = answers.filter { !$0.synchronised }.map(\.bridge).sorted()
         if spread > tolerance || !unsynchronised.isEmpty {

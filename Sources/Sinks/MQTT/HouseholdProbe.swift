@@ -14,6 +14,8 @@ public enum HouseholdProbe {
         public var clockOffset: Double
         public var instance: String
         public var synchronised: Bool
+        /// From the ping to this answer, seconds: the offset is known to within half of it.
+        public var roundTrip: Double = 0
     }
 
     /// The answers heard within `listen`; nil when the broker could not be reached by `timeout`.
@@ -43,7 +45,7 @@ public enum HouseholdProbe {
                         let bridge = String(message.topic.split(separator: "/").last ?? "")
                         answers.withLock {
                             $0.append(Answer(bridge: bridge, clockOffset: time - (sentAt + now) / 2, instance: instance,
-                                             synchronised: synchronised))
+                                             synchronised: synchronised, roundTrip: now - sentAt))
                         }
                     }),
                 logger: quiet)
