@@ -55,6 +55,13 @@ extension DrinkHistory {
             try db.execute(sql: "DELETE FROM motion_event WHERE bottle = ?", arguments: [old])
             try db.execute(sql: "UPDATE OR IGNORE backpack_session SET bottle = ? WHERE bottle = ?", arguments: [serial, old])
             try db.execute(sql: "DELETE FROM backpack_session WHERE bottle = ?", arguments: [old])
+            // Its engines' states (`<engine>@<key>`, EngineStorage), unless the serial has its own.
+            let ownedByOld = "substr(name, length(name) - length(:old)) = '@' || :old"
+            try db.execute(sql: """
+                UPDATE OR IGNORE engine_state SET name = substr(name, 1, length(name) - length(:old)) || :serial
+                WHERE \(ownedByOld)
+                """, arguments: ["old": old, "serial": serial])
+            try db.execute(sql: "DELETE FROM engine_state WHERE \(ownedByOld)", arguments: ["old": old])
             var merged = try BottleRecord.fetchOne(db, key: serial) ?? BottleRecord(id: serial)
             if let previous = hadRow {
                 merged.name = merged.name ?? previous.name

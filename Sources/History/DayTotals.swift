@@ -138,16 +138,18 @@ extension DrinkHistory {
     /// The sum of `amount_ml` of intake drinks (amount > 0) whose record timestamp lies in
     /// [`from`, `to`), as known at `knownAt`: stored at or before it and not deleted by then
     /// (docs/reminders.md 0). For windows other than one local day: a week, a suppression window.
-    public func intakeTotal(from: Double, to: Double, knownAt: Double? = nil) throws -> Int {
+    /// All bottles are summed unless `bottle` is given.
+    public func intakeTotal(from: Double, to: Double, knownAt: Double? = nil, bottle: String? = nil) throws -> Int {
         let known = knownAt ?? Double.greatestFiniteMagnitude
         return try read("summing drinks") { db in
             let statement = try db.cachedStatement(sql: """
                 SELECT COALESCE(SUM(amount_ml), 0) FROM drink
                 WHERE timestamp >= ? AND timestamp < ? AND amount_ml > 0
                   AND stored_at <= ? AND (deleted = 0 OR deleted_at > ?)
+                  AND (? IS NULL OR bottle = ?)
                 """)
             // Timestamps are whole seconds: `≥ from` is `≥ ⌈from⌉`, `< to` is `< ⌈to⌉`.
-            return try Int.fetchOne(statement, arguments: [from.rounded(.up), to.rounded(.up), known, known]) ?? 0
+            return try Int.fetchOne(statement, arguments: [from.rounded(.up), to.rounded(.up), known, known, bottle, bottle]) ?? 0
         }
     }
 }

@@ -113,6 +113,13 @@ extension DrinkHistory {
         return try read("reading drinks") { db in try request.fetchAll(db) }
     }
 
+    /// The bottles that have drinks stored, by key, in order.
+    public func drinkBottles() throws -> [String] {
+        try read("listing the bottles of the drinks") { db in
+            try String.fetchAll(db, sql: "SELECT DISTINCT bottle FROM drink ORDER BY bottle")
+        }
+    }
+
     /// Number of stored drinks (deleted ones included).
     public func drinkCount(bottle: String? = nil) throws -> Int {
         var request = StoredDrink.all()

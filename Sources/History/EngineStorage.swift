@@ -1,7 +1,8 @@
 // Storage for the reminder engine: its state document and the delivered log (docs/reminders.md 1, 2.6).
 //
 // The engine's state is an opaque JSON document here: its meaning belongs to the Reminders
-// module, which this module does not import.
+// module, which this module does not import. An engine that serves one bottle of several is
+// named `<engine>@<bottle key>` (`reminders@AQ123`): moving a bottle to its serial moves it too.
 
 import GRDB
 
@@ -33,9 +34,14 @@ extension DrinkHistory {
 
     /// Saves engine `name`'s state document, and the notifications it delivered since the last
     /// save, in one transaction: a crash never records one without the other.
+    /// `replacing`: an older name of the same state (the one engine of a single-bottle history),
+    /// removed in the same transaction, so the state is never held twice.
     public func saveEngineState(named name: String, json: String, at time: Double,
-                                delivered: [DeliveredNotification] = []) throws {
+                                delivered: [DeliveredNotification] = [], replacing older: String? = nil) throws {
         try write("saving the \(name) engine state") { db in
+            if let older, older != name {
+                try db.execute(sql: "DELETE FROM engine_state WHERE name = ?", arguments: [older])
+            }
             try db.execute(sql: """
                 INSERT INTO engine_state (name, json, saved_at) VALUES (?, ?, ?)
                 ON CONFLICT(name) DO UPDATE SET json = excluded.json, saved_at = excluded.saved_at

@@ -18,6 +18,7 @@ enum HistoryMigrations {
         migrator.registerMigration("v2-delivered", migrate: createDelivered)
         migrator.registerMigration("v3-person-events", migrate: createPersonEvents)
         migrator.registerMigration("v4-bottle-control", migrate: createBottleControl)
+        migrator.registerMigration("v5-household", migrate: addDrinkOrigin)
         return migrator
     }
 
@@ -167,5 +168,15 @@ enum HistoryMigrations {
             t.column("exit_reason", .integer).notNull()
             t.uniqueKey(["bottle", "start"])
         }
+    }
+
+    /// Where a drink came from (docs/design.md 6): NULL for a drink this bridge synced from the
+    /// bottle (it publishes those), else the `bridge.id` of the bridge that did (received
+    /// through the broker; never published again).
+    private static func addDrinkOrigin(_ db: Database) throws {
+        try db.alter(table: "drink") { t in
+            t.add(column: "origin", .text)
+        }
+        try db.create(index: "drink_on_stored_at", on: "drink", columns: ["stored_at"])
     }
 }

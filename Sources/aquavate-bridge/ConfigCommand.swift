@@ -13,6 +13,10 @@ struct ConfigCommand: ParsableCommand {
             file; `--set KEY=VALUE` overrides both for one run. `config list` shows every key, \
             its effective value and where the value comes from.
 
+            A bottle of several can have its own owner, goal and reminders: \
+            `bottle.<SERIAL>.<key>` (serial or address; keys: \(SettingCatalog.perBottle.joined(separator: ", "))) \
+            overrides the global key at the same level; `config list` shows the ones set after the global keys.
+
             Secrets (push.token, any *.token or *password* key, the password in a URL's \
             user:password@) are shown as <redacted> unless --show-secrets is given.
             """,
@@ -63,8 +67,8 @@ struct ConfigCommand: ParsableCommand {
                     throw CommandFailure("\(error)")
                 }
                 let history = try common.openHistory(path: common.databasePath)
-                try history.setSetting(key, normalized)
-                print("\(key) = \(setting.shown(normalized))")
+                try history.setSetting(setting.name, normalized)
+                print("\(setting.name) = \(setting.shown(normalized))")
             }
         }
     }
@@ -76,9 +80,10 @@ struct ConfigCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures("config unset") {
-                do { _ = try SettingCatalog.requireKey(key) } catch { throw CommandFailure("\(error)") }
+                let setting: SettingKey
+                do { setting = try SettingCatalog.requireKey(key) } catch { throw CommandFailure("\(error)") }
                 let history = try common.openHistory(path: common.databasePath)
-                try history.setSetting(key, nil)
+                try history.setSetting(setting.name, nil)
             }
         }
     }
@@ -95,6 +100,11 @@ struct ConfigCommand: ParsableCommand {
                 for key in SettingCatalog.keys {
                     let value = configuration.value(key.name).map { showSecrets ? $0 : key.shown($0) } ?? "(unset)"
                     print("\(key.name) = \(value)  [\(configuration.source(of: key.name))]  # \(key.summary)")
+                }
+                // A bottle's own settings (bottle.<serial>.<key>) override the global key above.
+                for name in configuration.bottleSettingNames {
+                    guard let key = SettingCatalog.key(named: name), let value = configuration.value(name) else { continue }
+                    print("\(name) = \(showSecrets ? value : key.shown(value))  [\(configuration.source(of: name))]  # \(key.summary)")
                 }
             }
         }

@@ -17,11 +17,17 @@ struct HistoryCommand: ParsableCommand {
 
             Without --days every stored day is shown. Deleted drinks are listed with \
             "deleted": true and never counted.
+
+            Where the history holds several bottles, each day is told per bottle (its key in \
+            the `bottle` field) against that bottle's goal; --bottle shows one.
             """
     )
 
     @Option(help: ArgumentHelp("Only the last N local days, today included.", valueName: "N"))
     var days: Int?
+
+    @Option(help: ArgumentHelp("Only this bottle, by address or serial (default: every bottle).", valueName: "ADDRESS|SERIAL"))
+    var bottle: String?
 
     @Flag(help: "One JSON object per line: drink events, then day events.")
     var json = false
@@ -44,8 +50,14 @@ struct HistoryCommand: ParsableCommand {
             }
             let history = try common.openHistory(path: common.databasePath)
             let configuration = try common.loadConfiguration(history: history, logger: logger)
+            // A bottle this bridge adopted, or one whose drinks came from another bridge of the household.
+            let record = try bottle.map { name -> BottleRecord in
+                if let known = try history.bottle(named: name) { return known }
+                if let key = try history.drinkBottles().first(where: { $0.uppercased() == name.uppercased() }) { return BottleRecord(id: key) }
+                throw CommandFailure("no bottle \(name) in this history: `aquavate-bridge history --json` shows each drink's bottle")
+            }
             let report = try HistoryReport.make(history: history, configuration: configuration,
-                                                 days: days, now: SystemClock().now)
+                                                 days: days, now: SystemClock().now, bottle: record)
             let format: HistoryReport.Format = json ? .json : (csv ? .csv : .text)
             for line in report.lines(format: format) {
                 print(line)

@@ -21,7 +21,15 @@ struct RunCommand: AsyncParsableCommand {
             chunk is stored; nothing is lost, the bottle sends unacknowledged records again).
 
             The first bottle seen is adopted and remembered (in the history database); other \
-            Aquavate bottles are ignored unless --adopt or --bottle says otherwise.
+            Aquavate bottles are ignored unless --adopt or --bottle says otherwise. Every adopted \
+            bottle is synced when it advertises, one connection at a time; --adopt adds the next \
+            new bottle seen (`bottle forget` removes one). A bottle just synced is left alone for \
+            the cool-down while the others may be synced.
+
+            With mqtt.url set, the bridges sharing that broker form one household (bridge.id \
+            names this one, default the host name): every drink is replicated to the others, one \
+            bridge at a time syncs a bottle (a claim through the broker, the strongest signal \
+            wins), and only the bridge that synced a bottle last sends its reminders.
 
             With --once: sync once and exit. Exit status 0 when the bottle was synced or had \
             nothing to sync; 1 with the reason on one line otherwise. A bottle that falls asleep \
@@ -62,7 +70,7 @@ struct RunCommand: AsyncParsableCommand {
         valueName: "ADDRESS|SERIAL"))
     var bottle: String?
 
-    @Flag(help: "Adopt the next bottle seen, even if another one was adopted before.")
+    @Flag(help: "Adopt the next new bottle seen, besides the bottles adopted before.")
     var adopt = false
 
     @Option(help: ArgumentHelp("Seconds to leave the bottle alone after a session (default 60).", valueName: "S"))
@@ -167,6 +175,7 @@ struct RunCommand: AsyncParsableCommand {
         let daemonBeat = progress?.participant("daemon", patience: BridgeDaemon.watchdogPatience, reportsStatus: true)
         let reminderBeat = progress?.participant("reminders", patience: BridgeDaemon.watchdogPatience)
         let desk: ReminderDesk
+        var household: HouseholdClaims?
         if let given = givenDesk {
             desk = given
         } else {
@@ -177,9 +186,31 @@ struct RunCommand: AsyncParsableCommand {
             }, logger: logger), logger: logger)
             desk = ReminderDesk(history: history, configuration: configuration, logger: logger, hub: hub)
             services.append(.init(service: SinkService(hub: hub, desk: desk, clock: clock), serviceName: "sinks"))
+            // Bridges sharing the broker form one household (docs/design.md 6).
+            if let url = configuration.value("mqtt.url") {
+                do {
+                    let replication = try HouseholdReplication(
+                        history: history, url: url, bridgeID: SinkSetup.bridgeID(configuration),
+                        topicPrefix: configuration.value("mqtt.topic_prefix") ?? "aquavate", caFile: configuration.value("mqtt.ca_file"),
+                        clock: clock, logger: logger) { bottle in
+                        Task { await desk.historyChangedElsewhere(bottle: bottle) }
+                    }
+                    await desk.whenDrinksStored { replication.kick() }
+                    // A person is reminded once: by the bridge that last synced the bottle.
+                    let claims = replication.claims
+                    await desk.deliverOnlyWhere { key in
+                        guard let address = try? history.bottleState(id: key)?.address else { return true }
+                        return claims.remindsFor(address: address)
+                    }
+                    household = claims
+                    services.append(.init(service: replication, serviceName: "household"))
+                } catch {
+                    logger.warning("the household link is not used: \(error)")
+                }
+            }
         }
         let daemon = BridgeDaemon(options: options, history: history, desk: desk, clock: clock, logger: logger,
-                                  heartbeat: daemonBeat ?? .unobserved)
+                                  heartbeat: daemonBeat ?? .unobserved, household: household)
         if let progress {
             services.append(.init(service: WatchdogService(progress: progress, manager: systemd, logger: logger), serviceName: "watchdog"))
         }

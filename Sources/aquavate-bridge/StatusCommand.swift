@@ -14,11 +14,17 @@ struct StatusCommand: ParsableCommand {
             zone. `Reminders Today: 3/12` counts hydration reminders of the current reminder day \
             (from reminders.reset_hour) against the 12-per-day limit; with the limit switched off \
             (`config set reminders.daily_limit false`) it shows the count alone.
+
+            Where several bottles are adopted, each is shown with its own reminders, goal and \
+            owner (docs/design.md 6); --bottle shows one.
             """
     )
 
-    @Flag(help: "One JSON object (event: status).")
+    @Flag(help: "One JSON object (event: status) per bottle.")
     var json = false
+
+    @Option(help: ArgumentHelp("Only this bottle, by address or serial (default: every adopted bottle).", valueName: "ADDRESS|SERIAL"))
+    var bottle: String?
 
     @Option(help: ArgumentHelp("Evaluate at this instant instead of now (ISO 8601, e.g. 2026-11-20T18:00:00Z).", valueName: "TIME"))
     var at: String?
@@ -32,11 +38,20 @@ struct StatusCommand: ParsableCommand {
             let configuration = try common.loadConfiguration(history: history, logger: common.makeLogger())
             // This machine's clock now, which decides SET_TIME; not said for another instant (--at).
             let clock = at == nil ? ClockTrust.evaluate(source: KernelClockSync(), history: history) : nil
-            let report = try StatusReport.make(history: history, configuration: configuration, at: instant, clock: clock)
-            if json {
-                print(report.jsonLine())
+            let reports: [StatusReport]
+            if let bottle {
+                let record = try BottleControl(history: history).bottle(named: bottle)
+                reports = [try StatusReport.make(history: history, configuration: configuration, at: instant, clock: clock, bottle: record)]
             } else {
-                report.textLines().forEach { print($0) }
+                reports = try StatusReport.makeEach(history: history, configuration: configuration, at: instant, clock: clock)
+            }
+            for (index, report) in reports.enumerated() {
+                if json {
+                    print(report.jsonLine())
+                } else {
+                    if index > 0 { print("") }
+                    report.textLines().forEach { print($0) }
+                }
             }
         }
     }

@@ -23,6 +23,6 @@ struct HistoryReportTests {
         #expect(all.drinks.count == 600)
         let csv = three.lines(format: .csv)
         #expect(csv.count == 1 + 90 + 3)
-        #expect(csv.last == "day,,2026-11-20,,,,,,\(three.days.last!.totalML),30,2500")
+        #expect(csv.last == "day,,2026-11-20,,,,,,\(three.days.last!.totalML),30,2500,")
     }
 }

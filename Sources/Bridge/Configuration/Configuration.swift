@@ -44,7 +44,7 @@ public struct Configuration: Sendable {
                 continue
             }
             do {
-                configuration.fileValues[name] = try key.normalize(raw)
+                configuration.fileValues[key.name] = try key.normalize(raw)
             } catch {
                 configuration.warnings.append("\(path): \(error.description); the rest of the file still applies")
             }
@@ -58,7 +58,7 @@ public struct Configuration: Sendable {
         for (name, raw) in values.sorted(by: { $0.key < $1.key }) {
             guard let key = SettingCatalog.key(named: name) else { continue }
             do {
-                storedValues[name] = try key.normalize(raw)
+                storedValues[key.name] = try key.normalize(raw)
             } catch {
                 warnings.append("database: \(error.description)")
             }
@@ -77,16 +77,25 @@ public struct Configuration: Sendable {
         let raw = String(assignment[assignment.index(after: equals)...])
         guard !name.isEmpty else { throw .malformedAssignment(assignment) }
         let key = try SettingCatalog.requireKey(name)
-        overrides[name] = try key.normalize(raw)
+        overrides[key.name] = try key.normalize(raw)
+    }
+
+    /// Replaces the three levels at once (a bottle's view, BottleSettings.swift).
+    mutating func replaceLevels(file: [String: String], stored: [String: String], overrides: [String: String]) {
+        fileValues = file
+        storedValues = stored
+        self.overrides = overrides
     }
 
     /// The effective text value of a key, or nil if unset and without default.
     public func value(_ name: String) -> String? {
-        overrides[name] ?? storedValues[name] ?? fileValues[name] ?? SettingCatalog.key(named: name)?.defaultValue
+        let name = SettingCatalog.key(named: name)?.name ?? name
+        return overrides[name] ?? storedValues[name] ?? fileValues[name] ?? SettingCatalog.key(named: name)?.defaultValue
     }
 
     /// Where the effective value comes from, for `config list`.
     public func source(of name: String) -> String {
+        let name = SettingCatalog.key(named: name)?.name ?? name
         if overrides[name] != nil { return "--set" }
         if storedValues[name] != nil { return "config set" }
         if fileValues[name] != nil { return "file" }

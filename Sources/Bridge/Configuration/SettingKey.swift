@@ -47,10 +47,13 @@ public struct SettingKey: Sendable, Equatable {
     public let access: SettingAccess
     /// Shown redacted (`config list/get`, logs, anything published): a token or a password.
     public let isSecret: Bool
+    /// The global key a bottle's own key stands for (`goal_ml` for `bottle.AQ1.goal_ml`); else `name`.
+    public let baseName: String
 
     public init(_ name: String, _ kind: SettingKind, default defaultValue: String?, _ summary: String,
-                access: SettingAccess = .installation, secret: Bool = false) {
+                access: SettingAccess = .installation, secret: Bool = false, baseName: String? = nil) {
         self.name = name
+        self.baseName = baseName ?? name
         self.kind = kind
         self.defaultValue = defaultValue
         self.summary = summary
@@ -72,10 +75,10 @@ public struct SettingKey: Sendable, Equatable {
     /// terrain or a locale is refused with the rules' own list of choices.
     public func normalize(_ raw: String) throws(SettingError) -> String {
         let normalized = try normalizeKind(raw)
-        if ReminderSettings.keys.contains(name) {
+        if ReminderSettings.keys.contains(baseName) {
             var probe = ReminderSettings(hydration: HydrationSettings(timeZone: TimeZone(identifier: "UTC")!))
             do {
-                try probe.apply(key: name, value: normalized)
+                try probe.apply(key: baseName, value: normalized)
             } catch {
                 throw .invalidValue(key: name, value: shown(raw), expected: error.expected)
             }
@@ -197,11 +200,12 @@ public enum SettingCatalog {
 
     private static let byName: [String: SettingKey] = Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0) })
 
-    public static func key(named name: String) -> SettingKey? { byName[name] }
+    /// A known key, or a bottle's own (`bottle.<ID>.<key>`, BottleSettings.swift).
+    public static func key(named name: String) -> SettingKey? { byName[name] ?? bottleKey(named: name) }
 
     /// The known key, or `SettingError.unknownKey` with the closest known name as a hint.
     public static func requireKey(_ name: String) throws(SettingError) -> SettingKey {
-        if let key = byName[name] { return key }
+        if let key = key(named: name) { return key }
         throw .unknownKey(name, suggestion: closest(to: name))
     }
 

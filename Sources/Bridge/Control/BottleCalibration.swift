@@ -76,8 +76,9 @@ public final class BottleCalibration: Sendable {
         let client = try await BlueZClient.connect(bus: options.bus)
         defer { Task { await client.close() } }
         let adapter = try client.chooseAdapter(named: options.adapter)
+        // One bottle is calibrated: the one named, else the most recently seen.
         let choice = BottleChoice(pinned: options.bottleAddress, adoptNext: false,
-                                  remembered: options.bottleAddress == nil ? BottleChoice.remembered(in: history) : nil)
+                                  remembered: options.bottleAddress == nil ? Array(BottleChoice.remembered(in: history).prefix(1)) : [])
         let finder = BottleFinder(client: client, adapter: adapter, connectPolicy: options.connectPolicy,
                                   scanRefresh: .seconds(300), logger: logger)
         let timeout = options.advertisingTimeout
@@ -85,7 +86,7 @@ public final class BottleCalibration: Sendable {
         let finding = Task {
             let deadline = ContinuousClock.now + timeout
             let sighting = try await finder.find(choice: choice, deadline: deadline, timeout: timeout) { _ in
-                onLine("waiting for \(choice.pinned ?? choice.adopted ?? "an Aquavate bottle") to advertise: pick it up to wake it")
+                onLine("waiting for \(choice.wanted == "any" ? "an Aquavate bottle" : choice.wanted) to advertise: pick it up to wake it")
             }
             onLine("found \(sighting.name) (\(sighting.address)); connecting")
             let connection = try await finder.connect(sighting, requiring: [.command, .calibrationState])

@@ -1,6 +1,8 @@
-// Which advertising bottle the daemon talks to. A household can have several `Aquavate-`
-// bottles in range; the bridge adopts one and ignores the others unless told otherwise
-// (`--bottle ADDRESS`, `--adopt`).
+// Which advertising bottles the daemon talks to. A household can have several `Aquavate-`
+// bottles in range; the bridge syncs every bottle it adopted (docs/design.md 6), one
+// connection at a time, and ignores the others unless told otherwise (`--bottle ADDRESS`,
+// `--adopt`). A bottle just synced rests for the cool-down (talking keeps it awake) while the
+// others may still be synced.
 
 import BlueZ
 import History
@@ -8,40 +10,66 @@ import History
 struct BottleChoice: Sendable {
     /// `--bottle`: only this address.
     let pinned: String?
-    /// `--adopt`: the next bottle seen, whoever it is.
+    /// `--adopt`: the next new bottle seen, whoever it is (the adopted ones still sync meanwhile).
     private(set) var adoptNext: Bool
-    /// The remembered bottle.
-    private(set) var adopted: String?
+    /// The adopted bottles' addresses (upper case); none: the first bottle seen is adopted.
+    private(set) var adopted: Set<String>
+    /// Bottles left alone until then, after a session.
+    private var resting: [String: ContinuousClock.Instant] = [:]
 
-    init(pinned: String?, adoptNext: Bool, remembered: String?) {
+    init(pinned: String?, adoptNext: Bool, remembered: [String]) {
         self.pinned = pinned?.uppercased()
         self.adoptNext = adoptNext
-        self.adopted = remembered?.uppercased()
+        self.adopted = Set(remembered.map { $0.uppercased() })
     }
 
-    /// The bottle the history last synced (or saw) that has an address.
-    static func remembered(in history: DrinkHistory) -> String? {
-        let bottles = (try? history.bottles()) ?? []
-        return bottles.filter { $0.address != nil }
-            .max { ($0.lastSync ?? $0.lastSeen ?? 0) < ($1.lastSync ?? $1.lastSeen ?? 0) }?.address
+    /// The addresses of the bottles the history knows (each was adopted by a connection;
+    /// `bottle forget` removes one).
+    static func remembered(in history: DrinkHistory) -> [String] {
+        ((try? history.bottles()) ?? []).compactMap(\.address)
     }
 
-    func accepts(_ sighting: Sighting) -> Bool {
-        let address = sighting.address.uppercased()
+    func accepts(_ sighting: Sighting, at now: ContinuousClock.Instant = .now) -> Bool {
+        accepts(address: sighting.address, at: now)
+    }
+
+    func accepts(address: String, at now: ContinuousClock.Instant = .now) -> Bool {
+        let address = address.uppercased()
+        if isResting(address, at: now) { return false }
         if let pinned { return address == pinned }
         if adoptNext { return true }
-        return adopted.map { $0 == address } ?? true
+        return adopted.isEmpty || adopted.contains(address)
     }
 
-    /// The bottle it waits for, in words (for messages).
+    /// Whether `address` is an adopted bottle left alone after its last session.
+    func isResting(_ address: String, at now: ContinuousClock.Instant = .now) -> Bool {
+        resting[address.uppercased()].map { now < $0 } ?? false
+    }
+
+    /// When `address`'s rest ends (nil: it is not resting).
+    func restEnd(_ address: String, at now: ContinuousClock.Instant = .now) -> ContinuousClock.Instant? {
+        resting[address.uppercased()].flatMap { now < $0 ? $0 : nil }
+    }
+
+    /// The bottles it waits for, in words (for messages).
     var wanted: String {
-        pinned ?? adopted ?? "any"
+        pinned ?? (adopted.isEmpty || adoptNext ? "any" : adopted.sorted().joined(separator: ", "))
     }
 
-    /// Remembers the bottle a session was opened with.
+    /// Whether more than one bottle may be synced (the loop then pauses briefly between
+    /// sessions, and each bottle rests on its own).
+    var several: Bool { pinned == nil && (adopted.count > 1 || adoptNext) }
+
+    /// Remembers the bottle a session was opened with; a new one ends `--adopt`'s search.
     mutating func adopt(_ address: String) {
         guard pinned == nil else { return }
-        adopted = address.uppercased()
-        adoptNext = false
+        let address = address.uppercased()
+        if !adopted.contains(address) { adoptNext = false }
+        adopted.insert(address)
+    }
+
+    /// Leaves `address` alone until `until`.
+    mutating func rest(_ address: String, until: ContinuousClock.Instant) {
+        resting[address.uppercased()] = until
     }
 }

@@ -38,7 +38,7 @@ final class BottleFinder: Sendable {
         try await discovery.start()
         heartbeat.mark("discovering on \(adapter.name)")
         logger.info("looking for the bottle on \(adapter.name)")
-        onPhase("waiting for \(choice.adopted.map { "bottle \($0)" } ?? "a bottle") to advertise on \(adapter.name)")
+        onPhase("waiting for \(choice.wanted == "any" ? "a bottle" : "bottle \(choice.wanted)") to advertise on \(adapter.name)")
 
         // F4 (bluez/bluez#89): a bridge that was killed leaves bluetoothd holding the link, so
         // the bottle stays Connected and does not advertise: discovery would never see it.
@@ -53,14 +53,22 @@ final class BottleFinder: Sendable {
             .first { choice.accepts($0) }
         if let found { logger.info("\(found.name) (\(found.address)) is still connected from an earlier run; adopting the link") }
         var ignored: [Sighting] = []
+        // Adopted bottles heard while they rest, with the end of their rest: one still
+        // advertising then is taken (an unchanged advertisement is not heard again).
+        var rested: [(sighting: Sighting, until: ContinuousClock.Instant)] = []
         var scanStarted = ContinuousClock.now
-        // Progress: each pass awaits one sighting until the next discovery restart or the
-        // deadline; cancellation and an ended discovery break out.
+        // Progress: each pass awaits one sighting until the next discovery restart, the end of a
+        // heard bottle's rest or the deadline; cancellation and an ended discovery break out.
         while found == nil {
             let remaining = deadline.map { $0 - ContinuousClock.now }
             if let remaining, remaining <= .zero { break }
+            if let due = rested.first(where: { $0.until <= ContinuousClock.now }) {
+                found = due.sighting
+                break
+            }
             let untilRefresh = scanRefresh - (ContinuousClock.now - scanStarted)
-            let wait = max(.zero, min(remaining ?? untilRefresh, untilRefresh))
+            var wait = max(.zero, min(remaining ?? untilRefresh, untilRefresh))
+            if let nextRestEnd = rested.map(\.until).min() { wait = max(.zero, min(wait, nextRestEnd - ContinuousClock.now)) }
             heartbeat.waiting(for: wait)
             guard let sighting = await sightings.next(within: wait) else {
                 if Task.isCancelled || sightings.ended != nil { break }
@@ -79,6 +87,10 @@ final class BottleFinder: Sendable {
             heartbeat.mark("\(sighting.name) (\(sighting.address)) advertised")
             if choice.accepts(sighting) {
                 found = sighting
+            } else if let until = choice.restEnd(sighting.address) {
+                // An adopted bottle, left alone after its session until then.
+                rested.removeAll { $0.sighting.address == sighting.address }
+                rested.append((sighting, until))
             } else if !ignored.contains(where: { $0.address == sighting.address }) {
                 ignored.append(sighting)
                 logger.info("ignoring \(sighting.name) (\(sighting.address)): not the adopted bottle \(choice.wanted); --adopt takes it")
@@ -93,6 +105,12 @@ final class BottleFinder: Sendable {
                                ignored: ignored.map { "\($0.name) (\($0.address))" })
         }
         return sighting
+    }
+
+    /// Stops the discovery `find` left running when no connection follows (the household's
+    /// claim went to another bridge): the next `find` starts its own.
+    func stopDiscovery() async {
+        await discovery.stop()
     }
 
     /// Connects to the bottle `find` returned, stopping discovery meanwhile; the connection

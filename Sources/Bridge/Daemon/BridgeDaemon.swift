@@ -2,7 +2,7 @@
 // disconnect, and start over — forever, with back-off, until SIGTERM/SIGINT (swift-service-
 // lifecycle's graceful shutdown). With `--once` it stops after the first session.
 //
-//   BlueZ client ─> adapter ─> discovery ─> sighting of the adopted bottle ─> connect ─> session
+//   BlueZ client ─> adapter ─> discovery ─> sighting of an adopted bottle ─> connect ─> session
 //        ^  bluetoothd gone: retry 2 s … 60 s   ^ powered off: wait for power (F14)        │
 //        └──────────────────── cool-down / back-off (ConnectPolicy.backoff) ◀──────────────┘
 
@@ -27,9 +27,12 @@ public final class BridgeDaemon: Service, Sendable {
     private let result = Locked<DaemonOutcome>(.stopped)
     /// Progress and waits for the watchdog (BridgeDaemon+Watchdog.swift).
     let heartbeat: Heartbeat
+    /// The household's claims (bridges sharing the broker, docs/design.md 6); nil: alone.
+    private let household: HouseholdClaims?
 
     public init(options: DaemonOptions, history: DrinkHistory, desk: ReminderDesk, clock: any WallClock, logger: Logger,
-                heartbeat: Heartbeat = .unobserved) {
+                heartbeat: Heartbeat = .unobserved, household: HouseholdClaims? = nil) {
+        self.household = household
         self.options = options
         self.history = history
         self.desk = desk
@@ -85,8 +88,8 @@ public final class BridgeDaemon: Service, Sendable {
         defer { recorder?.close() }
         var choice = BottleChoice(pinned: options.bottleAddress, adoptNext: options.adoptAny,
                                   remembered: BottleChoice.remembered(in: history))
-        if let adopted = choice.adopted, options.bottleAddress == nil, !options.adoptAny {
-            logger.info("syncing bottle \(adopted) only (--adopt takes another)")
+        if !choice.adopted.isEmpty, options.bottleAddress == nil, !options.adoptAny {
+            logger.info("syncing bottle\(choice.adopted.count > 1 ? "s" : "") \(choice.wanted) only (--adopt adds another)")
         }
         let deadline = options.onceTimeout.map { ContinuousClock.now + $0 }
         var client: BlueZClient?
@@ -106,7 +109,7 @@ public final class BridgeDaemon: Service, Sendable {
                 guard let bluez = client else { continue }
                 let adapter = try await usableAdapter(bluez)
                 setupBackoff = .seconds(2)
-                let report = try await cycle(bluez, adapter: adapter, choice: &choice, recorder: recorder, deadline: deadline)
+                let (report, address) = try await cycle(bluez, adapter: adapter, choice: &choice, recorder: recorder, deadline: deadline)
                 heartbeat.mark("session ended: \(report.summary)")
                 if options.once {
                     if report.outcome.isSuccess { return .succeeded(report.summary) }
@@ -122,13 +125,26 @@ public final class BridgeDaemon: Service, Sendable {
                         retriesLeft -= 1
                     }
                 }
-                // Leave the bottle alone for a while: talking keeps it awake.
-                let pause = report.outcome.isSuccess ? options.cooldown : options.failedSessionPause
+                // Leave the bottle alone for a while: talking keeps it awake. With several bottles
+                // only that one rests, and the others may be synced after a short pause.
+                var pause = report.outcome.isSuccess ? options.cooldown : options.failedSessionPause
+                if choice.several, report.outcome.isSuccess {
+                    choice.rest(address, until: .now + options.cooldown)
+                    pause = options.failedSessionPause
+                }
                 enter("pausing \(pause) after a session, before waiting for the bottle to advertise again")
                 heartbeat.waiting(for: pause)
                 try await Task.sleep(for: pause)
             } catch is CancellationError {
                 break
+            } catch let deferred as ClaimedElsewhere {
+                // Another bridge of the household syncs this bottle now: leave it alone a while.
+                if options.once { return .succeeded(deferred.description) }
+                logger.info("\(deferred.description); trying again in \(options.failedSessionPause * 2)")
+                choice.rest(deferred.address, until: .now + options.failedSessionPause * 2)
+                enter("leaving \(deferred.address) to \(deferred.holder)")
+                heartbeat.waiting(for: Self.minimumPause)
+                do { try await Task.sleep(for: Self.minimumPause) } catch { break }
             } catch let error as NoBottleSeen {
                 return .failed(error.description)
             } catch {
@@ -196,7 +212,7 @@ public final class BridgeDaemon: Service, Sendable {
     private func cycle(
         _ client: BlueZClient, adapter: BlueZAdapter, choice: inout BottleChoice, recorder: SessionRecorder?,
         deadline: ContinuousClock.Instant?
-    ) async throws -> SessionReport {
+    ) async throws -> (SessionReport, address: String) {
         let finder = BottleFinder(client: client, adapter: adapter, connectPolicy: options.connectPolicy,
                                   scanRefresh: options.scanRefresh, logger: logger, heartbeat: heartbeat)
         // The daemon is about to wait, perhaps for hours: the code start-up or the last session
@@ -211,15 +227,32 @@ public final class BridgeDaemon: Service, Sendable {
         bottleSeen.withLock { $0 = true }
         if !sighting.wasConnected { logger.info("\(sighting.name) (\(sighting.address)) is advertising; connecting") }
 
+        // In a household, one bridge connects at a time: the claim (the strongest RSSI wins,
+        // bounded by its settle time) comes before the connection.
+        if let household {
+            enter("claiming \(sighting.address) in the household")
+            heartbeat.waiting(for: Self.watchdogPatience)
+            if case .heldBy(let other) = await household.acquire(address: sighting.address, rssi: sighting.rssi) {
+                await finder.stopDiscovery()
+                throw ClaimedElsewhere(address: sighting.address, holder: other)
+            }
+        }
         // Connect at once (the bottle may sleep any moment); discovery stops meanwhile.
         enter("connecting to \(sighting.name) (\(sighting.address))")
-        let connection = try await finder.connect(sighting, requiring: BlueZBottleLink.requiredCharacteristics)
+        let connection: GATTConnection
+        do {
+            connection = try await finder.connect(sighting, requiring: BlueZBottleLink.requiredCharacteristics)
+        } catch {
+            household?.release(address: sighting.address, synced: false)
+            throw error
+        }
         choice.adopt(sighting.address)
         let report = await session(on: connection, sighting: sighting, recorder: recorder)
+        household?.release(address: sighting.address, synced: report.outcome.isSuccess)
         // What a session used goes back before the daemon idles: SQLite's caches, then the heap.
         history.releaseMemory()
         HeapTrim.returnFreedMemory()
-        return report
+        return (report, sighting.address)
     }
 
     private func session(on connection: GATTConnection, sighting: Sighting, recorder: SessionRecorder?) async -> SessionReport {
@@ -249,10 +282,10 @@ public final class BridgeDaemon: Service, Sendable {
         }
         enter("syncing \(sighting.name) (\(bottleID))")
         heartbeat.waiting(for: Self.watchdogPatience)
-        await desk.connection(true, at: clock.now)
+        await desk.connection(true, at: clock.now, bottle: bottleID)
         let report = await session.run()
         await sink.finish(at: clock.now)
-        await desk.connection(false, at: clock.now)
+        await desk.connection(false, at: clock.now, bottle: sink.ingest.bottleID)
         return report
     }
 
@@ -263,6 +296,13 @@ public final class BridgeDaemon: Service, Sendable {
     static func oneLine(_ error: any Error) -> String {
         "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")
     }
+}
+
+/// Another bridge of the household holds (or won) the bottle's claim.
+struct ClaimedElsewhere: Error, CustomStringConvertible {
+    var address: String
+    var holder: String
+    var description: String { "\(address) is synced by \(holder), another bridge of the household" }
 }
 
 /// `run --once --timeout S` saw no bottle in time.

@@ -8,18 +8,46 @@ import Foundation
 import History
 import Logging
 import Reminders
+import Locking
 import ServiceLifecycle
 import Sinks
 import Timekeeping
 
 public actor ReminderDesk {
-    private let runner: ReminderRunner
+    /// One person's reminders: a bottle's runner (docs/design.md 6), or, before any bottle was
+    /// adopted, the one runner of every drink (`key` nil).
+    private final class Seat {
+        var key: String?
+        let runner: ReminderRunner
+        var bottleGoal: Int?
+        var connected = false
+        /// How its deliveries are labelled (owner's name, notification id suffix).
+        let label: Locked<SeatLabel>
+
+        init(key: String?, runner: ReminderRunner, bottleGoal: Int?, label: Locked<SeatLabel>) {
+            self.key = key
+            self.runner = runner
+            self.bottleGoal = bottleGoal
+            self.label = label
+        }
+    }
+
+    /// What a delivery of a seat carries: the owner's name before the title, and `@<bottle>`
+    /// after the id while the desk serves several bottles (so each has its own threads, and a
+    /// button pressed on one reaches its own engine).
+    struct SeatLabel: Sendable {
+        var owner: String?
+        var idSuffix: String?
+        /// The bottle's key, for the sinks.
+        var bottle: String?
+    }
+
+    private var seats: [Seat] = []
     private let history: DrinkHistory
     private var configuration: Configuration
     private let hub: SinkHub?
     private let logger: Logger
-    private var bottleGoal: Int?
-    private var bottleConnected = false
+    private let deliverAlso: (@Sendable (Delivery) -> Void)?
     /// The configured time zone (the `timezone` setting) the daemon's log lines about drinks
     /// show local times in.
     public nonisolated let timeZone: TimeZone
@@ -29,85 +57,227 @@ public actor ReminderDesk {
     ///   - deliver: also called with every delivery (the demo prints them).
     public init(history: DrinkHistory, configuration: Configuration, logger: Logger,
                 hub: SinkHub? = nil, deliver: (@Sendable (Delivery) -> Void)? = nil) {
-        let storedGoal = (try? history.bottles())?.compactMap(\.goalML).first
-        self.bottleGoal = storedGoal
         self.configuration = configuration
         self.timeZone = configuration.timeZone
         self.history = history
         self.hub = hub
         self.logger = logger
-        // Only the journal: the bridge behaves like a phone whose user denied notifications
-        // (docs/reminders.md 1); a caller that shows deliveries itself (demo) reaches a person.
-        let reachable = (hub?.reachesAPerson ?? false) || deliver != nil
-        let (settings, problems) = configuration.reminderSettings(
-            bottleGoal: storedGoal, personReachable: reachable, storedSchedules: StoredSchedules.tables(in: history))
-        for problem in problems { logger.warning("\(problem)") }
-        // The ticker wakes every minute: a longer gap is the clock jumping, handled as a restart.
-        self.runner = ReminderRunner(history: history, settings: settings, logger: logger, gapRule: .daemon) { delivery in
+        self.deliverAlso = deliver
+        // The adopted bottles, most recently seen first: that one inherits the reminder state of
+        // a history from before several bottles (ReminderRunner's `inheritsLegacy`).
+        let known = (try? history.bottles()) ?? []
+        let adopted = known.filter { $0.address != nil }
+        let context = SeatContext(history: history, configuration: configuration, hub: hub, deliver: deliver, logger: logger,
+                                  gate: deliveryGate)
+        if adopted.isEmpty {
+            seats = [Self.makeSeat(key: nil, bottleGoal: known.compactMap(\.goalML).first, inheritsLegacy: false, context)]
+        } else {
+            seats = adopted.enumerated().map { index, bottle in
+                Self.makeSeat(key: bottle.id, bottleGoal: bottle.goalML, inheritsLegacy: index == 0, context)
+            }
+        }
+        Self.relabel(seats, context)
+        // The sinks learn every adopted bottle (its own Home Assistant device and topics), the
+        // most recently seen last: it is the one an item without a bottle is about.
+        for bottle in adopted.reversed() {
+            hub?.identify(SinkBottle(address: bottle.address, serial: bottle.serial, name: bottle.name,
+                                     firmware: bottle.firmware, model: bottle.model))
+        }
+    }
+
+    /// What making and labelling a seat needs (the desk's own values, at that moment).
+    private struct SeatContext {
+        let history: DrinkHistory
+        let configuration: Configuration
+        let hub: SinkHub?
+        let deliver: (@Sendable (Delivery) -> Void)?
+        let logger: Logger
+        let gate: Locked<(@Sendable (String) -> Bool)?>
+    }
+
+    private var context: SeatContext {
+        SeatContext(history: history, configuration: configuration, hub: hub, deliver: deliverAlso, logger: logger, gate: deliveryGate)
+    }
+
+    private static func makeSeat(key: String?, bottleGoal: Int?, inheritsLegacy: Bool, _ context: SeatContext) -> Seat {
+        let settings = settings(for: key, bottleGoal: bottleGoal, personReachable: nil, context)
+        let label = Locked(SeatLabel())
+        let hub = context.hub, deliver = context.deliver, logger = context.logger, gate = context.gate
+        // The ticker wakes every minute: a longer gap is the clock jump, handled as a restart.
+        let runner = ReminderRunner(history: context.history, settings: settings, logger: logger, gapRule: .daemon,
+                                    bottle: key, inheritsLegacy: inheritsLegacy) { delivery in
+            let label = label.withLock { $0 }
+            let delivery = label.apply(to: delivery)
+            if let bottle = label.bottle, let gate = gate.withLock({ $0 }), !gate(bottle) {
+                logger.info("notification \(delivery.id) of \(bottle) left to the bridge that synced it last")
+                return
+            }
             deliver?(delivery)
             if let hub {
-                hub.deliver(SinkSetup.notification(delivery))
+                var notification = SinkSetup.notification(delivery)
+                notification.bottle = label.bottle
+                hub.deliver(notification)
             } else if deliver == nil {
                 logger.notice("notification \(delivery.kind.rawValue): \(delivery.title) — \(delivery.body)")
             }
         }
+        return Seat(key: key, runner: runner, bottleGoal: bottleGoal, label: label)
     }
 
-    /// Ticks up to `instant` (runs the on-start rules the first time).
-    public func advance(to instant: Double) {
-        runner.advance(to: instant)
-        runner.fireDue(at: instant)
+    /// The reminder settings of one bottle's person (its own keys over the global ones).
+    private static func settings(for key: String?, bottleGoal: Int?, personReachable: Bool?, _ context: SeatContext) -> ReminderSettings {
+        // Only the journal: the bridge behaves like a phone whose user denied notifications
+        // (docs/reminders.md 1); a caller that shows deliveries itself (demo) reaches a person.
+        let reachable = personReachable ?? ((context.hub?.reachesAPerson ?? false) || context.deliver != nil)
+        let (settings, problems) = bottleConfiguration(key, context).reminderSettings(
+            bottleGoal: bottleGoal, personReachable: reachable, storedSchedules: StoredSchedules.tables(in: context.history))
+        for problem in problems { context.logger.warning("\(problem)") }
+        return settings
     }
 
-    /// What the ingest tells the reminders (the live session's events, in order).
-    public func apply(_ input: ReminderInput) {
-        switch input {
-        case .currentState(let low, let percent, let time): currentState(lowBattery: low, batteryPercent: percent, at: time)
-        case .bottleGoal(let goal, let time): bottleGoal(goal, at: time)
-        case .historyChanged: historyChanged()
-        case .drinkStored(let record): drinkStored(record)
-        case .syncEnded(let time, let newRecords): syncEnded(at: time, newRecords: newRecords)
+    private static func bottleConfiguration(_ key: String?, _ context: SeatContext) -> Configuration {
+        guard let key else { return context.configuration }
+        let row = try? context.history.bottleState(id: key)
+        return context.configuration.forBottle([key] + [row?.serial, row?.address].compactMap { $0 })
+    }
+
+    /// Each seat's owner and, with several bottles, the id suffix.
+    private static func relabel(_ seats: [Seat], _ context: SeatContext) {
+        let several = seats.count > 1
+        for seat in seats {
+            let owner = bottleConfiguration(seat.key, context).owner
+            seat.label.withLock { $0 = SeatLabel(owner: owner, idSuffix: several ? seat.key : nil, bottle: seat.key) }
         }
     }
 
-    public func historyChanged() {
-        runner.historyChanged()
+    private func relabel() { Self.relabel(seats, context) }
+
+    /// The seat of bottle `key`, made when the bottle is new (the first bottle takes over the
+    /// runner of a desk that had none).
+    private func seat(_ key: String) -> Seat {
+        if let seat = seats.first(where: { $0.key == key }) { return seat }
+        if seats.count == 1, let only = seats.first, only.key == nil {
+            only.key = key
+            only.runner.rename(bottle: key, at: lastInstant)
+            relabel()
+            return only
+        }
+        let goal = (try? history.bottleState(id: key))?.goalML
+        let seat = Self.makeSeat(key: key, bottleGoal: goal, inheritsLegacy: false, context)
+        seats.append(seat)
+        relabel()
+        logger.info("reminders for bottle \(key) start (\(seats.count) bottles)")
+        return seat
+    }
+
+    /// Whether this bridge delivers the reminders of a bottle (its key): in a household, only the
+    /// bridge that last synced it does; the engine counts them either way, so a hand-over
+    /// neither repeats nor loses one (docs/design.md 6).
+    private let deliveryGate = Locked<(@Sendable (String) -> Bool)?>(nil)
+
+    public func deliverOnlyWhere(_ gate: @escaping @Sendable (String) -> Bool) {
+        deliveryGate.withLock { $0 = gate }
+    }
+
+    /// Told when this bridge stored drinks (the household's replication publishes them).
+    private var storedHere: (@Sendable () -> Void)?
+
+    public func whenDrinksStored(_ action: @escaping @Sendable () -> Void) {
+        storedHere = action
+    }
+
+    /// Another bridge's drinks of bottle `key` were stored (docs/design.md 6): the reminders of
+    /// that bottle, if this bridge runs them, re-read its day.
+    public func historyChangedElsewhere(bottle key: String) {
+        seats.first { $0.key == key }?.runner.historyChanged()
+    }
+
+    /// The latest instant the desk was told (a seat made between events starts there).
+    private var lastInstant: Double = 0
+
+    /// Ticks up to `instant` (runs the on-start rules the first time).
+    public func advance(to instant: Double) {
+        lastInstant = max(lastInstant, instant)
+        for seat in seats {
+            seat.runner.advance(to: instant)
+            seat.runner.fireDue(at: instant)
+        }
+    }
+
+    /// What the ingest tells the reminders (the live session's events, in order) of bottle `key`
+    /// (nil: the one seat or the most recently adopted).
+    public func apply(_ input: ReminderInput, bottle key: String? = nil) {
+        switch input {
+        case .currentState(let low, let percent, let time): currentState(lowBattery: low, batteryPercent: percent, at: time, bottle: key)
+        case .bottleGoal(let goal, let time): bottleGoal(goal, at: time, bottle: key)
+        case .historyChanged: historyChanged(bottle: key)
+        case .drinkStored(let record): drinkStored(record, bottle: key)
+        case .syncEnded(let time, let newRecords): syncEnded(at: time, newRecords: newRecords, bottle: key)
+        case .identified(let previous, let serial, let time): identified(previous: previous, serial: serial, at: time)
+        }
+    }
+
+    private func seat(or key: String?) -> Seat {
+        key.map { seat($0) } ?? seats[0]
+    }
+
+    public func historyChanged(bottle key: String? = nil) {
+        seat(or: key).runner.historyChanged()
     }
 
     /// A new drink was stored: published as an event (MQTT).
-    public func drinkStored(_ record: DrinkRecord) {
+    public func drinkStored(_ record: DrinkRecord, bottle key: String? = nil) {
+        storedHere?()
         hub?.publish(SinkDrink(recordID: Int(record.recordID), time: Double(record.timestamp), amountML: Int(record.amountML),
-                               bottleLevelML: Int(record.bottleLevelML), type: record.kind.rawValue))
+                               bottleLevelML: Int(record.bottleLevelML), type: record.kind.rawValue, bottle: key))
     }
 
-    public func syncEnded(at instant: Double, newRecords: Int) {
-        runner.advance(to: instant)
-        runner.syncEnded(at: instant, newRecords: newRecords)
-        publishState(at: instant)
+    public func syncEnded(at instant: Double, newRecords: Int, bottle key: String? = nil) {
+        let seat = seat(or: key)
+        if newRecords > 0 { storedHere?() }
+        seat.runner.advance(to: instant)
+        seat.runner.syncEnded(at: instant, newRecords: newRecords)
+        publishState(seat, at: instant)
     }
 
-    public func currentState(lowBattery: Bool, batteryPercent: Int, at instant: Double) {
-        runner.advance(to: instant)
-        runner.currentState(lowBattery: lowBattery, batteryPercent: batteryPercent, at: instant)
-        publishState(at: instant)
+    public func currentState(lowBattery: Bool, batteryPercent: Int, at instant: Double, bottle key: String? = nil) {
+        let seat = seat(or: key)
+        seat.runner.advance(to: instant)
+        seat.runner.currentState(lowBattery: lowBattery, batteryPercent: batteryPercent, at: instant)
+        publishState(seat, at: instant)
     }
 
-    public func connection(_ connected: Bool, at instant: Double) {
-        bottleConnected = connected
-        publishState(at: instant)
+    public func connection(_ connected: Bool, at instant: Double, bottle key: String? = nil) {
+        let seat = seat(or: key)
+        seat.connected = connected
+        publishState(seat, at: instant)
+    }
+
+    /// The bottle's serial was read: its reminders move with its history (History.moveBottle).
+    private func identified(previous: String, serial: String, at instant: Double) {
+        guard let seat = seats.first(where: { $0.key == previous }) else { return }
+        if let existing = seats.first(where: { $0.key == serial }), existing !== seat {
+            // The serial already had its reminders (a bottle seen under two addresses): keep those.
+            seats.removeAll { $0 === seat }
+        } else {
+            seat.key = serial
+            seat.runner.rename(bottle: serial, at: instant)
+        }
+        relabel()
     }
 
     /// The bottle told us its goal.
-    public func bottleGoal(_ goal: Int, at instant: Double) {
-        guard goal != bottleGoal else { return }
-        bottleGoal = goal
-        runner.advance(to: instant)
-        reloadSettings(at: instant)
+    public func bottleGoal(_ goal: Int, at instant: Double, bottle key: String? = nil) {
+        let seat = seat(or: key)
+        guard goal != seat.bottleGoal else { return }
+        seat.bottleGoal = goal
+        seat.runner.advance(to: instant)
+        reloadSettings(seat, at: instant)
     }
 
     /// A command from a sink: `config set`, a manual intake, a notification's button.
     public func handle(_ command: SinkCommand, at instant: Double) {
-        runner.advance(to: instant)
+        advance(to: instant)
         switch command {
         case .configSet(let key, let value):
             // Every sink command comes from outside: only the person's settings (SettingAccess).
@@ -117,38 +287,54 @@ public actor ReminderDesk {
                 break
             }
             do {
-                let normalized = try SettingCatalog.requireKey(key).normalize(value)
-                try history.setSetting(key, normalized)
-                configuration.useStoredValues([key: normalized])
-                reloadSettings(at: instant)
-                logger.info("config set \(key) = \(normalized) (from a sink)")
+                let setting = try SettingCatalog.requireKey(key)
+                let normalized = try setting.normalize(value)
+                try history.setSetting(setting.name, normalized)
+                configuration.useStoredValues([setting.name: normalized])
+                for seat in seats { reloadSettings(seat, at: instant) }
+                relabel()
+                logger.info("config set \(setting.name) = \(normalized) (from a sink)")
             } catch {
                 logger.warning("config set \(key) \(SettingCatalog.key(named: key)?.shown(value) ?? value) refused: \(error)")
             }
         case .log(let type):
+            // A manual intake is the person's: the most recently adopted bottle's (the only one, usually).
             do {
-                let normalized = try runner.logIntake(type: type, at: instant)
+                let normalized = try seats[0].runner.logIntake(type: type, at: instant)
                 logger.info("logged \(normalized)")
             } catch {
                 logger.warning("log \(type) refused: \(error)")
             }
         case .bottle(let request):
-            queueBottleCommand(request, at: instant)
+            queueBottleCommand(request, bottle: nil, at: instant)
+        case .bottleOf(let request, let bottle):
+            queueBottleCommand(request, bottle: bottle, at: instant)
         case .action(let notificationID, let actionID):
+            let (seat, id) = route(notificationID)
             do {
-                let outcome = try runner.actionInvoked(notificationID: notificationID, actionID: actionID, at: instant)
+                let outcome = try seat.runner.actionInvoked(notificationID: id, actionID: actionID, at: instant)
                 logger.info("action \(actionID) on \(notificationID): \(outcome)")
                 if case .startRitual = outcome { startRitual(notificationID, at: instant) }
             } catch {
                 logger.warning("action \(actionID) on \(notificationID) refused: \(error)")
             }
         }
-        publishState(at: instant)
+        for seat in seats { publishState(seat, at: instant) }
+    }
+
+    /// The seat a notification id belongs to (`…@<bottle>` with several bottles) and the
+    /// engine's own id.
+    private func route(_ notificationID: String) -> (Seat, String) {
+        if let at = notificationID.lastIndex(of: "@") {
+            let key = String(notificationID[notificationID.index(after: at)...])
+            if let seat = seats.first(where: { $0.key == key }) { return (seat, String(notificationID[..<at])) }
+        }
+        return (seats[0], notificationID)
     }
 
     /// A bottle command from a sink (Home Assistant's goal, tare, shake-to-empty, delete): the same
     /// checks and queue as `aquavate-bridge bottle …`; the answer goes back through the sinks.
-    private func queueBottleCommand(_ request: SinkBottleCommand, at instant: Double) {
+    private func queueBottleCommand(_ request: SinkBottleCommand, bottle: String?, at instant: Double) {
         let asked: BottleRequest
         switch request {
         case .goal(let goal): asked = .goal(goal)
@@ -157,20 +343,21 @@ public actor ReminderDesk {
         case .shakeToEmpty(let on): asked = .shakeToEmpty(on)
         }
         do {
-            let (command, drink) = try BottleControl(history: history).queue(asked, bottle: nil, at: instant)
+            let (command, drink) = try BottleControl(history: history).queue(asked, bottle: bottle, at: instant)
             logger.info("bottle \(request.name) queued (#\(command.id), from a sink): applied at the bottle's next connection")
             publish(BridgeEvent.CommandEvent(command))
-            if drink != nil { runner.historyChanged() }
+            if drink != nil { for seat in seats { seat.runner.historyChanged() } }
         } catch {
             logger.warning("bottle \(request.name) from a sink refused: \(error)")
-            hub?.publish(SinkCommandResult(id: nil, command: request.name, argument: nil, status: "refused", message: "\(error)"))
+            hub?.publish(SinkCommandResult(id: nil, command: request.name, argument: nil, status: "refused", message: "\(error)",
+                                           bottle: bottle))
         }
     }
 
     /// A bottle command's state, for the sinks (MQTT `…/command/result`).
     public nonisolated func publish(_ command: BridgeEvent.CommandEvent) {
         hub?.publish(SinkCommandResult(id: command.id, command: command.command, argument: command.argument,
-                                       status: command.status, message: command.message))
+                                       status: command.status, message: command.message, bottle: command.bottle))
     }
 
     /// Tells the sinks who the bottle is (after a connection read its Device Information), in
@@ -184,40 +371,54 @@ public actor ReminderDesk {
     /// again through the sinks, as an event of kind `ritual_started` (a desktop notification, an
     /// MQTT event Home Assistant automations can react to, a push).
     private func startRitual(_ notificationID: String, at instant: Double) {
-        let delivered = (try? history.deliveredNotifications())?.last { $0.id == notificationID }
+        let engineID = route(notificationID).1
+        let delivered = (try? history.deliveredNotifications())?.last { $0.id == engineID }
         hub?.deliver(SinkNotification(id: notificationID + "-started", kind: SinkNotification.Kind.ritualStarted,
                                       title: delivered.map { "Ritual started: \($0.title)" } ?? "Ritual started",
                                       body: delivered?.body ?? "", time: instant))
     }
 
-    /// Pace, urgency, deficit and today's reminder count (`status`).
-    public func status(at instant: Double) -> HydrationStatus {
-        runner.status(at: instant)
+    /// Pace, urgency, deficit and today's reminder count (`status`) of bottle `key` (nil: the
+    /// most recently adopted).
+    public func status(at instant: Double, bottle key: String? = nil) -> HydrationStatus {
+        (key.flatMap { key in seats.first { $0.key == key } } ?? seats[0]).runner.status(at: instant)
     }
 
-    /// When something is due between minute ticks.
-    public var nextFireTime: Double? { runner.engine.nextFireTime }
+    /// The bottles whose reminders the desk runs (nil: the one runner before any bottle).
+    public var bottles: [String?] { seats.map(\.key) }
 
-    private func reloadSettings(at instant: Double) {
-        let reachable = hub?.reachesAPerson ?? runner.engine.reminderSettings.personReachable
-        let (settings, problems) = configuration.reminderSettings(
-            bottleGoal: bottleGoal, personReachable: reachable, storedSchedules: StoredSchedules.tables(in: history))
-        for problem in problems { logger.warning("\(problem)") }
-        runner.updateSettings(settings, at: instant)
+    /// When something is due between minute ticks.
+    public var nextFireTime: Double? { seats.compactMap { $0.runner.engine.nextFireTime }.min() }
+
+    private func reloadSettings(_ seat: Seat, at instant: Double) {
+        let reachable = hub?.reachesAPerson ?? seat.runner.engine.reminderSettings.personReachable
+        seat.runner.updateSettings(Self.settings(for: seat.key, bottleGoal: seat.bottleGoal, personReachable: reachable, context), at: instant)
     }
 
     /// The retained state for Home Assistant.
-    private func publishState(at instant: Double) {
+    private func publishState(_ seat: Seat, at instant: Double) {
         guard let hub else { return }
-        let status = runner.status(at: instant)
-        let bottle = (try? history.bottles())?.max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
+        let status = seat.runner.status(at: instant)
+        let bottle = seat.key.flatMap { try? history.bottleState(id: $0) }
+            ?? (try? history.bottles())?.max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
         // The battery: the last figure that was not a just-woken 0 % (docs/protocol.md 2.1).
         hub.publish(BridgeSnapshot(
-            time: instant, dayTotalML: status.pace.dayTotalML, goalML: runner.engine.settings.goalML,
+            time: instant, dayTotalML: status.pace.dayTotalML, goalML: seat.runner.engine.settings.goalML,
             bottleLevelML: bottle?.state?.bottleLevelML, batteryPercent: bottle?.battery ?? bottle?.state?.batteryPercent,
             urgency: status.urgencyText, deficitML: status.displayedDeficitML, remindersToday: status.remindersSentToday,
             dailyLimit: status.dailyLimit, lastSync: bottle?.lastSync, unsynced: bottle?.state?.unsyncedCount,
-            bottleConnected: bottleConnected, shakeToEmpty: bottle?.shakeToEmpty, bottleGoalML: bottle?.goalML))
+            bottleConnected: seat.connected, shakeToEmpty: bottle?.shakeToEmpty, bottleGoalML: bottle?.goalML,
+            bottle: seat.key))
+    }
+}
+
+extension ReminderDesk.SeatLabel {
+    /// The delivery as its person sees it.
+    func apply(to delivery: Delivery) -> Delivery {
+        guard owner != nil || idSuffix != nil else { return delivery }
+        return Delivery(id: idSuffix.map { "\(delivery.id)@\($0)" } ?? delivery.id, kind: delivery.kind, time: delivery.time,
+                        title: owner.map { "\($0): \(delivery.title)" } ?? delivery.title, body: delivery.body,
+                        actions: delivery.actions, thread: idSuffix.map { "\(delivery.thread ?? delivery.kind.rawValue)@\($0)" } ?? delivery.thread)
     }
 }
 

@@ -20,8 +20,13 @@ struct SessionEventSink: Sendable {
         self.desk = desk
         let (stream, continuation) = AsyncStream<ReminderInput>.makeStream()
         inputs = continuation
+        // The inputs of this session's bottle, by its key as it stands (its serial once read).
         consumer = Task {
-            for await input in stream { await desk.apply(input) }
+            var key = bottleID
+            for await input in stream {
+                await desk.apply(input, bottle: key)
+                if case .identified(_, let serial, _) = input { key = serial }
+            }
         }
         let timeZone = desk.timeZone
         ingest = BottleIngest(history: history, bottleID: bottleID, logger: logger,

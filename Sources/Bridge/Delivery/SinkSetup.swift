@@ -50,7 +50,7 @@ public enum SinkSetup {
     }
 
     /// `bridge.id`, else the host name made safe for a topic (`pi-kitchen`), else `bridge`.
-    static func bridgeID(_ configuration: Configuration) -> String {
+    public static func bridgeID(_ configuration: Configuration) -> String {
         if let id = configuration.value("bridge.id") { return id }
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
         let safe = String(host.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }.map(Character.init).prefix(64))

@@ -84,6 +84,9 @@ public enum Doctor {
             findings.append(secrets)
         }
         findings.append(BrokerReachability.finding(url: configuration.value("mqtt.url"), timeout: inputs.timeout))
+        findings += await HouseholdCheck.findings(url: configuration.value("mqtt.url"),
+                                                  topicPrefix: configuration.value("mqtt.topic_prefix") ?? "aquavate",
+                                                  ownID: SinkSetup.bridgeID(configuration), timeout: inputs.timeout)
         findings.append(await DesktopCheck.finding(
             enabled: configuration.bool("desktop.enabled") && configuration.bool("notifications.enabled"),
             environment: inputs.environment))

@@ -108,6 +108,7 @@ public final class BottleIngest: DrinkStore, Sendable {
                         logger.info("\(old) is bottle \(serial) (its serial number): its history is kept under the serial")
                     }
                     state.withLock { $0.bottleID = serial }
+                    remind(.identified(previous: old, serial: serial, at: time))
                 } catch {
                     logger.warning("could not move bottle \(old) to its serial \(serial): \(error); it stays under \(old)")
                 }

@@ -14,4 +14,7 @@ public enum ReminderInput: Sendable, Equatable {
     case drinkStored(DrinkRecord)
     /// A sync ended having committed `newRecords` new records (2.4's after-sync rules).
     case syncEnded(at: Double, newRecords: Int)
+    /// The bottle's serial was read and its history moved from its address (`previous`) to it:
+    /// its reminders move too.
+    case identified(previous: String, serial: String, at: Double)
 }

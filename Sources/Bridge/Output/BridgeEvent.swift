@@ -50,6 +50,8 @@ public enum BridgeEvent: Sendable, Equatable {
         public var totalML: Int
         public var drinks: Int
         public var goalML: Int
+        /// The bottle's key, where the history holds several bottles (one day per bottle and day).
+        public var bottle: String? = nil
     }
 
     public struct NotificationEvent: Sendable, Equatable {
@@ -129,7 +131,11 @@ extension BridgeEvent {
                 "chunks": sync.chunks, "outcome": sync.outcome.rawValue,
             ]
         case .day(let day):
-            object = ["event": "day", "date": day.date, "total_ml": day.totalML, "drinks": day.drinks, "goal_ml": day.goalML]
+            var fields: [String: any Sendable] = [
+                "event": "day", "date": day.date, "total_ml": day.totalML, "drinks": day.drinks, "goal_ml": day.goalML,
+            ]
+            if let bottle = day.bottle { fields["bottle"] = bottle }
+            object = fields
         case .notification(let note):
             var fields: [String: any Sendable] = [
                 "event": "notification", "time": ISO8601Text.formatWithMilliseconds(note.time), "id": note.id, "kind": note.kind,
@@ -190,7 +196,7 @@ extension BridgeEvent {
             return "\(local(sync.time))  sync \(sync.outcome.rawValue): \(sync.records) records in \(sync.chunks) chunks"
         case .day(let day):
             let percent = day.goalML > 0 ? day.totalML * 100 / day.goalML : 0
-            return "\(day.date)  \(day.totalML) ml in \(day.drinks) drinks  (\(percent)% of \(day.goalML) ml)"
+            return "\(day.date)  \(day.bottle.map { "\($0)  " } ?? "")\(day.totalML) ml in \(day.drinks) drinks  (\(percent)% of \(day.goalML) ml)"
         case .notification(let note):
             return "\(local(note.time))  notification \(note.kind) [\(note.id)]  \(note.title): \(note.body)"
         case .error(let error):

@@ -14,8 +14,11 @@ public struct HistoryReport: Sendable {
     /// and the CSV stay UTC (docs/design.md 3.4).
     public var timeZone: TimeZone
 
-    /// Builds the report. `days` limits it to the last N local days ending with today (`now`).
-    public static func make(history: DrinkHistory, configuration: Configuration, days: Int?, now: Double) throws -> HistoryReport {
+    /// Builds the report. `days` limits it to the last N local days ending with today (`now`);
+    /// `bottle` to one bottle (`--bottle`). Where the history holds several bottles, each day
+    /// is told per bottle, against that bottle's goal (docs/design.md 3.4).
+    public static func make(history: DrinkHistory, configuration: Configuration, days: Int?, now: Double,
+                            bottle: BottleRecord? = nil) throws -> HistoryReport {
         let timeZone = configuration.timeZone
         var from: Double?
         if let days {
@@ -24,15 +27,27 @@ public struct HistoryReport: Sendable {
             let today = calendar.startOfDay(for: Date(timeIntervalSince1970: now))
             from = calendar.date(byAdding: .day, value: -(days - 1), to: today)?.timeIntervalSince1970
         }
-        let stored = try history.storedDrinks(from: from)
+        let stored = try history.storedDrinks(bottle: bottle?.id, from: from)
         let drinks = stored.map {
             BridgeEvent.DrinkEvent(bottle: $0.bottle, recordID: $0.recordID, timestamp: $0.timestamp,
                                    amountML: Int($0.amountML), bottleLevelML: Int($0.bottleLevelML),
                                    kind: $0.kind, deleted: $0.deleted, isNew: false)
         }
-        let goal = configuration.goalML()
-        let days = try history.dayTotals(timeZone: timeZone, from: from).map {
-            BridgeEvent.DayEvent(date: $0.date.description, totalML: $0.totalML, drinks: $0.drinks, goalML: goal)
+        let keys = try bottle.map { [$0.id] } ?? history.drinkBottles()
+        let days: [BridgeEvent.DayEvent]
+        if keys.count > 1 || bottle != nil {
+            days = try keys.flatMap { key in
+                let row = try history.bottleState(id: key)
+                let goal = configuration.forBottle([key] + [row?.serial, row?.address].compactMap { $0 }).goalML(bottleGoal: row?.goalML)
+                return try history.dayTotals(timeZone: timeZone, from: from, bottle: key).map {
+                    BridgeEvent.DayEvent(date: $0.date.description, totalML: $0.totalML, drinks: $0.drinks, goalML: goal, bottle: key)
+                }
+            }.sorted { ($0.date, $0.bottle ?? "") < ($1.date, $1.bottle ?? "") }
+        } else {
+            let goal = configuration.goalML()
+            days = try history.dayTotals(timeZone: timeZone, from: from).map {
+                BridgeEvent.DayEvent(date: $0.date.description, totalML: $0.totalML, drinks: $0.drinks, goalML: goal)
+            }
         }
         return HistoryReport(drinks: drinks, days: days, timeZone: timeZone)
     }
@@ -46,12 +61,12 @@ public struct HistoryReport: Sendable {
             if events.isEmpty { return ["no drinks stored"] }
             return events.map { $0.textLine(novelty: false, timeZone: timeZone) }
         case .csv:
-            var rows = ["event,time,date,record_id,amount_ml,bottle_level_ml,type,deleted,total_ml,drinks,goal_ml"]
+            var rows = ["event,time,date,record_id,amount_ml,bottle_level_ml,type,deleted,total_ml,drinks,goal_ml,bottle"]
             for drink in drinks {
-                rows.append("drink,\(ISO8601Text.formatWithMilliseconds(Double(drink.timestamp))),,\(drink.recordID),\(drink.amountML),\(drink.bottleLevelML),\(drink.kind.rawValue),\(drink.deleted),,,")
+                rows.append("drink,\(ISO8601Text.formatWithMilliseconds(Double(drink.timestamp))),,\(drink.recordID),\(drink.amountML),\(drink.bottleLevelML),\(drink.kind.rawValue),\(drink.deleted),,,,\(drink.bottle)")
             }
             for day in days {
-                rows.append("day,,\(day.date),,,,,,\(day.totalML),\(day.drinks),\(day.goalML)")
+                rows.append("day,,\(day.date),,,,,,\(day.totalML),\(day.drinks),\(day.goalML),\(day.bottle ?? "")")
             }
             return rows
         }

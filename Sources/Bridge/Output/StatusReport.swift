@@ -34,16 +34,26 @@ public struct StatusReport: Sendable {
     public var pendingCommands: [String] = []
     /// The zone of the text lines' times (the `timezone` setting); the JSON stays UTC.
     public var timeZone: TimeZone = .gmt
+    /// The bottle's owner (`bottle.<ID>.owner`), when set.
+    public var owner: String?
 
-    /// Builds the report at `instant` from the database (engine state restored, nothing saved).
+    /// Builds the report at `instant` from the database (engine state restored, nothing saved),
+    /// for `bottle` (nil: the most recently seen).
     public static func make(history: DrinkHistory, configuration: Configuration, at instant: Double,
-                            clock: ClockTrust? = nil) throws -> StatusReport {
-        let bottle = try history.bottles().max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
-        let (all, _) = configuration.reminderSettings(bottleGoal: bottle?.goalML, personReachable: true,
-                                                      storedSchedules: StoredSchedules.tables(in: history))
+                            clock: ClockTrust? = nil, bottle chosen: BottleRecord? = nil) throws -> StatusReport {
+        let bottles = try history.bottles()
+        let bottle = chosen ?? bottles.max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
+        // The reminders as the daemon's desk keeps them: per adopted bottle (the most recently
+        // seen inherits a single-bottle history's state), or one engine before any was adopted.
+        let adopted = bottles.filter { $0.address != nil }
+        let key = adopted.isEmpty ? nil : bottle?.id
+        let own = bottle.map { configuration.forBottle([$0.id] + [$0.serial, $0.address].compactMap { $0 }) } ?? configuration
+        let (all, _) = own.reminderSettings(bottleGoal: bottle?.goalML, personReachable: true,
+                                            storedSchedules: StoredSchedules.tables(in: history))
         let settings = all.hydration
         let runner = ReminderRunner(history: history, settings: all,
-                                    logger: Logger(label: "status") { _ in SwiftLogNoOpLogHandler() }) { _ in }
+                                    logger: Logger(label: "status") { _ in SwiftLogNoOpLogHandler() },
+                                    bottle: key, inheritsLegacy: key != nil && key == adopted.first?.id) { _ in }
         let status = runner.status(at: instant)
         return StatusReport(at: instant, bottleName: bottle?.name, bottleID: bottle?.id, lastSync: bottle?.lastSync,
                             battery: bottle?.state?.batteryPercent, bottleLevelML: bottle?.state?.bottleLevelML,
@@ -53,7 +63,16 @@ public struct StatusReport: Sendable {
                             dailyLimit: status.dailyLimit, pending: status.pendingCount, rules: runner.rulesStatus(),
                             clock: clock, bottleClockOffset: bottle?.clockOffset,
                             pendingCommands: try pendingCommands(history: history, bottle: bottle?.id),
-                            timeZone: configuration.timeZone)
+                            timeZone: configuration.timeZone, owner: own.owner)
+    }
+
+    /// One report per adopted bottle, most recently seen first (one report when there are none
+    /// or one: `make`).
+    public static func makeEach(history: DrinkHistory, configuration: Configuration, at instant: Double,
+                                clock: ClockTrust? = nil) throws -> [StatusReport] {
+        let adopted = try history.bottles().filter { $0.address != nil }
+        guard adopted.count > 1 else { return [try make(history: history, configuration: configuration, at: instant, clock: clock)] }
+        return try adopted.map { try make(history: history, configuration: configuration, at: instant, clock: clock, bottle: $0) }
     }
 
     private static func pendingCommands(history: DrinkHistory, bottle: String?) throws -> [String] {
@@ -67,7 +86,7 @@ public struct StatusReport: Sendable {
     public func textLines() -> [String] {
         var lines: [String] = []
         if let bottleID {
-            lines.append("Bottle: \(bottleName ?? "unnamed") (\(bottleID))")
+            lines.append("Bottle: \(bottleName ?? "unnamed") (\(bottleID))" + (owner.map { ", \($0)'s" } ?? ""))
         } else {
             lines.append("Bottle: none seen yet")
         }
@@ -101,6 +120,7 @@ public struct StatusReport: Sendable {
         ]
         if let bottleID { object["bottle"] = bottleID }
         if let bottleName { object["bottle_name"] = bottleName }
+        if let owner { object["owner"] = owner }
         if let lastSync { object["last_sync"] = ISO8601Text.formatWithMilliseconds(lastSync) }
         if let battery { object["battery"] = battery }
         if let bottleLevelML { object["bottle_level_ml"] = bottleLevelML }

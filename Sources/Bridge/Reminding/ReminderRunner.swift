@@ -11,8 +11,19 @@ import Logging
 import Reminders
 
 public final class ReminderRunner {
-    /// The engine's name in the `engine_state` table.
+    /// The engine's name in the `engine_state` table when it serves every bottle (replay, and
+    /// the history of a bridge from before several bottles); `reminders@<bottle>` for one bottle.
     static let stateName = "reminders"
+
+    /// The state's name for `bottle` (nil: the one engine of every bottle).
+    public static func stateName(bottle: String?) -> String {
+        bottle.map { "\(stateName)@\($0)" } ?? stateName
+    }
+
+    /// The bottle whose reminders these are (nil: every bottle's drinks, one engine).
+    public private(set) var bottle: String?
+    /// The older state this runner took over (`reminders`), removed at its first save.
+    private var inherited: String?
 
     public private(set) var engine: ReminderEngine
     public let ledger: HistoryLedger
@@ -38,16 +49,28 @@ public final class ReminderRunner {
 
     /// Restores the engine from `history` with every rule's settings. `gapRule`: what a gap in
     /// time is (the daemon passes `.daemon`; replay and the one-shot commands tick through).
+    ///
+    /// - Parameters:
+    ///   - bottle: one bottle's reminders (its drinks only, its own state); nil: one engine for all.
+    ///   - inheritsLegacy: the bottle takes over the single engine's state (`reminders`) when it
+    ///     has none of its own yet: a history from before several bottles keeps its counters
+    ///     (the bottle it synced inherits them; its first save removes the old name).
     public init(history: DrinkHistory, settings: ReminderSettings, logger: Logger, gapRule: TimeGapRule = .replay,
-                deliver: @escaping (Delivery) -> Void) {
+                bottle: String? = nil, inheritsLegacy: Bool = false, deliver: @escaping (Delivery) -> Void) {
         self.gapRule = gapRule
         self.history = history
-        self.ledger = HistoryLedger(history: history)
+        self.bottle = bottle
+        self.ledger = HistoryLedger(history: history, bottle: bottle)
         self.logger = logger
         self.deliver = deliver
         var state = ReminderState()
         do {
-            if let json = try history.engineState(named: Self.stateName) {
+            var json = try history.engineState(named: Self.stateName(bottle: bottle))
+            if json == nil, bottle != nil, inheritsLegacy, let legacy = try history.engineState(named: Self.stateName) {
+                json = legacy
+                inherited = Self.stateName
+            }
+            if let json {
                 state = try JSONDecoder().decode(ReminderState.self, from: Data(json.utf8))
             }
         } catch {
@@ -55,6 +78,18 @@ public final class ReminderRunner {
         }
         self.savedState = state
         self.engine = ReminderEngine(settings: settings, state: state)
+    }
+
+    /// The bottle's key changed (its serial was read; or the one runner of a bridge that had no
+    /// bottle now serves its first): the state moves with it (History.moveBottle moved the
+    /// stored row; this saves under the new name from now on, and removes the old one).
+    public func rename(bottle newKey: String, at instant: Double) {
+        guard newKey != bottle else { return }
+        let old = Self.stateName(bottle: bottle)
+        bottle = newKey
+        ledger.bottle = newKey
+        inherited = inherited ?? old
+        save(deliveries: [], at: instant, force: true)
     }
 
     /// Runs the on-start rules at the first event of a run, then the ticks up to `instant`.
@@ -162,12 +197,17 @@ public final class ReminderRunner {
         for delivery in deliveries {
             deliver(delivery)
         }
-        guard engine.state != savedState || !deliveries.isEmpty else { return }
+        save(deliveries: deliveries, at: instant)
+    }
+
+    private func save(deliveries: [Delivery], at instant: Double, force: Bool = false) {
+        guard force || engine.state != savedState || !deliveries.isEmpty else { return }
         do {
             let json = String(decoding: try JSONEncoder().encode(engine.state), as: UTF8.self)
-            try history.saveEngineState(named: Self.stateName, json: json, at: instant, delivered: deliveries.map {
+            try history.saveEngineState(named: Self.stateName(bottle: bottle), json: json, at: instant, delivered: deliveries.map {
                 DeliveredNotification(id: $0.id, kind: $0.kind.rawValue, time: $0.time, title: $0.title, body: $0.body)
-            })
+            }, replacing: inherited)
+            inherited = nil
             savedState = engine.state
         } catch {
             logger.error("could not save the reminder state: \(error); it will be saved at the next change")

@@ -356,7 +356,7 @@ public final class Replayer: @unchecked Sendable {
             reminders.updateSettings(settings, at: time)
         case .historyChanged:
             reminders.historyChanged()
-        case .drinkStored:
+        case .drinkStored, .identified:
             break
         case .syncEnded(let time, let newRecords):
             reminders.syncEnded(at: time, newRecords: newRecords)
@@ -382,13 +382,34 @@ public final class Replayer: @unchecked Sendable {
         let timeZone = configuration.timeZone
         let goal = configuration.goalML(bottleGoal: bottleGoalML)
         do {
-            let totals = try history.dayTotals(timeZone: timeZone, from: first - 86_400 * 2, to: last + 86_400 * 2)
             let touched = touchedDays.dates(timeZone: timeZone)
-            var byDate: [LocalDay: DayTotal] = [:]
-            for total in totals { byDate[total.date] = total }
+            let bottles = try history.drinkBottles()
+            guard bottles.count > 1 else {
+                let totals = try history.dayTotals(timeZone: timeZone, from: first - 86_400 * 2, to: last + 86_400 * 2)
+                var byDate: [LocalDay: DayTotal] = [:]
+                for total in totals { byDate[total.date] = total }
+                for date in touched {
+                    let total = byDate[date]
+                    emit(.day(.init(date: date.description, totalML: total?.totalML ?? 0, drinks: total?.drinks ?? 0, goalML: goal)))
+                }
+                return
+            }
+            // A history of several bottles: one day per bottle and day (docs/design.md 3.4), each
+            // against its bottle's goal.
+            var byBottle: [String: (goal: Int, days: [LocalDay: DayTotal])] = [:]
+            for key in bottles {
+                let row = try history.bottleState(id: key)
+                let totals = try history.dayTotals(timeZone: timeZone, from: first - 86_400 * 2, to: last + 86_400 * 2, bottle: key)
+                let own = configuration.forBottle([key] + [row?.serial, row?.address].compactMap { $0 })
+                byBottle[key] = (own.goalML(bottleGoal: row?.goalML), Dictionary(uniqueKeysWithValues: totals.map { ($0.date, $0) }))
+            }
             for date in touched {
-                let total = byDate[date]
-                emit(.day(.init(date: date.description, totalML: total?.totalML ?? 0, drinks: total?.drinks ?? 0, goalML: goal)))
+                for key in bottles {
+                    let (bottleGoal, days) = byBottle[key]!
+                    let total = days[date]
+                    emit(.day(.init(date: date.description, totalML: total?.totalML ?? 0, drinks: total?.drinks ?? 0,
+                                    goalML: bottleGoal, bottle: key)))
+                }
             }
         } catch {
             emit(.error(.init(message: "could not compute day totals: \(error)", file: nil, line: nil)))

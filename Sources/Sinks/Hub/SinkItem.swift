@@ -12,6 +12,12 @@ enum SinkItem: Sendable {
         return false
     }
 
+    /// For a snapshot: the bottle it is about (`.some(nil)`: the bridge's bottle); nil otherwise.
+    var snapshotBottle: String?? {
+        if case let .snapshot(snapshot) = self { return .some(snapshot.bottle?.uppercased()) }
+        return nil
+    }
+
     /// For log lines: says which item without its whole text.
     var summary: String {
         switch self {

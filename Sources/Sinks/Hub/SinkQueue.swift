@@ -75,8 +75,10 @@ final class SinkQueue: Sendable {
         let limit = self.limit
         let (accepted, droppedItem, waiter) = state.withLock { state -> (Bool, SinkItem?, CheckedContinuation<Void, Never>?) in
             if state.closed { return (false, nil, nil) }
-            // Only the newest state matters: a queued older snapshot is replaced, not repeated.
-            if item.isSnapshot, let index = state.waiting.firstIndex(where: { $0.isSnapshot }) {
+            // Only the newest state of a bottle matters: a queued older snapshot of the same
+            // bottle is replaced, not repeated (another bottle's stays).
+            if let bottle = item.snapshotBottle,
+               let index = state.waiting.firstIndex(where: { $0.snapshotBottle == bottle }) {
                 state.waiting.remove(at: index)
             }
             var droppedItem: SinkItem?
@@ -195,11 +197,11 @@ final class SinkQueue: Sendable {
         }
     }
 
-    /// A newer snapshot waiting behind a stale one that failed goes out instead of it.
+    /// A newer snapshot of the same bottle waiting behind a stale one that failed goes out instead of it.
     private func freshest(_ item: SinkItem) -> SinkItem {
-        guard item.isSnapshot else { return item }
+        guard let bottle = item.snapshotBottle else { return item }
         return state.withLock { state in
-            guard let index = state.waiting.firstIndex(where: { $0.isSnapshot }) else { return item }
+            guard let index = state.waiting.firstIndex(where: { $0.snapshotBottle == bottle }) else { return item }
             return state.waiting.remove(at: index)
         }
     }

@@ -75,6 +75,7 @@ struct CommandIntake: Sendable {
         case let .log(type): return "log \(type)"
         case let .action(id, action): return "action \(id) \(action)"
         case let .bottle(command): return "bottle \(command.name)"
+        case let .bottleOf(command, bottle): return "bottle \(command.name) (\(bottle))"
         }
     }
 

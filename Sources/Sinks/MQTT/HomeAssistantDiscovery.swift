@@ -19,7 +19,9 @@
 //   it is `via_device` the bridge, itself a device with the bridge's version.
 
 enum HomeAssistantDiscovery {
-    static func payload(for configuration: MQTTSinkConfiguration) -> JSONValue {
+    /// `otherBridges`: the household's other bridges (docs/design.md 6) by id; the bottle is then
+    /// available while any of them is (`availability_mode: any`).
+    static func payload(for configuration: MQTTSinkConfiguration, otherBridges: [String] = []) -> JSONValue {
         let topics = configuration.topics
         let prefix = "aquavate_\(topics.bottleID)"
 
@@ -123,14 +125,21 @@ enum HomeAssistantDiscovery {
             ]),
         ]
 
-        return .object([
+        var root: [String: JSONValue] = [
             "dev": .object(device),
             "o": origin(configuration),
-            "availability_topic": .string(topics.availability),
             "state_topic": .string(topics.state),
             "qos": .int(1),
             "cmps": .object(Dictionary(uniqueKeysWithValues: components)),
-        ])
+        ]
+        if otherBridges.isEmpty {
+            root["availability_topic"] = .string(topics.availability)
+        } else {
+            let all = [topics.availability] + otherBridges.sorted().map { configuration.bridgeAvailabilityTopic(of: $0) }
+            root["availability"] = .array(all.map { .object(["topic": .string($0)]) })
+            root["availability_mode"] = "any"
+        }
+        return .object(root)
     }
 
     /// The bridge itself, the device every bottle is `via_device` of: whether it is online.

@@ -78,7 +78,7 @@ enum MQTTPayloads {
             members["command"] = .string("action")
             members["id"] = .string(id)
             members["action"] = .string(action)
-        case let .bottle(bottle)?:
+        case let .bottle(bottle)?, let .bottleOf(bottle, _)?:
             members["command"] = .string(bottle.name)
         case nil:
             members["command"] = .null

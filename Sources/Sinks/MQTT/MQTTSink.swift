@@ -9,11 +9,13 @@
 // Assistant announces itself (`online` on `homeassistant/status`) the discovery configs and
 // state are sent again.
 //
-// The bottle: no bottle device is announced until a bottle is known (a fresh install would
-// otherwise leave an orphan device in Home Assistant). `identify` tells the sink who the bottle
+// The bottles: no bottle device is announced until a bottle is known (a fresh install would
+// otherwise leave an orphan device in Home Assistant). `identify` tells the sink who a bottle
 // is — its address, its Device Information serial (the device's identifier), firmware and
-// model — and the sink announces it; when the bottle's topic id changes, the old device is
-// removed (an empty retained config) before the new one is announced.
+// model — and the sink announces it; when that bottle's topic id changes, its old device is
+// removed (an empty retained config) before the new one is announced. A bridge with several
+// bottles (docs/design.md 6) has a device, topics and retained state per bottle; an item names
+// its bottle (`bottle`: serial or address), and one that names none is the last identified's.
 //
 // Commands: whoever may publish on the command topic is not trusted with more than
 // the gate allows (the daemon's: the person's settings). Each command is rate-limited, judged
@@ -44,28 +46,65 @@ public final class MQTTSink: NotificationSink {
     private final class Shared: Sendable {
         private struct Values {
             var context: SinkContext?
-            var snapshot: BridgeSnapshot?
+            /// The latest state of each bottle, by topic id.
+            var snapshots: [String: BridgeSnapshot] = [:]
+            /// The last identified bottle's configuration (the one before any was identified).
             var configuration: MQTTSinkConfiguration
+            /// Every identified bottle's, the last identified among them.
+            var bottles: [MQTTSinkConfiguration]
+            /// The household's other bridges seen on the broker (docs/design.md 6).
+            var otherBridges: Set<String> = []
         }
         private let values: Locked<Values>
 
         init(configuration: MQTTSinkConfiguration) {
-            values = Locked(Values(configuration: configuration))
+            values = Locked(Values(configuration: configuration, bottles: configuration.hasBottle ? [configuration] : []))
         }
 
         var current: MQTTSinkConfiguration { values.withLock { $0.configuration } }
-        /// Sets the configuration; returns the previous one.
-        func replace(with configuration: MQTTSinkConfiguration) -> MQTTSinkConfiguration {
+        var bottles: [MQTTSinkConfiguration] { values.withLock { $0.bottles } }
+
+        /// Records `bottle`'s identity: returns the configuration it had (nil: a new bottle of
+        /// several) and the one it has now.
+        func identify(_ bottle: SinkBottle) -> (old: MQTTSinkConfiguration?, new: MQTTSinkConfiguration) {
             values.withLock { values in
-                defer { values.configuration = configuration }
-                return values.configuration
+                // A bottle already known by address or serial; or the one the sink started
+                // with that only had its topic id fixed (`mqtt.bottle_id`).
+                let index = values.bottles.firstIndex { $0.isBottle(bottle) }
+                    ?? (values.bottles.count == 1 && values.bottles[0].bottleAddress == nil && values.bottles[0].bottleSerial == nil ? 0 : nil)
+                let old: MQTTSinkConfiguration?
+                if let index {
+                    old = values.bottles[index]
+                } else if values.bottles.isEmpty {
+                    old = values.configuration  // the first bottle: what the sink started with
+                } else {
+                    old = nil
+                }
+                let new = (old ?? values.configuration.forAnotherBottle()).identifying(bottle)
+                if let index { values.bottles[index] = new } else { values.bottles.append(new) }
+                values.configuration = new
+                if let old, old.topics.bottleID != new.topics.bottleID {
+                    values.snapshots[new.topics.bottleID] = values.snapshots.removeValue(forKey: old.topics.bottleID)
+                }
+                return (old, new)
             }
         }
 
+        /// The configuration of the bottle an item names (nil or unknown: the last identified).
+        func configuration(for bottle: String?) -> MQTTSinkConfiguration {
+            values.withLock { values in
+                bottle.flatMap { key in values.bottles.first { $0.isBottle(key) } } ?? values.configuration
+            }
+        }
+
+        /// Records another bridge; true when it is new.
+        func sawBridge(_ id: String) -> Bool { values.withLock { $0.otherBridges.insert(id).inserted } }
+        var otherBridges: [String] { values.withLock { $0.otherBridges.sorted() } }
+
         func set(context: SinkContext) { values.withLock { $0.context = context } }
         var currentContext: SinkContext? { values.withLock { $0.context } }
-        func set(snapshot: BridgeSnapshot) { values.withLock { $0.snapshot = snapshot } }
-        var latestSnapshot: BridgeSnapshot? { values.withLock { $0.snapshot } }
+        func set(snapshot: BridgeSnapshot, for id: String) { values.withLock { $0.snapshots[id] = snapshot } }
+        func snapshot(for id: String) -> BridgeSnapshot? { values.withLock { $0.snapshots[id] } }
     }
 
     /// The topics of the bottle as now known.
@@ -106,12 +145,12 @@ public final class MQTTSink: NotificationSink {
                 // order, so whatever reacts to the announcement (Home Assistant's birth message, a
                 // command from the new device's page) finds the subscriptions in place.
                 let current = shared.current
-                var subscriptions = [current.topics.homeAssistantStatus]
-                if current.hasBottle { subscriptions.insert(current.topics.command, at: 0) }
+                let bottles = shared.bottles
+                let subscriptions = bottles.map(\.topics.command) + [current.topics.homeAssistantStatus, current.bridgesAvailabilityFilter]
                 for topic in subscriptions {
                     do { try client.subscribe(topic) } catch { logger.warning("\(error)") }
                 }
-                Self.announce(on: client, configuration: current, snapshot: shared.latestSnapshot,
+                Self.announce(on: client, configuration: current, bottles: bottles, shared: shared,
                               availability: true, logger: logger)
                 shared.currentContext?.reachable()
             },
@@ -120,11 +159,11 @@ public final class MQTTSink: NotificationSink {
                               logger: logger)
             },
             oversized: { client, topic, bytes in
-                guard topic == shared.current.topics.command else {
+                guard let bottle = shared.bottles.first(where: { $0.topics.command == topic }) else {
                     logger.warning("MQTT: ignored a message of \(bytes) bytes on \(topic)")
                     return
                 }
-                intake.oversized(bytes: bytes, topics: shared.current.topics, on: client)
+                intake.oversized(bytes: bytes, topics: bottle.topics, on: client)
             })
         client = try MosquittoClient(options: options, handlers: handlers, logger: logger)
     }
@@ -140,9 +179,9 @@ public final class MQTTSink: NotificationSink {
 
     public func identify(_ bottle: SinkBottle) async {
         guard bottle.isKnown else { return }
-        let new = shared.current.identifying(bottle)
-        let old = shared.replace(with: new)
-        guard new != old, client.isConnected else { return }
+        let (known, new) = shared.identify(bottle)
+        guard new != known, client.isConnected else { return }
+        let old = known ?? new.forAnotherBottle()
         let moved = old.hasBottle && old.topics.bottleID != new.topics.bottleID
         if moved {
             // The old device goes (an empty retained config removes it), with its retained state.
@@ -154,29 +193,33 @@ public final class MQTTSink: NotificationSink {
         if moved || !old.hasBottle {
             do { try client.subscribe(new.topics.command) } catch { logger.warning("\(error)") }
         }
-        Self.announce(on: client, configuration: new, snapshot: shared.latestSnapshot, availability: false, logger: logger)
+        Self.announce(on: client, configuration: new, bottles: [new], shared: shared, availability: false, logger: logger)
     }
 
     public func publish(_ result: SinkCommandResult) async throws {
-        guard shared.current.hasBottle else { return }
-        try publish(.init(topic: topics.commandResult, text: MQTTPayloads.bottleCommandResult(result).text))
+        let bottle = shared.configuration(for: result.bottle)
+        guard bottle.hasBottle else { return }
+        try publish(.init(topic: bottle.topics.commandResult, text: MQTTPayloads.bottleCommandResult(result).text))
     }
 
     public func deliver(_ notification: SinkNotification) async throws {
-        try publish(.init(topic: topics.notification, text: MQTTPayloads.notification(notification).text))
+        let bottle = shared.configuration(for: notification.bottle)
+        try publish(.init(topic: bottle.topics.notification, text: MQTTPayloads.notification(notification).text))
     }
 
     public func publish(_ drink: SinkDrink) async throws {
-        guard shared.current.hasBottle else { return }
-        try publish(.init(topic: topics.drink, text: MQTTPayloads.drink(drink).text))
+        let bottle = shared.configuration(for: drink.bottle)
+        guard bottle.hasBottle else { return }
+        try publish(.init(topic: bottle.topics.drink, text: MQTTPayloads.drink(drink).text))
     }
 
     public func publish(_ snapshot: BridgeSnapshot) async throws {
-        shared.set(snapshot: snapshot)
+        let bottle = shared.configuration(for: snapshot.bottle)
+        shared.set(snapshot: snapshot, for: bottle.topics.bottleID)
         // Without a connection it goes out with the next `connected`; nothing to retry. Without
         // a bottle there is no device to carry it.
-        guard shared.current.hasBottle else { return }
-        _ = try? client.publish(.init(topic: topics.state, text: MQTTPayloads.state(snapshot).text, retain: true))
+        guard bottle.hasBottle else { return }
+        _ = try? client.publish(.init(topic: bottle.topics.state, text: MQTTPayloads.state(snapshot).text, retain: true))
     }
 
     private func publish(_ message: MosquittoClient.Message) throws(SinkDeliveryError) {
@@ -194,25 +237,39 @@ public final class MQTTSink: NotificationSink {
 
     // MARK: - Network thread
 
+    /// The bridge's availability and device, then each of `bottles`' device and latest state.
     private static func announce(on client: MosquittoClient, configuration: MQTTSinkConfiguration,
-                                 snapshot: BridgeSnapshot?, availability: Bool, logger: Logger) {
+                                 bottles: [MQTTSinkConfiguration], shared: Shared, availability: Bool, logger: Logger) {
         let topics = configuration.topics
         var messages: [MosquittoClient.Message] = []
         if availability { messages.append(.init(topic: topics.availability, text: "online", retain: true)) }
         if configuration.discovery {
             messages.append(.init(topic: topics.bridgeDiscovery,
                                   text: HomeAssistantDiscovery.bridgePayload(for: configuration).text, retain: true))
-            if configuration.hasBottle {
-                messages.append(.init(topic: topics.discovery,
-                                      text: HomeAssistantDiscovery.payload(for: configuration).text, retain: true))
-            }
         }
-        if let snapshot, configuration.hasBottle {
-            messages.append(.init(topic: topics.state, text: MQTTPayloads.state(snapshot).text, retain: true))
+        for bottle in bottles where bottle.hasBottle {
+            if configuration.discovery {
+                messages.append(.init(topic: bottle.topics.discovery,
+                                      text: HomeAssistantDiscovery.payload(for: bottle, otherBridges: shared.otherBridges).text,
+                                      retain: true))
+            }
+            if let snapshot = shared.snapshot(for: bottle.topics.bottleID) {
+                messages.append(.init(topic: bottle.topics.state, text: MQTTPayloads.state(snapshot).text, retain: true))
+            }
         }
         for message in messages {
             do { try client.publish(message) } catch { logger.warning("\(error)") }
         }
+    }
+
+    /// The id of another bridge whose availability topic this is; nil otherwise.
+    private static func otherBridge(_ topic: String, configuration: MQTTSinkConfiguration) -> String? {
+        let filter = configuration.bridgesAvailabilityFilter.split(separator: "/", omittingEmptySubsequences: false)
+        let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard levels.count == filter.count, let wildcard = filter.firstIndex(of: "+") else { return nil }
+        for (level, expected) in zip(levels, filter) where expected != "+" && level != expected { return nil }
+        let id = String(levels[wildcard])
+        return id == configuration.topics.bridgeID || !MQTTTopics.isValidID(id) ? nil : id
     }
 
     private static func received(_ message: MosquittoClient.Message, on client: MosquittoClient,
@@ -220,24 +277,32 @@ public final class MQTTSink: NotificationSink {
                                  logger: Logger) {
         let configuration = shared.current
         let topics = configuration.topics
-        switch message.topic {
-        case topics.homeAssistantStatus:
+        if message.topic == topics.homeAssistantStatus {
             // A retained `online` arrives with every subscription, right after the announcement
             // the connection made: only a live birth message means Home Assistant restarted.
             guard message.text == "online", !message.retain, configuration.discovery else { return }
             logger.info("MQTT: Home Assistant is online; announcing the bottle again")
-            announce(on: client, configuration: configuration, snapshot: shared.latestSnapshot,
+            announce(on: client, configuration: configuration, bottles: shared.bottles, shared: shared,
                      availability: false, logger: logger)
-        case topics.command:
+        } else if let other = otherBridge(message.topic, configuration: configuration) {
+            // Another bridge of the household: the bottles are available while any bridge is.
+            guard shared.sawBridge(other), configuration.discovery else { return }
+            logger.info("MQTT: bridge \(other) shares this broker; the bottles are available while either is")
+            announce(on: client, configuration: configuration, bottles: shared.bottles, shared: shared,
+                     availability: false, logger: logger)
+        } else if let bottle = shared.bottles.first(where: { $0.topics.command == message.topic }) {
             guard !message.retain else {
-                logger.warning("MQTT: ignored a retained message on \(topics.command): commands must be published without retain, or they would run again at every reconnection")
+                logger.warning("MQTT: ignored a retained message on \(bottle.topics.command): commands must be published without retain, or they would run again at every reconnection")
                 return
             }
-            if let command = intake.admit(message.payload, topics: topics, on: client) {
+            if var command = intake.admit(message.payload, topics: bottle.topics, on: client) {
+                // With several bottles, a bottle command is for the one whose topic it came on.
+                if case let .bottle(request) = command, shared.bottles.count > 1,
+                   let key = bottle.bottleSerial ?? bottle.bottleAddress {
+                    command = .bottleOf(request, bottle: key)
+                }
                 shared.currentContext?.command(command)
             }
-        default:
-            break
         }
     }
 }

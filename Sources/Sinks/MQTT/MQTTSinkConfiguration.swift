@@ -37,6 +37,37 @@ public struct MQTTSinkConfiguration: Sendable, Equatable {
     let topicPrefix: String
     let discoveryPrefix: String
 
+    /// The same broker and bridge for a further bottle (docs/design.md 6): no identity yet, and
+    /// no fixed topic id (`mqtt.bottle_id` names the first bottle only).
+    public func forAnotherBottle() -> MQTTSinkConfiguration {
+        var copy = self
+        copy.bottleAddress = nil
+        copy.bottleSerial = nil
+        copy.firmwareVersion = nil
+        copy.bottleModel = nil
+        copy.bottleIDOverride = nil
+        copy.bottleName = "Aquavate unknown"
+        copy.topics = MQTTTopics(bottleID: "unknown", bridgeID: topics.bridgeID, topicPrefix: topicPrefix, discoveryPrefix: discoveryPrefix)
+        return copy
+    }
+
+    /// The availability topic of bridge `id` (another bridge of the household).
+    func bridgeAvailabilityTopic(of id: String) -> String { "\(topicPrefix)/bridge/\(id)/availability" }
+
+    /// Every bridge's availability topic, for the subscription.
+    var bridgesAvailabilityFilter: String { "\(topicPrefix)/bridge/+/availability" }
+
+    /// Whether this is the bottle with `bottle`'s address or serial.
+    func isBottle(_ bottle: SinkBottle) -> Bool {
+        [bottle.address, bottle.serial].compactMap { $0 }.contains { isBottle($0) }
+    }
+
+    /// Whether `key` (an address or serial, any case) is this bottle's.
+    func isBottle(_ key: String) -> Bool {
+        let key = key.uppercased()
+        return bottleAddress?.uppercased() == key || bottleSerial?.uppercased() == key
+    }
+
     /// The same configuration for the bottle now known as `bottle`: its identity, and its topics
     /// (the id follows its address unless `mqtt.bottle_id` fixes it).
     public func identifying(_ bottle: SinkBottle) -> MQTTSinkConfiguration {

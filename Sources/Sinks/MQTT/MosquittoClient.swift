@@ -96,6 +96,10 @@ final class MosquittoClient: @unchecked Sendable {
         var maximumPacketSize: UInt32?
         /// Payloads longer than this are not copied: `Handlers.oversized` gets their length only.
         var maximumIncomingPayload: Int?
+        /// False: a persistent session (MQTT 3.1.1 clean session off; needs a fixed `clientID`):
+        /// the broker keeps the subscriptions and queues QoS 1 messages while the client is away
+        /// (the household's replication, docs/design.md 6).
+        var cleanSession = true
     }
 
     /// Called on the network thread.
@@ -127,6 +131,8 @@ final class MosquittoClient: @unchecked Sendable {
         /// Message ids the broker has acknowledged, collected only while `stop()` waits for them.
         var acknowledged: Set<Int32>?
         var acknowledgementWaiter: (ids: Set<Int32>, continuation: CheckedContinuation<Void, Never>)?
+        /// The broker said it still had this client's session at the last connection.
+        var sessionPresent = false
     }
     /// MQTT 5 in use; false after a broker refused it (network thread only, like connecting).
     private var speaksVersion5: Bool
@@ -135,7 +141,7 @@ final class MosquittoClient: @unchecked Sendable {
 
     init(options: Options, handlers: Handlers, logger: Logger) throws(SinkConfigurationError) {
         _ = MosquittoLibrary.initialized
-        guard let handle = mosquitto_new(options.clientID, true, nil) else {
+        guard let handle = mosquitto_new(options.clientID, options.cleanSession || options.clientID == nil, nil) else {
             throw .mqttSetupFailed("mosquitto_new: \(String(cString: strerror(errno)))")
         }
         self.handle = handle
@@ -145,7 +151,7 @@ final class MosquittoClient: @unchecked Sendable {
         self.logger = logger
         try configure()
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
-        mosquitto_connect_callback_set(handle, mosquittoConnected)
+        mosquitto_connect_with_flags_callback_set(handle, mosquittoConnected)
         mosquitto_disconnect_callback_set(handle, mosquittoDisconnected)
         mosquitto_message_callback_set(handle, mosquittoMessage)
         mosquitto_publish_callback_set(handle, mosquittoPublished)
@@ -181,6 +187,10 @@ final class MosquittoClient: @unchecked Sendable {
     }
 
     var isConnected: Bool { state.withLock { $0.connected } }
+
+    /// Whether the broker still had this client's session at the last connection (a persistent
+    /// session: false at the first connection, and after a broker that lost it).
+    var sessionPresent: Bool { state.withLock { $0.sessionPresent } }
 
     // MARK: - Any thread
 
@@ -438,7 +448,7 @@ final class MosquittoClient: @unchecked Sendable {
 
     // MARK: - Callbacks (network thread)
 
-    fileprivate func didConnect(_ code: Int32) {
+    fileprivate func didConnect(_ code: Int32, flags: Int32 = 0) {
         guard code == 0 else {
             let unsupportedVersion = Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue)
             if speaksVersion5, code == unsupportedVersion || code == 1, fallBackToVersion3() {
@@ -456,6 +466,7 @@ final class MosquittoClient: @unchecked Sendable {
         }
         let stopping = state.withLock { state -> Bool in
             state.connected = true
+            state.sessionPresent = flags & 1 != 0
             return state.stopRequested
         }
         if stopping {
@@ -511,8 +522,8 @@ private func client(_ userData: UnsafeMutableRawPointer?) -> MosquittoClient? {
     userData.map { Unmanaged<MosquittoClient>.fromOpaque($0).takeUnretainedValue() }
 }
 
-private func mosquittoConnected(_: OpaquePointer?, _ userData: UnsafeMutableRawPointer?, _ code: Int32) {
-    client(userData)?.didConnect(code)
+private func mosquittoConnected(_: OpaquePointer?, _ userData: UnsafeMutableRawPointer?, _ code: Int32, _ flags: Int32) {
+    client(userData)?.didConnect(code, flags: flags)
 }
 
 private func mosquittoDisconnected(_: OpaquePointer?, _ userData: UnsafeMutableRawPointer?, _ code: Int32) {

@@ -27,11 +27,15 @@ public struct BridgeSnapshot: Sendable, Equatable {
     public var shakeToEmpty: Bool?
     /// The goal the bottle itself holds (Bottle Config), when read.
     public var bottleGoalML: Int?
+    /// The bottle it is about (its serial or address), where a bridge has several; nil: the
+    /// bridge's bottle.
+    public var bottle: String?
 
     public init(time: Double, dayTotalML: Int, goalML: Int, bottleLevelML: Int? = nil,
                 batteryPercent: Int? = nil, urgency: String, deficitML: Int, remindersToday: Int,
                 dailyLimit: Bool, lastSync: Double? = nil, unsynced: Int? = nil,
-                bottleConnected: Bool, shakeToEmpty: Bool? = nil, bottleGoalML: Int? = nil) {
+                bottleConnected: Bool, shakeToEmpty: Bool? = nil, bottleGoalML: Int? = nil, bottle: String? = nil) {
+        self.bottle = bottle
         self.time = time
         self.dayTotalML = dayTotalML
         self.goalML = goalML

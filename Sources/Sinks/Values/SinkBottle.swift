@@ -32,8 +32,11 @@ public struct SinkCommandResult: Sendable, Equatable {
     /// `pending`, `applied`, `failed`, or `refused` (never queued).
     public var status: String
     public var message: String?
+    /// The bottle's serial or address, where a bridge has several; nil: the bridge's bottle.
+    public var bottle: String?
 
-    public init(id: Int64?, command: String, argument: String?, status: String, message: String?) {
+    public init(id: Int64?, command: String, argument: String?, status: String, message: String?, bottle: String? = nil) {
+        self.bottle = bottle
         self.id = id
         self.command = command
         self.argument = argument

@@ -10,6 +10,9 @@ public enum SinkCommand: Sendable, Equatable {
     case action(notificationID: String, actionID: String)
     /// A bottle command (docs/design.md 3.5), queued by the bridge through the same checks as the CLI.
     case bottle(SinkBottleCommand)
+    /// The same for one bottle of several (docs/design.md 6): it came on that bottle's command
+    /// topic; `bottle` is its serial or address.
+    case bottleOf(SinkBottleCommand, bottle: String)
 }
 
 /// What Home Assistant's goal number, tare button and shake-to-empty switch, and the delete

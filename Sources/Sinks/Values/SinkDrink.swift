@@ -10,8 +10,11 @@ public struct SinkDrink: Sendable, Equatable {
     public var bottleLevelML: Int
     /// `gulp` or `pour`.
     public var type: String
+    /// The bottle's serial or address, where a bridge has several; nil: the bridge's bottle.
+    public var bottle: String?
 
-    public init(recordID: Int, time: Double, amountML: Int, bottleLevelML: Int, type: String) {
+    public init(recordID: Int, time: Double, amountML: Int, bottleLevelML: Int, type: String, bottle: String? = nil) {
+        self.bottle = bottle
         self.recordID = recordID
         self.time = time
         self.amountML = amountML

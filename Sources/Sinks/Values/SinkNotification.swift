@@ -66,9 +66,13 @@ public struct SinkNotification: Sendable, Equatable {
     public var time: Double
     public var actions: [SinkAction]
     public var priority: SinkPriority
+    /// The bottle whose person it is for (its serial or address), where a bridge has several;
+    /// nil: the bridge's bottle.
+    public var bottle: String?
 
     public init(id: String, kind: String, title: String, body: String, time: Double,
-                actions: [SinkAction] = [], priority: SinkPriority? = nil) {
+                actions: [SinkAction] = [], priority: SinkPriority? = nil, bottle: String? = nil) {
+        self.bottle = bottle
         self.id = id
         self.kind = kind
         self.title = title

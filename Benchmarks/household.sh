@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Household figures (docs/design.md 6) with real parts and no hardware: a mosquitto on loopback
+# and N bridge daemons, each with its own private bus and `aquavate-sim` bottle of R drinks.
+#   * convergence: from the last daemon's start until every history holds all N × R drinks;
+#   * after a partition: the last bridge stopped, a drink deleted on the first, the last one
+#     started again: until its history shows the deletion;
+#   * broker traffic per drink: the household PUBLISH packets and payload bytes mosquitto logged
+#     (what each bridge received and sent), per drink.
+#
+#   swift build --product aquavate-bridge && swift build --product aquavate-sim
+#   Benchmarks/household.sh [BIN_DIR] [BRIDGES] [RECORDS]     # default .build/debug 3 20
+set -euo pipefail
+bin=${1:-.build/debug}
+bridges=${2:-3}
+records=${3:-20}
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; sleep 0.5; rm -rf "$work"' EXIT
+port=$((20000 + RANDOM % 10000))
+cat > "$work/mosquitto.conf" <<CONF
+listener $port 127.0.0.1
+allow_anonymous true
+persistence false
+log_dest file $work/mosquitto.log
+log_type all
+CONF
+[ "$(id -u)" = 0 ] && echo "user root" >> "$work/mosquitto.conf"
+/usr/sbin/mosquitto -c "$work/mosquitto.conf" &
+now() { date +%s.%N; }
+ms() { echo "($2 - $1) * 1000" | bc -l | cut -d. -f1; }
+count() { sqlite3 "$1" "SELECT count(*) FROM drink" 2>/dev/null || echo 0; }
+
+start_bus() {  # $1 = index: a dbus-daemon and a simulator with its own address
+    local i=$1 dir="$work/b$1"
+    mkdir -p "$dir"
+    dbus-daemon --session --nofork --print-address=1 --address="unix:path=$dir/bus.sock" > "$dir/addr" 2>/dev/null &
+    for _ in $(seq 50); do [ -s "$dir/addr" ] && break; sleep 0.1; done
+    DBUS_SYSTEM_BUS_ADDRESS=$(head -1 "$dir/addr") "$bin/aquavate-sim" --records "$records" --disconnect-delay 0.1 \
+        --address "F4:12:FA:00:C$i:0$i" --state-file "$dir/state.json" 2> "$dir/sim.log" &
+    for _ in $(seq 50); do [ -s "$dir/state.json" ] && break; sleep 0.1; done
+}
+start_bridge() {  # $1 = index
+    local dir="$work/b$1"
+    DBUS_SYSTEM_BUS_ADDRESS=$(head -1 "$dir/addr") XDG_RUNTIME_DIR="$dir" "$bin/aquavate-bridge" run --db "$dir/h.sqlite" \
+        --set "mqtt.url=mqtt://127.0.0.1:$port" --set "bridge.id=room$1" --set desktop.enabled=false >> "$dir/run.log" 2>&1 &
+    echo $! > "$dir/pid"
+}
+wait_all() {  # until every history holds $1 drinks; prints the ms it took from $2
+    local want=$1 from=$2
+    for _ in $(seq 1200); do
+        local ok=1
+        for i in $(seq "$bridges"); do [ "$(count "$work/b$i/h.sqlite")" = "$want" ] || ok=0; done
+        [ $ok = 1 ] && { ms "$from" "$(now)"; return; }
+        sleep 0.05
+    done
+    echo "timeout"
+}
+
+for i in $(seq "$bridges"); do start_bus "$i"; done
+total=$((bridges * records))
+for i in $(seq "$bridges"); do start_bridge "$i"; done
+started=$(now)
+echo "household: $bridges bridges × $records drinks: every history holds all $total drinks $(wait_all $total "$started") ms after the daemons started (debug build; includes discovery, connect and sync)"
+
+# Traffic: household PUBLISH packets mosquitto received from and sent to the bridges.
+received=$(grep -c "Received PUBLISH from aquavate-room.*household/drink" "$work/mosquitto.log" || true)
+sent=$(grep -c "Sending PUBLISH to aquavate-room.*household/drink" "$work/mosquitto.log" || true)
+bytes=$(grep "Received PUBLISH from aquavate-room.*household/drink" "$work/mosquitto.log" | sed -E 's/.*\(([0-9]+) bytes\).*/\1/' | awk '{s+=$1} END {print s+0}')
+echo "household: broker in: $received drink publishes for $total drinks ($(echo "scale=2; $received / $total" | bc) per drink, $((bytes / (received > 0 ? received : 1))) payload bytes each); broker out: $sent ($(echo "scale=2; $sent / $total" | bc) per drink: one to every bridge, the publisher's own echo included, which it drops: MQTT 3.1.1 has no no-local)"
+
+# Partition: the last bridge away, a deletion on the first, the last back.
+last=$bridges
+kill -TERM "$(cat "$work/b$last/pid")"; wait "$(cat "$work/b$last/pid")" 2>/dev/null || true
+serial=$(sqlite3 "$work/b1/h.sqlite" "SELECT id FROM bottle LIMIT 1")
+DBUS_SYSTEM_BUS_ADDRESS=$(head -1 "$work/b1/addr") "$bin/aquavate-bridge" bottle delete 3 --bottle "$serial" --db "$work/b1/h.sqlite" > /dev/null
+for _ in $(seq 400); do
+    [ "$(sqlite3 "$work/b2/h.sqlite" "SELECT deleted FROM drink WHERE bottle = '$serial' AND record_id = 3")" = 1 ] && break
+    sleep 0.05
+done
+back=$(now)
+start_bridge "$last"
+for _ in $(seq 1200); do
+    [ "$(sqlite3 "$work/b$last/h.sqlite" "SELECT deleted FROM drink WHERE bottle = '$serial' AND record_id = 3" 2>/dev/null)" = 1 ] && break
+    sleep 0.05
+done
+echo "household: after a partition, the returning bridge holds the deletion $(ms "$back" "$(now)") ms after it started again (process start, MQTT connect, session replay)"
+for i in $(seq "$bridges"); do kill -TERM "$(cat "$work/b$i/pid")" 2>/dev/null || true; done
+wait 2>/dev/null || true

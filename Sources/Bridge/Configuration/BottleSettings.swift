@@ -1,0 +1,72 @@
+// Settings of one bottle of several (docs/design.md 6): `bottle.<ID>.<key>`, where ID is the
+// bottle's serial or address and key one of `perBottle` (the person's goal, name and
+// reminders). A bottle's key overrides the global key of the same name at the same level
+// (file, `config set`, `--set`); the levels keep their order. Everything else is the house's.
+
+import Foundation
+
+extension SettingCatalog {
+    /// What a bottle may have of its own: its owner's name, goal and reminders.
+    public static let perBottle: [String] = [
+        "owner", "goal_ml", "notifications.enabled", "reminders.enabled", "reminders.daily_limit",
+        "reminders.back_on_track", "reminders.active_start", "reminders.active_end", "reminders.min_deficit_ml",
+        "messages.enabled", "deadline.enabled", "rituals.enabled",
+    ]
+
+    /// `owner` exists only per bottle: the person the bottle belongs to, in notification titles.
+    static let ownerKey = SettingKey("owner", .text, default: nil, "the person the bottle belongs to (shown in notification titles)",
+                                     access: .person)
+
+    /// The key `bottle.<ID>.<key>` as a setting of its own (its base key's kind and access), with
+    /// the ID in upper case; nil when `name` is not one.
+    static func bottleKey(named name: String) -> SettingKey? {
+        guard let (bottle, base) = splitBottleKey(name),
+              let baseKey = base == "owner" ? ownerKey : key(named: base) else { return nil }
+        return SettingKey(bottleKeyName(bottle: bottle, base: base), baseKey.kind, default: nil,
+                          "\(baseKey.summary), for bottle \(bottle)", access: baseKey.access, baseName: base)
+    }
+
+    /// The canonical name of a bottle's setting.
+    public static func bottleKeyName(bottle: String, base: String) -> String {
+        "bottle.\(bottle.uppercased()).\(base)"
+    }
+
+    /// (ID, base key) of `bottle.<ID>.<key>` with a known per-bottle base key; nil otherwise.
+    static func splitBottleKey(_ name: String) -> (bottle: String, base: String)? {
+        let parts = name.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "bottle", !parts[1].isEmpty,
+              parts[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == ":" || $0 == "-" || $0 == "_" }),
+              perBottle.contains(String(parts[2])) else { return nil }
+        return (String(parts[1]), String(parts[2]))
+    }
+}
+
+extension Configuration {
+    /// The settings as one bottle sees them: its own keys (by any of `ids`, its serial and
+    /// address, any case) in place of the global ones, level by level.
+    public func forBottle(_ ids: [String]) -> Configuration {
+        let wanted = Set(ids.map { $0.uppercased() })
+        var copy = self
+        func own(_ values: [String: String]) -> [String: String] {
+            var result = values
+            for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+                guard let (bottle, base) = SettingCatalog.splitBottleKey(name), wanted.contains(bottle.uppercased()) else { continue }
+                result[base] = value
+            }
+            return result
+        }
+        copy.replaceLevels(file: own(fileValues), stored: own(storedValues), overrides: own(overrides))
+        return copy
+    }
+
+    /// Every per-bottle setting given at any level, by name (for `config list`).
+    public var bottleSettingNames: [String] {
+        Set(fileValues.keys).union(storedValues.keys).union(overrides.keys)
+            .filter { SettingCatalog.splitBottleKey($0) != nil }.sorted()
+    }
+
+    /// The bottle's owner, when one is set (`bottle.<ID>.owner`; on a `forBottle` view: `owner`).
+    public var owner: String? {
+        value("owner").flatMap { $0.isEmpty ? nil : $0 }
+    }
+}

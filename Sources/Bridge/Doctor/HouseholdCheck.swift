@@ -1,0 +1,53 @@
+// Do the bridges of the household agree (docs/design.md 6)? Asked on the broker of `mqtt.url`
+// (sharing it is what makes them one household): each running bridge answers with its
+// `bridge.id`, its clock and whether that clock is synchronised. Two bridges answering with one
+// id fight over one persistent session; clocks more than 2 s apart make drinks and reminders
+// disagree about time.
+
+import Foundation
+import Sinks
+
+public enum HouseholdCheck {
+    /// The largest clock difference between bridges that passes.
+    static let tolerance = 2.0
+
+    public static func findings(url: String?, topicPrefix: String, ownID: String, timeout: Duration) async -> [DoctorFinding] {
+        guard let url else { return [] }
+        guard let answers = await HouseholdProbe.survey(url: url, topicPrefix: topicPrefix, timeout: timeout) else {
+            return []  // the broker finding says why
+        }
+        return judge(answers, ownID: ownID)
+    }
+
+    /// The findings for what the bridges answered (one line each for ids and clocks).
+    static func judge(_ answers: [HouseholdProbe.Answer], ownID: String) -> [DoctorFinding] {
+        let subject = "household"
+        guard !answers.isEmpty else {
+            return [DoctorFinding(.ok, subject, "no bridge answered on this broker (this one, \(ownID), is not running)")]
+        }
+        var findings: [DoctorFinding] = []
+        let byID = Dictionary(grouping: answers, by: \.bridge)
+        let names = byID.keys.sorted().joined(separator: ", ")
+        if let twice = byID.first(where: { Set($0.value.map(\.instance)).count > 1 })?.key {
+            findings.append(DoctorFinding(.fail, subject, "\(Set(byID[twice]!.map(\.instance)).count) bridges answer as \(twice) on this broker",
+                                          fix: "give each bridge its own name: aquavate-bridge config set bridge.id ROOM (on all but one of them)"))
+        } else {
+            findings.append(DoctorFinding(.ok, subject, "\(byID.count) bridge(s) share this broker, each with its own bridge.id: \(names)"))
+        }
+        // Each offset is known to within half its round trip: only what is surely apart counts.
+        let offsets = answers.map { $0.clockOffset > 0 ? max(0, $0.clockOffset - $0.roundTrip / 2) : min(0, $0.clockOffset + $0.roundTrip / 2) }
+        let spread = (offsets + [0]).max()! - (offsets + [0]).min()!
+        let unsynchronised = answers.filter { !$0.synchronised }.map(\.bridge).sorted()
+        if spread > tolerance || !unsynchronised.isEmpty {
+            let worst = answers.max { abs($0.clockOffset) < abs($1.clockOffset) }!
+            var detail = "the bridges' clocks differ by up to \(String(format: "%.1f", spread)) s (\(worst.bridge): "
+                + "\(String(format: "%+.1f", worst.clockOffset)) s from this machine)"
+            if !unsynchronised.isEmpty { detail += "; not synchronised: \(unsynchronised.joined(separator: ", "))" }
+            findings.append(DoctorFinding(.warn, subject, detail,
+                                          fix: "timedatectl set-ntp true on every bridge, then wait for 'System clock synchronized: yes'"))
+        } else {
+            findings.append(DoctorFinding(.ok, subject, "the bridges' clocks agree within \(String(format: "%.1f", spread)) s"))
+        }
+        return findings
+    }
+}

@@ -1,0 +1,182 @@
+// Several bridges, one broker (docs/design.md 6): every drink this bridge stores is published
+// to the household (QoS 1), and every drink another bridge published is stored here,
+// idempotently on (bottle, record_id, timestamp), deletions alike, so the histories converge.
+//
+// The outbox is the history itself: the drinks this bridge synced (origin NULL) stored or
+// deleted after `publishedUpTo` are published at every connection, after each sync (`kick`)
+// and every `interval` (a `bottle delete` made by another process); the mark is saved with the
+// engines' states. A bridge the broker had no session for says hello, and the others publish
+// everything again for it; a bridge back from an outage gets what it missed from its session.
+
+import AquavateProtocol
+import Foundation
+import History
+import Logging
+import ServiceLifecycle
+import Sinks
+import Timekeeping
+
+public actor HouseholdReplication: Service {
+    enum Event: Sendable {
+        case kick
+        case connected(sessionPresent: Bool)
+        case received(HouseholdLink.Received)
+    }
+
+    /// The saved mark's name in the `engine_state` table.
+    static let stateName = "household-outbox"
+    /// What is republished after a restart: whatever was published in the last 5 minutes may
+    /// not have been acknowledged before the bridge stopped (receivers store it once anyway).
+    static let restartMargin = 300.0
+
+    public nonisolated let bridgeID: String
+    private let history: DrinkHistory
+    private let clock: any WallClock
+    private let logger: Logger
+    private let interval: Duration
+    private let changed: @Sendable (String) -> Void
+    private nonisolated let events: AsyncStream<Event>
+    private nonisolated let inbox: AsyncStream<Event>.Continuation
+    private nonisolated let link: HouseholdLink
+    /// The claims on bottles and who reminds (fed from the same link).
+    public nonisolated let claims: HouseholdClaims
+    private var publishedUpTo: Double
+    /// Drinks stored from other bridges, and drinks published, since start (tests, figures).
+    public private(set) var receivedDrinks = 0
+    public private(set) var publishedDrinks = 0
+    /// This process, for `doctor`: two bridges answering with one `bridge.id` have two.
+    private let instance = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    private let clockSync: any ClockSyncSource
+
+    /// - Parameters:
+    ///   - changed: a bottle's history changed through another bridge (the reminders re-read it).
+    public init(history: DrinkHistory, url: String, bridgeID: String, topicPrefix: String = "aquavate", caFile: String? = nil,
+                clock: any WallClock, logger: Logger, interval: Duration = .seconds(10),
+                reconnectDelay: ClosedRange<Double> = 1...60, clockSync: any ClockSyncSource = KernelClockSync(),
+                changed: @escaping @Sendable (String) -> Void = { _ in }) throws(SinkConfigurationError) {
+        let (events, inbox) = AsyncStream<Event>.makeStream()
+        self.events = events
+        self.inbox = inbox
+        self.history = history
+        self.clock = clock
+        self.logger = logger
+        self.interval = interval
+        self.changed = changed
+        self.bridgeID = bridgeID
+        self.clockSync = clockSync
+        link = try HouseholdLink(url: url, bridgeID: bridgeID, topicPrefix: topicPrefix, logger: logger,
+                                 reconnectDelay: reconnectDelay, caFile: caFile,
+                                 connected: { inbox.yield(.connected(sessionPresent: $0)) },
+                                 received: { inbox.yield(.received($0)) })
+        claims = HouseholdClaims(link: link, clock: clock, logger: logger)
+        var mark = -Double.infinity
+        if let json = try? history.engineState(named: Self.stateName),
+           let saved = (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["published_up_to"] as? Double {
+            mark = saved - Self.restartMargin
+        }
+        publishedUpTo = mark
+    }
+
+    /// Test hook: the link breaks as in a crash (the broker publishes its last will).
+    nonisolated func dropLinkUncleanly() { link.dropConnectionUncleanly() }
+
+    public nonisolated var isConnected: Bool { link.isConnected }
+
+    /// Something was stored here: publish it soon.
+    public nonisolated func kick() { inbox.yield(.kick) }
+
+    public func run() async throws {
+        link.start()
+        let inbox = self.inbox, interval = self.interval
+        // The periodic kick: the loop below makes progress at least once per `interval`.
+        let ticker = Task {
+            while !Task.isCancelled {
+                guard (try? await Task.sleep(for: interval)) != nil else { break }
+                inbox.yield(.kick)
+            }
+        }
+        await withGracefulShutdownHandler {
+            // Progress: each pass handles one event (a connection, a drink or hello received, a
+            // kick); the ticker yields one every `interval`, and shutdown finishes the stream.
+            for await event in events {
+                handle(event)
+            }
+        } onGracefulShutdown: {
+            inbox.finish()
+        }
+        ticker.cancel()
+        publishOutbox()
+        await link.stop()
+    }
+
+    private func handle(_ event: Event) {
+        switch event {
+        case .kick:
+            publishOutbox()
+        case .connected(let sessionPresent):
+            if !sessionPresent {
+                logger.info("MQTT household: a new session for \(bridgeID); asking the other bridges for their drinks")
+                do { try link.hello() } catch { logger.debug("MQTT household: \(error)") }
+            }
+            publishOutbox()
+        case .received(.hello(let from)):
+            logger.info("MQTT household: \(from) joined; publishing this bridge's drinks again")
+            publishedUpTo = -.infinity
+            publishOutbox()
+        case .received(.drink(let drink)):
+            store(drink)
+        case .received(.ping):
+            try? link.pong(time: clock.now, instance: instance, synchronised: clockSync.read() == .synchronised)
+        case .received(let other):
+            claims.heard(other)
+        }
+    }
+
+    private func store(_ drink: HouseholdLink.Drink) {
+        var flags = drink.flagsRaw
+        if drink.deleted { flags |= DrinkRecordFlags.deleted.rawValue }
+        let record = DrinkRecord(recordID: drink.recordID, timestamp: drink.timestamp, amountML: Int16(drink.amountML),
+                                 bottleLevelML: Int16(drink.bottleLevelML), typeRaw: drink.typeRaw, flagsRaw: flags)
+        do {
+            let results = try history.storeReplicated([record], bottle: drink.bottle, origin: drink.origin, at: clock.now)
+            if results.contains(where: { [.inserted, .insertedDeleted, .deleted].contains($0.outcome) }) {
+                receivedDrinks += 1
+                changed(drink.bottle)
+            }
+        } catch {
+            logger.warning("MQTT household: could not store drink #\(drink.recordID) of \(drink.bottle) from \(drink.origin): \(error)")
+        }
+    }
+
+    /// Publishes this bridge's drinks changed since the mark, while connected.
+    private func publishOutbox() {
+        guard link.isConnected else { return }
+        let batch: [(drink: StoredDrink, changedAt: Double)]
+        do {
+            batch = try history.localDrinksChanged(since: publishedUpTo, limit: Int.max)
+        } catch {
+            logger.warning("MQTT household: could not read the drinks to publish: \(error)")
+            return
+        }
+        guard !batch.isEmpty else { return }
+        for (drink, changedAt) in batch {
+            do {
+                try link.publish(HouseholdLink.Drink(
+                    bottle: drink.bottle, recordID: drink.recordID, timestamp: drink.timestamp, amountML: Int(drink.amountML),
+                    bottleLevelML: Int(drink.bottleLevelML), typeRaw: drink.typeRaw, flagsRaw: drink.flagsRaw,
+                    deleted: drink.deleted, origin: bridgeID))
+            } catch {
+                break  // the connection went: the rest goes at the next one
+            }
+            publishedDrinks += 1
+            publishedUpTo = max(publishedUpTo, changedAt)
+        }
+        guard publishedUpTo.isFinite else { return }
+        let json = "{\"published_up_to\":\(publishedUpTo)}"
+        do {
+            try history.saveEngineState(named: Self.stateName, json: json, at: clock.now)
+        } catch {
+            logger.warning("MQTT household: could not save what was published: \(error)")
+        }
+    }
+}

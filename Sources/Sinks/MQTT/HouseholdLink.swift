@@ -1,0 +1,255 @@
+// The household's link through the broker (docs/design.md 6): bridges that share `mqtt.url`
+// exchange the drinks each stored, with nothing but MQTT between them.
+//
+//     <prefix>/household/drink/<bridge>   one JSON drink per message, QoS 1, not retained:
+//                                         what bridge <bridge> synced (or deleted)
+//     <prefix>/household/hello/<bridge>   a bridge the broker had no session for: the others
+//                                         publish their drinks again for it
+//     <prefix>/household/alive/<bridge>   online / offline, retained; offline is the last will
+//     <prefix>/household/claim/<bottle>/<bridge>   retained: the bridge wants (with the RSSI it
+//                                         hears) or holds the bottle's one connection; empty
+//                                         when released (HouseholdClaims decides)
+//     <prefix>/household/syncer/<bottle>  retained: the bridge that last synced the bottle,
+//                                         which alone sends its person's reminders
+//     <prefix>/household/ping/<asker>     `doctor` asks; every bridge answers on
+//     <prefix>/household/pong/<bridge>    {"time", "instance", "synchronised"} (HouseholdProbe)
+//
+// Each bridge keeps a persistent session (clean session off, client id `aquavate-<bridge>-house`,
+// MQTT 3.1.1), so the broker queues what was published while it was away; a first connection
+// (or a broker that lost the session) says hello instead. Receivers store idempotently on
+// (bottle, record_id, timestamp), so a repeated or reordered delivery changes nothing.
+
+import Foundation
+import Locking
+import Logging
+
+public final class HouseholdLink: Sendable {
+    /// One drink as the household exchanges it.
+    public struct Drink: Sendable, Equatable {
+        /// The bottle's key (its serial once read).
+        public var bottle: String
+        public var recordID: UInt32
+        public var timestamp: UInt32
+        public var amountML: Int
+        public var bottleLevelML: Int
+        public var typeRaw: UInt8
+        public var flagsRaw: UInt8
+        public var deleted: Bool
+        /// The bridge that synced it.
+        public var origin: String
+
+        public init(bottle: String, recordID: UInt32, timestamp: UInt32, amountML: Int, bottleLevelML: Int,
+                    typeRaw: UInt8, flagsRaw: UInt8, deleted: Bool, origin: String) {
+            self.bottle = bottle
+            self.recordID = recordID
+            self.timestamp = timestamp
+            self.amountML = amountML
+            self.bottleLevelML = bottleLevelML
+            self.typeRaw = typeRaw
+            self.flagsRaw = flagsRaw
+            self.deleted = deleted
+            self.origin = origin
+        }
+    }
+
+    /// A bridge's claim on a bottle's connection.
+    public struct Claim: Sendable, Equatable {
+        public enum Phase: String, Sendable { case want, hold }
+        public var phase: Phase
+        /// The RSSI the bridge hears the bottle with (dBm).
+        public var rssi: Int
+
+        public init(phase: Phase, rssi: Int) {
+            self.phase = phase
+            self.rssi = rssi
+        }
+    }
+
+    /// What another bridge sent.
+    public enum Received: Sendable, Equatable {
+        case drink(Drink)
+        /// A bridge without a session: it wants every drink again.
+        case hello(from: String)
+        /// A bridge came online or went offline (its last will).
+        case alive(bridge: String, Bool)
+        /// A bridge's claim on a bottle (nil: released). `stored`: the broker's retained copy,
+        /// heard at subscription, not just now.
+        case claim(bottle: String, bridge: String, Claim?, stored: Bool)
+        /// The bridge that last synced a bottle.
+        case syncer(bottle: String, bridge: String)
+        /// `doctor` asks who is there.
+        case ping(from: String)
+    }
+
+    public let bridgeID: String
+    private let client: MosquittoClient
+    private let drinkTopic: String
+    private let helloTopic: String
+    private let base: String
+
+    /// - Parameters:
+    ///   - connected: on every connection, whether the broker kept this bridge's session.
+    ///   - received: each drink or hello from another bridge (on the network thread).
+    public init(url: String, bridgeID: String, topicPrefix: String = "aquavate", logger: Logger,
+                reconnectDelay: ClosedRange<Double> = 1...60, caFile: String? = nil,
+                connected: @escaping @Sendable (_ sessionPresent: Bool) -> Void,
+                received: @escaping @Sendable (Received) -> Void) throws(SinkConfigurationError) {
+        let broker = try MQTTBrokerURL(parsing: url)
+        guard MQTTTopics.isValidID(bridgeID) else {
+            throw .invalidName(setting: "bridge.id", value: bridgeID, expected: "1 to 64 of A-Z a-z 0-9 _ - (the host name, unless set)")
+        }
+        guard MQTTTopics.isValidPrefix(topicPrefix) else {
+            throw .invalidName(setting: "mqtt.topic_prefix", value: topicPrefix,
+                               expected: "topic levels like aquavate or home/aquavate, without + # or empty levels")
+        }
+        self.bridgeID = bridgeID
+        let base = "\(topicPrefix)/household"
+        self.base = base
+        drinkTopic = "\(base)/drink/\(bridgeID)"
+        helloTopic = "\(base)/hello/\(bridgeID)"
+        let aliveTopic = "\(base)/alive/\(bridgeID)"
+        let own = bridgeID
+        let options = MosquittoClient.Options(
+            broker: broker, clientID: "aquavate-\(bridgeID)-house", keepAliveSeconds: 30,
+            will: .init(topic: aliveTopic, text: "offline", retain: true), caFile: caFile,
+            reconnectDelay: reconnectDelay, maximumIncomingPayload: 4096, cleanSession: false)
+        let handlers = MosquittoClient.Handlers(
+            connected: { client in
+                // Subscribed before anything is published: a persistent session keeps them, a
+                // new one needs them at once.
+                for topic in ["\(base)/drink/+", "\(base)/hello/+", "\(base)/alive/+", "\(base)/claim/+/+", "\(base)/syncer/+",
+                              "\(base)/ping/+"] {
+                    do { try client.subscribe(topic, qos: 1) } catch { logger.warning("MQTT household: \(error)") }
+                }
+                do { try client.publish(.init(topic: aliveTopic, text: "online", retain: true)) } catch { logger.debug("\(error)") }
+                connected(client.sessionPresent)
+            },
+            message: { _, message in
+                guard message.topic.hasPrefix(base + "/") else { return }
+                let levels = message.topic.dropFirst(base.count + 1).split(separator: "/").map(String.init)
+                if levels.count == 3, levels[0] == "claim" {
+                    // Every claim, this bridge's own included: the decision counts them all.
+                    let claim = Self.claim(from: message.payload)
+                    received(.claim(bottle: levels[1], bridge: levels[2], claim, stored: message.retain))
+                    return
+                }
+                if levels.count == 2, levels[0] == "syncer" {
+                    received(.syncer(bottle: levels[1], bridge: message.text))
+                    return
+                }
+                guard levels.count == 2, levels[1] != own else { return }
+                let sender = levels[1]
+                switch levels[0] {
+                case "alive":
+                    received(.alive(bridge: sender, message.text == "online"))
+                case "ping":
+                    received(.ping(from: sender))
+                case "hello":
+                    received(.hello(from: sender))
+                case "drink":
+                    guard let drink = Self.drink(from: message.payload, origin: sender) else {
+                        logger.warning("MQTT household: ignored a drink from \(sender) that is not one (\(message.payload.count) bytes)")
+                        return
+                    }
+                    received(.drink(drink))
+                default:
+                    break
+                }
+            },
+            oversized: { _, topic, bytes in
+                logger.warning("MQTT household: ignored a message of \(bytes) bytes on \(topic)")
+            })
+        client = try MosquittoClient(options: options, handlers: handlers, logger: logger)
+    }
+
+    public func start() { client.start() }
+
+    /// Says `offline`, waits (about 3 s at most) for what was published to be acknowledged,
+    /// then disconnects.
+    public func stop() async {
+        await client.stop(finalMessages: [.init(topic: "\(base)/alive/\(bridgeID)", text: "offline", retain: true)])
+    }
+
+    /// Publishes this bridge's claim on `bottle` (its topic id); nil releases it.
+    public func claim(_ bottle: String, _ claim: Claim?) throws(SinkDeliveryError) {
+        let text = claim.map { JSONValue.object(["phase": .string($0.phase.rawValue), "rssi": .int($0.rssi)]).text } ?? ""
+        do {
+            try client.publish(.init(topic: "\(base)/claim/\(bottle)/\(bridgeID)", text: text, qos: 1, retain: true))
+        } catch {
+            throw .unavailable(error.description)
+        }
+    }
+
+    /// Says this bridge synced `bottle` (its topic id) last.
+    public func synced(_ bottle: String) throws(SinkDeliveryError) {
+        do {
+            try client.publish(.init(topic: "\(base)/syncer/\(bottle)", text: bridgeID, qos: 1, retain: true))
+        } catch {
+            throw .unavailable(error.description)
+        }
+    }
+
+    /// What this bridge is, for `doctor` (HouseholdProbe): its clock, this process's instance
+    /// (two bridges with one `bridge.id` answer with two), and whether its clock is synchronised.
+    public func pong(time: Double, instance: String, synchronised: Bool) throws(SinkDeliveryError) {
+        let text = JSONValue.object(["time": .string(String(time)), "instance": .string(instance), "synchronised": .bool(synchronised)]).text
+        do {
+            try client.publish(.init(topic: "\(base)/pong/\(bridgeID)", text: text, qos: 0))
+        } catch {
+            throw .unavailable(error.description)
+        }
+    }
+
+    static func claim(from payload: [UInt8]) -> Claim? {
+        guard !payload.isEmpty, let json = JSONValue.parse(payload), let phase = json["phase"]?.stringValue.flatMap(Claim.Phase.init),
+              case let .int(rssi)? = json["rssi"], (-127...20).contains(rssi) else { return nil }
+        return Claim(phase: phase, rssi: rssi)
+    }
+
+    public var isConnected: Bool { client.isConnected }
+
+    /// Test hook: the connection breaks as in a crash, so the broker publishes the last will.
+    package func dropConnectionUncleanly() { client.dropConnectionUncleanly() }
+
+    /// Publishes a drink this bridge synced (QoS 1). Throws without a connection.
+    public func publish(_ drink: Drink) throws(SinkDeliveryError) {
+        do {
+            try client.publish(.init(topic: drinkTopic, text: Self.payload(drink).text, qos: 1))
+        } catch {
+            throw .unavailable(error.description)
+        }
+    }
+
+    /// Asks the other bridges for everything (QoS 1).
+    public func hello() throws(SinkDeliveryError) {
+        do {
+            try client.publish(.init(topic: helloTopic, text: "{}", qos: 1))
+        } catch {
+            throw .unavailable(error.description)
+        }
+    }
+
+    // MARK: Payload
+
+    static func payload(_ drink: Drink) -> JSONValue {
+        .object([
+            "bottle": .string(drink.bottle), "record_id": .int(Int(drink.recordID)), "timestamp": .int(Int(drink.timestamp)),
+            "amount_ml": .int(drink.amountML), "bottle_level_ml": .int(drink.bottleLevelML),
+            "type_raw": .int(Int(drink.typeRaw)), "flags_raw": .int(Int(drink.flagsRaw)), "deleted": .bool(drink.deleted),
+        ])
+    }
+
+    /// A drink from its payload; nil when any field is missing or out of range.
+    static func drink(from payload: [UInt8], origin: String) -> Drink? {
+        guard let json = JSONValue.parse(payload), case let .string(bottle)? = json["bottle"], !bottle.isEmpty, bottle.count <= 64,
+              case let .int(recordID)? = json["record_id"], let recordID = UInt32(exactly: recordID),
+              case let .int(timestamp)? = json["timestamp"], let timestamp = UInt32(exactly: timestamp),
+              case let .int(amount)? = json["amount_ml"], Int16(exactly: amount) != nil,
+              case let .int(level)? = json["bottle_level_ml"], Int16(exactly: level) != nil,
+              case let .int(type)? = json["type_raw"], let typeRaw = UInt8(exactly: type),
+              case let .int(flags)? = json["flags_raw"], let flagsRaw = UInt8(exactly: flags),
+              case let .bool(deleted)? = json["deleted"] else { return nil }
+        return Drink(bottle: bottle, recordID: recordID, timestamp: timestamp, amountML: amount, bottleLevelML: level,
+                     typeRaw: typeRaw, flagsRaw: flagsRaw, deleted: deleted, origin: origin)
+    }
+}

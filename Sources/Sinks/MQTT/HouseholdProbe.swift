@@ -1,0 +1,69 @@
+// `doctor`'s look at the household (docs/design.md 6): who answers on this broker, with which
+// `bridge.id`, and with which clock. A clean-session client with a random id asks once on
+// `<prefix>/household/ping/<probe>` and collects the answers for a short while.
+
+import Foundation
+import Locking
+import Logging
+import Timekeeping
+
+public enum HouseholdProbe {
+    public struct Answer: Sendable, Equatable {
+        public var bridge: String
+        /// The bridge's clock minus this machine's, seconds (half the round trip taken off).
+        public var clockOffset: Double
+        public var instance: String
+        public var synchronised: Bool
+        /// From the ping to this answer, seconds: the offset is known to within half of it.
+        public var roundTrip: Double = 0
+    }
+
+    /// The answers heard within `listen`; nil when the broker could not be reached by `timeout`.
+    public static func survey(url: String, topicPrefix: String = "aquavate", clock: any WallClock = SystemClock(),
+                              timeout: Duration, listen: Duration = .milliseconds(1500)) async -> [Answer]? {
+        guard let broker = try? MQTTBrokerURL(parsing: url) else { return nil }
+        let base = "\(topicPrefix)/household"
+        let probe = "doctor-\(UInt32.random(in: 0...UInt32.max))"
+        let answers = Locked<[Answer]>([])
+        let asked = Locked<Double?>(nil)
+        let quiet = Logger(label: "household-probe") { _ in SwiftLogNoOpLogHandler() }
+        let client: MosquittoClient
+        do {
+            client = try MosquittoClient(
+                options: .init(broker: broker, clientID: probe, reconnectDelay: 0.2...1),
+                handlers: .init(
+                    connected: { client in
+                        try? client.subscribe("\(base)/pong/+", qos: 0)
+                        asked.withLock { $0 = clock.now }
+                        _ = try? client.publish(.init(topic: "\(base)/ping/\(probe)", text: "{}", qos: 0))
+                    },
+                    message: { _, message in
+                        guard let sentAt = asked.withLock({ $0 }), let json = JSONValue.parse(message.payload),
+                              let time = json["time"]?.stringValue.flatMap(Double.init), let instance = json["instance"]?.stringValue,
+                              case let .bool(synchronised)? = json["synchronised"] else { return }
+                        let now = clock.now
+                        let bridge = String(message.topic.split(separator: "/").last ?? "")
+                        answers.withLock {
+                            $0.append(Answer(bridge: bridge, clockOffset: time - (sentAt + now) / 2, instance: instance,
+                                             synchronised: synchronised, roundTrip: now - sentAt))
+                        }
+                    }),
+                logger: quiet)
+        } catch {
+            return nil
+        }
+        client.start()
+        let started = ContinuousClock.now
+        // Progress: each pass waits 50 ms for the connection, until `timeout`.
+        while !client.isConnected, ContinuousClock.now - started < timeout {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        guard client.isConnected else {
+            await client.stop()
+            return nil
+        }
+        try? await Task.sleep(for: listen)
+        await client.stop()
+        return answers.withLock { $0 }
+    }
+}

@@ -1,0 +1,108 @@
+// One bridge syncs a bottle at a time, and one reminds its person (docs/design.md 6): the claim
+// rule on its own, then two bridges' claims through a real mosquitto — the louder wins, a hold
+// keeps the other out until released, a bridge that dies (its last will) loses its claim, and
+// the bridge that synced last is the one that reminds.
+
+@testable import Bridge
+import BusTestSupport
+import Foundation
+import History
+import Logging
+import ProcessSupport
+@testable import Sinks
+import Testing
+import Timekeeping
+
+@Suite("Household claims")
+struct HouseholdClaimsTests {
+    typealias Entry = HouseholdClaims.Entry
+    static let address = "F4:12:FA:00:A3:F4"
+
+    func want(_ rssi: Int, at time: Double = 100) -> Entry { Entry(claim: .init(phase: .want, rssi: rssi), heardAt: time) }
+    func hold(_ rssi: Int, at time: Double = 100) -> Entry { Entry(claim: .init(phase: .hold, rssi: rssi), heardAt: time) }
+
+    @Test("the rule: a live hold wins, then the strongest RSSI (the smaller id on a tie); the dead and the stale do not count")
+    func rule() {
+        let mine = HouseholdLink.Claim(phase: .want, rssi: -60)
+        func decide(_ claims: [String: Entry], alive: [String: Bool] = [:], now: Double = 101) -> HouseholdClaims.Outcome {
+            HouseholdClaims.decide(claims: claims, alive: alive, me: "kitchen", mine: mine, now: now)
+        }
+        #expect(decide([:]) == .granted)
+        #expect(decide(["office": want(-70)]) == .granted)
+        #expect(decide(["office": want(-50)]) == .heldBy("office"))
+        #expect(decide(["office": want(-60)]) == .granted, "kitchen < office on a tie")
+        #expect(decide(["attic": want(-60)]) == .heldBy("attic"))
+        #expect(decide(["office": hold(-90)]) == .heldBy("office"), "a hold is never taken over")
+        #expect(decide(["office": hold(-90)], alive: ["office": false]) == .granted, "its last will voids it")
+        #expect(decide(["office": hold(-90)], now: 100 + HouseholdClaims.expiry + 1) == .granted, "it expires")
+        #expect(decide(["office": want(-50)], now: 100 + HouseholdClaims.wantLifetime + 1) == .granted)
+        #expect(decide(["kitchen": hold(-60), "office": want(-50)]) == .heldBy("office"), "its own claim is not a competitor")
+    }
+
+    func replication(port: Int, id: String, reconnect: ClosedRange<Double> = 0.1...0.5) throws -> HouseholdReplication {
+        try HouseholdReplication(history: try DrinkHistory(path: nil), url: "mqtt://127.0.0.1:\(port)", bridgeID: id,
+                                 clock: SystemClock(), logger: Logger(label: id) { _ in SwiftLogNoOpLogHandler() },
+                                 reconnectDelay: reconnect)
+    }
+
+    @Test("through mosquitto: the louder bridge wins, holds until it releases, and reminds after syncing; its death frees the bottle")
+    func claimsThroughTheBroker() async throws {
+        try await withPrivateBus { bus in
+            let folder = TemporaryFolder()
+            let port = Int.random(in: 20_000..<32_000)
+            let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
+                                    + (getuid() == 0 ? "user root\n" : ""))
+            let broker = try bus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto")
+            defer { broker.killNow() }
+            // The kitchen reconnects only after a long while once its link breaks: it stands for a dead bridge.
+            let kitchen = try replication(port: port, id: "kitchen", reconnect: 60...60)
+            let office = try replication(port: port, id: "office")
+            let runs = [Task { try await kitchen.run() }, Task { try await office.run() }]
+            defer { runs.forEach { $0.cancel() } }
+            try await waitUntil(.seconds(10), "both bridges to connect") { kitchen.isConnected && office.isConnected }
+
+            // doctor: both bridges answer, each with its own id and a clock near this machine's.
+            let answers = try #require(await HouseholdProbe.survey(url: "mqtt://127.0.0.1:\(port)", timeout: .seconds(5)))
+            #expect(Set(answers.map(\.bridge)) == ["kitchen", "office"])
+            #expect(answers.allSatisfy { abs($0.clockOffset) <= $0.roundTrip / 2 + 0.1 }, "one machine, one clock: \(answers)")
+            #expect(HouseholdCheck.judge(answers, ownID: "kitchen").first?.status == .ok)
+
+            async let kitchenClaim = kitchen.claims.acquire(address: Self.address, rssi: -75)
+            async let officeClaim = office.claims.acquire(address: Self.address, rssi: -55)
+            let (k, o) = await (kitchenClaim, officeClaim)
+            #expect(k == .heldBy("office") && o == .granted, "the stronger RSSI wins, the other defers: \(k) \(o)")
+            #expect(await kitchen.claims.acquire(address: Self.address, rssi: -40) == .heldBy("office"), "a hold is not taken over")
+
+            office.claims.release(address: Self.address, synced: true)
+            try await waitUntil(.seconds(10), "the kitchen to hear the office synced last") {
+                !kitchen.claims.remindsFor(address: Self.address)
+            }
+            #expect(office.claims.remindsFor(address: Self.address), "the bridge that synced last reminds")
+            #expect(await kitchen.claims.acquire(address: Self.address, rssi: -75) == .granted, "released: the other may sync")
+
+            // The kitchen dies holding the claim: its last will frees the bottle for the office.
+            let died = ContinuousClock.now
+            kitchen.dropLinkUncleanly()
+            var outcome = HouseholdClaims.Outcome.heldBy("kitchen")
+            // Progress: each pass is one claim attempt (0.6 s settle), until the will is heard.
+            while outcome != .granted, ContinuousClock.now - died < .seconds(20) {
+                outcome = await office.claims.acquire(address: Self.address, rssi: -55)
+            }
+            #expect(outcome == .granted, "a dead holder's claim goes with its last will")
+        }
+    }
+
+    @Test("doctor: one bridge.id answered by two bridges fails; clocks apart or unsynchronised warn")
+    func doctorJudges() {
+        typealias Answer = HouseholdProbe.Answer
+        let fine = [Answer(bridge: "kitchen", clockOffset: 0.1, instance: "a", synchronised: true),
+                    Answer(bridge: "office", clockOffset: -0.3, instance: "b", synchronised: true)]
+        #expect(HouseholdCheck.judge(fine, ownID: "kitchen").map(\.status) == [.ok, .ok])
+        let twins = fine + [Answer(bridge: "office", clockOffset: 0, instance: "c", synchronised: true)]
+        #expect(HouseholdCheck.judge(twins, ownID: "kitchen").first?.status == .fail)
+        let apart = [Answer(bridge: "office", clockOffset: 7.5, instance: "b", synchronised: true)]
+        #expect(HouseholdCheck.judge(apart, ownID: "kitchen").last?.status == .warn)
+        let drifting = [Answer(bridge: "office", clockOffset: 0, instance: "b", synchronised: false)]
+        #expect(HouseholdCheck.judge(drifting, ownID: "kitchen").last?.detail.contains("not synchronised: office") == true)
+    }
+}
