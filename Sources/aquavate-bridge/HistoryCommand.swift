@@ -5,6 +5,7 @@ import Bridge
 import Foundation
 import History
 import Timekeeping
+import Web
 
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,6 +18,10 @@ struct HistoryCommand: ParsableCommand {
 
             Without --days every stored day is shown. Deleted drinks are listed with \
             "deleted": true and never counted.
+
+            With --chart FILE.svg it writes the day totals as a bar chart with the goal line \
+            instead (the chart of the web dashboard, see `serve`): the last --days N days, 30 \
+            when --days is not given, every bottle summed, in the language of messages.locale.
             """
     )
 
@@ -29,9 +34,14 @@ struct HistoryCommand: ParsableCommand {
     @Flag(help: "CSV with a header row: drink rows, then day rows.")
     var csv = false
 
+    @Option(help: ArgumentHelp("Write the day totals as an SVG bar chart to FILE instead of listing them.", valueName: "FILE.svg"))
+    var chart: String?
+
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
+        if chart != nil && (json || csv) { throw ValidationError("--chart writes a picture: leave out --json and --csv") }
+        if let days, days > 3660 { throw ValidationError("--days must be at most 3660") }
         if json && csv { throw ValidationError("choose one of --json and --csv") }
         if let days, days < 1 { throw ValidationError("--days must be 1 or more") }
     }
@@ -44,6 +54,16 @@ struct HistoryCommand: ParsableCommand {
             }
             let history = try common.openHistory(path: common.databasePath)
             let configuration = try common.loadConfiguration(history: history, logger: logger)
+            if let chart {
+                let svg = try ChartFile.svg(history: history, configuration: configuration, days: days ?? 30, now: SystemClock().now)
+                do {
+                    try svg.write(toFile: chart, atomically: true, encoding: .utf8)
+                } catch {
+                    throw CommandFailure("cannot write \(chart): \(error.localizedDescription)")
+                }
+                print("history: wrote the last \(days ?? 30) days to \(chart)")
+                return
+            }
             let report = try HistoryReport.make(history: history, configuration: configuration,
                                                  days: days, now: SystemClock().now)
             let format: HistoryReport.Format = json ? .json : (csv ? .csv : .text)

@@ -26,6 +26,18 @@ public enum BridgeEvent: Sendable, Equatable {
         public var kind: DrinkKind
         public var deleted: Bool
         public var isNew: Bool
+
+        public init(bottle: String, recordID: UInt32, timestamp: UInt32, amountML: Int, bottleLevelML: Int,
+                    kind: DrinkKind, deleted: Bool, isNew: Bool) {
+            self.bottle = bottle
+            self.recordID = recordID
+            self.timestamp = timestamp
+            self.amountML = amountML
+            self.bottleLevelML = bottleLevelML
+            self.kind = kind
+            self.deleted = deleted
+            self.isNew = isNew
+        }
     }
 
     public struct StateEvent: Sendable, Equatable {
@@ -50,6 +62,16 @@ public enum BridgeEvent: Sendable, Equatable {
         public var totalML: Int
         public var drinks: Int
         public var goalML: Int
+        /// The bottle, where the history holds several (one `day` per bottle and day).
+        public var bottle: String? = nil
+
+        public init(date: String, totalML: Int, drinks: Int, goalML: Int, bottle: String? = nil) {
+            self.date = date
+            self.totalML = totalML
+            self.drinks = drinks
+            self.goalML = goalML
+            self.bottle = bottle
+        }
     }
 
     public struct NotificationEvent: Sendable, Equatable {
@@ -129,7 +151,9 @@ extension BridgeEvent {
                 "chunks": sync.chunks, "outcome": sync.outcome.rawValue,
             ]
         case .day(let day):
-            object = ["event": "day", "date": day.date, "total_ml": day.totalML, "drinks": day.drinks, "goal_ml": day.goalML]
+            var fields: [String: any Sendable] = ["event": "day", "date": day.date, "total_ml": day.totalML, "drinks": day.drinks, "goal_ml": day.goalML]
+            if let bottle = day.bottle { fields["bottle"] = bottle }
+            object = fields
         case .notification(let note):
             var fields: [String: any Sendable] = [
                 "event": "notification", "time": ISO8601Text.formatWithMilliseconds(note.time), "id": note.id, "kind": note.kind,
