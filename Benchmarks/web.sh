@@ -17,10 +17,12 @@ swift build -c release --product aquavate-bench >/dev/null
 bin=$(swift build -c release --show-bin-path)
 "$bin/aquavate-bench" web-history --db "$work/history.sqlite"
 
-"$bin/aquavate-bridge" serve --db "$work/history.sqlite" --config /dev/null --http "127.0.0.1:$port" --set timezone=Europe/Madrid \
+touch "$work/config.toml"
+"$bin/aquavate-bridge" serve --db "$work/history.sqlite" --config "$work/config.toml" --http "127.0.0.1:$port" --set timezone=Europe/Madrid \
     >"$work/serve.log" 2>&1 &
 server=$!
 for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/metrics" >/dev/null && break; sleep 0.1; done
+curl -fs "http://127.0.0.1:$port/metrics" >/dev/null || { cat "$work/serve.log"; exit 1; }
 
 for path in / "/api/v1/days?days=365" /metrics; do
     url="http://127.0.0.1:$port$path"

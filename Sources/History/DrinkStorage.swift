@@ -152,15 +152,3 @@ extension DrinkHistory {
         }
     }
 }
-
-extension DrinkHistory {
-    /// Drinks stored per bottle, deleted ones excluded (`/metrics`): one grouped query.
-    public func drinkCountsByBottle() throws -> [String: Int] {
-        try read("counting drinks") { db in
-            var counts: [String: Int] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT bottle, COUNT(*) FROM drink WHERE deleted = 0 GROUP BY bottle")
-            while let row = try rows.next() { counts[row[0]] = row[1] }
-            return counts
-        }
-    }
-}

@@ -73,6 +73,7 @@ enum Charts {
         let slot = (width - left - 8) / Double(max(days.count, 1))
         func py(_ ml: Double) -> Double { height - bottom - (height - bottom - top) * ml / maxML }
         var svg = open(width: Int(width), height: Int(height), label: title)
+        svg.reserveCapacity(200 * days.count)
         svg += "<text x=\"\(f(left))\" y=\"18\" font-size=\"17\" font-weight=\"bold\">\(escape(title))</text>"
         svg += axes(left: left, width: width, height: height, bottom: bottom)
         for (index, day) in days.enumerated() where day.totalML > 0 {
@@ -99,10 +100,14 @@ enum Charts {
         "<line x1=\"\(f(left))\" x2=\"\(f(width - 8))\" y1=\"\(f(height - bottom))\" y2=\"\(f(height - bottom))\" stroke=\"#57606a\"/>"
     }
 
-    /// One decimal at most: small files, and the same text on every machine.
+    /// One decimal at most: small files, and the same text on every machine. Written from whole
+    /// tenths (integer text is cheap; a page has a few thousand coordinates).
     static func f(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        guard value.isFinite else { return "0" }
+        let tenths = Int((value * 10).rounded())
+        let whole = tenths / 10, tenth = abs(tenths % 10)
+        let sign = tenths < 0 && whole == 0 ? "-" : ""
+        return tenth == 0 ? "\(whole)" : "\(sign)\(whole).\(tenth)"
     }
 }
 

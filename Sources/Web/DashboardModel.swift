@@ -51,9 +51,10 @@ struct DashboardModel: Sendable {
         let first = wall.day - (chartDays - 1)
         let dayStart = wall.day.interval(in: timeZone).start
         let keys: [BottleRecord?] = bottles.isEmpty ? [nil] : bottles
+        let byBottle = bottles.isEmpty ? [:] : try history.dayTotalsByBottle(timeZone: timeZone, days: first...wall.day)
         let panels = try keys.map { bottle -> BottlePanel in
             let hydration = configuration.hydrationSettings(bottleGoal: bottle?.goalML)
-            let totals = try history.dayTotals(timeZone: timeZone, days: first...wall.day, bottle: bottle?.id)
+            let totals = try bottle.map { byBottle[$0.id] ?? [] } ?? history.dayTotals(timeZone: timeZone, days: first...wall.day)
             let days = dense(totals, from: first, to: wall.day)
             let todayML = days.last?.totalML ?? 0
             return BottlePanel(

@@ -26,9 +26,13 @@ enum JSONAPI {
         let today = LocalDay(containing: context.clock.now, timeZone: timeZone)
         let bottles = try selectedBottles(context, query: query)
         var events: [String] = []
+        let span = (today - (days - 1))...today
+        let byBottle = bottles.count > 1 ? try context.history.dayTotalsByBottle(timeZone: timeZone, days: span) : [:]
         for bottle in bottles {
             let goal = configuration.goalML(bottleGoal: bottle?.goalML)
-            for total in try context.history.dayTotals(timeZone: timeZone, days: (today - (days - 1))...today, bottle: bottle?.id) {
+            let totals = try bottles.count > 1 ? byBottle[bottle?.id ?? ""] ?? []
+                : context.history.dayTotals(timeZone: timeZone, days: span, bottle: bottle?.id)
+            for total in totals {
                 events.append(BridgeEvent.day(.init(date: total.date.description, totalML: total.totalML, drinks: total.drinks,
                                                     goalML: goal, bottle: bottles.count > 1 || query["bottle"] != nil ? bottle?.id : nil)).jsonLine())
             }

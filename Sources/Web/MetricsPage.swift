@@ -17,15 +17,15 @@ enum MetricsPage {
         let timeZone = configuration.timeZone
         let registry = PrometheusCollectorRegistry()
         let bottles = try history.bottles()
-        let drinkCounts = try history.drinkCountsByBottle()
         for bottle in bottles {
             let labels = [("bottle", bottle.serial ?? bottle.id)]
             let today = try history.dayTotal(containing: now, timeZone: timeZone, bottle: bottle.id)
             registry.makeGauge(descriptor: name("today", "ml", "Intake of the local day so far, ml"), labels: labels).set(Int64(today.totalML))
             registry.makeGauge(descriptor: name("goal", "ml", "Daily goal, ml"), labels: labels)
                 .set(Int64(configuration.goalML(bottleGoal: bottle.goalML)))
-            registry.makeCounter(descriptor: name("drinks", "total", "Drinks stored (deleted ones excluded)"), labels: labels)
-                .increment(by: Int64(drinkCounts[bottle.id] ?? 0))
+            // Deleted ones included: a counter never goes down (one index count per bottle).
+            registry.makeCounter(descriptor: name("drinks", "total", "Drinks stored, deleted ones included"), labels: labels)
+                .increment(by: Int64(try history.drinkCount(bottle: bottle.id)))
             if let battery = bottle.state?.batteryPercent ?? bottle.battery {
                 registry.makeGauge(descriptor: name("battery", "percent", "Battery at the last connection, %"), labels: labels).set(Int64(battery))
             }

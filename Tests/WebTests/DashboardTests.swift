@@ -104,3 +104,26 @@ import Testing
         }
     }
 }
+
+@Suite struct DayEventJSONTests {
+    /// The day event is written by hand (for speed): it must read back as the serializer's would.
+    @Test func aDayLineIsTheJSONOfItsFields() throws {
+        let nasty = "a\"b\\c\n\u{1}é/💧"
+        let line = BridgeEvent.day(.init(date: "2026-11-20", totalML: 1234, drinks: 5, goalML: 2500, bottle: nasty)).jsonLine()
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["bottle"] as? String == nasty)
+        #expect(object["date"] as? String == "2026-11-20")
+        #expect(object["total_ml"] as? Int == 1234 && object["drinks"] as? Int == 5 && object["goal_ml"] as? Int == 2500)
+        #expect(object["event"] as? String == "day")
+        let plain = BridgeEvent.day(.init(date: "2026-11-20", totalML: 0, drinks: 0, goalML: 2500)).jsonLine()
+        #expect(plain == #"{"date":"2026-11-20","drinks":0,"event":"day","goal_ml":2500,"total_ml":0}"#)
+    }
+
+    @Test func chartNumbersHaveOneDecimalAtMost() {
+        #expect(Charts.f(12) == "12")
+        #expect(Charts.f(12.34) == "12.3")
+        #expect(Charts.f(-0.25) == "-0.3" || Charts.f(-0.25) == "-0.2")
+        #expect(Charts.f(-3.5) == "-3.5")
+        #expect(Charts.f(.nan) == "0")
+    }
+}
