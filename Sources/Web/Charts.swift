@@ -67,7 +67,10 @@ enum Charts {
 
     /// One bar per day (oldest on the left) and the goal as a dashed line; `labels` dates under
     /// the first and last bar (and the middle one for long spans).
+    /// Each bar names its day and amount (`<title>`, a tooltip) unless there are more than 60:
+    /// a year's bars are too thin to point at, and the titles would double the page.
     static func bars(days: [DayTotal], goalML: Int, title: String, dateText: (LocalDay) -> String) -> String {
+        let titled = days.count <= 60
         let width = 600.0, height = 210.0, left = 50.0, bottom = 26.0, top = 26.0
         let maxML = Double(max(days.map(\.totalML).max() ?? 0, goalML, 1)) * 1.1
         let slot = (width - left - 8) / Double(max(days.count, 1))
@@ -80,7 +83,7 @@ enum Charts {
             let x = left + slot * Double(index) + (slot > 4 ? slot * 0.15 : 0)
             let y = py(Double(day.totalML))
             let colour = day.totalML >= goalML ? "#1a7f37" : "#1f6feb"
-            svg += "<rect class=\"bar\" data-date=\"\(day.date)\" data-ml=\"\(day.totalML)\" x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(slot > 4 ? slot * 0.7 : max(slot, 0.5)))\" height=\"\(f(height - bottom - y))\" fill=\"\(colour)\"><title>\(day.date): \(day.totalML) ml</title></rect>"
+            svg += "<rect class=\"bar\" data-date=\"\(day.date)\" data-ml=\"\(day.totalML)\" x=\"\(f(x))\" y=\"\(f(y))\" width=\"\(f(slot > 4 ? slot * 0.7 : max(slot, 0.5)))\" height=\"\(f(height - bottom - y))\" fill=\"\(colour)\">" + (titled ? "<title>\(day.date): \(day.totalML) ml</title></rect>" : "</rect>")
         }
         let goalY = py(Double(goalML))
         svg += "<line class=\"goal\" x1=\"\(f(left))\" x2=\"\(f(width - 8))\" y1=\"\(f(goalY))\" y2=\"\(f(goalY))\" stroke=\"#8250df\" stroke-dasharray=\"4 4\"/>"

@@ -14,6 +14,8 @@ struct WebResponder: HTTPResponder {
     let context: WebContext
     let guardian: AccessGuard
     let logger: Logger
+    /// GET answers are the same for everyone allowed in: simultaneous ones share a rendering.
+    let shared = SharedRenders()
 
     func respond(to request: Request, context _: BasicRequestContext) async throws -> Response {
         var response: Response
@@ -46,7 +48,7 @@ struct WebResponder: HTTPResponder {
         let context = self.context
         switch route {
         case .dashboard:
-            return try await html { DashboardPage.render(try DashboardModel.make(context)) }
+            return try await html(key: "/") { DashboardPage.render(try DashboardModel.make(context)) }
         case .loginPage:
             return Self.html(LoginPage.render(language: try await WebWork.run { context.language(try context.configuration()) }, failed: false), status: .ok)
         case .login:
@@ -62,11 +64,11 @@ struct WebResponder: HTTPResponder {
             let form = FormFields(try await body(request, type: "application/x-www-form-urlencoded"))
             return try await formAction(route, form)
         case .status:
-            return try await json { try JSONAPI.status(context) }
+            return try await json(key: path) { try JSONAPI.status(context) }
         case .days:
-            return try await json { try JSONAPI.days(context, query: query) }
+            return try await json(key: "\(path)?\(request.uri.query ?? "")") { try JSONAPI.days(context, query: query) }
         case .drinks:
-            return try await json { try JSONAPI.drinks(context, query: query) }
+            return try await json(key: "\(path)?\(request.uri.query ?? "")") { try JSONAPI.drinks(context, query: query) }
         case .command:
             let data = Data((try await body(request, type: "application/json")).utf8)
             return try await json(status: .accepted) { try JSONAPI.command(context, body: data) }
@@ -74,7 +76,7 @@ struct WebResponder: HTTPResponder {
             return Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
         case .metrics:
-            let bytes = try await WebWork.run { try MetricsPage.render(context) }
+            let bytes = try await shared.bytes(for: path) { try await WebWork.run { try MetricsPage.render(context) } }
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         }
@@ -129,14 +131,23 @@ struct WebResponder: HTTPResponder {
         }
     }
 
-    private func html(_ render: @escaping @Sendable () throws -> String) async throws -> Response {
-        Self.html(try await WebWork.run(render), status: .ok)
+    /// A page rendered off the concurrency pool, shared with simultaneous requests for `key`.
+    private func html(key: String, _ render: @escaping @Sendable () throws -> String) async throws -> Response {
+        let bytes = try await shared.bytes(for: key) { Array(try await WebWork.run(render).utf8) }
+        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    private func json(status: HTTPResponse.Status = .ok, _ render: @escaping @Sendable () throws -> String) async throws -> Response {
-        let text = try await WebWork.run(render)
+    /// JSON rendered off the concurrency pool; with a `key`, shared with simultaneous requests.
+    private func json(key: String? = nil, status: HTTPResponse.Status = .ok,
+                      _ render: @escaping @Sendable () throws -> String) async throws -> Response {
+        let bytes: [UInt8]
+        if let key {
+            bytes = try await shared.bytes(for: key) { Array(try await WebWork.run(render).utf8) }
+        } else {
+            bytes = Array(try await WebWork.run(render).utf8)
+        }
         return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(string: text)))
+                        body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     static func html(_ text: String, status: HTTPResponse.Status) -> Response {

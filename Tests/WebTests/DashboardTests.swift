@@ -3,6 +3,7 @@
 import Bridge
 import Foundation
 import History
+import Locking
 import Testing
 @testable import Web
 
@@ -125,5 +126,41 @@ import Testing
         #expect(Charts.f(-0.25) == "-0.3" || Charts.f(-0.25) == "-0.2")
         #expect(Charts.f(-3.5) == "-3.5")
         #expect(Charts.f(.nan) == "0")
+    }
+}
+
+@Suite struct SharedRenderTests {
+    /// Shared while under way, never kept: a request after a rendering gets a new one.
+    @Test func aFinishedRenderingIsNotReused() async throws {
+        let shared = SharedRenders()
+        let count = Locked(0)
+        for expected in 1...3 {
+            let bytes = try await shared.bytes(for: "/") {
+                let n = count.withLock { value -> Int in
+                    value += 1
+                    return value
+                }
+                return Array("render \(n)".utf8)
+            }
+            #expect(String(decoding: bytes, as: UTF8.self) == "render \(expected)")
+        }
+    }
+
+    @Test func simultaneousRequestsAllGetTheRendering() async throws {
+        let shared = SharedRenders()
+        let count = Locked(0)
+        let results = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    String(decoding: try await shared.bytes(for: "/metrics") {
+                        count.withLock { $0 += 1 }
+                        return Array("metrics".utf8)
+                    }, as: UTF8.self)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results == Array(repeating: "metrics", count: 20))
+        #expect((1...20).contains(count.withLock { $0 }))
     }
 }
