@@ -10,22 +10,23 @@ import Prometheus
 import Timekeeping
 
 enum MetricsPage {
-    static func render(_ context: WebContext) throws -> [UInt8] {
+    static func render(_ context: WebContext, drinkCounts: DrinkCounts = DrinkCounts()) throws -> [UInt8] {
         let configuration = try context.configuration()
         let history = context.history
         let now = context.clock.now
         let timeZone = configuration.timeZone
         let registry = PrometheusCollectorRegistry()
         let bottles = try history.bottles()
+        let stored = try drinkCounts.counts(history: history, bottles: Set(bottles.map(\.id)))
         for bottle in bottles {
             let labels = [("bottle", bottle.serial ?? bottle.id)]
             let today = try history.dayTotal(containing: now, timeZone: timeZone, bottle: bottle.id)
             registry.makeGauge(descriptor: name("today", "ml", "Intake of the local day so far, ml"), labels: labels).set(Int64(today.totalML))
             registry.makeGauge(descriptor: name("goal", "ml", "Daily goal, ml"), labels: labels)
                 .set(Int64(configuration.goalML(bottleGoal: bottle.goalML)))
-            // Deleted ones included: a counter never goes down (one index count per bottle).
+            // Deleted ones included: a counter never goes down.
             registry.makeCounter(descriptor: name("drinks", "total", "Drinks stored, deleted ones included"), labels: labels)
-                .increment(by: Int64(try history.drinkCount(bottle: bottle.id)))
+                .increment(by: Int64(stored[bottle.id] ?? 0))
             if let battery = bottle.state?.batteryPercent ?? bottle.battery {
                 registry.makeGauge(descriptor: name("battery", "percent", "Battery at the last connection, %"), labels: labels).set(Int64(battery))
             }

@@ -16,6 +16,8 @@ struct WebResponder: HTTPResponder {
     let logger: Logger
     /// GET answers are the same for everyone allowed in: simultaneous ones share a rendering.
     let shared = SharedRenders()
+    /// The metrics' drink counts, brought up to date at each scrape.
+    let drinkCounts = DrinkCounts()
 
     func respond(to request: Request, context _: BasicRequestContext) async throws -> Response {
         var response: Response
@@ -76,7 +78,7 @@ struct WebResponder: HTTPResponder {
             return Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
         case .metrics:
-            let bytes = try await shared.bytes(for: path) { try await WebWork.run { try MetricsPage.render(context) } }
+            let bytes = try await shared.bytes(for: path) { try await WebWork.run { try MetricsPage.render(context, drinkCounts: drinkCounts) } }
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         }

@@ -171,3 +171,23 @@ import Timekeeping
         #expect(text.contains(#"aquavate_syncs_total{bottle="AQ-ANA-0001",outcome="interrupted"} 1"#))
     }
 }
+
+@Suite struct DrinkCountTests {
+    @Test func theCountsFollowTheHistory() throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        let counts = DrinkCounts()
+        var bottles: Set<String> = [WebFixture.ana, WebFixture.bea]
+        #expect(try counts.counts(history: fixture.history, bottles: bottles) == [WebFixture.ana: 24, WebFixture.bea: 22])
+        _ = try fixture.history.store([WebFixture.record(900, at: WebFixture.now - 60, ml: 100),
+                                       WebFixture.record(901, at: WebFixture.now - 30, ml: 100)], bottle: WebFixture.ana, at: WebFixture.now)
+        #expect(try counts.counts(history: fixture.history, bottles: bottles)[WebFixture.ana] == 26)
+        // A deleted drink stays counted (a counter never goes down); a stored again one is not new.
+        _ = try fixture.history.markDeleted(bottle: WebFixture.ana, recordID: 900, timestamp: UInt32(WebFixture.now - 60), at: WebFixture.now)
+        _ = try fixture.history.store([WebFixture.record(901, at: WebFixture.now - 30, ml: 100)], bottle: WebFixture.ana, at: WebFixture.now)
+        #expect(try counts.counts(history: fixture.history, bottles: bottles)[WebFixture.ana] == 26)
+        _ = try fixture.history.store([WebFixture.record(1, at: WebFixture.now, ml: 100)], bottle: "AQ-NEW", at: WebFixture.now)
+        bottles.insert("AQ-NEW")
+        #expect(try counts.counts(history: fixture.history, bottles: bottles) == [WebFixture.ana: 26, WebFixture.bea: 22, "AQ-NEW": 1])
+    }
+}
