@@ -52,6 +52,11 @@ struct DashboardModel: Sendable {
         let dayStart = wall.day.interval(in: timeZone).start
         let keys: [BottleRecord?] = bottles.isEmpty ? [nil] : bottles
         let byBottle = bottles.isEmpty ? [:] : try history.dayTotalsByBottle(timeZone: timeZone, days: first...wall.day)
+        // Today's drinks of every bottle in one read through the timestamp index (filtering by
+        // bottle in SQL lets SQLite walk the bottle's whole key index instead).
+        let dayEnd = wall.day.interval(in: timeZone).end
+        let todays = Dictionary(grouping: try history.storedDrinks(from: dayStart, to: dayEnd).filter { $0.amountML > 0 }, by: \.bottle)
+        let pending = Dictionary(grouping: try history.commands(statuses: [.pending, .sending]), by: \.bottle)
         let panels = try keys.map { bottle -> BottlePanel in
             let hydration = configuration.hydrationSettings(bottleGoal: bottle?.goalML)
             let totals = try bottle.map { byBottle[$0.id] ?? [] } ?? history.dayTotals(timeZone: timeZone, days: first...wall.day)
@@ -63,9 +68,9 @@ struct DashboardModel: Sendable {
                 pace: Pace(minuteOfDay: wall.minuteOfDay, dayTotalML: todayML, settings: hydration),
                 levelML: bottle?.state?.bottleLevelML, battery: bottle?.state?.batteryPercent ?? bottle?.battery,
                 lastSync: bottle?.lastSync,
-                drinks: try history.storedDrinks(bottle: bottle?.id, from: dayStart).filter { $0.amountML > 0 },
+                drinks: bottle.map { todays[$0.id] ?? [] } ?? todays.values.flatMap { $0 }.sorted { $0.timestamp < $1.timestamp },
                 days: days,
-                pending: try bottle.map { try history.commands(bottle: $0.id, statuses: [.pending, .sending]) } ?? [],
+                pending: bottle.map { pending[$0.id] ?? [] } ?? [],
                 goalStreak: streak(days, goal: hydration.goalML))
         }
         return DashboardModel(now: now, today: wall.day, minuteOfDay: wall.minuteOfDay, timeZone: timeZone,

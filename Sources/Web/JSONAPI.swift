@@ -27,11 +27,12 @@ enum JSONAPI {
         let bottles = try selectedBottles(context, query: query)
         var events: [String] = []
         let span = (today - (days - 1))...today
-        let byBottle = bottles.count > 1 ? try context.history.dayTotalsByBottle(timeZone: timeZone, days: span) : [:]
+        // One read through the timestamp index for every bottle (a query per bottle lets SQLite
+        // walk that bottle's whole key index instead).
+        let byBottle = bottles == [nil] ? [:] : try context.history.dayTotalsByBottle(timeZone: timeZone, days: span)
         for bottle in bottles {
             let goal = configuration.goalML(bottleGoal: bottle?.goalML)
-            let totals = try bottles.count > 1 ? byBottle[bottle?.id ?? ""] ?? []
-                : context.history.dayTotals(timeZone: timeZone, days: span, bottle: bottle?.id)
+            let totals = try bottle.map { byBottle[$0.id] ?? [] } ?? context.history.dayTotals(timeZone: timeZone, days: span)
             for total in totals {
                 events.append(BridgeEvent.day(.init(date: total.date.description, totalML: total.totalML, drinks: total.drinks,
                                                     goalML: goal, bottle: bottles.count > 1 || query["bottle"] != nil ? bottle?.id : nil)).jsonLine())

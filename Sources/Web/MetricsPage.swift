@@ -18,10 +18,15 @@ enum MetricsPage {
         let registry = PrometheusCollectorRegistry()
         let bottles = try history.bottles()
         let stored = try drinkCounts.counts(history: history, bottles: Set(bottles.map(\.id)))
+        // Every bottle's day in one read through the timestamp index (a per-bottle query lets
+        // SQLite walk the bottle's whole key index instead).
+        let day = LocalDay(containing: now, timeZone: timeZone)
+        let today = try history.dayTotalsByBottle(timeZone: timeZone, days: day...day)
+        let pending = Dictionary(grouping: try history.commands(statuses: [.pending, .sending]), by: \.bottle)
         for bottle in bottles {
             let labels = [("bottle", bottle.serial ?? bottle.id)]
-            let today = try history.dayTotal(containing: now, timeZone: timeZone, bottle: bottle.id)
-            registry.makeGauge(descriptor: name("today", "ml", "Intake of the local day so far, ml"), labels: labels).set(Int64(today.totalML))
+            registry.makeGauge(descriptor: name("today", "ml", "Intake of the local day so far, ml"), labels: labels)
+                .set(Int64(today[bottle.id]?.first?.totalML ?? 0))
             registry.makeGauge(descriptor: name("goal", "ml", "Daily goal, ml"), labels: labels)
                 .set(Int64(configuration.goalML(bottleGoal: bottle.goalML)))
             // Deleted ones included: a counter never goes down.
@@ -37,9 +42,8 @@ enum MetricsPage {
                 registry.makeGauge(descriptor: name("last_sync_timestamp", "seconds", "Time of the last complete sync, Unix seconds"), labels: labels)
                     .set(lastSync)
             }
-            let pending = try history.commands(bottle: bottle.id, statuses: [.pending, .sending]).count
             registry.makeGauge(descriptor: name("pending", "commands", "Bottle commands waiting for its next connection"), labels: labels)
-                .set(Int64(pending))
+                .set(Int64(pending[bottle.id]?.count ?? 0))
         }
         // Every outcome of every bottle, so a rate over them starts from 0 rather than appearing.
         let tally = context.syncs?.snapshot ?? [:]
