@@ -52,6 +52,8 @@ struct WebResponder: HTTPResponder {
         case .dashboard:
             return try await html(key: "/") { DashboardPage.render(try DashboardModel.make(context)) }
         case .loginPage:
+            // Nothing to log in to without a token.
+            guard guardian.token != nil else { return Redirect(to: "/").response }
             return Self.html(LoginPage.render(language: try await WebWork.run { context.language(try context.configuration()) }, failed: false), status: .ok)
         case .login:
             let form = FormFields(try await body(request, type: "application/x-www-form-urlencoded"))

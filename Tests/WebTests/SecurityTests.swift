@@ -143,6 +143,9 @@ import Testing
                 #expect(reply.headers["content-security-policy"]?.contains("frame-ancestors 'none'") == true)
                 #expect(reply.headers["x-content-type-options"] == "nosniff")
             }
+            // Without a token there is nothing to log in to.
+            let login = try await RawHTTP.send(port: port, "GET", "/login")
+            #expect(login.status == 303 && login.headers["location"] == "/")
         }
     }
 }
