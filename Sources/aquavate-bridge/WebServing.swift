@@ -21,7 +21,9 @@ enum WebServing {
         let service = server.service { port in
             var shown = address
             shown.port = port
-            // Unbuffered: a script or test reading the pipe learns the port at once.
+            // Unbuffered, after what `print` still holds (the demo's story): a script or test
+            // reading the pipe learns the port at once, in order.
+            fflush(nil)
             FileHandle.standardOutput.write(Data("\(command): serving http://\(shown)/ (Ctrl-C stops)\n".utf8))
         }
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(

@@ -53,6 +53,24 @@ import Testing
         #expect(await server.waitForExit(timeout: .seconds(20)) == 0)
     }
 
+    @Test func demoServesItsDay() async throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        let log = fixture.folder.appendingPathComponent("demo.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let demo = try ChildProcess.spawn(Self.bridge, ["demo", "--serve", "--http", "127.0.0.1:0", "--set", "timezone=Europe/Madrid"],
+                                          output: try FileHandle(forWritingTo: log))
+        defer { demo.killNow() }
+        let port = try await Self.port(after: "demo: serving http://127.0.0.1:") { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+        // The story's end: 2550 ml on 2026-11-20, the goal (2500) met.
+        let status = try await RawHTTP.send(port: port, "GET", "/api/v1/status")
+        #expect(status.jsonObject["today_ml"] as? Int == 2550)
+        let days = try await RawHTTP.send(port: port, "GET", "/api/v1/days?days=1")
+        #expect(days.jsonArray.first?["date"] as? String == "2026-11-20")
+        demo.send(SIGINT)
+        #expect(await demo.waitForExit(timeout: .seconds(20)) == 0)
+    }
+
     @Test func runServesBesideTheDaemonAndCountsItsSyncs() async throws {
         try await withPrivateBus { bus in
             let fixture = try WebFixture()
