@@ -56,8 +56,11 @@ let package = Package(
         ]),
         // Reminder rules (docs/reminders.md), driven by an injected clock.
         .target(name: "Reminders", dependencies: ["Timekeeping"]),
+        // One HTTP POST through libcurl loaded with dlopen at first use (HTTP push), so that a
+        // bridge without push never loads libcurl and its ~30 libraries (curl.h from libcurl4-openssl-dev).
+        .target(name: "CCurlLoader"),
         // Notification sinks: journal, desktop, MQTT, HTTP push.
-        .target(name: "Sinks", dependencies: ["DBus", "CMosquitto", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Sinks", dependencies: ["DBus", "CMosquitto", "CCurlLoader", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log")]),
         // Configuration, replay, the daemon's wiring.
         .target(name: "Bridge", dependencies: [
             "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth", "CSystemd", "CTimex", "CMalloc", "BlueZ", "BottleSession", "ProcessSupport", "Locking", "Timekeeping",

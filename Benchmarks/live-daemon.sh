@@ -30,13 +30,20 @@ sleep 0.5
 "$bin/aquavate-bridge" run --db "$work/h.sqlite" > "$work/idle.log" 2>&1 &
 daemon=$!
 sleep 5
-cs0=$(awk '/voluntary_ctxt_switches/ {s+=$2} END {print s}' /proc/$daemon/task/*/status)
+# Per thread (by id): a libdispatch worker that exits within the minute would take its count
+# out of a plain sum.
+switches() {
+    for task in /proc/$daemon/task/*; do
+        name=$(tr ' ' _ < $task/comm 2>/dev/null) || continue
+        count=$(awk '/^voluntary_ctxt_switches/ {print $2}' $task/status 2>/dev/null) || continue
+        [ -n "$count" ] && echo "${task##*/} $name $count"
+    done
+}
+switches > "$work/switches0"
 sleep 60
-cs1=$(awk '/voluntary_ctxt_switches/ {s+=$2} END {print s}' /proc/$daemon/task/*/status)
+switches > "$work/switches1"
 rss=$(awk '/VmRSS/ {print $2}' /proc/$daemon/status)
 anon=$(awk '/RssAnon/ {print $2}' /proc/$daemon/status)
-echo "idle: resident $((rss / 1024)) MiB after 65 s ($((anon / 1024)) MiB anonymous, the rest mapped libraries); $((cs1 - cs0)) context switches in 60 s over all threads (wake-ups)"
-for task in /proc/$daemon/task/*; do
-    echo "idle: thread $(cat $task/comm): $(awk '/^voluntary_ctxt_switches/ {print $2}' $task/status) voluntary switches since start"
-done
+echo "idle: resident $((rss * 10 / 1024 / 10)).$((rss * 10 / 1024 % 10)) MiB after 65 s ($((anon / 1024)) MiB anonymous, the rest mapped code and data)"
+awk 'NR == FNR {before[$1] = $3; next} {n = $3 - (($1 in before) ? before[$1] : 0); total += n; printf "idle: thread %s (%s): %d wake-ups in the 60 s%s\n", $1, $2, n, ($1 in before) ? "" : " (started meanwhile)"} END {printf "idle: %d wake-ups in 60 s over all threads\n", total}' "$work/switches0" "$work/switches1"
 kill -TERM $daemon; wait $daemon 2>/dev/null || true

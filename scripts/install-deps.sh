@@ -2,8 +2,8 @@
 # Installs the Debian packages aquavate-bridge needs to build, test and run (run as root).
 # The Swift toolchain itself (6.x) must already be on the PATH: https://www.swift.org/install/
 # libsystemd-dev: sd_notify and sd_watchdog_enabled (the daemon is a Type=notify service with a watchdog).
-# libcurl4-openssl-dev: `make build` links the Swift runtime statically (-static-stdlib), and the
-# static FoundationNetworking (HTTP push) then links -lcurl, which needs libcurl.so.
+# libcurl4-openssl-dev: curl.h for CCurlLoader (HTTP push loads libcurl.so.4 with dlopen at its first
+# notification; the package depends on libcurl4).
 # For the installation tests (Tests/InstallTests, run as root): systemd (systemd-analyze), udev
 # (udevadm), util-linux and mount (unshare, setpriv, mount), passwd (useradd), make, dbus-bin
 # (dbus-send) and libglib2.0-bin (gdbus). time (GNU time): the liveness tests measure a run's CPU and peak memory.

@@ -51,6 +51,8 @@ public struct SimulatorConfiguration: Sendable {
     public var advertisingInterval: Duration = .seconds(1)
     /// When the first advertisement is heard after discovery starts.
     public var firstAdvertisementDelay: Duration = .milliseconds(50)
+    /// Whether that first advertisement comes exactly then, not at the simulator's next 20 ms tick.
+    public var firstAdvertisementOnTime = false
     /// BlueZ drops an unconnected (temporary) device this long after discovery stops.
     public var temporaryTimeout: Duration = .seconds(30)
     /// With `early-resolved`, how long after ServicesResolved the GATT objects appear.
@@ -84,6 +86,20 @@ public struct SimulatorConfiguration: Sendable {
         copy.firstAdvertisementDelay = .milliseconds(10)
         copy.earlyResolvedLag = .milliseconds(150)
         copy.powerCycleOffTime = .milliseconds(200)
+        return copy
+    }
+
+    /// The same configuration with BlueZ's and the radio's delays cut to about a millisecond
+    /// (advertising every 20 ms), so that a benchmark of one-shot syncs compares the clients' own
+    /// costs rather than the radio's pacing.
+    public func withInstantTimings() -> SimulatorConfiguration {
+        var copy = withTestTimings()
+        copy.disconnectDelay = .milliseconds(1)
+        copy.connectDelay = .milliseconds(1)
+        copy.resolveDelay = .milliseconds(1)
+        copy.advertisingInterval = .milliseconds(20)
+        copy.firstAdvertisementDelay = .milliseconds(1)
+        copy.firstAdvertisementOnTime = true
         return copy
     }
 

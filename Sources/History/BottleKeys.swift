@@ -105,7 +105,8 @@ extension DrinkHistory {
     public func recordConnection(address: String, name: String?, at time: Double) throws -> String {
         let address = address.uppercased()
         let key = try bottleKey(forAddress: address)
-        try updateBottle(id: key) { bottle in
+        // Stated again at the next connection: no fsync of its own (`updateBottle`).
+        try updateBottle(id: key, durability: .normal) { bottle in
             bottle.name = name ?? bottle.name
             bottle.address = address
             bottle.lastSeen = time

@@ -141,10 +141,16 @@ extension DrinkHistory {
 
     /// Changes some fields of a bottle in one transaction, starting from `BottleRecord(id:)`
     /// when it is unknown; returns what was saved. E.g. `updateBottle(id: a) { $0.lastSeen = now }`.
+    ///
+    /// `durability: .normal` for what the bottle states again at every connection (state,
+    /// battery, settings, last sighting): committed without waiting for the disk, which saves an
+    /// fsync per fact on every connection (about ten; an SD card takes milliseconds each). Nil:
+    /// the history's own level.
     @discardableResult
-    public func updateBottle(id: String, _ change: (inout BottleRecord) throws -> Void) throws -> BottleRecord {
+    public func updateBottle(id: String, durability: Durability? = nil,
+                             _ change: (inout BottleRecord) throws -> Void) throws -> BottleRecord {
         _ = try ArgumentChecks.bottle(id)
-        return try write("saving bottle \(id)") { db in
+        return try write("saving bottle \(id)", durability: durability ?? self.durability) { db in
             var bottle = try BottleRecord.fetchOne(db, key: id) ?? BottleRecord(id: id)
             try change(&bottle)
             bottle.id = id

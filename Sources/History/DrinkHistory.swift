@@ -12,6 +12,8 @@ public final class DrinkHistory: Sendable {
     /// The database file, or nil for an in-memory history.
     public let path: String?
     let writer: any DatabaseWriter
+    /// What a commit survives (ignored in memory).
+    let durability: Durability
 
     /// Opens (creating it and its folders if needed) and migrates the history at `path`.
     ///
@@ -21,16 +23,36 @@ public final class DrinkHistory: Sendable {
     ///     `.normal` for replay and benchmarks. Ignored in memory.
     public init(path: String?, durability: Durability = .full) throws {
         self.path = path
+        self.durability = durability
         let shownPath = path ?? Self.inMemoryName
         do {
             if let path {
-                writer = try Self.openFile(at: path, durability: durability)
+                writer = try Self.openFile(at: path)
+                // The migrations commit at GRDB's WAL level (NORMAL: consistent after a power cut,
+                // perhaps without the last steps, which then run again at the next start), not one
+                // fsync per step: 8 fewer fsyncs when a database is created. The level asked for
+                // applies from the first write after them, and its first FULL commit syncs the WAL
+                // with every step in it.
+                try Self.migrate(writer, shownPath: shownPath)
+                try writer.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA synchronous = \(durability.pragmaValue)")
+                }
             } else {
                 writer = try DatabaseQueue(configuration: Self.configuration())
+                try Self.migrate(writer, shownPath: shownPath)
             }
-            try Self.migrate(writer, shownPath: shownPath)
         } catch {
             throw HistoryError(error, path: shownPath, operation: "opening")
+        }
+    }
+
+    /// Frees what the database holds in memory between uses: page caches and idle reader
+    /// connections (they reopen on the next read). The daemon calls it after each session.
+    public func releaseMemory() {
+        switch writer {
+        case let pool as DatabasePool: pool.releaseMemory()
+        case let queue as DatabaseQueue: queue.releaseMemory()
+        default: break
         }
     }
 
@@ -51,10 +73,19 @@ public final class DrinkHistory: Sendable {
         // `status` may read while the daemon commits a chunk: wait instead of failing at once.
         configuration.busyMode = .timeout(5)
         configuration.label = "aquavate-history"
+        // The daemon lives for months beside a history that grows every day: with SQLite's
+        // default page cache (2 MB a connection) and GRDB's five readers, resident memory would
+        // follow the database's size for a long time (docs/design.md 5: a flat soak). Two readers
+        // and 512 KiB each bound it; a query over years of history reads the rest from the OS's
+        // file cache, which the kernel can reclaim.
+        configuration.maximumReaderCount = 2
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA cache_size = -512")
+        }
         return configuration
     }
 
-    private static func openFile(at path: String, durability: Durability) throws -> DatabasePool {
+    private static func openFile(at path: String) throws -> DatabasePool {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -65,13 +96,10 @@ public final class DrinkHistory: Sendable {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw HistoryError.cannotOpen(path: path, reason: "it is a folder, not a file")
         }
-        let pool = try DatabasePool(path: path, configuration: configuration())
         // GRDB sets synchronous = NORMAL on the writer when it enables WAL, after any
-        // `prepareDatabase` hook ran, so the level is set here, on the one writer connection.
-        try pool.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = \(durability.pragmaValue)")
-        }
-        return pool
+        // `prepareDatabase` hook ran, so `init` sets the level afterwards, on the one writer
+        // connection.
+        return try DatabasePool(path: path, configuration: configuration())
     }
 
     private static func migrate(_ writer: any DatabaseWriter, shownPath: String) throws {
@@ -112,6 +140,35 @@ public final class DrinkHistory: Sendable {
     func write<T>(_ operation: String, _ body: (Database) throws -> T) throws -> T {
         do {
             return try writer.write(body)
+        } catch {
+            throw HistoryError(error, path: shownPath, operation: operation)
+        }
+    }
+
+    /// Like `write`, but with `.normal` committed without waiting for the disk (the level
+    /// goes back to the history's own before this returns): for facts that the bottle states
+    /// again at every connection (its battery, state, settings, last sighting), whose loss in a
+    /// power cut costs nothing. Drinks and anything a person entered never take this path.
+    /// A later `.full` commit syncs the WAL, and these frames with it.
+    func write<T>(_ operation: String, durability requested: Durability, _ body: (Database) throws -> T) throws -> T {
+        guard path != nil, requested == .normal, durability == .full else { return try write(operation, body) }
+        do {
+            return try writer.writeWithoutTransaction { db in
+                // The level cannot change inside a transaction (SQLite refuses it): set around it.
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                let outcome = Result { () throws -> T in
+                    var value: T?
+                    try db.inTransaction {
+                        value = try body(db)
+                        return .commit
+                    }
+                    return value!
+                }
+                // Setting the level does no I/O and takes no lock: it fails only on a connection
+                // that is no longer usable, on which the next commit fails as well.
+                try db.execute(sql: "PRAGMA synchronous = \(durability.pragmaValue)")
+                return try outcome.get()
+            }
         } catch {
             throw HistoryError(error, path: shownPath, operation: operation)
         }

@@ -99,6 +99,8 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         HeapTrim.limitArenas()
+        // What loading, the runtime's first casts and argument parsing touched (ResidentCode).
+        ResidentCode.releaseStartupPages()
         let logger = common.makeLogger()
         // Before anything else (BlueZ, the database): one daemon at a time (InstanceLock says why).
         let lock: InstanceLock

@@ -160,6 +160,13 @@ struct AquavateSim: AsyncParsableCommand {
     @Flag(name: .long, help: "Cut BlueZ's delays to tens of milliseconds (connect, resolution, advertising every 100 ms, Disconnect 150 ms unless --disconnect-delay): for soak and chaos runs that drive thousands of connections.")
     var fast = false
 
+    @Flag(name: .long, help: "Cut BlueZ's and the radio's delays to about 1 ms (advertising every 20 ms, Disconnect 1 ms unless --disconnect-delay): for benchmarks that compare the clients' own costs.")
+    var instant = false
+
+    @Flag(name: .customLong("unsync-on-disconnect"),
+          help: "Mark every record unsynced again when the link goes down, so that each connection syncs the same records (a benchmark fixture; no firmware does this).")
+    var unsyncOnDisconnect = false
+
     @Flag(name: .long, help: "Do not log D-Bus calls and events.")
     var quiet = false
 
@@ -188,6 +195,8 @@ struct AquavateSim: AsyncParsableCommand {
         configuration.gattCache = SimulatorConfiguration.GattCache(rawValue: gattCache) ?? .always
         configuration.battery = SimulatorConfiguration.Battery(rawValue: battery) ?? .plugin
         if fast { configuration = configuration.withTestTimings() }
+        if instant { configuration = configuration.withInstantTimings() }
+        configuration.bottle.unsyncedAgainAfterDisconnect = unsyncOnDisconnect
         if let disconnectDelay { configuration.disconnectDelay = .milliseconds(Int64(disconnectDelay * 1000)) }
         configuration.temporaryTimeout = .milliseconds(Int64(temporaryTimeout * 1000))
         configuration.stateFile = stateFile.map { URL(fileURLWithPath: $0) }

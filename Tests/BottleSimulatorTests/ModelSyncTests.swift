@@ -108,6 +108,24 @@ import Testing
         #expect(bottle.unsyncedCount == 1)
     }
 
+    @Test func theBenchmarkFixtureServesTheSameRecordsAtEveryConnection() {
+        // `aquavate-sim --unsync-on-disconnect`: every connection syncs the same records.
+        var (bottle, _) = makeBottle(records: 40) { $0.unsyncedAgainAfterDisconnect = true }
+        _ = bottle.start(count: 40, chunkSize: 20)
+        _ = bottle.ack()
+        #expect(bottle.ack().states.map(\.unsyncedCount) == [0])
+        bottle.linkDropped()
+        #expect(bottle.unsyncedCount == 40)
+        #expect(bottle.start(count: 40, chunkSize: 20).chunks[0].records.first?.recordID == 1)
+        // Without it, a disconnect marks nothing back (the firmware).
+        var (plain, _) = makeBottle(records: 40)
+        _ = plain.start(count: 40, chunkSize: 20)
+        _ = plain.ack()
+        _ = plain.ack()
+        plain.linkDropped()
+        #expect(plain.unsyncedCount == 0)
+    }
+
     @Test func syncStateSurvivesADisconnectAndAStrayAckContinues() {
         var (bottle, _) = makeBottle(records: 40)
         _ = bottle.start(count: 40, chunkSize: 17)

@@ -24,6 +24,40 @@ import Testing
         #expect(try history.writerPragma("synchronous") == level)
     }
 
+    /// The daemon's memory must not follow the database's size (docs/design.md 5: a flat soak).
+    @Test func everyConnectionHasABoundedPageCacheAndReleasingMemoryKeepsTheData() throws {
+        let folder = try temporaryFolder()
+        defer { removeFolder(folder) }
+        let history = try DrinkHistory(path: folder.appendingPathComponent("h.sqlite").path)
+        _ = try history.store([drink(1, at: utc(2025, 6, 15, 9), ml: 250)], bottle: "b", at: 100)
+        #expect(try history.writerPragma("cache_size") == "-512")
+        #expect(try history.read("reading") { try String.fetchOne($0, sql: "PRAGMA cache_size") } == "-512")
+
+        history.releaseMemory()
+        #expect(try history.storedDrinks().map(\.record.amountML) == [250])
+        _ = try history.store([drink(2, at: utc(2025, 6, 15, 10), ml: 100)], bottle: "b", at: 200)
+        #expect(try history.dayTotals(timeZone: zone("UTC")).map(\.totalML) == [350])
+    }
+
+    @Test func aBottleFactIsCommittedWithoutItsOwnFsyncAndTheLevelComesBack() throws {
+        let folder = try temporaryFolder()
+        defer { removeFolder(folder) }
+        let path = folder.appendingPathComponent("h.sqlite").path
+        let history = try DrinkHistory(path: path)
+        try history.updateBottle(id: "b", durability: .normal) { $0.battery = 42 }
+        // Back to FULL for what follows (a chunk's commit before its ACK), also after a failure.
+        #expect(try history.writerPragma("synchronous") == "2")
+        struct Refused: Error {}
+        #expect(throws: HistoryError.self) {
+            try history.updateBottle(id: "b", durability: .normal) { _ in throw Refused() }
+        }
+        #expect(try history.writerPragma("synchronous") == "2")
+        #expect(try DrinkHistory(path: path).bottleState(id: "b")?.battery == 42)
+        try history.recordConnection(address: "f4:12:fa:00:a3:f4", name: "Aquavate-A3F2", at: 100)
+        #expect(try history.writerPragma("synchronous") == "2")
+        #expect(try DrinkHistory(path: path).bottle(named: "F4:12:FA:00:A3:F4")?.lastSeen == 100)
+    }
+
     @Test func everythingSurvivesReopening() throws {
         let folder = try temporaryFolder()
         defer { removeFolder(folder) }

@@ -79,6 +79,24 @@ import Timekeeping
         await sink.stop()
     }
 
+    @Test func stopEndsARequestInFlight() async throws {
+        // libcurl blocks its own thread (CurlTransport); stop() must still end the wait, or the
+        // hub's worker could not finish. With a 30 s time-out, only the cancellation says "cancelled".
+        let server = try TestHTTPServer(silent: true)
+        defer { server.stop() }
+        let sink = HTTPPushSink(configuration: try HTTPPushConfiguration(url: "\(server.url)/t", timeoutSeconds: 30))
+        let delivery = Task { try await sink.deliver(notification("n")) }
+        try await server.requests.waitForCount(1)
+        await sink.stop()
+        await #expect(throws: SinkDeliveryError.unavailable("push server 127.0.0.1 did not answer: cancelled")) {
+            try await delivery.value
+        }
+        // And later deliveries end at once.
+        await #expect(throws: SinkDeliveryError.unavailable("push server 127.0.0.1 did not answer: cancelled")) {
+            try await sink.deliver(notification("m"))
+        }
+    }
+
     @Test func a500ThenA200IsRetriedAndDeliveredOnce() async throws {
         let server = try TestHTTPServer(statuses: [500, 200])
         defer { server.stop() }

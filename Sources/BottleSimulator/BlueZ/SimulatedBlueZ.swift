@@ -138,6 +138,15 @@ final class SimulatedBlueZ: Sendable {
 
     // MARK: - Timers
 
+    /// The bottle advertises when its slot has come (the 20 ms tick, or the first advertisement
+    /// of a discovery with `firstAdvertisementOnTime`).
+    func advertiseIfDue(now: ContinuousClock.Instant, _ state: inout SimulatorState) {
+        guard state.discovering, let next = state.nextAdvertisement, now >= next else { return }
+        state.nextAdvertisement = now + configuration.advertisingInterval
+        state.advertisementSlots += 1
+        advertisementHeard(&state)
+    }
+
     /// Every 20 ms: the bottle's timers, advertising, BlueZ's temporary-device expiry, the
     /// power-cycle fault and a pending connection to a bottle that just woke.
     private func tick(_ state: inout SimulatorState) {
@@ -146,11 +155,7 @@ final class SimulatedBlueZ: Sendable {
             let events = state.model.tick()
             for event in events { deliver(event, &state) }
         }
-        if state.discovering, let next = state.nextAdvertisement, now >= next {
-            state.nextAdvertisement = now + configuration.advertisingInterval
-            state.advertisementSlots += 1
-            advertisementHeard(&state)
-        }
+        advertiseIfDue(now: now, &state)
         if let due = state.device?.removalDue, now >= due, state.link == .idle {
             log("event: temporary device not seen for \(configuration.temporaryTimeout): removed")
             removeDevice(&state)

@@ -347,6 +347,7 @@ public struct BottleModel: Sendable {
     public mutating func linkDropped() {
         revision += 1
         bleCalibrationMode = false
+        if configuration.unsyncedAgainAfterDisconnect { ring.markAllUnsynced() }
     }
 
     /// Deep sleep: RAM is lost (sync state, snapshots, characteristic values).

@@ -61,6 +61,9 @@ extension BottleModel {
         public var backpackSessions = 2
         /// The forced Current State after a sync still reports the old unsynced_count (a fault).
         public var staleUnsyncedAfterSync = false
+        /// Every record is unsynced again when the link goes down, so that each connection syncs
+        /// the same records: a benchmark fixture that times many one-shot syncs in a row.
+        public var unsyncedAgainAfterDisconnect = false
         public var timing = Timing()
 
         public init() {}

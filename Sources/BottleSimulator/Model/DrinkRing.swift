@@ -58,6 +58,12 @@ public struct DrinkRing: Sendable, Hashable {
         }
     }
 
+    /// Clears every synced bit, as if no sync had ever finished (the benchmark fixture
+    /// `unsyncedAgainAfterDisconnect`; no firmware does this).
+    public mutating func markAllUnsynced() {
+        for index in records.indices { records[index].flagsRaw &= ~DrinkRecordFlags.synced.rawValue }
+    }
+
     /// Sets the deleted bit of the record with `recordID`; false when no slot holds that id.
     @discardableResult
     public mutating func markDeleted(recordID: UInt32) -> Bool {

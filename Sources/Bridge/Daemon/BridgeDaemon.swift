@@ -201,6 +201,12 @@ public final class BridgeDaemon: Service, Sendable {
     ) async throws -> SessionReport {
         let finder = BottleFinder(client: client, adapter: adapter, connectPolicy: options.connectPolicy,
                                   scanRefresh: options.scanRefresh, logger: logger, heartbeat: heartbeat)
+        // The daemon is about to wait, perhaps for hours: the code start-up or the last session
+        // ran goes back (ResidentCode says why). `--once` too: what its session touches then
+        // comes on top of less (its peak resident memory).
+        if let released = ResidentCode.releaseStartupPages() {
+            logger.debug("released \(released.kibibytes) KiB of code and read-only data in \(released.mappings) mappings")
+        }
         let sighting = try await finder.find(choice: choice, deadline: deadline, timeout: options.onceTimeout ?? .zero) {
             enter($0)
         }
@@ -212,6 +218,8 @@ public final class BridgeDaemon: Service, Sendable {
         let connection = try await finder.connect(sighting, requiring: BlueZBottleLink.requiredCharacteristics)
         choice.adopt(sighting.address)
         let report = await session(on: connection, sighting: sighting, recorder: recorder)
+        // What a session used goes back before the daemon idles: SQLite's caches, then the heap.
+        history.releaseMemory()
         HeapTrim.returnFreedMemory()
         return report
     }

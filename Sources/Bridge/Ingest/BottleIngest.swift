@@ -207,9 +207,11 @@ public final class BottleIngest: DrinkStore, Sendable {
         }
     }
 
+    /// A fact the bottle states again at every connection: committed without an fsync of its own
+    /// (`DrinkHistory.updateBottle`); the next chunk's FULL commit syncs it along.
     func updateRow(_ change: (inout BottleRecord) -> Void) {
         do {
-            _ = try history.updateBottle(id: bottleID) { change(&$0) }
+            _ = try history.updateBottle(id: bottleID, durability: .normal) { change(&$0) }
         } catch {
             logger.warning("could not update the bottle's record: \(error)")
         }
