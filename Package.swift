@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C libraries, found through pkg-config (apt: libdbus-1-dev, libmosquitto-dev, libbluetooth-dev,
@@ -66,6 +68,14 @@ let package = Package(
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
+        // The web page, JSON API and Prometheus metrics over the history (docs/design.md 3.6).
+        .target(name: "Web", dependencies: [
+            "Bridge", "History", "Reminders", "AquavateProtocol", "Locking", "Timekeeping",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
         // A lock ThreadSanitizer can see (Synchronization.Mutex is invisible to it on Linux), and the
         // waiting queue built on it that DBus and BlueZ share.
         .target(name: "Locking"),
@@ -75,7 +85,7 @@ let package = Package(
         .target(name: "BottleSimulator", dependencies: ["DBus", "AquavateProtocol", "Locking", "Timekeeping"]),
 
         .executableTarget(name: "aquavate-bridge", dependencies: [
-            "Bridge", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders", "BottleSimulator", "Locking", "Timekeeping",
+            "Bridge", "Web", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders", "BottleSimulator", "Locking", "Timekeeping",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -113,6 +123,7 @@ let package = Package(
         // Which module may import which (README.md, "Architecture"): reads the source tree, builds
         // against nothing of the product.
         .testTarget(name: "ArchitectureTests"),
+        .testTarget(name: "WebTests", dependencies: ["Web", "Bridge", "History", "Locking", "Timekeeping", "ProcessSupport", "AquavateProtocol", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BridgeTests", dependencies: ["Locking", "Timekeeping", "Bridge", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks", "BusTestSupport", "ProcessSupport"]),
     ]
 )

@@ -11,6 +11,8 @@
 # dpkg-gencontrol), binutils (strip), init-system-helpers (deb-systemd-helper), lintian, and
 # debootstrap with ca-certificates (the test installs the package into a fresh Debian root made
 # from deb.debian.org).
+# For the web dashboard's tests and benchmark (Tests/WebTests, Benchmarks/web.sh): chromium and
+# chromium-driver (a real headless browser driven over WebDriver), wrk (100 concurrent clients).
 set -euo pipefail
 packages=(
     pkg-config libsqlite3-dev
@@ -22,6 +24,7 @@ packages=(
     systemd udev util-linux mount passwd make dbus-bin libglib2.0-bin
     time
     dpkg-dev binutils init-system-helpers lintian debootstrap ca-certificates
+    chromium chromium-driver wrk
 )
 # `--list` prints the packages (for .ci/run), one line.
 if [ "${1:-}" = "--list" ]; then echo "${packages[*]}"; exit 0; fi

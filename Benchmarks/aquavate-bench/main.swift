@@ -5,6 +5,7 @@
 //   swift run -c release aquavate-bench day-totals  # day totals over 5 years of history
 //   swift run -c release aquavate-bench reminders   # a year of minute ticks through the engine
 //   swift run -c release aquavate-bench live        # connect latency and per-chunk cost, simulator
+//   swift run -c release aquavate-bench web-history --db PATH  # 5 years x 4 bottles for Benchmarks/web.sh
 //   swift run -c release aquavate-bench all
 
 import Foundation
@@ -24,6 +25,8 @@ case "reminders":
     ReminderYearBenchmark.run(options)
 case "live":
     await LiveSyncBenchmark.run(options)
+case "web-history":
+    WebHistoryGenerator.run(options)
 case "all":
     await DecodeBenchmark.run([])
     ReminderYearBenchmark.run([])
@@ -31,6 +34,6 @@ case "all":
     ReplayBenchmark.run([])
     await LiveSyncBenchmark.run([])
 default:
-    print("usage: aquavate-bench [decode | replay [--records N] | day-totals | reminders [--days N] | live [--runs N] | all]")
+    print("usage: aquavate-bench [decode | replay [--records N] | day-totals | reminders [--days N] | live [--runs N] | web-history --db PATH | all]")
     exit(2)
 }

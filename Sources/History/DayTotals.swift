@@ -43,6 +43,32 @@ extension DrinkHistory {
                    last: range.upperBound.daysSince1970, knownAt: knownAt, bottle: bottle)
     }
 
+    /// Day totals of the local dates `days` per bottle, in one pass over the drinks of the span
+    /// (the dashboard's panels and `/api/v1/days`: one query instead of one per bottle, each of
+    /// which would read every bottle's rows through the timestamp index).
+    public func dayTotalsByBottle(timeZone: TimeZone, days range: ClosedRange<LocalDay>) throws -> [String: [DayTotal]] {
+        let first = range.lowerBound.daysSince1970, last = range.upperBound.daysSince1970
+        let margin: Int64 = 2 * 86_400
+        var sums: [String: DaySums] = [:]
+        var clock = LocalClock(timeZone: timeZone)
+        try read("computing day totals") { db in
+            let statement = try db.cachedStatement(sql: """
+                SELECT bottle, timestamp, amount_ml FROM drink
+                WHERE amount_ml > 0 AND deleted = 0 AND timestamp >= ? AND timestamp < ?
+                """)
+            let rows = try Row.fetchCursor(statement, arguments: [Int64(first) * 86_400 - margin, Int64(last + 1) * 86_400 + margin])
+            while let row = try rows.next() {
+                let day = clock.day(at: Double(row[1] as Int64)).daysSince1970
+                guard day >= first, day <= last else { continue }
+                sums[row[0] as String, default: DaySums()].add(row[2], on: day)
+            }
+        }
+        return sums.mapValues { sums in
+            var sums = sums
+            return sums.totals()
+        }
+    }
+
     /// The total of the local day (in `timeZone`) that contains `instant`: 24 hours, or 23 / 25
     /// on a DST change. Zero drinks when there are none.
     public func dayTotal(containing instant: Double, timeZone: TimeZone, knownAt: Double? = nil,

@@ -159,3 +159,24 @@ extension DrinkHistory {
         }
     }
 }
+
+extension DrinkHistory {
+    /// The highest row id of the drink table (0 when empty): drinks are only ever added (INSERT OR
+    /// IGNORE) with rising row ids, so this changes exactly when a drink is stored. One index step.
+    public func drinkRowIDHigh() throws -> Int64 {
+        try read("reading the newest drink row") { db in
+            try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(rowid), 0) FROM drink") ?? 0
+        }
+    }
+
+    /// Drinks stored per bottle (deleted ones included) among rows after `rowID`: with
+    /// `drinkRowIDHigh` a caller keeps counts up to date by reading only what was added.
+    public func drinkCountsByBottle(afterRowID rowID: Int64 = 0) throws -> [String: Int] {
+        try read("counting drinks") { db in
+            var counts: [String: Int] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT bottle, COUNT(*) FROM drink WHERE rowid > ? GROUP BY bottle", arguments: [rowID])
+            while let row = try rows.next() { counts[row[0]] = row[1] }
+            return counts
+        }
+    }
+}

@@ -12,6 +12,7 @@ import Logging
 import Reminders
 import Locking
 import Timekeeping
+import Web
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,6 +36,10 @@ struct DemoCommand: AsyncParsableCommand {
             unless --db is given (then the simulated drinks are stored there like a real \
             bottle's). --fault injects the simulator's faults (see `aquavate-sim --help`), to \
             watch the bridge survive them.
+
+            With --serve the demo's history stays served afterwards, the dashboard, JSON API and \
+            metrics of `serve` at the end of the story's day, until Ctrl-C (on --http [ADDR:]PORT, \
+            default 127.0.0.1:8080).
             """
     )
 
@@ -44,9 +49,16 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .customLong("fault"), help: ArgumentHelp("A simulator fault, e.g. drop-after-chunk=0 (repeatable).", valueName: "NAME[=ARG]"))
     var faults: [String] = []
 
+    @Flag(help: "After the story, serve its history on the web (dashboard, JSON API, metrics) until Ctrl-C.")
+    var serve = false
+
+    @Option(help: ArgumentHelp("With --serve: listen on [ADDR:]PORT (default 127.0.0.1:8080).", valueName: "[ADDR:]PORT"))
+    var http: String?
+
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
+        if http != nil && !serve { throw ValidationError("--http only applies with --serve") }
         if !(0...600).contains(records) { throw ValidationError("--records must be 0 to 600 (the bottle's ring)") }
         for fault in faults {
             do { _ = try SimulatorFault(parsing: fault) } catch { throw ValidationError(error.description) }
@@ -57,12 +69,22 @@ struct DemoCommand: AsyncParsableCommand {
         let logger = common.makeLogger()
         do {
             let bus = try await PrivateDBusDaemon.start()
+            let served: WebContext
             do {
-                try await demo(on: bus, logger: logger)
+                served = try await demo(on: bus, logger: logger)
                 await bus.stop()
             } catch {
                 await bus.stop()
                 throw error
+            }
+            if serve {
+                let address: ListenAddress
+                do {
+                    address = try WebServer.address(option: http, configuration: served.baseConfiguration) ?? ListenAddress(port: 8080)
+                } catch {
+                    throw CommandFailure(error.description)
+                }
+                try await WebServing.serveUntilSignal(context: served, address: address, logger: logger, command: "demo")
             }
         } catch let failure as CommandFailure {
             StandardError.writeLine("aquavate-bridge demo: \(failure.description)")
@@ -78,7 +100,8 @@ struct DemoCommand: AsyncParsableCommand {
     /// The simulated bottle on `bus`, the day's steps on the demo's clock (the reminder engine
     /// ticking every minute between them, the daemon syncing the bottle at each sync step), then
     /// the bottle and the history.
-    private func demo(on bus: PrivateDBusDaemon, logger: Logger) async throws {
+    /// Returns what `--serve` serves: the story's history and settings, at its end.
+    private func demo(on bus: PrivateDBusDaemon, logger: Logger) async throws -> WebContext {
         let history = try common.openHistory(path: common.db)
         var configuration = try common.loadConfiguration(history: common.db == nil ? nil : history, logger: logger)
         for setting in DemoDay.settings { try configuration.applyOverride(setting) }
@@ -156,6 +179,7 @@ struct DemoCommand: AsyncParsableCommand {
         print("demo: the history (aquavate-bridge history)")
         let report = try HistoryReport.make(history: history, configuration: configuration, days: nil, now: end)
         for line in report.lines(format: .text) { print(line) }
+        return WebContext(history: history, baseConfiguration: configuration, clock: ManualClock(end))
     }
 
     /// One run of the daemon until the bottle is synced, on the demo's clock.

@@ -5,6 +5,7 @@ import Bridge
 import Foundation
 import History
 import Timekeeping
+import Web
 
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,6 +21,10 @@ struct HistoryCommand: ParsableCommand {
 
             Where the history holds several bottles, each day is told per bottle (its key in \
             the `bottle` field) against that bottle's goal; --bottle shows one.
+
+            With --chart FILE.svg it writes the day totals as a bar chart with the goal line \
+            instead (the chart of the web dashboard, see `serve`): the last --days N days, 30 \
+            when --days is not given, every bottle summed, in the language of messages.locale.
             """
     )
 
@@ -35,9 +40,14 @@ struct HistoryCommand: ParsableCommand {
     @Flag(help: "CSV with a header row: drink rows, then day rows.")
     var csv = false
 
+    @Option(help: ArgumentHelp("Write the day totals as an SVG bar chart to FILE instead of listing them.", valueName: "FILE.svg"))
+    var chart: String?
+
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
+        if chart != nil && (json || csv) { throw ValidationError("--chart writes a picture: leave out --json and --csv") }
+        if let days, days > 3660 { throw ValidationError("--days must be at most 3660") }
         if json && csv { throw ValidationError("choose one of --json and --csv") }
         if let days, days < 1 { throw ValidationError("--days must be 1 or more") }
     }
@@ -50,6 +60,16 @@ struct HistoryCommand: ParsableCommand {
             }
             let history = try common.openHistory(path: common.databasePath)
             let configuration = try common.loadConfiguration(history: history, logger: logger)
+            if let chart {
+                let svg = try ChartFile.svg(history: history, configuration: configuration, days: days ?? 30, now: SystemClock().now)
+                do {
+                    try svg.write(toFile: chart, atomically: true, encoding: .utf8)
+                } catch {
+                    throw CommandFailure("cannot write \(chart): \(error.localizedDescription)")
+                }
+                print("history: wrote the last \(days ?? 30) days to \(chart)")
+                return
+            }
             // A bottle this bridge adopted, or one whose drinks came from another bridge of the household.
             let record = try bottle.map { name -> BottleRecord in
                 if let known = try history.bottle(named: name) { return known }

@@ -11,6 +11,7 @@ import Logging
 import ServiceLifecycle
 import Sinks
 import Timekeeping
+import Web
 
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -49,6 +50,12 @@ struct RunCommand: AsyncParsableCommand {
             shutdown. With WatchdogSec= (WATCHDOG_USEC) it pings WATCHDOG=1 every half time-out, \
             and only while its loops make progress: a bridge stuck in a loop stops pinging and \
             systemd restarts it. Without NOTIFY_SOCKET none of this happens.
+
+            With --http [ADDR:]PORT (or the setting web.listen) it also serves the dashboard, \
+            the JSON API and /metrics, as `serve` does (see `aquavate-bridge serve --help`), with \
+            the syncs of this run in aquavate_syncs_total. An address other than loopback needs \
+            web.token, else `run` refuses to start. A web server that fails later (its port taken) \
+            is logged and the daemon goes on; the server never waits on the Bluetooth path.
             """
     )
 
@@ -84,6 +91,9 @@ struct RunCommand: AsyncParsableCommand {
         "Restart discovery after this many seconds without an advertisement (default 300): revives a scanner that went silent.",
         valueName: "S"))
     var scanRefresh: Double = 300
+
+    @Option(help: ArgumentHelp("Also serve the dashboard, JSON API and metrics on [ADDR:]PORT (default: web.listen; off when neither).", valueName: "[ADDR:]PORT"))
+    var http: String?
 
     @OptionGroup var common: CommonOptions
 
@@ -131,7 +141,16 @@ struct RunCommand: AsyncParsableCommand {
             options.failedSessionPause = .milliseconds(Int64(failurePause * 1000))
             options.scanRefresh = .milliseconds(Int64(scanRefresh * 1000))
             options.source = "aquavate-bridge \(BridgeVersion.string)"
-            outcome = try await Self.runDaemon(options: options, history: history, configuration: configuration, logger: logger)
+            var web: WebLaunch?
+            do {
+                if let address = try WebServer.address(option: http, configuration: configuration) {
+                    try WebServer.checkAccess(address: address, token: configuration.value("web.token"))
+                    web = WebLaunch(address: address, base: try common.loadConfiguration(history: nil, logger: logger))
+                }
+            } catch let refused as WebStartRefused {
+                throw CommandFailure(refused.description)
+            }
+            outcome = try await Self.runDaemon(options: options, history: history, configuration: configuration, logger: logger, web: web)
         } catch let failure as CommandFailure {
             StandardError.writeLine("aquavate-bridge run: \(failure.description)")
             throw ExitCode.failure
@@ -148,6 +167,12 @@ struct RunCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
         }
+    }
+
+    /// Where `run --http` serves, and the configuration it serves with.
+    struct WebLaunch {
+        var address: ListenAddress
+        var base: Configuration
     }
 
     /// `--bottle` (or `bottle.address`) as the address discovery matches: a serial the history
@@ -168,7 +193,7 @@ struct RunCommand: AsyncParsableCommand {
     /// demo, whose day runs on a clock it steps.
     static func runDaemon(options: DaemonOptions, history: DrinkHistory, configuration: Configuration,
                           logger: Logger, desk givenDesk: ReminderDesk? = nil,
-                          clock: any WallClock = SystemClock()) async throws -> DaemonOutcome {
+                          clock: any WallClock = SystemClock(), web: WebLaunch? = nil) async throws -> DaemonOutcome {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         let systemd = Systemd()
         let progress = systemd.isListening ? LoopProgress(onStatus: { systemd.status($0) }) : nil
@@ -211,6 +236,17 @@ struct RunCommand: AsyncParsableCommand {
         }
         let daemon = BridgeDaemon(options: options, history: history, desk: desk, clock: clock, logger: logger,
                                   heartbeat: daemonBeat ?? .unobserved, household: household)
+        if let web {
+            // Beside the daemon, never in its way: its failure is logged and ignored.
+            let context = WebContext(history: history, baseConfiguration: web.base, clock: clock, syncs: daemon.syncs)
+            do {
+                let server = try WebServer(context: context, address: web.address, logger: logger)
+                services.append(.init(service: server.serviceBesideDaemon(), successTerminationBehavior: .ignore,
+                                      failureTerminationBehavior: .ignore, serviceName: "web"))
+            } catch {
+                logger.error("web: \(error.description); the daemon goes on without it")
+            }
+        }
         if let progress {
             services.append(.init(service: WatchdogService(progress: progress, manager: systemd, logger: logger), serviceName: "watchdog"))
         }

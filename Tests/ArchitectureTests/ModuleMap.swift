@@ -9,6 +9,7 @@
 //   2. transport:  DBus (libdbus), and on it BlueZ, BottleSimulator and Sinks
 //   3. session:    BottleSession (one bottle over BlueZ)
 //   4. the bridge: Bridge (ingest, daemon, configuration, replay)
+//   4. the web:    Web (the page, JSON API and metrics over the history; beside Bridge, on it)
 //   5. the executables: aquavate-bridge, aquavate-sim
 // Package.swift's declared dependencies must lie inside this map (`ManifestTests`); the map may
 // allow a module that comes only transitively (aquavate-bridge names Sinks, which Bridge brings).
@@ -54,8 +55,14 @@ enum ModuleMap {
             "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "BlueZ", "BottleSession",
             "ProcessSupport", "Locking", "Timekeeping", "CBluetooth", "CSystemd", "CTimex", "CMalloc", "Logging", "TOMLKit", "ServiceLifecycle",
         ]),
+        // The web page, JSON API and metrics: reads the history and the bridge's reports, queues
+        // bottle commands through the bridge's one door; nothing of Bluetooth or D-Bus.
+        "Web": platform.union([
+            "Bridge", "History", "Reminders", "AquavateProtocol", "Locking", "Timekeeping", "Logging", "ServiceLifecycle",
+            "Hummingbird", "Prometheus",
+        ]),
         "aquavate-bridge": platform.union([
-            "Bridge", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders",
+            "Bridge", "Web", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders",
             "Sinks", "BottleSimulator", "Locking", "Timekeeping", "ArgumentParser", "Logging", "ServiceLifecycle",
         ]),
         "aquavate-sim": platform.union(["BottleSimulator", "DBus", "AquavateProtocol", "Locking", "Timekeeping", "ArgumentParser"]),

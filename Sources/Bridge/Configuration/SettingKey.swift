@@ -19,6 +19,8 @@ public enum SettingKind: Sendable, Equatable {
     case text
     /// `scheme://host[:port][/path]` with one of the given schemes.
     case url(schemes: [String])
+    /// `[ADDR:]PORT` of a listening socket (`ListenAddress`).
+    case listenAddress
 
     /// Human text listing the valid values, for error messages.
     public var validChoices: String {
@@ -30,6 +32,7 @@ public enum SettingKind: Sendable, Equatable {
         case .choice(let options): return "one of " + options.joined(separator: ", ")
         case .text: return "any text"
         case .url(let schemes): return "a URL starting with " + schemes.map { "\($0)://" }.joined(separator: " or ")
+        case .listenAddress: return "[ADDR:]PORT, e.g. 8080, 127.0.0.1:8080 or 0.0.0.0:8080"
         }
     }
 }
@@ -123,6 +126,11 @@ public struct SettingKey: Sendable, Equatable {
                 throw .invalidValue(key: name, value: shown(raw), expected: kind.validChoices)
             }
             return text
+        case .listenAddress:
+            guard let address = try? ListenAddress(parsing: text) else {
+                throw .invalidValue(key: name, value: shown(raw), expected: kind.validChoices)
+            }
+            return address.description
         }
     }
 
@@ -195,6 +203,8 @@ public enum SettingCatalog {
         SettingKey("desktop.enabled", .bool, default: "true", "desktop notifications on the session bus"),
         SettingKey("bottle.address", .text, default: nil, "address of the adopted bottle (setup writes it; run then syncs only this bottle)"),
         SettingKey("bluetooth.adapter", .text, default: nil, "adapter to use, e.g. hci0 (default: the first powered one)"),
+        SettingKey("web.listen", .listenAddress, default: nil, "where `run` serves the web page, JSON API and metrics, [ADDR:]PORT (default: off; ADDR 127.0.0.1)"),
+        SettingKey("web.token", .text, default: nil, "access token of the web page and API; required for any address but loopback", secret: true),
         SettingKey("bridge.id", .text, default: nil, "this bridge's name on the broker and in Home Assistant (default: the host name)"),
     ]
 

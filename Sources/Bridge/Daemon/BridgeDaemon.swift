@@ -29,6 +29,8 @@ public final class BridgeDaemon: Service, Sendable {
     let heartbeat: Heartbeat
     /// The household's claims (bridges sharing the broker, docs/design.md 6); nil: alone.
     private let household: HouseholdClaims?
+    /// The syncs of this run, per bottle and outcome (`/metrics` beside the daemon).
+    public let syncs = SyncTally()
 
     public init(options: DaemonOptions, history: DrinkHistory, desk: ReminderDesk, clock: any WallClock, logger: Logger,
                 heartbeat: Heartbeat = .unobserved, household: HouseholdClaims? = nil) {
@@ -270,7 +272,7 @@ public final class BridgeDaemon: Service, Sendable {
         let memory = memories.withLock { $0[link.address.uppercased(), default: SyncMemory()] }
         memories.withLock { $0[link.address.uppercased()] = memory }
         // The one ingest path (replay feeds the same component): it is the session's store.
-        let sink = SessionEventSink(history: history, desk: desk, bottleID: bottleID, logger: logger)
+        let sink = SessionEventSink(history: history, desk: desk, bottleID: bottleID, syncs: syncs, logger: logger)
         let session = BottleSession(
             link: link, store: sink.ingest, clock: clock,
             memory: memory, timing: options.sessionTiming, recorder: recorder, setTime: setTime,

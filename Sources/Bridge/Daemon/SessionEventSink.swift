@@ -13,11 +13,13 @@ import Timekeeping
 struct SessionEventSink: Sendable {
     let ingest: BottleIngest
     private let desk: ReminderDesk
+    private let syncs: SyncTally?
     private let inputs: AsyncStream<ReminderInput>.Continuation
     private let consumer: Task<Void, Never>
 
-    init(history: DrinkHistory, desk: ReminderDesk, bottleID: String, logger: Logger) {
+    init(history: DrinkHistory, desk: ReminderDesk, bottleID: String, syncs: SyncTally? = nil, logger: Logger) {
         self.desk = desk
+        self.syncs = syncs
         let (stream, continuation) = AsyncStream<ReminderInput>.makeStream()
         inputs = continuation
         // The inputs of this session's bottle, by its key as it stands (its serial once read).
@@ -45,6 +47,7 @@ struct SessionEventSink: Sendable {
         case .stored: break  // the ingest stored the chunk itself (it is the session's DrinkStore)
         case .syncEnded(let round):
             ingest.syncEnded(round.outcome, records: round.records, chunks: round.chunks, at: round.endedAt)
+            syncs?.count(bottle: ingest.bottleID, outcome: round.outcome.rawValue)
         case .identity(let identity, let time):
             ingest.heard(identity, at: time)
             // Before any drink of this session is published: the sinks name the bottle by it.

@@ -26,6 +26,18 @@ public enum BridgeEvent: Sendable, Equatable {
         public var kind: DrinkKind
         public var deleted: Bool
         public var isNew: Bool
+
+        public init(bottle: String, recordID: UInt32, timestamp: UInt32, amountML: Int, bottleLevelML: Int,
+                    kind: DrinkKind, deleted: Bool, isNew: Bool) {
+            self.bottle = bottle
+            self.recordID = recordID
+            self.timestamp = timestamp
+            self.amountML = amountML
+            self.bottleLevelML = bottleLevelML
+            self.kind = kind
+            self.deleted = deleted
+            self.isNew = isNew
+        }
     }
 
     public struct StateEvent: Sendable, Equatable {
@@ -50,8 +62,16 @@ public enum BridgeEvent: Sendable, Equatable {
         public var totalML: Int
         public var drinks: Int
         public var goalML: Int
-        /// The bottle's key, where the history holds several bottles (one day per bottle and day).
+        /// The bottle, where the history holds several (one `day` per bottle and day).
         public var bottle: String? = nil
+
+        public init(date: String, totalML: Int, drinks: Int, goalML: Int, bottle: String? = nil) {
+            self.date = date
+            self.totalML = totalML
+            self.drinks = drinks
+            self.goalML = goalML
+            self.bottle = bottle
+        }
     }
 
     public struct NotificationEvent: Sendable, Equatable {
@@ -112,6 +132,11 @@ extension BridgeEvent {
     public func jsonLine() -> String {
         let object: [String: any Sendable]
         switch self {
+        case .day(let day):
+            // Written directly, keys sorted as JSONSerialization would: `/api/v1/days?days=365`
+            // lists a day per bottle, and the serializer's cost per object dominated it.
+            let bottle = day.bottle.map { "\"bottle\":\(Self.jsonString($0))," } ?? ""
+            return "{\(bottle)\"date\":\(Self.jsonString(day.date)),\"drinks\":\(day.drinks),\"event\":\"day\",\"goal_ml\":\(day.goalML),\"total_ml\":\(day.totalML)}"
         case .drink(let drink):
             object = [
                 "event": "drink", "bottle": drink.bottle, "record_id": Int(drink.recordID),
@@ -130,12 +155,6 @@ extension BridgeEvent {
                 "event": "sync", "time": ISO8601Text.formatWithMilliseconds(sync.time), "records": sync.records,
                 "chunks": sync.chunks, "outcome": sync.outcome.rawValue,
             ]
-        case .day(let day):
-            var fields: [String: any Sendable] = [
-                "event": "day", "date": day.date, "total_ml": day.totalML, "drinks": day.drinks, "goal_ml": day.goalML,
-            ]
-            if let bottle = day.bottle { fields["bottle"] = bottle }
-            object = fields
         case .notification(let note):
             var fields: [String: any Sendable] = [
                 "event": "notification", "time": ISO8601Text.formatWithMilliseconds(note.time), "id": note.id, "kind": note.kind,
@@ -173,6 +192,23 @@ extension BridgeEvent {
             "argument": orNull(command.argument), "status": command.status, "message": orNull(command.message),
             "time": ISO8601Text.formatWithMilliseconds(command.time),
         ]
+    }
+
+    /// A JSON string literal of `text`: quotes, backslashes and control characters escaped.
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 
     /// JSON null for a missing value (the keys of an event are always there).

@@ -1,0 +1,102 @@
+// What the dashboard shows, gathered once per request from the history: the household's status
+// (`status --json`'s report: reminders today, urgency, pending reminders) and one panel per bottle
+// (docs/design.md 6): its day against its goal and the pace line, its level and battery, its last
+// sync, today's drinks, its days, its commands waiting for the next connection.
+
+import AquavateProtocol
+import Bridge
+import Foundation
+import History
+import Reminders
+import Timekeeping
+
+struct BottlePanel: Sendable {
+    /// The history's key of the bottle; nil for the panel of a history without bottles.
+    var id: String?
+    var title: String
+    var goalML: Int
+    var pace: Pace
+    var levelML: Int?
+    var battery: Int?
+    var lastSync: Double?
+    /// Today's drinks, deleted ones included (shown struck through, without a delete button).
+    var drinks: [StoredDrink]
+    /// The last 365 local days, oldest first, every day present (0 where nothing was drunk).
+    var days: [DayTotal]
+    var pending: [StoredCommand]
+    /// Days in a row up to yesterday (and today once met) with the goal reached.
+    var goalStreak: Int
+}
+
+struct DashboardModel: Sendable {
+    static let chartDays = 365
+
+    var now: Double
+    var today: LocalDay
+    var minuteOfDay: Int
+    var timeZone: TimeZone
+    var language: WebLanguage
+    var status: StatusReport
+    var hydration: HydrationSettings
+    var panels: [BottlePanel]
+
+    static func make(_ context: WebContext) throws -> DashboardModel {
+        let configuration = try context.configuration()
+        let now = context.clock.now
+        let timeZone = configuration.timeZone
+        let wall = LocalClock(timeZone: timeZone).wallClockUncached(at: now)
+        let history = context.history
+        let status = try StatusReport.make(history: history, configuration: configuration, at: now)
+        let bottles = try history.bottles().sorted { ($0.name ?? $0.id, $0.id) < ($1.name ?? $1.id, $1.id) }
+        let first = wall.day - (chartDays - 1)
+        let dayStart = wall.day.interval(in: timeZone).start
+        let keys: [BottleRecord?] = bottles.isEmpty ? [nil] : bottles
+        let byBottle = bottles.isEmpty ? [:] : try history.dayTotalsByBottle(timeZone: timeZone, days: first...wall.day)
+        // Today's drinks of every bottle in one read through the timestamp index (filtering by
+        // bottle in SQL lets SQLite walk the bottle's whole key index instead).
+        let dayEnd = wall.day.interval(in: timeZone).end
+        let todays = Dictionary(grouping: try history.storedDrinks(from: dayStart, to: dayEnd).filter { $0.amountML > 0 }, by: \.bottle)
+        let pending = Dictionary(grouping: try history.commands(statuses: [.pending, .sending]), by: \.bottle)
+        let panels = try keys.map { bottle -> BottlePanel in
+            let hydration = configuration.hydrationSettings(bottleGoal: bottle?.goalML)
+            let totals = try bottle.map { byBottle[$0.id] ?? [] } ?? history.dayTotals(timeZone: timeZone, days: first...wall.day)
+            let days = dense(totals, from: first, to: wall.day)
+            let todayML = days.last?.totalML ?? 0
+            return BottlePanel(
+                id: bottle?.id, title: bottle.map { $0.name ?? $0.serial ?? $0.id } ?? "Aquavate",
+                goalML: hydration.goalML,
+                pace: Pace(minuteOfDay: wall.minuteOfDay, dayTotalML: todayML, settings: hydration),
+                levelML: bottle?.state?.bottleLevelML, battery: bottle?.state?.batteryPercent ?? bottle?.battery,
+                lastSync: bottle?.lastSync,
+                drinks: bottle.map { todays[$0.id] ?? [] } ?? todays.values.flatMap { $0 }.sorted { $0.timestamp < $1.timestamp },
+                days: days,
+                pending: bottle.map { pending[$0.id] ?? [] } ?? [],
+                goalStreak: streak(days, goal: hydration.goalML))
+        }
+        return DashboardModel(now: now, today: wall.day, minuteOfDay: wall.minuteOfDay, timeZone: timeZone,
+                              language: context.language(configuration), status: status,
+                              hydration: configuration.hydrationSettings(), panels: panels)
+    }
+
+    /// Every day of `from...to`, with zero where the history has none.
+    static func dense(_ totals: [DayTotal], from: LocalDay, to: LocalDay) -> [DayTotal] {
+        var byDay: [LocalDay: DayTotal] = [:]
+        for total in totals { byDay[total.date] = total }
+        return (0...(to.daysSince1970 - from.daysSince1970)).map { offset in
+            let day = from + offset
+            return byDay[day] ?? DayTotal(date: day, totalML: 0, drinks: 0)
+        }
+    }
+
+    /// Consecutive days meeting the goal, ending today if today is met, else yesterday.
+    static func streak(_ days: [DayTotal], goal: Int) -> Int {
+        var streak = 0
+        var index = days.count - 1
+        if index >= 0, days[index].totalML < goal { index -= 1 }
+        while index >= 0, days[index].totalML >= goal {
+            streak += 1
+            index -= 1
+        }
+        return streak
+    }
+}

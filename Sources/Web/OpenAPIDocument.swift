@@ -1,0 +1,208 @@
+// `GET /api/openapi.yaml`: the API as OpenAPI 3.1. Kept beside the handlers and held to them by
+// Tests/WebTests/OpenAPIAgreementTests.swift: every path and method here is served, every served
+// one is here, and the required fields of each schema are in the real answers.
+
+enum OpenAPIDocument {
+    static let yaml = """
+        openapi: 3.1.0
+        info:
+          title: aquavate-bridge
+          version: "1"
+          description: >-
+            The history, status and bottle commands of an Aquavate bridge (docs/design.md 3.4-3.6).
+            On an address other than loopback every request carries the web token as
+            `Authorization: Bearer TOKEN`. A POST from a browser must come from the bridge's own page
+            (Origin / Sec-Fetch-Site). Bodies are limited to 16 KiB. Times are ISO 8601 UTC; dates are
+            local days of the bridge's time zone.
+        components:
+          securitySchemes:
+            token:
+              type: http
+              scheme: bearer
+          responses:
+            BadRequest:
+              description: the request is malformed (a parameter out of range, a body that is not the command)
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Error"}
+            Unauthorized:
+              description: the web token is required and was not given or is wrong
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Error"}
+            NotFound:
+              description: no such bottle
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Error"}
+          schemas:
+            Error:
+              type: object
+              required: [error]
+              properties:
+                error: {type: string, description: one line saying what was wrong and what is valid}
+            Status:
+              type: object
+              required: [event, time, today_ml, goal_ml, urgency, deficit_ml, reminders_today, reminders_today_text, daily_limit, pending, pending_commands]
+              properties:
+                event: {const: status}
+                time: {type: string, format: date-time}
+                today_ml: {type: integer}
+                goal_ml: {type: integer}
+                urgency: {type: string, description: On Track, Time to Hydrate or Overdue}
+                deficit_ml: {type: integer}
+                reminders_today: {type: integer}
+                reminders_today_text: {type: string}
+                daily_limit: {type: boolean}
+                pending: {type: integer}
+                pending_commands: {type: array, items: {type: string}}
+                bottle: {type: string}
+                bottle_name: {type: string}
+                last_sync: {type: string, format: date-time}
+                battery: {type: integer}
+                bottle_level_ml: {type: integer}
+                unsynced: {type: integer}
+            Day:
+              type: object
+              required: [event, date, total_ml, drinks, goal_ml]
+              properties:
+                event: {const: day}
+                date: {type: string, format: date}
+                total_ml: {type: integer}
+                drinks: {type: integer}
+                goal_ml: {type: integer}
+                bottle: {type: string, description: present where the history holds several bottles}
+            Drink:
+              type: object
+              required: [event, bottle, record_id, time, amount_ml, bottle_level_ml, type, deleted, new]
+              properties:
+                event: {const: drink}
+                bottle: {type: string}
+                record_id: {type: integer}
+                time: {type: string, format: date-time}
+                amount_ml: {type: integer}
+                bottle_level_ml: {type: integer}
+                type: {enum: [gulp, pour]}
+                deleted: {type: boolean}
+                new: {type: boolean}
+            CommandRequest:
+              type: object
+              required: [command]
+              properties:
+                command: {enum: [goal, delete, tare, shake-to-empty]}
+                goal_ml: {type: integer, minimum: 1000, maximum: 4000, description: for goal}
+                record_id: {type: integer, description: for delete}
+                "on": {type: boolean, description: for shake-to-empty}
+                bottle: {type: string, description: serial or address; optional with one bottle}
+            Command:
+              type: object
+              required: [event, id, bottle, command, argument, status, message, time]
+              properties:
+                event: {const: command}
+                id: {type: integer}
+                bottle: {type: string}
+                command: {type: string}
+                argument: {type: [string, "null"]}
+                status: {enum: [pending, applied, failed]}
+                message: {type: [string, "null"]}
+                time: {type: string, format: date-time}
+        security:
+          - token: []
+          - {}
+        paths:
+          /api/v1/status:
+            get:
+              summary: the object of `status --json`
+              responses:
+                "200":
+                  description: the status
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Status"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+          /api/v1/days:
+            get:
+              summary: the day totals of the last N local days (days with drinks)
+              parameters:
+                - {name: days, in: query, schema: {type: integer, minimum: 1, maximum: 3660, default: 7}}
+                - {name: bottle, in: query, schema: {type: string}}
+              responses:
+                "200":
+                  description: day events, oldest first
+                  content:
+                    application/json:
+                      schema: {type: array, items: {$ref: "#/components/schemas/Day"}}
+                "400": {$ref: "#/components/responses/BadRequest"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+                "404": {$ref: "#/components/responses/NotFound"}
+          /api/v1/drinks:
+            get:
+              summary: the drinks of the last N local days, deleted ones included
+              parameters:
+                - {name: days, in: query, schema: {type: integer, minimum: 1, maximum: 3660, default: 1}}
+                - {name: bottle, in: query, schema: {type: string}}
+              responses:
+                "200":
+                  description: drink events, oldest first
+                  content:
+                    application/json:
+                      schema: {type: array, items: {$ref: "#/components/schemas/Drink"}}
+                "400": {$ref: "#/components/responses/BadRequest"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+                "404": {$ref: "#/components/responses/NotFound"}
+          /api/v1/commands:
+            post:
+              summary: queue a bottle command (as `aquavate-bridge bottle goal|delete|tare|shake-to-empty`)
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema: {$ref: "#/components/schemas/CommandRequest"}
+              responses:
+                "202":
+                  description: queued; applied at the bottle's next connection (a delete counts at once)
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Command"}
+                "400": {$ref: "#/components/responses/BadRequest"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+                "403":
+                  description: a cross-site request from a browser
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Error"}
+                "413":
+                  description: the body is over 16 KiB
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Error"}
+                "415":
+                  description: the body is not application/json
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Error"}
+                "422":
+                  description: refused by the bottle's checks (goal out of range, no such drink, no such bottle)
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Error"}
+          /metrics:
+            get:
+              summary: Prometheus text exposition
+              responses:
+                "200":
+                  description: aquavate_today_ml, aquavate_goal_ml, aquavate_drinks_total, aquavate_battery_percent, aquavate_last_sync_timestamp_seconds, aquavate_syncs_total, each with a bottle label
+                  content:
+                    text/plain: {schema: {type: string}}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+          /api/openapi.yaml:
+            get:
+              summary: this document
+              responses:
+                "200":
+                  description: OpenAPI 3.1
+                  content:
+                    application/yaml: {schema: {type: string}}
+
+        """
+}

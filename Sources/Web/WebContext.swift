@@ -1,0 +1,37 @@
+// What the web server serves from: the history, the configuration as it stands now (the file and
+// `--set` fixed at start, the stored settings read again for every request, so `config set` and
+// the page's own switches show at once), the clock, and the daemon's sync tally when it runs beside
+// one.
+
+import Bridge
+import Foundation
+import History
+import Timekeeping
+
+public struct WebContext: Sendable {
+    public let history: DrinkHistory
+    /// The configuration of the file and `--set`, without the stored settings.
+    public let baseConfiguration: Configuration
+    public let clock: any WallClock
+    /// Syncs counted by the daemon this process runs (`run --http`); nil for `serve`.
+    public let syncs: SyncTally?
+
+    public init(history: DrinkHistory, baseConfiguration: Configuration, clock: any WallClock, syncs: SyncTally? = nil) {
+        self.history = history
+        self.baseConfiguration = baseConfiguration
+        self.clock = clock
+        self.syncs = syncs
+    }
+
+    /// The configuration now: the base with the settings stored in the history.
+    public func configuration() throws -> Configuration {
+        var configuration = baseConfiguration
+        configuration.useStoredValues(try history.allSettings())
+        return configuration
+    }
+
+    /// The person's language for the page: `messages.locale` (the message pools' languages).
+    func language(_ configuration: Configuration) -> WebLanguage {
+        WebLanguage(rawValue: configuration.value("messages.locale") ?? "en") ?? .en
+    }
+}

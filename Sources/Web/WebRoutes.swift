@@ -1,0 +1,47 @@
+// Every page and endpoint, as data: the responder dispatches on it, answers 405 with `Allow` for
+// a known path and another method, and the OpenAPI test holds the document to it.
+
+enum WebRoute: Sendable, Hashable, CaseIterable {
+    case dashboard, loginPage, login, setGoal, deleteDrink, dailyLimit
+    case status, days, drinks, command, openAPI, metrics
+
+    var method: String {
+        switch self {
+        case .login, .setGoal, .deleteDrink, .dailyLimit, .command: return "POST"
+        default: return "GET"
+        }
+    }
+
+    var path: String {
+        switch self {
+        case .dashboard: return "/"
+        case .loginPage, .login: return "/login"
+        case .setGoal: return "/actions/goal"
+        case .deleteDrink: return "/actions/delete"
+        case .dailyLimit: return "/actions/daily-limit"
+        case .status: return "/api/v1/status"
+        case .days: return "/api/v1/days"
+        case .drinks: return "/api/v1/drinks"
+        case .command: return "/api/v1/commands"
+        case .openAPI: return "/api/openapi.yaml"
+        case .metrics: return "/metrics"
+        }
+    }
+
+    /// Part of the JSON API (and so of /api/openapi.yaml), as opposed to the page's own forms.
+    var isAPI: Bool {
+        switch self {
+        case .status, .days, .drinks, .command, .openAPI, .metrics: return true
+        default: return false
+        }
+    }
+
+    static func find(method: String, path: String) -> WebRoute? {
+        allCases.first { $0.method == method && $0.path == path }
+    }
+
+    /// The methods a path answers, for 405.
+    static func methods(path: String) -> [String] {
+        allCases.filter { $0.path == path }.map(\.method)
+    }
+}

@@ -1,0 +1,193 @@
+// The JSON API against the history it reads: every endpoint, every error (docs/design.md 3.6).
+
+import Bridge
+import Foundation
+import History
+import Testing
+import Timekeeping
+@testable import Web
+
+@Suite struct APITests {
+    @Test func statusIsTheObjectOfStatusJSON() async throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        try await fixture.withServer { port in
+            let reply = try await RawHTTP.send(port: port, "GET", "/api/v1/status")
+            #expect(reply.status == 200)
+            #expect(reply.headers["content-type"]?.hasPrefix("application/json") == true)
+            let expected = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WebFixture.now).jsonLine()
+            let want = try JSONSerialization.jsonObject(with: Data(expected.utf8)) as! NSDictionary
+            #expect(reply.jsonObject as NSDictionary == want)
+            #expect(reply.jsonObject["event"] as? String == "status")
+        }
+    }
+
+    @Test func daysAreTheHistorysDayTotalsPerBottle() async throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        try await fixture.withServer { port in
+            let reply = try await RawHTTP.send(port: port, "GET", "/api/v1/days?days=365")
+            #expect(reply.status == 200)
+            let days = reply.jsonArray
+            // 8 days (7 past and today) per bottle.
+            #expect(days.count == 16)
+            for bottle in [WebFixture.ana, WebFixture.bea] {
+                let totals = try fixture.history.dayTotals(timeZone: WebFixture.zone, bottle: bottle)
+                let listed = days.filter { $0["bottle"] as? String == bottle }
+                #expect(listed.map { $0["date"] as? String } == totals.map { $0.date.description })
+                #expect(listed.map { $0["total_ml"] as? Int } == totals.map(\.totalML))
+                #expect(listed.allSatisfy { $0["event"] as? String == "day" })
+            }
+            #expect(days.first { $0["bottle"] as? String == WebFixture.ana }?["goal_ml"] as? Int == 2000)
+            let today = days.filter { $0["date"] as? String == "2026-11-20" }
+            #expect(Set(today.map { $0["total_ml"] as? Int }) == [750, 400])
+
+            let one = try await RawHTTP.send(port: port, "GET", "/api/v1/days?days=1&bottle=\(WebFixture.bea)")
+            #expect(one.jsonArray.count == 1)
+            #expect(one.jsonArray.first?["total_ml"] as? Int == 400)
+        }
+    }
+
+    @Test func drinksAreTheDrinkEvents() async throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        try await fixture.withServer { port in
+            let reply = try await RawHTTP.send(port: port, "GET", "/api/v1/drinks?days=1")
+            #expect(reply.status == 200)
+            let drinks = reply.jsonArray
+            #expect(drinks.count == 4)
+            #expect(drinks.map { $0["amount_ml"] as? Int }.compactMap { $0 }.sorted() == [200, 250, 300, 400])
+            #expect(drinks.allSatisfy { $0["event"] as? String == "drink" && $0["deleted"] as? Bool == false })
+            let week = try await RawHTTP.send(port: port, "GET", "/api/v1/drinks?days=8&bottle=\(WebFixture.ana)")
+            let stored = try fixture.history.storedDrinks(bottle: WebFixture.ana).count
+            #expect(week.jsonArray.count == stored)
+        }
+    }
+
+    @Test func commandsGoThroughTheBottleQueue() async throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        try await fixture.withServer { port in
+            let json = [("Content-Type", "application/json")]
+            let goal = try await RawHTTP.send(port: port, "POST", "/api/v1/commands", headers: json,
+                                             body: #"{"command":"goal","goal_ml":2200,"bottle":"\#(WebFixture.ana)"}"#)
+            #expect(goal.status == 202)
+            #expect(goal.jsonObject["event"] as? String == "command")
+            #expect(goal.jsonObject["status"] as? String == "pending")
+            #expect(goal.jsonObject["argument"] as? String == "2200")
+            #expect(try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending]).map(\.argument) == ["2200"])
+
+            let record = try fixture.anaSecondDrinkToday
+            let delete = try await RawHTTP.send(port: port, "POST", "/api/v1/commands", headers: json,
+                                               body: #"{"command":"delete","record_id":\#(record),"bottle":"\#(WebFixture.ana)"}"#)
+            #expect(delete.status == 202)
+            #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
+            let days = try await RawHTTP.send(port: port, "GET", "/api/v1/days?days=1&bottle=\(WebFixture.ana)")
+            #expect(days.jsonArray.first?["total_ml"] as? Int == 450)
+
+            let tare = try await RawHTTP.send(port: port, "POST", "/api/v1/commands", headers: json, body: #"{"command":"tare","bottle":"\#(WebFixture.bea)"}"#)
+            #expect(tare.status == 202)
+            let shake = try await RawHTTP.send(port: port, "POST", "/api/v1/commands", headers: json,
+                                              body: #"{"command":"shake-to-empty","on":true,"bottle":"\#(WebFixture.bea)"}"#)
+            #expect(shake.status == 202)
+        }
+    }
+
+    /// Every refusal: the status, and a JSON `error` that says why.
+    @Test func badRequestsAreRefusedWithAJSONError() async throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        try await fixture.withServer { port in
+            let json = [("Content-Type", "application/json")]
+            let cases: [(String, String, [(String, String)], String?, Int, String)] = [
+                ("GET", "/nowhere", [], nil, 404, "no such page"),
+                ("DELETE", "/api/v1/days", [], nil, 405, "not allowed"),
+                ("GET", "/api/v1/commands", [], nil, 405, "use POST"),
+                ("GET", "/api/v1/days?days=0", [], nil, 400, "days must be"),
+                ("GET", "/api/v1/days?days=abc", [], nil, 400, "days must be"),
+                ("GET", "/api/v1/days?days=99999999999999999999999", [], nil, 400, "days must be"),
+                ("GET", "/api/v1/drinks?days=-1", [], nil, 400, "days must be"),
+                ("GET", "/api/v1/days?bottle=nobody", [], nil, 404, "no bottle nobody"),
+                ("POST", "/api/v1/commands", json, "{nonsense", 400, "JSON object"),
+                ("POST", "/api/v1/commands", json, "[1,2]", 400, "JSON object"),
+                ("POST", "/api/v1/commands", json, #"{"command":"explode"}"#, 400, "unknown command"),
+                ("POST", "/api/v1/commands", json, #"{"command":"goal"}"#, 400, "goal_ml"),
+                ("POST", "/api/v1/commands", json, #"{"command":"goal","goal_ml":"lots","bottle":"AQ-ANA-0001"}"#, 400, "wrong type"),
+                ("POST", "/api/v1/commands", json, #"{"command":"goal","goal_ml":1.5e300,"bottle":"AQ-ANA-0001"}"#, 400, "JSON object"),
+                ("POST", "/api/v1/commands", json, #"{"command":"goal","goal_ml":true,"bottle":"AQ-ANA-0001"}"#, 400, "wrong type"),
+                ("POST", "/api/v1/commands", json, #"{"command":"shake-to-empty","on":1,"bottle":"AQ-ANA-0001"}"#, 400, "wrong type"),
+                ("POST", "/api/v1/commands", json, #"{"command":"goal","goal_ml":50,"bottle":"AQ-ANA-0001"}"#, 422, "1000 to 4000"),
+                ("POST", "/api/v1/commands", json, #"{"command":"goal","goal_ml":2000}"#, 422, "name one"),
+                ("POST", "/api/v1/commands", json, #"{"command":"delete","record_id":99999,"bottle":"AQ-ANA-0001"}"#, 422, "no drink #99999"),
+                ("POST", "/api/v1/commands", json, #"{"command":"tare","bottle":"nobody"}"#, 422, "no bottle nobody"),
+                ("POST", "/api/v1/commands", [("Content-Type", "text/plain")], #"{"command":"tare"}"#, 415, "application/json"),
+                ("POST", "/api/v1/commands", json, String(repeating: " ", count: 20_000) + "{}", 413, "over 16384 bytes"),
+                ("POST", "/actions/goal", [("Content-Type", "application/json")], "{}", 415, "x-www-form-urlencoded"),
+            ]
+            for (method, path, headers, body, status, words) in cases {
+                let reply = try await RawHTTP.send(port: port, method, path, headers: headers, body: body)
+                #expect(reply.status == status, "\(method) \(path) \(body?.prefix(60) ?? "")")
+                #expect(reply.headers["content-type"]?.hasPrefix("application/json") == true, "\(method) \(path)")
+                #expect(reply.error?.contains(words) == true, "\(method) \(path): \(reply.error ?? reply.body)")
+            }
+            let method = try await RawHTTP.send(port: port, "PUT", "/api/v1/status")
+            #expect(method.headers["allow"] == "GET")
+            // Nothing was queued by any of them, and the server still answers.
+            #expect(try fixture.history.commands(statuses: [.pending]).isEmpty)
+            #expect(try await RawHTTP.send(port: port, "GET", "/api/v1/status").status == 200)
+        }
+    }
+
+    @Test func metricsArePrometheusTextFromTheHistory() async throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        try await fixture.withServer { port in
+            let reply = try await RawHTTP.send(port: port, "GET", "/metrics")
+            #expect(reply.status == 200)
+            #expect(reply.headers["content-type"]?.hasPrefix("text/plain") == true)
+            let lines = Set(reply.body.split(separator: "\n").map(String.init))
+            #expect(lines.contains(#"aquavate_today_ml{bottle="AQ-ANA-0001"} 750.0"#), "\(reply.body)")
+            #expect(lines.contains(#"aquavate_today_ml{bottle="AQ-BEA-0002"} 400.0"#))
+            #expect(lines.contains(#"aquavate_goal_ml{bottle="AQ-ANA-0001"} 2000.0"#))
+            #expect(lines.contains(#"aquavate_drinks_total{bottle="AQ-ANA-0001"} 24"#))
+            #expect(lines.contains(#"aquavate_battery_percent{bottle="AQ-ANA-0001"} 81.0"#))
+            #expect(lines.contains("aquavate_last_sync_timestamp_seconds{bottle=\"AQ-ANA-0001\"} \(Double(WebFixture.now - 600))")
+                    || lines.contains("aquavate_last_sync_timestamp_seconds{bottle=\"AQ-ANA-0001\"} \(Int(WebFixture.now - 600))"))
+            #expect(lines.contains(#"aquavate_syncs_total{bottle="AQ-ANA-0001",outcome="complete"} 0"#))
+            #expect(lines.contains("# TYPE aquavate_drinks_total counter"))
+        }
+    }
+
+    @Test func theSyncTallyShowsInMetrics() async throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        let tally = SyncTally()
+        tally.count(bottle: WebFixture.ana, outcome: "complete")
+        tally.count(bottle: WebFixture.ana, outcome: "complete")
+        tally.count(bottle: WebFixture.ana, outcome: "interrupted")
+        let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WebFixture.now), syncs: tally)
+        let text = String(decoding: try MetricsPage.render(context), as: UTF8.self)
+        #expect(text.contains(#"aquavate_syncs_total{bottle="AQ-ANA-0001",outcome="complete"} 2"#))
+        #expect(text.contains(#"aquavate_syncs_total{bottle="AQ-ANA-0001",outcome="interrupted"} 1"#))
+    }
+}
+
+@Suite struct DrinkCountTests {
+    @Test func theCountsFollowTheHistory() throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        let counts = DrinkCounts()
+        var bottles: Set<String> = [WebFixture.ana, WebFixture.bea]
+        #expect(try counts.counts(history: fixture.history, bottles: bottles) == [WebFixture.ana: 24, WebFixture.bea: 22])
+        _ = try fixture.history.store([WebFixture.record(900, at: WebFixture.now - 60, ml: 100),
+                                       WebFixture.record(901, at: WebFixture.now - 30, ml: 100)], bottle: WebFixture.ana, at: WebFixture.now)
+        #expect(try counts.counts(history: fixture.history, bottles: bottles)[WebFixture.ana] == 26)
+        // A deleted drink stays counted (a counter never goes down); a stored again one is not new.
+        _ = try fixture.history.markDeleted(bottle: WebFixture.ana, recordID: 900, timestamp: UInt32(WebFixture.now - 60), at: WebFixture.now)
+        _ = try fixture.history.store([WebFixture.record(901, at: WebFixture.now - 30, ml: 100)], bottle: WebFixture.ana, at: WebFixture.now)
+        #expect(try counts.counts(history: fixture.history, bottles: bottles)[WebFixture.ana] == 26)
+        _ = try fixture.history.store([WebFixture.record(1, at: WebFixture.now, ml: 100)], bottle: "AQ-NEW", at: WebFixture.now)
+        bottles.insert("AQ-NEW")
+        #expect(try counts.counts(history: fixture.history, bottles: bottles) == [WebFixture.ana: 26, WebFixture.bea: 22, "AQ-NEW": 1])
+    }
+}
