@@ -132,11 +132,23 @@ public actor HouseholdReplication: Service {
         }
     }
 
-    private func store(_ drink: HouseholdLink.Drink) {
+    /// The record a received drink stands for, and why it cannot be a drink (nil when it can).
+    /// Another bridge checked it against its bottle, but the broker is a network: a drink only
+    /// counts when a bottle could have recorded it (the bounds of a chunk's records).
+    static func record(of drink: HouseholdLink.Drink, now: Double) -> (record: DrinkRecord, problem: String?) {
         var flags = drink.flagsRaw
         if drink.deleted { flags |= DrinkRecordFlags.deleted.rawValue }
         let record = DrinkRecord(recordID: drink.recordID, timestamp: drink.timestamp, amountML: Int16(drink.amountML),
                                  bottleLevelML: Int16(drink.bottleLevelML), typeRaw: drink.typeRaw, flagsRaw: flags)
+        return (record, RecordBounds(now: now).problem(with: record))
+    }
+
+    private func store(_ drink: HouseholdLink.Drink) {
+        let (record, problem) = Self.record(of: drink, now: clock.now)
+        if let problem {
+            logger.warning("MQTT household: ignored a drink of \(drink.bottle) from \(drink.origin): \(problem)")
+            return
+        }
         do {
             let results = try history.storeReplicated([record], bottle: drink.bottle, origin: drink.origin, at: clock.now)
             if results.contains(where: { [.inserted, .insertedDeleted, .deleted].contains($0.outcome) }) {

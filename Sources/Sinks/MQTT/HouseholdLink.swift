@@ -239,9 +239,17 @@ public final class HouseholdLink: Sendable {
         ])
     }
 
+    /// A serial or an address: what a bridge keys a bottle by (it reaches logs, the history and
+    /// topics, so nothing else is taken from the broker).
+    static func isBottleKey(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 64 && text.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == ":")
+        }
+    }
+
     /// A drink from its payload; nil when any field is missing or out of range.
     static func drink(from payload: [UInt8], origin: String) -> Drink? {
-        guard let json = JSONValue.parse(payload), case let .string(bottle)? = json["bottle"], !bottle.isEmpty, bottle.count <= 64,
+        guard let json = JSONValue.parse(payload), case let .string(bottle)? = json["bottle"], isBottleKey(bottle),
               case let .int(recordID)? = json["record_id"], let recordID = UInt32(exactly: recordID),
               case let .int(timestamp)? = json["timestamp"], let timestamp = UInt32(exactly: timestamp),
               case let .int(amount)? = json["amount_ml"], Int16(exactly: amount) != nil,
