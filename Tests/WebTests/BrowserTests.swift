@@ -9,9 +9,14 @@ import Testing
 @testable import Web
 
 @Suite struct BrowserTests {
-    /// docs/screenshots/ of this repository.
-    static let screenshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/screenshots")
+    /// Where the screenshots go: the fixture's folder, or with `AQUAVATE_SCREENSHOTS=docs/screenshots`
+    /// the README's (so a test run leaves the repository as it was unless asked to refresh them).
+    static func screenshots(_ fixture: WebFixture) -> URL {
+        if let folder = ProcessInfo.processInfo.environment["AQUAVATE_SCREENSHOTS"], !folder.isEmpty {
+            return URL(fileURLWithPath: folder)
+        }
+        return fixture.folder.appendingPathComponent("screenshots")
+    }
 
     @Test func aPersonUsesTheDashboardInChromium() async throws {
         for program in [WebDriver.chromedriver, WebDriver.chromium] {
@@ -54,13 +59,14 @@ import Testing
         #expect(try await browser.elements("\(ana) [data-days='30'] rect.bar").count == 30)
 
         // Screenshots for the README, before anything is changed.
-        try FileManager.default.createDirectory(at: Self.screenshots, withIntermediateDirectories: true)
+        let screenshots = Self.screenshots(fixture)
+        try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
         let phone = try await browser.screenshot(width: 390, mobile: true)
         // Nothing is wider than the phone: no sideways scrolling.
         #expect(try await browser.script("return document.documentElement.scrollWidth") as? Int ?? 9999 <= 390)
-        try phone.write(to: Self.screenshots.appendingPathComponent("dashboard-phone.png"))
+        try phone.write(to: screenshots.appendingPathComponent("dashboard-phone.png"))
         let desktop = try await browser.screenshot(width: 1280, mobile: false)
-        try desktop.write(to: Self.screenshots.appendingPathComponent("dashboard-desktop.png"))
+        try desktop.write(to: screenshots.appendingPathComponent("dashboard-desktop.png"))
         #expect(phone.starts(with: [0x89, 0x50, 0x4E, 0x47]) && desktop.count > 10_000)
 
         // Delete a drink through the page.
