@@ -1,9 +1,11 @@
-// The few pieces of JSON text the writer produces by hand. Writing is simple enough to do
-// without JSONSerialization, and doing it by hand fixes the key order docs/design.md 3.3 shows.
+// The few pieces of JSON text written by hand: the capture writer's lines (the key order
+// docs/design.md 3.3 shows) and the bridge's `day` events (a year of days per bottle for the web
+// API, where JSONSerialization's cost per object dominated). Writing is simple enough to do
+// without JSONSerialization.
 
-enum JSONText {
+public enum JSONText {
     /// `text` as a JSON string literal, quotes included.
-    static func quoted(_ text: String) -> String {
+    public static func quoted(_ text: String) -> String {
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {

@@ -3,6 +3,7 @@
 // `replay --json`, `history --json` and `status --json` all print these, so scripts and tests
 // read one format. Field names are the contract; extra fields may be added, never renamed.
 
+import AquavateCapture
 import AquavateProtocol
 import Foundation
 import Timekeeping
@@ -135,8 +136,8 @@ extension BridgeEvent {
         case .day(let day):
             // Written directly, keys sorted as JSONSerialization would: `/api/v1/days?days=365`
             // lists a day per bottle, and the serializer's cost per object dominated it.
-            let bottle = day.bottle.map { "\"bottle\":\(Self.jsonString($0))," } ?? ""
-            return "{\(bottle)\"date\":\(Self.jsonString(day.date)),\"drinks\":\(day.drinks),\"event\":\"day\",\"goal_ml\":\(day.goalML),\"total_ml\":\(day.totalML)}"
+            let bottle = day.bottle.map { "\"bottle\":\(JSONText.quoted($0))," } ?? ""
+            return "{\(bottle)\"date\":\(JSONText.quoted(day.date)),\"drinks\":\(day.drinks),\"event\":\"day\",\"goal_ml\":\(day.goalML),\"total_ml\":\(day.totalML)}"
         case .drink(let drink):
             object = [
                 "event": "drink", "bottle": drink.bottle, "record_id": Int(drink.recordID),
@@ -192,23 +193,6 @@ extension BridgeEvent {
             "argument": orNull(command.argument), "status": command.status, "message": orNull(command.message),
             "time": ISO8601Text.formatWithMilliseconds(command.time),
         ]
-    }
-
-    /// A JSON string literal of `text`: quotes, backslashes and control characters escaped.
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     /// JSON null for a missing value (the keys of an event are always there).
