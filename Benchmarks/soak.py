@@ -17,6 +17,7 @@ import argparse, json, os, random, re, signal, sqlite3, subprocess, sys, tempfil
 
 import dbus  # python3-dbus (scripts/install-deps.sh)
 
+LOOKING = re.compile(r"looking for the bottle on ")
 SUMMARY = re.compile(r"synced [0-9A-F:]+: |had nothing to sync|sync with [0-9A-F:]+ failed|reports \d+ unsynced")
 
 
@@ -66,6 +67,7 @@ def main():
         print(f"soak: {args.syncs} syncs, seed {args.seed}, daemon pid {daemon.pid}, work {work}", flush=True)
         samples, drinks_added, faults = [], 0, {"drop": 0, "vanish": 0, "sleep": 0}
         syncs, offset, started, pending = 0, 0, time.monotonic(), []
+        sample_next = False
         log = open(log_path)
         last_progress = time.monotonic()
         while syncs < args.syncs:
@@ -81,11 +83,11 @@ def main():
                     sys.exit(f"soak: no sync finished for 60 s after {syncs}; see {log_path}")
                 time.sleep(0.01)
                 continue
-            if not SUMMARY.search(line):
-                continue
-            syncs += 1
-            last_progress = now
-            if syncs % 100 == 0:
+            # The sample is taken as the daemon starts looking for the bottle again: after it gave
+            # back its code pages (ResidentCode, before each wait), so every sample is of the same
+            # moment; one taken just before the release reads several MiB more.
+            if sample_next and LOOKING.search(line):
+                sample_next = False
                 status = open(f"/proc/{daemon.pid}/status").read()
                 rss = int(re.search(r"VmRSS:\s+(\d+)", status).group(1))
                 anon = int(re.search(r"RssAnon:\s+(\d+)", status).group(1))
@@ -93,6 +95,13 @@ def main():
                 samples.append((syncs, round(now - started, 1), rss, anon, fds))
                 if syncs % 1000 == 0:
                     print(f"soak: {syncs} syncs in {now - started:.0f} s: resident {rss} KiB ({anon} anonymous), {fds} fds", flush=True)
+                continue
+            if not SUMMARY.search(line):
+                continue
+            syncs += 1
+            last_progress = now
+            if syncs % 10 == 0:
+                sample_next = True
             roll = rng.random()
             if roll < 0.5:
                 control.AddDrink(dbus.UInt16(rng.randint(20, 400)))
