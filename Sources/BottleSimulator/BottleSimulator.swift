@@ -39,6 +39,42 @@ public final class BottleSimulator: Sendable {
         return BottleSimulator(core: core)
     }
 
+    /// Several bottles in range of one adapter, on one connection: the first configuration's
+    /// bottle serves the adapter, the managers, the test hooks and `org.bluez` (and takes the
+    /// BlueZ-level faults: a bluetoothd restart, the adapter off); every bottle advertises on its
+    /// own and has its own device object, link, GATT tree, ring and state file. A client connects
+    /// to them one at a time or together, as bluetoothd allows.
+    /// - Throws: as `start`, and `SimulatorConfigurationInvalid` for two bottles with one address.
+    public static func start(
+        bus: BusAddress = .system, bottles configurations: [SimulatorConfiguration], clock: any WallClock = SystemClock()
+    ) async throws -> [BottleSimulator] {
+        guard let first = configurations.first else { return [] }
+        for configuration in configurations { try configuration.validate() }
+        let addresses = configurations.map { $0.address.uppercased() }
+        guard Set(addresses).count == addresses.count else {
+            throw SimulatorConfigurationInvalid(reason: "two bottles with one address (\(addresses.joined(separator: ", ")))")
+        }
+        let connection = try await BusConnection.connect(bus)
+        let owner = SimulatedBlueZ(connection: connection, configuration: first, clock: clock)
+        var others: [SimulatedBlueZ] = []
+        for configuration in configurations.dropFirst() {
+            var configuration = configuration
+            configuration.adapterAddress = first.adapterAddress
+            configuration.adapterName = first.adapterName
+            others.append(SimulatedBlueZ(connection: connection, configuration: configuration, clock: clock, ownsAdapter: false))
+        }
+        owner.siblings.withLock { $0 = others }
+        do {
+            for core in others { try await core.start() }
+            try await owner.start()  // last: nobody sees org.bluez before every bottle is there
+        } catch {
+            for core in others { await core.stop() }
+            await owner.stop()
+            throw error
+        }
+        return ([owner] + others).map(BottleSimulator.init(core:))
+    }
+
     /// Stops the timers and leaves the bus (the `org.bluez` name goes with the connection).
     public func stop() async {
         await core.stop()

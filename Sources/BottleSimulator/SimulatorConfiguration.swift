@@ -60,6 +60,9 @@ public struct SimulatorConfiguration: Sendable {
     /// How long the adapter stays off in a `power-cycle-at` fault.
     public var powerCycleOffTime: Duration = .seconds(1)
     public var rssi: Int16 = -58
+    /// When set, the bottle is one physical bottle shared with the other simulators given the same
+    /// directory (its ring and its single link; see `SharedBottle`).
+    public var sharedBottleDirectory: URL?
     /// When set, the bottle's state is written here as JSON on every change.
     public var stateFile: URL?
     /// One line per D-Bus call and per event (the CLI writes them to standard error).

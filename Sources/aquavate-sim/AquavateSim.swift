@@ -38,6 +38,28 @@ struct AquavateSim: AsyncParsableCommand {
             deleted-but-unsynced records, ACKs without chunk numbers, sync state surviving a \
             disconnect). Any BlueZ client (bleak, the bridge, gdbus) can drive it.
 
+            SEVERAL BOTTLES ON ONE BUS (--bottles N)
+            N bottles in range of the one adapter, each with its own device object, address, \
+            serial, name, records, link and GATT tree, all advertising. Bottle 1 has --address; \
+            bottle k has that address plus 4 × (k − 1) in its last two bytes (so its serial, the \
+            address − 2, differs too) and --records drinks ending k − 1 minutes earlier. With \
+            --state-file FILE, bottle 1 writes FILE and bottle k FILE with "-k" before its extension. \
+            --fault and the test hooks apply to bottle 1.
+
+            ONE BOTTLE IN SEVERAL ROOMS (--shared-bottle DIR)
+            Simulators on different buses (one per room's bluetoothd) given the same DIR are one \
+            physical bottle per address: one drink store and one LE link. In DIR, for each \
+            address: ADDRESS.ring (the records, their flags and the id counter, JSON), ADDRESS.lock \
+            (flock'ed around every change; it counts the ring's rewrites) and ADDRESS.link \
+            (flock'ed while a room's central holds the link; the kernel lets go if that simulator \
+            dies). The first simulator seeds the ring with its records; the others take it as it \
+            is. Records synced or deleted in one room are so in every room, and a drink added \
+            through any simulator is one record. While one room is linked the bottle advertises \
+            in no room, and another room's Connect waits and fails after --connect-timeout with \
+            org.bluez.Error.Failed "le-connection-abort-by-local" (the kernel cancels its LE \
+            Create Connection; no Connected flip, nothing was linked). The rest (sync engine RAM, \
+            water, daily total, battery, calibration) is each room's own.
+
             BUS
             Without --bus it uses the system bus, i.e. DBUS_SYSTEM_BUS_ADDRESS when set, else \
             /var/run/dbus/system_bus_socket. Run it on a private bus: a real bluetoothd already \
@@ -63,6 +85,9 @@ struct AquavateSim: AsyncParsableCommand {
               aquavate-sim --bus unix:path=/tmp/bus.sock --records 40
               aquavate-sim --bus unix:path=/tmp/bus.sock --records 600 --fault mtu=185
               aquavate-sim --records 3 --fault wedge --state-file /tmp/bottle.json
+              aquavate-sim --bus unix:path=/tmp/bus.sock --bottles 3 --records 20
+              aquavate-sim --bus unix:path=/tmp/kitchen.sock --records 20 --shared-bottle /tmp/house
+              aquavate-sim --bus unix:path=/tmp/office.sock --shared-bottle /tmp/house
             """)
 
     /// The fault catalogue, wrapped to 78 columns with the explanations indented.
@@ -99,6 +124,20 @@ struct AquavateSim: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The bottle's name (default: Aquavate- and the last two bytes of its "
                                             + "Wi-Fi MAC, i.e. of the address - 2).", valueName: "name"))
     var name: String?
+
+    @Option(name: .long, help: ArgumentHelp("Bottles in range of the adapter, 1 to 50 (see SEVERAL BOTTLES).", valueName: "n"))
+    var bottles: Int = 1
+
+    @Option(name: .customLong("shared-bottle"),
+            help: ArgumentHelp("Share each bottle's store and link with the other simulators given this directory "
+                               + "(see ONE BOTTLE IN SEVERAL ROOMS).", valueName: "dir"))
+    var sharedBottle: String?
+
+    @Option(name: .customLong("connect-timeout"),
+            help: ArgumentHelp("Seconds a Connect waits for a bottle that does not answer (asleep, or linked in "
+                               + "another room) before it fails (default 20, the kernel's LE connection time-out).",
+                               valueName: "seconds"))
+    var connectTimeout: Double = 20
 
     @Option(name: .long, help: ArgumentHelp("The bottle's public BLE address.", valueName: "address"))
     var address: String = "F4:12:FA:00:A3:F4"
@@ -179,7 +218,12 @@ struct AquavateSim: AsyncParsableCommand {
         if SimulatorConfiguration.Battery(rawValue: battery) == nil {
             throw ValidationError("--battery takes 'plugin' or 'gatt', not '\(battery)'")
         }
-        if (disconnectDelay ?? 0) < 0 || temporaryTimeout < 0 { throw ValidationError("delays must not be negative") }
+        if (disconnectDelay ?? 0) < 0 || temporaryTimeout < 0 || connectTimeout < 0 {
+            throw ValidationError("delays must not be negative")
+        }
+        if !(1...50).contains(bottles) { throw ValidationError("--bottles takes 1…50") }
+        if bottles > 1 && recordsFile != nil { throw ValidationError("--records-file gives one bottle's records; use --records with --bottles") }
+        if bottles > 1 && name != nil { throw ValidationError("--name names one bottle; with --bottles each is named after its address") }
         for text in fault {
             do { _ = try SimulatorFault(parsing: text) } catch { throw ValidationError(error.description) }
         }
@@ -200,6 +244,8 @@ struct AquavateSim: AsyncParsableCommand {
         if let disconnectDelay { configuration.disconnectDelay = .milliseconds(Int64(disconnectDelay * 1000)) }
         configuration.temporaryTimeout = .milliseconds(Int64(temporaryTimeout * 1000))
         configuration.stateFile = stateFile.map { URL(fileURLWithPath: $0) }
+        configuration.sharedBottleDirectory = sharedBottle.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        configuration.connectTimeout = .milliseconds(Int64(connectTimeout * 1000))
         configuration.bottle.batteryPercent = min(batteryLevel, 100)
         configuration.bottle.waterML = water
         configuration.bottle.calibrated = !uncalibrated
@@ -215,18 +261,22 @@ struct AquavateSim: AsyncParsableCommand {
         }
         if !quiet { configuration.log = { StandardError.write("aquavate-sim: " + $0) } }
 
-        let simulator: BottleSimulator
+        let simulators: [BottleSimulator]
         do {
-            simulator = try await BottleSimulator.start(bus: bus.map(BusAddress.address) ?? .system,
-                                                        configuration: configuration)
+            let all = try (0..<bottles).map { try BottlesOnOneBus.configuration(bottle: $0, of: configuration, records: records) }
+            simulators = try await BottleSimulator.start(bus: bus.map(BusAddress.address) ?? .system, bottles: all)
         } catch {
             StandardError.write("aquavate-sim: \(error)")
             throw ExitCode.failure
         }
-        StandardError.write("aquavate-sim: \(simulator.configuration.effectiveName) (\(configuration.address)) with "
-                            + "\(configuration.records.count) records at \(simulator.devicePath); faults: "
-                            + (configuration.faults.isEmpty ? "none" : configuration.faults.map(\.description)
-                                .joined(separator: " ")))
+        let simulator = simulators[0]
+        for bottle in simulators {
+            let faults = bottle.configuration.faults
+            StandardError.write("aquavate-sim: \(bottle.configuration.effectiveName) (\(bottle.configuration.address)) with "
+                                + "\(bottle.configuration.records.count) records at \(bottle.devicePath); faults: "
+                                + (faults.isEmpty ? "none" : faults.map(\.description).joined(separator: " "))
+                                + (sharedBottle.map { "; shared through \($0)" } ?? ""))
+        }
         enum Ending: Sendable { case signal(Int32), busLost(String) }
         // Whichever comes first; the other waiter is simply abandoned (the signal thread blocks in
         // read(2) and cannot be cancelled, so a task group would never finish).
@@ -241,10 +291,10 @@ struct AquavateSim: AsyncParsableCommand {
         switch ending {
         case .signal(let number):
             StandardError.write("aquavate-sim: signal \(number): stopping")
-            await simulator.stop()
+            for bottle in simulators.reversed() { await bottle.stop() }
         case .busLost(let reason):
             StandardError.write("aquavate-sim: lost the bus (\(reason)); restart it with a running bus")
-            await simulator.stop()
+            for bottle in simulators.reversed() { await bottle.stop() }
             throw ExitCode.failure
         }
     }

@@ -44,16 +44,19 @@ extension SimulatedBlueZ {
         ExportedInterface(Interface.adapter, methods: [
             ExportedMethod("StartDiscovery", handler: .deferred { [self] call, responder in
                 logCall(call)
-                mutate { startDiscovery(call.sender, responder, &$0) }
+                guard mutate({ startDiscovery(call.sender, responder, &$0) }) == true else { return }
+                forEachSibling { sibling in sibling.mutate { sibling.startDiscovery(call.sender, nil, &$0) } }
             }),
             ExportedMethod("StopDiscovery", handler: .deferred { [self] call, responder in
                 logCall(call)
-                mutate { stopDiscovery(call.sender, responder, &$0) }
+                guard mutate({ stopDiscovery(call.sender, responder, &$0) }) == true else { return }
+                forEachSibling { sibling in sibling.mutate { sibling.stopDiscovery(call.sender, nil, &$0) } }
             }),
             ExportedMethod("SetDiscoveryFilter", input: "a{sv}", inputNames: ["properties"], handler: .immediate { [self] call in
                 logCall(call)
                 let filter = try Self.parseFilter(call.arguments[0])
                 mutate { $0.filters[call.sender] = filter }
+                forEachSibling { sibling in sibling.mutate { $0.filters[call.sender] = filter } }
                 return []
             }),
             ExportedMethod("GetDiscoveryFilters", output: "as", outputNames: ["filters"], handler: .immediate { [self] call in
@@ -62,7 +65,9 @@ extension SimulatedBlueZ {
             }),
             ExportedMethod("RemoveDevice", input: "o", inputNames: ["device"], handler: .deferred { [self] call, responder in
                 logCall(call)
-                mutate { requestRemoval(call.arguments[0].objectPath, responder, &$0) }
+                let path = call.arguments[0].objectPath
+                let bottle = siblings.withLock { $0 }.first { $0.devicePath == path } ?? self
+                bottle.mutate { bottle.requestRemoval(path, responder, &$0) }
             }),
         ], properties: [
             ExportedProperty("Address", signature: "s", value: .string(configuration.adapterAddress)),
@@ -74,6 +79,7 @@ extension SimulatedBlueZ {
                 logCall(DBusMethodCall(sender: call.sender, path: call.path, interface: "org.freedesktop.DBus.Properties",
                                        member: "Set", arguments: [.string("Powered"), value]))
                 mutate { setPowered(value.bool ?? true, &$0) }
+                forEachSibling { sibling in sibling.mutate { sibling.setPowered(value.bool ?? true, &$0) } }
             }),
             ExportedProperty("PowerState", signature: "s", value: .string(powered ? "on" : "off")),
             ExportedProperty("Discoverable", signature: "b", access: .readwrite, value: .bool(false)),
@@ -115,29 +121,48 @@ extension SimulatedBlueZ {
 
     // MARK: - Discovery
 
+    /// The other bottles on this bus, each in turn (outside this core's lock).
+    func forEachSibling(_ body: (SimulatedBlueZ) -> Void) {
+        for sibling in siblings.withLock({ $0 }) { body(sibling) }
+    }
+
     /// bluetoothd replies first, then announces Discovering=true (start_discovery_complete).
-    private func startDiscovery(_ client: String, _ responder: DBusResponder, _ state: inout SimulatorState) {
-        guard state.powered else { return responder.fail(BlueZError.notReady()) }
-        guard !state.discoveryClients.contains(client) else { return responder.fail(BlueZError.inProgress()) }
+    /// A sibling bottle follows its adapter's discovery with no responder and no adapter property.
+    /// - Returns: whether the discovery session started.
+    private func startDiscovery(_ client: String, _ responder: DBusResponder?, _ state: inout SimulatorState) -> Bool {
+        guard state.powered else {
+            responder?.fail(BlueZError.notReady())
+            return false
+        }
+        guard !state.discoveryClients.contains(client) else {
+            responder?.fail(BlueZError.inProgress())
+            return false
+        }
         state.discoveryClients.insert(client)
-        responder.reply([])
-        guard !state.discovering else { return }
+        responder?.reply([])
+        guard !state.discovering else { return true }
         state.discovering = true
         state.scannerDeaf = FaultBudget.take(&state.faults.deafScanner)
         if state.scannerDeaf { log("fault: deaf-scanner: this discovery hears no advertisement") }
-        setProperties(adapterPath, Interface.adapter, ["Discovering": .bool(true)])
+        if ownsAdapter { setProperties(adapterPath, Interface.adapter, ["Discovering": .bool(true)]) }
         state.nextAdvertisement = .now + configuration.firstAdvertisementDelay
         if configuration.firstAdvertisementOnTime {
             // Not at the next 20 ms tick: a benchmark of one-shot syncs would wait 10 ms on average.
             schedule(after: configuration.firstAdvertisementDelay) { [self] state in advertiseIfDue(now: .now, &state) }
         }
+        return true
     }
 
-    private func stopDiscovery(_ client: String, _ responder: DBusResponder, _ state: inout SimulatorState) {
-        guard state.powered, state.discoveryClients.contains(client) else { return responder.fail(BlueZError.notReady()) }
+    /// - Returns: whether the client's discovery session ended.
+    private func stopDiscovery(_ client: String, _ responder: DBusResponder?, _ state: inout SimulatorState) -> Bool {
+        guard state.powered, state.discoveryClients.contains(client) else {
+            responder?.fail(BlueZError.notReady())
+            return false
+        }
         state.discoveryClients.remove(client)
-        responder.reply([])
+        responder?.reply([])
         if state.discoveryClients.isEmpty { endDiscovery(&state) }
+        return true
     }
 
     /// Discovering=false; BlueZ drops RSSI of the devices it found (a re-scan sets it again,
@@ -147,7 +172,7 @@ extension SimulatedBlueZ {
         state.nextAdvertisement = nil
         guard state.discovering else { return }
         state.discovering = false
-        setProperties(adapterPath, Interface.adapter, ["Discovering": .bool(false)])
+        if ownsAdapter { setProperties(adapterPath, Interface.adapter, ["Discovering": .bool(false)]) }
         guard var device = state.device else { return }
         if device.rssiShown {
             device.rssiShown = false
@@ -204,7 +229,7 @@ extension SimulatedBlueZ {
 
     /// Adapter1.RemoveDevice: at once when not linked; otherwise BlueZ disconnects first (after its
     /// disconnect timer) and replies once the object is gone.
-    private func requestRemoval(_ path: DBusObjectPath?, _ responder: DBusResponder, _ state: inout SimulatorState) {
+    func requestRemoval(_ path: DBusObjectPath?, _ responder: DBusResponder, _ state: inout SimulatorState) {
         guard let path, path == devicePath, state.device != nil else { return responder.fail(BlueZError.doesNotExist()) }
         switch state.link {
         case .idle:
@@ -230,7 +255,9 @@ extension SimulatedBlueZ {
     func setPowered(_ on: Bool, _ state: inout SimulatorState) {
         guard state.powered != on else { return }
         state.powered = on
-        setProperties(adapterPath, Interface.adapter, ["Powered": .bool(on), "PowerState": .string(on ? "on" : "off")])
+        if ownsAdapter {
+            setProperties(adapterPath, Interface.adapter, ["Powered": .bool(on), "PowerState": .string(on ? "on" : "off")])
+        }
         guard !on else { return }
         endDiscovery(&state)
         switch state.link {

@@ -95,7 +95,9 @@ extension SimulatedBlueZ {
     /// sleeps the attempt keeps waiting (the tick loop retries and times it out).
     private func attemptLink(abort: Bool, _ state: inout SimulatorState) {
         guard state.link == .connecting, let pending = state.pendingConnect else { return }
-        guard state.model.isAwake else {
+        // A sleeping bottle, or one linked to another room's central, does not answer: the attempt
+        // waits for an advertisement (the tick loop times it out).
+        guard state.model.isAwake, state.shared?.takeLink() ?? true else {
             schedule(after: .milliseconds(50)) { [self] state in attemptLink(abort: abort, &state) }
             return
         }
@@ -103,6 +105,7 @@ extension SimulatedBlueZ {
             // docs/bluez.md 7.1: BlueZ was connected for a moment.
             log("fault: abort-on-connect: Connected=true, Failed le-connection-abort-by-local, Connected=false")
             state.link = .idle
+            state.shared?.releaseLink()
             state.pendingConnect = nil
             state.connectDeadline = nil
             setProperties(devicePath, Interface.device, ["Connected": .bool(true)])
@@ -208,6 +211,7 @@ extension SimulatedBlueZ {
         guard state.link == .connected || state.link == .disconnecting else { return }
         log("event: link down (\(reason))")
         state.link = .idle
+        state.shared?.releaseLink()
         state.gattReady = false
         for (path, responder) in state.inFlightReplies {
             responder.fail(BlueZError.failed("Operation failed"))
@@ -263,6 +267,7 @@ extension SimulatedBlueZ {
         log("event: the device object vanishes (no Connected=false)")
         if state.link == .connecting { cancelConnect(&state) }
         state.link = .idle
+        state.shared?.releaseLink()
         state.gattReady = false
         for (path, responder) in state.inFlightReplies {
             responder.fail(BlueZError.failed("Operation failed"))

@@ -44,11 +44,16 @@ final class SimulatedBlueZ: Sendable {
     let layout: GattLayout
     let advertisedUUIDs: [String]
     let state: Locked<SimulatorState>
+    /// This core serves the adapter, the managers and the test hooks and owns `org.bluez`; the
+    /// other bottles on the same bus (`siblings`) share its connection and follow its adapter.
+    let ownsAdapter: Bool
+    let siblings = Locked<[SimulatedBlueZ]>([])
     private let tasks = Locked<[UInt64: Task<Void, Never>]>([:])
     private let taskIDs = Atomic<UInt64>(0)
 
-    init(connection: BusConnection, configuration: SimulatorConfiguration, clock: any WallClock) {
+    init(connection: BusConnection, configuration: SimulatorConfiguration, clock: any WallClock, ownsAdapter: Bool = true) {
         self.connection = connection
+        self.ownsAdapter = ownsAdapter
         self.configuration = configuration
         self.clock = clock
         adapterPath = Self.bluezPath.appending("hci0")
@@ -73,11 +78,17 @@ final class SimulatedBlueZ: Sendable {
 
     /// Exports the tree, takes `org.bluez` and starts the timers.
     func start() async throws {
-        try exportStaticObjects()
+        if let directory = configuration.sharedBottleDirectory {
+            let shared = try SharedBottle(directory: directory, address: configuration.address)
+            state.withLock { $0.shared = shared }
+        }
+        if ownsAdapter { try exportStaticObjects() }
         mutate { _ in }  // the first state file, before anyone can see org.bluez
-        let reply = try await connection.requestName(Self.bluezName, flags: [.doNotQueue])
-        guard reply == .primaryOwner || reply == .alreadyOwner else {
-            throw SimulatorBusNameTaken(name: Self.bluezName, address: connection.address)
+        if ownsAdapter {
+            let reply = try await connection.requestName(Self.bluezName, flags: [.doNotQueue])
+            guard reply == .primaryOwner || reply == .alreadyOwner else {
+                throw SimulatorBusNameTaken(name: Self.bluezName, address: connection.address)
+            }
         }
         let departures = try await connection.nameOwnerChanges()
         spawn { [self] in
@@ -95,7 +106,12 @@ final class SimulatedBlueZ: Sendable {
     }
 
     func stop() async {
-        state.withLock { $0.stopped = true }
+        state.withLock { state in
+            state.stopped = true
+            state.shared?.releaseLink()
+            state.shared?.close()
+            state.shared = nil
+        }
         let running = tasks.withLock { tasks -> [Task<Void, Never>] in
             defer { tasks.removeAll() }
             return Array(tasks.values)
@@ -110,8 +126,12 @@ final class SimulatedBlueZ: Sendable {
     /// the bottle changed.
     @discardableResult
     func mutate<T>(_ body: (inout SimulatorState) throws -> T) rethrows -> T? {
-        try state.withLock { state in
+        try state.withLock { (state: inout SimulatorState) throws -> T? in
             guard !state.stopped else { return nil }
+            // A shared bottle: the store's lock for the whole change, the ring as the last room
+            // left it before, this room's change to it written back after.
+            if let ring = state.shared?.begin() { state.model.adoptSharedRing(ring) }
+            defer { state.shared?.end(state.model.ring) }
             let result = try body(&state)
             persistIfChanged(&state)
             return result
@@ -171,10 +191,13 @@ final class SimulatedBlueZ: Sendable {
         }
         if state.link == .connecting, state.pendingConnect != nil {
             if let deadline = state.connectDeadline, now >= deadline {
-                log("event: connect timed out: the bottle never advertised")
+                let elsewhere = state.shared?.linkedElsewhere == true
+                log("event: connect timed out: the bottle never advertised" + (elsewhere ? " (linked in another room)" : ""))
                 state.link = .idle
                 state.connectDeadline = nil
-                state.pendingConnect?.fail(BlueZError.failed("le-connection-timeout"))
+                // The kernel cancels its LE Create Connection at its time-out; bluetoothd reports
+                // the cancelled attempt as aborted by the local side.
+                state.pendingConnect?.fail(BlueZError.failed(elsewhere ? BlueZError.abortByLocal : "le-connection-timeout"))
                 state.pendingConnect = nil
             }
         }

@@ -147,7 +147,12 @@ struct SimulatorState: Sendable {
     var faults: FaultBudget
     var persistedRevision: (Int, Bool)?
     var stopped = false
+    /// The bottle's store and link shared with other rooms' simulators (`--shared-bottle`).
+    var shared: SharedBottle?
 
     /// The bottle advertises while awake and not linked (docs/protocol.md 1.3).
-    var bottleAdvertising: Bool { model.isAwake && !restarting && (link == .idle || link == .connecting) }
+    /// A bottle linked to another room's central advertises to nobody.
+    var bottleAdvertising: Bool {
+        model.isAwake && !restarting && (link == .idle || link == .connecting) && shared?.linkedElsewhere != true
+    }
 }

@@ -343,6 +343,15 @@ public struct BottleModel: Sendable {
         batteryPercent = min(percent, 100)
     }
 
+    /// The ring as another room's simulator left it (one bottle heard in several rooms, see
+    /// `SharedBottle`): its records and flags replace these; the daily total follows them.
+    public mutating func adoptSharedRing(_ shared: DrinkRing) {
+        guard shared != ring else { return }
+        revision += 1
+        ring = shared
+        dailyTotalML = ring.total(since: dayStart)
+    }
+
     /// The link went down (any cause): BLE calibration mode ends; the sync state does not (B4).
     public mutating func linkDropped() {
         revision += 1

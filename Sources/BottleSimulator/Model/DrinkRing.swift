@@ -24,6 +24,12 @@ public struct DrinkRing: Sendable, Hashable {
         if nextRecordID == 0 { nextRecordID = 1 }
     }
 
+    /// A ring holding `records` with its id counter at `nextRecordID` (a shared bottle's store).
+    public init(records: [DrinkRecord], nextRecordID: UInt32) {
+        self.records = Array(records.suffix(Self.capacity))
+        self.nextRecordID = nextRecordID == 0 ? 1 : nextRecordID
+    }
+
     /// Stores a new record with the next id, overwriting the oldest slot when the ring is full.
     @discardableResult
     public mutating func append(timestamp: UInt32, amountML: Int16, bottleLevelML: Int16, typeRaw: UInt8) -> DrinkRecord {
