@@ -263,7 +263,14 @@ struct AquavateSim: AsyncParsableCommand {
 
         let simulators: [BottleSimulator]
         do {
-            let all = try (0..<bottles).map { try BottlesOnOneBus.configuration(bottle: $0, of: configuration, records: records) }
+            var all = try (0..<bottles).map { try BottlesOnOneBus.configuration(bottle: $0, of: configuration, records: records) }
+            if bottles > 1, let log = configuration.log {
+                // Whose line it is: the bottles share one standard error.
+                for index in all.indices {
+                    let address = all[index].address
+                    all[index].log = { log("[\(address)] " + $0) }
+                }
+            }
             simulators = try await BottleSimulator.start(bus: bus.map(BusAddress.address) ?? .system, bottles: all)
         } catch {
             StandardError.write("aquavate-sim: \(error)")
