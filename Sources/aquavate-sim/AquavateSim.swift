@@ -48,8 +48,8 @@ struct AquavateSim: AsyncParsableCommand {
 
             ONE BOTTLE IN SEVERAL ROOMS (--shared-bottle DIR)
             Simulators on different buses (one per room's bluetoothd) given the same DIR are one \
-            physical bottle per address: one drink store and one LE link. In DIR, for each \
-            address: ADDRESS.ring (the records, their flags and the id counter, JSON), ADDRESS.lock \
+            physical bottle per address: one drink store and one LE link (each room may hear it at \
+            its own --rssi). In DIR, for each address (written F4-12-FA-00-A3-F4): ADDRESS.ring (the records, their flags and the id counter, JSON), ADDRESS.lock \
             (flock'ed around every change; it counts the ring's rewrites) and ADDRESS.link \
             (flock'ed while a room's central holds the link; the kernel lets go if that simulator \
             dies). The first simulator seeds the ring with its records; the others take it as it \
@@ -139,6 +139,10 @@ struct AquavateSim: AsyncParsableCommand {
                                valueName: "seconds"))
     var connectTimeout: Double = 20
 
+    @Option(name: .long, help: ArgumentHelp("The signal strength this adapter hears the bottle at, dBm (default -58; "
+                                            + "with --shared-bottle, each room its own).", valueName: "dbm"))
+    var rssi: Int16 = -58
+
     @Option(name: .long, help: ArgumentHelp("The bottle's public BLE address.", valueName: "address"))
     var address: String = "F4:12:FA:00:A3:F4"
 
@@ -221,6 +225,7 @@ struct AquavateSim: AsyncParsableCommand {
         if (disconnectDelay ?? 0) < 0 || temporaryTimeout < 0 || connectTimeout < 0 {
             throw ValidationError("delays must not be negative")
         }
+        if !(-127...20).contains(rssi) { throw ValidationError("--rssi takes -127…20 dBm") }
         if !(1...50).contains(bottles) { throw ValidationError("--bottles takes 1…50") }
         if bottles > 1 && recordsFile != nil { throw ValidationError("--records-file gives one bottle's records; use --records with --bottles") }
         if bottles > 1 && name != nil { throw ValidationError("--name names one bottle; with --bottles each is named after its address") }
@@ -246,6 +251,7 @@ struct AquavateSim: AsyncParsableCommand {
         configuration.stateFile = stateFile.map { URL(fileURLWithPath: $0) }
         configuration.sharedBottleDirectory = sharedBottle.map { URL(fileURLWithPath: $0, isDirectory: true) }
         configuration.connectTimeout = .milliseconds(Int64(connectTimeout * 1000))
+        configuration.rssi = rssi
         configuration.bottle.batteryPercent = min(batteryLevel, 100)
         configuration.bottle.waterML = water
         configuration.bottle.calibrated = !uncalibrated
