@@ -256,6 +256,30 @@ struct HouseholdRoomsTests {
         }
     }
 
+    @Test("two bridges with no broker hear one bottle: each drink is drained by exactly one of them, never offered again")
+    func oneStoreNoBroker() async throws {
+        try await withRooms(["kitchen", "office"], records: 40, simulatorArguments: ["--fault", "slow-writes=20"]) { rooms, _ in
+            // No mqtt.url: no claims, each bridge syncs whenever it sees the bottle; the bottle's
+            // single link and single store decide.
+            let bridges = try rooms.map { room in
+                try room.bus.spawn(LiveCommandTests.bridge, ["run", "--db", room.db, "--cooldown", "1", "--failure-pause", "1",
+                                                             "--set", "desktop.enabled=false"], logName: room.name)
+            }
+            for (index, amount) in [100, 110, 120, 130].enumerated() {
+                try await waitUntil(.seconds(60), "the drinks so far to be drained") {
+                    Set(rooms.flatMap(stored)).count == 40 + index
+                }
+                try await drink(rooms[index % 2], amount)
+            }
+            let all = Set((1...44).map { "\(Self.serial)#\($0)" })
+            try await waitUntil(.seconds(60), "all 44 drinks to be drained") { Set(rooms.flatMap(stored)) == all }
+            let kitchen = stored(rooms[0]), office = stored(rooms[1])
+            #expect(Set(kitchen).isDisjoint(with: office), "no record offered to both rooms: \(Set(kitchen).intersection(office))")
+            #expect(kitchen.count + office.count == 44, "each drink stored once, in one history")
+            await stop(bridges)
+        }
+    }
+
     @Test("a bridge cut off from the broker keeps syncing the bottle locally, and the histories converge after")
     func partitionedBridge() async throws {
         try await withRooms(["kitchen", "office"], records: 10) { rooms, folder in
