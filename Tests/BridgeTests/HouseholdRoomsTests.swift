@@ -235,6 +235,45 @@ struct HouseholdRoomsTests {
         }
     }
 
+    @Test("a claim holder whose host vanishes (no last will until the broker's keep-alive runs out): another room syncs within the claim's expiry")
+    func vanishedHolder() async throws {
+        try await withRooms(["kitchen", "office"], records: 150, simulatorArguments: ["--fault", "slow-writes=40"]) { rooms, folder in
+            let port = Int.random(in: 20_000..<32_000)
+            let mosquitto = try broker(rooms[0].bus, folder, port: port)
+            defer { mosquitto.killNow() }
+            let relay = try #require(TCPRelay(to: port))
+            defer { relay.stop() }
+            // The kitchen reaches the broker through the relay, and holds the bottle first.
+            let kitchen = try daemon(rooms[0], port: relay.port)
+            try await waitUntil(.seconds(60), "the kitchen to link to the bottle") { connected(rooms[0]) }
+            let office = try daemon(rooms[1], port: port)
+            // The kitchen's host vanishes from the network mid-sync: its retained hold stays, and
+            // its release cannot reach the broker.
+            relay.freeze()
+            let vanishedAt = ContinuousClock.now
+            try await waitUntil(.seconds(60), "the kitchen to finish its sync on its own") {
+                !connected(rooms[0]) && bottle(rooms[0])["unsynced_count"] as? Int == 0
+            }
+            // The kitchen no longer hears the bottle (else it would sync it again on its own,
+            // which is right: it still thinks it is connected to the broker).
+            try await hook(rooms[0], "Sleep")
+            try await drink(rooms[1], 150)
+            do {
+                try await waitUntil(Self.claimExpiry, "the office to sync the bottle") {
+                    stored(rooms[1]).contains("\(Self.serial)#151")
+                }
+            } catch {
+                Issue.record("OFFICE:\n\(rooms[1].bus.log("office"))\nKITCHEN:\n\(rooms[0].bus.log("kitchen"))")
+                throw error
+            }
+            let stale = ContinuousClock.now - vanishedAt
+            #expect(stale < Self.claimExpiry, "no sync lost to a stale claim for longer than its expiry: \(stale)")
+            relay.thaw()
+            try await waitForAll(rooms, 151, "both histories to converge once the kitchen is back")
+            await stop([kitchen, office])
+        }
+    }
+
     @Test("the broker killed in the middle of a sync and restarted: nothing lost, nothing twice")
     func brokerKilledMidSync() async throws {
         try await withRooms(["kitchen", "office", "attic"], records: 200, simulatorArguments: ["--fault", "slow-writes=60"]) { rooms, folder in

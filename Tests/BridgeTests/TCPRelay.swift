@@ -1,8 +1,10 @@
 // A TCP relay on loopback that a test can cut and restore: a bridge pointed at it reaches the
 // broker while it is whole; `cut()` closes every relayed connection and refuses new ones (what a
 // Wi-Fi outage looks like to the bridge: its connection ends and reconnecting fails), `restore()`
-// lets connections through again. One thread accepts; each connection has one thread pumping
-// both ways with poll(2).
+// lets connections through again. `freeze()` is a host that vanished: nothing is forwarded and
+// nothing is closed (new connections are accepted and left hanging), so the broker learns of it
+// only when the client's keep-alive runs out; `thaw()` ends it. One thread accepts; each
+// connection has one thread pumping both ways with poll(2).
 
 import BusTestSupport
 import Foundation
@@ -14,8 +16,11 @@ final class TCPRelay: Sendable {
     private let listener: Int32
     private struct State {
         var open = true
+        var frozen = false
         var stopped = false
         var sockets: Set<Int32> = []
+        /// Connections accepted while frozen, never forwarded.
+        var hanging: [Int32] = []
     }
     private let state = Locked(State())
 
@@ -41,7 +46,23 @@ final class TCPRelay: Sendable {
         state.withLock { $0.open = true }
     }
 
+    /// Forwards nothing and closes nothing until `thaw()`.
+    func freeze() {
+        state.withLock { $0.frozen = true }
+    }
+
+    /// Forwards again; the connections that hung while frozen are closed (their clients retry).
+    func thaw() {
+        let hanging = state.withLock { state -> [Int32] in
+            state.frozen = false
+            defer { state.hanging.removeAll() }
+            return state.hanging
+        }
+        for socket in hanging { close(socket) }
+    }
+
     func stop() {
+        thaw()
         cut()
         state.withLock { $0.stopped = true }
         shutdown(listener, Int32(SHUT_RDWR))
@@ -55,8 +76,12 @@ final class TCPRelay: Sendable {
                 if errno == EINTR { continue }
                 return
             }
-            let (open, stopped) = state.withLock { ($0.open, $0.stopped) }
+            let (open, frozen, stopped) = state.withLock { ($0.open, $0.frozen, $0.stopped) }
             if stopped { close(client); return }
+            if frozen {
+                state.withLock { $0.hanging.append(client) }
+                continue
+            }
             guard open, let server = connectUpstream() else {
                 close(client)
                 continue
@@ -88,7 +113,11 @@ final class TCPRelay: Sendable {
         var fds = [pollfd(fd: client, events: Int16(POLLIN), revents: 0), pollfd(fd: server, events: Int16(POLLIN), revents: 0)]
         var buffer = [UInt8](repeating: 0, count: 16_384)
         loop: while true {
-            guard poll(&fds, 2, 500) >= 0 || errno == EINTR else { break }
+            if state.withLock({ $0.frozen }) {
+                _ = poll(nil, 0, 50)  // leave the bytes where they are
+                continue
+            }
+            guard poll(&fds, 2, 50) >= 0 || errno == EINTR else { break }
             for index in 0..<2 where fds[index].revents != 0 {
                 let from = fds[index].fd, to = fds[1 - index].fd
                 let count = read(from, &buffer, buffer.count)
