@@ -145,7 +145,7 @@ public final class HouseholdClaims: Sendable {
         guard link.isConnected else { return .granted }
         let (bottle, all, serial) = keys(address)
         // The mapping before the claim: whoever hears this claim knows whose it is.
-        if let serial { try? link.bottleKey(address: address, key: serial) }
+        if let serial { tellSerial(serial, of: address) }
         if case .heldBy(let other) = decision(bottles: all, mine: nil) { return .heldBy(other) }
         let mine = HouseholdLink.Claim(phase: .want, rssi: rssi ?? -127)
         do { try link.claim(bottle, mine) } catch { return .granted }
@@ -170,12 +170,20 @@ public final class HouseholdClaims: Sendable {
         let (bottle, _, serial) = keys(address)
         try? link.claim(claimed ?? bottle, nil)
         guard synced else { return }
-        if let serial { try? link.bottleKey(address: address, key: serial) }
+        if let serial { tellSerial(serial, of: address) }
         // Known here at once (the broker's echo comes later): this bridge reminds from now on.
         let now = clock.now
         state.withLock { $0.syncers[bottle] = (me, now) }
         try? link.synced(bottle)
-        try? link.reminds(bottle, true)
+        if !state.withLock({ $0.reminding[bottle]?.contains(me) ?? false }) { try? link.reminds(bottle, true) }
+    }
+
+    /// Publishes the serial of the bottle with `address`, unless the household has it already
+    /// (a retained mapping is said once, not at every sync).
+    private func tellSerial(_ serial: String, of address: String) {
+        let addressID = Self.topicID(address)
+        guard addressID != Self.topicID(serial), state.withLock({ $0.serials[addressID] }) != serial else { return }
+        try? link.bottleKey(address: address, key: serial)
     }
 
     /// A new connection to the broker: this bridge runs the reminders of `bottles` (key and
@@ -184,7 +192,7 @@ public final class HouseholdClaims: Sendable {
     public func connected(bottles: [(key: String, address: String?)], lostEverything: Bool) {
         for bottle in bottles {
             let id = Self.topicID(bottle.key)
-            if let address = bottle.address, Self.topicID(address) != id { try? link.bottleKey(address: address, key: bottle.key) }
+            if let address = bottle.address { tellSerial(bottle.key, of: address) }
             try? link.reminds(id, true)
             if lostEverything, state.withLock({ $0.syncers[id]?.bridge }) == me { try? link.synced(id) }
         }

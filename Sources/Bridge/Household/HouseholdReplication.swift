@@ -49,6 +49,9 @@ public actor HouseholdReplication: Service {
     private var epoch: String?
     /// bridge → the epoch of its hello this bridge answered.
     private var answered: [String: String]
+    /// Every drink of this bridge was published since this connection began: a hello the broker
+    /// had stored (its bridge subscribed before this connection) got them all already.
+    private var allSentSinceConnect = false
     /// Drinks stored from other bridges, and drinks published, since start (tests, figures).
     public private(set) var receivedDrinks = 0
     public private(set) var publishedDrinks = 0
@@ -137,15 +140,24 @@ public actor HouseholdReplication: Service {
             }
             let bottles = ((try? history.bottles()) ?? []).filter { $0.address != nil }.map { (key: $0.id, address: $0.address) }
             claims.connected(bottles: bottles, lostEverything: !sessionPresent)
-            publishOutbox()
+            let fromTheStart = !publishedUpTo.isFinite
+            allSentSinceConnect = publishOutbox() && fromTheStart
             saveState()
-        case .received(.hello(let from, let epoch)):
+        case .received(.hello(let from, let epoch, let stored)):
             if let epoch, answered[from] == epoch { return }
+            if stored && allSentSinceConnect {
+                // Its bridge was subscribed before this connection: everything sent since reached it.
+                if let epoch { answered[from] = epoch }
+                saveState()
+                return
+            }
             logger.info("MQTT household: \(from) said hello (epoch \(epoch ?? "none")); publishing this bridge's drinks again")
             publishedUpTo = -.infinity
             // Answered only once everything went (else the next hello heard, the retained one
             // at the next connection, asks again).
-            if publishOutbox(), let epoch { answered[from] = epoch }
+            let complete = publishOutbox()
+            if complete, let epoch { answered[from] = epoch }
+            if complete { allSentSinceConnect = true }
             saveState()
         case .received(.drink(let drink)):
             store(drink)

@@ -99,8 +99,9 @@ public final class HouseholdLink: Sendable {
     public enum Received: Sendable, Equatable {
         case drink(Drink)
         /// A bridge without a session: it wants every drink again, once per `epoch` (nil: an
-        /// older bridge's hello without one, answered every time).
-        case hello(from: String, epoch: String?)
+        /// older bridge's hello without one, answered every time). `stored`: the broker's
+        /// retained copy, heard at subscription (its bridge was subscribed before this connection).
+        case hello(from: String, epoch: String?, stored: Bool)
         /// The serial (`key`) of the bottle whose address has topic id `address`.
         case bottleKey(address: String, key: String)
         /// A bridge runs (or no longer runs) the reminders of a bottle (its topic id).
@@ -190,7 +191,7 @@ public final class HouseholdLink: Sendable {
                 case "ping":
                     received(.ping(from: sender))
                 case "hello":
-                    received(.hello(from: sender, epoch: Self.epoch(from: message.payload)))
+                    received(.hello(from: sender, epoch: Self.epoch(from: message.payload), stored: message.retain))
                 case "delivered":
                     guard let delivered = Self.delivered(from: message.payload, by: sender) else {
                         logger.warning("MQTT household: ignored a delivered reminder from \(sender) that is not one")
