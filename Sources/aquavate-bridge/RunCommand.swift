@@ -221,11 +221,12 @@ struct RunCommand: AsyncParsableCommand {
                         Task { await desk.historyChangedElsewhere(bottle: bottle) }
                     }
                     await desk.whenDrinksStored { replication.kick() }
-                    // A person is reminded once: by the bridge that last synced the bottle.
+                    // A person is reminded once: by the bridge that last synced the bottle, or at a
+                    // hand-over by one other (HouseholdClaims).
                     let claims = replication.claims
-                    await desk.deliverOnlyWhere { key in
-                        guard let address = try? history.bottleState(id: key)?.address else { return true }
-                        return claims.remindsFor(address: address)
+                    await desk.deliverOnlyWhere { key, reminder, later in
+                        claims.shouldDeliver(bottle: key, address: try? history.bottleState(id: key)?.address, id: reminder.id,
+                                             kind: reminder.kind, time: reminder.time, later: later)
                     }
                     household = claims
                     services.append(.init(service: replication, serviceName: "household"))

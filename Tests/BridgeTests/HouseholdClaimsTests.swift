@@ -7,6 +7,7 @@
 import BusTestSupport
 import Foundation
 import History
+import Locking
 import Logging
 import ProcessSupport
 @testable import Sinks
@@ -39,8 +40,11 @@ struct HouseholdClaimsTests {
         #expect(decide(["kitchen": hold(-60), "office": want(-50)]) == .heldBy("office"), "its own claim is not a competitor")
     }
 
-    func replication(port: Int, id: String, reconnect: ClosedRange<Double> = 0.1...0.5) throws -> HouseholdReplication {
-        try HouseholdReplication(history: try DrinkHistory(path: nil), url: "mqtt://127.0.0.1:\(port)", bridgeID: id,
+    func replication(port: Int, id: String, reconnect: ClosedRange<Double> = 0.1...0.5,
+                     knows bottles: [BottleRecord] = []) throws -> HouseholdReplication {
+        let history = try DrinkHistory(path: nil)
+        for bottle in bottles { try history.recordBottle(bottle) }
+        return try HouseholdReplication(history: history, url: "mqtt://127.0.0.1:\(port)", bridgeID: id,
                                  clock: SystemClock(), logger: Logger(label: id) { _ in SwiftLogNoOpLogHandler() },
                                  reconnectDelay: reconnect)
     }
@@ -89,6 +93,114 @@ struct HouseholdClaimsTests {
                 outcome = await office.claims.acquire(address: Self.address, rssi: -55)
             }
             #expect(outcome == .granted, "a dead holder's claim goes with its last will")
+        }
+    }
+
+    /// A mosquitto on a random port, its configuration in `folder` (which must outlive its start).
+    func startBroker(_ bus: PrivateBus, in folder: TemporaryFolder) throws -> (ChildProcess, Int) {
+        let port = Int.random(in: 20_000..<32_000)
+        let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
+                                + (getuid() == 0 ? "user root\n" : ""))
+        return (try bus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto"), port)
+    }
+
+    static let serial = "F4:12:FA:00:A3:F2"
+
+    @Test("claims are keyed by the serial: a bridge that knows the bottle only by its address and one that knows its serial never both hold it")
+    func claimsKeyedBySerial() async throws {
+        try await withPrivateBus { bus in
+            let folder = TemporaryFolder()
+            let (broker, port) = try startBroker(bus, in: folder)
+            defer { broker.killNow() }
+            // The kitchen synced the bottle before (its history knows the serial); the office never did.
+            let kitchen = try replication(port: port, id: "kitchen",
+                                          knows: [BottleRecord(id: Self.serial, serial: Self.serial, address: Self.address)])
+            let office = try replication(port: port, id: "office")
+            // The office first: it claims under the address it hears (nobody told it the serial yet).
+            let officeRun = Task { try await office.run() }
+            defer { officeRun.cancel() }
+            try await waitUntil(.seconds(10), "the office to connect") { office.isConnected }
+            #expect(await office.claims.acquire(address: Self.address, rssi: -80) == .granted)
+            // The kitchen, which claims under the serial, still sees that hold.
+            let kitchenRun = Task { try await kitchen.run() }
+            defer { kitchenRun.cancel() }
+            try await waitUntil(.seconds(10), "the kitchen to connect") { kitchen.isConnected }
+            #expect(await kitchen.claims.acquire(address: Self.address, rssi: -40) == .heldBy("office"),
+                    "a hold under the address counts for the bridge that knows the serial")
+            office.claims.release(address: Self.address, synced: true)
+            // (under the serial if the office heard the kitchen's mapping by then, else under the address: both count)
+            try await waitUntil(.seconds(10), "the kitchen to hear the office synced last") {
+                !kitchen.claims.remindsFor(bottle: Self.serial, address: Self.address)
+            }
+            #expect(office.claims.remindsFor(bottle: Self.serial, address: Self.address))
+
+            // Now the kitchen holds it under the serial: the office (which never read the serial)
+            // and a bridge that joins only now (knowing nothing) both leave it alone.
+            #expect(await kitchen.claims.acquire(address: Self.address, rssi: -75) == .granted)
+            #expect(await office.claims.acquire(address: Self.address, rssi: -40) == .heldBy("kitchen"))
+            let attic = try replication(port: port, id: "attic")
+            let atticRun = Task { try await attic.run() }
+            defer { atticRun.cancel() }
+            try await waitUntil(.seconds(10), "the attic to connect") { attic.isConnected }
+            #expect(await attic.claims.acquire(address: Self.address, rssi: -30) == .heldBy("kitchen"),
+                    "the retained mapping and hold reach a bridge that knows only the address")
+            kitchen.claims.release(address: Self.address, synced: true)
+            // The release goes before the syncer on the kitchen's connection: heard the one, heard the other.
+            try await waitUntil(.seconds(10), "the attic to hear the kitchen released") {
+                attic.claims.syncer(bottle: Self.serial) == "kitchen"
+            }
+            #expect(await attic.claims.acquire(address: Self.address, rssi: -30) == .granted)
+        }
+    }
+
+    @Test("the last syncer dies: exactly one other bridge (the smallest alive id) reminds, delivers what it withheld, and never repeats what was delivered")
+    func reminderHandOver() async throws {
+        try await withPrivateBus { bus in
+            let folder = TemporaryFolder()
+            let (broker, port) = try startBroker(bus, in: folder)
+            defer { broker.killNow() }
+            // All three run the bottle's reminders; the kitchen syncs it and then dies (no reconnection for a minute).
+            let bottle = [BottleRecord(id: Self.serial, serial: Self.serial, address: Self.address)]
+            let kitchen = try replication(port: port, id: "kitchen", reconnect: 60...60, knows: bottle)
+            let office = try replication(port: port, id: "office", knows: bottle)
+            let attic = try replication(port: port, id: "attic", knows: bottle)
+            let bridges = [kitchen, office, attic]
+            let runs = bridges.map { bridge in Task { try await bridge.run() } }
+            defer { runs.forEach { $0.cancel() } }
+            try await waitUntil(.seconds(10), "the bridges to connect") { bridges.allSatisfy(\.isConnected) }
+            kitchen.claims.release(address: Self.address, synced: true)
+            try await waitUntil(.seconds(10), "office and attic to hear the kitchen synced last") {
+                !office.claims.remindsFor(bottle: Self.serial) && !attic.claims.remindsFor(bottle: Self.serial)
+            }
+
+            let sent = Locked<[String]>([])
+            func offer(_ bridge: HouseholdReplication, _ id: String) -> Bool {
+                bridge.claims.shouldDeliver(bottle: Self.serial, address: Self.address, id: id, kind: "reminder", time: 1_764_000_000,
+                                            later: { sent.withLock { $0.append("\(bridge.bridgeID):\(id)") } })
+            }
+            // hydration-1: the kitchen delivers it, the others withhold it.
+            #expect(offer(kitchen, "hydration-1"))
+            #expect(!offer(office, "hydration-1") && !offer(attic, "hydration-1"))
+            try await waitUntil(.seconds(10), "the others to hear the kitchen delivered hydration-1") {
+                office.claims.deliveredElsewhere(bottle: Self.serial).contains("hydration-1")
+                    && attic.claims.deliveredElsewhere(bottle: Self.serial).contains("hydration-1")
+            }
+            // hydration-2: the others' engines decide it; the kitchen dies before it does.
+            #expect(!offer(office, "hydration-2") && !offer(attic, "hydration-2"))
+            kitchen.dropLinkUncleanly()
+            try await waitUntil(.seconds(20), "the attic to take over and deliver what it withheld") {
+                sent.withLock { $0.contains("attic:hydration-2") }
+            }
+            // The office heard the attic's delivery after the kitchen's last will (the broker's order): its hand-over decision is made.
+            try await waitUntil(.seconds(10), "the office to hear the attic delivered hydration-2") {
+                office.claims.deliveredElsewhere(bottle: Self.serial).contains("hydration-2")
+            }
+            #expect(sent.withLock { $0 } == ["attic:hydration-2"], "once, by one bridge; hydration-1 is not repeated")
+            #expect(attic.claims.remindsFor(bottle: Self.serial, address: Self.address))
+            #expect(!office.claims.remindsFor(bottle: Self.serial, address: Self.address), "attic < office")
+            #expect(offer(attic, "hydration-3") && !offer(office, "hydration-3"))
+            #expect(!offer(attic, "hydration-1"), "what another bridge delivered is never delivered again")
+            #expect(sent.withLock { $0 } == ["attic:hydration-2"])
         }
     }
 

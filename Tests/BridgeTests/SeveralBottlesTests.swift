@@ -190,7 +190,7 @@ struct SeveralBottlesTests {
             let desk = ReminderDesk(history: history, configuration: configuration, logger: quiet) { delivery in
                 got.withLock { $0.append(delivery) }
             }
-            await desk.deliverOnlyWhere { _ in sends.withLock { $0 } }
+            await desk.deliverOnlyWhere { _, _, _ in sends.withLock { $0 } }
             desks.append(desk)
         }
         let handOver = Self.morning + 2 * 3600, evening = Self.morning + 13 * 3600

@@ -92,7 +92,7 @@ public actor ReminderDesk {
         let hub: SinkHub?
         let deliver: (@Sendable (Delivery) -> Void)?
         let logger: Logger
-        let gate: Locked<(@Sendable (String) -> Bool)?>
+        let gate: Locked<DeliveryGate?>
     }
 
     private var context: SeatContext {
@@ -105,21 +105,26 @@ public actor ReminderDesk {
         let hub = context.hub, deliver = context.deliver, logger = context.logger, gate = context.gate
         // The ticker wakes every minute: a longer gap is the clock jump, handled as a restart.
         let runner = ReminderRunner(history: context.history, settings: settings, logger: logger, gapRule: .daemon,
-                                    bottle: key, inheritsLegacy: inheritsLegacy) { delivery in
+                                    bottle: key, inheritsLegacy: inheritsLegacy) { engineDelivery in
             let label = label.withLock { $0 }
-            let delivery = label.apply(to: delivery)
-            if let bottle = label.bottle, let gate = gate.withLock({ $0 }), !gate(bottle) {
-                logger.info("notification \(delivery.id) of \(bottle) left to the bridge that synced it last")
+            let delivery = label.apply(to: engineDelivery)
+            let send: @Sendable () -> Void = {
+                deliver?(delivery)
+                if let hub {
+                    var notification = SinkSetup.notification(delivery)
+                    notification.bottle = label.bottle
+                    hub.deliver(notification)
+                } else if deliver == nil {
+                    logger.notice("notification \(delivery.kind.rawValue): \(delivery.title) — \(delivery.body)")
+                }
+            }
+            // The engine's own id (without the `@<bottle>` suffix, which depends on how many
+            // bottles this bridge serves): the household compares it across bridges.
+            if let bottle = label.bottle, let gate = gate.withLock({ $0 }), !gate(bottle, GatedReminder(id: engineDelivery.id, kind: engineDelivery.kind.rawValue, time: engineDelivery.time), send) {
+                logger.info("notification \(delivery.id) of \(bottle) left to the bridge that reminds for it")
                 return
             }
-            deliver?(delivery)
-            if let hub {
-                var notification = SinkSetup.notification(delivery)
-                notification.bottle = label.bottle
-                hub.deliver(notification)
-            } else if deliver == nil {
-                logger.notice("notification \(delivery.kind.rawValue): \(delivery.title) — \(delivery.body)")
-            }
+            send()
         }
         return Seat(key: key, runner: runner, bottleGoal: bottleGoal, label: label)
     }
@@ -170,12 +175,21 @@ public actor ReminderDesk {
         return seat
     }
 
-    /// Whether this bridge delivers the reminders of a bottle (its key): in a household, only the
-    /// bridge that last synced it does; the engine counts them either way, so a hand-over
-    /// neither repeats nor loses one (docs/design.md 6).
-    private let deliveryGate = Locked<(@Sendable (String) -> Bool)?>(nil)
+    /// Whether this bridge delivers a reminder of a bottle (its key) now: in a household, only
+    /// the bridge that reminds for it does (HouseholdClaims); the engine counts them either way.
+    /// The gate may keep `later` and call it once, to deliver the reminder at a hand-over.
+    public typealias DeliveryGate = @Sendable (_ bottle: String, _ reminder: GatedReminder, _ later: @escaping @Sendable () -> Void) -> Bool
 
-    public func deliverOnlyWhere(_ gate: @escaping @Sendable (String) -> Bool) {
+    /// What the gate is told of a reminder: the engine's own id, its kind and time.
+    public struct GatedReminder: Sendable {
+        public var id: String
+        public var kind: String
+        public var time: Double
+    }
+
+    private let deliveryGate = Locked<DeliveryGate?>(nil)
+
+    public func deliverOnlyWhere(_ gate: @escaping DeliveryGate) {
         deliveryGate.withLock { $0 = gate }
     }
 

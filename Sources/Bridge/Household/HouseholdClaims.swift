@@ -1,12 +1,25 @@
 // One bridge syncs a bottle at a time (docs/design.md 6): before it connects, a bridge claims
 // the bottle through the broker, and the strongest RSSI wins; the claim is released when the
 // session ends and is void when its bridge's last will says it is offline, or after `expiry`.
-// A person is reminded once: a bottle's reminders are delivered only by the bridge that last
-// synced it (the others' engines run on the same replicated history and count the same
-// reminders, so a hand-over neither repeats one nor loses one).
 //
 //   want(rssi) ─ settle 0.6 s ─┬─ another alive bridge holds it, or wants it louder ─> release, defer
 //                              └─ otherwise ─> hold ─> connect, sync ─> release, "synced by me"
+//
+// A bottle is keyed by its serial (its address until the serial is read): a claim goes to the
+// serial's topic once this bridge knows it (from its history, or from the household's
+// `bottle/<address>` mapping, which a bridge publishes before any claim of its own under the
+// serial, so a bridge that hears that claim has heard the mapping first), and the decision
+// counts the claims under the address's topic as well: a bridge that knows the bottle only by
+// its address and one that knows its serial see each other's claims.
+//
+// A person is reminded once: a bottle's reminders are delivered by the bridge that last synced
+// it while that bridge is alive; when its last will says it is offline (or nobody is known to
+// have synced it), by the alive bridge with the smallest `bridge.id` among those that run the
+// bottle's reminders (`reminds/<bottle>/<bridge>`). Every engine runs on the same replicated
+// history; a bridge that does not remind withholds what its engine decided, and every reminder
+// delivered is told to the household (`delivered`), so at a hand-over the new bridge delivers
+// what it withheld in the last `handOverWindow` that nobody delivered (nothing lost), and never
+// a reminder another bridge delivered (nothing repeated).
 
 import Foundation
 import Locking
@@ -22,6 +35,11 @@ public final class HouseholdClaims: Sendable {
     static let expiry = 180.0
     /// A want that neither became a hold nor was released counts this long.
     static let wantLifetime = 10.0
+    /// What a bridge withheld is delivered at a hand-over when it is this recent: the last will
+    /// of a bridge that died comes within 1.5 × its 30 s keep-alive.
+    static let handOverWindow = 120.0
+    /// How long a reminder another bridge delivered is remembered (ids do not repeat within a day).
+    static let deliveredMemory = 86_400.0
 
     public enum Outcome: Sendable, Equatable {
         case granted
@@ -33,28 +51,56 @@ public final class HouseholdClaims: Sendable {
         var heardAt: Double
     }
 
+    /// A reminder this bridge's engine decided while another bridge reminded.
+    private struct Withheld: Sendable {
+        var bottle: String
+        var address: String?
+        var id: String
+        var kind: String
+        var time: Double
+        var at: Double
+        var deliver: @Sendable () -> Void
+    }
+
     private struct State {
         /// bottle topic id → bridge → its claim.
         var claims: [String: [String: Entry]] = [:]
         var alive: [String: Bool] = [:]
-        /// bottle topic id → the bridge that last synced it.
-        var syncers: [String: String] = [:]
+        /// bottle topic id → the bridge that last synced it, and when that was heard (a bottle
+        /// may have one under its address and one under its serial: the later counts).
+        var syncers: [String: (bridge: String, at: Double)] = [:]
+        /// address topic id → the bottle's serial (as a bridge that read it told).
+        var serials: [String: String] = [:]
+        /// bottle topic id → the bridges that run its reminders.
+        var reminding: [String: Set<String>] = [:]
+        /// bottle topic id → reminder id → when another bridge's delivery was heard.
+        var deliveredElsewhere: [String: [String: Double]] = [:]
+        var withheld: [Withheld] = []
+        /// address topic id → the bottle topic id this bridge's claim went to.
+        var claimedAs: [String: String] = [:]
     }
 
     public let me: String
     private let link: HouseholdLink
     private let clock: any WallClock
     private let logger: Logger
+    /// The serial this bridge's history knows for an address (nil: none read yet).
+    private let localSerial: @Sendable (String) -> String?
     private let state = Locked(State())
 
-    init(link: HouseholdLink, clock: any WallClock, logger: Logger) {
+    init(link: HouseholdLink, clock: any WallClock, logger: Logger, localSerial: @escaping @Sendable (String) -> String? = { _ in nil }) {
         self.me = link.bridgeID
         self.link = link
         self.clock = clock
         self.logger = logger
+        self.localSerial = localSerial
     }
 
-    /// What the household said (HouseholdReplication hands every claim, presence and syncer here).
+    /// The topic id of a bottle key or address (`F4:12:FA:00:A3:F2` → `f412fa00a3f2`).
+    static func topicID(_ key: String) -> String { MQTTTopics.bottleID(fromAddress: key) }
+
+    /// What the household said (HouseholdReplication hands every claim, presence, syncer,
+    /// mapping and delivery here).
     func heard(_ received: HouseholdLink.Received) {
         let now = clock.now
         state.withLock { state in
@@ -64,26 +110,49 @@ public final class HouseholdClaims: Sendable {
             case let .claim(bottle, bridge, claim, _):
                 state.claims[bottle, default: [:]][bridge] = claim.map { Entry(claim: $0, heardAt: now) }
             case let .syncer(bottle, bridge):
-                state.syncers[bottle] = bridge
+                state.syncers[bottle] = bridge.isEmpty ? nil : (bridge, now)
+            case let .bottleKey(address, key):
+                state.serials[address] = key
+            case let .reminds(bottle, bridge, runs):
+                if runs { state.reminding[bottle, default: []].insert(bridge) } else { state.reminding[bottle]?.remove(bridge) }
+            case let .delivered(delivered):
+                guard delivered.from != me else { break }
+                let bottle = Self.topicID(delivered.bottle)
+                state.deliveredElsewhere[bottle, default: [:]][delivered.id] = now
+                state.withheld.removeAll { Self.topicID($0.bottle) == bottle && $0.id == delivered.id }
             case .drink, .hello, .ping:
                 break
             }
         }
+        switch received {
+        case .alive, .syncer, .reminds: handOver()
+        default: break
+        }
     }
 
-    /// The bottle's topic id, as Home Assistant's topics name it.
-    static func bottleID(_ address: String) -> String { MQTTTopics.bottleID(fromAddress: address) }
+    /// The keys of the bottle with `address`: the topic id claims go to (the serial's once known)
+    /// and every topic id a claim on it may be under; and the serial, when known.
+    private func keys(_ address: String) -> (primary: String, all: [String], serial: String?) {
+        let addressID = Self.topicID(address)
+        let serial = localSerial(address) ?? state.withLock { $0.serials[addressID] }
+        let primary = serial.map(Self.topicID) ?? addressID
+        return (primary, primary == addressID ? [primary] : [primary, addressID], serial)
+    }
 
     /// Claims the bottle with `address`, heard at `rssi`: granted, or held by (or left to) another
     /// bridge. Without the broker the bridge syncs on its own (a partition must not stop it).
     public func acquire(address: String, rssi: Int?) async -> Outcome {
         guard link.isConnected else { return .granted }
-        let bottle = Self.bottleID(address)
-        if case .heldBy(let other) = decision(bottle: bottle, mine: nil) { return .heldBy(other) }
+        let (bottle, all, serial) = keys(address)
+        // The mapping before the claim: whoever hears this claim knows whose it is.
+        if let serial { tellSerial(serial, of: address) }
+        if case .heldBy(let other) = decision(bottles: all, mine: nil) { return .heldBy(other) }
         let mine = HouseholdLink.Claim(phase: .want, rssi: rssi ?? -127)
         do { try link.claim(bottle, mine) } catch { return .granted }
+        state.withLock { $0.claimedAs[Self.topicID(address)] = bottle }
         try? await Task.sleep(for: Self.settle)
-        let outcome = decision(bottle: bottle, mine: mine)
+        // The keys again: the serial's mapping may have been heard meanwhile.
+        let outcome = decision(bottles: Array(Set(all + keys(address).all)), mine: mine)
         switch outcome {
         case .granted:
             try? link.claim(bottle, .init(phase: .hold, rssi: mine.rssi))
@@ -95,27 +164,135 @@ public final class HouseholdClaims: Sendable {
     }
 
     /// The session with the bottle ended: its claim goes, and after a sync, this bridge is the
-    /// one that reminds its person.
+    /// one that reminds its person (under the serial, read by now).
     public func release(address: String, synced: Bool) {
-        let bottle = Self.bottleID(address)
-        try? link.claim(bottle, nil)
-        if synced { try? link.synced(bottle) }
+        let claimed = state.withLock { $0.claimedAs.removeValue(forKey: Self.topicID(address)) }
+        let (bottle, _, serial) = keys(address)
+        try? link.claim(claimed ?? bottle, nil)
+        guard synced else { return }
+        if let serial { tellSerial(serial, of: address) }
+        // Known here at once (the broker's echo comes later): this bridge reminds from now on.
+        let now = clock.now
+        state.withLock { $0.syncers[bottle] = (me, now) }
+        try? link.synced(bottle)
+        if !state.withLock({ $0.reminding[bottle]?.contains(me) ?? false }) { try? link.reminds(bottle, true) }
     }
 
-    /// Whether this bridge delivers the reminders of the bottle with `address`: it synced it
-    /// last, or the one that did is offline, or nobody is known to have.
-    public func remindsFor(address: String) -> Bool {
-        let bottle = Self.bottleID(address)
-        return state.withLock { state in
-            guard let syncer = state.syncers[bottle], syncer != me else { return true }
-            return state.alive[syncer] == false
+    /// Publishes the serial of the bottle with `address`, unless the household has it already
+    /// (a retained mapping is said once, not at every sync).
+    private func tellSerial(_ serial: String, of address: String) {
+        let addressID = Self.topicID(address)
+        guard addressID != Self.topicID(serial), state.withLock({ $0.serials[addressID] }) != serial else { return }
+        try? link.bottleKey(address: address, key: serial)
+    }
+
+    /// A new connection to the broker: this bridge runs the reminders of `bottles` (key and
+    /// address), says so, and tells the serials it knows. `lostEverything`: the broker kept
+    /// nothing (no session), so the retained syncer of a bottle this bridge synced last is said again.
+    public func connected(bottles: [(key: String, address: String?)], lostEverything: Bool) {
+        for bottle in bottles {
+            let id = Self.topicID(bottle.key)
+            if let address = bottle.address { tellSerial(bottle.key, of: address) }
+            try? link.reminds(id, true)
+            if lostEverything, state.withLock({ $0.syncers[id]?.bridge }) == me { try? link.synced(id) }
         }
     }
 
-    private func decision(bottle: String, mine: HouseholdLink.Claim?) -> Outcome {
+    /// Whether this bridge delivers the reminders of bottle `key` (with `address`, when known).
+    public func remindsFor(bottle key: String, address: String? = nil) -> Bool {
+        state.withLock { Self.reminds(key: key, address: address, me: me, in: $0) }
+    }
+
+    /// Whether this bridge delivers the reminders of the bottle with `address` (its key as the
+    /// history knows it).
+    public func remindsFor(address: String) -> Bool {
+        remindsFor(bottle: localSerial(address) ?? address, address: address)
+    }
+
+    /// The rule: the last syncer while it is not known offline; else the alive bridge with the
+    /// smallest id among those that run the bottle's reminders, this one included.
+    private static func reminds(key: String, address: String?, me: String, in state: State) -> Bool {
+        var ids = [topicID(key)]
+        if let address {
+            ids.append(topicID(address))
+            if let serial = state.serials[topicID(address)] { ids.append(topicID(serial)) }
+        }
+        if let syncer = ids.compactMap({ state.syncers[$0] }).max(by: { $0.at < $1.at })?.bridge {
+            if syncer == me { return true }
+            if state.alive[syncer] != false { return false }
+        }
+        let others = ids.flatMap { state.reminding[$0] ?? [] }.filter { $0 != me && state.alive[$0] == true }
+        return others.allSatisfy { me < $0 }
+    }
+
+    /// The reminder gate (ReminderDesk): whether a reminder this bridge's engine decided for
+    /// bottle `key` is delivered now. Never one another bridge delivered; by this bridge only
+    /// when it reminds (then the household is told); else withheld, and `later` delivers it if
+    /// this bridge takes over within `handOverWindow` and nobody delivered it meanwhile.
+    public func shouldDeliver(bottle key: String, address: String?, id: String, kind: String, time: Double,
+                              later: @escaping @Sendable () -> Void) -> Bool {
+        let now = clock.now
+        let bottle = Self.topicID(key)
+        enum Verdict { case repeated, deliver, withhold }
+        let verdict: Verdict = state.withLock { state in
+            if let heard = state.deliveredElsewhere[bottle]?[id], now - heard < Self.deliveredMemory { return .repeated }
+            if Self.reminds(key: key, address: address, me: me, in: state) { return .deliver }
+            state.withheld.removeAll { now - $0.at > Self.handOverWindow }
+            state.withheld.append(Withheld(bottle: key, address: address, id: id, kind: kind, time: time, at: now, deliver: later))
+            return .withhold
+        }
+        switch verdict {
+        case .repeated:
+            logger.info("notification \(id) of \(key) was delivered by another bridge; not repeated")
+            return false
+        case .deliver:
+            try? link.delivered(.init(bottle: key, id: id, kind: kind, time: time, from: me))
+            return true
+        case .withhold:
+            return false
+        }
+    }
+
+    /// Another bridge went offline, synced, or joined: what this bridge withheld for a bottle it
+    /// now reminds for is delivered, if recent and delivered by nobody.
+    private func handOver() {
+        let now = clock.now
+        let due: [Withheld] = state.withLock { state in
+            let snapshot = state
+            let (mine, others) = (snapshot.withheld.filter { Self.reminds(key: $0.bottle, address: $0.address, me: me, in: snapshot) },
+                                  snapshot.withheld.filter { !Self.reminds(key: $0.bottle, address: $0.address, me: me, in: snapshot) })
+            guard !mine.isEmpty else { return [] }
+            state.withheld = others
+            return mine.filter { now - $0.at <= Self.handOverWindow }
+        }
+        for item in due {
+            logger.info("notification \(item.id) of \(item.bottle): this bridge reminds now (hand-over); delivered")
+            try? link.delivered(.init(bottle: item.bottle, id: item.id, kind: item.kind, time: item.time, from: me))
+            item.deliver()
+        }
+    }
+
+    /// The bridge heard to have synced `bottle` (its key) last (tests).
+    func syncer(bottle: String) -> String? {
+        state.withLock { $0.syncers[Self.topicID(bottle)]?.bridge }
+    }
+
+    /// Reminders of `bottle` (its key) another bridge delivered, by id (tests).
+    func deliveredElsewhere(bottle: String) -> Set<String> {
+        state.withLock { Set(($0.deliveredElsewhere[Self.topicID(bottle)] ?? [:]).keys) }
+    }
+
+    private func decision(bottles: [String], mine: HouseholdLink.Claim?) -> Outcome {
         let now = clock.now
         return state.withLock { state in
-            Self.decide(claims: state.claims[bottle] ?? [:], alive: state.alive, me: me, mine: mine, now: now)
+            // Each bridge's latest claim on any of the bottle's keys.
+            var merged: [String: Entry] = [:]
+            for bottle in bottles {
+                for (bridge, entry) in state.claims[bottle] ?? [:] where (merged[bridge]?.heardAt ?? -.infinity) <= entry.heardAt {
+                    merged[bridge] = entry
+                }
+            }
+            return Self.decide(claims: merged, alive: state.alive, me: me, mine: mine, now: now)
         }
     }
 

@@ -5,8 +5,12 @@
 // The outbox is the history itself: the drinks this bridge synced (origin NULL) stored or
 // deleted after `publishedUpTo` are published at every connection, after each sync (`kick`)
 // and every `interval` (a `bottle delete` made by another process); the mark is saved with the
-// engines' states. A bridge the broker had no session for says hello, and the others publish
-// everything again for it; a bridge back from an outage gets what it missed from its session.
+// engines' states. A bridge the broker had no session for (or whose history never said one)
+// says hello with a new epoch, retained; every other bridge publishes everything again once per
+// epoch it sees (the epochs answered are saved with the mark), also when it connects after the
+// hello was said: after a broker restarted without its sessions, each bridge hears every other's
+// hello whatever the order they came back in, and the histories converge. A bridge back from an
+// outage gets what it missed from its session.
 
 import AquavateProtocol
 import Foundation
@@ -41,6 +45,13 @@ public actor HouseholdReplication: Service {
     /// The claims on bottles and who reminds (fed from the same link).
     public nonisolated let claims: HouseholdClaims
     private var publishedUpTo: Double
+    /// This bridge's last hello (nil: its history never said one).
+    private var epoch: String?
+    /// bridge → the epoch of its hello this bridge answered.
+    private var answered: [String: String]
+    /// Every drink of this bridge was published since this connection began: a hello the broker
+    /// had stored (its bridge subscribed before this connection) got them all already.
+    private var allSentSinceConnect = false
     /// Drinks stored from other bridges, and drinks published, since start (tests, figures).
     public private(set) var receivedDrinks = 0
     public private(set) var publishedDrinks = 0
@@ -68,13 +79,16 @@ public actor HouseholdReplication: Service {
                                  reconnectDelay: reconnectDelay, caFile: caFile,
                                  connected: { inbox.yield(.connected(sessionPresent: $0)) },
                                  received: { inbox.yield(.received($0)) })
-        claims = HouseholdClaims(link: link, clock: clock, logger: logger)
-        var mark = -Double.infinity
-        if let json = try? history.engineState(named: Self.stateName),
-           let saved = (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["published_up_to"] as? Double {
-            mark = saved - Self.restartMargin
+        claims = HouseholdClaims(link: link, clock: clock, logger: logger) { address in
+            // The key the history uses once the serial was read.
+            guard let key = try? history.bottleKey(forAddress: address), key != address.uppercased() else { return nil }
+            return key
         }
-        publishedUpTo = mark
+        let saved = (try? history.engineState(named: Self.stateName))
+            .flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } ?? [:]
+        publishedUpTo = (saved["published_up_to"] as? Double).map { $0 - Self.restartMargin } ?? -.infinity
+        epoch = saved["epoch"] as? String
+        answered = saved["answered"] as? [String: String] ?? [:]
     }
 
     /// Test hook: the link breaks as in a crash (the broker publishes its last will).
@@ -114,15 +128,37 @@ public actor HouseholdReplication: Service {
         case .kick:
             publishOutbox()
         case .connected(let sessionPresent):
-            if !sessionPresent {
-                logger.info("MQTT household: a new session for \(bridgeID); asking the other bridges for their drinks")
-                do { try link.hello() } catch { logger.debug("MQTT household: \(error)") }
+            if !sessionPresent || epoch == nil {
+                let epoch = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+                logger.info("MQTT household: a new session for \(bridgeID) (epoch \(epoch)); asking the other bridges for their drinks")
+                do {
+                    try link.hello(epoch: epoch)
+                    self.epoch = epoch
+                } catch {
+                    logger.debug("MQTT household: \(error)")
+                }
             }
-            publishOutbox()
-        case .received(.hello(let from)):
-            logger.info("MQTT household: \(from) joined; publishing this bridge's drinks again")
+            let bottles = ((try? history.bottles()) ?? []).filter { $0.address != nil }.map { (key: $0.id, address: $0.address) }
+            claims.connected(bottles: bottles, lostEverything: !sessionPresent)
+            let fromTheStart = !publishedUpTo.isFinite
+            allSentSinceConnect = publishOutbox() && fromTheStart
+            saveState()
+        case .received(.hello(let from, let epoch, let stored)):
+            if let epoch, answered[from] == epoch { return }
+            if stored && allSentSinceConnect {
+                // Its bridge was subscribed before this connection: everything sent since reached it.
+                if let epoch { answered[from] = epoch }
+                saveState()
+                return
+            }
+            logger.info("MQTT household: \(from) said hello (epoch \(epoch ?? "none")); publishing this bridge's drinks again")
             publishedUpTo = -.infinity
-            publishOutbox()
+            // Answered only once everything went (else the next hello heard, the retained one
+            // at the next connection, asks again).
+            let complete = publishOutbox()
+            if complete, let epoch { answered[from] = epoch }
+            if complete { allSentSinceConnect = true }
+            saveState()
         case .received(.drink(let drink)):
             store(drink)
         case .received(.ping):
@@ -160,17 +196,19 @@ public actor HouseholdReplication: Service {
         }
     }
 
-    /// Publishes this bridge's drinks changed since the mark, while connected.
-    private func publishOutbox() {
-        guard link.isConnected else { return }
+    /// Publishes this bridge's drinks changed since the mark, while connected; whether all went.
+    @discardableResult
+    private func publishOutbox() -> Bool {
+        guard link.isConnected else { return false }
         let batch: [(drink: StoredDrink, changedAt: Double)]
         do {
             batch = try history.localDrinksChanged(since: publishedUpTo, limit: Int.max)
         } catch {
             logger.warning("MQTT household: could not read the drinks to publish: \(error)")
-            return
+            return false
         }
-        guard !batch.isEmpty else { return }
+        guard !batch.isEmpty else { return true }
+        var complete = true
         for (drink, changedAt) in batch {
             do {
                 try link.publish(HouseholdLink.Drink(
@@ -178,14 +216,23 @@ public actor HouseholdReplication: Service {
                     bottleLevelML: Int(drink.bottleLevelML), typeRaw: drink.typeRaw, flagsRaw: drink.flagsRaw,
                     deleted: drink.deleted, origin: bridgeID))
             } catch {
+                complete = false
                 break  // the connection went: the rest goes at the next one
             }
             publishedDrinks += 1
             publishedUpTo = max(publishedUpTo, changedAt)
         }
-        guard publishedUpTo.isFinite else { return }
-        let json = "{\"published_up_to\":\(publishedUpTo)}"
+        saveState()
+        return complete
+    }
+
+    /// Saves the mark, this bridge's epoch and the epochs it answered.
+    private func saveState() {
+        var saved: [String: Any] = ["answered": answered]
+        if publishedUpTo.isFinite { saved["published_up_to"] = publishedUpTo }
+        if let epoch { saved["epoch"] = epoch }
         do {
+            let json = String(decoding: try JSONSerialization.data(withJSONObject: saved, options: [.sortedKeys]), as: UTF8.self)
             try history.saveEngineState(named: Self.stateName, json: json, at: clock.now)
         } catch {
             logger.warning("MQTT household: could not save what was published: \(error)")

@@ -3,20 +3,30 @@
 //
 //     <prefix>/household/drink/<bridge>   one JSON drink per message, QoS 1, not retained:
 //                                         what bridge <bridge> synced (or deleted)
-//     <prefix>/household/hello/<bridge>   a bridge the broker had no session for: the others
-//                                         publish their drinks again for it
+//     <prefix>/household/hello/<bridge>   retained {"epoch"}: a bridge the broker had no session
+//                                         for (a new epoch each time); every other bridge
+//                                         publishes its drinks again once per epoch it sees,
+//                                         also one that connects later (it gets the retained hello)
+//     <prefix>/household/bottle/<address> retained: the serial of the bottle with that address
+//                                         (claims and syncer are keyed by the serial once read)
+//     <prefix>/household/reminds/<bottle>/<bridge>  retained "1" / "": the bridge runs the
+//                                         bottle's reminders (a hand-over candidate)
+//     <prefix>/household/delivered/<bridge>  {"bottle","id","kind","time"}, QoS 1: a reminder
+//                                         the bridge delivered (another never repeats it)
 //     <prefix>/household/alive/<bridge>   online / offline, retained; offline is the last will
 //     <prefix>/household/claim/<bottle>/<bridge>   retained: the bridge wants (with the RSSI it
 //                                         hears) or holds the bottle's one connection; empty
 //                                         when released (HouseholdClaims decides)
 //     <prefix>/household/syncer/<bottle>  retained: the bridge that last synced the bottle,
-//                                         which alone sends its person's reminders
+//                                         which alone sends its person's reminders while alive
 //     <prefix>/household/ping/<asker>     `doctor` asks; every bridge answers on
 //     <prefix>/household/pong/<bridge>    {"time", "instance", "synchronised"} (HouseholdProbe)
 //
 // Each bridge keeps a persistent session (clean session off, client id `aquavate-<bridge>-house`,
 // MQTT 3.1.1), so the broker queues what was published while it was away; a first connection
-// (or a broker that lost the session) says hello instead. Receivers store idempotently on
+// (or a broker that lost the session) says hello instead, retained, so that a bridge whose own
+// session went too (a broker restarted without persistence) hears it whenever it comes back.
+// Receivers store idempotently on
 // (bottle, record_id, timestamp), so a repeated or reordered delivery changes nothing.
 
 import Foundation
@@ -65,11 +75,39 @@ public final class HouseholdLink: Sendable {
         }
     }
 
+    /// A reminder a bridge delivered, as the household tells it.
+    public struct Delivered: Sendable, Equatable {
+        /// The bottle's key (its serial once read).
+        public var bottle: String
+        /// The notification's id (`hydration-7`, …).
+        public var id: String
+        public var kind: String
+        public var time: Double
+        /// The bridge that delivered it.
+        public var from: String
+
+        public init(bottle: String, id: String, kind: String, time: Double, from: String) {
+            self.bottle = bottle
+            self.id = id
+            self.kind = kind
+            self.time = time
+            self.from = from
+        }
+    }
+
     /// What another bridge sent.
     public enum Received: Sendable, Equatable {
         case drink(Drink)
-        /// A bridge without a session: it wants every drink again.
-        case hello(from: String)
+        /// A bridge without a session: it wants every drink again, once per `epoch` (nil: an
+        /// older bridge's hello without one, answered every time). `stored`: the broker's
+        /// retained copy, heard at subscription (its bridge was subscribed before this connection).
+        case hello(from: String, epoch: String?, stored: Bool)
+        /// The serial (`key`) of the bottle whose address has topic id `address`.
+        case bottleKey(address: String, key: String)
+        /// A bridge runs (or no longer runs) the reminders of a bottle (its topic id).
+        case reminds(bottle: String, bridge: String, Bool)
+        /// A bridge delivered a reminder of a bottle (its key).
+        case delivered(Delivered)
         /// A bridge came online or went offline (its last will).
         case alive(bridge: String, Bool)
         /// A bridge's claim on a bottle (nil: released). `stored`: the broker's retained copy,
@@ -118,7 +156,7 @@ public final class HouseholdLink: Sendable {
                 // Subscribed before anything is published: a persistent session keeps them, a
                 // new one needs them at once.
                 for topic in ["\(base)/drink/+", "\(base)/hello/+", "\(base)/alive/+", "\(base)/claim/+/+", "\(base)/syncer/+",
-                              "\(base)/ping/+"] {
+                              "\(base)/ping/+", "\(base)/bottle/+", "\(base)/reminds/+/+", "\(base)/delivered/+"] {
                     do { try client.subscribe(topic, qos: 1) } catch { logger.warning("MQTT household: \(error)") }
                 }
                 do { try client.publish(.init(topic: aliveTopic, text: "online", retain: true)) } catch { logger.debug("\(error)") }
@@ -137,6 +175,14 @@ public final class HouseholdLink: Sendable {
                     received(.syncer(bottle: levels[1], bridge: message.text))
                     return
                 }
+                if levels.count == 2, levels[0] == "bottle" {
+                    if Self.isBottleKey(message.text) { received(.bottleKey(address: levels[1], key: message.text)) }
+                    return
+                }
+                if levels.count == 3, levels[0] == "reminds" {
+                    received(.reminds(bottle: levels[1], bridge: levels[2], message.text == "1"))
+                    return
+                }
                 guard levels.count == 2, levels[1] != own else { return }
                 let sender = levels[1]
                 switch levels[0] {
@@ -145,7 +191,13 @@ public final class HouseholdLink: Sendable {
                 case "ping":
                     received(.ping(from: sender))
                 case "hello":
-                    received(.hello(from: sender))
+                    received(.hello(from: sender, epoch: Self.epoch(from: message.payload), stored: message.retain))
+                case "delivered":
+                    guard let delivered = Self.delivered(from: message.payload, by: sender) else {
+                        logger.warning("MQTT household: ignored a delivered reminder from \(sender) that is not one")
+                        return
+                    }
+                    received(.delivered(delivered))
                 case "drink":
                     guard let drink = Self.drink(from: message.payload, origin: sender) else {
                         logger.warning("MQTT household: ignored a drink from \(sender) that is not one (\(message.payload.count) bytes)")
@@ -220,13 +272,51 @@ public final class HouseholdLink: Sendable {
         }
     }
 
-    /// Asks the other bridges for everything (QoS 1).
-    public func hello() throws(SinkDeliveryError) {
+    /// Asks the other bridges for everything, once for this `epoch` (QoS 1, retained: a bridge
+    /// that connects later hears it too).
+    public func hello(epoch: String) throws(SinkDeliveryError) {
+        try publish(helloTopic, JSONValue.object(["epoch": .string(epoch)]).text, retain: true)
+    }
+
+    /// Tells the household the serial of the bottle with `address` (retained).
+    public func bottleKey(address: String, key: String) throws(SinkDeliveryError) {
+        try publish("\(base)/bottle/\(MQTTTopics.bottleID(fromAddress: address))", key, retain: true)
+    }
+
+    /// Says whether this bridge runs the reminders of `bottle` (its topic id; retained).
+    public func reminds(_ bottle: String, _ runs: Bool) throws(SinkDeliveryError) {
+        try publish("\(base)/reminds/\(bottle)/\(bridgeID)", runs ? "1" : "", retain: true)
+    }
+
+    /// Tells the household this bridge delivered a reminder (QoS 1).
+    public func delivered(_ delivered: Delivered) throws(SinkDeliveryError) {
+        let text = JSONValue.object(["bottle": .string(delivered.bottle), "id": .string(delivered.id),
+                                     "kind": .string(delivered.kind), "time": .string(String(delivered.time))]).text
+        try publish("\(base)/delivered/\(bridgeID)", text, retain: true)
+    }
+
+    private func publish(_ topic: String, _ text: String, retain: Bool) throws(SinkDeliveryError) {
         do {
-            try client.publish(.init(topic: helloTopic, text: "{}", qos: 1))
+            try client.publish(.init(topic: topic, text: text, qos: 1, retain: retain))
         } catch {
             throw .unavailable(error.description)
         }
+    }
+
+    /// A hello's epoch (letters and digits, at most 64); nil for an older bridge's `{}`.
+    static func epoch(from payload: [UInt8]) -> String? {
+        guard let json = JSONValue.parse(payload), case let .string(epoch)? = json["epoch"], MQTTTopics.isValidID(epoch) else { return nil }
+        return epoch
+    }
+
+    /// A delivered reminder from its payload; nil when a field is missing or not plausible.
+    static func delivered(from payload: [UInt8], by sender: String) -> Delivered? {
+        guard let json = JSONValue.parse(payload), case let .string(bottle)? = json["bottle"], isBottleKey(bottle),
+              case let .string(id)? = json["id"], !id.isEmpty, id.count <= 128,
+              id.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }),
+              case let .string(kind)? = json["kind"], MQTTTopics.isValidID(kind),
+              case let .string(timeText)? = json["time"], let time = Double(timeText), time.isFinite, time > 0 else { return nil }
+        return Delivered(bottle: bottle, id: id, kind: kind, time: time, from: sender)
     }
 
     // MARK: Payload

@@ -1,0 +1,109 @@
+// A broker restarted without its sessions (docs/design.md 6): every bridge comes back without a
+// session and says hello, in whatever order. A hello said while another bridge was still away
+// used to be lost for it, and with it that bridge's drinks for the one who said it; the hello is
+// now retained with an epoch, answered once per epoch by every bridge that hears it, also by one
+// that connects later. Deterministic: the order is made by the test, not by timing.
+
+@testable import Bridge
+import AquavateProtocol
+import BusTestSupport
+import Foundation
+import History
+import Logging
+import ProcessSupport
+import Testing
+import Timekeeping
+
+@Suite("Household hello")
+struct HouseholdHelloTests {
+    static let kitchenBottle = "F4:12:FA:00:A3:F2"
+    static let officeBottle = "F4:12:FA:00:B0:02"
+
+    func replication(_ history: DrinkHistory, port: Int, id: String) throws -> HouseholdReplication {
+        try HouseholdReplication(history: history, url: "mqtt://127.0.0.1:\(port)", bridgeID: id, clock: SystemClock(),
+                                 logger: Logger(label: id) { _ in SwiftLogNoOpLogHandler() }, reconnectDelay: 0.1...0.5)
+    }
+
+    /// `count` drinks of `bottle`, stored `age` seconds ago and 1000 s apart: older than the
+    /// 5 minutes a restarted bridge republishes anyway (`restartMargin`), but the last.
+    func history(bottle: String, count: Int, now: Double) throws -> DrinkHistory {
+        let history = try DrinkHistory(path: nil)
+        for index in 0..<count {
+            let record = DrinkRecord(recordID: UInt32(index + 1), timestamp: UInt32(now) - UInt32((count - index) * 600),
+                                     amountML: 100, bottleLevelML: 400, typeRaw: 0, flagsRaw: 0)
+            _ = try history.store([record], bottle: bottle, at: now - Double(count - index) * 1000 - 9000)
+        }
+        return history
+    }
+
+    func count(_ history: DrinkHistory, _ bottle: String) -> Int {
+        (try? history.storedDrinks(bottle: bottle).count) ?? -1
+    }
+
+    func broker(_ bus: PrivateBus, _ folder: TemporaryFolder, port: Int, name: String) throws -> ChildProcess {
+        let conf = folder.write("\(name).conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
+                                + (getuid() == 0 ? "user root\n" : ""))
+        return try bus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: name)
+    }
+
+    @Test("the kitchen says hello while the office is away; the office comes back later: each still gets the other's drinks, and a hello is answered once")
+    func helloHeardByALaterBridge() async throws {
+        try await withPrivateBus { bus in
+            let folder = TemporaryFolder()
+            let port = Int.random(in: 20_000..<32_000)
+            let now = Date().timeIntervalSince1970
+            let officeHistory = try history(bottle: Self.officeBottle, count: 3, now: now)
+            let kitchenHistory = try history(bottle: Self.kitchenBottle, count: 2, now: now)
+
+            // The office publishes its drinks to a first broker (its mark is saved), then goes.
+            var broker = try broker(bus, folder, port: port, name: "mosquitto")
+            let office1 = try replication(officeHistory, port: port, id: "office")
+            let office1Run = Task { try await office1.run() }
+            try await waitUntil(.seconds(20), "the office to publish its 3 drinks") { await office1.publishedDrinks == 3 }
+            office1Run.cancel()
+            _ = await office1Run.result
+            // The broker restarts without its sessions.
+            broker.killNow()
+            _ = await broker.waitForExit(timeout: .seconds(10))
+            broker = try self.broker(bus, folder, port: port, name: "mosquitto2")
+            defer { broker.killNow() }
+
+            // The kitchen comes first: its hello and its drinks go to nobody.
+            let kitchen = try replication(kitchenHistory, port: port, id: "kitchen")
+            let kitchenRun = Task { try await kitchen.run() }
+            defer { kitchenRun.cancel() }
+            try await waitUntil(.seconds(20), "the kitchen to say hello and publish its 2 drinks") {
+                let published = await kitchen.publishedDrinks
+                return kitchen.isConnected && published == 2
+            }
+            // Then the office, with its history and its saved mark (only its last drink is recent enough to go again).
+            let office = try replication(officeHistory, port: port, id: "office")
+            let officeRun = Task { try await office.run() }
+            defer { officeRun.cancel() }
+            do {
+                try await waitUntil(.seconds(30), "each history to hold the other's drinks") {
+                    count(kitchenHistory, Self.officeBottle) == 3 && count(officeHistory, Self.kitchenBottle) == 2
+                }
+            } catch {
+                Issue.record("kitchen holds \(count(kitchenHistory, Self.officeBottle)) office drinks, office \(count(officeHistory, Self.kitchenBottle)) kitchen drinks")
+                throw error
+            }
+            let published = await office.publishedDrinks
+            #expect(published >= 3, "the office answered the kitchen's retained hello with all its drinks: \(published)")
+
+            // The office's link breaks and comes back with its session: the kitchen's retained
+            // hello comes again at the subscription, and is not answered twice.
+            office.dropLinkUncleanly()
+            try await waitUntil(.seconds(20), "the office to reconnect") { office.isConnected }
+            // A drink the kitchen syncs after that: it reaches the office after the retained hello did.
+            let later = DrinkRecord(recordID: 9, timestamp: UInt32(now) - 60, amountML: 150, bottleLevelML: 250, typeRaw: 0, flagsRaw: 0)
+            _ = try kitchenHistory.store([later], bottle: Self.kitchenBottle, at: Date().timeIntervalSince1970)
+            kitchen.kick()
+            try await waitUntil(.seconds(20), "the kitchen's new drink to reach the office") {
+                count(officeHistory, Self.kitchenBottle) == 3
+            }
+            #expect(await office.publishedDrinks == published, "one epoch, one answer")
+            #expect(try officeHistory.storedDrinks().count == 6 && kitchenHistory.storedDrinks().count == 6)
+        }
+    }
+}
