@@ -252,11 +252,8 @@ public final class BridgeDaemon: Service, Sendable {
         let report = await session(on: connection, sighting: sighting, recorder: recorder)
         household?.release(address: sighting.address, synced: report.outcome.isSuccess)
         // What a session used goes back before the daemon idles: SQLite's caches, then the heap.
-        // Not for `--once`, which exits next: its process gives everything back.
-        if !options.once {
-            history.releaseMemory()
-            HeapTrim.returnFreedMemory()
-        }
+        history.releaseMemory()
+        HeapTrim.returnFreedMemory()
         return (report, sighting.address)
     }
 
