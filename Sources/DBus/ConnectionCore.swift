@@ -113,24 +113,24 @@ final class ConnectionCore: @unchecked Sendable {
 
     private var hasJobs: Bool { queue.withLock { !$0.jobs.isEmpty } }
 
-    /// Runs `job` on the calling thread, under the turn, when nothing is queued before it (so
-    /// outgoing messages keep their order) and the connection is open; false otherwise, and
-    /// the caller queues it. Saves the hand-off to the owner thread: the caller's own write
-    /// sends the message, while the owner sleeps in poll() (it holds the turn at all other
-    /// times, so this waits at most for its current pass). Not from the owner thread (it holds
-    /// the turn already), and never from a cancellation handler: the owner resumes callers'
-    /// continuations under the turn, and a handler that waited for the turn under a task's
-    /// status lock could cross those two.
+    /// Runs `job` on the calling thread, under the turn, when the turn is free (the owner sleeps
+    /// in poll(); it holds the turn at all other times), nothing is queued before it (so outgoing
+    /// messages keep their order) and the connection is open; false otherwise, and the caller
+    /// queues it. Saves the hand-off to the owner thread: the caller's own write sends the
+    /// message. Never waits for the turn: the caller is a task on the cooperative pool, which
+    /// must not block behind the owner's handlers. Not from the owner thread (it holds the turn
+    /// already), and never from a cancellation handler: the owner resumes callers'
+    /// continuations under the turn.
     func runDirectly(_ job: Job) -> Bool {
         guard !isOnOwnerThread else { return false }
-        return turn.withLock { turn -> Bool in
+        return turn.withLockIfAvailable { turn -> Bool in
             guard isOpen, let connection, !hasJobs else { return false }
             turn.directCalls += 1
             job(self)
             // Anything libdbus read while sending is dispatched by the owner, which must wake for it.
             if dbus_connection_get_dispatch_status(connection) == DBUS_DISPATCH_DATA_REMAINS { loop.wake() }
             return true
-        }
+        } ?? false
     }
 
     /// How many calls were sent by their own threads (tests).
