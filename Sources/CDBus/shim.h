@@ -2,6 +2,7 @@
 #define AQUAVATE_CDBUS_SHIM_H
 #include <dbus/dbus.h>
 #include <sys/eventfd.h>
+#include <sys/timerfd.h>
 #include <poll.h>
 
 /* Swift cannot import DBUS_TYPE_* (they are `((int) 's')` macros, docs/swift-linux.md P1):
@@ -31,5 +32,20 @@ static const int CDBUS_TIMEOUT_INFINITE = DBUS_TIMEOUT_INFINITE;
    the EFD_* flags are macros of macros that Swift does not import reliably. */
 static inline int cdbus_make_wakeup_fd(void) {
     return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+/* The owner thread's time-out clock (a timerfd on CLOCK_MONOTONIC), non-blocking and
+   close-on-exec: a thread that adds a libdbus time-out while the owner sleeps in poll() arms it,
+   instead of waking the owner to shorten its poll. */
+static inline int cdbus_make_timer_fd(void) {
+    return timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+}
+
+/* Arms `fd` to fire at `deadline_ns` on CLOCK_MONOTONIC (absolute), or disarms it for 0. */
+static inline int cdbus_arm_timer_fd(int fd, unsigned long long deadline_ns) {
+    struct itimerspec spec = {0};
+    spec.it_value.tv_sec = (time_t)(deadline_ns / 1000000000ULL);
+    spec.it_value.tv_nsec = (long)(deadline_ns % 1000000000ULL);
+    return timerfd_settime(fd, deadline_ns == 0 ? 0 : TFD_TIMER_ABSTIME, &spec, NULL);
 }
 #endif

@@ -97,7 +97,7 @@ public final class BusConnection: Sendable {
         let core = self.core
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Message, any Error>) in
-                let queued = core.enqueue { core in
+                let start: ConnectionCore.Job = { core in
                     guard gate.start() else {
                         continuation.resume(throwing: CancellationError())
                         return
@@ -106,7 +106,9 @@ public final class BusConnection: Sendable {
                         continuation.resume(with: $0)
                     }
                 }
-                if !queued { continuation.resume(throwing: core.closedError) }
+                // Sent from this thread while the owner sleeps; else by the owner, in turn.
+                if core.runDirectly(start) { return }
+                if !core.enqueue(start) { continuation.resume(throwing: core.closedError) }
             }
         } onCancel: {
             if gate.cancel() { core.enqueue { $0.cancelCall(id, with: CancellationError()) } }

@@ -1,10 +1,13 @@
 // The engine behind a `BusConnection`: the owner thread, its job queue and its run loop.
 //
-// Threading discipline (see DBus.swift): the libdbus connection is touched only on the owner
-// thread. Other threads hand it work as jobs through a locked FIFO queue and wake it through an
-// eventfd; the owner thread runs the jobs, lets libdbus dispatch incoming messages to our filter,
-// then sleeps in poll(). Everything marked "owner thread only" below is read and written only
-// there, which is why the class can be `@unchecked Sendable`.
+// Threading discipline (see DBus.swift): the libdbus connection is touched by one thread at a
+// time, the one that holds the connection's turn (a `Locked`). The owner thread holds it for
+// everything it does but sleeping in poll(): other threads hand it work as jobs through a locked
+// FIFO queue and wake it through an eventfd; the owner thread runs the jobs, lets libdbus
+// dispatch incoming messages to our filter, then sleeps in poll(). While it sleeps, a method call
+// made on another thread may take the turn and send itself (`runDirectly`): one thread hand-off
+// less on the way out. Everything marked "under the turn" below is read and written only by the
+// thread holding it, which is why the class can be `@unchecked Sendable`.
 import CDBus
 import Glibc
 import Locking
@@ -23,14 +26,19 @@ final class ConnectionCore: @unchecked Sendable {
     // MARK: Shared between threads (locked or atomic)
 
     private let queue = Locked(Queue())
+    /// Whose turn it is to call libdbus (see the top of the file); counts the calls that their
+    /// own threads sent.
+    private let turn = Locked(Turn())
+    private struct Turn { var directCalls: UInt64 = 0 }
     private let ownerThread = Atomic<UInt>(0)
     private let connected = Atomic<Bool>(false)
     private let ids = Atomic<UInt64>(0)
     /// Exported objects; locked, so they can be changed from any thread.
     let registry = ObjectRegistry()
     let wakeFD: Int32
+    let timerFD: Int32
 
-    // MARK: Owner thread only
+    // MARK: Under the turn (the owner thread, or a caller in `runDirectly`)
 
     private(set) var connection: OpaquePointer?
     private let loop: WatchLoop
@@ -49,11 +57,20 @@ final class ConnectionCore: @unchecked Sendable {
         guard fd >= 0 else {
             throw DBusConnectFailed(address: "", name: "eventfd", message: "cannot create an eventfd (errno \(errno))")
         }
+        let timer = cdbus_make_timer_fd()
+        guard timer >= 0 else {
+            Glibc.close(fd)
+            throw DBusConnectFailed(address: "", name: "timerfd", message: "cannot create a timerfd (errno \(errno))")
+        }
         wakeFD = fd
-        loop = WatchLoop(wakeFD: fd)
+        timerFD = timer
+        loop = WatchLoop(wakeFD: fd, timerFD: timer)
     }
 
-    deinit { Glibc.close(wakeFD) }
+    deinit {
+        Glibc.close(wakeFD)
+        Glibc.close(timerFD)
+    }
 
     /// A process-unique number for calls and subscriptions.
     func nextID() -> UInt64 { ids.wrappingAdd(1, ordering: .relaxed).newValue }
@@ -95,6 +112,29 @@ final class ConnectionCore: @unchecked Sendable {
     }
 
     private var hasJobs: Bool { queue.withLock { !$0.jobs.isEmpty } }
+
+    /// Runs `job` on the calling thread, under the turn, when the turn is free (the owner sleeps
+    /// in poll(); it holds the turn at all other times), nothing is queued before it (so outgoing
+    /// messages keep their order) and the connection is open; false otherwise, and the caller
+    /// queues it. Saves the hand-off to the owner thread: the caller's own write sends the
+    /// message. Never waits for the turn: the caller is a task on the cooperative pool, which
+    /// must not block behind the owner's handlers. Not from the owner thread (it holds the turn
+    /// already), and never from a cancellation handler: the owner resumes callers'
+    /// continuations under the turn.
+    func runDirectly(_ job: Job) -> Bool {
+        guard !isOnOwnerThread else { return false }
+        return turn.withLockIfAvailable { turn -> Bool in
+            guard isOpen, let connection, !hasJobs else { return false }
+            turn.directCalls += 1
+            job(self)
+            // Anything libdbus read while sending is dispatched by the owner, which must wake for it.
+            if dbus_connection_get_dispatch_status(connection) == DBUS_DISPATCH_DATA_REMAINS { loop.wake() }
+            return true
+        } ?? false
+    }
+
+    /// How many calls were sent by their own threads (tests).
+    var directCallCount: UInt64 { turn.withLock { $0.directCalls } }
 
     /// Sends `message` now (owner thread). Dropped when closed.
     func sendNow(_ message: Message) {
@@ -139,6 +179,14 @@ final class ConnectionCore: @unchecked Sendable {
 
     private func ownerMain(address: String, ready: CheckedContinuation<String, any Error>) {
         ownerThread.store(pthread_self(), ordering: .releasing)
+        // No other thread can reach the connection before `ready` is resumed; the turn is taken
+        // anyway, so that every access to what it guards is under it.
+        guard turn.withLock({ _ in open(address: address, ready: ready) }) else { return }
+        run()
+    }
+
+    /// Opens and registers the connection; false (and `ready` failed) when it could not be.
+    private func open(address: String, ready: CheckedContinuation<String, any Error>) -> Bool {
 
         var error = DBusError()
         dbus_error_init(&error)
@@ -146,7 +194,7 @@ final class ConnectionCore: @unchecked Sendable {
         guard let opened = dbus_connection_open_private(address, &error) else {
             refuseJobs()
             ready.resume(throwing: Self.connectFailure(address, error))
-            return
+            return false
         }
         // A bus that goes away must not _exit() the process (docs/swift-linux.md P10).
         dbus_connection_set_exit_on_disconnect(opened, 0)
@@ -155,7 +203,7 @@ final class ConnectionCore: @unchecked Sendable {
             dbus_connection_unref(opened)
             refuseJobs()
             ready.resume(throwing: Self.connectFailure(address, error))
-            return
+            return false
         }
         let uniqueName = String(cString: unique)
         connection = opened
@@ -172,14 +220,14 @@ final class ConnectionCore: @unchecked Sendable {
             connection = nil
             refuseJobs()
             ready.resume(throwing: DBusConnectFailed(address: address, name: "setup", message: "libdbus ran out of memory"))
-            return
+            return false
         }
         isOpen = true
         connected.store(true, ordering: .relaxed)
         // What arrived while registering (our own NameAcquired) predates every subscription.
         dispatchIncoming()
         ready.resume(returning: uniqueName)
-        run()
+        return true
     }
 
     private static func connectFailure(_ address: String, _ error: DBusError) -> DBusConnectFailed {
@@ -201,16 +249,22 @@ final class ConnectionCore: @unchecked Sendable {
 
     private func run() {
         // Progress: each pass runs the queued jobs and dispatches what arrived, then blocks in
-        // poll() until a descriptor or the wake-up pipe is ready; `stopping` ends it.
+        // poll() until a descriptor, the timer or the wake-up eventfd is ready; `stopping` ends
+        // it. The turn is held for all of it but the poll().
         while true {
-            for job in takeJobs() { job(self) }
-            if stopping { break }
-            dispatchIncoming()
-            if stopping { break }
+            let next = turn.withLock { _ -> WatchLoop.Round? in
+                for job in takeJobs() { job(self) }
+                if stopping { return nil }
+                dispatchIncoming()
+                if stopping { return nil }
+                return loop.prepare()
+            }
+            guard var round = next else { break }
             if hasJobs { continue }
-            loop.waitAndHandle()
+            loop.wait(&round)
+            turn.withLock { _ in loop.handle(round) }
         }
-        shutDown()
+        turn.withLock { _ in shutDown() }
     }
 
     private func dispatchIncoming() {

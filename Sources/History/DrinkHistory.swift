@@ -103,6 +103,7 @@ public final class DrinkHistory: Sendable {
     }
 
     private static func migrate(_ writer: any DatabaseWriter, shownPath: String) throws {
+        if try HistoryMigrations.createSchemaIfNew(writer) { return }
         let migrator = HistoryMigrations.migrator
         let unknown = try writer.read { db -> [String] in
             let known = Set(migrator.migrations)

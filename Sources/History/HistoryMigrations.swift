@@ -9,17 +9,59 @@ import GRDB
 /// `migrator`, never as an edit of an earlier one. GRDB records the applied step names in
 /// `grdb_migrations`, so each runs exactly once per database file.
 enum HistoryMigrations {
+    /// The steps, in order, with their names.
+    private static let steps: [(name: String, migrate: @Sendable (Database) throws -> Void)] = [
+        ("v1-drinks", createDrinks),
+        ("v1-settings", createSettings),
+        ("v1-bottles", createBottles),
+        ("v2-engine-state", createEngineState),
+        ("v2-delivered", createDelivered),
+        ("v3-person-events", createPersonEvents),
+        ("v4-bottle-control", createBottleControl),
+        ("v5-household", addDrinkOrigin),
+    ]
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1-drinks", migrate: createDrinks)
-        migrator.registerMigration("v1-settings", migrate: createSettings)
-        migrator.registerMigration("v1-bottles", migrate: createBottles)
-        migrator.registerMigration("v2-engine-state", migrate: createEngineState)
-        migrator.registerMigration("v2-delivered", migrate: createDelivered)
-        migrator.registerMigration("v3-person-events", migrate: createPersonEvents)
-        migrator.registerMigration("v4-bottle-control", migrate: createBottleControl)
-        migrator.registerMigration("v5-household", migrate: addDrinkOrigin)
+        for step in steps { migrator.registerMigration(step.name, migrate: step.migrate) }
         return migrator
+    }
+
+    /// A database without a schema gets every step in ONE transaction, recorded in
+    /// `grdb_migrations` as GRDB's migrator records them, so that it finds nothing to do
+    /// afterwards; false (nothing done) when the database has a schema already (the migrator's
+    /// work: it runs each step in a transaction of its own, with its foreign-key checks).
+    /// One commit instead of eight, without the migrator's per-step pragmas and checks: a new
+    /// history is created in about half the instructions (README, "Where the time goes").
+    /// The same steps run, so the schema is the migrator's (HistoryTests compares the two).
+    static func createSchemaIfNew(_ writer: any DatabaseWriter) throws -> Bool {
+        try writer.writeWithoutTransaction { db in
+            var created = false
+            // IMMEDIATE: another process creating the same file waits, then sees the schema.
+            try db.inTransaction(.immediate) {
+                guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0 else { return .commit }
+                try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+                for step in steps {
+                    try step.migrate(db)
+                    try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [step.name])
+                }
+                created = true
+                return .commit
+            }
+            return created
+        }
+    }
+
+    /// The schema, a line per table, index or trigger (tests compare the two ways of building it).
+    static func schemaLines(_ db: Database) throws -> [String] {
+        try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").map { "\($0)" }
+    }
+
+    /// The schema GRDB's migrator builds step by step, in memory (tests).
+    static func stepwiseSchema() throws -> [String] {
+        let queue = try DatabaseQueue()
+        try migrator.migrate(queue)
+        return try queue.read(schemaLines)
     }
 
     /// Every step name, in order (what `appliedMigrations()` returns on an up-to-date database).

@@ -42,4 +42,13 @@ public final class Locked<Value>: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
     }
+
+    /// Runs `body` with the value if no other thread holds the lock now; nil (and `body` not
+    /// run) otherwise. For a caller that has another way to get its work done and must not
+    /// wait (a task on the cooperative pool, whose few threads must not block).
+    public func withLockIfAvailable<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result? {
+        guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
 }

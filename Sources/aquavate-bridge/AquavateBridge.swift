@@ -2,6 +2,11 @@
 
 import ArgumentParser
 
+// Every command, subcommands included, names itself (`commandName:`): ArgumentParser builds the
+// whole command tree at every start, and a command without a name gets its type's name through
+// `String(describing:)`, whose first use for each type makes the Swift runtime scan all the
+// binary's protocol conformances (about 2 M instructions each; 19 M for the ten that had none,
+// 8 % of a whole one-shot sync, Benchmarks/once-timeline.sh and the README's performance section).
 @main
 struct AquavateBridge: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

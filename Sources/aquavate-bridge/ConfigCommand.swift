@@ -24,7 +24,7 @@ struct ConfigCommand: ParsableCommand {
     )
 
     struct Get: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the effective value of a setting.")
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "Print the effective value of a setting.")
         @Argument(help: "The setting, e.g. reminders.daily_limit.") var key: String
         @Flag(help: "Print a secret (a token, a URL's password) as it is, not as <redacted>.") var showSecrets = false
         @OptionGroup var common: CommonOptions
@@ -50,6 +50,7 @@ struct ConfigCommand: ParsableCommand {
 
     struct Set: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Change a setting and save it.",
             discussion: "The value is checked first; a bad value changes nothing and lists the valid choices.")
         @Argument(help: "The setting, e.g. reminders.daily_limit.") var key: String
@@ -74,7 +75,7 @@ struct ConfigCommand: ParsableCommand {
     }
 
     struct Unset: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget a saved setting (the file or the default applies again).")
+        static let configuration = CommandConfiguration(commandName: "unset", abstract: "Forget a saved setting (the file or the default applies again).")
         @Argument(help: "The setting.") var key: String
         @OptionGroup var common: CommonOptions
 
@@ -89,7 +90,7 @@ struct ConfigCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show every setting with its value and source.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Show every setting with its value and source.")
         @Flag(help: "Print secrets (tokens, URL passwords) as they are, not as <redacted>.") var showSecrets = false
         @OptionGroup var common: CommonOptions
 

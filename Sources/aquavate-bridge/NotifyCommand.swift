@@ -17,6 +17,7 @@ struct NotifyCommand: AsyncParsableCommand {
 
     struct Test: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "test",
             abstract: "Send a test notification in 5 seconds through every enabled sink.",
             discussion: """
                 The journal always gets it; the desktop, Home Assistant (mqtt.url) and the phone \

@@ -21,6 +21,7 @@ struct ScheduleCommand: ParsableCommand {
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a schedule (checked first; a bad one changes nothing).",
             discussion: "Example: schedule add --id VITD --name \"Vitamin D\" --intake vitamin-d --frequency weekly --first 2026-11-22T09:00")
         @Option(help: "Short id: letters, digits, _ (e.g. VITD).") var id: String
@@ -54,7 +55,7 @@ struct ScheduleCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the schedules, from the file and from `schedule add`.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the schedules, from the file and from `schedule add`.")
         @OptionGroup var common: CommonOptions
 
         func run() throws {
@@ -76,7 +77,7 @@ struct ScheduleCommand: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a schedule added with `schedule add`.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a schedule added with `schedule add`.")
         @Argument(help: "The schedule's id.") var id: String
         @OptionGroup var common: CommonOptions
 
@@ -93,14 +94,14 @@ struct ScheduleCommand: ParsableCommand {
     }
 
     struct Enable: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Switch a schedule added with `schedule add` on.")
+        static let configuration = CommandConfiguration(commandName: "enable", abstract: "Switch a schedule added with `schedule add` on.")
         @Argument(help: "The schedule's id.") var id: String
         @OptionGroup var common: CommonOptions
         func run() throws { try setEnabled(id, true, common) }
     }
 
     struct Disable: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Switch a schedule added with `schedule add` off (its reminders are cancelled).")
+        static let configuration = CommandConfiguration(commandName: "disable", abstract: "Switch a schedule added with `schedule add` off (its reminders are cancelled).")
         @Argument(help: "The schedule's id.") var id: String
         @OptionGroup var common: CommonOptions
         func run() throws { try setEnabled(id, false, common) }

@@ -1,7 +1,7 @@
 // Connections and method calls between two connections on a private bus: replies, error replies
 // with name and message, time-outs, fire-and-forget sends, cancellation, closing and losing the bus.
 import BusTestSupport
-import DBus
+@testable import DBus
 import Foundation
 import Testing
 
@@ -112,6 +112,40 @@ func exportExample(on server: BusConnection, parked: Box<[DBusResponder]> = Box(
                 _ = try await client.call(destination: "org.example.Nobody", path: "/", interface: nil, method: "X")
             }
             #expect(noService?.name == DBusFailure.serviceUnknownName)
+            await client.close()
+            await server.close()
+        }
+    }
+
+    @Test func callsFromTasksSendThemselvesAndAllGetTheirReplies() async throws {
+        try await withPrivateBus { bus in
+            let server = try await connect(bus)
+            let client = try await connect(bus)
+            try exportExample(on: server)
+            let before = client.core.directCallCount
+            // Many at once (fewer than the bus's 128 pending replies a connection): some find the
+            // owner busy or jobs queued and go through it, the rest send from their own thread;
+            // each reply reaches its own caller.
+            let replies = try await withThrowingTaskGroup(of: (Int, [DBusValue]).self) { group in
+                for index in 0..<100 {
+                    group.addTask {
+                        (index, try await client.call(
+                            destination: server.uniqueName, path: Example.path, interface: Example.interface,
+                            method: "Echo", arguments: [.string("call \(index)")]))
+                    }
+                }
+                return try await group.reduce(into: [Int: [DBusValue]]()) { $0[$1.0] = $1.1 }
+            }
+            #expect(replies.count == 100)
+            #expect(replies.allSatisfy { $0.value == [.string("call \($0.key)")] })
+            // One at a time, with nothing queued: the owner sleeps, so the caller sends.
+            let quiet = client.core.directCallCount
+            for _ in 0..<3 {
+                _ = try await client.call(
+                    destination: server.uniqueName, path: Example.path, interface: Example.interface, method: "Who")
+            }
+            #expect(client.core.directCallCount > before)
+            #expect(client.core.directCallCount >= quiet + 1)
             await client.close()
             await server.close()
         }

@@ -96,6 +96,20 @@ import Testing
         #expect(try first.appliedMigrations() == DrinkHistory.knownMigrations)
     }
 
+    @Test func aNewHistoryGetsTheSchemaTheMigratorBuildsStepByStep() throws {
+        let folder = try temporaryFolder()
+        defer { removeFolder(folder) }
+        // The one-transaction path of a new file, against GRDB's migrator run step by step.
+        let created = try DrinkHistory(path: folder.appendingPathComponent("new.sqlite").path)
+        let expected = try HistoryMigrations.stepwiseSchema()
+        let actual = try created.read("reading the schema") { try HistoryMigrations.schemaLines($0) }
+        #expect(actual == expected)
+        #expect(expected.count > 10)
+        #expect(try created.appliedMigrations() == DrinkHistory.knownMigrations)
+        // A file that has a schema is left to the migrator.
+        #expect(try HistoryMigrations.createSchemaIfNew(created.writer) == false)
+    }
+
     @Test func concurrentWritersAndReadersShareOneHistory() async throws {
         let folder = try temporaryFolder()
         defer { removeFolder(folder) }

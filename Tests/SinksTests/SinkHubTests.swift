@@ -189,6 +189,24 @@ import Timekeeping
         await hub.stop()
     }
 
+    @Test func theStateGoesOnlyToSinksThatTakeIt() async throws {
+        let quiet = NotesOnlySink()
+        let recording = RecordingSink()
+        let quietHub = SinkHub(sinks: [quiet], clock: ManualClock(), logger: capturingLogger(Recorder()))
+        #expect(!quietHub.publishesState)
+        let hub = SinkHub(sinks: [quiet, recording], clock: ManualClock(), logger: capturingLogger(Recorder()))
+        #expect(hub.publishesState)
+        await hub.start()
+        hub.publish(snapshot(total: 100))
+        hub.deliver(notification("n1"))
+        // Each queue is delivered in order: once the notification is there, the state went before it.
+        _ = try await recording.notifications.waitForCount(1)
+        _ = try await quiet.notifications.waitForCount(1)
+        #expect(try await recording.snapshots.waitForCount(1).map(\.dayTotalML) == [100])
+        #expect(quiet.offered.all.isEmpty)
+        await hub.stop()
+    }
+
     @Test func itemsHandedOverBeforeStartAreDeliveredAfterIt() async throws {
         let sink = RecordingSink()
         let hub = SinkHub(sinks: [sink], clock: ManualClock(), logger: capturingLogger(Recorder()))

@@ -17,6 +17,8 @@ final class RecordingSink: NotificationSink, @unchecked Sendable {
         self.name = name
     }
 
+    var publishesState: Bool { true }
+
     var context: SinkContext? {
         lock.lock()
         defer { lock.unlock() }
@@ -90,6 +92,8 @@ final class FlakySink: NotificationSink, @unchecked Sendable {
         delivered.append(notification)
     }
 
+    var publishesState: Bool { true }
+
     func publish(_ snapshot: BridgeSnapshot) async throws {
         attempts.append("state")
         if shouldFail() { throw error }
@@ -152,4 +156,16 @@ func snapshot(total: Int, time: Double = 1_763_712_000) -> BridgeSnapshot {
     BridgeSnapshot(time: time, dayTotalML: total, goalML: 2500, bottleLevelML: 420, batteryPercent: 87,
                    urgency: "attention", deficitML: 300, remindersToday: 2, dailyLimit: true,
                    lastSync: time - 180, unsynced: 0, bottleConnected: true)
+}
+
+/// Takes notifications only, like the journal: counts any state it is offered all the same.
+final class NotesOnlySink: NotificationSink, @unchecked Sendable {
+    let name = "notes-only"
+    let notifications = Recorder<SinkNotification>()
+    let offered = Recorder<String>()
+
+    var reachesAPerson: Bool { false }
+    func deliver(_ notification: SinkNotification) async throws { notifications.append(notification) }
+    func publish(_ snapshot: BridgeSnapshot) async throws { offered.append("state") }
+    func publish(_ drink: SinkDrink) async throws { offered.append("drink") }
 }

@@ -411,7 +411,9 @@ public actor ReminderDesk {
 
     /// The retained state for Home Assistant.
     private func publishState(_ seat: Seat, at instant: Double) {
-        guard let hub else { return }
+        // Nobody takes it (only the journal): not worth the status and the database reads, a
+        // chunk at a time during a sync.
+        guard let hub, hub.publishesState else { return }
         let status = seat.runner.status(at: instant)
         let bottle = seat.key.flatMap { try? history.bottleState(id: $0) }
             ?? (try? history.bottles())?.max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }

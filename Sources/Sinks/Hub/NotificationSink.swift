@@ -31,6 +31,12 @@ public protocol NotificationSink: Sendable {
     /// behaves like a phone whose user denied notifications). Default: true.
     var reachesAPerson: Bool { get }
 
+    /// Whether it takes the bridge's state: snapshots, drinks, command results, the bottle's
+    /// identity (the `publish` and `identify` below). Default: false, and the hub then hands it
+    /// none of them: a sync publishes a state per chunk and a drink per record, and a sink that
+    /// ignores them (the journal) would still be woken for each.
+    var publishesState: Bool { get }
+
     /// Shows the notification to a person. Throw `SinkDeliveryError.unavailable` (or any error)
     /// when it could not be delivered now, `.rejected` when retrying cannot help.
     func deliver(_ notification: SinkNotification) async throws
@@ -57,6 +63,7 @@ public protocol NotificationSink: Sendable {
 
 extension NotificationSink {
     public var reachesAPerson: Bool { true }
+    public var publishesState: Bool { false }
     public func publish(_ snapshot: BridgeSnapshot) async throws {}
     public func publish(_ drink: SinkDrink) async throws {}
     public func publish(_ result: SinkCommandResult) async throws {}

@@ -12,6 +12,8 @@ public actor SinkHub {
     public nonisolated let commands: AsyncStream<SinkCommand>
     private nonisolated let commandSink: AsyncStream<SinkCommand>.Continuation
     private nonisolated let queues: [SinkQueue]
+    /// The queues of the sinks that take the bridge's state.
+    private nonisolated let stateQueues: [SinkQueue]
     private let logger: Logger
     private var workers: [Task<Void, Never>] = []
     private var phase = Phase.idle
@@ -27,6 +29,7 @@ public actor SinkHub {
         self.queues = sinks.map {
             SinkQueue(sink: $0, clock: clock, policy: retry, limit: queueLimit, logger: logger)
         }
+        self.stateQueues = queues.filter(\.sink.publishesState)
         (commands, commandSink) = AsyncStream.makeStream(of: SinkCommand.self,
                                                         bufferingPolicy: .bufferingNewest(1000))
     }
@@ -60,24 +63,28 @@ public actor SinkHub {
         for queue in queues { queue.enqueue(.notification(notification)) }
     }
 
-    /// Hands the latest state to every sink; a queued older state is replaced.
+    /// Whether any sink takes the bridge's state (`NotificationSink.publishesState`): when none
+    /// does, callers need not compute a snapshot.
+    public nonisolated var publishesState: Bool { !stateQueues.isEmpty }
+
+    /// Hands the latest state to every sink that takes it; a queued older state is replaced.
     public nonisolated func publish(_ snapshot: BridgeSnapshot) {
-        for queue in queues { queue.enqueue(.snapshot(snapshot)) }
+        for queue in stateQueues { queue.enqueue(.snapshot(snapshot)) }
     }
 
-    /// Hands a newly stored drink to every sink.
+    /// Hands a newly stored drink to every sink that takes the state.
     public nonisolated func publish(_ drink: SinkDrink) {
-        for queue in queues { queue.enqueue(.drink(drink)) }
+        for queue in stateQueues { queue.enqueue(.drink(drink)) }
     }
 
-    /// Hands a bottle command's state to every sink.
+    /// Hands a bottle command's state to every sink that takes the state.
     public nonisolated func publish(_ result: SinkCommandResult) {
-        for queue in queues { queue.enqueue(.commandResult(result)) }
+        for queue in stateQueues { queue.enqueue(.commandResult(result)) }
     }
 
-    /// Tells every sink who the bottle is (queued in order with the rest).
+    /// Tells every sink that takes the state who the bottle is (queued in order with the rest).
     public nonisolated func identify(_ bottle: SinkBottle) {
-        for queue in queues { queue.enqueue(.bottle(bottle)) }
+        for queue in stateQueues { queue.enqueue(.bottle(bottle)) }
     }
 
     public nonisolated func status() -> [SinkQueueStatus] { queues.map(\.status) }

@@ -177,6 +177,9 @@ public final class MQTTSink: NotificationSink {
         await client.stop(finalMessages: [.init(topic: topics.availability, text: "offline", retain: true)])
     }
 
+    /// Home Assistant's entities are the bridge's state.
+    public var publishesState: Bool { true }
+
     public func identify(_ bottle: SinkBottle) async {
         guard bottle.isKnown else { return }
         let (known, new) = shared.identify(bottle)
