@@ -151,6 +151,28 @@ func exportExample(on server: BusConnection, parked: Box<[DBusResponder]> = Box(
         }
     }
 
+    @Test func aCallTooLargeForTheSocketSentByItsCallerStillLeavesWhole() async throws {
+        try await withPrivateBus { bus in
+            let server = try await connect(bus)
+            let client = try await connect(bus)
+            try exportExample(on: server)
+            // 8 MiB cannot be written at once to a Unix socket (its buffer is a few hundred KiB):
+            // the caller's own write leaves the rest queued for the owner thread, which sleeps on
+            // descriptors chosen before the call. libdbus's wake-up-main function (WatchLoop)
+            // wakes it as the message is queued, so it sends the rest at once rather than at the
+            // call's time-out.
+            let large = String(repeating: "x", count: 8 << 20)
+            let quiet = client.core.directCallCount
+            let reply = try await client.call(
+                destination: server.uniqueName, path: Example.path, interface: Example.interface,
+                method: "Echo", arguments: [.string(large)], timeout: .seconds(20))
+            #expect(reply.first?.string?.count == large.count)
+            #expect(client.core.directCallCount == quiet + 1)
+            await client.close()
+            await server.close()
+        }
+    }
+
     @Test func aCallWithoutReplyTimesOut() async throws {
         try await withPrivateBus { bus in
             let server = try await connect(bus)
