@@ -19,6 +19,7 @@ enum HistoryMigrations {
         ("v3-person-events", createPersonEvents),
         ("v4-bottle-control", createBottleControl),
         ("v5-household", addDrinkOrigin),
+        ("v6-household-delivered", createHouseholdDelivered),
     ]
 
     static var migrator: DatabaseMigrator {
@@ -220,5 +221,26 @@ enum HistoryMigrations {
             t.add(column: "origin", .text)
         }
         try db.create(index: "drink_on_stored_at", on: "drink", columns: ["stored_at"])
+    }
+
+    /// The reminders other bridges of the household delivered (docs/design.md 6), as heard
+    /// through the broker: a restarted bridge still never repeats one. Kept apart from the
+    /// delivered log, which is what this bridge's own engine fired.
+    private static func createHouseholdDelivered(_ db: Database) throws {
+        try db.create(table: "household_delivered") { t in
+            // The bottle's key as the delivering bridge told it (its serial once read).
+            t.column("bottle", .text).notNull()
+            // The engine's notification id (`hydration-7`, `reminder-VITD-9-0`).
+            t.column("id", .text).notNull()
+            t.column("kind", .text).notNull()
+            // The notification's time (the delivering bridge's clock, UTC seconds).
+            t.column("time", .double).notNull()
+            // The `bridge.id` that delivered it.
+            t.column("origin", .text).notNull()
+            // This bridge's clock when it heard the delivery.
+            t.column("heard_at", .double).notNull()
+            t.uniqueKey(["bottle", "id", "origin"])
+        }
+        try db.create(index: "household_delivered_on_heard_at", on: "household_delivered", columns: ["heard_at"])
     }
 }

@@ -10,6 +10,7 @@ import ArgumentParser
 import Bridge
 import Foundation
 import History
+import Sinks
 import Timekeeping
 
 struct BottleCommand: AsyncParsableCommand {
@@ -216,12 +217,15 @@ struct BottleActivityCommand: ParsableCommand {
     }
 }
 
-struct BottleForgetCommand: ParsableCommand {
+struct BottleForgetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "forget", abstract: "Stop adopting a bottle; its history stays.",
         discussion: """
             The bottle's record goes and its pending commands fail; its drinks and activity stay. \
-            A running `run` keeps the bottle it adopted until it restarts.
+            A running `run` keeps the bottle it adopted until it restarts. In a household \
+            (`mqtt.url` set), this bridge's retained `reminds` entry for the bottle is withdrawn \
+            from the broker, so no other bridge hands the bottle's reminders over to this one; \
+            a broker that cannot be reached is said in one line, and the bottle is forgotten anyway.
             """)
 
     @Argument(help: ArgumentHelp("The bottle's address or serial.", valueName: "ADDRESS|SERIAL"))
@@ -229,10 +233,12 @@ struct BottleForgetCommand: ParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    func run() throws {
+    func run() async throws {
         let history: DrinkHistory
+        let configuration: Configuration
         do {
             history = try common.openHistory(path: common.databasePath)
+            configuration = try common.loadConfiguration(history: history, logger: common.makeLogger())
         } catch let failure as CommandFailure {
             StandardError.writeLine("aquavate-bridge bottle forget: \(failure.description)")
             throw ExitCode.failure
@@ -247,6 +253,17 @@ struct BottleForgetCommand: ParsableCommand {
                 throw CommandFailure("\(error)")
             }
             print("forgot \(known.name ?? known.id) (\(known.serial ?? known.address ?? known.id)); its \(try history.drinkCount(bottle: known.id)) drink(s) stay in the history")
+        }
+        // A household: this bridge no longer runs the bottle's reminders (docs/design.md 6).
+        guard let url = configuration.value("mqtt.url") else { return }
+        let bridgeID = SinkSetup.bridgeID(configuration)
+        if let problem = await HouseholdWithdrawal.reminds(
+            url: url, bridgeID: bridgeID, keys: [known.id, known.serial, known.address].compactMap { $0 },
+            topicPrefix: configuration.value("mqtt.topic_prefix") ?? "aquavate", caFile: configuration.value("mqtt.ca_file"),
+            timeout: .seconds(5)) {
+            StandardError.writeLine("aquavate-bridge bottle forget: the household's reminds entry of \(bridgeID) was not withdrawn: \(problem)")
+        } else {
+            print("the household no longer counts \(bridgeID) among the bridges that remind for it")
         }
     }
 }

@@ -41,8 +41,8 @@ struct HouseholdClaimsTests {
     }
 
     func replication(port: Int, id: String, reconnect: ClosedRange<Double> = 0.1...0.5,
-                     knows bottles: [BottleRecord] = []) throws -> HouseholdReplication {
-        let history = try DrinkHistory(path: nil)
+                     knows bottles: [BottleRecord] = [], db: String? = nil) throws -> HouseholdReplication {
+        let history = try DrinkHistory(path: db)
         for bottle in bottles { try history.recordBottle(bottle) }
         return try HouseholdReplication(history: history, url: "mqtt://127.0.0.1:\(port)", bridgeID: id,
                                  clock: SystemClock(), logger: Logger(label: id) { _ in SwiftLogNoOpLogHandler() },
@@ -201,6 +201,117 @@ struct HouseholdClaimsTests {
             #expect(offer(attic, "hydration-3") && !offer(office, "hydration-3"))
             #expect(!offer(attic, "hydration-1"), "what another bridge delivered is never delivered again")
             #expect(sent.withLock { $0 } == ["attic:hydration-2"])
+        }
+    }
+
+    @Test("what another bridge delivered survives a restart: the restarted bridge, now the one that reminds, never repeats it")
+    func deliveredSurvivesRestart() async throws {
+        try await withPrivateBus { bus in
+            let folder = TemporaryFolder()
+            let (broker, port) = try startBroker(bus, in: folder)
+            defer { broker.killNow() }
+            let bottle = [BottleRecord(id: Self.serial, serial: Self.serial, address: Self.address)]
+            let db = folder.path + "/office.sqlite"
+            let kitchen = try replication(port: port, id: "kitchen", reconnect: 60...60, knows: bottle)
+            let office = try replication(port: port, id: "office", knows: bottle, db: db)
+            let kitchenRun = Task { try await kitchen.run() }
+            defer { kitchenRun.cancel() }
+            let officeRun = Task { try await office.run() }
+            try await waitUntil(.seconds(10), "the bridges to connect") { kitchen.isConnected && office.isConnected }
+            kitchen.claims.release(address: Self.address, synced: true)
+            try await waitUntil(.seconds(10), "the office to hear the kitchen synced last") { !office.claims.remindsFor(bottle: Self.serial) }
+            func offer(_ bridge: HouseholdReplication, _ id: String) -> Bool {
+                bridge.claims.shouldDeliver(bottle: Self.serial, address: Self.address, id: id, kind: "reminder", time: 1_764_000_000,
+                                            later: {})
+            }
+            // Two deliveries: the broker retains only the kitchen's last (hydration-2).
+            #expect(offer(kitchen, "hydration-1") && offer(kitchen, "hydration-2"))
+            try await waitUntil(.seconds(10), "the office to hear both") {
+                office.claims.deliveredElsewhere(bottle: Self.serial).isSuperset(of: ["hydration-1", "hydration-2"])
+            }
+            officeRun.cancel()
+            try? await officeRun.value
+            // The kitchen dies while the office is away: the restarted office reminds alone.
+            kitchen.dropLinkUncleanly()
+            let restarted = try replication(port: port, id: "office", knows: bottle, db: db)
+            let restartedRun = Task { try await restarted.run() }
+            defer { restartedRun.cancel() }
+            try await waitUntil(.seconds(10), "the restarted office to remind (the kitchen's last will)") {
+                restarted.isConnected && restarted.claims.remindsFor(bottle: Self.serial, address: Self.address)
+            }
+            #expect(restarted.claims.deliveredElsewhere(bottle: Self.serial).contains("hydration-1"), "kept in its history")
+            #expect(!offer(restarted, "hydration-1"), "what the kitchen delivered before the restart is not repeated")
+            #expect(!offer(restarted, "hydration-2"))
+            #expect(offer(restarted, "hydration-3"), "a new one is delivered")
+            let kept = try DrinkHistory(path: db).householdDeliveries(since: 0)
+            #expect(Set(kept.map(\.id)) == ["hydration-1", "hydration-2"] && kept.allSatisfy { $0.origin == "kitchen" && $0.bottle == Self.serial })
+        }
+    }
+
+    @Test("bottle forget withdraws this bridge's retained reminds entry: a bridge no longer running the bottle is never chosen to remind")
+    func forgetWithdrawsReminds() async throws {
+        try await withPrivateBus { bus in
+            let folder = TemporaryFolder()
+            let (broker, port) = try startBroker(bus, in: folder)
+            defer { broker.killNow() }
+            let bottle = [BottleRecord(id: Self.serial, serial: Self.serial, address: Self.address)]
+            let db = folder.path + "/attic.sqlite"
+            // Nobody synced it yet: the alive bridge with the smallest id among those that run its reminders reminds.
+            let attic = try replication(port: port, id: "attic", knows: bottle, db: db)
+            let office = try replication(port: port, id: "office", knows: bottle)
+            let runs = [attic, office].map { bridge in Task { try await bridge.run() } }
+            defer { runs.forEach { $0.cancel() } }
+            try await waitUntil(.seconds(10), "the office to hear both bridges run the bottle's reminders") {
+                office.claims.reminding(bottle: Self.serial) == ["attic", "office"]
+            }
+            #expect(!office.claims.remindsFor(bottle: Self.serial, address: Self.address), "attic < office")
+            let forget = try await runTool(LiveCommandTests.bridge, [
+                "bottle", "forget", Self.serial, "--db", db, "--set", "mqtt.url=mqtt://127.0.0.1:\(port)", "--set", "bridge.id=attic",
+            ])
+            #expect(forget.status == 0 && forget.output.contains("no longer counts attic"), "\(forget)")
+            try await waitUntil(.seconds(10), "the office to hear the attic no longer runs them") {
+                office.claims.reminding(bottle: Self.serial) == ["office"]
+            }
+            #expect(office.claims.remindsFor(bottle: Self.serial, address: Self.address), "the attic, alive, is no longer chosen")
+            // No broker: the bottle is forgotten anyway, and one line says the entry stayed.
+            let other = folder.path + "/other.sqlite"
+            try DrinkHistory(path: other).recordBottle(bottle[0])
+            let unreachable = try await runTool(LiveCommandTests.bridge, [
+                "bottle", "forget", Self.serial, "--db", other, "--set", "mqtt.url=mqtt://127.0.0.1:1", "--set", "bridge.id=attic",
+            ])
+            #expect(unreachable.status == 0 && unreachable.error.contains("was not withdrawn"), "\(unreachable)")
+            #expect(try DrinkHistory(path: other).bottles().isEmpty)
+        }
+    }
+
+    @Test("a bottle with syncers under its address and its serial: the later sync reminds, whatever order the broker replays them in")
+    func syncerOrderIndependent() throws {
+        let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let addressID = HouseholdClaims.topicID(Self.address), serialID = HouseholdClaims.topicID(Self.serial)
+        // The office synced the bottle under its address at 100 (before anyone read its serial);
+        // the kitchen under its serial at 200. The attic hears both, retained, in either order.
+        let messages: [HouseholdLink.Received] = [
+            .bottleKey(address: addressID, key: Self.serial),
+            .alive(bridge: "kitchen", true), .alive(bridge: "office", true),
+            .syncer(bottle: addressID, bridge: "office", time: 1_764_000_100),
+            .syncer(bottle: serialID, bridge: "kitchen", time: 1_764_000_200),
+        ]
+        for order in [messages, messages.reversed(), [messages[0], messages[1], messages[2], messages[4], messages[3]]] {
+            for me in ["kitchen", "office", "attic"] {
+                // Not started: no connection, so nothing is published; only what is heard counts.
+                let link = try HouseholdLink(url: "mqtt://127.0.0.1:1", bridgeID: me, logger: quiet, connected: { _ in }, received: { _ in })
+                let claims = HouseholdClaims(link: link, clock: SystemClock(), logger: quiet)
+                for message in order { claims.heard(message) }
+                #expect(claims.remindsFor(bottle: Self.serial, address: Self.address) == (me == "kitchen"), "\(me) after \(order)")
+                #expect(claims.syncer(bottle: Self.serial) == "kitchen")
+            }
+        }
+        // The payload: bridge and time; an older bridge's plain id (no time); cleared; nonsense refused.
+        #expect(HouseholdLink.syncer(from: Array(#"{"bridge":"kitchen","time":"1764000200.5"}"#.utf8))! == ("kitchen", 1_764_000_200.5))
+        #expect(HouseholdLink.syncer(from: Array("office".utf8))! == ("office", nil))
+        #expect(HouseholdLink.syncer(from: [])! == ("", nil))
+        for bad in [#"{"bridge":"kitchen"}"#, #"{"bridge":"a/b","time":"1"}"#, #"{"bridge":"kitchen","time":"-1"}"#, "a b", "{"] {
+            #expect(HouseholdLink.syncer(from: Array(bad.utf8)) == nil, "\(bad)")
         }
     }
 

@@ -210,6 +210,33 @@ struct SeveralBottlesTests {
                 "the office counted the kitchen's reminders too")
     }
 
+    @Test("a manual intake from a sink (MQTT log TYPE) goes to the bottle it names, by address or serial; an unknown one is refused with one logged line, harming nothing")
+    func sinkLogNamesTheBottle() async throws {
+        let history = try DrinkHistory(path: nil)
+        try history.recordConnection(address: Self.first, name: "Aquavate-0001", at: Self.morning - 3600)
+        try history.recordConnection(address: Self.second, name: "Aquavate-0002", at: Self.morning - 1800)
+        var configuration = Configuration()
+        try configuration.applyOverride("timezone=UTC")
+        let lines = LogLines()
+        let desk = ReminderDesk(history: history, configuration: configuration, logger: Logger(label: "test") { _ in LineHandler(lines: lines) })
+        await desk.advance(to: Self.morning)
+        func intakes(_ bottle: String) throws -> String { try history.engineState(named: "reminders@\(bottle)") ?? "" }
+        #expect(try !intakes(Self.first).contains("zinc") && !intakes(Self.second).contains("zinc"))
+        // Named by its address in lower case: the first bottle's person, not the most recently seen (the second).
+        await desk.handle(.log(type: "zinc", bottle: Self.first.lowercased()), at: Self.morning + 60)
+        #expect(try intakes(Self.first).contains("zinc") && !intakes(Self.second).contains("zinc"))
+        // Unnamed: the most recently adopted bottle's, as before.
+        await desk.handle(.log(type: "magnesium"), at: Self.morning + 120)
+        #expect(try intakes(Self.second).contains("magnesium") && !intakes(Self.first).contains("magnesium"))
+        let events = try history.personEvents().count
+        let before = lines.all.count
+        await desk.handle(.log(type: "iron", bottle: Self.stranger), at: Self.morning + 180)
+        let said = lines.all.dropFirst(before).filter { $0.contains("iron") }
+        #expect(said.count == 1 && said[0].contains("refused") && said[0].contains(Self.stranger), "one line: \(said)")
+        #expect(try history.personEvents().count == events, "nothing logged")
+        #expect(try !intakes(Self.first).contains("iron") && !intakes(Self.second).contains("iron"))
+    }
+
     @Test("replay into a history of several bottles gives one day per bottle and day, each against its bottle's goal")
     func replayDaysPerBottle() throws {
         let history = try DrinkHistory(path: nil)

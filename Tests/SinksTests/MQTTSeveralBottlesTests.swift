@@ -58,10 +58,15 @@ import Testing
         // A command on a bottle's own topic is for that bottle.
         try watcher.publish(second.command, #"{"goal":2000}"#)
         try watcher.publish(first.command, "tare")
-        let commands = try await bridge.commands.waitForCount(2, "commands")
+        // A manual intake too; one that names its bottle keeps it, whatever topic it came on.
+        try watcher.publish(second.command, "log zinc")
+        try watcher.publish(second.command, #"{"log":{"type":"iron","bottle":"AA:BB:CC:DD:EE:FF"}}"#)
+        let commands = try await bridge.commands.waitForCount(4, "commands")
         #expect(Set(commands.map { "\($0)" }) == [
             "\(SinkCommand.bottleOf(.goal(2000), bottle: "F4:12:FA:00:B0:02"))",
             "\(SinkCommand.bottleOf(.tare, bottle: BridgeUnderTest.address))",
+            "\(SinkCommand.log(type: "zinc", bottle: "F4:12:FA:00:B0:02"))",
+            "\(SinkCommand.log(type: "iron", bottle: "AA:BB:CC:DD:EE:FF"))",
         ])
 
         await late.stop()

@@ -311,11 +311,16 @@ public actor ReminderDesk {
             } catch {
                 logger.warning("config set \(key) \(SettingCatalog.key(named: key)?.shown(value) ?? value) refused: \(error)")
             }
-        case .log(let type):
-            // A manual intake is the person's: the most recently adopted bottle's (the only one, usually).
+        case .log(let type, let bottle):
+            // A manual intake is the person's: the named bottle's (its serial or address), else
+            // the most recently adopted bottle's (the only one, usually).
+            guard let seat = bottle.map(seat(named:)) ?? seats.first else {
+                logger.warning("log \(type) refused: no adopted bottle \(bottle ?? "") ('aquavate-bridge bottle info' lists them)")
+                break
+            }
             do {
-                let normalized = try seats[0].runner.logIntake(type: type, at: instant)
-                logger.info("logged \(normalized)")
+                let normalized = try seat.runner.logIntake(type: type, at: instant)
+                logger.info("logged \(normalized)\(seat.key.map { " for \($0)" } ?? "")")
             } catch {
                 logger.warning("log \(type) refused: \(error)")
             }
@@ -334,6 +339,13 @@ public actor ReminderDesk {
             }
         }
         for seat in seats { publishState(seat, at: instant) }
+    }
+
+    /// The seat of an adopted bottle named by its key, serial or address (any case); nil when
+    /// the desk runs no such bottle's reminders.
+    private func seat(named name: String) -> Seat? {
+        let key = (try? history.bottle(named: name))?.id ?? name
+        return seats.first { $0.key != nil && $0.key?.uppercased() == key.uppercased() }
     }
 
     /// The seat a notification id belongs to (`…@<bottle>` with several bottles) and the

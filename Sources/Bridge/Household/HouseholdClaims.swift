@@ -66,15 +66,17 @@ public final class HouseholdClaims: Sendable {
         /// bottle topic id → bridge → its claim.
         var claims: [String: [String: Entry]] = [:]
         var alive: [String: Bool] = [:]
-        /// bottle topic id → the bridge that last synced it, and when that was heard (a bottle
-        /// may have one under its address and one under its serial: the later counts).
+        /// bottle topic id → the bridge that last synced it, and when (the time its message
+        /// carries, else when it was heard): a bottle may have one under its address and one
+        /// under its serial, and the later sync counts, whatever order the broker replays them in.
         var syncers: [String: (bridge: String, at: Double)] = [:]
         /// address topic id → the bottle's serial (as a bridge that read it told).
         var serials: [String: String] = [:]
         /// bottle topic id → the bridges that run its reminders.
         var reminding: [String: Set<String>] = [:]
-        /// bottle topic id → reminder id → when another bridge's delivery was heard.
-        var deliveredElsewhere: [String: [String: Double]] = [:]
+        /// bottle topic id → reminder id → when another bridge's delivery was heard, and the
+        /// notification's time (an id comes back the next day: that is another reminder).
+        var deliveredElsewhere: [String: [String: (heardAt: Double, time: Double)]] = [:]
         var withheld: [Withheld] = []
         /// address topic id → the bottle topic id this bridge's claim went to.
         var claimedAs: [String: String] = [:]
@@ -88,12 +90,27 @@ public final class HouseholdClaims: Sendable {
     private let localSerial: @Sendable (String) -> String?
     private let state = Locked(State())
 
-    init(link: HouseholdLink, clock: any WallClock, logger: Logger, localSerial: @escaping @Sendable (String) -> String? = { _ in nil }) {
+    /// Keeps a delivery another bridge made (the history's `household_delivered`), so that a
+    /// restarted bridge never repeats it either.
+    private let remember: @Sendable (HouseholdLink.Delivered, _ heardAt: Double) -> Void
+
+    /// - Parameters:
+    ///   - remembered: deliveries of other bridges heard before this process started (within `deliveredMemory`).
+    ///   - remember: called with each delivery of another bridge as it is heard.
+    init(link: HouseholdLink, clock: any WallClock, logger: Logger, localSerial: @escaping @Sendable (String) -> String? = { _ in nil },
+         remembered: [(bottle: String, id: String, time: Double, heardAt: Double)] = [],
+         remember: @escaping @Sendable (HouseholdLink.Delivered, _ heardAt: Double) -> Void = { _, _ in }) {
         self.me = link.bridgeID
         self.link = link
         self.clock = clock
         self.logger = logger
         self.localSerial = localSerial
+        self.remember = remember
+        state.withLock { state in
+            for item in remembered {
+                state.deliveredElsewhere[Self.topicID(item.bottle), default: [:]][item.id] = (item.heardAt, item.time)
+            }
+        }
     }
 
     /// The topic id of a bottle key or address (`F4:12:FA:00:A3:F2` → `f412fa00a3f2`).
@@ -109,8 +126,8 @@ public final class HouseholdClaims: Sendable {
                 state.alive[bridge] = online
             case let .claim(bottle, bridge, claim, _):
                 state.claims[bottle, default: [:]][bridge] = claim.map { Entry(claim: $0, heardAt: now) }
-            case let .syncer(bottle, bridge):
-                state.syncers[bottle] = bridge.isEmpty ? nil : (bridge, now)
+            case let .syncer(bottle, bridge, time):
+                state.syncers[bottle] = bridge.isEmpty ? nil : (bridge, time ?? now)
             case let .bottleKey(address, key):
                 state.serials[address] = key
             case let .reminds(bottle, bridge, runs):
@@ -118,7 +135,7 @@ public final class HouseholdClaims: Sendable {
             case let .delivered(delivered):
                 guard delivered.from != me else { break }
                 let bottle = Self.topicID(delivered.bottle)
-                state.deliveredElsewhere[bottle, default: [:]][delivered.id] = now
+                state.deliveredElsewhere[bottle, default: [:]][delivered.id] = (now, delivered.time)
                 state.withheld.removeAll { Self.topicID($0.bottle) == bottle && $0.id == delivered.id }
             case .drink, .hello, .ping:
                 break
@@ -126,6 +143,7 @@ public final class HouseholdClaims: Sendable {
         }
         switch received {
         case .alive, .syncer, .reminds: handOver()
+        case .delivered(let delivered) where delivered.from != me: remember(delivered, now)
         default: break
         }
     }
@@ -174,7 +192,7 @@ public final class HouseholdClaims: Sendable {
         // Known here at once (the broker's echo comes later): this bridge reminds from now on.
         let now = clock.now
         state.withLock { $0.syncers[bottle] = (me, now) }
-        try? link.synced(bottle)
+        try? link.synced(bottle, at: now)
         if !state.withLock({ $0.reminding[bottle]?.contains(me) ?? false }) { try? link.reminds(bottle, true) }
     }
 
@@ -194,7 +212,7 @@ public final class HouseholdClaims: Sendable {
             let id = Self.topicID(bottle.key)
             if let address = bottle.address { tellSerial(bottle.key, of: address) }
             try? link.reminds(id, true)
-            if lostEverything, state.withLock({ $0.syncers[id]?.bridge }) == me { try? link.synced(id) }
+            if lostEverything, let mine = state.withLock({ $0.syncers[id] }), mine.bridge == me { try? link.synced(id, at: mine.at) }
         }
     }
 
@@ -235,7 +253,8 @@ public final class HouseholdClaims: Sendable {
         let bottle = Self.topicID(key)
         enum Verdict { case repeated, deliver, withhold }
         let verdict: Verdict = state.withLock { state in
-            if let heard = state.deliveredElsewhere[bottle]?[id], now - heard < Self.deliveredMemory { return .repeated }
+            if let heard = state.deliveredElsewhere[bottle]?[id], now - heard.heardAt < Self.deliveredMemory,
+               abs(time - heard.time) < Self.deliveredMemory / 2 { return .repeated }
             if Self.reminds(key: key, address: address, me: me, in: state) { return .deliver }
             state.withheld.removeAll { now - $0.at > Self.handOverWindow }
             state.withheld.append(Withheld(bottle: key, address: address, id: id, kind: kind, time: time, at: now, deliver: later))
@@ -275,6 +294,11 @@ public final class HouseholdClaims: Sendable {
     /// The bridge heard to have synced `bottle` (its key) last (tests).
     func syncer(bottle: String) -> String? {
         state.withLock { $0.syncers[Self.topicID(bottle)]?.bridge }
+    }
+
+    /// The bridges heard to run the reminders of `bottle` (its key) (tests).
+    func reminding(bottle: String) -> Set<String> {
+        state.withLock { $0.reminding[Self.topicID(bottle)] ?? [] }
     }
 
     /// Reminders of `bottle` (its key) another bridge delivered, by id (tests).

@@ -79,11 +79,21 @@ public actor HouseholdReplication: Service {
                                  reconnectDelay: reconnectDelay, caFile: caFile,
                                  connected: { inbox.yield(.connected(sessionPresent: $0)) },
                                  received: { inbox.yield(.received($0)) })
-        claims = HouseholdClaims(link: link, clock: clock, logger: logger) { address in
+        let memory = HouseholdClaims.deliveredMemory
+        let remembered = ((try? history.householdDeliveries(since: clock.now - memory)) ?? []).map { (bottle: $0.bottle, id: $0.id, time: $0.time, heardAt: $0.heardAt) }
+        claims = HouseholdClaims(link: link, clock: clock, logger: logger, localSerial: { address in
             // The key the history uses once the serial was read.
             guard let key = try? history.bottleKey(forAddress: address), key != address.uppercased() else { return nil }
             return key
-        }
+        }, remembered: remembered, remember: { delivered, heardAt in
+            do {
+                try history.recordHouseholdDelivery(.init(bottle: delivered.bottle, id: delivered.id, kind: delivered.kind, time: delivered.time,
+                                                          origin: delivered.from, heardAt: heardAt),
+                                                    forgetBefore: heardAt - memory)
+            } catch {
+                logger.warning("MQTT household: could not keep \(delivered.id) delivered by \(delivered.from): \(error)")
+            }
+        })
         let saved = (try? history.engineState(named: Self.stateName))
             .flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } ?? [:]
         publishedUpTo = (saved["published_up_to"] as? Double).map { $0 - Self.restartMargin } ?? -.infinity

@@ -72,7 +72,7 @@ struct CommandIntake: Sendable {
     static func summary(_ command: SinkCommand) -> String {
         switch command {
         case let .configSet(key, _): return "config \(key)"
-        case let .log(type): return "log \(type)"
+        case let .log(type, bottle): return "log \(type)" + (bottle.map { " (\($0))" } ?? "")
         case let .action(id, action): return "action \(id) \(action)"
         case let .bottle(command): return "bottle \(command.name)"
         case let .bottleOf(command, bottle): return "bottle \(command.name) (\(bottle))"

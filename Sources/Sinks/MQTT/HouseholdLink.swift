@@ -17,8 +17,10 @@
 //     <prefix>/household/claim/<bottle>/<bridge>   retained: the bridge wants (with the RSSI it
 //                                         hears) or holds the bottle's one connection; empty
 //                                         when released (HouseholdClaims decides)
-//     <prefix>/household/syncer/<bottle>  retained: the bridge that last synced the bottle,
-//                                         which alone sends its person's reminders while alive
+//     <prefix>/household/syncer/<bottle>  retained {"bridge","time"}: the bridge that last synced
+//                                         the bottle (at `time`, its clock), which alone sends its
+//                                         person's reminders while alive (an older bridge's plain
+//                                         bridge id is read too, without a time)
 //     <prefix>/household/ping/<asker>     `doctor` asks; every bridge answers on
 //     <prefix>/household/pong/<bridge>    {"time", "instance", "synchronised"} (HouseholdProbe)
 //
@@ -113,8 +115,10 @@ public final class HouseholdLink: Sendable {
         /// A bridge's claim on a bottle (nil: released). `stored`: the broker's retained copy,
         /// heard at subscription, not just now.
         case claim(bottle: String, bridge: String, Claim?, stored: Bool)
-        /// The bridge that last synced a bottle.
-        case syncer(bottle: String, bridge: String)
+        /// The bridge that last synced a bottle, and when (its clock; nil from an older bridge
+        /// that did not say): retained messages replayed at a reconnection come in any order, so
+        /// the latest is chosen by this time, not by the order heard.
+        case syncer(bottle: String, bridge: String, time: Double?)
         /// `doctor` asks who is there.
         case ping(from: String)
     }
@@ -172,7 +176,11 @@ public final class HouseholdLink: Sendable {
                     return
                 }
                 if levels.count == 2, levels[0] == "syncer" {
-                    received(.syncer(bottle: levels[1], bridge: message.text))
+                    guard let (bridge, time) = Self.syncer(from: message.payload) else {
+                        logger.warning("MQTT household: ignored a syncer of \(levels[1]) that is not one")
+                        return
+                    }
+                    received(.syncer(bottle: levels[1], bridge: bridge, time: time))
                     return
                 }
                 if levels.count == 2, levels[0] == "bottle" {
@@ -232,13 +240,27 @@ public final class HouseholdLink: Sendable {
         }
     }
 
-    /// Says this bridge synced `bottle` (its topic id) last.
-    public func synced(_ bottle: String) throws(SinkDeliveryError) {
+    /// Says this bridge synced `bottle` (its topic id) last, at `time` (its clock).
+    public func synced(_ bottle: String, at time: Double) throws(SinkDeliveryError) {
+        let text = JSONValue.object(["bridge": .string(bridgeID), "time": .string(String(time))]).text
         do {
-            try client.publish(.init(topic: "\(base)/syncer/\(bottle)", text: bridgeID, qos: 1, retain: true))
+            try client.publish(.init(topic: "\(base)/syncer/\(bottle)", text: text, qos: 1, retain: true))
         } catch {
             throw .unavailable(error.description)
         }
+    }
+
+    /// A syncer message's bridge and time: `{"bridge","time"}`, or an older bridge's plain
+    /// bridge id (no time); an empty one (cleared) is `("", nil)`; nil when it is neither.
+    static func syncer(from payload: [UInt8]) -> (bridge: String, time: Double?)? {
+        if payload.first == UInt8(ascii: "{") {
+            guard let json = JSONValue.parse(payload), case let .string(bridge)? = json["bridge"], MQTTTopics.isValidID(bridge),
+                  case let .string(timeText)? = json["time"], let time = Double(timeText), time.isFinite, time > 0 else { return nil }
+            return (bridge, time)
+        }
+        let text = String(decoding: payload, as: UTF8.self)
+        guard text.isEmpty || MQTTTopics.isValidID(text) else { return nil }
+        return (text, nil)
     }
 
     /// What this bridge is, for `doctor` (HouseholdProbe): its clock, this process's instance

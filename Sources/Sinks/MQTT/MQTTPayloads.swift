@@ -71,9 +71,10 @@ enum MQTTPayloads {
         case let .configSet(key, _)?:
             members["command"] = .string("config")
             members["key"] = .string(key)
-        case let .log(type)?:
+        case let .log(type, bottle)?:
             members["command"] = .string("log")
             members["type"] = .string(type)
+            if let bottle { members["bottle"] = .string(bottle) }
         case let .action(id, action)?:
             members["command"] = .string("action")
             members["id"] = .string(id)

@@ -299,10 +299,11 @@ public final class MQTTSink: NotificationSink {
                 return
             }
             if var command = intake.admit(message.payload, topics: bottle.topics, on: client) {
-                // With several bottles, a bottle command is for the one whose topic it came on.
-                if case let .bottle(request) = command, shared.bottles.count > 1,
-                   let key = bottle.bottleSerial ?? bottle.bottleAddress {
-                    command = .bottleOf(request, bottle: key)
+                // With several bottles, a bottle command or a manual intake is for the one whose
+                // topic it came on (a manual intake naming a bottle keeps its own).
+                if shared.bottles.count > 1, let key = bottle.bottleSerial ?? bottle.bottleAddress {
+                    if case let .bottle(request) = command { command = .bottleOf(request, bottle: key) }
+                    if case let .log(type, nil) = command { command = .log(type: type, bottle: key) }
                 }
                 shared.currentContext?.command(command)
             }

@@ -3,6 +3,7 @@
 //
 //     {"config":{"key":"reminders.daily_limit","value":"false"}}     config reminders.daily_limit false
 //     {"log":"vitamin-d"}                                              log vitamin-d
+//     {"log":{"type":"vitamin-d","bottle":"F4:12:FA:00:A3:F2"}}        (whose: a bottle's serial or address)
 //     {"action":{"id":"ritual-morning-2026-11-22","action":"did-this"}} action ritual-morning-2026-11-22 did-this
 //     {"goal":2500}                                                    goal 2500
 //     {"delete":17}                                                    delete 17
@@ -43,7 +44,7 @@ public enum SinkCommandParser {
     public static let maximumBytes = 4096
 
     static let configForms = "{\"config\":{\"key\":KEY,\"value\":VALUE}} or `config KEY VALUE`"
-    static let logForms = "{\"log\":TYPE} or `log TYPE`, TYPE like vitamin-d"
+    static let logForms = "{\"log\":TYPE}, {\"log\":{\"type\":TYPE,\"bottle\":BOTTLE}}, or `log TYPE`, TYPE like vitamin-d, BOTTLE a serial or address"
     static let goalForms = "{\"goal\":ML} or `goal ML`, ML a whole number"
     static let deleteForms = "{\"delete\":RECORD_ID} or `delete RECORD_ID`"
     static let tareForms = "{\"tare\":true} or `tare`"
@@ -81,13 +82,17 @@ public enum SinkCommandParser {
             return try config(key: key, value: value)
         case "log":
             let type: String?
+            var bottle: String?
             if case let .object(fields) = body {
-                type = fields.count == 1 ? body["type"]?.stringValue : nil
+                bottle = body["bottle"]?.stringValue
+                let expected = bottle == nil ? 1 : 2
+                type = fields.count == expected ? body["type"]?.stringValue : nil
+                if fields["bottle"] != nil && bottle == nil { throw .malformed(command: "log", expected: logForms) }
             } else {
                 type = body.stringValue
             }
             guard let type else { throw .malformed(command: "log", expected: logForms) }
-            return try log(type: type)
+            return try log(type: type, bottle: bottle)
         case "action":
             guard case let .object(fields) = body, fields.count == 2,
                   let id = body["id"]?.stringValue, let action = body["action"]?.stringValue else {
@@ -157,7 +162,7 @@ public enum SinkCommandParser {
             return try config(key: String(key), value: value)
         case "log":
             guard words.count == 1 else { throw .malformed(command: "log", expected: logForms) }
-            return try log(type: words[0])
+            return try log(type: words[0], bottle: nil)
         case "action":
             guard words.count == 2 else { throw .malformed(command: "action", expected: actionForms) }
             return try action(id: words[0], action: words[1])
@@ -196,9 +201,11 @@ public enum SinkCommandParser {
         return .configSet(key: key, value: value)
     }
 
-    private static func log(type: String) throws(SinkCommandError) -> SinkCommand {
-        guard isName(type, extra: "_-") else { throw .malformed(command: "log", expected: logForms) }
-        return .log(type: type)
+    private static func log(type: String, bottle: String?) throws(SinkCommandError) -> SinkCommand {
+        guard isName(type, extra: "_-"), bottle.map({ $0.count <= 64 && isName($0, extra: "_:-") }) ?? true else {
+            throw .malformed(command: "log", expected: logForms)
+        }
+        return .log(type: type, bottle: bottle)
     }
 
     private static func action(id: String, action: String) throws(SinkCommandError) -> SinkCommand {

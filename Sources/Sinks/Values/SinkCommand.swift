@@ -4,8 +4,10 @@
 public enum SinkCommand: Sendable, Equatable {
     /// `config set KEY VALUE` (docs/design.md 3.1); the value is text, validated by the daemon.
     case configSet(key: String, value: String)
-    /// A manual intake, `log TYPE` (docs/reminders.md 3), e.g. `vitamin-d`.
-    case log(type: String)
+    /// A manual intake, `log TYPE` (docs/reminders.md 3), e.g. `vitamin-d`; `bottle` (serial or
+    /// address) names whose person took it (docs/design.md 6), from the payload or the bottle's
+    /// own command topic; nil: the most recently adopted bottle's.
+    case log(type: String, bottle: String? = nil)
     /// A notification's button was tapped (docs/reminders.md 1, "Actions").
     case action(notificationID: String, actionID: String)
     /// A bottle command (docs/design.md 3.5), queued by the bridge through the same checks as the CLI.
