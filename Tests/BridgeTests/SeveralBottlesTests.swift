@@ -210,6 +210,31 @@ struct SeveralBottlesTests {
                 "the office counted the kitchen's reminders too")
     }
 
+    @Test("a bridge that has adopted no bottle leaves the reminders of the drinks replicated to it to the household's gate; with nothing known of any bottle it reminds as before")
+    func aBridgeWithoutABottleIsGated() async throws {
+        func deliveries(replicated: Bool, gated: Bool) async throws -> [Delivery] {
+            let history = try DrinkHistory(path: nil)
+            if replicated {
+                let drink = DrinkRecord(recordID: 1, timestamp: UInt32(Self.morning - 600), amountML: 100, bottleLevelML: 400, typeRaw: 0, flagsRaw: 0)
+                _ = try history.storeReplicated([drink], bottle: "SERIAL9", origin: "kitchen", at: Self.morning - 600)
+            }
+            var configuration = Configuration()
+            try configuration.applyOverride("timezone=UTC")
+            let got = Locked<[Delivery]>([])
+            let desk = ReminderDesk(history: history, configuration: configuration, logger: quiet) { delivery in
+                got.withLock { $0.append(delivery) }
+            }
+            let asked = Locked<[String]>([])
+            if gated { await desk.deliverOnlyWhere { bottle, _, _ in asked.withLock { $0.append(bottle) }; return false } }
+            for minute in stride(from: Self.morning, through: Self.morning + 13 * 3600, by: 60) { await desk.advance(to: minute) }
+            if gated && replicated { #expect(!asked.withLock { $0 }.isEmpty && asked.withLock { $0 }.allSatisfy { $0 == "SERIAL9" }) }
+            return got.withLock { $0 }
+        }
+        #expect(try await !deliveries(replicated: true, gated: false).isEmpty, "alone, its engine reminds on those drinks")
+        #expect(try await deliveries(replicated: true, gated: true).isEmpty, "in a household, the bridge that reminds for SERIAL9 does")
+        #expect(try await !deliveries(replicated: false, gated: true).isEmpty, "no bottle known: nobody else reminds")
+    }
+
     @Test("a manual intake from a sink (MQTT log TYPE) goes to the bottle it names, by address or serial; an unknown one is refused with one logged line, harming nothing")
     func sinkLogNamesTheBottle() async throws {
         let history = try DrinkHistory(path: nil)

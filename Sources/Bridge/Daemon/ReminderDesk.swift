@@ -103,6 +103,7 @@ public actor ReminderDesk {
         let settings = settings(for: key, bottleGoal: bottleGoal, personReachable: nil, context)
         let label = Locked(SeatLabel())
         let hub = context.hub, deliver = context.deliver, logger = context.logger, gate = context.gate
+        let history = context.history
         // The ticker wakes every minute: a longer gap is the clock jump, handled as a restart.
         let runner = ReminderRunner(history: context.history, settings: settings, logger: logger, gapRule: .daemon,
                                     bottle: key, inheritsLegacy: inheritsLegacy) { engineDelivery in
@@ -120,13 +121,24 @@ public actor ReminderDesk {
             }
             // The engine's own id (without the `@<bottle>` suffix, which depends on how many
             // bottles this bridge serves): the household compares it across bridges.
-            if let bottle = label.bottle, let gate = gate.withLock({ $0 }), !gate(bottle, GatedReminder(id: engineDelivery.id, kind: engineDelivery.kind.rawValue, time: engineDelivery.time), send) {
+            // A bridge that has adopted no bottle yet runs one engine, on the drinks other
+            // bridges replicated to it: in a household those reminders are the person of the
+            // bottle the history knows, and the bridge that reminds for it sends them, not this one.
+            let gated = gate.withLock { $0 }
+            let bottle = label.bottle ?? (gated == nil ? nil : Self.householdBottle(history))
+            if let bottle, let gate = gated, !gate(bottle, GatedReminder(id: engineDelivery.id, kind: engineDelivery.kind.rawValue, time: engineDelivery.time), send) {
                 logger.info("notification \(delivery.id) of \(bottle) left to the bridge that reminds for it")
                 return
             }
             send()
         }
         return Seat(key: key, runner: runner, bottleGoal: bottleGoal, label: label)
+    }
+
+    /// The bottle an engine without one reminds about: the most recently seen bottle the history
+    /// knows, else the bottle of drinks other bridges replicated (they make no bottle row).
+    private static func householdBottle(_ history: DrinkHistory) -> String? {
+        (try? history.bottles())?.first?.id ?? (try? history.drinkBottles())?.first
     }
 
     /// The reminder settings of one bottle's person (its own keys over the global ones).
