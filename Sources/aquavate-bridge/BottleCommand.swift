@@ -222,7 +222,8 @@ struct BottleForgetCommand: AsyncParsableCommand {
         commandName: "forget", abstract: "Stop adopting a bottle; its history stays.",
         discussion: """
             The bottle's record goes and its pending commands fail; its drinks and activity stay. \
-            A running `run` keeps the bottle it adopted until it restarts. In a household \
+            A running `run` reads it at its next cycle: from then on it neither syncs the bottle nor \
+            reminds its person. In a household \
             (`mqtt.url` set), this bridge's retained `reminds` entry for the bottle is withdrawn \
             from the broker, so no other bridge hands the bottle's reminders over to this one; \
             a broker that cannot be reached is said in one line, and the bottle is forgotten anyway.

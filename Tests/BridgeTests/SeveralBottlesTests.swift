@@ -210,6 +210,38 @@ struct SeveralBottlesTests {
                 "the office counted the kitchen's reminders too")
     }
 
+    @Test("bottle forget while the daemon runs: the bottle is no longer adopted (nor resting), and its person's reminders stop; the other bottle's go on")
+    func forgettingWhileRunning() async throws {
+        var choice = BottleChoice(pinned: nil, adoptNext: false, remembered: [Self.first, Self.second])
+        choice.rest(Self.second, until: .now + .seconds(600))
+        #expect(choice.forgetAllBut([Self.first.lowercased()]) == [Self.second])
+        #expect(choice.accepts(address: Self.first) && !choice.accepts(address: Self.second) && !choice.isResting(Self.second))
+        #expect(choice.forgetAllBut([Self.first]).isEmpty, "nothing more to forget")
+        choice.adopt(Self.stranger)
+        #expect(choice.forgetAllBut([Self.first]).isEmpty && choice.accepts(address: Self.stranger),
+                "adopted in this run, never recorded: kept")
+
+        let history = try DrinkHistory(path: nil)
+        try history.recordConnection(address: Self.first, name: "Aquavate-0001", at: Self.morning - 3600)
+        try history.recordConnection(address: Self.second, name: "Aquavate-0002", at: Self.morning - 1800)
+        var configuration = Configuration()
+        try configuration.applyOverride("timezone=UTC")
+        let got = Locked<[Delivery]>([])
+        let desk = ReminderDesk(history: history, configuration: configuration, logger: quiet) { delivery in
+            got.withLock { $0.append(delivery) }
+        }
+        let forgotten = Self.morning + 5400  // after each person's first reminder, before the second
+        for minute in stride(from: Self.morning, to: forgotten, by: 60) { await desk.advance(to: minute) }
+        #expect(got.withLock { $0 }.contains { $0.id.hasSuffix("@" + Self.second) }, "both persons reminded before")
+        #expect(try history.forgetBottle(id: Self.second, at: forgotten))
+        await desk.bottlesForgotten()
+        got.withLock { $0 = [] }
+        for minute in stride(from: forgotten, through: Self.morning + 13 * 3600, by: 60) { await desk.advance(to: minute) }
+        let after = got.withLock { $0 }
+        #expect(!after.isEmpty, "the first bottle's person is still reminded")
+        #expect(!after.contains { $0.id.contains(Self.second) }, "the forgotten bottle's person is not: \(after.map(\.id))")
+    }
+
     @Test("a bridge that has adopted no bottle leaves the reminders of the drinks replicated to it to the household's gate; with nothing known of any bottle it reminds as before")
     func aBridgeWithoutABottleIsGated() async throws {
         func deliveries(replicated: Bool, gated: Bool) async throws -> [Delivery] {

@@ -16,11 +16,14 @@ struct BottleChoice: Sendable {
     private(set) var adopted: Set<String>
     /// Bottles left alone until then, after a session.
     private var resting: [String: ContinuousClock.Instant] = [:]
+    /// The history's adopted bottles when last read (`forgetAllBut`).
+    private var lastRemembered: Set<String>
 
     init(pinned: String?, adoptNext: Bool, remembered: [String]) {
         self.pinned = pinned?.uppercased()
         self.adoptNext = adoptNext
         self.adopted = Set(remembered.map { $0.uppercased() })
+        self.lastRemembered = adopted
     }
 
     /// The addresses of the bottles the history knows (each was adopted by a connection;
@@ -66,6 +69,19 @@ struct BottleChoice: Sendable {
         let address = address.uppercased()
         if !adopted.contains(address) { adoptNext = false }
         adopted.insert(address)
+    }
+
+    /// Stops adopting the bottles that were in the history and are no longer (`remembered`, the
+    /// history's, re-read before each cycle: `bottle forget` may have removed one while the
+    /// daemon runs); returns them. A bottle adopted in this run whose connection the history
+    /// failed to record was never remembered, so it is not dropped for that.
+    mutating func forgetAllBut(_ remembered: [String]) -> [String] {
+        let now = Set(remembered.map { $0.uppercased() })
+        let gone = adopted.intersection(lastRemembered.subtracting(now))
+        lastRemembered = now
+        adopted.subtract(gone)
+        for address in gone { resting[address] = nil }
+        return gone.sorted()
     }
 
     /// Leaves `address` alone until `until`.

@@ -106,6 +106,12 @@ public final class BridgeDaemon: Service, Sendable {
         while !Task.isCancelled {
             do {
                 heartbeat.mark("cycle started")
+                // `bottle forget` works on a running daemon: it is read from the history here.
+                let forgotten = choice.forgetAllBut(BottleChoice.remembered(in: history))
+                if !forgotten.isEmpty {
+                    logger.notice("forgotten (bottle forget): \(forgotten.joined(separator: ", ")); no longer synced")
+                    await desk.bottlesForgotten()
+                }
                 enter("connecting to bluetoothd")
                 if client == nil { client = try await BlueZClient.connect(bus: options.bus) }
                 guard let bluez = client else { continue }

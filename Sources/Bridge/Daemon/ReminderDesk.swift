@@ -212,6 +212,20 @@ public actor ReminderDesk {
         storedHere = action
     }
 
+    /// `bottle forget` removed bottles from the history while the daemon runs: their persons'
+    /// reminders stop here (their saved state stays, as their drinks do). A desk left with no
+    /// seat gets the one engine of a bridge that has adopted no bottle.
+    public func bottlesForgotten() {
+        let known = Set(((try? history.bottles()) ?? []).filter { $0.address != nil }.map(\.id))
+        let before = seats.count
+        seats.removeAll { seat in seat.key.map { !known.contains($0) } ?? false }
+        guard seats.count != before else { return }
+        if seats.isEmpty {
+            seats = [Self.makeSeat(key: nil, bottleGoal: nil, inheritsLegacy: false, context)]
+        }
+        relabel()
+    }
+
     /// Another bridge's drinks of bottle `key` were stored (docs/design.md 6): the reminders of
     /// that bottle, if this bridge runs them, re-read its day.
     public func historyChangedElsewhere(bottle key: String) {
