@@ -1,6 +1,6 @@
 # aquavate-bridge: build, install as a service, test.
 #
-#   make build                  release build, Swift runtime linked in (-static-stdlib)
+#   make build                  release build (scripts/release-build.sh: Swift runtime linked in, hot code laid out together)
 #   sudo make install           install the service (scripts/install.sh --no-build)
 #   sudo make uninstall         remove it; keeps the history and the config (PURGE=1 removes them)
 #   make deb                    the Debian package dist/aquavate-bridge_<version>_<arch>.deb
@@ -20,7 +20,7 @@ DIST    ?= dist
 .PHONY: build deb install uninstall test
 
 build:
-	swift build -c release --scratch-path $(SCRATCH) -Xswiftc -static-stdlib --product aquavate-bridge
+	scripts/release-build.sh --scratch-path $(SCRATCH)
 
 deb: build
 	scripts/build-deb.sh BIN="$(BIN)" OUT="$(DIST)" SCRATCH="$(SCRATCH)"

@@ -60,8 +60,8 @@ elif [[ $build == yes ]]; then
         fail "will not build as root: build as yourself first (make build), then install with sudo make install (or pass --build-as-root)"
     fi
     command -v swift >/dev/null || fail "swift is not on the PATH (as root, sudo resets PATH: build first with 'make build', then 'sudo make install')"
-    echo "building aquavate-bridge (release, -static-stdlib) ..."
-    (cd "$here" && swift build -c release --scratch-path "$SCRATCH" -Xswiftc -static-stdlib --product aquavate-bridge)
+    echo "building aquavate-bridge (release: scripts/release-build.sh) ..."
+    (cd "$here" && scripts/release-build.sh --scratch-path "$SCRATCH")
     BIN="$here/$SCRATCH/release/aquavate-bridge"
 else
     BIN="$here/$SCRATCH/release/aquavate-bridge"
