@@ -13,9 +13,13 @@
 #
 #   Benchmarks/hot-code.sh [BIN_DIR]      # default .build-bench/release (scripts/release-build.sh
 #                                         # --scratch-path .build-bench, and --product aquavate-sim)
+# The link map of that build (BIN_DIR/../aquavate-bridge.map, written by scripts/release-build.sh)
+# says which functions sit in large sections, which the list leaves out.
 set -euo pipefail
 bin=${1:-.build-bench/release}
 here=$(cd "$(dirname "$0")/.." && pwd)
+map="$(dirname "$bin")/aquavate-bridge.map"
+[ -f "$map" ] || { echo "hot-code.sh: no link map at $map: build with scripts/release-build.sh" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "hot-code.sh: valgrind is missing (apt install valgrind)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
@@ -42,4 +46,4 @@ profile sync run --once --db "$work/history.sqlite"
 profile again run --once --db "$work/history.sqlite"
 profile status status --db "$work/history.sqlite"
 profile history history --db "$work/history.sqlite"
-/usr/bin/python3 "$here/scripts/hot-code-order.py" "$here/packaging/hot-code.order" "$work/aquavate-bridge" "$work"/*.callgrind
+/usr/bin/python3 "$here/scripts/hot-code-order.py" "$here/packaging/hot-code.order" "$work/aquavate-bridge" "$map" "$work"/*.callgrind

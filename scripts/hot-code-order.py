@@ -10,11 +10,14 @@ side by side (each function is its own section: -function-sections), and the sam
 a few MiB. Functions the list does not name keep their order after it; names that no longer
 exist are skipped, so a stale list costs memory, never correctness.
 
-    scripts/hot-code-order.py OUT BINARY CALLGRIND_FILE [CALLGRIND_FILE ...]
+    scripts/hot-code-order.py OUT BINARY LINK_MAP CALLGRIND_FILE [CALLGRIND_FILE ...]
 
 Functions are ordered by the instructions the profiles spent in them (most first), so the
-hottest code shares pages; every function that ran at all is listed. Benchmarks/hot-code.sh makes
-the profiles (valgrind --tool=callgrind --demangle=no) and calls this.
+hottest code shares pages; every function that ran at all is listed, except those whose input
+section is larger than 64 KiB (LINK_MAP, lld's -Map of the same build): the precompiled standard
+library keeps ~1.6 MB of functions in one .text section, and naming one of them would move all of
+it, mostly cold, into the hot region. Benchmarks/hot-code.sh makes the profiles (valgrind
+--tool=callgrind --demangle=no) and calls this.
 """
 import collections
 import re
@@ -71,11 +74,33 @@ def defined_functions(binary):
             if len(fields) == 3 and fields[1] in "tTwWiI"}
 
 
+LARGEST_SECTION = 64 * 1024
+
+
+def symbols_in_large_sections(link_map):
+    """The symbols lld's map places in an input section larger than LARGEST_SECTION.
+
+    The map lists each input section (`VMA LMA Size Align file:(section)`), then its symbols
+    (`VMA LMA 0 1 name`, indented one column further: past the 60th character)."""
+    large = set()
+    section_size = 0
+    with open(link_map, errors="replace") as lines:
+        for line in lines:
+            fields = line.split(None, 4)
+            if len(fields) < 5:
+                continue
+            if ":(" in fields[4]:
+                section_size = int(fields[2], 16)   # an input section: file:(section)
+            elif line.find(fields[4]) > 60 and section_size > LARGEST_SECTION:
+                large.add(fields[4].strip())        # a symbol, indented under its input section
+    return large
+
+
 def main():
-    if len(sys.argv) < 4:
+    if len(sys.argv) < 5:
         sys.exit(__doc__)
-    out, binary, profiles = sys.argv[1], sys.argv[2], sys.argv[3:]
-    own = defined_functions(binary)
+    out, binary, link_map, profiles = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    own = defined_functions(binary) - symbols_in_large_sections(link_map)
     total = collections.Counter()
     for path in profiles:
         for function, cost in executed_functions(path).items():

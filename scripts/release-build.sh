@@ -43,8 +43,18 @@ flags=(-c release --scratch-path "$scratch" --product "$product"
        -Xswiftc -static-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -use-ld=lld
        -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
        -Xlinker -z -Xlinker pack-relative-relocs)
-if [[ $order == yes && -f $here/packaging/hot-code.order ]]; then
-    flags+=(-Xlinker "--symbol-ordering-file=$here/packaging/hot-code.order" -Xlinker --no-warn-symbol-ordering)
+order_file=$here/packaging/hot-code.order
+if [[ $order == yes && -f $order_file ]]; then
+    flags+=(-Xlinker "--symbol-ordering-file=$order_file" -Xlinker --no-warn-symbol-ordering)
 fi
+# The link map (which input section holds each symbol, and its size) is what
+# Benchmarks/hot-code.sh reads to leave out of the order the functions that sit in a large section
+# with cold code around them (the precompiled standard library's .text, ~1.6 MB in one piece).
+case $scratch in /*) map=$scratch/$product.map ;; *) map=$here/$scratch/$product.map ;; esac
+flags+=(-Xlinker "-Map=$map")
 cd "$here"
+# The package manager does not know the link reads the order file: a binary older than the file
+# is removed so that it is linked again.
+binary=$(swift build "${flags[@]}" --show-bin-path)/$product
+if [[ -f $binary && -f $order_file && $order_file -nt $binary ]]; then rm -f "$binary"; fi
 swift build "${flags[@]}"
