@@ -20,19 +20,9 @@ mode=${1:-handover}
 bin=${2:-.build/debug}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; sleep 0.5; [ -n "${KEEP:-}" ] && echo "kept $work" || rm -rf "$work"' EXIT
-port=$((20000 + RANDOM % 10000))
+# The broker's configuration, now(), ms() and count().
+source "$(dirname "$0")/lib/household-broker.sh"
 cooldown=1
-cat > "$work/mosquitto.conf" <<CONF
-listener $port 127.0.0.1
-allow_anonymous true
-persistence false
-log_dest file $work/mosquitto.log
-log_type all
-CONF
-[ "$(id -u)" = 0 ] && echo "user root" >> "$work/mosquitto.conf"
-now() { date +%s.%N; }
-ms() { echo "($2 - $1) * 1000" | bc -l | cut -d. -f1; }
-count() { sqlite3 "$1" "SELECT count(*) FROM drink" 2>/dev/null || echo 0; }
 connected() { grep -q '"connected" : true' "$work/r$1/sim.json" 2>/dev/null; }
 wait_for() {  # $1 = a command; polls it every 20 ms for at most 300 s
     for _ in $(seq 15000); do eval "$1" && return 0; sleep 0.02; done

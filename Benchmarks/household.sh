@@ -17,20 +17,10 @@ bridges=${2:-3}
 records=${3:-20}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; sleep 0.5; rm -rf "$work"' EXIT
-port=$((20000 + RANDOM % 10000))
-cat > "$work/mosquitto.conf" <<CONF
-listener $port 127.0.0.1
-allow_anonymous true
-persistence false
-log_dest file $work/mosquitto.log
-log_type all
-CONF
-[ "$(id -u)" = 0 ] && echo "user root" >> "$work/mosquitto.conf"
+# The broker's configuration, now(), ms() and count().
+source "$(dirname "$0")/lib/household-broker.sh"
 /usr/sbin/mosquitto -c "$work/mosquitto.conf" &
 broker=$!
-now() { date +%s.%N; }
-ms() { echo "($2 - $1) * 1000" | bc -l | cut -d. -f1; }
-count() { sqlite3 "$1" "SELECT count(*) FROM drink" 2>/dev/null || echo 0; }
 
 start_bus() {  # $1 = index: a dbus-daemon and a simulator with its own address
     local i=$1 dir="$work/b$1"

@@ -278,8 +278,12 @@ public final class HouseholdClaims: Sendable {
         let now = clock.now
         let due: [Withheld] = state.withLock { state in
             let snapshot = state
-            let (mine, others) = (snapshot.withheld.filter { Self.reminds(key: $0.bottle, address: $0.address, me: me, in: snapshot) },
-                                  snapshot.withheld.filter { !Self.reminds(key: $0.bottle, address: $0.address, me: me, in: snapshot) })
+            // One pass: each withheld reminder is judged once (the rule reads the syncers and
+            // the reminding bridges), then goes to this bridge or stays withheld.
+            var mine: [Withheld] = [], others: [Withheld] = []
+            for item in snapshot.withheld {
+                if Self.reminds(key: item.bottle, address: item.address, me: me, in: snapshot) { mine.append(item) } else { others.append(item) }
+            }
             guard !mine.isEmpty else { return [] }
             state.withheld = others
             return mine.filter { now - $0.at <= Self.handOverWindow }
