@@ -29,6 +29,7 @@ let package = Package(
         // adjtimex(2) from glibc's sys/timex.h: is the clock synchronised?
         .systemLibrary(name: "CTimex"),
         .systemLibrary(name: "CMalloc"),
+        .systemLibrary(name: "CLink"),
         // sd_notify / sd_watchdog_enabled: readiness, status and the watchdog of a Type=notify service.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
@@ -63,7 +64,7 @@ let package = Package(
         .target(name: "Sinks", dependencies: ["DBus", "CMosquitto", "CCurlLoader", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log")]),
         // Configuration, replay, the daemon's wiring.
         .target(name: "Bridge", dependencies: [
-            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth", "CSystemd", "CTimex", "CMalloc", "BlueZ", "BottleSession", "ProcessSupport", "Locking", "Timekeeping",
+            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth", "CSystemd", "CTimex", "CMalloc", "CLink", "BlueZ", "BottleSession", "ProcessSupport", "Locking", "Timekeeping",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -124,6 +125,6 @@ let package = Package(
         // against nothing of the product.
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "WebTests", dependencies: ["Web", "Bridge", "History", "Locking", "Timekeeping", "ProcessSupport", "AquavateProtocol", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "BridgeTests", dependencies: ["Locking", "Timekeeping", "Bridge", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks", "BusTestSupport", "ProcessSupport"]),
+        .testTarget(name: "BridgeTests", dependencies: ["Locking", "Timekeeping", "Bridge", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks", "BusTestSupport", "ProcessSupport", "CLink"]),
     ]
 )

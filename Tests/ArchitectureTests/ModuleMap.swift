@@ -53,7 +53,7 @@ enum ModuleMap {
 
         "Bridge": platform.union([
             "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "BlueZ", "BottleSession",
-            "ProcessSupport", "Locking", "Timekeeping", "CBluetooth", "CSystemd", "CTimex", "CMalloc", "Logging", "TOMLKit", "ServiceLifecycle",
+            "ProcessSupport", "Locking", "Timekeeping", "CBluetooth", "CSystemd", "CTimex", "CMalloc", "CLink", "Logging", "TOMLKit", "ServiceLifecycle",
         ]),
         // The web page, JSON API and metrics: reads the history and the bridge's reports, queues
         // bottle commands through the bridge's one door; nothing of Bluetooth or D-Bus.

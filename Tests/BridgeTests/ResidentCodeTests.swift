@@ -1,73 +1,64 @@
-// The release of start-up pages (ResidentCode): which mappings it may give back, and that a process
-// keeps running correctly after giving them back.
+// The release of start-up pages (ResidentCode): which segments it may give back, that it gives
+// back resident memory, and that a process keeps running correctly after giving it back.
 
 @testable import Bridge
+import CLink
+import Foundation
+import Glibc
 import Testing
 
 @Suite struct ResidentCodeTests {
-    static let sample = """
-        55a5cb1f3000-55a5cd0d2000 r-xp 00000000 fe:01 1234 /usr/bin/aquavate-bridge
-        Size:              31612 kB
-        Rss:               21048 kB
-        Anonymous:             0 kB
-        55a5cd0d2000-55a5cd19f000 r--p 01ede000 fe:01 1234 /usr/bin/aquavate-bridge
-        Size:                820 kB
-        Rss:                 820 kB
-        Anonymous:           820 kB
-        55a5cd19f000-55a5cf611000 rw-p 01fab000 fe:01 1234 /usr/bin/aquavate-bridge
-        Rss:                3352 kB
-        Anonymous:           404 kB
-        7f16440a0000-7f16440c0000 rw-p 00000000 00:00 0 
-        Rss:                 128 kB
-        Anonymous:           128 kB
-        7f1644100000-7f1644200000 r--p 00000000 fe:01 99 /usr/lib/x86_64-linux-gnu/libsqlite3.so.0.8.6
-        Rss:                 300 kB
-        Anonymous:             0 kB
-        7f1644300000-7f1644301000 r--s 00000000 fe:01 77 /tmp/a.sqlite-shm
-        Rss:                   4 kB
-        Anonymous:             0 kB
-        7ffd1c5f0000-7ffd1c5f2000 r-xp 00000000 00:00 0                          [vdso]
-        Rss:                   8 kB
-        Anonymous:             0 kB
-        7f1644400000-7f1644500000 r-xp 00000000 fe:01 100 /usr/lib/x86_64-linux-gnu/libc.so.6
-        Rss:                1500 kB
-        """
+    private static let page = ReadOnlySegment.pageSize
 
-    @Test func onlyCleanPrivateReadOnlyFileMappingsAreReleased() {
-        let mappings = SmapsMapping.parse(Array(Self.sample.utf8))
-        #expect(mappings.count == 8)
-        let releasable = mappings.filter { $0.isCleanReadOnlyFile && $0.isLoadedCode(executable: "/usr/bin/aquavate-bridge") }
-            .map(\.path)
-        // The executable's code and the library's read-only data; not the relocated RELRO pages,
-        // not the writable data, not anonymous memory, not a shared mapping, not the vDSO, and not
-        // a mapping whose Anonymous line is missing (the last one).
-        #expect(releasable == ["/usr/bin/aquavate-bridge", "/usr/lib/x86_64-linux-gnu/libsqlite3.so.0.8.6"])
-        #expect(mappings[0].residentKiB == 21048)
-        #expect(mappings[0].start == 0x55a5cb1f3000 && mappings[0].end == 0x55a5cd0d2000)
+    @Test func onlyLoadableSegmentsWithoutWritePermissionAreReleased() throws {
+        let readExecute = UInt32(PF_R) | UInt32(PF_X), readWrite = UInt32(PF_R) | UInt32(PF_W)
+        // Code (r-x) and read-only data (r--), at the object's base.
+        let code = try #require(ReadOnlySegment.segment(type: UInt32(PT_LOAD), flags: readExecute, base: 0x5500_0000_0000,
+                                                        address: 0x10_0000, size: 3 * Self.page))
+        #expect(code == ReadOnlySegment(start: 0x5500_0010_0000, length: Int(3 * Self.page)))
+        #expect(ReadOnlySegment.segment(type: UInt32(PT_LOAD), flags: UInt32(PF_R), base: 0, address: 0x2000, size: 1) != nil)
+        // Writable data — including the RELRO pages, which are loaded from the writable segment —
+        // and anything that is not a loadable segment stay.
+        #expect(ReadOnlySegment.segment(type: UInt32(PT_LOAD), flags: readWrite, base: 0, address: 0x2000, size: 0x1000) == nil)
+        #expect(ReadOnlySegment.segment(type: UInt32(PT_GNU_RELRO), flags: UInt32(PF_R), base: 0, address: 0x2000, size: 0x1000) == nil)
+        #expect(ReadOnlySegment.segment(type: UInt32(PT_DYNAMIC), flags: UInt32(PF_R), base: 0, address: 0x2000, size: 0x1000) == nil)
+        #expect(ReadOnlySegment.segment(type: UInt32(PT_LOAD), flags: UInt32(PF_R), base: 0, address: 0x2000, size: 0) == nil)
     }
 
-    @Test func onlyTheExecutableAndSharedLibrariesCount() {
-        func mapping(_ path: String) -> SmapsMapping {
-            SmapsMapping(start: 0x1000, end: 0x2000, permissions: "r--p", inode: 7, path: path, residentKiB: 4, anonymousKiB: 0)
-        }
-        let executable = "/usr/bin/aquavate-bridge"
-        #expect(mapping(executable).isLoadedCode(executable: executable))
-        #expect(mapping("/usr/lib/x86_64-linux-gnu/libdbus-1.so.3.32.4").isLoadedCode(executable: executable))
-        #expect(mapping("/usr/lib/x86_64-linux-gnu/libcurl.so").isLoadedCode(executable: executable))
-        // glibc may unload these; a file some code mapped may be unmapped any time.
-        #expect(!mapping("/usr/lib/x86_64-linux-gnu/gconv/UTF-16.so").isLoadedCode(executable: executable))
-        #expect(!mapping("/usr/lib/locale/locale-archive").isLoadedCode(executable: executable))
-        #expect(!mapping("/var/lib/aquavate/capture.aqcap").isLoadedCode(executable: executable))
+    @Test func aSegmentIsTheWholePagesItLiesIn() throws {
+        // Starts mid-page and ends mid-page: from the page it starts in to the end of the page
+        // it ends in (the loader maps whole pages, one protection each).
+        let segment = try #require(ReadOnlySegment.segment(type: UInt32(PT_LOAD), flags: UInt32(PF_R), base: 0x7000_0000_0000,
+                                                           address: Self.page + 0x10, size: Self.page))
+        #expect(segment.start == 0x7000_0000_0000 + Self.page)
+        #expect(segment.length == Int(2 * Self.page))
     }
 
-    @Test func aProcessRunsOnAfterItsCodeIsReleased() {
+    @Test func theKernelsObjectIsLeftAlone() {
+        #expect(ReadOnlySegment.isKernelObject("linux-vdso.so.1"))
+        #expect(ReadOnlySegment.isKernelObject("linux-gate.so.1"))
+        #expect(!ReadOnlySegment.isKernelObject(""))  // the executable
+        #expect(!ReadOnlySegment.isKernelObject("/lib/x86_64-linux-gnu/libc.so.6"))
+    }
+
+    @Test func aReleaseLowersResidentMemoryAndTheProcessRunsOn() throws {
         let before = (1...1000).reduce(0, +)
+        let residentBefore = try Self.residentKiB()
         let released = ResidentCode.releaseStartupPages()
-        #expect(released != nil)
-        #expect((released?.mappings ?? 0) > 0)
-        // The code just dropped (the test runner's, Swift Testing's, the standard library's)
-        // comes back on its first use.
+        let residentAfter = try Self.residentKiB()
+        // The test runner's code, Swift Testing's, the standard library's and the C libraries'.
+        #expect(released.segments > 3)
+        #expect(released.kibibytes > 1024)
+        #expect(residentAfter < residentBefore, "resident \(residentBefore) KiB before, \(residentAfter) KiB after")
+        // What was dropped comes back on its first use.
         #expect((1...1000).reduce(0, +) == before)
         #expect(String(describing: [1, 2, 3]) == "[1, 2, 3]")
+    }
+
+    /// VmRSS of /proc/self/status.
+    private static func residentKiB() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
+        return try #require(Int(line.split(separator: " ").dropFirst().first ?? ""))
     }
 }

@@ -226,9 +226,8 @@ public final class BridgeDaemon: Service, Sendable {
         // The daemon is about to wait, perhaps for hours: the code start-up or the last session
         // ran goes back (ResidentCode says why). `--once` too: what its session touches then
         // comes on top of less (its peak resident memory).
-        if let released = ResidentCode.releaseStartupPages() {
-            logger.debug("released \(released.kibibytes) KiB of code and read-only data in \(released.mappings) mappings")
-        }
+        let released = ResidentCode.releaseStartupPages()
+        logger.debug("released the pages of \(released.kibibytes) KiB of code and read-only data in \(released.segments) segments")
         let sighting = try await finder.find(choice: choice, deadline: deadline, timeout: options.onceTimeout ?? .zero) {
             enter($0)
         }

@@ -9,194 +9,106 @@
 // so every touch brought 16 pages along. None of it is needed again while the daemon waits for the
 // bottle.
 //
-// So, once start-up is over and again after each session: for every private, read-only mapping
-// of the executable or a shared library that holds no private (copied-on-write) page — code,
-// read-only data, never the relocated RELRO pages — drop its pages from this process
-// (MADV_DONTNEED), and ask for no readahead on a later major fault (MADV_RANDOM; the kernel's
-// fault-around on pages already in the page cache stays, measured: they come back 64 KiB at a time). The pages stay in the page cache;
-// what the daemon runs next comes back on its first touch, a minor fault of about a microsecond.
+// So, once start-up is over and again after each session: for every loaded object (the executable
+// and each shared library), every segment it is loaded from that is not writable — code and
+// read-only data, never a writable segment nor the relocated RELRO pages, which are loaded from
+// writable segments — drop its pages from this process (MADV_DONTNEED), and ask for no readahead
+// on a later major fault (MADV_RANDOM; the kernel's fault-around on pages already in the page
+// cache stays, measured: they come back 64 KiB at a time). The pages stay in the page cache; what
+// the daemon runs next comes back on its first touch, a minor fault of about a microsecond.
 // Nothing anonymous, writable or shared is touched, so no state can be lost.
+//
+// The segments come from the loader (dl_iterate_phdr), not from /proc/self/smaps: smaps made the
+// kernel walk every page of every mapping to count it, and its ~2,500 lines had to be parsed, a
+// few milliseconds of each `run --once` for two releases. The release runs inside the loader's
+// callback, so no object can be unloaded (dlclose) while its segments are given back.
 
+import CLink
 import Glibc
 
 public enum ResidentCode {
     /// What one release did.
     public struct Released: Sendable, Equatable {
-        /// Mappings given back.
-        public var mappings: Int
-        /// Their resident size before, KiB.
+        /// Read-only segments given back.
+        public var segments: Int
+        /// Their size, KiB (mapped, whether or not resident).
         public var kibibytes: Int
     }
 
-    /// Drops this process's clean, read-only, file-backed pages (see above). Returns what was
-    /// released; nil when /proc/self/smaps cannot be read (then nothing is done).
+    /// Drops this process's pages of read-only segments of loaded objects (see above). Returns
+    /// what was released.
     @discardableResult
-    public static func releaseStartupPages() -> Released? {
-        guard let text = readSmaps() else { return nil }
-        let executable = executablePath()
-        var released = Released(mappings: 0, kibibytes: 0)
-        for mapping in SmapsMapping.parse(text)
-        where mapping.isCleanReadOnlyFile && mapping.isLoadedCode(executable: executable) && mapping.residentKiB > 0 {
-            guard let start = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
-            let length = Int(mapping.end - mapping.start)
-            _ = madvise(start, length, MADV_RANDOM)
-            if madvise(start, length, MADV_DONTNEED) == 0 {
-                released.mappings += 1
-                released.kibibytes += mapping.residentKiB
-            }
+    public static func releaseStartupPages() -> Released {
+        var released = Released(segments: 0, kibibytes: 0)
+        _ = withUnsafeMutablePointer(to: &released) { total in
+            dl_iterate_phdr({ info, _, context in
+                guard let info, let context else { return 0 }
+                let total = context.assumingMemoryBound(to: Released.self)
+                for segment in ReadOnlySegment.all(of: info.pointee) {
+                    guard let start = UnsafeMutableRawPointer(bitPattern: segment.start) else { continue }
+                    _ = madvise(start, segment.length, MADV_RANDOM)
+                    if madvise(start, segment.length, MADV_DONTNEED) == 0 {
+                        total.pointee.segments += 1
+                        total.pointee.kibibytes += segment.length / 1024
+                    }
+                }
+                return 0
+            }, total)
         }
         return released
     }
-
-    /// /proc/self/exe, resolved.
-    private static func executablePath() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    private static func readSmaps() -> [UInt8]? {
-        let fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 { return nil }
-            if count == 0 { break }
-            bytes.append(contentsOf: buffer[0..<count])
-        }
-        return bytes
-    }
 }
 
-/// One mapping of /proc/PID/smaps: its header line and the two fields the release needs.
-struct SmapsMapping: Equatable {
+/// A page-aligned address range of a loaded object that was mapped from a segment without write
+/// permission.
+struct ReadOnlySegment: Equatable {
     var start: UInt
-    var end: UInt
-    /// `r-xp`, `r--p`, …
-    var permissions: String
-    var inode: UInt64
-    var path: String
-    var residentKiB = 0
-    /// Pages of this mapping that are private copies (written, or relocated): these must stay.
-    /// `Int.max` until smaps says otherwise.
-    var anonymousKiB = Int.max
+    var length: Int
 
-    /// Private, not writable, backed by a file, and without a single private copy.
-    var isCleanReadOnlyFile: Bool {
-        let flags = Array(permissions.utf8)
-        return flags.count == 4 && flags[0] == UInt8(ascii: "r") && flags[1] == UInt8(ascii: "-")
-            && flags[3] == UInt8(ascii: "p") && inode != 0 && path.hasPrefix("/") && anonymousKiB == 0
-    }
+    static let pageSize = UInt(sysconf(Int32(_SC_PAGESIZE)))
 
-    /// The executable or a shared library, but not a gconv module (glibc may unload those):
-    /// mappings that stay where they are while the process lives. Anything else that is mapped
-    /// from a file could be unmapped by another thread between the reading of smaps and the
-    /// madvise, and its address taken by a new mapping whose pages must not be dropped.
-    func isLoadedCode(executable: String?) -> Bool {
-        if let executable, path == executable { return true }
-        // Byte searches: `String.contains` of a string is Foundation's, through NSString (a tenth
-        // of a release's instructions, for ~200 mappings).
-        let bytes = Array(path.utf8)
-        return (path.hasSuffix(".so") || Self.find(".so.", in: bytes)) && !Self.find("/gconv/", in: bytes)
-    }
-
-    private static func find(_ needle: StaticString, in bytes: [UInt8]) -> Bool {
-        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
-        guard pattern.count <= bytes.count else { return false }
-        return (0...(bytes.count - pattern.count)).contains { start in
-            bytes[start..<(start + pattern.count)].elementsEqual(pattern)
+    /// The read-only PT_LOAD segments of one loaded object. The vDSO is the kernel's, not a
+    /// file's: it is left alone; so is an object with text relocations (DT_TEXTREL: the loader
+    /// wrote into its read-only segments, whose pages are then private copies that must stay).
+    static func all(of object: dl_phdr_info) -> [ReadOnlySegment] {
+        if let name = object.dlpi_name, isKernelObject(String(cString: name)) { return [] }
+        guard let headers = object.dlpi_phdr else { return [] }
+        let indices = 0..<Int(object.dlpi_phnum)
+        if let dynamic = indices.first(where: { UInt32(headers[$0].p_type) == UInt32(PT_DYNAMIC) }),
+           hasTextRelocations(UnsafePointer(bitPattern: UInt(object.dlpi_addr) &+ UInt(headers[dynamic].p_vaddr))) {
+            return []
+        }
+        return indices.compactMap { index in
+            let header = headers[index]
+            return segment(type: UInt32(header.p_type), flags: UInt32(header.p_flags), base: UInt(object.dlpi_addr),
+                           address: UInt(header.p_vaddr), size: UInt(header.p_memsz))
         }
     }
 
-    /// The mappings of a smaps text, in order. A mapping whose Anonymous line is missing is
-    /// never released (its `anonymousKiB` is `Int.max`).
-    ///
-    /// Bytes, not `String` lines: the daemon parses ~2,500 lines at every release, and splitting
-    /// them as Strings took ~6 ms (perf); this takes well under one.
-    static func parse(_ bytes: [UInt8]) -> [SmapsMapping] {
-        var mappings: [SmapsMapping] = []
-        var lineStart = 0
-        while lineStart < bytes.count {
-            var lineEnd = lineStart
-            while lineEnd < bytes.count && bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-            let line = bytes[lineStart..<lineEnd]
-            lineStart = lineEnd + 1
-            if let header = header(line) {
-                mappings.append(header)
-            } else if !mappings.isEmpty, let (name, value) = field(line) {
-                if name == "Rss" { mappings[mappings.count - 1].residentKiB = value }
-                if name == "Anonymous" { mappings[mappings.count - 1].anonymousKiB = value }
-            }
-        }
-        return mappings
+    /// A loadable segment without write permission, as the pages that hold it; nil for anything
+    /// else. The first page is the one the segment starts in (the loader maps whole pages, one
+    /// protection each), the last the one it ends in.
+    static func segment(type: UInt32, flags: UInt32, base: UInt, address: UInt, size: UInt) -> ReadOnlySegment? {
+        guard type == UInt32(PT_LOAD), flags & UInt32(PF_W) == 0, size > 0 else { return nil }
+        let first = (base &+ address) & ~(pageSize - 1)
+        let end = (base &+ address &+ size &+ pageSize - 1) & ~(pageSize - 1)
+        return ReadOnlySegment(start: first, length: Int(end - first))
     }
 
-    private static let rssPrefix = Array("Rss:".utf8)
-    private static let anonymousPrefix = Array("Anonymous:".utf8)
-
-    /// `Rss:   21048 kB` → ("Rss", 21048); nil for anything else. Most lines are neither, and
-    /// are told by their first bytes: this runs for each of ~2,500 lines at every release.
-    private static func field(_ line: ArraySlice<UInt8>) -> (String, Int)? {
-        let name: String
-        let rest: ArraySlice<UInt8>
-        if line.starts(with: rssPrefix) {
-            name = "Rss"
-            rest = line.dropFirst(rssPrefix.count)
-        } else if line.starts(with: anonymousPrefix) {
-            name = "Anonymous"
-            rest = line.dropFirst(anonymousPrefix.count)
-        } else {
-            return nil
+    /// DT_TEXTREL, or DF_TEXTREL in DT_FLAGS, in a dynamic section (ends at DT_NULL).
+    private static func hasTextRelocations(_ dynamic: UnsafePointer<ElfW_Dyn>?) -> Bool {
+        guard var entry = dynamic else { return false }
+        while Int64(entry.pointee.d_tag) != Int64(DT_NULL) {
+            let tag = Int64(entry.pointee.d_tag)
+            if tag == Int64(DT_TEXTREL) { return true }
+            if tag == Int64(DT_FLAGS), UInt64(entry.pointee.d_un.d_val) & UInt64(DF_TEXTREL) != 0 { return true }
+            entry += 1
         }
-        var value = 0
-        var sawDigit = false
-        for byte in rest {
-            if byte == UInt8(ascii: " ") && !sawDigit { continue }
-            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { break }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            sawDigit = true
-        }
-        return sawDigit ? (name, value) : nil
+        return false
     }
 
-    /// `55a5cb1f3000-55a5cd0d2000 r-xp 00000000 fe:01 1234 /path/to/file`, else nil.
-    private static func header(_ line: ArraySlice<UInt8>) -> SmapsMapping? {
-        guard let first = line.first, Self.hexValue(first) != nil else { return nil }
-        var fields: [ArraySlice<UInt8>] = []
-        var index = line.startIndex
-        while index < line.endIndex && fields.count < 5 {
-            while index < line.endIndex && line[index] == UInt8(ascii: " ") { index += 1 }
-            let start = index
-            while index < line.endIndex && line[index] != UInt8(ascii: " ") { index += 1 }
-            if start < index { fields.append(line[start..<index]) }
-        }
-        guard fields.count == 5, let dash = fields[0].firstIndex(of: UInt8(ascii: "-")),
-              let start = hex(fields[0][fields[0].startIndex..<dash]), let end = hex(fields[0][(dash + 1)...]),
-              let inode = UInt64(String(decoding: fields[4], as: UTF8.self)) else { return nil }
-        while index < line.endIndex && line[index] == UInt8(ascii: " ") { index += 1 }
-        return SmapsMapping(start: start, end: end, permissions: String(decoding: fields[1], as: UTF8.self), inode: inode,
-                            path: String(decoding: line[index...], as: UTF8.self), anonymousKiB: Int.max)
-    }
-
-    private static func hex(_ digits: ArraySlice<UInt8>) -> UInt? {
-        guard !digits.isEmpty, digits.count <= 16 else { return nil }
-        var value: UInt = 0
-        for digit in digits {
-            guard let nibble = hexValue(digit) else { return nil }
-            value = value << 4 | UInt(nibble)
-        }
-        return value
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
-        }
+    /// linux-vdso.so.1 (linux-gate.so.1 on 32-bit x86): mapped by the kernel, no file behind it.
+    static func isKernelObject(_ name: String) -> Bool {
+        name.hasPrefix("linux-vdso") || name.hasPrefix("linux-gate")
     }
 }
