@@ -71,35 +71,43 @@ public struct BlueZObjects: Sendable {
 
     /// Devices below `adapter` (all adapters when nil), in path order.
     public func devices(on adapter: DBusObjectPath? = nil) -> [BlueZDevice] {
-        objects.keys.sorted().compactMap { path in
-            if let adapter, !adapter.isAncestor(of: path) { return nil }
-            return device(path)
-        }
+        objects.keys.filter { adapter?.isAncestor(of: $0) ?? true }.sorted().compactMap(device)
     }
 
     /// GATT characteristics below `device`, in path order.
+    ///
+    /// The paths below the device are picked out before they are sorted: the cache holds every
+    /// object BlueZ knows (adapters, other devices, services, descriptors), and this runs for
+    /// every read and write of a session.
     public func characteristics(of device: DBusObjectPath) -> [GATTCharacteristicInfo] {
-        objects.keys.sorted().compactMap { path in
-            guard device.isAncestor(of: path),
-                  let properties = objects[path]?[BlueZNames.characteristicInterface] else { return nil }
+        objects.compactMap { path, interfaces in
+            guard device.isAncestor(of: path), let properties = interfaces[BlueZNames.characteristicInterface] else { return nil }
             return GATTCharacteristicInfo(path: path, properties: properties)
-        }
+        }.sorted { $0.path < $1.path }
     }
 
     /// The characteristic of `device` with `uuid`, compared case-insensitively (BlueZ reports
     /// lower case, docs/protocol.md 2 writes upper case). With several, the first in path order.
+    ///
+    /// One pass, nothing sorted and one description built: every GATT operation asks this.
     public func characteristic(of device: DBusObjectPath, uuid: String) -> GATTCharacteristicInfo? {
         let wanted = uuid.lowercased()
-        return characteristics(of: device).first { $0.uuid.lowercased() == wanted }
+        var found: (path: DBusObjectPath, properties: [String: DBusValue])?
+        for (path, interfaces) in objects where device.isAncestor(of: path) {
+            guard let properties = interfaces[BlueZNames.characteristicInterface],
+                  properties["UUID"]?.string?.lowercased() == wanted else { continue }
+            if let earlier = found, earlier.path < path { continue }
+            found = (path, properties)
+        }
+        return found.map { GATTCharacteristicInfo(path: $0.path, properties: $0.properties) }
     }
 
-    /// UUIDs of the GATT services below `device`, lower case.
+    /// UUIDs of the GATT services below `device`, lower case, in path order.
     public func serviceUUIDs(of device: DBusObjectPath) -> [String] {
-        objects.keys.sorted().compactMap { path in
-            guard device.isAncestor(of: path),
-                  let uuid = objects[path]?[BlueZNames.serviceInterface]?["UUID"]?.string else { return nil }
-            return uuid.lowercased()
-        }
+        objects.compactMap { path, interfaces -> (DBusObjectPath, String)? in
+            guard device.isAncestor(of: path), let uuid = interfaces[BlueZNames.serviceInterface]?["UUID"]?.string else { return nil }
+            return (path, uuid.lowercased())
+        }.sorted { $0.0 < $1.0 }.map(\.1)
     }
 }
 

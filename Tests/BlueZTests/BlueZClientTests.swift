@@ -83,6 +83,32 @@ enum BlueZBottleRequirements {
         #expect(throws: AdapterNotCentral.self) { try objects.chooseAdapter(named: "hci0") }
     }
 
+    @Test func aCharacteristicIsFoundByUUIDInAnyCaseFirstInPathOrderAndOnlyBelowItsDevice() throws {
+        let device: DBusObjectPath = "/org/bluez/hci0/dev_F4_12_FA_00_A3_F4"
+        let uuid = "6E400002-B5A3-F393-E0A9-E50E24DCCA9E"
+        func characteristic(_ uuid: String) -> [String: [String: DBusValue]] {
+            ["org.bluez.GattCharacteristic1": ["UUID": .string(uuid), "Flags": .strings(["write"])]]
+        }
+        let objects = BlueZObjects([
+            "/org/bluez/hci0": ["org.bluez.Adapter1": ["Powered": .bool(true)]],
+            "/org/bluez/hci0/dev_F4_12_FA_00_A3_F4": ["org.bluez.Device1": ["Address": .string("F4:12:FA:00:A3:F4")]],
+            // The same UUID twice under the device (two services); the earlier path is the one.
+            "/org/bluez/hci0/dev_F4_12_FA_00_A3_F4/service0020/char0021": characteristic(uuid.lowercased()),
+            "/org/bluez/hci0/dev_F4_12_FA_00_A3_F4/service0017/char0018": characteristic(uuid.lowercased()),
+            "/org/bluez/hci0/dev_F4_12_FA_00_A3_F4/service0017/char001b": characteristic("6e400003-b5a3-f393-e0a9-e50e24dcca9e"),
+            // Another device's characteristic with the same UUID, earlier in path order.
+            "/org/bluez/hci0/dev_00_00_00_00_00_01/service0001/char0002": characteristic(uuid),
+        ])
+        #expect(objects.characteristic(of: device, uuid: uuid)?.path.rawValue == "\(device.rawValue)/service0017/char0018")
+        #expect(objects.characteristic(of: device, uuid: uuid.lowercased())?.uuid == uuid.lowercased())
+        #expect(objects.characteristic(of: device, uuid: "0000180a-0000-1000-8000-00805f9b34fb") == nil)
+        #expect(objects.characteristics(of: device).map { $0.path.rawValue } == [
+            "\(device.rawValue)/service0017/char0018", "\(device.rawValue)/service0017/char001b",
+            "\(device.rawValue)/service0020/char0021",
+        ])
+        #expect(objects.devices().map { $0.address } == ["F4:12:FA:00:A3:F4"])
+    }
+
     // MARK: Discovery
 
     @Test func discoveryIsFilteredAndFindsBottlesByName() async throws {
