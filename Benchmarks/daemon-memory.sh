@@ -7,8 +7,8 @@
 #     sync: the same records, so the later ones store nothing new but move every chunk), peak
 #     resident memory (VmHWM) at the end.
 #
-#   swift build -c release --product aquavate-bridge --scratch-path .build-bench
-#   swift build -c release --product aquavate-sim --scratch-path .build-bench
+#   scripts/release-build.sh --scratch-path .build-bench   # the release build (make build)
+#   scripts/release-build.sh --scratch-path .build-bench --product aquavate-sim
 #   Benchmarks/daemon-memory.sh [BIN_DIR [SYNCS]]     # default .build-bench/release 5
 set -euo pipefail
 bin=${1:-.build-bench/release}

@@ -3,8 +3,8 @@
 #   * a 600-record sync by `run --once` (wall time, and per chunk);
 #   * the idle daemon: resident memory and wake-ups (context switches) over 60 s.
 #
-#   swift build -c release --product aquavate-bridge --scratch-path .build-bench
-#   swift build -c release --product aquavate-sim --scratch-path .build-bench
+#   scripts/release-build.sh --scratch-path .build-bench   # the release build (make build)
+#   scripts/release-build.sh --scratch-path .build-bench --product aquavate-sim
 #   Benchmarks/live-daemon.sh [BIN_DIR]          # default .build-bench/release
 set -euo pipefail
 bin=${1:-.build-bench/release}

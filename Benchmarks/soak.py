@@ -4,8 +4,8 @@ on a private bus, sampling its resident memory and open descriptors (docs/design
 syncs within 1 MB and 2 descriptors of the first 1,000), and at the end checking that every drink
 the bottle recorded is in the history exactly once.
 
-    swift build -c release --product aquavate-bridge --scratch-path .build-bench
-    swift build -c release --product aquavate-sim --scratch-path .build-bench
+    scripts/release-build.sh --scratch-path .build-bench   # the release build (make build)
+    scripts/release-build.sh --scratch-path .build-bench --product aquavate-sim
     /usr/bin/python3 Benchmarks/soak.py   # Debian's python3, for python3-dbus [--syncs 10000] [--seed S] [--bin .build-bench/release]
 
 The faults (one decision per finished sync, seeded): a drink added (so most syncs carry data); the

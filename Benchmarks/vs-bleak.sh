@@ -14,8 +14,8 @@
 # .build-bench/bleak-venv; /usr/bin/python3). bleak finds BlueZ on the system bus, which is pointed
 # at the private bus by DBUS_SYSTEM_BUS_ADDRESS.
 #
-#   swift build -c release -Xswiftc -static-stdlib --product aquavate-bridge --scratch-path .build-bench
-#   swift build -c release -Xswiftc -static-stdlib --product aquavate-sim --scratch-path .build-bench
+#   scripts/release-build.sh --scratch-path .build-bench                          # the release build
+#   scripts/release-build.sh --scratch-path .build-bench --product aquavate-sim
 #   Benchmarks/vs-bleak.sh [BIN_DIR [RUNS]]        # default .build-bench/release 9
 #   BEFORE=OTHER_BIN_DIR Benchmarks/vs-bleak.sh …  # a third client in each round: another build of
 #                                                  # the bridge (e.g. main's), against the same simulator
