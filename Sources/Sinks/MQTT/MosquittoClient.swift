@@ -1,4 +1,6 @@
 // The Swift face of one libmosquitto client (`struct mosquitto *`), with its own network thread.
+// Each `aq_mosquitto_X` is libmosquitto's `mosquitto_X`, loaded with the first client
+// (MosquittoLibrary.load: a bridge without MQTT never maps libmosquitto, libssl and libcrypto).
 //
 // Why its own thread and not `mosquitto_loop_start`: libmosquitto's thread runs
 // `mosquitto_loop_forever`, which *returns* — and so stops reconnecting for good — after errors
