@@ -21,10 +21,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
-        // C libraries, found through pkg-config (apt: libdbus-1-dev, libmosquitto-dev, libbluetooth-dev,
-        // libsystemd-dev).
+        // C libraries, found through pkg-config (apt: libdbus-1-dev, libbluetooth-dev, libsystemd-dev).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
-        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CBluetooth", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         // adjtimex(2) from glibc's sys/timex.h: is the clock synchronised?
         .systemLibrary(name: "CTimex"),
@@ -60,8 +58,11 @@ let package = Package(
         // One HTTP POST through libcurl loaded with dlopen at first use (HTTP push), so that a
         // bridge without push never loads libcurl and its ~30 libraries (curl.h from libcurl4-openssl-dev).
         .target(name: "CCurlLoader"),
+        // libmosquitto (MQTT) loaded with dlopen at the first MQTT client, so that a bridge without
+        // MQTT never maps it and the libssl and libcrypto it brings (mosquitto.h from libmosquitto-dev).
+        .target(name: "CMosquittoLoader"),
         // Notification sinks: journal, desktop, MQTT, HTTP push.
-        .target(name: "Sinks", dependencies: ["DBus", "CMosquitto", "CCurlLoader", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Sinks", dependencies: ["DBus", "CMosquittoLoader", "CCurlLoader", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log")]),
         // Configuration, replay, the daemon's wiring.
         .target(name: "Bridge", dependencies: [
             "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth", "CSystemd", "CTimex", "CMalloc", "CLink", "BlueZ", "BottleSession", "ProcessSupport", "Locking", "Timekeeping",

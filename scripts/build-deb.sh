@@ -2,6 +2,8 @@
 # Builds the Debian package aquavate-bridge_<version>_<arch>.deb from a release binary, with
 # dpkg's own tools: dpkg-shlibdeps works out Depends: from the libraries the binary links,
 # dpkg-gencontrol writes the control file, dpkg-deb builds the archive. Run by `make deb`.
+# The libraries loaded with dlopen at first use (libcurl4, libmosquitto1) are not linked, so
+# dpkg-shlibdeps cannot see them: packaging/debian/control lists them.
 #
 #   scripts/build-deb.sh BIN=FILE OUT=FOLDER [SCRATCH=.build]
 #

@@ -4,6 +4,8 @@
 # libsystemd-dev: sd_notify and sd_watchdog_enabled (the daemon is a Type=notify service with a watchdog).
 # libcurl4-openssl-dev: curl.h for CCurlLoader (HTTP push loads libcurl.so.4 with dlopen at its first
 # notification; the package depends on libcurl4).
+# libmosquitto-dev: mosquitto.h for CMosquittoLoader (MQTT loads libmosquitto.so.1 with dlopen at its
+# first client; the package depends on libmosquitto1). mosquitto: the broker of the MQTT tests.
 # For the installation tests (Tests/InstallTests, run as root): systemd (systemd-analyze), udev
 # (udevadm), util-linux and mount (unshare, setpriv, mount), passwd (useradd), make, dbus-bin
 # (dbus-send) and libglib2.0-bin (gdbus). time (GNU time): the liveness tests measure a run's CPU and peak memory.

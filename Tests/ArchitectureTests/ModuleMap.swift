@@ -45,7 +45,8 @@ enum ModuleMap {
         // Notifications go out; nothing of the bottle's transport comes in. HTTP goes through
         // CCurlLoader (libcurl loaded at first use), never FoundationNetworking: importing it
         // links libcurl and ~30 libraries into every start of the bridge (README, "Performance").
-        "Sinks": platform.union(["CCurlLoader", "DBus", "CMosquitto", "Locking", "Timekeeping", "Logging"]),
+        // MQTT likewise goes through CMosquittoLoader (libmosquitto, libssl, libcrypto at first use).
+        "Sinks": platform.union(["CCurlLoader", "DBus", "CMosquittoLoader", "Locking", "Timekeeping", "Logging"]),
 
         // One bottle over BlueZ; what it stores goes through its `DrinkStore` protocol, so it
         // knows nothing of the database (the bridge's ingest path is the store).

@@ -13,6 +13,10 @@ public enum HouseholdCheck {
 
     public static func findings(url: String?, topicPrefix: String, ownID: String, timeout: Duration) async -> [DoctorFinding] {
         guard let url else { return [] }
+        // libmosquitto is loaded at the first MQTT client: without it the daemon publishes nothing.
+        if let problem = MosquittoLibrary.problem {
+            return [DoctorFinding(.fail, "mqtt", problem, fix: "sudo apt-get install libmosquitto1")]
+        }
         guard let answers = await HouseholdProbe.survey(url: url, topicPrefix: topicPrefix, timeout: timeout) else {
             return []  // the broker finding says why
         }

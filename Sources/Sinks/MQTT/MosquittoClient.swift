@@ -1,4 +1,6 @@
 // The Swift face of one libmosquitto client (`struct mosquitto *`), with its own network thread.
+// Each `aq_mosquitto_X` is libmosquitto's `mosquitto_X`, loaded with the first client
+// (MosquittoLibrary.load: a bridge without MQTT never maps libmosquitto, libssl and libcrypto).
 //
 // Why its own thread and not `mosquitto_loop_start`: libmosquitto's thread runs
 // `mosquitto_loop_forever`, which *returns* — and so stops reconnecting for good — after errors
@@ -23,7 +25,7 @@
 // * `state` holds this class's own shared state; its lock is never held while calling into
 //   libmosquitto.
 
-import CMosquitto
+import CMosquittoLoader
 import Dispatch
 import Foundation
 import Locking
@@ -39,21 +41,6 @@ enum MQTTClientError: Error, Equatable, CustomStringConvertible {
         case let .notConnected(broker): return "not connected to the MQTT broker at \(broker)"
         case let .failed(operation, code): return "MQTT \(operation) failed: \(MosquittoLibrary.describe(code))"
         }
-    }
-}
-
-enum MosquittoLibrary {
-    /// `mosquitto_lib_init` once per process (Swift runs a static initialiser exactly once).
-    static let initialized: Bool = {
-        mosquitto_lib_init()
-        return true
-    }()
-
-    static func describe(_ code: Int32) -> String {
-        if code == Int32(MOSQ_ERR_ERRNO.rawValue) {
-            return String(cString: strerror(errno))
-        }
-        return String(cString: mosquitto_strerror(code))
     }
 }
 
@@ -140,8 +127,8 @@ final class MosquittoClient: @unchecked Sendable {
     private var fullConnectNeeded = false
 
     init(options: Options, handlers: Handlers, logger: Logger) throws(SinkConfigurationError) {
-        _ = MosquittoLibrary.initialized
-        guard let handle = mosquitto_new(options.clientID, options.cleanSession || options.clientID == nil, nil) else {
+        try MosquittoLibrary.load()
+        guard let handle = aq_mosquitto_new(options.clientID, options.cleanSession || options.clientID == nil, nil) else {
             throw .mqttSetupFailed("mosquitto_new: \(String(cString: strerror(errno)))")
         }
         self.handle = handle
@@ -150,15 +137,15 @@ final class MosquittoClient: @unchecked Sendable {
         self.handlers = handlers
         self.logger = logger
         try configure()
-        mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
-        mosquitto_connect_with_flags_callback_set(handle, mosquittoConnected)
-        mosquitto_disconnect_callback_set(handle, mosquittoDisconnected)
-        mosquitto_message_callback_set(handle, mosquittoMessage)
-        mosquitto_publish_callback_set(handle, mosquittoPublished)
+        aq_mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
+        aq_mosquitto_connect_with_flags_callback_set(handle, mosquittoConnected)
+        aq_mosquitto_disconnect_callback_set(handle, mosquittoDisconnected)
+        aq_mosquitto_message_callback_set(handle, mosquittoMessage)
+        aq_mosquitto_publish_callback_set(handle, mosquittoPublished)
     }
 
     deinit {
-        mosquitto_destroy(handle)
+        aq_mosquitto_destroy(handle)
     }
 
     private func configure() throws(SinkConfigurationError) {
@@ -167,21 +154,21 @@ final class MosquittoClient: @unchecked Sendable {
                 throw .mqttSetupFailed("\(what): \(MosquittoLibrary.describe(code))")
             }
         }
-        try check(mosquitto_threaded_set(handle, true), "threaded mode")
+        try check(aq_mosquitto_threaded_set(handle, true), "threaded mode")
         if speaksVersion5 {
-            try check(mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5), "protocol version 5")
+            try check(aq_mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5), "protocol version 5")
         }
         if let user = options.broker.username {
-            try check(mosquitto_username_pw_set(handle, user, options.broker.password), "user name and password")
+            try check(aq_mosquitto_username_pw_set(handle, user, options.broker.password), "user name and password")
         }
         if let will = options.will {
             try check(will.payload.withUnsafeBytes {
-                mosquitto_will_set(handle, will.topic, Int32($0.count), $0.baseAddress, will.qos, will.retain)
+                aq_mosquitto_will_set(handle, will.topic, Int32($0.count), $0.baseAddress, will.qos, will.retain)
             }, "last will on \(will.topic)")
         }
         if options.broker.usesTLS {
             let directory = options.caFile == nil ? options.caDirectory : nil
-            try check(mosquitto_tls_set(handle, options.caFile, directory, nil, nil, nil),
+            try check(aq_mosquitto_tls_set(handle, options.caFile, directory, nil, nil, nil),
                       "TLS with CA \(options.caFile ?? options.caDirectory) (mqtts needs a readable CA file or directory)")
         }
     }
@@ -218,7 +205,7 @@ final class MosquittoClient: @unchecked Sendable {
         guard isConnected else { throw .notConnected(broker: options.broker.description) }
         var id: Int32 = 0
         let code = message.payload.withUnsafeBytes {
-            mosquitto_publish(handle, &id, message.topic, Int32($0.count), $0.baseAddress, message.qos, message.retain)
+            aq_mosquitto_publish(handle, &id, message.topic, Int32($0.count), $0.baseAddress, message.qos, message.retain)
         }
         guard code == Int32(MOSQ_ERR_SUCCESS.rawValue) else {
             throw .failed(operation: "publish to \(message.topic)", code: code)
@@ -232,9 +219,9 @@ final class MosquittoClient: @unchecked Sendable {
         let code: Int32
         if options.protocolVersion5 {
             let retainAsPublishedOption: Int32 = 0x08  // MQTT_SUB_OPT_RETAIN_AS_PUBLISHED
-            code = mosquitto_subscribe_v5(handle, nil, topic, qos, retainAsPublished ? retainAsPublishedOption : 0, nil)
+            code = aq_mosquitto_subscribe_v5(handle, nil, topic, qos, retainAsPublished ? retainAsPublishedOption : 0, nil)
         } else {
-            code = mosquitto_subscribe(handle, nil, topic, qos)
+            code = aq_mosquitto_subscribe(handle, nil, topic, qos)
         }
         guard code == Int32(MOSQ_ERR_SUCCESS.rawValue) else {
             throw .failed(operation: "subscribe to \(topic)", code: code)
@@ -243,7 +230,7 @@ final class MosquittoClient: @unchecked Sendable {
 
     /// Ends a subscription of the current connection.
     func unsubscribe(_ topic: String) throws(MQTTClientError) {
-        let code = mosquitto_unsubscribe(handle, nil, topic)
+        let code = aq_mosquitto_unsubscribe(handle, nil, topic)
         guard code == Int32(MOSQ_ERR_SUCCESS.rawValue) else {
             throw .failed(operation: "unsubscribe from \(topic)", code: code)
         }
@@ -272,7 +259,7 @@ final class MosquittoClient: @unchecked Sendable {
                 do { try publish(message) } catch { logger.debug("MQTT: \(error)") }
             }
             await waitForAcknowledgements(of: ids, seconds: 2)
-            mosquitto_disconnect(handle)
+            aq_mosquitto_disconnect(handle)
         }
         wakeUp.signal()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -319,7 +306,7 @@ final class MosquittoClient: @unchecked Sendable {
     /// Test hook: breaks the TCP connection without an MQTT DISCONNECT, as a crash or a pulled
     /// cable would, so the broker publishes the last will.
     func dropConnectionUncleanly() {
-        let socket = mosquitto_socket(handle)
+        let socket = aq_mosquitto_socket(handle)
         if socket >= 0 { shutdown(socket, Int32(SHUT_RDWR)) }
     }
 
@@ -345,7 +332,7 @@ final class MosquittoClient: @unchecked Sendable {
             } else {
                 var loopCode: Int32
                 repeat {
-                    loopCode = mosquitto_loop(handle, 1000, 1)
+                    loopCode = aq_mosquitto_loop(handle, 1000, 1)
                     if isStopping {
                         let now = DispatchTime.now().uptimeNanoseconds
                         if stopDeadline == nil { stopDeadline = now + 3_000_000_000 }
@@ -397,17 +384,17 @@ final class MosquittoClient: @unchecked Sendable {
             // After falling back to 3.1.1: connect_bind_v5 without properties forgets the MQTT 5
             // ones, which a 3.1.1 reconnect refuses to send ("not supported").
             fullConnectNeeded = false
-            return mosquitto_connect_bind_v5(handle, host, port, keepAlive, nil, nil)
+            return aq_mosquitto_connect_bind_v5(handle, host, port, keepAlive, nil, nil)
         }
-        guard first else { return mosquitto_reconnect_async(handle) }
+        guard first else { return aq_mosquitto_reconnect_async(handle) }
         if speaksVersion5, let maximum = options.maximumPacketSize {
             var properties: OpaquePointer?
-            defer { mosquitto_property_free_all(&properties) }
-            let added = mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), maximum)
+            defer { aq_mosquitto_property_free_all(&properties) }
+            let added = aq_mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), maximum)
             guard added == Int32(MOSQ_ERR_SUCCESS.rawValue) else { return added }
-            return mosquitto_connect_bind_v5(handle, host, port, keepAlive, nil, properties)
+            return aq_mosquitto_connect_bind_v5(handle, host, port, keepAlive, nil, properties)
         }
-        return mosquitto_connect_async(handle, host, port, keepAlive)
+        return aq_mosquitto_connect_async(handle, host, port, keepAlive)
     }
 
     /// A broker that does not speak MQTT 5 refuses the CONNECT: fall back to 3.1.1 (and lose the
@@ -418,7 +405,7 @@ final class MosquittoClient: @unchecked Sendable {
         guard speaksVersion5, !options.protocolVersion5 else { return false }
         speaksVersion5 = false
         fullConnectNeeded = true
-        _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
+        _ = aq_mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
         logger.notice("MQTT: the broker at \(options.broker.description) does not speak MQTT 5; using 3.1.1, so only the broker's max_packet_size bounds what it may send")
         return true
     }
@@ -427,7 +414,7 @@ final class MosquittoClient: @unchecked Sendable {
     /// numbered FD_SETSIZE (1024) or more, which libmosquitto's select() cannot wait on: say so,
     /// rather than "Invalid function arguments provided", on every attempt.
     private func describeLoopFailure(_ code: Int32) -> String {
-        let socket = mosquitto_socket(handle)
+        let socket = aq_mosquitto_socket(handle)
         if code == Int32(MOSQ_ERR_INVAL.rawValue), socket >= Int32(FD_SETSIZE) {
             return "libmosquitto cannot wait on socket \(socket): select() handles descriptors below \(FD_SETSIZE) "
                 + "only, and this process has too many files open"
@@ -456,7 +443,7 @@ final class MosquittoClient: @unchecked Sendable {
                 return
             }
             // MQTT 5 reason codes (134, 135) and 3.1.1 return codes (4, 5) read differently.
-            let reason = String(cString: speaksVersion5 ? mosquitto_reason_string(code) : mosquitto_connack_string(code))
+            let reason = String(cString: speaksVersion5 ? aq_mosquitto_reason_string(code) : aq_mosquitto_connack_string(code))
             let credentials: Set<Int32> = speaksVersion5
                 ? [Int32(MQTT_RC_BAD_USERNAME_OR_PASSWORD.rawValue), Int32(MQTT_RC_NOT_AUTHORIZED.rawValue)] : [4, 5]
             let refusal = "the broker refused the connection: \(reason)" + (credentials.contains(code)
@@ -471,7 +458,7 @@ final class MosquittoClient: @unchecked Sendable {
         }
         if stopping {
             // stop() came while the connection was still being made: leave cleanly at once.
-            mosquitto_disconnect(handle)
+            aq_mosquitto_disconnect(handle)
             return
         }
         handlers.connected(self)

@@ -8,6 +8,8 @@ public enum SinkConfigurationError: Error, Sendable, Equatable, CustomStringConv
     case invalidName(setting: String, value: String, expected: String)
     /// libmosquitto refused an option (TLS files, credentials, protocol).
     case mqttSetupFailed(String)
+    /// libmosquitto, loaded at the first MQTT client (CMosquittoLoader), is not there or unusable.
+    case mqttLibraryUnavailable(library: String, reason: String)
     /// A token or password would travel unencrypted to another machine.
     case credentialsOverPlainHTTP(setting: String, host: String)
 
@@ -19,6 +21,8 @@ public enum SinkConfigurationError: Error, Sendable, Equatable, CustomStringConv
             return "\(setting) = \"\(value)\" is not usable: expected \(expected)"
         case let .mqttSetupFailed(reason):
             return "cannot set up the MQTT client: \(reason)"
+        case let .mqttLibraryUnavailable(library, reason):
+            return "\(library) could not be loaded (\(reason)): install the libmosquitto1 package"
         case let .credentialsOverPlainHTTP(setting, host):
             return "\(setting): the push token or password would go unencrypted to \(host) over http://; use https:// "
                 + "(plain http:// is allowed only to this machine: 127.0.0.1, ::1, localhost)"
