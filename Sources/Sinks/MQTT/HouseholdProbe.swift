@@ -53,12 +53,7 @@ public enum HouseholdProbe {
             return nil
         }
         client.start()
-        let started = ContinuousClock.now
-        // Progress: each pass waits 50 ms for the connection, until `timeout`.
-        while !client.isConnected, ContinuousClock.now - started < timeout {
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        guard client.isConnected else {
+        guard await client.waitUntilConnected(within: timeout) else {
             await client.stop()
             return nil
         }

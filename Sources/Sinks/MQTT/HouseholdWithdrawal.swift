@@ -27,12 +27,7 @@ public enum HouseholdWithdrawal {
             return "\(error)"
         }
         client.start()
-        let started = ContinuousClock.now
-        // Progress: each pass waits 50 ms for the connection, until `timeout`.
-        while !client.isConnected, ContinuousClock.now - started < timeout {
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        guard client.isConnected else {
+        guard await client.waitUntilConnected(within: timeout) else {
             await client.stop()
             return "the broker at \(broker.host):\(broker.port) was not reached"
         }

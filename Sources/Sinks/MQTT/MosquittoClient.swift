@@ -120,6 +120,9 @@ final class MosquittoClient: @unchecked Sendable {
         var acknowledgementWaiter: (ids: Set<Int32>, continuation: CheckedContinuation<Void, Never>)?
         /// The broker said it still had this client's session at the last connection.
         var sessionPresent = false
+        /// Callers of `waitUntilConnected`, by number, with the task that ends their wait.
+        var connectionWaiters: [Int: (continuation: CheckedContinuation<Bool, Never>, timeout: Task<Void, Never>?)] = [:]
+        var nextWaiter = 0
     }
     /// MQTT 5 in use; false after a broker refused it (network thread only, like connecting).
     private var speaksVersion5: Bool
@@ -174,6 +177,32 @@ final class MosquittoClient: @unchecked Sendable {
     }
 
     var isConnected: Bool { state.withLock { $0.connected } }
+
+    /// Waits until the broker accepted the connection (true) or `timeout` passed (false). Woken
+    /// by the connect callback, not polled; for a one-shot client (`bottle forget`, `doctor`) that
+    /// has nothing to do before it is connected.
+    func waitUntilConnected(within timeout: Duration) async -> Bool {
+        await withCheckedContinuation { continuation in
+            let waiter = state.withLock { state -> Int? in
+                guard !state.connected else { return nil }
+                state.nextWaiter += 1
+                state.connectionWaiters[state.nextWaiter] = (continuation, nil)
+                return state.nextWaiter
+            }
+            guard let waiter else { return continuation.resume(returning: true) }
+            let timer = Task { [state] in
+                try? await Task.sleep(for: timeout)
+                state.withLock { $0.connectionWaiters.removeValue(forKey: waiter) }?.continuation.resume(returning: false)
+            }
+            // Connected meanwhile: the entry is gone and the timer has nothing left to end.
+            let pending = state.withLock { state -> Bool in
+                guard state.connectionWaiters[waiter] != nil else { return false }
+                state.connectionWaiters[waiter]?.timeout = timer
+                return true
+            }
+            if !pending { timer.cancel() }
+        }
+    }
 
     /// Whether the broker still had this client's session at the last connection (a persistent
     /// session: false at the first connection, and after a broker that lost it).
@@ -451,10 +480,15 @@ final class MosquittoClient: @unchecked Sendable {
             state.withLock { $0.refusal = refusal }
             return
         }
-        let stopping = state.withLock { state -> Bool in
+        let (stopping, waiters) = state.withLock { state in
             state.connected = true
             state.sessionPresent = flags & 1 != 0
-            return state.stopRequested
+            defer { state.connectionWaiters = [:] }
+            return (state.stopRequested, Array(state.connectionWaiters.values))
+        }
+        for waiter in waiters {
+            waiter.timeout?.cancel()
+            waiter.continuation.resume(returning: true)
         }
         if stopping {
             // stop() came while the connection was still being made: leave cleanly at once.
