@@ -38,7 +38,7 @@ extension DrinkHistory {
         let old = try ArgumentChecks.bottle(old), serial = try ArgumentChecks.bottle(serial)
         guard old != serial else { return false }
         return try write("moving bottle \(old) to its serial \(serial)") { db in
-            let hadRow = try BottleRecord.fetchOne(db, key: old)
+            let hadRow = try BottleRecord.fetch(id: old, in: db)
             let drinks = try Int.fetchOne(db, sql: "SELECT count(*) FROM drink WHERE bottle = ?", arguments: [old]) ?? 0
             guard hadRow != nil || drinks > 0 else { return false }
             // A drink both keys hold: the serial's copy stays, deleted when either was.
@@ -62,7 +62,7 @@ extension DrinkHistory {
                 WHERE \(ownedByOld)
                 """, arguments: ["old": old, "serial": serial])
             try db.execute(sql: "DELETE FROM engine_state WHERE \(ownedByOld)", arguments: ["old": old])
-            var merged = try BottleRecord.fetchOne(db, key: serial) ?? BottleRecord(id: serial)
+            var merged = try BottleRecord.fetch(id: serial, in: db) ?? BottleRecord(id: serial)
             if let previous = hadRow {
                 merged.name = merged.name ?? previous.name
                 merged.address = merged.address ?? previous.address ?? old
@@ -83,7 +83,7 @@ extension DrinkHistory {
                 merged.address = merged.address ?? old
             }
             merged.serial = serial
-            try merged.upsert(db)
+            try merged.save(db)
             return true
         }
     }

@@ -135,13 +135,19 @@ extension DrinkHistory {
         try read("reading the highest record id") { db in try Self.highestRecordID(bottle: bottle, in: db) }
     }
 
-    /// The same, inside a transaction (`storeChunk` checks it in the chunk's own).
+    /// The same, inside a transaction (`storeChunk` checks it in the chunk's own, at every chunk).
+    ///
+    /// The key's index (bottle, record_id, timestamp) walked from the highest id down to the
+    /// first drink of the current sequence (nearly always the first one): MAX(record_id) with the
+    /// `stored_at` condition read every drink of the bottle instead, at every chunk of a sync
+    /// (7 M instructions over the 36 chunks of 600 records). The statement is prepared once.
     static func highestRecordID(bottle: String, in db: Database) throws -> UInt32? {
-        try UInt32.fetchOne(db, sql: """
-            SELECT MAX(record_id) FROM drink
+        try UInt32.fetchOne(db.cachedStatement(sql: """
+            SELECT record_id FROM drink
             WHERE bottle = ?
               AND stored_at >= COALESCE((SELECT id_reset_at FROM bottle WHERE id = ?), stored_at)
-            """, arguments: [bottle, bottle])
+            ORDER BY record_id DESC LIMIT 1
+            """), arguments: [bottle, bottle])
     }
 }
 

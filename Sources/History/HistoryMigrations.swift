@@ -32,20 +32,16 @@ enum HistoryMigrations {
     /// `grdb_migrations` as GRDB's migrator records them, so that it finds nothing to do
     /// afterwards; false (nothing done) when the database has a schema already (the migrator's
     /// work: it runs each step in a transaction of its own, with its foreign-key checks).
-    /// One commit instead of eight, without the migrator's per-step pragmas and checks: a new
-    /// history is created in about half the instructions (README, "Where the time goes").
-    /// The same steps run, so the schema is the migrator's (HistoryTests compares the two).
+    /// One commit instead of eight, without the migrator's per-step pragmas and checks, and
+    /// from one SQL script (NewHistorySchema: why, and how it is held to the steps) rather than
+    /// the steps' table builders: the schema is the migrator's (DatabaseFileTests compares the two).
     static func createSchemaIfNew(_ writer: any DatabaseWriter) throws -> Bool {
         try writer.writeWithoutTransaction { db in
             var created = false
             // IMMEDIATE: another process creating the same file waits, then sees the schema.
             try db.inTransaction(.immediate) {
                 guard try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0 else { return .commit }
-                try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-                for step in steps {
-                    try step.migrate(db)
-                    try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [step.name])
-                }
+                try NewHistorySchema.create(in: db, stepNames: steps.map(\.name))
                 created = true
                 return .commit
             }

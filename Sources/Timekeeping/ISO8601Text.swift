@@ -45,9 +45,6 @@ public enum ISO8601Text {
 
     private static func utc(wholeSeconds: Int) -> String {
         let (days, secondOfDay) = CivilDate.split(seconds: wholeSeconds)
-        let (year, month, day) = CivilDate.date(daysSince1970: days)
-        func two(_ value: Int) -> String { CivilDate.padded(value, 2) }
-        return "\(CivilDate.padded(year, 4))-\(two(month))-\(two(day))"
-            + "T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
+        return CivilDate.text(daysSince1970: days, secondOfDay: secondOfDay, separator: UInt8(ascii: "T"), suffix: UInt8(ascii: "Z"))
     }
 }

@@ -33,8 +33,7 @@ public struct LocalDay: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// `YYYY-MM-DD`.
     public var description: String {
-        let (y, m, d) = CivilDate.date(daysSince1970: daysSince1970)
-        return "\(CivilDate.padded(y, 4))-\(CivilDate.padded(m, 2))-\(CivilDate.padded(d, 2))"
+        CivilDate.text(daysSince1970: daysSince1970)
     }
 
     public static func < (lhs: LocalDay, rhs: LocalDay) -> Bool { lhs.daysSince1970 < rhs.daysSince1970 }

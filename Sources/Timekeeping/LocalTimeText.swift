@@ -11,9 +11,6 @@ public enum LocalTimeText {
         let instant = LocalClock.sanitized(seconds).rounded(.down)
         let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: instant))
         let (days, secondOfDay) = CivilDate.split(seconds: Int(instant) + offset)
-        let (year, month, day) = CivilDate.date(daysSince1970: days)
-        func two(_ value: Int) -> String { CivilDate.padded(value, 2) }
-        return "\(CivilDate.padded(year, 4))-\(two(month))-\(two(day))"
-            + " \(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))"
+        return CivilDate.text(daysSince1970: days, secondOfDay: secondOfDay)
     }
 }

@@ -63,6 +63,42 @@ import Testing
         #expect(try history.bottleState(id: "ignored") == nil)
     }
 
+    /// `updateBottle` writes through its own prepared upsert (BottleRecord.save): the row it
+    /// leaves is, column by column, the one GRDB's `upsert` (`recordBottle`) leaves.
+    @Test func theSavedRowIsTheOneGRDBsUpsertStores() throws {
+        let history = try memoryHistory()
+        var full = BottleRecord(id: "AQ-0001", name: "Aquavate-A3F2", serial: "AQ-0001", address: "F4:12:FA:00:A3:F4",
+                                goalML: 2000, lastSeen: 10.25, lastSync: 20, idResetAt: 5, state: state)
+        full.firmware = "1.2.3"
+        full.model = "A1"
+        full.shakeToEmpty = true
+        full.calibrated = false
+        full.scale = 412.5
+        full.clockOffset = -3
+        full.battery = 86
+        func row(_ id: String) throws -> [String] {
+            try history.read("reading the raw row") { try BottleRecord.storedColumns(id: id, in: $0) }
+        }
+        try history.recordBottle(full)
+        let byGRDB = try row("AQ-0001")
+        try history.forgetBottle(id: "AQ-0001", at: 1)
+        try history.updateBottle(id: "AQ-0001") { $0 = full }
+        #expect(try row("AQ-0001") == byGRDB)
+        #expect(byGRDB.count == BottleRecord.columns.count)
+        #expect(try history.bottleState(id: "AQ-0001") == full)
+        // Saved over an existing row: every column replaced, nil ones too.
+        var emptied = BottleRecord(id: "AQ-0001", lastSeen: 30)
+        emptied.battery = nil
+        try history.updateBottle(id: "AQ-0001") { $0 = emptied }
+        #expect(try history.bottleState(id: "AQ-0001") == emptied)
+        try history.recordBottle(full)
+        try history.recordBottle(emptied)
+        let emptiedByGRDB = try row("AQ-0001")
+        try history.updateBottle(id: "AQ-0001") { $0 = full }
+        try history.updateBottle(id: "AQ-0001") { $0 = emptied }
+        #expect(try row("AQ-0001") == emptiedByGRDB)
+    }
+
     @Test func bottlesAreListedMostRecentlySeenFirst() throws {
         let history = try memoryHistory()
         try history.recordBottle(BottleRecord(id: "old", lastSeen: 10))
