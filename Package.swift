@@ -27,7 +27,7 @@ let package = Package(
         // adjtimex(2) from glibc's sys/timex.h: is the clock synchronised?
         .systemLibrary(name: "CTimex"),
         .systemLibrary(name: "CMalloc"),
-        .systemLibrary(name: "CLink"),
+        .target(name: "CLink"),
         // sd_notify / sd_watchdog_enabled: readiness, status and the watchdog of a Type=notify service.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 

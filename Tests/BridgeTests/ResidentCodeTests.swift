@@ -34,6 +34,22 @@ import Testing
         #expect(segment.length == Int(2 * Self.page))
     }
 
+    @Test func anObjectWithTextRelocationsOrTheKernelsIsLeftAlone() {
+        let headers = [aq_segment_header(type: UInt32(PT_LOAD), flags: UInt32(PF_R) | UInt32(PF_X), address: 0, size: 0x4000),
+                       aq_segment_header(type: UInt32(PT_LOAD), flags: UInt32(PF_R) | UInt32(PF_W), address: 0x5000, size: 0x1000)]
+        headers.withUnsafeBufferPointer { buffer in
+            func object(_ name: StaticString, textRelocations: Int32) -> aq_loaded_object {
+                aq_loaded_object(name: UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self), base: 0x7f00_0000_0000,
+                                 headers: buffer.baseAddress, count: buffer.count, has_text_relocations: textRelocations)
+            }
+            // The code segment of a library, not its data.
+            #expect(ReadOnlySegment.all(of: object("/lib/libsqlite3.so.0", textRelocations: 0))
+                        == [ReadOnlySegment(start: 0x7f00_0000_0000, length: 0x4000)])
+            #expect(ReadOnlySegment.all(of: object("/lib/libold.so.1", textRelocations: 1)).isEmpty)
+            #expect(ReadOnlySegment.all(of: object("linux-vdso.so.1", textRelocations: 0)).isEmpty)
+        }
+    }
+
     @Test func theKernelsObjectIsLeftAlone() {
         #expect(ReadOnlySegment.isKernelObject("linux-vdso.so.1"))
         #expect(ReadOnlySegment.isKernelObject("linux-gate.so.1"))

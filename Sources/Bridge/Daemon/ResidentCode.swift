@@ -18,7 +18,7 @@
 // the daemon runs next comes back on its first touch, a minor fault of about a microsecond.
 // Nothing anonymous, writable or shared is touched, so no state can be lost.
 //
-// The segments come from the loader (dl_iterate_phdr), not from /proc/self/smaps: smaps made the
+// The segments come from the loader (dl_iterate_phdr, through CLink), not from /proc/self/smaps: smaps made the
 // kernel walk every page of every mapping to count it, and its ~2,500 lines had to be parsed, a
 // few milliseconds of each `run --once` for two releases. The release runs inside the loader's
 // callback, so no object can be unloaded (dlclose) while its segments are given back.
@@ -41,10 +41,10 @@ public enum ResidentCode {
     public static func releaseStartupPages() -> Released {
         var released = Released(segments: 0, kibibytes: 0)
         _ = withUnsafeMutablePointer(to: &released) { total in
-            dl_iterate_phdr({ info, _, context in
-                guard let info, let context else { return 0 }
+            aq_for_each_loaded_object({ object, context in
+                guard let object, let context else { return 0 }
                 let total = context.assumingMemoryBound(to: Released.self)
-                for segment in ReadOnlySegment.all(of: info.pointee) {
+                for segment in ReadOnlySegment.all(of: object.pointee) {
                     guard let start = UnsafeMutableRawPointer(bitPattern: segment.start) else { continue }
                     _ = madvise(start, segment.length, MADV_RANDOM)
                     if madvise(start, segment.length, MADV_DONTNEED) == 0 {
@@ -70,18 +70,12 @@ struct ReadOnlySegment: Equatable {
     /// The read-only PT_LOAD segments of one loaded object. The vDSO is the kernel's, not a
     /// file's: it is left alone; so is an object with text relocations (DT_TEXTREL: the loader
     /// wrote into its read-only segments, whose pages are then private copies that must stay).
-    static func all(of object: dl_phdr_info) -> [ReadOnlySegment] {
-        if let name = object.dlpi_name, isKernelObject(String(cString: name)) { return [] }
-        guard let headers = object.dlpi_phdr else { return [] }
-        let indices = 0..<Int(object.dlpi_phnum)
-        if let dynamic = indices.first(where: { UInt32(headers[$0].p_type) == UInt32(PT_DYNAMIC) }),
-           hasTextRelocations(UnsafePointer(bitPattern: UInt(object.dlpi_addr) &+ UInt(headers[dynamic].p_vaddr))) {
-            return []
-        }
-        return indices.compactMap { index in
+    static func all(of object: aq_loaded_object) -> [ReadOnlySegment] {
+        guard object.has_text_relocations == 0, !isKernelObject(String(cString: object.name)),
+              let headers = object.headers else { return [] }
+        return (0..<object.count).compactMap { index in
             let header = headers[index]
-            return segment(type: UInt32(header.p_type), flags: UInt32(header.p_flags), base: UInt(object.dlpi_addr),
-                           address: UInt(header.p_vaddr), size: UInt(header.p_memsz))
+            return segment(type: header.type, flags: header.flags, base: object.base, address: header.address, size: header.size)
         }
     }
 
@@ -93,18 +87,6 @@ struct ReadOnlySegment: Equatable {
         let first = (base &+ address) & ~(pageSize - 1)
         let end = (base &+ address &+ size &+ pageSize - 1) & ~(pageSize - 1)
         return ReadOnlySegment(start: first, length: Int(end - first))
-    }
-
-    /// DT_TEXTREL, or DF_TEXTREL in DT_FLAGS, in a dynamic section (ends at DT_NULL).
-    private static func hasTextRelocations(_ dynamic: UnsafePointer<ElfW_Dyn>?) -> Bool {
-        guard var entry = dynamic else { return false }
-        while Int64(entry.pointee.d_tag) != Int64(DT_NULL) {
-            let tag = Int64(entry.pointee.d_tag)
-            if tag == Int64(DT_TEXTREL) { return true }
-            if tag == Int64(DT_FLAGS), UInt64(entry.pointee.d_un.d_val) & UInt64(DF_TEXTREL) != 0 { return true }
-            entry += 1
-        }
-        return false
     }
 
     /// linux-vdso.so.1 (linux-gate.so.1 on 32-bit x86): mapped by the kernel, no file behind it.
