@@ -13,12 +13,8 @@
 set -euo pipefail
 bin=${1:-.build-bench/release}
 syncs=${2:-5}
-work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-dbus-daemon --session --nofork --print-address=1 --address="unix:path=$work/bus.sock" > "$work/addr" 2>/dev/null &
-for _ in $(seq 50); do [ -s "$work/addr" ] && break; sleep 0.1; done
-export DBUS_SYSTEM_BUS_ADDRESS=$(head -1 "$work/addr")
-unset DBUS_SESSION_BUS_ADDRESS NOTIFY_SOCKET WATCHDOG_USEC
+# $work, a private bus (lib/private-bus.sh says what it sets up).
+source "$(dirname "$0")/lib/private-bus.sh"
 
 kib() { awk -v key="$1:" '$1 == key {print $2}' "/proc/$2/status"; }
 mib() { echo "scale=1; $1 / 1024" | bc; }

@@ -21,14 +21,9 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 map="$(dirname "$bin")/aquavate-bridge.map"
 [ -f "$map" ] || { echo "hot-code.sh: no link map at $map: build with scripts/release-build.sh" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "hot-code.sh: valgrind is missing (apt install valgrind)" >&2; exit 1; }
-work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-dbus-daemon --session --nofork --print-address=1 --address="unix:path=$work/bus.sock" > "$work/addr" 2>/dev/null &
-for _ in $(seq 50); do [ -s "$work/addr" ] && break; sleep 0.1; done
-export DBUS_SYSTEM_BUS_ADDRESS=$(head -1 "$work/addr")
-unset DBUS_SESSION_BUS_ADDRESS NOTIFY_SOCKET WATCHDOG_USEC
-"$bin/aquavate-sim" --records 600 --instant --unsync-on-disconnect --quiet 2> "$work/sim.log" &
-for _ in $(seq 100); do grep -qs ' with 600 records at ' "$work/sim.log" && break; sleep 0.1; done
+# $work, a private bus (lib/private-bus.sh says what it sets up).
+source "$(dirname "$0")/lib/private-bus.sh"
+start_sync_fixture
 
 # A copy without debug information: valgrind cannot read Swift's DWARF, and the symbol table is
 # what the list is made of.

@@ -8,12 +8,8 @@
 #   Benchmarks/live-daemon.sh [BIN_DIR]          # default .build-bench/release
 set -euo pipefail
 bin=${1:-.build-bench/release}
-work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-dbus-daemon --session --nofork --print-address=1 --address="unix:path=$work/bus.sock" > "$work/addr" 2>/dev/null &
-for _ in $(seq 50); do [ -s "$work/addr" ] && break; sleep 0.1; done
-export DBUS_SYSTEM_BUS_ADDRESS=$(head -1 "$work/addr")
-unset DBUS_SESSION_BUS_ADDRESS
+# $work, a private bus (lib/private-bus.sh says what it sets up).
+source "$(dirname "$0")/lib/private-bus.sh"
 
 "$bin/aquavate-sim" --records 600 --disconnect-delay 0.1 --state-file "$work/state.json" 2> "$work/sim.log" &
 for _ in $(seq 50); do [ -s "$work/state.json" ] && break; sleep 0.1; done

@@ -28,17 +28,9 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import bleak, sys; sy
     /usr/bin/python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet 'bleak==3.1.*'
 fi
-work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-dbus-daemon --session --nofork --print-address=1 --address="unix:path=$work/bus.sock" > "$work/addr" 2>/dev/null &
-for _ in $(seq 50); do [ -s "$work/addr" ] && break; sleep 0.1; done
-export DBUS_SYSTEM_BUS_ADDRESS=$(head -1 "$work/addr")
-unset DBUS_SESSION_BUS_ADDRESS NOTIFY_SOCKET WATCHDOG_USEC
-
-# No --state-file: the simulator would write its whole state as JSON at every ACK, which made each
-# chunk cost ~4 ms more for both clients. Ready when it has said what it serves.
-"$bin/aquavate-sim" --records 600 --instant --unsync-on-disconnect --quiet 2> "$work/sim.log" &
-for _ in $(seq 100); do grep -qs ' with 600 records at ' "$work/sim.log" && break; sleep 0.1; done
+# $work, a private bus (lib/private-bus.sh says what it sets up).
+source "$(dirname "$0")/lib/private-bus.sh"
+start_sync_fixture
 
 bridge=("$(cd "$bin" && pwd)/aquavate-bridge" run --once --db "$work/bridge.sqlite")
 bleak=("$venv/bin/python" "$here/bleak_sync.py" "$work/bleak.sqlite")
