@@ -29,20 +29,18 @@ def executed_functions(path):
     """Self cost per function, from one callgrind output file (every object: the executable is
     picked out afterwards by its symbol table, since callgrind may not name its object)."""
     costs = collections.Counter()
-    objects, names = {}, {}
+    names = {}
     current_function = None
     in_call = False
     with open(path, errors="replace") as profile:
         for line in profile:
-            if line.startswith("ob="):
-                _name(line[3:], objects)
-            elif line.startswith("fn="):
+            if line.startswith("fn="):
                 current_function = _name(line[3:], names)
                 in_call = False
             elif line.startswith("cfn="):
                 _name(line[4:], names)  # a callee's name may be defined here first
-            elif line.startswith(("cob=", "cfi=", "cfl=")):
-                continue
+            elif line.startswith(("ob=", "cob=", "fl=", "fi=", "fe=", "cfi=", "cfl=")):
+                continue  # objects and files: the executable is told by its symbol table
             elif line.startswith("calls="):
                 in_call = True  # the next cost line is the call's inclusive cost, not self cost
             elif line[:1].isdigit() or line[:1] in "+-*":

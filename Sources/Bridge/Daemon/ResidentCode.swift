@@ -18,9 +18,9 @@
 // the daemon runs next comes back on its first touch, a minor fault of about a microsecond.
 // Nothing anonymous, writable or shared is touched, so no state can be lost.
 //
-// The segments come from the loader (dl_iterate_phdr, through CLink), not from /proc/self/smaps: smaps made the
-// kernel walk every page of every mapping to count it, and its ~2,500 lines had to be parsed, a
-// few milliseconds of each `run --once` for two releases. The release runs inside the loader's
+// The segments come from the loader (dl_iterate_phdr, through CLink), not from /proc/self/smaps:
+// smaps made the kernel walk every page of every mapping to count it, and its ~2,500 lines had to
+// be parsed, a few milliseconds of each `run --once` for two releases. The release runs inside the loader's
 // callback, so no object can be unloaded (dlclose) while its segments are given back.
 
 import CLink
