@@ -292,6 +292,9 @@ public final class BottleSession {
         }
         roundNewRecords += results.filter(\.isNew).count
         onEvent(.stored(results, at: clock.now))
+        // The chunk's lines and reminders after its ACK is on its way, also when writing it
+        // fails: the bottle sends the next chunk while they are written, not after.
+        defer { store.committed(results, bottle: bottleID) }
         try await write(.syncControl, SyncControl.ack.encoded())
         if progress.acknowledged() == .surplus {
             // Cannot happen: an ACK is written only for an accepted chunk. Kept loud because a

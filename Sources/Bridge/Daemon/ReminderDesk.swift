@@ -250,8 +250,9 @@ public actor ReminderDesk {
         switch input {
         case .currentState(let low, let percent, let time): currentState(lowBattery: low, batteryPercent: percent, at: time, bottle: key)
         case .bottleGoal(let goal, let time): bottleGoal(goal, at: time, bottle: key)
-        case .historyChanged: historyChanged(bottle: key)
-        case .drinkStored(let record): drinkStored(record, bottle: key)
+        case .stored(let drinks):
+            historyChanged(bottle: key)
+            for drink in drinks { drinkStored(drink, bottle: key) }
         case .syncEnded(let time, let newRecords): syncEnded(at: time, newRecords: newRecords, bottle: key)
         case .identified(let previous, let serial, let time): identified(previous: previous, serial: serial, at: time)
         }

@@ -146,15 +146,23 @@ public final class BottleIngest: DrinkStore, Sendable {
     // MARK: Storing
 
     /// One chunk's records, in one write transaction committed when this returns (the session
-    /// ACKs after it). `DrinkStore`, for the live session.
+    /// ACKs after it). `DrinkStore`, for the live session; what they mean is said by
+    /// `committed`, which the session calls once the ACK is written.
     public func store(_ records: [DrinkRecord], bottle: String, at storedAt: Double) throws -> [StoreResult] {
         let stored = try history.storeChunk(records, bottle: bottle, at: storedAt)
         if stored.idsRestarted {
             logger.notice("\(bottle): record ids restarted at #\(records[0].recordID) (the bottle's history was cleared)")
         }
-        let new = stored.results.filter(\.isNew)
-        state.withLock { $0.newRecordsInSync += new.count }
-        for result in stored.results {
+        let new = stored.results.count { $0.isNew }
+        state.withLock { $0.newRecordsInSync += new }
+        return stored.results
+    }
+
+    /// A committed chunk said: a drink event for each record (the journal's lines, replay's
+    /// output), and one input for the reminders with the chunk's new drinks, so that the reminder
+    /// side wakes once a chunk, not once a drink.
+    public func committed(_ results: [StoreResult], bottle: String) {
+        for result in results {
             if result.outcome == .conflicting {
                 logger.warning("record #\(result.record.recordID) at \(result.record.timestamp) differs from the stored copy; the first copy is kept")
             }
@@ -163,9 +171,16 @@ public final class BottleIngest: DrinkStore, Sendable {
                               amountML: Int(record.amountML), bottleLevelML: Int(record.bottleLevelML),
                               kind: record.kind, deleted: record.isDeleted, isNew: result.isNew)))
         }
-        if !new.isEmpty { remind(.historyChanged) }
-        for result in new where !result.record.isDeleted { remind(.drinkStored(result.record)) }
-        return stored.results
+        let new = results.filter(\.isNew)
+        if !new.isEmpty { remind(.stored(newDrinks: new.map(\.record).filter { !$0.isDeleted })) }
+    }
+
+    /// Stores and says a chunk at once (replay: there is no ACK to wait for).
+    @discardableResult
+    public func storeAndSay(_ records: [DrinkRecord], bottle: String, at storedAt: Double) throws -> [StoreResult] {
+        let results = try store(records, bottle: bottle, at: storedAt)
+        committed(results, bottle: bottle)
+        return results
     }
 
     /// A sync ended (its outcome from `SyncProgress.outcome`, the one rule).

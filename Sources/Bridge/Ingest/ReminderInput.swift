@@ -8,10 +8,9 @@ public enum ReminderInput: Sendable, Equatable {
     case currentState(lowBattery: Bool, batteryPercent: Int, at: Double)
     /// The bottle's own goal, when it is one the bottle can hold.
     case bottleGoal(Int, at: Double)
-    /// New records are in the history (the pace changes).
-    case historyChanged
-    /// A new drink was stored (the daemon publishes it).
-    case drinkStored(DrinkRecord)
+    /// A chunk put new records in the history (the pace changes); its new drinks that are not
+    /// deleted, in order (the daemon publishes them).
+    case stored(newDrinks: [DrinkRecord])
     /// A sync ended having committed `newRecords` new records (2.4's after-sync rules).
     case syncEnded(at: Double, newRecords: Int)
     /// The bottle's serial was read and its history moved from its address (`previous`) to it:

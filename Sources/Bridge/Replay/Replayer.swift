@@ -299,7 +299,7 @@ public final class Replayer: @unchecked Sendable {
     /// Stores one chunk's records through the ingest (one transaction, reported as drink events).
     private func commit(_ records: [DrinkRecord], at time: Double, file: String, line: Int) {
         do {
-            _ = try ingest.store(records, bottle: ingest.bottleID, at: time)
+            try ingest.storeAndSay(records, bottle: ingest.bottleID, at: time)
         } catch {
             reject("could not store the chunk: \(error)", file: file, line: line)
         }
@@ -354,9 +354,9 @@ public final class Replayer: @unchecked Sendable {
             var settings = reminders.engine.reminderSettings
             settings.hydration = configuration.hydrationSettings(bottleGoal: bottleGoalML)
             reminders.updateSettings(settings, at: time)
-        case .historyChanged:
+        case .stored:
             reminders.historyChanged()
-        case .drinkStored, .identified:
+        case .identified:
             break
         case .syncEnded(let time, let newRecords):
             reminders.syncEnded(at: time, newRecords: newRecords)
