@@ -80,11 +80,13 @@ public struct Connector: Sendable {
         _ device: DBusObjectPath, required: [String], label: String, watch: ChangeWatch, view: inout DeviceView
     ) async throws -> GATTConnection {
         guard view.exists else { throw DeviceVanished(device: label) }
+        // The session's own connection opens while BlueZ connects and resolves: its handshake
+        // with the bus need not wait for them. An attempt that fails drops it, which closes it.
+        async let privateSystemBus = client.openPrivateSystemBus()
         try await connectOrAdopt(device, label: label, watch: watch, view: &view)
         try await waitForServices(device, label: label, watch: watch, view: &view)
         try await waitForCharacteristics(device, required: required, label: label)
-        let privateSystemBus = try await client.openPrivateSystemBus()
-        return GATTConnection(client: client, device: device, privateSystemBus: privateSystemBus, watch: watch, view: view,
+        return GATTConnection(client: client, device: device, privateSystemBus: try await privateSystemBus, watch: watch, view: view,
                               policy: policy, logger: logger)
     }
 

@@ -124,6 +124,8 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         defer { withExtendedLifetime((lock, claim)) {} }
+        // BlueZ's objects are read while the history opens (BlueZHeadStart says why).
+        let bluez = BlueZHeadStart(bus: .system)
         let outcome: DaemonOutcome
         do {
             let history = try common.openHistory(path: common.databasePath)
@@ -141,6 +143,7 @@ struct RunCommand: AsyncParsableCommand {
             options.failedSessionPause = .milliseconds(Int64(failurePause * 1000))
             options.scanRefresh = .milliseconds(Int64(scanRefresh * 1000))
             options.source = "aquavate-bridge \(BridgeVersion.string)"
+            options.bluezHeadStart = bluez
             var web: WebLaunch?
             do {
                 if let address = try WebServer.address(option: http, configuration: configuration) {
@@ -152,9 +155,14 @@ struct RunCommand: AsyncParsableCommand {
             }
             outcome = try await Self.runDaemon(options: options, history: history, configuration: configuration, logger: logger, web: web)
         } catch let failure as CommandFailure {
+            await bluez.discard()
             StandardError.writeLine("aquavate-bridge run: \(failure.description)")
             throw ExitCode.failure
+        } catch {
+            await bluez.discard()
+            throw error
         }
+        await bluez.discard()
         switch outcome {
         case .succeeded(let summary):
             if once { print(summary) }

@@ -113,6 +113,7 @@ public final class BridgeDaemon: Service, Sendable {
                     await desk.bottlesForgotten()
                 }
                 enter("connecting to bluetoothd")
+                if client == nil { client = try await options.bluezHeadStart?.take() }
                 if client == nil { client = try await BlueZClient.connect(bus: options.bus) }
                 guard let bluez = client else { continue }
                 let adapter = try await usableAdapter(bluez)

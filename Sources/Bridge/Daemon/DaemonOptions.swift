@@ -7,6 +7,9 @@ import DBus
 public struct DaemonOptions: Sendable {
     /// The bus BlueZ is on (tests and `demo`: a private bus).
     public var bus: BusAddress = .system
+    /// A connection to BlueZ on `bus` begun before the daemon was (`run`: while the history
+    /// opened); the loop's first pass takes it instead of connecting.
+    public var bluezHeadStart: BlueZHeadStart?
     /// `--adapter hciN`; nil: the first powered LE-central adapter.
     public var adapter: String?
     /// `--once`: sync once and stop.
