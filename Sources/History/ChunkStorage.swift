@@ -32,10 +32,7 @@ extension DrinkHistory {
                 row.idResetAt = storedAt
                 try row.upsert(db)
             }
-            let results = try records.map { record in
-                StoreResult(record: record, outcome: try Self.store(record, bottle: bottle, at: storedAt, in: db))
-            }
-            return StoredChunk(results: results, idsRestarted: restarted)
+            return StoredChunk(results: try Self.storeAll(records, bottle: bottle, at: storedAt, in: db), idsRestarted: restarted)
         }
     }
 
