@@ -32,7 +32,10 @@ extension DrinkHistory {
                 row.idResetAt = storedAt
                 try row.upsert(db)
             }
-            return StoredChunk(results: try Self.storeAll(records, bottle: bottle, at: storedAt, in: db), idsRestarted: restarted)
+            let results = try records.map { record in
+                StoreResult(record: record, outcome: try Self.store(record, bottle: bottle, at: storedAt, in: db))
+            }
+            return StoredChunk(results: results, idsRestarted: restarted)
         }
     }
 

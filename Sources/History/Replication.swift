@@ -17,11 +17,13 @@ extension DrinkHistory {
             let mark = try db.cachedStatement(sql: """
                 UPDATE drink SET origin = ? WHERE bottle = ? AND record_id = ? AND timestamp = ?
                 """)
-            let results = try Self.storeAll(records, bottle: bottle, at: storedAt, in: db)
-            for result in results where result.outcome == .inserted || result.outcome == .insertedDeleted {
-                try mark.execute(arguments: [origin, bottle, result.record.recordID, result.record.timestamp])
+            return try records.map { record in
+                let outcome = try Self.store(record, bottle: bottle, at: storedAt, in: db)
+                if outcome == .inserted || outcome == .insertedDeleted {
+                    try mark.execute(arguments: [origin, bottle, record.recordID, record.timestamp])
+                }
+                return StoreResult(record: record, outcome: outcome)
             }
-            return results
         }
     }
 
