@@ -42,6 +42,8 @@ let package = Package(
         .target(name: "History", dependencies: [
             "AquavateProtocol", "Timekeeping",
             .product(name: "GRDB", package: "GRDB.swift"),
+            // SQLite's C API, for the one statement bound by hand (DrinkInsert.swift says why).
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         // Swift face of libdbus.
         .target(name: "DBus", dependencies: ["CDBus", "Locking"]),

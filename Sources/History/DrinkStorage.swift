@@ -33,20 +33,7 @@ extension DrinkHistory {
                               in db: Database) throws -> StoreOutcome {
         // New records are the common case: one INSERT, no lookup. A conflict on the key (and
         // only on the key: every other constraint holds by construction) inserts nothing.
-        // A cached prepared statement: this runs once per record of every chunk, and building
-        // the INSERT through the record's persistence container cost more than SQLite itself
-        // (measured with `perf` on the 1,000,000-record replay benchmark).
-        let insert = try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO drink
-                (bottle, record_id, timestamp, amount_ml, bottle_level_ml, type, type_raw, flags, deleted, stored_at, deleted_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        let deleted = record.isDeleted
-        try insert.execute(arguments: [
-            bottle, record.recordID, record.timestamp, record.amountML, record.bottleLevelML, record.kind.rawValue,
-            record.typeRaw, record.flagsRaw, deleted, storedAt, deleted ? storedAt : nil,
-        ])
-        if db.changesCount > 0 {
+        if try insert(record, bottle: bottle, at: storedAt, in: db) {
             return record.isDeleted ? .insertedDeleted : .inserted
         }
         guard let stored = try fetchDrink(bottle: bottle, recordID: record.recordID,

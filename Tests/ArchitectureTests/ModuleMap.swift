@@ -35,7 +35,7 @@ enum ModuleMap {
         "Timekeeping": ["Foundation", "Locking"],
 
         "AquavateCapture": platform.union(["AquavateProtocol", "Locking", "Timekeeping"]),
-        "History": platform.union(["AquavateProtocol", "Timekeeping", "GRDB"]),
+        "History": platform.union(["AquavateProtocol", "Timekeeping", "GRDB", "GRDBSQLite"]),
         "ProcessSupport": platform.union(["Locking", "Timekeeping"]),
 
         "DBus": platform.union(["CDBus", "Locking", "Timekeeping"]),
