@@ -1,10 +1,7 @@
 // The live session's side of the one ingest path: the session's events go to `BottleIngest`
-// (the same component replay feeds); what it reports (the journal's lines) and what it tells the
-// reminders are handed, in the order they happen, to one consumer task, which writes the lines
-// and gives the inputs to the daemon's reminder actor. The session does neither itself: it
-// would wait for them between a chunk's ACK and the next chunk (a line is ~8,000 instructions,
-// its time formatted in the bottle's zone; a one-shot sync of 600 records logs 600), and the
-// consumer does them on another core while the session waits for the bottle.
+// (the same component replay feeds), what it reports is logged, and what it tells the reminders
+// is handed, in order, to the daemon's reminder actor by a consumer task (the session must not
+// wait for the reminders between a chunk's commit and its ACK).
 
 import AquavateProtocol
 import BottleSession
@@ -17,39 +14,28 @@ struct SessionEventSink: Sendable {
     let ingest: BottleIngest
     private let desk: ReminderDesk
     private let syncs: SyncTally?
-    private let work: AsyncStream<Work>.Continuation
+    private let inputs: AsyncStream<ReminderInput>.Continuation
     private let consumer: Task<Void, Never>
-
-    /// What the consumer does, in order.
-    private enum Work: Sendable {
-        case say(BridgeEvent)
-        case remind(ReminderInput)
-    }
 
     init(history: DrinkHistory, desk: ReminderDesk, bottleID: String, syncs: SyncTally? = nil, logger: Logger) {
         self.desk = desk
         self.syncs = syncs
-        let (stream, continuation) = AsyncStream<Work>.makeStream()
-        work = continuation
-        let timeZone = desk.timeZone
+        let (stream, continuation) = AsyncStream<ReminderInput>.makeStream()
+        inputs = continuation
         // The inputs of this session's bottle, by its key as it stands (its serial once read).
         consumer = Task {
             var key = bottleID
-            for await item in stream {
-                switch item {
-                case .say(let event):
-                    Self.log(event, timeZone: timeZone, logger: logger)
-                case .remind(let input):
-                    await desk.apply(input, bottle: key)
-                    if case .identified(_, let serial, _) = input { key = serial }
-                }
+            for await input in stream {
+                await desk.apply(input, bottle: key)
+                if case .identified(_, let serial, _) = input { key = serial }
             }
         }
+        let timeZone = desk.timeZone
         ingest = BottleIngest(history: history, bottleID: bottleID, logger: logger,
                               emit: { event in
-                                  continuation.yield(.say(event))
+                                  Self.log(event, timeZone: timeZone, logger: logger)
                                   if case .command(let command) = event { desk.publish(command) }
-                              }, remind: { continuation.yield(.remind($0)) })
+                              }, remind: { continuation.yield($0) })
     }
 
     /// One event of the session, as it happens.
@@ -72,11 +58,10 @@ struct SessionEventSink: Sendable {
         }
     }
 
-    /// The session ended: what is pending is written, every line is out, the reminders have
-    /// heard everything.
+    /// The session ended: what is pending is written, the reminders have heard everything.
     func finish(at time: Double) async {
         ingest.disconnected(at: time)
-        work.finish()
+        inputs.finish()
         await consumer.value
     }
 
