@@ -8,10 +8,12 @@ import GRDB
 
 extension DrinkHistory {
     /// Stores what one fetch returned; returns how many wake-ups and sessions were new.
+    /// Committed without waiting for the disk (`.normal`): the bottle sends all it has at every
+    /// fetch, so what a power cut loses comes again with the next.
     @discardableResult
     public func storeActivity(bottle: String, motion: [MotionEvent], backpack: [BackpackSession]) throws -> (motion: Int, backpack: Int) {
         let bottle = try ArgumentChecks.bottle(bottle)
-        return try write("storing the activity of \(bottle)") { db in
+        return try write("storing the activity of \(bottle)", durability: .normal) { db in
             var newMotion = 0, newBackpack = 0
             for event in motion {
                 try db.execute(sql: """

@@ -33,11 +33,16 @@ extension DrinkHistory {
     /// drinks (a drink both have is kept once, deleted if either copy is), the bottle's row
     /// (merged: what the serial's row knows wins), queued commands and activity. Returns whether
     /// anything moved.
+    ///
+    /// Committed without waiting for the disk (`.normal`): the bottle states its serial at every
+    /// connection, so a move lost in a power cut is made again at the next one, from a history
+    /// that is as it was before it (the WAL keeps commits in order: the drinks stored under the
+    /// serial afterwards are synced with the move in front of them).
     @discardableResult
     public func moveBottle(from old: String, toSerial serial: String) throws -> Bool {
         let old = try ArgumentChecks.bottle(old), serial = try ArgumentChecks.bottle(serial)
         guard old != serial else { return false }
-        return try write("moving bottle \(old) to its serial \(serial)") { db in
+        return try write("moving bottle \(old) to its serial \(serial)", durability: .normal) { db in
             let hadRow = try BottleRecord.fetch(id: old, in: db)
             let drinks = try Int.fetchOne(db, sql: "SELECT count(*) FROM drink WHERE bottle = ?", arguments: [old]) ?? 0
             guard hadRow != nil || drinks > 0 else { return false }

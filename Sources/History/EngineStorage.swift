@@ -36,9 +36,13 @@ extension DrinkHistory {
     /// save, in one transaction: a crash never records one without the other.
     /// `replacing`: an older name of the same state (the one engine of a single-bottle history),
     /// removed in the same transaction, so the state is never held twice.
+    /// `durability`: the history's own unless the caller says the state can be derived again
+    /// (`.normal`); a save that records deliveries always takes the history's own.
     public func saveEngineState(named name: String, json: String, at time: Double,
-                                delivered: [DeliveredNotification] = [], replacing older: String? = nil) throws {
-        try write("saving the \(name) engine state") { db in
+                                delivered: [DeliveredNotification] = [], replacing older: String? = nil,
+                                durability requested: Durability? = nil) throws {
+        let durability = delivered.isEmpty ? requested ?? self.durability : self.durability
+        try write("saving the \(name) engine state", durability: durability) { db in
             if let older, older != name {
                 try db.execute(sql: "DELETE FROM engine_state WHERE name = ?", arguments: [older])
             }

@@ -89,7 +89,7 @@ public final class ReminderRunner {
         bottle = newKey
         ledger.bottle = newKey
         inherited = inherited ?? old
-        save(deliveries: [], at: instant, force: true)
+        save(deliveries: [], at: instant, force: true, durability: .normal)
     }
 
     /// Runs the on-start rules at the first event of a run, then the ticks up to `instant`.
@@ -105,12 +105,12 @@ public final class ReminderRunner {
         lastInstant = max(lastInstant ?? instant, instant)
         if !started {
             started = true
-            handle(engine.start(at: instant, ledger: ledger), at: instant)
+            handle(engine.start(at: instant, ledger: ledger), at: instant, durability: .normal)
             lastTick = (instant / 60).rounded(.up) * 60 - 60
         }
         guard var minute = lastTick.map({ $0 + 60 }) else { return }
         while minute <= instant {
-            handle(engine.tick(at: minute, ledger: ledger), at: minute)
+            handle(engine.tick(at: minute, ledger: ledger), at: minute, durability: .normal)
             ticksRun += 1
             lastTick = minute
             minute += 60
@@ -124,12 +124,13 @@ public final class ReminderRunner {
 
     /// A sync session ended (last chunk ACKed, or interrupted) having committed `newRecords`.
     public func syncEnded(at instant: Double, newRecords: Int) {
-        handle(engine.syncEnded(at: instant, newRecords: newRecords, ledger: ledger), at: instant)
+        handle(engine.syncEnded(at: instant, newRecords: newRecords, ledger: ledger), at: instant, durability: .normal)
     }
 
     /// A Current State arrived (low battery, 2.5).
     public func currentState(lowBattery: Bool, batteryPercent: Int, at instant: Double) {
-        handle(engine.currentState(lowBattery: lowBattery, batteryPercent: batteryPercent, at: instant), at: instant)
+        handle(engine.currentState(lowBattery: lowBattery, batteryPercent: batteryPercent, at: instant), at: instant,
+               durability: .normal)
     }
 
     /// The settings changed (a goal read from the bottle, `config set` in the daemon).
@@ -190,23 +191,28 @@ public final class ReminderRunner {
         engine.status(at: instant, ledger: ledger)
     }
 
-    private func handle(_ deliveries: [Delivery], at instant: Double) {
+    /// `durability` of the state's save when nothing was delivered: `.normal` where the rules
+    /// ran on time and bottle traffic alone (the start, ticks, a sync's end, a Current State, a
+    /// new key), whose state the same rules derive again from the history and the clock after a
+    /// power cut; what a person did (an intake, an action, a setting) and every delivery are
+    /// saved at the history's own (a person is never told twice because a save was lost).
+    private func handle(_ deliveries: [Delivery], at instant: Double, durability: Durability? = nil) {
         for line in engine.drainJournal() {
             logger.info("\(line)")
         }
         for delivery in deliveries {
             deliver(delivery)
         }
-        save(deliveries: deliveries, at: instant)
+        save(deliveries: deliveries, at: instant, durability: durability)
     }
 
-    private func save(deliveries: [Delivery], at instant: Double, force: Bool = false) {
+    private func save(deliveries: [Delivery], at instant: Double, force: Bool = false, durability: Durability? = nil) {
         guard force || engine.state != savedState || !deliveries.isEmpty else { return }
         do {
             let json = String(decoding: try JSONEncoder().encode(engine.state), as: UTF8.self)
             try history.saveEngineState(named: Self.stateName(bottle: bottle), json: json, at: instant, delivered: deliveries.map {
                 DeliveredNotification(id: $0.id, kind: $0.kind.rawValue, time: $0.time, title: $0.title, body: $0.body)
-            }, replacing: inherited)
+            }, replacing: inherited, durability: durability)
             inherited = nil
             savedState = engine.state
         } catch {
