@@ -47,7 +47,7 @@ struct DoctorCommand: AsyncParsableCommand {
     func run() async throws {
         let configPath = service ? ServicePaths.config : (common.config ?? BridgePaths.defaultConfigFile())
         let inputs = DoctorInputs(
-            environment: ProcessInfo.processInfo.environment,
+            environment: ProcessEnvironment.current,
             configPath: configPath,
             configMustExist: service || common.config != nil,
             databasePath: service ? ServicePaths.database : common.databasePath,

@@ -114,7 +114,7 @@ struct RunCommand: AsyncParsableCommand {
         let lock: InstanceLock
         let claim: BusClaim
         do {
-            let environment = ProcessInfo.processInfo.environment
+            let environment = ProcessEnvironment.current
             lock = try InstanceLock.acquire(path: InstanceLock.path(environment: environment, databasePath: common.databasePath))
             // The lock file guards one place; the claim guards the Bluetooth stack, whoever
             // started the other daemon (the service, or a user by hand).

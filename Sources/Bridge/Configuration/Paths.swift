@@ -4,14 +4,14 @@ import Foundation
 
 public enum BridgePaths {
     /// `$XDG_CONFIG_HOME/aquavate/bridge.toml` (XDG default `~/.config`).
-    public static func defaultConfigFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultConfigFile(environment: [String: String] = ProcessEnvironment.current) -> String {
         let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (home(environment) + "/.config")
         return base + "/aquavate/bridge.toml"
     }
 
     /// `$XDG_DATA_HOME/aquavate/history.sqlite` (XDG default `~/.local/share`).
-    public static func defaultDatabase(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func defaultDatabase(environment: [String: String] = ProcessEnvironment.current) -> String {
         let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (home(environment) + "/.local/share")
         return base + "/aquavate/history.sqlite"

@@ -28,7 +28,7 @@ public struct Systemd: ServiceManager {
 
     /// Reads this process's environment, as libsystemd does.
     public init() {
-        isListening = !(ProcessInfo.processInfo.environment["NOTIFY_SOCKET"] ?? "").isEmpty
+        isListening = !(ProcessEnvironment.current["NOTIFY_SOCKET"] ?? "").isEmpty
         var microseconds: UInt64 = 0
         // sd_watchdog_enabled reads WATCHDOG_USEC and WATCHDOG_PID (the pings are expected from
         // that process only). 0: the variables stay in the environment; a child started later

@@ -59,7 +59,7 @@ public enum SinkSetup {
 
     /// Whether a session bus is there to connect to: a headless Pi has none, and then the
     /// desktop sink is left out instead of retrying forever.
-    static func sessionBusExists(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    static func sessionBusExists(environment: [String: String] = ProcessEnvironment.current) -> Bool {
         if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return true }
         guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return false }
         return FileManager.default.fileExists(atPath: runtime + "/bus")

@@ -13,7 +13,7 @@ public struct JournalLogHandler: LogHandler {
     private let underJournal: Bool
 
     public init(label: String, level: Logger.Level = .info,
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+                environment: [String: String] = ProcessEnvironment.current) {
         self.label = label
         self.logLevel = level
         self.underJournal = environment["JOURNAL_STREAM"] != nil
