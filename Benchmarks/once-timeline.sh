@@ -6,6 +6,10 @@
 #   start            exec → the database file is opened (loading, runtime, argument parsing, lock)
 #   database         → the first bus connection (open, WAL, migrations, configuration, sinks)
 #   bluez            → SetDiscoveryFilter (Hello, match rules, GetManagedObjects, adapter)
+#                      Since BlueZHeadStart (run reads BlueZ's objects while the history opens)
+#                      the first bus connection comes right after the history's file is opened:
+#                      "database" is then only that, and "bluez" holds the rest of the history's
+#                      set-up with BlueZ's beside it.
 #   discovery        → Connect (StartDiscovery until the bottle is heard, StopDiscovery)
 #   connect          → the first StartNotify (Connect, services resolved, the GATT connection)
 #   set-up           → the START write (subscriptions, Device Information, state, config, settings,
