@@ -292,8 +292,8 @@ public final class BottleSession {
         }
         roundNewRecords += results.filter(\.isNew).count
         onEvent(.stored(results, at: clock.now))
-        // The chunk's lines and reminders after its ACK is on its way, also when writing it
-        // fails: the bottle sends the next chunk while they are written, not after.
+        // The chunk's lines and reminders once its ACK is written (also when writing it fails):
+        // the bottle is then already at work on the next chunk, instead of waiting for them.
         defer { store.committed(results, bottle: bottleID) }
         try await write(.syncControl, SyncControl.ack.encoded())
         if progress.acknowledged() == .surplus {
