@@ -42,6 +42,10 @@ public final class BlueZClient: Sendable {
     public let connection: BusConnection
     private let state = Locked(ClientState())
     private let pumps = Locked<[Task<Void, Never>]>([])
+    /// BlueZ's signals, applied to the cache on the connection's owner thread as they arrive.
+    private let signals = Locked<SignalSubscription?>(nil)
+    /// Signals that arrived before the object tree was loaded, in order; nil once it is.
+    private let early = Locked<[DBusSignal]?>([])
 
     private struct ClientState {
         var objects = BlueZObjects()
@@ -76,23 +80,33 @@ public final class BlueZClient: Sendable {
 
     private func start() async throws {
         // Subscribed before GetManagedObjects (bleak's order): a change made between the two is
-        // buffered and applied after the tree, so it is never lost.
-        let signals = try await connection.subscribe(MatchRule(sender: BlueZNames.service))
+        // held and applied after the tree, so it is never lost. Each signal is applied on the
+        // connection's owner thread as it is routed, not by a task reading a buffer: one thread
+        // hand-off less for every signal (a notification went owner thread → a pump task → the
+        // GATT connection's task → the session).
+        let subscription = try await connection.subscribe(MatchRule(sender: BlueZNames.service)) { [weak self] signal in
+            guard let self else { return }
+            let held = self.early.withLock { early -> Bool in
+                guard early != nil else { return false }
+                early?.append(signal)
+                return true
+            }
+            if !held { self.apply(signal) }
+        }
+        signals.withLock { $0 = subscription }
         let owners = try await connection.nameOwnerChanges(for: BlueZNames.service)
         guard let owner = try await connection.nameOwner(BlueZNames.service) else {
             throw BluetoothServiceUnavailable(detail: "nobody owns the name org.bluez on \(connection.address)")
         }
         let tree = try await Self.loadTree(connection)
-        state.withLock {
-            $0.objects = BlueZObjects(tree)
-            $0.serviceOwner = owner
-        }
-        let signalPump = Task { [weak self] in
-            // Progress: one signal a pass, awaited; ends with the subscription (close()).
-            while let signal = await signals.next() {
-                guard let self else { return }
-                self.apply(signal)
+        // The tree, then what came meanwhile, in order; the owner thread waits on `early` for it.
+        early.withLock { early in
+            state.withLock {
+                $0.objects = BlueZObjects(tree)
+                $0.serviceOwner = owner
             }
+            for signal in early ?? [] { apply(signal) }
+            early = nil
         }
         let ownerPump = Task { [weak self] in
             for await change in owners {
@@ -100,7 +114,7 @@ public final class BlueZClient: Sendable {
                 await self.serviceOwnerChanged(to: change.newOwner)
             }
         }
-        pumps.withLock { $0 = [signalPump, ownerPump] }
+        pumps.withLock { $0 = [ownerPump] }
     }
 
     private static func loadTree(_ connection: BusConnection) async throws -> [DBusObjectPath: BlueZObjects.Interfaces] {
@@ -122,6 +136,8 @@ public final class BlueZClient: Sendable {
             return tasks
         }
         for task in tasks { task.cancel() }
+        // Dropped, the subscription leaves the bus with the connection (no RemoveMatch to wait for).
+        signals.withLock { $0 = nil }
         let watchers = state.withLock { state in
             defer { state.watchers.removeAll() }
             return Array(state.watchers.values)

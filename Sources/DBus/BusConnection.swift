@@ -130,12 +130,28 @@ public final class BusConnection: Sendable {
     /// or wait with `next(within:where:)`; `cancel()` it (or drop it) to remove the rule. The unicast `NameAcquired`/`NameLost`
     /// arrive only on a rule that names them as member.
     public func subscribe(_ rule: MatchRule) async throws -> SignalSubscription {
+        try await subscribe(rule, handler: nil)
+    }
+
+    /// Subscribes to `rule`, handing each signal to `handler` on the connection's owner thread, in
+    /// order, as it is routed, instead of buffering it for a task to read: one thread hand-off
+    /// less per signal. `handler` must be quick and must not wait (the owner thread does every
+    /// libdbus call of the connection); it may call this connection (the call is queued). The
+    /// returned subscription delivers nothing; it ends the subscription on `cancel()` or when
+    /// dropped.
+    public func subscribe(_ rule: MatchRule, onOwnerThread handler: @escaping @Sendable (DBusSignal) -> Void) async throws
+        -> SignalSubscription
+    {
+        try await subscribe(rule, handler: handler)
+    }
+
+    private func subscribe(_ rule: MatchRule, handler: (@Sendable (DBusSignal) -> Void)?) async throws -> SignalSubscription {
         try rule.validate()
         let id = core.nextID()
         let buffer = EventQueue<DBusSignal>()
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
             let queued = core.enqueue { core in
-                core.addSubscription(id: id, rule: rule, buffer: buffer) { done.resume(with: $0) }
+                core.addSubscription(id: id, rule: rule, buffer: buffer, handler: handler) { done.resume(with: $0) }
             }
             if !queued {
                 buffer.finish()

@@ -12,9 +12,12 @@ import Locking
 final class SubscriptionEntry {
     let rule: MatchRule
     let buffer: EventQueue<DBusSignal>
-    init(rule: MatchRule, buffer: EventQueue<DBusSignal>) {
+    /// Called with each signal on the owner thread instead of buffering it (`subscribe(_:onOwnerThread:)`).
+    let handler: (@Sendable (DBusSignal) -> Void)?
+    init(rule: MatchRule, buffer: EventQueue<DBusSignal>, handler: (@Sendable (DBusSignal) -> Void)? = nil) {
         self.rule = rule
         self.buffer = buffer
+        self.handler = handler
     }
 }
 
@@ -24,7 +27,7 @@ extension ConnectionCore {
     /// Enters the subscription and asks the bus for its signals; `completion` runs when the bus
     /// has accepted (or refused) the rule.
     func addSubscription(
-        id: UInt64, rule: MatchRule, buffer: EventQueue<DBusSignal>,
+        id: UInt64, rule: MatchRule, buffer: EventQueue<DBusSignal>, handler: (@Sendable (DBusSignal) -> Void)? = nil,
         completion: @escaping (Result<Void, any Error>) -> Void
     ) {
         guard isOpen else {
@@ -32,7 +35,7 @@ extension ConnectionCore {
             completion(.failure(closedError))
             return
         }
-        subscriptions[id] = SubscriptionEntry(rule: rule, buffer: buffer)
+        subscriptions[id] = SubscriptionEntry(rule: rule, buffer: buffer, handler: handler)
         if let sender = rule.sender, Self.needsOwnerTracking(sender) { retainNameWatch(sender) }
         callBusDriver("AddMatch", [.string(rule.text)]) { [self] result in
             switch result {
@@ -97,9 +100,10 @@ extension ConnectionCore {
             }
             guard let values = decoded else { continue }  // undecodable: dropped
             if rule.needsArguments && !rule.matchesArguments(values) { continue }
-            entry.buffer.push(DBusSignal(
+            let signal = DBusSignal(
                 sender: sender ?? "", path: path ?? .root, interface: interface ?? "", member: member ?? "",
-                destination: message.destination, arguments: values))
+                destination: message.destination, arguments: values)
+            if let handler = entry.handler { handler(signal) } else { entry.buffer.push(signal) }
         }
     }
 
