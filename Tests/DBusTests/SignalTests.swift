@@ -4,6 +4,7 @@
 import BusTestSupport
 import DBus
 import Foundation
+import Locking
 import Testing
 
 @Suite struct SignalTests {
@@ -253,6 +254,53 @@ import Testing
             for fd in ends + [received] { close(fd) }
             await listener.close()
             await emitter.close()
+        }
+    }
+}
+
+/// `subscribe(_:onOwnerThread:)`: each matching signal handed to the closure as it is routed, in
+/// order, before a reply that came after it is delivered; nothing buffered; dropping the
+/// subscription ends it.
+@Suite struct OwnerThreadSignalTests {
+    /// What the handler was given (from the owner thread), read by the test.
+    final class Seen: Sendable {
+        private let items = Locked<[String]>([])
+        func add(_ item: String) { items.withLock { $0.append(item) } }
+        var all: [String] { items.withLock { $0 } }
+    }
+
+    @Test func signalsReachTheHandlerInOrderAndBeforeALaterReply() async throws {
+        try await withPrivateBus { bus in
+            let server = try await connect(bus)
+            let client = try await connect(bus)
+            let seen = Seen()
+            try server.export("/dev", [ExportedInterface("org.example.Device", methods: [
+                ExportedMethod("Touch", handler: .immediate { _ in
+                    for n in 1...3 {
+                        try server.emitSignal(path: "/dev", interface: "org.example.Device", member: "Changed",
+                                              arguments: [.string("n=\(n)")])
+                    }
+                    return []
+                }),
+            ])])
+            var subscription: SignalSubscription? = try await client.subscribe(
+                MatchRule(sender: server.uniqueName, interface: "org.example.Device")) { signal in
+                seen.add(signal.arguments.first?.string ?? "?")
+            }
+            _ = try await client.call(destination: server.uniqueName, path: "/dev", interface: "org.example.Device",
+                                      method: "Touch", timeout: .seconds(5))
+            // Emitted before the reply: handed over before the call returned.
+            #expect(seen.all == ["n=1", "n=2", "n=3"])
+            #expect(subscription?.nextIfAvailable() == nil, "a handler's signals are not buffered")
+            subscription = nil
+            _ = try await client.call(destination: server.uniqueName, path: "/dev", interface: "org.example.Device",
+                                      method: "Touch", timeout: .seconds(5))
+            // A round trip to the bus after the drop: its RemoveMatch went before this call.
+            _ = try await client.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                                      interface: "org.freedesktop.DBus", method: "GetId", timeout: .seconds(5))
+            #expect(seen.all == ["n=1", "n=2", "n=3"], "dropped: no more signals")
+            await client.close()
+            await server.close()
         }
     }
 }
