@@ -135,8 +135,8 @@ public final class BusConnection: Sendable {
 
     /// Subscribes to `rule`, handing each signal to `handler` on the connection's owner thread, in
     /// order, as it is routed, instead of buffering it for a task to read: one thread hand-off
-    /// less per signal. `handler` must be quick and must not wait (the owner thread does every
-    /// libdbus call of the connection); it may call this connection (the call is queued). The
+    /// less per signal. `handler` must be quick and must never wait, least of all for this
+    /// connection: the owner thread it runs on is the one that would deliver the answer. The
     /// returned subscription delivers nothing; it ends the subscription on `cancel()` or when
     /// dropped.
     public func subscribe(_ rule: MatchRule, onOwnerThread handler: @escaping @Sendable (DBusSignal) -> Void) async throws
