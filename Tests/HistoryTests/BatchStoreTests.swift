@@ -1,7 +1,7 @@
-// A batch is stored by multi-row INSERTs (DrinkHistory.storeAll): its outcomes and the rows it
-// leaves must be those of storing its records one at a time, whatever the batch holds — copies
-// within it, tombstones before or after their drink, conflicting copies, keys on both sides of
-// an INSERT's 17 rows. Checked against a model of the rules written out here, on random batches.
+// A batch (`DrinkHistory.store`, one transaction): its outcomes and the rows it leaves must be
+// those of its records stored one at a time, whatever the batch holds — copies within it,
+// tombstones before or after their drink, conflicting copies, more records than a chunk.
+// Checked against a model of the rules written out here, on random batches.
 
 import AquavateProtocol
 @testable import History
