@@ -126,7 +126,7 @@ struct RunCommand: AsyncParsableCommand {
         defer { withExtendedLifetime((lock, claim)) {} }
         // BlueZ's objects are read while the history opens (BlueZHeadStart says why).
         let bluez = BlueZHeadStart(bus: .system)
-        let outcome: DaemonOutcome
+        let run: Result<DaemonOutcome, any Error>
         do {
             let history = try common.openHistory(path: common.databasePath)
             let configuration = try common.loadConfiguration(history: history, logger: logger)
@@ -153,16 +153,20 @@ struct RunCommand: AsyncParsableCommand {
             } catch let refused as WebStartRefused {
                 throw CommandFailure(refused.description)
             }
-            outcome = try await Self.runDaemon(options: options, history: history, configuration: configuration, logger: logger, web: web)
+            run = .success(try await Self.runDaemon(options: options, history: history, configuration: configuration,
+                                                    logger: logger, web: web))
+        } catch {
+            run = .failure(error)
+        }
+        // Whatever happened: a client the daemon never took is closed.
+        await bluez.discard()
+        let outcome: DaemonOutcome
+        do {
+            outcome = try run.get()
         } catch let failure as CommandFailure {
-            await bluez.discard()
             StandardError.writeLine("aquavate-bridge run: \(failure.description)")
             throw ExitCode.failure
-        } catch {
-            await bluez.discard()
-            throw error
         }
-        await bluez.discard()
         switch outcome {
         case .succeeded(let summary):
             if once { print(summary) }
