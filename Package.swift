@@ -127,6 +127,7 @@ let package = Package(
         // Which module may import which (README.md, "Architecture"): reads the source tree, builds
         // against nothing of the product.
         .testTarget(name: "ArchitectureTests"),
+        .testTarget(name: "HomeAssistantTests", dependencies: ["BusTestSupport", "Locking", "ProcessSupport", "Timekeeping"]),
         .testTarget(name: "WebTests", dependencies: ["Web", "Bridge", "History", "Locking", "Timekeeping", "ProcessSupport", "AquavateProtocol", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BridgeTests", dependencies: ["Locking", "Timekeeping", "Bridge", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks", "BusTestSupport", "ProcessSupport", "CLink"]),
     ]

@@ -10,6 +10,7 @@ import Foundation
 import History
 import Logging
 import Reminders
+import Sinks
 import Locking
 import Timekeeping
 import Web
@@ -37,6 +38,11 @@ struct DemoCommand: AsyncParsableCommand {
             bottle's). --fault injects the simulator's faults (see `aquavate-sim --help`), to \
             watch the bridge survive them.
 
+            With --mqtt URL (or the setting mqtt.url) the demo's bridge publishes to that broker \
+            as the daemon does: the simulated bottle appears in Home Assistant (as bridge `demo` \
+            unless bridge.id is set), its entities changing as the story goes, and Home \
+            Assistant's controls reach the simulated bottle at its next sync.
+
             With --serve the demo's history stays served afterwards, the dashboard, JSON API and \
             metrics of `serve` at the end of the story's day, until Ctrl-C (on --http [ADDR:]PORT, \
             default 127.0.0.1:8080).
@@ -54,6 +60,10 @@ struct DemoCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("With --serve: listen on [ADDR:]PORT (default 127.0.0.1:8080).", valueName: "[ADDR:]PORT"))
     var http: String?
+
+    @Option(help: ArgumentHelp("Publish the story to this MQTT broker for Home Assistant (default: mqtt.url; none when unset).",
+                               valueName: "URL"))
+    var mqtt: String?
 
     @OptionGroup var common: CommonOptions
 
@@ -133,10 +143,16 @@ struct DemoCommand: AsyncParsableCommand {
         policy.disconnectTimeout = .seconds(3)
         options.connectPolicy = policy
         let delivered = Locked(0)
-        let desk = ReminderDesk(history: history, configuration: configuration, logger: logger) { delivery in
+        let hub = try await mqttHub(&configuration, logger: logger)
+        let desk = ReminderDesk(history: history, configuration: configuration, logger: logger, hub: hub) { delivery in
             delivered.withLock { $0 += 1 }
             print("\(local(delivery.time))  notification [\(delivery.kind.rawValue)] \(delivery.title): \(delivery.body)")
         }
+        // Home Assistant's controls, on the story's clock: queued for the bottle's next sync.
+        let commands = hub.map { hub in
+            Task { for await command in hub.commands { await desk.handle(command, at: clock.now) } }
+        }
+        defer { commands?.cancel() }
         var ticked = dayStart - 60
         do {
             for (hour, minute, step) in DemoDay.steps {
@@ -165,9 +181,14 @@ struct DemoCommand: AsyncParsableCommand {
             }
         } catch {
             await simulator.stop()
+            await hub?.stop()
             throw error
         }
         await simulator.stop()
+        if let hub {
+            await hub.stop()
+            print("demo: published to \(hub.sinkNames.joined(separator: ", ")); the device stays in Home Assistant, offline")
+        }
         let end = clock.now
         let status = await desk.status(at: end)
         print("demo: end of the story at \(local(end)): \(status.urgencyText), today \(status.pace.dayTotalML) ml, "
@@ -180,6 +201,25 @@ struct DemoCommand: AsyncParsableCommand {
         let report = try HistoryReport.make(history: history, configuration: configuration, days: nil, now: end)
         for line in report.lines(format: .text) { print(line) }
         return WebContext(history: history, baseConfiguration: configuration, clock: ManualClock(end))
+    }
+
+    /// The MQTT sink of `--mqtt` or `mqtt.url`, started (nil when neither is given). The demo is
+    /// a bridge of its own on the broker: `bridge.id` is `demo` unless set, so a daemon running
+    /// on the same machine keeps its own availability and device.
+    private func mqttHub(_ configuration: inout Configuration, logger: Logger) async throws -> SinkHub? {
+        do {
+            if let mqtt { try configuration.applyOverride("mqtt.url=\(mqtt)") }
+            guard let url = configuration.value("mqtt.url") else { return nil }
+            if configuration.value("bridge.id") == nil { try configuration.applyOverride("bridge.id=demo") }
+            let sinks = SinkSetup.sinks(configuration: configuration, bottle: nil, logger: logger).filter { $0.name == "mqtt" }
+            guard !sinks.isEmpty else { throw CommandFailure("MQTT \(Redaction.url(url)) is not usable (the line above says why)") }
+            let hub = SinkHub(sinks: sinks, logger: logger)
+            await hub.start()
+            print("demo: publishing to MQTT \(Redaction.url(url)) as bridge \(configuration.value("bridge.id") ?? "demo")")
+            return hub
+        } catch let error as SettingError {
+            throw CommandFailure(error.description)
+        }
     }
 
     /// One run of the daemon until the bottle is synced, on the demo's clock.

@@ -44,7 +44,8 @@ struct NotifyCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
             let bottle = try? history.bottles().max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
-            let hub = SinkHub(sinks: SinkSetup.sinks(configuration: configuration, bottle: bottle, logger: logger), logger: logger)
+            let hub = SinkHub(sinks: SinkSetup.sinks(configuration: configuration, bottle: bottle,
+                                                       role: .visitor(command: "notify"), logger: logger), logger: logger)
             await hub.start()
             var deliveries: [Delivery] = []
             let runner = ReminderRunner(history: history, settings: configuration.hydrationSettings(bottleGoal: bottle?.goalML),

@@ -185,6 +185,19 @@ struct RunCommand: AsyncParsableCommand {
     struct WebLaunch {
         var address: ListenAddress
         var base: Configuration
+
+        /// The dashboard's address as a person opens it (Home Assistant's "Visit" link): the
+        /// host name where it listens on every address; nil for port 0 (known only once bound).
+        var dashboardURL: String? {
+            guard address.port != 0 else { return nil }
+            var host = address.host
+            if host == "0.0.0.0" || host == "::" {
+                host = ProcessInfo.processInfo.hostName
+            } else if host.contains(":") {
+                host = "[\(host)]"
+            }
+            return "http://\(host):\(address.port)/"
+        }
     }
 
     /// `--bottle` (or `bottle.address`) as the address discovery matches: a serial the history
@@ -220,7 +233,7 @@ struct RunCommand: AsyncParsableCommand {
             let bottle = try? history.bottles().max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
             let hub = SinkHub(sinks: SinkSetup.sinks(configuration: configuration, bottle: bottle ?? options.bottleAddress.map {
                 BottleRecord(id: $0, address: $0)
-            }, logger: logger), logger: logger)
+            }, dashboardURL: web?.dashboardURL, logger: logger), logger: logger)
             desk = ReminderDesk(history: history, configuration: configuration, logger: logger, hub: hub)
             services.append(.init(service: SinkService(hub: hub, desk: desk, clock: clock), serviceName: "sinks"))
             // Bridges sharing the broker form one household (docs/design.md 6).

@@ -123,4 +123,26 @@ struct HomeAssistantLiveTests {
             if await daemon.waitForExit(timeout: .seconds(20)) == nil { daemon.killNow() }
         }
     }
+
+    @Test("demo --mqtt publishes the story's day live: its bridge and bottle devices, and states that change as it goes")
+    func demoPublishesTheDay() async throws {
+        try await withBroker(records: 0) { _, _, port, heard, _ in
+            let demo = try await runTool(LiveCommandTests.bridge, ["demo", "--records", "3", "--mqtt", "mqtt://127.0.0.1:\(port)"],
+                                         timeout: .seconds(180))
+            #expect(demo.status == 0, "\(demo)")
+            #expect(demo.output.contains("demo: publishing to MQTT mqtt://127.0.0.1:\(port) as bridge demo"), "\(demo.output.prefix(600))")
+            try await waitUntil(.seconds(10), "the demo's last messages") {
+                heard.withLock { $0.contains { $0.topic == "aquavate/bridge/demo/availability" && $0.text == "offline" } }
+            }
+            let messages = heard.withLock { $0 }
+            #expect(messages.contains { $0.topic == "homeassistant/device/aquavate_bridge_demo/config" && !$0.payload.isEmpty })
+            let bottleConfigs = messages.filter { $0.topic.hasPrefix("homeassistant/device/aquavate_") && !$0.topic.contains("bridge_demo") && !$0.payload.isEmpty }
+            #expect(!bottleConfigs.isEmpty, "the simulated bottle's device")
+            // The day as it goes: the total grows with each sync, and the urgency is an id.
+            let states = messages.filter { $0.topic.hasPrefix("aquavate/") && $0.topic.hasSuffix("/state") }.compactMap { try? json($0) }
+            let totals = states.compactMap { $0["daily_total_ml"] }
+            #expect(Set(totals.map(\.text)).count >= 3, "\(totals.map(\.text))")
+            #expect(states.allSatisfy { ["on_track", "attention", "overdue"].contains($0["urgency"]?.stringValue ?? "") })
+        }
+    }
 }

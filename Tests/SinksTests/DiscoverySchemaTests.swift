@@ -56,6 +56,32 @@ import Testing
         }
     }
 
+    /// The per-entity form: each config is one component with its `device` and `origin`, and no `p`.
+    func checkEntity(_ topic: String, _ payload: JSONValue) {
+        let platform = String(topic.split(separator: "/")[1])
+        guard case let .object(options) = payload, let schema = Self.platforms[platform] else {
+            Issue.record("\(topic): unknown platform")
+            return
+        }
+        let unknown = Set(options.keys).subtracting(Self.common).subtracting(schema.options).subtracting(["device", "origin"])
+        #expect(unknown.isEmpty, "\(topic) uses undocumented \(unknown)")
+        #expect(options["p"] == nil)
+        for needed in schema.required { #expect(options[needed] != nil, "\(topic) lacks \(needed)") }
+        if case let .object(device)? = options["device"] {
+            #expect(Set(device.keys).isSubset(of: Self.deviceKeys))
+        } else {
+            Issue.record("\(topic) has no device")
+        }
+        #expect(options["origin"]?["name"] != nil)
+    }
+
+    @Test func theEntityFormFollowsTheSchema() throws {
+        let configuration = try MQTTSinkConfiguration(url: "mqtt://127.0.0.1", bottleAddress: "F4:12:FA:00:A3:F4",
+                                                      bottleSerial: "F4:12:FA:00:A3:F2", bridgeID: "kitchen", bridgeVersion: "0.1.0")
+        for (topic, payload) in HomeAssistantDiscovery.entityPayloads(for: configuration) { checkEntity(topic, payload) }
+        checkEntity(configuration.topics.bridgeEntityDiscovery, HomeAssistantDiscovery.bridgeEntityPayload(for: configuration))
+    }
+
     @Test func theBottleDeviceFollowsTheSchema() throws {
         let configuration = try MQTTSinkConfiguration(url: "mqtt://127.0.0.1", bottleAddress: "F4:12:FA:00:A3:F4",
                                                       bottleSerial: "F4:12:FA:00:A3:F2", bottleModel: "Puck v1.0",

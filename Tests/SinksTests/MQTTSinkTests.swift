@@ -20,14 +20,15 @@ struct BridgeUnderTest {
     var topics: MQTTTopics { sink.topics }
 
     init(port: Int, reconnectDelay: ClosedRange<Double> = 0.1...0.5,
-         gate: SinkCommandGate = MQTTCommandTrustTests.gate) throws {
+         gate: SinkCommandGate = MQTTCommandTrustTests.gate, role: MQTTSinkConfiguration.Role = .daemon) throws {
         let logger = capturingLogger(lines)
         let requested = self.requested
         clock = ManualClock(onSleep: { requested.append($0) })
-        sink = try MQTTSink(configuration: MQTTSinkConfiguration(
+        var configuration = try MQTTSinkConfiguration(
             url: "mqtt://127.0.0.1:\(port)", bottleAddress: Self.address, bottleName: "Aquavate-A3F2",
-            firmwareVersion: "1.4.2", bottleModel: "Puck v1.0", bridgeVersion: "0.1.0", reconnectDelay: reconnectDelay),
-            gate: gate, clock: clock, logger: logger)
+            firmwareVersion: "1.4.2", bottleModel: "Puck v1.0", bridgeVersion: "0.1.0", reconnectDelay: reconnectDelay)
+        configuration.role = role
+        sink = try MQTTSink(configuration: configuration, gate: gate, clock: clock, logger: logger)
         hub = SinkHub(sinks: [sink], clock: clock, logger: logger)
         let commands = self.commands
         let stream = hub.commands
@@ -161,15 +162,58 @@ struct BridgeUnderTest {
         try await watcher.waitFor(bridge.topics.discovery)
         try await watcher.waitFor(bridge.topics.state)
 
+        // A stray client left a retained `offline` on the bridge's availability (what a CLI
+        // command did before it had its own identity): Home Assistant's birth message repairs it.
+        try watcher.publish(bridge.topics.availability, "offline", retain: true)
+        try await watcher.waitFor(bridge.topics.availability, "the stray offline") { $0.text == "offline" }
         try watcher.publish("homeassistant/status", "offline")
         try watcher.publish("homeassistant/status", "online")
         let discovery = try await watcher.waitFor(bridge.topics.discovery, count: 2, "discovery announced again")
         #expect(discovery.count == 2 && discovery[0].payload == discovery[1].payload)
         try await watcher.waitFor(bridge.topics.state, count: 2, "state sent again")
+        let availability = try await watcher.waitFor(bridge.topics.availability, count: 3, "online again")
+        #expect(availability.last?.text == "online" && availability.last?.retain == true, "\(availability.map(\.text))")
+        let late = try TestMQTTClient(port: broker.port)
+        try await late.start()
+        #expect(try await late.waitFor(bridge.topics.availability).map(\.text) == ["online"], "the retained one is online")
+        await late.stop()
         #expect(bridge.lines.matching("Home Assistant is online").count == 1)
 
         await watcher.stop()
         await bridge.stop()
+    }
+
+    @Test func aCLICommandDeliversWithoutTouchingTheDaemonsAvailabilityOrDevice() async throws {
+        let broker = try MosquittoBroker()
+        try await broker.start()
+        let watcher = try TestMQTTClient(port: broker.port)
+        try await watcher.start()
+        let daemon = try BridgeUnderTest(port: broker.port)
+        await daemon.start()
+        try await watcher.waitFor(daemon.topics.availability, "online") { $0.text == "online" }
+        try await watcher.waitFor(daemon.topics.discovery, "the device")
+
+        // `notify test` while the daemon runs: it delivers its notification and exits.
+        let visitor = try BridgeUnderTest(port: broker.port, role: .visitor(command: "notify"))
+        #expect(!visitor.sink.publishesState)
+        await visitor.start()
+        visitor.hub.deliver(SinkNotification(id: "test", kind: "test", title: "Test", body: "a test", time: 1_763_712_000))
+        try await watcher.waitFor(visitor.topics.notification, "the visitor's notification")
+        visitor.hub.publish(snapshot(total: 5))
+        await visitor.stop()
+
+        // The daemon is still online, alone on its topics: one `online`, one device config.
+        try await watcher.probe()  // everything published before has arrived
+        #expect(watcher.on(daemon.topics.availability).map(\.text) == ["online"])
+        #expect(watcher.on(daemon.topics.discovery).count == 1)
+        #expect(watcher.on(daemon.topics.state).isEmpty, "a visitor publishes no state")
+        #expect(daemon.sink.isConnected)
+        let late = try TestMQTTClient(port: broker.port)
+        try await late.start()
+        #expect(try await late.waitFor(daemon.topics.availability).map(\.text) == ["online"])
+        await late.stop()
+        await daemon.stop()
+        await watcher.stop()
     }
 
     @Test func theLastWillSaysOfflineWhenTheConnectionDiesUncleanly() async throws {

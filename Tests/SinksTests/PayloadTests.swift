@@ -16,7 +16,9 @@ import Testing
     @Test func stateIsTheSnapshotWithISOTimesAndNullsForUnknowns() {
         var state = snapshot(total: 1250, time: 1_763_712_900)
         #expect(MQTTPayloads.state(state).text == #"{"battery":87,"bottle_goal_ml":null,"bottle_level_ml":420,"connected":true,"daily_limit":true,"#
-            + #""daily_total_ml":1250,"deficit_ml":300,"goal_ml":2500,"last_sync":"2025-11-21T08:12:00Z","reminders_today":2,"#
+            + #""daily_total_ml":1250,"day_start":null,"deficit_ml":300,"goal_ml":2500,"last_drink_ml":null,"last_drink_time":null,"#
+            + #""last_seen":null,"last_sync":"2025-11-21T08:12:00Z","pending_commands":0,"pending_goal_ml":null,"#
+            + #""pending_shake_to_empty":null,"percent_of_goal":50,"reminders_enabled":true,"reminders_today":2,"#
             + #""shake_to_empty":null,"time":"2025-11-21T08:15:00Z","unsynced":0,"urgency":"attention"}"#)
         state.batteryPercent = nil
         state.bottleLevelML = nil
@@ -62,18 +64,20 @@ import Testing
             Issue.record("no cmps")
             return
         }
-        #expect(Set(components.keys) == ["daily_total", "goal", "bottle_level", "battery", "urgency", "deficit",
-                                         "reminders_today", "last_sync", "unsynced", "connected", "daily_limit",
-                                         "goal_setting", "tare", "shake_to_empty", "command_result",
-                                         "drink", "notification"])
+        #expect(Set(components.keys) == ["daily_total", "percent_of_goal", "goal", "bottle_level", "battery", "urgency", "deficit",
+                                         "last_drink", "last_drink_time", "reminders_today", "last_sync", "last_seen", "unsynced",
+                                         "pending", "connected", "reminders", "daily_limit", "goal_setting", "tare",
+                                         "delete_last_drink", "shake_to_empty", "command_result", "drink", "notification"])
         for (key, component) in components {
             #expect(component["p"]?.stringValue != nil, "\(key) has no platform")
             #expect(component["unique_id"]?.stringValue == "aquavate_f412fa00a3f4_\(key)")
+            // The entity id Home Assistant makes: short and stable, whatever the names.
+            #expect(component["object_id"]?.stringValue == "aquavate_f412fa00a3f4_\(key)")
         }
     }
 
     @Test(arguments: [
-        ("daily_total", "sensor", "volume", "mL", "total_increasing", "{{ value_json.daily_total_ml }}"),
+        ("daily_total", "sensor", "volume", "mL", "total", "{{ value_json.daily_total_ml }}"),
         ("bottle_level", "sensor", "volume_storage", "mL", "measurement", "{{ value_json.bottle_level_ml }}"),
         ("battery", "sensor", "battery", "%", "measurement", "{{ value_json.battery }}"),
     ])
@@ -91,6 +95,8 @@ import Testing
         let components = try #require(HomeAssistantDiscovery.payload(for: configuration)["cmps"])
         #expect(components["urgency"]?["device_class"] == "enum")
         #expect(components["urgency"]?["options"] == .array(["on_track", "attention", "overdue"]))
+        // A deletion lowers the day: `total` resets only at the day's start, never on a decrease.
+        #expect(components["daily_total"]?["last_reset_value_template"] == "{{ value_json.day_start }}")
         #expect(components["deficit"]?["unit_of_measurement"] == "mL")
         #expect(components["reminders_today"]?["p"] == "sensor")
         #expect(components["last_sync"]?["device_class"] == "timestamp")
@@ -108,12 +114,79 @@ import Testing
         let toggle = try #require(HomeAssistantDiscovery.payload(for: configuration)["cmps"]?["daily_limit"])
         #expect(toggle["p"] == "switch")
         #expect(toggle["command_topic"] == "aquavate/f412fa00a3f4/command")
-        #expect(toggle["value_template"] == "{{ 'ON' if value_json.daily_limit else 'OFF' }}")
+        #expect(toggle["value_template"] == "{{ 'None' if value_json.daily_limit is none else ('ON' if value_json.daily_limit else 'OFF') }}")
         #expect(toggle["state_on"] == "ON" && toggle["state_off"] == "OFF")
         let on = try #require(toggle["payload_on"]?.stringValue)
         let off = try #require(toggle["payload_off"]?.stringValue)
         #expect(try SinkCommandParser.parse(on) == .configSet(key: "reminders.daily_limit", value: "true"))
         #expect(try SinkCommandParser.parse(off) == .configSet(key: "reminders.daily_limit", value: "false"))
+    }
+
+    @Test func urgencyOnTheWireIsOneOfTheDiscoveryOptions() throws {
+        let options = try #require(HomeAssistantDiscovery.payload(for: configuration)["cmps"]?["urgency"]?["options"])
+        for urgency in HydrationUrgency.allCases {
+            var state = snapshot(total: 100, time: 1_763_712_900)
+            state.urgency = urgency
+            let sent = try #require(JSONValue.parse(Array(MQTTPayloads.state(state).text.utf8))?["urgency"])
+            #expect(options.arrayValue?.contains(sent) == true, "\(sent) is not among \(options)")
+        }
+    }
+
+    @Test func theDayStartPendingControlsAndLastDrinkAreInTheState() throws {
+        var state = snapshot(total: 1250, time: 1_763_712_900)
+        state.dayStart = 1_763_679_600
+        state.lastDrinkML = 250
+        state.lastDrinkTime = 1_763_712_600
+        state.pendingGoalML = 3000
+        state.pendingShakeToEmpty = true
+        state.pendingCommands = 2
+        state.remindersEnabled = false
+        let json = try #require(JSONValue.parse(Array(MQTTPayloads.state(state).text.utf8)))
+        #expect(json["day_start"] == "2025-11-20T23:00:00Z")
+        #expect(json["last_drink_ml"] == .int(250) && json["last_drink_time"] == "2025-11-21T08:10:00Z")
+        #expect(json["pending_goal_ml"] == .int(3000) && json["pending_shake_to_empty"] == .bool(true))
+        #expect(json["pending_commands"] == .int(2) && json["reminders_enabled"] == .bool(false))
+    }
+
+    @Test func theButtonsAndTheRemindersSwitchSendCommandsTheParserAccepts() throws {
+        let components = try #require(HomeAssistantDiscovery.payload(for: configuration)["cmps"])
+        let delete = try #require(components["delete_last_drink"]?["payload_press"]?.stringValue)
+        #expect(try SinkCommandParser.parse(delete) == .bottle(.deleteLast))
+        let reminders = try #require(components["reminders"])
+        #expect(try SinkCommandParser.parse(try #require(reminders["payload_on"]?.stringValue)) == .configSet(key: "reminders.enabled", value: "true"))
+        #expect(try SinkCommandParser.parse(try #require(reminders["payload_off"]?.stringValue)) == .configSet(key: "reminders.enabled", value: "false"))
+        #expect(components["command_result"]?["state_topic"] == "aquavate/f412fa00a3f4/command/last")
+    }
+
+    @Test func theDashboardIsTheDevicesConfigurationURL() throws {
+        var withWeb = configuration
+        withWeb.dashboardURL = "http://kitchen-pi:8080/"
+        #expect(HomeAssistantDiscovery.payload(for: withWeb)["dev"]?["configuration_url"] == "http://kitchen-pi:8080/")
+        #expect(HomeAssistantDiscovery.bridgePayload(for: withWeb)["dev"]?["configuration_url"] == "http://kitchen-pi:8080/")
+        #expect(HomeAssistantDiscovery.payload(for: configuration)["dev"]?["configuration_url"] == nil)
+    }
+
+    @Test func theEntityFormCarriesTheDeviceAndSharedOptionsInEachConfig() throws {
+        let entities = HomeAssistantDiscovery.entityPayloads(for: configuration)
+        let device = HomeAssistantDiscovery.payload(for: configuration)
+        let components = try #require(device["cmps"]?.objectValue)
+        #expect(entities.count == components.count)
+        for (topic, payload) in entities {
+            let platform = String(topic.split(separator: "/")[1])
+            let key = String(topic.split(separator: "/")[3])
+            #expect(topic == "homeassistant/\(platform)/aquavate_f412fa00a3f4/\(key)/config")
+            #expect(components[key]?["p"]?.stringValue == platform)
+            #expect(payload["p"] == nil, "no platform key in the per-entity form")
+            #expect(payload["device"] == device["dev"])
+            #expect(payload["origin"] == device["o"])
+            #expect(payload["availability_topic"] == "aquavate/bridge/kitchen-pi/availability")
+            if platform == "sensor" || platform == "switch" || platform == "binary_sensor" || platform == "number" {
+                #expect(payload["state_topic"] != nil, "\(key)")
+            }
+        }
+        let online = HomeAssistantDiscovery.bridgeEntityPayload(for: configuration)
+        #expect(online["state_topic"] == "aquavate/bridge/kitchen-pi/availability")
+        #expect(online["device"]?["identifiers"] == .array(["aquavate_bridge_kitchen-pi"]))
     }
 
     @Test func withoutFirmwareOrSupportURLThoseFieldsAreLeftOut() throws {

@@ -154,7 +154,7 @@ func notification(_ id: String, kind: String = "reminder", time: Double = 1_763_
 
 func snapshot(total: Int, time: Double = 1_763_712_000) -> BridgeSnapshot {
     BridgeSnapshot(time: time, dayTotalML: total, goalML: 2500, bottleLevelML: 420, batteryPercent: 87,
-                   urgency: "attention", deficitML: 300, remindersToday: 2, dailyLimit: true,
+                   urgency: .attention, deficitML: 300, remindersToday: 2, dailyLimit: true,
                    lastSync: time - 180, unsynced: 0, bottleConnected: true)
 }
 

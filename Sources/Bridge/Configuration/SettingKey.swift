@@ -195,6 +195,8 @@ public enum SettingCatalog {
         SettingKey("mqtt.discovery_prefix", .text, default: "homeassistant", "Home Assistant discovery prefix"),
         SettingKey("mqtt.topic_prefix", .text, default: "aquavate", "base topic of the bridge's own messages"),
         SettingKey("mqtt.discovery", .bool, default: "true", "publish Home Assistant discovery"),
+        SettingKey("mqtt.discovery_format", .choice(["device", "entity"]), default: "device",
+                   "device: one config per device (Home Assistant 2024.11+); entity: one per entity (every version, also older ones)"),
         SettingKey("mqtt.bottle_id", .text, default: nil, "id in topics (default: the bottle's address without colons)"),
         SettingKey("mqtt.ca_file", .text, default: nil, "mqtts: PEM file of CA certificates (default: the system's)"),
         SettingKey("push.url", .url(schemes: ["http", "https"]), default: nil, "HTTP push (ntfy-style) topic URL"),

@@ -392,6 +392,16 @@ public actor ReminderDesk {
         switch request {
         case .goal(let goal): asked = .goal(goal)
         case .delete(let recordID): asked = .delete(recordID: recordID)
+        case .deleteLast:
+            // The newest drink that still counts, of the bottle the command is for.
+            let key = bottle.flatMap { try? history.bottle(named: $0)?.id } ?? seats.first?.key
+            guard let newest = (try? history.storedDrinks(bottle: key, includeDeleted: false))?.last(where: { $0.isIntake }) else {
+                logger.warning("bottle delete (last drink) from a sink refused: no drink to delete")
+                hub?.publish(SinkCommandResult(id: nil, command: request.name, argument: nil, status: "refused",
+                                               message: "the history has no drink to delete", bottle: bottle))
+                return
+            }
+            asked = .delete(recordID: Int(newest.recordID))
         case .tare: asked = .tare
         case .shakeToEmpty(let on): asked = .shakeToEmpty(on)
         }
@@ -456,14 +466,40 @@ public actor ReminderDesk {
         let status = seat.runner.status(at: instant)
         let bottle = seat.key.flatMap { try? history.bottleState(id: $0) }
             ?? (try? history.bottles())?.max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
-        // The battery: the last figure that was not a just-woken 0 % (docs/protocol.md 2.1).
-        hub.publish(BridgeSnapshot(
+        let key = seat.key ?? bottle?.id
+        let dayStart = LocalDay(containing: instant, timeZone: timeZone).interval(in: timeZone).start
+        let lastDrink = (try? history.storedDrinks(bottle: key, from: dayStart, includeDeleted: false))?.last { $0.isIntake }
+        let pending = key.flatMap { try? history.commands(bottle: $0, statuses: [.pending, .sending]) } ?? []
+        let pendingGoal = pending.last { $0.command == "goal" }?.argument.flatMap { Int($0) }
+        let pendingShake = pending.last { $0.command == "shake-to-empty" }?.argument.map { $0 == "on" }
+        var snapshot = BridgeSnapshot(
             time: instant, dayTotalML: status.pace.dayTotalML, goalML: seat.runner.engine.settings.goalML,
+            // The battery: the last figure that was not a just-woken 0 % (docs/protocol.md 2.1).
             bottleLevelML: bottle?.state?.bottleLevelML, batteryPercent: bottle?.battery ?? bottle?.state?.batteryPercent,
-            urgency: status.urgencyText, deficitML: status.displayedDeficitML, remindersToday: status.remindersSentToday,
+            urgency: HydrationUrgency(status.urgency), deficitML: status.displayedDeficitML, remindersToday: status.remindersSentToday,
             dailyLimit: status.dailyLimit, lastSync: bottle?.lastSync, unsynced: bottle?.state?.unsyncedCount,
             bottleConnected: seat.connected, shakeToEmpty: bottle?.shakeToEmpty, bottleGoalML: bottle?.goalML,
-            bottle: seat.key))
+            bottle: seat.key)
+        snapshot.dayStart = dayStart
+        snapshot.lastSeen = bottle?.lastSeen
+        snapshot.lastDrinkML = lastDrink.map { Int($0.amountML) }
+        snapshot.lastDrinkTime = lastDrink.map { Double($0.timestamp) }
+        snapshot.remindersEnabled = Self.bottleConfiguration(seat.key, context).bool("reminders.enabled")
+        snapshot.pendingGoalML = pendingGoal
+        snapshot.pendingShakeToEmpty = pendingShake
+        snapshot.pendingCommands = pending.count
+        hub.publish(snapshot)
+    }
+}
+
+extension HydrationUrgency {
+    /// The reminders' urgency as it crosses the wire (one case for each, no display text).
+    init(_ urgency: Urgency) {
+        switch urgency {
+        case .onTrack: self = .onTrack
+        case .attention: self = .attention
+        case .overdue: self = .overdue
+        }
     }
 }
 

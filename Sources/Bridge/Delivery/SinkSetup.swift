@@ -11,9 +11,10 @@ import Sinks
 public enum SinkSetup {
     /// The sinks for `configuration`. `bottle` is the adopted bottle as the history knows it (its
     /// address names it in MQTT topics); nil before one is known: then no device is announced
-    /// until a connection identifies it.
-    public static func sinks(configuration: Configuration, bottle: BottleRecord?,
-                             logger: Logger) -> [any NotificationSink] {
+    /// until a connection identifies it. `role`: the daemon's, or a CLI command's that only
+    /// delivers (MQTTSinkConfiguration.Role); `dashboardURL`: where `run` serves the dashboard.
+    public static func sinks(configuration: Configuration, bottle: BottleRecord?, role: MQTTSinkConfiguration.Role = .daemon,
+                             dashboardURL: String? = nil, logger: Logger) -> [any NotificationSink] {
         var sinks: [any NotificationSink] = [JournalSink(logger: logger)]
         if configuration.bool("desktop.enabled") {
             if sessionBusExists() {
@@ -24,7 +25,7 @@ public enum SinkSetup {
         }
         if let url = configuration.value("mqtt.url") {
             do {
-                let mqtt = try MQTTSinkConfiguration(
+                var mqtt = try MQTTSinkConfiguration(
                     url: url, bottleAddress: bottle?.address ?? configuration.value("bottle.address"),
                     bottleID: configuration.value("mqtt.bottle_id"), bottleName: bottle?.name, firmwareVersion: bottle?.firmware,
                     bottleSerial: bottle?.serial, bottleModel: bottle?.model, bridgeID: bridgeID(configuration),
@@ -32,6 +33,9 @@ public enum SinkSetup {
                     topicPrefix: configuration.value("mqtt.topic_prefix") ?? "aquavate",
                     discoveryPrefix: configuration.value("mqtt.discovery_prefix") ?? "homeassistant",
                     discovery: configuration.bool("mqtt.discovery"), caFile: configuration.value("mqtt.ca_file"))
+                mqtt.discoveryFormat = configuration.value("mqtt.discovery_format").flatMap(MQTTSinkConfiguration.DiscoveryFormat.init) ?? .device
+                mqtt.role = role
+                mqtt.dashboardURL = dashboardURL
                 sinks.append(try MQTTSink(configuration: mqtt, gate: SettingCatalog.sinkCommandGate, logger: logger))
             } catch {
                 logger.warning("MQTT is not used: \(error)")

@@ -22,9 +22,53 @@ enum HomeAssistantDiscovery {
     /// `otherBridges`: the household's other bridges (docs/design.md 6) by id; the bottle is then
     /// available while any of them is (`availability_mode: any`).
     static func payload(for configuration: MQTTSinkConfiguration, otherBridges: [String] = []) -> JSONValue {
-        let topics = configuration.topics
-        let prefix = "aquavate_\(topics.bottleID)"
+        var root = shared(for: configuration, otherBridges: otherBridges)
+        root["dev"] = device(configuration)
+        root["o"] = origin(configuration)
+        root["cmps"] = .object(Dictionary(uniqueKeysWithValues: components(for: configuration).map { ($0.key, .object($0.options)) }))
+        return .object(root)
+    }
 
+    /// Per-entity discovery (Home Assistant before 2024.11, which ignores `homeassistant/device/…`):
+    /// the same entities, one retained config each at `<prefix>/<platform>/aquavate_<id>/<key>/config`,
+    /// each carrying the device, the origin and the shared options itself.
+    static func entityPayloads(for configuration: MQTTSinkConfiguration, otherBridges: [String] = []) -> [(topic: String, payload: JSONValue)] {
+        let root = shared(for: configuration, otherBridges: otherBridges)
+        return components(for: configuration).map { component in
+            var entity = component.options
+            let platform = entity.removeValue(forKey: "p")?.stringValue ?? "sensor"
+            for (key, value) in root where entity[key] == nil && !(key == "state_topic" && platform == "button") {
+                entity[key] = value
+            }
+            entity["device"] = device(configuration)
+            entity["origin"] = origin(configuration)
+            return (configuration.topics.entityDiscovery(platform: platform, key: component.key), .object(entity))
+        }
+    }
+
+    /// The per-entity config topics of every entity this bridge may announce (to clear them when
+    /// the device-based form is used, and the other way round).
+    static func entityTopics(for configuration: MQTTSinkConfiguration) -> [String] {
+        components(for: configuration).map { component in
+            configuration.topics.entityDiscovery(platform: component.options["p"]?.stringValue ?? "sensor", key: component.key)
+        }
+    }
+
+    /// The options every entity of the bottle shares: its state topic, QoS and availability.
+    private static func shared(for configuration: MQTTSinkConfiguration, otherBridges: [String]) -> [String: JSONValue] {
+        let topics = configuration.topics
+        var root: [String: JSONValue] = ["state_topic": .string(topics.state), "qos": .int(1)]
+        if otherBridges.isEmpty {
+            root["availability_topic"] = .string(topics.availability)
+        } else {
+            let all = [topics.availability] + otherBridges.sorted().map { configuration.bridgeAvailabilityTopic(of: $0) }
+            root["availability"] = .array(all.map { .object(["topic": .string($0)]) })
+            root["availability_mode"] = "any"
+        }
+        return root
+    }
+
+    private static func device(_ configuration: MQTTSinkConfiguration) -> JSONValue {
         var device: [String: JSONValue] = [
             "identifiers": .array([.string(deviceIdentifier(configuration))]),
             "name": .string(configuration.bottleName),
@@ -37,22 +81,52 @@ enum HomeAssistantDiscovery {
         if let firmware = configuration.firmwareVersion { device["sw_version"] = .string(firmware) }
         if let model = configuration.bottleModel { device["model"] = .string(model) }
         if let serial = configuration.bottleSerial { device["serial_number"] = .string(serial) }
+        if let url = configuration.dashboardURL { device["configuration_url"] = .string(url) }
+        return .object(device)
+    }
 
-        func component(_ key: String, _ platform: String, _ name: String,
-                       _ options: [String: JSONValue]) -> (String, JSONValue) {
+    /// One entity: its key in `cmps` (also the end of its `unique_id` and `object_id`) and options.
+    struct Component {
+        var key: String
+        var options: [String: JSONValue]
+    }
+
+    /// The bottle's entities. `object_id` (the entity id Home Assistant derives) is
+    /// `aquavate_<id>_<key>`: short, and stable whatever the entity's or the bottle's name.
+    static func components(for configuration: MQTTSinkConfiguration) -> [Component] {
+        let topics = configuration.topics
+        let prefix = "aquavate_\(topics.bottleID)"
+
+        func component(_ key: String, _ platform: String, _ name: String, _ options: [String: JSONValue]) -> Component {
             var entity = options
             entity["p"] = .string(platform)
             entity["name"] = .string(name)
             entity["unique_id"] = .string("\(prefix)_\(key)")
-            return (key, .object(entity))
+            entity["object_id"] = .string("\(prefix)_\(key)")
+            return Component(key: key, options: entity)
         }
         func value(_ field: String) -> JSONValue { .string("{{ value_json.\(field) }}") }
-        func onOff(_ field: String) -> JSONValue { .string("{{ 'ON' if value_json.\(field) else 'OFF' }}") }
+        // A switch's state from a JSON boolean; null (not read yet) is Home Assistant's `None`: unknown.
+        func onOff(_ field: String) -> JSONValue {
+            .string("{{ 'None' if value_json.\(field) is none else ('ON' if value_json.\(field) else 'OFF') }}")
+        }
+        // A control waiting for the bottle's next connection shows what it will be, not what was.
+        func pendingOr(_ pending: String, _ field: String) -> String {
+            "value_json.\(pending) if value_json.\(pending) is not none else value_json.\(field)"
+        }
+        let command: JSONValue = .string(topics.command)
 
-        let components: [(String, JSONValue)] = [
+        return [
+            // `total` with `last_reset` at the day's start: the day's statistics follow a drink's
+            // deletion (a decrease) instead of reading it as a new meter, as `total_increasing` does.
             component("daily_total", "sensor", "Water today", [
-                "device_class": "volume", "unit_of_measurement": "mL", "state_class": "total_increasing",
-                "value_template": value("daily_total_ml"), "icon": "mdi:cup-water",
+                "device_class": "volume", "unit_of_measurement": "mL", "state_class": "total",
+                "value_template": value("daily_total_ml"), "last_reset_value_template": value("day_start"),
+                "icon": "mdi:cup-water",
+            ]),
+            component("percent_of_goal", "sensor", "Goal reached", [
+                "unit_of_measurement": "%", "state_class": "measurement", "value_template": value("percent_of_goal"),
+                "icon": "mdi:percent",
             ]),
             component("goal", "sensor", "Daily goal", [
                 "device_class": "volume", "unit_of_measurement": "mL", "value_template": value("goal_ml"),
@@ -67,12 +141,19 @@ enum HomeAssistantDiscovery {
                 "value_template": value("battery"), "entity_category": "diagnostic",
             ]),
             component("urgency", "sensor", "Hydration urgency", [
-                "device_class": "enum", "options": .array(["on_track", "attention", "overdue"]),
+                "device_class": "enum", "options": .array(HydrationUrgency.allCases.map { .string($0.rawValue) }),
                 "value_template": value("urgency"), "icon": "mdi:water-alert",
             ]),
             component("deficit", "sensor", "Behind pace", [
                 "device_class": "volume", "unit_of_measurement": "mL", "value_template": value("deficit_ml"),
                 "icon": "mdi:water-minus",
+            ]),
+            component("last_drink", "sensor", "Last drink", [
+                "device_class": "volume", "unit_of_measurement": "mL", "value_template": value("last_drink_ml"),
+                "icon": "mdi:cup",
+            ]),
+            component("last_drink_time", "sensor", "Last drink time", [
+                "device_class": "timestamp", "value_template": value("last_drink_time"),
             ]),
             component("reminders_today", "sensor", "Reminders today", [
                 "state_class": "measurement", "value_template": value("reminders_today"), "icon": "mdi:bell-ring",
@@ -80,40 +161,62 @@ enum HomeAssistantDiscovery {
             component("last_sync", "sensor", "Last sync", [
                 "device_class": "timestamp", "value_template": value("last_sync"), "entity_category": "diagnostic",
             ]),
+            component("last_seen", "sensor", "Last seen", [
+                "device_class": "timestamp", "value_template": value("last_seen"), "entity_category": "diagnostic",
+            ]),
             component("unsynced", "sensor", "Unsynced records", [
                 "state_class": "measurement", "value_template": value("unsynced"), "entity_category": "diagnostic",
             ]),
-            component("connected", "binary_sensor", "Bottle connected", [
-                "device_class": "connectivity", "value_template": onOff("connected"), "entity_category": "diagnostic",
+            component("pending", "sensor", "Commands waiting", [
+                "state_class": "measurement", "value_template": value("pending_commands"), "entity_category": "diagnostic",
+                "icon": "mdi:timer-sand",
             ]),
-            component("daily_limit", "switch", "Limit reminders to 12 a day", [
-                "command_topic": .string(topics.command),
+            component("connected", "binary_sensor", "Bottle connected", [
+                "device_class": "connectivity", "value_template": .string("{{ 'ON' if value_json.connected else 'OFF' }}"),
+                "entity_category": "diagnostic",
+            ]),
+            component("reminders", "switch", "Reminders", [
+                "command_topic": command,
+                "payload_on": .string(MQTTPayloads.configCommand("reminders.enabled", true).text),
+                "payload_off": .string(MQTTPayloads.configCommand("reminders.enabled", false).text),
+                "state_on": "ON", "state_off": "OFF", "value_template": onOff("reminders_enabled"),
+                "entity_category": "config", "icon": "mdi:bell",
+            ]),
+            component("daily_limit", "switch", "Daily reminder limit", [
+                "command_topic": command,
                 "payload_on": .string(MQTTPayloads.dailyLimitCommand(true).text),
                 "payload_off": .string(MQTTPayloads.dailyLimitCommand(false).text),
                 "state_on": "ON", "state_off": "OFF", "value_template": onOff("daily_limit"),
                 "entity_category": "config", "icon": "mdi:bell-cog",
             ]),
             component("goal_setting", "number", "Bottle goal", [
-                "command_topic": .string(topics.command), "command_template": .string(MQTTPayloads.goalCommandTemplate),
-                "value_template": .string("{{ value_json.bottle_goal_ml }}"), "min": .int(1000), "max": .int(4000), "step": .int(50),
+                "command_topic": command, "command_template": .string(MQTTPayloads.goalCommandTemplate),
+                "value_template": .string("{{ \(pendingOr("pending_goal_ml", "bottle_goal_ml")) }}"),
+                "min": .int(1000), "max": .int(4000), "step": .int(50),
                 "mode": "box", "unit_of_measurement": "mL", "device_class": "volume", "entity_category": "config",
                 "icon": "mdi:flag-checkered",
             ]),
-            component("tare", "button", "Tare (count what is in it as empty)", [
-                "command_topic": .string(topics.command), "payload_press": .string(#"{"tare":true}"#),
+            component("tare", "button", "Tare", [
+                "command_topic": command, "payload_press": .string(#"{"tare":true}"#),
                 "entity_category": "config", "icon": "mdi:scale-balance",
             ]),
+            component("delete_last_drink", "button", "Delete last drink", [
+                "command_topic": command, "payload_press": .string(#"{"delete":"last"}"#),
+                "icon": "mdi:cup-off",
+            ]),
             component("shake_to_empty", "switch", "Shake to empty", [
-                "command_topic": .string(topics.command),
+                "command_topic": command,
                 "payload_on": .string(#"{"shake_to_empty":"on"}"#), "payload_off": .string(#"{"shake_to_empty":"off"}"#),
                 "state_on": "ON", "state_off": "OFF",
-                "value_template": .string("{{ 'ON' if value_json.shake_to_empty else 'OFF' }}"),
+                "value_template": .string("{% set on = \(pendingOr("pending_shake_to_empty", "shake_to_empty")) %}"
+                                          + "{{ 'None' if on is none else ('ON' if on else 'OFF') }}"),
                 "entity_category": "config", "icon": "mdi:vibrate",
             ]),
+            // Retained: after a Home Assistant restart it still says how the last command went.
             component("command_result", "sensor", "Last bottle command", [
-                "state_topic": .string(topics.commandResult),
+                "state_topic": .string(topics.commandLast),
                 "value_template": .string("{{ value_json.status }}"),
-                "json_attributes_topic": .string(topics.commandResult),
+                "json_attributes_topic": .string(topics.commandLast),
                 "entity_category": "diagnostic", "icon": "mdi:message-check",
             ]),
             component("drink", "event", "Drink", [
@@ -124,46 +227,44 @@ enum HomeAssistantDiscovery {
                 "event_types": .array(SinkNotification.Kind.all.map(JSONValue.string)), "icon": "mdi:bell",
             ]),
         ]
-
-        var root: [String: JSONValue] = [
-            "dev": .object(device),
-            "o": origin(configuration),
-            "state_topic": .string(topics.state),
-            "qos": .int(1),
-            "cmps": .object(Dictionary(uniqueKeysWithValues: components)),
-        ]
-        if otherBridges.isEmpty {
-            root["availability_topic"] = .string(topics.availability)
-        } else {
-            let all = [topics.availability] + otherBridges.sorted().map { configuration.bridgeAvailabilityTopic(of: $0) }
-            root["availability"] = .array(all.map { .object(["topic": .string($0)]) })
-            root["availability_mode"] = "any"
-        }
-        return .object(root)
     }
 
     /// The bridge itself, the device every bottle is `via_device` of: whether it is online.
     static func bridgePayload(for configuration: MQTTSinkConfiguration) -> JSONValue {
+        var root = bridgeEntity(for: configuration)
+        let online = root.removeValue(forKey: "online") ?? .null
+        root["cmps"] = .object(["online": online])
+        return .object(root)
+    }
+
+    /// The bridge's `online` entity in the per-entity form (its device and origin inside).
+    static func bridgeEntityPayload(for configuration: MQTTSinkConfiguration) -> JSONValue {
+        let root = bridgeEntity(for: configuration)
+        guard case var .object(online)? = root["online"] else { return .null }
+        online.removeValue(forKey: "p")
+        online["device"] = root["dev"]
+        online["origin"] = root["o"]
+        return .object(online)
+    }
+
+    private static func bridgeEntity(for configuration: MQTTSinkConfiguration) -> [String: JSONValue] {
         let topics = configuration.topics
         let identifier = bridgeIdentifier(configuration)
-        let device: [String: JSONValue] = [
+        var device: [String: JSONValue] = [
             "identifiers": .array([.string(identifier)]),
             "name": .string("Aquavate bridge \(topics.bridgeID)"),
             "manufacturer": .string("aquavate-bridge"),
             "model": .string("Bluetooth bridge"),
             "sw_version": .string(configuration.bridgeVersion),
         ]
+        if let url = configuration.dashboardURL { device["configuration_url"] = .string(url) }
         let online: JSONValue = .object([
             "p": "binary_sensor", "name": "Online", "unique_id": .string("\(identifier)_online"),
+            "object_id": .string("\(identifier)_online"),
             "device_class": "connectivity", "state_topic": .string(topics.availability),
             "payload_on": "online", "payload_off": "offline", "entity_category": "diagnostic",
         ])
-        return .object([
-            "dev": .object(device),
-            "o": origin(configuration),
-            "qos": .int(1),
-            "cmps": .object(["online": online]),
-        ])
+        return ["dev": .object(device), "o": origin(configuration), "qos": .int(1), "online": online]
     }
 
     /// `o`: the software that announced the device.

@@ -8,25 +8,42 @@ import Timekeeping
 enum MQTTPayloads {
     /// Retained on `…/state`:
     /// `{"battery":87,"bottle_level_ml":420,"connected":true,"daily_limit":true,
-    ///   "daily_total_ml":1250,"deficit_ml":300,"goal_ml":2500,"last_sync":"2026-11-21T09:12:00Z",
+    ///   "daily_total_ml":1250,"day_start":"2026-11-20T23:00:00Z","deficit_ml":300,"goal_ml":2500,
+    ///   "last_drink_ml":250,"last_drink_time":"2026-11-21T09:10:00Z","last_seen":"2026-11-21T09:12:00Z",
+    ///   "last_sync":"2026-11-21T09:12:00Z","pending_commands":0,"pending_goal_ml":null,
+    ///   "pending_shake_to_empty":null,"percent_of_goal":50,"reminders_enabled":true,
     ///   "reminders_today":2,"time":"2026-11-21T09:15:00Z","unsynced":0,"urgency":"attention"}`
     static func state(_ snapshot: BridgeSnapshot) -> JSONValue {
         .object([
             "time": .string(ISO8601Text.format(snapshot.time)),
             "daily_total_ml": .int(snapshot.dayTotalML),
+            "day_start": .optional(snapshot.dayStart.map(ISO8601Text.format)),
             "goal_ml": .int(snapshot.goalML),
+            "percent_of_goal": .int(percent(snapshot.dayTotalML, of: snapshot.goalML)),
             "bottle_level_ml": .optional(snapshot.bottleLevelML),
             "battery": .optional(snapshot.batteryPercent),
-            "urgency": .string(snapshot.urgency),
+            "urgency": .string(snapshot.urgency.rawValue),
             "deficit_ml": .int(snapshot.deficitML),
             "reminders_today": .int(snapshot.remindersToday),
+            "reminders_enabled": .bool(snapshot.remindersEnabled),
             "daily_limit": .bool(snapshot.dailyLimit),
             "last_sync": .optional(snapshot.lastSync.map(ISO8601Text.format)),
+            "last_seen": .optional(snapshot.lastSeen.map(ISO8601Text.format)),
+            "last_drink_ml": .optional(snapshot.lastDrinkML),
+            "last_drink_time": .optional(snapshot.lastDrinkTime.map(ISO8601Text.format)),
             "unsynced": .optional(snapshot.unsynced),
             "connected": .bool(snapshot.bottleConnected),
             "shake_to_empty": .optional(snapshot.shakeToEmpty),
             "bottle_goal_ml": .optional(snapshot.bottleGoalML),
+            "pending_goal_ml": .optional(snapshot.pendingGoalML),
+            "pending_shake_to_empty": .optional(snapshot.pendingShakeToEmpty),
+            "pending_commands": .int(snapshot.pendingCommands),
         ])
+    }
+
+    /// Today's intake as a whole percentage of the goal (a goal of 0 ml counts as reached).
+    static func percent(_ total: Int, of goal: Int) -> Int {
+        goal > 0 ? Int((Double(total) * 100 / Double(goal)).rounded()) : 100
     }
 
     /// One per stored record on `…/drink`:
@@ -102,8 +119,10 @@ enum MQTTPayloads {
     /// What Home Assistant's goal number publishes (`command_template`).
     static let goalCommandTemplate = "{\"goal\": {{ value | int }}}"
 
-    /// What Home Assistant's daily-limit switch publishes on the command topic.
-    static func dailyLimitCommand(_ on: Bool) -> JSONValue {
-        .object(["config": .object(["key": .string("reminders.daily_limit"), "value": .string(on ? "true" : "false")])])
+    /// What Home Assistant's daily-limit and reminders switches publish on the command topic.
+    static func dailyLimitCommand(_ on: Bool) -> JSONValue { configCommand("reminders.daily_limit", on) }
+
+    static func configCommand(_ key: String, _ on: Bool) -> JSONValue {
+        .object(["config": .object(["key": .string(key), "value": .string(on ? "true" : "false")])])
     }
 }

@@ -6,8 +6,11 @@
 // availability `online` (retained), the bridge's and the bottle's discovery configs (retained)
 // and the latest state (retained) — clean sessions, so after a broker restart everything is
 // there again. `offline` is the last will and is also published on a clean stop. When Home
-// Assistant announces itself (`online` on `homeassistant/status`) the discovery configs and
-// state are sent again.
+// Assistant announces itself (`online` on `homeassistant/status`) the availability, discovery
+// configs and state are sent again: whatever Home Assistant missed or a stray client overwrote.
+//
+// A visitor (a CLI command, `MQTTSinkConfiguration.Role`) only delivers: no will, no
+// availability, no discovery, no state, no subscriptions, its own client id.
 //
 // The bottles: no bottle device is announced until a bottle is known (a fresh install would
 // otherwise leave an orphan device in Home Assistant). `identify` tells the sink who a bottle
@@ -129,11 +132,12 @@ public final class MQTTSink: NotificationSink {
         self.shared = shared
         let topics = configuration.topics
         let intake = CommandIntake(gate: gate, limiter: CommandRateLimiter(clock: clock), logger: logger)
+        let daemon = configuration.role == .daemon
         let options = MosquittoClient.Options(
             broker: configuration.broker,
-            clientID: configuration.clientID,
+            clientID: configuration.clientID ?? configuration.visitorClientID,
             keepAliveSeconds: configuration.keepAliveSeconds,
-            will: .init(topic: topics.availability, text: "offline", retain: true),
+            will: daemon ? .init(topic: topics.availability, text: "offline", retain: true) : nil,
             caFile: configuration.caFile,
             caDirectory: configuration.caDirectory,
             reconnectDelay: configuration.reconnectDelay,
@@ -141,12 +145,17 @@ public final class MQTTSink: NotificationSink {
             maximumIncomingPayload: SinkCommandParser.maximumBytes)
         let handlers = MosquittoClient.Handlers(
             connected: { client in
+                guard daemon else {
+                    shared.currentContext?.reachable()
+                    return
+                }
                 // Subscribe before announcing: the broker handles this connection's packets in
                 // order, so whatever reacts to the announcement (Home Assistant's birth message, a
                 // command from the new device's page) finds the subscriptions in place.
                 let current = shared.current
                 let bottles = shared.bottles
                 let subscriptions = bottles.map(\.topics.command) + [current.topics.homeAssistantStatus, current.bridgesAvailabilityFilter]
+                    + (current.discovery ? Self.otherFormTopics(current, bottles: bottles) : [])
                 for topic in subscriptions {
                     do { try client.subscribe(topic) } catch { logger.warning("\(error)") }
                 }
@@ -174,21 +183,32 @@ public final class MQTTSink: NotificationSink {
     }
 
     public func stop() async {
+        guard isDaemon else {
+            await client.stop()
+            return
+        }
         await client.stop(finalMessages: [.init(topic: topics.availability, text: "offline", retain: true)])
     }
 
-    /// Home Assistant's entities are the bridge's state.
-    public var publishesState: Bool { true }
+    private var isDaemon: Bool { configuration.role == .daemon }
+
+    /// Home Assistant's entities are the bridge's state (the daemon's alone).
+    public var publishesState: Bool { isDaemon }
 
     public func identify(_ bottle: SinkBottle) async {
         guard bottle.isKnown else { return }
+        guard isDaemon else {
+            _ = shared.identify(bottle)
+            return
+        }
         let (known, new) = shared.identify(bottle)
         guard new != known, client.isConnected else { return }
         let old = known ?? new.forAnotherBottle()
         let moved = old.hasBottle && old.topics.bottleID != new.topics.bottleID
         if moved {
             // The old device goes (an empty retained config removes it), with its retained state.
-            for topic in [old.topics.discovery, old.topics.state] {
+            for topic in [old.topics.discovery, old.topics.state, old.topics.commandLast]
+                + HomeAssistantDiscovery.entityTopics(for: old) {
                 _ = try? client.publish(.init(topic: topic, text: "", retain: true))
             }
             try? client.unsubscribe(old.topics.command)
@@ -201,8 +221,13 @@ public final class MQTTSink: NotificationSink {
 
     public func publish(_ result: SinkCommandResult) async throws {
         let bottle = shared.configuration(for: result.bottle)
-        guard bottle.hasBottle else { return }
-        try publish(.init(topic: bottle.topics.commandResult, text: MQTTPayloads.bottleCommandResult(result).text))
+        guard bottle.hasBottle, isDaemon else { return }
+        let text = MQTTPayloads.bottleCommandResult(result).text
+        try publish(.init(topic: bottle.topics.commandResult, text: text))
+        // Retained apart: Home Assistant's "Last bottle command" after its restart; the result
+        // topic itself stays unretained (a retained refusal would be answered again to each
+        // new subscriber).
+        _ = try? client.publish(.init(topic: bottle.topics.commandLast, text: text, retain: true))
     }
 
     public func deliver(_ notification: SinkNotification) async throws {
@@ -221,7 +246,7 @@ public final class MQTTSink: NotificationSink {
         shared.set(snapshot: snapshot, for: bottle.topics.bottleID)
         // Without a connection it goes out with the next `connected`; nothing to retry. Without
         // a bottle there is no device to carry it.
-        guard bottle.hasBottle else { return }
+        guard bottle.hasBottle, isDaemon else { return }
         _ = try? client.publish(.init(topic: bottle.topics.state, text: MQTTPayloads.state(snapshot).text, retain: true))
     }
 
@@ -241,20 +266,29 @@ public final class MQTTSink: NotificationSink {
     // MARK: - Network thread
 
     /// The bridge's availability and device, then each of `bottles`' device and latest state.
+    /// Discovery goes out in the configured form (`mqtt.discovery_format`).
     private static func announce(on client: MosquittoClient, configuration: MQTTSinkConfiguration,
                                  bottles: [MQTTSinkConfiguration], shared: Shared, availability: Bool, logger: Logger) {
         let topics = configuration.topics
         var messages: [MosquittoClient.Message] = []
         if availability { messages.append(.init(topic: topics.availability, text: "online", retain: true)) }
+        let entityForm = configuration.discoveryFormat == .entity
         if configuration.discovery {
-            messages.append(.init(topic: topics.bridgeDiscovery,
-                                  text: HomeAssistantDiscovery.bridgePayload(for: configuration).text, retain: true))
+            messages.append(entityForm
+                ? .init(topic: topics.bridgeEntityDiscovery, text: HomeAssistantDiscovery.bridgeEntityPayload(for: configuration).text, retain: true)
+                : .init(topic: topics.bridgeDiscovery, text: HomeAssistantDiscovery.bridgePayload(for: configuration).text, retain: true))
         }
         for bottle in bottles where bottle.hasBottle {
             if configuration.discovery {
-                messages.append(.init(topic: bottle.topics.discovery,
-                                      text: HomeAssistantDiscovery.payload(for: bottle, otherBridges: shared.otherBridges).text,
-                                      retain: true))
+                let others = shared.otherBridges
+                if entityForm {
+                    for (topic, payload) in HomeAssistantDiscovery.entityPayloads(for: bottle, otherBridges: others) {
+                        messages.append(.init(topic: topic, text: payload.text, retain: true))
+                    }
+                } else {
+                    messages.append(.init(topic: bottle.topics.discovery,
+                                          text: HomeAssistantDiscovery.payload(for: bottle, otherBridges: others).text, retain: true))
+                }
             }
             if let snapshot = shared.snapshot(for: bottle.topics.bottleID) {
                 messages.append(.init(topic: bottle.topics.state, text: MQTTPayloads.state(snapshot).text, retain: true))
@@ -263,6 +297,18 @@ public final class MQTTSink: NotificationSink {
         for message in messages {
             do { try client.publish(message) } catch { logger.warning("\(error)") }
         }
+    }
+
+    /// The config topics of the discovery form not in use: a retained config found there (left by
+    /// this bridge before `mqtt.discovery_format` changed) is emptied when it arrives. Both forms
+    /// name each entity alike for Home Assistant, which would otherwise keep the old one and
+    /// warn of a conflict at every announcement.
+    private static func otherFormTopics(_ configuration: MQTTSinkConfiguration, bottles: [MQTTSinkConfiguration]) -> [String] {
+        let topics = configuration.topics
+        if configuration.discoveryFormat == .entity {
+            return [topics.bridgeDiscovery] + bottles.filter(\.hasBottle).map(\.topics.discovery)
+        }
+        return [topics.bridgeEntityDiscovery] + bottles.filter(\.hasBottle).flatMap { HomeAssistantDiscovery.entityTopics(for: $0) }
     }
 
     /// The id of another bridge whose availability topic this is; nil otherwise.
@@ -283,8 +329,16 @@ public final class MQTTSink: NotificationSink {
         if message.topic == topics.homeAssistantStatus {
             // A retained `online` arrives with every subscription, right after the announcement
             // the connection made: only a live birth message means Home Assistant restarted.
-            guard message.text == "online", !message.retain, configuration.discovery else { return }
-            logger.info("MQTT: Home Assistant is online; announcing the bottle again")
+            guard message.text == "online", !message.retain else { return }
+            logger.info("MQTT: Home Assistant is online; announcing the bridge and the bottle again")
+            announce(on: client, configuration: configuration, bottles: shared.bottles, shared: shared,
+                     availability: true, logger: logger)
+        } else if message.retain, !message.payload.isEmpty, configuration.discovery,
+                  otherFormTopics(configuration, bottles: shared.bottles).contains(message.topic) {
+            // The old form's config goes (Home Assistant removes its entity), then the current
+            // form is announced again to take its place, in that order on this connection.
+            logger.info("MQTT: removing \(message.topic), a discovery config of the other mqtt.discovery_format")
+            do { try client.publish(.init(topic: message.topic, text: "", retain: true)) } catch { logger.warning("\(error)") }
             announce(on: client, configuration: configuration, bottles: shared.bottles, shared: shared,
                      availability: false, logger: logger)
         } else if let other = otherBridge(message.topic, configuration: configuration) {

@@ -4,6 +4,26 @@
 // bottle (`bottle.address`, its name and firmware).
 
 public struct MQTTSinkConfiguration: Sendable, Equatable {
+    /// Which of Home Assistant's discovery forms is published (`mqtt.discovery_format`).
+    public enum DiscoveryFormat: String, Sendable, Equatable, CaseIterable {
+        /// One retained config per device (`homeassistant/device/…`): Home Assistant 2024.11 and later.
+        case device
+        /// One retained config per entity (`homeassistant/<platform>/…`): every version, also
+        /// those before 2024.11, which ignore the device form.
+        case entity
+    }
+
+    /// Who this client is on the broker. The availability topic and the retained device belong
+    /// to the daemon alone: its last will says `offline` there. A command of the CLI (`notify
+    /// test`) that delivers through the sink is a visitor: its own client id, no will, no
+    /// availability, no discovery, no state and no subscriptions — so its exit cannot take the
+    /// running daemon's device offline in Home Assistant, and it never takes the daemon's commands.
+    public enum Role: Sendable, Equatable {
+        case daemon
+        /// `command` names the CLI command, in the client id (`aquavate-<bridge>-<command>-<n>`).
+        case visitor(command: String)
+    }
+
     public var broker: MQTTBrokerURL
     public var topics: MQTTTopics
     /// `F4:12:FA:00:A3:F4`: the Home Assistant device's MAC connection; nil until a bottle is known.
@@ -26,6 +46,10 @@ public struct MQTTSinkConfiguration: Sendable, Equatable {
     public var supportURL: String?
     /// Publish Home Assistant discovery (and re-announce on its birth message).
     public var discovery: Bool
+    public var discoveryFormat: DiscoveryFormat = .device
+    /// The dashboard's address when `run` serves it: the devices' `configuration_url`.
+    public var dashboardURL: String?
+    public var role: Role = .daemon
     /// Empty = libmosquitto picks a random one (with a clean session, nothing depends on it).
     public var clientID: String?
     public var keepAliveSeconds: Int
@@ -49,6 +73,14 @@ public struct MQTTSinkConfiguration: Sendable, Equatable {
         copy.bottleName = "Aquavate unknown"
         copy.topics = MQTTTopics(bottleID: "unknown", bridgeID: topics.bridgeID, topicPrefix: topicPrefix, discoveryPrefix: discoveryPrefix)
         return copy
+    }
+
+    /// A visitor's client id: its own, never the daemon's (a broker disconnects the older of two
+    /// clients with one id), and unique among visitors running at once.
+    var visitorClientID: String? {
+        guard case let .visitor(command) = role else { return nil }
+        let safe = String(command.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }.map(Character.init))
+        return "aquavate-\(topics.bridgeID)-\(safe.isEmpty ? "cli" : safe)-\(UInt32.random(in: 0...UInt32.max))"
     }
 
     /// The availability topic of bridge `id` (another bridge of the household).

@@ -7,8 +7,11 @@
 //     aquavate/<id>/notification   one JSON event per notification, not retained
 //     aquavate/<id>/command        subscribed: commands in (SinkCommandParser)
 //     aquavate/<id>/command/result the answer to each command: accepted or refused, not retained
+//     aquavate/<id>/command/last   the state of the last bottle command, retained
 //     homeassistant/device/aquavate_<id>/config   the bottle's device discovery, retained
 //     homeassistant/device/aquavate_bridge_<bridge>/config   the bridge's device, retained
+//     homeassistant/<platform>/aquavate_<id>/<key>/config   per-entity discovery instead
+//                                  (mqtt.discovery_format = entity: Home Assistant before 2024.11)
 //     homeassistant/status         subscribed: Home Assistant's birth message → re-announce
 //
 // `<id>` is the bottle's address without colons, lower case (`f412fa00a3f4`), unless configured.
@@ -21,10 +24,14 @@ public struct MQTTTopics: Sendable, Equatable {
     public let notification: String
     public let command: String
     public let commandResult: String
+    public let commandLast: String
     public let discovery: String
     public let homeAssistantStatus: String
     public let bridgeID: String
     public let bridgeDiscovery: String
+    /// The bridge's `online` entity in the per-entity form.
+    public let bridgeEntityDiscovery: String
+    private let discoveryPrefix: String
 
     public init(bottleID: String, bridgeID: String = "bridge", topicPrefix: String = "aquavate",
                 discoveryPrefix: String = "homeassistant") {
@@ -38,8 +45,16 @@ public struct MQTTTopics: Sendable, Equatable {
         notification = "\(base)/notification"
         command = "\(base)/command"
         commandResult = "\(base)/command/result"
+        commandLast = "\(base)/command/last"
+        bridgeEntityDiscovery = "\(discoveryPrefix)/binary_sensor/aquavate_bridge_\(bridgeID)/online/config"
+        self.discoveryPrefix = discoveryPrefix
         discovery = "\(discoveryPrefix)/device/aquavate_\(bottleID)/config"
         homeAssistantStatus = "\(discoveryPrefix)/status"
+    }
+
+    /// One entity's config topic in the per-entity form.
+    public func entityDiscovery(platform: String, key: String) -> String {
+        "\(discoveryPrefix)/\(platform)/aquavate_\(bottleID)/\(key)/config"
     }
 
     /// `F4:12:FA:00:A3:F4` → `f412fa00a3f4`.

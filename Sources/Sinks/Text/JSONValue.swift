@@ -90,6 +90,16 @@ enum JSONValue: Sendable, Equatable {
         if case let .string(value) = self { return value }
         return nil
     }
+
+    var arrayValue: [JSONValue]? {
+        if case let .array(values) = self { return values }
+        return nil
+    }
+
+    var objectValue: [String: JSONValue]? {
+        if case let .object(members) = self { return members }
+        return nil
+    }
 }
 
 extension JSONValue: ExpressibleByStringLiteral {

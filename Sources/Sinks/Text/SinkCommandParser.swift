@@ -7,6 +7,7 @@
 //     {"action":{"id":"ritual-morning-2026-11-22","action":"did-this"}} action ritual-morning-2026-11-22 did-this
 //     {"goal":2500}                                                    goal 2500
 //     {"delete":17}                                                    delete 17
+//     {"delete":"last"}                                                delete last
 //     {"tare":true}                                                    tare
 //     {"shake_to_empty":"on"}                                          shake-to-empty on
 //
@@ -46,7 +47,7 @@ public enum SinkCommandParser {
     static let configForms = "{\"config\":{\"key\":KEY,\"value\":VALUE}} or `config KEY VALUE`"
     static let logForms = "{\"log\":TYPE}, {\"log\":{\"type\":TYPE,\"bottle\":BOTTLE}}, or `log TYPE`, TYPE like vitamin-d, BOTTLE a serial or address"
     static let goalForms = "{\"goal\":ML} or `goal ML`, ML a whole number"
-    static let deleteForms = "{\"delete\":RECORD_ID} or `delete RECORD_ID`"
+    static let deleteForms = "{\"delete\":RECORD_ID|\"last\"} or `delete RECORD_ID|last`"
     static let tareForms = "{\"tare\":true} or `tare`"
     static let shakeForms = "{\"shake_to_empty\":\"on\"|\"off\"} or `shake-to-empty on|off`"
     static let actionForms = "{\"action\":{\"id\":NOTIFICATION_ID,\"action\":ACTION_ID}} or `action NOTIFICATION_ID ACTION_ID`"
@@ -103,6 +104,7 @@ public enum SinkCommandParser {
             guard let goal = wholeNumber(body) else { throw .malformed(command: "goal", expected: goalForms) }
             return .bottle(.goal(goal))
         case "delete":
+            if body == .string("last") { return .bottle(.deleteLast) }
             guard let id = wholeNumber(body), id >= 0 else { throw .malformed(command: "delete", expected: deleteForms) }
             return .bottle(.delete(recordID: id))
         case "tare":
@@ -170,6 +172,7 @@ public enum SinkCommandParser {
             guard words.count == 1, let goal = Int(words[0]) else { throw .malformed(command: "goal", expected: goalForms) }
             return .bottle(.goal(goal))
         case "delete":
+            if words == ["last"] { return .bottle(.deleteLast) }
             guard words.count == 1, let id = Int(words[0]), id >= 0 else { throw .malformed(command: "delete", expected: deleteForms) }
             return .bottle(.delete(recordID: id))
         case "tare":

@@ -11,8 +11,8 @@ public struct BridgeSnapshot: Sendable, Equatable {
     /// The bottle's last reported level, ml (signed on the wire; may be negative while calibrating).
     public var bottleLevelML: Int?
     public var batteryPercent: Int?
-    /// docs/reminders.md 2.2: `on_track`, `attention` or `overdue`.
-    public var urgency: String
+    /// docs/reminders.md 2.2.
+    public var urgency: HydrationUrgency
     /// The displayed deficit, `max(0, deficit)`, ml.
     public var deficitML: Int
     public var remindersToday: Int
@@ -30,9 +30,25 @@ public struct BridgeSnapshot: Sendable, Equatable {
     /// The bottle it is about (its serial or address), where a bridge has several; nil: the
     /// bridge's bottle.
     public var bottle: String?
+    /// When the day `dayTotalML` counts began (local midnight, UTC seconds): Home Assistant's
+    /// `last_reset` of the day total, so that a deleted drink lowers the day's statistics
+    /// instead of reading as a new meter.
+    public var dayStart: Double?
+    /// The bottle's last connection, UTC seconds (a sync with nothing new moves only this).
+    public var lastSeen: Double?
+    /// The newest drink of the day that still counts: its amount (ml) and time (UTC seconds).
+    public var lastDrinkML: Int?
+    public var lastDrinkTime: Double?
+    /// `reminders.enabled`: reminders as a whole.
+    public var remindersEnabled: Bool = true
+    /// Controls waiting for the bottle's next connection (docs/design.md 3.5): the goal and the
+    /// shake-to-empty switch as they will be, and how many commands wait in all.
+    public var pendingGoalML: Int?
+    public var pendingShakeToEmpty: Bool?
+    public var pendingCommands: Int = 0
 
     public init(time: Double, dayTotalML: Int, goalML: Int, bottleLevelML: Int? = nil,
-                batteryPercent: Int? = nil, urgency: String, deficitML: Int, remindersToday: Int,
+                batteryPercent: Int? = nil, urgency: HydrationUrgency, deficitML: Int, remindersToday: Int,
                 dailyLimit: Bool, lastSync: Double? = nil, unsynced: Int? = nil,
                 bottleConnected: Bool, shakeToEmpty: Bool? = nil, bottleGoalML: Int? = nil, bottle: String? = nil) {
         self.bottle = bottle

@@ -22,6 +22,9 @@ public enum SinkCommand: Sendable, Equatable {
 public enum SinkBottleCommand: Sendable, Equatable {
     case goal(Int)
     case delete(recordID: Int)
+    /// The newest drink that still counts (Home Assistant's "Delete last drink" button): which
+    /// one is decided by the bridge when the command arrives.
+    case deleteLast
     case tare
     case shakeToEmpty(Bool)
 
@@ -29,7 +32,7 @@ public enum SinkBottleCommand: Sendable, Equatable {
     public var name: String {
         switch self {
         case .goal: return "goal"
-        case .delete: return "delete"
+        case .delete, .deleteLast: return "delete"
         case .tare: return "tare"
         case .shakeToEmpty: return "shake-to-empty"
         }
