@@ -14,9 +14,12 @@ set -euo pipefail
 version="${1:-2025.1.4}"
 cache="${AQUAVATE_HA_CACHE:-$HOME/.cache/aquavate-home-assistant}"
 venv="$cache/$version"
-integrations="mqtt recorder frontend http api websocket_api onboarding auth config person logger"
+integrations="mqtt recorder frontend http api websocket_api onboarding auth config person logger history"
+# The frontend's service descriptions import camera (and so stream) whatever is configured:
+# without these its "Loading data" never ends (websocket get_services fails).
+extra="numpy PyTurboJPEG"
 marker="$venv/.aquavate-complete"
-want="$version $integrations"
+want="$version $integrations $extra"
 
 if [ -f "$marker" ] && [ "$(cat "$marker")" = "$want" ] && [ -x "$venv/bin/python" ]; then
     echo "$venv/bin/python"
@@ -65,6 +68,7 @@ while todo:
 for requirement in sorted(set(wanted)):
     print(requirement)
 PY
+printf '%s\n' $extra >> "$requirements"
 "$venv/bin/python" -m pip install --quiet "homeassistant==$version" -r "$requirements" -c "$constraints" >&2
 echo "$want" > "$marker"
 echo "$venv/bin/python"

@@ -177,7 +177,7 @@ final class HomeAssistant: @unchecked Sendable {
     // MARK: The API
 
     @discardableResult
-    func request(_ method: String, _ path: String, authorized: Bool = true, body: Any? = nil) async throws -> Any {
+    func request(_ method: String, _ path: String, authorized: Bool = true, body: Any? = nil, raw: Bool = false) async throws -> Any {
         var request = URLRequest(url: URL(string: base + path)!)
         request.httpMethod = method
         request.timeoutInterval = 30
@@ -194,6 +194,7 @@ final class HomeAssistant: @unchecked Sendable {
         guard (200..<300).contains(status) else {
             throw HomeAssistantFailure(description: "\(method) \(path): HTTP \(status) \(String(decoding: data.prefix(500), as: UTF8.self))")
         }
+        if raw { return String(decoding: data, as: UTF8.self) }
         if data.isEmpty { return [String: Any]() }
         return (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) ?? String(decoding: data, as: UTF8.self)
     }
@@ -217,8 +218,7 @@ final class HomeAssistant: @unchecked Sendable {
     /// A template rendered by Home Assistant (its device registry is read this way:
     /// `device_attr`, `device_id`, `device_entities`).
     func template(_ text: String) async throws -> String {
-        let result = try await request("POST", "/api/template", body: ["template": text])
-        return (result as? String) ?? "\(result)"
+        try await request("POST", "/api/template", body: ["template": text], raw: true) as? String ?? ""
     }
 
     func call(_ domain: String, _ service: String, _ data: [String: Any]) async throws {
@@ -234,7 +234,7 @@ final class HomeAssistant: @unchecked Sendable {
 
     /// Home Assistant's own log, as its API serves it.
     func errorLog() async throws -> String {
-        (try await request("GET", "/api/error_log")) as? String ?? ""
+        (try await request("GET", "/api/error_log", raw: true)) as? String ?? ""
     }
 
     static func emptyFile(_ url: URL) -> URL {

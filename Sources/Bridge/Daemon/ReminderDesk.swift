@@ -21,6 +21,9 @@ public actor ReminderDesk {
         let runner: ReminderRunner
         var bottleGoal: Int?
         var connected = false
+        /// The state last handed to the sinks (its time aside), so that a minute tick publishes
+        /// only what changed: the deficit growing, a reminder sent, the urgency, a new day.
+        var published: BridgeSnapshot?
         /// How its deliveries are labelled (owner's name, notification id suffix).
         let label: Locked<SeatLabel>
 
@@ -82,6 +85,15 @@ public actor ReminderDesk {
         for bottle in adopted.reversed() {
             hub?.identify(SinkBottle(address: bottle.address, serial: bottle.serial, name: bottle.name,
                                      firmware: bottle.firmware, model: bottle.model))
+            // Its last command, as the history has it: Home Assistant's "Last bottle command"
+            // survives a restart of the daemon and of the broker.
+            if let last = try? history.commands(bottle: bottle.id).last {
+                let event = BridgeEvent.CommandEvent(last)
+                var result = SinkCommandResult(id: event.id, command: event.command, argument: event.argument, status: event.status,
+                                               message: event.message, bottle: event.bottle)
+                result.isReplay = true
+                hub?.publish(result)
+            }
         }
     }
 
@@ -241,6 +253,7 @@ public actor ReminderDesk {
         for seat in seats {
             seat.runner.advance(to: instant)
             seat.runner.fireDue(at: instant)
+            publishState(seat, at: instant, onlyIfChanged: true)
         }
     }
 
@@ -459,7 +472,7 @@ public actor ReminderDesk {
     }
 
     /// The retained state for Home Assistant.
-    private func publishState(_ seat: Seat, at instant: Double) {
+    private func publishState(_ seat: Seat, at instant: Double, onlyIfChanged: Bool = false) {
         // Nobody takes it (only the journal): not worth the status and the database reads, a
         // chunk at a time during a sync.
         guard let hub, hub.publishesState else { return }
@@ -488,6 +501,10 @@ public actor ReminderDesk {
         snapshot.pendingGoalML = pendingGoal
         snapshot.pendingShakeToEmpty = pendingShake
         snapshot.pendingCommands = pending.count
+        var unchanged = seat.published
+        unchanged?.time = snapshot.time
+        if onlyIfChanged && unchanged == snapshot { return }
+        seat.published = snapshot
         hub.publish(snapshot)
     }
 }

@@ -51,6 +51,9 @@ public final class MQTTSink: NotificationSink {
             var context: SinkContext?
             /// The latest state of each bottle, by topic id.
             var snapshots: [String: BridgeSnapshot] = [:]
+            /// The last bottle command's result of each bottle, by topic id (retained again at
+            /// each connection: a restarted broker has forgotten it).
+            var lastCommands: [String: String] = [:]
             /// The last identified bottle's configuration (the one before any was identified).
             var configuration: MQTTSinkConfiguration
             /// Every identified bottle's, the last identified among them.
@@ -108,6 +111,8 @@ public final class MQTTSink: NotificationSink {
         var currentContext: SinkContext? { values.withLock { $0.context } }
         func set(snapshot: BridgeSnapshot, for id: String) { values.withLock { $0.snapshots[id] = snapshot } }
         func snapshot(for id: String) -> BridgeSnapshot? { values.withLock { $0.snapshots[id] } }
+        func set(lastCommand: String, for id: String) { values.withLock { $0.lastCommands[id] = lastCommand } }
+        func lastCommand(for id: String) -> String? { values.withLock { $0.lastCommands[id] } }
     }
 
     /// The topics of the bottle as now known.
@@ -223,7 +228,8 @@ public final class MQTTSink: NotificationSink {
         let bottle = shared.configuration(for: result.bottle)
         guard bottle.hasBottle, isDaemon else { return }
         let text = MQTTPayloads.bottleCommandResult(result).text
-        try publish(.init(topic: bottle.topics.commandResult, text: text))
+        shared.set(lastCommand: text, for: bottle.topics.bottleID)
+        if !result.isReplay { try publish(.init(topic: bottle.topics.commandResult, text: text)) }
         // Retained apart: Home Assistant's "Last bottle command" after its restart; the result
         // topic itself stays unretained (a retained refusal would be answered again to each
         // new subscriber).
@@ -292,6 +298,9 @@ public final class MQTTSink: NotificationSink {
             }
             if let snapshot = shared.snapshot(for: bottle.topics.bottleID) {
                 messages.append(.init(topic: bottle.topics.state, text: MQTTPayloads.state(snapshot).text, retain: true))
+            }
+            if let last = shared.lastCommand(for: bottle.topics.bottleID) {
+                messages.append(.init(topic: bottle.topics.commandLast, text: last, retain: true))
             }
         }
         for message in messages {

@@ -34,6 +34,9 @@ public struct SinkCommandResult: Sendable, Equatable {
     public var message: String?
     /// The bottle's serial or address, where a bridge has several; nil: the bridge's bottle.
     public var bottle: String?
+    /// The last command as the history keeps it, told again when the daemon starts: it is
+    /// retained as the last command (Home Assistant's sensor), not answered anew.
+    public var isReplay = false
 
     public init(id: Int64?, command: String, argument: String?, status: String, message: String?, bottle: String? = nil) {
         self.bottle = bottle
