@@ -73,6 +73,7 @@ public enum QuarantineActionError: Error, Equatable, CustomStringConvertible {
     case alreadyResolved(id: Int64, QuarantineResolution)
     case notOnlyTime(id: Int64, [RecordProblem])
     case timeOutOfRange(id: Int64)
+    case timeTaken(id: Int64)
 
     public var description: String {
         switch self {
@@ -82,6 +83,8 @@ public enum QuarantineActionError: Error, Equatable, CustomStringConvertible {
             return "quarantined record #\(id) was \(resolution.rawValue) already"
         case .notOnlyTime(let id, let problems):
             return "quarantined record #\(id) is wrong in its \(problems.map(\.rawValue).joined(separator: " and ")), not only its time: it cannot be restored, only discarded"
+        case .timeTaken(let id):
+            return "quarantined record #\(id): the bottle has a drink with its record id stored at that time already; give another time"
         case .timeOutOfRange(let id):
             return "the time given for record #\(id) is outside 2020-01-01 … two days from now"
         }
@@ -134,37 +137,44 @@ extension DrinkHistory {
         guard RecordBounds.timeRange(now: now).contains(Double(timestamp)) else {
             throw QuarantineActionError.timeOutOfRange(id: id)
         }
-        return try write("restoring quarantined record \(id)") { db in
-            let entry = try Self.unresolvedQuarantined(id: id, in: db)
-            guard entry.problems == [.time] else { throw QuarantineActionError.notOnlyTime(id: id, entry.problems) }
+        // The refusals travel out of the transaction as values: thrown inside it, they would
+        // come back wrapped as a database failure.
+        let outcome = try write("restoring quarantined record \(id)") { db -> Result<StoredDrink, QuarantineActionError> in
+            let entry: QuarantinedRecord
+            switch try Self.unresolvedQuarantined(id: id, in: db) {
+            case .failure(let refusal): return .failure(refusal)
+            case .success(let found): entry = found
+            }
+            guard entry.problems == [.time] else { return .failure(.notOnlyTime(id: id, entry.problems)) }
             var record = entry.record
             record.timestamp = timestamp
             guard try Self.insert(record, bottle: entry.bottle, at: now, rawTimestamp: entry.record.timestamp, in: db) else {
                 // The bottle already has a drink with this id at this time: keep that one.
-                throw HistoryError.invalidArgument(what: "a drink #\(record.recordID) at that time is stored already",
-                                                   expected: "another time for record #\(id)")
+                return .failure(.timeTaken(id: id))
             }
             try Self.resolve(id: id, .restored, at: now, in: db)
-            return StoredDrink(record, bottle: entry.bottle, storedAt: now)
+            return .success(StoredDrink(record, bottle: entry.bottle, storedAt: now))
         }
+        return try outcome.get()
     }
 
     /// Discards quarantined record `id`: it stays in the table, marked, and is no longer listed
     /// as waiting.
     public func discardQuarantined(id: Int64, at now: Double) throws {
         let now = try ArgumentChecks.instant(now, "discard time")
-        try write("discarding quarantined record \(id)") { db in
-            _ = try Self.unresolvedQuarantined(id: id, in: db)
+        try write("discarding quarantined record \(id)") { db -> Result<Void, QuarantineActionError> in
+            if case .failure(let refusal) = try Self.unresolvedQuarantined(id: id, in: db) { return .failure(refusal) }
             try Self.resolve(id: id, .discarded, at: now, in: db)
-        }
+            return .success(())
+        }.get()
     }
 
-    private static func unresolvedQuarantined(id: Int64, in db: Database) throws -> QuarantinedRecord {
+    private static func unresolvedQuarantined(id: Int64, in db: Database) throws -> Result<QuarantinedRecord, QuarantineActionError> {
         guard let entry = try QuarantinedRecord.fetchOne(db, sql: "SELECT * FROM quarantined_record WHERE id = ?", arguments: [id]) else {
-            throw QuarantineActionError.unknown(id: id)
+            return .failure(.unknown(id: id))
         }
-        if let resolution = entry.resolution { throw QuarantineActionError.alreadyResolved(id: id, resolution) }
-        return entry
+        if let resolution = entry.resolution { return .failure(.alreadyResolved(id: id, resolution)) }
+        return .success(entry)
     }
 
     private static func resolve(id: Int64, _ resolution: QuarantineResolution, at now: Double, in db: Database) throws {
