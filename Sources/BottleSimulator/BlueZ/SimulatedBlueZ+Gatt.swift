@@ -257,7 +257,7 @@ extension SimulatedBlueZ {
     /// effect after the write's reply: returned here as the events to run then.
     private func deliverInWrite(_ event: BottleEvent, _ state: inout SimulatorState) -> [ChunkFault] {
         if case .notification(.drinkData, let value) = event, state.hostile != nil {
-            deliver(.notification(.drinkData, hostile(value, &state)), &state)
+            deliver(.notification(.drinkData, badTotal(hostile(value, &state), state)), &state)
             hostileFlood(&state)
         } else {
             deliver(event, &state)
