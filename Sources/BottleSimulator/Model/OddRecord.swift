@@ -30,7 +30,7 @@ public enum OddRecord: String, Sendable, Hashable, CaseIterable, Codable {
     /// The ring's slot for an erased record: every field FF but the flags, which the ring keeps
     /// clear so that the bottle counts and sends the slot (the firmware's index covers it); on the
     /// air its flags are FF too (`DrinkRecord.onAir`).
-    static let erasedSlot = DrinkRecord(recordID: .max, timestamp: .max, amountML: .max, bottleLevelML: -1,
+    static let erasedSlot = DrinkRecord(recordID: .max, timestamp: .max, amountML: -1, bottleLevelML: -1,
                                         typeRaw: 0xFF, flagsRaw: 0)
 
     /// `records` (oldest first) with one odd record of each of `kinds` among them, spread evenly;
@@ -58,7 +58,7 @@ public enum OddRecord: String, Sendable, Hashable, CaseIterable, Codable {
 extension DrinkRecord {
     /// The simulator's stand-in for an erased flash slot (`OddRecord.erased`).
     var isErasedSlot: Bool {
-        recordID == .max && timestamp == .max && amountML == .max && typeRaw == 0xFF
+        recordID == .max && timestamp == .max && amountML == -1 && bottleLevelML == -1 && typeRaw == 0xFF
     }
 
     /// The record as the bottle sends it: an erased slot reads as all FF, flags included.
