@@ -43,6 +43,14 @@ func ciTestCommand(_ script: String) -> String? {
         .last { !$0.isEmpty && !$0.hasPrefix("#") }
 }
 
+/// The relative link targets of a Markdown text (`[text](path)` and `[text](path#anchor)`), without
+/// web addresses or in-page anchors.
+func relativeLinks(_ markdown: String) -> [String] {
+    markdown.matches(of: try! Regex(#"\]\(([^)#\s]+)(?:#[^)]*)?\)"#))
+        .compactMap { $0.output[1].substring.map(String.init) }
+        .filter { !$0.contains("://") && !$0.hasPrefix("mailto:") }
+}
+
 @Suite struct ReadmeTests {
     static let install = "sudo scripts/install-deps.sh && swift run aquavate-bridge demo"
     static let test = "scripts/test.sh"
@@ -70,6 +78,25 @@ func ciTestCommand(_ script: String) -> String? {
         let readme = ReadmeFacts(try Self.read("README.md"))
         #expect(readme.lineCount > 50, "README.md read as \(readme.lineCount) lines")
         #expect(readme.lineCount <= 250, "README.md has \(readme.lineCount) lines: move detail to docs/ and link it")
+    }
+
+    /// The README, CONTRIBUTING, CHANGELOG and every document under docs/ link only to files that
+    /// exist (a document moved or renamed leaves no dead link behind).
+    @Test func everyRelativeLinkResolves() throws {
+        var documents = ["README.md", "CONTRIBUTING.md", "CHANGELOG.md"]
+        let docs = repositoryRoot.appendingPathComponent("docs")
+        documents += try FileManager.default.contentsOfDirectory(atPath: docs.path).filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
+        var links = 0
+        for document in documents {
+            let folder = repositoryRoot.appendingPathComponent(document).deletingLastPathComponent()
+            for link in relativeLinks(try Self.read(document)) {
+                links += 1
+                let target = folder.appendingPathComponent(link).standardizedFileURL.path
+                #expect(FileManager.default.fileExists(atPath: target), "\(document) links to \(link), which does not exist")
+            }
+        }
+        #expect(links > 30, "only \(links) links found")
+        #expect(relativeLinks("[a](docs/x.md) [b](https://e.org/y.md) [c](../LICENSE#top) [d](#here)") == ["docs/x.md", "../LICENSE"])
     }
 
     /// The readers, on planted text: a command inside a non-shell block or in prose does not count,
