@@ -23,7 +23,7 @@ struct HomeAssistantTests {
     static let entities: [String] = [
         "sensor.daily_total", "sensor.percent_of_goal", "sensor.goal", "sensor.bottle_level", "sensor.battery", "sensor.urgency",
         "sensor.deficit", "sensor.last_drink", "sensor.last_drink_time", "sensor.reminders_today", "sensor.last_sync",
-        "sensor.last_seen", "sensor.unsynced", "sensor.pending", "binary_sensor.connected", "switch.reminders",
+        "sensor.last_seen", "sensor.unsynced", "sensor.pending", "sensor.quarantined", "binary_sensor.stuck", "binary_sensor.connected", "switch.reminders",
         "switch.daily_limit", "number.goal_setting", "button.tare", "button.delete_last_drink", "switch.shake_to_empty",
         "sensor.command_result", "event.drink", "event.notification",
     ].map { name in
@@ -298,6 +298,8 @@ struct HomeAssistantTests {
         expect("unsynced", truth["unsynced"] as? Int)
         expect("deficit", truth["deficit_ml"] as? Int)
         expect("reminders_today", truth["reminders_today"] as? Int)
+        expect("quarantined", truth["quarantined"] as? Int)
+        expect("stuck", (truth["stuck"] as? Bool).map { $0 ? "on" : "off" }, on: "binary_sensor")
         expect("urgency", (truth["urgency"] as? String).flatMap { urgencies[$0] })
         expect("daily_limit", (truth["daily_limit"] as? Bool).map { $0 ? "on" : "off" }, on: "switch")
         expect("last_drink", lastDrink.amount)

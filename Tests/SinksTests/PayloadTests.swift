@@ -18,8 +18,8 @@ import Testing
         #expect(MQTTPayloads.state(state).text == #"{"battery":87,"bottle_goal_ml":null,"bottle_level_ml":420,"connected":true,"daily_limit":true,"#
             + #""daily_total_ml":1250,"day_start":null,"deficit_ml":300,"goal_ml":2500,"last_drink_ml":null,"last_drink_time":null,"#
             + #""last_seen":null,"last_sync":"2025-11-21T08:12:00Z","pending_commands":0,"pending_goal_ml":null,"#
-            + #""pending_shake_to_empty":null,"percent_of_goal":50,"reminders_enabled":true,"reminders_today":2,"#
-            + #""shake_to_empty":null,"time":"2025-11-21T08:15:00Z","unsynced":0,"urgency":"attention"}"#)
+            + #""pending_shake_to_empty":null,"percent_of_goal":50,"quarantined":0,"reminders_enabled":true,"reminders_today":2,"#
+            + #""shake_to_empty":null,"stuck":false,"stuck_since":null,"time":"2025-11-21T08:15:00Z","unsynced":0,"urgency":"attention"}"#)
         state.batteryPercent = nil
         state.bottleLevelML = nil
         state.lastSync = nil
@@ -66,7 +66,7 @@ import Testing
         }
         #expect(Set(components.keys) == ["daily_total", "percent_of_goal", "goal", "bottle_level", "battery", "urgency", "deficit",
                                          "last_drink", "last_drink_time", "reminders_today", "last_sync", "last_seen", "unsynced",
-                                         "pending", "connected", "reminders", "daily_limit", "goal_setting", "tare",
+                                         "pending", "quarantined", "stuck", "connected", "reminders", "daily_limit", "goal_setting", "tare",
                                          "delete_last_drink", "shake_to_empty", "command_result", "drink", "notification"])
         for (key, component) in components {
             #expect(component["p"]?.stringValue != nil, "\(key) has no platform")
@@ -146,6 +146,18 @@ import Testing
         #expect(json["last_drink_ml"] == .int(250) && json["last_drink_time"] == "2025-11-21T08:10:00Z")
         #expect(json["pending_goal_ml"] == .int(3000) && json["pending_shake_to_empty"] == .bool(true))
         #expect(json["pending_commands"] == .int(2) && json["reminders_enabled"] == .bool(false))
+    }
+
+    @Test func aStuckBottleIsAProblemWithItsSinceAndWaitingDrinks() throws {
+        var state = snapshot(total: 100, time: 1_763_712_900)
+        state.stuck = true
+        state.stuckSince = 1_763_700_000
+        state.quarantined = 3
+        let json = try #require(JSONValue.parse(Array(MQTTPayloads.state(state).text.utf8)))
+        #expect(json["stuck"] == .bool(true) && json["stuck_since"] == "2025-11-21T04:40:00Z" && json["quarantined"] == .int(3))
+        let stuck = try #require(HomeAssistantDiscovery.payload(for: configuration)["cmps"]?["stuck"])
+        #expect(stuck["p"] == "binary_sensor" && stuck["device_class"] == "problem")
+        #expect(stuck["value_template"] == "{{ 'ON' if value_json.stuck else 'OFF' }}")
     }
 
     @Test func theButtonsAndTheRemindersSwitchSendCommandsTheParserAccepts() throws {

@@ -501,6 +501,11 @@ public actor ReminderDesk {
         snapshot.pendingGoalML = pendingGoal
         snapshot.pendingShakeToEmpty = pendingShake
         snapshot.pendingCommands = pending.count
+        snapshot.quarantined = key.flatMap { try? history.quarantined(bottle: $0).count } ?? 0
+        if let refusal = bottle?.refusal, refusal.isStuck {
+            snapshot.stuck = true
+            snapshot.stuckSince = refusal.since
+        }
         var unchanged = seat.published
         unchanged?.time = snapshot.time
         if onlyIfChanged && unchanged == snapshot { return }

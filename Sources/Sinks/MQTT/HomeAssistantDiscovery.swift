@@ -171,6 +171,17 @@ enum HomeAssistantDiscovery {
                 "state_class": "measurement", "value_template": value("pending_commands"), "entity_category": "diagnostic",
                 "icon": "mdi:timer-sand",
             ]),
+            component("quarantined", "sensor", "Quarantined records", [
+                "state_class": "measurement", "value_template": value("quarantined"), "entity_category": "diagnostic",
+                "icon": "mdi:alert-box",
+            ]),
+            // Stuck (docs/design.md 3.4): since when, and how many drinks wait, as attributes.
+            component("stuck", "binary_sensor", "Stuck", [
+                "device_class": "problem", "value_template": .string("{{ 'ON' if value_json.stuck else 'OFF' }}"),
+                "json_attributes_topic": .string(topics.state),
+                "json_attributes_template": .string("{{ {'since': value_json.stuck_since, 'drinks_waiting': value_json.unsynced} | tojson }}"),
+                "entity_category": "diagnostic",
+            ]),
             component("connected", "binary_sensor", "Bottle connected", [
                 "device_class": "connectivity", "value_template": .string("{{ 'ON' if value_json.connected else 'OFF' }}"),
                 "entity_category": "diagnostic",

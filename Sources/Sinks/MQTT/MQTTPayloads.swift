@@ -11,8 +11,9 @@ enum MQTTPayloads {
     ///   "daily_total_ml":1250,"day_start":"2026-11-20T23:00:00Z","deficit_ml":300,"goal_ml":2500,
     ///   "last_drink_ml":250,"last_drink_time":"2026-11-21T09:10:00Z","last_seen":"2026-11-21T09:12:00Z",
     ///   "last_sync":"2026-11-21T09:12:00Z","pending_commands":0,"pending_goal_ml":null,
-    ///   "pending_shake_to_empty":null,"percent_of_goal":50,"reminders_enabled":true,
-    ///   "reminders_today":2,"time":"2026-11-21T09:15:00Z","unsynced":0,"urgency":"attention"}`
+    ///   "pending_shake_to_empty":null,"percent_of_goal":50,"quarantined":0,"reminders_enabled":true,
+    ///   "reminders_today":2,"stuck":false,"stuck_since":null,"time":"2026-11-21T09:15:00Z","unsynced":0,
+    ///   "urgency":"attention"}`
     static func state(_ snapshot: BridgeSnapshot) -> JSONValue {
         .object([
             "time": .string(ISO8601Text.format(snapshot.time)),
@@ -38,6 +39,9 @@ enum MQTTPayloads {
             "pending_goal_ml": .optional(snapshot.pendingGoalML),
             "pending_shake_to_empty": .optional(snapshot.pendingShakeToEmpty),
             "pending_commands": .int(snapshot.pendingCommands),
+            "quarantined": .int(snapshot.quarantined),
+            "stuck": .bool(snapshot.stuck),
+            "stuck_since": .optional(snapshot.stuckSince.map(ISO8601Text.format)),
         ])
     }
 

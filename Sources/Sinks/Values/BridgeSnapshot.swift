@@ -46,6 +46,12 @@ public struct BridgeSnapshot: Sendable, Equatable {
     public var pendingGoalML: Int?
     public var pendingShakeToEmpty: Bool?
     public var pendingCommands: Int = 0
+    /// Records the bottle sent that cannot be drinks, kept aside and not counted (docs/design.md 3.4).
+    public var quarantined: Int = 0
+    /// Stuck: the same chunk refused at several connections in a row, every later drink waiting
+    /// behind it until a person acts (docs/design.md 3.4); since when.
+    public var stuck: Bool = false
+    public var stuckSince: Double?
 
     public init(time: Double, dayTotalML: Int, goalML: Int, bottleLevelML: Int? = nil,
                 batteryPercent: Int? = nil, urgency: HydrationUrgency, deficitML: Int, remindersToday: Int,
