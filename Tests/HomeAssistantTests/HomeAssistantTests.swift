@@ -242,6 +242,63 @@ struct HomeAssistantTests {
         }
     }
 
+    @Test("mqtt.discovery_format = entity (for Home Assistant before 2024.11): the same device and entities, one config each")
+    func theEntityForm() async throws {
+        let python = try await HomeAssistant.environment()
+        try await withPrivateBus { bus in
+            let folder = bus.directory
+            let now = SystemClock().now
+            let zone = Self.middayZone(now: now)
+            let stateFile = folder.appendingPathComponent("sim.json").path
+            let recordsFile = folder.appendingPathComponent("records.json")
+            try Data(#"[{"record_id":1,"timestamp":\#(Int(now) - 300),"amount_ml":180,"bottle_level_ml":320,"type":0,"flags":0}]"#.utf8)
+                .write(to: recordsFile)
+            _ = try bus.spawn(Self.simulator, ["--bus", bus.address, "--records-file", recordsFile.path, "--disconnect-delay", "0.1",
+                                               "--state-file", stateFile], logName: "sim")
+            try await waitUntil(.seconds(20), "the simulator") { FileManager.default.fileExists(atPath: stateFile) }
+            let broker = try Broker(directory: folder.appendingPathComponent("mosquitto"))
+            try await broker.start()
+            guard let webListener = LoopbackListener(), let haListener = LoopbackListener() else { throw HomeAssistantFailure(description: "no ports") }
+            close(webListener.descriptor)
+            close(haListener.descriptor)
+            let db = folder.appendingPathComponent("history.sqlite").path
+            let common = ["--db", db, "--set", "timezone=\(zone)", "--set", "desktop.enabled=false", "--set", "bridge.id=kitchen",
+                          "--set", "mqtt.url=\(broker.url)", "--set", "mqtt.discovery_format=entity"]
+            let environment = bus.environment
+            let run: @Sendable ([String], Duration) async throws -> ToolResult = { arguments, timeout in
+                try await runTool(Self.bridge, arguments + common, environment: environment, timeout: timeout)
+            }
+            let home = try HomeAssistant(python: python, directory: folder.appendingPathComponent("home-assistant"), port: haListener.port,
+                                         timeZone: zone)
+            defer { home.killNow() }
+            try await home.start()
+            try await home.onboard()
+            try await home.addMQTT(brokerPort: broker.port)
+            let daemon = try startDaemon(bus, common: common, webPort: webListener.port, first: true)
+            defer { daemon.killNow() }
+            try await waitUntil(.seconds(90), "the bottle's entities in Home Assistant (\(bus.log("daemon").suffix(800)))") {
+                let states = try await home.states()
+                return Self.entities.allSatisfy { states[$0] != nil } && states[Self.online]?.state == "on"
+            }
+            let info = try await run(["bottle", "info", "--json"], .seconds(30))
+            let bottle = try #require(Self.jsonLines(info.output).first { $0["event"] as? String == "bottle" }, "\(info)")
+            let registry = try Self.json(try await home.template("""
+                {% set d = device_id('\(Self.entity("sensor", "battery"))') %}\
+                {{ {'serial': device_attr(d, 'serial_number'), 'via': device_attr(d, 'via_device_id'),
+                    'bridge': device_id('\(Self.online)'), 'entities': device_entities(d) | sort} | to_json }}
+                """))
+            #expect(registry["serial"] as? String == bottle["serial"] as? String && bottle["serial"] != nil, "\(registry)")
+            #expect(registry["via"] as? String == registry["bridge"] as? String && registry["bridge"] is String, "\(registry)")
+            #expect(Set(registry["entities"] as? [String] ?? []) == Set(Self.entities), "\(registry)")
+            try await expectTruth(home, cli: run, stateFile: stateFile, lastDrink: (180, Int(now) - 300))
+            try expectQuietMQTT(try await home.errorLog(), since: nil)
+            daemon.send(SIGTERM)
+            _ = await daemon.waitForExit(timeout: .seconds(30))
+            await home.stop()
+            await broker.stop()
+        }
+    }
+
     /// `first`: a new install's daemon, which adopts the bottle and then leaves it alone.
     func startDaemon(_ bus: PrivateBus, common: [String], webPort: Int, first: Bool = false) throws -> ChildProcess {
         try bus.spawn(Self.bridge, ["run", "--http", "127.0.0.1:\(webPort)"] + (first ? ["--adopt", "--cooldown", "600"] : ["--cooldown", "1"])

@@ -20,7 +20,8 @@ struct BridgeUnderTest {
     var topics: MQTTTopics { sink.topics }
 
     init(port: Int, reconnectDelay: ClosedRange<Double> = 0.1...0.5,
-         gate: SinkCommandGate = MQTTCommandTrustTests.gate, role: MQTTSinkConfiguration.Role = .daemon) throws {
+         gate: SinkCommandGate = MQTTCommandTrustTests.gate, role: MQTTSinkConfiguration.Role = .daemon,
+         format: MQTTSinkConfiguration.DiscoveryFormat = .device) throws {
         let logger = capturingLogger(lines)
         let requested = self.requested
         clock = ManualClock(onSleep: { requested.append($0) })
@@ -28,6 +29,7 @@ struct BridgeUnderTest {
             url: "mqtt://127.0.0.1:\(port)", bottleAddress: Self.address, bottleName: "Aquavate-A3F2",
             firmwareVersion: "1.4.2", bottleModel: "Puck v1.0", bridgeVersion: "0.1.0", reconnectDelay: reconnectDelay)
         configuration.role = role
+        configuration.discoveryFormat = format
         sink = try MQTTSink(configuration: configuration, gate: gate, clock: clock, logger: logger)
         hub = SinkHub(sinks: [sink], clock: clock, logger: logger)
         let commands = self.commands
@@ -213,6 +215,50 @@ struct BridgeUnderTest {
         #expect(try await late.waitFor(daemon.topics.availability).map(\.text) == ["online"])
         await late.stop()
         await daemon.stop()
+        await watcher.stop()
+    }
+
+    @Test func theEntityFormAnnouncesEachEntityAndNoDevice() async throws {
+        let broker = try MosquittoBroker()
+        try await broker.start()
+        let watcher = try TestMQTTClient(port: broker.port)
+        try await watcher.start()
+        let bridge = try BridgeUnderTest(port: broker.port, format: .entity)
+        await bridge.start()
+        let battery = try await watcher.waitFor("homeassistant/sensor/aquavate_f412fa00a3f4/battery/config", "the battery's own config")
+        let config = try #require(JSONValue.parse(battery[0].payload))
+        #expect(config["device"]?["name"] == "Aquavate-A3F2" && config["state_topic"] == .string(bridge.topics.state))
+        try await watcher.waitFor(bridge.topics.bridgeEntityDiscovery, "the bridge's online entity")
+        try await watcher.probe()
+        #expect(watcher.on(bridge.topics.discovery).isEmpty && watcher.on(bridge.topics.bridgeDiscovery).isEmpty, "no device-based config")
+        await bridge.stop()
+        await watcher.stop()
+    }
+
+    @Test func aConfigLeftByTheOtherFormIsRemovedAndTheDeviceAnnouncedAfterIt() async throws {
+        let broker = try MosquittoBroker()
+        try await broker.start()
+        let watcher = try TestMQTTClient(port: broker.port)
+        try await watcher.start()
+        // What a bridge in the entity form left retained before mqtt.discovery_format became device.
+        let stale = "homeassistant/sensor/aquavate_f412fa00a3f4/battery/config"
+        try watcher.publish(stale, #"{"name":"Battery","state_topic":"aquavate/f412fa00a3f4/state"}"#, retain: true)
+        try await watcher.waitFor(stale, "the stale config")
+        let bridge = try BridgeUnderTest(port: broker.port)
+        await bridge.start()
+        try await watcher.waitFor(stale, count: 2, "the stale config emptied") { _ in true }
+        #expect(watcher.on(stale).last?.payload.isEmpty == true)
+        let devices = try await watcher.waitFor(bridge.topics.discovery, count: 2, "the device announced again after the removal")
+        let all = watcher.messages.all
+        let removed = try #require(all.lastIndex { $0.topic == stale && $0.payload.isEmpty })
+        #expect(all.lastIndex { $0.topic == bridge.topics.discovery } ?? 0 > removed, "the device config comes after the removal")
+        #expect(!devices.isEmpty)
+        let late = try TestMQTTClient(port: broker.port)
+        try await late.start()
+        try await late.probe()
+        #expect(late.on(stale).isEmpty, "nothing is retained there any more")
+        await late.stop()
+        await bridge.stop()
         await watcher.stop()
     }
 
