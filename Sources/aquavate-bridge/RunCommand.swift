@@ -124,6 +124,7 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         defer { withExtendedLifetime((lock, claim)) {} }
+        if let squatted = claim.squatterWarning { logger.warning("\(squatted)") }
         // BlueZ's objects are read while the history opens (BlueZHeadStart says why).
         let bluez = BlueZHeadStart(bus: .system)
         let run: Result<DaemonOutcome, any Error>
