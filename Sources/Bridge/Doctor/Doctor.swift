@@ -79,6 +79,7 @@ public enum Doctor {
         let ownGroups = Set([SecretFileCheck.groupName(getegid())] + (inputs.expectedUser.map { [$0] } ?? []))
         findings += HistoryPrivacyCheck.findings(databasePath: inputs.databasePath, ownGroups: ownGroups)
         findings += BottleClockCheck.findings(databasePath: inputs.databasePath)
+        findings += BottleSyncCheck.findings(databasePath: inputs.databasePath)
         findings.append(configFinding)
         if let secrets = SecretFileCheck.finding(path: inputs.configPath, configuration: configuration, ownGroups: ownGroups,
                                                   serviceGroup: inputs.expectedUser) {
