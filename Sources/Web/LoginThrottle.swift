@@ -72,8 +72,10 @@ final class LoginThrottle: Sendable {
         return min(.seconds(1 << doublings), longestWait)
     }
 
-    /// The address an attempt is counted under: IPv4 whole, IPv6 by its first 64 bits.
+    /// The address an attempt is counted under: IPv4 whole (also when a dual-stack socket shows it
+    /// as `::ffff:a.b.c.d`), IPv6 by its first 64 bits.
     static func key(_ client: String) -> String {
+        if client.lowercased().hasPrefix("::ffff:"), client.contains(".") { return String(client.dropFirst("::ffff:".count)) }
         var address = in6_addr()
         guard client.contains(":"), inet_pton(AF_INET6, client, &address) == 1 else { return client }
         let bytes = withUnsafeBytes(of: &address) { Array($0.prefix(8)) }

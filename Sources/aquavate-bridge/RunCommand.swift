@@ -54,8 +54,9 @@ struct RunCommand: AsyncParsableCommand {
             With --http [ADDR:]PORT (or the setting web.listen) it also serves the dashboard, \
             the JSON API and /metrics, as `serve` does (see `aquavate-bridge serve --help`), with \
             the syncs of this run in aquavate_syncs_total. An address other than loopback needs \
-            web.token and web.behind_proxy=true (a TLS reverse proxy), else `run` refuses to start. A web server that fails later (its port taken) \
-            is logged and the daemon goes on; the server never waits on the Bluetooth path.
+            web.token and web.behind_proxy=true (a TLS reverse proxy), else `run` refuses to \
+            start. A web server that fails later (its port taken) is logged and the daemon goes \
+            on; the server never waits on the Bluetooth path.
             """
     )
 

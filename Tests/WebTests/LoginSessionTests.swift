@@ -51,6 +51,9 @@ import Timekeeping
         #expect(LoginThrottle.key("2001:db8:1:2::1") == LoginThrottle.key("2001:db8:1:2:ffff::9"))
         #expect(LoginThrottle.key("2001:db8:1:2::1") != LoginThrottle.key("2001:db8:1:3::1"))
         #expect(LoginThrottle.key("192.0.2.7") == "192.0.2.7")
+        // IPv4 clients of a dual-stack socket are not one /64.
+        #expect(LoginThrottle.key("::ffff:192.0.2.7") == "192.0.2.7")
+        #expect(LoginThrottle.key("::ffff:192.0.2.7") != LoginThrottle.key("::ffff:192.0.2.8"))
     }
 
     @Test func hostsOfThisBridge() {
