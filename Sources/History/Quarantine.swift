@@ -182,3 +182,13 @@ extension DrinkHistory {
                        arguments: [resolution.rawValue, now, id])
     }
 }
+
+extension DrinkHistory {
+    /// The bottle's own stamps of the drinks stored at a corrected time (a zone offset, a
+    /// restore), in no particular order.
+    public func rawTimestamps() throws -> [UInt32] {
+        try read("reading the drinks' own stamps") { db in
+            try UInt32.fetchAll(db, sql: "SELECT raw_timestamp FROM drink WHERE raw_timestamp IS NOT NULL")
+        }
+    }
+}

@@ -136,4 +136,37 @@ struct QuarantineLiveTests {
                     "\(doctor.output)")
         }
     }
+
+    @Test("a bottle whose clock runs +2 h (a zone offset set over USB): drinks stored at their real time, the stamp kept; replay agrees")
+    func zoneOffset() async throws {
+        let now = Date.now.timeIntervalSince1970
+        let real = (1...3).map { UInt32(now) - UInt32(3600 * $0) }
+        // What the bottle stamped: its clock, 2 h ahead.
+        let file = TemporaryFolder()
+        let recordsFile = file.path + "/records.json"
+        let entries = real.enumerated().map { index, time in
+            ["record_id": index + 1, "timestamp": Int(time) + 7200, "amount_ml": 150, "bottle_level_ml": 400, "type": 0, "flags": 0]
+        }
+        try JSONSerialization.data(withJSONObject: entries).write(to: URL(fileURLWithPath: recordsFile))
+        try await withPrivateBus { bus in
+            let folder = TemporaryFolder()
+            let state = folder.path + "/sim.json"
+            _ = try bus.spawn(LiveCommandTests.simulator, ["--bus", bus.address, "--records-file", recordsFile, "--timezone-offset", "2",
+                                                           "--disconnect-delay", "0.1", "--state-file", state], logName: "sim")
+            try await waitUntil(.seconds(20), "the simulator to be ready (\(bus.log("sim")))") { FileManager.default.fileExists(atPath: state) }
+            let db = folder.path + "/live.sqlite", replayed = folder.path + "/replayed.sqlite"
+            let capture = folder.path + "/session.aqcap"
+            let run = try await live.bridge(bus, ["run", "--once", "--record", capture, "--db", db])
+            #expect(run.status == 0, "\(run)")
+            let stored = try DrinkHistory(path: db).storedDrinks()
+            #expect(stored.map(\.timestamp).sorted() == real.sorted(), "stored at the real time: \(stored.map(\.timestamp)) vs \(real)")
+            let raw = try DrinkHistory(path: db).rawTimestamps()
+            #expect(raw.sorted() == real.map { $0 + 7200 }.sorted(), "each stamp kept")
+            let status = try await live.bridge(bus, ["status", "--db", db])
+            #expect(status.output.contains("+2 h from UTC") && status.output.contains("earlier than stamped"), "\(status.output)")
+            let replay = try await runTool(LiveCommandTests.bridge, ["replay", capture, "--db", replayed])
+            #expect(replay.status == 0, "\(replay)")
+            #expect(try DrinkHistory(path: replayed).storedDrinks().map(\.timestamp) == stored.map(\.timestamp))
+        }
+    }
 }

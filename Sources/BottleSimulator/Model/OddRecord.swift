@@ -39,7 +39,8 @@ public enum OddRecord: String, Sendable, Hashable, CaseIterable, Codable {
         guard !kinds.isEmpty else { return records }
         var mixed = records
         for (index, kind) in kinds.enumerated().reversed() {
-            let position = records.count * (index + 1) / (kinds.count + 1)
+            // Never first: a bottle's history starts with a drink (tests take the first as one).
+            let position = min(records.count, max(1, records.count * (index + 1) / (kinds.count + 1)))
             let level = position > 0 ? records[position - 1].bottleLevelML : 500
             let odd = kind == .erased ? erasedSlot
                 : DrinkRecord(recordID: 0, timestamp: kind.timestamp, amountML: 180, bottleLevelML: max(0, level - 180),

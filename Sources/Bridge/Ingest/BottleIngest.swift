@@ -44,6 +44,9 @@ public final class BottleIngest: DrinkStore, Sendable {
         /// What this connection's syncs ended with: a structural refusal, or a complete sync.
         var connectionRefusal: String?
         var connectionCompleted = false
+        /// `unsynced_count` of this connection's last Current State (a bottle synced elsewhere,
+        /// by the phone app, has nothing left to refuse).
+        var lastUnsynced: Int?
     }
 
     /// - Parameters:
@@ -70,6 +73,7 @@ public final class BottleIngest: DrinkStore, Sendable {
         let low = current.flags.contains(.lowBattery)
         let (write, tell) = state.withLock { state -> (Bool, Bool) in
             state.pendingState = (current, time)
+            state.lastUnsynced = Int(current.unsyncedCount)
             let tell = state.lastLowBattery != low || time - state.lastReminderState >= 1
             if tell {
                 state.lastLowBattery = low
@@ -264,8 +268,9 @@ public final class BottleIngest: DrinkStore, Sendable {
                 state.connectionRefusal = nil
                 state.connectionCompleted = false
                 state.timeShift = nil
+                state.lastUnsynced = nil
             }
-            return (state.connectionRefusal, state.connectionCompleted)
+            return (state.connectionRefusal, state.connectionCompleted || state.lastUnsynced == 0)
         }
         if let refusal {
             noteRefusal(refusal, at: time)
@@ -276,7 +281,7 @@ public final class BottleIngest: DrinkStore, Sendable {
                 bottle.refusal = nil
             }
             if let cleared, cleared.isStuck {
-                logger.notice("\(bottleID) is no longer stuck: a sync completed")
+                logger.notice("\(bottleID) is no longer stuck: a sync completed, or the bottle has nothing left to sync")
             }
         }
     }
