@@ -18,8 +18,13 @@ final class Sessions: Sendable {
     static let capacity = 64
 
     private let clock: any MonotonicClock
-    /// Session id → when it ends.
-    private let live = Locked<[String: ContinuousClock.Instant]>([:])
+    private struct Entry {
+        var end: ContinuousClock.Instant
+        /// The how-manieth login it was: the oldest gives way first, even when two end together.
+        var order: UInt64
+    }
+    /// Session id → when it ends; and the logins so far.
+    private let live = Locked<(sessions: [String: Entry], logins: UInt64)>(([:], 0))
 
     init(clock: any MonotonicClock) {
         self.clock = clock
@@ -33,12 +38,13 @@ final class Sessions: Sendable {
             return String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
         }.joined()
         let now = clock.now
-        live.withLock { sessions in
-            sessions = sessions.filter { $0.value > now }
-            if sessions.count >= Self.capacity, let oldest = sessions.min(by: { $0.value < $1.value })?.key {
-                sessions[oldest] = nil
+        live.withLock { live in
+            live.sessions = live.sessions.filter { $0.value.end > now }
+            if live.sessions.count >= Self.capacity, let oldest = live.sessions.min(by: { $0.value.order < $1.value.order })?.key {
+                live.sessions[oldest] = nil
             }
-            sessions[id] = now + Self.lifetime
+            live.logins += 1
+            live.sessions[id] = Entry(end: now + Self.lifetime, order: live.logins)
         }
         return id
     }
@@ -47,9 +53,9 @@ final class Sessions: Sendable {
     /// not tell how much of a guessed id was right.
     func isLive(_ id: String) -> Bool {
         let now = clock.now
-        return live.withLock { sessions in
+        return live.withLock { live in
             var found = false
-            for (candidate, end) in sessions where end > now {
+            for (candidate, entry) in live.sessions where entry.end > now {
                 if AccessGuard.constantTimeEqual(id, candidate) { found = true }
             }
             return found
@@ -58,12 +64,12 @@ final class Sessions: Sendable {
 
     /// Ends the session `id` (logout); nothing when it is not one.
     func close(_ id: String) {
-        live.withLock { sessions in
-            for candidate in sessions.keys where AccessGuard.constantTimeEqual(id, candidate) {
-                sessions[candidate] = nil
+        live.withLock { live in
+            for candidate in live.sessions.keys where AccessGuard.constantTimeEqual(id, candidate) {
+                live.sessions[candidate] = nil
             }
         }
     }
 
-    var count: Int { live.withLock { $0.count } }
+    var count: Int { live.withLock { $0.sessions.count } }
 }
