@@ -47,7 +47,7 @@ struct NotifyCommand: AsyncParsableCommand {
             let hub = SinkHub(sinks: SinkSetup.sinks(configuration: configuration, bottle: bottle, logger: logger), logger: logger)
             await hub.start()
             var deliveries: [Delivery] = []
-            let runner = ReminderRunner(history: history, settings: configuration.hydrationSettings(bottleGoal: bottle?.goalML),
+            let runner = ReminderRunner(history: history, settings: configuration.effective(for: bottle).hydrationSettings(bottleGoal: bottle?.goalML),
                                         logger: logger) { deliveries.append($0) }
             let clock = SystemClock()
             guard runner.scheduleTestNotification(at: clock.now) else {
