@@ -88,13 +88,18 @@ public final class DrinkHistory: Sendable {
     private static func openFile(at path: String) throws -> DatabasePool {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try PrivateFiles.createFolders(folder)
         } catch {
-            throw HistoryError.cannotCreateFolder(path: path, reason: HistoryError.oneLine(Self.reason(error)))
+            throw HistoryError.cannotCreateFolder(path: path, reason: HistoryError.oneLine(error.description))
         }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw HistoryError.cannotOpen(path: path, reason: "it is a folder, not a file")
+        }
+        do {
+            try PrivateFiles.createFile(path)
+        } catch {
+            throw HistoryError.cannotOpen(path: path, reason: error.description)
         }
         // GRDB sets synchronous = NORMAL on the writer when it enables WAL, after any
         // `prepareDatabase` hook ran, so `init` sets the level afterwards, on the one writer
@@ -113,15 +118,6 @@ public final class DrinkHistory: Sendable {
             throw HistoryError.newerSchema(path: shownPath, unknownMigrations: unknown)
         }
         try migrator.migrate(writer)
-    }
-
-    /// A Foundation error's own words, without the NSError wrapping when there is one.
-    private static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError {
-            return underlying.localizedDescription
-        }
-        return nsError.localizedDescription
     }
 
     // MARK: - Access with errors translated

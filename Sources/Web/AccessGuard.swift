@@ -1,16 +1,18 @@
 // Who may use the page (docs/design.md 3.6): on loopback anyone on the machine; on any other
 // address only a holder of `web.token`, sent as `Authorization: Bearer TOKEN` or proven once on
-// the login page, which sets a session cookie. The token itself never goes back to the browser:
-// the cookie holds a random session secret made when the server starts.
+// the login page, which opens a session (Sessions): the cookie carries the session's random id,
+// never the token. Wrong tokens are slowed per client address and each is logged (LoginThrottle).
 //
-// Whatever the address, a request that changes something (POST) must come from the page itself:
-// a browser says where a request comes from (`Origin`, `Sec-Fetch-Site`), and a cross-site one is
-// refused, so no other site can delete a drink through a visitor's browser. And without a token
-// the `Host` must be a loopback name, so a rebinding DNS name cannot make a remote page "same
-// origin" with the bridge.
+// Whatever the address, a request must name this bridge in its `Host` (HostCheck: no DNS
+// rebinding), and a request that changes something (POST) must come from the page itself: a
+// browser says where a request comes from (`Origin`, `Sec-Fetch-Site`), and a cross-site one is
+// refused, so no other site can delete a drink through a visitor's browser.
 
+import Bridge
 import Foundation
 import Hummingbird
+import Logging
+import Timekeeping
 
 struct AccessGuard: Sendable {
     static let sessionCookie = "aquavate_session"
@@ -19,47 +21,103 @@ struct AccessGuard: Sendable {
 
     /// `web.token`, nil on loopback without one.
     let token: String?
-    /// The value of the session cookie: 32 random bytes, hex.
-    let session: String
+    let hosts: HostCheck
+    let sessions: Sessions
+    let throttle: LoginThrottle
+    /// A TLS proxy serves the page (`web.behind_proxy`): the cookie is then `Secure`.
+    let secureCookie: Bool
+    let logger: Logger
 
-    init(token: String?) {
+    init(token: String?, publicName: String? = nil, behindProxy: Bool = false,
+         clock: any MonotonicClock = SystemMonotonicClock(), logger: Logger = Logger(label: "web") { _ in SwiftLogNoOpLogHandler() }) {
         self.token = token.flatMap { $0.isEmpty ? nil : $0 }
-        var generator = SystemRandomNumberGenerator()
-        session = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        hosts = HostCheck(tokenSet: self.token != nil, publicName: publicName.flatMap { HostName($0)?.text })
+        sessions = Sessions(clock: clock)
+        throttle = LoginThrottle(clock: clock)
+        secureCookie = behindProxy
+        self.logger = logger
     }
 
-    /// Paths reachable without the token: the login page and its form.
-    static let openPaths: Set<String> = ["/login"]
+    /// Paths reachable without the token: the login page and its form, and logging out.
+    static let openPaths: Set<String> = ["/login", "/logout"]
 
-    /// Throws the refusal of `request`, or returns when it may go on.
-    func check(_ request: Request) throws {
+    /// Throws the refusal of `request` from `client` (its address), or returns when it may go on.
+    func check(_ request: Request, client: String) throws {
+        if let host = request.head.authority, !hosts.accepts(host) {
+            let shown = String(host.prefix(80))
+            throw WebError(status: .forbidden, message: token == nil
+                ? "host \(shown) is not this machine's loopback name (127.0.0.1, localhost, [::1]); set web.token to serve other names"
+                : "host \(shown) is not a name of this bridge: use its address, or set web.public_name")
+        }
         let path = request.uri.path
-        if token == nil {
-            try checkLoopbackHost(request)
-        } else if !Self.openPaths.contains(path), !isAuthorised(request) {
-            throw unauthorised(request)
+        if token != nil, !Self.openPaths.contains(path) {
+            try authorise(request, client: client)
         }
         if request.method != .get && request.method != .head {
             try checkSameOrigin(request)
         }
     }
 
-    /// Bearer token or session cookie, each compared in constant time.
-    func isAuthorised(_ request: Request) -> Bool {
-        guard let token else { return true }
+    /// Bearer token (throttled, compared in constant time) or a live session.
+    private func authorise(_ request: Request, client: String) throws {
+        guard let token else { return }
         if let header = request.headers[.authorization], header.hasPrefix("Bearer ") {
-            return Self.constantTimeEqual(String(header.dropFirst("Bearer ".count)), token)
+            if let wait = throttle.wait(for: client) { throw Self.tooManyTries(wait) }
+            if Self.constantTimeEqual(String(header.dropFirst("Bearer ".count)), token) {
+                throttle.succeeded(client)
+                return
+            }
+            refused(client, how: "Authorization header")
+            throw unauthorised(request)
         }
-        if let cookie = request.cookies[Self.sessionCookie]?.value {
-            return Self.constantTimeEqual(cookie, session)
-        }
-        return false
+        if let cookie = request.cookies[Self.sessionCookie]?.value, sessions.isLive(cookie) { return }
+        throw unauthorised(request)
     }
 
-    /// Does `candidate` equal the token? For the login form.
-    func acceptsToken(_ candidate: String) -> Bool {
-        guard let token else { return true }
-        return Self.constantTimeEqual(candidate, token)
+    enum LoginOutcome: Sendable, Equatable {
+        /// The session opened: its id for the cookie.
+        case accepted(session: String)
+        case refused
+        /// Too many wrong tries from this address: not checked.
+        case wait(Duration)
+    }
+
+    /// The login form's `candidate` from `client`.
+    func logIn(_ candidate: String, client: String) -> LoginOutcome {
+        guard let token else { return .refused }
+        if let wait = throttle.wait(for: client) { return .wait(wait) }
+        guard Self.constantTimeEqual(candidate, token) else {
+            refused(client, how: "login form")
+            return .refused
+        }
+        throttle.succeeded(client)
+        return .accepted(session: sessions.open())
+    }
+
+    /// Ends the session `request`'s cookie names, if any.
+    func logOut(_ request: Request) {
+        if let cookie = request.cookies[Self.sessionCookie]?.value { sessions.close(cookie) }
+    }
+
+    /// The `Set-Cookie` value that hands the browser `session`, or (nil) takes it back.
+    func cookie(_ session: String?) -> String {
+        let lifetime = session == nil ? 0 : Sessions.lifetime.components.seconds
+        return "\(Self.sessionCookie)=\(session ?? ""); Path=/; HttpOnly; SameSite=Strict; Max-Age=\(lifetime)" + (secureCookie ? "; Secure" : "")
+    }
+
+    /// Counts and logs a wrong token: one line, the client's address and the back-off, never
+    /// what was typed.
+    private func refused(_ client: String, how: String) {
+        let (failures, wait) = throttle.failed(client)
+        let next = wait == .zero ? "" : "; its next try is refused for \(wait.components.seconds) s"
+        logger.warning("web: wrong token from \(client) (\(how), \(failures) in a row\(next))")
+    }
+
+    static func tooManyTries(_ wait: Duration) -> WebError {
+        let seconds = max(1, wait.components.seconds + (wait.components.attoseconds > 0 ? 1 : 0))
+        var error = WebError(status: .tooManyRequests, message: "too many wrong tokens from this address: try again in \(seconds) s")
+        error.headers[.retryAfter] = String(seconds)
+        return error
     }
 
     /// A browser asking for a page is sent to the login page; anything else gets 401 JSON.
@@ -72,14 +130,6 @@ struct AccessGuard: Sendable {
         return error
     }
 
-    private func checkLoopbackHost(_ request: Request) throws {
-        guard let host = request.head.authority else { return }
-        let name = Self.hostName(host)
-        guard name == "localhost" || name.hasPrefix("127.") || name == "::1" || name == "[::1]" else {
-            throw WebError(status: .forbidden, message: "host \(name) is not this machine's loopback name; set web.token to serve other names")
-        }
-    }
-
     private func checkSameOrigin(_ request: Request) throws {
         if let site = request.headers[HeaderName.secFetchSite], site != "same-origin", site != "none" {
             throw WebError(status: .forbidden, message: "a request from another site (\(site)) may not change anything here")
@@ -90,14 +140,6 @@ struct AccessGuard: Sendable {
                 throw WebError(status: .forbidden, message: "a request from \(origin) may not change anything here")
             }
         }
-    }
-
-    /// `127.0.0.1:8080` → `127.0.0.1`, `[::1]:8080` → `::1`.
-    static func hostName(_ authority: String) -> String {
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            return String(authority[authority.index(after: authority.startIndex)..<close])
-        }
-        return String(authority.split(separator: ":", maxSplits: 1).first ?? "")
     }
 
     /// Equal strings, in a time that depends on the length of `expected` only, never on where the

@@ -65,7 +65,7 @@ struct DashboardModel: Sendable {
         let pending = Dictionary(grouping: try history.commands(statuses: [.pending, .sending]), by: \.bottle)
         let quarantined = try history.quarantinedCounts()
         let panels = try keys.map { bottle -> BottlePanel in
-            let hydration = configuration.hydrationSettings(bottleGoal: bottle?.goalML)
+            let hydration = configuration.effective(for: bottle).hydrationSettings(bottleGoal: bottle?.goalML)
             let totals = try bottle.map { byBottle[$0.id] ?? [] } ?? history.dayTotals(timeZone: timeZone, days: first...wall.day)
             let days = dense(totals, from: first, to: wall.day)
             let todayML = days.last?.totalML ?? 0

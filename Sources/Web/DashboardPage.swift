@@ -10,7 +10,8 @@ import Reminders
 import Timekeeping
 
 enum DashboardPage {
-    static func render(_ model: DashboardModel, notice: String? = nil) -> String {
+    /// - Parameter canLogOut: the page sits behind the login (`web.token`): it offers to log out.
+    static func render(_ model: DashboardModel, notice: String? = nil, canLogOut: Bool = false) -> String {
         let words = model.language.words
         let time = model.language.formatter("HHmm", model.timeZone)
         let dateTime = model.language.formatter("dMMMHHmm", model.timeZone)
@@ -22,6 +23,9 @@ enum DashboardPage {
             html += bottlePanel(panel, model: model, time: time, dateTime: dateTime)
         }
         html += householdPanel(model)
+        if canLogOut {
+            html += "<form method=\"post\" action=\"/logout\"><button type=\"submit\">\(escape(words.logOut))</button></form>\n"
+        }
         html += "</main></body></html>\n"
         return html
     }

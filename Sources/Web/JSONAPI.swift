@@ -31,7 +31,7 @@ enum JSONAPI {
         // walk that bottle's whole key index instead).
         let byBottle = bottles == [nil] ? [:] : try context.history.dayTotalsByBottle(timeZone: timeZone, days: span)
         for bottle in bottles {
-            let goal = configuration.goalML(bottleGoal: bottle?.goalML)
+            let goal = configuration.effective(for: bottle).goalML(bottleGoal: bottle?.goalML)
             let totals = try bottle.map { byBottle[$0.id] ?? [] } ?? context.history.dayTotals(timeZone: timeZone, days: span)
             for total in totals {
                 events.append(BridgeEvent.day(.init(date: total.date.description, totalML: total.totalML, drinks: total.drinks,

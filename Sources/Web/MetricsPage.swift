@@ -29,7 +29,7 @@ enum MetricsPage {
             registry.makeGauge(descriptor: name("today", "ml", "Intake of the local day so far, ml"), labels: labels)
                 .set(Int64(today[bottle.id]?.first?.totalML ?? 0))
             registry.makeGauge(descriptor: name("goal", "ml", "Daily goal, ml"), labels: labels)
-                .set(Int64(configuration.goalML(bottleGoal: bottle.goalML)))
+                .set(Int64(configuration.effective(for: bottle).goalML(bottleGoal: bottle.goalML)))
             // Deleted ones included: a counter never goes down.
             registry.makeCounter(descriptor: name("drinks", "total", "Drinks stored, deleted ones included"), labels: labels)
                 .increment(by: Int64(stored[bottle.id] ?? 0))

@@ -9,7 +9,7 @@ import Hummingbird
 import Logging
 
 struct WebResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = WebRequestContext
 
     let context: WebContext
     let guardian: AccessGuard
@@ -19,11 +19,11 @@ struct WebResponder: HTTPResponder {
     /// The metrics' drink counts, brought up to date at each scrape.
     let drinkCounts = DrinkCounts()
 
-    func respond(to request: Request, context _: BasicRequestContext) async throws -> Response {
+    func respond(to request: Request, context requestContext: WebRequestContext) async throws -> Response {
         var response: Response
         do {
-            try guardian.check(request)
-            response = try await route(request)
+            try guardian.check(request, client: requestContext.client)
+            response = try await route(request, client: requestContext.client)
         } catch let error as WebError {
             response = error.response
         } catch let redirect as Redirect {
@@ -37,7 +37,7 @@ struct WebResponder: HTTPResponder {
         return response
     }
 
-    private func route(_ request: Request) async throws -> Response {
+    private func route(_ request: Request, client: String) async throws -> Response {
         let path = request.uri.path
         guard let route = WebRoute.find(method: request.method.rawValue, path: path) else {
             let allowed = WebRoute.methods(path: path)
@@ -50,7 +50,8 @@ struct WebResponder: HTTPResponder {
         let context = self.context
         switch route {
         case .dashboard:
-            return try await html(key: "/") { DashboardPage.render(try DashboardModel.make(context)) }
+            let canLogOut = guardian.token != nil
+            return try await html(key: "/") { DashboardPage.render(try DashboardModel.make(context), canLogOut: canLogOut) }
         case .loginPage:
             // Nothing to log in to without a token.
             guard guardian.token != nil else { return Redirect(to: "/").response }
@@ -58,11 +59,21 @@ struct WebResponder: HTTPResponder {
         case .login:
             let form = FormFields(try await body(request, type: "application/x-www-form-urlencoded"))
             let language = try await WebWork.run { context.language(try context.configuration()) }
-            guard guardian.token != nil, guardian.acceptsToken(form["token"] ?? "") else {
-                return Self.html(LoginPage.render(language: language, failed: guardian.token != nil), status: guardian.token == nil ? .ok : .unauthorized)
+            guard guardian.token != nil else { return Self.html(LoginPage.render(language: language, failed: false), status: .ok) }
+            switch guardian.logIn(form["token"] ?? "", client: client) {
+            case .accepted(let session):
+                var response = Redirect(to: "/").response
+                response.headers[.setCookie] = guardian.cookie(session)
+                return response
+            case .refused:
+                return Self.html(LoginPage.render(language: language, failed: true), status: .unauthorized)
+            case .wait(let wait):
+                throw AccessGuard.tooManyTries(wait)
             }
-            var response = Redirect(to: "/").response
-            response.headers[.setCookie] = "\(AccessGuard.sessionCookie)=\(guardian.session); Path=/; HttpOnly; SameSite=Strict"
+        case .logout:
+            guardian.logOut(request)
+            var response = Redirect(to: guardian.token == nil ? "/" : "/login").response
+            response.headers[.setCookie] = guardian.cookie(nil)
             return response
         case .setGoal, .deleteDrink, .dailyLimit:
             let form = FormFields(try await body(request, type: "application/x-www-form-urlencoded"))
@@ -90,6 +101,7 @@ struct WebResponder: HTTPResponder {
     /// the page with the reason on top (422).
     private func formAction(_ route: WebRoute, _ form: FormFields) async throws -> Response {
         let context = self.context
+        let canLogOut = guardian.token != nil
         let outcome: String? = try await WebWork.run {
             do {
                 switch route {
@@ -112,7 +124,7 @@ struct WebResponder: HTTPResponder {
         }
         guard let outcome else { return Redirect(to: "/").response }
         let page = try await WebWork.run {
-            DashboardPage.render(try DashboardModel.make(context), notice: outcome)
+            DashboardPage.render(try DashboardModel.make(context), notice: outcome, canLogOut: canLogOut)
         }
         return Self.html(page, status: .unprocessableContent)
     }

@@ -2,12 +2,12 @@
 // a known path and another method, and the OpenAPI test holds the document to it.
 
 enum WebRoute: Sendable, Hashable, CaseIterable {
-    case dashboard, loginPage, login, setGoal, deleteDrink, dailyLimit
+    case dashboard, loginPage, login, logout, setGoal, deleteDrink, dailyLimit
     case status, days, drinks, command, openAPI, metrics
 
     var method: String {
         switch self {
-        case .login, .setGoal, .deleteDrink, .dailyLimit, .command: return "POST"
+        case .login, .logout, .setGoal, .deleteDrink, .dailyLimit, .command: return "POST"
         default: return "GET"
         }
     }
@@ -16,6 +16,7 @@ enum WebRoute: Sendable, Hashable, CaseIterable {
         switch self {
         case .dashboard: return "/"
         case .loginPage, .login: return "/login"
+        case .logout: return "/logout"
         case .setGoal: return "/actions/goal"
         case .deleteDrink: return "/actions/delete"
         case .dailyLimit: return "/actions/daily-limit"

@@ -5,8 +5,11 @@
 import Bridge
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
+import NIOCore
 import ServiceLifecycle
+import Timekeeping
 
 /// The server refused to start: one line saying why and what to do.
 public struct WebStartRefused: Error, CustomStringConvertible, Sendable {
@@ -19,21 +22,43 @@ public struct WebServer: Sendable {
     let guardian: AccessGuard
     let logger: Logger
 
-    /// Checks the address against the token: any address but loopback needs `web.token`.
-    public init(context: WebContext, address: ListenAddress, logger: Logger) throws(WebStartRefused) {
+    /// Bounds on what one client may hold (issue 29: 1,100 idle sockets used up the daemon's
+    /// descriptors and it stopped syncing). At most `connectionCap` connections are open; past it
+    /// the server stops accepting and the kernel's backlog holds the rest, so a flood costs the
+    /// process no descriptor. A connection must deliver each whole request within
+    /// `requestDeadline` of its start or of the previous answer (RequestDeadline), so idle and
+    /// slow-loris connections give their place up within that time.
+    public static let connectionCap = 128
+    public static let requestDeadline: TimeAmount = .seconds(5)
+
+    /// Checks the address against the settings: any address but loopback needs `web.token`, and
+    /// `web.behind_proxy` (a TLS reverse proxy carries the token and the cookie, not clear HTTP).
+    public init(context: WebContext, address: ListenAddress, logger: Logger,
+                monotonic: any MonotonicClock = SystemMonotonicClock()) throws(WebStartRefused) {
         // The file, `--set` and `config set` all count; read once: a new token needs a restart.
-        let token = (try? context.configuration())?.value("web.token")
-        try Self.checkAccess(address: address, token: token)
+        let configuration = try? context.configuration()
+        let token = configuration?.value("web.token")
+        let publicName = configuration?.value("web.public_name")
+        let behindProxy = configuration?.bool("web.behind_proxy") ?? false
+        try Self.checkAccess(address: address, token: token, publicName: publicName, behindProxy: behindProxy)
         self.address = address
         self.context = context
-        self.guardian = AccessGuard(token: token)
+        self.guardian = AccessGuard(token: token, publicName: publicName, behindProxy: behindProxy, clock: monotonic, logger: logger)
         self.logger = logger
     }
 
-    /// Any address but loopback needs a token.
-    public static func checkAccess(address: ListenAddress, token: String?) throws(WebStartRefused) {
-        guard address.isLoopback || (token.map { !$0.isEmpty } ?? false) else {
+    /// Any address but loopback needs a token and a TLS proxy in front; a public name needs a token.
+    public static func checkAccess(address: ListenAddress, token: String?, publicName: String? = nil,
+                                   behindProxy: Bool = false) throws(WebStartRefused) {
+        let hasToken = token.map { !$0.isEmpty } ?? false
+        guard address.isLoopback || hasToken else {
             throw WebStartRefused(description: "listening on \(address) (not loopback) needs web.token: set it with `aquavate-bridge config set web.token SECRET`, or listen on 127.0.0.1")
+        }
+        guard address.isLoopback || behindProxy else {
+            throw WebStartRefused(description: "listening on \(address) (not loopback) would send the token and the session in clear text: serve the page through a TLS reverse proxy and set web.behind_proxy=true (docs/web.md), or listen on 127.0.0.1")
+        }
+        guard publicName == nil || hasToken else {
+            throw WebStartRefused(description: "web.public_name is set but web.token is not: a page reachable by name needs the token (`aquavate-bridge config set web.token SECRET`)")
         }
     }
 
@@ -52,9 +77,14 @@ public struct WebServer: Sendable {
         var quiet = logger
         quiet.logLevel = .warning
         let responder = WebResponder(context: context, guardian: guardian, logger: logger)
+        let deadline = Self.requestDeadline
         return Application(
             responder: responder,
-            configuration: ApplicationConfiguration(address: .hostname(address.host, port: address.port), serverName: nil),
+            server: .http1(configuration: HTTP1Channel.Configuration(
+                additionalChannelHandlers: [RequestDeadline(limit: deadline)], idleTimeout: deadline)),
+            configuration: ApplicationConfiguration(
+                address: .hostname(address.host, port: address.port), serverName: nil,
+                availableConnectionsDelegate: MaximumAvailableConnections(Self.connectionCap)),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
             logger: quiet)
     }

@@ -39,7 +39,7 @@ struct LogCommand: ParsableCommand {
             let logger = common.makeLogger()
             let configuration = try common.loadConfiguration(history: history, logger: logger)
             let person = try Self.person(bottle, history: history)
-            let (settings, _) = (person.map { configuration.forBottle([$0.id] + [$0.serial, $0.address].compactMap { $0 }) } ?? configuration)
+            let (settings, _) = (configuration.effective(for: person))
                 .reminderSettings(bottleGoal: person?.goalML, personReachable: true, storedSchedules: StoredSchedules.tables(in: history))
             // The bottle's own reminders (`reminders@<key>`), as the daemon runs them; the most
             // recently seen bottle inherits a single-bottle history's state, as in the daemon.

@@ -48,7 +48,7 @@ struct NotifyCommand: AsyncParsableCommand {
                                                        role: .visitor(command: "notify"), logger: logger), logger: logger)
             await hub.start()
             var deliveries: [Delivery] = []
-            let runner = ReminderRunner(history: history, settings: configuration.hydrationSettings(bottleGoal: bottle?.goalML),
+            let runner = ReminderRunner(history: history, settings: configuration.effective(for: bottle).hydrationSettings(bottleGoal: bottle?.goalML),
                                         logger: logger) { deliveries.append($0) }
             let clock = SystemClock()
             guard runner.scheduleTestNotification(at: clock.now) else {

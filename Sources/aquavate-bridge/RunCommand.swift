@@ -54,8 +54,9 @@ struct RunCommand: AsyncParsableCommand {
             With --http [ADDR:]PORT (or the setting web.listen) it also serves the dashboard, \
             the JSON API and /metrics, as `serve` does (see `aquavate-bridge serve --help`), with \
             the syncs of this run in aquavate_syncs_total. An address other than loopback needs \
-            web.token, else `run` refuses to start. A web server that fails later (its port taken) \
-            is logged and the daemon goes on; the server never waits on the Bluetooth path.
+            web.token and web.behind_proxy=true (a TLS reverse proxy), else `run` refuses to \
+            start. A web server that fails later (its port taken) is logged and the daemon goes \
+            on; the server never waits on the Bluetooth path.
             """
     )
 
@@ -124,6 +125,7 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         defer { withExtendedLifetime((lock, claim)) {} }
+        if let squatted = claim.squatterWarning { logger.warning("\(squatted)") }
         // BlueZ's objects are read while the history opens (BlueZHeadStart says why).
         let bluez = BlueZHeadStart(bus: .system)
         let run: Result<DaemonOutcome, any Error>
@@ -147,7 +149,9 @@ struct RunCommand: AsyncParsableCommand {
             var web: WebLaunch?
             do {
                 if let address = try WebServer.address(option: http, configuration: configuration) {
-                    try WebServer.checkAccess(address: address, token: configuration.value("web.token"))
+                    try WebServer.checkAccess(address: address, token: configuration.value("web.token"),
+                                              publicName: configuration.value("web.public_name"),
+                                              behindProxy: configuration.bool("web.behind_proxy"))
                     web = WebLaunch(address: address, base: try common.loadConfiguration(history: nil, logger: logger))
                 }
             } catch let refused as WebStartRefused {

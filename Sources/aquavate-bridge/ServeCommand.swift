@@ -28,10 +28,14 @@ struct ServeCommand: AsyncParsableCommand {
 
             Where it listens: --http [ADDR:]PORT, else the setting web.listen, else 127.0.0.1:8080. \
             On loopback anyone on this machine may use it. Any other address needs the setting \
-            web.token (`config set web.token SECRET`); without it the server refuses to start. \
-            With a token every request carries it (Authorization: Bearer TOKEN), or the browser \
-            logs in once at /login (a session cookie; the token is never shown). A POST from a \
-            browser must come from the page itself, so no other site can act through it.
+            web.token (`config set web.token SECRET`) and web.behind_proxy=true (a TLS reverse \
+            proxy serves the page: the token never crosses the network in clear); without them \
+            the server refuses to start. With a token every request carries it (Authorization: \
+            Bearer TOKEN), or the browser logs in at /login (a session of its own, 7 days, ended \
+            by POST /logout; the token is never shown); wrong tokens are slowed per address and \
+            logged. Requests must name this bridge in Host (127.0.0.1, localhost, [::1]; with a \
+            token also numeric addresses and web.public_name). A POST from a browser must come \
+            from the page itself, so no other site can act through it. docs/web.md says more.
 
             The page is in the language of messages.locale (en, es) and the time zone of \
             `timezone`. `run --http` serves the same beside the daemon.

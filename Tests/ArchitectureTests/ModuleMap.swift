@@ -57,10 +57,12 @@ enum ModuleMap {
             "ProcessSupport", "Locking", "Timekeeping", "CBluetooth", "CSystemd", "CTimex", "CMalloc", "CLink", "Logging", "TOMLKit", "ServiceLifecycle",
         ]),
         // The web page, JSON API and metrics: reads the history and the bridge's reports, queues
-        // bottle commands through the bridge's one door; nothing of Bluetooth or D-Bus.
+        // bottle commands through the bridge's one door; nothing of Bluetooth or D-Bus. Under
+        // Hummingbird, its core and NIO for the server's bounds (the connection cap, the request
+        // deadline: a channel handler on NIO's HTTP request parts).
         "Web": platform.union([
             "Bridge", "History", "Reminders", "AquavateProtocol", "Locking", "Timekeeping", "Logging", "ServiceLifecycle",
-            "Hummingbird", "Prometheus",
+            "Hummingbird", "HummingbirdCore", "NIOCore", "NIOHTTPTypes", "Prometheus",
         ]),
         "aquavate-bridge": platform.union([
             "Bridge", "Web", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders",

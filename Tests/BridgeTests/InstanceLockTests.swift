@@ -24,6 +24,9 @@ struct InstanceLockTests {
         let path = folder.path + "/aquavate-bridge.lock"
         var first: InstanceLock? = try InstanceLock.acquire(path: path)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "\(getpid())\n")
+        // Nobody else may open it: flock needs only a descriptor, so another user could take it.
+        var status = stat()
+        #expect(stat(path, &status) == 0 && status.st_mode & 0o777 == 0o600, "mode \(String(status.st_mode & 0o777, radix: 8))")
         #expect(throws: InstanceLockHeld.self) { try InstanceLock.acquire(path: path) }
         do {
             _ = try InstanceLock.acquire(path: path)

@@ -173,6 +173,30 @@ import Timekeeping
     }
 }
 
+/// A bottle's own setting is its value on every surface (docs/design.md 3.6: "every value is the
+/// bottle's effective one"): a family saw 1800 in `status` and 2500 on the page.
+@Suite struct EffectiveSettingsTests {
+    @Test func aPerBottleGoalIsTheGoalOnStatusThePageTheAPIAndTheMetrics() throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        // The bottle's own setting wins over the bottle's goal of 2000 and the global default.
+        try fixture.history.setSetting("bottle.\(WebFixture.ana).goal_ml", "1800")
+        let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WebFixture.now))
+        let configuration = try context.configuration()
+        let ana = try #require(try fixture.history.bottleState(id: WebFixture.ana))
+        let status = try StatusReport.make(history: fixture.history, configuration: configuration, at: WebFixture.now, bottle: ana)
+        #expect(status.goalML == 1800)
+        let metrics = String(decoding: try MetricsPage.render(context), as: UTF8.self)
+        #expect(metrics.contains(#"aquavate_goal_ml{bottle="AQ-ANA-0001"} 1800.0"#), "\(metrics)")
+        #expect(metrics.contains(#"aquavate_goal_ml{bottle="AQ-BEA-0002"} 2500.0"#), "the other bottle keeps its own")
+        let days = try JSONSerialization.jsonObject(with: Data(try JSONAPI.days(context, query: FormFields("days=1")).utf8)) as? [[String: Any]]
+        #expect(days?.first { $0["bottle"] as? String == WebFixture.ana }?["goal_ml"] as? Int == 1800, "\(days ?? [])")
+        let model = try DashboardModel.make(context)
+        #expect(model.panels.first { $0.id == WebFixture.ana }?.goalML == 1800)
+        #expect(model.panels.first { $0.id == WebFixture.bea }?.goalML == 2500)
+    }
+}
+
 /// A quarantine and a stuck bottle (docs/design.md 3.4, 3.6) on the metrics and the page.
 @Suite struct QuarantineOnTheWebTests {
     @Test func metricsAndThePageSayWhatIsQuarantinedAndWhoIsStuck() async throws {

@@ -22,8 +22,11 @@ struct HTTPReply: Sendable {
 struct RawHTTPFailure: Error, CustomStringConvertible { var description: String }
 
 enum RawHTTP {
+    /// - Parameters:
+    ///   - source: the loopback address to connect from (127.0.0.2 is another client to the server).
+    ///   - timeout: how long to wait for the answer, in seconds.
     static func send(port: Int, _ method: String, _ path: String, headers: [(String, String)] = [],
-                     body: String? = nil, host: String? = nil) async throws -> HTTPReply {
+                     body: String? = nil, host: String? = nil, source: String? = nil, timeout: Int = 20) async throws -> HTTPReply {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
@@ -31,16 +34,25 @@ enum RawHTTP {
         let request = text
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try exchange(port: port, request: Array(request.utf8)) })
+                continuation.resume(with: Result { try exchange(port: port, request: Array(request.utf8), source: source, timeout: timeout) })
             }
         }
     }
 
-    private static func exchange(port: Int, request: [UInt8]) throws -> HTTPReply {
+    private static func exchange(port: Int, request: [UInt8], source: String?, timeout seconds: Int) throws -> HTTPReply {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawHTTPFailure(description: "socket: \(errno)") }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { throw RawHTTPFailure(description: "bind to \(source): errno \(errno)") }
+        }
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

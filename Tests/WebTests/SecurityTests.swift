@@ -26,9 +26,15 @@ import Testing
             #expect(!error.description.contains("\n"))
         }
         _ = try WebServer(context: fixture.context, address: ListenAddress(port: 8080), logger: logger)
+        // A token alone is not enough: the token and the cookie would cross the network in clear.
         let guarded = try WebFixture(settings: ["web.token=\(Self.token)"])
         defer { guarded.remove() }
-        _ = try WebServer(context: guarded.context, address: try ListenAddress(parsing: "0.0.0.0:8080"), logger: logger)
+        #expect(throws: WebStartRefused.self) {
+            try WebServer(context: guarded.context, address: try ListenAddress(parsing: "0.0.0.0:8080"), logger: logger)
+        }
+        let proxied = try WebFixture(settings: ["web.token=\(Self.token)", "web.behind_proxy=true"])
+        defer { proxied.remove() }
+        _ = try WebServer(context: proxied.context, address: try ListenAddress(parsing: "0.0.0.0:8080"), logger: logger)
     }
 
     @Test func listenAddressesParse() throws {

@@ -3,6 +3,7 @@
 // reminders). A bottle's key overrides the global key of the same name at the same level
 // (file, `config set`, `--set`); the levels keep their order. Everything else is the house's.
 
+import History
 import Foundation
 
 extension SettingCatalog {
@@ -57,6 +58,14 @@ extension Configuration {
         }
         copy.replaceLevels(file: own(fileValues), stored: own(storedValues), overrides: own(overrides))
         return copy
+    }
+
+    /// The settings as `bottle` sees them (its key, serial and address), or these settings when
+    /// there is none: every surface that shows a bottle (status, the page, the API, /metrics, the
+    /// history, the reminders) takes its values through here, so that they agree.
+    public func effective(for bottle: BottleRecord?) -> Configuration {
+        guard let bottle else { return self }
+        return forBottle([bottle.id] + [bottle.serial, bottle.address].compactMap { $0 })
     }
 
     /// Every per-bottle setting given at any level, by name (for `config list`).

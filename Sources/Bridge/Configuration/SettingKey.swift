@@ -21,6 +21,8 @@ public enum SettingKind: Sendable, Equatable {
     case url(schemes: [String])
     /// `[ADDR:]PORT` of a listening socket (`ListenAddress`).
     case listenAddress
+    /// A DNS host name (`bridge.example.org`): letters, digits, hyphens and dots, no port.
+    case hostName
 
     /// Human text listing the valid values, for error messages.
     public var validChoices: String {
@@ -33,6 +35,7 @@ public enum SettingKind: Sendable, Equatable {
         case .text: return "any text"
         case .url(let schemes): return "a URL starting with " + schemes.map { "\($0)://" }.joined(separator: " or ")
         case .listenAddress: return "[ADDR:]PORT, e.g. 8080, 127.0.0.1:8080 or 0.0.0.0:8080"
+        case .hostName: return "a host name such as bridge.example.org (no scheme, no port)"
         }
     }
 }
@@ -131,6 +134,11 @@ public struct SettingKey: Sendable, Equatable {
                 throw .invalidValue(key: name, value: shown(raw), expected: kind.validChoices)
             }
             return address.description
+        case .hostName:
+            guard let name = HostName(text) else {
+                throw .invalidValue(key: name, value: shown(raw), expected: kind.validChoices)
+            }
+            return name.text
         }
     }
 
@@ -207,6 +215,8 @@ public enum SettingCatalog {
         SettingKey("bluetooth.adapter", .text, default: nil, "adapter to use, e.g. hci0 (default: the first powered one)"),
         SettingKey("web.listen", .listenAddress, default: nil, "where `run` serves the web page, JSON API and metrics, [ADDR:]PORT (default: off; ADDR 127.0.0.1)"),
         SettingKey("web.token", .text, default: nil, "access token of the web page and API; required for any address but loopback", secret: true),
+        SettingKey("web.public_name", .hostName, default: nil, "the name browsers use for the page beyond loopback (a reverse proxy's name); needs web.token"),
+        SettingKey("web.behind_proxy", .bool, default: "false", "a TLS reverse proxy serves the page: required to listen on an address other than loopback"),
         SettingKey("bridge.id", .text, default: nil, "this bridge's name on the broker and in Home Assistant (default: the host name)"),
     ]
 

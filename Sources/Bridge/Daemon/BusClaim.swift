@@ -5,6 +5,12 @@
 // (so bridges on separate private buses, as in the tests, do not exclude each other). The kernel
 // frees the name with the process, however it ends; a second daemon that finds it taken connects
 // and asks the kernel who listens (SO_PEERCRED), so it can name the PID.
+//
+// An abstract name has no permissions: any local user can bind it first. So the holder is believed
+// only when it is someone who may run the bridge against BlueZ: this user, root, the service's
+// user `aquavate`, or a member of the group `bluetooth` (the D-Bus policy's, dbus/aquavate-bridge.conf).
+// A name held by anyone else is a squatter (issue 29: one `socat ABSTRACT-LISTEN` stopped the
+// service): the daemon says so in one line and goes on without the claim.
 
 import Foundation
 import Glibc
@@ -12,13 +18,32 @@ import Glibc
 public final class BusClaim: Sendable {
     public let name: String
     private let descriptor: Int32
+    /// Someone without the right to held the name (then this claim holds nothing): the process
+    /// when the kernel named it (nil: bound, but not listening, so it cannot be asked).
+    public let squatted: Bool
+    public let squatter: Holder?
 
-    private init(name: String, descriptor: Int32) {
-        self.name = name
-        self.descriptor = descriptor
+    public struct Holder: Sendable, Equatable {
+        public var pid: Int32
+        public var uid: UInt32
     }
 
-    deinit { close(descriptor) }
+    private init(name: String, descriptor: Int32, squatted: Bool = false, squatter: Holder? = nil) {
+        self.name = name
+        self.descriptor = descriptor
+        self.squatted = squatted
+        self.squatter = squatter
+    }
+
+    deinit { if descriptor >= 0 { close(descriptor) } }
+
+    /// The one line saying that a squatter holds the name (nil when the claim is ours).
+    public var squatterWarning: String? {
+        guard squatted else { return nil }
+        let who = squatter.map { "PID \($0.pid) of user \(Self.userName($0.uid)), who may not run the bridge" }
+            ?? "a process that does not answer (not a bridge)"
+        return "the Bluetooth stack's claim @\(name) is held by \(who): ignored; a second bridge started by another user will not be refused"
+    }
 
     /// The claim's name for the bus at `busAddress` (nil: the system bus).
     public static func name(busAddress: String?) -> String {
@@ -39,14 +64,46 @@ public final class BusClaim: Sendable {
         guard result == 0, listen(descriptor, 4) == 0 else {
             let code = errno
             close(descriptor)
-            if code == EADDRINUSE { throw InstanceLockHeld(path: "the Bluetooth stack (@\(name))", pid: holder(of: name)) }
+            if code == EADDRINUSE {
+                // A bridge listens as soon as it has bound; a name bound without listening, or
+                // held by a user who may not run the bridge, is not a bridge's.
+                guard let holder = holder(of: name), mayRunTheBridge(uid: holder.uid) else {
+                    return BusClaim(name: name, descriptor: -1, squatted: true, squatter: holder(of: name))
+                }
+                throw InstanceLockHeld(path: "the Bluetooth stack (@\(name))", pid: holder.pid)
+            }
             throw InstanceLockFailed(path: "@" + name, reason: String(cString: strerror(code)))
         }
         return BusClaim(name: name, descriptor: descriptor)
     }
 
-    /// The PID listening on `name`, from the kernel (SO_PEERCRED of a connection to it).
-    private static func holder(of name: String) -> Int32? {
+    /// May the user `uid` run the bridge against BlueZ (so its claim is believed)? This user,
+    /// root, the service's user, and the members of the D-Bus policy's group `bluetooth`.
+    static func mayRunTheBridge(uid: UInt32) -> Bool {
+        if uid == 0 || uid == geteuid() { return true }
+        if let service = getpwnam(serviceUser), service.pointee.pw_uid == uid { return true }
+        guard let group = getgrnam(bridgeGroup), let user = getpwuid(uid), let userName = user.pointee.pw_name else { return false }
+        let groupID = group.pointee.gr_gid
+        if user.pointee.pw_gid == groupID { return true }
+        var count: Int32 = 64
+        var groups = [gid_t](repeating: 0, count: Int(count))
+        if getgrouplist(userName, user.pointee.pw_gid, &groups, &count) < 0 {
+            groups = [gid_t](repeating: 0, count: Int(count))
+            _ = getgrouplist(userName, user.pointee.pw_gid, &groups, &count)
+        }
+        return groups.prefix(Int(max(0, count))).contains(groupID)
+    }
+
+    static let serviceUser = "aquavate"
+    static let bridgeGroup = "bluetooth"
+
+    private static func userName(_ uid: UInt32) -> String {
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return String(uid) }
+        return "\(String(cString: name)) (\(uid))"
+    }
+
+    /// The process listening on `name`, from the kernel (SO_PEERCRED of a connection to it).
+    private static func holder(of name: String) -> Holder? {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -60,7 +117,7 @@ public final class BusClaim: Sendable {
         var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
         var size = socklen_t(MemoryLayout.size(ofValue: credentials))
         guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0, credentials.pid > 0 else { return nil }
-        return credentials.pid
+        return Holder(pid: credentials.pid, uid: credentials.uid)
     }
 
     /// `sockaddr_un` for an abstract name: a leading NUL, then the name (not NUL-terminated); the

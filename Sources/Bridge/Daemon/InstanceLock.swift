@@ -44,8 +44,10 @@ public final class InstanceLock: Sendable {
     ///   file cannot be opened or locked.
     public static func acquire(path: String) throws -> InstanceLock {
         // No O_TRUNC: the holder's PID must stay readable until the lock is ours. O_NOFOLLOW: a
-        // symlink planted at the path does not make the daemon write elsewhere.
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        // symlink planted at the path does not make the daemon write elsewhere. 0600: flock(2)
+        // needs only a descriptor, even a read-only one, so a file others could open is a lock
+        // any local user could take first (issue 29); the bridge's own user reads the PID.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw InstanceLockFailed(path: path, reason: String(cString: strerror(errno)))
         }
@@ -56,6 +58,8 @@ public final class InstanceLock: Sendable {
             if code == EWOULDBLOCK { throw InstanceLockHeld(path: path, pid: holder) }
             throw InstanceLockFailed(path: path, reason: String(cString: strerror(code)))
         }
+        // A file left by an older bridge (0644) is closed too, now that it is ours.
+        _ = fchmod(descriptor, 0o600)
         let text = Array("\(getpid())\n".utf8)
         if ftruncate(descriptor, 0) != 0 || pwrite(descriptor, text, text.count, 0) != text.count {
             let reason = String(cString: strerror(errno))

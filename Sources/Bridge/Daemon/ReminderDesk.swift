@@ -167,7 +167,7 @@ public actor ReminderDesk {
     private static func bottleConfiguration(_ key: String?, _ context: SeatContext) -> Configuration {
         guard let key else { return context.configuration }
         let row = try? context.history.bottleState(id: key)
-        return context.configuration.forBottle([key] + [row?.serial, row?.address].compactMap { $0 })
+        return context.configuration.effective(for: row ?? BottleRecord(id: key))
     }
 
     /// Each seat's owner and, with several bottles, the id suffix.

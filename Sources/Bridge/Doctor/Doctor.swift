@@ -75,11 +75,12 @@ public enum Doctor {
         // SET_TIME is written only from a synchronised clock: say whether this one is.
         findings.append(ClockTrust(sync: inputs.clockSync.read()).finding)
         findings.append(FileChecks.database(path: inputs.databasePath))
+        // The service's own group may read its files (install.sh: root:aquavate 0640).
+        let ownGroups = Set([SecretFileCheck.groupName(getegid())] + (inputs.expectedUser.map { [$0] } ?? []))
+        findings += HistoryPrivacyCheck.findings(databasePath: inputs.databasePath, ownGroups: ownGroups)
         findings += BottleClockCheck.findings(databasePath: inputs.databasePath)
         findings += BottleSyncCheck.findings(databasePath: inputs.databasePath)
         findings.append(configFinding)
-        // The service's own group may read its file (install.sh: root:aquavate 0640).
-        let ownGroups = Set([SecretFileCheck.groupName(getegid())] + (inputs.expectedUser.map { [$0] } ?? []))
         if let secrets = SecretFileCheck.finding(path: inputs.configPath, configuration: configuration, ownGroups: ownGroups,
                                                   serviceGroup: inputs.expectedUser) {
             findings.append(secrets)

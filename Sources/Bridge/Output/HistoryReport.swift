@@ -38,7 +38,7 @@ public struct HistoryReport: Sendable {
         if keys.count > 1 || bottle != nil {
             days = try keys.flatMap { key in
                 let row = try history.bottleState(id: key)
-                let goal = configuration.forBottle([key] + [row?.serial, row?.address].compactMap { $0 }).goalML(bottleGoal: row?.goalML)
+                let goal = configuration.effective(for: row ?? BottleRecord(id: key)).goalML(bottleGoal: row?.goalML)
                 return try history.dayTotals(timeZone: timeZone, from: from, bottle: key).map {
                     BridgeEvent.DayEvent(date: $0.date.description, totalML: $0.totalML, drinks: $0.drinks, goalML: goal, bottle: key)
                 }

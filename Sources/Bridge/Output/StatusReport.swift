@@ -51,7 +51,7 @@ public struct StatusReport: Sendable {
         // seen inherits a single-bottle history's state), or one engine before any was adopted.
         let adopted = bottles.filter { $0.address != nil }
         let key = adopted.isEmpty ? nil : bottle?.id
-        let own = bottle.map { configuration.forBottle([$0.id] + [$0.serial, $0.address].compactMap { $0 }) } ?? configuration
+        let own = configuration.effective(for: bottle)
         let (all, _) = own.reminderSettings(bottleGoal: bottle?.goalML, personReachable: true,
                                             storedSchedules: StoredSchedules.tables(in: history))
         let settings = all.hydration

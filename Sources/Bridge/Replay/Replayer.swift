@@ -402,7 +402,7 @@ public final class Replayer: @unchecked Sendable {
             for key in bottles {
                 let row = try history.bottleState(id: key)
                 let totals = try history.dayTotals(timeZone: timeZone, from: first - 86_400 * 2, to: last + 86_400 * 2, bottle: key)
-                let own = configuration.forBottle([key] + [row?.serial, row?.address].compactMap { $0 })
+                let own = configuration.effective(for: row ?? BottleRecord(id: key))
                 byBottle[key] = (own.goalML(bottleGoal: row?.goalML), Dictionary(uniqueKeysWithValues: totals.map { ($0.date, $0) }))
             }
             for date in touched {
