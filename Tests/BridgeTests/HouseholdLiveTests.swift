@@ -20,7 +20,7 @@ struct HouseholdLiveTests {
 
     func daemon(_ bus: PrivateBus, db: String, id: String, port: Int) throws -> ChildProcess {
         try bus.spawn(LiveCommandTests.bridge, [
-            "run", "--db", db, "--set", "mqtt.url=mqtt://127.0.0.1:\(port)", "--set", "bridge.id=\(id)",
+            "run", "--db", db, "--set", "mqtt.url=mqtt://127.0.0.1:\(port)", "--set", "bridge.id=\(id)", "--set", "household.key=\(HouseholdTestKey.text)",
             "--set", "desktop.enabled=false",
         ], logName: id)
     }

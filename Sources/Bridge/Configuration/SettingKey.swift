@@ -6,6 +6,7 @@
 
 import Foundation
 import Reminders
+import Sinks
 
 /// What values a setting accepts.
 public enum SettingKind: Sendable, Equatable {
@@ -21,6 +22,8 @@ public enum SettingKind: Sendable, Equatable {
     case url(schemes: [String])
     /// `[ADDR:]PORT` of a listening socket (`ListenAddress`).
     case listenAddress
+    /// A household key: base64 of 32 bytes (HouseholdKey).
+    case householdKey
 
     /// Human text listing the valid values, for error messages.
     public var validChoices: String {
@@ -33,6 +36,7 @@ public enum SettingKind: Sendable, Equatable {
         case .text: return "any text"
         case .url(let schemes): return "a URL starting with " + schemes.map { "\($0)://" }.joined(separator: " or ")
         case .listenAddress: return "[ADDR:]PORT, e.g. 8080, 127.0.0.1:8080 or 0.0.0.0:8080"
+        case .householdKey: return "base64 of 32 bytes, as `aquavate-bridge household create` makes it"
         }
     }
 }
@@ -131,6 +135,11 @@ public struct SettingKey: Sendable, Equatable {
                 throw .invalidValue(key: name, value: shown(raw), expected: kind.validChoices)
             }
             return address.description
+        case .householdKey:
+            guard HouseholdKey.isValid(text) else {
+                throw .invalidValue(key: name, value: shown(raw), expected: kind.validChoices)
+            }
+            return text
         }
     }
 
@@ -206,6 +215,9 @@ public enum SettingCatalog {
         SettingKey("web.listen", .listenAddress, default: nil, "where `run` serves the web page, JSON API and metrics, [ADDR:]PORT (default: off; ADDR 127.0.0.1)"),
         SettingKey("web.token", .text, default: nil, "access token of the web page and API; required for any address but loopback", secret: true),
         SettingKey("bridge.id", .text, default: nil, "this bridge's name on the broker and in Home Assistant (default: the host name)"),
+        SettingKey("household.key", .householdKey, default: nil,
+                   "the household's shared secret: bridges with it on one broker share drinks, claims and reminders (`household create` / `household join KEY`); unset = no household",
+                   secret: true),
     ]
 
     private static let byName: [String: SettingKey] = Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0) })

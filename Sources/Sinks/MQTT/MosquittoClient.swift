@@ -96,6 +96,9 @@ final class MosquittoClient: @unchecked Sendable {
         var message: @Sendable (MosquittoClient, Message) -> Void = { _, _ in }
         /// A message longer than `Options.maximumIncomingPayload`: its topic and length.
         var oversized: @Sendable (MosquittoClient, _ topic: String, _ bytes: Int) -> Void = { _, _, _ in }
+        /// The last will of the next connection, asked before each attempt (nil: `Options.will`
+        /// stays): a signed will carries a stamp newer than the connection before (the household's).
+        var nextWill: (@Sendable () -> Message)?
     }
 
     let options: Options
@@ -354,6 +357,13 @@ final class MosquittoClient: @unchecked Sendable {
         // to a second per pass, and a failed attempt sleeps its back-off before the next.
         while true {
             if isStopping { return }
+            if let will = handlers.nextWill?() {
+                // Only this thread connects, and no connection is open now: the will is libmosquitto's to change.
+                let code = will.payload.withUnsafeBytes {
+                    aq_mosquitto_will_set(handle, will.topic, Int32($0.count), $0.baseAddress, will.qos, will.retain)
+                }
+                if code != Int32(MOSQ_ERR_SUCCESS.rawValue) { logger.warning("MQTT: last will on \(will.topic): \(MosquittoLibrary.describe(code))") }
+            }
             let code = connect(first: neverConnected && failures == 0)
             var failure: String?
             if code != Int32(MOSQ_ERR_SUCCESS.rawValue) {
