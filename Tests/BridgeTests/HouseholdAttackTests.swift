@@ -69,7 +69,7 @@ struct HouseholdAttackTests {
     }
 
     /// Two members converged on their 12 drinks (5 kitchen, 7 office), then `body`.
-    func withHousehold(_ body: (_ kitchen: (bus: PrivateBus, db: String, process: ChildProcess),
+    func withHousehold(brokerSettings: String = "", _ body: (_ kitchen: (bus: PrivateBus, db: String, process: ChildProcess),
                                 _ office: (bus: PrivateBus, db: String, process: ChildProcess), _ port: Int, _ folder: TemporaryFolder) async throws -> Void)
         async throws {
         try await withPrivateBus { kitchenBus in
@@ -81,7 +81,7 @@ struct HouseholdAttackTests {
                                               name: "office-sim")
                 let port = Int.random(in: 20_000..<32_000)
                 let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                                        + (getuid() == 0 ? "user root\n" : ""))
+                                        + brokerSettings + (getuid() == 0 ? "user root\n" : ""))
                 let broker = try kitchenBus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto")
                 defer { broker.killNow() }
                 let kitchenDB = folder.path + "/kitchen.sqlite", officeDB = folder.path + "/office.sqlite"
@@ -136,7 +136,10 @@ struct HouseholdAttackTests {
             let alien = HouseholdSeal.seal(topic: "\(base)/drink/office", body: Array(drinkJSON(bottle: Self.officeSerial, record: 2, timestamp: now - 20).utf8),
                                            stamp: .init(sender: "office", boot: UInt64.max / 2, sequence: 0, time: Double(now)), key: otherKey)
             forged.append(.init(topic: "\(base)/drink/office", payload: alien))
-            let drinksHeardBefore = heard.withLock { $0.filter { $0.topic.hasPrefix("\(base)/drink/") }.count }
+            func hellosAnswered() -> Int {
+                (kitchen.bus.log("kitchen") + office.bus.log("office")).components(separatedBy: "said hello").count
+            }
+            let answeredBefore = hellosAnswered()
             for message in forged { try stranger.publish(message) }
             let sent = forged.count
 
@@ -152,8 +155,7 @@ struct HouseholdAttackTests {
             #expect((dropped(kitchen.db)["unsigned"] ?? 0) >= sent - 1 && (dropped(kitchen.db)["forged"] ?? 0) >= 1,
                     "\(dropped(kitchen.db))")
             // No hello answered: nothing was republished (the bridges' own drinks went long before).
-            #expect(heard.withLock { $0.filter { $0.topic.hasPrefix("\(base)/drink/") }.count } == drinksHeardBefore + 3 + 1,
-                    "only the forged drinks crossed the broker, no republished history")
+            #expect(hellosAnswered() == answeredBefore, "no forged hello answered (each republished a whole history)")
             // `doctor` reads the count.
             let doctor = try await runTool(LiveCommandTests.bridge, ["doctor", "--db", kitchen.db, "--set", "mqtt.url=mqtt://127.0.0.1:\(port)",
                                                                      "--set", "bridge.id=kitchen"] + HouseholdTestKey.option,
@@ -190,7 +192,8 @@ struct HouseholdAttackTests {
 
     @Test("a 100 MB message and 100,000 retained topics of junk: the bridges' memory stays flat")
     func boundedByConstruction() async throws {
-        try await withHousehold { kitchen, office, port, _ in
+        // The broker queues every message for a slow bridge (its default drops beyond 1000): each must be counted.
+        try await withHousehold(brokerSettings: "max_queued_messages 0\n") { kitchen, office, port, _ in
             let stranger = try client("mqtt://127.0.0.1:\(port)")
             #expect(await stranger.waitUntilConnected(within: .seconds(10)))
             let base = "aquavate/household"
@@ -214,10 +217,10 @@ struct HouseholdAttackTests {
                 case 1: topic = "\(base)/alive/x\(index)"
                 default: topic = "\(base)/delivered/x\(index)"
                 }
-                try stranger.publish(.init(topic: topic, text: "{\"phase\":\"want\",\"rssi\":-50}", qos: 1, retain: true))
+                try stranger.publish(.init(topic: topic, text: "{\"phase\":\"want\",\"rssi\":-50}", qos: 0, retain: true))
             }
             try stranger.publish(.init(topic: "\(base)/drink/evil", text: "last"))
-            try await waitUntil(.seconds(120), "the kitchen to drop all 100,002 messages (\(total(kitchen.db)))") {
+            try await waitUntil(.seconds(240), "the kitchen to drop all 100,002 messages (\(total(kitchen.db)))") {
                 total(kitchen.db) >= 100_002
             }
             let residentGrowth = memory(kitchen.process) - resident

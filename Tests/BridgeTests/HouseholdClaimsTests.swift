@@ -239,6 +239,8 @@ struct HouseholdClaimsTests {
             try await waitUntil(.seconds(10), "the restarted office to remind (the kitchen's last will)") {
                 restarted.isConnected && restarted.claims.remindsFor(bottle: Self.serial, address: Self.address)
             }
+            // A hand-over is judged once it has settled (HouseholdClaims.handOverSettle).
+            try await waitUntil(.seconds(10), "the hand-over to settle") { restarted.claims.settled(bottle: Self.serial, address: Self.address) }
             #expect(restarted.claims.deliveredElsewhere(bottle: Self.serial).contains("hydration-1"), "kept in its history")
             #expect(!offer(restarted, "hydration-1"), "what the kitchen delivered before the restart is not repeated")
             #expect(!offer(restarted, "hydration-2"))

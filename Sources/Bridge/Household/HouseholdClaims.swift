@@ -92,7 +92,7 @@ public final class HouseholdClaims: Sendable {
         var claimedAs: [String: String] = [:]
         /// When who reminds last changed: for any bottle (a bridge came or went), and per bottle
         /// topic id (its syncer, the bridges that run its reminders).
-        var aliveChangedAt = -Double.infinity
+        var aliveChangedAt: [String: Double] = [:]
         var changedAt: [String: Double] = [:]
     }
 
@@ -145,7 +145,8 @@ public final class HouseholdClaims: Sendable {
         state.withLock { state in
             switch received {
             case let .alive(bridge, online):
-                if state.alive[bridge] != online { state.aliveChangedAt = now }
+                if state.alive[bridge] != online { state.aliveChangedAt[bridge] = now }
+                Self.cap(&state.aliveChangedAt, Self.maximumBridges) { $0.value }
                 state.alive[bridge] = online
                 Self.cap(&state.alive, Self.maximumBridges) { $0.value ? 1 : 0 }
             case let .claim(bottle, bridge, claim, _, sentAt):
@@ -282,15 +283,26 @@ public final class HouseholdClaims: Sendable {
         remindsFor(bottle: localSerial(address) ?? address, address: address)
     }
 
-    /// Whether who reminds for bottle `key` changed within `handOverSettle` before `now`.
-    private static func settling(key: String, address: String?, now: Double, in state: State) -> Bool {
+    /// Whether this bridge reminds for bottle `key` by the hand-over rule (not as its syncer)
+    /// while who reminds changed within `handOverSettle` before `now`: its syncer, the bridges
+    /// that run its reminders, or whether one of them is alive.
+    private static func settling(key: String, address: String?, me: String, now: Double, in state: State) -> Bool {
         var ids = [topicID(key)]
         if let address {
             ids.append(topicID(address))
             if let serial = state.serials[topicID(address)] { ids.append(topicID(serial)) }
         }
-        let changed = ids.compactMap { state.changedAt[$0] }.max() ?? -.infinity
-        return now - max(changed, state.aliveChangedAt) < handOverSettle
+        let syncer = ids.compactMap { state.syncers[$0] }.max(by: { $0.at < $1.at })?.bridge
+        if syncer == me { return false }
+        let bridges = Set(ids.flatMap { state.reminding[$0] ?? [] }).union(syncer.map { [$0] } ?? [])
+        let changed = (ids.compactMap { state.changedAt[$0] } + bridges.compactMap { state.aliveChangedAt[$0] }).max() ?? -.infinity
+        return now - changed < handOverSettle
+    }
+
+    /// Whether a reminder of bottle `key` would be judged now, not held for a hand-over to settle (tests).
+    func settled(bottle key: String, address: String?) -> Bool {
+        let now = clock.now
+        return state.withLock { !Self.settling(key: key, address: address, me: me, now: now, in: $0) }
     }
 
     /// The rule: the last syncer while it is not known offline; else the alive bridge with the
@@ -321,7 +333,7 @@ public final class HouseholdClaims: Sendable {
         let verdict: Verdict = state.withLock { state in
             if let heard = state.deliveredElsewhere[bottle]?[id], now - heard.heardAt < Self.deliveredMemory,
                abs(time - heard.time) < Self.deliveredMemory / 2 { return .repeated }
-            if Self.reminds(key: key, address: address, me: me, in: state), !Self.settling(key: key, address: address, now: now, in: state) {
+            if Self.reminds(key: key, address: address, me: me, in: state), !Self.settling(key: key, address: address, me: me, now: now, in: state) {
                 return .deliver
             }
             state.withheld.removeAll { now - $0.at > Self.handOverWindow }
@@ -352,7 +364,7 @@ public final class HouseholdClaims: Sendable {
             var mine: [Withheld] = [], others: [Withheld] = []
             for item in snapshot.withheld {
                 if Self.reminds(key: item.bottle, address: item.address, me: me, in: snapshot),
-                   !Self.settling(key: item.bottle, address: item.address, now: now, in: snapshot) {
+                   !Self.settling(key: item.bottle, address: item.address, me: me, now: now, in: snapshot) {
                     mine.append(item)
                 } else {
                     others.append(item)

@@ -431,6 +431,12 @@ final class MosquittoClient: @unchecked Sendable {
             defer { aq_mosquitto_property_free_all(&properties) }
             let added = aq_mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), maximum)
             guard added == Int32(MOSQ_ERR_SUCCESS.rawValue) else { return added }
+            if !options.cleanSession {
+                // MQTT 5 ends a session with its connection unless it is given an expiry: a
+                // persistent session (3.1.1's clean session off) lasts as long as the broker does.
+                let kept = aq_mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), UInt32.max)
+                guard kept == Int32(MOSQ_ERR_SUCCESS.rawValue) else { return kept }
+            }
             return aq_mosquitto_connect_bind_v5(handle, host, port, keepAlive, nil, properties)
         }
         return aq_mosquitto_connect_async(handle, host, port, keepAlive)
