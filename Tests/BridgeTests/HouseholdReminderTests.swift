@@ -116,6 +116,9 @@ struct HouseholdReminderTests {
             // Both living bridges stop cleanly (their logs complete), then count.
             await self.rooms.stop(Array(bridges.prefix(2)))
             let counts = rooms.map { deliveries($0, id) }
+            if counts.reduce(0, +) != 1 {
+                Issue.record("KITCHEN:\n\(rooms[0].bus.log("kitchen").suffix(6000))\nOFFICE:\n\(rooms[1].bus.log("office").suffix(6000))\nATTIC:\n\(rooms[2].bus.log("attic").suffix(3000))")
+            }
             #expect(counts.reduce(0, +) == 1, "exactly one bridge delivered \(id), once: \(counts)")
             #expect(counts[0] == 1, "the kitchen (the smallest alive bridge.id that runs the bottle's reminders) delivered it: \(counts)")
             #expect(!fired(rooms[2], id), "the killed attic never fired it")

@@ -243,13 +243,25 @@ public final class HouseholdClaims: Sendable {
         let claimed = state.withLock { $0.claimedAs.removeValue(forKey: Self.topicID(address)) }
         let (bottle, _, serial) = keys(address)
         try? link.claim(claimed ?? bottle, nil)
+        // A bottle this bridge now knows by its serial (adopted, its drinks stored) has its
+        // reminders run here: said at once, also after a session that ended in an error, so
+        // that every bridge counts this one among the candidates it judges itself against.
+        if serial != nil || synced { announceReminds(bottle) }
         guard synced else { return }
         if let serial { tellSerial(serial, of: address) }
         // Known here at once (the broker's echo comes later): this bridge reminds from now on.
         let now = clock.now
         state.withLock { $0.syncers[bottle] = (me, now) }
         try? link.synced(bottle, at: now)
-        if !state.withLock({ $0.reminding[bottle]?.contains(me) ?? false }) { try? link.reminds(bottle, true) }
+    }
+
+    /// Says this bridge runs the reminders of `bottle` (its topic id), and counts it at once.
+    private func announceReminds(_ bottle: String) {
+        let known = state.withLock { state -> Bool in
+            defer { state.reminding[bottle, default: []].insert(me) }
+            return state.reminding[bottle]?.contains(me) ?? false
+        }
+        if !known { try? link.reminds(bottle, true) }
     }
 
     /// Publishes the serial of the bottle with `address`, unless the household has it already
@@ -268,6 +280,7 @@ public final class HouseholdClaims: Sendable {
             let id = Self.topicID(bottle.key)
             if let address = bottle.address { tellSerial(bottle.key, of: address) }
             try? link.reminds(id, true)
+            state.withLock { _ = $0.reminding[id, default: []].insert(me) }
             if lostEverything, let mine = state.withLock({ $0.syncers[id] }), mine.bridge == me { try? link.synced(id, at: mine.at) }
         }
     }
@@ -317,7 +330,12 @@ public final class HouseholdClaims: Sendable {
             if syncer == me { return true }
             if state.alive[syncer] != false { return false }
         }
-        let others = ids.flatMap { state.reminding[$0] ?? [] }.filter { $0 != me && state.alive[$0] == true }
+        // Judged among the bridges that said they run the bottle's reminders, this one too: a
+        // bridge that never said so is no candidate in the others' eyes, so it is none in its
+        // own (else it and the smallest announced one would both remind).
+        let candidates = ids.flatMap { state.reminding[$0] ?? [] }
+        guard candidates.contains(me) else { return false }
+        let others = candidates.filter { $0 != me && state.alive[$0] == true }
         return others.allSatisfy { me < $0 }
     }
 
