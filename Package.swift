@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // aquavate-bridge: a Linux bridge for the Aquavate smart water bottle.
-// Module layout: see README.md ("Architecture") and docs/design.md section 2.
+// Module layout: see docs/architecture.md ("Module map").
 import PackageDescription
 
 let package = Package(
@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(name: "InstallTests", dependencies: ["Locking", "Bridge", "DBus", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "BottleSimulatorTests", dependencies: ["Locking", "Timekeeping", "BottleSimulator", "DBus", "AquavateProtocol", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["Locking", "Timekeeping", "BlueZ", "BottleSession", "DBus", "AquavateProtocol", "History", "BottleSimulator", "BusTestSupport"]),
-        // Which module may import which (README.md, "Architecture"): reads the source tree, builds
+        // Which module may import which (docs/architecture.md, "Module map"): reads the source tree, builds
         // against nothing of the product.
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "WebTests", dependencies: ["Web", "Bridge", "History", "Locking", "Timekeeping", "ProcessSupport", "AquavateProtocol", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),

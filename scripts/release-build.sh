@@ -5,7 +5,7 @@
 #   scripts/release-build.sh [--scratch-path DIR] [--product NAME] [--no-order]
 #                                         # default: .build, aquavate-bridge
 #
-# What the flags are for (README "Performance" quotes what each bought):
+# What the flags are for (CHANGELOG.md, "Performance, pass by pass", says what each bought):
 #   -static-stdlib                 the Swift runtime, standard library and Foundation linked in: no
 #                                  ~40 MB of shared Swift libraries mapped at every start
 #   -function-sections, lld's      every function its own section, and the functions a sync runs

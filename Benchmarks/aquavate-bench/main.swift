@@ -1,4 +1,4 @@
-// Benchmarks (not tests). Each prints its figures; README.md quotes them.
+// Benchmarks (not tests). Each prints its figures; docs/performance.md quotes them.
 //
 //   swift run -c release aquavate-bench decode      # chunk decoding vs Python struct
 //   swift run -c release aquavate-bench replay      # replay of a 1,000,000-record capture

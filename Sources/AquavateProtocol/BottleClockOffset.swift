@@ -61,7 +61,7 @@ public enum BottleClockOffset: Sendable, Hashable {
         case .inSync:
             return nil
         case .zone(let hours):
-            return "the bottle's clock runs \(hours > 0 ? "+" : "")\(hours) h from UTC: a time-zone offset set over USB, which shifts every drink's time and the bottle's day; set it back to 0 on the bottle's serial console"
+            return "the bottle's clock runs \(hours > 0 ? "+" : "")\(hours) h from UTC: a time-zone offset set over USB, which shifts every drink's stamp and the bottle's own day; the bridge stores its drinks \(abs(hours)) h \(hours > 0 ? "earlier" : "later") than stamped (each stamp kept), so your days are right; set the offset back to 0 on the bottle's serial console"
         case .drift(let seconds):
             return "the bottle's clock was \(Self.words(seconds)) \(seconds > 0 ? "ahead" : "behind") at the last connection; the bridge set it (SET_TIME), but drinks recorded before that carry the wrong time"
         }

@@ -48,3 +48,12 @@ public struct DrinkRecordFlags: OptionSet, Sendable, Hashable {
     public static let dayBoundary = DrinkRecordFlags(rawValue: 0x02)
     public static let deleted = DrinkRecordFlags(rawValue: 0x04)
 }
+
+extension DrinkRecord {
+    /// The same record with another flags byte (a tombstone's deleted bit on a stored drink).
+    public func withFlags(_ flagsRaw: UInt8) -> DrinkRecord {
+        var copy = self
+        copy.flagsRaw = flagsRaw
+        return copy
+    }
+}

@@ -18,13 +18,26 @@ public enum StoreOutcome: Sendable, Hashable {
     /// Same (bottle, record_id, timestamp) as a stored drink but different content (the bottle
     /// re-sends bit-identical copies, docs/protocol.md 4.7): the first copy is kept, worth a warning.
     case conflicting
+    /// Not a drink (`RecordBounds`): kept aside in the quarantine with its raw bytes, never
+    /// counted. `isNew` is false when the quarantine already held it (a re-send).
+    case quarantined([RecordProblem], isNew: Bool)
+    /// A tombstone whose fields cannot be a drink's (erased flash reads as all FF, TV11) and that
+    /// names no stored drink: there is nothing to delete, and nothing is stored (an id of
+    /// 4294967295 kept as a drink would make every later sync look like an id restart, B14).
+    case strayTombstone
 
-    /// Whether the history changed.
+    /// Whether the drink history changed.
     public var changedHistory: Bool {
         switch self {
         case .inserted, .insertedDeleted, .deleted: true
-        case .duplicate, .alreadyDeleted, .conflicting: false
+        case .duplicate, .alreadyDeleted, .conflicting, .quarantined, .strayTombstone: false
         }
+    }
+
+    /// The record went to the quarantine.
+    public var isQuarantined: Bool {
+        if case .quarantined = self { return true }
+        return false
     }
 }
 

@@ -30,18 +30,17 @@ public struct SyncProgress: Sendable, Equatable {
     public private(set) var acceptedChunks = 0
     public private(set) var acceptedRecords = 0
     public private(set) var rejectedChunks = 0
-    /// Chunks refused as implausible (`ChunkVerdict.implausible`).
+    /// Chunks refused as structurally wrong (`ChunkVerdict.implausible`).
     public private(set) var refusedChunks = 0
+    /// Why the sync was refused: a chunk `ChunkVerdict.implausible`, or one that could not be
+    /// decoded, nor read back; nil when none was.
+    public private(set) var refusal: String?
     /// ACKs written when no accepted chunk was waiting for one (the bottle ran ahead, B3).
     public private(set) var surplusAcks = 0
     public private(set) var isComplete = false
-    /// What a record can be; nil: records are not checked (decoder tests).
-    public let bounds: RecordBounds?
-
-    public init(start: SyncControl, bounds: RecordBounds? = nil) {
+    public init(start: SyncControl) {
         self.chunkSize = ChunkSizing.effectiveChunkSize(requested: start.chunkSize)
         self.requestedCount = Int(start.count)
-        self.bounds = bounds
     }
 
     /// Whether any chunk has arrived for this sync.
@@ -62,9 +61,10 @@ public struct SyncProgress: Sendable, Equatable {
         case afterCompletion
         /// The payload failed to decode (truncated, short): do not ACK.
         case rejected(ProtocolError)
-        /// The chunk decodes but cannot be what the START asked for (more chunks or records than
-        /// its count, a total that changes) or holds a record that cannot be a drink
-        /// (`RecordBounds`): refuse it whole, do not ACK, end the sync. The text says why.
+        /// The chunk decodes but its structure cannot be what the START asked for (more chunks
+        /// or records than its count, a total that changes, an index past the last): refuse it
+        /// whole, do not ACK, end the sync. The text says why. A *record* that cannot be a drink
+        /// does not refuse its chunk: the store quarantines it (`RecordBounds`).
         case implausible(String)
     }
 
@@ -77,6 +77,8 @@ public struct SyncProgress: Sendable, Equatable {
             chunk = try DrinkDataChunk(decoding: bytes)
         } catch {
             rejectedChunks += 1
+            // The read-back was the last chance (4.4 rule 3): the sync is refused.
+            if viaRead { refusal = "chunk \(expectedIndex) could not be decoded, nor read back: \(error)" }
             awaitingReadBack = true
             return .rejected(error)
         }
@@ -87,6 +89,7 @@ public struct SyncProgress: Sendable, Equatable {
         }
         if let problem = implausibility(of: chunk) {
             refusedChunks += 1
+            refusal = problem
             return .implausible(problem)
         }
         let skipped = index - expectedIndex - (awaitingAck ? 1 : 0)
@@ -113,11 +116,6 @@ public struct SyncProgress: Sendable, Equatable {
         }
         if acceptedRecords + chunk.records.count > requestedCount {
             return "chunk \(index) brings the sync to \(acceptedRecords + chunk.records.count) records; the START asked for \(requestedCount)"
-        }
-        if let bounds {
-            for record in chunk.records {
-                if let problem = bounds.problem(with: record) { return "chunk \(index): \(problem)" }
-            }
         }
         return nil
     }

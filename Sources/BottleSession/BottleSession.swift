@@ -208,14 +208,15 @@ public final class BottleSession {
     private func syncRound(unsynced: Int) async throws -> SyncRound {
         let start = SyncControl.start(count: min(unsynced, ChunkSizing.maxSyncCount),
                                       chunkSize: chunkSizeOverride ?? ChunkSizing.recordsPerChunk(mtu: mtu))
-        var progress = SyncProgress(start: start, bounds: RecordBounds(now: clock.now))
+        var progress = SyncProgress(start: start)
         roundNewRecords = 0
         // The outcome comes from SyncProgress's one rule, the one replay uses too.
         func end() -> SyncRound {
             let outcome = progress.outcome
             let round = SyncRound(requestedCount: Int(start.count), chunkSize: Int(start.chunkSize),
                                   records: progress.acceptedRecords, chunks: progress.acceptedChunks,
-                                  newRecords: roundNewRecords, outcome: outcome, endedAt: clock.now)
+                                  newRecords: roundNewRecords, outcome: outcome, endedAt: clock.now,
+                                  refusal: progress.refusal)
             report.rounds.append(round)
             onEvent(.syncEnded(round))
             return round
@@ -252,20 +253,22 @@ public final class BottleSession {
                     let verdict = progress.receive(readBack, viaRead: true)
                     if case .implausible(let problem) = verdict {
                         logger.error("\(bottleID): \(problem); refused and not acknowledged")
-                        report.outcome = .failed("the bottle sent what cannot be a drink record (\(problem)); nothing of it was stored")
+                        report.outcome = .failed("the bottle sent a chunk that cannot belong to this sync (\(problem)); nothing of it was stored")
                         return end()
                     }
                     guard case .accept(let chunk, let skipped) = verdict else {
-                        report.outcome = .failed("chunk \(progress.expectedIndex) could not be decoded, nor read back: \(error)")
+                        report.outcome = .failed(progress.refusal ?? "chunk \(progress.expectedIndex) could not be decoded, nor read back: \(error)")
                         return end()
                     }
                     try await commitThenAck(chunk, skipped: skipped, progress: &progress)
                     chunkDeadline = clock.now + timing.betweenChunks.seconds
                 case .implausible(let problem):
-                    // Not acknowledged: a real bottle keeps the records (marked only at the last
-                    // ACK), and nothing of the chunk is stored.
+                    // A chunk whose structure cannot be this sync's. Not acknowledged: a real
+                    // bottle keeps the records (marked only at the last ACK), and nothing of the
+                    // chunk is stored. (A record that cannot be a drink does not come here: the
+                    // store quarantines it and the chunk is acknowledged.)
                     logger.error("\(bottleID): \(problem); refused and not acknowledged (a firmware fault, or a device that is not the bottle)")
-                    report.outcome = .failed("the bottle sent what cannot be a drink record (\(problem)); nothing of it was stored")
+                    report.outcome = .failed("the bottle sent a chunk that cannot belong to this sync (\(problem)); nothing of it was stored")
                     return end()
                 case .duplicate, .placeholder, .staleRead, .afterCompletion:
                     continue

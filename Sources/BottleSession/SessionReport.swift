@@ -16,6 +16,8 @@ public struct SyncRound: Sendable, Equatable {
     public var outcome: SyncOutcome
     /// When it ended (the session's clock).
     public var endedAt: Double
+    /// Why a chunk was refused unacknowledged (its structure cannot be the sync's), when one was.
+    public var refusal: String? = nil
 }
 
 /// How a session ended.

@@ -130,6 +130,17 @@ public struct SimulatorConfiguration: Sendable {
         }.joined(separator: ":")
     }
 
+    /// The ring the bottle starts with: `records`, with the odd records of the `odd-record`
+    /// faults and those the chaos injector draws mixed among them (`OddRecord.mix`).
+    public var ringRecords: [DrinkRecord] {
+        var kinds: [OddRecord] = faults.compactMap { fault in
+            if case .oddRecord(let kind) = fault { return kind }
+            return nil
+        }
+        for case .chaos(let seed) in faults { kinds += ChaosPlanner.oddRecords(seed: seed) }
+        return OddRecord.mix(kinds, into: records)
+    }
+
     /// The model's configuration with the identity and the bottle faults applied.
     var bottleConfiguration: BottleModel.Configuration {
         var bottle = self.bottle

@@ -58,6 +58,12 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
     /// A hostile bottle (buggy firmware, a spoofed address): chunks bent at random, seeded, and
     /// floods of Current State with a flickering low-battery flag.
     case hostile(seed: UInt64)
+    /// A record the firmware really produces that cannot be a drink (B9, TV11), mixed into the
+    /// ring among the ordinary ones (`OddRecord`); repeat the fault for several.
+    case oddRecord(OddRecord)
+    /// Every Drink Data chunk announces 255 chunks: a structural fault refused at every
+    /// connection, which leaves the bottle stuck (docs/design.md 3.4).
+    case badTotal
 
     /// Name, argument and meaning of every fault, for `--help`.
     public static let catalogue: [(name: String, argument: String?, help: String)] = [
@@ -86,6 +92,9 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
         ("chaos", "SEED",
          "seeded injector: 1-4 connections broken at a random instant (Connect, resolution, a call in flight, chunk/ACK) in a random BlueZ way"),
         ("hostile", "SEED", "hostile bottle: chunks bent at random (counts, totals, ±32767 ml, 1970/2106, noise), Current State floods"),
+        ("odd-record", "1970|2000|2106|erased",
+         "a record the firmware produces that cannot be a drink, mixed among the ordinary ones: stamped 1970 (wrong SET_TIME), 2000 (RTC reset), 2106, or an erased flash slot (all FF); repeat for several"),
+        ("bad-total", nil, "every Drink Data chunk announces 255 chunks: refused at each connection, the bottle ends up stuck"),
     ]
 
     /// Parses `NAME` or `NAME=ARG`.
@@ -144,6 +153,12 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
                 throw SimulatorFaultUnknown(text: text, reason: "hostile takes a seed: hostile=7")
             }
             self = .hostile(seed: seed)
+        case "bad-total": try none(); self = .badTotal
+        case "odd-record":
+            guard let argument, let kind = OddRecord(rawValue: argument) else {
+                throw SimulatorFaultUnknown(text: text, reason: "odd-record takes one of 1970, 2000, 2106, erased: odd-record=1970")
+            }
+            self = .oddRecord(kind)
         default: throw SimulatorFaultUnknown(text: text, reason: "no such fault")
         }
     }
@@ -172,6 +187,8 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
         case .deafScanner(let n): return "deaf-scanner=\(n)"
         case .chaos(let seed): return "chaos=\(seed)"
         case .hostile(let seed): return "hostile=\(seed)"
+        case .oddRecord(let kind): return "odd-record=\(kind.rawValue)"
+        case .badTotal: return "bad-total"
         }
     }
 }

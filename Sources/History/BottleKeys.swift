@@ -60,6 +60,8 @@ extension DrinkHistory {
             try db.execute(sql: "DELETE FROM motion_event WHERE bottle = ?", arguments: [old])
             try db.execute(sql: "UPDATE OR IGNORE backpack_session SET bottle = ? WHERE bottle = ?", arguments: [serial, old])
             try db.execute(sql: "DELETE FROM backpack_session WHERE bottle = ?", arguments: [old])
+            try db.execute(sql: "UPDATE OR IGNORE quarantined_record SET bottle = ? WHERE bottle = ?", arguments: [serial, old])
+            try db.execute(sql: "DELETE FROM quarantined_record WHERE bottle = ?", arguments: [old])
             // Its engines' states (`<engine>@<key>`, EngineStorage), unless the serial has its own.
             let ownedByOld = "substr(name, length(name) - length(:old)) = '@' || :old"
             try db.execute(sql: """
@@ -83,6 +85,7 @@ extension DrinkHistory {
                 merged.scale = merged.scale ?? previous.scale
                 merged.clockOffset = merged.clockOffset ?? previous.clockOffset
                 merged.battery = merged.battery ?? previous.battery
+                merged.refusal = merged.refusal ?? previous.refusal
                 try BottleRecord.deleteOne(db, key: old)
             } else {
                 merged.address = merged.address ?? old

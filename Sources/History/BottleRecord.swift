@@ -28,6 +28,30 @@ public struct CurrentStateSnapshot: Sendable, Hashable {
     }
 }
 
+/// The same structural refusal (a chunk refused unacknowledged, docs/design.md 3.4) at the end of
+/// a bottle's syncs, connection after connection: the bottle sends that chunk again each time,
+/// so every later drink waits behind it.
+public struct SyncRefusal: Sendable, Hashable {
+    /// Connections in a row after which a bottle is called stuck.
+    public static let stuckAfter = 3
+
+    /// Why the chunk was refused, one line.
+    public var reason: String
+    /// Bridge clock of the first connection that ended with this refusal.
+    public var since: Double
+    /// Connections in a row that ended with it.
+    public var connections: Int
+
+    public init(reason: String, since: Double, connections: Int) {
+        self.reason = reason
+        self.since = since
+        self.connections = connections
+    }
+
+    /// Nothing more can come from the bottle until someone acts.
+    public var isStuck: Bool { connections >= Self.stuckAfter }
+}
+
 /// One row of the `bottle` table.
 public struct BottleRecord: Sendable, Hashable {
     /// The key drinks use: the bottle's address or serial number.
@@ -57,6 +81,9 @@ public struct BottleRecord: Sendable, Hashable {
     public var clockOffset: Int?
     /// The last battery percentage that was not a just-woken 0 % (docs/protocol.md 2.1).
     public var battery: Int?
+    /// The structural refusal that ended the bottle's last syncs (docs/design.md 3.4), nil after
+    /// a complete sync; see `SyncRefusal`.
+    public var refusal: SyncRefusal?
 
     public init(id: String, name: String? = nil, serial: String? = nil, address: String? = nil,
                 goalML: Int? = nil, lastSeen: Double? = nil, lastSync: Double? = nil,
@@ -104,6 +131,11 @@ extension BottleRecord: FetchableRecord, PersistableRecord {
         scale = try row.decode(Double?.self, forColumn: "scale")
         clockOffset = try row.decode(Int?.self, forColumn: "clock_offset")
         battery = try row.decode(Int?.self, forColumn: "battery_level")
+        if let reason = try row.decode(String?.self, forColumn: "refusal") {
+            refusal = SyncRefusal(reason: reason,
+                                  since: try row.decode(Double?.self, forColumn: "refusal_since") ?? 0,
+                                  connections: try row.decode(Int?.self, forColumn: "refusal_count") ?? 1)
+        }
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -115,13 +147,15 @@ extension BottleRecord: FetchableRecord, PersistableRecord {
         "id", "name", "serial", "address", "goal_ml", "last_seen", "last_sync", "id_reset_at", "state_at",
         "state_timestamp", "daily_total_ml", "bottle_level_ml", "battery", "unsynced", "state_flags", "firmware",
         "model", "shake_to_empty", "calibrated", "scale", "clock_offset", "battery_level",
+        "refusal", "refusal_since", "refusal_count",
     ]
 
     /// The values stored in `columns`.
     private var columnValues: [(any DatabaseValueConvertible)?] {
         [id, name, serial, address, goalML, lastSeen, lastSync, idResetAt, state?.receivedAt,
          state?.bottleTime, state?.dailyTotalML, state?.bottleLevelML, state?.batteryPercent, state?.unsyncedCount, state?.flagsRaw, firmware,
-         model, shakeToEmpty, calibrated, scale, clockOffset, battery]
+         model, shakeToEmpty, calibrated, scale, clockOffset, battery,
+         refusal?.reason, refusal?.since, refusal?.connections]
     }
 }
 

@@ -15,12 +15,15 @@ import GRDBSQLite
 
 extension DrinkHistory {
     /// `INSERT OR IGNORE` of `record` into the caller's transaction; whether a row went in (no
-    /// row: the key is taken, or a constraint refused it).
-    static func insert(_ record: DrinkRecord, bottle: String, at storedAt: Double, in db: Database) throws -> Bool {
+    /// row: the key is taken, or a constraint refused it). `rawTimestamp`: the bottle's own
+    /// stamp when `record.timestamp` is a corrected one.
+    static func insert(_ record: DrinkRecord, bottle: String, at storedAt: Double, rawTimestamp: UInt32? = nil,
+                       in db: Database) throws -> Bool {
         let insert = try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO drink
-                (bottle, record_id, timestamp, amount_ml, bottle_level_ml, type, type_raw, flags, deleted, stored_at, deleted_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                (bottle, record_id, timestamp, amount_ml, bottle_level_ml, type, type_raw, flags, deleted, stored_at, deleted_at,
+                 raw_timestamp)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let statement = insert.sqliteStatement
         // Left as found: reset and unbound, whatever happens here.
@@ -41,6 +44,7 @@ extension DrinkHistory {
             sqlite3_bind_int64(statement, 9, deleted ? 1 : 0),
             sqlite3_bind_double(statement, 10, storedAt),
             deleted ? sqlite3_bind_double(statement, 11, storedAt) : sqlite3_bind_null(statement, 11),
+            rawTimestamp.map { sqlite3_bind_int64(statement, 12, Int64($0)) } ?? sqlite3_bind_null(statement, 12),
         ]
         if let failed = codes.first(where: { $0 != SQLITE_OK }) {
             throw DatabaseError(resultCode: ResultCode(rawValue: failed), message: db.lastErrorMessage, sql: insert.sql)

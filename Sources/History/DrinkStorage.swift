@@ -29,11 +29,11 @@ extension DrinkHistory {
         }
     }
 
-    static func store(_ record: DrinkRecord, bottle: String, at storedAt: Double,
-                              in db: Database) throws -> StoreOutcome {
+    static func store(_ record: DrinkRecord, bottle: String, at storedAt: Double, rawTimestamp: UInt32? = nil,
+                      in db: Database) throws -> StoreOutcome {
         // New records are the common case: one INSERT, no lookup. A conflict on the key (and
         // only on the key: every other constraint holds by construction) inserts nothing.
-        if try insert(record, bottle: bottle, at: storedAt, in: db) {
+        if try insert(record, bottle: bottle, at: storedAt, rawTimestamp: rawTimestamp, in: db) {
             return record.isDeleted ? .insertedDeleted : .inserted
         }
         guard let stored = try fetchDrink(bottle: bottle, recordID: record.recordID,
@@ -69,7 +69,7 @@ extension DrinkHistory {
         return db.changesCount > 0
     }
 
-    private static func fetchDrink(bottle: String, recordID: UInt32, timestamp: UInt32,
+    static func fetchDrink(bottle: String, recordID: UInt32, timestamp: UInt32,
                                    in db: Database) throws -> StoredDrink? {
         let statement = try db.cachedStatement(sql: """
             SELECT * FROM drink WHERE bottle = ? AND record_id = ? AND timestamp = ?

@@ -20,6 +20,7 @@ enum HistoryMigrations {
         ("v4-bottle-control", createBottleControl),
         ("v5-household", addDrinkOrigin),
         ("v6-household-delivered", createHouseholdDelivered),
+        ("v7-quarantine", createQuarantine),
     ]
 
     static var migrator: DatabaseMigrator {
@@ -238,5 +239,43 @@ enum HistoryMigrations {
             t.uniqueKey(["bottle", "id", "origin"])
         }
         try db.create(index: "household_delivered_on_heard_at", on: "household_delivered", columns: ["heard_at"])
+    }
+
+    /// Records a bottle sent that cannot be drinks (docs/design.md 3.4 `quarantined`), kept aside
+    /// with their raw bytes so that the chunk carrying them is still stored and acknowledged; a
+    /// person restores one at a time they give, or discards it. The drink's own stamp when the
+    /// stored time was corrected (a whole-hour zone offset set over USB, docs/protocol.md 5.2, or a
+    /// restore); and a bottle's structural refusals in a row, which make it "stuck".
+    private static func createQuarantine(_ db: Database) throws {
+        try db.alter(table: "drink") { t in
+            // The bottle's own stamp when `timestamp` is a corrected one; NULL when they agree.
+            t.add(column: "raw_timestamp", .integer)
+        }
+        try db.create(table: "quarantined_record") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("bottle", .text).notNull()
+            t.column("record_id", .integer).notNull()
+            // The stamp as sent (bottle time), part of the record's identity as for a drink.
+            t.column("timestamp", .integer).notNull()
+            // The 14 bytes as sent, lower-case hex.
+            t.column("raw", .text).notNull()
+            // RecordProblem raw values, comma-separated (`time`, `amount`, `level`).
+            t.column("problems", .text).notNull()
+            // One line for a person.
+            t.column("reason", .text).notNull()
+            // Bridge clock when it first arrived.
+            t.column("received_at", .double).notNull()
+            // NULL while it waits; `restored` (a drink now) or `discarded`.
+            t.column("resolution", .text).check { ["restored", "discarded"].contains($0) }
+            t.column("resolved_at", .double)
+            t.uniqueKey(["bottle", "record_id", "timestamp"])
+        }
+        try db.alter(table: "bottle") { t in
+            // The last structural refusal of a sync (docs/design.md 3.4), since when the same one
+            // repeats, and at how many connections in a row; NULL after a complete sync.
+            t.add(column: "refusal", .text)
+            t.add(column: "refusal_since", .double)
+            t.add(column: "refusal_count", .integer)
+        }
     }
 }

@@ -34,19 +34,19 @@ enum NewHistorySchema {
             + stepNames.map { "('\($0)')" }.joined(separator: ", ") + ";\n"
     }
 
-    /// What the steps v1-drinks … v6-household-delivered leave, as `sqlite_master` has it.
+    /// What the steps v1-drinks … v7-quarantine leave, as `sqlite_master` has it.
     private static let tables = """
         CREATE TABLE "drink" ("bottle" TEXT NOT NULL, "record_id" INTEGER NOT NULL, "timestamp" INTEGER NOT NULL, \
         "amount_ml" INTEGER NOT NULL, "bottle_level_ml" INTEGER NOT NULL, "type" TEXT NOT NULL CHECK ("type" IN ('gulp', 'pour')), \
         "type_raw" INTEGER NOT NULL, "flags" INTEGER NOT NULL, "deleted" BOOLEAN NOT NULL DEFAULT 0, "stored_at" DOUBLE NOT NULL, \
-        "deleted_at" DOUBLE, "origin" TEXT, UNIQUE ("bottle", "record_id", "timestamp"), CHECK ((deleted = 0) = (deleted_at IS NULL)));
+        "deleted_at" DOUBLE, "origin" TEXT, "raw_timestamp" INTEGER, UNIQUE ("bottle", "record_id", "timestamp"), CHECK ((deleted = 0) = (deleted_at IS NULL)));
         CREATE INDEX "drink_on_timestamp" ON "drink"("timestamp");
         CREATE TABLE "setting" ("key" TEXT PRIMARY KEY NOT NULL, "value" TEXT NOT NULL);
         CREATE TABLE "bottle" ("id" TEXT PRIMARY KEY NOT NULL, "name" TEXT, "serial" TEXT, "address" TEXT, "goal_ml" INTEGER, \
         "last_seen" DOUBLE, "last_sync" DOUBLE, "id_reset_at" DOUBLE, "state_at" DOUBLE, "state_timestamp" INTEGER, \
         "daily_total_ml" INTEGER, "bottle_level_ml" INTEGER, "battery" INTEGER, "unsynced" INTEGER, "state_flags" INTEGER, \
         "firmware" TEXT, "model" TEXT, "shake_to_empty" BOOLEAN, "calibrated" BOOLEAN, "scale" DOUBLE, "clock_offset" INTEGER, \
-        "battery_level" INTEGER);
+        "battery_level" INTEGER, "refusal" TEXT, "refusal_since" DOUBLE, "refusal_count" INTEGER);
         CREATE TABLE "engine_state" ("name" TEXT PRIMARY KEY NOT NULL, "json" TEXT NOT NULL, "saved_at" DOUBLE NOT NULL);
         CREATE TABLE "delivered_notification" ("seq" INTEGER PRIMARY KEY AUTOINCREMENT, "id" TEXT NOT NULL, "kind" TEXT NOT NULL, \
         "time" DOUBLE NOT NULL, "title" TEXT NOT NULL, "body" TEXT NOT NULL);
@@ -66,6 +66,10 @@ enum NewHistorySchema {
         CREATE TABLE "household_delivered" ("bottle" TEXT NOT NULL, "id" TEXT NOT NULL, "kind" TEXT NOT NULL, \
         "time" DOUBLE NOT NULL, "origin" TEXT NOT NULL, "heard_at" DOUBLE NOT NULL, UNIQUE ("bottle", "id", "origin"));
         CREATE INDEX "household_delivered_on_heard_at" ON "household_delivered"("heard_at");
+        CREATE TABLE "quarantined_record" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "bottle" TEXT NOT NULL, \
+        "record_id" INTEGER NOT NULL, "timestamp" INTEGER NOT NULL, "raw" TEXT NOT NULL, "problems" TEXT NOT NULL, \
+        "reason" TEXT NOT NULL, "received_at" DOUBLE NOT NULL, "resolution" TEXT CHECK ("resolution" IN ('restored', 'discarded')), \
+        "resolved_at" DOUBLE, UNIQUE ("bottle", "record_id", "timestamp"));
 
         """
 }

@@ -19,6 +19,8 @@ struct BottlePanel: Sendable {
     var levelML: Int?
     var battery: Int?
     var lastSync: Double?
+    /// Records the bottle said were unsynced at its last connection.
+    var unsynced: Int? = nil
     /// Today's drinks, deleted ones included (shown struck through, without a delete button).
     var drinks: [StoredDrink]
     /// The last 365 local days, oldest first, every day present (0 where nothing was drunk).
@@ -26,6 +28,10 @@ struct BottlePanel: Sendable {
     var pending: [StoredCommand]
     /// Days in a row up to yesterday (and today once met) with the goal reached.
     var goalStreak: Int
+    /// Records of the bottle waiting in the quarantine (docs/design.md 3.4).
+    var quarantined: Int = 0
+    /// The refusal that ended its last syncs; stuck from 3 connections in a row.
+    var refusal: SyncRefusal? = nil
 }
 
 struct DashboardModel: Sendable {
@@ -57,6 +63,7 @@ struct DashboardModel: Sendable {
         let dayEnd = wall.day.interval(in: timeZone).end
         let todays = Dictionary(grouping: try history.storedDrinks(from: dayStart, to: dayEnd).filter { $0.amountML > 0 }, by: \.bottle)
         let pending = Dictionary(grouping: try history.commands(statuses: [.pending, .sending]), by: \.bottle)
+        let quarantined = try history.quarantinedCounts()
         let panels = try keys.map { bottle -> BottlePanel in
             let hydration = configuration.hydrationSettings(bottleGoal: bottle?.goalML)
             let totals = try bottle.map { byBottle[$0.id] ?? [] } ?? history.dayTotals(timeZone: timeZone, days: first...wall.day)
@@ -67,11 +74,13 @@ struct DashboardModel: Sendable {
                 goalML: hydration.goalML,
                 pace: Pace(minuteOfDay: wall.minuteOfDay, dayTotalML: todayML, settings: hydration),
                 levelML: bottle?.state?.bottleLevelML, battery: bottle?.state?.batteryPercent ?? bottle?.battery,
-                lastSync: bottle?.lastSync,
+                lastSync: bottle?.lastSync, unsynced: bottle?.state?.unsyncedCount,
                 drinks: bottle.map { todays[$0.id] ?? [] } ?? todays.values.flatMap { $0 }.sorted { $0.timestamp < $1.timestamp },
                 days: days,
                 pending: bottle.map { pending[$0.id] ?? [] } ?? [],
-                goalStreak: streak(days, goal: hydration.goalML))
+                goalStreak: streak(days, goal: hydration.goalML),
+                quarantined: bottle.map { quarantined[$0.id] ?? 0 } ?? 0,
+                refusal: bottle?.refusal)
         }
         return DashboardModel(now: now, today: wall.day, minuteOfDay: wall.minuteOfDay, timeZone: timeZone,
                               language: context.language(configuration), status: status,

@@ -30,6 +30,16 @@ enum DashboardPage {
         let words = model.language.words
         let bottleField = panel.id.map { "<input type=\"hidden\" name=\"bottle\" value=\"\(escape($0))\">" } ?? ""
         var html = "<section class=\"bottle\" data-bottle=\"\(escape(panel.id ?? ""))\">\n<h2>\(escape(panel.title))</h2>\n"
+        if let refusal = panel.refusal, refusal.isStuck {
+            // A stuck bottle (docs/design.md 3.4): every later drink waits behind one chunk.
+            html += "<p class=\"notice stuck\" role=\"alert\"><strong>\(escape(words.stuck))</strong> \(escape(words.stuckSince)) "
+                + "\(escape(dateTime.string(from: Date(timeIntervalSince1970: refusal.since)))): \(escape(refusal.reason)). "
+                + (panel.unsynced.map { "\($0) \(escape(words.waiting)). " } ?? "") + "\(escape(SyncRefusal.advice))</p>\n"
+        }
+        if panel.quarantined > 0 {
+            html += "<p class=\"notice quarantined\">\(escape(words.quarantined)): <span class=\"quarantined-count\">\(panel.quarantined)</span>, "
+                + "\(escape(words.quarantinedHelp))</p>\n"
+        }
         html += "<div class=\"today\"><div class=\"gauge\">"
         html += Charts.gauge(valueML: panel.pace.dayTotalML, goalML: panel.goalML, caption: "\(words.ofGoal) \(panel.goalML) ml")
         html += "</div><dl>"

@@ -23,6 +23,7 @@ enum MetricsPage {
         let day = LocalDay(containing: now, timeZone: timeZone)
         let today = try history.dayTotalsByBottle(timeZone: timeZone, days: day...day)
         let pending = Dictionary(grouping: try history.commands(statuses: [.pending, .sending]), by: \.bottle)
+        let quarantined = try history.quarantinedCounts()
         for bottle in bottles {
             let labels = [("bottle", bottle.serial ?? bottle.id)]
             registry.makeGauge(descriptor: name("today", "ml", "Intake of the local day so far, ml"), labels: labels)
@@ -44,6 +45,12 @@ enum MetricsPage {
             }
             registry.makeGauge(descriptor: name("pending", "commands", "Bottle commands waiting for its next connection"), labels: labels)
                 .set(Int64(pending[bottle.id]?.count ?? 0))
+            registry.makeGauge(descriptor: name("quarantined", "records", "Records the bottle sent that cannot be drinks, waiting in the quarantine"), labels: labels)
+                .set(Int64(quarantined[bottle.id] ?? 0))
+            registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "aquavate", metricName: "stuck", unitName: "",
+                                                                helpText: "1 while the same chunk was refused at 3 or more connections in a row"),
+                               labels: labels)
+                .set(Int64(bottle.refusal?.isStuck == true ? 1 : 0))
         }
         // Every outcome of every bottle, so a rate over them starts from 0 rather than appearing.
         let tally = context.syncs?.snapshot ?? [:]

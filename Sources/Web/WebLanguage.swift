@@ -38,7 +38,7 @@ struct WebWords: Sendable {
     var title, today, ofGoal, expectedByNow, urgency, level, battery, lastSync, never, drinksToday, noDrinks,
         delete, lastDays, remindersToday, streak, days, pending, noPending, setGoal, goal, save, dailyLimit,
         limitOn, limitOff, switchOff, switchOn, household, deficit, time, amount, pace, intake, login, token,
-        logIn, wrongToken, back, ritualStreak, refused: String
+        logIn, wrongToken, back, ritualStreak, refused, stuck, stuckSince, waiting, quarantined, quarantinedHelp: String
 
     static let english = WebWords(
         title: "Aquavate", today: "Today", ofGoal: "of", expectedByNow: "expected by now", urgency: "Pace",
@@ -50,7 +50,9 @@ struct WebWords: Sendable {
         switchOn: "Switch on", household: "Reminders", deficit: "behind", time: "Time", amount: "Amount",
         pace: "pace", intake: "intake", login: "Log in", token: "Web token", logIn: "Log in",
         wrongToken: "That is not this bridge's web token.", back: "Back to the dashboard", ritualStreak: "Ritual streak",
-        refused: "Not done")
+        refused: "Not done", stuck: "This bottle is stuck", stuckSince: "since",
+        waiting: "drinks wait on the bottle", quarantined: "Records that cannot be drinks",
+        quarantinedHelp: "kept aside and not counted; `aquavate-bridge history --quarantined` lists them, `bottle restore` or `bottle discard` resolves each")
 
     static let spanish = WebWords(
         title: "Aquavate", today: "Hoy", ofGoal: "de", expectedByNow: "lo esperado a esta hora", urgency: "Ritmo",
@@ -62,5 +64,7 @@ struct WebWords: Sendable {
         limitOff: "Sin límite diario de recordatorios.", switchOff: "Desactivar", switchOn: "Activar", household: "Recordatorios",
         deficit: "por debajo", time: "Hora", amount: "Cantidad", pace: "ritmo", intake: "bebido", login: "Entrar",
         token: "Clave web", logIn: "Entrar", wrongToken: "Esa no es la clave web de este puente.", back: "Volver al panel",
-        ritualStreak: "Racha de rituales", refused: "No se hizo")
+        ritualStreak: "Racha de rituales", refused: "No se hizo", stuck: "Esta botella está atascada", stuckSince: "desde",
+        waiting: "tragos esperan en la botella", quarantined: "Registros que no pueden ser tragos",
+        quarantinedHelp: "apartados y sin contar; `aquavate-bridge history --quarantined` los lista, `bottle restore` o `bottle discard` resuelve cada uno")
 }

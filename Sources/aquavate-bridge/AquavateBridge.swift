@@ -6,7 +6,7 @@ import ArgumentParser
 // whole command tree at every start, and a command without a name gets its type's name through
 // `String(describing:)`, whose first use for each type makes the Swift runtime scan all the
 // binary's protocol conformances (about 2 M instructions each; 19 M for the ten that had none,
-// 8 % of a whole one-shot sync, Benchmarks/once-timeline.sh and the README's performance section).
+// 8 % of a whole one-shot sync, Benchmarks/once-timeline.sh and docs/performance.md).
 @main
 struct AquavateBridge: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -24,12 +24,16 @@ struct BottleCommand: AsyncParsableCommand {
             the result of each is logged and published as a `command` event (pending, applied, \
             failed with the reason). A command the bottle did not take stays visible as failed.
 
-            `bottle calibrate` is the exception: it runs live, with a person at the bottle.
+            `bottle calibrate` is the exception: it runs live, with a person at the bottle. \
+            `bottle restore` and `bottle discard` act on the history at once: they resolve a \
+            quarantined record (`history --quarantined`), a record the bottle sent that cannot \
+            be a drink.
 
             --bottle picks the bottle (address or serial) where more than one is adopted.
             """,
         subcommands: [BottleInfoCommand.self, BottleGoalCommand.self, BottleDeleteCommand.self, BottleTareCommand.self,
-                      BottleShakeCommand.self, BottleActivityCommand.self, BottleCalibrateCommand.self, BottleForgetCommand.self]
+                      BottleShakeCommand.self, BottleActivityCommand.self, BottleCalibrateCommand.self, BottleForgetCommand.self,
+                      BottleRestoreCommand.self, BottleDiscardCommand.self]
     )
 }
 

@@ -43,6 +43,12 @@ struct HistoryCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the day totals as an SVG bar chart to FILE instead of listing them.", valueName: "FILE.svg"))
     var chart: String?
 
+    @Flag(help: "List the quarantined records (records that cannot be drinks) instead of the drinks.")
+    var quarantined = false
+
+    @Flag(help: "With --quarantined: also those already restored or discarded.")
+    var all = false
+
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
@@ -50,6 +56,8 @@ struct HistoryCommand: ParsableCommand {
         if let days, days > 3660 { throw ValidationError("--days must be at most 3660") }
         if json && csv { throw ValidationError("choose one of --json and --csv") }
         if let days, days < 1 { throw ValidationError("--days must be 1 or more") }
+        if quarantined && (chart != nil || csv || days != nil) { throw ValidationError("--quarantined lists every quarantined record: leave out --chart, --csv and --days") }
+        if all && !quarantined { throw ValidationError("--all goes with --quarantined") }
     }
 
     func run() throws {
@@ -75,6 +83,15 @@ struct HistoryCommand: ParsableCommand {
                 if let known = try history.bottle(named: name) { return known }
                 if let key = try history.drinkBottles().first(where: { $0.uppercased() == name.uppercased() }) { return BottleRecord(id: key) }
                 throw CommandFailure("no bottle \(name) in this history: `aquavate-bridge history --json` shows each drink's bottle")
+            }
+            if quarantined {
+                let entries = try history.quarantined(bottle: record?.id, includeResolved: all).map(\.event)
+                if entries.isEmpty && !json { print("history: no quarantined records") }
+                for entry in entries {
+                    print(json ? BridgeEvent.quarantined(entry).jsonLine()
+                               : BridgeEvent.quarantined(entry).textLine(timeZone: configuration.timeZone))
+                }
+                return
             }
             let report = try HistoryReport.make(history: history, configuration: configuration,
                                                  days: days, now: SystemClock().now, bottle: record)

@@ -14,7 +14,7 @@ import Testing
         // A scan that finds nothing would pass anything: make sure it read the tree.
         #expect(imports.count > 100, "only \(imports.count) imports found under \(Self.root.path)/Sources")
         for violation in ImportScanner.violations(imports, map: ModuleMap.allowed) {
-            Issue.record("\(violation), which the module map does not allow (README.md, \"Module map\"; Tests/ArchitectureTests/ModuleMap.swift)")
+            Issue.record("\(violation), which the module map does not allow (docs/architecture.md, \"Module map\"; Tests/ArchitectureTests/ModuleMap.swift)")
         }
     }
 
@@ -22,7 +22,7 @@ import Testing
         let modules = try ImportScanner.swiftModules(sources: Self.root)
         #expect(modules.contains("AquavateProtocol") && modules.contains("Bridge"))
         for module in modules where ModuleMap.allowed[module] == nil {
-            Issue.record("Sources/\(module) is not on the module map: give it its allowed imports in Tests/ArchitectureTests/ModuleMap.swift and README.md")
+            Issue.record("Sources/\(module) is not on the module map: give it its allowed imports in Tests/ArchitectureTests/ModuleMap.swift and docs/architecture.md")
         }
         for module in ModuleMap.allowed.keys where !modules.contains(module) {
             Issue.record("the module map names \(module), which has no sources: remove it")
@@ -37,7 +37,7 @@ import Testing
             for (imported, reason) in exceptions {
                 #expect(ModuleMap.allowed[module]?.contains(imported) == true, "\(module) → \(imported) is an exception the map does not allow")
                 if !imports.contains("\(module) → \(imported)") {
-                    Issue.record("\(module) no longer imports \(imported) (\(reason)): remove it from ModuleMap.allowed and knownExceptions, and from README.md's map")
+                    Issue.record("\(module) no longer imports \(imported) (\(reason)): remove it from ModuleMap.allowed and knownExceptions, and from docs/architecture.md's map")
                 }
             }
         }
@@ -158,7 +158,7 @@ import Testing
     }
 }
 
-/// One lock type (README.md, "Thread sanitizer"): outside the Locking module no source makes a
+/// One lock type (docs/robustness.md, "Thread sanitizer"): outside the Locking module no source makes a
 /// lock of its own. Foundation's NSLock and the standard library's Mutex were the ones found; a
 /// Mutex is invisible to ThreadSanitizer on Linux, and two kinds of lock are two sets of rules.
 @Suite struct OneLockTypeTests {

@@ -1,4 +1,4 @@
-// Which module may import which: the layering of README.md ("Architecture", "Module map"),
+// Which module may import which: the layering of docs/architecture.md ("Module map"),
 // written as data so that `LayeringTests` can hold every source file to it.
 //
 // The floors, bottom up (a module imports only what lies below it, never sideways into an I/O
@@ -44,7 +44,7 @@ enum ModuleMap {
         "BottleSimulator": platform.union(["DBus", "AquavateProtocol", "Locking", "Timekeeping"]),
         // Notifications go out; nothing of the bottle's transport comes in. HTTP goes through
         // CCurlLoader (libcurl loaded at first use), never FoundationNetworking: importing it
-        // links libcurl and ~30 libraries into every start of the bridge (README, "Performance").
+        // links libcurl and ~30 libraries into every start of the bridge (docs/performance.md).
         // MQTT likewise goes through CMosquittoLoader (libmosquitto, libssl, libcrypto at first use).
         // The household's messages are signed with swift-crypto's HMAC (docs/household.md).
         "Sinks": platform.union(["CCurlLoader", "DBus", "CMosquittoLoader", "Locking", "Timekeeping", "Logging", "Crypto"]),

@@ -295,11 +295,14 @@ import Testing
         #expect(try SimulatorFault(parsing: "in-progress") == .inProgress(1))
         #expect(try SimulatorFault(parsing: "power-cycle-at=1.5") == .powerCycleAt(seconds: 1.5))
         #expect(try SimulatorFault(parsing: "wedge") == .wedge)
-        for bad in ["nope", "mtu=7", "wedge=1", "drop-after-chunk", "slow-writes=-1", "power-cycle-at=x"] {
+        #expect(try SimulatorFault(parsing: "odd-record=1970") == .oddRecord(.stamped1970))
+        #expect(try SimulatorFault(parsing: "bad-total") == .badTotal)
+        for bad in ["nope", "mtu=7", "wedge=1", "drop-after-chunk", "slow-writes=-1", "power-cycle-at=x", "odd-record=1999", "odd-record", "bad-total=2"] {
             #expect(throws: SimulatorFaultUnknown.self, "\(bad)") { try SimulatorFault(parsing: bad) }
         }
         for entry in SimulatorFault.catalogue {
-            let text = entry.argument == nil ? entry.name : "\(entry.name)=\(entry.name == "mtu" ? 23 : 1)"
+            let argument = entry.name == "mtu" ? "23" : entry.name == "odd-record" ? "erased" : "1"
+            let text = entry.argument == nil ? entry.name : "\(entry.name)=\(argument)"
             #expect(try SimulatorFault(parsing: text).description.hasPrefix(entry.name))
         }
     }

@@ -227,7 +227,7 @@ struct InstallerTests {
                                         environment: environmentWithoutBuses(), directory: repositoryRoot.path)
         #expect(unbuilt.status != 0 && unbuilt.output.contains("run 'make build' first"), "\(unbuilt)")
         let dryRun = try await runTool("/usr/bin/make", ["-n", "build", "test"], directory: repositoryRoot.path)
-        // The release build is scripts/release-build.sh's (the link options of README "Performance").
+        // The release build is scripts/release-build.sh's (the link options of docs/performance.md).
         #expect(dryRun.lines == ["scripts/release-build.sh --scratch-path .build", "swift test"], "\(dryRun)")
     }
 }

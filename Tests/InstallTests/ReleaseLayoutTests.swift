@@ -1,5 +1,5 @@
 // The binary the Debian package ships is the release build of scripts/release-build.sh, whose
-// link options keep a sync's resident memory small (README "Performance"): the relative
+// link options keep a sync's resident memory small (docs/performance.md): the relative
 // relocations are packed (DT_RELR, not 2.9 MB of .rela.dyn read at every start), and the
 // functions of packaging/hot-code.order are laid out together at the start of .text, so the
 // kernel's fault-around maps the code a sync runs rather than cold code around it. Both are

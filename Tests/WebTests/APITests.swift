@@ -1,5 +1,6 @@
 // The JSON API against the history it reads: every endpoint, every error (docs/design.md 3.6).
 
+import AquavateProtocol
 import Bridge
 import Foundation
 import History
@@ -169,6 +170,32 @@ import Timekeeping
         let text = String(decoding: try MetricsPage.render(context), as: UTF8.self)
         #expect(text.contains(#"aquavate_syncs_total{bottle="AQ-ANA-0001",outcome="complete"} 2"#))
         #expect(text.contains(#"aquavate_syncs_total{bottle="AQ-ANA-0001",outcome="interrupted"} 1"#))
+    }
+}
+
+/// A quarantine and a stuck bottle (docs/design.md 3.4, 3.6) on the metrics and the page.
+@Suite struct QuarantineOnTheWebTests {
+    @Test func metricsAndThePageSayWhatIsQuarantinedAndWhoIsStuck() async throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WebFixture.now))
+        var text = String(decoding: try MetricsPage.render(context), as: UTF8.self)
+        #expect(text.contains(#"aquavate_quarantined_records{bottle="AQ-ANA-0001"} 0"#), "\(text)")
+        #expect(text.contains(#"aquavate_stuck{bottle="AQ-ANA-0001"} 0"#))
+
+        let odd = DrinkRecord(recordID: 950, timestamp: 259_200, amountML: 180, bottleLevelML: 300, typeRaw: 0, flagsRaw: 0)
+        _ = try fixture.history.storeChunk([odd], bottle: WebFixture.ana, at: WebFixture.now, bounds: RecordBounds(now: WebFixture.now))
+        try fixture.history.updateBottle(id: WebFixture.ana) {
+            $0.refusal = SyncRefusal(reason: "chunk 0 announces 255 chunks for a START of 5 record(s)", since: WebFixture.now - 600, connections: 3)
+        }
+        text = String(decoding: try MetricsPage.render(context), as: UTF8.self)
+        #expect(text.contains(#"aquavate_quarantined_records{bottle="AQ-ANA-0001"} 1"#), "\(text)")
+        #expect(text.contains(#"aquavate_stuck{bottle="AQ-ANA-0001"} 1"#))
+        #expect(text.contains(#"aquavate_stuck{bottle="AQ-BEA-0002"} 0"#))
+
+        let page = DashboardPage.render(try DashboardModel.make(context))
+        #expect(page.contains("class=\"notice stuck\"") && page.contains("255 chunks"))
+        #expect(page.contains("<span class=\"quarantined-count\">1</span>"))
     }
 }
 

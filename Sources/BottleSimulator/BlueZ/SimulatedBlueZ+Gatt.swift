@@ -256,8 +256,8 @@ extension SimulatedBlueZ {
     /// Delivers a notification sent inside a write handler. A chunk fault that fires on it takes
     /// effect after the write's reply: returned here as the events to run then.
     private func deliverInWrite(_ event: BottleEvent, _ state: inout SimulatorState) -> [ChunkFault] {
-        if case .notification(.drinkData, let value) = event, state.hostile != nil {
-            deliver(.notification(.drinkData, hostile(value, &state)), &state)
+        if case .notification(.drinkData, let value) = event, state.hostile != nil || state.faults.badTotal {
+            deliver(.notification(.drinkData, badTotal(hostile(value, &state), state)), &state)
             hostileFlood(&state)
         } else {
             deliver(event, &state)

@@ -37,6 +37,18 @@ extension SimulatedBlueZ {
         return bytes
     }
 
+    /// The chunk with a total of 255 chunks, far beyond any START's count, when `bad-total` is
+    /// set: a structural fault a bridge must refuse unacknowledged at every connection, so the
+    /// bottle ends up stuck (docs/design.md 3.4).
+    func badTotal(_ value: [UInt8], _ state: SimulatorState) -> [UInt8] {
+        guard state.faults.badTotal, value.count >= 6, value != DrinkDataChunk.placeholder.encoded() else { return value }
+        var bytes = value
+        bytes[2] = 0xFF
+        bytes[3] = 0x00
+        log("fault: bad-total: chunk \(Int(value[0]) | Int(value[1]) << 8) announces 255 chunks")
+        return bytes
+    }
+
     /// After a chunk: a burst of Current State notifications whose low-battery flag flickers.
     func hostileFlood(_ state: inout SimulatorState) {
         guard state.hostile != nil, let honest = try? CurrentState(decoding: state.model.value(of: .currentState)) else { return }

@@ -61,7 +61,7 @@ final class SimulatedBlueZ: Sendable {
         layout = GattLayout(devicePath: devicePath)
         advertisedUUIDs = [AquavateUUID.batteryService, AquavateUUID.service].sorted()
 
-        var model = BottleModel(configuration: configuration.bottleConfiguration, records: configuration.records, clock: clock)
+        var model = BottleModel(configuration: configuration.bottleConfiguration, records: configuration.ringRecords, clock: clock)
         if configuration.faults.contains(.wedge), let newest = model.records.last(where: { !$0.flags.contains(.synced) }) {
             model.setFlags(newest.flagsRaw | DrinkRecordFlags.deleted.rawValue, recordID: newest.recordID)
         }

@@ -69,6 +69,8 @@ struct FaultBudget: Sendable {
     var chaosSeed: UInt64?
     /// The hostile bottle's seed.
     var hostileSeed: UInt64?
+    /// Every chunk announces 255 chunks (`bad-total`).
+    var badTotal = false
 
     init(_ faults: [SimulatorFault], startedAt start: ContinuousClock.Instant) {
         for fault in faults {
@@ -91,7 +93,8 @@ struct FaultBudget: Sendable {
             case .deafScanner(let n): deafScanner += n
             case .chaos(let seed): chaosSeed = seed
             case .hostile(let seed): hostileSeed = seed
-            case .wedge, .unchangedUnsynced, .adapterOff, .noAdvertise: break
+            case .badTotal: badTotal = true
+            case .wedge, .unchangedUnsynced, .adapterOff, .noAdvertise, .oddRecord: break
             }
         }
     }

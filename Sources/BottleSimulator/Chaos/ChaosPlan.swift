@@ -67,6 +67,15 @@ public struct ChaosPlanner: Sendable {
         faultsLeft = Int.random(in: 1...4, using: &random)
     }
 
+    /// The odd records (B9, TV11) the bottle of chaos `seed` holds among its drinks: none for half
+    /// the seeds, else one or two kinds. Drawn from a generator of their own, so that a seed's
+    /// connection plans are what they were before the odd records came.
+    public static func oddRecords(seed: UInt64) -> [OddRecord] {
+        var random = SeededGenerator(seed: seed ^ 0x0DD_5EED)
+        guard Bool.random(using: &random) else { return [] }
+        return (0..<Int.random(in: 1...2, using: &random)).compactMap { _ in OddRecord.allCases.randomElement(using: &random) }
+    }
+
     /// The plan for the next connection: a fault, or nil (a clean connection).
     public mutating func nextConnection() -> ChaosFault? {
         guard faultsLeft > 0, Double.random(in: 0..<1, using: &random) < 0.75 else { return nil }

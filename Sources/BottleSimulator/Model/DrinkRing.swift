@@ -20,7 +20,8 @@ public struct DrinkRing: Sendable, Hashable {
     /// A ring holding `records` (oldest first); the id counter continues after the highest id.
     public init(records: [DrinkRecord]) {
         self.records = Array(records.suffix(Self.capacity))
-        nextRecordID = (records.map(\.recordID).max() ?? 0) &+ 1
+        // An erased slot's id (all FF) is no id the counter gave.
+        nextRecordID = (records.filter { !$0.isErasedSlot }.map(\.recordID).max() ?? 0) &+ 1
         if nextRecordID == 0 { nextRecordID = 1 }
     }
 
@@ -95,7 +96,7 @@ public struct DrinkRing: Sendable, Hashable {
     /// Sum of live positive drinks at or after `boundary`, in the firmware's u16 arithmetic (5.3).
     public func total(since boundary: UInt32) -> UInt16 {
         records.reduce(UInt16(0)) { sum, record in
-            guard record.timestamp >= boundary, !record.isDeleted, record.amountML > 0 else { return sum }
+            guard record.timestamp >= boundary, !record.isDeleted, !record.isErasedSlot, record.amountML > 0 else { return sum }
             return sum &+ UInt16(record.amountML)
         }
     }

@@ -74,7 +74,7 @@ public struct SyncEngine: Sendable, Hashable {
         let start = index * chunkSize
         let count = ChunkSizing.recordsInChunk(index: index, records: loaded.count, chunkSize: chunkSize)
         return DrinkDataChunk(chunkIndex: UInt16(clamping: index), totalChunks: UInt16(clamping: totalChunks),
-                              records: Array(loaded[start..<(start + count)]))
+                              records: loaded[start..<(start + count)].map(\.onAir))
     }
 
     /// Deep sleep: RAM is gone (4.3, "bottle sleeps – everything reset").

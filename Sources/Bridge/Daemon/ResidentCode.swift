@@ -1,7 +1,7 @@
 // Gives back the code and read-only data that start-up touched and the idle daemon does not run
 // (docs/design.md 5: the idle daemon under 20 MB resident).
 //
-// Measured with /proc/PID/smaps and /proc/PID/pagemap (README, "Performance"): of the idle daemon's
+// Measured with /proc/PID/smaps and /proc/PID/pagemap (docs/performance.md): of the idle daemon's
 // ~39 MB resident, ~34 MB were clean pages of the executable and its libraries, 15 MB of them in
 // the executable's .text alone. Start-up touches code all over the binary (the loader's relocation
 // pass, the Swift runtime's conformance scans, Foundation's initialisers, argument parsing, the

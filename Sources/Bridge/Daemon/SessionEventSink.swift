@@ -46,7 +46,7 @@ struct SessionEventSink: Sendable {
         case .bottleConfig(let config, let time): ingest.heard(config, at: time)
         case .stored: break  // the ingest stored the chunk itself (it is the session's DrinkStore)
         case .syncEnded(let round):
-            ingest.syncEnded(round.outcome, records: round.records, chunks: round.chunks, at: round.endedAt)
+            ingest.syncEnded(round.outcome, records: round.records, chunks: round.chunks, refusal: round.refusal, at: round.endedAt)
             syncs?.count(bottle: ingest.bottleID, outcome: round.outcome.rawValue)
         case .identity(let identity, let time):
             ingest.heard(identity, at: time)
@@ -72,7 +72,8 @@ struct SessionEventSink: Sendable {
             let when = LocalTimeText.format(Double(drink.timestamp), in: timeZone)
             logger.info("drink #\(drink.recordID) at \(when): \(drink.amountML) ml\(drink.deleted ? " (deleted)" : "")")
         case .sync(let sync):
-            logger.info("sync \(sync.outcome.rawValue): \(sync.records) record(s) in \(sync.chunks) chunk(s)")
+            let quarantined = sync.quarantined > 0 ? ", \(sync.quarantined) quarantined" : ""
+            logger.info("sync \(sync.outcome.rawValue): \(sync.records) record(s) in \(sync.chunks) chunk(s)\(quarantined)")
         default:
             break
         }

@@ -19,7 +19,7 @@ enum BottleClockCheck {
             case .inSync:
                 return DoctorFinding(.ok, name, "in step with this machine's at the last connection")
             case .zone(let hours):
-                return DoctorFinding(.warn, name, "runs \(hours > 0 ? "+" : "")\(hours) h from UTC: every drink's time is shifted",
+                return DoctorFinding(.warn, name, "runs \(hours > 0 ? "+" : "")\(hours) h from UTC: every drink's stamp is shifted; the bridge stores them \(abs(hours)) h \(hours > 0 ? "earlier" : "later") (each stamp kept)",
                                      fix: "set the bottle's time-zone offset back to 0 on its USB serial console")
             case .drift(let offset):
                 return DoctorFinding(.warn, name, BottleClockOffset.drift(seconds: offset).problem ?? "",

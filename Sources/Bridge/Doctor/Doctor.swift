@@ -78,6 +78,7 @@ public enum Doctor {
         findings.append(ClockTrust(sync: inputs.clockSync.read()).finding)
         findings.append(FileChecks.database(path: inputs.databasePath))
         findings += BottleClockCheck.findings(databasePath: inputs.databasePath)
+        findings += BottleSyncCheck.findings(databasePath: inputs.databasePath)
         findings.append(configFinding)
         // The service's own group may read its file (install.sh: root:aquavate 0640).
         let ownGroups = Set([SecretFileCheck.groupName(getegid())] + (inputs.expectedUser.map { [$0] } ?? []))

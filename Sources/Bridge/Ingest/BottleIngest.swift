@@ -34,6 +34,19 @@ public final class BottleIngest: DrinkStore, Sendable {
         var lastReminderState = -Double.infinity
         /// New records committed by the sync in progress (the after-sync rules need them).
         var newRecordsInSync = 0
+        /// Records quarantined by the sync in progress (its `sync` event says how many).
+        var quarantinedInSync = 0
+        /// When the last chunk was stored (its records' arrival).
+        var lastStoredAt = 0.0
+        /// Seconds the bottle's stamps run ahead by a whole-hour zone offset, from this
+        /// connection's clock comparison; nil until one was made (then the last stored one).
+        var timeShift: Int?
+        /// What this connection's syncs ended with: a structural refusal, or a complete sync.
+        var connectionRefusal: String?
+        var connectionCompleted = false
+        /// `unsynced_count` of this connection's last Current State (a bottle synced elsewhere,
+        /// by the phone app, has nothing left to refuse).
+        var lastUnsynced: Int?
     }
 
     /// - Parameters:
@@ -60,6 +73,7 @@ public final class BottleIngest: DrinkStore, Sendable {
         let low = current.flags.contains(.lowBattery)
         let (write, tell) = state.withLock { state -> (Bool, Bool) in
             state.pendingState = (current, time)
+            state.lastUnsynced = Int(current.unsyncedCount)
             let tell = state.lastLowBattery != low || time - state.lastReminderState >= 1
             if tell {
                 state.lastLowBattery = low
@@ -126,9 +140,26 @@ public final class BottleIngest: DrinkStore, Sendable {
         updateRow { $0.shakeToEmpty = settings.shakeToEmptyEnabled }
     }
 
-    /// How far the bottle's clock was from the bridge's at connection (docs/protocol.md 5.2).
+    /// How far the bottle's clock was from the bridge's at connection (docs/protocol.md 5.2). A
+    /// whole-hour offset is a time-zone offset set over USB: every stamp the bottle makes is that
+    /// far ahead, so drinks are stored that much earlier (their own stamp kept), and a person's
+    /// days stay their days. A drift is mended by SET_TIME and shifts nothing.
     public func heard(_ offset: BottleClockOffset, at time: Double) {
         updateRow { $0.clockOffset = offset.seconds }
+        let shift: Int
+        if case .zone = offset { shift = offset.seconds } else { shift = 0 }
+        state.withLock { $0.timeShift = shift }
+    }
+
+    /// The zone shift to take off this bottle's stamps: this connection's comparison, else the
+    /// last one stored (a connection whose Current State was still the all-zero placeholder).
+    private func timeShift() -> Int {
+        if let shift = state.withLock({ $0.timeShift }) { return shift }
+        let stored = (try? history.bottleState(id: bottleID))?.clockOffset.map(BottleClockOffset.init(storedSeconds:))
+        let shift: Int
+        if case .zone(let hours)? = stored { shift = hours * 3600 } else { shift = 0 }
+        state.withLock { $0.timeShift = shift }
+        return shift
     }
 
     /// What an activity fetch returned.
@@ -148,13 +179,23 @@ public final class BottleIngest: DrinkStore, Sendable {
     /// One chunk's records, in one write transaction committed when this returns (the session
     /// ACKs after it). `DrinkStore`, for the live session; what they mean is said by
     /// `committed`, which the session calls once the ACK is written.
+    ///
+    /// A record that cannot be a drink (`RecordBounds`, at `storedAt`: the session's clock live,
+    /// the capture's in replay) is quarantined in the same transaction; the chunk is still
+    /// acknowledged, so one odd record never holds the bottle's later drinks back.
     public func store(_ records: [DrinkRecord], bottle: String, at storedAt: Double) throws -> [StoreResult] {
-        let stored = try history.storeChunk(records, bottle: bottle, at: storedAt)
+        let stored = try history.storeChunk(records, bottle: bottle, at: storedAt,
+                                            bounds: RecordBounds(now: storedAt), timeShift: timeShift())
         if stored.idsRestarted {
             logger.notice("\(bottle): record ids restarted at #\(records[0].recordID) (the bottle's history was cleared)")
         }
         let new = stored.results.count { $0.isNew }
-        state.withLock { $0.newRecordsInSync += new }
+        let quarantined = stored.results.count { $0.outcome.isQuarantined }
+        state.withLock {
+            $0.newRecordsInSync += new
+            $0.quarantinedInSync += quarantined
+            $0.lastStoredAt = storedAt
+        }
         return stored.results
     }
 
@@ -167,6 +208,21 @@ public final class BottleIngest: DrinkStore, Sendable {
                 logger.warning("record #\(result.record.recordID) at \(result.record.timestamp) differs from the stored copy; the first copy is kept")
             }
             let record = result.record
+            switch result.outcome {
+            case .quarantined(let problems, let isNew):
+                let reason = RecordBounds.reason(problems, of: record)
+                if isNew {
+                    logger.warning("\(bottle): record #\(record.recordID) cannot be a drink (\(problems.map(\.rawValue).joined(separator: ", "))); quarantined, the rest of its chunk is stored; `aquavate-bridge history --quarantined` lists it")
+                }
+                emit(.quarantined(.init(bottle: bottle, recordID: record.recordID, time: state.withLock { $0.lastStoredAt },
+                                        reason: reason, problems: problems, raw: record.encoded(), isNew: isNew)))
+                continue
+            case .strayTombstone:
+                logger.info("\(bottle): a deleted record #\(record.recordID) that names no drink (erased flash, docs/protocol-vectors.md TV11); nothing to delete")
+                continue
+            default:
+                break
+            }
             emit(.drink(.init(bottle: bottle, recordID: record.recordID, timestamp: record.timestamp,
                               amountML: Int(record.amountML), bottleLevelML: Int(record.bottleLevelML),
                               kind: record.kind, deleted: record.isDeleted, isNew: result.isNew)))
@@ -184,20 +240,70 @@ public final class BottleIngest: DrinkStore, Sendable {
     }
 
     /// A sync ended (its outcome from `SyncProgress.outcome`, the one rule).
-    public func syncEnded(_ outcome: SyncOutcome, records: Int, chunks: Int, at time: Double) {
+    ///
+    /// `refusal`: why a chunk was refused unacknowledged (a structural fault, docs/design.md
+    /// 3.4), when one was; the connection's end counts it towards "stuck".
+    public func syncEnded(_ outcome: SyncOutcome, records: Int, chunks: Int, refusal: String? = nil, at time: Double) {
         writePendingState()
-        emit(.sync(.init(time: time, records: records, chunks: chunks, outcome: outcome)))
-        if outcome == .complete { updateRow { $0.lastSync = time } }
-        let added = state.withLock { state -> Int in
-            defer { state.newRecordsInSync = 0 }
-            return state.newRecordsInSync
+        let (added, quarantined) = state.withLock { state -> (Int, Int) in
+            defer {
+                state.newRecordsInSync = 0
+                state.quarantinedInSync = 0
+            }
+            if outcome == .complete { state.connectionCompleted = true }
+            if let refusal { state.connectionRefusal = refusal }
+            return (state.newRecordsInSync, state.quarantinedInSync)
         }
+        emit(.sync(.init(time: time, records: records, chunks: chunks, outcome: outcome, quarantined: quarantined)))
+        if outcome == .complete { updateRow { $0.lastSync = time } }
         remind(.syncEnded(at: time, newRecords: added))
     }
 
-    /// The connection ended (or the capture did): what is pending is written.
+    /// The connection ended (or the capture did): what is pending is written, and the
+    /// connection counts towards the bottle being stuck, or clears it.
     public func disconnected(at time: Double) {
         writePendingState()
+        let (refusal, completed) = state.withLock { state -> (String?, Bool) in
+            defer {
+                state.connectionRefusal = nil
+                state.connectionCompleted = false
+                state.timeShift = nil
+                state.lastUnsynced = nil
+            }
+            return (state.connectionRefusal, state.connectionCompleted || state.lastUnsynced == 0)
+        }
+        if let refusal {
+            noteRefusal(refusal, at: time)
+        } else if completed {
+            var cleared: SyncRefusal?
+            updateRow { bottle in
+                cleared = bottle.refusal
+                bottle.refusal = nil
+            }
+            if let cleared, cleared.isStuck {
+                logger.notice("\(bottleID) is no longer stuck: a sync completed, or the bottle has nothing left to sync")
+            }
+        }
+    }
+
+    /// One more connection ended by a structural refusal: the same one as before counts on
+    /// (3 in a row: the bottle is stuck, said in the journal at each such connection), a new
+    /// one starts again at 1.
+    private func noteRefusal(_ reason: String, at time: Double) {
+        var now: SyncRefusal?
+        var unsynced: Int?
+        updateRow { bottle in
+            if var refusal = bottle.refusal, refusal.reason == reason {
+                refusal.connections += 1
+                bottle.refusal = refusal
+            } else {
+                bottle.refusal = SyncRefusal(reason: reason, since: time, connections: 1)
+            }
+            now = bottle.refusal
+            unsynced = bottle.state?.unsyncedCount
+        }
+        guard let now, now.isStuck else { return }
+        logger.error("\(now.line(bottle: bottleID, unsynced: unsynced, timeZone: .gmt))")
     }
 
     /// Says something as a `BridgeEvent` (the command results of BottleIngest+Commands).

@@ -17,6 +17,7 @@ public enum BridgeEvent: Sendable, Equatable {
     case error(ErrorEvent)
     case command(CommandEvent)
     case bottle(BottleEvent)
+    case quarantined(QuarantinedEvent)
 
     public struct DrinkEvent: Sendable, Equatable {
         public var bottle: String
@@ -56,6 +57,42 @@ public enum BridgeEvent: Sendable, Equatable {
         public var records: Int
         public var chunks: Int
         public var outcome: Outcome
+        /// Records of this sync that could not be drinks, quarantined.
+        public var quarantined: Int = 0
+    }
+
+    /// A record the bottle sent that cannot be a drink, kept aside (docs/design.md 3.4).
+    public struct QuarantinedEvent: Sendable, Equatable {
+        /// The quarantine's number (`bottle restore`/`discard` take it); nil as a sync reports it.
+        public var id: Int64?
+        public var bottle: String
+        public var recordID: UInt32
+        /// When it arrived (bridge clock).
+        public var time: Double
+        public var reason: String
+        public var problems: [RecordProblem]
+        /// The 14 bytes as sent.
+        public var raw: [UInt8]
+        /// False when a sync re-sent a record already quarantined.
+        public var isNew: Bool = true
+        /// nil while it waits; set once a person restored or discarded it.
+        public var resolution: String? = nil
+
+        public init(id: Int64? = nil, bottle: String, recordID: UInt32, time: Double, reason: String,
+                    problems: [RecordProblem], raw: [UInt8], isNew: Bool = true, resolution: String? = nil) {
+            self.id = id
+            self.bottle = bottle
+            self.recordID = recordID
+            self.time = time
+            self.reason = reason
+            self.problems = problems
+            self.raw = raw
+            self.isNew = isNew
+            self.resolution = resolution
+        }
+
+        /// Only a wrong time can be mended by a person.
+        public var isRestorable: Bool { problems == [.time] && resolution == nil }
     }
 
     public struct DayEvent: Sendable, Equatable {
@@ -154,7 +191,15 @@ extension BridgeEvent {
         case .sync(let sync):
             object = [
                 "event": "sync", "time": ISO8601Text.formatWithMilliseconds(sync.time), "records": sync.records,
-                "chunks": sync.chunks, "outcome": sync.outcome.rawValue,
+                "chunks": sync.chunks, "outcome": sync.outcome.rawValue, "quarantined": sync.quarantined,
+            ]
+        case .quarantined(let entry):
+            object = [
+                "event": "quarantined", "id": Self.orNull(entry.id.map { Int($0) }), "bottle": entry.bottle,
+                "record_id": Int(entry.recordID), "time": ISO8601Text.formatWithMilliseconds(entry.time),
+                "reason": entry.reason, "problems": entry.problems.map(\.rawValue),
+                "raw": entry.raw.map { String(format: "%02x", $0) }.joined(),
+                "restorable": entry.isRestorable, "resolution": Self.orNull(entry.resolution),
             ]
         case .notification(let note):
             var fields: [String: any Sendable] = [
@@ -214,6 +259,11 @@ extension BridgeEvent {
             return "\(local(state.time))  state  today \(state.dailyTotalML) ml (bottle's day)  level \(state.bottleLevelML) ml  battery \(state.battery)%  unsynced \(state.unsynced)  flags \(flags)"
         case .sync(let sync):
             return "\(local(sync.time))  sync \(sync.outcome.rawValue): \(sync.records) records in \(sync.chunks) chunks"
+                + (sync.quarantined > 0 ? ", \(sync.quarantined) quarantined" : "")
+        case .quarantined(let entry):
+            let number = entry.id.map { "#\($0)  " } ?? ""
+            let what = entry.resolution ?? (entry.isRestorable ? "restore with `bottle restore \(entry.id.map(String.init) ?? "ID") --at TIME`" : "discard with `bottle discard \(entry.id.map(String.init) ?? "ID")`")
+            return "\(local(entry.time))  quarantined \(number)\(entry.bottle)  \(entry.reason)  raw \(entry.raw.map { String(format: "%02x", $0) }.joined())  \(what)"
         case .day(let day):
             let percent = day.goalML > 0 ? day.totalML * 100 / day.goalML : 0
             return "\(day.date)  \(day.bottle.map { "\($0)  " } ?? "")\(day.totalML) ml in \(day.drinks) drinks  (\(percent)% of \(day.goalML) ml)"

@@ -36,6 +36,10 @@ public struct StatusReport: Sendable {
     public var timeZone: TimeZone = .gmt
     /// The bottle's owner (`bottle.<ID>.owner`), when set.
     public var owner: String?
+    /// Records of this bottle waiting in the quarantine (docs/design.md 3.4).
+    public var quarantined: Int = 0
+    /// The structural refusal that ended its last syncs, when there is one (stuck from 3 in a row).
+    public var refusal: SyncRefusal?
 
     /// Builds the report at `instant` from the database (engine state restored, nothing saved),
     /// for `bottle` (nil: the most recently seen).
@@ -63,7 +67,9 @@ public struct StatusReport: Sendable {
                             dailyLimit: status.dailyLimit, pending: status.pendingCount, rules: runner.rulesStatus(),
                             clock: clock, bottleClockOffset: bottle?.clockOffset,
                             pendingCommands: try pendingCommands(history: history, bottle: bottle?.id),
-                            timeZone: configuration.timeZone, owner: own.owner)
+                            timeZone: configuration.timeZone, owner: own.owner,
+                            quarantined: try bottle.map { try history.quarantined(bottle: $0.id).count } ?? 0,
+                            refusal: bottle?.refusal)
     }
 
     /// One report per adopted bottle, most recently seen first (one report when there are none
@@ -91,6 +97,12 @@ public struct StatusReport: Sendable {
             lines.append("Bottle: none seen yet")
         }
         lines.append("Last sync: " + (lastSync.map { LocalTimeText.format($0, in: timeZone) } ?? "never"))
+        if let refusal, refusal.isStuck, let bottleID {
+            lines.append("STUCK: " + refusal.line(bottle: bottleName ?? bottleID, unsynced: unsynced, timeZone: timeZone))
+        }
+        if quarantined > 0 {
+            lines.append("Quarantined: \(quarantined) record(s) the bottle sent that cannot be drinks, kept aside and not counted; `aquavate-bridge history --quarantined` lists them")
+        }
         if let clock { lines.append(clock.statusLine(at: at)) }
         if let offset = bottleClockOffset, let problem = BottleClockOffset(storedSeconds: offset).problem {
             lines.append("Bottle clock: \(problem)")
@@ -127,6 +139,13 @@ public struct StatusReport: Sendable {
         if let unsynced { object["unsynced"] = unsynced }
         if let bottleClockOffset { object["bottle_clock_offset_s"] = bottleClockOffset }
         object["pending_commands"] = pendingCommands
+        object["quarantined"] = quarantined
+        object["stuck"] = refusal?.isStuck ?? false
+        if let refusal, refusal.isStuck {
+            object["stuck_since"] = ISO8601Text.formatWithMilliseconds(refusal.since)
+            object["stuck_reason"] = refusal.reason
+            object["stuck_connections"] = refusal.connections
+        }
         if let clock {
             object["clock_synchronised"] = clock.sync == .synchronised
             object["set_time_withheld"] = clock.setTimePolicy.reasonToWithhold(now: at, bottleTime: nil) != nil

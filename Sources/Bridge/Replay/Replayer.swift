@@ -242,7 +242,7 @@ public final class Replayer: @unchecked Sendable {
             switch control.command {
             case .start:
                 finishSync(at: time, reason: "restarted")
-                sync = SyncProgress(start: control, bounds: RecordBounds(now: time))
+                sync = SyncProgress(start: control)
             case .ack:
                 guard var progress = sync else { return }
                 let verdict = progress.acknowledged()
@@ -289,6 +289,7 @@ public final class Replayer: @unchecked Sendable {
             reject("drink-data: \(error)", file: file, line: line)
         case .implausible(let problem):
             // As live: refused whole, nothing stored, and the sync is over (no ACK follows).
+            // Records that cannot be drinks do not come here: the ingest quarantines them.
             reject("drink-data: \(problem); refused (a firmware fault, or a device that is not the bottle)", file: file, line: line)
             finishSync(at: time, reason: "refused")
         case .duplicate, .placeholder, .staleRead, .afterCompletion:
@@ -324,7 +325,8 @@ public final class Replayer: @unchecked Sendable {
         guard let progress = sync else { return }
         sync = nil
         logger.debug("sync ended (\(reason)): \(progress.outcome.rawValue)")
-        ingest.syncEnded(progress.outcome, records: progress.acceptedRecords, chunks: progress.acceptedChunks, at: time)
+        ingest.syncEnded(progress.outcome, records: progress.acceptedRecords, chunks: progress.acceptedChunks,
+                         refusal: progress.refusal, at: time)
     }
 
     // MARK: The ingest

@@ -1,6 +1,7 @@
 // A local date and time of day without a zone (docs/reminders.md 3: a schedule's `first`, "local
 // date-time"), written `YYYY-MM-DDTHH:MM` as in the configuration file.
 
+import Foundation
 import Timekeeping
 
 /// A date on the local calendar and a wall-clock time on it.
@@ -86,5 +87,13 @@ public struct InvalidLocalDateTime: Error, Equatable, CustomStringConvertible {
         case .time(let time):
             return "\"\(text)\": \"\(time)\" is not a time of day; expected HH:MM from 00:00 to 23:59"
         }
+    }
+}
+
+extension LocalDateTime {
+    /// The instant the wall clock of `timeZone` first shows this (the first instant after a DST
+    /// gap that skips it), UTC seconds.
+    public func instant(in timeZone: TimeZone) -> Double {
+        LocalCalendar(timeZone: timeZone).instant(of: day, at: time)
     }
 }

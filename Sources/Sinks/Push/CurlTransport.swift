@@ -5,7 +5,7 @@
 // libcurl brings some thirty libraries (OpenSSL, GnuTLS, Kerberos, LDAP, SSH, …) that every start of
 // the bridge then had to load, relocate and initialise, push configured or not: measured on the
 // release binary, `aquavate-bridge --version` took 12.2 ms of CPU and 26.5 MB resident with them,
-// 7.7 ms and 21.9 MB without (README, "Performance"). Now a bridge without HTTP push never maps
+// 7.7 ms and 21.9 MB without (docs/performance.md). Now a bridge without HTTP push never maps
 // them, and one with it maps them at its first notification.
 //
 // libcurl blocks the calling thread, so each POST runs on a new thread (notifications are rare) and
