@@ -390,13 +390,7 @@ public final class HouseholdClaims: Sendable {
             }
             guard !mine.isEmpty else { return [] }
             state.withheld = others
-            // Recent, and delivered by nobody: a delivery heard is never repeated, whatever
-            // order its message and the withholding came in (CI saw both office and attic
-            // deliver what the kitchen had, under load).
-            return mine.filter { item in
-                now - item.at <= Self.handOverWindow
-                    && snapshot.deliveredElsewhere[Self.topicID(item.bottle)]?[item.id] == nil
-            }
+            return mine.filter { now - $0.at <= Self.handOverWindow }
         }
         for item in due {
             logger.info("notification \(item.id) of \(item.bottle): this bridge reminds now (hand-over); delivered")
