@@ -1,5 +1,6 @@
 // The JSON API against the history it reads: every endpoint, every error (docs/design.md 3.6).
 
+import BusTestSupport
 import AquavateProtocol
 import Bridge
 import Foundation

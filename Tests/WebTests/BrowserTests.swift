@@ -2,6 +2,7 @@
 // is deleted and the goal set through the page's own forms (so the same-origin check lets the
 // page through), no console error, nothing wider than a phone; and the README's screenshots.
 
+import BusTestSupport
 import Foundation
 import History
 import ProcessSupport

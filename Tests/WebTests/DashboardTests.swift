@@ -1,5 +1,6 @@
 // The page a person opens: what it shows against the history, its forms, its languages.
 
+import BusTestSupport
 import Bridge
 import Foundation
 import History

@@ -3,6 +3,7 @@
 // send a whole head and then drip the body. Non-blocking sockets, so that opening hundreds never
 // waits on the server's backlog.
 
+import BusTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc

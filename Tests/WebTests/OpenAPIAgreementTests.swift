@@ -1,6 +1,7 @@
 // /api/openapi.yaml and the server must agree: the same paths and methods, the answers the
 // document promises, and every field it calls required present in the real answers.
 
+import BusTestSupport
 import Foundation
 import Testing
 @testable import Web

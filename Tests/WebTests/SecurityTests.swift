@@ -1,6 +1,7 @@
 // Who may use the page (docs/design.md 3.6): loopback by default, the token anywhere else, no
 // cross-site change, no secret shown, bounded bodies.
 
+import BusTestSupport
 import Bridge
 import Foundation
 import History

@@ -2,6 +2,7 @@
 // headless Chromium driven by chromedriver (Debian's chromium and chromium-driver): open a page,
 // find elements, read their text, click, type, read the browser's console, take screenshots.
 
+import BusTestSupport
 import Foundation
 import ProcessSupport
 

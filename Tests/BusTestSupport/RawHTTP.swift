@@ -1,31 +1,35 @@
-// A small HTTP/1.1 client over a socket, for the tests: it sends exactly the headers a test gives
-// (a forged Origin, a foreign Host, no Host at all), follows no redirect, and reads the whole
-// answer (`Connection: close`).
+// A small HTTP/1.1 client over a socket, for the web and Home Assistant tests: it sends exactly
+// the headers a test gives (a forged Origin, a foreign Host, no Host at all), follows no
+// redirect, and reads the whole answer (`Connection: close`). The Home Assistant tests speak
+// WebDriver through it: chromedriver's answers make Foundation's URLSession fail.
 
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-struct HTTPReply: Sendable {
-    var status: Int
+public struct HTTPReply: Sendable {
+    public var status: Int
     /// Header names in lower case; a repeated header keeps its last value.
-    var headers: [String: String]
-    var body: String
+    public var headers: [String: String]
+    public var body: String
 
-    var json: Any? { try? JSONSerialization.jsonObject(with: Data(body.utf8)) }
-    var jsonObject: [String: Any] { json as? [String: Any] ?? [:] }
-    var jsonArray: [[String: Any]] { json as? [[String: Any]] ?? [] }
-    var error: String? { jsonObject["error"] as? String }
+    public var json: Any? { try? JSONSerialization.jsonObject(with: Data(body.utf8)) }
+    public var jsonObject: [String: Any] { json as? [String: Any] ?? [:] }
+    public var jsonArray: [[String: Any]] { json as? [[String: Any]] ?? [] }
+    public var error: String? { jsonObject["error"] as? String }
 }
 
-struct RawHTTPFailure: Error, CustomStringConvertible { var description: String }
+public struct RawHTTPFailure: Error, CustomStringConvertible {
+    public var description: String
+    public init(description: String) { self.description = description }
+}
 
-enum RawHTTP {
+public enum RawHTTP {
     /// - Parameters:
     ///   - source: the loopback address to connect from (127.0.0.2 is another client to the server).
     ///   - timeout: how long to wait for the answer, in seconds.
-    static func send(port: Int, _ method: String, _ path: String, headers: [(String, String)] = [],
+    public static func send(port: Int, _ method: String, _ path: String, headers: [(String, String)] = [],
                      body: String? = nil, host: String? = nil, source: String? = nil, timeout: Int = 20) async throws -> HTTPReply {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
