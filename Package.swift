@@ -123,7 +123,7 @@ let package = Package(
         .testTarget(name: "AquavateCaptureTests", dependencies: ["AquavateCapture", "AquavateProtocol"]),
         .testTarget(name: "HistoryTests", dependencies: ["History", "AquavateProtocol", "Timekeeping"]),
         // Test helpers shared by the targets that need a private dbus-daemon.
-        .target(name: "BusTestSupport", dependencies: ["ProcessSupport", "BottleSimulator"], path: "Tests/BusTestSupport"),
+        .target(name: "BusTestSupport", dependencies: ["ProcessSupport", "BottleSimulator", "Locking"], path: "Tests/BusTestSupport"),
         .testTarget(name: "DBusTests", dependencies: ["Locking", "DBus", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders", "Timekeeping"]),
         .testTarget(name: "SinksTests", dependencies: ["Sinks", "Timekeeping", "DBus", "BusTestSupport", "ProcessSupport"]),

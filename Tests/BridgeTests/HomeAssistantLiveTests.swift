@@ -22,7 +22,7 @@ struct HomeAssistantLiveTests {
         try await withPrivateBus { bus in
             let folder = TemporaryFolder()
             try await LiveCommandTests().startSimulator(on: bus, folder: folder, records: records)
-            let port = Int.random(in: 20_000..<32_000)
+            let port = try freeTCPPort()
             let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
                                     + (getuid() == 0 ? "user root\n" : ""))
             let broker = try bus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto")

@@ -53,7 +53,7 @@ struct HouseholdClaimsTests {
     func claimsThroughTheBroker() async throws {
         try await withPrivateBus { bus in
             let folder = TemporaryFolder()
-            let port = Int.random(in: 20_000..<32_000)
+            let port = try freeTCPPort()
             let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
                                     + (getuid() == 0 ? "user root\n" : ""))
             let broker = try bus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto")
@@ -98,7 +98,7 @@ struct HouseholdClaimsTests {
 
     /// A mosquitto on a random port, its configuration in `folder` (which must outlive its start).
     func startBroker(_ bus: PrivateBus, in folder: TemporaryFolder) throws -> (ChildProcess, Int) {
-        let port = Int.random(in: 20_000..<32_000)
+        let port = try freeTCPPort()
         let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
                                 + (getuid() == 0 ? "user root\n" : ""))
         return (try bus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto"), port)

@@ -50,7 +50,7 @@ struct HouseholdHelloTests {
     func helloHeardByALaterBridge() async throws {
         try await withPrivateBus { bus in
             let folder = TemporaryFolder()
-            let port = Int.random(in: 20_000..<32_000)
+            let port = try freeTCPPort()
             let now = Date().timeIntervalSince1970
             let officeHistory = try history(bottle: Self.officeBottle, count: 3, now: now)
             let kitchenHistory = try history(bottle: Self.kitchenBottle, count: 2, now: now)

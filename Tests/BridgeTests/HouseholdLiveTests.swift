@@ -41,7 +41,7 @@ struct HouseholdLiveTests {
                 try await live.startSimulator(on: kitchenBus, folder: folder, records: 5, name: "kitchen-sim")
                 try await live.startSimulator(on: officeBus, folder: folder, records: 7, arguments: ["--address", Self.officeAddress],
                                               name: "office-sim")
-                let port = Int.random(in: 20_000..<32_000)
+                let port = try freeTCPPort()
                 let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
                                         + (getuid() == 0 ? "user root\n" : ""))
                 let broker = try kitchenBus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto")
@@ -105,7 +105,7 @@ struct HouseholdLiveTests {
                                                   name: "office-sim")
                     try await live.startSimulator(on: atticBus, folder: folder, records: 4, arguments: ["--address", "F4:12:FA:00:C0:04"],
                                                   name: "attic-sim")
-                    let port = Int.random(in: 20_000..<32_000)
+                    let port = try freeTCPPort()
                     let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
                                             + (getuid() == 0 ? "user root\n" : ""))
                     var broker = try kitchenBus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto")
@@ -150,7 +150,7 @@ struct HouseholdLiveTests {
             let folder = TemporaryFolder()
             let live = LiveCommandTests()
             try await live.startSimulator(on: bus, folder: folder, records: 5, name: "sim")
-            let port = Int.random(in: 20_000..<32_000)
+            let port = try freeTCPPort()
             let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
                                     + (getuid() == 0 ? "user root\n" : ""))
             let broker = try bus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto")

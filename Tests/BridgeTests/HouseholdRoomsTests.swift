@@ -193,7 +193,7 @@ struct HouseholdRoomsTests {
     @Test("three rooms hear one bottle: every drink, wherever it was synced, in every history exactly once")
     func everyDrinkOnce() async throws {
         try await withRooms(["kitchen", "office", "attic"], records: 12) { rooms, folder in
-            let port = Int.random(in: 20_000..<32_000)
+            let port = try freeTCPPort()
             let mosquitto = try broker(rooms[0].bus, folder, port: port)
             defer { mosquitto.killNow() }
             let bridges = try rooms.map { try daemon($0, port: port) }
@@ -214,7 +214,7 @@ struct HouseholdRoomsTests {
     @Test("a bridge killed while it holds the claim (mid-sync): another room syncs the bottle well within the claim's expiry; nothing lost or twice")
     func killedHolder() async throws {
         try await withRooms(["kitchen", "office"], records: 300, simulatorArguments: ["--fault", "slow-writes=60"]) { rooms, folder in
-            let port = Int.random(in: 20_000..<32_000)
+            let port = try freeTCPPort()
             let mosquitto = try broker(rooms[0].bus, folder, port: port)
             defer { mosquitto.killNow() }
             var bridges = try rooms.map { try daemon($0, port: port) }
@@ -238,7 +238,7 @@ struct HouseholdRoomsTests {
     @Test("a claim holder whose host vanishes (no last will until the broker's keep-alive runs out): another room syncs within the claim's expiry")
     func vanishedHolder() async throws {
         try await withRooms(["kitchen", "office"], records: 150, simulatorArguments: ["--fault", "slow-writes=40"]) { rooms, folder in
-            let port = Int.random(in: 20_000..<32_000)
+            let port = try freeTCPPort()
             let mosquitto = try broker(rooms[0].bus, folder, port: port)
             defer { mosquitto.killNow() }
             let relay = try #require(TCPRelay(to: port))
@@ -277,7 +277,7 @@ struct HouseholdRoomsTests {
     @Test("the broker killed in the middle of a sync and restarted: nothing lost, nothing twice")
     func brokerKilledMidSync() async throws {
         try await withRooms(["kitchen", "office", "attic"], records: 200, simulatorArguments: ["--fault", "slow-writes=60"]) { rooms, folder in
-            let port = Int.random(in: 20_000..<32_000)
+            let port = try freeTCPPort()
             var mosquitto = try broker(rooms[0].bus, folder, port: port)
             let bridges = try rooms.map { try daemon($0, port: port) }
             try await waitUntil(.seconds(60), "a room to link to the bottle") { rooms.contains(where: connected) }
@@ -322,7 +322,7 @@ struct HouseholdRoomsTests {
     @Test("a bridge cut off from the broker keeps syncing the bottle locally, and the histories converge after")
     func partitionedBridge() async throws {
         try await withRooms(["kitchen", "office"], records: 10) { rooms, folder in
-            let port = Int.random(in: 20_000..<32_000)
+            let port = try freeTCPPort()
             let mosquitto = try broker(rooms[0].bus, folder, port: port)
             defer { mosquitto.killNow() }
             let relay = try #require(TCPRelay(to: port))

@@ -1,5 +1,6 @@
 // The HTTP push sink against a local HTTP server: what it sends, and what it does with answers.
 
+import BusTestSupport
 import Foundation
 import Logging
 import Testing

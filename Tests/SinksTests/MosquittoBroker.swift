@@ -5,6 +5,7 @@
 // with SIGKILL. No persistence: a restarted broker has forgotten every retained message, which
 // is what the reconnection test wants to see repaired.
 
+import BusTestSupport
 import Foundation
 import ProcessSupport
 import Testing
@@ -81,43 +82,7 @@ final class MosquittoBroker: @unchecked Sendable {
     }
 }
 
-/// A port nothing listens on now: bind to port 0 and let the kernel choose.
-/// A TCP port free on 127.0.0.1 now, below the kernel's ephemeral range (32768-60999 by default)
-/// and never handed out twice in this process. Why not "bind port 0": that yields an ephemeral
-/// port, which an outgoing connection of another test (an MQTT client) can take before the broker
-/// binds it; in a full run the broker then failed to listen (seen as a client never connecting).
-func freeTCPPort() throws -> Int {
-    for _ in 0..<200 {
-        let port = Int.random(in: 20_000..<32_000)
-        let fresh = handedOutPorts.lock.withLock { handedOutPorts.ports.insert(port).inserted }
-        if fresh, portIsFree(port) { return port }
-    }
-    throw MosquittoBroker.BrokerFailed(reason: "no free TCP port found in 20000-31999")
-}
-
-private let handedOutPorts = HandedOutPorts()
-
-private final class HandedOutPorts: @unchecked Sendable {
-    let lock = NSLock()
-    var ports: Set<Int> = []
-}
-
-/// Whether `port` can be bound on 127.0.0.1 right now.
-private func portIsFree(_ port: Int) -> Bool {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { return false }
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-        }
-    }
-}
-
+/// Whether something accepts a TCP connection on 127.0.0.1:`port` now.
 func canConnect(port: Int) -> Bool {
     let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard socket >= 0 else { return false }

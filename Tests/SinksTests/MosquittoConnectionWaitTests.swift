@@ -1,6 +1,7 @@
 // MosquittoClient.waitUntilConnected: what `bottle forget` and `doctor` wait on before they
 // publish or listen. Woken by the connect callback; ends with false when no broker answers.
 
+import BusTestSupport
 import Foundation
 import Logging
 import Testing

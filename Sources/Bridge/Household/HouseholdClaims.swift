@@ -142,6 +142,9 @@ public final class HouseholdClaims: Sendable {
             }
         }
         switch received {
+        case let .alive(bridge, false) where bridge != me:
+            logger.info("household: bridge \(bridge) is offline; a bottle it reminded for passes to another bridge")
+            handOver()
         case .alive, .syncer, .reminds: handOver()
         case .delivered(let delivered) where delivered.from != me: remember(delivered, now)
         default: break
@@ -230,17 +233,22 @@ public final class HouseholdClaims: Sendable {
     /// The rule: the last syncer while it is not known offline; else the alive bridge with the
     /// smallest id among those that run the bottle's reminders, this one included.
     private static func reminds(key: String, address: String?, me: String, in state: State) -> Bool {
+        reminder(key: key, address: address, me: me, in: state) == me
+    }
+
+    /// The bridge that delivers the reminders of bottle `key`, as this bridge `me` knows the household.
+    private static func reminder(key: String, address: String?, me: String, in state: State) -> String {
         var ids = [topicID(key)]
         if let address {
             ids.append(topicID(address))
             if let serial = state.serials[topicID(address)] { ids.append(topicID(serial)) }
         }
-        if let syncer = ids.compactMap({ state.syncers[$0] }).max(by: { $0.at < $1.at })?.bridge {
-            if syncer == me { return true }
-            if state.alive[syncer] != false { return false }
+        if let syncer = ids.compactMap({ state.syncers[$0] }).max(by: { $0.at < $1.at })?.bridge,
+           syncer == me || state.alive[syncer] != false {
+            return syncer
         }
         let others = ids.flatMap { state.reminding[$0] ?? [] }.filter { $0 != me && state.alive[$0] == true }
-        return others.allSatisfy { me < $0 }
+        return (others + [me]).min()!
     }
 
     /// The reminder gate (ReminderDesk): whether a reminder this bridge's engine decided for
@@ -251,14 +259,15 @@ public final class HouseholdClaims: Sendable {
                               later: @escaping @Sendable () -> Void) -> Bool {
         let now = clock.now
         let bottle = Self.topicID(key)
-        enum Verdict { case repeated, deliver, withhold }
+        enum Verdict { case repeated, deliver, withhold(to: String) }
         let verdict: Verdict = state.withLock { state in
             if let heard = state.deliveredElsewhere[bottle]?[id], now - heard.heardAt < Self.deliveredMemory,
                abs(time - heard.time) < Self.deliveredMemory / 2 { return .repeated }
-            if Self.reminds(key: key, address: address, me: me, in: state) { return .deliver }
+            let reminder = Self.reminder(key: key, address: address, me: me, in: state)
+            if reminder == me { return .deliver }
             state.withheld.removeAll { now - $0.at > Self.handOverWindow }
             state.withheld.append(Withheld(bottle: key, address: address, id: id, kind: kind, time: time, at: now, deliver: later))
-            return .withhold
+            return .withhold(to: reminder)
         }
         switch verdict {
         case .repeated:
@@ -267,7 +276,8 @@ public final class HouseholdClaims: Sendable {
         case .deliver:
             try? link.delivered(.init(bottle: key, id: id, kind: kind, time: time, from: me))
             return true
-        case .withhold:
+        case .withhold(let reminder):
+            logger.info("notification \(id) of \(key): \(reminder) reminds for this bottle; withheld here")
             return false
         }
     }
