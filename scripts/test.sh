@@ -40,7 +40,7 @@ for target in "${targets[@]}"; do
     ok=false
     for attempt in 1 2; do
         log=$(mktemp)
-        swift test --skip-build --filter "^${target}\." > "$log" 2>&1 &
+        swift test --skip-build $(target_selection "$target") > "$log" 2>&1 &
         runner=$!
         deadline=$((SECONDS + 600))
         while kill -0 "$runner" 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 1; done

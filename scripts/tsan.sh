@@ -15,7 +15,7 @@ source scripts/test-targets.sh
 bad=0
 for target in "${targets[@]}"; do
     log=$(mktemp)
-    timeout 900 swift test --skip-build --sanitize=thread --scratch-path "$scratch" --filter "^${target}\." > "$log" 2>&1
+    timeout 900 swift test --skip-build --sanitize=thread --scratch-path "$scratch" $(target_selection "$target") > "$log" 2>&1
     status=$?
     warnings=$(grep -c "WARNING: ThreadSanitizer" "$log")
     echo "$target: exit $status, $warnings ThreadSanitizer warning(s); $(grep -E 'Test run with' "$log" | tail -1)"

@@ -63,7 +63,7 @@ struct HouseholdClaimsTests {
             let office = try replication(port: port, id: "office")
             let runs = [Task { try await kitchen.run() }, Task { try await office.run() }]
             defer { runs.forEach { $0.cancel() } }
-            try await waitUntil(.seconds(10), "both bridges to connect") { kitchen.isConnected && office.isConnected }
+            try await waitUntil(.seconds(30), "both bridges to connect") { kitchen.isConnected && office.isConnected }
 
             // doctor: both bridges answer, each with its own id and a clock near this machine's.
             let answers = try #require(await HouseholdProbe.survey(url: "mqtt://127.0.0.1:\(port)", timeout: .seconds(5)))
@@ -78,7 +78,7 @@ struct HouseholdClaimsTests {
             #expect(await kitchen.claims.acquire(address: Self.address, rssi: -40) == .heldBy("office"), "a hold is not taken over")
 
             office.claims.release(address: Self.address, synced: true)
-            try await waitUntil(.seconds(10), "the kitchen to hear the office synced last") {
+            try await waitUntil(.seconds(30), "the kitchen to hear the office synced last") {
                 !kitchen.claims.remindsFor(address: Self.address)
             }
             #expect(office.claims.remindsFor(address: Self.address), "the bridge that synced last reminds")
@@ -119,17 +119,17 @@ struct HouseholdClaimsTests {
             // The office first: it claims under the address it hears (nobody told it the serial yet).
             let officeRun = Task { try await office.run() }
             defer { officeRun.cancel() }
-            try await waitUntil(.seconds(10), "the office to connect") { office.isConnected }
+            try await waitUntil(.seconds(30), "the office to connect") { office.isConnected }
             #expect(await office.claims.acquire(address: Self.address, rssi: -80) == .granted)
             // The kitchen, which claims under the serial, still sees that hold.
             let kitchenRun = Task { try await kitchen.run() }
             defer { kitchenRun.cancel() }
-            try await waitUntil(.seconds(10), "the kitchen to connect") { kitchen.isConnected }
+            try await waitUntil(.seconds(30), "the kitchen to connect") { kitchen.isConnected }
             #expect(await kitchen.claims.acquire(address: Self.address, rssi: -40) == .heldBy("office"),
                     "a hold under the address counts for the bridge that knows the serial")
             office.claims.release(address: Self.address, synced: true)
             // (under the serial if the office heard the kitchen's mapping by then, else under the address: both count)
-            try await waitUntil(.seconds(10), "the kitchen to hear the office synced last") {
+            try await waitUntil(.seconds(30), "the kitchen to hear the office synced last") {
                 !kitchen.claims.remindsFor(bottle: Self.serial, address: Self.address)
             }
             #expect(office.claims.remindsFor(bottle: Self.serial, address: Self.address))
@@ -141,12 +141,12 @@ struct HouseholdClaimsTests {
             let attic = try replication(port: port, id: "attic")
             let atticRun = Task { try await attic.run() }
             defer { atticRun.cancel() }
-            try await waitUntil(.seconds(10), "the attic to connect") { attic.isConnected }
+            try await waitUntil(.seconds(30), "the attic to connect") { attic.isConnected }
             #expect(await attic.claims.acquire(address: Self.address, rssi: -30) == .heldBy("kitchen"),
                     "the retained mapping and hold reach a bridge that knows only the address")
             kitchen.claims.release(address: Self.address, synced: true)
             // The release goes before the syncer on the kitchen's connection: heard the one, heard the other.
-            try await waitUntil(.seconds(10), "the attic to hear the kitchen released") {
+            try await waitUntil(.seconds(30), "the attic to hear the kitchen released") {
                 attic.claims.syncer(bottle: Self.serial) == "kitchen"
             }
             #expect(await attic.claims.acquire(address: Self.address, rssi: -30) == .granted)
@@ -167,9 +167,9 @@ struct HouseholdClaimsTests {
             let bridges = [kitchen, office, attic]
             let runs = bridges.map { bridge in Task { try await bridge.run() } }
             defer { runs.forEach { $0.cancel() } }
-            try await waitUntil(.seconds(10), "the bridges to connect") { bridges.allSatisfy(\.isConnected) }
+            try await waitUntil(.seconds(30), "the bridges to connect") { bridges.allSatisfy(\.isConnected) }
             kitchen.claims.release(address: Self.address, synced: true)
-            try await waitUntil(.seconds(10), "office and attic to hear the kitchen synced last") {
+            try await waitUntil(.seconds(30), "office and attic to hear the kitchen synced last") {
                 !office.claims.remindsFor(bottle: Self.serial) && !attic.claims.remindsFor(bottle: Self.serial)
             }
 
@@ -181,7 +181,7 @@ struct HouseholdClaimsTests {
             // hydration-1: the kitchen delivers it, the others withhold it.
             #expect(offer(kitchen, "hydration-1"))
             #expect(!offer(office, "hydration-1") && !offer(attic, "hydration-1"))
-            try await waitUntil(.seconds(10), "the others to hear the kitchen delivered hydration-1") {
+            try await waitUntil(.seconds(30), "the others to hear the kitchen delivered hydration-1") {
                 office.claims.deliveredElsewhere(bottle: Self.serial).contains("hydration-1")
                     && attic.claims.deliveredElsewhere(bottle: Self.serial).contains("hydration-1")
             }
@@ -192,7 +192,7 @@ struct HouseholdClaimsTests {
                 sent.withLock { $0.contains("attic:hydration-2") }
             }
             // The office heard the attic's delivery after the kitchen's last will (the broker's order): its hand-over decision is made.
-            try await waitUntil(.seconds(10), "the office to hear the attic delivered hydration-2") {
+            try await waitUntil(.seconds(30), "the office to hear the attic delivered hydration-2") {
                 office.claims.deliveredElsewhere(bottle: Self.serial).contains("hydration-2")
             }
             #expect(sent.withLock { $0 } == ["attic:hydration-2"], "once, by one bridge; hydration-1 is not repeated")
@@ -217,16 +217,16 @@ struct HouseholdClaimsTests {
             let kitchenRun = Task { try await kitchen.run() }
             defer { kitchenRun.cancel() }
             let officeRun = Task { try await office.run() }
-            try await waitUntil(.seconds(10), "the bridges to connect") { kitchen.isConnected && office.isConnected }
+            try await waitUntil(.seconds(30), "the bridges to connect") { kitchen.isConnected && office.isConnected }
             kitchen.claims.release(address: Self.address, synced: true)
-            try await waitUntil(.seconds(10), "the office to hear the kitchen synced last") { !office.claims.remindsFor(bottle: Self.serial) }
+            try await waitUntil(.seconds(30), "the office to hear the kitchen synced last") { !office.claims.remindsFor(bottle: Self.serial) }
             func offer(_ bridge: HouseholdReplication, _ id: String) -> Bool {
                 bridge.claims.shouldDeliver(bottle: Self.serial, address: Self.address, id: id, kind: "reminder", time: 1_764_000_000,
                                             later: {})
             }
             // Two deliveries: the broker retains only the kitchen's last (hydration-2).
             #expect(offer(kitchen, "hydration-1") && offer(kitchen, "hydration-2"))
-            try await waitUntil(.seconds(10), "the office to hear both") {
+            try await waitUntil(.seconds(30), "the office to hear both") {
                 office.claims.deliveredElsewhere(bottle: Self.serial).isSuperset(of: ["hydration-1", "hydration-2"])
             }
             officeRun.cancel()
@@ -236,7 +236,7 @@ struct HouseholdClaimsTests {
             let restarted = try replication(port: port, id: "office", knows: bottle, db: db)
             let restartedRun = Task { try await restarted.run() }
             defer { restartedRun.cancel() }
-            try await waitUntil(.seconds(10), "the restarted office to remind (the kitchen's last will)") {
+            try await waitUntil(.seconds(30), "the restarted office to remind (the kitchen's last will)") {
                 restarted.isConnected && restarted.claims.remindsFor(bottle: Self.serial, address: Self.address)
             }
             #expect(restarted.claims.deliveredElsewhere(bottle: Self.serial).contains("hydration-1"), "kept in its history")
@@ -261,7 +261,7 @@ struct HouseholdClaimsTests {
             let office = try replication(port: port, id: "office", knows: bottle)
             let runs = [attic, office].map { bridge in Task { try await bridge.run() } }
             defer { runs.forEach { $0.cancel() } }
-            try await waitUntil(.seconds(10), "the office to hear both bridges run the bottle's reminders") {
+            try await waitUntil(.seconds(30), "the office to hear both bridges run the bottle's reminders") {
                 office.claims.reminding(bottle: Self.serial) == ["attic", "office"]
             }
             #expect(!office.claims.remindsFor(bottle: Self.serial, address: Self.address), "attic < office")
@@ -269,7 +269,7 @@ struct HouseholdClaimsTests {
                 "bottle", "forget", Self.serial, "--db", db, "--set", "mqtt.url=mqtt://127.0.0.1:\(port)", "--set", "bridge.id=attic",
             ])
             #expect(forget.status == 0 && forget.output.contains("no longer counts attic"), "\(forget)")
-            try await waitUntil(.seconds(10), "the office to hear the attic no longer runs them") {
+            try await waitUntil(.seconds(30), "the office to hear the attic no longer runs them") {
                 office.claims.reminding(bottle: Self.serial) == ["office"]
             }
             #expect(office.claims.remindsFor(bottle: Self.serial, address: Self.address), "the attic, alive, is no longer chosen")

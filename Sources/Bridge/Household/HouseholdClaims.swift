@@ -120,13 +120,15 @@ public final class HouseholdClaims: Sendable {
     /// mapping and delivery here).
     func heard(_ received: HouseholdLink.Received) {
         let now = clock.now
-        state.withLock { state in
+        let newSyncer: String? = state.withLock { state in
+            var newSyncer: String?
             switch received {
             case let .alive(bridge, online):
                 state.alive[bridge] = online
             case let .claim(bottle, bridge, claim, _):
                 state.claims[bottle, default: [:]][bridge] = claim.map { Entry(claim: $0, heardAt: now) }
             case let .syncer(bottle, bridge, time):
+                if !bridge.isEmpty, bridge != me, state.syncers[bottle]?.bridge != bridge { newSyncer = bridge }
                 state.syncers[bottle] = bridge.isEmpty ? nil : (bridge, time ?? now)
             case let .bottleKey(address, key):
                 state.serials[address] = key
@@ -140,6 +142,10 @@ public final class HouseholdClaims: Sendable {
             case .drink, .hello, .ping:
                 break
             }
+            return newSyncer
+        }
+        if let newSyncer, case let .syncer(bottle, _, _) = received {
+            logger.info("household: bridge \(newSyncer) synced bottle \(bottle) last; it reminds for it while it is alive")
         }
         switch received {
         case let .alive(bridge, false) where bridge != me:
