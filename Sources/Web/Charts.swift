@@ -131,3 +131,12 @@ func escape(_ text: String) -> String {
     }
     return out
 }
+
+/// Advice for HTML: escaped, and each `command` in backticks (as the journal and `status` write
+/// it) set as code, so that a person can tell what to type from the sentence around it.
+func escapeAdvice(_ text: String) -> String {
+    let parts = escape(text).split(separator: "`", omittingEmptySubsequences: false)
+    // An odd number of parts: the backticks pair up; else the text is shown as it is.
+    guard parts.count % 2 == 1 else { return escape(text) }
+    return parts.enumerated().map { $0.offset % 2 == 1 ? "<code>\($0.element)</code>" : String($0.element) }.joined()
+}

@@ -38,11 +38,11 @@ enum DashboardPage {
             // A stuck bottle (docs/design.md 3.4): every later drink waits behind one chunk.
             html += "<p class=\"notice stuck\" role=\"alert\"><strong>\(escape(words.stuck))</strong> \(escape(words.stuckSince)) "
                 + "\(escape(dateTime.string(from: Date(timeIntervalSince1970: refusal.since)))): \(escape(refusal.reason)). "
-                + (panel.unsynced.map { "\($0) \(escape(words.waiting)). " } ?? "") + "\(escape(SyncRefusal.advice))</p>\n"
+                + (panel.unsynced.map { "\($0) \(escape(words.waiting)). " } ?? "") + "\(escapeAdvice(SyncRefusal.advice))</p>\n"
         }
         if panel.quarantined > 0 {
             html += "<p class=\"notice quarantined\">\(escape(words.quarantined)): <span class=\"quarantined-count\">\(panel.quarantined)</span>, "
-                + "\(escape(words.quarantinedHelp))</p>\n"
+                + "\(escapeAdvice(words.quarantinedHelp))</p>\n"
         }
         html += "<div class=\"today\"><div class=\"gauge\">"
         html += Charts.gauge(valueML: panel.pace.dayTotalML, goalML: panel.goalML, caption: "\(words.ofGoal) \(panel.goalML) ml")
@@ -147,6 +147,7 @@ enum DashboardPage {
         button{font:inherit;padding:4px 10px;border-radius:6px;border:1px solid #8c959f;background:#f6f8fa}
         input[type=number]{width:6em;font:inherit}
         .notice{background:#fff8c5;border:1px solid #d4a72c;padding:8px 12px;margin:12px;border-radius:6px}
+        .notice code{background:#fff;padding:0 3px;border-radius:3px;overflow-wrap:anywhere}
         </style></head><body><main>
 
         """

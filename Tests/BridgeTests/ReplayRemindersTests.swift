@@ -109,6 +109,8 @@ struct ReplayRemindersTests {
         #expect(object["event"] as? String == "status")
         #expect(object["reminders_today"] as? Int == 5)
         #expect(object["daily_limit"] as? Bool == false)
-        #expect(object["urgency"] is String)
+        // Typed on the wire: the urgency's raw value, as on MQTT, never its display text.
+        #expect(["on_track", "attention", "overdue"].contains(object["urgency"] as? String ?? ""), "\(object)")
+        #expect(off.out.contains("Urgency: "))
     }
 }

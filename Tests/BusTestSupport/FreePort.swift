@@ -30,6 +30,16 @@ private let handedOutPorts = Locked(Set<Int>())
 
 /// Whether `port` can be bound on 127.0.0.1 right now.
 private func portIsFree(_ port: Int) -> Bool {
+    withLoopbackSocket(port) { socket, address, length in bind(socket, address, length) == 0 }
+}
+
+/// Whether something accepts a TCP connection on 127.0.0.1:`port` now.
+public func canConnect(port: Int) -> Bool {
+    withLoopbackSocket(port) { socket, address, length in connect(socket, address, length) == 0 }
+}
+
+/// `body` with a new TCP socket and the address 127.0.0.1:`port`; false when no socket could be made.
+private func withLoopbackSocket(_ port: Int, _ body: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Bool) -> Bool {
     let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard socket >= 0 else { return false }
     defer { close(socket) }
@@ -38,8 +48,6 @@ private func portIsFree(_ port: Int) -> Bool {
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     address.sin_port = in_port_t(UInt16(port).bigEndian)
     return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-        }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
 }

@@ -31,8 +31,13 @@ final class HomeAssistant: @unchecked Sendable {
     var clientID: String { base + "/" }
     var token: String? { lock.withLock { accessToken } }
 
+    /// The ends of the supported range (docs/home-assistant.md, "Which Home Assistant"): the
+    /// newest pinned, and the oldest, from before device-based discovery (2024.11).
+    static let newest = "2025.1.4"
+    static let oldest = "2024.10.4"
+
     /// The virtual environment's python (made the first time: minutes; cached after).
-    static func environment(version: String = "2025.1.4") async throws -> String {
+    static func environment(version: String = newest) async throws -> String {
         let result = try await runTool("/bin/bash", [repository.appendingPathComponent("scripts/home-assistant-env.sh").path, version],
                                        timeout: .seconds(1500))
         guard result.status == 0, let python = result.lines.last, FileManager.default.isExecutableFile(atPath: python) else {

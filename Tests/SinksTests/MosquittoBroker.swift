@@ -81,19 +81,3 @@ final class MosquittoBroker: @unchecked Sendable {
         var description: String { reason }
     }
 }
-
-/// Whether something accepts a TCP connection on 127.0.0.1:`port` now.
-func canConnect(port: Int) -> Bool {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { return false }
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-        }
-    }
-}

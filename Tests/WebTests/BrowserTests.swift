@@ -2,6 +2,7 @@
 // is deleted and the goal set through the page's own forms (so the same-origin check lets the
 // page through), no console error, nothing wider than a phone; and the README's screenshots.
 
+import AquavateProtocol
 import BusTestSupport
 import Foundation
 import History
@@ -20,13 +21,45 @@ import Testing
     }
 
     @Test func aPersonUsesTheDashboardInChromium() async throws {
+        let fixture = try WebFixture(days: 30)
+        defer { fixture.remove() }
+        let record = try fixture.anaSecondDrinkToday
+        try await withBrowser(fixture) { browser, port in
+            try await use(browser, port: port, fixture: fixture, record: record)
+        }
+    }
+
+    /// A record kept aside and a stuck bottle (docs/design.md 3.4), as a person sees them on a
+    /// phone: both notices shown, readable, and nothing wider than the phone.
+    @Test func aQuarantinedRecordAndAStuckBottleOnAPhone() async throws {
+        let fixture = try WebFixture(days: 7)
+        defer { fixture.remove() }
+        let odd = DrinkRecord(recordID: 950, timestamp: 259_200, amountML: 180, bottleLevelML: 300, typeRaw: 0, flagsRaw: 0)
+        _ = try fixture.history.storeChunk([odd], bottle: WebFixture.ana, at: WebFixture.now, bounds: RecordBounds(now: WebFixture.now))
+        try fixture.history.updateBottle(id: WebFixture.ana) {
+            $0.refusal = SyncRefusal(reason: "chunk 0 announces 255 chunks for a START of 5 record(s)", since: WebFixture.now - 600, connections: 3)
+        }
+        try await withBrowser(fixture) { browser, port in
+            let ana = "section[data-bottle='\(WebFixture.ana)']"
+            try await browser.go("http://127.0.0.1:\(port)/")
+            let phone = try await browser.screenshot(width: 390, mobile: true)
+            #expect(try await browser.text("\(ana) .quarantined-count") == "1")
+            #expect(try await browser.text("\(ana) .notice.stuck").contains("255 chunks"))
+            #expect(try await browser.script("return document.documentElement.scrollWidth") as? Int ?? 9999 <= 390)
+            let screenshots = Self.screenshots(fixture)
+            try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
+            try phone.write(to: screenshots.appendingPathComponent("dashboard-phone-attention.png"))
+            let errors = try await browser.consoleEntries().filter { ($0["level"] as? String) == "SEVERE" }
+            #expect(errors.isEmpty, "console errors: \(errors)")
+        }
+    }
+
+    /// `body` with a headless Chromium driven by chromedriver, and the fixture's server's port.
+    private func withBrowser(_ fixture: WebFixture, _ body: @Sendable (WebDriver, Int) async throws -> Void) async throws {
         for program in [WebDriver.chromedriver, WebDriver.chromium] {
             try #require(FileManager.default.isExecutableFile(atPath: program),
                          "\(program) is missing: scripts/install-deps.sh installs chromium and chromium-driver")
         }
-        let fixture = try WebFixture(days: 30)
-        defer { fixture.remove() }
-        let record = try fixture.anaSecondDrinkToday
         try await fixture.withServer { port in
             let driverPort = try WebDriver.freePort()
             let driver = try ChildProcess.spawn(WebDriver.chromedriver, ["--port=\(driverPort)"])
@@ -40,7 +73,7 @@ import Testing
             try #require(ready, "chromedriver did not start")
             let browser = try await WebDriver.start(port: driverPort, profile: fixture.folder.appendingPathComponent("chromium").path)
             do {
-                try await use(browser, port: port, fixture: fixture, record: record)
+                try await body(browser, port)
             } catch {
                 await browser.quit()
                 throw error

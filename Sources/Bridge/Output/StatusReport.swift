@@ -18,7 +18,9 @@ public struct StatusReport: Sendable {
     public var unsynced: Int?
     public var todayML: Int
     public var goalML: Int
-    public var urgency: String
+    /// Typed: the text shows its display name, the JSON its raw value (`on_track`, `attention`,
+    /// `overdue`, as on MQTT), never display text on a wire.
+    public var urgency: Urgency
     public var deficitML: Int
     public var remindersToday: Int
     public var remindersTodayText: String
@@ -62,7 +64,7 @@ public struct StatusReport: Sendable {
         return StatusReport(at: instant, bottleName: bottle?.name, bottleID: bottle?.id, lastSync: bottle?.lastSync,
                             battery: bottle?.state?.batteryPercent, bottleLevelML: bottle?.state?.bottleLevelML,
                             unsynced: bottle?.state?.unsyncedCount, todayML: status.pace.dayTotalML, goalML: settings.goalML,
-                            urgency: status.urgencyText, deficitML: status.displayedDeficitML,
+                            urgency: status.urgency, deficitML: status.displayedDeficitML,
                             remindersToday: status.remindersSentToday, remindersTodayText: status.remindersTodayText,
                             dailyLimit: status.dailyLimit, pending: status.pendingCount, rules: runner.rulesStatus(),
                             clock: clock, bottleClockOffset: bottle?.clockOffset,
@@ -112,7 +114,7 @@ public struct StatusReport: Sendable {
         }
         let percent = goalML > 0 ? todayML * 100 / goalML : 0
         lines.append("Today: \(todayML) ml of \(goalML) ml (\(percent)%)")
-        lines.append("Urgency: \(urgency)  Deficit: \(deficitML) ml")
+        lines.append("Urgency: \(urgency.displayName)  Deficit: \(deficitML) ml")
         lines.append(remindersTodayText)
         lines.append("Pending reminders: \(pending)")
         if !pendingCommands.isEmpty { lines.append("Pending bottle commands: " + pendingCommands.joined(separator: ", ")) }
@@ -127,7 +129,7 @@ public struct StatusReport: Sendable {
     public func jsonLine() -> String {
         var object: [String: any Sendable] = [
             "event": "status", "time": ISO8601Text.formatWithMilliseconds(at), "today_ml": todayML, "goal_ml": goalML,
-            "urgency": urgency, "deficit_ml": deficitML, "reminders_today": remindersToday,
+            "urgency": urgency.rawValue, "deficit_ml": deficitML, "reminders_today": remindersToday,
             "reminders_today_text": remindersTodayText, "daily_limit": dailyLimit, "pending": pending,
         ]
         if let bottleID { object["bottle"] = bottleID }
