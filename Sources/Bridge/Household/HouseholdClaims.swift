@@ -40,6 +40,11 @@ public final class HouseholdClaims: Sendable {
     static let handOverWindow = 120.0
     /// How long a reminder another bridge delivered is remembered (ids do not repeat within a day).
     static let deliveredMemory = 86_400.0
+    /// Bounds on what the broker feeds (members only, but a member's bug must not grow this
+    /// bridge without end): bottles, bridges per bottle or household, deliveries per bottle.
+    static let maximumBottles = 256
+    static let maximumBridges = 64
+    static let maximumDeliveries = 1024
 
     public enum Outcome: Sendable, Equatable {
         case granted
@@ -113,6 +118,14 @@ public final class HouseholdClaims: Sendable {
         }
     }
 
+    /// Keeps at most `limit` entries of `map`, those with the largest `rank` (the most recent).
+    static func cap<Value>(_ map: inout [String: Value], _ limit: Int, rank: ((key: String, value: Value)) -> Double) {
+        guard map.count > limit else { return }
+        for (key, _) in map.sorted(by: { rank($0) < rank($1) }).prefix(map.count - limit) {
+            map.removeValue(forKey: key)
+        }
+    }
+
     /// The topic id of a bottle key or address (`F4:12:FA:00:A3:F2` → `f412fa00a3f2`).
     static func topicID(_ key: String) -> String { MQTTTopics.bottleID(fromAddress: key) }
 
@@ -125,33 +138,57 @@ public final class HouseholdClaims: Sendable {
             switch received {
             case let .alive(bridge, online):
                 state.alive[bridge] = online
-            case let .claim(bottle, bridge, claim, _):
-                state.claims[bottle, default: [:]][bridge] = claim.map { Entry(claim: $0, heardAt: now) }
+                Self.cap(&state.alive, Self.maximumBridges) { $0.value ? 1 : 0 }
+            case let .claim(bottle, bridge, claim, _, sentAt):
+                // Counted from when its bridge signed it, if that was earlier: a retained hold
+                // heard long after it was made is as old as it is.
+                state.claims[bottle, default: [:]][bridge] = claim.map { Entry(claim: $0, heardAt: min(now, sentAt)) }
+                Self.cap(&state.claims[bottle, default: [:]], Self.maximumBridges) { $0.value.heardAt }
+                if state.claims[bottle]?.isEmpty == true { state.claims.removeValue(forKey: bottle) }
+                if state.claims.count > Self.maximumBottles {
+                    // The released and expired go first, then the oldest.
+                    state.claims = state.claims.compactMapValues { entries in
+                        let live = entries.filter { now - $0.value.heardAt < Self.expiry }
+                        return live.isEmpty ? nil : live
+                    }
+                    Self.cap(&state.claims, Self.maximumBottles) { $0.value.values.map(\.heardAt).max() ?? 0 }
+                }
             case let .syncer(bottle, bridge, time):
+                // The later sync counts, also on one topic: a message heard after a newer one
+                // (this bridge's own sync is known here before its echo) changes nothing.
+                if let known = state.syncers[bottle], !bridge.isEmpty, known.at > (time ?? now) { break }
                 if !bridge.isEmpty, bridge != me, state.syncers[bottle]?.bridge != bridge { newSyncer = bridge }
                 state.syncers[bottle] = bridge.isEmpty ? nil : (bridge, time ?? now)
+                Self.cap(&state.syncers, Self.maximumBottles) { $0.value.at }
             case let .bottleKey(address, key):
                 state.serials[address] = key
+                Self.cap(&state.serials, Self.maximumBottles) { _ in 0 }
             case let .reminds(bottle, bridge, runs):
                 if runs { state.reminding[bottle, default: []].insert(bridge) } else { state.reminding[bottle]?.remove(bridge) }
+                if state.reminding[bottle]?.isEmpty == true { state.reminding.removeValue(forKey: bottle) }
+                Self.cap(&state.reminding, Self.maximumBottles) { Double($0.value.count) }
             case let .delivered(delivered):
                 guard delivered.from != me else { break }
                 let bottle = Self.topicID(delivered.bottle)
                 state.deliveredElsewhere[bottle, default: [:]][delivered.id] = (now, delivered.time)
+                state.deliveredElsewhere[bottle] = state.deliveredElsewhere[bottle]?.filter { now - $0.value.heardAt < Self.deliveredMemory }
+                Self.cap(&state.deliveredElsewhere[bottle, default: [:]], Self.maximumDeliveries) { $0.value.heardAt }
+                Self.cap(&state.deliveredElsewhere, Self.maximumBottles) { $0.value.values.map(\.heardAt).max() ?? 0 }
                 state.withheld.removeAll { Self.topicID($0.bottle) == bottle && $0.id == delivered.id }
             case .drink, .hello, .ping:
                 break
             }
             return newSyncer
         }
-        if let newSyncer, case let .syncer(bottle, _, _) = received {
+        if let newSyncer, case let .syncer(bottle, _, _, _) = received {
             logger.info("household: bridge \(newSyncer) synced bottle \(bottle) last; it reminds for it while it is alive")
         }
         switch received {
         case let .alive(bridge, false) where bridge != me:
             logger.info("household: bridge \(bridge) is offline; a bottle it reminded for passes to another bridge")
             handOver()
-        case .alive, .syncer, .reminds: handOver()
+        case .alive, .syncer, .reminds:
+            handOver()
         case .delivered(let delivered) where delivered.from != me: remember(delivered, now)
         default: break
         }
@@ -196,13 +233,25 @@ public final class HouseholdClaims: Sendable {
         let claimed = state.withLock { $0.claimedAs.removeValue(forKey: Self.topicID(address)) }
         let (bottle, _, serial) = keys(address)
         try? link.claim(claimed ?? bottle, nil)
+        // A bottle this bridge now knows by its serial (adopted, its drinks stored) has its
+        // reminders run here: said at once, also after a session that ended in an error, so
+        // that every bridge counts this one among the candidates it judges itself against.
+        if serial != nil || synced { announceReminds(bottle) }
         guard synced else { return }
         if let serial { tellSerial(serial, of: address) }
         // Known here at once (the broker's echo comes later): this bridge reminds from now on.
         let now = clock.now
         state.withLock { $0.syncers[bottle] = (me, now) }
         try? link.synced(bottle, at: now)
-        if !state.withLock({ $0.reminding[bottle]?.contains(me) ?? false }) { try? link.reminds(bottle, true) }
+    }
+
+    /// Says this bridge runs the reminders of `bottle` (its topic id), and counts it at once.
+    private func announceReminds(_ bottle: String) {
+        let known = state.withLock { state -> Bool in
+            defer { state.reminding[bottle, default: []].insert(me) }
+            return state.reminding[bottle]?.contains(me) ?? false
+        }
+        if !known { try? link.reminds(bottle, true) }
     }
 
     /// Publishes the serial of the bottle with `address`, unless the household has it already
@@ -221,6 +270,7 @@ public final class HouseholdClaims: Sendable {
             let id = Self.topicID(bottle.key)
             if let address = bottle.address { tellSerial(bottle.key, of: address) }
             try? link.reminds(id, true)
+            state.withLock { _ = $0.reminding[id, default: []].insert(me) }
             if lostEverything, let mine = state.withLock({ $0.syncers[id] }), mine.bridge == me { try? link.synced(id, at: mine.at) }
         }
     }
@@ -242,8 +292,9 @@ public final class HouseholdClaims: Sendable {
         reminder(key: key, address: address, me: me, in: state) == me
     }
 
-    /// The bridge that delivers the reminders of bottle `key`, as this bridge `me` knows the household.
-    private static func reminder(key: String, address: String?, me: String, in state: State) -> String {
+    /// The bridge that delivers the reminders of bottle `key` as this bridge `me` knows the
+    /// household; nil when no bridge is known to.
+    private static func reminder(key: String, address: String?, me: String, in state: State) -> String? {
         var ids = [topicID(key)]
         if let address {
             ids.append(topicID(address))
@@ -253,8 +304,11 @@ public final class HouseholdClaims: Sendable {
            syncer == me || state.alive[syncer] != false {
             return syncer
         }
-        let others = ids.flatMap { state.reminding[$0] ?? [] }.filter { $0 != me && state.alive[$0] == true }
-        return (others + [me]).min()!
+        // Judged among the bridges that said they run the bottle's reminders, this one too only
+        // if it said so: a bridge that never did is no candidate in the others' eyes, so it is
+        // none in its own (else it and the smallest announced one would both remind).
+        let candidates = Set(ids.flatMap { state.reminding[$0] ?? [] })
+        return candidates.filter { $0 == me || state.alive[$0] == true }.min()
     }
 
     /// The reminder gate (ReminderDesk): whether a reminder this bridge's engine decided for
@@ -265,7 +319,7 @@ public final class HouseholdClaims: Sendable {
                               later: @escaping @Sendable () -> Void) -> Bool {
         let now = clock.now
         let bottle = Self.topicID(key)
-        enum Verdict { case repeated, deliver, withhold(to: String) }
+        enum Verdict { case repeated, deliver, withhold(to: String?) }
         let verdict: Verdict = state.withLock { state in
             if let heard = state.deliveredElsewhere[bottle]?[id], now - heard.heardAt < Self.deliveredMemory,
                abs(time - heard.time) < Self.deliveredMemory / 2 { return .repeated }
@@ -273,6 +327,7 @@ public final class HouseholdClaims: Sendable {
             if reminder == me { return .deliver }
             state.withheld.removeAll { now - $0.at > Self.handOverWindow }
             state.withheld.append(Withheld(bottle: key, address: address, id: id, kind: kind, time: time, at: now, deliver: later))
+            if state.withheld.count > Self.maximumDeliveries { state.withheld.removeFirst(state.withheld.count - Self.maximumDeliveries) }
             return .withhold(to: reminder)
         }
         switch verdict {
@@ -283,7 +338,7 @@ public final class HouseholdClaims: Sendable {
             try? link.delivered(.init(bottle: key, id: id, kind: kind, time: time, from: me))
             return true
         case .withhold(let reminder):
-            logger.info("notification \(id) of \(key): \(reminder) reminds for this bottle; withheld here")
+            logger.info("notification \(id) of \(key): \(reminder ?? "no bridge known") reminds for this bottle; withheld here")
             return false
         }
     }
