@@ -170,9 +170,13 @@ struct HouseholdClaimsTests {
             defer { runs.forEach { $0.cancel() } }
             try await waitUntil(.seconds(30), "the bridges to connect") { bridges.allSatisfy(\.isConnected) }
             kitchen.claims.release(address: Self.address, synced: true)
-            try await waitUntil(.seconds(30), "office and attic to hear the kitchen synced last") {
-                !office.claims.remindsFor(bottle: Self.serial) && !attic.claims.remindsFor(bottle: Self.serial)
+            // Heard, not inferred: a bridge that has heard nothing yet would remind on its own.
+            try await waitUntil(.seconds(30), "office and attic to hear the kitchen synced last and everyone runs its reminders") {
+                [office, attic].allSatisfy {
+                    $0.claims.syncer(bottle: Self.serial) == "kitchen" && $0.claims.reminding(bottle: Self.serial) == ["kitchen", "office", "attic"]
+                }
             }
+            #expect(!office.claims.remindsFor(bottle: Self.serial) && !attic.claims.remindsFor(bottle: Self.serial))
 
             let sent = Locked<[String]>([])
             func offer(_ bridge: HouseholdReplication, _ id: String) -> Bool {

@@ -180,7 +180,7 @@ public final class HouseholdClaims: Sendable {
             }
             return newSyncer
         }
-        if let newSyncer, case let .syncer(bottle, _, _, _) = received {
+        if let newSyncer, case let .syncer(bottle, _, _) = received {
             logger.info("household: bridge \(newSyncer) synced bottle \(bottle) last; it reminds for it while it is alive")
         }
         switch received {
@@ -292,9 +292,8 @@ public final class HouseholdClaims: Sendable {
         reminder(key: key, address: address, me: me, in: state) == me
     }
 
-    /// The bridge that delivers the reminders of bottle `key` as this bridge `me` knows the
-    /// household; nil when no bridge is known to.
-    private static func reminder(key: String, address: String?, me: String, in state: State) -> String? {
+    /// The bridge that delivers the reminders of bottle `key` as this bridge `me` knows the household.
+    private static func reminder(key: String, address: String?, me: String, in state: State) -> String {
         var ids = [topicID(key)]
         if let address {
             ids.append(topicID(address))
@@ -304,11 +303,14 @@ public final class HouseholdClaims: Sendable {
            syncer == me || state.alive[syncer] != false {
             return syncer
         }
-        // Judged among the bridges that said they run the bottle's reminders, this one too only
-        // if it said so: a bridge that never did is no candidate in the others' eyes, so it is
-        // none in its own (else it and the smallest announced one would both remind).
-        let candidates = Set(ids.flatMap { state.reminding[$0] ?? [] })
-        return candidates.filter { $0 == me || state.alive[$0] == true }.min()
+        // Judged among the alive bridges that said they run the bottle's reminders. This one
+        // counts when it said so too, or when it knows no other: a bridge that never said so is
+        // no candidate in the others' eyes, so it is none in its own while one of them is alive
+        // (else it and the smallest announced one would both remind); and a bridge that has
+        // heard nobody (no broker yet) reminds on its own rather than nobody reminding.
+        let announced = Set(ids.flatMap { state.reminding[$0] ?? [] })
+        let others = announced.filter { $0 != me && state.alive[$0] == true }
+        return (announced.contains(me) || others.isEmpty ? others.union([me]) : others).min() ?? me
     }
 
     /// The reminder gate (ReminderDesk): whether a reminder this bridge's engine decided for
@@ -319,7 +321,7 @@ public final class HouseholdClaims: Sendable {
                               later: @escaping @Sendable () -> Void) -> Bool {
         let now = clock.now
         let bottle = Self.topicID(key)
-        enum Verdict { case repeated, deliver, withhold(to: String?) }
+        enum Verdict { case repeated, deliver, withhold(to: String) }
         let verdict: Verdict = state.withLock { state in
             if let heard = state.deliveredElsewhere[bottle]?[id], now - heard.heardAt < Self.deliveredMemory,
                abs(time - heard.time) < Self.deliveredMemory / 2 { return .repeated }
@@ -338,7 +340,7 @@ public final class HouseholdClaims: Sendable {
             try? link.delivered(.init(bottle: key, id: id, kind: kind, time: time, from: me))
             return true
         case .withhold(let reminder):
-            logger.info("notification \(id) of \(key): \(reminder ?? "no bridge known") reminds for this bottle; withheld here")
+            logger.info("notification \(id) of \(key): \(reminder) reminds for this bottle; withheld here")
             return false
         }
     }
