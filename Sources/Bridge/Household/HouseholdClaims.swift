@@ -40,6 +40,11 @@ public final class HouseholdClaims: Sendable {
     static let handOverWindow = 120.0
     /// How long a reminder another bridge delivered is remembered (ids do not repeat within a day).
     static let deliveredMemory = 86_400.0
+    /// A reminder due within this long after a change in who reminds for its bottle (a last
+    /// will, a new syncer, a bridge starting or ceasing to run its reminders) waits until the
+    /// change is that old, then is judged again: by then every bridge has heard the change, and
+    /// two bridges never both judge with different views (each deciding it reminds).
+    static let handOverSettle = 5.0
     /// Bounds on what the broker feeds (members only, but a member's bug must not grow this
     /// bridge without end): bottles, bridges per bottle or household, deliveries per bottle.
     static let maximumBottles = 256
@@ -85,6 +90,10 @@ public final class HouseholdClaims: Sendable {
         var withheld: [Withheld] = []
         /// address topic id → the bottle topic id this bridge's claim went to.
         var claimedAs: [String: String] = [:]
+        /// When who reminds last changed: for any bottle (a bridge came or went), and per bottle
+        /// topic id (its syncer, the bridges that run its reminders).
+        var aliveChangedAt: [String: Double] = [:]
+        var changedAt: [String: Double] = [:]
     }
 
     public let me: String
@@ -137,6 +146,8 @@ public final class HouseholdClaims: Sendable {
             var newSyncer: String?
             switch received {
             case let .alive(bridge, online):
+                if state.alive[bridge] != online { state.aliveChangedAt[bridge] = now }
+                Self.cap(&state.aliveChangedAt, Self.maximumBridges) { $0.value }
                 state.alive[bridge] = online
                 Self.cap(&state.alive, Self.maximumBridges) { $0.value ? 1 : 0 }
             case let .claim(bottle, bridge, claim, _, sentAt):
@@ -158,12 +169,15 @@ public final class HouseholdClaims: Sendable {
                 // (this bridge's own sync is known here before its echo) changes nothing.
                 if let known = state.syncers[bottle], !bridge.isEmpty, known.at > (time ?? now) { break }
                 if !bridge.isEmpty, bridge != me, state.syncers[bottle]?.bridge != bridge { newSyncer = bridge }
+                if state.syncers[bottle]?.bridge != bridge { state.changedAt[bottle] = now }
+                Self.cap(&state.changedAt, Self.maximumBottles) { $0.value }
                 state.syncers[bottle] = bridge.isEmpty ? nil : (bridge, time ?? now)
                 Self.cap(&state.syncers, Self.maximumBottles) { $0.value.at }
             case let .bottleKey(address, key):
                 state.serials[address] = key
                 Self.cap(&state.serials, Self.maximumBottles) { _ in 0 }
             case let .reminds(bottle, bridge, runs):
+                if runs != (state.reminding[bottle]?.contains(bridge) ?? false) { state.changedAt[bottle] = now }
                 if runs { state.reminding[bottle, default: []].insert(bridge) } else { state.reminding[bottle]?.remove(bridge) }
                 if state.reminding[bottle]?.isEmpty == true { state.reminding.removeValue(forKey: bottle) }
                 Self.cap(&state.reminding, Self.maximumBottles) { Double($0.value.count) }
@@ -186,11 +200,20 @@ public final class HouseholdClaims: Sendable {
         switch received {
         case let .alive(bridge, false) where bridge != me:
             logger.info("household: bridge \(bridge) is offline; a bottle it reminded for passes to another bridge")
-            handOver()
+            settleThenHandOver()
         case .alive, .syncer, .reminds:
-            handOver()
+            settleThenHandOver()
         case .delivered(let delivered) where delivered.from != me: remember(delivered, now)
         default: break
+        }
+    }
+
+    /// What this bridge withheld is judged now, and again once the change just heard has settled.
+    private func settleThenHandOver() {
+        handOver()
+        Task { [self] in
+            try? await clock.sleep(for: Self.handOverSettle)
+            handOver()
         }
     }
 
@@ -286,6 +309,28 @@ public final class HouseholdClaims: Sendable {
         remindsFor(bottle: localSerial(address) ?? address, address: address)
     }
 
+    /// Whether this bridge reminds for bottle `key` by the hand-over rule (not as its syncer)
+    /// while who reminds changed within `handOverSettle` before `now`: its syncer, the bridges
+    /// that run its reminders, or whether one of them is alive.
+    private static func settling(key: String, address: String?, me: String, now: Double, in state: State) -> Bool {
+        var ids = [topicID(key)]
+        if let address {
+            ids.append(topicID(address))
+            if let serial = state.serials[topicID(address)] { ids.append(topicID(serial)) }
+        }
+        let syncer = ids.compactMap { state.syncers[$0] }.max(by: { $0.at < $1.at })?.bridge
+        if syncer == me { return false }
+        let bridges = Set(ids.flatMap { state.reminding[$0] ?? [] }).union(syncer.map { [$0] } ?? [])
+        let changed = (ids.compactMap { state.changedAt[$0] } + bridges.compactMap { state.aliveChangedAt[$0] }).max() ?? -.infinity
+        return now - changed < handOverSettle
+    }
+
+    /// Whether a reminder of bottle `key` would be judged now, not held for a hand-over to settle (tests).
+    func settled(bottle key: String, address: String?) -> Bool {
+        let now = clock.now
+        return state.withLock { !Self.settling(key: key, address: address, me: me, now: now, in: $0) }
+    }
+
     /// The rule: the last syncer while it is not known offline; else the alive bridge with the
     /// smallest id among those that run the bottle's reminders, this one included.
     private static func reminds(key: String, address: String?, me: String, in state: State) -> Bool {
@@ -326,7 +371,7 @@ public final class HouseholdClaims: Sendable {
             if let heard = state.deliveredElsewhere[bottle]?[id], now - heard.heardAt < Self.deliveredMemory,
                abs(time - heard.time) < Self.deliveredMemory / 2 { return .repeated }
             let reminder = Self.reminder(key: key, address: address, me: me, in: state)
-            if reminder == me { return .deliver }
+            if reminder == me, !Self.settling(key: key, address: address, me: me, now: now, in: state) { return .deliver }
             state.withheld.removeAll { now - $0.at > Self.handOverWindow }
             state.withheld.append(Withheld(bottle: key, address: address, id: id, kind: kind, time: time, at: now, deliver: later))
             if state.withheld.count > Self.maximumDeliveries { state.withheld.removeFirst(state.withheld.count - Self.maximumDeliveries) }
@@ -340,7 +385,11 @@ public final class HouseholdClaims: Sendable {
             try? link.delivered(.init(bottle: key, id: id, kind: kind, time: time, from: me))
             return true
         case .withhold(let reminder):
-            logger.info("notification \(id) of \(key): \(reminder) reminds for this bottle; withheld here")
+            if reminder == me {
+                logger.info("notification \(id) of \(key): who reminds for this bottle just changed; held until that settles")
+            } else {
+                logger.info("notification \(id) of \(key): \(reminder) reminds for this bottle; withheld here")
+            }
             return false
         }
     }
@@ -355,7 +404,12 @@ public final class HouseholdClaims: Sendable {
             // the reminding bridges), then goes to this bridge or stays withheld.
             var mine: [Withheld] = [], others: [Withheld] = []
             for item in snapshot.withheld {
-                if Self.reminds(key: item.bottle, address: item.address, me: me, in: snapshot) { mine.append(item) } else { others.append(item) }
+                if Self.reminds(key: item.bottle, address: item.address, me: me, in: snapshot),
+                   !Self.settling(key: item.bottle, address: item.address, me: me, now: now, in: snapshot) {
+                    mine.append(item)
+                } else {
+                    others.append(item)
+                }
             }
             guard !mine.isEmpty else { return [] }
             state.withheld = others
