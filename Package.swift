@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        // HMAC-SHA-256 of the household's messages (the version Hummingbird's graph resolves too).
+        .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
     ],
     targets: [
         // C libraries, found through pkg-config (apt: libdbus-1-dev, libbluetooth-dev, libsystemd-dev).
@@ -67,7 +69,8 @@ let package = Package(
         // MQTT never maps it and the libssl and libcrypto it brings (mosquitto.h from libmosquitto-dev).
         .target(name: "CMosquittoLoader"),
         // Notification sinks: journal, desktop, MQTT, HTTP push.
-        .target(name: "Sinks", dependencies: ["DBus", "CMosquittoLoader", "CCurlLoader", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Sinks", dependencies: ["DBus", "CMosquittoLoader", "CCurlLoader", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log"),
+                                     .product(name: "Crypto", package: "swift-crypto")]),
         // Configuration, replay, the daemon's wiring.
         .target(name: "Bridge", dependencies: [
             "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth", "CSystemd", "CTimex", "CMalloc", "CLink", "BlueZ", "BottleSession", "ProcessSupport", "Locking", "Timekeeping",

@@ -61,6 +61,11 @@ enum MetricsPage {
                                      labels: [("bottle", bottle.serial ?? bottle.id), ("outcome", outcome)]).increment(by: Int64(count))
             }
         }
+        // What the household link did not believe (docs/household.md), as the daemon saved it.
+        for (reason, count) in HouseholdMembership.dropCounts(history) {
+            registry.makeCounter(descriptor: name("household_dropped_messages", "total", "Household messages dropped, by reason"),
+                                 labels: [("reason", reason)]).increment(by: Int64(count))
+        }
         return registry.emitToBuffer()
     }
 

@@ -22,6 +22,7 @@ struct AquavateBridge: AsyncParsableCommand {
         version: BridgeVersion.string,
         subcommands: [RunCommand.self, ScanCommand.self, DemoCommand.self, ReplayCommand.self, HistoryCommand.self,
                       StatusCommand.self, LogCommand.self, ScheduleCommand.self, NotifyCommand.self, ImportCommand.self,
-                      ConfigCommand.self, DoctorCommand.self, SetupCommand.self, BottleCommand.self, ServeCommand.self]
+                      ConfigCommand.self, DoctorCommand.self, SetupCommand.self, BottleCommand.self, ServeCommand.self,
+                      HouseholdCommand.self]
     )
 }

@@ -260,10 +260,17 @@ struct BottleForgetCommand: AsyncParsableCommand {
             print("forgot \(known.name ?? known.id) (\(known.serial ?? known.address ?? known.id)); its \(try history.drinkCount(bottle: known.id)) drink(s) stay in the history")
         }
         // A household: this bridge no longer runs the bottle's reminders (docs/design.md 6).
-        guard let url = configuration.value("mqtt.url") else { return }
+        guard let url = configuration.value("mqtt.url"), let key = HouseholdMembership.key(configuration) else { return }
         let bridgeID = SinkSetup.bridgeID(configuration)
+        let boot: UInt64
+        do {
+            boot = try HouseholdMembership.nextBoot(history, now: SystemClock().now)
+        } catch {
+            StandardError.writeLine("aquavate-bridge bottle forget: the household's reminds entry of \(bridgeID) was not withdrawn: \(error)")
+            return
+        }
         if let problem = await HouseholdWithdrawal.reminds(
-            url: url, bridgeID: bridgeID, keys: [known.id, known.serial, known.address].compactMap { $0 },
+            url: url, bridgeID: bridgeID, key: key, boot: boot, keys: [known.id, known.serial, known.address].compactMap { $0 },
             topicPrefix: configuration.value("mqtt.topic_prefix") ?? "aquavate", caFile: configuration.value("mqtt.ca_file"),
             timeout: .seconds(5)) {
             StandardError.writeLine("aquavate-bridge bottle forget: the household's reminds entry of \(bridgeID) was not withdrawn: \(problem)")

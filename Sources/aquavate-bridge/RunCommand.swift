@@ -241,10 +241,14 @@ struct RunCommand: AsyncParsableCommand {
             desk = ReminderDesk(history: history, configuration: configuration, logger: logger, hub: hub)
             services.append(.init(service: SinkService(hub: hub, desk: desk, clock: clock), serviceName: "sinks"))
             // Bridges sharing the broker form one household (docs/design.md 6).
-            if let url = configuration.value("mqtt.url") {
+            if configuration.value("mqtt.url") != nil, HouseholdMembership.key(configuration) == nil {
+                // Not believing the broker's other clients means no household without the key.
+                logger.notice("\(HouseholdMembership.withoutKey)")
+            }
+            if let url = configuration.value("mqtt.url"), let key = HouseholdMembership.key(configuration) {
                 do {
                     let replication = try HouseholdReplication(
-                        history: history, url: url, bridgeID: SinkSetup.bridgeID(configuration),
+                        history: history, url: url, bridgeID: SinkSetup.bridgeID(configuration), key: key,
                         topicPrefix: configuration.value("mqtt.topic_prefix") ?? "aquavate", caFile: configuration.value("mqtt.ca_file"),
                         clock: clock, logger: logger) { bottle in
                         Task { await desk.historyChangedElsewhere(bottle: bottle) }

@@ -9,6 +9,10 @@ struct SetupAnswers {
     var timezone: String?
     var mqtt: String?
     var goal: String?
+    /// `household.key`: given (to join), or made by setup for a bridge with a broker and no key.
+    var householdKey: String?
+    /// Setup made the key (a new household): it says how the other bridges join.
+    var madeHouseholdKey = false
 
     /// A value setup refuses: one line naming it and the valid choices (exit status 2).
     struct BadValue: Error, CustomStringConvertible {
@@ -18,7 +22,7 @@ struct SetupAnswers {
 
     /// The answers as settings, in the order setup asks them.
     var settings: [(key: String, value: String)] {
-        [("bottle.address", bottle), ("timezone", timezone), ("mqtt.url", mqtt), ("goal_ml", goal)]
+        [("bottle.address", bottle), ("timezone", timezone), ("mqtt.url", mqtt), ("goal_ml", goal), ("household.key", householdKey)]
             .compactMap { key, value in value.map { (key, $0) } }
     }
 

@@ -6,6 +6,7 @@ import ArgumentParser
 import BlueZ
 import Bridge
 import Foundation
+import Sinks
 
 struct SetupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -27,6 +28,10 @@ struct SetupCommand: AsyncParsableCommand {
             is still written (it may be down for now).
 
             The daily goal in ml (goal_ml).
+
+            With a broker and no household.key yet: the key of another bridge's household (from \
+            its `household create`, or --household-key KEY), or none, and setup makes a new one \
+            and prints how the other bridges join (docs/household.md).
 
             Every answer can be given as an option instead; with --yes nothing is asked at all, \
             the options given are written and everything else is left as it is, so \
@@ -61,6 +66,9 @@ struct SetupCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Daily goal in ml.", valueName: "ML"))
     var goal: String?
 
+    @Option(help: ArgumentHelp("Join the household whose key this is (another bridge's `household create`).", valueName: "KEY"))
+    var householdKey: String?
+
     @Flag(name: .shortAndLong, help: "Ask nothing: write the options given and keep everything else.")
     var yes = false
 
@@ -80,6 +88,12 @@ struct SetupCommand: AsyncParsableCommand {
             if let timezone { answers.timezone = try SetupAnswers.check("timezone", timezone, option: "--timezone") }
             if let mqtt { answers.mqtt = try SetupAnswers.check("mqtt.url", mqtt, option: "--mqtt") }
             if let goal { answers.goal = try SetupAnswers.check("goal_ml", goal, option: "--goal") }
+            if let householdKey {
+                guard HouseholdKey.isValid(householdKey) else {
+                    throw SetupAnswers.BadValue("--household-key: not a household key (base64 of 32 bytes, as `household create` prints it)")
+                }
+                answers.householdKey = householdKey
+            }
             guard scanTimeout > 0, scanTimeout <= 120 else {
                 throw SetupAnswers.BadValue("--scan-timeout \(scanTimeout): a number of seconds from 0 to 120")
             }
@@ -122,6 +136,17 @@ struct SetupCommand: AsyncParsableCommand {
             }
         }
 
+        // A broker and no key: join another bridge's household, or start one (docs/household.md).
+        if answers.householdKey == nil, (answers.mqtt ?? current.value("mqtt.url")) != nil, current.value("household.key") == nil {
+            var given: String?
+            while !yes, given == nil, let answer = console.ask("Household key of another bridge (none: start a new household)", current: nil) {
+                if answer.isEmpty { break }
+                if HouseholdKey.isValid(answer) { given = answer } else { console.say("Not a household key: base64 of 32 bytes, as `household create` prints it.") }
+            }
+            answers.householdKey = given ?? HouseholdKey.generate()
+            answers.madeHouseholdKey = given == nil
+        }
+
         let values = answers.settings
         if values.isEmpty {
             console.say("Nothing to change in \(path).")
@@ -136,6 +161,9 @@ struct SetupCommand: AsyncParsableCommand {
                 console.say("\(key) = \(SettingCatalog.key(named: key)?.shown(value) ?? value)")
             }
             console.say("Wrote \(path).")
+            if answers.madeHouseholdKey, let key = answers.householdKey {
+                console.say("A new household: on every other bridge of this broker, aquavate-bridge household join \(key)")
+            }
         }
         for line in SetupAnswers.nextSteps(configPath: path) { console.say(line) }
     }

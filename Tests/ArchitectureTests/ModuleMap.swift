@@ -46,7 +46,8 @@ enum ModuleMap {
         // CCurlLoader (libcurl loaded at first use), never FoundationNetworking: importing it
         // links libcurl and ~30 libraries into every start of the bridge (docs/performance.md).
         // MQTT likewise goes through CMosquittoLoader (libmosquitto, libssl, libcrypto at first use).
-        "Sinks": platform.union(["CCurlLoader", "DBus", "CMosquittoLoader", "Locking", "Timekeeping", "Logging"]),
+        // The household's messages are signed with swift-crypto's HMAC (docs/household.md).
+        "Sinks": platform.union(["CCurlLoader", "DBus", "CMosquittoLoader", "Locking", "Timekeeping", "Logging", "Crypto"]),
 
         // One bottle over BlueZ; what it stores goes through its `DrinkStore` protocol, so it
         // knows nothing of the database (the bridge's ingest path is the store).

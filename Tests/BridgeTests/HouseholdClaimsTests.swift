@@ -44,7 +44,7 @@ struct HouseholdClaimsTests {
                      knows bottles: [BottleRecord] = [], db: String? = nil) throws -> HouseholdReplication {
         let history = try DrinkHistory(path: db)
         for bottle in bottles { try history.recordBottle(bottle) }
-        return try HouseholdReplication(history: history, url: "mqtt://127.0.0.1:\(port)", bridgeID: id,
+        return try HouseholdReplication(history: history, url: "mqtt://127.0.0.1:\(port)", bridgeID: id, key: HouseholdTestKey.key,
                                  clock: SystemClock(), logger: Logger(label: id) { _ in SwiftLogNoOpLogHandler() },
                                  reconnectDelay: reconnect)
     }
@@ -66,7 +66,7 @@ struct HouseholdClaimsTests {
             try await waitUntil(.seconds(30), "both bridges to connect") { kitchen.isConnected && office.isConnected }
 
             // doctor: both bridges answer, each with its own id and a clock near this machine's.
-            let answers = try #require(await HouseholdProbe.survey(url: "mqtt://127.0.0.1:\(port)", timeout: .seconds(5)))
+            let answers = try #require(await HouseholdProbe.survey(url: "mqtt://127.0.0.1:\(port)", key: HouseholdTestKey.key, timeout: .seconds(5)))
             #expect(Set(answers.map(\.bridge)) == ["kitchen", "office"])
             #expect(answers.allSatisfy { abs($0.clockOffset) <= $0.roundTrip / 2 + 0.1 }, "one machine, one clock: \(answers)")
             #expect(HouseholdCheck.judge(answers, ownID: "kitchen").first?.status == .ok)
@@ -79,8 +79,9 @@ struct HouseholdClaimsTests {
 
             office.claims.release(address: Self.address, synced: true)
             try await waitUntil(.seconds(30), "the kitchen to hear the office synced last") {
-                !kitchen.claims.remindsFor(address: Self.address)
+                kitchen.claims.syncer(bottle: Self.address) == "office"
             }
+            #expect(!kitchen.claims.remindsFor(address: Self.address))
             #expect(office.claims.remindsFor(address: Self.address), "the bridge that synced last reminds")
             #expect(await kitchen.claims.acquire(address: Self.address, rssi: -75) == .granted, "released: the other may sync")
 
@@ -169,9 +170,13 @@ struct HouseholdClaimsTests {
             defer { runs.forEach { $0.cancel() } }
             try await waitUntil(.seconds(30), "the bridges to connect") { bridges.allSatisfy(\.isConnected) }
             kitchen.claims.release(address: Self.address, synced: true)
-            try await waitUntil(.seconds(30), "office and attic to hear the kitchen synced last") {
-                !office.claims.remindsFor(bottle: Self.serial) && !attic.claims.remindsFor(bottle: Self.serial)
+            // Heard, not inferred: a bridge that has heard nothing yet would remind on its own.
+            try await waitUntil(.seconds(30), "office and attic to hear the kitchen synced last and everyone runs its reminders") {
+                [office, attic].allSatisfy {
+                    $0.claims.syncer(bottle: Self.serial) == "kitchen" && $0.claims.reminding(bottle: Self.serial) == ["kitchen", "office", "attic"]
+                }
             }
+            #expect(!office.claims.remindsFor(bottle: Self.serial) && !attic.claims.remindsFor(bottle: Self.serial))
 
             let sent = Locked<[String]>([])
             func offer(_ bridge: HouseholdReplication, _ id: String) -> Bool {
@@ -266,7 +271,7 @@ struct HouseholdClaimsTests {
             }
             #expect(!office.claims.remindsFor(bottle: Self.serial, address: Self.address), "attic < office")
             let forget = try await runTool(LiveCommandTests.bridge, [
-                "bottle", "forget", Self.serial, "--db", db, "--set", "mqtt.url=mqtt://127.0.0.1:\(port)", "--set", "bridge.id=attic",
+                "bottle", "forget", Self.serial, "--db", db, "--set", "mqtt.url=mqtt://127.0.0.1:\(port)", "--set", "bridge.id=attic", "--set", "household.key=\(HouseholdTestKey.text)",
             ])
             #expect(forget.status == 0 && forget.output.contains("no longer counts attic"), "\(forget)")
             try await waitUntil(.seconds(30), "the office to hear the attic no longer runs them") {
@@ -277,7 +282,7 @@ struct HouseholdClaimsTests {
             let other = folder.path + "/other.sqlite"
             try DrinkHistory(path: other).recordBottle(bottle[0])
             let unreachable = try await runTool(LiveCommandTests.bridge, [
-                "bottle", "forget", Self.serial, "--db", other, "--set", "mqtt.url=mqtt://127.0.0.1:1", "--set", "bridge.id=attic",
+                "bottle", "forget", Self.serial, "--db", other, "--set", "mqtt.url=mqtt://127.0.0.1:1", "--set", "bridge.id=attic", "--set", "household.key=\(HouseholdTestKey.text)",
             ])
             #expect(unreachable.status == 0 && unreachable.error.contains("was not withdrawn"), "\(unreachable)")
             #expect(try DrinkHistory(path: other).bottles().isEmpty)
@@ -299,7 +304,7 @@ struct HouseholdClaimsTests {
         for order in [messages, messages.reversed(), [messages[0], messages[1], messages[2], messages[4], messages[3]]] {
             for me in ["kitchen", "office", "attic"] {
                 // Not started: no connection, so nothing is published; only what is heard counts.
-                let link = try HouseholdLink(url: "mqtt://127.0.0.1:1", bridgeID: me, logger: quiet, connected: { _ in }, received: { _ in })
+                let link = try HouseholdLink(url: "mqtt://127.0.0.1:1", bridgeID: me, key: HouseholdTestKey.key, boot: 1, logger: quiet, connected: { _ in }, received: { _ in })
                 let claims = HouseholdClaims(link: link, clock: SystemClock(), logger: quiet)
                 for message in order { claims.heard(message) }
                 #expect(claims.remindsFor(bottle: Self.serial, address: Self.address) == (me == "kitchen"), "\(me) after \(order)")

@@ -20,7 +20,7 @@ struct HouseholdHelloTests {
     static let officeBottle = "F4:12:FA:00:B0:02"
 
     func replication(_ history: DrinkHistory, port: Int, id: String) throws -> HouseholdReplication {
-        try HouseholdReplication(history: history, url: "mqtt://127.0.0.1:\(port)", bridgeID: id, clock: SystemClock(),
+        try HouseholdReplication(history: history, url: "mqtt://127.0.0.1:\(port)", bridgeID: id, key: HouseholdTestKey.key, clock: SystemClock(),
                                  logger: Logger(label: id) { _ in SwiftLogNoOpLogHandler() }, reconnectDelay: 0.1...0.5)
     }
 

@@ -20,7 +20,7 @@ struct HouseholdLiveTests {
 
     func daemon(_ bus: PrivateBus, db: String, id: String, port: Int) throws -> ChildProcess {
         try bus.spawn(LiveCommandTests.bridge, [
-            "run", "--db", db, "--set", "mqtt.url=mqtt://127.0.0.1:\(port)", "--set", "bridge.id=\(id)",
+            "run", "--db", db, "--set", "mqtt.url=mqtt://127.0.0.1:\(port)", "--set", "bridge.id=\(id)", "--set", "household.key=\(HouseholdTestKey.text)",
             "--set", "desktop.enabled=false",
         ], logName: id)
     }
@@ -155,13 +155,21 @@ struct HouseholdLiveTests {
                                     + (getuid() == 0 ? "user root\n" : ""))
             let broker = try bus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto")
             defer { broker.killNow() }
-            // "ghost", another bridge, holds the bottle (as a bridge that was killed mid-sync left it).
+            // "ghost", another bridge of the household (it has the key), holds the bottle (as a
+            // bridge that was killed mid-sync left it). Each message its own stamp, in order.
+            let sequence = Locked<UInt64>(0)
+            func signed(_ topic: String, _ text: String, retain: Bool = false) -> MosquittoClient.Message {
+                let stamp = HouseholdStamp(sender: "ghost", boot: 1, sequence: sequence.withLock { $0 += 1; return $0 },
+                                           time: Date().timeIntervalSince1970)
+                return .init(topic: topic, payload: HouseholdSeal.seal(topic: topic, body: Array(text.utf8), stamp: stamp, key: HouseholdTestKey.key),
+                             retain: retain)
+            }
             let ghost = try MosquittoClient(options: .init(broker: MQTTBrokerURL(host: "127.0.0.1", port: port), reconnectDelay: 0.1...0.5),
                                             handlers: .init(), logger: Logger(label: "ghost") { _ in SwiftLogNoOpLogHandler() })
             ghost.start()
             try await waitUntil(.seconds(10), "the ghost to connect") { ghost.isConnected }
-            try ghost.publish(.init(topic: "aquavate/household/alive/ghost", text: "online", retain: true))
-            try ghost.publish(.init(topic: "aquavate/household/claim/f412fa00a3f4/ghost", text: #"{"phase":"hold","rssi":-40}"#, retain: true))
+            try ghost.publish(signed("aquavate/household/alive/ghost", "online", retain: true))
+            try ghost.publish(signed("aquavate/household/claim/f412fa00a3f4/ghost", #"{"phase":"hold","rssi":-40}"#, retain: true))
             let db = folder.path + "/kitchen.sqlite"
             _ = try DrinkHistory(path: db)
             let kitchen = try daemon(bus, db: db, id: "kitchen", port: port)
@@ -175,10 +183,10 @@ struct HouseholdLiveTests {
                 #"{"amount_ml":100,"bottle":"GHOST1","bottle_level_ml":300,"deleted":\#(deleted),"flags_raw":0,"record_id":\#(id),"timestamp":\#(1_795_330_800 + id * 60),"type_raw":0}"#
             }
             for payload in [drink(2, deleted: true), drink(1), drink(2), drink(1), drink(3), drink(3)] {
-                try ghost.publish(.init(topic: "aquavate/household/drink/ghost", text: payload))
+                try ghost.publish(signed("aquavate/household/drink/ghost", payload))
             }
             let willAt = ContinuousClock.now
-            try ghost.publish(.init(topic: "aquavate/household/alive/ghost", text: "offline", retain: true))
+            try ghost.publish(signed("aquavate/household/alive/ghost", "offline", retain: true))
             do {
                 try await waitUntil(.seconds(30), "the kitchen to sync once the ghost is gone") {
                     drinks(db).keys.filter { $0.hasPrefix("F4:12:FA:00:A3:F2") }.count == 5

@@ -7,7 +7,10 @@
 import BusTestSupport
 import Foundation
 import History
+import Locking
+import Logging
 import ProcessSupport
+@testable import Sinks
 import Testing
 
 @Suite("a household reminds a person once, across a hand-over")
@@ -19,7 +22,7 @@ struct HouseholdReminderTests {
         try room.bus.spawn(LiveCommandTests.bridge, [
             "run", "--db", room.db, "--cooldown", "1", "--failure-pause", "1", "--set", "timezone=UTC",
             "--set", "mqtt.url=mqtt://127.0.0.1:\(port)", "--set", "bridge.id=\(room.name)", "--set", "desktop.enabled=false",
-        ], logName: room.name)
+        ] + HouseholdTestKey.option, logName: room.name)
     }
 
     /// Whether this room's bridge synced the shared bottle: adopted under its serial, and a session

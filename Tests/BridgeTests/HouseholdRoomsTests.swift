@@ -70,7 +70,7 @@ struct HouseholdRoomsTests {
         try room.bus.spawn(LiveCommandTests.bridge, [
             "run", "--db", room.db, "--cooldown", "1", "--failure-pause", "1",
             "--set", "mqtt.url=mqtt://127.0.0.1:\(port)", "--set", "bridge.id=\(room.name)", "--set", "desktop.enabled=false",
-        ], logName: room.name)
+        ] + HouseholdTestKey.option, logName: room.name)
     }
 
     /// Every stored drink's "bottle#record_id", duplicates kept (a drink stored twice shows twice).

@@ -6,6 +6,7 @@
 
 import Foundation
 import Reminders
+import Sinks
 
 /// What values a setting accepts.
 public enum SettingKind: Sendable, Equatable {
@@ -23,6 +24,8 @@ public enum SettingKind: Sendable, Equatable {
     case listenAddress
     /// A DNS host name (`bridge.example.org`): letters, digits, hyphens and dots, no port.
     case hostName
+    /// A household key: base64 of 32 bytes (HouseholdKey).
+    case householdKey
 
     /// Human text listing the valid values, for error messages.
     public var validChoices: String {
@@ -36,6 +39,7 @@ public enum SettingKind: Sendable, Equatable {
         case .url(let schemes): return "a URL starting with " + schemes.map { "\($0)://" }.joined(separator: " or ")
         case .listenAddress: return "[ADDR:]PORT, e.g. 8080, 127.0.0.1:8080 or 0.0.0.0:8080"
         case .hostName: return "a host name such as bridge.example.org (no scheme, no port)"
+        case .householdKey: return "base64 of 32 bytes, as `aquavate-bridge household create` makes it"
         }
     }
 }
@@ -139,6 +143,11 @@ public struct SettingKey: Sendable, Equatable {
                 throw .invalidValue(key: name, value: shown(raw), expected: kind.validChoices)
             }
             return name.text
+        case .householdKey:
+            guard HouseholdKey.isValid(text) else {
+                throw .invalidValue(key: name, value: shown(raw), expected: kind.validChoices)
+            }
+            return text
         }
     }
 
@@ -218,6 +227,9 @@ public enum SettingCatalog {
         SettingKey("web.public_name", .hostName, default: nil, "the name browsers use for the page beyond loopback (a reverse proxy's name); needs web.token"),
         SettingKey("web.behind_proxy", .bool, default: "false", "a TLS reverse proxy serves the page: required to listen on an address other than loopback"),
         SettingKey("bridge.id", .text, default: nil, "this bridge's name on the broker and in Home Assistant (default: the host name)"),
+        SettingKey("household.key", .householdKey, default: nil,
+                   "the household's shared secret: bridges with it on one broker share drinks, claims and reminders (`household create` / `household join KEY`); unset = no household",
+                   secret: true),
     ]
 
     private static let byName: [String: SettingKey] = Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0) })

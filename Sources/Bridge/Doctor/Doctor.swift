@@ -5,6 +5,8 @@
 // The order follows the path a sync takes: kernel → system bus → bluetoothd → permission →
 // adapter → powered → rfkill → clock, then the bridge's own files and the places it delivers to.
 import DBus
+import Foundation
+import History
 import Glibc
 
 /// What the doctor examines.
@@ -86,7 +88,10 @@ public enum Doctor {
             findings.append(secrets)
         }
         findings.append(BrokerReachability.finding(url: configuration.value("mqtt.url"), timeout: inputs.timeout))
-        findings += await HouseholdCheck.findings(url: configuration.value("mqtt.url"),
+        // Only an existing history is read: the doctor creates nothing.
+        let drops = FileManager.default.fileExists(atPath: inputs.databasePath)
+            ? (try? DrinkHistory(path: inputs.databasePath)).map(HouseholdMembership.drops) ?? [:] : [:]
+        findings += await HouseholdCheck.findings(url: configuration.value("mqtt.url"), key: HouseholdMembership.key(configuration), drops: drops,
                                                   topicPrefix: configuration.value("mqtt.topic_prefix") ?? "aquavate",
                                                   ownID: SinkSetup.bridgeID(configuration), timeout: inputs.timeout)
         findings.append(await DesktopCheck.finding(

@@ -2,7 +2,9 @@
 // (sharing it is what makes them one household): each running bridge answers with its
 // `bridge.id`, its clock and whether that clock is synchronised. Two bridges answering with one
 // id fight over one persistent session; clocks more than 2 s apart make drinks and reminders
-// disagree about time.
+// disagree about time. Only a bridge with `household.key` can ask (the others answer no
+// unsigned ping); the messages the daemon dropped (not signed with the key, replayed …) are
+// counted in the history and reported here.
 
 import Foundation
 import Sinks
@@ -11,16 +13,34 @@ public enum HouseholdCheck {
     /// The largest clock difference between bridges that passes.
     static let tolerance = 2.0
 
-    public static func findings(url: String?, topicPrefix: String, ownID: String, timeout: Duration) async -> [DoctorFinding] {
+    public static func findings(url: String?, key: HouseholdKey?, drops: [HouseholdDropReason: Int], topicPrefix: String, ownID: String,
+                                timeout: Duration) async -> [DoctorFinding] {
         guard let url else { return [] }
         // libmosquitto is loaded at the first MQTT client: without it the daemon publishes nothing.
         if let problem = MosquittoLibrary.problem {
             return [DoctorFinding(.fail, "mqtt", problem, fix: "sudo apt-get install libmosquitto1")]
         }
-        guard let answers = await HouseholdProbe.survey(url: url, topicPrefix: topicPrefix, timeout: timeout) else {
-            return []  // the broker finding says why
+        guard let key else {
+            return [DoctorFinding(.warn, "household", HouseholdMembership.withoutKey,
+                                  fix: "aquavate-bridge household create (the first bridge), then household join KEY on the others")]
         }
-        return judge(answers, ownID: ownID)
+        var findings = [dropFinding(drops)]
+        guard let answers = await HouseholdProbe.survey(url: url, key: key, topicPrefix: topicPrefix, timeout: timeout) else {
+            return findings  // the broker finding says why
+        }
+        findings += judge(answers, ownID: ownID)
+        return findings
+    }
+
+    /// What the daemon did not believe: nothing, or how much and why (someone on the broker
+    /// writes household topics without the key, or sends recorded messages again).
+    static func dropFinding(_ drops: [HouseholdDropReason: Int]) -> DoctorFinding {
+        let total = drops.values.reduce(0, +)
+        guard total > 0 else { return DoctorFinding(.ok, "household", "no household message was dropped: every one came from a member") }
+        let reasons = drops.filter { $0.value > 0 }.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
+        return DoctorFinding(.warn, "household", "\(total) household message(s) were dropped (\(reasons.joined(separator: ", "))): "
+                                 + "a client of the broker without household.key writes household topics, or a member misbehaves",
+                             fix: "give each bridge its own broker password and the ACL of docs/household.md, so only bridges write their topics")
     }
 
     /// The findings for what the bridges answered (one line each for ids and clocks).

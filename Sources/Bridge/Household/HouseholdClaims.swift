@@ -40,6 +40,16 @@ public final class HouseholdClaims: Sendable {
     static let handOverWindow = 120.0
     /// How long a reminder another bridge delivered is remembered (ids do not repeat within a day).
     static let deliveredMemory = 86_400.0
+    /// A reminder due within this long after a change in who reminds for its bottle (a last
+    /// will, a new syncer, a bridge starting or ceasing to run its reminders) waits until the
+    /// change is that old, then is judged again: by then every bridge has heard the change, and
+    /// two bridges never both judge with different views (each deciding it reminds).
+    static let handOverSettle = 5.0
+    /// Bounds on what the broker feeds (members only, but a member's bug must not grow this
+    /// bridge without end): bottles, bridges per bottle or household, deliveries per bottle.
+    static let maximumBottles = 256
+    static let maximumBridges = 64
+    static let maximumDeliveries = 1024
 
     public enum Outcome: Sendable, Equatable {
         case granted
@@ -80,6 +90,10 @@ public final class HouseholdClaims: Sendable {
         var withheld: [Withheld] = []
         /// address topic id → the bottle topic id this bridge's claim went to.
         var claimedAs: [String: String] = [:]
+        /// When who reminds last changed: for any bottle (a bridge came or went), and per bottle
+        /// topic id (its syncer, the bridges that run its reminders).
+        var aliveChangedAt: [String: Double] = [:]
+        var changedAt: [String: Double] = [:]
     }
 
     public let me: String
@@ -113,6 +127,14 @@ public final class HouseholdClaims: Sendable {
         }
     }
 
+    /// Keeps at most `limit` entries of `map`, those with the largest `rank` (the most recent).
+    static func cap<Value>(_ map: inout [String: Value], _ limit: Int, rank: ((key: String, value: Value)) -> Double) {
+        guard map.count > limit else { return }
+        for (key, _) in map.sorted(by: { rank($0) < rank($1) }).prefix(map.count - limit) {
+            map.removeValue(forKey: key)
+        }
+    }
+
     /// The topic id of a bottle key or address (`F4:12:FA:00:A3:F2` → `f412fa00a3f2`).
     static func topicID(_ key: String) -> String { MQTTTopics.bottleID(fromAddress: key) }
 
@@ -124,20 +146,48 @@ public final class HouseholdClaims: Sendable {
             var newSyncer: String?
             switch received {
             case let .alive(bridge, online):
+                if state.alive[bridge] != online { state.aliveChangedAt[bridge] = now }
+                Self.cap(&state.aliveChangedAt, Self.maximumBridges) { $0.value }
                 state.alive[bridge] = online
-            case let .claim(bottle, bridge, claim, _):
-                state.claims[bottle, default: [:]][bridge] = claim.map { Entry(claim: $0, heardAt: now) }
+                Self.cap(&state.alive, Self.maximumBridges) { $0.value ? 1 : 0 }
+            case let .claim(bottle, bridge, claim, _, sentAt):
+                // Counted from when its bridge signed it, if that was earlier: a retained hold
+                // heard long after it was made is as old as it is.
+                state.claims[bottle, default: [:]][bridge] = claim.map { Entry(claim: $0, heardAt: min(now, sentAt)) }
+                Self.cap(&state.claims[bottle, default: [:]], Self.maximumBridges) { $0.value.heardAt }
+                if state.claims[bottle]?.isEmpty == true { state.claims.removeValue(forKey: bottle) }
+                if state.claims.count > Self.maximumBottles {
+                    // The released and expired go first, then the oldest.
+                    state.claims = state.claims.compactMapValues { entries in
+                        let live = entries.filter { now - $0.value.heardAt < Self.expiry }
+                        return live.isEmpty ? nil : live
+                    }
+                    Self.cap(&state.claims, Self.maximumBottles) { $0.value.values.map(\.heardAt).max() ?? 0 }
+                }
             case let .syncer(bottle, bridge, time):
+                // The later sync counts, also on one topic: a message heard after a newer one
+                // (this bridge's own sync is known here before its echo) changes nothing.
+                if let known = state.syncers[bottle], !bridge.isEmpty, known.at > (time ?? now) { break }
                 if !bridge.isEmpty, bridge != me, state.syncers[bottle]?.bridge != bridge { newSyncer = bridge }
+                if state.syncers[bottle]?.bridge != bridge { state.changedAt[bottle] = now }
+                Self.cap(&state.changedAt, Self.maximumBottles) { $0.value }
                 state.syncers[bottle] = bridge.isEmpty ? nil : (bridge, time ?? now)
+                Self.cap(&state.syncers, Self.maximumBottles) { $0.value.at }
             case let .bottleKey(address, key):
                 state.serials[address] = key
+                Self.cap(&state.serials, Self.maximumBottles) { _ in 0 }
             case let .reminds(bottle, bridge, runs):
+                if runs != (state.reminding[bottle]?.contains(bridge) ?? false) { state.changedAt[bottle] = now }
                 if runs { state.reminding[bottle, default: []].insert(bridge) } else { state.reminding[bottle]?.remove(bridge) }
+                if state.reminding[bottle]?.isEmpty == true { state.reminding.removeValue(forKey: bottle) }
+                Self.cap(&state.reminding, Self.maximumBottles) { Double($0.value.count) }
             case let .delivered(delivered):
                 guard delivered.from != me else { break }
                 let bottle = Self.topicID(delivered.bottle)
                 state.deliveredElsewhere[bottle, default: [:]][delivered.id] = (now, delivered.time)
+                state.deliveredElsewhere[bottle] = state.deliveredElsewhere[bottle]?.filter { now - $0.value.heardAt < Self.deliveredMemory }
+                Self.cap(&state.deliveredElsewhere[bottle, default: [:]], Self.maximumDeliveries) { $0.value.heardAt }
+                Self.cap(&state.deliveredElsewhere, Self.maximumBottles) { $0.value.values.map(\.heardAt).max() ?? 0 }
                 state.withheld.removeAll { Self.topicID($0.bottle) == bottle && $0.id == delivered.id }
             case .drink, .hello, .ping:
                 break
@@ -150,10 +200,20 @@ public final class HouseholdClaims: Sendable {
         switch received {
         case let .alive(bridge, false) where bridge != me:
             logger.info("household: bridge \(bridge) is offline; a bottle it reminded for passes to another bridge")
-            handOver()
-        case .alive, .syncer, .reminds: handOver()
+            settleThenHandOver()
+        case .alive, .syncer, .reminds:
+            settleThenHandOver()
         case .delivered(let delivered) where delivered.from != me: remember(delivered, now)
         default: break
+        }
+    }
+
+    /// What this bridge withheld is judged now, and again once the change just heard has settled.
+    private func settleThenHandOver() {
+        handOver()
+        Task { [self] in
+            try? await clock.sleep(for: Self.handOverSettle)
+            handOver()
         }
     }
 
@@ -196,13 +256,25 @@ public final class HouseholdClaims: Sendable {
         let claimed = state.withLock { $0.claimedAs.removeValue(forKey: Self.topicID(address)) }
         let (bottle, _, serial) = keys(address)
         try? link.claim(claimed ?? bottle, nil)
+        // A bottle this bridge now knows by its serial (adopted, its drinks stored) has its
+        // reminders run here: said at once, also after a session that ended in an error, so
+        // that every bridge counts this one among the candidates it judges itself against.
+        if serial != nil || synced { announceReminds(bottle) }
         guard synced else { return }
         if let serial { tellSerial(serial, of: address) }
         // Known here at once (the broker's echo comes later): this bridge reminds from now on.
         let now = clock.now
         state.withLock { $0.syncers[bottle] = (me, now) }
         try? link.synced(bottle, at: now)
-        if !state.withLock({ $0.reminding[bottle]?.contains(me) ?? false }) { try? link.reminds(bottle, true) }
+    }
+
+    /// Says this bridge runs the reminders of `bottle` (its topic id), and counts it at once.
+    private func announceReminds(_ bottle: String) {
+        let known = state.withLock { state -> Bool in
+            defer { state.reminding[bottle, default: []].insert(me) }
+            return state.reminding[bottle]?.contains(me) ?? false
+        }
+        if !known { try? link.reminds(bottle, true) }
     }
 
     /// Publishes the serial of the bottle with `address`, unless the household has it already
@@ -221,6 +293,7 @@ public final class HouseholdClaims: Sendable {
             let id = Self.topicID(bottle.key)
             if let address = bottle.address { tellSerial(bottle.key, of: address) }
             try? link.reminds(id, true)
+            state.withLock { _ = $0.reminding[id, default: []].insert(me) }
             if lostEverything, let mine = state.withLock({ $0.syncers[id] }), mine.bridge == me { try? link.synced(id, at: mine.at) }
         }
     }
@@ -236,13 +309,35 @@ public final class HouseholdClaims: Sendable {
         remindsFor(bottle: localSerial(address) ?? address, address: address)
     }
 
+    /// Whether this bridge reminds for bottle `key` by the hand-over rule (not as its syncer)
+    /// while who reminds changed within `handOverSettle` before `now`: its syncer, the bridges
+    /// that run its reminders, or whether one of them is alive.
+    private static func settling(key: String, address: String?, me: String, now: Double, in state: State) -> Bool {
+        var ids = [topicID(key)]
+        if let address {
+            ids.append(topicID(address))
+            if let serial = state.serials[topicID(address)] { ids.append(topicID(serial)) }
+        }
+        let syncer = ids.compactMap { state.syncers[$0] }.max(by: { $0.at < $1.at })?.bridge
+        if syncer == me { return false }
+        let bridges = Set(ids.flatMap { state.reminding[$0] ?? [] }).union(syncer.map { [$0] } ?? [])
+        let changed = (ids.compactMap { state.changedAt[$0] } + bridges.compactMap { state.aliveChangedAt[$0] }).max() ?? -.infinity
+        return now - changed < handOverSettle
+    }
+
+    /// Whether a reminder of bottle `key` would be judged now, not held for a hand-over to settle (tests).
+    func settled(bottle key: String, address: String?) -> Bool {
+        let now = clock.now
+        return state.withLock { !Self.settling(key: key, address: address, me: me, now: now, in: $0) }
+    }
+
     /// The rule: the last syncer while it is not known offline; else the alive bridge with the
     /// smallest id among those that run the bottle's reminders, this one included.
     private static func reminds(key: String, address: String?, me: String, in state: State) -> Bool {
         reminder(key: key, address: address, me: me, in: state) == me
     }
 
-    /// The bridge that delivers the reminders of bottle `key`, as this bridge `me` knows the household.
+    /// The bridge that delivers the reminders of bottle `key` as this bridge `me` knows the household.
     private static func reminder(key: String, address: String?, me: String, in state: State) -> String {
         var ids = [topicID(key)]
         if let address {
@@ -253,8 +348,14 @@ public final class HouseholdClaims: Sendable {
            syncer == me || state.alive[syncer] != false {
             return syncer
         }
-        let others = ids.flatMap { state.reminding[$0] ?? [] }.filter { $0 != me && state.alive[$0] == true }
-        return (others + [me]).min()!
+        // Judged among the alive bridges that said they run the bottle's reminders. This one
+        // counts when it said so too, or when it knows no other: a bridge that never said so is
+        // no candidate in the others' eyes, so it is none in its own while one of them is alive
+        // (else it and the smallest announced one would both remind); and a bridge that has
+        // heard nobody (no broker yet) reminds on its own rather than nobody reminding.
+        let announced = Set(ids.flatMap { state.reminding[$0] ?? [] })
+        let others = announced.filter { $0 != me && state.alive[$0] == true }
+        return (announced.contains(me) || others.isEmpty ? others.union([me]) : others).min() ?? me
     }
 
     /// The reminder gate (ReminderDesk): whether a reminder this bridge's engine decided for
@@ -270,9 +371,10 @@ public final class HouseholdClaims: Sendable {
             if let heard = state.deliveredElsewhere[bottle]?[id], now - heard.heardAt < Self.deliveredMemory,
                abs(time - heard.time) < Self.deliveredMemory / 2 { return .repeated }
             let reminder = Self.reminder(key: key, address: address, me: me, in: state)
-            if reminder == me { return .deliver }
+            if reminder == me, !Self.settling(key: key, address: address, me: me, now: now, in: state) { return .deliver }
             state.withheld.removeAll { now - $0.at > Self.handOverWindow }
             state.withheld.append(Withheld(bottle: key, address: address, id: id, kind: kind, time: time, at: now, deliver: later))
+            if state.withheld.count > Self.maximumDeliveries { state.withheld.removeFirst(state.withheld.count - Self.maximumDeliveries) }
             return .withhold(to: reminder)
         }
         switch verdict {
@@ -283,7 +385,11 @@ public final class HouseholdClaims: Sendable {
             try? link.delivered(.init(bottle: key, id: id, kind: kind, time: time, from: me))
             return true
         case .withhold(let reminder):
-            logger.info("notification \(id) of \(key): \(reminder) reminds for this bottle; withheld here")
+            if reminder == me {
+                logger.info("notification \(id) of \(key): who reminds for this bottle just changed; held until that settles")
+            } else {
+                logger.info("notification \(id) of \(key): \(reminder) reminds for this bottle; withheld here")
+            }
             return false
         }
     }
@@ -298,7 +404,12 @@ public final class HouseholdClaims: Sendable {
             // the reminding bridges), then goes to this bridge or stays withheld.
             var mine: [Withheld] = [], others: [Withheld] = []
             for item in snapshot.withheld {
-                if Self.reminds(key: item.bottle, address: item.address, me: me, in: snapshot) { mine.append(item) } else { others.append(item) }
+                if Self.reminds(key: item.bottle, address: item.address, me: me, in: snapshot),
+                   !Self.settling(key: item.bottle, address: item.address, me: me, now: now, in: snapshot) {
+                    mine.append(item)
+                } else {
+                    others.append(item)
+                }
             }
             guard !mine.isEmpty else { return [] }
             state.withheld = others

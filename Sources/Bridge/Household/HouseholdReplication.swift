@@ -11,6 +11,11 @@
 // hello was said: after a broker restarted without its sessions, each bridge hears every other's
 // hello whatever the order they came back in, and the histories converge. A bridge back from an
 // outage gets what it missed from its session.
+//
+// Only members are believed (HouseholdLink, HouseholdSeal: every message signed with
+// `household.key`); what the link dropped is counted and saved with the history, for `/metrics`
+// and `doctor`. A hello is answered at most once per member per `helloInterval`: a member
+// saying it more often waits for the interval (the drinks it lacks still go, then).
 
 import AquavateProtocol
 import Foundation
@@ -47,8 +52,18 @@ public actor HouseholdReplication: Service {
     private var publishedUpTo: Double
     /// This bridge's last hello (nil: its history never said one).
     private var epoch: String?
-    /// bridge → the epoch of its hello this bridge answered.
+    /// bridge → the epoch of its hello this bridge answered (at most `maximumMembers`).
     private var answered: [String: String]
+    /// bridge → when this bridge last answered its hello (this process), and a hello heard
+    /// within the interval after it, answered when the interval ends.
+    private var lastAnswer: [String: Double] = [:]
+    private var pendingHellos: [String: String?] = [:]
+    /// A member's hello is answered at most this often (each answer republishes every drink).
+    static let helloInterval = 600.0
+    /// The members whose hellos are kept track of; beyond it the oldest are forgotten.
+    static let maximumMembers = 64
+    /// The drop tally last saved (saved again at a kick when it changed).
+    private var savedDrops: [HouseholdDropReason: Int]
     /// Every drink of this bridge was published since this connection began: a hello the broker
     /// had stored (its bridge subscribed before this connection) got them all already.
     private var allSentSinceConnect = false
@@ -61,7 +76,9 @@ public actor HouseholdReplication: Service {
 
     /// - Parameters:
     ///   - changed: a bottle's history changed through another bridge (the reminders re-read it).
-    public init(history: DrinkHistory, url: String, bridgeID: String, topicPrefix: String = "aquavate", caFile: String? = nil,
+    /// - Parameters:
+    ///   - key: the household's key: the link believes only messages signed with it, and signs its own.
+    public init(history: DrinkHistory, url: String, bridgeID: String, key: HouseholdKey, topicPrefix: String = "aquavate", caFile: String? = nil,
                 clock: any WallClock, logger: Logger, interval: Duration = .seconds(10),
                 reconnectDelay: ClosedRange<Double> = 1...60, clockSync: any ClockSyncSource = KernelClockSync(),
                 changed: @escaping @Sendable (String) -> Void = { _ in }) throws(SinkConfigurationError) {
@@ -75,7 +92,16 @@ public actor HouseholdReplication: Service {
         self.changed = changed
         self.bridgeID = bridgeID
         self.clockSync = clockSync
-        link = try HouseholdLink(url: url, bridgeID: bridgeID, topicPrefix: topicPrefix, logger: logger,
+        let savedDrops = HouseholdMembership.drops(history)
+        self.savedDrops = savedDrops
+        let boot: UInt64
+        do {
+            boot = try HouseholdMembership.nextBoot(history, now: clock.now)
+        } catch {
+            throw .mqttSetupFailed("the household link needs this start counted in the history: \(error)")
+        }
+        link = try HouseholdLink(url: url, bridgeID: bridgeID, key: key, boot: boot, topicPrefix: topicPrefix, logger: logger,
+                                 clock: clock, drops: HouseholdDrops(logger: logger, initial: savedDrops),
                                  reconnectDelay: reconnectDelay, caFile: caFile,
                                  connected: { inbox.yield(.connected(sessionPresent: $0)) },
                                  received: { inbox.yield(.received($0)) })
@@ -106,6 +132,9 @@ public actor HouseholdReplication: Service {
 
     public nonisolated var isConnected: Bool { link.isConnected }
 
+    /// What the link did not believe since the history began, by reason.
+    public nonisolated var drops: [HouseholdDropReason: Int] { link.drops.snapshot }
+
     /// Something was stored here: publish it soon.
     public nonisolated func kick() { inbox.yield(.kick) }
 
@@ -130,6 +159,7 @@ public actor HouseholdReplication: Service {
         }
         ticker.cancel()
         publishOutbox()
+        saveDrops()
         await link.stop()
     }
 
@@ -137,6 +167,8 @@ public actor HouseholdReplication: Service {
         switch event {
         case .kick:
             publishOutbox()
+            answerPendingHellos()
+            saveDrops()
         case .connected(let sessionPresent):
             if !sessionPresent || epoch == nil {
                 let epoch = String(UInt64.random(in: 0...UInt64.max), radix: 36)
@@ -157,24 +189,70 @@ public actor HouseholdReplication: Service {
             if let epoch, answered[from] == epoch { return }
             if stored && allSentSinceConnect {
                 // Its bridge was subscribed before this connection: everything sent since reached it.
-                if let epoch { answered[from] = epoch }
+                if let epoch { remember(epoch, of: from) }
                 saveState()
                 return
             }
-            logger.info("MQTT household: \(from) said hello (epoch \(epoch ?? "none")); publishing this bridge's drinks again")
-            publishedUpTo = -.infinity
-            // Answered only once everything went (else the next hello heard, the retained one
-            // at the next connection, asks again).
-            let complete = publishOutbox()
-            if complete, let epoch { answered[from] = epoch }
-            if complete { allSentSinceConnect = true }
-            saveState()
+            if let last = lastAnswer[from], clock.now - last < Self.helloInterval {
+                // Answered a moment ago: once more when the interval ends, not now.
+                link.drops.drop(.flooding, topic: "hello/\(from)")
+                pendingHellos[from] = .some(epoch)
+                return
+            }
+            answer(hello: from, epoch: epoch)
         case .received(.drink(let drink)):
             store(drink)
         case .received(.ping):
             try? link.pong(time: clock.now, instance: instance, synchronised: clockSync.read() == .synchronised)
         case .received(let other):
             claims.heard(other)
+        }
+    }
+
+    /// Publishes every drink of this bridge again for `from`'s hello.
+    private func answer(hello from: String, epoch: String?) {
+        logger.info("MQTT household: \(from) said hello (epoch \(epoch ?? "none")); publishing this bridge's drinks again")
+        publishedUpTo = -.infinity
+        // Answered only once everything went (else the next hello heard, the retained one
+        // at the next connection, asks again).
+        let complete = publishOutbox()
+        if complete, let epoch { remember(epoch, of: from) }
+        if complete { allSentSinceConnect = true }
+        lastAnswer[from] = clock.now
+        if lastAnswer.count > Self.maximumMembers {
+            for (bridge, _) in lastAnswer.sorted(by: { $0.value < $1.value }).prefix(lastAnswer.count - Self.maximumMembers) {
+                lastAnswer.removeValue(forKey: bridge)
+            }
+        }
+        saveState()
+    }
+
+    /// The hellos heard within their bridge's interval, answered once it has passed.
+    private func answerPendingHellos() {
+        for (from, epoch) in pendingHellos where clock.now - (lastAnswer[from] ?? -.infinity) >= Self.helloInterval {
+            pendingHellos.removeValue(forKey: from)
+            if let epoch, answered[from] == epoch { continue }
+            answer(hello: from, epoch: epoch)
+        }
+    }
+
+    /// Keeps the epoch of `bridge`'s hello as answered; a member count past the cap forgets others.
+    private func remember(_ epoch: String, of bridge: String) {
+        answered[bridge] = epoch
+        while answered.count > Self.maximumMembers, let other = answered.keys.first(where: { $0 != bridge }) {
+            answered.removeValue(forKey: other)
+        }
+    }
+
+    /// Saves the drop tally when it changed (at a kick, not at each drop: a flood must not write).
+    private func saveDrops() {
+        let now = link.drops.snapshot
+        guard now != savedDrops else { return }
+        do {
+            try HouseholdMembership.saveDrops(now, history: history, at: clock.now)
+            savedDrops = now
+        } catch {
+            logger.warning("MQTT household: could not save the count of dropped messages: \(error)")
         }
     }
 

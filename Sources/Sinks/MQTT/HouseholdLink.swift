@@ -24,6 +24,11 @@
 //     <prefix>/household/ping/<asker>     `doctor` asks; every bridge answers on
 //     <prefix>/household/pong/<bridge>    {"time", "instance", "synchronised"} (HouseholdProbe)
 //
+// Every payload is signed (HouseholdSeal, with `household.key`): a message that is not, or that is
+// older on its topic than one already heard, is dropped and counted (HouseholdDrops), before its
+// body is read. Membership is the key, not the topic name. Every link is MQTT 5 with a maximum
+// packet size, so the broker never sends a message larger than a household message can be.
+//
 // Each bridge keeps a persistent session (clean session off, client id `aquavate-<bridge>-house`,
 // MQTT 3.1.1), so the broker queues what was published while it was away; a first connection
 // (or a broker that lost the session) says hello instead, retained, so that a bridge whose own
@@ -34,6 +39,7 @@
 import Foundation
 import Locking
 import Logging
+import Timekeeping
 
 public final class HouseholdLink: Sendable {
     /// One drink as the household exchanges it.
@@ -113,8 +119,8 @@ public final class HouseholdLink: Sendable {
         /// A bridge came online or went offline (its last will).
         case alive(bridge: String, Bool)
         /// A bridge's claim on a bottle (nil: released). `stored`: the broker's retained copy,
-        /// heard at subscription, not just now.
-        case claim(bottle: String, bridge: String, Claim?, stored: Bool)
+        /// heard at subscription, not just now. `sentAt`: when its bridge signed it (its clock).
+        case claim(bottle: String, bridge: String, Claim?, stored: Bool, sentAt: Double)
         /// The bridge that last synced a bottle, and when (its clock; nil from an older bridge
         /// that did not say): retained messages replayed at a reconnection come in any order, so
         /// the latest is chosen by this time, not by the order heard.
@@ -128,11 +134,35 @@ public final class HouseholdLink: Sendable {
     private let drinkTopic: String
     private let helloTopic: String
     private let base: String
+    private let key: HouseholdKey
+    private let clock: any WallClock
+    /// What was not believed, by reason.
+    public let drops: HouseholdDrops
+    /// This start's stamps: `boot` (HouseholdSeal) and the next sequence number; the sequence the
+    /// `online` of the coming connection uses (its will takes the one after).
+    private let stamps: Locked<(next: UInt64, online: UInt64?)>
+    private let boot: UInt64
+    /// "sender topic" → the newest stamp accepted (HouseholdSeal: an older one is a replay).
+    private let marks = Locked<[String: HouseholdStamp]>([:])
+
+    /// The largest household message (a drink, a delivery, a hello with its stamp): the MQTT 5
+    /// maximum packet size the broker is told, and the payload a 3.1.1 broker's message is cut at.
+    public static let maximumPayload = 2048
+    public static let maximumPacketSize: UInt32 = 4096
+    /// Topics whose last stamp is kept (each bottle's claims, syncer and reminds per member, and
+    /// each member's own topics): beyond it the oldest half is forgotten.
+    static let maximumMarks = 4096
+    /// A ping farther than this from this bridge's clock is not answered (a recorded one sent again).
+    static let pingWindow = 60.0
 
     /// - Parameters:
+    ///   - key: the household's key (`household.key`): only messages signed with it are believed.
+    ///   - boot: larger at every start of this bridge (its history keeps it): the stamps of this
+    ///     start are all newer than the last one's.
     ///   - connected: on every connection, whether the broker kept this bridge's session.
     ///   - received: each drink or hello from another bridge (on the network thread).
-    public init(url: String, bridgeID: String, topicPrefix: String = "aquavate", logger: Logger,
+    public init(url: String, bridgeID: String, key: HouseholdKey, boot: UInt64, topicPrefix: String = "aquavate", logger: Logger,
+                clock: any WallClock = SystemClock(), drops: HouseholdDrops? = nil,
                 reconnectDelay: ClosedRange<Double> = 1...60, caFile: String? = nil,
                 connected: @escaping @Sendable (_ sessionPresent: Bool) -> Void,
                 received: @escaping @Sendable (Received) -> Void) throws(SinkConfigurationError) {
@@ -145,6 +175,14 @@ public final class HouseholdLink: Sendable {
                                expected: "topic levels like aquavate or home/aquavate, without + # or empty levels")
         }
         self.bridgeID = bridgeID
+        self.key = key
+        self.clock = clock
+        self.boot = boot
+        let drops = drops ?? HouseholdDrops(logger: logger)
+        self.drops = drops
+        let stamps = Locked<(next: UInt64, online: UInt64?)>((0, nil))
+        self.stamps = stamps
+        let marks = self.marks
         let base = "\(topicPrefix)/household"
         self.base = base
         drinkTopic = "\(base)/drink/\(bridgeID)"
@@ -152,9 +190,9 @@ public final class HouseholdLink: Sendable {
         let aliveTopic = "\(base)/alive/\(bridgeID)"
         let own = bridgeID
         let options = MosquittoClient.Options(
-            broker: broker, clientID: "aquavate-\(bridgeID)-house", keepAliveSeconds: 30,
-            will: .init(topic: aliveTopic, text: "offline", retain: true), caFile: caFile,
-            reconnectDelay: reconnectDelay, maximumIncomingPayload: 4096, cleanSession: false)
+            broker: broker, clientID: "aquavate-\(bridgeID)-house", keepAliveSeconds: 30, caFile: caFile,
+            reconnectDelay: reconnectDelay, maximumPacketSize: Self.maximumPacketSize,
+            maximumIncomingPayload: Self.maximumPayload, cleanSession: false)
         let handlers = MosquittoClient.Handlers(
             connected: { client in
                 // Subscribed before anything is published: a persistent session keeps them, a
@@ -163,63 +201,119 @@ public final class HouseholdLink: Sendable {
                               "\(base)/ping/+", "\(base)/bottle/+", "\(base)/reminds/+/+", "\(base)/delivered/+"] {
                     do { try client.subscribe(topic, qos: 1) } catch { logger.warning("MQTT household: \(error)") }
                 }
-                do { try client.publish(.init(topic: aliveTopic, text: "online", retain: true)) } catch { logger.debug("\(error)") }
+                // The stamp reserved with this connection's will, one before it: `online` then
+                // the will (if it comes) are in order, and both older than the next connection's.
+                let sequence = stamps.withLock { $0.online } ?? 0
+                let stamp = HouseholdStamp(sender: own, boot: boot, sequence: sequence, time: clock.now)
+                let online = HouseholdSeal.seal(topic: aliveTopic, body: Array("online".utf8), stamp: stamp, key: key)
+                do { try client.publish(.init(topic: aliveTopic, payload: online, retain: true)) } catch { logger.debug("\(error)") }
                 connected(client.sessionPresent)
             },
             message: { _, message in
                 guard message.topic.hasPrefix(base + "/") else { return }
+                let body: [UInt8], stamp: HouseholdStamp
+                switch HouseholdSeal.open(topic: message.topic, payload: message.payload, key: key) {
+                case .failure(let reason):
+                    return drops.drop(reason, topic: message.topic)
+                case .success(let opened):
+                    (stamp, body) = opened
+                }
                 let levels = message.topic.dropFirst(base.count + 1).split(separator: "/").map(String.init)
+                // A topic named after a bridge is written by that bridge only (the broker's ACL
+                // says the same, docs/household.md): a member does not speak for another.
+                if let named = Self.namedBridge(levels), named != stamp.sender { return drops.drop(.forged, topic: message.topic) }
+                // Per sender and topic, only newer: the same message again (a retained copy at a
+                // reconnection, a QoS 1 duplicate) is ignored; an older one is a replay.
+                let mark = "\(stamp.sender) \(message.topic)"
+                let verdict = marks.withLock { marks -> Bool? in
+                    if let last = marks[mark], stamp <= last { return stamp == last ? nil : false }
+                    if marks.count >= Self.maximumMarks {
+                        for (topic, _) in marks.sorted(by: { $0.value.time < $1.value.time }).prefix(Self.maximumMarks / 2) {
+                            marks.removeValue(forKey: topic)
+                        }
+                    }
+                    marks[mark] = stamp
+                    return true
+                }
+                guard let fresh = verdict else { return }
+                guard fresh else { return drops.drop(.replayed, topic: message.topic) }
+                let text = String(decoding: body, as: UTF8.self)
                 if levels.count == 3, levels[0] == "claim" {
                     // Every claim, this bridge's own included: the decision counts them all.
-                    let claim = Self.claim(from: message.payload)
-                    received(.claim(bottle: levels[1], bridge: levels[2], claim, stored: message.retain))
+                    let claim = Self.claim(from: body)
+                    if claim == nil && !body.isEmpty { return drops.drop(.malformed, topic: message.topic) }
+                    received(.claim(bottle: levels[1], bridge: levels[2], claim, stored: message.retain, sentAt: stamp.time))
                     return
                 }
                 if levels.count == 2, levels[0] == "syncer" {
-                    guard let (bridge, time) = Self.syncer(from: message.payload) else {
-                        logger.warning("MQTT household: ignored a syncer of \(levels[1]) that is not one")
-                        return
-                    }
+                    guard let (bridge, time) = Self.syncer(from: body) else { return drops.drop(.malformed, topic: message.topic) }
+                    if !bridge.isEmpty && bridge != stamp.sender { return drops.drop(.forged, topic: message.topic) }
                     received(.syncer(bottle: levels[1], bridge: bridge, time: time))
                     return
                 }
                 if levels.count == 2, levels[0] == "bottle" {
-                    if Self.isBottleKey(message.text) { received(.bottleKey(address: levels[1], key: message.text)) }
+                    guard Self.isBottleKey(text) else { return drops.drop(.malformed, topic: message.topic) }
+                    received(.bottleKey(address: levels[1], key: text))
                     return
                 }
                 if levels.count == 3, levels[0] == "reminds" {
-                    received(.reminds(bottle: levels[1], bridge: levels[2], message.text == "1"))
+                    received(.reminds(bottle: levels[1], bridge: levels[2], text == "1"))
                     return
                 }
                 guard levels.count == 2, levels[1] != own else { return }
                 let sender = levels[1]
                 switch levels[0] {
                 case "alive":
-                    received(.alive(bridge: sender, message.text == "online"))
+                    received(.alive(bridge: sender, text == "online"))
                 case "ping":
+                    guard abs(stamp.time - clock.now) <= Self.pingWindow else { return drops.drop(.stale, topic: message.topic) }
                     received(.ping(from: sender))
                 case "hello":
-                    received(.hello(from: sender, epoch: Self.epoch(from: message.payload), stored: message.retain))
+                    received(.hello(from: sender, epoch: Self.epoch(from: body), stored: message.retain))
                 case "delivered":
-                    guard let delivered = Self.delivered(from: message.payload, by: sender) else {
-                        logger.warning("MQTT household: ignored a delivered reminder from \(sender) that is not one")
-                        return
-                    }
+                    guard let delivered = Self.delivered(from: body, by: sender) else { return drops.drop(.malformed, topic: message.topic) }
                     received(.delivered(delivered))
                 case "drink":
-                    guard let drink = Self.drink(from: message.payload, origin: sender) else {
-                        logger.warning("MQTT household: ignored a drink from \(sender) that is not one (\(message.payload.count) bytes)")
-                        return
-                    }
+                    guard let drink = Self.drink(from: body, origin: sender) else { return drops.drop(.malformed, topic: message.topic) }
                     received(.drink(drink))
                 default:
                     break
                 }
             },
-            oversized: { _, topic, bytes in
-                logger.warning("MQTT household: ignored a message of \(bytes) bytes on \(topic)")
+            oversized: { _, topic, _ in
+                drops.drop(.oversized, topic: topic)
+            },
+            nextWill: {
+                let sequence = stamps.withLock { stamps -> UInt64 in
+                    stamps.online = stamps.next
+                    stamps.next += 2
+                    return stamps.next - 1
+                }
+                let stamp = HouseholdStamp(sender: own, boot: boot, sequence: sequence, time: clock.now)
+                return .init(topic: aliveTopic, payload: HouseholdSeal.seal(topic: aliveTopic, body: Array("offline".utf8), stamp: stamp, key: key),
+                             retain: true)
             })
         client = try MosquittoClient(options: options, handlers: handlers, logger: logger)
+    }
+
+    /// The bridge a topic's last level names (`drink/<bridge>`, `claim/<bottle>/<bridge>` …); nil
+    /// for the topics any member writes (`syncer/<bottle>`, `bottle/<address>`).
+    static func namedBridge(_ levels: [String]) -> String? {
+        switch (levels.first, levels.count) {
+        case ("claim", 3), ("reminds", 3): return levels[2]
+        case ("drink", 2), ("hello", 2), ("alive", 2), ("delivered", 2), ("ping", 2), ("pong", 2): return levels[1]
+        default: return nil
+        }
+    }
+
+    /// `body` on `topic`, signed with this start's next stamp.
+    func sealed(_ topic: String, _ body: String, qos: Int32 = 1, retain: Bool = false) -> MosquittoClient.Message {
+        let sequence = stamps.withLock { stamps -> UInt64 in
+            defer { stamps.next += 1 }
+            return stamps.next
+        }
+        let stamp = HouseholdStamp(sender: bridgeID, boot: boot, sequence: sequence, time: clock.now)
+        return .init(topic: topic, payload: HouseholdSeal.seal(topic: topic, body: Array(body.utf8), stamp: stamp, key: key), qos: qos, retain: retain)
     }
 
     public func start() { client.start() }
@@ -227,14 +321,14 @@ public final class HouseholdLink: Sendable {
     /// Says `offline`, waits (about 3 s at most) for what was published to be acknowledged,
     /// then disconnects.
     public func stop() async {
-        await client.stop(finalMessages: [.init(topic: "\(base)/alive/\(bridgeID)", text: "offline", retain: true)])
+        await client.stop(finalMessages: [sealed("\(base)/alive/\(bridgeID)", "offline", retain: true)])
     }
 
     /// Publishes this bridge's claim on `bottle` (its topic id); nil releases it.
     public func claim(_ bottle: String, _ claim: Claim?) throws(SinkDeliveryError) {
         let text = claim.map { JSONValue.object(["phase": .string($0.phase.rawValue), "rssi": .int($0.rssi)]).text } ?? ""
         do {
-            try client.publish(.init(topic: "\(base)/claim/\(bottle)/\(bridgeID)", text: text, qos: 1, retain: true))
+            try client.publish(sealed("\(base)/claim/\(bottle)/\(bridgeID)", text, retain: true))
         } catch {
             throw .unavailable(error.description)
         }
@@ -244,7 +338,7 @@ public final class HouseholdLink: Sendable {
     public func synced(_ bottle: String, at time: Double) throws(SinkDeliveryError) {
         let text = JSONValue.object(["bridge": .string(bridgeID), "time": .string(String(time))]).text
         do {
-            try client.publish(.init(topic: "\(base)/syncer/\(bottle)", text: text, qos: 1, retain: true))
+            try client.publish(sealed("\(base)/syncer/\(bottle)", text, retain: true))
         } catch {
             throw .unavailable(error.description)
         }
@@ -268,7 +362,7 @@ public final class HouseholdLink: Sendable {
     public func pong(time: Double, instance: String, synchronised: Bool) throws(SinkDeliveryError) {
         let text = JSONValue.object(["time": .string(String(time)), "instance": .string(instance), "synchronised": .bool(synchronised)]).text
         do {
-            try client.publish(.init(topic: "\(base)/pong/\(bridgeID)", text: text, qos: 0))
+            try client.publish(sealed("\(base)/pong/\(bridgeID)", text, qos: 0))
         } catch {
             throw .unavailable(error.description)
         }
@@ -288,7 +382,7 @@ public final class HouseholdLink: Sendable {
     /// Publishes a drink this bridge synced (QoS 1). Throws without a connection.
     public func publish(_ drink: Drink) throws(SinkDeliveryError) {
         do {
-            try client.publish(.init(topic: drinkTopic, text: Self.payload(drink).text, qos: 1))
+            try client.publish(sealed(drinkTopic, Self.payload(drink).text))
         } catch {
             throw .unavailable(error.description)
         }
@@ -319,7 +413,7 @@ public final class HouseholdLink: Sendable {
 
     private func publish(_ topic: String, _ text: String, retain: Bool) throws(SinkDeliveryError) {
         do {
-            try client.publish(.init(topic: topic, text: text, qos: 1, retain: retain))
+            try client.publish(sealed(topic, text, retain: retain))
         } catch {
             throw .unavailable(error.description)
         }

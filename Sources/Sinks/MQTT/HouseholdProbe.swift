@@ -19,7 +19,8 @@ public enum HouseholdProbe {
     }
 
     /// The answers heard within `listen`; nil when the broker could not be reached by `timeout`.
-    public static func survey(url: String, topicPrefix: String = "aquavate", clock: any WallClock = SystemClock(),
+    /// Only answers signed with `key` count; the ping is signed with it too (bridges answer no other).
+    public static func survey(url: String, key: HouseholdKey, topicPrefix: String = "aquavate", clock: any WallClock = SystemClock(),
                               timeout: Duration, listen: Duration = .milliseconds(1500)) async -> [Answer]? {
         guard let broker = try? MQTTBrokerURL(parsing: url) else { return nil }
         let base = "\(topicPrefix)/household"
@@ -35,14 +36,20 @@ public enum HouseholdProbe {
                     connected: { client in
                         try? client.subscribe("\(base)/pong/+", qos: 0)
                         asked.withLock { $0 = clock.now }
-                        _ = try? client.publish(.init(topic: "\(base)/ping/\(probe)", text: "{}", qos: 0))
+                        let topic = "\(base)/ping/\(probe)"
+                        // A new probe id each time: its boot needs only to be a number.
+                        let stamp = HouseholdStamp(sender: probe, boot: 1, sequence: 0, time: clock.now)
+                        _ = try? client.publish(.init(topic: topic, payload: HouseholdSeal.seal(topic: topic, body: Array("{}".utf8), stamp: stamp, key: key),
+                                                      qos: 0))
                     },
                     message: { _, message in
-                        guard let sentAt = asked.withLock({ $0 }), let json = JSONValue.parse(message.payload),
+                        let bridge = String(message.topic.split(separator: "/").last ?? "")
+                        guard let sentAt = asked.withLock({ $0 }),
+                              case .success(let opened) = HouseholdSeal.open(topic: message.topic, payload: message.payload, key: key),
+                              opened.stamp.sender == bridge, let json = JSONValue.parse(opened.body),
                               let time = json["time"]?.stringValue.flatMap(Double.init), let instance = json["instance"]?.stringValue,
                               case let .bool(synchronised)? = json["synchronised"] else { return }
                         let now = clock.now
-                        let bridge = String(message.topic.split(separator: "/").last ?? "")
                         answers.withLock {
                             $0.append(Answer(bridge: bridge, clockOffset: time - (sentAt + now) / 2, instance: instance,
                                              synchronised: synchronised, roundTrip: now - sentAt))

@@ -5,12 +5,15 @@
 
 import Foundation
 import Logging
+import Timekeeping
 
 public enum HouseholdWithdrawal {
     /// Withdraws bridge `bridgeID`'s reminds entries of a bottle under each of its `keys`
     /// (serial, address); nil when done, else why not (the broker unreachable by `timeout`).
-    public static func reminds(url: String, bridgeID: String, keys: [String], topicPrefix: String = "aquavate",
-                               caFile: String? = nil, timeout: Duration) async -> String? {
+    /// Signed with `key` and stamped with `boot`, a start of this bridge's newer than the running
+    /// daemon's (the history counts them), so the household believes it over the daemon's entry.
+    public static func reminds(url: String, bridgeID: String, key: HouseholdKey, boot: UInt64, keys: [String], topicPrefix: String = "aquavate",
+                               caFile: String? = nil, clock: any WallClock = SystemClock(), timeout: Duration) async -> String? {
         let broker: MQTTBrokerURL
         do { broker = try MQTTBrokerURL(parsing: url) } catch { return "\(error)" }
         guard MQTTTopics.isValidID(bridgeID) else { return "bridge.id \(bridgeID) is not a valid topic level" }
@@ -33,7 +36,11 @@ public enum HouseholdWithdrawal {
         }
         let topics = Set(keys.map { "\(base)/reminds/\(MQTTTopics.bottleID(fromAddress: $0))/\(bridgeID)" })
         // Sent as the last messages: `stop` waits for the broker to acknowledge them.
-        await client.stop(finalMessages: topics.sorted().map { .init(topic: $0, text: "", qos: 1, retain: true) })
+        let messages = topics.sorted().enumerated().map { index, topic in
+            let stamp = HouseholdStamp(sender: bridgeID, boot: boot, sequence: UInt64(index), time: clock.now)
+            return MosquittoClient.Message(topic: topic, payload: HouseholdSeal.seal(topic: topic, body: [], stamp: stamp, key: key), qos: 1, retain: true)
+        }
+        await client.stop(finalMessages: messages)
         return nil
     }
 }

@@ -96,6 +96,9 @@ final class MosquittoClient: @unchecked Sendable {
         var message: @Sendable (MosquittoClient, Message) -> Void = { _, _ in }
         /// A message longer than `Options.maximumIncomingPayload`: its topic and length.
         var oversized: @Sendable (MosquittoClient, _ topic: String, _ bytes: Int) -> Void = { _, _, _ in }
+        /// The last will of the next connection, asked before each attempt (nil: `Options.will`
+        /// stays): a signed will carries a stamp newer than the connection before (the household's).
+        var nextWill: (@Sendable () -> Message)?
     }
 
     let options: Options
@@ -354,6 +357,13 @@ final class MosquittoClient: @unchecked Sendable {
         // to a second per pass, and a failed attempt sleeps its back-off before the next.
         while true {
             if isStopping { return }
+            if let will = handlers.nextWill?() {
+                // Only this thread connects, and no connection is open now: the will is libmosquitto's to change.
+                let code = will.payload.withUnsafeBytes {
+                    aq_mosquitto_will_set(handle, will.topic, Int32($0.count), $0.baseAddress, will.qos, will.retain)
+                }
+                if code != Int32(MOSQ_ERR_SUCCESS.rawValue) { logger.warning("MQTT: last will on \(will.topic): \(MosquittoLibrary.describe(code))") }
+            }
             let code = connect(first: neverConnected && failures == 0)
             var failure: String?
             if code != Int32(MOSQ_ERR_SUCCESS.rawValue) {
@@ -421,6 +431,12 @@ final class MosquittoClient: @unchecked Sendable {
             defer { aq_mosquitto_property_free_all(&properties) }
             let added = aq_mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), maximum)
             guard added == Int32(MOSQ_ERR_SUCCESS.rawValue) else { return added }
+            if !options.cleanSession {
+                // MQTT 5 ends a session with its connection unless it is given an expiry: a
+                // persistent session (3.1.1's clean session off) lasts as long as the broker does.
+                let kept = aq_mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), UInt32.max)
+                guard kept == Int32(MOSQ_ERR_SUCCESS.rawValue) else { return kept }
+            }
             return aq_mosquitto_connect_bind_v5(handle, host, port, keepAlive, nil, properties)
         }
         return aq_mosquitto_connect_async(handle, host, port, keepAlive)

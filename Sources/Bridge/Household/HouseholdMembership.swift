@@ -1,0 +1,58 @@
+// What makes a bridge a member of its household (docs/household.md): the key (`household.key`),
+// the count of its starts that stamps its messages (HouseholdSeal), and the tally of the
+// messages it did not believe, kept in the history so that `/metrics` and `doctor` (other
+// processes) read what the daemon counted.
+
+import Foundation
+import History
+import Sinks
+
+public enum HouseholdMembership {
+    /// The engine_state rows this file keeps.
+    static let senderState = "household-sender"
+    static let dropsState = "household-dropped"
+
+    /// Why a bridge with `mqtt.url` has no household: one line for the log and `doctor`.
+    public static let withoutKey = "household.key is not set: this bridge is in no household (it neither shares drinks, claims nor reminders through the broker); `aquavate-bridge household create` on the first bridge, `household join KEY` on the others"
+
+    /// The configured key; nil when unset. A value that is not a key never reaches here: the
+    /// setting's check refuses it.
+    public static func key(_ configuration: Configuration) -> HouseholdKey? {
+        configuration.value("household.key").flatMap(HouseholdKey.init(base64:))
+    }
+
+    /// A start of this bridge, larger than every earlier one: the saved count plus one, or the
+    /// clock's seconds when larger (a history made anew does not start again at 1, which the
+    /// household would take for replays).
+    public static func nextBoot(_ history: DrinkHistory, now: Double) throws -> UInt64 {
+        let saved = (try history.engineState(named: senderState))
+            .flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }?["boot"] as? Int ?? 0
+        let boot = max(UInt64(max(saved, 0)) + 1, UInt64(max(now, 0)))
+        try history.saveEngineState(named: senderState, json: "{\"boot\":\(boot)}", at: now)
+        return boot
+    }
+
+    /// The messages dropped so far, by reason (none on a history that never saw one).
+    public static func drops(_ history: DrinkHistory) -> [HouseholdDropReason: Int] {
+        guard let json = try? history.engineState(named: dropsState),
+              let saved = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+              let counts = saved["dropped"] as? [String: Int] else { return [:] }
+        var result: [HouseholdDropReason: Int] = [:]
+        for (name, count) in counts {
+            if let reason = HouseholdDropReason(rawValue: name) { result[reason] = count }
+        }
+        return result
+    }
+
+    /// Every reason with its count (0 for none yet), for `/metrics`: a counter that appears at 0.
+    public static func dropCounts(_ history: DrinkHistory) -> [(reason: String, count: Int)] {
+        let drops = drops(history)
+        return HouseholdDropReason.allCases.map { ($0.rawValue, drops[$0] ?? 0) }
+    }
+
+    static func saveDrops(_ counts: [HouseholdDropReason: Int], history: DrinkHistory, at now: Double) throws {
+        let object = ["dropped": Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })]
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+        try history.saveEngineState(named: dropsState, json: json, at: now, durability: .normal)
+    }
+}
