@@ -24,9 +24,7 @@ struct BrokerAttackTests {
             try await waitUntil(.seconds(20), "the simulator (\(bus.log("sim")))") { FileManager.default.fileExists(atPath: state) }
 
             let port = try freeTCPPort()
-            let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                                    + (getuid() == 0 ? "user root\n" : ""))
-            let broker = try bus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto")
+            let broker = try startMosquitto(on: bus, in: folder, port: port)
             defer { broker.killNow() }
 
             let db = folder.path + "/history.sqlite"

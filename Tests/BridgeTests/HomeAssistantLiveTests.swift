@@ -23,9 +23,7 @@ struct HomeAssistantLiveTests {
             let folder = TemporaryFolder()
             try await LiveCommandTests().startSimulator(on: bus, folder: folder, records: records)
             let port = try freeTCPPort()
-            let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                                    + (getuid() == 0 ? "user root\n" : ""))
-            let broker = try bus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto")
+            let broker = try startMosquitto(on: bus, in: folder, port: port)
             defer { broker.killNow() }
             let heard = Locked<[MosquittoClient.Message]>([])
             let client = try MosquittoClient(

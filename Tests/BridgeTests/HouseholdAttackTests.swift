@@ -80,9 +80,7 @@ struct HouseholdAttackTests {
                 try await live.startSimulator(on: officeBus, folder: folder, records: 7, arguments: ["--address", Self.officeAddress],
                                               name: "office-sim")
                 let port = try freeTCPPort()
-                let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                                        + brokerSettings + (getuid() == 0 ? "user root\n" : ""))
-                let broker = try kitchenBus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto")
+                let broker = try startMosquitto(on: kitchenBus, in: folder, port: port, settings: brokerSettings)
                 defer { broker.killNow() }
                 let kitchenDB = folder.path + "/kitchen.sqlite", officeDB = folder.path + "/office.sqlite"
                 for path in [kitchenDB, officeDB] { _ = try DrinkHistory(path: path) }
@@ -250,9 +248,7 @@ struct HouseholdAttackTests {
                     #expect(made.status == 0, "\(made)")
                 }
                 let port = try freeTCPPort()
-                let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous false\npersistence false\n"
-                                        + "password_file \(passwords)\nacl_file \(aclPath)\n" + (getuid() == 0 ? "user root\n" : ""))
-                let broker = try kitchenBus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto")
+                let broker = try startMosquitto(on: kitchenBus, in: folder, port: port, anonymous: false, settings: "password_file \(passwords)\nacl_file \(aclPath)\n")
                 defer { broker.killNow() }
                 let kitchenDB = folder.path + "/kitchen.sqlite", officeDB = folder.path + "/office.sqlite"
                 for path in [kitchenDB, officeDB] { _ = try DrinkHistory(path: path) }

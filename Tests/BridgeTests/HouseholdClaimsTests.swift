@@ -54,9 +54,7 @@ struct HouseholdClaimsTests {
         try await withPrivateBus { bus in
             let folder = TemporaryFolder()
             let port = try freeTCPPort()
-            let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                                    + (getuid() == 0 ? "user root\n" : ""))
-            let broker = try bus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto")
+            let broker = try startMosquitto(on: bus, in: folder, port: port)
             defer { broker.killNow() }
             // The kitchen reconnects only after a long while once its link breaks: it stands for a dead bridge.
             let kitchen = try replication(port: port, id: "kitchen", reconnect: 60...60)
@@ -100,9 +98,7 @@ struct HouseholdClaimsTests {
     /// A mosquitto on a random port, its configuration in `folder` (which must outlive its start).
     func startBroker(_ bus: PrivateBus, in folder: TemporaryFolder) throws -> (ChildProcess, Int) {
         let port = try freeTCPPort()
-        let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                                + (getuid() == 0 ? "user root\n" : ""))
-        return (try bus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto"), port)
+        return (try startMosquitto(on: bus, in: folder, port: port), port)
     }
 
     static let serial = "F4:12:FA:00:A3:F2"

@@ -41,9 +41,7 @@ struct HouseholdHelloTests {
     }
 
     func broker(_ bus: PrivateBus, _ folder: TemporaryFolder, port: Int, name: String) throws -> ChildProcess {
-        let conf = folder.write("\(name).conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                                + (getuid() == 0 ? "user root\n" : ""))
-        return try bus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: name)
+        try startMosquitto(on: bus, in: folder, port: port, logName: name)
     }
 
     @Test("the kitchen says hello while the office is away; the office comes back later: each still gets the other's drinks, and a hello is answered once")

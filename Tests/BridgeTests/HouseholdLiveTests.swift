@@ -42,9 +42,7 @@ struct HouseholdLiveTests {
                 try await live.startSimulator(on: officeBus, folder: folder, records: 7, arguments: ["--address", Self.officeAddress],
                                               name: "office-sim")
                 let port = try freeTCPPort()
-                let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                                        + (getuid() == 0 ? "user root\n" : ""))
-                let broker = try kitchenBus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto")
+                let broker = try startMosquitto(on: kitchenBus, in: folder, port: port)
                 defer { broker.killNow() }
                 let kitchenDB = folder.path + "/kitchen.sqlite", officeDB = folder.path + "/office.sqlite"
 
@@ -106,9 +104,7 @@ struct HouseholdLiveTests {
                     try await live.startSimulator(on: atticBus, folder: folder, records: 4, arguments: ["--address", "F4:12:FA:00:C0:04"],
                                                   name: "attic-sim")
                     let port = try freeTCPPort()
-                    let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                                            + (getuid() == 0 ? "user root\n" : ""))
-                    var broker = try kitchenBus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto")
+                    var broker = try startMosquitto(on: kitchenBus, in: folder, port: port)
                     let dbs = ["kitchen", "office", "attic"].map { folder.path + "/\($0).sqlite" }
                     for path in dbs { _ = try DrinkHistory(path: path) }
                     let office = try daemon(officeBus, db: dbs[1], id: "office", port: port)
@@ -126,7 +122,7 @@ struct HouseholdLiveTests {
                     // whatever order they come back, and every other answers it once with everything;
                     // each kept once. The bridges reconnect with back-off (1 s doubling to 60 s): the
                     // wait is generous, not a measure (Benchmarks/household.sh measures).
-                    broker = try kitchenBus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto2")
+                    broker = try startMosquitto(on: kitchenBus, in: folder, port: port, logName: "mosquitto2")
                     defer { broker.killNow() }
                     do {
                         try await waitUntil(.seconds(120), "all three histories to hold the 16 drinks") {
@@ -151,9 +147,7 @@ struct HouseholdLiveTests {
             let live = LiveCommandTests()
             try await live.startSimulator(on: bus, folder: folder, records: 5, name: "sim")
             let port = try freeTCPPort()
-            let conf = folder.write("mosquitto.conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                                    + (getuid() == 0 ? "user root\n" : ""))
-            let broker = try bus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: "mosquitto")
+            let broker = try startMosquitto(on: bus, in: folder, port: port)
             defer { broker.killNow() }
             // "ghost", another bridge of the household (it has the key), holds the bottle (as a
             // bridge that was killed mid-sync left it). Each message its own stamp, in order.

@@ -61,9 +61,7 @@ struct HouseholdRoomsTests {
 
     /// A mosquitto on loopback at `port` (no persistence: a restart loses the sessions).
     func broker(_ bus: PrivateBus, _ folder: TemporaryFolder, port: Int, logName: String = "mosquitto") throws -> ChildProcess {
-        let conf = folder.write("mosquitto-\(port).conf", "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                                + (getuid() == 0 ? "user root\n" : ""))
-        return try bus.spawn("/usr/sbin/mosquitto", ["-c", conf], logName: logName)
+        try startMosquitto(on: bus, in: folder, port: port, logName: logName)
     }
 
     func daemon(_ room: Room, port: Int) throws -> ChildProcess {
