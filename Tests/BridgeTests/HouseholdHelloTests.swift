@@ -104,4 +104,47 @@ struct HouseholdHelloTests {
             #expect(try officeHistory.storedDrinks().count == 6 && kitchenHistory.storedDrinks().count == 6)
         }
     }
+
+    @Test("a hello says what its bridge has: a member answers with only the drinks it lacks, not its whole history")
+    func helloAnsweredWithWhatIsLacking() async throws {
+        try await withPrivateBus { bus in
+            let folder = TemporaryFolder()
+            let port = try freeTCPPort()
+            let now = Date().timeIntervalSince1970
+            let officeHistory = try history(bottle: Self.officeBottle, count: 5, now: now)
+            let kitchenHistory = try DrinkHistory(path: nil)
+
+            // The kitchen hears the office's 5 drinks; both go.
+            var broker = try broker(bus, folder, port: port, name: "mosquitto")
+            let office1 = try replication(officeHistory, port: port, id: "office")
+            let kitchen1 = try replication(kitchenHistory, port: port, id: "kitchen")
+            let runs = [office1, kitchen1].map { bridge in Task { try await bridge.run() } }
+            try await waitUntil(.seconds(30), "the kitchen to hold the office's 5 drinks") { count(kitchenHistory, Self.officeBottle) == 5 }
+            for run in runs { run.cancel(); _ = await run.result }
+            // The broker restarts without its sessions; meanwhile the office syncs one drink more.
+            broker.killNow()
+            _ = await broker.waitForExit(timeout: .seconds(10))
+            broker = try self.broker(bus, folder, port: port, name: "mosquitto2")
+            defer { broker.killNow() }
+            let new = DrinkRecord(recordID: 6, timestamp: UInt32(now) - 60, amountML: 150, bottleLevelML: 250, typeRaw: 0, flagsRaw: 0)
+            _ = try officeHistory.store([new], bottle: Self.officeBottle, at: now)
+
+            // The office comes back first: its new drink goes to nobody (the kitchen has no session).
+            let office = try replication(officeHistory, port: port, id: "office")
+            let officeRun = Task { try await office.run() }
+            defer { officeRun.cancel() }
+            // At the connection: its mark's last drink again (within `restartMargin`) and the new one.
+            try await waitUntil(.seconds(20), "the office to publish its new drink") { await office.publishedDrinks >= 2 }
+            let atConnection = await office.publishedDrinks
+            #expect(atConnection == 2, "the mark's last drink and the new one at the connection (its mark was saved): \(atConnection)")
+            // The kitchen's hello names the latest office drink it has: the office sends the new one only.
+            let kitchen = try replication(kitchenHistory, port: port, id: "kitchen")
+            let kitchenRun = Task { try await kitchen.run() }
+            defer { kitchenRun.cancel() }
+            try await waitUntil(.seconds(30), "the kitchen to hold the office's 6 drinks") { count(kitchenHistory, Self.officeBottle) == 6 }
+            let published = await office.publishedDrinks
+            // The same two again for the hello (changed after what the kitchen has, less the margin), not all 6.
+            #expect(published == 4, "2 at the connection and 2 for the hello, not all 6 again: \(published)")
+        }
+    }
 }

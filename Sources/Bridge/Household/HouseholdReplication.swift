@@ -6,8 +6,9 @@
 // deleted after `publishedUpTo` are published at every connection, after each sync (`kick`)
 // and every `interval` (a `bottle delete` made by another process); the mark is saved with the
 // engines' states. A bridge the broker had no session for (or whose history never said one)
-// says hello with a new epoch, retained; every other bridge publishes everything again once per
-// epoch it sees (the epochs answered are saved with the mark), also when it connects after the
+// says hello with a new epoch, retained, naming per member the latest change of that member's
+// drinks it holds; every other bridge publishes what changed after it (all, when it names none)
+// once per epoch it sees (the epochs answered are saved with the mark), also when it connects after the
 // hello was said: after a broker restarted without its sessions, each bridge hears every other's
 // hello whatever the order they came back in, and the histories converge. A bridge back from an
 // outage gets what it missed from its session.
@@ -57,7 +58,12 @@ public actor HouseholdReplication: Service {
     /// bridge → when this bridge last answered its hello (this process), and a hello heard
     /// within the interval after it, answered when the interval ends.
     private var lastAnswer: [String: Double] = [:]
-    private var pendingHellos: [String: String?] = [:]
+    private var pendingHellos: [String: (epoch: String?, have: Double?)] = [:]
+    /// member → the latest change of its drinks stored here (its clock, from the drinks it
+    /// sent): what this bridge's hello says it has. A member whose drink could not be stored
+    /// has none for the rest of the process, so that a hello asks it for everything.
+    private var heardUpTo: [String: Double]
+    private var heardUnreliably: Set<String> = []
     /// A member's hello is answered at most this often (each answer republishes every drink).
     static let helloInterval = 600.0
     /// The members whose hellos are kept track of; beyond it the oldest are forgotten.
@@ -125,6 +131,7 @@ public actor HouseholdReplication: Service {
         publishedUpTo = (saved["published_up_to"] as? Double).map { $0 - Self.restartMargin } ?? -.infinity
         epoch = saved["epoch"] as? String
         answered = saved["answered"] as? [String: String] ?? [:]
+        heardUpTo = saved["heard_up_to"] as? [String: Double] ?? [:]
     }
 
     /// Test hook: the link breaks as in a crash (the broker publishes its last will).
@@ -174,7 +181,7 @@ public actor HouseholdReplication: Service {
                 let epoch = String(UInt64.random(in: 0...UInt64.max), radix: 36)
                 logger.info("MQTT household: a new session for \(bridgeID) (epoch \(epoch)); asking the other bridges for their drinks")
                 do {
-                    try link.hello(epoch: epoch)
+                    try link.hello(epoch: epoch, have: heardUpTo)
                     self.epoch = epoch
                 } catch {
                     logger.debug("MQTT household: \(error)")
@@ -185,7 +192,7 @@ public actor HouseholdReplication: Service {
             let fromTheStart = !publishedUpTo.isFinite
             allSentSinceConnect = publishOutbox() && fromTheStart
             saveState()
-        case .received(.hello(let from, let epoch, let stored)):
+        case .received(.hello(let from, let epoch, let have, let stored)):
             if let epoch, answered[from] == epoch { return }
             if stored && allSentSinceConnect {
                 // Its bridge was subscribed before this connection: everything sent since reached it.
@@ -196,10 +203,10 @@ public actor HouseholdReplication: Service {
             if let last = lastAnswer[from], clock.now - last < Self.helloInterval {
                 // Answered a moment ago: once more when the interval ends, not now.
                 link.drops.drop(.flooding, topic: "hello/\(from)")
-                pendingHellos[from] = .some(epoch)
+                pendingHellos[from] = (epoch, have[bridgeID])
                 return
             }
-            answer(hello: from, epoch: epoch)
+            answer(hello: from, epoch: epoch, has: have[bridgeID])
         case .received(.drink(let drink)):
             store(drink)
         case .received(.ping):
@@ -209,10 +216,14 @@ public actor HouseholdReplication: Service {
         }
     }
 
-    /// Publishes every drink of this bridge again for `from`'s hello.
-    private func answer(hello from: String, epoch: String?) {
-        logger.info("MQTT household: \(from) said hello (epoch \(epoch ?? "none")); publishing this bridge's drinks again")
-        publishedUpTo = -.infinity
+    /// Publishes the drinks of this bridge that `from` lacks again, for its hello: those changed
+    /// after the latest it `has` (less `restartMargin`: what was in flight when it lost its
+    /// session), or all when it did not say.
+    private func answer(hello from: String, epoch: String?, has: Double?) {
+        let since = has.map { $0 - Self.restartMargin } ?? -.infinity
+        let what = since.isFinite ? "the drinks it lacks (changed since \(ISO8601Text.format(since)))" : "all of this bridge's drinks"
+        logger.info("MQTT household: \(from) said hello (epoch \(epoch ?? "none")); publishing \(what) again")
+        publishedUpTo = min(publishedUpTo, since)
         // Answered only once everything went (else the next hello heard, the retained one
         // at the next connection, asks again).
         let complete = publishOutbox()
@@ -229,10 +240,10 @@ public actor HouseholdReplication: Service {
 
     /// The hellos heard within their bridge's interval, answered once it has passed.
     private func answerPendingHellos() {
-        for (from, epoch) in pendingHellos where clock.now - (lastAnswer[from] ?? -.infinity) >= Self.helloInterval {
+        for (from, pending) in pendingHellos where clock.now - (lastAnswer[from] ?? -.infinity) >= Self.helloInterval {
             pendingHellos.removeValue(forKey: from)
-            if let epoch, answered[from] == epoch { continue }
-            answer(hello: from, epoch: epoch)
+            if let epoch = pending.epoch, answered[from] == epoch { continue }
+            answer(hello: from, epoch: pending.epoch, has: pending.have)
         }
     }
 
@@ -279,7 +290,14 @@ public actor HouseholdReplication: Service {
                 receivedDrinks += 1
                 changed(drink.bottle)
             }
+            if let changedAt = drink.changedAt, !heardUnreliably.contains(drink.origin),
+               heardUpTo[drink.origin] != nil || heardUpTo.count < Self.maximumMembers {
+                heardUpTo[drink.origin] = max(heardUpTo[drink.origin] ?? -.infinity, changedAt)
+                saveState()
+            }
         } catch {
+            heardUnreliably.insert(drink.origin)
+            heardUpTo.removeValue(forKey: drink.origin)
             logger.warning("MQTT household: could not store drink #\(drink.recordID) of \(drink.bottle) from \(drink.origin): \(error)")
         }
     }
@@ -302,7 +320,7 @@ public actor HouseholdReplication: Service {
                 try link.publish(HouseholdLink.Drink(
                     bottle: drink.bottle, recordID: drink.recordID, timestamp: drink.timestamp, amountML: Int(drink.amountML),
                     bottleLevelML: Int(drink.bottleLevelML), typeRaw: drink.typeRaw, flagsRaw: drink.flagsRaw,
-                    deleted: drink.deleted, origin: bridgeID))
+                    deleted: drink.deleted, origin: bridgeID, changedAt: changedAt))
             } catch {
                 complete = false
                 break  // the connection went: the rest goes at the next one
@@ -316,7 +334,7 @@ public actor HouseholdReplication: Service {
 
     /// Saves the mark, this bridge's epoch and the epochs it answered.
     private func saveState() {
-        var saved: [String: Any] = ["answered": answered]
+        var saved: [String: Any] = ["answered": answered, "heard_up_to": heardUpTo]
         if publishedUpTo.isFinite { saved["published_up_to"] = publishedUpTo }
         if let epoch { saved["epoch"] = epoch }
         do {

@@ -3,10 +3,12 @@
 //
 //     <prefix>/household/drink/<bridge>   one JSON drink per message, QoS 1, not retained:
 //                                         what bridge <bridge> synced (or deleted)
-//     <prefix>/household/hello/<bridge>   retained {"epoch"}: a bridge the broker had no session
-//                                         for (a new epoch each time); every other bridge
-//                                         publishes its drinks again once per epoch it sees,
-//                                         also one that connects later (it gets the retained hello)
+//     <prefix>/household/hello/<bridge>   retained {"epoch","have":{member: time}}: a bridge the
+//                                         broker had no session for (a new epoch each time);
+//                                         every other bridge publishes its drinks changed after
+//                                         what `have` names for it (all when nothing) once per
+//                                         epoch it sees, also one that connects later (it gets
+//                                         the retained hello)
 //     <prefix>/household/bottle/<address> retained: the serial of the bottle with that address
 //                                         (claims and syncer are keyed by the serial once read)
 //     <prefix>/household/reminds/<bottle>/<bridge>  retained "1" / "": the bridge runs the
@@ -55,9 +57,12 @@ public final class HouseholdLink: Sendable {
         public var deleted: Bool
         /// The bridge that synced it.
         public var origin: String
+        /// When the origin stored or deleted it (its clock): a member's hello says the latest it
+        /// has, and the origin answers with only what changed after (nil from an older bridge).
+        public var changedAt: Double?
 
         public init(bottle: String, recordID: UInt32, timestamp: UInt32, amountML: Int, bottleLevelML: Int,
-                    typeRaw: UInt8, flagsRaw: UInt8, deleted: Bool, origin: String) {
+                    typeRaw: UInt8, flagsRaw: UInt8, deleted: Bool, origin: String, changedAt: Double? = nil) {
             self.bottle = bottle
             self.recordID = recordID
             self.timestamp = timestamp
@@ -67,6 +72,7 @@ public final class HouseholdLink: Sendable {
             self.flagsRaw = flagsRaw
             self.deleted = deleted
             self.origin = origin
+            self.changedAt = changedAt
         }
     }
 
@@ -106,10 +112,12 @@ public final class HouseholdLink: Sendable {
     /// What another bridge sent.
     public enum Received: Sendable, Equatable {
         case drink(Drink)
-        /// A bridge without a session: it wants every drink again, once per `epoch` (nil: an
-        /// older bridge's hello without one, answered every time). `stored`: the broker's
-        /// retained copy, heard at subscription (its bridge was subscribed before this connection).
-        case hello(from: String, epoch: String?, stored: Bool)
+        /// A bridge without a session: it wants the drinks it lacks again, once per `epoch` (nil:
+        /// an older bridge's hello without one, answered every time). `have`: per member, the
+        /// latest change of that member's drinks it holds (a member it does not name gets all
+        /// again). `stored`: the broker's retained copy, heard at subscription (its bridge was
+        /// subscribed before this connection).
+        case hello(from: String, epoch: String?, have: [String: Double], stored: Bool)
         /// The serial (`key`) of the bottle whose address has topic id `address`.
         case bottleKey(address: String, key: String)
         /// A bridge runs (or no longer runs) the reminders of a bottle (its topic id).
@@ -269,7 +277,7 @@ public final class HouseholdLink: Sendable {
                     guard abs(stamp.time - clock.now) <= Self.pingWindow else { return drops.drop(.stale, topic: message.topic) }
                     received(.ping(from: sender))
                 case "hello":
-                    received(.hello(from: sender, epoch: Self.epoch(from: body), stored: message.retain))
+                    received(.hello(from: sender, epoch: Self.epoch(from: body), have: Self.have(from: body), stored: message.retain))
                 case "delivered":
                     guard let delivered = Self.delivered(from: body, by: sender) else { return drops.drop(.malformed, topic: message.topic) }
                     received(.delivered(delivered))
@@ -388,10 +396,12 @@ public final class HouseholdLink: Sendable {
         }
     }
 
-    /// Asks the other bridges for everything, once for this `epoch` (QoS 1, retained: a bridge
-    /// that connects later hears it too).
-    public func hello(epoch: String) throws(SinkDeliveryError) {
-        try publish(helloTopic, JSONValue.object(["epoch": .string(epoch)]).text, retain: true)
+    /// Asks the other bridges for what this one lacks, once for this `epoch` (QoS 1, retained:
+    /// a bridge that connects later hears it too): `have` is, per member, the latest change of
+    /// its drinks this bridge holds.
+    public func hello(epoch: String, have: [String: Double] = [:]) throws(SinkDeliveryError) {
+        let marks = have.filter { MQTTTopics.isValidID($0.key) && $0.value.isFinite }.mapValues { JSONValue.string(String($0)) }
+        try publish(helloTopic, JSONValue.object(["epoch": .string(epoch), "have": .object(marks)]).text, retain: true)
     }
 
     /// Tells the household the serial of the bottle with `address` (retained).
@@ -420,6 +430,19 @@ public final class HouseholdLink: Sendable {
     }
 
     /// A hello's epoch (letters and digits, at most 64); nil for an older bridge's `{}`.
+    /// A hello's `have` marks: valid bridge names and finite times only, at most `maximumHave`.
+    static func have(from payload: [UInt8]) -> [String: Double] {
+        guard let json = JSONValue.parse(payload), case let .object(marks)? = json["have"] else { return [:] }
+        var have: [String: Double] = [:]
+        for (bridge, value) in marks where have.count < maximumHave && MQTTTopics.isValidID(bridge) {
+            if case let .string(text) = value, let time = Double(text), time.isFinite { have[bridge] = time }
+        }
+        return have
+    }
+
+    /// The most members a hello names (a household is a handful of rooms).
+    static let maximumHave = 64
+
     static func epoch(from payload: [UInt8]) -> String? {
         guard let json = JSONValue.parse(payload), case let .string(epoch)? = json["epoch"], MQTTTopics.isValidID(epoch) else { return nil }
         return epoch
@@ -442,7 +465,7 @@ public final class HouseholdLink: Sendable {
             "bottle": .string(drink.bottle), "record_id": .int(Int(drink.recordID)), "timestamp": .int(Int(drink.timestamp)),
             "amount_ml": .int(drink.amountML), "bottle_level_ml": .int(drink.bottleLevelML),
             "type_raw": .int(Int(drink.typeRaw)), "flags_raw": .int(Int(drink.flagsRaw)), "deleted": .bool(drink.deleted),
-        ])
+        ].merging(drink.changedAt.map { ["changed_at": JSONValue.string(String($0))] } ?? [:]) { first, _ in first })
     }
 
     /// A serial or an address: what a bridge keys a bottle by (it reaches logs, the history and
@@ -463,7 +486,9 @@ public final class HouseholdLink: Sendable {
               case let .int(type)? = json["type_raw"], let typeRaw = UInt8(exactly: type),
               case let .int(flags)? = json["flags_raw"], let flagsRaw = UInt8(exactly: flags),
               case let .bool(deleted)? = json["deleted"] else { return nil }
+        var changedAt: Double?
+        if case let .string(text)? = json["changed_at"], let time = Double(text), time.isFinite { changedAt = time }
         return Drink(bottle: bottle, recordID: recordID, timestamp: timestamp, amountML: amount, bottleLevelML: level,
-                     typeRaw: typeRaw, flagsRaw: flagsRaw, deleted: deleted, origin: origin)
+                     typeRaw: typeRaw, flagsRaw: flagsRaw, deleted: deleted, origin: origin, changedAt: changedAt)
     }
 }
