@@ -237,8 +237,13 @@ struct HouseholdClaimsTests {
             let restarted = try replication(port: port, id: "office", knows: bottle, db: db)
             let restartedRun = Task { try await restarted.run() }
             defer { restartedRun.cancel() }
-            try await waitUntil(.seconds(30), "the restarted office to remind (the kitchen's last will)") {
-                restarted.isConnected && restarted.claims.remindsFor(bottle: Self.serial, address: Self.address)
+            // Heard, not inferred from an empty view: the kitchen synced last, and its last will
+            // says it is offline, so the office reminds; judged once that hand-over has settled
+            // (HouseholdClaims.handOverSettle).
+            try await waitUntil(.seconds(30), "the restarted office to remind (the kitchen's last will), the hand-over settled") {
+                restarted.isConnected && restarted.claims.syncer(bottle: Self.serial) == "kitchen"
+                    && restarted.claims.remindsFor(bottle: Self.serial, address: Self.address)
+                    && restarted.claims.settled(bottle: Self.serial, address: Self.address)
             }
             #expect(restarted.claims.deliveredElsewhere(bottle: Self.serial).contains("hydration-1"), "kept in its history")
             #expect(!offer(restarted, "hydration-1"), "what the kitchen delivered before the restart is not repeated")
