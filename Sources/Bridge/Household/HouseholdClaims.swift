@@ -313,12 +313,8 @@ public final class HouseholdClaims: Sendable {
     /// while who reminds changed within `handOverSettle` before `now`: its syncer, the bridges
     /// that run its reminders, or whether one of them is alive.
     private static func settling(key: String, address: String?, me: String, now: Double, in state: State) -> Bool {
-        var ids = [topicID(key)]
-        if let address {
-            ids.append(topicID(address))
-            if let serial = state.serials[topicID(address)] { ids.append(topicID(serial)) }
-        }
-        let syncer = ids.compactMap { state.syncers[$0] }.max(by: { $0.at < $1.at })?.bridge
+        let ids = topicIDs(key: key, address: address, in: state)
+        let syncer = lastSyncer(of: ids, in: state)
         if syncer == me { return false }
         let bridges = Set(ids.flatMap { state.reminding[$0] ?? [] }).union(syncer.map { [$0] } ?? [])
         let changed = (ids.compactMap { state.changedAt[$0] } + bridges.compactMap { state.aliveChangedAt[$0] }).max() ?? -.infinity
@@ -331,6 +327,22 @@ public final class HouseholdClaims: Sendable {
         return state.withLock { !Self.settling(key: key, address: address, me: me, now: now, in: $0) }
     }
 
+    /// Every topic id the bottle `key` (with `address`, when known) may be heard under: its key's,
+    /// its address's, and the serial the household mapped that address to.
+    private static func topicIDs(key: String, address: String?, in state: State) -> [String] {
+        var ids = [topicID(key)]
+        if let address {
+            ids.append(topicID(address))
+            if let serial = state.serials[topicID(address)] { ids.append(topicID(serial)) }
+        }
+        return ids
+    }
+
+    /// The bridge that synced the bottle last under any of `ids` (by the time its message carries).
+    private static func lastSyncer(of ids: [String], in state: State) -> String? {
+        ids.compactMap { state.syncers[$0] }.max(by: { $0.at < $1.at })?.bridge
+    }
+
     /// The rule: the last syncer while it is not known offline; else the alive bridge with the
     /// smallest id among those that run the bottle's reminders, this one included.
     private static func reminds(key: String, address: String?, me: String, in state: State) -> Bool {
@@ -339,12 +351,8 @@ public final class HouseholdClaims: Sendable {
 
     /// The bridge that delivers the reminders of bottle `key` as this bridge `me` knows the household.
     private static func reminder(key: String, address: String?, me: String, in state: State) -> String {
-        var ids = [topicID(key)]
-        if let address {
-            ids.append(topicID(address))
-            if let serial = state.serials[topicID(address)] { ids.append(topicID(serial)) }
-        }
-        if let syncer = ids.compactMap({ state.syncers[$0] }).max(by: { $0.at < $1.at })?.bridge,
+        let ids = topicIDs(key: key, address: address, in: state)
+        if let syncer = lastSyncer(of: ids, in: state),
            syncer == me || state.alive[syncer] != false {
             return syncer
         }
