@@ -39,11 +39,13 @@ let package = Package(
         // The no-I/O core: wire formats of docs/protocol.md.
         .target(name: "AquavateProtocol"),
         // Time, written once: the injected wall clock (system and manual), the monotonic clock, the
-        // local day and its time zone, the civil calendar, ISO 8601 text.
+        // local day and its time zone, the civil calendar, ISO 8601 text; when this machine's clock
+        // may set the bottle's (`SetTimePolicy`).
         .target(name: "Timekeeping", dependencies: ["Locking"]),
         // .aqcap capture files and btsnoop import.
         .target(name: "AquavateCapture", dependencies: ["AquavateProtocol", "Locking", "Timekeeping"]),
-        // The drink history (GRDB / SQLite).
+        // The drink history (GRDB / SQLite), and the bottle command queue with its one door
+        // (`BottleControl`).
         .target(name: "History", dependencies: [
             "AquavateProtocol", "Timekeeping",
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -68,19 +70,52 @@ let package = Package(
         // libmosquitto (MQTT) loaded with dlopen at the first MQTT client, so that a bridge without
         // MQTT never maps it and the libssl and libcrypto it brings (mosquitto.h from libmosquitto-dev).
         .target(name: "CMosquittoLoader"),
-        // Notification sinks: journal, desktop, MQTT, HTTP push.
-        .target(name: "Sinks", dependencies: ["DBus", "CMosquittoLoader", "CCurlLoader", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log"),
-                                     .product(name: "Crypto", package: "swift-crypto")]),
-        // Configuration, replay, the daemon's wiring.
-        .target(name: "Bridge", dependencies: [
-            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "CBluetooth", "CSystemd", "CTimex", "CMalloc", "CLink", "BlueZ", "BottleSession", "ProcessSupport", "Locking", "Timekeeping",
-            .product(name: "Logging", package: "swift-log"),
+        // The MQTT client every MQTT user shares (the Home Assistant publisher in Sinks, the
+        // household): libmosquitto through CMosquittoLoader, the broker URL, topic names, the JSON
+        // of the payloads, and the errors of setting up and delivering.
+        .target(name: "MQTT", dependencies: ["CMosquittoLoader", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log")]),
+        // The settings: typed keys (`SettingCatalog`), the TOML file, stored settings and `--set`,
+        // per-bottle views, the listen address, host name and household key. Nothing of Bluetooth,
+        // D-Bus or systemd, so that the web and every command may read them.
+        .target(name: "Settings", dependencies: [
+            "History", "Reminders",
             .product(name: "TOMLKit", package: "TOMLKit"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // Notification sinks: journal, desktop, MQTT with Home Assistant discovery, HTTP push.
+        .target(name: "Sinks", dependencies: ["MQTT", "DBus", "CCurlLoader", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log")]),
+        // Several bridges on one broker (docs/household.md): the signed link, drink replication,
+        // claims and reminder hand-over, membership.
+        .target(name: "Household", dependencies: [
+            "MQTT", "Settings", "HostClock", "History", "AquavateProtocol", "Locking", "Timekeeping",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // The reminder engine run over the history: its ledger, settings from the configuration,
+        // stored schedules, the runner that restores, ticks and saves it.
+        .target(name: "Reminding", dependencies: [
+            "Settings", "History", "Reminders", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log"),
+        ]),
+        // This machine's clock: synchronised (adjtimex), and trusted enough for SET_TIME.
+        .target(name: "HostClock", dependencies: ["CTimex", "History", "Timekeeping"]),
+        // What the bridge reports: the JSON events, `status`, `history`, the sync tally of /metrics.
+        .target(name: "Reports", dependencies: [
+            "Settings", "Reminding", "HostClock", "History", "Reminders", "AquavateProtocol", "AquavateCapture", "Locking", "Timekeeping",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The bridge on Bluetooth and systemd: the ingest of bottle traffic, replay, the daemon,
+        // `doctor`, the sinks' set-up.
+        .target(name: "Bridge", dependencies: [
+            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "MQTT", "Settings", "Household", "Reminding", "HostClock", "Reports",
+            "DBus", "CBluetooth", "CSystemd", "CMalloc", "CLink", "BlueZ", "BottleSession", "ProcessSupport", "Locking", "Timekeeping",
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // The web page, JSON API and Prometheus metrics over the history (docs/design.md 3.6).
+        // Nothing of Bluetooth, D-Bus or systemd.
         .target(name: "Web", dependencies: [
-            "Bridge", "History", "Reminders", "AquavateProtocol", "Locking", "Timekeeping",
+            "Settings", "Reports", "Reminding", "Household", "History", "Reminders", "AquavateProtocol", "Locking", "Timekeeping",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -98,7 +133,7 @@ let package = Package(
         .target(name: "BottleSimulator", dependencies: ["DBus", "AquavateProtocol", "Locking", "Timekeeping"]),
 
         .executableTarget(name: "aquavate-bridge", dependencies: [
-            "Bridge", "Web", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders", "BottleSimulator", "Locking", "Timekeeping",
+            "Bridge", "Web", "Settings", "Household", "Reminding", "HostClock", "Reports", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders", "BottleSimulator", "Locking", "Timekeeping",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -115,7 +150,7 @@ let package = Package(
 
         // Benchmarks (not tests): `swift run -c release aquavate-bench`.
         .executableTarget(name: "aquavate-bench", dependencies: [
-            "AquavateProtocol", "AquavateCapture", "History", "Bridge", "Reminders", "ProcessSupport", "BottleSimulator", "BlueZ", "DBus", "Timekeeping",
+            "AquavateProtocol", "AquavateCapture", "History", "Bridge", "Settings", "Reminders", "ProcessSupport", "BottleSimulator", "BlueZ", "DBus", "Timekeeping",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Benchmarks/aquavate-bench"),
 
@@ -129,15 +164,15 @@ let package = Package(
         .target(name: "BusTestSupport", dependencies: ["ProcessSupport", "BottleSimulator", "Locking"], path: "Tests/BusTestSupport"),
         .testTarget(name: "DBusTests", dependencies: ["Locking", "DBus", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders", "Timekeeping"]),
-        .testTarget(name: "SinksTests", dependencies: ["Sinks", "Timekeeping", "DBus", "BusTestSupport", "ProcessSupport"]),
-        .testTarget(name: "InstallTests", dependencies: ["Locking", "Bridge", "DBus", "BusTestSupport", "ProcessSupport"]),
+        .testTarget(name: "SinksTests", dependencies: ["Sinks", "MQTT", "Timekeeping", "DBus", "BusTestSupport", "ProcessSupport"]),
+        .testTarget(name: "InstallTests", dependencies: ["Locking", "Bridge", "Settings", "HostClock", "DBus", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "BottleSimulatorTests", dependencies: ["Locking", "Timekeeping", "BottleSimulator", "DBus", "AquavateProtocol", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["Locking", "Timekeeping", "BlueZ", "BottleSession", "DBus", "AquavateProtocol", "History", "BottleSimulator", "BusTestSupport"]),
         // Which module may import which (docs/architecture.md, "Module map"): reads the source tree, builds
         // against nothing of the product.
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "HomeAssistantTests", dependencies: ["BusTestSupport", "Locking", "ProcessSupport", "Timekeeping"]),
-        .testTarget(name: "WebTests", dependencies: ["Web", "Bridge", "History", "Locking", "Timekeeping", "ProcessSupport", "AquavateProtocol", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "BridgeTests", dependencies: ["Locking", "Timekeeping", "Bridge", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks", "BusTestSupport", "ProcessSupport", "CLink"]),
+        .testTarget(name: "WebTests", dependencies: ["Web", "Settings", "Reports", "History", "Locking", "Timekeeping", "ProcessSupport", "AquavateProtocol", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "BridgeTests", dependencies: ["Locking", "Timekeeping", "Bridge", "Settings", "MQTT", "Household", "Reminding", "HostClock", "Reports", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks", "BusTestSupport", "ProcessSupport", "CLink"]),
     ]
 )

@@ -18,11 +18,12 @@ import AquavateProtocol
 import BlueZ
 import BottleSession
 import BottleSimulator
-import DBus
 import Bridge
+import DBus
 import Foundation
 import History
 import Logging
+import Settings
 import Synchronization
 import Timekeeping
 

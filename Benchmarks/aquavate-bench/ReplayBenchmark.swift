@@ -9,6 +9,7 @@ import Bridge
 import Foundation
 import History
 import Logging
+import Settings
 
 enum ReplayBenchmark {
     static func run(_ options: [String]) {

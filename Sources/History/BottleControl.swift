@@ -3,7 +3,6 @@
 // that exists, a bottle that is adopted — and the same queue.
 
 import AquavateProtocol
-import History
 
 /// What a person asks, before it is checked.
 public enum BottleRequest: Sendable, Hashable {

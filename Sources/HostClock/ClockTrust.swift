@@ -7,8 +7,8 @@
 // whose clock was never set records no drinks at all (docs/protocol.md 5.2), so an unanswerable
 // question does not withhold SET_TIME for ever.
 
-import BottleSession
 import History
+import Timekeeping
 
 public struct ClockTrust: Sendable, Equatable {
     public var sync: ClockSync
@@ -56,20 +56,6 @@ public struct ClockTrust: Sendable, Equatable {
             return "Clock: NOT synchronised — SET_TIME withheld"
         case .unknown(let why):
             return "Clock: synchronisation unknown (\(why)) — SET_TIME sent when not behind the stored drinks"
-        }
-    }
-
-    /// The doctor's finding.
-    public var finding: DoctorFinding {
-        switch sync {
-        case .synchronised:
-            return DoctorFinding(.ok, "clock", "synchronised (NTP)")
-        case .notSynchronised:
-            return DoctorFinding(.warn, "clock", "not synchronised: SET_TIME is withheld, so the bottle keeps its own time",
-                                 fix: "sudo timedatectl set-ntp true, then wait until timedatectl says 'System clock synchronized: yes'")
-        case .unknown(let why):
-            return DoctorFinding(.warn, "clock", "cannot tell whether it is synchronised (\(why))",
-                                 fix: "check timedatectl; SET_TIME is still sent when the clock is not behind the stored drinks")
         }
     }
 }

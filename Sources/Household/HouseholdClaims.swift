@@ -24,7 +24,7 @@
 import Foundation
 import Locking
 import Logging
-import Sinks
+import MQTT
 import Timekeeping
 
 public final class HouseholdClaims: Sendable {

@@ -41,6 +41,8 @@
 import Foundation
 import Locking
 import Logging
+import MQTT
+import Settings
 import Timekeeping
 
 public final class HouseholdLink: Sendable {

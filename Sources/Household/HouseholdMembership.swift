@@ -5,7 +5,7 @@
 
 import Foundation
 import History
-import Sinks
+import Settings
 
 public enum HouseholdMembership {
     /// The engine_state rows this file keeps.

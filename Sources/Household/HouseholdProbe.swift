@@ -5,6 +5,8 @@
 import Foundation
 import Locking
 import Logging
+import MQTT
+import Settings
 import Timekeeping
 
 public enum HouseholdProbe {

@@ -21,9 +21,11 @@
 import AquavateProtocol
 import Foundation
 import History
+import HostClock
 import Logging
+import MQTT
 import ServiceLifecycle
-import Sinks
+import Settings
 import Timekeeping
 
 public actor HouseholdReplication: Service {

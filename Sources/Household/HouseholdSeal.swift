@@ -14,6 +14,8 @@
 
 import Crypto
 import Foundation
+import MQTT
+import Settings
 
 public struct HouseholdStamp: Sendable, Equatable, Comparable {
     /// The member that signed (its `bridge.id`; `doctor`'s probe id for a ping).

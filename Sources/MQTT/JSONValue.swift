@@ -4,7 +4,7 @@
 
 import Foundation
 
-enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int)
@@ -12,14 +12,14 @@ enum JSONValue: Sendable, Equatable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    static func optional(_ value: Int?) -> JSONValue { value.map(JSONValue.int) ?? .null }
-    static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-    static func optional(_ value: Bool?) -> JSONValue { value.map(JSONValue.bool) ?? .null }
+    package static func optional(_ value: Int?) -> JSONValue { value.map(JSONValue.int) ?? .null }
+    package static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+    package static func optional(_ value: Bool?) -> JSONValue { value.map(JSONValue.bool) ?? .null }
 
     /// Compact JSON text, object keys sorted, written by Foundation's JSONSerialization.
     /// Apostrophes are escaped as `\u0027` so the text can sit inside a single-quoted ntfy
     /// action value.
-    var text: String {
+    package var text: String {
         // A JSONValue holds only JSON types, so serialisation cannot fail.
         let data = (try? JSONSerialization.data(withJSONObject: foundationObject,
                                                 options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])) ?? Data()
@@ -40,7 +40,7 @@ enum JSONValue: Sendable, Equatable {
     /// Parses JSON text with Foundation's JSONSerialization; nil when it is not valid JSON.
     /// Integral numbers become `.int`; other numbers are kept as their text, which is all a
     /// command needs.
-    static func parse(_ bytes: [UInt8]) -> JSONValue? {
+    package static func parse(_ bytes: [UInt8]) -> JSONValue? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) else {
             return nil
         }
@@ -81,12 +81,12 @@ enum JSONValue: Sendable, Equatable {
         }
     }
 
-    subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case let .object(members) = self { return members[key] }
         return nil
     }
 
-    var stringValue: String? {
+    package var stringValue: String? {
         if case let .string(value) = self { return value }
         return nil
     }
@@ -103,5 +103,5 @@ enum JSONValue: Sendable, Equatable {
 }
 
 extension JSONValue: ExpressibleByStringLiteral {
-    init(stringLiteral value: String) { self = .string(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
 }

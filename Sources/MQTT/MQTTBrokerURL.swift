@@ -43,7 +43,7 @@ public struct MQTTBrokerURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The text with any password replaced, so a refused URL can be logged.
-    static func redacted(_ text: String) -> String {
+    package static func redacted(_ text: String) -> String {
         guard let at = text.lastIndex(of: "@"), let schemeEnd = text.range(of: "://")?.upperBound,
               schemeEnd < at, let colon = text[schemeEnd..<at].firstIndex(of: ":") else { return text }
         return text[..<text.index(after: colon)] + "***" + text[at...]

@@ -63,14 +63,14 @@ public struct MQTTTopics: Sendable, Equatable {
     }
 
     /// Home Assistant's object-id characters, which are also safe in any MQTT topic level.
-    static func isValidID(_ text: String) -> Bool {
+    package static func isValidID(_ text: String) -> Bool {
         !text.isEmpty && text.count <= 64 && text.unicodeScalars.allSatisfy {
             $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
         }
     }
 
     /// A prefix of one or more topic levels: no wildcards, no empty level, no NUL.
-    static func isValidPrefix(_ text: String) -> Bool {
+    package static func isValidPrefix(_ text: String) -> Bool {
         !text.isEmpty && !text.contains("+") && !text.contains("#") && !text.contains("\u{0}")
             && !text.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty }
     }

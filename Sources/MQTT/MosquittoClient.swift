@@ -32,11 +32,11 @@ import Locking
 import Logging
 
 /// What can go wrong when publishing or subscribing.
-enum MQTTClientError: Error, Equatable, CustomStringConvertible {
+package enum MQTTClientError: Error, Equatable, CustomStringConvertible {
     case notConnected(broker: String)
     case failed(operation: String, code: Int32)
 
-    var description: String {
+    package var description: String {
         switch self {
         case let .notConnected(broker): return "not connected to the MQTT broker at \(broker)"
         case let .failed(operation, code): return "MQTT \(operation) failed: \(MosquittoLibrary.describe(code))"
@@ -44,28 +44,28 @@ enum MQTTClientError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-final class MosquittoClient: @unchecked Sendable {
-    struct Message: Sendable, Equatable {
-        var topic: String
-        var payload: [UInt8]
-        var qos: Int32 = 1
-        var retain: Bool = false
+package final class MosquittoClient: @unchecked Sendable {
+    package struct Message: Sendable, Equatable {
+        package var topic: String
+        package var payload: [UInt8]
+        package var qos: Int32 = 1
+        package var retain: Bool = false
 
-        init(topic: String, payload: [UInt8], qos: Int32 = 1, retain: Bool = false) {
+        package init(topic: String, payload: [UInt8], qos: Int32 = 1, retain: Bool = false) {
             self.topic = topic
             self.payload = payload
             self.qos = qos
             self.retain = retain
         }
 
-        init(topic: String, text: String, qos: Int32 = 1, retain: Bool = false) {
+        package init(topic: String, text: String, qos: Int32 = 1, retain: Bool = false) {
             self.init(topic: topic, payload: Array(text.utf8), qos: qos, retain: retain)
         }
 
-        var text: String { String(decoding: payload, as: UTF8.self) }
+        package var text: String { String(decoding: payload, as: UTF8.self) }
     }
 
-    struct Options: Sendable {
+    package struct Options: Sendable {
         var broker: MQTTBrokerURL
         var clientID: String?
         var keepAliveSeconds: Int = 60
@@ -87,10 +87,27 @@ final class MosquittoClient: @unchecked Sendable {
         /// the broker keeps the subscriptions and queues QoS 1 messages while the client is away
         /// (the household's replication, docs/design.md 6).
         var cleanSession = true
+
+        package init(broker: MQTTBrokerURL, clientID: String? = nil, keepAliveSeconds: Int = 60, will: Message? = nil,
+                     caFile: String? = nil, caDirectory: String = "/etc/ssl/certs", protocolVersion5: Bool = false,
+                     reconnectDelay: ClosedRange<Double> = 1...60, maximumPacketSize: UInt32? = nil,
+                     maximumIncomingPayload: Int? = nil, cleanSession: Bool = true) {
+            self.broker = broker
+            self.clientID = clientID
+            self.keepAliveSeconds = keepAliveSeconds
+            self.will = will
+            self.caFile = caFile
+            self.caDirectory = caDirectory
+            self.protocolVersion5 = protocolVersion5
+            self.reconnectDelay = reconnectDelay
+            self.maximumPacketSize = maximumPacketSize
+            self.maximumIncomingPayload = maximumIncomingPayload
+            self.cleanSession = cleanSession
+        }
     }
 
     /// Called on the network thread.
-    struct Handlers: Sendable {
+    package struct Handlers: Sendable {
         var connected: @Sendable (MosquittoClient) -> Void = { _ in }
         var disconnected: @Sendable (_ unexpected: Bool) -> Void = { _ in }
         var message: @Sendable (MosquittoClient, Message) -> Void = { _, _ in }
@@ -99,6 +116,18 @@ final class MosquittoClient: @unchecked Sendable {
         /// The last will of the next connection, asked before each attempt (nil: `Options.will`
         /// stays): a signed will carries a stamp newer than the connection before (the household's).
         var nextWill: (@Sendable () -> Message)?
+
+        package init(connected: @escaping @Sendable (MosquittoClient) -> Void = { _ in },
+                     disconnected: @escaping @Sendable (_ unexpected: Bool) -> Void = { _ in },
+                     message: @escaping @Sendable (MosquittoClient, Message) -> Void = { _, _ in },
+                     oversized: @escaping @Sendable (MosquittoClient, _ topic: String, _ bytes: Int) -> Void = { _, _, _ in },
+                     nextWill: (@Sendable () -> Message)? = nil) {
+            self.connected = connected
+            self.disconnected = disconnected
+            self.message = message
+            self.oversized = oversized
+            self.nextWill = nextWill
+        }
     }
 
     let options: Options
@@ -132,7 +161,7 @@ final class MosquittoClient: @unchecked Sendable {
     /// The next attempt must be a full connect: set when falling back to 3.1.1 (see `connect`).
     private var fullConnectNeeded = false
 
-    init(options: Options, handlers: Handlers, logger: Logger) throws(SinkConfigurationError) {
+    package init(options: Options, handlers: Handlers, logger: Logger) throws(SinkConfigurationError) {
         try MosquittoLibrary.load()
         guard let handle = aq_mosquitto_new(options.clientID, options.cleanSession || options.clientID == nil, nil) else {
             throw .mqttSetupFailed("mosquitto_new: \(String(cString: strerror(errno)))")
@@ -179,12 +208,12 @@ final class MosquittoClient: @unchecked Sendable {
         }
     }
 
-    var isConnected: Bool { state.withLock { $0.connected } }
+    package var isConnected: Bool { state.withLock { $0.connected } }
 
     /// Waits until the broker accepted the connection (true) or `timeout` passed (false). Woken
     /// by the connect callback, not polled; for a one-shot client (`bottle forget`, `doctor`) that
     /// has nothing to do before it is connected.
-    func waitUntilConnected(within timeout: Duration) async -> Bool {
+    package func waitUntilConnected(within timeout: Duration) async -> Bool {
         await withCheckedContinuation { continuation in
             let waiter = state.withLock { state -> Int? in
                 guard !state.connected else { return nil }
@@ -209,12 +238,12 @@ final class MosquittoClient: @unchecked Sendable {
 
     /// Whether the broker still had this client's session at the last connection (a persistent
     /// session: false at the first connection, and after a broker that lost it).
-    var sessionPresent: Bool { state.withLock { $0.sessionPresent } }
+    package var sessionPresent: Bool { state.withLock { $0.sessionPresent } }
 
     // MARK: - Any thread
 
     /// Starts the network thread, which connects and keeps reconnecting until `stop()`.
-    func start() {
+    package func start() {
         let shouldStart = state.withLock { state -> Bool in
             guard !state.started, !state.stopRequested else { return false }
             state.started = true
@@ -233,7 +262,7 @@ final class MosquittoClient: @unchecked Sendable {
     /// connection: libmosquitto would otherwise accept it and lose it at the next reconnect
     /// (clean session).
     @discardableResult
-    func publish(_ message: Message) throws(MQTTClientError) -> Int32 {
+    package func publish(_ message: Message) throws(MQTTClientError) -> Int32 {
         guard isConnected else { throw .notConnected(broker: options.broker.description) }
         var id: Int32 = 0
         let code = message.payload.withUnsafeBytes {
@@ -247,7 +276,7 @@ final class MosquittoClient: @unchecked Sendable {
 
     /// Subscribes for the current connection (clean session: call it from `connected`).
     /// `retainAsPublished` (MQTT 5 only) keeps the retain flag of live messages, for tests.
-    func subscribe(_ topic: String, qos: Int32 = 1, retainAsPublished: Bool = false) throws(MQTTClientError) {
+    package func subscribe(_ topic: String, qos: Int32 = 1, retainAsPublished: Bool = false) throws(MQTTClientError) {
         let code: Int32
         if options.protocolVersion5 {
             let retainAsPublishedOption: Int32 = 0x08  // MQTT_SUB_OPT_RETAIN_AS_PUBLISHED
@@ -261,7 +290,7 @@ final class MosquittoClient: @unchecked Sendable {
     }
 
     /// Ends a subscription of the current connection.
-    func unsubscribe(_ topic: String) throws(MQTTClientError) {
+    package func unsubscribe(_ topic: String) throws(MQTTClientError) {
         let code = aq_mosquitto_unsubscribe(handle, nil, topic)
         guard code == Int32(MOSQ_ERR_SUCCESS.rawValue) else {
             throw .failed(operation: "unsubscribe from \(topic)", code: code)
@@ -275,7 +304,7 @@ final class MosquittoClient: @unchecked Sendable {
     /// Why wait for the acknowledgements: closing a socket whose receive buffer still holds the
     /// broker's PUBACK makes Linux send a reset, the broker may then lose the DISCONNECT it had
     /// not read yet, and it publishes the last will after all (seen in this suite).
-    func stop(finalMessages: [Message] = []) async {
+    package func stop(finalMessages: [Message] = []) async {
         let (wasRunning, wasConnected) = state.withLock { state -> (Bool, Bool) in
             let wasRunning = state.started && !state.stopRequested
             state.stopRequested = true
@@ -337,7 +366,7 @@ final class MosquittoClient: @unchecked Sendable {
 
     /// Test hook: breaks the TCP connection without an MQTT DISCONNECT, as a crash or a pulled
     /// cable would, so the broker publishes the last will.
-    func dropConnectionUncleanly() {
+    package func dropConnectionUncleanly() {
         let socket = aq_mosquitto_socket(handle)
         if socket >= 0 { shutdown(socket, Int32(SHUT_RDWR)) }
     }

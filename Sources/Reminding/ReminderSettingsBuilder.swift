@@ -2,6 +2,7 @@
 
 import Foundation
 import Reminders
+import Settings
 
 extension Configuration {
     /// The hydration settings of docs/reminders.md 2.1 with the engine-wide switch and time zone.

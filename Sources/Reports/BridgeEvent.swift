@@ -49,6 +49,15 @@ public enum BridgeEvent: Sendable, Equatable {
         public var battery: Int
         public var unsynced: Int
         public var flags: [String]
+
+        package init(time: Double, dailyTotalML: Int, bottleLevelML: Int, battery: Int, unsynced: Int, flags: [String]) {
+            self.time = time
+            self.dailyTotalML = dailyTotalML
+            self.bottleLevelML = bottleLevelML
+            self.battery = battery
+            self.unsynced = unsynced
+            self.flags = flags
+        }
     }
 
     public struct SyncEvent: Sendable, Equatable {
@@ -59,6 +68,14 @@ public enum BridgeEvent: Sendable, Equatable {
         public var outcome: Outcome
         /// Records of this sync that could not be drinks, quarantined.
         public var quarantined: Int = 0
+
+        package init(time: Double, records: Int, chunks: Int, outcome: Outcome, quarantined: Int = 0) {
+            self.time = time
+            self.records = records
+            self.chunks = chunks
+            self.outcome = outcome
+            self.quarantined = quarantined
+        }
     }
 
     /// A record the bottle sent that cannot be a drink, kept aside (docs/design.md 3.4).
@@ -122,6 +139,15 @@ public enum BridgeEvent: Sendable, Equatable {
         public var title: String
         public var body: String
         public var actions: [String] = []
+
+        package init(time: Double, id: String, kind: String, title: String, body: String, actions: [String] = []) {
+            self.time = time
+            self.id = id
+            self.kind = kind
+            self.title = title
+            self.body = body
+            self.actions = actions
+        }
     }
 
     /// A bottle command's state (docs/design.md 3.5): queued, applied or failed.
@@ -135,6 +161,16 @@ public enum BridgeEvent: Sendable, Equatable {
         public var status: String
         public var message: String?
         public var time: Double
+
+        package init(id: Int64, bottle: String, command: String, argument: String? = nil, status: String, message: String? = nil, time: Double) {
+            self.id = id
+            self.bottle = bottle
+            self.command = command
+            self.argument = argument
+            self.status = status
+            self.message = message
+            self.time = time
+        }
     }
 
     /// One adopted bottle, from its last connection (`bottle info --json`, docs/design.md 3.5).
@@ -154,12 +190,35 @@ public enum BridgeEvent: Sendable, Equatable {
         /// Bottle clock minus bridge clock at the last connection, seconds.
         public var clockOffset: Int?
         public var pending: [CommandEvent]
+
+        package init(address: String? = nil, name: String? = nil, serial: String? = nil, firmware: String? = nil, model: String? = nil, goalML: Int? = nil, battery: Int? = nil, calibrated: Bool? = nil, shakeToEmpty: Bool? = nil, lastSeen: Double? = nil, lastSync: Double? = nil, unsynced: Int? = nil, clockOffset: Int? = nil, pending: [CommandEvent]) {
+            self.address = address
+            self.name = name
+            self.serial = serial
+            self.firmware = firmware
+            self.model = model
+            self.goalML = goalML
+            self.battery = battery
+            self.calibrated = calibrated
+            self.shakeToEmpty = shakeToEmpty
+            self.lastSeen = lastSeen
+            self.lastSync = lastSync
+            self.unsynced = unsynced
+            self.clockOffset = clockOffset
+            self.pending = pending
+        }
     }
 
     public struct ErrorEvent: Sendable, Equatable {
         public var message: String
         public var file: String?
         public var line: Int?
+
+        package init(message: String, file: String? = nil, line: Int? = nil) {
+            self.message = message
+            self.file = file
+            self.line = line
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 import AquavateProtocol
 import Foundation
 import History
+import Settings
 import Timekeeping
 
 public struct HistoryReport: Sendable {

@@ -4,8 +4,11 @@
 import AquavateProtocol
 import Foundation
 import History
+import HostClock
 import Logging
 import Reminders
+import Reminding
+import Settings
 import Timekeeping
 
 public struct StatusReport: Sendable {

@@ -8,10 +8,10 @@
 // browser says where a request comes from (`Origin`, `Sec-Fetch-Site`), and a cross-site one is
 // refused, so no other site can delete a drink through a visitor's browser.
 
-import Bridge
 import Foundation
 import Hummingbird
 import Logging
+import Settings
 import Timekeeping
 
 struct AccessGuard: Sendable {

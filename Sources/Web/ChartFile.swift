@@ -2,9 +2,9 @@
 // server. The same drawing (`Charts.bars`), the same days (the history's day totals in the
 // configured zone) and the same words (messages.locale).
 
-import Bridge
 import Foundation
 import History
+import Settings
 import Timekeeping
 
 public enum ChartFile {

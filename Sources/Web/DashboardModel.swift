@@ -4,10 +4,10 @@
 // sync, today's drinks, its days, its commands waiting for the next connection.
 
 import AquavateProtocol
-import Bridge
 import Foundation
 import History
 import Reminders
+import Reports
 import Timekeeping
 
 struct BottlePanel: Sendable {

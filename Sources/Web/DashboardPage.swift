@@ -3,7 +3,6 @@
 // nothing else, from the bridge or the internet: a Pi without internet shows it whole.
 
 import AquavateProtocol
-import Bridge
 import Foundation
 import History
 import Reminders

@@ -7,8 +7,8 @@
 // from other machines too: any numeric address (a number cannot be rebound: the browser's origin
 // is the number itself) and the one configured `web.public_name`.
 
-import Bridge
 import Glibc
+import Settings
 
 struct HostCheck: Sendable {
     /// `web.token` is set: numeric addresses and the public name are accepted too.

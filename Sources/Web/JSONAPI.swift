@@ -3,9 +3,9 @@
 // `aquavate-bridge bottle …` (`BottleControl`). /api/openapi.yaml describes exactly these.
 
 import AquavateProtocol
-import Bridge
 import Foundation
 import History
+import Reports
 import Timekeeping
 
 enum JSONAPI {

@@ -3,10 +3,11 @@
 // intake and goal, drinks stored, battery and last sync per bottle, and the syncs of the daemon
 // this process runs (none for `serve`).
 
-import Bridge
 import Foundation
 import History
+import Household
 import Prometheus
+import Reports
 import Timekeeping
 
 enum MetricsPage {

@@ -3,9 +3,10 @@
 // the page's own switches show at once), the clock, and the daemon's sync tally when it runs beside
 // one.
 
-import Bridge
 import Foundation
 import History
+import Reports
+import Settings
 import Timekeeping
 
 public struct WebContext: Sendable {

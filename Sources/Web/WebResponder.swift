@@ -2,7 +2,6 @@
 // becomes a 4xx (or 503) answer with a JSON `error`, never a crash. Handlers that read the
 // database run on `WebWork`'s queues.
 
-import Bridge
 import Foundation
 import History
 import Hummingbird

@@ -2,13 +2,13 @@
 // over a history alone, `demo --serve` after the demo. It is a ServiceLifecycle service; `run`
 // places it in its group so that a server that fails (port taken) is logged and the daemon goes on.
 
-import Bridge
 import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
+import Settings
 import Timekeeping
 
 /// The server refused to start: one line saying why and what to do.

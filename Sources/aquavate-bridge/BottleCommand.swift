@@ -10,6 +10,9 @@ import ArgumentParser
 import Bridge
 import Foundation
 import History
+import Household
+import Reports
+import Settings
 import Sinks
 import Timekeeping
 

@@ -6,6 +6,7 @@ import Bridge
 import Foundation
 import History
 import Logging
+import Settings
 
 struct CommonOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Config file (TOML).", valueName: "FILE"))

@@ -3,6 +3,7 @@
 import ArgumentParser
 import Bridge
 import Foundation
+import Settings
 
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,15 +3,17 @@
 
 import AquavateProtocol
 import ArgumentParser
-import Bridge
 import BottleSimulator
+import Bridge
 import DBus
 import Foundation
 import History
+import Locking
 import Logging
 import Reminders
+import Reports
+import Settings
 import Sinks
-import Locking
 import Timekeeping
 import Web
 

@@ -3,6 +3,7 @@
 import ArgumentParser
 import Bridge
 import Foundation
+import Settings
 
 struct DoctorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,6 +5,7 @@
 import ArgumentParser
 import Bridge
 import Foundation
+import Settings
 import Sinks
 
 struct HouseholdCommand: ParsableCommand {

@@ -4,6 +4,7 @@ import ArgumentParser
 import Bridge
 import Foundation
 import History
+import Reminding
 import Timekeeping
 
 struct LogCommand: ParsableCommand {

@@ -5,6 +5,8 @@ import Bridge
 import Foundation
 import History
 import Reminders
+import Reminding
+import Settings
 import Sinks
 import Timekeeping
 

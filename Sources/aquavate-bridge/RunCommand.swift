@@ -7,8 +7,10 @@ import Bridge
 import DBus
 import Foundation
 import History
+import Household
 import Logging
 import ServiceLifecycle
+import Settings
 import Sinks
 import Timekeeping
 import Web

@@ -6,6 +6,7 @@ import Bridge
 import Foundation
 import History
 import Reminders
+import Reminding
 
 struct ScheduleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@
 import ArgumentParser
 import Bridge
 import Foundation
+import Settings
 import Timekeeping
 import Web
 

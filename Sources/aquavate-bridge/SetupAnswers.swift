@@ -3,6 +3,7 @@
 
 import Bridge
 import Foundation
+import Settings
 
 struct SetupAnswers {
     var bottle: String?

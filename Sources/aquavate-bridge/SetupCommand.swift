@@ -6,6 +6,7 @@ import ArgumentParser
 import BlueZ
 import Bridge
 import Foundation
+import Settings
 import Sinks
 
 struct SetupCommand: AsyncParsableCommand {

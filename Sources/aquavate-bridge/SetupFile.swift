@@ -6,6 +6,7 @@
 import Bridge
 import Foundation
 import Glibc
+import Settings
 
 enum SetupFile {
     struct Failure: Error, CustomStringConvertible {

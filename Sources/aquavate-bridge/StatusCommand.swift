@@ -3,6 +3,9 @@
 import ArgumentParser
 import Bridge
 import Foundation
+import History
+import HostClock
+import Reports
 import Timekeeping
 
 struct StatusCommand: ParsableCommand {

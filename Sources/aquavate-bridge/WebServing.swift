@@ -6,6 +6,7 @@ import Bridge
 import Foundation
 import Logging
 import ServiceLifecycle
+import Settings
 import Web
 
 enum WebServing {

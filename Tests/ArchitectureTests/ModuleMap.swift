@@ -6,10 +6,13 @@
 //   0. pure:       AquavateProtocol, Reminders (Foundation and time only), Locking (the pthread
 //                  mutex), Timekeeping (clocks, the local day, ISO 8601 text; on Locking)
 //   1. storage:    AquavateCapture (files), History (SQLite), ProcessSupport (children)
-//   2. transport:  DBus (libdbus), and on it BlueZ, BottleSimulator and Sinks
+//   2. transport:  DBus (libdbus), and on it BlueZ, BottleSimulator and Sinks; MQTT (libmosquitto)
+//   2. settings:   Settings (typed settings, the TOML file), HostClock (is this clock right?)
 //   3. session:    BottleSession (one bottle over BlueZ)
-//   4. the bridge: Bridge (ingest, daemon, configuration, replay)
-//   4. the web:    Web (the page, JSON API and metrics over the history; beside Bridge, on it)
+//   3. over the history: Household (bridges on one broker), Reminding (the engine run over the
+//                  history), Reports (events, status, history): none of Bluetooth, D-Bus, systemd
+//   4. the bridge: Bridge (ingest, daemon, doctor, replay: Bluetooth and systemd)
+//   4. the web:    Web (the page, JSON API and metrics; beside Bridge, never on it)
 //   5. the executables: aquavate-bridge, aquavate-sim
 // Package.swift's declared dependencies must lie inside this map (`ManifestTests`); the map may
 // allow a module that comes only transitively (aquavate-bridge names Sinks, which Bridge brings).
@@ -47,30 +50,75 @@ enum ModuleMap {
         // links libcurl and ~30 libraries into every start of the bridge (docs/performance.md).
         // MQTT likewise goes through CMosquittoLoader (libmosquitto, libssl, libcrypto at first use).
         // The household's messages are signed with swift-crypto's HMAC (docs/household.md).
-        "Sinks": platform.union(["CCurlLoader", "DBus", "CMosquittoLoader", "Locking", "Timekeeping", "Logging", "Crypto"]),
+        "Sinks": platform.union(["CCurlLoader", "DBus", "MQTT", "Locking", "Timekeeping", "Logging"]),
+        // The one MQTT client (libmosquitto through CMosquittoLoader, at the first client), shared
+        // by the Home Assistant publisher in Sinks and by the household.
+        "MQTT": platform.union(["CMosquittoLoader", "Locking", "Timekeeping", "Logging"]),
+
+        // The settings: what the web and every command read, so nothing of Bluetooth, D-Bus or
+        // systemd. The household key's check is swift-crypto's key.
+        "Settings": platform.union(["History", "Reminders", "TOMLKit", "Crypto"]),
+        // Is this machine's clock synchronised (adjtimex), and may SET_TIME be written from it.
+        "HostClock": platform.union(["CTimex", "History", "Timekeeping"]),
+        // The household (docs/household.md): on the MQTT client, not on the sinks, so that the web
+        // may read its tally without D-Bus; its messages signed with swift-crypto's HMAC.
+        "Household": platform.union([
+            "MQTT", "Settings", "HostClock", "History", "AquavateProtocol", "Locking", "Timekeeping", "Logging",
+            "ServiceLifecycle", "Crypto",
+        ]),
+        // The reminder engine run over the history and the configuration.
+        "Reminding": platform.union(["Settings", "History", "Reminders", "Locking", "Timekeeping", "Logging"]),
+        // What the bridge reports (JSON events, `status`, `history`, the sync tally): read by the
+        // command line and the web alike.
+        "Reports": platform.union([
+            "Settings", "Reminding", "HostClock", "History", "Reminders", "AquavateProtocol", "AquavateCapture",
+            "Locking", "Timekeeping", "Logging",
+        ]),
 
         // One bottle over BlueZ; what it stores goes through its `DrinkStore` protocol, so it
         // knows nothing of the database (the bridge's ingest path is the store).
         "BottleSession": platform.union(["BlueZ", "AquavateProtocol", "AquavateCapture", "Locking", "Timekeeping", "Logging"]),
 
         "Bridge": platform.union([
-            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "DBus", "BlueZ", "BottleSession",
-            "ProcessSupport", "Locking", "Timekeeping", "CBluetooth", "CSystemd", "CTimex", "CMalloc", "CLink", "Logging", "TOMLKit", "ServiceLifecycle",
+            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "MQTT", "Settings", "Household",
+            "Reminding", "HostClock", "Reports", "DBus", "BlueZ", "BottleSession",
+            "ProcessSupport", "Locking", "Timekeeping", "CBluetooth", "CSystemd", "CMalloc", "CLink", "Logging", "ServiceLifecycle",
         ]),
-        // The web page, JSON API and metrics: reads the history and the bridge's reports, queues
-        // bottle commands through the bridge's one door; nothing of Bluetooth or D-Bus. Under
-        // Hummingbird, its core and NIO for the server's bounds (the connection cap, the request
-        // deadline: a channel handler on NIO's HTTP request parts).
+        // The web page, JSON API and metrics: reads the history, the settings and the reports,
+        // queues bottle commands through the history's one door (`BottleControl`); nothing of
+        // Bluetooth, D-Bus or systemd (`OffTheBusTests`). Under Hummingbird, its core and NIO for
+        // the server's bounds (the connection cap, the request deadline: a channel handler on
+        // NIO's HTTP request parts).
         "Web": platform.union([
-            "Bridge", "History", "Reminders", "AquavateProtocol", "Locking", "Timekeeping", "Logging", "ServiceLifecycle",
-            "Hummingbird", "HummingbirdCore", "NIOCore", "NIOHTTPTypes", "Prometheus",
+            "Settings", "Reports", "Reminding", "Household", "History", "Reminders", "AquavateProtocol", "Locking",
+            "Timekeeping", "Logging", "ServiceLifecycle", "Hummingbird", "HummingbirdCore", "NIOCore", "NIOHTTPTypes", "Prometheus",
         ]),
         "aquavate-bridge": platform.union([
-            "Bridge", "Web", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders",
+            "Bridge", "Web", "Settings", "Household", "Reminding", "HostClock", "Reports", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders",
             "Sinks", "BottleSimulator", "Locking", "Timekeeping", "ArgumentParser", "Logging", "ServiceLifecycle",
         ]),
         "aquavate-sim": platform.union(["BottleSimulator", "DBus", "AquavateProtocol", "Locking", "Timekeeping", "ArgumentParser"]),
     ]
+
+    /// The modules of Bluetooth, D-Bus and systemd: the Bluetooth stack and its bus, the
+    /// service manager's notifications.
+    static let bluetoothDBusSystemd: Set<String> = ["BlueZ", "BottleSession", "DBus", "CDBus", "CBluetooth", "CSystemd"]
+
+    /// Modules that reach none of `bluetoothDBusSystemd`, not even through another module: the
+    /// web (which serves the history to a network) and what it stands on, so that a bug there
+    /// cannot touch the bus, and each can be built and tested without BlueZ.
+    static let offTheBus: Set<String> = ["Web", "Settings", "Reports", "Reminding", "Household", "HostClock", "MQTT"]
+
+    /// Every module `module` may reach through the map, itself excluded.
+    static func reachable(from module: String, in map: [String: Set<String>] = allowed) -> Set<String> {
+        var seen: Set<String> = []
+        var next = Array(map[module] ?? [])
+        while let current = next.popLast() {
+            guard seen.insert(current).inserted else { continue }
+            next.append(contentsOf: map[current] ?? [])
+        }
+        return seen
+    }
 
     /// Imports the map allows although the design does not want them: module → import → why, and
     /// what removes it. Empty: every module keeps to the floors above. The check fails when an

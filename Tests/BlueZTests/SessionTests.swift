@@ -11,6 +11,7 @@ import Foundation
 import History
 import Locking
 import Testing
+import Timekeeping
 
 /// One session's parts.
 struct SessionRig {

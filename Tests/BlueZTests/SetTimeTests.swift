@@ -7,6 +7,7 @@ import AquavateProtocol
 import BottleSession
 import Foundation
 import Testing
+import Timekeeping
 
 @Suite struct SetTimeTests {
     /// The fake bottle's Current State says 1_763_712_000; the rig's clock starts at 1_763_720_000.

@@ -8,6 +8,7 @@ import Foundation
 import History
 import Locking
 import Logging
+@testable import MQTT
 import ProcessSupport
 @testable import Sinks
 import Testing

@@ -12,6 +12,7 @@ import History
 import Locking
 import Logging
 import Reminders
+@testable import Settings
 import Testing
 
 @Suite("Clock jumps in the daemon's reminder desk")

@@ -2,10 +2,13 @@
 // and what `status` says about it.
 
 import AquavateProtocol
-@testable import Bridge
 import BottleSession
+@testable import Bridge
 import Foundation
 import History
+@testable import HostClock
+@testable import Reports
+@testable import Settings
 import Testing
 
 @Suite("Clock trust (SET_TIME)")

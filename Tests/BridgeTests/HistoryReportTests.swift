@@ -3,6 +3,8 @@
 @testable import Bridge
 import Foundation
 import History
+@testable import Reports
+@testable import Settings
 import Testing
 
 @Suite("History report")

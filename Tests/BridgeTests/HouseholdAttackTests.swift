@@ -11,9 +11,12 @@
 import BusTestSupport
 import Foundation
 import History
+@testable import Household
 import Locking
 import Logging
+@testable import MQTT
 import ProcessSupport
+@testable import Settings
 @testable import Sinks
 import Testing
 

@@ -7,6 +7,7 @@
 import BusTestSupport
 import Foundation
 import History
+@testable import Household
 import Locking
 import Logging
 import ProcessSupport

@@ -4,11 +4,12 @@
 // now retained with an epoch, answered once per epoch by every bridge that hears it, also by one
 // that connects later. Deterministic: the order is made by the test, not by timing.
 
-@testable import Bridge
 import AquavateProtocol
+@testable import Bridge
 import BusTestSupport
 import Foundation
 import History
+@testable import Household
 import Logging
 import ProcessSupport
 import Testing

@@ -2,6 +2,8 @@
 // bottle key's characters and to the bounds of a chunk's records before it is stored.
 
 @testable import Bridge
+@testable import Household
+@testable import MQTT
 @testable import Sinks
 import Testing
 

@@ -6,8 +6,10 @@
 import BusTestSupport
 import Foundation
 import History
+@testable import Household
 import Locking
 import Logging
+@testable import MQTT
 import ProcessSupport
 @testable import Sinks
 import Testing

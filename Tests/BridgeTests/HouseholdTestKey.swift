@@ -1,6 +1,7 @@
 // The household key the tests' bridges share (docs/household.md): a bridge without it is in no
 // household, and one with another key is a stranger.
 
+@testable import Settings
 @testable import Sinks
 
 enum HouseholdTestKey {

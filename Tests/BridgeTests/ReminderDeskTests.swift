@@ -5,9 +5,10 @@
 import BusTestSupport
 import Foundation
 import History
-import Logging
-import Sinks
 import Locking
+import Logging
+@testable import Settings
+import Sinks
 import Testing
 
 /// A sink that records what it gets and reaches a person.

@@ -4,6 +4,8 @@ import AquavateProtocol
 @testable import Bridge
 import Foundation
 import History
+@testable import Reports
+@testable import Settings
 import Testing
 
 @Suite("Replay with reminders")

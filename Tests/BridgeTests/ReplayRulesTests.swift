@@ -4,6 +4,7 @@ import AquavateProtocol
 @testable import Bridge
 import Foundation
 import History
+@testable import Settings
 import Testing
 
 @Suite("Replay with every rule")

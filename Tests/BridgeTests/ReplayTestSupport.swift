@@ -5,6 +5,8 @@ import AquavateProtocol
 import Foundation
 import History
 import Logging
+@testable import Reports
+@testable import Settings
 
 /// The folder holding the shipped sample captures.
 let capturesFolder: String = {

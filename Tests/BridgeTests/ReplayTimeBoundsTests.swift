@@ -7,6 +7,7 @@
 import Foundation
 import History
 import Logging
+@testable import Settings
 import Testing
 
 @Suite("Replay: bounded times and ticks")

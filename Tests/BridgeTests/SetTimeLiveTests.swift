@@ -6,6 +6,7 @@
 @testable import Bridge
 import BusTestSupport
 import Foundation
+@testable import HostClock
 import Testing
 
 @Suite("SET_TIME, live")

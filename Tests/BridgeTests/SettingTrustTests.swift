@@ -6,6 +6,7 @@ import BusTestSupport
 import Foundation
 import History
 import Logging
+@testable import Settings
 import Sinks
 import Testing
 

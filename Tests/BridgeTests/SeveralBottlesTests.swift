@@ -9,6 +9,9 @@ import History
 import Locking
 import Logging
 import Reminders
+@testable import Reminding
+@testable import Reports
+@testable import Settings
 import Testing
 
 @Suite("Several bottles on one bridge")

@@ -4,6 +4,7 @@ import AquavateProtocol
 @testable import Bridge
 import Foundation
 import History
+@testable import Reports
 import Testing
 
 @Suite("Replay of the shipped captures")

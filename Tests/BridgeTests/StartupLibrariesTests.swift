@@ -4,6 +4,7 @@
 
 import BusTestSupport
 import Foundation
+import MQTT
 import Sinks
 import Testing
 

@@ -8,6 +8,7 @@ import Bridge
 import History
 import Locking
 import Logging
+import Reports
 import Testing
 
 @Suite struct StuckBottleTests {

@@ -1,12 +1,13 @@
 // `aquavate-bridge doctor` (docs/design.md 3.1): each missing piece named with its fix, against an
 // empty private bus, python-dbusmock's bluez5 template (a fake bluetoothd nobody here wrote),
 // fake sysfs trees, local TCP listeners, and the kernel of this machine (which has no Bluetooth).
+@testable import Bridge
 import BusTestSupport
 import DBus
 import Foundation
 import History
+@testable import HostClock
 import Testing
-@testable import Bridge
 
 private let hci0Up = KernelBluetooth.controllers([HCIController(name: "hci0", address: "00:01:02:03:04:05", isUp: true)])
 

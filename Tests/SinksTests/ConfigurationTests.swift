@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+@testable import MQTT
 @testable import Sinks
+import Testing
 
 @Suite struct ConfigurationTests {
     @Test func brokerURLsWithDefaultsCredentialsAndTLS() throws {

@@ -5,6 +5,7 @@ import BusTestSupport
 import DBus
 import Foundation
 import Logging
+@testable import MQTT
 @testable import Sinks
 import Testing
 

@@ -4,6 +4,7 @@
 // platform requires are there (directly or shared at the root), and the device block uses only
 // documented device keys. A misspelt key is silently ignored by Home Assistant; this catches it.
 
+@testable import MQTT
 @testable import Sinks
 import Testing
 

@@ -2,6 +2,7 @@
 // from the file, against MQTTTopics with the doc's placeholders as ids.
 
 import Foundation
+@testable import MQTT
 @testable import Sinks
 import Testing
 

@@ -3,8 +3,9 @@
 import BusTestSupport
 import Foundation
 import Logging
-import Testing
+@testable import MQTT
 @testable import Sinks
+import Testing
 import Timekeeping
 
 @Suite struct HTTPPushSinkTests {

@@ -2,8 +2,9 @@
 // never sent anywhere else), and a token never travels over plain http:// except to loopback.
 
 import Foundation
-import Testing
+@testable import MQTT
 @testable import Sinks
+import Testing
 
 @Suite struct HTTPPushTrustTests {
     @Test(arguments: [302, 307, 301, 308])

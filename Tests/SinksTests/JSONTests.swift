@@ -1,5 +1,6 @@
-import Testing
+@testable import MQTT
 @testable import Sinks
+import Testing
 
 @Suite struct JSONTests {
     @Test func writerSortsKeysAndEscapes() {

@@ -4,8 +4,9 @@
 
 import Foundation
 import Logging
-import Testing
+@testable import MQTT
 @testable import Sinks
+import Testing
 
 @Suite(.serialized) struct MQTTCommandTrustTests {
     /// Only daily_limit may change: the gate the tests give the sink (the daemon's is built from

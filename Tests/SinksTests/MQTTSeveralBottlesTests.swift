@@ -3,8 +3,9 @@
 // removes the first one's device.
 
 import Foundation
-import Testing
+@testable import MQTT
 @testable import Sinks
+import Testing
 
 @Suite(.serialized) struct MQTTSeveralBottlesTests {
     static let second = SinkBottle(address: "F4:12:FA:00:B0:04", serial: "F4:12:FA:00:B0:02", name: "Aquavate-B002")

@@ -2,8 +2,9 @@
 
 import Foundation
 import Logging
-import Testing
+@testable import MQTT
 @testable import Sinks
+import Testing
 import Timekeeping
 
 /// The bridge side of a test: the MQTT sink behind a hub, with its log and commands recorded.

@@ -1,10 +1,11 @@
 // `mqtts://`: the sink talks TLS to a mosquitto listener with a self-signed certificate made by
 // openssl for the test, checked against that certificate as CA, host name (IP SAN) included.
 
-import Foundation
 import BusTestSupport
-import Testing
+import Foundation
+@testable import MQTT
 @testable import Sinks
+import Testing
 import Timekeeping
 
 @Suite(.serialized) struct MQTTTLSTests {

@@ -4,8 +4,9 @@
 import BusTestSupport
 import Foundation
 import Logging
-import Testing
+@testable import MQTT
 @testable import Sinks
+import Testing
 
 @Suite struct MosquittoConnectionWaitTests {
     private static func client(port: Int, log: Recorder<LogLine> = Recorder()) throws -> MosquittoClient {

@@ -1,8 +1,9 @@
 // libmosquitto is loaded at the first MQTT client (CMosquittoLoader): here, that loading says in
 // one line what is missing, and that this machine's libmosquitto has every function the bridge uses.
 
-import Testing
+@testable import MQTT
 @testable import Sinks
+import Testing
 
 @Suite("libmosquitto loaded at first use")
 struct MosquittoLibraryTests {

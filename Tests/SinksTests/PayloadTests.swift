@@ -1,7 +1,8 @@
 // The JSON published on MQTT (without a broker): state, events and the discovery config.
 
-import Testing
+@testable import MQTT
 @testable import Sinks
+import Testing
 
 @Suite struct PayloadTests {
     let configuration: MQTTSinkConfiguration

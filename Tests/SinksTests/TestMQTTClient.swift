@@ -4,6 +4,7 @@
 
 import Foundation
 import Logging
+@testable import MQTT
 @testable import Sinks
 
 final class TestMQTTClient: @unchecked Sendable {

@@ -1,6 +1,7 @@
 // Sinks with scripted behaviour for the hub tests.
 
 import Foundation
+@testable import MQTT
 @testable import Sinks
 
 /// Records everything it is given.

@@ -1,10 +1,10 @@
 // The JSON API against the history it reads: every endpoint, every error (docs/design.md 3.6).
 
-import BusTestSupport
 import AquavateProtocol
-import Bridge
+import BusTestSupport
 import Foundation
 import History
+@testable import Reports
 import Testing
 import Timekeeping
 @testable import Web

@@ -1,10 +1,11 @@
 // The page a person opens: what it shows against the history, its forms, its languages.
 
 import BusTestSupport
-import Bridge
 import Foundation
 import History
 import Locking
+@testable import Reports
+@testable import Settings
 import Testing
 @testable import Web
 

@@ -2,10 +2,10 @@
 // cross-site change, no secret shown, bounded bodies.
 
 import BusTestSupport
-import Bridge
 import Foundation
 import History
 import Logging
+@testable import Settings
 import Testing
 @testable import Web
 

@@ -2,12 +2,12 @@
 // drinks, a pending goal; the clock stopped on 2026-11-20 at 16:00 in Madrid. And the server on a
 // free loopback port for the length of a test.
 
-import BusTestSupport
 import AquavateProtocol
-import Bridge
+import BusTestSupport
 import Foundation
 import History
 import Logging
+@testable import Settings
 import Timekeeping
 @testable import Web
 

@@ -3,6 +3,7 @@
 import AquavateProtocol
 import Foundation
 import History
+import Reports
 import Timekeeping
 
 public enum BottleInfo {

@@ -12,9 +12,12 @@ import BottleSession
 import DBus
 import Foundation
 import History
-import Logging
-import ServiceLifecycle
+import HostClock
+import Household
 import Locking
+import Logging
+import Reports
+import ServiceLifecycle
 import Timekeeping
 
 public final class BridgeDaemon: Service, Sendable {

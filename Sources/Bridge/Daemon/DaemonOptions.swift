@@ -3,6 +3,7 @@
 import BlueZ
 import BottleSession
 import DBus
+import HostClock
 
 public struct DaemonOptions: Sendable {
     /// The bus BlueZ is on (tests and `demo`: a private bus).

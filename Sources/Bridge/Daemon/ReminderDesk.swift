@@ -6,10 +6,13 @@
 import AquavateProtocol
 import Foundation
 import History
+import Locking
 import Logging
 import Reminders
-import Locking
+import Reminding
+import Reports
 import ServiceLifecycle
+import Settings
 import Sinks
 import Timekeeping
 

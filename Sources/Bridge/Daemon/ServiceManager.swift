@@ -4,6 +4,7 @@
 
 import CSystemd
 import Foundation
+import Settings
 
 public protocol ServiceManager: Sendable {
     /// True when a service manager listens (NOTIFY_SOCKET is set); otherwise nothing is sent.

@@ -8,6 +8,7 @@ import BottleSession
 import Foundation
 import History
 import Logging
+import Reports
 import Timekeeping
 
 struct SessionEventSink: Sendable {

@@ -6,6 +6,7 @@ import Foundation
 import History
 import Logging
 import Reminders
+import Settings
 import Sinks
 
 public enum SinkSetup {

@@ -3,6 +3,7 @@
 // Credentials and TLS are checked when the bridge connects (`aquavate-bridge notify test`).
 import Foundation
 import Glibc
+import Settings
 
 public enum BrokerReachability {
     public static func finding(url: String?, timeout: Duration) -> DoctorFinding {

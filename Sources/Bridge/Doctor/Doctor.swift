@@ -6,8 +6,10 @@
 // adapter → powered → rfkill → clock, then the bridge's own files and the places it delivers to.
 import DBus
 import Foundation
-import History
 import Glibc
+import History
+import HostClock
+import Household
 
 /// What the doctor examines.
 public struct DoctorInputs: Sendable {

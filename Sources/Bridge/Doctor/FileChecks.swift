@@ -8,6 +8,7 @@
 import Foundation
 import Glibc
 import History
+import Settings
 
 enum FileChecks {
     static func database(path: String) -> DoctorFinding {

@@ -7,6 +7,9 @@
 // counted in the history and reported here.
 
 import Foundation
+import Household
+import MQTT
+import Settings
 import Sinks
 
 public enum HouseholdCheck {

@@ -5,6 +5,7 @@
 // design: install.sh, so the service can read it and nobody else).
 import Foundation
 import Glibc
+import Settings
 
 enum SecretFileCheck {
     /// Nil when the file holds no secret or only its owner (and the bridge's own group) may read it.

@@ -4,6 +4,7 @@
 import AquavateProtocol
 import BottleSession
 import History
+import Reports
 
 extension BottleIngest: BottleCommandQueue {
     /// An unconfirmed command is tried at this many connections before it is reported failed;
@@ -86,14 +87,5 @@ extension BottleIngest: BottleCommandQueue {
         } catch {
             logger.warning("could not record the result of command #\(id): \(error)")
         }
-    }
-}
-
-extension BridgeEvent.CommandEvent {
-    /// The event for a stored command; one being sent counts as pending (docs/design.md 3.5).
-    public init(_ command: StoredCommand) {
-        self.init(id: command.id, bottle: command.bottle, command: command.command, argument: command.argument,
-                  status: command.status == .sending ? "pending" : command.status.rawValue,
-                  message: command.message, time: command.updatedAt)
     }
 }

@@ -12,6 +12,7 @@ import BottleSession
 import History
 import Locking
 import Logging
+import Reports
 
 public final class BottleIngest: DrinkStore, Sendable {
     public let history: DrinkHistory

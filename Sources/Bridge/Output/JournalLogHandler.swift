@@ -5,6 +5,7 @@
 
 import Foundation
 import Logging
+import Settings
 
 public struct JournalLogHandler: LogHandler {
     public var logLevel: Logger.Level

@@ -18,6 +18,9 @@ import Foundation
 import History
 import Logging
 import Reminders
+import Reminding
+import Reports
+import Settings
 import Timekeeping
 
 // Used from one thread at a time; the ingest calls back synchronously from the replayer's own

@@ -15,8 +15,9 @@
 
 import DBus
 import Foundation
-import Logging
 import Locking
+import Logging
+import MQTT
 
 public final class DesktopSink: NotificationSink, Sendable {
     public let name = "desktop"

@@ -13,6 +13,7 @@
 import Foundation
 import Locking
 import Logging
+import MQTT
 import Timekeeping
 
 /// What a sink's queue looks like now (for `status` and tests).

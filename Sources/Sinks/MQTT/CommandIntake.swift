@@ -4,6 +4,7 @@
 // the sender can read it; during a flood only the first refusal is answered and warned about.
 
 import Logging
+import MQTT
 
 struct CommandIntake: Sendable {
     let gate: SinkCommandGate

@@ -18,6 +18,8 @@
 //   serial is read), its `sw_version` the firmware, its `model` the Device Information model;
 //   it is `via_device` the bridge, itself a device with the bridge's version.
 
+import MQTT
+
 enum HomeAssistantDiscovery {
     /// `otherBridges`: the household's other bridges (docs/design.md 6) by id; the bottle is then
     /// available while any of them is (`availability_mode: any`).

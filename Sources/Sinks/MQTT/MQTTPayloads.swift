@@ -3,6 +3,7 @@
 // and an MQTT message read the same. Unknown values are null. Events carry `event_type`, which
 // Home Assistant's MQTT `event` entities require.
 
+import MQTT
 import Timekeeping
 
 enum MQTTPayloads {

@@ -33,6 +33,7 @@
 import Foundation
 import Locking
 import Logging
+import MQTT
 import Timekeeping
 
 public final class MQTTSink: NotificationSink {

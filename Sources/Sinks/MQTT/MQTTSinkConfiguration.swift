@@ -3,6 +3,8 @@
 // `[mqtt]` (docs/design.md 3.2: mqtt.url, mqtt.topic_prefix, mqtt.discovery_prefix) and the adopted
 // bottle (`bottle.address`, its name and firmware).
 
+import MQTT
+
 public struct MQTTSinkConfiguration: Sendable, Equatable {
     /// Which of Home Assistant's discovery forms is published (`mqtt.discovery_format`).
     public enum DiscoveryFormat: String, Sendable, Equatable, CaseIterable {

@@ -17,6 +17,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import MQTT
 #endif
 
 public struct HTTPPushConfiguration: Sendable, Equatable {

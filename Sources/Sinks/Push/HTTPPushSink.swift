@@ -6,6 +6,7 @@
 // naming where the server pointed, and the request with its token goes nowhere else.
 
 import Foundation
+import MQTT
 
 public final class HTTPPushSink: NotificationSink {
     public let name = "push"

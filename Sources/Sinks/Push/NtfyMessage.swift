@@ -10,6 +10,7 @@
 // which ntfy decodes: not every HTTP stack passes raw UTF-8 in headers.
 
 import Foundation
+import MQTT
 
 public struct NtfyMessage: Sendable, Equatable {
     public var headers: [String: String]

@@ -15,6 +15,8 @@
 // form takes the rest of the line as the value and also accepts `config set KEY VALUE`, like the
 // command line. Anything else is refused whole with a SinkCommandError; nothing half-parses.
 
+import MQTT
+
 public enum SinkCommandError: Error, Sendable, Equatable, CustomStringConvertible {
     case empty
     case tooLong(bytes: Int, limit: Int)
@@ -225,14 +227,5 @@ public enum SinkCommandParser {
             scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
                 || ("0"..."9").contains(scalar) || extra.unicodeScalars.contains(scalar))
         }
-    }
-}
-
-extension String {
-    var trimmingWhitespace: String {
-        var view = Substring(self)
-        while let first = view.first, first.isWhitespace { view.removeFirst() }
-        while let last = view.last, last.isWhitespace { view.removeLast() }
-        return String(view)
     }
 }

@@ -4,7 +4,6 @@
 // settings override the file, so a URL, a path or a secret set from there would redirect the
 // push token, publish the lines of any readable file, or move the bridge to another broker.
 
-import Sinks
 
 public enum SettingAccess: Sendable, Equatable {
     /// The person's settings: reminders, goal, time zone, messages on/off, deadline, rituals.
@@ -33,11 +32,5 @@ extension SettingCatalog {
             return error.description
         }
         return nil
-    }
-
-    /// The gate the daemon gives its sinks: settings by `refusalFromSink`, everything else passes.
-    public static let sinkCommandGate = SinkCommandGate { command in
-        guard case let .configSet(key, value) = command else { return nil }
-        return refusalFromSink(key: key, value: value)
     }
 }

@@ -6,7 +6,6 @@
 
 import Foundation
 import Reminders
-import Sinks
 
 /// What values a setting accepts.
 public enum SettingKind: Sendable, Equatable {

@@ -9,7 +9,7 @@ public struct HouseholdKey: Sendable {
     /// The length a key must have, in bytes.
     public static let byteCount = 32
 
-    let symmetric: SymmetricKey
+    package let symmetric: SymmetricKey
 
     /// A key from its base64 text; nil when it is not base64 of exactly 32 bytes.
     public init?(base64 text: String) {

@@ -3,8 +3,8 @@
 // reminders). A bottle's key overrides the global key of the same name at the same level
 // (file, `config set`, `--set`); the levels keep their order. Everything else is the house's.
 
-import History
 import Foundation
+import History
 
 extension SettingCatalog {
     /// What a bottle may have of its own: its owner's name, goal and reminders.
