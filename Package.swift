@@ -76,7 +76,8 @@ let package = Package(
         .target(name: "MQTT", dependencies: ["CMosquittoLoader", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log")]),
         // The settings: typed keys (`SettingCatalog`), the TOML file, stored settings and `--set`,
         // per-bottle views, the listen address, host name and household key. Nothing of Bluetooth,
-        // D-Bus or systemd, so that the web and every command may read them.
+        // D-Bus or systemd, so that the web and every command may read them. (Not `Configuration`:
+        // swift-configuration, which Hummingbird brings, has a module of that name.)
         .target(name: "Settings", dependencies: [
             "History", "Reminders",
             .product(name: "TOMLKit", package: "TOMLKit"),
@@ -99,16 +100,34 @@ let package = Package(
         ]),
         // This machine's clock: synchronised (adjtimex), and trusted enough for SET_TIME.
         .target(name: "HostClock", dependencies: ["CTimex", "History", "Timekeeping"]),
-        // What the bridge reports: the JSON events, `status`, `history`, the sync tally of /metrics.
+        // What the bridge reports: the JSON events, `status`, `history`, the sync tally of /metrics,
+        // and its log lines (`JournalLogHandler`: journal priorities, or plain on a terminal).
         .target(name: "Reports", dependencies: [
             "Settings", "Reminding", "HostClock", "History", "Reminders", "AquavateProtocol", "AquavateCapture", "Locking", "Timekeeping",
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // The bridge on Bluetooth and systemd: the ingest of bottle traffic, replay, the daemon,
-        // `doctor`, the sinks' set-up.
-        .target(name: "Bridge", dependencies: [
-            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "MQTT", "Settings", "Household", "Reminding", "HostClock", "Reports",
-            "DBus", "CBluetooth", "CSystemd", "CMalloc", "CLink", "BlueZ", "BottleSession", "ProcessSupport", "Locking", "Timekeeping",
+        // The one path of bottle traffic into the history (`BottleIngest`: row, store, outcome,
+        // reminder input, the session's command queue), and the replay of captures through it.
+        .target(name: "Ingest", dependencies: [
+            "AquavateProtocol", "AquavateCapture", "BottleSession", "History", "Reminders", "Reminding", "Reports", "Settings",
+            "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Which sinks the configuration asks for, and what a reminder delivery becomes for them.
+        .target(name: "Delivery", dependencies: [
+            "Sinks", "Settings", "History", "Reminders", .product(name: "Logging", package: "swift-log"),
+        ]),
+        // `doctor`: each check of the machine, BlueZ, the service, the files, the broker and the
+        // household, as findings with a fix.
+        .target(name: "Diagnostics", dependencies: [
+            "AquavateProtocol", "CBluetooth", "DBus", "Delivery", "History", "HostClock", "Household", "MQTT", "ProcessSupport",
+            "Reports", "Settings", "Sinks",
+        ]),
+        // The daemon on Bluetooth and systemd: the loop that finds and syncs bottles, the live
+        // session's events into the ingest, `ReminderDesk`, the watchdog and readiness, the
+        // instance lock; `bottle info` and calibration, which find a bottle as the loop does.
+        .target(name: "Daemon", dependencies: [
+            "Ingest", "Delivery", "AquavateProtocol", "BlueZ", "BottleSession", "CLink", "CMalloc", "CSystemd", "DBus", "History",
+            "HostClock", "Household", "Locking", "ProcessSupport", "Reminders", "Reminding", "Reports", "Settings", "Sinks", "Timekeeping",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
@@ -133,7 +152,7 @@ let package = Package(
         .target(name: "BottleSimulator", dependencies: ["DBus", "AquavateProtocol", "Locking", "Timekeeping"]),
 
         .executableTarget(name: "aquavate-bridge", dependencies: [
-            "Bridge", "Web", "Settings", "Household", "Reminding", "HostClock", "Reports", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders", "BottleSimulator", "Locking", "Timekeeping",
+            "Daemon", "Diagnostics", "Delivery", "Ingest", "Web", "Settings", "Household", "Reminding", "HostClock", "Reports", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders", "BottleSimulator", "Locking", "Timekeeping",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -150,7 +169,7 @@ let package = Package(
 
         // Benchmarks (not tests): `swift run -c release aquavate-bench`.
         .executableTarget(name: "aquavate-bench", dependencies: [
-            "AquavateProtocol", "AquavateCapture", "History", "Bridge", "Settings", "Reminders", "ProcessSupport", "BottleSimulator", "BlueZ", "DBus", "Timekeeping",
+            "AquavateProtocol", "AquavateCapture", "History", "Ingest", "Daemon", "Settings", "Reminders", "ProcessSupport", "BottleSimulator", "BlueZ", "DBus", "Timekeeping",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Benchmarks/aquavate-bench"),
 
@@ -165,7 +184,7 @@ let package = Package(
         .testTarget(name: "DBusTests", dependencies: ["Locking", "DBus", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders", "Timekeeping"]),
         .testTarget(name: "SinksTests", dependencies: ["Sinks", "MQTT", "Timekeeping", "DBus", "BusTestSupport", "ProcessSupport"]),
-        .testTarget(name: "InstallTests", dependencies: ["Locking", "Bridge", "Settings", "HostClock", "DBus", "BusTestSupport", "ProcessSupport"]),
+        .testTarget(name: "InstallTests", dependencies: ["Locking", "Daemon", "Diagnostics", "Settings", "HostClock", "DBus", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "BottleSimulatorTests", dependencies: ["Locking", "Timekeeping", "BottleSimulator", "DBus", "AquavateProtocol", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["Locking", "Timekeeping", "BlueZ", "BottleSession", "DBus", "AquavateProtocol", "History", "BottleSimulator", "BusTestSupport"]),
         // Which module may import which (docs/architecture.md, "Module map"): reads the source tree, builds
@@ -173,6 +192,6 @@ let package = Package(
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "HomeAssistantTests", dependencies: ["BusTestSupport", "Locking", "ProcessSupport", "Timekeeping"]),
         .testTarget(name: "WebTests", dependencies: ["Web", "Settings", "Reports", "History", "Locking", "Timekeeping", "ProcessSupport", "AquavateProtocol", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "BridgeTests", dependencies: ["Locking", "Timekeeping", "Bridge", "Settings", "MQTT", "Household", "Reminding", "HostClock", "Reports", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks", "BusTestSupport", "ProcessSupport", "CLink"]),
+        .testTarget(name: "BridgeTests", dependencies: ["Locking", "Timekeeping", "Ingest", "Daemon", "Diagnostics", "Delivery", "Settings", "MQTT", "Household", "Reminding", "HostClock", "Reports", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks", "BusTestSupport", "ProcessSupport", "CLink"]),
     ]
 )

@@ -18,8 +18,8 @@ import AquavateProtocol
 import BlueZ
 import BottleSession
 import BottleSimulator
-import Bridge
 import DBus
+import Daemon
 import Foundation
 import History
 import Logging

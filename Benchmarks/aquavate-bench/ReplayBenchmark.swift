@@ -5,9 +5,9 @@
 
 import AquavateCapture
 import AquavateProtocol
-import Bridge
 import Foundation
 import History
+import Ingest
 import Logging
 import Settings
 

@@ -4,8 +4,10 @@
 // sink through the hub (docs/reminders.md 1); the latest state and every new drink are published too.
 
 import AquavateProtocol
+import Delivery
 import Foundation
 import History
+import Ingest
 import Locking
 import Logging
 import Reminders

@@ -7,6 +7,7 @@ import AquavateProtocol
 import BottleSession
 import Foundation
 import History
+import Ingest
 import Logging
 import Reports
 import Timekeeping

@@ -4,6 +4,7 @@
 
 import Foundation
 import History
+import Reports
 
 enum BottleSyncCheck {
     static func findings(databasePath: String) -> [DoctorFinding] {

@@ -5,6 +5,7 @@
 // The order follows the path a sync takes: kernel → system bus → bluetoothd → permission →
 // adapter → powered → rfkill → clock, then the bridge's own files and the places it delivers to.
 import DBus
+import Delivery
 import Foundation
 import Glibc
 import History

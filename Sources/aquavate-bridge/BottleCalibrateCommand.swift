@@ -5,10 +5,11 @@
 
 import ArgumentParser
 import BlueZ
-import Bridge
 import BottleSession
+import Daemon
 import Foundation
 import History
+import Reports
 import Timekeeping
 import Locking
 import Logging

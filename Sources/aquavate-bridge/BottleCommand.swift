@@ -7,7 +7,8 @@
 
 import AquavateProtocol
 import ArgumentParser
-import Bridge
+import Daemon
+import Delivery
 import Foundation
 import History
 import Household

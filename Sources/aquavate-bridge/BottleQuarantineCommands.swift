@@ -4,7 +4,7 @@
 // acknowledged.
 
 import ArgumentParser
-import Bridge
+import Daemon
 import Foundation
 import History
 import Reminders

@@ -2,10 +2,10 @@
 // logging, configuration layers, the history database.
 
 import ArgumentParser
-import Bridge
 import Foundation
 import History
 import Logging
+import Reports
 import Settings
 
 struct CommonOptions: ParsableArguments {

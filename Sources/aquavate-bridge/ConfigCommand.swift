@@ -1,7 +1,6 @@
 // `aquavate-bridge config get|set|unset|list`: persisted settings.
 
 import ArgumentParser
-import Bridge
 import Foundation
 import Settings
 

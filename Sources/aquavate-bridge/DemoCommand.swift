@@ -4,8 +4,9 @@
 import AquavateProtocol
 import ArgumentParser
 import BottleSimulator
-import Bridge
 import DBus
+import Daemon
+import Delivery
 import Foundation
 import History
 import Locking

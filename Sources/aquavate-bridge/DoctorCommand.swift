@@ -1,7 +1,7 @@
 // `aquavate-bridge doctor`: what is missing for live use, one line per check with the fix.
 
 import ArgumentParser
-import Bridge
+import Diagnostics
 import Foundation
 import Settings
 

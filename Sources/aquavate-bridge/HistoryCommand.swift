@@ -1,7 +1,6 @@
 // `aquavate-bridge history`: the stored drinks and the local day totals.
 
 import ArgumentParser
-import Bridge
 import Foundation
 import History
 import Reports

@@ -3,8 +3,8 @@
 // file (0640, the service's group), like the other secrets setup writes.
 
 import ArgumentParser
-import Bridge
 import Foundation
+import Reports
 import Settings
 import Sinks
 

@@ -3,8 +3,8 @@
 import AquavateCapture
 import AquavateProtocol
 import ArgumentParser
-import Bridge
 import Foundation
+import Reports
 
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

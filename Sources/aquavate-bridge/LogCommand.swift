@@ -1,10 +1,10 @@
 // `aquavate-bridge log TYPE`: record a manual intake (docs/reminders.md 3).
 
 import ArgumentParser
-import Bridge
 import Foundation
 import History
 import Reminding
+import Reports
 import Timekeeping
 
 struct LogCommand: ParsableCommand {

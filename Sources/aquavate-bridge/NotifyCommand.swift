@@ -1,11 +1,12 @@
 // `aquavate-bridge notify test`: a test notification 5 s later through every enabled sink.
 
 import ArgumentParser
-import Bridge
+import Delivery
 import Foundation
 import History
 import Reminders
 import Reminding
+import Reports
 import Settings
 import Sinks
 import Timekeeping

@@ -3,8 +3,9 @@
 import AquavateCapture
 import AquavateProtocol
 import ArgumentParser
-import Bridge
 import Foundation
+import Ingest
+import Reports
 
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

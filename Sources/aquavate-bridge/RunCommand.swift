@@ -3,12 +3,14 @@
 import AquavateProtocol
 import ArgumentParser
 import BlueZ
-import Bridge
 import DBus
+import Daemon
+import Delivery
 import Foundation
 import History
 import Household
 import Logging
+import Reports
 import ServiceLifecycle
 import Settings
 import Sinks

@@ -1,8 +1,8 @@
 // `aquavate-bridge scan`: the bottles in range (docs/design.md 3.1).
 
 import ArgumentParser
-import Bridge
 import Foundation
+import Reports
 
 struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

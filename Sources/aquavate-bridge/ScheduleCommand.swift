@@ -2,11 +2,11 @@
 // (docs/reminders.md 3) kept in the database, next to the config file's `[[schedule]]` tables.
 
 import ArgumentParser
-import Bridge
 import Foundation
 import History
 import Reminders
 import Reminding
+import Reports
 
 struct ScheduleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

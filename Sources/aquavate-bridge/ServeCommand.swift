@@ -2,8 +2,8 @@
 // (docs/design.md 3.6).
 
 import ArgumentParser
-import Bridge
 import Foundation
+import Reports
 import Settings
 import Timekeeping
 import Web

@@ -1,7 +1,6 @@
 // What `aquavate-bridge setup` decided: each answer checked the way `config set` checks it, and
 // the lines that tell the person what to do next.
 
-import Bridge
 import Foundation
 import Settings
 

@@ -4,8 +4,9 @@
 
 import ArgumentParser
 import BlueZ
-import Bridge
+import Diagnostics
 import Foundation
+import Reports
 import Settings
 import Sinks
 

@@ -3,7 +3,6 @@
 // one, never half of one. An existing file keeps its owner and mode (the service's file is
 // root:aquavate 0640 because it may hold push.token); a new one is 0640.
 
-import Bridge
 import Foundation
 import Glibc
 import Settings

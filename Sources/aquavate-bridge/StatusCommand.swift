@@ -1,7 +1,6 @@
 // `aquavate-bridge status`: the bottle, today's progress and the reminders, at a glance.
 
 import ArgumentParser
-import Bridge
 import Foundation
 import History
 import HostClock

@@ -2,9 +2,9 @@
 // SIGINT, its address printed once it listens (with the port the system chose for `--http 0`).
 
 import ArgumentParser
-import Bridge
 import Foundation
 import Logging
+import Reports
 import ServiceLifecycle
 import Settings
 import Web

@@ -11,11 +11,12 @@
 //   3. session:    BottleSession (one bottle over BlueZ)
 //   3. over the history: Household (bridges on one broker), Reminding (the engine run over the
 //                  history), Reports (events, status, history): none of Bluetooth, D-Bus, systemd
-//   4. the bridge: Bridge (ingest, daemon, doctor, replay: Bluetooth and systemd)
-//   4. the web:    Web (the page, JSON API and metrics; beside Bridge, never on it)
+//   4. the bridge: Ingest (the one path, replay), Delivery (the sinks' set-up), Diagnostics
+//                  (doctor); Daemon (the loop, the reminder desk, the watchdog) on them
+//   4. the web:    Web (the page, JSON API and metrics; beside them, never on them)
 //   5. the executables: aquavate-bridge, aquavate-sim
 // Package.swift's declared dependencies must lie inside this map (`ManifestTests`); the map may
-// allow a module that comes only transitively (aquavate-bridge names Sinks, which Bridge brings).
+// allow a module that comes only transitively (aquavate-bridge names Sinks, which Delivery brings).
 
 enum ModuleMap {
     /// System modules any module with I/O may use.
@@ -79,10 +80,25 @@ enum ModuleMap {
         // knows nothing of the database (the bridge's ingest path is the store).
         "BottleSession": platform.union(["BlueZ", "AquavateProtocol", "AquavateCapture", "Locking", "Timekeeping", "Logging"]),
 
-        "Bridge": platform.union([
-            "AquavateProtocol", "AquavateCapture", "History", "Reminders", "Sinks", "MQTT", "Settings", "Household",
-            "Reminding", "HostClock", "Reports", "DBus", "BlueZ", "BottleSession",
-            "ProcessSupport", "Locking", "Timekeeping", "CBluetooth", "CSystemd", "CMalloc", "CLink", "Logging", "ServiceLifecycle",
+        // The one path of bottle traffic into the history, and replay through it: the session's
+        // `DrinkStore` and command queue, so BottleSession; no D-Bus of its own, no systemd.
+        "Ingest": platform.union([
+            "AquavateProtocol", "AquavateCapture", "BottleSession", "History", "Reminders", "Reminding", "Reports", "Settings",
+            "Locking", "Timekeeping", "Logging",
+        ]),
+        // The sinks the configuration asks for.
+        "Delivery": platform.union(["Sinks", "Settings", "History", "Reminders", "Logging"]),
+        // `doctor`: asks BlueZ (D-Bus), the kernel (CBluetooth), the broker and the files.
+        "Diagnostics": platform.union([
+            "AquavateProtocol", "CBluetooth", "DBus", "Delivery", "History", "HostClock", "Household", "MQTT", "ProcessSupport",
+            "Reports", "Settings", "Sinks",
+        ]),
+        // The daemon: Bluetooth, the bus and systemd (readiness, the watchdog); malloc_trim and the
+        // loaded objects for the resident memory it gives back.
+        "Daemon": platform.union([
+            "Ingest", "Delivery", "AquavateProtocol", "BlueZ", "BottleSession", "CLink", "CMalloc", "CSystemd", "DBus", "History",
+            "HostClock", "Household", "Locking", "ProcessSupport", "Reminders", "Reminding", "Reports", "Settings", "Sinks",
+            "Timekeeping", "Logging", "ServiceLifecycle",
         ]),
         // The web page, JSON API and metrics: reads the history, the settings and the reports,
         // queues bottle commands through the history's one door (`BottleControl`); nothing of
@@ -94,7 +110,7 @@ enum ModuleMap {
             "Timekeeping", "Logging", "ServiceLifecycle", "Hummingbird", "HummingbirdCore", "NIOCore", "NIOHTTPTypes", "Prometheus",
         ]),
         "aquavate-bridge": platform.union([
-            "Bridge", "Web", "Settings", "Household", "Reminding", "HostClock", "Reports", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders",
+            "Daemon", "Diagnostics", "Delivery", "Ingest", "Web", "Settings", "Household", "Reminding", "HostClock", "Reports", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders",
             "Sinks", "BottleSimulator", "Locking", "Timekeeping", "ArgumentParser", "Logging", "ServiceLifecycle",
         ]),
         "aquavate-sim": platform.union(["BottleSimulator", "DBus", "AquavateProtocol", "Locking", "Timekeeping", "ArgumentParser"]),

@@ -5,8 +5,8 @@
 // named in one line and ignored. A holder of this user is still believed (SecondInstanceTests
 // covers a real second daemon). Real processes on a private bus with the simulator.
 
-@testable import Bridge
 import BusTestSupport
+@testable import Daemon
 import Foundation
 import History
 import ProcessSupport

@@ -6,7 +6,7 @@
 // the gap is dropped as missed, and the ticks go on from there. So after a jump the bridge sends
 // exactly what a bridge restarted at that moment on the same database would send.
 
-@testable import Bridge
+@testable import Daemon
 import Foundation
 import History
 import Locking

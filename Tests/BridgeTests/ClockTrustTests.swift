@@ -3,7 +3,6 @@
 
 import AquavateProtocol
 import BottleSession
-@testable import Bridge
 import Foundation
 import History
 @testable import HostClock

@@ -5,8 +5,8 @@
 
 import AquavateProtocol
 import BottleSession
-import Bridge
 import History
+import Ingest
 import Logging
 import Testing
 

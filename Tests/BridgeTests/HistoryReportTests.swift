@@ -1,6 +1,5 @@
 // `history --days N`: the last N local days, today included, on an injected "now".
 
-@testable import Bridge
 import Foundation
 import History
 @testable import Reports

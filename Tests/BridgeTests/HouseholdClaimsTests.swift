@@ -3,8 +3,8 @@
 // keeps the other out until released, a bridge that dies (its last will) loses its claim, and
 // the bridge that synced last is the one that reminds.
 
-@testable import Bridge
 import BusTestSupport
+@testable import Diagnostics
 import Foundation
 import History
 @testable import Household

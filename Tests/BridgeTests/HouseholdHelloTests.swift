@@ -5,7 +5,6 @@
 // that connects later. Deterministic: the order is made by the test, not by timing.
 
 import AquavateProtocol
-@testable import Bridge
 import BusTestSupport
 import Foundation
 import History

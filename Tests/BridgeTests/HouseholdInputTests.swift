@@ -1,7 +1,6 @@
 // What another bridge's drink may be: the broker is a network, so a received drink is held to a
 // bottle key's characters and to the bounds of a chunk's records before it is stored.
 
-@testable import Bridge
 @testable import Household
 @testable import MQTT
 @testable import Sinks

@@ -1,7 +1,7 @@
 // Issue 11: where `run`'s instance lock lives, and that a second taker is told who holds it.
 // (SecondInstanceTests runs the real processes.)
 
-@testable import Bridge
+@testable import Daemon
 import Foundation
 import Testing
 

@@ -2,8 +2,8 @@
 // kind of string it is (native, bridged from Foundation, a substring's copy).
 
 import Foundation
+import Reports
 import Testing
-@testable import Bridge
 
 @Suite struct JournalLogHandlerTests {
     @Test func lineBreaksBecomeSpacesAndNothingElseChanges() {

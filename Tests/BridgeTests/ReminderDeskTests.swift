@@ -1,8 +1,8 @@
 // The daemon's reminder desk: deliveries reach the sinks, the person's commands from a sink
 // (a notification button, `config set`, `log`) reach the engine and the database.
 
-@testable import Bridge
 import BusTestSupport
+@testable import Daemon
 import Foundation
 import History
 import Locking

@@ -1,7 +1,6 @@
 // Replay of hand-made captures: the sync reconstruction, bad input, crashes, day totals.
 
 import AquavateProtocol
-@testable import Bridge
 import Foundation
 import History
 @testable import Reports

@@ -1,7 +1,6 @@
 // `replay --reminders`: the engine on the capture's clock, fed by the same syncs as the history.
 
 import AquavateProtocol
-@testable import Bridge
 import Foundation
 import History
 @testable import Reports

@@ -1,7 +1,6 @@
 // Sections 3–6 through replay: a config file's rules, `log` and `action` ops from the capture.
 
 import AquavateProtocol
-@testable import Bridge
 import Foundation
 import History
 @testable import Settings

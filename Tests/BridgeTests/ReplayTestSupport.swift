@@ -1,9 +1,9 @@
 // Helpers for replay tests: run captures through a Replayer and collect what it reports.
 
 import AquavateProtocol
-@testable import Bridge
 import Foundation
 import History
+@testable import Ingest
 import Logging
 @testable import Reports
 @testable import Settings

@@ -3,9 +3,9 @@
 // line, with file and line), and replay ticks through a gap of at most 366 days: a longer one
 // is replayed as what it is in practice, the bridge down for that long (a restart, docs/reminders.md 0).
 
-@testable import Bridge
 import Foundation
 import History
+@testable import Ingest
 import Logging
 @testable import Settings
 import Testing

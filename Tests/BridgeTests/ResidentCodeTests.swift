@@ -1,8 +1,8 @@
 // The release of start-up pages (ResidentCode): which segments it may give back, that it gives
 // back resident memory, and that a process keeps running correctly after giving it back.
 
-@testable import Bridge
 import CLink
+@testable import Daemon
 import Foundation
 import Glibc
 import Testing

@@ -3,7 +3,6 @@
 // (TIME_VALID clear): afterwards it is valid exactly when the kernel says the clock is
 // synchronised, and the bridge says why when it withheld SET_TIME.
 
-@testable import Bridge
 import BusTestSupport
 import Foundation
 @testable import HostClock

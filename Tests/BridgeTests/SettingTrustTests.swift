@@ -1,8 +1,10 @@
 // Issue 11: what a sink (the MQTT broker) may change, and secrets never shown. The desk is
 // driven the way the daemon drives it; `config list/get` run the built binary.
 
-@testable import Bridge
 import BusTestSupport
+@testable import Daemon
+@testable import Delivery
+@testable import Diagnostics
 import Foundation
 import History
 import Logging

@@ -3,7 +3,7 @@
 // history told per bottle.
 
 import AquavateProtocol
-@testable import Bridge
+@testable import Daemon
 import Foundation
 import History
 import Locking

@@ -1,7 +1,6 @@
 // Replay of the sample captures in captures/: what each one must store and report.
 
 import AquavateProtocol
-@testable import Bridge
 import Foundation
 import History
 @testable import Reports

@@ -4,8 +4,8 @@
 // (synced elsewhere), clears it. And a sync reports the records it quarantined.
 
 import AquavateProtocol
-import Bridge
 import History
+import Ingest
 import Locking
 import Logging
 import Reports

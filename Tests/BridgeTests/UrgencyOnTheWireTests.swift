@@ -1,7 +1,7 @@
 // The reminders' urgency crosses the wire as the sinks' typed value, whose raw values are the
 // options Home Assistant's enum sensor declares: never its display text ("On Track").
 
-@testable import Bridge
+@testable import Daemon
 import Reminders
 import Sinks
 import Testing

@@ -3,7 +3,7 @@
 // stalls or spins, however the spinning loop dresses itself up in waits. No sleeping: time moves
 // only when a test moves it.
 
-@testable import Bridge
+@testable import Daemon
 import Locking
 import Logging
 import Testing

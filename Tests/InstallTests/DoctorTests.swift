@@ -1,9 +1,9 @@
 // `aquavate-bridge doctor` (docs/design.md 3.1): each missing piece named with its fix, against an
 // empty private bus, python-dbusmock's bluez5 template (a fake bluetoothd nobody here wrote),
 // fake sysfs trees, local TCP listeners, and the kernel of this machine (which has no Bluetooth).
-@testable import Bridge
 import BusTestSupport
 import DBus
+@testable import Diagnostics
 import Foundation
 import History
 @testable import HostClock

@@ -2,7 +2,6 @@
 // temporary DESTDIR with a dummy binary: every file lands with its mode and content, a second
 // run changes nothing and reports no error, a user's config survives, and uninstall removes what
 // install put there but keeps the config and the history unless --purge.
-@testable import Bridge
 import BusTestSupport
 import Foundation
 @testable import Settings

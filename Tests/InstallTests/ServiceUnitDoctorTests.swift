@@ -2,9 +2,9 @@
 // each with the fix when missing (issue 10), read from a unit file and its drop-ins (`--unit`) or
 // from `systemctl show` (parsed here from its output: no systemd runs in the test machine).
 import BusTestSupport
+@testable import Diagnostics
 import Foundation
 import Testing
-@testable import Bridge
 
 private let unitFile = repositoryFile("systemd/aquavate-bridge.service")
 

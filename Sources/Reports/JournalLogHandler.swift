@@ -39,7 +39,7 @@ public struct JournalLogHandler: LogHandler {
     /// The message on one line: its line breaks become spaces. In Swift, not Foundation's
     /// `replacingOccurrences`, which goes through NSString: 25,000 instructions a line, and a
     /// sync logs a line per drink (600 lines: 6 % of a one-shot sync's instructions).
-    static func oneLine(_ message: String) -> String {
+    package static func oneLine(_ message: String) -> String {
         let newline = UInt8(ascii: "\n")
         // A native string's bytes in place: the search over the UTF-8 view element by element
         // cost ~1,200 instructions a line.
