@@ -4,6 +4,7 @@
 import AquavateProtocol
 import DBus
 import Locking
+import Timekeeping
 
 /// Which devices are bottles.
 public struct BottleFilter: Sendable, Equatable {
@@ -120,11 +121,11 @@ public final class Sightings: Sendable {
     /// task was cancelled, or discovery ended (`ended` says why).
     public func next(within timeout: Duration?) async -> Sighting? {
         if let ready = pending.nextIfAvailable() { return ready }
-        let deadline = timeout.map { ContinuousClock.now + $0 }
+        let deadline = timeout.map { client.clock.deadline(after: $0) }
         // Progress: each pass awaits one change; an ended watch, the deadline or the end of
         // discovery returns.
         while ended == nil {
-            let remaining = deadline.map { $0 - ContinuousClock.now }
+            let remaining = deadline.map { client.clock.timeLeft(until: $0) }
             if let remaining, remaining <= .zero { return nil }
             guard case .element(let change) = await watch.changes.next(within: remaining) else { return nil }
             if let sighting = sighting(for: change) { return sighting }
