@@ -120,7 +120,7 @@ let package = Package(
         ], path: "Benchmarks/aquavate-bench"),
 
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
-        .testTarget(name: "TimekeepingTests", dependencies: ["Timekeeping"]),
+        .testTarget(name: "TimekeepingTests", dependencies: ["Timekeeping", "Locking"]),
         .testTarget(name: "ProcessSupportTests", dependencies: ["ProcessSupport"]),
         .testTarget(name: "AquavateProtocolTests", dependencies: ["AquavateProtocol", "BusTestSupport"]),
         .testTarget(name: "AquavateCaptureTests", dependencies: ["AquavateCapture", "AquavateProtocol"]),

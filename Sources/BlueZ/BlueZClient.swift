@@ -223,7 +223,7 @@ public final class BlueZClient: Sendable {
     /// Starts delivering every change to a new queue; returns it with the cache as it was at that
     /// instant, so that the snapshot plus the queued changes are the whole story.
     public func watch() -> ChangeWatch {
-        let queue = EventQueue<BlueZChange>()
+        let queue = EventQueue<BlueZChange>(timer: clock)
         let (id, snapshot) = state.withLock { state -> (UInt64, BlueZObjects) in
             state.nextWatcher += 1
             state.watchers[state.nextWatcher] = queue

@@ -100,13 +100,14 @@ public final class Sightings: Sendable {
     private let client: BlueZClient
     private let adapter: DBusObjectPath
     private let filter: BottleFilter
-    private let pending = EventQueue<Sighting>()
+    private let pending: EventQueue<Sighting>
 
     init(watch: ChangeWatch, client: BlueZClient, adapter: DBusObjectPath, filter: BottleFilter) {
         self.watch = watch
         self.client = client
         self.adapter = adapter
         self.filter = filter
+        self.pending = EventQueue(timer: client.clock)
         // Devices already advertising (RSSI present means discovery sees them now).
         for device in watch.initial.devices(on: adapter) where device.rssi != nil && filter.matches(device) {
             pending.push(Sighting(device))

@@ -31,7 +31,7 @@ public final class GATTConnection: Sendable {
     public let name: String?
     public let policy: ConnectPolicy
     /// Every event of the link, in order; ends after `.linkLost`.
-    public let events = EventQueue<GATTEvent>()
+    public let events: EventQueue<GATTEvent>
 
     /// This BLE session's own connection to the system bus (the one bluetoothd is on); closed
     /// when the link ends, which releases its notify sessions.
@@ -54,6 +54,7 @@ public final class GATTConnection: Sendable {
     init(client: BlueZClient, device: DBusObjectPath, privateSystemBus: BusConnection, watch: ChangeWatch,
          view: DeviceView, policy: ConnectPolicy, logger: Logger) {
         self.client = client
+        self.events = EventQueue(timer: client.clock)
         self.device = device
         self.privateSystemBus = privateSystemBus
         self.policy = policy

@@ -152,7 +152,7 @@ public final class BusConnection: Sendable {
     private func subscribe(_ rule: MatchRule, handler: (@Sendable (DBusSignal) -> Void)?) async throws -> SignalSubscription {
         try rule.validate()
         let id = core.nextID()
-        let buffer = EventQueue<DBusSignal>()
+        let buffer = EventQueue<DBusSignal>(timer: clock)
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
             let queued = core.enqueue { core in
                 core.addSubscription(id: id, rule: rule, buffer: buffer, handler: handler) { done.resume(with: $0) }

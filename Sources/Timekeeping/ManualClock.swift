@@ -19,6 +19,8 @@ public final class ManualClock: WallClock {
         var now: Double
         var instant: MonotonicInstant
         var sleepers: [Int: (deadline: Deadline, continuation: CheckedContinuation<Void, any Error>)] = [:]
+        /// The timers of waiting queues (`startTimer`), by monotonic deadline.
+        var timers: [Int: (deadline: MonotonicInstant, expire: @Sendable () -> Void)] = [:]
         var cancelledBeforeParking: Set<Int> = []
         var nextID = 0
 
@@ -49,6 +51,24 @@ public final class ManualClock: WallClock {
 
     /// How many sleeps are parked, waiting for the clock to move.
     public var parkedSleepers: Int { state.withLock { $0.sleepers.count } }
+
+    /// How many timers (time-outs of waiting queues) are running.
+    public var runningTimers: Int { state.withLock { $0.timers.count } }
+
+    /// Expires when the monotonic time passes `timeout` from now (at once for none).
+    public func startTimer(after timeout: Duration, _ expire: @escaping @Sendable () -> Void) -> () -> Void {
+        let id: Int? = state.withLock { state in
+            guard timeout > .zero else { return nil }
+            state.nextID += 1
+            state.timers[state.nextID] = (state.instant + timeout, expire)
+            return state.nextID
+        }
+        guard let id else {
+            expire()
+            return {}
+        }
+        return { [state] in _ = state.withLock { $0.timers.removeValue(forKey: id) } }
+    }
 
     /// Sets the wall clock only (a step of the host's time); the monotonic time stays.
     public func set(_ value: Double) {
@@ -117,14 +137,18 @@ public final class ManualClock: WallClock {
         }
     }
 
-    /// Changes the time, then resumes (outside the lock) the sleepers it made due.
+    /// Changes the time, then resumes (outside the lock) the sleepers it made due and expires
+    /// the timers.
     private func move(_ change: (inout State) -> Void) {
-        let due: [CheckedContinuation<Void, any Error>] = state.withLock { state in
+        let (due, expired) = state.withLock { state in
             change(&state)
             let due = state.sleepers.filter { state.isDue($0.value.deadline) }
             for key in due.keys { state.sleepers.removeValue(forKey: key) }
-            return due.map(\.value.continuation)
+            let expired = state.timers.filter { $0.value.deadline <= state.instant }
+            for key in expired.keys { state.timers.removeValue(forKey: key) }
+            return (due.map(\.value.continuation), expired.map(\.value.expire))
         }
         for continuation in due { continuation.resume() }
+        for expire in expired { expire() }
     }
 }

@@ -14,4 +14,19 @@ public struct SystemClock: WallClock {
     public func sleep(until deadline: MonotonicInstant) async throws {
         try await Task.sleep(until: deadline.base, clock: .continuous)
     }
+
+    public func startTimer(after timeout: Duration, _ expire: @escaping @Sendable () -> Void) -> () -> Void {
+        Self.dispatchTimer(after: timeout, expire)
+    }
+
+    /// A libdispatch timer on the host's monotonic clock, `timeout` (at most ten years) from now.
+    static func dispatchTimer(after timeout: Duration, _ expire: @escaping @Sendable () -> Void) -> () -> Void {
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = Int(min(max(seconds, 0), 315_360_000)) * 1_000_000_000 + Int(max(attoseconds, 0) / 1_000_000_000)
+        let source = DispatchSource.makeTimerSource(queue: .global())
+        source.schedule(deadline: .now() + .nanoseconds(nanoseconds))
+        source.setEventHandler(handler: expire)
+        source.resume()
+        return { source.cancel() }
+    }
 }

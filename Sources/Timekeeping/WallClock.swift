@@ -4,11 +4,16 @@
 // deadlines, time-outs and back-offs are measured on) and waits on either. `SystemClock` is the
 // one place the host's clocks are read; `ManualClock` moves when a test moves it.
 //
+// It is also the timer of the waiting queues below it (Locking's `EventQueue`, which cannot
+// depend on this module: `WaitTimer` says why), so their time-outs run on the same clock.
+//
 // Called `WallClock`, not `Clock`: the standard library's `Clock` (ContinuousClock's protocol)
 // would be shadowed in every module that imports this one.
 
+import Locking
+
 /// UTC seconds since 1970, the monotonic present, and waits measured on the same clock.
-public protocol WallClock: MonotonicClock {
+public protocol WallClock: MonotonicClock, WaitTimer {
     /// UTC seconds since 1970, with a fraction.
     var now: Double { get }
     /// Suspends for `seconds` of this clock's time; throws `CancellationError` when the task is
@@ -31,6 +36,11 @@ extension WallClock {
     /// A real wait, for a clock that only reports the time.
     public func sleep(until deadline: MonotonicInstant) async throws {
         try await Task.sleep(until: deadline.base, clock: .continuous)
+    }
+
+    /// A real timer, for a clock that only reports the time.
+    public func startTimer(after timeout: Duration, _ expire: @escaping @Sendable () -> Void) -> () -> Void {
+        SystemClock.dispatchTimer(after: timeout, expire)
     }
 
     /// Suspends for `duration` of this clock's monotonic time.

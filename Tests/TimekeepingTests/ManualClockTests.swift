@@ -1,6 +1,7 @@
 // The manual clock: it says what it is told, and a sleep on it parks until the clock passes its
 // deadline (or the sleeping task is cancelled), never for real time.
 
+import Locking
 import Testing
 import Timekeeping
 
@@ -96,5 +97,24 @@ import Timekeeping
         #expect(clock.instant >= first)
         #expect(first + .seconds(1) > first && first - .seconds(1) < first)
         #expect((first + .seconds(3)) - first == .seconds(3))
+    }
+
+    /// The timers of waiting queues (Locking's `EventQueue`) run on the clock's monotonic side.
+    @Test func aTimerExpiresWhenTheMonotonicTimePassesItAndNotWhenCancelled() {
+        let clock = ManualClock()
+        let fired = Locked(0)
+        _ = clock.startTimer(after: .seconds(10)) { fired.withLock { $0 += 1 } }
+        let cancel = clock.startTimer(after: .seconds(5)) { fired.withLock { $0 += 100 } }
+        #expect(clock.runningTimers == 2)
+        cancel()
+        clock.set(9_999_999_999)
+        #expect(fired.withLock { $0 } == 0, "a step of the wall clock expires nothing")
+        clock.advance(by: .seconds(9))
+        #expect(fired.withLock { $0 } == 0)
+        clock.advance(by: .seconds(1))
+        #expect(fired.withLock { $0 } == 1)
+        #expect(clock.runningTimers == 0)
+        _ = clock.startTimer(after: .zero) { fired.withLock { $0 += 1 } }
+        #expect(fired.withLock { $0 } == 2, "no time at all: expired at once")
     }
 }

@@ -413,8 +413,11 @@ final class MosquittoClient: @unchecked Sendable {
             } else {
                 logger.debug("MQTT: attempt \(failures) to reach \(label) failed: \(failure ?? "unknown error")")
             }
-            // Cut short by stop(): it signals the semaphore.
-            _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(delay * 1_000_000_000)))
+            // The back-off ends by the clock's timer, or is cut short by stop(): both signal the
+            // semaphore (a late signal of a cancelled timer only comes once the thread is ending).
+            let cancelTimer = clock.startTimer(after: .seconds(delay)) { [wakeUp] in wakeUp.signal() }
+            wakeUp.wait()
+            cancelTimer()
         }
     }
 
