@@ -69,7 +69,7 @@ public final class BlueZClient: Sendable {
     public static func connect(bus: BusAddress = .system, clock: any WallClock = SystemClock()) async throws -> BlueZClient {
         let connection: BusConnection
         do {
-            connection = try await BusConnection.connect(bus)
+            connection = try await BusConnection.connect(bus, clock: clock)
         } catch {
             throw BluetoothServiceUnavailable(detail: "\(error)")
         }
@@ -280,7 +280,7 @@ public final class BlueZClient: Sendable {
     /// sessions belong to the connection that asked for them (docs/bluez.md 7.7), so closing it ends
     /// them, and a new session never inherits the last one's (docs/bluez.md F8).
     public func openPrivateSystemBus() async throws -> BusConnection {
-        try await BusConnection.connect(.address(connection.address))
+        try await BusConnection.connect(.address(connection.address), clock: clock)
     }
 }
 
