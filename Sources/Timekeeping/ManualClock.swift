@@ -80,7 +80,7 @@ public final class ManualClock: WallClock {
     public func advance(by seconds: Double) {
         move { state in
             state.now += seconds
-            if seconds > 0 { state.instant = state.instant + .nanoseconds(Int64((seconds * 1e9).rounded())) }
+            if seconds > 0 { state.instant = state.instant + .seconds(seconds) }
         }
     }
 
