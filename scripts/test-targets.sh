@@ -7,7 +7,7 @@
 # that pool starved long enough for a 10 s wait to run out; apart, each group keeps its own pool.
 targets=(LockingTests TimekeepingTests ArchitectureTests ProcessSupportTests AquavateProtocolTests AquavateCaptureTests HistoryTests RemindersTests
          BridgeTests/-Household BridgeTests/Household
-         DBusTests SinksTests BottleSimulatorTests BlueZTests InstallTests WebTests HomeAssistantTests)
+         DBusTests SinksTests BottleSimulatorTests BlueZTests BottleSessionTests InstallTests WebTests HomeAssistantTests)
 
 # The `swift test` options that select an entry's tests.
 target_selection() {

@@ -122,7 +122,7 @@ func waitForExit(_ process: ChildProcess, timeout: Duration = .seconds(10)) asyn
             "--records", "40", "--disconnect-delay", "0.2", "--state-file", state.path,
         ])
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        let script = packageRoot.appendingPathComponent("tests/bleak/sync_40.py").path
+        let script = packageRoot.appendingPathComponent("Tests/BottleSimulatorTests/Bleak/sync_40.py").path
         // bleak checks the BlueZ version with `bluetoothctl --version` when it can: answer 5.66.
         let stubs = bus.directory.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: stubs, withIntermediateDirectories: true)

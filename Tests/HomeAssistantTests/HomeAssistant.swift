@@ -23,6 +23,8 @@ final class HomeAssistant: @unchecked Sendable {
     let directory: URL
     let port: Int
     let timeZone: String
+    /// The environment it runs in (nil: the test's own): a simulated day's wall clock (FakeDays).
+    let environment: [String: String]?
     private let lock = NSLock()
     private var child: ChildProcess?
     private var accessToken: String?
@@ -46,11 +48,12 @@ final class HomeAssistant: @unchecked Sendable {
         return python
     }
 
-    init(python: String, directory: URL, port: Int, timeZone: String) throws {
+    init(python: String, directory: URL, port: Int, timeZone: String, environment: [String: String]? = nil) throws {
         self.python = python
         self.directory = directory
         self.port = port
         self.timeZone = timeZone
+        self.environment = environment
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // Only what the test reads: the API, the registries, the recorder and its history, the
         // frontend (for the screenshot), MQTT as a config entry.
@@ -90,14 +93,18 @@ final class HomeAssistant: @unchecked Sendable {
         let output = try FileHandle(forWritingTo: Self.emptyFile(directory.appendingPathComponent("stdout.log")))
         let process = try ChildProcess.spawn(python, ["-m", "homeassistant", "--config", directory.path, "--skip-pip",
                                                       "--log-file", logFile.path],
-                                             output: output, error: output)
+                                             environment: environment, output: output, error: output)
         lock.withLock { child = process }
         try await waitUntil(.seconds(240), "Home Assistant to serve HTTP (\(log.suffix(1500)))") {
             guard process.isRunning else {
                 throw HomeAssistantFailure(description: "Home Assistant exited: \(self.log.suffix(3000))")
             }
-            if (try? await self.request("GET", "/api/onboarding", authorized: false)) != nil { return true }
-            return (try? await self.request("GET", "/api/", authorized: true)) != nil
+            // Any answer of its API will do (401 without a token): after a simulated day, the
+            // token of the day before has expired (30 minutes), and a new one needs the server.
+            var request = URLRequest(url: URL(string: self.base + "/api/")!)
+            request.timeoutInterval = 5
+            guard let (_, response) = try? await URLSession.shared.data(for: request) else { return false }
+            return (response as? HTTPURLResponse).map { $0.statusCode == 200 || $0.statusCode == 401 } ?? false
         }
     }
 
@@ -235,6 +242,40 @@ final class HomeAssistant: @unchecked Sendable {
         let path = "/api/history/period/\(start)?filter_entity_id=\(entity)&minimal_response&no_attributes"
         guard let lists = try await request("GET", path) as? [[[String: Any]]] else { return [] }
         return lists.first?.compactMap { $0["state"] as? String } ?? []
+    }
+
+    /// One command of Home Assistant's websocket API (what its frontend speaks; the recorder's
+    /// statistics are served only there), through aiohttp from its own environment, and its result.
+    func websocket(_ command: [String: Any]) async throws -> Any {
+        guard let token else { throw HomeAssistantFailure(description: "no token yet") }
+        let script = """
+            import asyncio, json, sys, aiohttp
+            async def main(url, token, command):
+                async with aiohttp.ClientSession() as session:
+                    async with session.ws_connect(url) as ws:
+                        await ws.receive_json()
+                        await ws.send_json({"type": "auth", "access_token": token})
+                        answer = await ws.receive_json()
+                        if answer.get("type") != "auth_ok":
+                            sys.exit("websocket auth refused: %s" % answer)
+                        await ws.send_json(dict(json.loads(command), id=1))
+                        while True:
+                            answer = await ws.receive_json()
+                            if answer.get("id") == 1:
+                                print(json.dumps(answer))
+                                return
+            asyncio.run(main(*sys.argv[1:]))
+            """
+        let message = String(decoding: try JSONSerialization.data(withJSONObject: command), as: UTF8.self)
+        let result = try await runTool(python, ["-c", script, "ws://127.0.0.1:\(port)/api/websocket", token, message], timeout: .seconds(60))
+        guard result.status == 0, let line = result.lines.last,
+              let answer = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+            throw HomeAssistantFailure(description: "websocket \(command["type"] ?? ""): \(result)")
+        }
+        guard answer["success"] as? Bool == true else {
+            throw HomeAssistantFailure(description: "websocket \(command["type"] ?? "") failed: \(answer)")
+        }
+        return answer["result"] ?? NSNull()
     }
 
     /// Home Assistant's own log, as its API serves it.

@@ -36,8 +36,7 @@ struct HomeAssistantTests {
     /// A zone where it is about midday now, so that the test's drinks (minutes ago) are today's
     /// whenever it runs. `Etc/GMT-2` is UTC+2.
     static func middayZone(now: Double) -> String {
-        let hour = Int((now.truncatingRemainder(dividingBy: 86_400)) / 3600)
-        let offset = max(-12, min(14, 12 - hour))
+        let offset = middayOffset(now: now)
         return offset == 0 ? "Etc/UTC" : "Etc/GMT\(offset > 0 ? "-" : "+")\(abs(offset))"
     }
 
