@@ -38,4 +38,36 @@ import Timekeeping
         try await running.value
         #expect(daemon.outcome == .stopped)
     }
+
+    /// `run --once --timeout 30`: the run's time limit is on the same clock, so it ends the run
+    /// when the manual clock passes it, whatever the loop was waiting for.
+    @Test func aOnceRunEndsAtItsTimeLimitOnTheInjectedClock() async throws {
+        let announced = AsyncStream<Double>.makeStream()
+        let clock = ManualClock(onSleep: { announced.continuation.yield($0) })
+        let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let history = try DrinkHistory(path: nil)
+        var options = DaemonOptions()
+        options.bus = .address("unix:path=/nonexistent/aquavate-daemon-backoff-test")
+        options.once = true
+        options.onceTimeout = .seconds(30)
+        options.onceRetries = 100
+        let desk = ReminderDesk(history: history, configuration: Configuration(), logger: quiet)
+        let daemon = BridgeDaemon(options: options, history: history, desk: desk, clock: clock, logger: quiet)
+        let running = Task { try await daemon.run() }
+        defer { running.cancel() }
+
+        var sleeps = announced.stream.makeAsyncIterator()
+        var parked: [Double] = []
+        for _ in 0..<2 { if let slept = await sleeps.next() { parked.append(slept) } }
+        #expect(parked.sorted() == [2, 31], "the first back-off, and the time limit with its second of grace")
+        clock.advance(by: .seconds(30))
+        #expect(clock.parkedSleepers >= 1, "the limit has not come yet")
+        clock.advance(by: .seconds(1))
+        try await running.value
+        guard case .failed(let why) = daemon.outcome else {
+            Issue.record("expected the run to fail at its limit, not \(daemon.outcome)")
+            return
+        }
+        #expect(why.hasPrefix("gave up after 30"), "\(why)")
+    }
 }
