@@ -1,4 +1,4 @@
-// The parts of issue 29's web fixes that hold state over time, on a manual monotonic clock: a
+// The parts of issue 29's web fixes that hold state over time, on a manual clock: a
 // session's expiry and the table's bound, the login back-off and how addresses are counted, and
 // the Host rule (HostileNetworkTests runs the attacks on the real binary).
 
@@ -8,7 +8,7 @@ import Timekeeping
 
 @Suite struct LoginSessionTests {
     @Test func aSessionEndsAtItsExpiryOrItsLogout() {
-        let clock = ManualMonotonicClock()
+        let clock = ManualClock()
         let sessions = Sessions(clock: clock)
         let first = sessions.open()
         let second = sessions.open()
@@ -24,7 +24,7 @@ import Timekeeping
     }
 
     @Test func loggingInInALoopKeepsTheTableBounded() {
-        let sessions = Sessions(clock: ManualMonotonicClock())
+        let sessions = Sessions(clock: ManualClock())
         let oldest = sessions.open()
         for _ in 0..<(Sessions.capacity * 3) { _ = sessions.open() }
         #expect(sessions.count == Sessions.capacity)
@@ -34,7 +34,7 @@ import Timekeeping
     @Test func theBackOffDoublesAfterTheFreeTriesAndEndsWithARightOne() {
         #expect((1...10).map { LoginThrottle.wait(afterFailures: $0).components.seconds } == [0, 0, 0, 1, 2, 4, 8, 16, 32, 64])
         #expect(LoginThrottle.wait(afterFailures: 40) == LoginThrottle.longestWait)
-        let clock = ManualMonotonicClock()
+        let clock = ManualClock()
         let throttle = LoginThrottle(clock: clock)
         for _ in 0..<4 { _ = throttle.failed("192.0.2.7") }
         #expect(throttle.wait(for: "192.0.2.7") == .seconds(1))
