@@ -51,10 +51,10 @@ let package = Package(
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         // Swift face of libdbus.
-        .target(name: "DBus", dependencies: ["CDBus", "Locking"]),
+        .target(name: "DBus", dependencies: ["CDBus", "Locking", "Timekeeping"]),
         // BlueZ client over the DBus module.
         .target(name: "BlueZ", dependencies: [
-            "DBus", "AquavateProtocol", "Locking", .product(name: "Logging", package: "swift-log"),
+            "DBus", "AquavateProtocol", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log"),
         ]),
         // One connection to one bottle: subscriptions, SET_TIME, the sync engine.
         .target(name: "BottleSession", dependencies: [
@@ -93,7 +93,7 @@ let package = Package(
         // waiting queue built on it that DBus and BlueZ share.
         .target(name: "Locking"),
         // Child processes started race-free and awaited without blocking a thread (dbus-daemon, tools).
-        .target(name: "ProcessSupport", dependencies: ["Locking"]),
+        .target(name: "ProcessSupport", dependencies: ["Locking", "Timekeeping"]),
         // A BlueZ-faithful simulated bottle exported on D-Bus.
         .target(name: "BottleSimulator", dependencies: ["DBus", "AquavateProtocol", "Locking", "Timekeeping"]),
 
@@ -120,7 +120,7 @@ let package = Package(
         ], path: "Benchmarks/aquavate-bench"),
 
         .testTarget(name: "LockingTests", dependencies: ["Locking"]),
-        .testTarget(name: "TimekeepingTests", dependencies: ["Timekeeping"]),
+        .testTarget(name: "TimekeepingTests", dependencies: ["Timekeeping", "Locking"]),
         .testTarget(name: "ProcessSupportTests", dependencies: ["ProcessSupport"]),
         .testTarget(name: "AquavateProtocolTests", dependencies: ["AquavateProtocol", "BusTestSupport"]),
         .testTarget(name: "AquavateCaptureTests", dependencies: ["AquavateCapture", "AquavateProtocol"]),

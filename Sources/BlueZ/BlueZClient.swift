@@ -10,6 +10,7 @@
 
 import DBus
 import Locking
+import Timekeeping
 
 /// One change BlueZ announced, as the pump applied it.
 public enum BlueZChange: Sendable {
@@ -40,6 +41,9 @@ public struct BlueZWaitTimedOut: Error, Sendable, CustomStringConvertible {
 public final class BlueZClient: Sendable {
     /// The connection the cache and every non-GATT call use.
     public let connection: BusConnection
+    /// What every wait of this client (and of the discoveries, connectors and connections made
+    /// on it) measures its deadlines on.
+    public let clock: any WallClock
     private let state = Locked(ClientState())
     private let pumps = Locked<[Task<Void, Never>]>([])
     /// BlueZ's signals, applied to the cache on the connection's owner thread as they arrive.
@@ -54,21 +58,22 @@ public final class BlueZClient: Sendable {
         var serviceOwner: String?
     }
 
-    private init(connection: BusConnection) {
+    private init(connection: BusConnection, clock: any WallClock) {
         self.connection = connection
+        self.clock = clock
     }
 
     /// Connects to `bus`, subscribes to BlueZ's signals, then loads the object tree.
     /// - Throws: `BluetoothServiceUnavailable` when the bus or `org.bluez` cannot be reached,
     ///   `BluetoothAccessDenied` when the bus policy forbids it.
-    public static func connect(bus: BusAddress = .system) async throws -> BlueZClient {
+    public static func connect(bus: BusAddress = .system, clock: any WallClock = SystemClock()) async throws -> BlueZClient {
         let connection: BusConnection
         do {
-            connection = try await BusConnection.connect(bus)
+            connection = try await BusConnection.connect(bus, clock: clock)
         } catch {
             throw BluetoothServiceUnavailable(detail: "\(error)")
         }
-        let client = BlueZClient(connection: connection)
+        let client = BlueZClient(connection: connection, clock: clock)
         do {
             try await client.start()
         } catch {
@@ -218,7 +223,7 @@ public final class BlueZClient: Sendable {
     /// Starts delivering every change to a new queue; returns it with the cache as it was at that
     /// instant, so that the snapshot plus the queued changes are the whole story.
     public func watch() -> ChangeWatch {
-        let queue = EventQueue<BlueZChange>()
+        let queue = EventQueue<BlueZChange>(timer: clock)
         let (id, snapshot) = state.withLock { state -> (UInt64, BlueZObjects) in
             state.nextWatcher += 1
             state.watchers[state.nextWatcher] = queue
@@ -240,10 +245,10 @@ public final class BlueZClient: Sendable {
         let watch = watch()
         defer { watch.cancel() }
         if let value = check(watch.initial) { return value }
-        let deadline = ContinuousClock.now + timeout
+        let deadline = clock.deadline(after: timeout)
         // Progress: each pass awaits one change or ends (deadline, ended watch, cancellation).
         while true {
-            let remaining = deadline - ContinuousClock.now
+            let remaining = clock.timeLeft(until: deadline)
             guard remaining > .zero else { throw BlueZWaitTimedOut(what: what, timeout: timeout) }
             switch await watch.changes.next(within: remaining) {
             case .element:
@@ -275,7 +280,7 @@ public final class BlueZClient: Sendable {
     /// sessions belong to the connection that asked for them (docs/bluez.md 7.7), so closing it ends
     /// them, and a new session never inherits the last one's (docs/bluez.md F8).
     public func openPrivateSystemBus() async throws -> BusConnection {
-        try await BusConnection.connect(.address(connection.address))
+        try await BusConnection.connect(.address(connection.address), clock: clock)
     }
 }
 

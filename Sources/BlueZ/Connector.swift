@@ -9,6 +9,7 @@
 
 import DBus
 import Logging
+import Timekeeping
 
 public struct Connector: Sendable {
     public let client: BlueZClient
@@ -31,7 +32,7 @@ public struct Connector: Sendable {
         // docs/bluez.md F18, the outer half: "the dbus connection can stall" (brc BLEAK_SAFETY_TIMEOUT);
         // whatever hangs is cancelled, and a pending Connect is cancelled with Disconnect.
         do {
-            return try await withDeadline(policy.safetyTimeout) {
+            return try await withDeadline(policy.safetyTimeout, on: client.clock) {
                 try await self.attempts(device, required: required, label: label)
             }
         } catch is DeadlineExceeded {
@@ -67,7 +68,7 @@ public struct Connector: Sendable {
                 if transients >= policy.maxTransientErrors || failures >= policy.maxAttempts {
                     throw ConnectFailed(device: label, attempts: total, reason: failure.reason)
                 }
-                try await Task.sleep(for: policy.transientBackoff)
+                try await client.clock.sleep(for: policy.transientBackoff)
                 await waitForDisconnect(device)
             } catch {
                 watch.cancel()
@@ -192,10 +193,10 @@ public struct Connector: Sendable {
     private func waitForView(
         watch: ChangeWatch, view: inout DeviceView, timeout: Duration, _ done: (DeviceView) -> Bool
     ) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = client.clock.deadline(after: timeout)
         // Progress: each pass awaits one change (an ended watch or the deadline returns).
         while !done(view) {
-            let remaining = deadline - ContinuousClock.now
+            let remaining = client.clock.timeLeft(until: deadline)
             guard remaining > .zero, case .element(let change) = await watch.changes.next(within: remaining) else {
                 return done(view)
             }
@@ -233,12 +234,14 @@ extension DBusObjectPath {
 /// The operation passed its deadline.
 struct DeadlineExceeded: Error {}
 
-/// Runs `operation`, cancelling it and throwing `DeadlineExceeded` if it takes longer than `timeout`.
-func withDeadline<T: Sendable>(_ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+/// Runs `operation`, cancelling it and throwing `DeadlineExceeded` if it takes longer than
+/// `timeout` of `clock`'s time.
+func withDeadline<T: Sendable>(_ timeout: Duration, on clock: any WallClock,
+                               _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
     try await withThrowingTaskGroup(of: T.self) { group in
         group.addTask { try await operation() }
         group.addTask {
-            try await Task.sleep(for: timeout)
+            try await clock.sleep(for: timeout)
             throw DeadlineExceeded()
         }
         defer { group.cancelAll() }

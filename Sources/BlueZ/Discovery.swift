@@ -4,6 +4,7 @@
 import AquavateProtocol
 import DBus
 import Locking
+import Timekeeping
 
 /// Which devices are bottles.
 public struct BottleFilter: Sendable, Equatable {
@@ -99,13 +100,14 @@ public final class Sightings: Sendable {
     private let client: BlueZClient
     private let adapter: DBusObjectPath
     private let filter: BottleFilter
-    private let pending = EventQueue<Sighting>()
+    private let pending: EventQueue<Sighting>
 
     init(watch: ChangeWatch, client: BlueZClient, adapter: DBusObjectPath, filter: BottleFilter) {
         self.watch = watch
         self.client = client
         self.adapter = adapter
         self.filter = filter
+        self.pending = EventQueue(timer: client.clock)
         // Devices already advertising (RSSI present means discovery sees them now).
         for device in watch.initial.devices(on: adapter) where device.rssi != nil && filter.matches(device) {
             pending.push(Sighting(device))
@@ -120,11 +122,11 @@ public final class Sightings: Sendable {
     /// task was cancelled, or discovery ended (`ended` says why).
     public func next(within timeout: Duration?) async -> Sighting? {
         if let ready = pending.nextIfAvailable() { return ready }
-        let deadline = timeout.map { ContinuousClock.now + $0 }
+        let deadline = timeout.map { client.clock.deadline(after: $0) }
         // Progress: each pass awaits one change; an ended watch, the deadline or the end of
         // discovery returns.
         while ended == nil {
-            let remaining = deadline.map { $0 - ContinuousClock.now }
+            let remaining = deadline.map { client.clock.timeLeft(until: $0) }
             if let remaining, remaining <= .zero { return nil }
             guard case .element(let change) = await watch.changes.next(within: remaining) else { return nil }
             if let sighting = sighting(for: change) { return sighting }

@@ -11,6 +11,7 @@
 import DBus
 import Logging
 import Locking
+import Timekeeping
 
 /// What happens on a connected link, in the order BlueZ reported it.
 public enum GATTEvent: Sendable, Equatable {
@@ -30,7 +31,7 @@ public final class GATTConnection: Sendable {
     public let name: String?
     public let policy: ConnectPolicy
     /// Every event of the link, in order; ends after `.linkLost`.
-    public let events = EventQueue<GATTEvent>()
+    public let events: EventQueue<GATTEvent>
 
     /// This BLE session's own connection to the system bus (the one bluetoothd is on); closed
     /// when the link ends, which releases its notify sessions.
@@ -53,6 +54,7 @@ public final class GATTConnection: Sendable {
     init(client: BlueZClient, device: DBusObjectPath, privateSystemBus: BusConnection, watch: ChangeWatch,
          view: DeviceView, policy: ConnectPolicy, logger: Logger) {
         self.client = client
+        self.events = EventQueue(timer: client.clock)
         self.device = device
         self.privateSystemBus = privateSystemBus
         self.policy = policy
@@ -135,10 +137,10 @@ public final class GATTConnection: Sendable {
     private func require(_ uuid: String) async throws -> GATTCharacteristicInfo {
         if let info = characteristic(uuid) { return info }
         if knownAtConnection.contains(uuid.lowercased()) {
-            let deadline = ContinuousClock.now + .seconds(1)
+            let deadline = client.clock.deadline(after: .seconds(1))
             // Progress: each pass sleeps 20 ms until the loss is known or the second is over.
-            while lostReason == nil, client.objects.device(device) != nil, ContinuousClock.now < deadline {
-                try? await Task.sleep(for: .milliseconds(20))
+            while lostReason == nil, client.objects.device(device) != nil, client.clock.instant < deadline {
+                try? await client.clock.sleep(for: .milliseconds(20))
             }
         }
         if let lost = lostReason { throw LinkLost(device: address, reason: lost) }
@@ -241,7 +243,7 @@ public final class GATTConnection: Sendable {
     private func perform(
         _ operation: String, _ info: GATTCharacteristicInfo, _ body: (BusConnection) async throws -> [DBusValue]
     ) async throws -> [DBusValue] {
-        let deadline = ContinuousClock.now + policy.gattOperationTimeout
+        let deadline = client.clock.deadline(after: policy.gattOperationTimeout)
         // Progress: each pass is one BlueZ call; only InProgress comes round again, after a
         // pause, until the operation's deadline.
         while true {
@@ -249,11 +251,11 @@ public final class GATTConnection: Sendable {
             do {
                 return try await body(privateSystemBus)
             } catch let failure as DBusFailure where failure.name == BlueZNames.Error.inProgress {
-                guard ContinuousClock.now < deadline else {
+                guard client.clock.instant < deadline else {
                     throw GATTOperationFailed(operation: operation, characteristic: info.uuid,
                                               detail: "BlueZ stayed busy (InProgress) for \(policy.gattOperationTimeout)")
                 }
-                try await Task.sleep(for: policy.inProgressRetryInterval)
+                try await client.clock.sleep(for: policy.inProgressRetryInterval)
             } catch let failure as DBusFailure where failure.name == DBusFailure.noReplyName {
                 // From the bus, not a local time-out (that is DBusCallTimedOut): bluetoothd left
                 // the bus while it owed us this reply — a crash or a restart.

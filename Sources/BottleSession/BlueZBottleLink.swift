@@ -3,6 +3,7 @@
 
 import AquavateProtocol
 import BlueZ
+import Timekeeping
 
 public final class BlueZBottleLink: BottleLink {
     public let connection: GATTConnection
@@ -41,12 +42,13 @@ public final class BlueZBottleLink: BottleLink {
     }
 
     public func nextEvent(within timeout: Duration) async -> LinkEvent? {
-        let deadline = ContinuousClock.now + timeout
+        let clock = connection.client.clock
+        let deadline = clock.deadline(after: timeout)
         // Progress: every pass takes one event off the queue (skipping values of characteristics
         // the bottle protocol does not name) or returns; the time-out is one for the whole call.
         // An ended queue answers `.ended` at once: that is `.lost` again, for every call.
         while true {
-            let remaining = deadline - ContinuousClock.now
+            let remaining = clock.timeLeft(until: deadline)
             switch await connection.events.next(within: max(.zero, remaining)) {
             case .timedOut:
                 return nil

@@ -45,7 +45,7 @@ public final class BottleSession {
     /// Records new to the history in the current round (counted at commit, before the ACK).
     private var roundNewRecords = 0
     /// The whole session ends by then, whatever the bottle does (`timing.sessionLimit`).
-    private var sessionDeadline = ContinuousClock.now
+    private var sessionDeadline: MonotonicInstant
 
     public init(
         link: any BottleLink, store: any DrinkStore, clock: any WallClock, memory: SyncMemory,
@@ -62,6 +62,7 @@ public final class BottleSession {
         self.bottleID = bottleID ?? link.address.uppercased()
         self.store = store
         self.clock = clock
+        self.sessionDeadline = clock.instant
         self.memory = memory
         self.timing = timing
         self.recorder = recorder
@@ -73,7 +74,7 @@ public final class BottleSession {
     /// Runs the whole session and disconnects (`holdFor`: stay connected that long after the
     /// sync, PINGing when `keepAwake`, e.g. while someone calibrates or debugs).
     public func run(holdFor hold: Duration? = nil, keepAwake: Bool = false) async -> SessionReport {
-        sessionDeadline = ContinuousClock.now + timing.sessionLimit + (hold ?? .zero)
+        sessionDeadline = clock.deadline(after: timing.sessionLimit + (hold ?? .zero))
         mtu = await link.mtu()
         report.mtu = mtu
         recorder?.begin(name: link.name, address: link.address, mtu: mtu, at: clock.now)
@@ -353,7 +354,7 @@ public final class BottleSession {
     func nextEvent(until deadline: Double) async throws -> LinkEvent? {
         // `deadline` is on the session's clock (tests drive it); the session's own limit is on
         // the monotonic clock, a safety net that no clock step can move.
-        let limit = sessionDeadline - ContinuousClock.now
+        let limit = clock.timeLeft(until: sessionDeadline)
         guard limit > .zero else {
             throw SessionFailure("the session passed its limit of \(timing.sessionLimit); disconnecting (what was stored stays stored)")
         }

@@ -117,7 +117,7 @@ public final class CalibrationSession: Sendable {
 
         let started = clock.now
         // A monotonic safety net over the injected clock's limit, which a clock step could move.
-        let hardLimit = ContinuousClock.now + timing.overall + .seconds(60)
+        let hardLimit = clock.deadline(after: timing.overall + .seconds(60))
         var phase = CalibrationPhase.idle
         var changed = clock.now
         // Progress: each pass takes one event or waits at most `poll`; it ends at a final step, a
@@ -136,7 +136,7 @@ public final class CalibrationSession: Sendable {
                 _ = await cancelOnBottle()
                 return .timedOut(what)
             }
-            if clock.now - started >= timing.overall.seconds || ContinuousClock.now >= hardLimit {
+            if clock.now - started >= timing.overall.seconds || clock.instant >= hardLimit {
                 let what = "the calibration took longer than \(Int(timing.overall.seconds)) s"
                 onProgress(CalibrationProgress(phase: nil, line: "\(what): cancelling it"))
                 _ = await cancelOnBottle()

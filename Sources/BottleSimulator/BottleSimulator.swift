@@ -28,7 +28,7 @@ public final class BottleSimulator: Sendable {
         clock: any WallClock = SystemClock()
     ) async throws -> BottleSimulator {
         try configuration.validate()
-        let connection = try await BusConnection.connect(bus)
+        let connection = try await BusConnection.connect(bus, clock: clock)
         let core = SimulatedBlueZ(connection: connection, configuration: configuration, clock: clock)
         do {
             try await core.start()
@@ -54,7 +54,7 @@ public final class BottleSimulator: Sendable {
         guard Set(addresses).count == addresses.count else {
             throw SimulatorConfigurationInvalid(reason: "two bottles with one address (\(addresses.joined(separator: ", ")))")
         }
-        let connection = try await BusConnection.connect(bus)
+        let connection = try await BusConnection.connect(bus, clock: clock)
         let owner = SimulatedBlueZ(connection: connection, configuration: first, clock: clock)
         var others: [SimulatedBlueZ] = []
         for configuration in configurations.dropFirst() {

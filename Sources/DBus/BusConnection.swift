@@ -5,6 +5,7 @@
 // Dropping the last reference closes it; `close()` does so explicitly and waits.
 import CDBus
 import Locking
+import Timekeeping
 
 public final class BusConnection: Sendable {
     let core: ConnectionCore
@@ -12,20 +13,23 @@ public final class BusConnection: Sendable {
     public let uniqueName: String
     /// The address it was opened on.
     public let address: String
+    /// What waits for signals measure their time-outs on.
+    public let clock: any WallClock
 
-    private init(core: ConnectionCore, uniqueName: String, address: String) {
+    private init(core: ConnectionCore, uniqueName: String, address: String, clock: any WallClock) {
         self.core = core
         self.uniqueName = uniqueName
         self.address = address
+        self.clock = clock
     }
 
     /// Opens a new private connection (`dbus_connection_open_private` + `dbus_bus_register`,
     /// never libdbus's shared one) to `bus`. Losing the bus never exits the process.
-    public static func connect(_ bus: BusAddress) async throws -> BusConnection {
+    public static func connect(_ bus: BusAddress, clock: any WallClock = SystemClock()) async throws -> BusConnection {
         let address = try bus.resolve()
         let core = try ConnectionCore()
         let unique = try await core.start(address: address)
-        return BusConnection(core: core, uniqueName: unique, address: address)
+        return BusConnection(core: core, uniqueName: unique, address: address, clock: clock)
     }
 
     deinit {
@@ -148,7 +152,7 @@ public final class BusConnection: Sendable {
     private func subscribe(_ rule: MatchRule, handler: (@Sendable (DBusSignal) -> Void)?) async throws -> SignalSubscription {
         try rule.validate()
         let id = core.nextID()
-        let buffer = EventQueue<DBusSignal>()
+        let buffer = EventQueue<DBusSignal>(timer: clock)
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
             let queued = core.enqueue { core in
                 core.addSubscription(id: id, rule: rule, buffer: buffer, handler: handler) { done.resume(with: $0) }

@@ -5,6 +5,7 @@
 // Here a cancelled wait just returns nil and the subscription stays; it ends only on `cancel()`,
 // when it is dropped, or when the connection closes.
 import Locking
+import Timekeeping
 
 /// Signals matching one rule, in arrival order. The rule stays on the bus until `cancel()` or
 /// until the subscription is dropped; an iterator keeps the subscription alive, so
@@ -60,13 +61,13 @@ public final class SignalSubscription: AsyncSequence, Sendable {
     public func next(
         within timeout: Duration, where predicate: @escaping @Sendable (DBusSignal) -> Bool = { _ in true }
     ) async throws -> DBusSignal {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let deadline = connection.clock.deadline(after: timeout)
         var firstPass = true
         // Progress: every pass takes one signal off the queue or ends (time-out, end, cancel).
         // Once the time is up it is up, however fast signals that do not match keep coming; only
         // the first pass looks even then, so that a zero time-out still finds a waiting signal.
         while true {
-            let left = ContinuousClock.now.duration(to: deadline)
+            let left = connection.clock.timeLeft(until: deadline)
             if left <= .zero && !firstPass { throw DBusSignalWaitTimedOut(rule: rule, timeout: timeout) }
             firstPass = false
             switch await buffer.next(within: Swift.max(left, .zero)) {

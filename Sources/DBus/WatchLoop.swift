@@ -181,7 +181,9 @@ final class WatchLoop {
         max(1, now() + UInt64(max(0, dbus_timeout_get_interval(timeout))) * 1_000_000)
     }
 
-    /// CLOCK_MONOTONIC in nanoseconds: time-outs must not jump with the wall clock.
+    /// CLOCK_MONOTONIC in nanoseconds: time-outs must not jump with the wall clock. The kernel's
+    /// clock and not the injected one: the timerfd's absolute deadlines are on it, and libdbus's
+    /// time-outs are all it serves (the one exception in OneClockTests).
     private static func now() -> UInt64 {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)

@@ -3,8 +3,9 @@
 // one, and BlueZ builds every wait of the bridge on them (object changes, sightings, link events).
 //
 // Why here, in Locking, and not in DBus: it is a concurrency primitive built on `Locked` and a
-// libdispatch timer, with no D-Bus in it, and both DBus and BlueZ (and any module above Locking)
-// need it; the DBus module stays the Swift face of libdbus.
+// timer, with no D-Bus in it, and both DBus and BlueZ (and any module above Locking) need it;
+// the DBus module stays the Swift face of libdbus. The timer is handed in (`WaitTimer` says why):
+// the queue reads no clock.
 //
 // Not an AsyncStream: an AsyncStream's iterator ends for good when the waiting task is
 // cancelled, so racing "the next event" against a time-out would lose the queue. Here a wait
@@ -17,8 +18,6 @@
 // lock, and a task being cancelled holds that lock while its cancellation handler (below) takes
 // ours. Resuming under our lock deadlocked a D-Bus owner thread against a cancelling reader (seen
 // in the full test suite; gdb showed the two locks crossed).
-
-import Dispatch
 
 public final class EventQueue<Element: Sendable>: Sendable {
     /// What a wait gave.
@@ -74,8 +73,12 @@ public final class EventQueue<Element: Sendable>: Sendable {
     }
 
     private let state = Locked(State())
+    /// What ends a wait whose time is up: the owner's clock.
+    private let timer: any WaitTimer
 
-    public init() {}
+    public init(timer: any WaitTimer) {
+        self.timer = timer
+    }
 
     /// Appends an element (ignored once finished); the oldest waiter, if any, takes it at once.
     public func push(_ element: Element) {
@@ -126,24 +129,17 @@ public final class EventQueue<Element: Sendable>: Sendable {
             state.active.insert(state.nextID)
             return state.nextID
         }
-        // The time-out is a libdispatch timer, not a task in `Task.sleep` that is cancelled when
-        // an element comes first: on Linux (Swift 6.3) every cancelled `Task.sleep` leaves about
-        // 150 bytes behind (heaptrack, over a daemon soak: ~4 waits a sync, ~0.6 KB a sync). The
-        // timer is cancelled as soon as the wait ends: one left pending until its deadline (the
-        // daemon waits up to minutes) holds its memory all that while, and a soak counted
-        // thousands of them (heaptrack: ~3 a sync, ~250 bytes a sync).
-        var timer: (any DispatchSourceTimer)?
-        if let timeout {
-            let (seconds, attoseconds) = timeout.components
-            let nanoseconds = Int(min(max(seconds, 0), 315_360_000)) * 1_000_000_000 + Int(max(attoseconds, 0) / 1_000_000_000)
-            let source = DispatchSource.makeTimerSource(queue: .global())
-            source.schedule(deadline: .now() + .nanoseconds(nanoseconds))
-            source.setEventHandler { [weak self] in self?.expire(id) }
-            source.resume()
-            timer = source
+        // The time-out is a timer (a libdispatch one on the real clock), not a task sleeping that
+        // is cancelled when an element comes first: on Linux (Swift 6.3) every cancelled task
+        // sleep leaves about 150 bytes behind (heaptrack, over a daemon soak: ~4 waits a sync,
+        // ~0.6 KB a sync). The timer is cancelled as soon as the wait ends: one left pending
+        // until its deadline (the daemon waits up to minutes) holds its memory all that while,
+        // and a soak counted thousands of them (heaptrack: ~3 a sync, ~250 bytes a sync).
+        let cancelTimer = timeout.map { timeout in
+            timer.startTimer(after: timeout) { [weak self] in self?.expire(id) }
         }
         defer {
-            timer?.cancel()
+            cancelTimer?()
             state.withLock { state in
                 state.active.remove(id)
                 state.expired.remove(id)

@@ -13,10 +13,11 @@
 //
 // So: every spawn of this process goes through one lock (no race, no stray inheritance), and the
 // exit is recorded by the termination handler, installed before the spawn, and awaited by polling
-// with `Task.sleep`, under a time limit.
+// with the injected clock's sleep, under a time limit.
 
 import Foundation
 import Locking
+import Timekeeping
 
 public final class ChildProcess: Sendable {
     /// The child's pid.
@@ -77,13 +78,13 @@ public final class ChildProcess: Sendable {
         if isRunning { _ = Foundation.kill(processIdentifier, signal) }
     }
 
-    /// Waits (without blocking a thread) for the child to end, at most `timeout`.
+    /// Waits (without blocking a thread) for the child to end, at most `timeout` of `clock`'s time.
     /// - Returns: its exit status, or `nil` when it still runs after `timeout` (or on cancellation).
-    public func waitForExit(timeout: Duration) async -> Int32? {
-        let deadline = ContinuousClock.now + timeout
+    public func waitForExit(timeout: Duration, clock: any WallClock = SystemClock()) async -> Int32? {
+        let deadline = clock.deadline(after: timeout)
         while true {
             if let status = exit.status { return status }
-            guard ContinuousClock.now < deadline, (try? await Task.sleep(for: .milliseconds(5))) != nil else {
+            guard clock.instant < deadline, (try? await clock.sleep(for: .milliseconds(5))) != nil else {
                 return exit.status
             }
         }

@@ -1,55 +1,128 @@
 // A clock that says what it is told (tests, replay). A sleep on it parks until the clock is moved
 // past its deadline, so a test reads a back-off schedule exactly and never waits for it.
+//
+// Its two faces move together when time passes (`advance`), but setting the wall clock (`set`)
+// leaves the monotonic time alone, as an NTP step does on a real host: a deadline measured on
+// the monotonic side neither fires early nor is pushed back by it.
 
 import Locking
 
 public final class ManualClock: WallClock {
+    /// What a parked sleep waits for: a wall-clock time (`sleep(for: Double)`) or a monotonic
+    /// instant (`sleep(until:)`, `sleep(for: Duration)`).
+    private enum Deadline {
+        case wall(Double)
+        case monotonic(MonotonicInstant)
+    }
+
     private struct State {
         var now: Double
-        var sleepers: [Int: (deadline: Double, continuation: CheckedContinuation<Void, any Error>)] = [:]
+        var instant: MonotonicInstant
+        var sleepers: [Int: (deadline: Deadline, continuation: CheckedContinuation<Void, any Error>)] = [:]
+        /// The timers of waiting queues (`startTimer`), by monotonic deadline.
+        var timers: [Int: (deadline: MonotonicInstant, expire: @Sendable () -> Void)] = [:]
         var cancelledBeforeParking: Set<Int> = []
         var nextID = 0
+
+        func isDue(_ deadline: Deadline) -> Bool {
+            switch deadline {
+            case .wall(let time): time <= now
+            case .monotonic(let time): time <= instant
+            }
+        }
     }
 
     private let state: Locked<State>
     private let onSleep: (@Sendable (Double) -> Void)?
 
-    /// Starts at `start` (by default 2025-11-21T08:00:00Z). `onSleep` hears the duration of each
-    /// sleep once it is parked, so a test that waits for it can then move the clock past it.
-    public init(_ start: Double = 1_763_712_000, onSleep: (@Sendable (Double) -> Void)? = nil) {
-        state = Locked(State(now: start))
+    /// Starts at `start` (by default 2025-11-21T08:00:00Z) and, on the monotonic side, at
+    /// `instant` (by default the real clock's present, so instants from both can be compared).
+    /// `onSleep` hears the duration (in seconds) of each sleep once it is parked, so a test that
+    /// waits for it can then move the clock past it.
+    public init(_ start: Double = 1_763_712_000, instant: MonotonicInstant = SystemClock().instant,
+                onSleep: (@Sendable (Double) -> Void)? = nil) {
+        state = Locked(State(now: start, instant: instant))
         self.onSleep = onSleep
     }
 
     public var now: Double { state.withLock { $0.now } }
 
+    public var instant: MonotonicInstant { state.withLock { $0.instant } }
+
     /// How many sleeps are parked, waiting for the clock to move.
     public var parkedSleepers: Int { state.withLock { $0.sleepers.count } }
 
-    public func set(_ value: Double) {
-        move { $0 = value }
+    /// How many timers (time-outs of waiting queues) are running.
+    public var runningTimers: Int { state.withLock { $0.timers.count } }
+
+    /// Expires when the monotonic time passes `timeout` from now (at once for none).
+    public func startTimer(after timeout: Duration, _ expire: @escaping @Sendable () -> Void) -> () -> Void {
+        let id: Int? = state.withLock { state in
+            guard timeout > .zero else { return nil }
+            state.nextID += 1
+            state.timers[state.nextID] = (state.instant + timeout, expire)
+            return state.nextID
+        }
+        guard let id else {
+            expire()
+            return {}
+        }
+        return { [state] in _ = state.withLock { $0.timers.removeValue(forKey: id) } }
     }
 
-    /// Moves the clock forward (or, with a negative value, back) and wakes every sleeper whose
-    /// deadline has come.
+    /// Sets the wall clock only (a step of the host's time); the monotonic time stays.
+    public func set(_ value: Double) {
+        move { $0.now = value }
+    }
+
+    /// Moves the wall clock forward (or, with a negative value, back) and, when forward, the
+    /// monotonic time with it; wakes every sleeper whose deadline has come.
     public func advance(by seconds: Double) {
-        move { $0 += seconds }
+        move { state in
+            state.now += seconds
+            if seconds > 0 { state.instant = state.instant + .seconds(seconds) }
+        }
+    }
+
+    /// Lets `duration` pass on both faces; wakes every sleeper whose deadline has come.
+    public func advance(by duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        move { state in
+            state.now += Double(seconds) + Double(attoseconds) / 1e18
+            if duration > .zero { state.instant = state.instant + duration }
+        }
     }
 
     public func sleep(for seconds: Double) async throws {
+        try await park(seconds: seconds) { .wall($0.now + seconds) }
+    }
+
+    public func sleep(until deadline: MonotonicInstant) async throws {
+        try await park(seconds: nil) { _ in .monotonic(deadline) }
+    }
+
+    /// Parks the calling task until the clock passes the deadline `deadline` computes under the
+    /// lock (or the task is cancelled).
+    private func park(seconds: Double?, _ deadline: @escaping @Sendable (State) -> Deadline) async throws {
         let id: Int = state.withLock { state in
             state.nextID += 1
             return state.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let parked: Bool = state.withLock { state in
-                    if state.cancelledBeforeParking.remove(id) != nil { return false }
-                    state.sleepers[id] = (state.now + seconds, continuation)
-                    return true
+                let parked: Double? = state.withLock { state in
+                    if state.cancelledBeforeParking.remove(id) != nil { return nil }
+                    let due = deadline(state)
+                    state.sleepers[id] = (due, continuation)
+                    switch due {
+                    case .wall(let time): return seconds ?? time - state.now
+                    case .monotonic(let time):
+                        let (whole, fraction) = state.instant.duration(to: time).components
+                        return Double(whole) + Double(fraction) / 1e18
+                    }
                 }
-                if parked {
-                    onSleep?(seconds)
+                if let parked {
+                    onSleep?(parked)
                 } else {
                     continuation.resume(throwing: CancellationError())
                 }
@@ -64,15 +137,18 @@ public final class ManualClock: WallClock {
         }
     }
 
-    /// Changes the time, then resumes (outside the lock) the sleepers it made due.
-    private func move(_ change: (inout Double) -> Void) {
-        let due: [CheckedContinuation<Void, any Error>] = state.withLock { state in
-            change(&state.now)
-            let now = state.now
-            let due = state.sleepers.filter { $0.value.deadline <= now }
+    /// Changes the time, then resumes (outside the lock) the sleepers it made due and expires
+    /// the timers.
+    private func move(_ change: (inout State) -> Void) {
+        let (due, expired) = state.withLock { state in
+            change(&state)
+            let due = state.sleepers.filter { state.isDue($0.value.deadline) }
             for key in due.keys { state.sleepers.removeValue(forKey: key) }
-            return due.map(\.value.continuation)
+            let expired = state.timers.filter { $0.value.deadline <= state.instant }
+            for key in expired.keys { state.timers.removeValue(forKey: key) }
+            return (due.map(\.value.continuation), expired.map(\.value.expire))
         }
         for continuation in due { continuation.resume() }
+        for expire in expired { expire() }
     }
 }

@@ -1,32 +1,29 @@
-// Time for liveness (the watchdog): monotonic, never the wall clock. A Raspberry Pi has no
-// real-time clock, so its wall clock jumps (by years, at the first NTP sync after boot); a
-// deadline on the wall clock would then look long passed, or be years away. Injected, so the
-// watchdog's logic is tested without sleeping.
-
-import Locking
+// Time for liveness (deadlines, time-outs, back-offs, the watchdog): monotonic, never the wall
+// clock. A Raspberry Pi has no real-time clock, so its wall clock jumps (by years, at the first
+// NTP sync after boot); a deadline on the wall clock would then look long passed, or be years
+// away.
+//
+// The monotonic face of the one injected clock (`WallClock` refines it): code that only measures
+// time (the watchdog, the web's login throttle) asks for no more than this.
 
 public protocol MonotonicClock: Sendable {
-    var now: ContinuousClock.Instant { get }
+    /// The monotonic present.
+    var instant: MonotonicInstant { get }
 }
 
-/// The real monotonic clock, for the daemon (the clock `Task.sleep(for:)` sleeps on).
-public struct SystemMonotonicClock: MonotonicClock {
-    public init() {}
-    public var now: ContinuousClock.Instant { ContinuousClock.now }
-}
-
-/// A monotonic clock that moves only when told to (tests).
-public final class ManualMonotonicClock: MonotonicClock {
-    private let current: Locked<ContinuousClock.Instant>
-
-    /// Starts at the real clock's present, so instants from both can be compared.
-    public init(_ start: ContinuousClock.Instant = ContinuousClock.now) {
-        current = Locked(start)
+extension MonotonicClock {
+    /// The instant `duration` from now: a deadline.
+    public func deadline(after duration: Duration) -> MonotonicInstant {
+        instant + duration
     }
 
-    public var now: ContinuousClock.Instant { current.withLock { $0 } }
+    /// What is left until `deadline` (negative once it has passed).
+    public func timeLeft(until deadline: MonotonicInstant) -> Duration {
+        instant.duration(to: deadline)
+    }
 
-    public func advance(by duration: Duration) {
-        current.withLock { $0 += duration }
+    /// How long since `start`.
+    public func elapsed(since start: MonotonicInstant) -> Duration {
+        start.duration(to: instant)
     }
 }

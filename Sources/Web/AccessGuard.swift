@@ -29,7 +29,7 @@ struct AccessGuard: Sendable {
     let logger: Logger
 
     init(token: String?, publicName: String? = nil, behindProxy: Bool = false,
-         clock: any MonotonicClock = SystemMonotonicClock(), logger: Logger = Logger(label: "web") { _ in SwiftLogNoOpLogHandler() }) {
+         clock: any MonotonicClock = SystemClock(), logger: Logger = Logger(label: "web") { _ in SwiftLogNoOpLogHandler() }) {
         self.token = token.flatMap { $0.isEmpty ? nil : $0 }
         hosts = HostCheck(tokenSet: self.token != nil, publicName: publicName.flatMap { HostName($0)?.text })
         sessions = Sessions(clock: clock)

@@ -21,7 +21,7 @@ final class LoginThrottle: Sendable {
 
     struct Record: Sendable {
         var failures: Int
-        var notBefore: ContinuousClock.Instant
+        var notBefore: MonotonicInstant
     }
 
     private let clock: any MonotonicClock
@@ -33,7 +33,7 @@ final class LoginThrottle: Sendable {
 
     /// The wait left before `client` may try again, nil when it may try now.
     func wait(for client: String) -> Duration? {
-        let now = clock.now
+        let now = clock.instant
         return records.withLock { records in
             guard let record = records[Self.key(client)], record.notBefore > now else { return nil }
             return record.notBefore - now
@@ -42,7 +42,7 @@ final class LoginThrottle: Sendable {
 
     /// Counts a wrong try; returns the number of wrong tries in a row and the wait now imposed.
     func failed(_ client: String) -> (failures: Int, wait: Duration) {
-        let now = clock.now
+        let now = clock.instant
         let key = Self.key(client)
         return records.withLock { records in
             if records.count >= Self.capacity, records[key] == nil {

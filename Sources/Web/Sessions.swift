@@ -19,7 +19,7 @@ final class Sessions: Sendable {
 
     private let clock: any MonotonicClock
     private struct Entry {
-        var end: ContinuousClock.Instant
+        var end: MonotonicInstant
         /// The how-manieth login it was: the oldest gives way first, even when two end together.
         var order: UInt64
     }
@@ -37,7 +37,7 @@ final class Sessions: Sendable {
             let byte = UInt8.random(in: 0...255, using: &generator)
             return String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
         }.joined()
-        let now = clock.now
+        let now = clock.instant
         live.withLock { live in
             live.sessions = live.sessions.filter { $0.value.end > now }
             if live.sessions.count >= Self.capacity, let oldest = live.sessions.min(by: { $0.value.order < $1.value.order })?.key {
@@ -52,7 +52,7 @@ final class Sessions: Sendable {
     /// Is `id` a live session? Compared in constant time against each, so the answer's timing does
     /// not tell how much of a guessed id was right.
     func isLive(_ id: String) -> Bool {
-        let now = clock.now
+        let now = clock.instant
         return live.withLock { live in
             var found = false
             for (candidate, entry) in live.sessions where entry.end > now {

@@ -34,7 +34,7 @@ public struct WebServer: Sendable {
     /// Checks the address against the settings: any address but loopback needs `web.token`, and
     /// `web.behind_proxy` (a TLS reverse proxy carries the token and the cookie, not clear HTTP).
     public init(context: WebContext, address: ListenAddress, logger: Logger,
-                monotonic: any MonotonicClock = SystemMonotonicClock()) throws(WebStartRefused) {
+                monotonic: any MonotonicClock = SystemClock()) throws(WebStartRefused) {
         // The file, `--set` and `config set` all count; read once: a new token needs a restart.
         let configuration = try? context.configuration()
         let token = configuration?.value("web.token")

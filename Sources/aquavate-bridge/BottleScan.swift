@@ -3,6 +3,7 @@
 
 import BlueZ
 import Foundation
+import Timekeeping
 
 enum BottleScan {
     /// Scans on `adapter` (nil: the first powered one) for `seconds`, calling `onNew` with each
@@ -15,10 +16,11 @@ enum BottleScan {
         let discovery = Discovery(client: client, adapter: chosen)
         let sightings = discovery.sightings()
         try await discovery.start()
-        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+        let clock = client.clock
+        let deadline = clock.deadline(after: .milliseconds(Int64(seconds * 1000)))
         var seen = Set<String>()
         var bottles: [Sighting] = []
-        while case let remaining = deadline - ContinuousClock.now, remaining > .zero,
+        while case let remaining = clock.timeLeft(until: deadline), remaining > .zero,
               let sighting = await sightings.next(within: remaining) {
             guard seen.insert(sighting.address.uppercased()).inserted else { continue }
             bottles.append(sighting)

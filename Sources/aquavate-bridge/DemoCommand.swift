@@ -40,8 +40,9 @@ struct DemoCommand: AsyncParsableCommand {
 
             With --mqtt URL (or the setting mqtt.url) the demo's bridge publishes to that broker \
             as the daemon does: the simulated bottle appears in Home Assistant (as bridge `demo` \
-            unless bridge.id is set), its entities changing as the story goes, and Home \
-            Assistant's controls reach the simulated bottle at its next sync.
+            unless bridge.id is set), its entities changing as the story goes (the story waits \
+            3 s after each sync, so that Home Assistant, and whoever watches it, can follow), and \
+            Home Assistant's controls reach the simulated bottle at its next sync.
 
             With --serve the demo's history stays served afterwards, the dashboard, JSON API and \
             metrics of `serve` at the end of the story's day, until Ctrl-C (on --http [ADDR:]PORT, \
@@ -153,6 +154,12 @@ struct DemoCommand: AsyncParsableCommand {
             Task { for await command in hub.commands { await desk.handle(command, at: clock.now) } }
         }
         defer { commands?.cancel() }
+        // Published live, the story pauses after each sync (and before the first): a Home
+        // Assistant first has to subscribe to the new device's topics, and a person watching it
+        // has to see each step. Unpaced, the day took 4 s and Home Assistant showed 0 then 900 ml
+        // of the story's 0, 900 and 2550 (the last state went out with the demo's goodbye).
+        let pause = hub == nil ? 0 : Self.mqttPause
+        try await clock.sleep(for: pause)
         var ticked = dayStart - 60
         do {
             for (hour, minute, step) in DemoDay.steps {
@@ -177,6 +184,7 @@ struct DemoCommand: AsyncParsableCommand {
                     let after = await desk.status(at: instant)
                     print("\(local(instant))  today \(after.pace.dayTotalML) ml of 2500 ml: \(after.urgencyText), "
                           + "deficit \(after.displayedDeficitML) ml, \(after.remindersTodayText)")
+                    try await clock.sleep(for: pause)
                 }
             }
         } catch {
@@ -202,6 +210,9 @@ struct DemoCommand: AsyncParsableCommand {
         for line in report.lines(format: .text) { print(line) }
         return WebContext(history: history, baseConfiguration: configuration, clock: ManualClock(end))
     }
+
+    /// Seconds of real time the story waits after each sync when it is published (see `demo(on:)`).
+    static let mqttPause = 3.0
 
     /// The MQTT sink of `--mqtt` or `mqtt.url`, started (nil when neither is given). The demo is
     /// a bridge of its own on the broker: `bridge.id` is `demo` unless set, so a daemon running

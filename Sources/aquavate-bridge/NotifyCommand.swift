@@ -57,7 +57,7 @@ struct NotifyCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
             print("test notification in 5 s through: \(hub.sinkNames.joined(separator: ", "))")
-            try await Task.sleep(for: .seconds(5))
+            try await clock.sleep(for: .seconds(5))
             runner.fireDue(at: clock.now)
             for delivery in deliveries {
                 hub.deliver(SinkSetup.notification(delivery))
@@ -65,7 +65,7 @@ struct NotifyCommand: AsyncParsableCommand {
             let deadline = clock.now + wait
             var statuses = hub.status()
             while clock.now < deadline, statuses.contains(where: { $0.delivered + $0.rejected < deliveries.count }) {
-                try await Task.sleep(for: .milliseconds(100))
+                try await clock.sleep(for: .milliseconds(100))
                 statuses = hub.status()
             }
             await hub.stop()

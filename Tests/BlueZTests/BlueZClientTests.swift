@@ -226,15 +226,20 @@ enum BlueZBottleRequirements {
                 self.n = getattr(self, 'n', 0) + 1
                 if self.n <= 2:
                     self.UpdateProperties('org.bluez.Device1', {'Connected': dbus.Boolean(True, variant_level=1)})
-                    \(Py.later(400, "self.UpdateProperties('org.bluez.Device1', {'Connected': dbus.Boolean(False, variant_level=1)})").replacingOccurrences(of: "\n", with: "\n    "))
+                    \(Py.later(400, "[self.UpdateProperties('org.bluez.Device1', {'Connected': dbus.Boolean(False, variant_level=1)}), setattr(self, 'falses', getattr(self, 'falses', 0) + 1)]").replacingOccurrences(of: "\n", with: "\n    "))
                     raise dbus.exceptions.DBusException('le-connection-abort-by-local', name='org.bluez.Error.Failed')
                 \(Py.connectAndResolve)
                 """)
             let client = try await mock.client()
             let connection = try await Connector(client: client, policy: fastPolicy).connect(device, requiring: required)
             #expect(try await mock.calls(device, "Connect").count == 3)
-            // Had we retried before the false, that late false would now have dropped the link.
-            try await Task.sleep(for: .milliseconds(600))
+            // Had we retried before the false, that late false would drop the link: wait until the
+            // mock has sent both, asking on the client's own connection (the reply comes after
+            // every signal the mock sent before it), then the link must still stand.
+            try await mock.setMethod(device, "org.aquavate.Test", "LateFalses", out: "u", code: "ret = getattr(self, 'falses', 0)")
+            try await waitUntil(.seconds(10), "the mock's two late Connected=false") {
+                try await client.call(device, "org.aquavate.Test", "LateFalses").first == .uint32(2)
+            }
             #expect(connection.lostReason == nil)
             #expect(client.objects.device(device)?.connected == true)
             await connection.disconnect()
@@ -498,8 +503,9 @@ enum BlueZBottleRequirements {
             let discovery = Discovery(client: client, adapter: try client.chooseAdapter(named: nil))
             let sightings = discovery.sightings()
             try await discovery.start()
+            // The sightings stream exists before the power goes: the end is queued for the waiter
+            // whenever it starts waiting.
             async let waited = sightings.next(within: .seconds(10))
-            try await Task.sleep(for: .milliseconds(100))
             try await mock.update(adapterPath, "org.bluez.Adapter1", ["Powered": .bool(false)])
             #expect(await waited == nil)
             #expect(sightings.ended == .adapterPoweredOff)

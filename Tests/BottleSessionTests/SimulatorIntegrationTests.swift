@@ -30,7 +30,7 @@ import Testing
             try rig.expectHistoryHoldsEveryDrinkOnce()
 
             // A second connection: the cache (kept or rebuilt) and the notify sessions work again.
-            try await Task.sleep(for: .milliseconds(300))
+            try await rig.waitUntilLetGo()
             rig.sim.addDrink(amountML: 120)
             let second = try await rig.syncOnce()
             #expect(second.outcome == .synced)
@@ -116,12 +116,12 @@ import Testing
             #expect(rig.memory.wedgedCount == 1)
             try rig.expectHistoryHoldsEveryDrinkOnce()
 
-            try await Task.sleep(for: .milliseconds(300))
+            try await rig.waitUntilLetGo()
             let second = try await rig.syncOnce()
             #expect(second.outcome == .wedged(unsynced: 1))
             #expect(second.rounds.isEmpty)  // no START at all
 
-            try await Task.sleep(for: .milliseconds(300))
+            try await rig.waitUntilLetGo()
             rig.sim.addDrink(amountML: 90)
             let third = try await rig.syncOnce()
             #expect(third.outcome == .synced)

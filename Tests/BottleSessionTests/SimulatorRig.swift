@@ -119,6 +119,12 @@ final class SimulatorRig: Sendable {
         return results
     }
 
+    /// Returns once the bottle has let go of the last session's link (it advertises again only
+    /// then), instead of guessing how long its disconnect takes.
+    func waitUntilLetGo() async throws {
+        try await waitUntil(.seconds(10), "the bottle to let go of the link") { !self.sim.isConnected }
+    }
+
     /// Every drink the bottle holds (live ones; deleted ones are never sent) is in the history,
     /// exactly once, with the bottle's content.
     func expectHistoryHoldsEveryDrinkOnce(sourceLocation: SourceLocation = #_sourceLocation) throws {

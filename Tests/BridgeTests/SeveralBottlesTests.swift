@@ -10,6 +10,7 @@ import Locking
 import Logging
 import Reminders
 import Testing
+import Timekeeping
 
 @Suite("Several bottles on one bridge")
 struct SeveralBottlesTests {
@@ -22,15 +23,18 @@ struct SeveralBottlesTests {
 
     @Test("every adopted bottle is synced; one just synced rests for the cool-down while the others may be")
     func adoptedBottlesAndRest() {
-        var choice = BottleChoice(pinned: nil, adoptNext: false, remembered: [Self.first.lowercased(), Self.second])
+        let clock = ManualClock()
+        var choice = BottleChoice(pinned: nil, adoptNext: false, remembered: [Self.first.lowercased(), Self.second], clock: clock)
         #expect(choice.several)
         #expect(choice.accepts(address: Self.first) && choice.accepts(address: Self.second))
         #expect(!choice.accepts(address: Self.stranger), "a bottle not adopted is ignored")
-        let now = ContinuousClock.now
-        choice.rest(Self.first, until: now + .seconds(60))
-        #expect(!choice.accepts(address: Self.first, at: now) && choice.isResting(Self.first, at: now))
-        #expect(choice.accepts(address: Self.second, at: now))
-        #expect(choice.accepts(address: Self.first, at: now + .seconds(61)), "the rest ends")
+        choice.rest(Self.first, until: clock.instant + .seconds(60))
+        #expect(!choice.accepts(address: Self.first) && choice.isResting(Self.first))
+        #expect(choice.accepts(address: Self.second))
+        clock.advance(by: .seconds(59))
+        #expect(choice.isResting(Self.first), "still within the cool-down")
+        clock.advance(by: .seconds(2))
+        #expect(choice.accepts(address: Self.first), "the rest ends")
     }
 
     @Test("--adopt adds the next new bottle and keeps the adopted ones; a fresh bridge adopts the first it sees")
@@ -213,7 +217,7 @@ struct SeveralBottlesTests {
     @Test("bottle forget while the daemon runs: the bottle is no longer adopted (nor resting), and its person's reminders stop; the other bottle's go on")
     func forgettingWhileRunning() async throws {
         var choice = BottleChoice(pinned: nil, adoptNext: false, remembered: [Self.first, Self.second])
-        choice.rest(Self.second, until: .now + .seconds(600))
+        choice.rest(Self.second, until: SystemClock().instant + .seconds(600))
         #expect(choice.forgetAllBut([Self.first.lowercased()]) == [Self.second])
         #expect(choice.accepts(address: Self.first) && !choice.accepts(address: Self.second) && !choice.isResting(Self.second))
         #expect(choice.forgetAllBut([Self.first]).isEmpty, "nothing more to forget")

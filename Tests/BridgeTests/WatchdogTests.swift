@@ -1,4 +1,4 @@
-// The watchdog's decision (LoopProgress, WatchdogPinger) on a manual monotonic clock: it pings
+// The watchdog's decision (LoopProgress, WatchdogPinger) on a manual clock: it pings
 // while the loops make progress or wait within what they declared, and stops pinging when a loop
 // stalls or spins, however the spinning loop dresses itself up in waits. No sleeping: time moves
 // only when a test moves it.
@@ -26,7 +26,7 @@ private func isPing(_ verdict: WatchdogVerdict) -> Bool { verdict == .ping }
 
 @Suite("watchdog: pings only on progress")
 struct WatchdogTests {
-    let clock = ManualMonotonicClock()
+    let clock = ManualClock()
 
     @Test("pings while marks come, however long that goes on")
     func pingsWhileMarksCome() {

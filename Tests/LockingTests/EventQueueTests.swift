@@ -6,7 +6,7 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct EventQueueTests {
     @Test func keepsOrderAndWakesAWaiter() async {
-        let queue = EventQueue<Int>()
+        let queue = EventQueue<Int>(timer: DispatchTimer())
         queue.push(1)
         queue.push(2)
         #expect(await queue.next() == 1)
@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func aWaitTimesOutAndTheQueueStaysUsable() async {
-        let queue = EventQueue<Int>()
+        let queue = EventQueue<Int>(timer: DispatchTimer())
         guard case .timedOut = await queue.next(within: .milliseconds(20)) else {
             Issue.record("expected a time-out")
             return
@@ -29,10 +29,33 @@ import Testing
         }
     }
 
+    /// The queue reads no clock: a wait ends when the timer its owner handed it expires, however
+    /// long the time-out, and a wait that ends otherwise cancels its timer.
+    @Test func aWaitEndsByItsOwnersTimer() async {
+        let timer = SteppedTimer()
+        let queue = EventQueue<Int>(timer: timer)
+        let waiting = Task { await queue.next(within: .seconds(3600)) }
+        await waitUntilWaiting(queue, count: 1)
+        #expect(timer.timeouts == [.seconds(3600)])
+        timer.expireAll()
+        guard case .timedOut = await waiting.value else {
+            Issue.record("expected the wait to end by its timer")
+            return
+        }
+        let answered = Task { await queue.next(within: .seconds(60)) }
+        await waitUntilWaiting(queue, count: 1)
+        queue.push(5)
+        guard case .element(5) = await answered.value else {
+            Issue.record("expected the element")
+            return
+        }
+        #expect(timer.timeouts.isEmpty, "the timer of a wait that got its element is cancelled")
+    }
+
     /// A time-out shorter than the time it takes to start waiting still times out (it used to be
     /// lost when the timer fired before the wait was registered, and the wait never ended).
     @Test func tinyTimeOutsNeverHang() async {
-        let queue = EventQueue<Int>()
+        let queue = EventQueue<Int>(timer: DispatchTimer())
         for _ in 0..<2000 {
             guard case .timedOut = await queue.next(within: .nanoseconds(1)) else {
                 Issue.record("expected a time-out")
@@ -42,7 +65,7 @@ import Testing
     }
 
     @Test func cancellingAWaitEndsItAndFinishingEndsTheQueue() async {
-        let queue = EventQueue<Int>()
+        let queue = EventQueue<Int>(timer: DispatchTimer())
         let waiting = Task { await queue.next(within: nil) }
         waiting.cancel()
         guard case .ended = await waiting.value else {
@@ -60,7 +83,7 @@ import Testing
     /// What needs no waiting is answered without waiting: a buffered element and an ended queue
     /// even with a zero time-out, and a zero time-out on an empty queue is a time-out.
     @Test func zeroTimeOutsAnswerAtOnce() async {
-        let queue = EventQueue<Int>()
+        let queue = EventQueue<Int>(timer: DispatchTimer())
         guard case .timedOut = await queue.next(within: .zero) else {
             Issue.record("expected a time-out")
             return
@@ -82,7 +105,7 @@ import Testing
     /// Several tasks may wait on one queue (a D-Bus subscription read from two places): they are
     /// served in the order they began to wait, and a cancelled one takes nothing with it.
     @Test func severalWaitersAreServedInOrder() async {
-        let queue = EventQueue<Int>()
+        let queue = EventQueue<Int>(timer: DispatchTimer())
         let first = Task { await queue.next() }
         await waitUntilWaiting(queue, count: 1)
         let cancelled = Task { await queue.next(within: .seconds(60)) }
@@ -104,7 +127,7 @@ import Testing
 
     /// A push racing the waits is never lost: every element reaches exactly one waiter.
     @Test func concurrentWaitersShareTheElements() async {
-        let queue = EventQueue<Int>()
+        let queue = EventQueue<Int>(timer: DispatchTimer())
         let received = await withTaskGroup(of: [Int].self) { group -> [Int] in
             for _ in 0..<4 {
                 group.addTask {

@@ -1,7 +1,7 @@
-// The web server's defences that hold state over time, on a manual monotonic clock: a session's
-// expiry and the session table's bound, the login back-off against token guessing and how client
-// addresses are counted for it, and the Host rule against DNS rebinding (docs/web.md, "Logging in"
-// and "Which names it answers to"; HostileNetworkTests runs the attacks on the real binary).
+// The web server's defences that hold state over time, on a manual clock: a session's expiry and
+// the session table's bound, the login back-off against token guessing and how client addresses
+// are counted for it, and the Host rule against DNS rebinding (docs/web.md, "Logging in" and
+// "Which names it answers to"; HostileNetworkTests runs the attacks on the real binary).
 
 import Testing
 import Timekeeping
@@ -9,7 +9,7 @@ import Timekeeping
 
 @Suite struct LoginSessionTests {
     @Test func aSessionEndsAtItsExpiryOrItsLogout() {
-        let clock = ManualMonotonicClock()
+        let clock = ManualClock()
         let sessions = Sessions(clock: clock)
         let first = sessions.open()
         let second = sessions.open()
@@ -25,7 +25,7 @@ import Timekeeping
     }
 
     @Test func loggingInInALoopKeepsTheTableBounded() {
-        let sessions = Sessions(clock: ManualMonotonicClock())
+        let sessions = Sessions(clock: ManualClock())
         let oldest = sessions.open()
         for _ in 0..<(Sessions.capacity * 3) { _ = sessions.open() }
         #expect(sessions.count == Sessions.capacity)
@@ -35,7 +35,7 @@ import Timekeeping
     @Test func theBackOffDoublesAfterTheFreeTriesAndEndsWithARightOne() {
         #expect((1...10).map { LoginThrottle.wait(afterFailures: $0).components.seconds } == [0, 0, 0, 1, 2, 4, 8, 16, 32, 64])
         #expect(LoginThrottle.wait(afterFailures: 40) == LoginThrottle.longestWait)
-        let clock = ManualMonotonicClock()
+        let clock = ManualClock()
         let throttle = LoginThrottle(clock: clock)
         for _ in 0..<4 { _ = throttle.failed("192.0.2.7") }
         #expect(throttle.wait(for: "192.0.2.7") == .seconds(1))

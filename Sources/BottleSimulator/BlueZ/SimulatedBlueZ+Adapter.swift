@@ -3,6 +3,7 @@
 // RemoveDevice, and Powered.
 import AquavateProtocol
 import DBus
+import Timekeeping
 
 extension SimulatedBlueZ {
     // MARK: - The static part of the tree
@@ -145,10 +146,10 @@ extension SimulatedBlueZ {
         state.scannerDeaf = FaultBudget.take(&state.faults.deafScanner)
         if state.scannerDeaf { log("fault: deaf-scanner: this discovery hears no advertisement") }
         if ownsAdapter { setProperties(adapterPath, Interface.adapter, ["Discovering": .bool(true)]) }
-        state.nextAdvertisement = .now + configuration.firstAdvertisementDelay
+        state.nextAdvertisement = clock.deadline(after: configuration.firstAdvertisementDelay)
         if configuration.firstAdvertisementOnTime {
             // Not at the next 20 ms tick: a benchmark of one-shot syncs would wait 10 ms on average.
-            schedule(after: configuration.firstAdvertisementDelay) { [self] state in advertiseIfDue(now: .now, &state) }
+            schedule(after: configuration.firstAdvertisementDelay) { [self] state in advertiseIfDue(now: clock.instant, &state) }
         }
         return true
     }
@@ -178,7 +179,7 @@ extension SimulatedBlueZ {
             device.rssiShown = false
             setProperties(devicePath, Interface.device, [:], invalidated: ["RSSI"])
         }
-        if device.temporary && state.link == .idle { device.removalDue = .now + configuration.temporaryTimeout }
+        if device.temporary && state.link == .idle { device.removalDue = clock.deadline(after: configuration.temporaryTimeout) }
         state.device = device
     }
 

@@ -3,6 +3,7 @@
 // and before Connected=false), supervision time-outs, the battery plugin, and the connect faults.
 import AquavateProtocol
 import DBus
+import Timekeeping
 
 extension SimulatedBlueZ {
     func deviceInterface(_ device: DeviceObject) -> ExportedInterface {
@@ -71,7 +72,7 @@ extension SimulatedBlueZ {
         planChaos(&state)
         state.link = .connecting
         state.pendingConnect = responder
-        state.connectDeadline = .now + configuration.connectTimeout
+        state.connectDeadline = clock.deadline(after: configuration.connectTimeout)
         if FaultBudget.take(&state.faults.removeDuringConnect) {
             schedule(after: configuration.connectDelay / 2) { [self] state in
                 guard state.link == .connecting else { return }

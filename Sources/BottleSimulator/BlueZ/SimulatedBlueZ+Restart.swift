@@ -5,6 +5,7 @@
 // every object anew: the adapter, and the device from its storage (it had connected, so it is
 // remembered), not connected, not advertising, its GATT objects back only at the next connection.
 import DBus
+import Timekeeping
 
 extension SimulatedBlueZ {
     func restartBluetoothd(_ state: inout SimulatorState) {
@@ -41,10 +42,10 @@ extension SimulatedBlueZ {
             // would leave a test waiting for a bluetoothd that is not there (seen once under load).
             for attempt in 1...5 {
                 do {
-                    let released = try await Self.limited { try await self.connection.releaseName(Self.bluezName) }
+                    let released = try await Self.limited(on: clock) { try await self.connection.releaseName(Self.bluezName) }
                     log("event: bluetoothd released \(Self.bluezName) (\(released))")
-                    try await Task.sleep(for: .milliseconds(500))
-                    let owned = try await Self.limited {
+                    try await clock.sleep(for: .milliseconds(500))
+                    let owned = try await Self.limited(on: clock) {
                         try await self.connection.requestName(Self.bluezName, flags: [.doNotQueue])
                     }
                     log("event: bluetoothd owns \(Self.bluezName) again (\(owned))")
@@ -67,12 +68,13 @@ extension SimulatedBlueZ {
         }
     }
 
-    /// `body`, or a `RestartStepTimedOut` after two seconds.
-    private static func limited<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    /// `body`, or a `RestartStepTimedOut` after two seconds of `clock`'s time.
+    private static func limited<T: Sendable>(on clock: any WallClock,
+                                             _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         try await withThrowingTaskGroup(of: T.self) { group in
             group.addTask { try await body() }
             group.addTask {
-                try await Task.sleep(for: .seconds(2))
+                try await clock.sleep(for: .seconds(2))
                 throw RestartStepTimedOut()
             }
             defer { group.cancelAll() }

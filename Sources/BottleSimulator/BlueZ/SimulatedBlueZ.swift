@@ -68,7 +68,7 @@ final class SimulatedBlueZ: Sendable {
         if configuration.faults.contains(.noAdvertise) { model.sleep() }
         var initial = SimulatorState(
             model: model, powered: !configuration.faults.contains(.adapterOff),
-            faults: FaultBudget(configuration.faults, startedAt: .now))
+            faults: FaultBudget(configuration.faults, startedAt: clock.instant))
         initial.chaos = initial.faults.chaosSeed.map(ChaosPlanner.init(seed:))
         initial.hostile = initial.faults.hostileSeed.map(SeededGenerator.init(seed:))
         state = Locked(initial)
@@ -98,7 +98,7 @@ final class SimulatedBlueZ: Sendable {
         }
         spawn { [self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(20))
+                try? await clock.sleep(for: .milliseconds(20))
                 mutate { tick(&$0) }
             }
         }
@@ -151,7 +151,7 @@ final class SimulatedBlueZ: Sendable {
     /// Runs `action` on the state after `delay`.
     func schedule(after delay: Duration, _ action: @escaping @Sendable (inout SimulatorState) -> Void) {
         spawn { [self] in
-            do { try await Task.sleep(for: delay) } catch { return }
+            do { try await clock.sleep(for: delay) } catch { return }
             mutate(action)
         }
     }
@@ -160,7 +160,7 @@ final class SimulatedBlueZ: Sendable {
 
     /// The bottle advertises when its slot has come (the 20 ms tick, or the first advertisement
     /// of a discovery with `firstAdvertisementOnTime`).
-    func advertiseIfDue(now: ContinuousClock.Instant, _ state: inout SimulatorState) {
+    func advertiseIfDue(now: MonotonicInstant, _ state: inout SimulatorState) {
         guard state.discovering, let next = state.nextAdvertisement, now >= next else { return }
         state.nextAdvertisement = now + configuration.advertisingInterval
         state.advertisementSlots += 1
@@ -170,7 +170,7 @@ final class SimulatedBlueZ: Sendable {
     /// Every 20 ms: the bottle's timers, advertising, BlueZ's temporary-device expiry, the
     /// power-cycle fault and a pending connection to a bottle that just woke.
     private func tick(_ state: inout SimulatorState) {
-        let now = ContinuousClock.now
+        let now = clock.instant
         if let due = state.model.nextDeadline, clock.now >= due {
             let events = state.model.tick()
             for event in events { deliver(event, &state) }

@@ -1,6 +1,7 @@
 // Everything the simulated bluetoothd and the bottle hold, in one value behind one lock.
 import AquavateProtocol
 import DBus
+import Timekeeping
 
 /// Where the LE link to the bottle stands.
 enum LinkPhase: Equatable, Sendable {
@@ -43,7 +44,7 @@ struct DeviceObject: Equatable, Sendable {
     var connectedShown = false
     var battery1 = false
     var uuids: [String]
-    var removalDue: ContinuousClock.Instant?
+    var removalDue: MonotonicInstant?
 }
 
 /// Faults still to fire.
@@ -62,7 +63,7 @@ struct FaultBudget: Sendable {
     var staleCache = false
     var earlyResolved = false
     var notifyBeforeReply = false
-    var powerCycleAt: ContinuousClock.Instant?
+    var powerCycleAt: MonotonicInstant?
     /// Discoveries still to be deaf (F16).
     var deafScanner = 0
     /// The fault injector's seed.
@@ -72,7 +73,7 @@ struct FaultBudget: Sendable {
     /// Every chunk announces 255 chunks (`bad-total`).
     var badTotal = false
 
-    init(_ faults: [SimulatorFault], startedAt start: ContinuousClock.Instant) {
+    init(_ faults: [SimulatorFault], startedAt start: MonotonicInstant) {
         for fault in faults {
             switch fault {
             case .dropAfterChunk(let k): dropAfterChunk = k
@@ -115,13 +116,13 @@ struct SimulatorState: Sendable {
     var discovering = false
     /// This discovery hears nothing (the deaf-scanner fault, docs/bluez.md F16).
     var scannerDeaf = false
-    var nextAdvertisement: ContinuousClock.Instant?
+    var nextAdvertisement: MonotonicInstant?
     /// Advertising slots that passed while discovering, heard or not (tests wait on it).
     var advertisementSlots = 0
     var device: DeviceObject?
     var link = LinkPhase.idle
     var pendingConnect: DBusResponder?
-    var connectDeadline: ContinuousClock.Instant?
+    var connectDeadline: MonotonicInstant?
     var pendingDisconnects: [DBusResponder] = []
     /// Replies to hand out once the device is gone (RemoveDevice of a connected device).
     var pendingRemovals: [DBusResponder] = []

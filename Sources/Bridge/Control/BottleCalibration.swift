@@ -73,18 +73,20 @@ public final class BottleCalibration: Sendable {
     /// - Throws: BlueZ's set-up errors (no bluetoothd, no adapter, …), `NoBottleSeen` as a
     ///   `CalibrationNotStarted`, a failed connect.
     public func run() async throws -> CalibrationRunOutcome {
-        let client = try await BlueZClient.connect(bus: options.bus)
+        let client = try await BlueZClient.connect(bus: options.bus, clock: clock)
         defer { Task { await client.close() } }
         let adapter = try client.chooseAdapter(named: options.adapter)
         // One bottle is calibrated: the one named, else the most recently seen.
         let choice = BottleChoice(pinned: options.bottleAddress, adoptNext: false,
-                                  remembered: options.bottleAddress == nil ? Array(BottleChoice.remembered(in: history).prefix(1)) : [])
+                                  remembered: options.bottleAddress == nil ? Array(BottleChoice.remembered(in: history).prefix(1)) : [],
+                                  clock: clock)
         let finder = BottleFinder(client: client, adapter: adapter, connectPolicy: options.connectPolicy,
-                                  scanRefresh: .seconds(300), logger: logger)
+                                  scanRefresh: .seconds(300), logger: logger, clock: clock)
         let timeout = options.advertisingTimeout
         let onLine = self.onLine
+        let clock = self.clock
         let finding = Task {
-            let deadline = ContinuousClock.now + timeout
+            let deadline = clock.deadline(after: timeout)
             let sighting = try await finder.find(choice: choice, deadline: deadline, timeout: timeout) { _ in
                 onLine("waiting for \(choice.wanted == "any" ? "an Aquavate bottle" : choice.wanted) to advertise: pick it up to wake it")
             }

@@ -6,6 +6,7 @@
 
 import BlueZ
 import History
+import Timekeeping
 
 struct BottleChoice: Sendable {
     /// `--bottle`: only this address.
@@ -15,11 +16,14 @@ struct BottleChoice: Sendable {
     /// The adopted bottles' addresses (upper case); none: the first bottle seen is adopted.
     private(set) var adopted: Set<String>
     /// Bottles left alone until then, after a session.
-    private var resting: [String: ContinuousClock.Instant] = [:]
+    private var resting: [String: MonotonicInstant] = [:]
+    /// What a rest is measured on (the daemon's clock).
+    private let clock: any MonotonicClock
     /// The history's adopted bottles when last read (`forgetAllBut`).
     private var lastRemembered: Set<String>
 
-    init(pinned: String?, adoptNext: Bool, remembered: [String]) {
+    init(pinned: String?, adoptNext: Bool, remembered: [String], clock: any MonotonicClock = SystemClock()) {
+        self.clock = clock
         self.pinned = pinned?.uppercased()
         self.adoptNext = adoptNext
         self.adopted = Set(remembered.map { $0.uppercased() })
@@ -32,11 +36,11 @@ struct BottleChoice: Sendable {
         ((try? history.bottles()) ?? []).compactMap(\.address)
     }
 
-    func accepts(_ sighting: Sighting, at now: ContinuousClock.Instant = .now) -> Bool {
+    func accepts(_ sighting: Sighting, at now: MonotonicInstant? = nil) -> Bool {
         accepts(address: sighting.address, at: now)
     }
 
-    func accepts(address: String, at now: ContinuousClock.Instant = .now) -> Bool {
+    func accepts(address: String, at now: MonotonicInstant? = nil) -> Bool {
         let address = address.uppercased()
         if isResting(address, at: now) { return false }
         if let pinned { return address == pinned }
@@ -45,13 +49,15 @@ struct BottleChoice: Sendable {
     }
 
     /// Whether `address` is an adopted bottle left alone after its last session.
-    func isResting(_ address: String, at now: ContinuousClock.Instant = .now) -> Bool {
-        resting[address.uppercased()].map { now < $0 } ?? false
+    func isResting(_ address: String, at now: MonotonicInstant? = nil) -> Bool {
+        let now = now ?? clock.instant
+        return resting[address.uppercased()].map { now < $0 } ?? false
     }
 
     /// When `address`'s rest ends (nil: it is not resting).
-    func restEnd(_ address: String, at now: ContinuousClock.Instant = .now) -> ContinuousClock.Instant? {
-        resting[address.uppercased()].flatMap { now < $0 ? $0 : nil }
+    func restEnd(_ address: String, at now: MonotonicInstant? = nil) -> MonotonicInstant? {
+        let now = now ?? clock.instant
+        return resting[address.uppercased()].flatMap { now < $0 ? $0 : nil }
     }
 
     /// The bottles it waits for, in words (for messages).
@@ -85,7 +91,7 @@ struct BottleChoice: Sendable {
     }
 
     /// Leaves `address` alone until `until`.
-    mutating func rest(_ address: String, until: ContinuousClock.Instant) {
+    mutating func rest(_ address: String, until: MonotonicInstant) {
         resting[address.uppercased()] = until
     }
 }

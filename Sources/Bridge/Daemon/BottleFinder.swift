@@ -5,6 +5,7 @@
 import AquavateProtocol
 import BlueZ
 import Logging
+import Timekeeping
 
 final class BottleFinder: Sendable {
     let client: BlueZClient
@@ -15,9 +16,12 @@ final class BottleFinder: Sendable {
     private let scanRefresh: Duration
     private let logger: Logger
     private let heartbeat: Heartbeat
+    /// The daemon's clock: what the deadline, the rests and the discovery restarts are measured on.
+    private let clock: any WallClock
 
     init(client: BlueZClient, adapter: BlueZAdapter, connectPolicy: ConnectPolicy, scanRefresh: Duration,
-         logger: Logger, heartbeat: Heartbeat = .unobserved) {
+         logger: Logger, heartbeat: Heartbeat = .unobserved, clock: any WallClock = SystemClock()) {
+        self.clock = clock
         self.client = client
         self.adapter = adapter
         self.discovery = Discovery(client: client, adapter: adapter)
@@ -31,7 +35,7 @@ final class BottleFinder: Sendable {
     /// until `connect` (the bottle may sleep any moment, so connecting follows at once).
     /// - Throws: `NoBottleSeen` (saying `timeout`) when `deadline` passed, `CancellationError`,
     ///   the discovery's end, or BlueZ's error starting it.
-    func find(choice: BottleChoice, deadline: ContinuousClock.Instant?, timeout: Duration,
+    func find(choice: BottleChoice, deadline: MonotonicInstant?, timeout: Duration,
               onPhase: (String) -> Void = { _ in }) async throws -> Sighting {
         let sightings = discovery.sightings()
         defer { sightings.cancel() }
@@ -55,24 +59,24 @@ final class BottleFinder: Sendable {
         var ignored: [Sighting] = []
         // Adopted bottles heard while they rest, with the end of their rest: one still
         // advertising then is taken (an unchanged advertisement is not heard again).
-        var rested: [(sighting: Sighting, until: ContinuousClock.Instant)] = []
-        var scanStarted = ContinuousClock.now
+        var rested: [(sighting: Sighting, until: MonotonicInstant)] = []
+        var scanStarted = clock.instant
         // Progress: each pass awaits one sighting until the next discovery restart, the end of a
         // heard bottle's rest or the deadline; cancellation and an ended discovery break out.
         while found == nil {
-            let remaining = deadline.map { $0 - ContinuousClock.now }
+            let remaining = deadline.map { clock.timeLeft(until: $0) }
             if let remaining, remaining <= .zero { break }
-            if let due = rested.first(where: { $0.until <= ContinuousClock.now }) {
+            if let due = rested.first(where: { $0.until <= clock.instant }) {
                 found = due.sighting
                 break
             }
-            let untilRefresh = scanRefresh - (ContinuousClock.now - scanStarted)
+            let untilRefresh = scanRefresh - clock.elapsed(since: scanStarted)
             var wait = max(.zero, min(remaining ?? untilRefresh, untilRefresh))
-            if let nextRestEnd = rested.map(\.until).min() { wait = max(.zero, min(wait, nextRestEnd - ContinuousClock.now)) }
+            if let nextRestEnd = rested.map(\.until).min() { wait = max(.zero, min(wait, clock.timeLeft(until: nextRestEnd))) }
             heartbeat.waiting(for: wait)
             guard let sighting = await sightings.next(within: wait) else {
                 if Task.isCancelled || sightings.ended != nil { break }
-                if ContinuousClock.now - scanStarted >= scanRefresh {
+                if clock.elapsed(since: scanStarted) >= scanRefresh {
                     // docs/bluez.md F16: a scanner can go silent while Discovering stays true; a new
                     // discovery revives it (habluetooth restarts its scanner the same way).
                     logger.debug("no advertisement heard for \(scanRefresh); restarting discovery")
@@ -80,7 +84,7 @@ final class BottleFinder: Sendable {
                     await discovery.stop()
                     try await discovery.start()
                     heartbeat.mark("discovery restarted on \(adapter.name)")
-                    scanStarted = ContinuousClock.now
+                    scanStarted = clock.instant
                 }
                 continue
             }

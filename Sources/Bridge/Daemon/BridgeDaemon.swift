@@ -73,7 +73,7 @@ public final class BridgeDaemon: Service, Sendable {
             group.addTask {
                 // A second of grace: the loop's own deadline (discovery) ends it with the more
                 // precise line (which bottles were ignored) when it comes at the same time.
-                guard (try? await Task.sleep(for: limit + .seconds(1))) != nil else { return nil }
+                guard (try? await self.clock.sleep(for: limit + .seconds(1))) != nil else { return nil }
                 return .failed("gave up after \(limit) while \(self.phase) (--timeout sets the limit)")
             }
             var outcome = DaemonOutcome.stopped
@@ -89,11 +89,11 @@ public final class BridgeDaemon: Service, Sendable {
         let recorder = options.recordPath.map { SessionRecorder(path: $0, source: options.source, logger: logger) }
         defer { recorder?.close() }
         var choice = BottleChoice(pinned: options.bottleAddress, adoptNext: options.adoptAny,
-                                  remembered: BottleChoice.remembered(in: history))
+                                  remembered: BottleChoice.remembered(in: history), clock: clock)
         if !choice.adopted.isEmpty, options.bottleAddress == nil, !options.adoptAny {
             logger.info("syncing bottle\(choice.adopted.count > 1 ? "s" : "") \(choice.wanted) only (--adopt adds another)")
         }
-        let deadline = options.onceTimeout.map { ContinuousClock.now + $0 }
+        let deadline = options.onceTimeout.map { clock.deadline(after: $0) }
         var client: BlueZClient?
         var setupBackoff: Duration = .seconds(2)
         var retriesLeft = options.onceRetries
@@ -114,7 +114,7 @@ public final class BridgeDaemon: Service, Sendable {
                 }
                 enter("connecting to bluetoothd")
                 if client == nil { client = try await options.bluezHeadStart?.take() }
-                if client == nil { client = try await BlueZClient.connect(bus: options.bus) }
+                if client == nil { client = try await BlueZClient.connect(bus: options.bus, clock: clock) }
                 guard let bluez = client else { continue }
                 let adapter = try await usableAdapter(bluez)
                 setupBackoff = .seconds(2)
@@ -138,22 +138,22 @@ public final class BridgeDaemon: Service, Sendable {
                 // only that one rests, and the others may be synced after a short pause.
                 var pause = report.outcome.isSuccess ? options.cooldown : options.failedSessionPause
                 if choice.several, report.outcome.isSuccess {
-                    choice.rest(address, until: .now + options.cooldown)
+                    choice.rest(address, until: clock.deadline(after: options.cooldown))
                     pause = options.failedSessionPause
                 }
                 enter("pausing \(pause) after a session, before waiting for the bottle to advertise again")
                 heartbeat.waiting(for: pause)
-                try await Task.sleep(for: pause)
+                try await clock.sleep(for: pause)
             } catch is CancellationError {
                 break
             } catch let deferred as ClaimedElsewhere {
                 // Another bridge of the household syncs this bottle now: leave it alone a while.
                 if options.once { return .succeeded(deferred.description) }
                 logger.info("\(deferred.description); trying again in \(options.failedSessionPause * 2)")
-                choice.rest(deferred.address, until: .now + options.failedSessionPause * 2)
+                choice.rest(deferred.address, until: clock.deadline(after: options.failedSessionPause * 2))
                 enter("leaving \(deferred.address) to \(deferred.holder)")
                 heartbeat.waiting(for: Self.minimumPause)
-                do { try await Task.sleep(for: Self.minimumPause) } catch { break }
+                do { try await clock.sleep(for: Self.minimumPause) } catch { break }
             } catch let error as NoBottleSeen {
                 return .failed(error.description)
             } catch {
@@ -188,7 +188,7 @@ public final class BridgeDaemon: Service, Sendable {
                 }
                 enter("waiting \(max(delay, Self.minimumPause)) after: \(Self.oneLine(error))")
                 heartbeat.waiting(for: max(delay, Self.minimumPause))
-                do { try await Task.sleep(for: max(delay, Self.minimumPause)) } catch { break }
+                do { try await clock.sleep(for: max(delay, Self.minimumPause)) } catch { break }
             }
         }
         return .stopped
@@ -220,10 +220,10 @@ public final class BridgeDaemon: Service, Sendable {
     /// One discovery, one connection, one session.
     private func cycle(
         _ client: BlueZClient, adapter: BlueZAdapter, choice: inout BottleChoice, recorder: SessionRecorder?,
-        deadline: ContinuousClock.Instant?
+        deadline: MonotonicInstant?
     ) async throws -> (SessionReport, address: String) {
         let finder = BottleFinder(client: client, adapter: adapter, connectPolicy: options.connectPolicy,
-                                  scanRefresh: options.scanRefresh, logger: logger, heartbeat: heartbeat)
+                                  scanRefresh: options.scanRefresh, logger: logger, heartbeat: heartbeat, clock: clock)
         // The daemon is about to wait, perhaps for hours: the code start-up or the last session
         // ran goes back (ResidentCode says why). `--once` too: what its session touches then
         // comes on top of less (its peak resident memory).

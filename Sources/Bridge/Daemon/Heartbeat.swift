@@ -2,6 +2,8 @@
 // rules). A value: the daemon and its helpers pass it around; `.unobserved` (no service manager,
 // tests, benchmarks) does nothing.
 
+import Timekeeping
+
 public struct Heartbeat: Sendable {
     private let progress: LoopProgress?
     private let index: Int
@@ -21,7 +23,7 @@ public struct Heartbeat: Sendable {
 
     /// About to block until `deadline` at the latest; `what` it waits for, when that is not what
     /// it last said (`status`).
-    public func waiting(until deadline: ContinuousClock.Instant, _ what: @autoclosure () -> String? = nil) {
+    public func waiting(until deadline: MonotonicInstant, _ what: @autoclosure () -> String? = nil) {
         progress?.waiting(index, until: deadline, what())
     }
 

@@ -37,7 +37,7 @@ public final class LoopProgress: Sendable {
 
     /// - Parameter onStatus: called with the status-reporting participant's `status` whenever it
     ///   changes (the daemon sends it to systemd as `STATUS=`).
-    public init(clock: any MonotonicClock = SystemMonotonicClock(), grace: Duration = .seconds(5),
+    public init(clock: any MonotonicClock = SystemClock(), grace: Duration = .seconds(5),
                 onStatus: (@Sendable (String) -> Void)? = nil) {
         self.clock = clock
         self.grace = grace
@@ -47,7 +47,7 @@ public final class LoopProgress: Sendable {
     /// Registers a loop. `patience`: how long it may work after a mark before it must mark again
     /// or declare a wait (its longest unbounded step). Its first deadline is `patience` from now.
     public func participant(_ name: String, patience: Duration, reportsStatus: Bool = false) -> Heartbeat {
-        let now = clock.now
+        let now = clock.instant
         let index = ledger.withLock { list in
             list.append(Participant(name: name, patience: patience, reportsStatus: reportsStatus, deadline: now + patience))
             return list.count - 1
@@ -56,7 +56,7 @@ public final class LoopProgress: Sendable {
     }
 
     func mark(_ index: Int, _ what: String) {
-        let now = clock.now
+        let now = clock.instant
         ledger.withLock { list in
             list[index].marks &+= 1
             list[index].lastMark = (what, now)
@@ -66,8 +66,8 @@ public final class LoopProgress: Sendable {
         }
     }
 
-    func waiting(_ index: Int, until deadline: ContinuousClock.Instant, _ what: String?) {
-        let now = clock.now
+    func waiting(_ index: Int, until deadline: MonotonicInstant, _ what: String?) {
+        let now = clock.instant
         ledger.withLock { list in
             list[index].declare(deadline, at: now)
             if let what { list[index].doing = what }
@@ -84,7 +84,7 @@ public final class LoopProgress: Sendable {
     }
 
     /// The ledger's clock's present (deadlines given as durations start here).
-    var now: ContinuousClock.Instant { clock.now }
+    var now: MonotonicInstant { clock.instant }
 
     /// What a participant last said it was doing.
     func doing(_ index: Int) -> String {
@@ -94,7 +94,7 @@ public final class LoopProgress: Sendable {
     /// The pinger's question, once per half watchdog interval: ping, or who stalled. Each call
     /// starts a new interval for "marked since the previous check".
     public func check() -> WatchdogVerdict {
-        let now = clock.now
+        let now = clock.instant
         let grace = self.grace
         let stalls: [Stall] = ledger.withLock { list in
             var stalls: [Stall] = []
@@ -120,11 +120,11 @@ private struct Participant {
     let patience: Duration
     let reportsStatus: Bool
     /// Back by then: its next mark, or the end of the wait it declared.
-    var deadline: ContinuousClock.Instant
+    var deadline: MonotonicInstant
     var doing = "starting"
     var marks: UInt64 = 0
     var marksAtLastCheck: UInt64 = 0
-    var lastMark: (what: String, at: ContinuousClock.Instant)?
+    var lastMark: (what: String, at: MonotonicInstant)?
     /// A mark came after the last declared wait: the next wait may end later than the last one.
     var progressSinceWait = true
     /// Returns from a wait before its deadline without a mark, since the last mark.
@@ -134,7 +134,7 @@ private struct Participant {
     /// wait that follows a wait that ran its course is accepted too (nothing happened, and the
     /// loop waits again: discovery hearing nothing for hours); one that follows an early return
     /// is accepted only a few times, after which the deadline can only come closer.
-    mutating func declare(_ end: ContinuousClock.Instant, at now: ContinuousClock.Instant) {
+    mutating func declare(_ end: MonotonicInstant, at now: MonotonicInstant) {
         defer { progressSinceWait = false }
         if progressSinceWait {
             deadline = end

@@ -4,6 +4,7 @@
 
 import Foundation
 import ProcessSupport
+import Timekeeping
 
 public final class PrivateDBusDaemon: Sendable {
     /// The bus address, e.g. `unix:path=/tmp/aquavate-demo-…/bus.sock,guid=…`.
@@ -18,7 +19,8 @@ public final class PrivateDBusDaemon: Sendable {
     }
 
     /// Starts `/usr/bin/dbus-daemon` (or `executable`) and waits at most `timeout` for its address.
-    public static func start(executable: String = "/usr/bin/dbus-daemon", timeout: Duration = .seconds(10)) async throws
+    public static func start(executable: String = "/usr/bin/dbus-daemon", timeout: Duration = .seconds(10),
+                             clock: any WallClock = SystemClock()) async throws
         -> PrivateDBusDaemon
     {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
@@ -48,13 +50,13 @@ public final class PrivateDBusDaemon: Sendable {
         let process = try ChildProcess.spawn(
             executable, ["--config-file=\(config.path)", "--nofork", "--nopidfile", "--print-address=1"],
             output: try FileHandle(forWritingTo: addressFile))
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline, process.isRunning {
+        let deadline = clock.deadline(after: timeout)
+        while clock.instant < deadline, process.isRunning {
             let text = (try? String(contentsOf: addressFile, encoding: .utf8)) ?? ""
             if text.contains("\n"), let line = text.split(separator: "\n").first {
                 return PrivateDBusDaemon(address: String(line), directory: directory, process: process)
             }
-            try await Task.sleep(for: .milliseconds(10))
+            try await clock.sleep(for: .milliseconds(10))
         }
         process.killNow()
         try? FileManager.default.removeItem(at: directory)

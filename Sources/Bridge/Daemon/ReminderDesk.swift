@@ -564,7 +564,7 @@ public struct ReminderTicker: Service {
                 if let due = await desk.nextFireTime, due > now { wake = min(wake, due) }
                 let sleep = Duration.milliseconds(Int64(((wake - now) * 1000).rounded(.up)))
                 heartbeat.waiting(for: sleep, "waiting for the next reminder tick")
-                try await Task.sleep(for: sleep)
+                try await clock.sleep(for: sleep)
                 await desk.advance(to: clock.now)
                 heartbeat.mark("reminder tick")
             }

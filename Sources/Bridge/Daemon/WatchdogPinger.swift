@@ -9,6 +9,7 @@
 import Locking
 import Logging
 import ServiceLifecycle
+import Timekeeping
 
 /// One half-interval's decision, apart from the sleeping (tests call `tick` directly).
 public final class WatchdogPinger: Sendable {
@@ -51,22 +52,26 @@ public final class WatchdogPinger: Sendable {
 public struct WatchdogService: Service {
     let pinger: WatchdogPinger
     let manager: any ServiceManager
+    /// What the pings are spaced on.
+    let clock: any WallClock
 
-    public init(progress: LoopProgress, manager: any ServiceManager, logger: Logger) {
+    public init(progress: LoopProgress, manager: any ServiceManager, logger: Logger, clock: any WallClock = SystemClock()) {
         self.pinger = WatchdogPinger(progress: progress, manager: manager, logger: logger)
         self.manager = manager
+        self.clock = clock
     }
 
     public func run() async throws {
         // The database is open (run opened it before starting the group) and the services run.
         manager.notify("READY=1")
         let pinger = self.pinger
+        let clock = self.clock
         if let timeout = manager.watchdogTimeout {
             // Half the time-out, as sd_watchdog_enabled(3) advises: one late wake-up is not fatal.
             let interval = timeout / 2
             try? await cancelWhenGracefulShutdown {
                 while true {
-                    try await Task.sleep(for: interval)
+                    try await clock.sleep(for: interval)
                     pinger.tick()
                 }
             }

@@ -237,7 +237,7 @@ public final class HouseholdClaims: Sendable {
         let mine = HouseholdLink.Claim(phase: .want, rssi: rssi ?? -127)
         do { try link.claim(bottle, mine) } catch { return .granted }
         state.withLock { $0.claimedAs[Self.topicID(address)] = bottle }
-        try? await Task.sleep(for: Self.settle)
+        try? await clock.sleep(for: Self.settle)
         // The keys again: the serial's mapping may have been heard meanwhile.
         let outcome = decision(bottles: Array(Set(all + keys(address).all)), mine: mine)
         switch outcome {

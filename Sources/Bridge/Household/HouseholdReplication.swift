@@ -147,11 +147,11 @@ public actor HouseholdReplication: Service {
 
     public func run() async throws {
         link.start()
-        let inbox = self.inbox, interval = self.interval
+        let inbox = self.inbox, interval = self.interval, clock = self.clock
         // The periodic kick: the loop below makes progress at least once per `interval`.
         let ticker = Task {
             while !Task.isCancelled {
-                guard (try? await Task.sleep(for: interval)) != nil else { break }
+                guard (try? await clock.sleep(for: interval)) != nil else { break }
                 inbox.yield(.kick)
             }
         }

@@ -93,14 +93,16 @@ public actor SinkHub {
     /// with the bottle's final state, which a dashboard must see), then closes them (items still
     /// waiting are lost, with one log line per sink), stops the sinks — whose `stop()` must end a
     /// delivery still in flight — waits for the workers, and ends `commands`. A failing sink is
-    /// not waited for.
-    public func stop(grace: Duration = .seconds(2)) async {
+    /// not waited for. The grace is measured on `clock`, by default the real one, not the hub's:
+    /// it bounds the wait for real deliveries, so a test that steps the hub's clock by hand
+    /// does not have to step its shutdown.
+    public func stop(grace: Duration = .seconds(2), on clock: any WallClock = SystemClock()) async {
         guard phase != .stopped else { return }
         phase = .stopped
-        let deadline = ContinuousClock.now + grace
+        let deadline = clock.deadline(after: grace)
         // Progress: each pass sleeps 20 ms until every queue settles or the grace runs out.
-        while ContinuousClock.now < deadline, !queues.allSatisfy(\.isSettled) {
-            try? await Task.sleep(for: .milliseconds(20))
+        while clock.instant < deadline, !queues.allSatisfy(\.isSettled) {
+            try? await clock.sleep(for: .milliseconds(20))
         }
         for queue in queues {
             let undelivered = queue.close()

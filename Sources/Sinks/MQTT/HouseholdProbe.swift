@@ -64,7 +64,7 @@ public enum HouseholdProbe {
             await client.stop()
             return nil
         }
-        try? await Task.sleep(for: listen)
+        try? await clock.sleep(for: listen)
         await client.stop()
         return answers.withLock { $0 }
     }

@@ -30,6 +30,7 @@ import Dispatch
 import Foundation
 import Locking
 import Logging
+import Timekeeping
 
 /// What can go wrong when publishing or subscribing.
 enum MQTTClientError: Error, Equatable, CustomStringConvertible {
@@ -131,8 +132,13 @@ final class MosquittoClient: @unchecked Sendable {
     private var speaksVersion5: Bool
     /// The next attempt must be a full connect: set when falling back to 3.1.1 (see `connect`).
     private var fullConnectNeeded = false
+    /// What the connection's waits and the outage's length are measured on. The network's own
+    /// time (a real broker's), not the caller's: a test that steps its clock still talks to a
+    /// broker in real time.
+    private let clock: any WallClock
 
-    init(options: Options, handlers: Handlers, logger: Logger) throws(SinkConfigurationError) {
+    init(options: Options, handlers: Handlers, logger: Logger, clock: any WallClock = SystemClock()) throws(SinkConfigurationError) {
+        self.clock = clock
         try MosquittoLibrary.load()
         guard let handle = aq_mosquitto_new(options.clientID, options.cleanSession || options.clientID == nil, nil) else {
             throw .mqttSetupFailed("mosquitto_new: \(String(cString: strerror(errno)))")
@@ -193,8 +199,8 @@ final class MosquittoClient: @unchecked Sendable {
                 return state.nextWaiter
             }
             guard let waiter else { return continuation.resume(returning: true) }
-            let timer = Task { [state] in
-                try? await Task.sleep(for: timeout)
+            let timer = Task { [state, clock] in
+                try? await clock.sleep(for: timeout)
                 state.withLock { $0.connectionWaiters.removeValue(forKey: waiter) }?.continuation.resume(returning: false)
             }
             // Connected meanwhile: the entry is gone and the timer has nothing left to end.
@@ -318,7 +324,7 @@ final class MosquittoClient: @unchecked Sendable {
                 }
             }
             group.addTask {
-                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                try? await self.clock.sleep(for: .seconds(max(0, seconds)))
                 self.resumeAcknowledgementWaiter()
             }
             await group.next()
@@ -349,9 +355,9 @@ final class MosquittoClient: @unchecked Sendable {
     private func runNetworkLoop() {
         let label = options.broker.description
         var failures = 0
-        var outageStart: UInt64?
+        var outageStart: MonotonicInstant?
         var neverConnected = true
-        var stopDeadline: UInt64?
+        var stopDeadline: MonotonicInstant?
 
         // Progress: each pass is one connection attempt; the inner loop blocks in select() for up
         // to a second per pass, and a failed attempt sleeps its back-off before the next.
@@ -373,13 +379,13 @@ final class MosquittoClient: @unchecked Sendable {
                 repeat {
                     loopCode = aq_mosquitto_loop(handle, 1000, 1)
                     if isStopping {
-                        let now = DispatchTime.now().uptimeNanoseconds
-                        if stopDeadline == nil { stopDeadline = now + 3_000_000_000 }
+                        let now = clock.instant
+                        if stopDeadline == nil { stopDeadline = now + .seconds(3) }
                         if now > stopDeadline! { return }
                     }
                     if isConnected {
                         if let start = outageStart {
-                            let seconds = (DispatchTime.now().uptimeNanoseconds - start) / 1_000_000_000
+                            let seconds = clock.elapsed(since: start).components.seconds
                             let again = neverConnected ? "" : " again"
                             logger.notice("MQTT: connected to \(label)\(again) after \(failures) failed attempts over \(seconds) s")
                         } else if neverConnected {
@@ -399,7 +405,7 @@ final class MosquittoClient: @unchecked Sendable {
             let delay = min(options.reconnectDelay.upperBound,
                             options.reconnectDelay.lowerBound * pow(2, Double(min(failures - 1, 30))))
             if outageStart == nil {
-                outageStart = DispatchTime.now().uptimeNanoseconds
+                outageStart = clock.instant
                 let text = "MQTT: \(neverConnected ? "cannot connect to" : "lost the connection to") \(label): "
                     + "\(failure ?? "unknown error"); retrying with back-off up to \(Int(options.reconnectDelay.upperBound)) s, "
                     + "further failures are not logged until it connects"
@@ -407,8 +413,11 @@ final class MosquittoClient: @unchecked Sendable {
             } else {
                 logger.debug("MQTT: attempt \(failures) to reach \(label) failed: \(failure ?? "unknown error")")
             }
-            // Cut short by stop(): it signals the semaphore.
-            _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(delay * 1_000_000_000)))
+            // The back-off ends by the clock's timer, or is cut short by stop(): both signal the
+            // semaphore (a late signal of a cancelled timer only comes once the thread is ending).
+            let cancelTimer = clock.startTimer(after: .seconds(delay)) { [wakeUp] in wakeUp.signal() }
+            wakeUp.wait()
+            cancelTimer()
         }
     }
 
