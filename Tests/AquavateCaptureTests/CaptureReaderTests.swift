@@ -52,7 +52,8 @@ struct CaptureReaderTests {
         (#"{"t":true,"op":"connect"}"#, "t is not a number: true; expected UTC seconds since 1970"),
         (#"{"t":null,"op":"connect"}"#, "t is not a number: null; expected UTC seconds since 1970"),
         (#"{"t":-1,"op":"connect"}"#, "t must be a finite number ≥ 0, got -1.0"),
-        // Issue 11: a t of 1e13 made `replay --reminders` tick for ever; capture times end at 2100.
+        // A t of 1e13 (milliseconds, or a crafted file) made `replay --reminders` tick for ever;
+        // capture times end at 2100.
         (#"{"t":1e13,"op":"connect"}"#, "t 10000000000000.0 is after 2100-01-01T00:00:00Z (4102444800): expected UTC seconds since 1970, not milliseconds"),
         (#"{"t":4102444800.5,"op":"connect"}"#, "t 4102444800.5 is after 2100-01-01T00:00:00Z (4102444800): expected UTC seconds since 1970, not milliseconds"),
         (#"{"t":5,"op":"connect"}"#, "out of time order: t 5.0 is earlier than 10.0 on line 2"),

@@ -1,6 +1,6 @@
-// BlueZ's waits run on the client's clock (issue 27: one notion of time): a wait of an hour for
-// something that never happens ends when a manual clock passes the hour, at once, and its timer
-// has not fired a second before. No real hour, and no real second either.
+// BlueZ's waits run on the client's injected clock (docs/design.md 7.5, "One clock"): a wait of an
+// hour for something that never happens ends when a manual clock passes the hour, at once, and its
+// timer has not fired a second before. No real hour, and no real second either.
 
 import BlueZ
 import BottleSimulator

@@ -1,7 +1,7 @@
-// A lost link is terminal for its session however many times it is asked (issue 10). The link
-// here is the worst case BlueZ can produce: the write that carried an ACK is answered OK after
-// the link went, and from then on every wait answers `.lost` at once — a session that took it
-// for one more event asked again for ever.
+// A lost link is terminal for its session however many times it is asked (docs/robustness.md,
+// "Liveness"). The link here is the worst case BlueZ can produce: the write that carried an ACK is
+// answered OK after the link went, and from then on every wait answers `.lost` at once — a session
+// that took it for one more event asked again for ever.
 
 import AquavateProtocol
 import BlueZ

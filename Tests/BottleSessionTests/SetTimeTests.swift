@@ -1,7 +1,7 @@
-// Issue 11: SET_TIME is written only when the daemon trusts this machine's clock, and never
-// from a clock behind the bottle's own (its Current State, read before SET_TIME) or behind the
-// newest stored drink: the bottle keeps any time it is given (docs/protocol.md B9). A withheld
-// SET_TIME changes nothing else: the sync runs as before.
+// SET_TIME is written only when the daemon trusts this machine's clock, and never from a clock
+// behind the bottle's own (its Current State, read before SET_TIME) or behind the newest stored
+// drink: the bottle keeps any time it is given (docs/protocol.md B9). A withheld SET_TIME changes
+// nothing else: the sync runs as before.
 
 import AquavateProtocol
 import BottleSession

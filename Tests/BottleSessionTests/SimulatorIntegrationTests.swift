@@ -1,6 +1,7 @@
-// The faults of issue 7 against the simulated bottle (BottleSimulator, on a private dbus-daemon):
-// after each, every drink the bottle holds is in the history exactly once and the bottle has
-// nothing left unsynced.
+// The ways BlueZ and the bottle fail during a sync (docs/design.md 4; docs/bluez.md 5), each
+// injected through the simulated bottle (BottleSimulator, on a private dbus-daemon), and the plain
+// sync in both BlueZ configurations. After each, every drink the bottle holds is in the history
+// exactly once and the bottle has nothing left unsynced (docs/robustness.md, "Faults").
 
 import BusTestSupport
 import AquavateProtocol

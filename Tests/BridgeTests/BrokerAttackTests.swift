@@ -1,7 +1,7 @@
-// Issue 11, reproduced end to end: the daemon (`aquavate-bridge run`) connected to a real
-// mosquitto, and another login on the broker publishing on its command topic. It may change the
-// person's settings; it may not point the push token at its own URL or turn a file into daily
-// messages. Answers come back on the broker.
+// A broker login against the daemon, end to end: the daemon (`aquavate-bridge run`) connected to
+// a real mosquitto, and another login on the broker publishing on its command topic. It may change
+// the person's settings; it may not point the push token at its own URL or turn a file into daily
+// messages. Answers come back on the broker (docs/home-assistant.md, "What the broker may change").
 
 import BusTestSupport
 import Foundation

@@ -1,9 +1,10 @@
-// The seeded fault injector against the real bridge (issue 10, docs/design.md 4): `aquavate-sim
-// --fault chaos=SEED` breaks one to four connections at random instants — during Connect, during
-// service resolution, with a GATT call's reply in flight, between a chunk and its ACK, or some
-// time after the link came up — in the ways BlueZ shows it (supervision time-out with the GATT
-// objects removed or kept, the device object vanishing), answering the calls in flight before or
-// after the signals, failed or OK; the bottle may sleep and wake later, or not at all.
+// The seeded fault injector against the real bridge (docs/robustness.md, "Chaos"; the faults of
+// docs/design.md 4, combined and timed at random): `aquavate-sim --fault chaos=SEED` breaks one to
+// four connections at random instants — during Connect, during service resolution, with a GATT
+// call's reply in flight, between a chunk and its ACK, or some time after the link came up — in the
+// ways BlueZ shows it (supervision time-out with the GATT objects removed or kept, the device
+// object vanishing), answering the calls in flight before or after the signals, failed or OK; the
+// bottle may sleep and wake later, or not at all.
 //
 // For every seed: `run --once` is started again until the sync completes (waking the bottle
 // when it gave up on a sleeping one); each run ends by itself within its --timeout with a clean

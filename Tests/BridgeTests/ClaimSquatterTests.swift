@@ -1,9 +1,10 @@
-// Issue 29: the Bluetooth stack's claim is a name in Linux's abstract socket namespace, which has
-// no permissions: any local user could bind `\0aquavate-bridge@system` first, and the service then
-// refused to start. Now a holder is believed only when it may run the bridge (this user, root, the
-// service's user, the group `bluetooth`); a squatter (here the user nobody, through setpriv) is
-// named in one line and ignored. A holder of this user is still believed (SecondInstanceTests
-// covers a real second daemon). Real processes on a private bus with the simulator.
+// Another local user must not keep the service from starting: the Bluetooth stack's claim is a name
+// in Linux's abstract socket namespace, which has no permissions: any local user could bind
+// `\0aquavate-bridge@system` first, and the service then refused to start. Now a holder is believed
+// only when it may run the bridge (this user, root, the service's user, the group `bluetooth`); a
+// squatter (here the user nobody, through setpriv) is named in one line and ignored. A holder of
+// this user is still believed (SecondInstanceTests covers a real second daemon). Real processes on
+// a private bus with the simulator.
 
 import BusTestSupport
 @testable import Daemon

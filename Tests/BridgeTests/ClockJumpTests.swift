@@ -1,4 +1,4 @@
-// Issue 11: the daemon's clock jumps (NTP's first sync on a Pi without a real-time clock, a
+// The daemon's clock jumps (NTP's first sync on a Pi without a real-time clock, a
 // hand-set date, a suspend). A forward jump used to tick every missed minute at once (+30 days:
 // 60 reminders); a backward one stopped the ticks until the clock caught up. The daemon's ticker
 // wakes every minute, so a gap of more than 5 minutes either way is a restart of the reminder

@@ -1,5 +1,7 @@
-// Issue 11: what the daemon trusts of this machine's clock before a session writes SET_TIME,
-// and what `status` says about it.
+// What the daemon trusts of this machine's clock before a session writes SET_TIME, and what
+// `status` says about it. The bottle accepts any SET_TIME and keeps it (docs/protocol.md B9), so a
+// clock that is not synchronised, or is behind the drinks already stored, must not set it
+// (docs/raspberry-pi.md 8, "SET_TIME withheld").
 
 import AquavateProtocol
 import BottleSession

@@ -210,7 +210,8 @@ struct NotifyTestCommandTests {
         #expect(bad.status != 0)
         #expect(bad.out.contains("journal: delivered"))
         #expect(bad.out.contains("push: NOT delivered"))
-        // A push server that redirects (issue 11): not delivered, and the line says where it pointed.
+        // A push server that redirects (the bearer token must not follow it): not delivered, and
+        // the line says where it pointed.
         let redirecting = try RedirectingServer(status: 302)
         defer { redirecting.stop() }
         let redirected = try await runBridge(["notify", "test", "--db", db, "--set", "push.url=http://127.0.0.1:\(redirecting.port)/topic",

@@ -1,5 +1,7 @@
 // The bridge killed with SIGKILL at random points of a sync, then restarted: every drink the
-// bottle holds ends up in the history exactly once (docs/design.md 1, issue "Live bridge").
+// bottle holds ends up in the history exactly once, because a chunk is ACKed only after its
+// records are committed (docs/design.md 1, "The durability rule"; docs/robustness.md,
+// "Durability").
 //
 // Real processes on a private bus: `aquavate-sim` (the bottle, writes slowed so that the kills
 // land inside the sync) and `aquavate-bridge run --once`, killed and started again.

@@ -1,9 +1,9 @@
-// A hostile bottle against the real bridge (issue 11, the air): `aquavate-sim --fault
+// A hostile bottle against the real bridge (whatever comes over the air): `aquavate-sim --fault
 // hostile=SEED` bends its Drink Data chunks at random (totals far beyond the START's count, jumping
 // indexes, ±32767 ml, levels of 32000 ml, timestamps in 1970 and 2106, record counts that do not
 // fit, noise) and floods Current State with a flickering low-battery flag. The bridge stores only
 // what can be a drink, never half a chunk, alerts low battery at most once a day, and every run
-// ends by itself within bounded CPU and memory.
+// ends by itself within bounded CPU and memory (docs/robustness.md, "Faults").
 
 import AquavateProtocol
 import BusTestSupport

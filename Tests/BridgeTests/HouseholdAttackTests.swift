@@ -1,12 +1,13 @@
-// Issue 29's household rows, as attacks on the real thing: two `aquavate-bridge run` daemons (a
-// kitchen and an office, each with its own private bus and simulated bottle) in one household on
-// a real mosquitto, and a client of that broker without the key (a libmosquitto client, as any
-// phone app or plug on a home broker could be). Each attack worked on the code before the
-// household key: forged drinks, deletions and ids stored, a 100 MB message copied into every
-// bridge, a forged hold stopping a room's syncs, forged syncer and deliveries silencing
-// reminders, a 30-byte hello republishing a whole history, and 200,000 topics growing a bridge
-// by 43 MB. Then the broker's own wall: each bridge its user, an ACL letting it write only its
-// own topics (docs/examples/mosquitto-household.acl).
+// The household against a stranger on its broker, as attacks on the real thing: two
+// `aquavate-bridge run` daemons (a kitchen and an office, each with its own private bus and
+// simulated bottle) in one household on a real mosquitto, and a client of that broker without the
+// key (a libmosquitto client, as any phone app or plug on a home broker could be). Each attack
+// worked on the code before the household key: forged drinks, deletions and ids stored, a 100 MB
+// message copied into every bridge, a forged hold stopping a room's syncs, forged syncer and
+// deliveries silencing reminders, a 30-byte hello republishing a whole history, and 200,000 topics
+// growing a bridge by 43 MB. Then the broker's own wall: each bridge its user, an ACL letting it
+// write only its own topics (docs/examples/mosquitto-household.acl; docs/household.md, "The second
+// wall").
 
 import BusTestSupport
 import Foundation
@@ -118,7 +119,7 @@ struct HouseholdAttackTests {
             #expect(await stranger.waitUntilConnected(within: .seconds(10)))
             let base = "aquavate/household"
             let now = Int(Date().timeIntervalSince1970)
-            // The issue's forgeries: a new member "evil" with 1000 ml; the office "deleting" the
+            // A stranger's forgeries: a new member "evil" with 1000 ml; the office "deleting" the
             // kitchen's first drink; the office's bottle "restarting" its ids; a syncer and a
             // delivery under a bridge that does not exist; ten hellos under ten names.
             var forged: [MosquittoClient.Message] = [

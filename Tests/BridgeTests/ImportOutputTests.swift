@@ -1,5 +1,6 @@
-// Issue 11, `import`: the output replaces whatever is at the path (a symlink included) without
-// writing through it, and a large btsnoop capture is streamed, not held in memory.
+// `import` trusts neither the output path nor the capture's size: the output replaces whatever is
+// at the path (a symlink included) without writing through it, and a large btsnoop capture is
+// streamed, not held in memory (docs/robustness.md, "Trust").
 
 import BusTestSupport
 import Foundation

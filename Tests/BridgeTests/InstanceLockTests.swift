@@ -1,5 +1,6 @@
-// Issue 11: where `run`'s instance lock lives, and that a second taker is told who holds it.
-// (SecondInstanceTests runs the real processes.)
+// Only one `run` at a time: where `run`'s instance lock lives, that a second taker is told who
+// holds it, and that a symlink at the lock's path is not followed (docs/robustness.md, "Trust";
+// SecondInstanceTests runs the real processes).
 
 @testable import Daemon
 import Foundation

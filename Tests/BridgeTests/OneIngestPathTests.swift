@@ -1,6 +1,9 @@
-// One path for bottle traffic (issue 12): the live session and replay feed the same
-// `BottleIngest`, so a recording replays to what the live run did — the same history, the same
-// bottle row, the same sync outcome, the same notifications — and the two cannot drift apart.
+// One path for bottle traffic: the live session and replay feed the same `BottleIngest`, so a
+// recording replays to what the live run did — the same history, the same bottle row, the same
+// sync outcome, the same notifications — and the two cannot drift apart (docs/design.md 1: live
+// and replayed traffic meet at the decoder). The all-zero Current State the bottle sends after
+// waking is where the two once differed: live or replayed, it neither clears the low-battery flag
+// nor reaches the bottle row.
 
 import AquavateProtocol
 import BusTestSupport

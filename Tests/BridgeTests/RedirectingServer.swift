@@ -1,7 +1,8 @@
 // A one-purpose HTTP server on 127.0.0.1 for `notify test`: it answers a request for `/landing`
 // with 200 and every other with a redirect there, and counts the requests. Following the
-// redirect is what made `notify test` say "delivered" (issue 11). Plain sockets and a thread, like the push
-// sink's own test server in SinksTests.
+// redirect is what made `notify test` say "delivered", and would carry the bearer token to
+// wherever the redirect points. Plain sockets and a thread, like the push sink's own test server
+// in SinksTests.
 
 import BusTestSupport
 import Foundation

@@ -1,7 +1,8 @@
-// Issue 11: a capture with `t` = 1e13 made `replay --reminders` tick the engine for ever (one
-// tick per minute of its timeline). Capture times end at 2100-01-01 (a later one is a rejected
-// line, with file and line), and replay ticks through a gap of at most 366 days: a longer one
-// is replayed as what it is in practice, the bridge down for that long (a restart, docs/reminders.md 0).
+// A crafted capture must not make replay run for ever: one with `t` = 1e13 made `replay
+// --reminders` tick the engine for ever (one tick per minute of its timeline). Capture times end
+// at 2100-01-01 (a later one is a rejected line, with file and line), and replay ticks through a
+// gap of at most 366 days: a longer one is replayed as what it is in practice, the bridge down for
+// that long (a restart, docs/reminders.md 0).
 
 import Foundation
 import History

@@ -1,8 +1,9 @@
-// Issue 11: two daemons started together synced nothing; one started mid-sync took the first
-// one's live link and stored records in its own database. `run` takes an exclusive lock (flock)
-// before it talks to BlueZ; a second `run` names the holder's PID and exits non-zero, and the
-// commands that only read or replay keep working beside the daemon. Real processes on a private
-// bus, as LiveCommandTests; the bus's folder is the runtime directory (XDG_RUNTIME_DIR).
+// Only one daemon may talk to the bottle: two daemons started together synced nothing; one started
+// mid-sync took the first one's live link and stored records in its own database. `run` takes an
+// exclusive lock (flock) before it talks to BlueZ; a second `run` names the holder's PID and exits
+// non-zero, and the commands that only read or replay keep working beside the daemon. Real
+// processes on a private bus, as LiveCommandTests; the bus's folder is the runtime directory
+// (XDG_RUNTIME_DIR).
 
 import BusTestSupport
 import Foundation

@@ -1,7 +1,9 @@
-// Issue 11, end to end: the real `run --once` against `aquavate-sim` writes SET_TIME only when
-// this machine's clock is synchronised. The simulated bottle starts with a clock never set
-// (TIME_VALID clear): afterwards it is valid exactly when the kernel says the clock is
-// synchronised, and the bridge says why when it withheld SET_TIME.
+// The bottle accepts any SET_TIME and keeps it (docs/protocol.md B9), so a machine whose clock is
+// not yet synchronised must not set it. End to end: the real `run --once` against `aquavate-sim`
+// writes SET_TIME only when this machine's clock is synchronised. The simulated bottle starts with
+// a clock never set (TIME_VALID clear): afterwards it is valid exactly when the kernel says the
+// clock is synchronised, and the bridge says why when it withheld SET_TIME
+// (docs/raspberry-pi.md 8).
 
 import BusTestSupport
 import Foundation

@@ -1,5 +1,8 @@
-// Issue 11: what a sink (the MQTT broker) may change, and secrets never shown. The desk is
-// driven the way the daemon drives it; `config list/get` run the built binary.
+// What a sink (the MQTT broker, where on a typical Home Assistant broker every login may publish)
+// may change, and secrets never shown: not in `config list/get`, not in error lines, and a config
+// file holding one is a `doctor` warning when others may read it (docs/home-assistant.md, "What
+// the broker may change"). The desk is driven the way the daemon drives it; `config list/get` run
+// the built binary.
 
 import BusTestSupport
 @testable import Daemon

@@ -1,9 +1,10 @@
-// Issue 10's regression: the bottle falls asleep on an ACK whose reply is still pending, and BlueZ
-// shows it the way an independently written BlueZ model did — Connected=false and
-// ServicesResolved=false in one PropertiesChanged, every GATT object removed, the device kept,
-// the pending write then answered OK, the bottle advertising again a second later. The session
-// used to treat the lost link as one more event and ask again, for ever: a full core and 100 MB a
-// second. Now `run --once` reconnects when the bottle advertises and completes the sync.
+// A bottle that falls asleep mid-sync must not make the daemon spin. The bottle falls asleep on an
+// ACK whose reply is still pending, and BlueZ shows it the way an independently written BlueZ
+// model did — Connected=false and ServicesResolved=false in one PropertiesChanged, every GATT
+// object removed, the device kept, the pending write then answered OK, the bottle advertising
+// again a second later. The session used to treat the lost link as one more event and ask again,
+// for ever: a full core and 100 MB a second. Now `run --once` reconnects when the bottle
+// advertises and completes the sync (docs/robustness.md, "Liveness").
 
 import BusTestSupport
 import Foundation

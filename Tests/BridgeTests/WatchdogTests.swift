@@ -71,7 +71,7 @@ struct WatchdogTests {
         daemon.waiting(for: patience, "syncing Aquavate-A3F2")
         daemon.mark("17 record(s) stored")
         #expect(isPing(progress.check()))
-        // The session's events stop (the loop of issue 10 keeps asking an ended queue).
+        // The session's events stop (a session spinning on a lost link asks an ended queue again).
         clock.advance(by: interval)
         #expect(isPing(progress.check()), "still within the patience after the last chunk")
         clock.advance(by: interval)

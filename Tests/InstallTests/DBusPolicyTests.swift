@@ -43,7 +43,8 @@ private let bridgeCalls: [(path: String, method: String, arguments: [String])] =
     ("/", "org.freedesktop.DBus.ObjectManager.GetManagedObjects", []),
 ]
 
-/// Methods of the same interfaces (and others) the bridge never calls: refused (issue 11).
+/// Methods of the same interfaces (and others) the bridge never calls: refused, so the bridge's
+/// user can do no more on BlueZ than the bridge does (pair, power the adapter off, ...).
 private let notCalled: [(path: String, method: String, arguments: [String])] = [
     ("/org/bluez/hci0/dev_F4_12_FA_00_A3_F4", "org.bluez.Device1.Pair", []),
     ("/org/bluez/hci0/dev_F4_12_FA_00_A3_F4", "org.bluez.Device1.CancelPairing", []),
@@ -132,7 +133,7 @@ struct DBusPolicyTests {
         }
     }
 
-    @Test("exactly the bridge's methods pass the policy: Pair, Properties.Set, Introspect and the rest are refused (issue 11)")
+    @Test("exactly the bridge's methods pass the policy: Pair, Properties.Set, Introspect and the rest are refused")
     func exactlyTheBridgesMethods() async throws {
         let member = SystemAccounts.uniqueName("m")
         try await withUsers([(member, ["bluetooth"])]) {

@@ -277,7 +277,7 @@ struct DoctorTests {
         #expect(unresolvable.detail.hasPrefix("cannot reach the broker no-such-broker.invalid:8883: cannot resolve no-such-broker.invalid"))
     }
 
-    @Test("clock: synchronised is ok; not synchronised warns that SET_TIME is withheld, with the fix (issue 11)")
+    @Test("clock: synchronised is ok; not synchronised warns that SET_TIME is withheld, with the fix")
     func clock() async throws {
         let scratch = try ScratchFolder("doctor-clock")
         defer { scratch.remove() }

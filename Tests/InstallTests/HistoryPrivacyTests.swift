@@ -1,8 +1,9 @@
-// Issue 29: `config set web.token` run by hand wrote history.sqlite 0644 in a 0755 folder, so any
-// local user could read the tokens stored in it, and `doctor` looked only at the config file. Now
-// the history, its `-wal` and `-shm`, and the folders made for it are private whatever the umask
-// (here the worst, 000), and `doctor` names an open history or folder with the fix. Real
-// processes: the bridge's `config set`, `serve` and `doctor`.
+// The history holds tokens, so other local users must not read it: `config set web.token` run by
+// hand wrote history.sqlite 0644 in a 0755 folder, so any local user could read the tokens stored
+// in it, and `doctor` looked only at the config file. Now the history, its `-wal` and `-shm`, and
+// the folders made for it are private whatever the umask (here the worst, 000), and `doctor` names
+// an open history or folder with the fix. Real processes: the bridge's `config set`, `serve` and
+// `doctor`.
 
 import BusTestSupport
 import Foundation

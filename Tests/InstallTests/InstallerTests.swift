@@ -187,7 +187,7 @@ struct InstallerTests {
             #expect(uninstallAsNobody.status == 1 && uninstallAsNobody.error.contains("needs root"))
         }
         if runningAsRoot {
-            // Issue 11: the build is refused as root, in one line, before anything is written.
+            // The build is refused as root, in one line, before anything is written.
             let build = try await runTool("/bin/bash", [installScript, "DESTDIR=\(stage.root)"], environment: try stage.environment())
             #expect(build.status == 1)
             #expect(build.error == "install.sh: will not build as root: build as yourself first (make build), "

@@ -65,7 +65,7 @@ struct SandboxedInstallTests {
             #expect((Int(passwd[2]) ?? 1000) < 1000, "a system user")
             #expect(passwd[5] == "/var/lib/aquavate-bridge" && passwd[6] == "/usr/sbin/nologin")
         }
-        // Issue 11: the D-Bus policy names the user; the bluetooth group is for people only.
+        // The D-Bus policy names the user; the bluetooth group is for people only.
         #expect(Set(value("groups")?.split(separator: " ").map(String.init) ?? []) == ["aquavate"])
         #expect(value("config") == "640 root:aquavate")
         #expect(value("binary") == "755 root:root")
@@ -79,7 +79,7 @@ struct SandboxedInstallTests {
         // The machine's own /usr/local was never written.
         #expect(!FileManager.default.fileExists(atPath: "/usr/local/bin/aquavate-bridge"))
     }
-    @Test("an existing aquavate account that is not a system account is refused in one line, and nothing is installed (issue 11)")
+    @Test("an existing aquavate account that is not a system account is refused in one line, and nothing is installed")
     func refusesAPersonsAccount() async throws {
         try requireRoot("the sandboxed real install")
         let scratch = try ScratchFolder("sandbox-person")

@@ -1,6 +1,8 @@
 // `doctor --service` reports the unit's Type, WatchdogSec, MemoryHigh and MemoryMax, one line
-// each with the fix when missing (issue 10), read from a unit file and its drop-ins (`--unit`) or
-// from `systemctl show` (parsed here from its output: no systemd runs in the test machine).
+// each with the fix when missing: without them a daemon stuck in a loop is never restarted and its
+// memory is not bounded (docs/robustness.md, "Liveness", the watchdog). Read from a unit file and
+// its drop-ins (`--unit`) or from `systemctl show` (parsed here from its output: no systemd runs in
+// the test machine).
 import BusTestSupport
 @testable import Diagnostics
 import Foundation

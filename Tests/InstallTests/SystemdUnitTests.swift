@@ -69,9 +69,9 @@ struct SystemdUnitTests {
             "\(installedBinary) run --config /etc/aquavate/bridge.toml --db /var/lib/aquavate-bridge/history.sqlite")
         #expect(value(service, "User") == "aquavate")
         #expect(value(service, "Group") == "aquavate")
-        // Issue 11: the D-Bus policy names the user; no group is needed (nor rfkill's).
+        // The D-Bus policy names the user; no group is needed (nor rfkill's).
         #expect(value(service, "SupplementaryGroups") == nil)
-        // Issue 11: the instance lock's folder, /run/aquavate-bridge ($RUNTIME_DIRECTORY).
+        // The instance lock's folder, /run/aquavate-bridge ($RUNTIME_DIRECTORY).
         #expect(value(service, "RuntimeDirectory") == "aquavate-bridge")
         #expect(value(service, "StateDirectory") == "aquavate-bridge")
         #expect(value(service, "ConfigurationDirectory") == "aquavate")
@@ -86,7 +86,7 @@ struct SystemdUnitTests {
         #expect(Set(after).isSuperset(of: ["bluetooth.target", "dbus.service"]))
         #expect(!unit.contains { ["Requires", "BindsTo", "Requisite"].contains($0.key) })
         #expect(value(unit, "StartLimitIntervalSec") == "0", "a slow adapter must never exhaust the restart limit")
-        // Issue 11: after NTP has synchronised the clock, when something provides that; never
+        // Start after NTP has synchronised the clock, when something provides that; never
         // Requires= (without NTP the bridge still syncs and withholds SET_TIME).
         #expect(after.contains("time-sync.target"))
         #expect(unit.contains { $0.key == "Wants" && $0.value.split(separator: " ").contains("time-sync.target") })
@@ -104,10 +104,11 @@ struct SystemdUnitTests {
             #expect(value(service, key) == expected, "\(key)")
         }
         let families = Set((value(service, "RestrictAddressFamilies") ?? "").split(separator: " ").map(String.init))
-        // Issue 11: no AF_BLUETOOTH: only `doctor` opens a Bluetooth socket, outside the unit.
+        // No AF_BLUETOOTH: only `doctor` opens a Bluetooth socket, outside the unit.
         #expect(families == ["AF_UNIX", "AF_INET", "AF_INET6", "AF_NETLINK"])
-        // Issue 11: the kernel's NTP state is readable (ProtectClock= would refuse even reading it);
-        // setting the clock stays impossible without CAP_SYS_TIME (CapabilityBoundingSet= above).
+        // The kernel's NTP state is readable, so the daemon can tell whether to trust the clock for
+        // SET_TIME (ProtectClock= would refuse even reading it); setting the clock stays impossible
+        // without CAP_SYS_TIME (CapabilityBoundingSet= above).
         #expect(value(service, "ProtectClock") == nil)
         let allowed = service.filter { $0.key == "SystemCallFilter" }.flatMap { $0.value.split(separator: " ").map(String.init) }
         #expect(allowed.contains("adjtimex") && allowed.contains("clock_adjtime"))

@@ -98,7 +98,7 @@ struct UdevRulesTests {
         #expect(start.value("ENV{SYSTEMD_WANTS}", "+=") == "aquavate-bridge.service")
         #expect(start.comment.joined(separator: " ").contains("before the adapter"))
 
-        // Issue 11: no rule touches /dev/rfkill: a group that may write it may switch off every
+        // No rule touches /dev/rfkill: a group that may write it may switch off every
         // radio (Wi-Fi on a headless Pi), and the bridge never needs it (the doctor reads the
         // block state from /sys/class/rfkill).
         #expect(!rules.contains { $0.value("KERNEL", "==") == "rfkill" })

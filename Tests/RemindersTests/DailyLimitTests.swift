@@ -1,5 +1,6 @@
-// The seed's issue #45 (seeds/000_…): the daily-limit toggle and its verification list —
-// the toggle persists across a restart, `3/12` against `3`, a fresh install has the limit on,
+// The 12-a-day reminder limit and its toggle (`reminders.daily_limit`, as in the bottle's app;
+// docs/reminders.md 2.1 and 2.3): on, reminders stop at twelve; off, they go on; the toggle
+// persists across a restart; `status` shows `3/12` against `3`; a fresh install has the limit on;
 // and (AfterSyncTests) back on track comes with the sync that catches up.
 
 import Foundation

@@ -28,7 +28,7 @@ struct LowBatteryTests {
         #expect(nextDay.map(\.body) == ["Your Aquavate bottle battery is at 12%. Please charge soon."])
     }
 
-    @Test("a flag that flickers 20 times in 20 seconds alerts once (issue 11: it gave 10 alerts)")
+    @Test("a flag that flickers 20 times in 20 seconds alerts once (it used to give 10 alerts)")
     func flickerAlertsOnce() {
         var sim = Simulation(settings: .test(), date: day, time: "09:00")
         var alerts = 0

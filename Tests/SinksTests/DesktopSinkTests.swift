@@ -68,7 +68,7 @@ struct DesktopSinkTests {
         }
     }
 
-    @Test("ActionInvoked from anyone but the notification server is ignored (issue 11)")
+    @Test("ActionInvoked from anyone but the notification server is ignored")
     func actionsOnlyFromTheServer() async throws {
         try await withPrivateBus { bus in
             let client = try await BusConnection.connect(.address(bus.address))

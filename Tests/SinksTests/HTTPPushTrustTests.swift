@@ -1,5 +1,6 @@
-// Issue 11, HTTP push: a redirect is a failure that names where it pointed (the bearer token is
-// never sent anywhere else), and a token never travels over plain http:// except to loopback.
+// HTTP push trusts no server with its bearer token: a redirect is a failure that names where it
+// pointed (the token is never sent anywhere else), and a token never travels over plain http://
+// except to loopback (docs/robustness.md, "Trust").
 
 import Foundation
 @testable import MQTT

@@ -1,6 +1,8 @@
-// Issue 11, "the broker can reconfigure the bridge": whoever may publish on the command topic is
-// not trusted with more than the person's own settings. Each test reproduces the attack against a
-// real mosquitto broker and checks it is refused, answered on the broker and logged.
+// What a broker login may do to the bridge: on a typical Home Assistant broker every login may
+// publish on the command topic, so whoever does is not trusted with more than the person's own
+// settings (never a URL, a path or a secret), nor with unlimited or oversized commands
+// (docs/home-assistant.md, "What the broker may change"). Each test runs the attack against a real
+// mosquitto broker and checks it is refused, answered on the broker and logged.
 
 import Foundation
 import Logging

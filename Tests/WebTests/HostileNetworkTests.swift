@@ -1,7 +1,8 @@
-// Issue 29, the web server's rows, as attacks on the real binary (`serve`, `run --http`):
+// The web server against a hostile network, as attacks on the real binary (`serve`, `run --http`):
 // DNS-rebinding names in `Host`, idle and slow-loris connections beyond the descriptor limit,
-// guessing the token, one session for every browser, and clear HTTP beyond loopback. Each test
-// failed on the server before the fix (the commit that added this file says how each failed).
+// guessing the token, one session for every browser, and clear HTTP beyond loopback (docs/web.md,
+// "Against a hostile network and hostile local users"). Each test failed on the server before the
+// fix (the commit that added this file says how each failed).
 
 import BusTestSupport
 import Foundation

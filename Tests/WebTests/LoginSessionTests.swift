@@ -1,6 +1,7 @@
-// The parts of issue 29's web fixes that hold state over time, on a manual clock: a
-// session's expiry and the table's bound, the login back-off and how addresses are counted, and
-// the Host rule (HostileNetworkTests runs the attacks on the real binary).
+// The web server's defences that hold state over time, on a manual clock: a session's expiry and
+// the session table's bound, the login back-off against token guessing and how client addresses
+// are counted for it, and the Host rule against DNS rebinding (docs/web.md, "Logging in" and
+// "Which names it answers to"; HostileNetworkTests runs the attacks on the real binary).
 
 import Testing
 import Timekeeping
