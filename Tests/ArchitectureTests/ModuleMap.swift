@@ -33,7 +33,7 @@ enum ModuleMap {
         "Reminders": ["Foundation", "Timekeeping"],
         // The one lock type (and the waiting queue on it): pthread, and libdispatch for the
         // queue's time-outs.
-        "Locking": ["Glibc", "Darwin", "Dispatch"],
+        "Locking": ["Glibc", "Darwin"],
         // Time, written once: every module may use it. It holds the one place the system time is
         // read (`SystemClock`) and the manual clock's lock.
         "Timekeeping": ["Foundation", "Locking"],
