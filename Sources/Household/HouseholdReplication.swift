@@ -66,8 +66,12 @@ public actor HouseholdReplication: Service {
     /// has none for the rest of the process, so that a hello asks it for everything.
     private var heardUpTo: [String: Double]
     private var heardUnreliably: Set<String> = []
-    /// A member's hello is answered at most this often (each answer republishes every drink).
-    static let helloInterval = 600.0
+    /// A member's hello is answered at most this often: a burst of them (a broker's restart has
+    /// every member say hello at once) is answered once. Short, because an answer sends only what
+    /// the member lacks, and a member back from a broker's restart lacks what was in flight: at
+    /// 600 s, a restart within 10 minutes of the last answer left it without those drinks for
+    /// the rest of the 10 minutes.
+    static let helloInterval = 10.0
     /// The members whose hellos are kept track of; beyond it the oldest are forgotten.
     static let maximumMembers = 64
     /// The drop tally last saved (saved again at a kick when it changed).
