@@ -52,8 +52,13 @@ struct BottleCalibrateLiveTests {
             #expect(status == 130, "\(log)")
             #expect(log.contains("calibration cancelled on the bottle"), "\(log)")
             #expect(!log.contains("done: scale"), "\(log)")
-            // The simulated person would have finished by now, had the calibration gone on.
-            try await Task.sleep(for: .seconds(1))
+            // The run on the bottle is over (idle): at once when the cancel reached it; had the
+            // calibration gone on, only after its last phase, and then it would be calibrated.
+            let stateFile = URL(fileURLWithPath: folder.path + "/sim.json")
+            try await waitUntil(.seconds(30), "the bottle's calibration run to end") {
+                let state = (try? Data(contentsOf: stateFile)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+                return state?["calibration_phase"] as? Int == 0
+            }
             #expect(try control.bottleState(folder)["calibrated"] as? Bool == false)
         }
     }

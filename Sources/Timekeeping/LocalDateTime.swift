@@ -2,7 +2,6 @@
 // date-time"), written `YYYY-MM-DDTHH:MM` as in the configuration file.
 
 import Foundation
-import Timekeeping
 
 /// A date on the local calendar and a wall-clock time on it.
 public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {

@@ -11,12 +11,11 @@
 // half-hour gap sends `nextDate` to the next day.
 
 import Foundation
-import Timekeeping
 
-struct LocalCalendar: Sendable {
+public struct LocalCalendar: Sendable {
     private let calendar: Calendar
 
-    init(timeZone: TimeZone) {
+    public init(timeZone: TimeZone) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         self.calendar = calendar
@@ -25,7 +24,7 @@ struct LocalCalendar: Sendable {
     /// The first instant of `day`: local midnight, the end of the gap when a DST change skips
     /// midnight (Havana, old São Paulo), the first one when it repeats. Foundation's date from a
     /// date's components is exactly that, as `startOfDay(for:)` is, at a tenth of the cost.
-    func startOfDay(_ day: LocalDay) -> Double {
+    public func startOfDay(_ day: LocalDay) -> Double {
         let components = DateComponents(year: day.year, month: day.month, day: day.day)
         guard let date = calendar.date(from: components) else { return Double(day.daysSince1970) * 86_400 }
         return date.timeIntervalSince1970
@@ -33,7 +32,7 @@ struct LocalCalendar: Sendable {
 
     /// The instant the wall clock first shows `time` on `day`, or the first instant after the gap
     /// when that time does not exist there.
-    func instant(of day: LocalDay, at time: TimeOfDay) -> Double {
+    public func instant(of day: LocalDay, at time: TimeOfDay) -> Double {
         let components = DateComponents(year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute)
         guard let date = calendar.date(from: components) else {
             return Double(day.daysSince1970) * 86_400 + Double(time.minuteOfDay * 60)
