@@ -224,9 +224,7 @@ public final class BottleIngest: BottleObserver, Sendable {
             default:
                 break
             }
-            emit(.drink(.init(bottle: bottle, recordID: record.recordID, timestamp: record.timestamp,
-                              amountML: Int(record.amountML), bottleLevelML: Int(record.bottleLevelML),
-                              kind: record.kind, deleted: record.isDeleted, isNew: result.isNew)))
+            emit(.drink(.init(Drink(record, bottle: bottle), isNew: result.isNew)))
         }
         let new = results.filter(\.isNew)
         if !new.isEmpty { remind(.stored(newDrinks: new.map(\.record).filter { !$0.isDeleted })) }
