@@ -502,7 +502,7 @@ public actor ReminderDesk {
         snapshot.lastSeen = bottle?.lastSeen
         snapshot.lastDrinkML = lastDrink.map { Int($0.amountML) }
         snapshot.lastDrinkTime = lastDrink.map { Double($0.timestamp) }
-        snapshot.remindersEnabled = Self.bottleConfiguration(seat.key, context).bool("reminders.enabled")
+        snapshot.remindersEnabled = Self.bottleConfiguration(seat.key, context)[Setting.remindersEnabled]
         snapshot.pendingGoalML = pendingGoal
         snapshot.pendingShakeToEmpty = pendingShake
         snapshot.pendingCommands = pending.count

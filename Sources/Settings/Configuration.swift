@@ -5,6 +5,7 @@
 // known key is refused with the reason, and the rest of the file still loads.
 
 import Foundation
+import Reminders
 
 public struct Configuration: Sendable {
     /// Values read from the TOML file (already validated and normalised).
@@ -102,18 +103,12 @@ public struct Configuration: Sendable {
         return "default"
     }
 
-    public func bool(_ name: String) -> Bool { value(name) == "true" }
-
-    public func integer(_ name: String) -> Int? { value(name).flatMap { Int($0) } }
-
     /// The configured time zone, else the system's.
-    public var timeZone: TimeZone {
-        value("timezone").flatMap { TimeZone(identifier: $0) } ?? TimeZone.current
-    }
+    public var timeZone: TimeZone { self[Setting.timezone] }
 
     /// The daily goal: configured, else the bottle's goal if known, else 2500 ml.
     public func goalML(bottleGoal: Int? = nil) -> Int {
-        integer("goal_ml") ?? bottleGoal ?? 2500
+        self[Setting.goalML] ?? bottleGoal ?? HydrationSettings.defaultGoalML
     }
 }
 

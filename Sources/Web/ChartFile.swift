@@ -17,7 +17,7 @@ public enum ChartFile {
         let bottles = try history.bottles()
         let goal = configuration.goalML(bottleGoal: bottles.count == 1 ? bottles[0].goalML : nil)
         let totals = DashboardModel.dense(try history.dayTotals(timeZone: timeZone, days: first...today), from: first, to: today)
-        let language = WebLanguage(rawValue: configuration.value("messages.locale") ?? "en") ?? .en
+        let language = WebLanguage(rawValue: configuration[Setting.messagesLocale].rawValue) ?? .en
         let short = language.formatter("dMMM", timeZone)
         let svg = Charts.bars(days: totals, goalML: goal, title: String(format: language.words.lastDays, days)) { day in
             short.string(from: Date(timeIntervalSince1970: day.interval(in: timeZone).start + 43_200))
