@@ -84,7 +84,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Notification sinks: journal, desktop, MQTT with Home Assistant discovery, HTTP push.
-        .target(name: "Sinks", dependencies: ["MQTT", "DBus", "CCurlLoader", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Sinks", dependencies: ["AquavateProtocol", "MQTT", "DBus", "CCurlLoader", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log")]),
         // Several bridges on one broker (docs/household.md): the signed link, drink replication,
         // claims and reminder hand-over, membership.
         .target(name: "Household", dependencies: [

@@ -93,7 +93,7 @@ enum DashboardPage {
         }
         // The goal.
         if panel.id != nil {
-            html += "<form class=\"goal\" method=\"post\" action=\"/actions/goal\">\(bottleField)<label>\(escape(words.goal)) <input type=\"number\" name=\"goal_ml\" min=\"1000\" max=\"4000\" step=\"50\" value=\"\(panel.goalML)\" required></label> <button type=\"submit\">\(escape(words.save))</button></form>\n"
+            html += "<form class=\"goal\" method=\"post\" action=\"/actions/goal\">\(bottleField)<label>\(escape(words.goal)) <input type=\"number\" name=\"goal_ml\" min=\"\(BottleGoal.rangeML.lowerBound)\" max=\"\(BottleGoal.rangeML.upperBound)\" step=\"1\" value=\"\(panel.goalML)\" required></label> <button type=\"submit\">\(escape(words.save))</button></form>\n"
         }
         // The days.
         let short = model.language.formatter("dMMM", model.timeZone)

@@ -70,7 +70,7 @@ enum JSONAPI {
         let request: BottleRequest
         switch fields.command {
         case "goal":
-            guard let goal = fields.goal_ml else { throw WebError.badRequest("\"goal_ml\" is required for goal: 1000 to 4000") }
+            guard let goal = fields.goal_ml else { throw WebError.badRequest("\"goal_ml\" is required for goal: \(BottleGoal.rangeML.lowerBound) to \(BottleGoal.rangeML.upperBound)") }
             request = .goal(goal)
         case "delete":
             guard let id = fields.record_id else { throw WebError.badRequest("\"record_id\" is required for delete") }

@@ -132,14 +132,14 @@ struct BottleInfoCommand: ParsableCommand {
 
 struct BottleGoalCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "goal", abstract: "Set the bottle's daily goal (1000–4000 ml).",
+        commandName: "goal", abstract: "Set the bottle's daily goal (\(BottleGoal.rangeText)).",
         discussion: """
             Written to Bottle Config at the next connection (read, then written back with the same \
             calibration, as the phone app does) and read back to check; the bridge's reminders \
             follow the bottle's goal unless goal_ml is set.
             """)
 
-    @Argument(help: ArgumentHelp("The goal in millilitres, 1000 to 4000.", valueName: "ML"))
+    @Argument(help: ArgumentHelp("The goal in millilitres, \(BottleGoal.rangeML.lowerBound) to \(BottleGoal.rangeML.upperBound).", valueName: "ML"))
     var millilitres: Int
 
     @Flag(help: "Print the `command` event as JSON.")

@@ -51,7 +51,7 @@ enum ModuleMap {
         // links libcurl and ~30 libraries into every start of the bridge (docs/performance.md).
         // MQTT likewise goes through CMosquittoLoader (libmosquitto, libssl, libcrypto at first use).
         // The household's messages are signed with swift-crypto's HMAC (docs/household.md).
-        "Sinks": platform.union(["CCurlLoader", "DBus", "MQTT", "Locking", "Timekeeping", "Logging"]),
+        "Sinks": platform.union(["AquavateProtocol", "CCurlLoader", "DBus", "MQTT", "Locking", "Timekeeping", "Logging"]),
         // The one MQTT client (libmosquitto through CMosquittoLoader, at the first client), shared
         // by the Home Assistant publisher in Sinks and by the household.
         "MQTT": platform.union(["CMosquittoLoader", "Locking", "Timekeeping", "Logging"]),
