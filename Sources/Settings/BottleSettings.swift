@@ -53,7 +53,25 @@ extension Configuration {
             return result
         }
         copy.replaceLevels(file: own(fileValues), stored: own(storedValues), overrides: own(overrides))
+        copy.bottleIDs = ids
         return copy
+    }
+
+    /// The name of the setting that gives `key` its value here: on a bottle's view, its own
+    /// `bottle.<ID>.<key>` when it has one at any level (the one a change for this bottle must
+    /// write, so that it neither misses the bottle nor changes every other bottle); else the
+    /// global key.
+    public func nameInEffect<Value>(_ key: TypedKey<Value>) -> String {
+        guard key.perBottle, !bottleIDs.isEmpty else { return key.name }
+        let wanted = Set(bottleIDs.map { $0.uppercased() })
+        for level in [overrides, storedValues, fileValues] {
+            for name in level.keys.sorted() {
+                guard let (bottle, base) = SettingCatalog.splitBottleKey(name), base == key.name, wanted.contains(bottle.uppercased())
+                else { continue }
+                return SettingCatalog.bottleKeyName(bottle: bottle, base: base)
+            }
+        }
+        return key.name
     }
 
     /// The settings as `bottle` sees them (its key, serial and address), or these settings when

@@ -20,6 +20,8 @@ public struct Configuration: Sendable {
     public private(set) var warnings: [String] = []
     /// Folder of the config file, for relative paths inside it (`messages.pool`).
     public private(set) var baseDirectory: String?
+    /// The bottle a view is of (its key, serial and address; BottleSettings.swift); empty: the global view.
+    public internal(set) var bottleIDs: [String] = []
 
     public init() {}
 

@@ -59,8 +59,7 @@ enum DashboardPage {
         // Today's curve against the pace line.
         let dayStart = model.today.interval(in: model.timeZone).start
         let intake = panel.drinks.filter { !$0.deleted }.map { (minute: Int((Double($0.timestamp) - dayStart) / 60), amountML: Int($0.amountML)) }
-        var hydration = model.hydration
-        hydration.goalML = panel.goalML
+        let hydration = panel.hydration
         html += "<div class=\"chart curve\">" + Charts.dayCurve(drinks: intake, goalML: panel.goalML, settings: hydration,
                                                                  nowMinute: model.minuteOfDay, words: words) + "</div>\n"
         // Today's drinks, each with its delete form.
@@ -118,7 +117,7 @@ enum DashboardPage {
             html += "<dt>\(escape(words.ritualStreak))</dt><dd class=\"ritual-streak\">\(streak) \(escape(words.days))</dd>"
         }
         html += "<dt>\(escape(words.dailyLimit))</dt><dd class=\"daily-limit\" data-on=\"\(status.dailyLimit)\">\(escape(status.dailyLimit ? words.limitOn : words.limitOff))</dd></dl>"
-        html += "<form method=\"post\" action=\"/actions/daily-limit\"><input type=\"hidden\" name=\"enabled\" value=\"\(!status.dailyLimit)\"><button type=\"submit\" class=\"daily-limit-switch\">\(escape(status.dailyLimit ? words.switchOff : words.switchOn))</button></form>"
+        html += "<form method=\"post\" action=\"/actions/daily-limit\">\(status.bottleID.map { "<input type=\"hidden\" name=\"bottle\" value=\"\(escape($0))\">" } ?? "")<input type=\"hidden\" name=\"enabled\" value=\"\(!status.dailyLimit)\"><button type=\"submit\" class=\"daily-limit-switch\">\(escape(status.dailyLimit ? words.switchOff : words.switchOn))</button></form>"
         return html + "</section>\n"
     }
 

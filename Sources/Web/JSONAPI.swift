@@ -5,6 +5,7 @@
 import AquavateProtocol
 import Foundation
 import History
+import Reminding
 import Reports
 import Timekeeping
 
@@ -31,7 +32,7 @@ enum JSONAPI {
         // walk that bottle's whole key index instead).
         let byBottle = bottles == [nil] ? [:] : try context.history.dayTotalsByBottle(timeZone: timeZone, days: span)
         for bottle in bottles {
-            let goal = configuration.effective(for: bottle).goalML(bottleGoal: bottle?.goalML)
+            let goal = BottleView.settings(of: bottle, configuration: configuration, history: context.history).goalML
             let totals = try bottle.map { byBottle[$0.id] ?? [] } ?? context.history.dayTotals(timeZone: timeZone, days: span)
             for total in totals {
                 events.append(BridgeEvent.day(.init(date: total.date.description, totalML: total.totalML, drinks: total.drinks,

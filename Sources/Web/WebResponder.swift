@@ -114,7 +114,7 @@ struct WebResponder: HTTPResponder {
                     guard let enabled = form["enabled"], enabled == "true" || enabled == "false" else {
                         throw WebError.badRequest("enabled must be true or false")
                     }
-                    try context.history.setSetting("reminders.daily_limit", enabled)
+                    try DailyLimitSwitch.set(enabled == "true", bottle: form["bottle"], context: context)
                 }
                 return nil
             } catch let error as WebError {
