@@ -200,6 +200,6 @@ let package = Package(
         .testTarget(name: "HomeAssistantTests", dependencies: ["BusTestSupport", "Locking", "ProcessSupport", "Timekeeping"],
                     exclude: ["DaysAhead"]),
         .testTarget(name: "WebTests", dependencies: ["Web", "Settings", "Reports", "History", "Locking", "Timekeeping", "ProcessSupport", "AquavateProtocol", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "BridgeTests", dependencies: ["Locking", "Timekeeping", "Ingest", "Daemon", "Diagnostics", "Delivery", "Settings", "MQTT", "Household", "Reminding", "HostClock", "Reports", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks", "BusTestSupport", "ProcessSupport", "CLink"]),
+        .testTarget(name: "BridgeTests", dependencies: ["Locking", "Timekeeping", "Ingest", "Daemon", "Web", "Diagnostics", "Delivery", "Settings", "MQTT", "Household", "Reminding", "HostClock", "Reports", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks", "BusTestSupport", "ProcessSupport", "CLink"]),
     ]
 )
