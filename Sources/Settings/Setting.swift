@@ -6,6 +6,7 @@
 
 import Foundation
 import Reminders
+import Timekeeping
 
 /// The typed keys: `configuration[Setting.dailyLimit]` is a `Bool`.
 public enum Setting {

@@ -6,6 +6,7 @@
 
 import Foundation
 import Reminders
+import Timekeeping
 
 /// What values a setting accepts.
 public enum SettingKind: Sendable, Equatable {

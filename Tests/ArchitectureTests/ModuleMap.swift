@@ -58,7 +58,7 @@ enum ModuleMap {
 
         // The settings: what the web and every command read, so nothing of Bluetooth, D-Bus or
         // systemd. The household key's check is swift-crypto's key.
-        "Settings": platform.union(["History", "Reminders", "TOMLKit", "Crypto"]),
+        "Settings": platform.union(["History", "Reminders", "Timekeeping", "TOMLKit", "Crypto"]),
         // Is this machine's clock synchronised (adjtimex), and may SET_TIME be written from it.
         "HostClock": platform.union(["CTimex", "History", "Timekeeping"]),
         // The household (docs/household.md): on the MQTT client, not on the sinks, so that the web
