@@ -79,12 +79,12 @@ let package = Package(
         // D-Bus or systemd, so that the web and every command may read them. (Not `Configuration`:
         // swift-configuration, which Hummingbird brings, has a module of that name.)
         .target(name: "Settings", dependencies: [
-            "History", "Reminders",
+            "History", "Reminders", "Timekeeping",
             .product(name: "TOMLKit", package: "TOMLKit"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Notification sinks: journal, desktop, MQTT with Home Assistant discovery, HTTP push.
-        .target(name: "Sinks", dependencies: ["MQTT", "DBus", "CCurlLoader", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Sinks", dependencies: ["AquavateProtocol", "MQTT", "DBus", "CCurlLoader", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log")]),
         // Several bridges on one broker (docs/household.md): the signed link, drink replication,
         // claims and reminder hand-over, membership.
         .target(name: "Household", dependencies: [
@@ -213,7 +213,7 @@ let package = Package(
         .testTarget(name: "HouseholdTests", dependencies: ["Household", "MQTT", "Sinks", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
         // The whole program as its users run it: the built binaries on private buses, brokers, several
         // bridges of a household, crashes, chaos seeds.
-        .testTarget(name: "EndToEndTests", dependencies: ["Locking", "Timekeeping", "Daemon", "Diagnostics", "Delivery", "Settings", "MQTT", "Household", "HostClock", "Reports",
+        .testTarget(name: "EndToEndTests", dependencies: ["Locking", "Timekeeping", "Daemon", "Web", "Diagnostics", "Delivery", "Settings", "MQTT", "Household", "HostClock", "Reports",
                                                            "History", "AquavateProtocol", "Sinks", "BusTestSupport", "ProcessSupport", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
     ]
 )

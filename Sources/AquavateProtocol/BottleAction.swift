@@ -3,7 +3,7 @@
 // connection, after the sync.
 
 public enum BottleAction: Sendable, Hashable {
-    /// Bottle Config's daily goal, 1000–4000 ml, written read-modify-write (docs/protocol.md 3.2, 6.7).
+    /// Bottle Config's daily goal (`BottleGoal`), written read-modify-write (docs/protocol.md 3.2, 6.7).
     case setGoal(Int)
     /// DELETE_DRINK_RECORD, keyed by id AND timestamp: ids restart after CLEAR_HISTORY (B14).
     case deleteDrink(recordID: UInt32, timestamp: UInt32)
@@ -11,9 +11,6 @@ public enum BottleAction: Sendable, Hashable {
     case tare
     /// Device Settings bit 0.
     case shakeToEmpty(Bool)
-
-    /// The goals the bottle holds (docs/protocol.md 3.2).
-    public static let goalRange = 1000...4000
 
     /// The name in the queue, the `command` event and the CLI.
     public var kind: String {
@@ -39,7 +36,7 @@ public enum BottleAction: Sendable, Hashable {
     public init?(kind: String, argument: String?) {
         switch kind {
         case "goal":
-            guard let goal = argument.flatMap({ Int($0) }), Self.goalRange.contains(goal) else { return nil }
+            guard let goal = argument.flatMap({ Int($0) }), BottleGoal.holds(goal) else { return nil }
             self = .setGoal(goal)
         case "delete":
             let parts = argument?.split(separator: "@") ?? []

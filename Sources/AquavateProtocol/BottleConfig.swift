@@ -9,9 +9,7 @@ public struct BottleConfig: WireValue, Hashable {
     public static let fixedCapacityML: UInt16 = 830
     /// Scale factors a write must carry to be accepted at all (whole write rejected otherwise).
     public static let writableScaleRange: ClosedRange<Float> = 100...800
-    /// Goals are clamped to this range when the bottle stores them.
-    public static let goalRangeML: ClosedRange<Int> = 1000...4000
-    public static let defaultGoalML: UInt16 = 2500
+    public static let defaultGoalML = UInt16(BottleGoal.defaultML)
     /// An in-range scale to send when the bottle is uncalibrated (its read shows 1.0, which
     /// would be rejected). Harmless there: no calibration exists to be rewritten (3.2).
     public static let placeholderWritableScale: Float = 400
@@ -54,11 +52,11 @@ public struct BottleConfig: WireValue, Hashable {
     /// Whether the bottle would accept this value as a write (scale in [100, 800]; NaN is not).
     public var isWritableScale: Bool { Self.writableScaleRange.contains(scaleFactor) }
 
-    /// The same config with a new goal, clamped to 1000…4000 as the bottle would store it, and the
+    /// The same config with a new goal, clamped as the bottle would store it (`BottleGoal`), and the
     /// fixed capacity. Scale and tare are echoed, as a goal-only change requires (6.7).
     public func withGoal(_ goalML: Int) -> BottleConfig {
         var copy = self
-        copy.dailyGoalML = UInt16(min(max(goalML, Self.goalRangeML.lowerBound), Self.goalRangeML.upperBound))
+        copy.dailyGoalML = UInt16(BottleGoal.clamped(goalML))
         copy.bottleCapacityML = Self.fixedCapacityML
         return copy
     }

@@ -79,9 +79,9 @@ public enum RecordProblem: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 extension BottleConfig {
-    /// The bottle's daily goal when it is one the bottle can hold (1000–4000 ml, docs/protocol.md
+    /// The bottle's daily goal when it is one the bottle can hold (`BottleGoal`, docs/protocol.md
     /// 3.6); nil for anything else (a goal of 0 would switch the reminders off).
     public var plausibleGoalML: Int? {
-        (1000...4000).contains(Int(dailyGoalML)) ? Int(dailyGoalML) : nil
+        BottleGoal.holds(Int(dailyGoalML)) ? Int(dailyGoalML) : nil
     }
 }

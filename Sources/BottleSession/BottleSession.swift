@@ -135,7 +135,7 @@ public final class BottleSession {
             if config.plausibleGoalML != nil {
                 observer.heard(config, at: clock.now)
             } else {
-                logger.warning("\(bottleID): the bottle's goal of \(config.dailyGoalML) ml is outside 1000–4000; ignored")
+                logger.warning("\(bottleID): the bottle's goal of \(config.dailyGoalML) ml is outside \(BottleGoal.rangeText); ignored")
             }
         }
         if link.offers(.deviceSettings), let value = try await optional("read device-settings", { try await read(.deviceSettings) }),

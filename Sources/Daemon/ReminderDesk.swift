@@ -163,23 +163,25 @@ public actor ReminderDesk {
         // Only the journal: the bridge behaves like a phone whose user denied notifications
         // (docs/reminders.md 1); a caller that shows deliveries itself (demo) reaches a person.
         let reachable = personReachable ?? ((context.hub?.reachesAPerson ?? false) || context.deliver != nil)
-        let (settings, problems) = bottleConfiguration(key, context).reminderSettings(
-            bottleGoal: bottleGoal, personReachable: reachable, storedSchedules: StoredSchedules.tables(in: context.history))
-        for problem in problems { context.logger.warning("\(problem)") }
-        return settings
+        let view = view(of: key, bottleGoal: .some(bottleGoal), personReachable: reachable, context)
+        for problem in view.problems { context.logger.warning("\(problem)") }
+        return view.settings
     }
 
-    private static func bottleConfiguration(_ key: String?, _ context: SeatContext) -> Configuration {
-        guard let key else { return context.configuration }
-        let row = try? context.history.bottleState(id: key)
-        return context.configuration.effective(for: row ?? BottleRecord(id: key))
+    /// Bottle `key`'s settings as every surface resolves them (nil: the one engine before any
+    /// bottle was adopted, on the global settings); `bottleGoal`: the goal the seat knows the
+    /// bottle confirmed, when it knows it.
+    private static func view(of key: String?, bottleGoal: Int?? = nil, personReachable: Bool = true, _ context: SeatContext) -> BottleView {
+        let row = key.map { key in (try? context.history.bottleState(id: key)) ?? BottleRecord(id: key) }
+        return BottleView.settings(of: row, configuration: context.configuration, history: context.history,
+                                   bottleGoal: bottleGoal, personReachable: personReachable)
     }
 
     /// Each seat's owner and, with several bottles, the id suffix.
     private static func relabel(_ seats: [Seat], _ context: SeatContext) {
         let several = seats.count > 1
         for seat in seats {
-            let owner = bottleConfiguration(seat.key, context).owner
+            let owner = view(of: seat.key, context).owner
             seat.label.withLock { $0 = SeatLabel(owner: owner, idSuffix: several ? seat.key : nil, bottle: seat.key) }
         }
     }
@@ -490,8 +492,10 @@ public actor ReminderDesk {
         let pending = key.flatMap { try? history.commands(bottle: $0, statuses: [.pending, .sending]) } ?? []
         let pendingGoal = pending.last { $0.command == "goal" }?.argument.flatMap { Int($0) }
         let pendingShake = pending.last { $0.command == "shake-to-empty" }?.argument.map { $0 == "on" }
+        // The bottle's settings as every surface resolves them; its state from its running engine.
+        let view = Self.view(of: seat.key, bottleGoal: .some(seat.bottleGoal), context)
         var snapshot = BridgeSnapshot(
-            time: instant, dayTotalML: status.pace.dayTotalML, goalML: seat.runner.engine.settings.goalML,
+            time: instant, dayTotalML: status.pace.dayTotalML, goalML: view.goalML,
             // The battery: the last figure that was not a just-woken 0 % (docs/protocol.md 2.1).
             bottleLevelML: bottle?.state?.bottleLevelML, batteryPercent: bottle?.battery ?? bottle?.state?.batteryPercent,
             urgency: HydrationUrgency(status.urgency), deficitML: status.displayedDeficitML, remindersToday: status.remindersSentToday,
@@ -502,7 +506,7 @@ public actor ReminderDesk {
         snapshot.lastSeen = bottle?.lastSeen
         snapshot.lastDrinkML = lastDrink.map { Int($0.amountML) }
         snapshot.lastDrinkTime = lastDrink.map { Double($0.timestamp) }
-        snapshot.remindersEnabled = Self.bottleConfiguration(seat.key, context).bool("reminders.enabled")
+        snapshot.remindersEnabled = view.remindersEnabled
         snapshot.pendingGoalML = pendingGoal
         snapshot.pendingShakeToEmpty = pendingShake
         snapshot.pendingCommands = pending.count

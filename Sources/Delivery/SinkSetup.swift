@@ -17,24 +17,24 @@ public enum SinkSetup {
     public static func sinks(configuration: Configuration, bottle: BottleRecord?, role: MQTTSinkConfiguration.Role = .daemon,
                              dashboardURL: String? = nil, logger: Logger) -> [any NotificationSink] {
         var sinks: [any NotificationSink] = [JournalSink(logger: logger)]
-        if configuration.bool("desktop.enabled") {
+        if configuration[Setting.desktopEnabled] {
             if sessionBusExists() {
                 sinks.append(DesktopSink())
             } else {
                 logger.info("no session bus (DBUS_SESSION_BUS_ADDRESS unset, no $XDG_RUNTIME_DIR/bus): desktop notifications are off")
             }
         }
-        if let url = configuration.value("mqtt.url") {
+        if let url = configuration[Setting.mqttURL] {
             do {
                 var mqtt = try MQTTSinkConfiguration(
-                    url: url, bottleAddress: bottle?.address ?? configuration.value("bottle.address"),
-                    bottleID: configuration.value("mqtt.bottle_id"), bottleName: bottle?.name, firmwareVersion: bottle?.firmware,
+                    url: url, bottleAddress: bottle?.address ?? configuration[Setting.bottleAddress],
+                    bottleID: configuration[Setting.mqttBottleID], bottleName: bottle?.name, firmwareVersion: bottle?.firmware,
                     bottleSerial: bottle?.serial, bottleModel: bottle?.model, bridgeID: bridgeID(configuration),
                     bridgeVersion: BridgeInfo.version,
-                    topicPrefix: configuration.value("mqtt.topic_prefix") ?? "aquavate",
-                    discoveryPrefix: configuration.value("mqtt.discovery_prefix") ?? "homeassistant",
-                    discovery: configuration.bool("mqtt.discovery"), caFile: configuration.value("mqtt.ca_file"))
-                mqtt.discoveryFormat = configuration.value("mqtt.discovery_format").flatMap(MQTTSinkConfiguration.DiscoveryFormat.init) ?? .device
+                    topicPrefix: configuration[Setting.mqttTopicPrefix],
+                    discoveryPrefix: configuration[Setting.mqttDiscoveryPrefix],
+                    discovery: configuration[Setting.mqttDiscovery], caFile: configuration[Setting.mqttCAFile])
+                mqtt.discoveryFormat = MQTTSinkConfiguration.DiscoveryFormat(rawValue: configuration[Setting.mqttDiscoveryFormat]) ?? .device
                 mqtt.role = role
                 mqtt.dashboardURL = dashboardURL
                 sinks.append(try MQTTSink(configuration: mqtt, gate: SettingCatalog.sinkCommandGate, logger: logger))
@@ -42,10 +42,10 @@ public enum SinkSetup {
                 logger.warning("MQTT is not used: \(error)")
             }
         }
-        if let url = configuration.value("push.url") {
+        if let url = configuration[Setting.pushURL] {
             do {
-                let push = try HTTPPushConfiguration(url: url, token: configuration.value("push.token"),
-                                                     actionURL: configuration.value("push.action_url"))
+                let push = try HTTPPushConfiguration(url: url, token: configuration[Setting.pushToken],
+                                                     actionURL: configuration[Setting.pushActionURL])
                 sinks.append(HTTPPushSink(configuration: push))
             } catch {
                 logger.warning("HTTP push is not used: \(error)")
@@ -56,7 +56,7 @@ public enum SinkSetup {
 
     /// `bridge.id`, else the host name made safe for a topic (`pi-kitchen`), else `bridge`.
     public static func bridgeID(_ configuration: Configuration) -> String {
-        if let id = configuration.value("bridge.id") { return id }
+        if let id = configuration[Setting.bridgeID] { return id }
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
         let safe = String(host.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }.map(Character.init).prefix(64))
         return safe.isEmpty ? "bridge" : safe

@@ -11,6 +11,7 @@ import Glibc
 import History
 import HostClock
 import Household
+import Settings
 
 /// What the doctor examines.
 public struct DoctorInputs: Sendable {
@@ -74,7 +75,7 @@ public enum Doctor {
         }
         findings.append(kernel.finding)
         findings += await BlueZChecks.findings(
-            systemBus: systemBus, adapterSetting: configuration.value("bluetooth.adapter"), kernel: kernel,
+            systemBus: systemBus, adapterSetting: configuration[Setting.bluetoothAdapter], kernel: kernel,
             timeout: inputs.timeout)
         findings.append(RFKillCheck.finding(sysfsRoot: inputs.sysfsRoot))
         // SET_TIME is written only from a synchronised clock: say whether this one is.
@@ -90,15 +91,15 @@ public enum Doctor {
                                                   serviceGroup: inputs.expectedUser) {
             findings.append(secrets)
         }
-        findings.append(BrokerReachability.finding(url: configuration.value("mqtt.url"), timeout: inputs.timeout))
+        findings.append(BrokerReachability.finding(url: configuration[Setting.mqttURL], timeout: inputs.timeout))
         // Only an existing history is read: the doctor creates nothing.
         let drops = FileManager.default.fileExists(atPath: inputs.databasePath)
             ? (try? DrinkHistory(path: inputs.databasePath)).map(HouseholdMembership.drops) ?? [:] : [:]
-        findings += await HouseholdCheck.findings(url: configuration.value("mqtt.url"), key: HouseholdMembership.key(configuration), drops: drops,
-                                                  topicPrefix: configuration.value("mqtt.topic_prefix") ?? "aquavate",
+        findings += await HouseholdCheck.findings(url: configuration[Setting.mqttURL], key: HouseholdMembership.key(configuration), drops: drops,
+                                                  topicPrefix: configuration[Setting.mqttTopicPrefix],
                                                   ownID: SinkSetup.bridgeID(configuration), timeout: inputs.timeout)
         findings.append(await DesktopCheck.finding(
-            enabled: configuration.bool("desktop.enabled") && configuration.bool("notifications.enabled"),
+            enabled: configuration[Setting.desktopEnabled] && configuration[Setting.notificationsEnabled],
             environment: inputs.environment))
         if let unit = inputs.serviceUnit {
             findings += await ServiceUnitCheck.findings(unit, timeout: inputs.timeout)

@@ -55,9 +55,7 @@ public struct BottleControl: Sendable {
         var drink: StoredDrink?
         switch request {
         case .goal(let goal):
-            guard BottleAction.goalRange.contains(goal) else {
-                throw BottleRequestRefused(description: "a goal of \(goal) ml is outside what the bottle holds: give 1000 to 4000 ml")
-            }
+            if let refusal = BottleGoal.refusal(goal) { throw BottleRequestRefused(description: refusal) }
             action = .setGoal(goal)
         case .delete(let recordID):
             guard let id = UInt32(exactly: recordID),

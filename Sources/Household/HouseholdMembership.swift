@@ -18,7 +18,7 @@ public enum HouseholdMembership {
     /// The configured key; nil when unset. A value that is not a key never reaches here: the
     /// setting's check refuses it.
     public static func key(_ configuration: Configuration) -> HouseholdKey? {
-        configuration.value("household.key").flatMap(HouseholdKey.init(base64:))
+        configuration[Setting.householdKey].flatMap(HouseholdKey.init(base64:))
     }
 
     /// A start of this bridge, larger than every earlier one: the saved count plus one, or the

@@ -91,7 +91,7 @@ public final class BottleIngest: BottleObserver, Sendable {
     @discardableResult
     public func heard(_ config: BottleConfig, at time: Double) -> Bool {
         guard let goal = config.plausibleGoalML else {
-            logger.warning("\(bottleID): the bottle's goal of \(config.dailyGoalML) ml is outside 1000–4000; ignored")
+            logger.warning("\(bottleID): the bottle's goal of \(config.dailyGoalML) ml is outside \(BottleGoal.rangeText); ignored")
             return false
         }
         updateRow {

@@ -7,18 +7,17 @@ import Settings
 extension Configuration {
     /// The hydration settings of docs/reminders.md 2.1 with the engine-wide switch and time zone.
     public func hydrationSettings(bottleGoal: Int? = nil) -> HydrationSettings {
-        let defaults = HydrationSettings(timeZone: timeZone)
-        return HydrationSettings(
+        HydrationSettings(
             timeZone: timeZone,
             goalML: goalML(bottleGoal: bottleGoal),
-            enabled: bool("reminders.enabled"),
-            dailyLimit: bool("reminders.daily_limit"),
-            backOnTrack: bool("reminders.back_on_track"),
-            activeStartMinute: value("reminders.active_start").flatMap(SettingKey.minutesOfDay) ?? defaults.activeStartMinute,
-            activeEndMinute: value("reminders.active_end").flatMap(SettingKey.minutesOfDay) ?? defaults.activeEndMinute,
-            minDeficitML: integer("reminders.min_deficit_ml") ?? defaults.minDeficitML,
-            resetHour: integer("reminders.reset_hour") ?? defaults.resetHour,
-            notificationsEnabled: bool("notifications.enabled"))
+            enabled: self[Setting.remindersEnabled],
+            dailyLimit: self[Setting.dailyLimit],
+            backOnTrack: self[Setting.backOnTrack],
+            activeStartMinute: self[Setting.activeStart].minuteOfDay,
+            activeEndMinute: self[Setting.activeEnd].minuteOfDay,
+            minDeficitML: self[Setting.minDeficitML],
+            resetHour: self[Setting.resetHour],
+            notificationsEnabled: self[Setting.notificationsEnabled])
     }
 
     /// Every rule's settings (docs/reminders.md 2–6), and one line per problem that left something
@@ -33,15 +32,19 @@ extension Configuration {
         var problems: [String] = []
         var settings = ReminderSettings(hydration: hydrationSettings(bottleGoal: bottleGoal))
         settings.personReachable = personReachable
-        for key in ReminderSettings.keys {
-            guard let text = value(key) else { continue }
-            do {
-                try settings.apply(key: key, value: text)
-            } catch {
-                problems.append("\(error)")
-            }
-        }
-        if let pool = value("messages.pool") {
+        // Every value was checked by the rules themselves when it was loaded (SettingKey.normalize).
+        settings.messages.enabled = self[Setting.messagesEnabled]
+        settings.messages.locale = self[Setting.messagesLocale]
+        settings.deadline.enabled = self[Setting.deadlineEnabled]
+        settings.deadline.period = self[Setting.deadlinePeriod]
+        settings.deadline.hoursBefore = self[Setting.deadlineHoursBefore]
+        settings.deadline.weeklyGoalML = self[Setting.weeklyGoalML]
+        settings.rituals.enabled = self[Setting.ritualsEnabled]
+        settings.rituals.morning = self[Setting.ritualsMorning]
+        settings.rituals.evening = self[Setting.ritualsEvening]
+        settings.rituals.terrain = self[Setting.ritualsTerrain]
+        if let nickname = self[Setting.ritualsNickname] { settings.rituals.nickname = nickname }
+        if let pool = self[Setting.messagesPool] {
             do {
                 settings.messages.userPool = try readPool(pool)
             } catch {

@@ -3,6 +3,7 @@
 import AquavateProtocol
 import Foundation
 import History
+import Reminding
 import Settings
 import Timekeeping
 
@@ -35,13 +36,15 @@ public struct HistoryReport: Sendable {
         if keys.count > 1 || bottle != nil {
             days = try keys.flatMap { key in
                 let row = try history.bottleState(id: key)
-                let goal = configuration.effective(for: row ?? BottleRecord(id: key)).goalML(bottleGoal: row?.goalML)
+                let goal = BottleView.settings(of: row ?? BottleRecord(id: key), configuration: configuration, history: history).goalML
                 return try history.dayTotals(timeZone: timeZone, from: from, bottle: key).map {
                     BridgeEvent.DayEvent(date: $0.date.description, totalML: $0.totalML, drinks: $0.drinks, goalML: goal, bottle: key)
                 }
             }.sorted { ($0.date, $0.bottle ?? "") < ($1.date, $1.bottle ?? "") }
         } else {
-            let goal = configuration.goalML()
+            // One bottle (or none): its goal as every surface resolves it.
+            let row = try keys.first.flatMap { try history.bottleState(id: $0) }
+            let goal = BottleView.settings(of: row, configuration: configuration, history: history).goalML
             days = try history.dayTotals(timeZone: timeZone, from: from).map {
                 BridgeEvent.DayEvent(date: $0.date.description, totalML: $0.totalML, drinks: $0.drinks, goalML: goal)
             }

@@ -50,29 +50,26 @@ public struct StatusReport: Sendable {
     /// for `bottle` (nil: the most recently seen).
     public static func make(history: DrinkHistory, configuration: Configuration, at instant: Double,
                             clock: ClockTrust? = nil, bottle chosen: BottleRecord? = nil) throws -> StatusReport {
-        let bottles = try history.bottles()
-        let bottle = chosen ?? bottles.max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
-        // The reminders as the daemon's desk keeps them: per adopted bottle (the most recently
-        // seen inherits a single-bottle history's state), or one engine before any was adopted.
-        let adopted = bottles.filter { $0.address != nil }
-        let key = adopted.isEmpty ? nil : bottle?.id
-        let own = configuration.effective(for: bottle)
-        let (all, _) = own.reminderSettings(bottleGoal: bottle?.goalML, personReachable: true,
-                                            storedSchedules: StoredSchedules.tables(in: history))
-        let settings = all.hydration
-        let runner = ReminderRunner(history: history, settings: all,
-                                    logger: Logger(label: "status") { _ in SwiftLogNoOpLogHandler() },
-                                    bottle: key, inheritsLegacy: key != nil && key == adopted.first?.id) { _ in }
-        let status = runner.status(at: instant)
+        let bottle = try chosen ?? history.bottles().max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
+        let view = try BottleView.resolve(bottle, configuration: configuration, history: history, at: instant)
+        return try make(view, history: history, configuration: configuration, at: instant, clock: clock)
+    }
+
+    /// The report of a bottle already resolved (`BottleView.resolve`, with its state).
+    public static func make(_ view: BottleView, history: DrinkHistory, configuration: Configuration, at instant: Double,
+                            clock: ClockTrust? = nil) throws -> StatusReport {
+        let view = view.status == nil ? try BottleView.resolve(view.bottle, configuration: configuration, history: history, at: instant) : view
+        guard let status = view.status else { preconditionFailure("BottleView.resolve always gives the state") }
+        let bottle = view.bottle
         return StatusReport(at: instant, bottleName: bottle?.name, bottleID: bottle?.id, lastSync: bottle?.lastSync,
                             battery: bottle?.state?.batteryPercent, bottleLevelML: bottle?.state?.bottleLevelML,
-                            unsynced: bottle?.state?.unsyncedCount, todayML: status.pace.dayTotalML, goalML: settings.goalML,
+                            unsynced: bottle?.state?.unsyncedCount, todayML: status.pace.dayTotalML, goalML: view.goalML,
                             urgency: status.urgency, deficitML: status.displayedDeficitML,
                             remindersToday: status.remindersSentToday, remindersTodayText: status.remindersTodayText,
-                            dailyLimit: status.dailyLimit, pending: status.pendingCount, rules: runner.rulesStatus(),
+                            dailyLimit: status.dailyLimit, pending: status.pendingCount, rules: view.rules,
                             clock: clock, bottleClockOffset: bottle?.clockOffset,
                             pendingCommands: try pendingCommands(history: history, bottle: bottle?.id),
-                            timeZone: configuration.timeZone, owner: own.owner,
+                            timeZone: configuration.timeZone, owner: view.owner,
                             quarantined: try bottle.map { try history.quarantined(bottle: $0.id).count } ?? 0,
                             refusal: bottle?.refusal)
     }

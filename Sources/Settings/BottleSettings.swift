@@ -7,24 +7,20 @@ import Foundation
 import History
 
 extension SettingCatalog {
-    /// What a bottle may have of its own: its owner's name, goal and reminders.
-    public static let perBottle: [String] = [
-        "owner", "goal_ml", "notifications.enabled", "reminders.enabled", "reminders.daily_limit",
-        "reminders.back_on_track", "reminders.active_start", "reminders.active_end", "reminders.min_deficit_ml",
-        "messages.enabled", "deadline.enabled", "rituals.enabled",
-    ]
+    /// What a bottle may have of its own: its owner's name, goal and reminders (the typed keys
+    /// marked `perBottle`, Setting.swift).
+    public static let perBottle: [String] = [Setting.owner.name] + keys.filter(\.perBottle).map(\.name)
 
     /// `owner` exists only per bottle: the person the bottle belongs to, in notification titles.
-    static let ownerKey = SettingKey("owner", .text, default: nil, "the person the bottle belongs to (shown in notification titles)",
-                                     access: .person)
+    static var ownerKey: SettingKey { Setting.owner.entry }
 
     /// The key `bottle.<ID>.<key>` as a setting of its own (its base key's kind and access), with
     /// the ID in upper case; nil when `name` is not one.
     static func bottleKey(named name: String) -> SettingKey? {
         guard let (bottle, base) = splitBottleKey(name),
-              let baseKey = base == "owner" ? ownerKey : key(named: base) else { return nil }
+              let baseKey = base == ownerKey.name ? ownerKey : key(named: base) else { return nil }
         return SettingKey(bottleKeyName(bottle: bottle, base: base), baseKey.kind, default: nil,
-                          "\(baseKey.summary), for bottle \(bottle)", access: baseKey.access, baseName: base)
+                          "\(baseKey.summary), for bottle \(bottle)", access: baseKey.access, baseName: base, perBottle: true)
     }
 
     /// The canonical name of a bottle's setting.
@@ -57,7 +53,25 @@ extension Configuration {
             return result
         }
         copy.replaceLevels(file: own(fileValues), stored: own(storedValues), overrides: own(overrides))
+        copy.bottleIDs = ids
         return copy
+    }
+
+    /// The name of the setting that gives `key` its value here: on a bottle's view, its own
+    /// `bottle.<ID>.<key>` when it has one at any level (the one a change for this bottle must
+    /// write, so that it neither misses the bottle nor changes every other bottle); else the
+    /// global key.
+    public func nameInEffect<Value>(_ key: TypedKey<Value>) -> String {
+        guard key.perBottle, !bottleIDs.isEmpty else { return key.name }
+        let wanted = Set(bottleIDs.map { $0.uppercased() })
+        for level in [overrides, storedValues, fileValues] {
+            for name in level.keys.sorted() {
+                guard let (bottle, base) = SettingCatalog.splitBottleKey(name), base == key.name, wanted.contains(bottle.uppercased())
+                else { continue }
+                return SettingCatalog.bottleKeyName(bottle: bottle, base: base)
+            }
+        }
+        return key.name
     }
 
     /// The settings as `bottle` sees them (its key, serial and address), or these settings when
@@ -75,7 +89,5 @@ extension Configuration {
     }
 
     /// The bottle's owner, when one is set (`bottle.<ID>.owner`; on a `forBottle` view: `owner`).
-    public var owner: String? {
-        value("owner").flatMap { $0.isEmpty ? nil : $0 }
-    }
+    public var owner: String? { self[Setting.owner] }
 }

@@ -5,6 +5,7 @@
 // known key is refused with the reason, and the rest of the file still loads.
 
 import Foundation
+import Reminders
 
 public struct Configuration: Sendable {
     /// Values read from the TOML file (already validated and normalised).
@@ -19,6 +20,8 @@ public struct Configuration: Sendable {
     public private(set) var warnings: [String] = []
     /// Folder of the config file, for relative paths inside it (`messages.pool`).
     public private(set) var baseDirectory: String?
+    /// The bottle a view is of (its key, serial and address; BottleSettings.swift); empty: the global view.
+    public internal(set) var bottleIDs: [String] = []
 
     public init() {}
 
@@ -102,18 +105,12 @@ public struct Configuration: Sendable {
         return "default"
     }
 
-    public func bool(_ name: String) -> Bool { value(name) == "true" }
-
-    public func integer(_ name: String) -> Int? { value(name).flatMap { Int($0) } }
-
     /// The configured time zone, else the system's.
-    public var timeZone: TimeZone {
-        value("timezone").flatMap { TimeZone(identifier: $0) } ?? TimeZone.current
-    }
+    public var timeZone: TimeZone { self[Setting.timezone] }
 
     /// The daily goal: configured, else the bottle's goal if known, else 2500 ml.
     public func goalML(bottleGoal: Int? = nil) -> Int {
-        integer("goal_ml") ?? bottleGoal ?? 2500
+        self[Setting.goalML] ?? bottleGoal ?? HydrationSettings.defaultGoalML
     }
 }
 

@@ -20,7 +20,7 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     /// Parses `8080`, `127.0.0.1:8080`, `0.0.0.0:8080`, `[::1]:8080`, `localhost:8080`.
     public init(parsing text: String) throws(SettingError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let refused = SettingError.invalidValue(key: "web.listen", value: text, expected: SettingKind.listenAddress.validChoices)
+        let refused = SettingError.invalidValue(key: Setting.webListen.name, value: text, expected: SettingKind.listenAddress.validChoices)
         var host = ListenAddress.defaultHost
         var portText = Substring(trimmed)
         if trimmed.hasPrefix("[") {

@@ -6,6 +6,7 @@
 
 import Foundation
 import Reminders
+import Timekeeping
 
 /// What values a setting accepts.
 public enum SettingKind: Sendable, Equatable {
@@ -58,10 +59,13 @@ public struct SettingKey: Sendable, Equatable {
     public let isSecret: Bool
     /// The global key a bottle's own key stands for (`goal_ml` for `bottle.AQ1.goal_ml`); else `name`.
     public let baseName: String
+    /// Whether a bottle may have its own value (`bottle.<ID>.<name>`, BottleSettings.swift).
+    public let perBottle: Bool
 
     public init(_ name: String, _ kind: SettingKind, default defaultValue: String?, _ summary: String,
-                access: SettingAccess = .installation, secret: Bool = false, baseName: String? = nil) {
+                access: SettingAccess = .installation, secret: Bool = false, baseName: String? = nil, perBottle: Bool = false) {
         self.name = name
+        self.perBottle = perBottle
         self.baseName = baseName ?? name
         self.kind = kind
         self.defaultValue = defaultValue
@@ -150,13 +154,9 @@ public struct SettingKey: Sendable, Equatable {
         }
     }
 
-    /// `HH:MM` → minutes after midnight, or nil.
+    /// `HH:MM` → minutes after midnight, or nil: the rules' own parse (`TimeOfDay`).
     public static func minutesOfDay(_ text: String) -> Int? {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
-              let hour = Int(parts[0]), let minute = Int(parts[1]),
-              (0...23).contains(hour), (0...59).contains(minute) else { return nil }
-        return hour * 60 + minute
+        (try? TimeOfDay(parsing: text))?.minuteOfDay
     }
 }
 
@@ -184,52 +184,8 @@ public enum SettingError: Error, Equatable, CustomStringConvertible {
 /// time zone, messages on/off and language, deadline and rituals. Never a URL, a path
 /// (`messages.pool`), a secret, the sinks, `bottle.*` or `bluetooth.*`.
 public enum SettingCatalog {
-    public static let keys: [SettingKey] = [
-        SettingKey("timezone", .timeZone, default: nil, "local time zone for day totals and reminders (default: the system's)", access: .person),
-        SettingKey("goal_ml", .integer(1...20000), default: nil, "daily goal in ml (default: the bottle's goal, else 2500)", access: .person),
-        SettingKey("notifications.enabled", .bool, default: "true", "master switch for every notification", access: .person),
-        SettingKey("reminders.enabled", .bool, default: "true", "hydration pace reminders", access: .person),
-        SettingKey("reminders.daily_limit", .bool, default: "true", "at most 12 hydration reminders per reminder day", access: .person),
-        SettingKey("reminders.back_on_track", .bool, default: "true", "\"back on track\" alerts", access: .person),
-        SettingKey("reminders.active_start", .timeOfDay, default: "07:00", "start of the pace window (before it: quiet hours)", access: .person),
-        SettingKey("reminders.active_end", .timeOfDay, default: "22:00", "end of the pace window (after it: quiet hours)", access: .person),
-        SettingKey("reminders.min_deficit_ml", .integer(0...10000), default: "150", "no reminder below this deficit", access: .person),
-        SettingKey("reminders.reset_hour", .integer(0...23), default: "4", "hour at which the reminder day starts", access: .person),
-        SettingKey("messages.enabled", .bool, default: "false", "daily message at 10:00", access: .person),
-        SettingKey("messages.locale", .choice(["en", "es"]), default: "en", "language of the shipped message pool", access: .person),
-        SettingKey("messages.pool", .text, default: nil, "file with one message per line (relative to the config file)"),
-        SettingKey("deadline.enabled", .bool, default: "false", "deadline reminder", access: .person),
-        SettingKey("deadline.period", .choice(["day", "week", "both"]), default: "day", "which goal the deadline watches", access: .person),
-        SettingKey("deadline.hours_before", .integer(1...23), default: "5", "hours before the period ends", access: .person),
-        SettingKey("deadline.weekly_goal_ml", .integer(1...200000), default: nil, "weekly goal in ml (default 7 × goal_ml)", access: .person),
-        SettingKey("rituals.enabled", .bool, default: "false", "morning and evening rituals", access: .person),
-        SettingKey("rituals.morning", .timeOfDay, default: "08:00", "morning ritual time", access: .person),
-        SettingKey("rituals.evening", .timeOfDay, default: "20:00", "evening ritual time", access: .person),
-        SettingKey("rituals.terrain", .text, default: nil, "terrain of the ritual programme", access: .person),
-        SettingKey("rituals.nickname", .text, default: nil, "terrain nickname shown in ritual titles", access: .person),
-        SettingKey("mqtt.url", .url(schemes: ["mqtt", "mqtts"]), default: nil, "MQTT broker (Home Assistant)"),
-        SettingKey("mqtt.discovery_prefix", .text, default: "homeassistant", "Home Assistant discovery prefix"),
-        SettingKey("mqtt.topic_prefix", .text, default: "aquavate", "base topic of the bridge's own messages"),
-        SettingKey("mqtt.discovery", .bool, default: "true", "publish Home Assistant discovery"),
-        SettingKey("mqtt.discovery_format", .choice(["device", "entity"]), default: "device",
-                   "device: one config per device (Home Assistant 2024.11+); entity: one per entity (every version, also older ones)"),
-        SettingKey("mqtt.bottle_id", .text, default: nil, "id in topics (default: the bottle's address without colons)"),
-        SettingKey("mqtt.ca_file", .text, default: nil, "mqtts: PEM file of CA certificates (default: the system's)"),
-        SettingKey("push.url", .url(schemes: ["http", "https"]), default: nil, "HTTP push (ntfy-style) topic URL"),
-        SettingKey("push.token", .text, default: nil, "push access token, sent as Authorization: Bearer", secret: true),
-        SettingKey("push.action_url", .url(schemes: ["http", "https"]), default: nil, "where push action buttons POST their command (e.g. a Home Assistant webhook); unset = no buttons"),
-        SettingKey("desktop.enabled", .bool, default: "true", "desktop notifications on the session bus"),
-        SettingKey("bottle.address", .text, default: nil, "address of the adopted bottle (setup writes it; run then syncs only this bottle)"),
-        SettingKey("bluetooth.adapter", .text, default: nil, "adapter to use, e.g. hci0 (default: the first powered one)"),
-        SettingKey("web.listen", .listenAddress, default: nil, "where `run` serves the web page, JSON API and metrics, [ADDR:]PORT (default: off; ADDR 127.0.0.1)"),
-        SettingKey("web.token", .text, default: nil, "access token of the web page and API; required for any address but loopback", secret: true),
-        SettingKey("web.public_name", .hostName, default: nil, "the name browsers use for the page beyond loopback (a reverse proxy's name); needs web.token"),
-        SettingKey("web.behind_proxy", .bool, default: "false", "a TLS reverse proxy serves the page: required to listen on an address other than loopback"),
-        SettingKey("bridge.id", .text, default: nil, "this bridge's name on the broker and in Home Assistant (default: the host name)"),
-        SettingKey("household.key", .householdKey, default: nil,
-                   "the household's shared secret: bridges with it on one broker share drinks, claims and reminders (`household create` / `household join KEY`); unset = no household",
-                   secret: true),
-    ]
+    /// Made from the typed table (Setting.swift), in its order.
+    public static let keys: [SettingKey] = Setting.all
 
     private static let byName: [String: SettingKey] = Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0) })
 

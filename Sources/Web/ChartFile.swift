@@ -4,6 +4,7 @@
 
 import Foundation
 import History
+import Reminding
 import Settings
 import Timekeeping
 
@@ -15,9 +16,10 @@ public enum ChartFile {
         let today = LocalDay(containing: now, timeZone: timeZone)
         let first = today - (days - 1)
         let bottles = try history.bottles()
-        let goal = configuration.goalML(bottleGoal: bottles.count == 1 ? bottles[0].goalML : nil)
+        // One bottle: its goal as every surface resolves it (its own setting included).
+        let goal = BottleView.settings(of: bottles.count == 1 ? bottles[0] : nil, configuration: configuration, history: history).goalML
         let totals = DashboardModel.dense(try history.dayTotals(timeZone: timeZone, days: first...today), from: first, to: today)
-        let language = WebLanguage(rawValue: configuration.value("messages.locale") ?? "en") ?? .en
+        let language = WebLanguage(rawValue: configuration[Setting.messagesLocale].rawValue) ?? .en
         let columns = ChartColumns(language: language, timeZone: timeZone, goalML: goal, today: today)
         let bars = days <= 7 ? columns.days(totals, labelEvery: 1, template: "EEE")
             : days <= 90 ? columns.days(totals, labelEvery: 7, template: "dMMM") : columns.months(totals)

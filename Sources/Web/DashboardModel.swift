@@ -7,6 +7,7 @@ import AquavateProtocol
 import Foundation
 import History
 import Reminders
+import Reminding
 import Reports
 import Timekeeping
 
@@ -14,7 +15,11 @@ struct BottlePanel: Sendable {
     /// The history's key of the bottle; nil for the panel of a history without bottles.
     var id: String?
     var title: String
-    var goalML: Int
+    /// Its settings and state as every surface resolves them (`BottleView`).
+    var view: BottleView
+    var goalML: Int { view.goalML }
+    /// Its person's pace window and goal (the day curve's pace line).
+    var hydration: HydrationSettings { view.hydration }
     var pace: Pace
     var levelML: Int?
     var battery: Int?
@@ -61,8 +66,14 @@ struct DashboardModel: Sendable {
         let timeZone = configuration.timeZone
         let wall = LocalClock(timeZone: timeZone).wallClockUncached(at: now)
         let history = context.history
-        let status = try StatusReport.make(history: history, configuration: configuration, at: now)
-        let bottles = try history.bottles().sorted { ($0.name ?? $0.id, $0.id) < ($1.name ?? $1.id, $1.id) }
+        let known = try history.bottles()
+        let resolved: [BottleRecord?] = known.isEmpty ? [nil] : known
+        let views = try resolved.map { try BottleView.resolve($0, configuration: configuration, history: history, at: now) }
+        // The household's panel is the most recently seen bottle's, as `status` and /api/v1/status.
+        func lastSeen(_ view: BottleView) -> Double { view.bottle?.lastSeen ?? 0 }
+        let recent = views.max { lastSeen($0) < lastSeen($1) } ?? views[0]
+        let status = try StatusReport.make(recent, history: history, configuration: configuration, at: now)
+        let bottles = known.sorted { ($0.name ?? $0.id, $0.id) < ($1.name ?? $1.id, $1.id) }
         let first = wall.day - (chartDays - 1)
         let dayStart = wall.day.interval(in: timeZone).start
         let keys: [BottleRecord?] = bottles.isEmpty ? [nil] : bottles
@@ -74,7 +85,8 @@ struct DashboardModel: Sendable {
         let pending = Dictionary(grouping: try history.commands(statuses: [.pending, .sending]), by: \.bottle)
         let quarantined = try history.quarantinedCounts()
         let panels = try keys.map { bottle -> BottlePanel in
-            let hydration = configuration.effective(for: bottle).hydrationSettings(bottleGoal: bottle?.goalML)
+            let view = views.first { $0.id == bottle?.id } ?? recent
+            let hydration = view.hydration
             let totals = try bottle.map { byBottle[$0.id] ?? [] } ?? history.dayTotals(timeZone: timeZone, days: first...wall.day)
             let days = dense(totals, from: first, to: wall.day)
             let todayML = days.last?.totalML ?? 0
@@ -84,8 +96,9 @@ struct DashboardModel: Sendable {
                                     remindersSent: status.remindersToday)
             return BottlePanel(
                 id: bottle?.id, title: bottle.map { $0.name ?? $0.serial ?? $0.id } ?? "Aquavate",
-                goalML: hydration.goalML,
-                pace: Pace(minuteOfDay: wall.minuteOfDay, dayTotalML: todayML, settings: hydration),
+                view: view,
+                // The pace as `status` and the reminders compute it (the same day, goal and window).
+                pace: view.status?.pace ?? Pace(minuteOfDay: wall.minuteOfDay, dayTotalML: todayML, settings: hydration),
                 levelML: bottle?.state?.bottleLevelML, battery: bottle?.state?.batteryPercent ?? bottle?.battery,
                 lastSync: bottle?.lastSync, unsynced: bottle?.state?.unsyncedCount,
                 drinks: bottle.map { todays[$0.id] ?? [] } ?? todays.values.flatMap { $0 }.sorted { $0.timestamp < $1.timestamp },

@@ -70,7 +70,7 @@ enum DashboardPage {
         case .restored: return open + escape(words.restored) + "</div>\n"
         case .undoTooLate: return open + escape(words.undoTooLate) + "</div>\n"
         case .goalQueued(let goal): return open + escape(words.goalQueued(goal)) + "</div>\n"
-        case .goalRefused(let goal): return open + escape(words.goalRefused(goal, BottleAction.goalRange)) + "</div>\n"
+        case .goalRefused(let goal): return open + escape(words.goalRefused(goal, BottleGoal.rangeML)) + "</div>\n"
         case .deleteRefused: return open + escape(words.deleteRefused) + "</div>\n"
         case .limit(let on): return open + escape(on ? words.limitOn : words.limitOff) + "</div>\n"
         case .refused: return open + escape(words.actionRefused) + "</div>\n"
@@ -121,8 +121,7 @@ enum DashboardPage {
             // Today's curve against the pace line, said in words for a screen reader.
             let dayStart = model.today.interval(in: model.timeZone).start
             let intake = panel.drinks.filter { !$0.deleted }.map { (minute: Int((Double($0.timestamp) - dayStart) / 60), amountML: Int($0.amountML)) }
-            var hydration = model.hydration
-            hydration.goalML = panel.goalML
+            let hydration = panel.hydration
             let label = "\(words.today): \(panel.pace.dayTotalML) ml, \(panel.pace.expectedML) ml \(words.expectedByNow), \(words.goalLine) \(panel.goalML) ml"
             html += "<div class=\"chart curve\">" + Charts.dayCurve(drinks: intake, goalML: panel.goalML, settings: hydration,
                                                                      nowMinute: model.minuteOfDay, label: label)
@@ -135,7 +134,7 @@ enum DashboardPage {
         if panel.id != nil {
             let waiting = panel.pending.last { $0.command == "goal" }.flatMap { $0.argument.flatMap { Int($0) } }
             html += "<form class=\"goal\" method=\"post\" action=\"/actions/goal\">\(bottleField)<label>\(escape(words.goal)) "
-                + "<input type=\"number\" name=\"goal_ml\" min=\"\(BottleAction.goalRange.lowerBound)\" max=\"\(BottleAction.goalRange.upperBound)\" step=\"50\" value=\"\(waiting ?? panel.goalML)\" required></label> "
+                + "<input type=\"number\" name=\"goal_ml\" min=\"\(BottleGoal.rangeML.lowerBound)\" max=\"\(BottleGoal.rangeML.upperBound)\" step=\"1\" value=\"\(waiting ?? panel.goalML)\" required></label> "
                 + "<button type=\"submit\">\(escape(words.save))</button></form>\n"
         }
         if !isNew { html += charts(panel, model: model) }
@@ -240,7 +239,7 @@ enum DashboardPage {
             html += "<dt>\(escape(words.ritualStreak))</dt><dd class=\"ritual-streak\">\(escape(words.dayCount(streak)))</dd>"
         }
         html += "<dt>\(escape(words.dailyLimit))</dt><dd class=\"daily-limit\" data-on=\"\(status.dailyLimit)\">\(escape(status.dailyLimit ? words.limitOn : words.limitOff))</dd></dl>"
-        html += "<form method=\"post\" action=\"/actions/daily-limit\"><input type=\"hidden\" name=\"enabled\" value=\"\(!status.dailyLimit)\"><button type=\"submit\" class=\"daily-limit-switch\">\(escape(status.dailyLimit ? words.switchOff : words.switchOn))</button></form>"
+        html += "<form method=\"post\" action=\"/actions/daily-limit\">\(status.bottleID.map { "<input type=\"hidden\" name=\"bottle\" value=\"\(escape($0))\">" } ?? "")<input type=\"hidden\" name=\"enabled\" value=\"\(!status.dailyLimit)\"><button type=\"submit\" class=\"daily-limit-switch\">\(escape(status.dailyLimit ? words.switchOff : words.switchOn))</button></form>"
         return html + "</section>\n"
     }
 

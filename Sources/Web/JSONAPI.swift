@@ -5,6 +5,7 @@
 import AquavateProtocol
 import Foundation
 import History
+import Reminding
 import Reports
 import Timekeeping
 
@@ -31,7 +32,7 @@ enum JSONAPI {
         // walk that bottle's whole key index instead).
         let byBottle = bottles == [nil] ? [:] : try context.history.dayTotalsByBottle(timeZone: timeZone, days: span)
         for bottle in bottles {
-            let goal = configuration.effective(for: bottle).goalML(bottleGoal: bottle?.goalML)
+            let goal = BottleView.settings(of: bottle, configuration: configuration, history: context.history).goalML
             let totals = try bottle.map { byBottle[$0.id] ?? [] } ?? context.history.dayTotals(timeZone: timeZone, days: span)
             for total in totals {
                 events.append(BridgeEvent.day(.init(date: total.date.description, totalML: total.totalML, drinks: total.drinks,
@@ -70,7 +71,7 @@ enum JSONAPI {
         let request: BottleRequest
         switch fields.command {
         case "goal":
-            guard let goal = fields.goal_ml else { throw WebError.badRequest("\"goal_ml\" is required for goal: 1000 to 4000") }
+            guard let goal = fields.goal_ml else { throw WebError.badRequest("\"goal_ml\" is required for goal: \(BottleGoal.rangeML.lowerBound) to \(BottleGoal.rangeML.upperBound)") }
             request = .goal(goal)
         case "delete":
             guard let id = fields.record_id else { throw WebError.badRequest("\"record_id\" is required for delete") }

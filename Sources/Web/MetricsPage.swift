@@ -7,6 +7,7 @@ import Foundation
 import History
 import Household
 import Prometheus
+import Reminding
 import Reports
 import Timekeeping
 
@@ -30,7 +31,7 @@ enum MetricsPage {
             registry.makeGauge(descriptor: name("today", "ml", "Intake of the local day so far, ml"), labels: labels)
                 .set(Int64(today[bottle.id]?.first?.totalML ?? 0))
             registry.makeGauge(descriptor: name("goal", "ml", "Daily goal, ml"), labels: labels)
-                .set(Int64(configuration.effective(for: bottle).goalML(bottleGoal: bottle.goalML)))
+                .set(Int64(BottleView.settings(of: bottle, configuration: configuration, history: history).goalML))
             // Deleted ones included: a counter never goes down.
             registry.makeCounter(descriptor: name("drinks", "total", "Drinks stored, deleted ones included"), labels: labels)
                 .increment(by: Int64(stored[bottle.id] ?? 0))

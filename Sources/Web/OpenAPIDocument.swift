@@ -2,6 +2,8 @@
 // Tests/WebTests/OpenAPIAgreementTests.swift: every path and method here is served, every served
 // one is here, and the required fields of each schema are in the real answers.
 
+import AquavateProtocol
+
 enum OpenAPIDocument {
     static let yaml = """
         openapi: 3.1.0
@@ -90,7 +92,7 @@ enum OpenAPIDocument {
               required: [command]
               properties:
                 command: {enum: [goal, delete, tare, shake-to-empty]}
-                goal_ml: {type: integer, minimum: 1000, maximum: 4000, description: for goal}
+                goal_ml: {type: integer, minimum: \(BottleGoal.rangeML.lowerBound), maximum: \(BottleGoal.rangeML.upperBound), description: for goal}
                 record_id: {type: integer, description: for delete}
                 "on": {type: boolean, description: for shake-to-empty}
                 bottle: {type: string, description: serial or address; optional with one bottle}

@@ -13,7 +13,7 @@ enum PageActions {
         case .setGoal:
             // A goal that is no number at all is a stale or forged form: there is nothing to show back.
             guard let goal = form["goal_ml"].flatMap({ Int($0) }), (-1_000_000...1_000_000).contains(goal) else { return .refused }
-            guard BottleAction.goalRange.contains(goal) else { return .goalRefused(goalML: goal) }
+            guard BottleGoal.holds(goal) else { return .goalRefused(goalML: goal) }
             do {
                 _ = try BottleControl(history: context.history).queue(.goal(goal), bottle: form["bottle"], at: context.clock.now)
                 return .goalQueued(goalML: goal)
@@ -38,7 +38,11 @@ enum PageActions {
             }
         case .dailyLimit:
             guard let enabled = form["enabled"], enabled == "true" || enabled == "false" else { return .refused }
-            try context.history.setSetting("reminders.daily_limit", enabled)
+            do {
+                try DailyLimitSwitch.set(enabled == "true", bottle: form["bottle"], context: context)
+            } catch is WebError {
+                return .refused
+            }
             return .limit(on: enabled == "true")
         default:
             return .refused

@@ -56,7 +56,7 @@ struct WebWords: Sendable {
     var goalCommand: @Sendable (Int) -> String
     /// "Goal 2300 ml, waiting for the bottle's next sync."
     var goalQueued: @Sendable (Int) -> String
-    /// "2210 ml is not a goal the bottle takes: give 1000 to 4000 ml."
+    /// "5000 ml is not a goal the bottle takes: give 1000 to 4000 ml."
     var goalRefused: @Sendable (Int, ClosedRange<Int>) -> String
     var shakeToEmpty: @Sendable (Bool) -> String
     /// "Reminders: Ana".

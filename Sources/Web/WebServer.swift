@@ -37,9 +37,9 @@ public struct WebServer: Sendable {
                 monotonic: any MonotonicClock = SystemClock()) throws(WebStartRefused) {
         // The file, `--set` and `config set` all count; read once: a new token needs a restart.
         let configuration = try? context.configuration()
-        let token = configuration?.value("web.token")
-        let publicName = configuration?.value("web.public_name")
-        let behindProxy = configuration?.bool("web.behind_proxy") ?? false
+        let token = configuration?[Setting.webToken]
+        let publicName = configuration?[Setting.webPublicName]
+        let behindProxy = configuration?[Setting.webBehindProxy] ?? false
         try Self.checkAccess(address: address, token: token, publicName: publicName, behindProxy: behindProxy)
         self.address = address
         self.context = context
@@ -64,7 +64,7 @@ public struct WebServer: Sendable {
 
     /// Where to listen: `--http` when given, else `web.listen`; nil when neither (the server is off).
     public static func address(option: String?, configuration: Configuration) throws(WebStartRefused) -> ListenAddress? {
-        guard let text = option ?? configuration.value("web.listen") else { return nil }
+        guard let text = option ?? configuration[Setting.webListen] else { return nil }
         do {
             return try ListenAddress(parsing: text)
         } catch {

@@ -10,6 +10,7 @@ import Daemon
 import Foundation
 import History
 import Reports
+import Settings
 import Timekeeping
 import Locking
 import Logging
@@ -69,7 +70,7 @@ struct BottleCalibrateCommand: AsyncParsableCommand {
         let bottleName: String
         do {
             let configuration = try options.common.loadConfiguration(history: history, logger: logger)
-            calibration.adapter = configuration.value("bluetooth.adapter")
+            calibration.adapter = configuration[Setting.bluetoothAdapter]
             let known = try knownBottle(history)
             calibration.bottleAddress = try RunCommand.bottleAddress(options.bottle ?? known?.address, history: history)
             bottleName = known.map { "\($0.name ?? $0.id) (\($0.serial ?? $0.address ?? $0.id))" } ?? options.bottle ?? "the Aquavate bottle in range"

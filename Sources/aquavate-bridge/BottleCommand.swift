@@ -132,14 +132,14 @@ struct BottleInfoCommand: ParsableCommand {
 
 struct BottleGoalCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "goal", abstract: "Set the bottle's daily goal (1000–4000 ml).",
+        commandName: "goal", abstract: "Set the bottle's daily goal (\(BottleGoal.rangeText)).",
         discussion: """
             Written to Bottle Config at the next connection (read, then written back with the same \
             calibration, as the phone app does) and read back to check; the bridge's reminders \
             follow the bottle's goal unless goal_ml is set.
             """)
 
-    @Argument(help: ArgumentHelp("The goal in millilitres, 1000 to 4000.", valueName: "ML"))
+    @Argument(help: ArgumentHelp("The goal in millilitres, \(BottleGoal.rangeML.lowerBound) to \(BottleGoal.rangeML.upperBound).", valueName: "ML"))
     var millilitres: Int
 
     @Flag(help: "Print the `command` event as JSON.")
@@ -264,7 +264,7 @@ struct BottleForgetCommand: AsyncParsableCommand {
             print("forgot \(known.name ?? known.id) (\(known.serial ?? known.address ?? known.id)); its \(try history.drinkCount(bottle: known.id)) drink(s) stay in the history")
         }
         // A household: this bridge no longer runs the bottle's reminders (docs/design.md 6).
-        guard let url = configuration.value("mqtt.url"), let key = HouseholdMembership.key(configuration) else { return }
+        guard let url = configuration[Setting.mqttURL], let key = HouseholdMembership.key(configuration) else { return }
         let bridgeID = SinkSetup.bridgeID(configuration)
         let boot: UInt64
         do {
@@ -275,7 +275,7 @@ struct BottleForgetCommand: AsyncParsableCommand {
         }
         if let problem = await HouseholdWithdrawal.reminds(
             url: url, bridgeID: bridgeID, key: key, boot: boot, keys: [known.id, known.serial, known.address].compactMap { $0 },
-            topicPrefix: configuration.value("mqtt.topic_prefix") ?? "aquavate", caFile: configuration.value("mqtt.ca_file"),
+            topicPrefix: configuration[Setting.mqttTopicPrefix], caFile: configuration[Setting.mqttCAFile],
             timeout: .seconds(5)) {
             StandardError.writeLine("aquavate-bridge bottle forget: the household's reminds entry of \(bridgeID) was not withdrawn: \(problem)")
         } else {

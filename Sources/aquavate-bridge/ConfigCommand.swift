@@ -37,9 +37,9 @@ struct ConfigCommand: ParsableCommand {
                 let configuration = try common.loadConfiguration(history: history, logger: common.makeLogger())
                 if let value = configuration.value(key) {
                     print(showSecrets ? value : setting.shown(value))
-                } else if key == "timezone" {
+                } else if setting.name == Setting.timezone.name {
                     print(configuration.timeZone.identifier)
-                } else if key == "goal_ml" {
+                } else if setting.name == Setting.goalML.name {
                     print(configuration.goalML())
                 } else {
                     print("")

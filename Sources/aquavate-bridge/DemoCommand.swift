@@ -222,14 +222,14 @@ struct DemoCommand: AsyncParsableCommand {
     /// on the same machine keeps its own availability and device.
     private func mqttHub(_ configuration: inout Configuration, logger: Logger) async throws -> SinkHub? {
         do {
-            if let mqtt { try configuration.applyOverride("mqtt.url=\(mqtt)") }
-            guard let url = configuration.value("mqtt.url") else { return nil }
-            if configuration.value("bridge.id") == nil { try configuration.applyOverride("bridge.id=demo") }
+            if let mqtt { try configuration.applyOverride("\(Setting.mqttURL.name)=\(mqtt)") }
+            guard let url = configuration[Setting.mqttURL] else { return nil }
+            if configuration[Setting.bridgeID] == nil { try configuration.applyOverride("\(Setting.bridgeID.name)=demo") }
             let sinks = SinkSetup.sinks(configuration: configuration, bottle: nil, logger: logger).filter { $0.name == "mqtt" }
             guard !sinks.isEmpty else { throw CommandFailure("MQTT \(Redaction.url(url)) is not usable (the line above says why)") }
             let hub = SinkHub(sinks: sinks, logger: logger)
             await hub.start()
-            print("demo: publishing to MQTT \(Redaction.url(url)) as bridge \(configuration.value("bridge.id") ?? "demo")")
+            print("demo: publishing to MQTT \(Redaction.url(url)) as bridge \(configuration[Setting.bridgeID] ?? "demo")")
             return hub
         } catch let error as SettingError {
             throw CommandFailure(error.description)

@@ -2,6 +2,7 @@
 // prints the same story (docs/reminders.md 2 and 3 for what the bridge does at each step).
 
 import Foundation
+import Settings
 import Timekeeping
 
 enum DemoDay {
@@ -10,12 +11,12 @@ enum DemoDay {
 
     /// The settings the story assumes, whatever the configuration says (the time zone stays the
     /// person's): the default pace window and limits, a goal of 2500 ml, the other rules off.
-    static let settings = [
-        "goal_ml=2500", "notifications.enabled=true", "reminders.enabled=true", "reminders.daily_limit=true",
-        "reminders.back_on_track=true", "reminders.active_start=07:00", "reminders.active_end=22:00",
-        "reminders.min_deficit_ml=150", "reminders.reset_hour=4", "messages.enabled=false",
-        "deadline.enabled=false", "rituals.enabled=false",
-    ]
+    static let settings: [String] = [
+        (Setting.goalML.entry, "2500"), (Setting.notificationsEnabled.entry, "true"), (Setting.remindersEnabled.entry, "true"),
+        (Setting.dailyLimit.entry, "true"), (Setting.backOnTrack.entry, "true"), (Setting.activeStart.entry, "07:00"),
+        (Setting.activeEnd.entry, "22:00"), (Setting.minDeficitML.entry, "150"), (Setting.resetHour.entry, "4"),
+        (Setting.messagesEnabled.entry, "false"), (Setting.deadlineEnabled.entry, "false"), (Setting.ritualsEnabled.entry, "false"),
+    ].map { "\($0.0.name)=\($0.1)" }
 
     /// A daily intake reminder at 12:30 (docs/reminders.md 3), the story's scheduled reminder.
     static var schedule: [String: String] {

@@ -38,7 +38,7 @@ struct HouseholdCommand: ParsableCommand {
 
         func run() throws {
             let path = common.config ?? BridgePaths.defaultConfigFile()
-            if !replace, let existing = try? Configuration.load(file: path, mustExist: false), existing.value("household.key") != nil {
+            if !replace, let existing = try? Configuration.load(file: path, mustExist: false), existing[Setting.householdKey] != nil {
                 StandardError.writeLine("aquavate-bridge household create: \(path) has a household.key already; "
                                         + "`aquavate-bridge config get household.key --show-secrets` prints it, --replace makes a new one")
                 throw ExitCode.failure
@@ -68,7 +68,7 @@ struct HouseholdCommand: ParsableCommand {
 
     static func write(_ key: String, to path: String) throws {
         do {
-            try SetupFile.write([("household.key", key)], to: path)
+            try SetupFile.write([(Setting.householdKey.name, key)], to: path)
         } catch {
             StandardError.writeLine("aquavate-bridge household: cannot write \(path): \(error)")
             throw ExitCode.failure

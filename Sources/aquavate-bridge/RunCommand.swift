@@ -138,12 +138,12 @@ struct RunCommand: AsyncParsableCommand {
             let configuration = try common.loadConfiguration(history: history, logger: logger)
             var options = DaemonOptions()
             // The command line wins over the settings (docs/design.md 3.2), which are honoured.
-            options.adapter = adapter ?? configuration.value("bluetooth.adapter")
+            options.adapter = adapter ?? configuration[Setting.bluetoothAdapter]
             options.once = once
             options.onceTimeout = once ? .milliseconds(Int64((timeout ?? 120) * 1000)) : nil
             options.recordPath = record
             // The bottle `setup` adopted (bottle.address), unless --bottle or --adopt says otherwise.
-            options.bottleAddress = try Self.bottleAddress(bottle ?? (adopt ? nil : configuration.value("bottle.address")), history: history)
+            options.bottleAddress = try Self.bottleAddress(bottle ?? (adopt ? nil : configuration[Setting.bottleAddress]), history: history)
             options.adoptAny = adopt
             options.cooldown = .milliseconds(Int64(cooldown * 1000))
             options.failedSessionPause = .milliseconds(Int64(failurePause * 1000))
@@ -153,9 +153,9 @@ struct RunCommand: AsyncParsableCommand {
             var web: WebLaunch?
             do {
                 if let address = try WebServer.address(option: http, configuration: configuration) {
-                    try WebServer.checkAccess(address: address, token: configuration.value("web.token"),
-                                              publicName: configuration.value("web.public_name"),
-                                              behindProxy: configuration.bool("web.behind_proxy"))
+                    try WebServer.checkAccess(address: address, token: configuration[Setting.webToken],
+                                              publicName: configuration[Setting.webPublicName],
+                                              behindProxy: configuration[Setting.webBehindProxy])
                     web = WebLaunch(address: address, base: try common.loadConfiguration(history: nil, logger: logger))
                 }
             } catch let refused as WebStartRefused {
@@ -245,15 +245,15 @@ struct RunCommand: AsyncParsableCommand {
             desk = ReminderDesk(history: history, configuration: configuration, logger: logger, hub: hub)
             services.append(.init(service: SinkService(hub: hub, desk: desk, clock: clock), serviceName: "sinks"))
             // Bridges sharing the broker form one household (docs/design.md 6).
-            if configuration.value("mqtt.url") != nil, HouseholdMembership.key(configuration) == nil {
+            if configuration[Setting.mqttURL] != nil, HouseholdMembership.key(configuration) == nil {
                 // Not believing the broker's other clients means no household without the key.
                 logger.notice("\(HouseholdMembership.withoutKey)")
             }
-            if let url = configuration.value("mqtt.url"), let key = HouseholdMembership.key(configuration) {
+            if let url = configuration[Setting.mqttURL], let key = HouseholdMembership.key(configuration) {
                 do {
                     let replication = try HouseholdReplication(
                         history: history, url: url, bridgeID: SinkSetup.bridgeID(configuration), key: key,
-                        topicPrefix: configuration.value("mqtt.topic_prefix") ?? "aquavate", caFile: configuration.value("mqtt.ca_file"),
+                        topicPrefix: configuration[Setting.mqttTopicPrefix], caFile: configuration[Setting.mqttCAFile],
                         clock: clock, logger: logger) { bottle in
                         Task { await desk.historyChangedElsewhere(bottle: bottle) }
                     }

@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import Reports
+import Settings
 
 struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,7 +35,7 @@ struct ScanCommand: AsyncParsableCommand {
             let history = FileManager.default.fileExists(atPath: common.databasePath)
                 ? try? common.openHistory(path: common.databasePath) : nil
             let configuration = try common.loadConfiguration(history: history, logger: logger)
-            let scan = try await BottleScan.run(adapter: adapter ?? configuration.value("bluetooth.adapter"), seconds: timeout) { sighting in
+            let scan = try await BottleScan.run(adapter: adapter ?? configuration[Setting.bluetoothAdapter], seconds: timeout) { sighting in
                 let rssi = sighting.rssi.map { "\($0) dBm" } ?? "RSSI unknown"
                 print("\(sighting.name)  \(sighting.address)  \(rssi)")
             }

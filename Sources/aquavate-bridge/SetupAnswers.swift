@@ -22,7 +22,8 @@ struct SetupAnswers {
 
     /// The answers as settings, in the order setup asks them.
     var settings: [(key: String, value: String)] {
-        [("bottle.address", bottle), ("timezone", timezone), ("mqtt.url", mqtt), ("goal_ml", goal), ("household.key", householdKey)]
+        [(Setting.bottleAddress.name, bottle), (Setting.timezone.name, timezone), (Setting.mqttURL.name, mqtt), (Setting.goalML.name, goal),
+         (Setting.householdKey.name, householdKey)]
             .compactMap { key, value in value.map { (key, $0) } }
     }
 

@@ -87,9 +87,9 @@ struct SetupCommand: AsyncParsableCommand {
         var answers = SetupAnswers()
         do throws(SetupAnswers.BadValue) {
             if let bottle { answers.bottle = try SetupAnswers.bottleAddress(bottle) }
-            if let timezone { answers.timezone = try SetupAnswers.check("timezone", timezone, option: "--timezone") }
-            if let mqtt { answers.mqtt = try SetupAnswers.check("mqtt.url", mqtt, option: "--mqtt") }
-            if let goal { answers.goal = try SetupAnswers.check("goal_ml", goal, option: "--goal") }
+            if let timezone { answers.timezone = try SetupAnswers.check(Setting.timezone.name, timezone, option: "--timezone") }
+            if let mqtt { answers.mqtt = try SetupAnswers.check(Setting.mqttURL.name, mqtt, option: "--mqtt") }
+            if let goal { answers.goal = try SetupAnswers.check(Setting.goalML.name, goal, option: "--goal") }
             if let householdKey {
                 guard HouseholdKey.isValid(householdKey) else {
                     throw SetupAnswers.BadValue("--household-key: not a household key (base64 of 32 bytes, as `household create` prints it)")
@@ -115,18 +115,18 @@ struct SetupCommand: AsyncParsableCommand {
         let console = SetupConsole()
         if !yes {
             console.say("Setting up aquavate-bridge in \(path) (an empty answer keeps the one in brackets).")
-            if answers.bottle == nil { answers.bottle = try await askBottle(console, current: current.value("bottle.address")) }
+            if answers.bottle == nil { answers.bottle = try await askBottle(console, current: current[Setting.bottleAddress]) }
             if answers.timezone == nil {
-                answers.timezone = ask(console, "Time zone", key: "timezone",
-                                       current: current.value("timezone") ?? TimeZone.current.identifier)
+                answers.timezone = ask(console, "Time zone", key: Setting.timezone.name,
+                                       current: current.timeZone.identifier)
             }
             if answers.mqtt == nil {
-                answers.mqtt = ask(console, "MQTT broker for Home Assistant (none: leave empty)", key: "mqtt.url",
-                                   current: current.value("mqtt.url"))
+                answers.mqtt = ask(console, "MQTT broker for Home Assistant (none: leave empty)", key: Setting.mqttURL.name,
+                                   current: current[Setting.mqttURL])
             }
             if answers.goal == nil {
-                answers.goal = ask(console, "Daily goal in ml", key: "goal_ml",
-                                   current: current.value("goal_ml") ?? String(current.goalML()))
+                answers.goal = ask(console, "Daily goal in ml", key: Setting.goalML.name,
+                                   current: String(current.goalML()))
             }
         }
         if let url = answers.mqtt {
@@ -139,7 +139,7 @@ struct SetupCommand: AsyncParsableCommand {
         }
 
         // A broker and no key: join another bridge's household, or start one (docs/household.md).
-        if answers.householdKey == nil, (answers.mqtt ?? current.value("mqtt.url")) != nil, current.value("household.key") == nil {
+        if answers.householdKey == nil, (answers.mqtt ?? current[Setting.mqttURL]) != nil, current[Setting.householdKey] == nil {
             var given: String?
             while !yes, given == nil, let answer = console.ask("Household key of another bridge (none: start a new household)", current: nil) {
                 if answer.isEmpty { break }

@@ -157,7 +157,7 @@ struct RoundTripPropertyTests {
                                       bottleCapacityML: .random(in: .min ... .max, using: &generator),
                                       dailyGoalML: .random(in: .min ... .max, using: &generator))
             let write = config.goalChangeWrite(goalML: Int.random(in: -10_000...10_000, using: &generator))
-            #expect(BottleConfig.goalRangeML.contains(Int(write.dailyGoalML)))
+            #expect(BottleGoal.holds(Int(write.dailyGoalML)))
             #expect(write.isWritableScale)
             #expect(write.bottleCapacityML == 830)
             if config.isWritableScale {

@@ -51,14 +51,14 @@ enum ModuleMap {
         // links libcurl and ~30 libraries into every start of the bridge (docs/performance.md).
         // MQTT likewise goes through CMosquittoLoader (libmosquitto, libssl, libcrypto at first use).
         // The household's messages are signed with swift-crypto's HMAC (docs/household.md).
-        "Sinks": platform.union(["CCurlLoader", "DBus", "MQTT", "Locking", "Timekeeping", "Logging"]),
+        "Sinks": platform.union(["AquavateProtocol", "CCurlLoader", "DBus", "MQTT", "Locking", "Timekeeping", "Logging"]),
         // The one MQTT client (libmosquitto through CMosquittoLoader, at the first client), shared
         // by the Home Assistant publisher in Sinks and by the household.
         "MQTT": platform.union(["CMosquittoLoader", "Locking", "Timekeeping", "Logging"]),
 
         // The settings: what the web and every command read, so nothing of Bluetooth, D-Bus or
         // systemd. The household key's check is swift-crypto's key.
-        "Settings": platform.union(["History", "Reminders", "TOMLKit", "Crypto"]),
+        "Settings": platform.union(["History", "Reminders", "Timekeeping", "TOMLKit", "Crypto"]),
         // Is this machine's clock synchronised (adjtimex), and may SET_TIME be written from it.
         "HostClock": platform.union(["CTimex", "History", "Timekeeping"]),
         // The household (docs/household.md): on the MQTT client, not on the sinks, so that the web

@@ -79,7 +79,7 @@ struct SeveralBottlesTests {
         try configuration.applyOverride("bottle.AA:00:00:00:00:02.owner=Bea")
         try configuration.applyOverride("bottle.AQ1.reminders.enabled=false")
         #expect(configuration.forBottle(["AQ1"]).goalML() == 1800)
-        #expect(!configuration.forBottle(["AQ1"]).bool("reminders.enabled"))
+        #expect(!configuration.forBottle(["AQ1"])[Setting.remindersEnabled])
         #expect(configuration.forBottle(["AQ2", Self.second]).goalML() == 2600)
         #expect(configuration.forBottle(["AQ2", Self.second.lowercased()]).owner == "Bea")
         #expect(configuration.forBottle(["AQ1"]).owner == nil)

@@ -40,7 +40,7 @@ struct RuleSettingsTests {
         ("deadline.period", "month", "deadline.period = \"month\" refused; expected one of day, week, both"),
         ("deadline.hours_before", "0", "deadline.hours_before = \"0\" refused; expected a whole number of hours from 1 to 23"),
         ("deadline.hours_before", "24", "deadline.hours_before = \"24\" refused; expected a whole number of hours from 1 to 23"),
-        ("deadline.weekly_goal_ml", "-5", "deadline.weekly_goal_ml = \"-5\" refused; expected a whole number of millilitres from 1 (default: 7 × goal_ml)"),
+        ("deadline.weekly_goal_ml", "-5", "deadline.weekly_goal_ml = \"-5\" refused; expected a whole number of millilitres from 1 to 200000 (default: 7 × goal_ml)"),
         ("rituals.morning", "25:00", "rituals.morning = \"25:00\" refused; expected HH:MM from 00:00 to 23:59"),
         ("rituals.evening", "8pm", "rituals.evening = \"8pm\" refused; expected HH:MM from 00:00 to 23:59"),
         ("rituals.terrain", "hot", "rituals.terrain = \"hot\" refused; expected one of cold_deficient, cold_balanced, warm_excess, warm_deficient, warm_balanced, neutral_balanced, neutral_deficient, neutral_excess"),

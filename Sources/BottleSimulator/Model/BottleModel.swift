@@ -236,7 +236,7 @@ public struct BottleModel: Sendable {
     private mutating func writeBottleConfig(_ bytes: [UInt8]) {
         bottleConfigValue = bytes
         guard let config = try? BottleConfig(decoding: bytes), config.isWritableScale else { return }
-        goalML = UInt16(min(max(Int(config.dailyGoalML), BottleConfig.goalRangeML.lowerBound), BottleConfig.goalRangeML.upperBound))
+        goalML = UInt16(BottleGoal.clamped(Int(config.dailyGoalML)))
         if storedCalibration != nil, let points = config.calibrationAfterWrite {
             storedCalibration = LoadCellCalibration(emptyADC: points.emptyADC, scale: config.scaleFactor)
         }

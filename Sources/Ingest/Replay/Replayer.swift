@@ -209,7 +209,7 @@ public final class Replayer: @unchecked Sendable {
                 let config = try BottleConfig(decoding: value)
                 if !observer.heard(config, at: time) {
                     // A goal the bottle cannot hold (0 would switch the reminders off).
-                    reject("bottle-config: a goal of \(config.dailyGoalML) ml is outside 1000–4000; ignored", file: file, line: line)
+                    reject("bottle-config: a goal of \(config.dailyGoalML) ml is outside \(BottleGoal.rangeText); ignored", file: file, line: line)
                 }
             case .syncControl:
                 _ = try SyncControl(decoding: value)

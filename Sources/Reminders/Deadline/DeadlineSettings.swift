@@ -13,6 +13,8 @@ public struct DeadlineSettings: Equatable, Sendable {
 
     public static let defaultHoursBefore = 5
     public static let hoursBeforeRange = 1...23
+    /// What `deadline.weekly_goal_ml` may be.
+    public static let weeklyGoalRangeML = 1...200000
 
     public init(enabled: Bool = false, period: DeadlinePeriod = .day,
                 hoursBefore: Int = DeadlineSettings.defaultHoursBefore, weeklyGoalML: Int? = nil) {

@@ -30,6 +30,12 @@ public struct HydrationSettings: Equatable, Sendable {
     /// Constants of docs/reminders.md 2.1.
     public static let maxRemindersPerDay = 12
     public static let defaultGoalML = 2500
+    /// What `goal_ml` may be: the person's daily goal, which may differ from what a bottle holds.
+    public static let goalRangeML = 1...20000
+    /// What `reminders.min_deficit_ml` may be.
+    public static let minDeficitRangeML = 0...10000
+    /// What `reminders.reset_hour` may be: an hour of the local day.
+    public static let resetHourRange = 0...23
 
     /// The defaults of docs/reminders.md 2.1. The time zone has no default here: the system's zone is
     /// the caller's to read (this module reads nothing from the system).

@@ -51,13 +51,16 @@ public struct ReminderSettings: Equatable, Sendable {
         case "deadline.enabled": deadline.enabled = try Self.bool(key, text)
         case "deadline.period": deadline.period = try DeadlinePeriod.validate(text)
         case "deadline.hours_before":
-            guard let hours = Int(text), DeadlineSettings.hoursBeforeRange.contains(hours) else {
-                throw SettingValueError(key: key, value: value, expected: "a whole number of hours from 1 to 23")
+            let range = DeadlineSettings.hoursBeforeRange
+            guard let hours = Int(text), range.contains(hours) else {
+                throw SettingValueError(key: key, value: value, expected: "a whole number of hours from \(range.lowerBound) to \(range.upperBound)")
             }
             deadline.hoursBefore = hours
         case "deadline.weekly_goal_ml":
-            guard let goal = Int(text), goal >= 1 else {
-                throw SettingValueError(key: key, value: value, expected: "a whole number of millilitres from 1 (default: 7 × goal_ml)")
+            let range = DeadlineSettings.weeklyGoalRangeML
+            guard let goal = Int(text), range.contains(goal) else {
+                throw SettingValueError(key: key, value: value,
+                                        expected: "a whole number of millilitres from \(range.lowerBound) to \(range.upperBound) (default: 7 × goal_ml)")
             }
             deadline.weeklyGoalML = goal
         case "rituals.enabled": rituals.enabled = try Self.bool(key, text)

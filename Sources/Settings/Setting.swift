@@ -1,0 +1,144 @@
+// Every setting the bridge knows, typed: the one place a dotted name is written (docs/design.md
+// 3.2, docs/reminders.md 2.1). `SettingCatalog.keys` (what `config list` shows and the file, `config
+// set` and `--set` accept) is made from this table, in this order. The reminder rules' defaults
+// and ranges are the rules' own (`HydrationSettings`, `DeadlineSettings`, `RitualSettings`), not
+// copies of them.
+
+import Foundation
+import Reminders
+import Timekeeping
+
+/// The typed keys: `configuration[Setting.dailyLimit]` is a `Bool`.
+public enum Setting {
+    private static let hydration = HydrationSettings(timeZone: TimeZone(identifier: "UTC")!)
+    private static let rituals = RitualSettings()
+
+    public static let timezone = TypedKey<TimeZone>(
+        SettingKey("timezone", .timeZone, default: nil, "local time zone for day totals and reminders (default: the system's)", access: .person),
+        decode: { TimeZone(identifier: $0) }, fallback: { TimeZone.current })
+    public static let goalML: TypedKey<Int?> = .optionalInteger(
+        "goal_ml", HydrationSettings.goalRangeML, "daily goal in ml (default: the bottle's goal, else \(HydrationSettings.defaultGoalML))",
+        access: .person, perBottle: true)
+    public static let notificationsEnabled: TypedKey<Bool> = .flag(
+        "notifications.enabled", default: hydration.notificationsEnabled, "master switch for every notification", access: .person, perBottle: true)
+    public static let remindersEnabled: TypedKey<Bool> = .flag(
+        "reminders.enabled", default: hydration.enabled, "hydration pace reminders", access: .person, perBottle: true)
+    public static let dailyLimit: TypedKey<Bool> = .flag(
+        "reminders.daily_limit", default: hydration.dailyLimit,
+        "at most \(HydrationSettings.maxRemindersPerDay) hydration reminders per reminder day", access: .person, perBottle: true)
+    public static let backOnTrack: TypedKey<Bool> = .flag(
+        "reminders.back_on_track", default: hydration.backOnTrack, "\"back on track\" alerts", access: .person, perBottle: true)
+    public static let activeStart: TypedKey<TimeOfDay> = timeOfDay(
+        "reminders.active_start", default: TimeOfDay(minuteOfDay: hydration.activeStartMinute)!,
+        "start of the pace window (before it: quiet hours)", perBottle: true)
+    public static let activeEnd: TypedKey<TimeOfDay> = timeOfDay(
+        "reminders.active_end", default: TimeOfDay(minuteOfDay: hydration.activeEndMinute)!,
+        "end of the pace window (after it: quiet hours)", perBottle: true)
+    public static let minDeficitML: TypedKey<Int> = .integer(
+        "reminders.min_deficit_ml", HydrationSettings.minDeficitRangeML, default: hydration.minDeficitML,
+        "no reminder below this deficit", access: .person, perBottle: true)
+    public static let resetHour: TypedKey<Int> = .integer(
+        "reminders.reset_hour", HydrationSettings.resetHourRange, default: hydration.resetHour,
+        "hour at which the reminder day starts", access: .person)
+    public static let messagesEnabled: TypedKey<Bool> = .flag(
+        "messages.enabled", default: MessageSettings().enabled, "daily message at 10:00", access: .person, perBottle: true)
+    public static let messagesLocale = TypedKey<MessageLocale>(
+        SettingKey("messages.locale", .choice(MessageLocale.allCases.map(\.rawValue)), default: MessageSettings().locale.rawValue,
+                   "language of the shipped message pool", access: .person),
+        decode: { MessageLocale(rawValue: $0) }, fallback: { MessageSettings().locale })
+    public static let messagesPool: TypedKey<String?> = .text(
+        "messages.pool", "file with one message per line (relative to the config file)")
+    public static let deadlineEnabled: TypedKey<Bool> = .flag(
+        "deadline.enabled", default: DeadlineSettings().enabled, "deadline reminder", access: .person, perBottle: true)
+    public static let deadlinePeriod = TypedKey<DeadlinePeriod>(
+        SettingKey("deadline.period", .choice(DeadlinePeriod.allCases.map(\.rawValue)), default: DeadlineSettings().period.rawValue,
+                   "which goal the deadline watches", access: .person),
+        decode: { DeadlinePeriod(rawValue: $0) }, fallback: { DeadlineSettings().period })
+    public static let deadlineHoursBefore: TypedKey<Int> = .integer(
+        "deadline.hours_before", DeadlineSettings.hoursBeforeRange, default: DeadlineSettings.defaultHoursBefore,
+        "hours before the period ends", access: .person)
+    public static let weeklyGoalML: TypedKey<Int?> = .optionalInteger(
+        "deadline.weekly_goal_ml", DeadlineSettings.weeklyGoalRangeML, "weekly goal in ml (default 7 × goal_ml)", access: .person)
+    public static let ritualsEnabled: TypedKey<Bool> = .flag(
+        "rituals.enabled", default: rituals.enabled, "morning and evening rituals", access: .person, perBottle: true)
+    public static let ritualsMorning: TypedKey<TimeOfDay> = timeOfDay("rituals.morning", default: rituals.morning, "morning ritual time")
+    public static let ritualsEvening: TypedKey<TimeOfDay> = timeOfDay("rituals.evening", default: rituals.evening, "evening ritual time")
+    public static let ritualsTerrain = TypedKey<RitualTerrain?>(
+        SettingKey("rituals.terrain", .text, default: nil, "terrain of the ritual programme", access: .person),
+        decode: { RitualTerrain(rawValue: $0.lowercased()) }, fallback: { nil })
+    public static let ritualsNickname: TypedKey<String?> = .text(
+        "rituals.nickname", "terrain nickname shown in ritual titles", access: .person)
+    public static let mqttURL: TypedKey<String?> = .text(
+        "mqtt.url", kind: .url(schemes: ["mqtt", "mqtts"]), "MQTT broker (Home Assistant)")
+    public static let mqttDiscoveryPrefix: TypedKey<String> = .text(
+        "mqtt.discovery_prefix", default: "homeassistant", "Home Assistant discovery prefix")
+    public static let mqttTopicPrefix: TypedKey<String> = .text(
+        "mqtt.topic_prefix", default: "aquavate", "base topic of the bridge's own messages")
+    public static let mqttDiscovery: TypedKey<Bool> = .flag(
+        "mqtt.discovery", default: true, "publish Home Assistant discovery")
+    public static let mqttDiscoveryFormat: TypedKey<String> = .text(
+        "mqtt.discovery_format", kind: .choice(["device", "entity"]), default: "device",
+        "device: one config per device (Home Assistant 2024.11+); entity: one per entity (every version, also older ones)")
+    public static let mqttBottleID: TypedKey<String?> = .text(
+        "mqtt.bottle_id", "id in topics (default: the bottle's address without colons)")
+    public static let mqttCAFile: TypedKey<String?> = .text(
+        "mqtt.ca_file", "mqtts: PEM file of CA certificates (default: the system's)")
+    public static let pushURL: TypedKey<String?> = .text(
+        "push.url", kind: .url(schemes: ["http", "https"]), "HTTP push (ntfy-style) topic URL")
+    public static let pushToken: TypedKey<String?> = .text(
+        "push.token", "push access token, sent as Authorization: Bearer", secret: true)
+    public static let pushActionURL: TypedKey<String?> = .text(
+        "push.action_url", kind: .url(schemes: ["http", "https"]),
+        "where push action buttons POST their command (e.g. a Home Assistant webhook); unset = no buttons")
+    public static let desktopEnabled: TypedKey<Bool> = .flag(
+        "desktop.enabled", default: true, "desktop notifications on the session bus")
+    public static let bottleAddress: TypedKey<String?> = .text(
+        "bottle.address", "address of the adopted bottle (setup writes it; run then syncs only this bottle)")
+    public static let bluetoothAdapter: TypedKey<String?> = .text(
+        "bluetooth.adapter", "adapter to use, e.g. hci0 (default: the first powered one)")
+    public static let webListen: TypedKey<String?> = .text(
+        "web.listen", kind: .listenAddress,
+        "where `run` serves the web page, JSON API and metrics, [ADDR:]PORT (default: off; ADDR \(ListenAddress.defaultHost))")
+    public static let webToken: TypedKey<String?> = .text(
+        "web.token", "access token of the web page and API; required for any address but loopback", secret: true)
+    public static let webPublicName: TypedKey<String?> = .text(
+        "web.public_name", kind: .hostName, "the name browsers use for the page beyond loopback (a reverse proxy's name); needs web.token")
+    public static let webBehindProxy: TypedKey<Bool> = .flag(
+        "web.behind_proxy", default: false, "a TLS reverse proxy serves the page: required to listen on an address other than loopback")
+    public static let bridgeID: TypedKey<String?> = .text(
+        "bridge.id", "this bridge's name on the broker and in Home Assistant (default: the host name)")
+    public static let householdKey: TypedKey<String?> = .text(
+        "household.key", kind: .householdKey,
+        "the household's shared secret: bridges with it on one broker share drinks, claims and reminders (`household create` / `household join KEY`); unset = no household",
+        secret: true)
+    /// Only per bottle: the person the bottle belongs to, in notification titles and on every
+    /// surface that shows the bottle.
+    public static let owner: TypedKey<String?> = .text(
+        "owner", "the person the bottle belongs to (shown in notification titles)", access: .person, perBottle: true)
+
+    /// Every global setting, in the order `config list` shows them (`owner` exists only per bottle).
+    static let all: [SettingKey] = [
+        timezone.entry, goalML.entry, notificationsEnabled.entry, remindersEnabled.entry, dailyLimit.entry, backOnTrack.entry,
+        activeStart.entry, activeEnd.entry, minDeficitML.entry, resetHour.entry,
+        messagesEnabled.entry, messagesLocale.entry, messagesPool.entry,
+        deadlineEnabled.entry, deadlinePeriod.entry, deadlineHoursBefore.entry, weeklyGoalML.entry,
+        ritualsEnabled.entry, ritualsMorning.entry, ritualsEvening.entry, ritualsTerrain.entry, ritualsNickname.entry,
+        mqttURL.entry, mqttDiscoveryPrefix.entry, mqttTopicPrefix.entry, mqttDiscovery.entry, mqttDiscoveryFormat.entry,
+        mqttBottleID.entry, mqttCAFile.entry, pushURL.entry, pushToken.entry, pushActionURL.entry, desktopEnabled.entry,
+        bottleAddress.entry, bluetoothAdapter.entry, webListen.entry, webToken.entry, webPublicName.entry, webBehindProxy.entry,
+        bridgeID.entry, householdKey.entry,
+    ]
+
+    /// `HH:MM`, as the rules' `TimeOfDay`.
+    private static func timeOfDay(_ name: String, default value: TimeOfDay, _ summary: String, perBottle: Bool = false) -> TypedKey<TimeOfDay> {
+        TypedKey(SettingKey(name, .timeOfDay, default: value.description, summary, access: .person, perBottle: perBottle),
+                 decode: { try? TimeOfDay(parsing: $0) }, fallback: { value })
+    }
+}
+
+extension Configuration {
+    /// The effective value of a setting: `--set`, else `config set`, else the file, else its default.
+    public subscript<Value>(_ key: TypedKey<Value>) -> Value {
+        key.value(of: value(key.name))
+    }
+}

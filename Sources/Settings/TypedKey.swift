@@ -1,0 +1,81 @@
+// A setting with the type of its value. The dotted name, the kind of text it accepts (with its
+// range), the default, who may change it and whether a bottle may have its own are written once,
+// in the table of Setting.swift; code reads a setting as `configuration[Setting.dailyLimit]` and
+// gets a `Bool`, so that a misspelt name is a compile error rather than a silent default.
+
+import Foundation
+
+/// One setting, typed.
+public struct TypedKey<Value: Sendable>: Sendable {
+    /// What `config set/get/list`, the file and `--set` know of it (name, kind, default text).
+    public let entry: SettingKey
+    /// The value of its canonical text (already checked by `entry.normalize`).
+    let decode: @Sendable (String) -> Value?
+    /// The value when the setting is unset and has no default text.
+    let fallback: @Sendable () -> Value
+
+    init(_ entry: SettingKey, decode: @escaping @Sendable (String) -> Value?, fallback: @escaping @Sendable () -> Value) {
+        self.entry = entry
+        self.decode = decode
+        self.fallback = fallback
+    }
+
+    /// The dotted name (`reminders.daily_limit`).
+    public var name: String { entry.name }
+    /// Whether a bottle may have its own (`bottle.<ID>.<name>`, docs/design.md 6).
+    public var perBottle: Bool { entry.perBottle }
+
+    /// The name of bottle `id`'s own value of this setting.
+    public func name(forBottle id: String) -> String {
+        precondition(perBottle, "\(name) is not a setting a bottle may have")
+        return SettingCatalog.bottleKeyName(bottle: id, base: name)
+    }
+
+    /// The value of a canonical text, or the fallback.
+    public func value(of text: String?) -> Value {
+        text.flatMap(decode) ?? fallback()
+    }
+}
+
+extension TypedKey where Value == Bool {
+    static func flag(_ name: String, default value: Bool, _ summary: String, access: SettingAccess = .installation,
+                     perBottle: Bool = false) -> TypedKey<Bool> {
+        TypedKey(SettingKey(name, .bool, default: String(value), summary, access: access, perBottle: perBottle),
+                 decode: { $0 == "true" }, fallback: { value })
+    }
+}
+
+extension TypedKey where Value == Int {
+    static func integer(_ name: String, _ range: ClosedRange<Int>, default value: Int, _ summary: String,
+                        access: SettingAccess = .installation, perBottle: Bool = false) -> TypedKey<Int> {
+        TypedKey(SettingKey(name, .integer(range), default: String(value), summary, access: access, perBottle: perBottle),
+                 decode: { Int($0) }, fallback: { value })
+    }
+}
+
+extension TypedKey where Value == Int? {
+    /// A whole number with no default of its own (the caller computes one).
+    static func optionalInteger(_ name: String, _ range: ClosedRange<Int>, _ summary: String,
+                                access: SettingAccess = .installation, perBottle: Bool = false) -> TypedKey<Int?> {
+        TypedKey(SettingKey(name, .integer(range), default: nil, summary, access: access, perBottle: perBottle),
+                 decode: { Int($0) }, fallback: { nil })
+    }
+}
+
+extension TypedKey where Value == String? {
+    /// Text of some kind (a URL, a path, a name), unset unless configured.
+    static func text(_ name: String, kind: SettingKind = .text, _ summary: String, access: SettingAccess = .installation,
+                     secret: Bool = false, perBottle: Bool = false) -> TypedKey<String?> {
+        TypedKey(SettingKey(name, kind, default: nil, summary, access: access, secret: secret, perBottle: perBottle),
+                 decode: { $0.isEmpty ? nil : $0 }, fallback: { nil })
+    }
+}
+
+extension TypedKey where Value == String {
+    /// Text with a default (a prefix, a choice).
+    static func text(_ name: String, kind: SettingKind = .text, default value: String, _ summary: String,
+                     access: SettingAccess = .installation) -> TypedKey<String> {
+        TypedKey(SettingKey(name, kind, default: value, summary, access: access),
+                 decode: { $0 }, fallback: { value })
+    }
+}
