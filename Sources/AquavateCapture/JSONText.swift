@@ -1,7 +1,8 @@
-// The few pieces of JSON text written by hand: the capture writer's lines (the key order
-// docs/design.md 3.3 shows) and the bridge's `day` events (a year of days per bottle for the web
-// API, where JSONSerialization's cost per object dominated). Writing is simple enough to do
-// without JSONSerialization.
+// The few pieces of JSON text written by hand rather than by JSONEncoder: the capture writer's
+// lines (the key order docs/design.md 3.3 shows, on the sync path: `CaptureEvent.jsonLine`) and
+// the bridge's `day` events (a year of days per bottle for the web API: `BridgeEvent+JSON`).
+// Each is held by a test to the Codable encoding of the same values; strings are escaped as
+// JSONEncoder escapes them, byte for byte (`CaptureLineCodableTests`).
 
 public enum JSONText {
     /// `text` as a JSON string literal, quotes included.
@@ -15,6 +16,9 @@ public enum JSONText {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
+            // \b and \f as JSONEncoder writes them, so a line is byte for byte the Codable one.
+            case "\u{8}": out += "\\b"
+            case "\u{C}": out += "\\f"
             case _ where scalar.value < 0x20:
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex

@@ -377,7 +377,7 @@ public final class HouseholdLink: Sendable {
     /// Publishes a drink this bridge synced (QoS 1). Throws without a connection.
     public func publish(_ drink: Drink) throws(SinkDeliveryError) {
         do {
-            try client.publish(sealed(drinkTopic, Self.payload(drink).text))
+            try client.publish(sealed(drinkTopic, Self.payload(drink)))
         } catch {
             throw .unavailable(error.description)
         }
@@ -447,13 +447,8 @@ public final class HouseholdLink: Sendable {
 
     // MARK: Payload
 
-    static func payload(_ drink: Drink) -> JSONValue {
-        .object([
-            "bottle": .string(drink.bottle), "record_id": .int(Int(drink.recordID)), "timestamp": .int(Int(drink.timestamp)),
-            "amount_ml": .int(drink.amountML), "bottle_level_ml": .int(drink.bottleLevelML),
-            "type_raw": .int(Int(drink.typeRaw)), "flags_raw": .int(Int(drink.flagsRaw)), "deleted": .bool(drink.deleted),
-        ].merging(drink.changedAt.map { ["changed_at": JSONValue.string(String($0))] } ?? [:]) { first, _ in first })
-    }
+    /// The drink's message text (Codable, keys sorted: `HouseholdDrinkMessage`).
+    static func payload(_ drink: Drink) -> String { HouseholdDrinkMessage(drink).text }
 
     /// A serial or an address: what a bridge keys a bottle by (it reaches logs, the history and
     /// topics, so nothing else is taken from the broker).
@@ -465,18 +460,6 @@ public final class HouseholdLink: Sendable {
 
     /// A drink from its payload; nil when any field is missing or out of range.
     static func drink(from payload: [UInt8], origin: String) -> Drink? {
-        guard let json = JSONValue.parse(payload), case let .string(bottle)? = json["bottle"], isBottleKey(bottle),
-              case let .int(recordID)? = json["record_id"], let recordID = UInt32(exactly: recordID),
-              case let .int(timestamp)? = json["timestamp"], let timestamp = UInt32(exactly: timestamp),
-              case let .int(amount)? = json["amount_ml"], Int16(exactly: amount) != nil,
-              case let .int(level)? = json["bottle_level_ml"], Int16(exactly: level) != nil,
-              case let .int(type)? = json["type_raw"], let typeRaw = UInt8(exactly: type),
-              case let .int(flags)? = json["flags_raw"], let flagsRaw = UInt8(exactly: flags),
-              case let .bool(deleted)? = json["deleted"] else { return nil }
-        var changedAt: Double?
-        if case let .string(text)? = json["changed_at"], let time = Double(text), time.isFinite { changedAt = time }
-        return Drink(AquavateProtocol.Drink(bottle: bottle, recordID: recordID, timestamp: timestamp, amountML: amount,
-                                            bottleLevelML: level, typeRaw: typeRaw, flagsRaw: flagsRaw, deleted: deleted),
-                     origin: origin, changedAt: changedAt)
+        HouseholdDrinkMessage.read(payload)?.drink(origin: origin)
     }
 }

@@ -1,4 +1,5 @@
-// The JSON events of docs/design.md 3.4: one object per line, each with "event".
+// The events of docs/design.md 3.4: one JSON object per line, each with "event" (written in
+// BridgeEvent+JSON.swift), or one line of text for a person.
 //
 // `replay --json`, `history --json` and `status --json` all print these, so scripts and tests
 // read one format. Field names are the contract; extra fields may be added, never renamed.
@@ -219,86 +220,9 @@ public enum BridgeEvent: Sendable, Equatable {
     }
 }
 
-// MARK: - JSON
+// MARK: - Text (the JSON lines are BridgeEvent+JSON.swift)
 
 extension BridgeEvent {
-    /// The event as one line of JSON (keys sorted, so output is stable).
-    public func jsonLine() -> String {
-        let object: [String: any Sendable]
-        switch self {
-        case .day(let day):
-            // Written directly, keys sorted as JSONSerialization would: `/api/v1/days?days=365`
-            // lists a day per bottle, and the serializer's cost per object dominated it.
-            let bottle = day.bottle.map { "\"bottle\":\(JSONText.quoted($0))," } ?? ""
-            return "{\(bottle)\"date\":\(JSONText.quoted(day.date)),\"drinks\":\(day.drinks),\"event\":\"day\",\"goal_ml\":\(day.goalML),\"total_ml\":\(day.totalML)}"
-        case .drink(let drink):
-            object = [
-                "event": "drink", "bottle": drink.bottle, "record_id": Int(drink.recordID),
-                "time": ISO8601Text.formatWithMilliseconds(Double(drink.timestamp)), "amount_ml": drink.amountML,
-                "bottle_level_ml": drink.bottleLevelML, "type": drink.kind.rawValue,
-                "deleted": drink.deleted, "new": drink.isNew,
-            ]
-        case .state(let state):
-            object = [
-                "event": "state", "time": ISO8601Text.formatWithMilliseconds(state.time), "daily_total_ml": state.dailyTotalML,
-                "bottle_level_ml": state.bottleLevelML, "battery": state.battery, "unsynced": state.unsynced,
-                "flags": state.flags,
-            ]
-        case .sync(let sync):
-            object = [
-                "event": "sync", "time": ISO8601Text.formatWithMilliseconds(sync.time), "records": sync.records,
-                "chunks": sync.chunks, "outcome": sync.outcome.rawValue, "quarantined": sync.quarantined,
-            ]
-        case .quarantined(let entry):
-            object = [
-                "event": "quarantined", "id": Self.orNull(entry.id.map { Int($0) }), "bottle": entry.bottle,
-                "record_id": Int(entry.recordID), "time": ISO8601Text.formatWithMilliseconds(entry.time),
-                "reason": entry.reason, "problems": entry.problems.map(\.rawValue),
-                "raw": entry.raw.map { String(format: "%02x", $0) }.joined(),
-                "restorable": entry.isRestorable, "resolution": Self.orNull(entry.resolution),
-            ]
-        case .notification(let note):
-            var fields: [String: any Sendable] = [
-                "event": "notification", "time": ISO8601Text.formatWithMilliseconds(note.time), "id": note.id, "kind": note.kind,
-                "title": note.title, "body": note.body,
-            ]
-            if !note.actions.isEmpty { fields["actions"] = note.actions }
-            object = fields
-        case .error(let error):
-            var fields: [String: any Sendable] = ["event": "error", "message": error.message]
-            if let file = error.file { fields["file"] = file }
-            if let line = error.line { fields["line"] = line }
-            object = fields
-        case .command(let command):
-            object = Self.commandObject(command)
-        case .bottle(let bottle):
-            object = [
-                "event": "bottle", "address": Self.orNull(bottle.address), "name": Self.orNull(bottle.name),
-                "serial": Self.orNull(bottle.serial), "firmware": Self.orNull(bottle.firmware), "model": Self.orNull(bottle.model),
-                "goal_ml": Self.orNull(bottle.goalML), "battery": Self.orNull(bottle.battery),
-                "calibrated": Self.orNull(bottle.calibrated), "shake_to_empty": Self.orNull(bottle.shakeToEmpty),
-                "last_seen": Self.orNull(bottle.lastSeen.map(ISO8601Text.formatWithMilliseconds)),
-                "last_sync": Self.orNull(bottle.lastSync.map(ISO8601Text.formatWithMilliseconds)),
-                "unsynced": Self.orNull(bottle.unsynced), "clock_offset_s": Self.orNull(bottle.clockOffset),
-                "pending": bottle.pending.map { Self.commandObject($0) as [String: any Sendable] },
-            ]
-        }
-        // The dictionary holds only strings, numbers, booleans and string arrays: always valid.
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    private static func commandObject(_ command: CommandEvent) -> [String: any Sendable] {
-        [
-            "event": "command", "id": Int(command.id), "bottle": command.bottle, "command": command.command,
-            "argument": orNull(command.argument), "status": command.status, "message": orNull(command.message),
-            "time": ISO8601Text.formatWithMilliseconds(command.time),
-        ]
-    }
-
-    /// JSON null for a missing value (the keys of an event are always there).
-    private static func orNull(_ value: (any Sendable)?) -> any Sendable { value ?? NSNull() }
-
     /// The event as one human-readable line (the default output of `replay` and `history`), its
     /// time local to `timeZone` (the `timezone` setting); JSON stays UTC (docs/design.md 3.4).
     /// - Parameter novelty: say whether a drink was new to the history or already known (replay

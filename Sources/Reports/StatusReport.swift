@@ -126,41 +126,95 @@ public struct StatusReport: Sendable {
         return lines
     }
 
-    public func jsonLine() -> String {
-        var object: [String: any Sendable] = [
-            "event": "status", "time": ISO8601Text.formatWithMilliseconds(at), "today_ml": todayML, "goal_ml": goalML,
-            "urgency": urgency.rawValue, "deficit_ml": deficitML, "reminders_today": remindersToday,
-            "reminders_today_text": remindersTodayText, "daily_limit": dailyLimit, "pending": pending,
-        ]
-        if let bottleID { object["bottle"] = bottleID }
-        if let bottleName { object["bottle_name"] = bottleName }
-        if let owner { object["owner"] = owner }
-        if let lastSync { object["last_sync"] = ISO8601Text.formatWithMilliseconds(lastSync) }
-        if let battery { object["battery"] = battery }
-        if let bottleLevelML { object["bottle_level_ml"] = bottleLevelML }
-        if let unsynced { object["unsynced"] = unsynced }
-        if let bottleClockOffset { object["bottle_clock_offset_s"] = bottleClockOffset }
-        object["pending_commands"] = pendingCommands
-        object["quarantined"] = quarantined
-        object["stuck"] = refusal?.isStuck ?? false
-        if let refusal, refusal.isStuck {
-            object["stuck_since"] = ISO8601Text.formatWithMilliseconds(refusal.since)
-            object["stuck_reason"] = refusal.reason
-            object["stuck_connections"] = refusal.connections
+    /// The `status` event of docs/design.md 3.4 as one JSON line (Codable, keys sorted).
+    public func jsonLine() -> String { BridgeEvent.line(StatusJSON(self)) }
+}
+
+/// The `status` event on the wire. A value the report does not have is left out (synthesized
+/// encoding of an optional), as are the stuck and rule fields when there is nothing to say.
+struct StatusJSON: Encodable {
+    let event = "status"
+    var time: String
+    var todayML: Int
+    var goalML: Int
+    var urgency: String
+    var deficitML: Int
+    var remindersToday: Int
+    var remindersTodayText: String
+    var dailyLimit: Bool
+    var pending: Int
+    var bottle: String?
+    var bottleName: String?
+    var owner: String?
+    var lastSync: String?
+    var battery: Int?
+    var bottleLevelML: Int?
+    var unsynced: Int?
+    var bottleClockOffset: Int?
+    var pendingCommands: [String]
+    var quarantined: Int
+    var stuck: Bool
+    var stuckSince: String?
+    var stuckReason: String?
+    var stuckConnections: Int?
+    var clockSynchronised: Bool?
+    var setTimeWithheld: Bool?
+    var scheduledPending: Int?
+    var dailyMessagesPending: Int?
+    var deadlinePending: Int?
+    var ritualsPending: Int?
+    var ritualStreak: Int?
+    var notes: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case event, time, todayML = "today_ml", goalML = "goal_ml", urgency, deficitML = "deficit_ml",
+             remindersToday = "reminders_today", remindersTodayText = "reminders_today_text", dailyLimit = "daily_limit",
+             pending, bottle, bottleName = "bottle_name", owner, lastSync = "last_sync", battery,
+             bottleLevelML = "bottle_level_ml", unsynced, bottleClockOffset = "bottle_clock_offset_s",
+             pendingCommands = "pending_commands", quarantined, stuck, stuckSince = "stuck_since",
+             stuckReason = "stuck_reason", stuckConnections = "stuck_connections",
+             clockSynchronised = "clock_synchronised", setTimeWithheld = "set_time_withheld",
+             scheduledPending = "scheduled_pending", dailyMessagesPending = "daily_messages_pending",
+             deadlinePending = "deadline_pending", ritualsPending = "rituals_pending", ritualStreak = "ritual_streak", notes
+    }
+
+    init(_ report: StatusReport) {
+        time = ISO8601Text.formatWithMilliseconds(report.at)
+        todayML = report.todayML
+        goalML = report.goalML
+        urgency = report.urgency.rawValue
+        deficitML = report.deficitML
+        remindersToday = report.remindersToday
+        remindersTodayText = report.remindersTodayText
+        dailyLimit = report.dailyLimit
+        pending = report.pending
+        bottle = report.bottleID
+        bottleName = report.bottleName
+        owner = report.owner
+        lastSync = report.lastSync.map(ISO8601Text.formatWithMilliseconds)
+        battery = report.battery
+        bottleLevelML = report.bottleLevelML
+        unsynced = report.unsynced
+        bottleClockOffset = report.bottleClockOffset
+        pendingCommands = report.pendingCommands
+        quarantined = report.quarantined
+        stuck = report.refusal?.isStuck ?? false
+        if let refusal = report.refusal, refusal.isStuck {
+            stuckSince = ISO8601Text.formatWithMilliseconds(refusal.since)
+            stuckReason = refusal.reason
+            stuckConnections = refusal.connections
         }
-        if let clock {
-            object["clock_synchronised"] = clock.sync == .synchronised
-            object["set_time_withheld"] = clock.setTimePolicy.reasonToWithhold(now: at, bottleTime: nil) != nil
+        if let clock = report.clock {
+            clockSynchronised = clock.sync == .synchronised
+            setTimeWithheld = clock.setTimePolicy.reasonToWithhold(now: report.at, bottleTime: nil) != nil
         }
-        if let rules {
-            object["scheduled_pending"] = rules.scheduledPending
-            object["daily_messages_pending"] = rules.dailyMessagesPending
-            object["deadline_pending"] = rules.deadlinePending
-            object["rituals_pending"] = rules.ritualsPending
-            object["ritual_streak"] = rules.ritualStreak
-            if !rules.notes.isEmpty { object["notes"] = rules.notes }
+        if let rules = report.rules {
+            scheduledPending = rules.scheduledPending
+            dailyMessagesPending = rules.dailyMessagesPending
+            deadlinePending = rules.deadlinePending
+            ritualsPending = rules.ritualsPending
+            ritualStreak = rules.ritualStreak
+            if !rules.notes.isEmpty { notes = rules.notes }
         }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
     }
 }

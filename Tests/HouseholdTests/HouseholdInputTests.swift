@@ -1,6 +1,7 @@
 // What another bridge's drink may be: the broker is a network, so a received drink is held to a
 // bottle key's characters and to the bounds of a chunk's records before it is stored.
 
+import AquavateProtocol
 @testable import Household
 @testable import MQTT
 @testable import Sinks
@@ -40,6 +41,43 @@ import Testing
                                                          origin: "kitchen"))
             let problem = HouseholdReplication.record(of: drink, now: now).problem
             #expect(problem?.contains("record #7") == true, "\(amount) \(level) \(timestamp)")
+        }
+    }
+
+    @Test("a drink's message is the bytes the household always sent, and reads back as the same drink")
+    func drinkMessageRoundTrip() throws {
+        for (changedAt, deleted) in [(nil, false), (1_764_000_123.25, true)] as [(Double?, Bool)] {
+            let drink = HouseholdLink.Drink(Drink(bottle: "AQV-0042", recordID: 7, timestamp: 1_764_000_000, amountML: 250,
+                                                  bottleLevelML: -12, typeRaw: 1, flagsRaw: 0x05, deleted: deleted),
+                                            origin: "kitchen", changedAt: changedAt)
+            var fields: [String: JSONValue] = [
+                "bottle": .string("AQV-0042"), "record_id": .int(7), "timestamp": .int(1_764_000_000), "amount_ml": .int(250),
+                "bottle_level_ml": .int(-12), "type_raw": .int(1), "flags_raw": .int(5), "deleted": .bool(deleted),
+            ]
+            if let changedAt { fields["changed_at"] = .string(String(changedAt)) }
+            let text = HouseholdLink.payload(drink)
+            #expect(text == JSONValue.object(fields).text)
+            #expect(HouseholdLink.drink(from: Array(text.utf8), origin: "kitchen") == drink)
+        }
+    }
+
+    @Test("a message that is not a whole drink is refused, and an odd change time only loses the time")
+    func malformedDrinkMessages() throws {
+        let good = String(decoding: payload(), as: UTF8.self)
+        #expect(HouseholdLink.drink(from: payload(), origin: "kitchen") != nil)
+        for bad in ["", "not json", "[1,2]", "\"text\"", "{}", good.replacingOccurrences(of: "\"deleted\":false", with: "\"deleted\":0"),
+                    good.replacingOccurrences(of: "\"record_id\":7", with: "\"record_id\":\"7\""),
+                    good.replacingOccurrences(of: "\"record_id\":7", with: "\"record_id\":-7"),
+                    good.replacingOccurrences(of: "\"record_id\":7", with: "\"record_id\":4294967296"),
+                    good.replacingOccurrences(of: "\"type_raw\":0", with: "\"type_raw\":256"),
+                    good.replacingOccurrences(of: "\"amount_ml\":250", with: "\"amount_ml\":32768"),
+                    good.replacingOccurrences(of: ",\"timestamp\":1764000000", with: "")] {
+            #expect(HouseholdLink.drink(from: Array(bad.utf8), origin: "kitchen") == nil, "\(bad)")
+        }
+        for odd in ["\"x\"", "12", "\"inf\"", "null"] {
+            let text = good.dropLast() + ",\"changed_at\":\(odd)}"
+            let drink = try #require(HouseholdLink.drink(from: Array(text.utf8), origin: "kitchen"), "\(text)")
+            #expect(drink.changedAt == nil)
         }
     }
 }

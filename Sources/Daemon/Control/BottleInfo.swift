@@ -66,10 +66,8 @@ public enum BottleInfo {
             let time = json ? ISO8601Text.formatWithMilliseconds(Double(event.timestamp))
                 : LocalTimeText.format(Double(event.timestamp), in: timeZone)
             if json {
-                lines.append((event.timestamp, jsonLine([
-                    "event": "motion", "bottle": key, "time": time, "duration_s": Int(event.durationSec),
-                    "wake_reason": "\(event.wakeReason)", "drink": event.drinkTaken,
-                ])))
+                lines.append((event.timestamp, BridgeEvent.line(MotionJSON(bottle: key, time: time, durationS: Int(event.durationSec),
+                                                                           wakeReason: "\(event.wakeReason)", drink: event.drinkTaken))))
             } else {
                 lines.append((event.timestamp, "\(time)  awake \(event.durationSec) s (\(event.wakeReason))\(event.drinkTaken ? "  drink" : "")"))
             }
@@ -78,10 +76,9 @@ public enum BottleInfo {
             let time = json ? ISO8601Text.formatWithMilliseconds(Double(session.startTimestamp))
                 : LocalTimeText.format(Double(session.startTimestamp), in: timeZone)
             if json {
-                lines.append((session.startTimestamp, jsonLine([
-                    "event": "backpack", "bottle": key, "time": time, "duration_s": Int(session.durationSec),
-                    "timer_wakes": Int(session.timerWakeCount), "exit": "\(session.exitReason)",
-                ])))
+                lines.append((session.startTimestamp, BridgeEvent.line(BackpackJSON(
+                    bottle: key, time: time, durationS: Int(session.durationSec), timerWakes: Int(session.timerWakeCount),
+                    exit: "\(session.exitReason)"))))
             } else {
                 lines.append((session.startTimestamp, "\(time)  backpack mode \(session.durationSec) s, \(session.timerWakeCount) timer wake(s) (\(session.exitReason))"))
             }
@@ -89,9 +86,28 @@ public enum BottleInfo {
         if lines.isEmpty && !json { return ["no activity stored yet: it is fetched after each sync"] }
         return lines.sorted { $0.0 < $1.0 }.map(\.1)
     }
+}
 
-    private static func jsonLine(_ object: [String: any Sendable]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
-    }
+/// A wake-up of `bottle activity --json` on the wire.
+private struct MotionJSON: Encodable {
+    let event = "motion"
+    var bottle: String
+    var time: String
+    var durationS: Int
+    var wakeReason: String
+    var drink: Bool
+
+    enum CodingKeys: String, CodingKey { case event, bottle, time, durationS = "duration_s", wakeReason = "wake_reason", drink }
+}
+
+/// A backpack session of `bottle activity --json` on the wire.
+private struct BackpackJSON: Encodable {
+    let event = "backpack"
+    var bottle: String
+    var time: String
+    var durationS: Int
+    var timerWakes: Int
+    var exit: String
+
+    enum CodingKeys: String, CodingKey { case event, bottle, time, durationS = "duration_s", timerWakes = "timer_wakes", exit }
 }

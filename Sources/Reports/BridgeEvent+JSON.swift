@@ -1,0 +1,327 @@
+// The JSON events of docs/design.md 3.4, written by Codable: each event has a wire struct whose
+// CodingKeys are the field names of the contract, encoded with sorted keys (so output is stable)
+// and unescaped slashes. A missing value that the contract always shows is `null` (encoded, not
+// left out); one the contract shows only when present (a notification's actions, an error's file
+// and line) is left out.
+//
+// One event is written by hand: `day`. `/api/v1/days?days=365` lists a day per bottle and day,
+// and the encoder's cost per object dominated that answer (docs/performance.md, the web row:
+// `Benchmarks/web.sh`, `days?days=365`). `BridgeEventJSONTests` holds the hand-written line to
+// the Codable encoding of the same `DayJSON` for many values.
+
+import AquavateCapture
+import AquavateProtocol
+import Foundation
+import Timekeeping
+
+extension BridgeEvent {
+    /// The event as one line of JSON (keys sorted, so output is stable).
+    public func jsonLine() -> String {
+        switch self {
+        case .day(let day): return Self.handWrittenDayLine(day)
+        case .drink(let drink): return Self.line(DrinkJSON(drink))
+        case .state(let state): return Self.line(StateJSON(state))
+        case .sync(let sync): return Self.line(SyncJSON(sync))
+        case .quarantined(let entry): return Self.line(QuarantinedJSON(entry))
+        case .notification(let note): return Self.line(NotificationJSON(note))
+        case .error(let error): return Self.line(ErrorJSON(error))
+        case .command(let command): return Self.line(CommandJSON(command))
+        case .bottle(let bottle): return Self.line(BottleJSON(bottle))
+        }
+    }
+
+    /// The `day` line, written directly with the keys in the order the encoder sorts them.
+    package static func handWrittenDayLine(_ day: DayEvent) -> String {
+        let bottle = day.bottle.map { "\"bottle\":\(JSONText.quoted($0))," } ?? ""
+        return "{\(bottle)\"date\":\(JSONText.quoted(day.date)),\"drinks\":\(day.drinks),\"event\":\"day\",\"goal_ml\":\(day.goalML),\"total_ml\":\(day.totalML)}"
+    }
+
+    /// The `day` line by Codable: what the hand-written one must equal (its test).
+    package static func codableDayLine(_ day: DayEvent) -> String { line(DayJSON(day)) }
+
+    /// One wire struct as one line. Encoding these cannot fail: they hold strings, integers,
+    /// booleans, arrays of them and nulls.
+    package static func line(_ value: some Encodable) -> String {
+        String(decoding: (try? eventEncoder.encode(value)) ?? Data(), as: UTF8.self)
+    }
+}
+
+private let eventEncoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return encoder
+}()
+
+/// ISO 8601 UTC with milliseconds, as every event's `time`.
+private func iso(_ seconds: Double) -> String { ISO8601Text.formatWithMilliseconds(seconds) }
+
+// MARK: The wire structs
+
+struct DrinkJSON: Encodable {
+    let event = "drink"
+    var bottle: String
+    var recordID: Int
+    var time: String
+    var amountML: Int
+    var bottleLevelML: Int
+    var type: String
+    var deleted: Bool
+    var new: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case event, bottle, recordID = "record_id", time, amountML = "amount_ml", bottleLevelML = "bottle_level_ml", type,
+             deleted, new
+    }
+
+    init(_ drink: BridgeEvent.DrinkEvent) {
+        bottle = drink.bottle
+        recordID = Int(drink.recordID)
+        time = iso(Double(drink.timestamp))
+        amountML = drink.amountML
+        bottleLevelML = drink.bottleLevelML
+        type = drink.kind.rawValue
+        deleted = drink.deleted
+        new = drink.isNew
+    }
+}
+
+struct StateJSON: Encodable {
+    let event = "state"
+    var time: String
+    var dailyTotalML: Int
+    var bottleLevelML: Int
+    var battery: Int
+    var unsynced: Int
+    var flags: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case event, time, dailyTotalML = "daily_total_ml", bottleLevelML = "bottle_level_ml", battery, unsynced, flags
+    }
+
+    init(_ state: BridgeEvent.StateEvent) {
+        time = iso(state.time)
+        dailyTotalML = state.dailyTotalML
+        bottleLevelML = state.bottleLevelML
+        battery = state.battery
+        unsynced = state.unsynced
+        flags = state.flags
+    }
+}
+
+struct SyncJSON: Encodable {
+    let event = "sync"
+    var time: String
+    var records: Int
+    var chunks: Int
+    var outcome: String
+    var quarantined: Int
+
+    enum CodingKeys: String, CodingKey { case event, time, records, chunks, outcome, quarantined }
+
+    init(_ sync: BridgeEvent.SyncEvent) {
+        time = iso(sync.time)
+        records = sync.records
+        chunks = sync.chunks
+        outcome = sync.outcome.rawValue
+        quarantined = sync.quarantined
+    }
+}
+
+struct QuarantinedJSON: Encodable {
+    let event = "quarantined"
+    var id: Int?
+    var bottle: String
+    var recordID: Int
+    var time: String
+    var reason: String
+    var problems: [String]
+    var raw: String
+    var restorable: Bool
+    var resolution: String?
+
+    enum CodingKeys: String, CodingKey {
+        case event, id, bottle, recordID = "record_id", time, reason, problems, raw, restorable, resolution
+    }
+
+    init(_ entry: BridgeEvent.QuarantinedEvent) {
+        id = entry.id.map { Int($0) }
+        bottle = entry.bottle
+        recordID = Int(entry.recordID)
+        time = iso(entry.time)
+        reason = entry.reason
+        problems = entry.problems.map(\.rawValue)
+        raw = entry.raw.map { String(format: "%02x", $0) }.joined()
+        restorable = entry.isRestorable
+        resolution = entry.resolution
+    }
+
+    // `id` and `resolution` are always there, null when unset.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(event, forKey: .event)
+        try container.encode(id, forKey: .id)
+        try container.encode(bottle, forKey: .bottle)
+        try container.encode(recordID, forKey: .recordID)
+        try container.encode(time, forKey: .time)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(problems, forKey: .problems)
+        try container.encode(raw, forKey: .raw)
+        try container.encode(restorable, forKey: .restorable)
+        try container.encode(resolution, forKey: .resolution)
+    }
+}
+
+struct DayJSON: Encodable {
+    let event = "day"
+    var date: String
+    var totalML: Int
+    var drinks: Int
+    var goalML: Int
+    /// Only where the history holds several bottles.
+    var bottle: String?
+
+    enum CodingKeys: String, CodingKey { case event, date, totalML = "total_ml", drinks, goalML = "goal_ml", bottle }
+
+    init(_ day: BridgeEvent.DayEvent) {
+        date = day.date
+        totalML = day.totalML
+        drinks = day.drinks
+        goalML = day.goalML
+        bottle = day.bottle
+    }
+}
+
+struct NotificationJSON: Encodable {
+    let event = "notification"
+    var time: String
+    var id: String
+    var kind: String
+    var title: String
+    var body: String
+    /// Left out when there are none.
+    var actions: [String]?
+
+    enum CodingKeys: String, CodingKey { case event, time, id, kind, title, body, actions }
+
+    init(_ note: BridgeEvent.NotificationEvent) {
+        time = iso(note.time)
+        id = note.id
+        kind = note.kind
+        title = note.title
+        body = note.body
+        actions = note.actions.isEmpty ? nil : note.actions
+    }
+}
+
+struct ErrorJSON: Encodable {
+    let event = "error"
+    var message: String
+    /// Left out when the error is not about an input file.
+    var file: String?
+    var line: Int?
+
+    enum CodingKeys: String, CodingKey { case event, message, file, line }
+
+    init(_ error: BridgeEvent.ErrorEvent) {
+        message = error.message
+        file = error.file
+        line = error.line
+    }
+}
+
+struct CommandJSON: Encodable {
+    let event = "command"
+    var id: Int
+    var bottle: String
+    var command: String
+    var argument: String?
+    var status: String
+    var message: String?
+    var time: String
+
+    enum CodingKeys: String, CodingKey { case event, id, bottle, command, argument, status, message, time }
+
+    init(_ command: BridgeEvent.CommandEvent) {
+        id = Int(command.id)
+        bottle = command.bottle
+        self.command = command.command
+        argument = command.argument
+        status = command.status
+        message = command.message
+        time = iso(command.time)
+    }
+
+    // `argument` and `message` are always there, null when unset.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(event, forKey: .event)
+        try container.encode(id, forKey: .id)
+        try container.encode(bottle, forKey: .bottle)
+        try container.encode(command, forKey: .command)
+        try container.encode(argument, forKey: .argument)
+        try container.encode(status, forKey: .status)
+        try container.encode(message, forKey: .message)
+        try container.encode(time, forKey: .time)
+    }
+}
+
+struct BottleJSON: Encodable {
+    let event = "bottle"
+    var address: String?
+    var name: String?
+    var serial: String?
+    var firmware: String?
+    var model: String?
+    var goalML: Int?
+    var battery: Int?
+    var calibrated: Bool?
+    var shakeToEmpty: Bool?
+    var lastSeen: String?
+    var lastSync: String?
+    var unsynced: Int?
+    var clockOffset: Int?
+    var pending: [CommandJSON]
+
+    enum CodingKeys: String, CodingKey {
+        case event, address, name, serial, firmware, model, goalML = "goal_ml", battery, calibrated,
+             shakeToEmpty = "shake_to_empty", lastSeen = "last_seen", lastSync = "last_sync", unsynced,
+             clockOffset = "clock_offset_s", pending
+    }
+
+    init(_ bottle: BridgeEvent.BottleEvent) {
+        address = bottle.address
+        name = bottle.name
+        serial = bottle.serial
+        firmware = bottle.firmware
+        model = bottle.model
+        goalML = bottle.goalML
+        battery = bottle.battery
+        calibrated = bottle.calibrated
+        shakeToEmpty = bottle.shakeToEmpty
+        lastSeen = bottle.lastSeen.map(iso)
+        lastSync = bottle.lastSync.map(iso)
+        unsynced = bottle.unsynced
+        clockOffset = bottle.clockOffset
+        pending = bottle.pending.map(CommandJSON.init)
+    }
+
+    // Every key is always there, null when unknown (`bottle info --json`, docs/design.md 3.5).
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(event, forKey: .event)
+        try container.encode(address, forKey: .address)
+        try container.encode(name, forKey: .name)
+        try container.encode(serial, forKey: .serial)
+        try container.encode(firmware, forKey: .firmware)
+        try container.encode(model, forKey: .model)
+        try container.encode(goalML, forKey: .goalML)
+        try container.encode(battery, forKey: .battery)
+        try container.encode(calibrated, forKey: .calibrated)
+        try container.encode(shakeToEmpty, forKey: .shakeToEmpty)
+        try container.encode(lastSeen, forKey: .lastSeen)
+        try container.encode(lastSync, forKey: .lastSync)
+        try container.encode(unsynced, forKey: .unsynced)
+        try container.encode(clockOffset, forKey: .clockOffset)
+        try container.encode(pending, forKey: .pending)
+    }
+}
