@@ -199,7 +199,7 @@ let package = Package(
         // DaysAhead/days-ahead.c: compiled by the tests themselves, into a library they preload (FakeDays.swift).
         .testTarget(name: "HomeAssistantTests", dependencies: ["BusTestSupport", "Locking", "ProcessSupport", "Timekeeping"],
                     exclude: ["DaysAhead"]),
-        .testTarget(name: "WebTests", dependencies: ["Web", "Settings", "Reports", "History", "Locking", "Timekeeping", "ProcessSupport", "AquavateProtocol", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "WebTests", dependencies: ["Web", "Settings", "Reports", "Reminders", "History", "Locking", "Timekeeping", "ProcessSupport", "AquavateProtocol", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BridgeTests", dependencies: ["Locking", "Timekeeping", "Ingest", "Daemon", "Diagnostics", "Delivery", "Settings", "MQTT", "Household", "Reminding", "HostClock", "Reports", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks", "BusTestSupport", "ProcessSupport", "CLink"]),
     ]
 )

@@ -191,7 +191,7 @@ enum OpenAPIDocument {
               summary: Prometheus text exposition
               responses:
                 "200":
-                  description: aquavate_today_ml, aquavate_goal_ml, aquavate_drinks_total, aquavate_battery_percent, aquavate_last_sync_timestamp_seconds, aquavate_syncs_total, each with a bottle label
+                  description: 'in base units, each with a bottle label: aquavate_today_liters, aquavate_goal_liters, aquavate_deficit_liters, aquavate_urgency{state}, aquavate_drinks_total, aquavate_battery_ratio, aquavate_bottle_level_liters, aquavate_last_sync_timestamp_seconds, aquavate_syncs_total{outcome}, aquavate_pending_commands, aquavate_quarantined_records, aquavate_stuck; and aquavate_household_dropped_messages_total{reason}'
                   content:
                     text/plain: {schema: {type: string}}
                 "401": {$ref: "#/components/responses/Unauthorized"}

@@ -5,6 +5,7 @@ import BusTestSupport
 import Foundation
 import History
 @testable import Reports
+import Reminders
 import Testing
 import Timekeeping
 @testable import Web
@@ -140,23 +141,44 @@ import Timekeeping
         }
     }
 
-    @Test func metricsArePrometheusTextFromTheHistory() async throws {
+    /// Read by Prometheus' own parser (prometheus_client), not by our expectation of the format:
+    /// base units (litres, a 0–1 ratio, seconds), the pace's deficit and urgency, per bottle.
+    @Test func metricsArePrometheusTextInBaseUnits() async throws {
         let fixture = try WebFixture()
         defer { fixture.remove() }
         try await fixture.withServer { port in
             let reply = try await RawHTTP.send(port: port, "GET", "/metrics")
             #expect(reply.status == 200)
             #expect(reply.headers["content-type"]?.hasPrefix("text/plain") == true)
-            let lines = Set(reply.body.split(separator: "\n").map(String.init))
-            #expect(lines.contains(#"aquavate_today_ml{bottle="AQ-ANA-0001"} 750.0"#), "\(reply.body)")
-            #expect(lines.contains(#"aquavate_today_ml{bottle="AQ-BEA-0002"} 400.0"#))
-            #expect(lines.contains(#"aquavate_goal_ml{bottle="AQ-ANA-0001"} 2000.0"#))
-            #expect(lines.contains(#"aquavate_drinks_total{bottle="AQ-ANA-0001"} 24"#))
-            #expect(lines.contains(#"aquavate_battery_percent{bottle="AQ-ANA-0001"} 81.0"#))
-            #expect(lines.contains("aquavate_last_sync_timestamp_seconds{bottle=\"AQ-ANA-0001\"} \(Double(WebFixture.now - 600))")
-                    || lines.contains("aquavate_last_sync_timestamp_seconds{bottle=\"AQ-ANA-0001\"} \(Int(WebFixture.now - 600))"))
-            #expect(lines.contains(#"aquavate_syncs_total{bottle="AQ-ANA-0001",outcome="complete"} 0"#))
-            #expect(lines.contains("# TYPE aquavate_drinks_total counter"))
+            let samples = try await PythonCheckers.prometheusSamples(reply.body)
+            let ana = #"bottle="AQ-ANA-0001""#, bea = #"bottle="AQ-BEA-0002""#
+            #expect(samples["aquavate_today_liters{\(ana)}"] == 0.75, "\(reply.body)")
+            #expect(samples["aquavate_today_liters{\(bea)}"] == 0.4)
+            #expect(samples["aquavate_goal_liters{\(ana)}"] == 2.0)
+            #expect(samples["aquavate_goal_liters{\(bea)}"] == 2.5)
+            // The deficit and urgency of `status` for each bottle (the same pace, the same settings).
+            for (label, id) in [(ana, WebFixture.ana), (bea, WebFixture.bea)] {
+                let bottle = try #require(try fixture.history.bottleState(id: id))
+                let status = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WebFixture.now, bottle: bottle)
+                #expect(status.deficitML > 0, "the fixture's afternoon is behind the pace")
+                #expect(samples["aquavate_deficit_liters{\(label)}"] == Double(status.deficitML) / 1000)
+                for state in Urgency.allCases {
+                    #expect(samples["aquavate_urgency{\(label),state=\"\(state.rawValue)\"}"] == (state == status.urgency ? 1 : 0), "\(id) \(state)")
+                }
+            }
+            #expect(samples["aquavate_drinks_total{\(ana)}"] == 24)
+            #expect(samples["# TYPE aquavate_drinks"] == 1, "a counter")
+            #expect(samples["aquavate_battery_ratio{\(ana)}"] == 0.81)
+            #expect(samples["aquavate_bottle_level_liters{\(ana)}"] == 0.42)
+            #expect(samples["aquavate_last_sync_timestamp_seconds{\(ana)}"] == WebFixture.now - 600)
+            #expect(samples["aquavate_syncs_total{\(ana),outcome=\"complete\"}"] == 0)
+            #expect(samples["aquavate_quarantined_records{\(ana)}"] == 0)
+            #expect(samples["aquavate_stuck{\(ana)}"] == 0)
+            #expect(samples["aquavate_pending_commands{\(ana)}"] == 0)
+            // The old names in ml and percent are gone.
+            #expect(!samples.keys.contains { $0.contains("_ml") || $0.contains("percent") })
+            // The same figures are the same bytes (the registry's own order changes each time).
+            for _ in 0..<5 { #expect(try await RawHTTP.send(port: port, "GET", "/metrics").body == reply.body) }
         }
     }
 
@@ -188,8 +210,8 @@ import Timekeeping
         let status = try StatusReport.make(history: fixture.history, configuration: configuration, at: WebFixture.now, bottle: ana)
         #expect(status.goalML == 1800)
         let metrics = String(decoding: try MetricsPage.render(context), as: UTF8.self)
-        #expect(metrics.contains(#"aquavate_goal_ml{bottle="AQ-ANA-0001"} 1800.0"#), "\(metrics)")
-        #expect(metrics.contains(#"aquavate_goal_ml{bottle="AQ-BEA-0002"} 2500.0"#), "the other bottle keeps its own")
+        #expect(metrics.contains(#"aquavate_goal_liters{bottle="AQ-ANA-0001"} 1.8"#), "\(metrics)")
+        #expect(metrics.contains(#"aquavate_goal_liters{bottle="AQ-BEA-0002"} 2.5"#), "the other bottle keeps its own")
         let days = try JSONSerialization.jsonObject(with: Data(try JSONAPI.days(context, query: FormFields("days=1")).utf8)) as? [[String: Any]]
         #expect(days?.first { $0["bottle"] as? String == WebFixture.ana }?["goal_ml"] as? Int == 1800, "\(days ?? [])")
         let model = try DashboardModel.make(context)
