@@ -291,12 +291,21 @@ extension BridgeEvent {
         return String(decoding: data, as: UTF8.self)
     }
 
-    private static func commandObject(_ command: CommandEvent) -> [String: any Sendable] {
-        [
+    /// The `command` event's object (docs/design.md 3.5): numbers and enum values only, the
+    /// command's value under its own key (`goal_ml`, `record_id`, `on`), never the stored text.
+    static func commandObject(_ command: CommandEvent) -> [String: any Sendable] {
+        var object: [String: any Sendable] = [
             "event": "command", "id": Int(command.id), "bottle": command.bottle, "command": command.command,
-            "argument": orNull(command.argument), "status": command.status, "message": orNull(command.message),
+            "status": command.status, "message": orNull(command.message),
             "time": ISO8601Text.formatWithMilliseconds(command.time),
         ]
+        switch BottleAction(kind: command.command, argument: command.argument) {
+        case .setGoal(let goal)?: object["goal_ml"] = goal
+        case .deleteDrink(let recordID, _)?: object["record_id"] = Int(recordID)
+        case .shakeToEmpty(let on)?: object["on"] = on
+        case .tare?, nil: break
+        }
+        return object
     }
 
     /// JSON null for a missing value (the keys of an event are always there).

@@ -55,7 +55,7 @@ enum OpenAPIDocument {
                 reminders_today_text: {type: string}
                 daily_limit: {type: boolean}
                 pending: {type: integer}
-                pending_commands: {type: array, items: {type: string}}
+                pending_commands: {type: array, items: {$ref: "#/components/schemas/Command"}, description: bottle commands waiting for its next connection}
                 bottle: {type: string}
                 bottle_name: {type: string}
                 last_sync: {type: string, format: date-time}
@@ -96,16 +96,18 @@ enum OpenAPIDocument {
                 bottle: {type: string, description: serial or address; optional with one bottle}
             Command:
               type: object
-              required: [event, id, bottle, command, argument, status, message, time]
+              required: [event, id, bottle, command, status, message, time]
               properties:
                 event: {const: command}
                 id: {type: integer}
                 bottle: {type: string}
-                command: {type: string}
-                argument: {type: [string, "null"]}
+                command: {enum: [goal, delete, tare, shake-to-empty]}
                 status: {enum: [pending, applied, failed]}
                 message: {type: [string, "null"]}
                 time: {type: string, format: date-time}
+                goal_ml: {type: integer, description: for goal}
+                record_id: {type: integer, description: for delete}
+                "on": {type: boolean, description: for shake-to-empty}
         security:
           - token: []
           - {}

@@ -77,7 +77,8 @@ import Timekeeping
             #expect(goal.status == 202)
             #expect(goal.jsonObject["event"] as? String == "command")
             #expect(goal.jsonObject["status"] as? String == "pending")
-            #expect(goal.jsonObject["argument"] as? String == "2200")
+            #expect(goal.jsonObject["goal_ml"] as? Int == 2200)
+            #expect(goal.jsonObject["argument"] == nil, "numbers, not the stored text")
             #expect(try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending]).map(\.argument) == ["2200"])
 
             let record = try fixture.anaSecondDrinkToday
@@ -139,6 +140,40 @@ import Timekeeping
             #expect(try fixture.history.commands(statuses: [.pending]).isEmpty)
             #expect(try await RawHTTP.send(port: port, "GET", "/api/v1/status").status == 200)
         }
+    }
+
+    /// `pending_commands` is data (docs/design.md 3.5): `command` events with the value under its
+    /// own key, in `status --json`, `/api/v1/status` and `bottle info --json`'s `pending`.
+    @Test func pendingCommandsAreCommandObjects() async throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        let control = BottleControl(history: fixture.history)
+        _ = try control.queue(.goal(2600), bottle: WebFixture.ana, at: WebFixture.now)
+        _ = try control.queue(.delete(recordID: Int(try fixture.anaSecondDrinkToday)), bottle: WebFixture.ana, at: WebFixture.now)
+        _ = try control.queue(.shakeToEmpty(false), bottle: WebFixture.ana, at: WebFixture.now)
+        _ = try control.queue(.tare, bottle: WebFixture.ana, at: WebFixture.now)
+        try await fixture.withServer { port in
+            // Ana's is the most recently seen bottle.
+            let status = try await RawHTTP.send(port: port, "GET", "/api/v1/status").jsonObject
+            let pending = try #require(status["pending_commands"] as? [[String: Any]])
+            #expect(pending.map { $0["command"] as? String } == ["goal", "delete", "shake-to-empty", "tare"])
+            #expect(pending.allSatisfy { $0["event"] as? String == "command" && $0["status"] as? String == "pending"
+                && $0["bottle"] as? String == WebFixture.ana && $0["id"] is Int && $0["argument"] == nil })
+            #expect(pending[0]["goal_ml"] as? Int == 2600)
+            #expect(pending[1]["record_id"] as? Int == Int(try fixture.anaSecondDrinkToday))
+            #expect(pending[2]["on"] as? Bool == false)
+            #expect(pending[3].keys.filter { ["goal_ml", "record_id", "on"].contains($0) }.isEmpty)
+        }
+        // `bottle info --json`'s `bottle` event carries the same objects.
+        let stored = try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending])
+        let line = BridgeEvent.bottle(.init(address: "AA:00:00:00:00:01", pending: stored.map(BridgeEvent.CommandEvent.init))).jsonLine()
+        let info = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let pending = try #require(info["pending"] as? [[String: Any]])
+        #expect(pending.first?["goal_ml"] as? Int == 2600)
+        #expect(pending.allSatisfy { $0["argument"] == nil })
+        // The text of `status` still says them in words.
+        let text = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WebFixture.now).textLines()
+        #expect(text.contains { $0.hasPrefix("Pending bottle commands: goal 2600 ml (#") })
     }
 
     /// Read by Prometheus' own parser (prometheus_client), not by our expectation of the format:
