@@ -122,7 +122,7 @@ struct AccessGuard: Sendable {
 
     /// A browser asking for a page is sent to the login page; anything else gets 401 JSON.
     private func unauthorised(_ request: Request) -> any Error {
-        if request.method == .get, request.uri.path == "/" || request.uri.path.hasPrefix("/bottle") {
+        if request.method == .get || request.method == .head, request.uri.path == "/" || request.uri.path.hasPrefix("/bottle") {
             return Redirect(to: "/login")
         }
         var error = WebError(status: .unauthorized, message: "this bridge needs its web token: send Authorization: Bearer TOKEN, or log in at /login")

@@ -37,12 +37,15 @@ enum WebRoute: Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The route of a request; HEAD is the GET route's (docs/design.md 3.6: every route that
+    /// answers GET answers HEAD, with the same headers and no body).
     static func find(method: String, path: String) -> WebRoute? {
-        allCases.first { $0.method == method && $0.path == path }
+        let method = method == "HEAD" ? "GET" : method
+        return allCases.first { $0.method == method && $0.path == path }
     }
 
-    /// The methods a path answers, for 405.
+    /// The methods a path answers, for 405: HEAD wherever GET.
     static func methods(path: String) -> [String] {
-        allCases.filter { $0.path == path }.map(\.method)
+        allCases.filter { $0.path == path }.flatMap { $0.method == "GET" ? ["GET", "HEAD"] : [$0.method] }
     }
 }
