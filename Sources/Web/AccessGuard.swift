@@ -173,4 +173,6 @@ extension HTTPFields.Element.Name {
     static let secFetchSite = HeaderName("Sec-Fetch-Site")!
     static let xContentTypeOptions = HeaderName("X-Content-Type-Options")!
     static let referrerPolicy = HeaderName("Referrer-Policy")!
+    /// RFC 8288: the next page of `/api/v1/drinks`.
+    static let link = HeaderName("Link")!
 }

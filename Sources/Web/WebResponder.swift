@@ -81,11 +81,17 @@ struct WebResponder: HTTPResponder {
             let form = FormFields(try await body(request, type: "application/x-www-form-urlencoded"))
             return try await formAction(route, form)
         case .status:
-            return try await json(key: path, gzip: gzip) { try JSONAPI.status(context) }
+            return try await json(key: "\(path)?\(request.uri.query ?? "")", gzip: gzip) { try JSONAPI.status(context, query: query) }
+        case .bottles:
+            return try await json(key: path, gzip: gzip) { try JSONAPI.bottles(context) }
         case .days:
             return try await json(key: "\(path)?\(request.uri.query ?? "")", gzip: gzip) { try JSONAPI.days(context, query: query) }
         case .drinks:
-            return try await json(key: "\(path)?\(request.uri.query ?? "")", gzip: gzip) { try JSONAPI.drinks(context, query: query) }
+            let page = try await WebWork.run { try JSONAPI.drinks(context, query: query) }
+            var response = try await Self.payload(Array(page.json.utf8), type: "application/json; charset=utf-8", gzip: gzip)
+            // The next (older) page, as RFC 8288 links it.
+            if let next = page.next { response.headers[.link] = "<\(path)?\(next)>; rel=\"next\"" }
+            return response
         case .command:
             let data = Data((try await body(request, type: "application/json")).utf8)
             return try await json(status: .accepted, gzip: gzip) { try JSONAPI.command(context, body: data) }

@@ -3,7 +3,7 @@
 
 enum WebRoute: Sendable, Hashable, CaseIterable {
     case dashboard, loginPage, login, logout, setGoal, deleteDrink, dailyLimit
-    case status, days, drinks, command, openAPI, metrics
+    case status, bottles, days, drinks, command, openAPI, metrics
 
     var method: String {
         switch self {
@@ -21,6 +21,7 @@ enum WebRoute: Sendable, Hashable, CaseIterable {
         case .deleteDrink: return "/actions/delete"
         case .dailyLimit: return "/actions/daily-limit"
         case .status: return "/api/v1/status"
+        case .bottles: return "/api/v1/bottles"
         case .days: return "/api/v1/days"
         case .drinks: return "/api/v1/drinks"
         case .command: return "/api/v1/commands"
@@ -32,7 +33,7 @@ enum WebRoute: Sendable, Hashable, CaseIterable {
     /// Part of the JSON API (and so of /api/openapi.yaml), as opposed to the page's own forms.
     var isAPI: Bool {
         switch self {
-        case .status, .days, .drinks, .command, .openAPI, .metrics: return true
+        case .status, .bottles, .days, .drinks, .command, .openAPI, .metrics: return true
         default: return false
         }
     }

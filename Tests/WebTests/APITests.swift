@@ -67,6 +67,34 @@ import Timekeeping
         }
     }
 
+    /// Whatever the query, each endpoint answers 200 or a 4xx with a JSON `error`, and the
+    /// server goes on answering (docs/design.md 3.6: never a crash).
+    @Test func hostileQueriesAreAnsweredNeverCrashed() async throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        let values = ["", "%", "%zz", "-0", "0x10", "1e9999", String(repeating: "9", count: 400), "\u{0}", "\n", "😀", "../../etc/passwd",
+                      "' OR 1=1 --", "2026-02-30T00:00:00Z", "9999-12-31T23:59:59Z", "NaN", "-inf", "1.5", " 7", "aquavate:AA:00",
+                      "2147483648", "-9223372036854775809", String(repeating: "A", count: 64)]
+        try await fixture.withServer { port in
+            for endpoint in ["/api/v1/drinks", "/api/v1/days", "/api/v1/status", "/api/v1/bottles"] {
+                for parameter in ["limit", "before", "bottle", "days"] {
+                    for value in values {
+                        let encoded = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                        let path = "\(endpoint)?\(parameter)=\(encoded)" + (parameter == "limit" ? "" : "&limit=2")
+                        let reply = try await RawHTTP.send(port: port, "GET", path)
+                        #expect([200, 400, 404].contains(reply.status), "\(path): \(reply.status)")
+                        if reply.status != 200 {
+                            #expect(reply.error?.isEmpty == false, "\(path): \(reply.body)")
+                        } else {
+                            #expect(reply.json != nil, "\(path): not JSON")
+                        }
+                    }
+                }
+            }
+            #expect(try await RawHTTP.send(port: port, "GET", "/api/v1/status").status == 200)
+        }
+    }
+
     @Test func commandsGoThroughTheBottleQueue() async throws {
         let fixture = try WebFixture()
         defer { fixture.remove() }
@@ -112,6 +140,25 @@ import Timekeeping
                 ("GET", "/api/v1/days?days=99999999999999999999999", [], nil, 400, "days must be"),
                 ("GET", "/api/v1/drinks?days=-1", [], nil, 400, "days must be"),
                 ("GET", "/api/v1/days?bottle=nobody", [], nil, 404, "no bottle nobody"),
+                ("GET", "/api/v1/status?bottle=nobody", [], nil, 404, "no bottle nobody"),
+                ("GET", "/api/v1/status?bottle=", [], nil, 400, "bottle must be"),
+                ("GET", "/api/v1/status?bottle=%00%0a", [], nil, 400, "bottle must be"),
+                ("GET", "/api/v1/status?bottle=" + String(repeating: "A", count: 65), [], nil, 400, "bottle must be"),
+                ("GET", "/api/v1/drinks?bottle=%3Cscript%3E", [], nil, 400, "bottle must be"),
+                ("GET", "/api/v1/drinks?bottle=nobody", [], nil, 404, "no bottle nobody"),
+                ("GET", "/api/v1/drinks?limit=0", [], nil, 400, "limit must be"),
+                ("GET", "/api/v1/drinks?limit=10001", [], nil, 400, "limit must be"),
+                ("GET", "/api/v1/drinks?limit=ten", [], nil, 400, "limit must be"),
+                ("GET", "/api/v1/drinks?limit=", [], nil, 400, "limit must be"),
+                ("GET", "/api/v1/drinks?limit=99999999999999999999999", [], nil, 400, "limit must be"),
+                ("GET", "/api/v1/drinks?before=yesterday", [], nil, 400, "before must be"),
+                ("GET", "/api/v1/drinks?before=0", [], nil, 400, "before must be"),
+                ("GET", "/api/v1/drinks?before=-5", [], nil, 400, "before must be"),
+                ("GET", "/api/v1/drinks?before=4294967296", [], nil, 400, "before must be"),
+                ("GET", "/api/v1/drinks?before=1e400", [], nil, 400, "before must be"),
+                ("GET", "/api/v1/drinks?before=2026-11-20", [], nil, 400, "before must be"),
+                ("GET", "/api/v1/drinks?before=2026-11-20T10:00:00", [], nil, 400, "before must be"),
+                ("GET", "/api/v1/drinks?before=", [], nil, 400, "before must be"),
                 ("POST", "/api/v1/commands", json, "{nonsense", 400, "JSON object"),
                 ("POST", "/api/v1/commands", json, "[1,2]", 400, "JSON object"),
                 ("POST", "/api/v1/commands", json, #"{"command":"explode"}"#, 400, "unknown command"),
@@ -139,6 +186,104 @@ import Timekeeping
             // Nothing was queued by any of them, and the server still answers.
             #expect(try fixture.history.commands(statuses: [.pending]).isEmpty)
             #expect(try await RawHTTP.send(port: port, "GET", "/api/v1/status").status == 200)
+        }
+    }
+
+    /// `?bottle=` picks the bottle by serial or address, in any case; without it, the most
+    /// recently seen (Ana's).
+    @Test func statusAnswersTheBottleAsked() async throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        try await fixture.withServer { port in
+            func expected(_ id: String?) throws -> NSDictionary {
+                let bottle = try id.map { try #require(try fixture.history.bottleState(id: $0)) }
+                let line = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WebFixture.now, bottle: bottle).jsonLine()
+                return try JSONSerialization.jsonObject(with: Data(line.utf8)) as! NSDictionary
+            }
+            for (query, id) in [(WebFixture.bea, WebFixture.bea), ("aa:00:00:00:00:02", WebFixture.bea), (WebFixture.ana.lowercased(), WebFixture.ana)] {
+                let reply = try await RawHTTP.send(port: port, "GET", "/api/v1/status?bottle=\(query)")
+                #expect(reply.status == 200)
+                #expect(reply.jsonObject as NSDictionary == (try expected(id)), "\(query)")
+                #expect(reply.jsonObject["bottle"] as? String == id)
+            }
+            let bea = try await RawHTTP.send(port: port, "GET", "/api/v1/status?bottle=\(WebFixture.bea)")
+            #expect(bea.jsonObject["goal_ml"] as? Int == 2500)
+            let plain = try await RawHTTP.send(port: port, "GET", "/api/v1/status")
+            #expect(plain.jsonObject["bottle"] as? String == WebFixture.ana)
+            let unknown = try await RawHTTP.send(port: port, "GET", "/api/v1/status?bottle=AQ-NOPE")
+            #expect(unknown.status == 404)
+            #expect(unknown.error?.contains("no bottle AQ-NOPE") == true)
+        }
+    }
+
+    @Test func bottlesListsTheStatusOfEveryBottle() async throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        try await fixture.withServer { port in
+            let reply = try await RawHTTP.send(port: port, "GET", "/api/v1/bottles")
+            #expect(reply.status == 200)
+            let each = try StatusReport.makeEach(history: fixture.history, configuration: fixture.configuration, at: WebFixture.now)
+            let want = try each.map { try JSONSerialization.jsonObject(with: Data($0.jsonLine().utf8)) as! NSDictionary }
+            #expect(reply.jsonArray.map { $0 as NSDictionary } == want)
+            #expect(reply.jsonArray.map { $0["bottle"] as? String } == [WebFixture.ana, WebFixture.bea], "most recently seen first")
+            #expect(Set(reply.jsonArray.compactMap { $0["goal_ml"] as? Int }) == [2000, 2500])
+        }
+        // Before any bottle: an empty list, not a status of nobody.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("web-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let history = try DrinkHistory(path: folder.appendingPathComponent("history.sqlite").path, durability: .normal)
+        let context = WebContext(history: history, baseConfiguration: fixture.configuration, clock: ManualClock(WebFixture.now))
+        #expect(try JSONAPI.bottles(context) == "[]")
+    }
+
+    /// Following the `Link` of each page lists every drink once, oldest first within a page, none
+    /// past `limit`; a page never splits a second that two bottles drank in.
+    @Test func drinksPageByLinkWithoutLosingOrRepeatingOne() async throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        // Both bottles in the same second, twice, around today's drinks.
+        let shared = LocalDay(containing: WebFixture.now, timeZone: WebFixture.zone).interval(in: WebFixture.zone).start + 10 * 3600
+        _ = try fixture.history.store([WebFixture.record(500, at: shared, ml: 111), WebFixture.record(501, at: shared + 1, ml: 112)],
+                                      bottle: WebFixture.ana, at: WebFixture.now)
+        _ = try fixture.history.store([WebFixture.record(500, at: shared, ml: 121), WebFixture.record(501, at: shared + 1, ml: 122)],
+                                      bottle: WebFixture.bea, at: WebFixture.now)
+        try await fixture.withServer { port in
+            let all = try await RawHTTP.send(port: port, "GET", "/api/v1/drinks?days=8").jsonArray
+            #expect(all.count == 50)
+            #expect(try await RawHTTP.send(port: port, "GET", "/api/v1/drinks?days=8").headers["link"] == nil)
+            func key(_ drink: [String: Any]) -> String { "\(drink["bottle"] ?? "") \(drink["record_id"] ?? "") \(drink["time"] ?? "")" }
+            for limit in [1, 2, 3, 7, 50, 60] {
+                var path: String? = "/api/v1/drinks?days=8&limit=\(limit)"
+                var listed: [[String: Any]] = []
+                var pages = 0
+                while let next = path {
+                    let reply = try await RawHTTP.send(port: port, "GET", next)
+                    #expect(reply.status == 200, "\(next): \(reply.body)")
+                    let page = reply.jsonArray
+                    // Only a second with more drinks than the limit is answered whole (limit 1).
+                    #expect(page.count <= max(limit, 2), "\(next)")
+                    #expect(!page.isEmpty)
+                    #expect(page.map { $0["time"] as! String } == page.map { $0["time"] as! String }.sorted(), "oldest first")
+                    listed = page + listed
+                    path = reply.headers["link"].flatMap { link in
+                        link.hasSuffix(#">; rel="next""#) && link.hasPrefix("<") ? String(link.dropFirst().dropLast(#">; rel="next""#.count)) : nil
+                    }
+                    pages += 1
+                    if pages > 100 { Issue.record("the links never end"); break }
+                }
+                #expect(listed.map(key) == all.map(key), "limit \(limit): \(listed.count) of \(all.count)")
+                if limit >= 50 { #expect(pages == 1) }
+            }
+            // `before` as a time: Unix seconds or ISO 8601, strictly earlier.
+            let seconds = Int(shared + 1)
+            let iso = try await RawHTTP.send(port: port, "GET", "/api/v1/drinks?days=1&before=2026-11-20T09:00:01Z").jsonArray
+            let unix = try await RawHTTP.send(port: port, "GET", "/api/v1/drinks?days=1&before=\(seconds)").jsonArray
+            #expect(iso.map(key) == unix.map(key))
+            #expect(unix.map { $0["amount_ml"] as? Int } == [250, 400, 111, 121])
+            let one = try await RawHTTP.send(port: port, "GET", "/api/v1/drinks?days=1&before=\(seconds)&limit=1&bottle=\(WebFixture.bea)")
+            #expect(one.jsonArray.map { $0["amount_ml"] as? Int } == [121])
+            #expect(one.headers["link"] == "</api/v1/drinks?days=1&limit=1&before=\(Int(shared))&bottle=\(WebFixture.bea)>; rel=\"next\"")
         }
     }
 

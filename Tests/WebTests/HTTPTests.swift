@@ -1,5 +1,6 @@
-// HTTP done properly (docs/design.md 3.6): HEAD wherever GET, gzip for clients that take it,
-// checked by a consumer: curl decoding the gzip.
+// HTTP done properly (docs/design.md 3.6): HEAD wherever GET, gzip for clients that take it, and
+// the checkers of the consumers themselves: curl decoding the gzip, openapi-spec-validator
+// reading the document.
 
 import BusTestSupport
 import Foundation
@@ -9,8 +10,9 @@ import Testing
 
 @Suite struct HTTPTests {
     /// Every GET route, with a query where it takes one.
-    static let getPaths = ["/", "/login", "/api/v1/status", "/api/v1/days?days=7", "/api/v1/drinks?days=8", "/metrics",
-                           "/api/openapi.yaml", "/api/v1/days?bottle=nobody", "/api/v1/drinks?days=0"]
+    static let getPaths = ["/", "/login", "/api/v1/status", "/api/v1/status?bottle=AQ-BEA-0002", "/api/v1/bottles",
+                           "/api/v1/days?days=7", "/api/v1/drinks?days=8&limit=5", "/metrics", "/api/openapi.yaml",
+                           "/api/v1/status?bottle=nobody", "/api/v1/drinks?limit=0"]
 
     @Test func everyGetRouteAnswersHeadWithItsHeadersAndNoBody() async throws {
         let fixture = try WebFixture()
@@ -78,5 +80,13 @@ import Testing
         #expect(!accepts("gzip; q=0.000"))
         #expect(!accepts("*;q=0"))
         #expect(!accepts("gzip;q=0, *"), "gzip named and refused wins over *")
+    }
+
+    /// openapi-spec-validator (a validator nobody here wrote) finds the document valid, and does
+    /// refuse a broken one (so that its "valid" means something).
+    @Test func theOpenAPIDocumentIsValidOpenAPI() async throws {
+        #expect(try await PythonCheckers.openAPIProblem(OpenAPIDocument.yaml) == nil)
+        let broken = OpenAPIDocument.yaml.replacingOccurrences(of: "required: [error]", with: "required: error")
+        #expect(try await PythonCheckers.openAPIProblem(broken) != nil)
     }
 }
