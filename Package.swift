@@ -203,6 +203,20 @@ let package = Package(
         .testTarget(name: "HomeAssistantTests", dependencies: ["BusTestSupport", "Locking", "ProcessSupport", "Timekeeping"],
                     exclude: ["DaysAhead"]),
         .testTarget(name: "WebTests", dependencies: ["Web", "Settings", "Reports", "Reminders", "History", "Locking", "Timekeeping", "ProcessSupport", "AquavateProtocol", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "BridgeTests", dependencies: ["Locking", "Timekeeping", "Ingest", "Daemon", "Diagnostics", "Delivery", "Settings", "MQTT", "Household", "Reminding", "HostClock", "Reports", "AquavateCapture", "History", "AquavateProtocol", "Reminders", "Sinks", "BusTestSupport", "ProcessSupport", "CLink"]),
+        // Fixtures the ingest, report, daemon and end-to-end tests share: replaying captures, building
+        // records, chunks and capture lines, keeping log lines.
+        .target(name: "TestFixtures", dependencies: ["AquavateProtocol", "History", "Ingest", "Reports", "Settings", "Locking", .product(name: "Logging", package: "swift-log")],
+                path: "Tests/TestFixtures"),
+        // One unit-test target per module of the daemon's side (docs/architecture.md): in-process, no bus.
+        .testTarget(name: "IngestTests", dependencies: ["Ingest", "BottleSession", "Reports", "Settings", "History", "AquavateProtocol", "Locking", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Settings", "History", "TestFixtures"]),
+        .testTarget(name: "HostClockTests", dependencies: ["HostClock", "Reports", "Settings", "History", "BottleSession", "AquavateProtocol"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Reminding", "Reminders", "Reports", "Settings", "Sinks", "History", "AquavateProtocol", "Locking", "Timekeeping",
+                                                        "BusTestSupport", "CLink", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "HouseholdTests", dependencies: ["Household", "MQTT", "Sinks", "TestFixtures"]),
+        // The whole program as its users run it: the built binaries on private buses, brokers, several
+        // bridges of a household, crashes, chaos seeds.
+        .testTarget(name: "EndToEndTests", dependencies: ["Locking", "Timekeeping", "Daemon", "Diagnostics", "Delivery", "Settings", "MQTT", "Household", "HostClock", "Reports",
+                                                           "History", "AquavateProtocol", "Sinks", "BusTestSupport", "ProcessSupport", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
     ]
 )

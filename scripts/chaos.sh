@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs N random seeds of the fault injector against the real bridge (Tests/BridgeTests/
+# Runs N random seeds of the fault injector against the real bridge (Tests/EndToEndTests/
 # ChaosTests.swift): `scripts/chaos.sh 500`. Each seed is a private bus, `aquavate-sim --fault
 # chaos=SEED` and `aquavate-bridge run --once` started until the sync completes; a seed fails when
 # a run hangs, exits uncleanly, uses ≥ 2 s of CPU or ≥ 96 MiB, or a drink is missing or stored

@@ -1,12 +1,13 @@
 # The test targets, one `swift test` process each; sourced by scripts/test.sh and scripts/tsan.sh.
 #
-# An entry is a target, or a target and a group of its suites: "BridgeTests/Household" runs the
-# suites whose names begin with Household, "BridgeTests/-Household" all the others. Why split
-# BridgeTests: its household suites run bridges inside the test process on Swift's cooperative
+# An entry is a target, or a target and a group of its suites: "EndToEndTests/Household" runs the
+# suites whose names begin with Household, "EndToEndTests/-Household" all the others. Why split
+# EndToEndTests: its household suites run bridges inside the test process on Swift's cooperative
 # pool (two threads on two cores), and beside ~150 other tests that spawn daemons and simulators
 # that pool starved long enough for a 10 s wait to run out; apart, each group keeps its own pool.
 targets=(LockingTests TimekeepingTests ArchitectureTests ProcessSupportTests AquavateProtocolTests AquavateCaptureTests HistoryTests RemindersTests
-         BridgeTests/-Household BridgeTests/Household
+         IngestTests ReportsTests HostClockTests DaemonTests HouseholdTests
+         EndToEndTests/-Household EndToEndTests/Household
          DBusTests SinksTests BottleSimulatorTests BlueZTests BottleSessionTests InstallTests WebTests HomeAssistantTests)
 
 # The `swift test` options that select an entry's tests.

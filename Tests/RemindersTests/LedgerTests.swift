@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 @testable import Reminders
+import Timekeeping
 
 struct LedgerTests {
     @Test func dayTotalsFollowTheLocalCalendarDay() {

@@ -4,6 +4,7 @@
 
 import Testing
 @testable import Reminders
+import Timekeeping
 
 struct RuleSettingsTests {
     @Test func defaults() {

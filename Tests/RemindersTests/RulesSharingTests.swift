@@ -5,6 +5,7 @@
 import Foundation
 import Testing
 @testable import Reminders
+import Timekeeping
 
 struct RulesSharingTests {
     let day = "2026-03-10"

@@ -12,7 +12,7 @@ import Testing
 
 @Suite(.serialized) struct MQTTCommandTrustTests {
     /// Only daily_limit may change: the gate the tests give the sink (the daemon's is built from
-    /// the setting catalog, tested in BridgeTests).
+    /// the setting catalog, tested in EndToEndTests).
     static let gate = SinkCommandGate { command in
         guard case let .configSet(key, _) = command, key != "reminders.daily_limit" else { return nil }
         return "\(key) cannot be changed from outside the bridge"

@@ -136,6 +136,8 @@ import Testing
             while !Task.isCancelled, rounds < 600 {
                 held.drip()
                 rounds += 1
+                // The attacker's pace (a byte per connection every half second, as slowloris
+                // drips), not a wait for anything: what the test waits for is below, with a deadline.
                 try? await Task.sleep(for: .milliseconds(500))
             }
         }

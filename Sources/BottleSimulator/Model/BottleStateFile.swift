@@ -51,6 +51,9 @@ public struct BottleStateSnapshot: Codable, Hashable, Sendable {
     public var waterML: Double
     public var batteryPercent: UInt8
     public var calibrated: Bool
+    /// The calibration run's phase (CALIBRATION_STATE's first byte: 0 idle, 1 triggered … 9
+    /// complete), so a test can see a cancelled run end instead of waiting it out.
+    public var calibrationPhase: UInt8
     /// Device Settings bit 0.
     public var shakeToEmpty: Bool
     /// TARE_NOW commands the bottle acted on (a calibrated bottle), since it started.
@@ -60,7 +63,7 @@ public struct BottleStateSnapshot: Codable, Hashable, Sendable {
         case records, unsyncedCount = "unsynced_count", nextRecordID = "next_record_id", sync, syncStatus = "sync_status"
         case awake, connected
         case timeValid = "time_valid", bottleTime = "bottle_time", dailyTotalML = "daily_total_ml", goalML = "goal_ml"
-        case waterML = "water_ml", batteryPercent = "battery_percent", calibrated
+        case waterML = "water_ml", batteryPercent = "battery_percent", calibrated, calibrationPhase = "calibration_phase"
         case shakeToEmpty = "shake_to_empty", tares
     }
 
@@ -84,6 +87,7 @@ public struct BottleStateSnapshot: Codable, Hashable, Sendable {
         waterML = model.waterML
         batteryPercent = model.batteryPercent
         calibrated = model.runningCalibration != nil
+        calibrationPhase = model.calibrationPhase.rawValue
         shakeToEmpty = model.shakeToEmpty
         tares = model.tares
     }

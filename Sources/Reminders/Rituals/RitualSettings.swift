@@ -1,6 +1,8 @@
 // The settings of docs/reminders.md 6 (`rituals.enabled`, `rituals.morning`, `rituals.evening`,
 // `rituals.terrain`, `rituals.nickname`).
 
+import Timekeeping
+
 public struct RitualSettings: Equatable, Sendable {
     /// `rituals.enabled`, default false.
     public var enabled: Bool

@@ -2,6 +2,8 @@
 // occurrence, the switch and an optional body. Built only through the validating initializer, so a
 // schedule the engine holds is always one it can run.
 
+import Timekeeping
+
 public struct IntakeSchedule: Equatable, Sendable {
     /// Short, and part of every notification id (`reminder-{id}-…`): letters, digits and `_`
     /// only, so that no two schedules' ids can spell the same notification id.

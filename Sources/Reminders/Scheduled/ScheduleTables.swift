@@ -5,6 +5,8 @@
 // warning, never a failure. So each bad table is refused whole, with ONE line, and every other
 // table loads.
 
+import Timekeeping
+
 public struct ScheduleTables: Sendable {
     /// The schedules of the tables that were valid, in file order.
     public let schedules: [IntakeSchedule]

@@ -3,6 +3,8 @@
 // A plain value, read by the bridge from its configuration and database, handed to the engine, and
 // changed through `ReminderEngine.updateSettings`, which reschedules what changed.
 
+import Timekeeping
+
 public struct ReminderSettings: Equatable, Sendable {
     /// Section 2, plus `notifications.enabled` and `timezone`.
     public var hydration: HydrationSettings

@@ -4,6 +4,7 @@
 
 import Foundation
 @testable import Reminders
+import Timekeeping
 
 let utc = TimeZone(identifier: "UTC")!
 let madrid = TimeZone(identifier: "Europe/Madrid")!
