@@ -202,7 +202,7 @@ let package = Package(
         // DaysAhead/days-ahead.c: compiled by the tests themselves, into a library they preload (FakeDays.swift).
         .testTarget(name: "HomeAssistantTests", dependencies: ["BusTestSupport", "Locking", "ProcessSupport", "Timekeeping"],
                     exclude: ["DaysAhead"]),
-        .testTarget(name: "WebTests", dependencies: ["Web", "Settings", "Reports", "Reminders", "History", "Locking", "Timekeeping", "ProcessSupport", "AquavateProtocol", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "WebTests", dependencies: ["Web", "Settings", "Reports", "History", "Reminders", "Locking", "Timekeeping", "ProcessSupport", "AquavateProtocol", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
         // Fixtures the ingest, report, daemon and end-to-end tests share: replaying captures, building
         // records, chunks and capture lines, keeping log lines.
         .target(name: "TestFixtures", dependencies: ["AquavateProtocol", "History", "Ingest", "Reports", "Settings", "Locking", .product(name: "Logging", package: "swift-log")],
@@ -213,7 +213,7 @@ let package = Package(
         .testTarget(name: "HostClockTests", dependencies: ["HostClock", "Reports", "Settings", "History", "BottleSession", "AquavateProtocol"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Reminding", "Reminders", "Reports", "Settings", "Sinks", "History", "AquavateProtocol", "Locking", "Timekeeping",
                                                         "BusTestSupport", "CLink", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "HouseholdTests", dependencies: ["Household", "MQTT", "Sinks", "TestFixtures"]),
+        .testTarget(name: "HouseholdTests", dependencies: ["Household", "MQTT", "Sinks", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
         // The whole program as its users run it: the built binaries on private buses, brokers, several
         // bridges of a household, crashes, chaos seeds.
         .testTarget(name: "EndToEndTests", dependencies: ["Locking", "Timekeeping", "Daemon", "Diagnostics", "Delivery", "Settings", "MQTT", "Household", "HostClock", "Reports",

@@ -71,7 +71,7 @@ enum LiveSyncBenchmark {
             let connection = try await Connector(client: client, logger: silent)
                 .connect(sighting.device, requiring: BlueZBottleLink.requiredCharacteristics.map(\.uuid))
             let link = TimedLink(BlueZBottleLink(connection))
-            let report = await BottleSession(link: link, store: history, clock: SystemClock(), memory: SyncMemory(),
+            let report = await BottleSession(link: link, observer: history, clock: SystemClock(), memory: SyncMemory(),
                                              logger: silent).run()
             guard report.outcome.isSuccess, try history.drinkCount() == 600 else {
                 throw BenchmarkFailure("the session did not sync the 600 records: \(report.summary)")

@@ -33,7 +33,7 @@ extension BottleSession {
             backpack += chunk.sessions
             if chunk.isLast { break }
         }
-        onEvent(.activity(motion: motion, backpack: backpack, at: clock.now))
+        observer.heardActivity(motion: motion, backpack: backpack, at: clock.now)
     }
 
     /// Writes one request and waits for the Activity Stats value that answers it (nil: none came).

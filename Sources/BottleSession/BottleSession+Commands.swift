@@ -57,7 +57,7 @@ extension BottleSession {
         guard Int(after.dailyGoalML) == goal else {
             return .failed("the bottle kept its goal of \(after.dailyGoalML) ml")
         }
-        onEvent(.bottleConfig(after, at: clock.now))
+        observer.heard(after, at: clock.now)
         return .applied("the bottle's goal is \(goal) ml")
     }
 
@@ -100,7 +100,7 @@ extension BottleSession {
         // Only bit 0 is persisted; the rest is an echo (3.7), so the phone app's plain write is right.
         try await write(.deviceSettings, DeviceSettings(shakeToEmpty: on).encoded())
         let after = try DeviceSettings(decoding: try await read(.deviceSettings))
-        onEvent(.deviceSettings(after, at: clock.now))
+        observer.heard(after, at: clock.now)
         guard after.shakeToEmptyEnabled == on else {
             return .failed("the bottle kept shake-to-empty \(after.shakeToEmptyEnabled ? "on" : "off")")
         }

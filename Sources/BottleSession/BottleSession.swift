@@ -20,13 +20,13 @@ public final class BottleSession {
     /// The history's key for this bottle: its serial once Device Information was read, else the
     /// key it was opened with (its address, upper case, as replay of a recording).
     public private(set) var bottleID: String
-    private let store: any DrinkStore
+    /// Where everything the bottle says goes: in the bridge the ingest, the same one replay feeds.
+    let observer: any BottleObserver
     let clock: any WallClock
     private let memory: SyncMemory
     private let timing: SessionTiming
     let recorder: SessionRecorder?
     let logger: Logger
-    let onEvent: @Sendable (SessionEvent) -> Void
     /// The chunk_size to ask for instead of the MTU's (tests and debugging; the iOS app asks 20,
     /// which the bottle cannot notify whole, docs/protocol.md B1).
     private let chunkSizeOverride: Int?
@@ -48,11 +48,11 @@ public final class BottleSession {
     private var sessionDeadline: MonotonicInstant
 
     public init(
-        link: any BottleLink, store: any DrinkStore, clock: any WallClock, memory: SyncMemory,
+        link: any BottleLink, observer: any BottleObserver, clock: any WallClock, memory: SyncMemory,
         timing: SessionTiming = .standard, recorder: SessionRecorder? = nil, chunkSize: Int? = nil,
         setTime: SetTimePolicy = .send, bottleID: String? = nil, commands: (any BottleCommandQueue)? = nil,
         fetchActivity: Bool = false,
-        logger: Logger = Logger(label: "bottle-session"), onEvent: @escaping @Sendable (SessionEvent) -> Void = { _ in }
+        logger: Logger = Logger(label: "bottle-session")
     ) {
         self.chunkSizeOverride = chunkSize
         self.setTime = setTime
@@ -60,14 +60,13 @@ public final class BottleSession {
         self.fetchActivity = fetchActivity
         self.link = link
         self.bottleID = bottleID ?? link.address.uppercased()
-        self.store = store
+        self.observer = observer
         self.clock = clock
         self.sessionDeadline = clock.instant
         self.memory = memory
         self.timing = timing
         self.recorder = recorder
         self.logger = logger
-        self.onEvent = onEvent
         self.report = SessionReport(bottleID: bottleID ?? link.address.uppercased())
     }
 
@@ -98,6 +97,7 @@ public final class BottleSession {
         // docs/protocol.md 7.2.9: disconnect as soon as done, so the phone can connect and the bottle sleep.
         await link.disconnect()
         recorder?.disconnect(at: clock.now, reason: disconnectReason)
+        observer.disconnected(at: clock.now)
         logger.info("\(report.summary)")
         return report
     }
@@ -122,7 +122,7 @@ public final class BottleSession {
         if let stamp = state.flatMap({ try? CurrentState(decoding: $0) })?.timestamp,
            let offset = BottleClockOffset(bottleTime: stamp, bridgeTime: clock.now) {
             if let problem = offset.problem { logger.warning("\(bottleID): \(problem)") }
-            onEvent(.clockOffset(offset, at: clock.now))
+            observer.heard(offset, at: clock.now)
         }
         if let reason = setTime.reasonToWithhold(now: clock.now, bottleTime: bottleTime) {
             logger.warning("\(bottleID): SET_TIME withheld: \(reason)")
@@ -133,14 +133,14 @@ public final class BottleSession {
            let config = try? BottleConfig(decoding: value) {
             calibrated = config.isWritableScale
             if config.plausibleGoalML != nil {
-                onEvent(.bottleConfig(config, at: clock.now))
+                observer.heard(config, at: clock.now)
             } else {
                 logger.warning("\(bottleID): the bottle's goal of \(config.dailyGoalML) ml is outside 1000–4000; ignored")
             }
         }
         if link.offers(.deviceSettings), let value = try await optional("read device-settings", { try await read(.deviceSettings) }),
            let settings = try? DeviceSettings(decoding: value) {
-            onEvent(.deviceSettings(settings, at: clock.now))
+            observer.heard(settings, at: clock.now)
         }
     }
 
@@ -155,7 +155,7 @@ public final class BottleSession {
             identity.take(field, value)
         }
         guard identity != BottleIdentity() else { return }
-        onEvent(.identity(identity, at: clock.now))
+        observer.heard(identity, at: clock.now)
         // The report keeps the address it was opened with: its lines name what a person sees.
         if let serial = identity.serial, serial != bottleID { bottleID = serial }
     }
@@ -219,7 +219,7 @@ public final class BottleSession {
                                   newRecords: roundNewRecords, outcome: outcome, endedAt: clock.now,
                                   refusal: progress.refusal)
             report.rounds.append(round)
-            onEvent(.syncEnded(round))
+            observer.syncEnded(outcome, records: round.records, chunks: round.chunks, refusal: round.refusal, at: round.endedAt)
             return round
         }
         do {
@@ -290,15 +290,14 @@ public final class BottleSession {
         }
         let results: [StoreResult]
         do {
-            results = try store.store(chunk.records, bottle: bottleID, at: clock.now)
+            results = try observer.store(chunk.records, bottle: bottleID, at: clock.now)
         } catch {
             throw SessionFailure("could not store chunk \(chunk.chunkIndex) (\(error)); it was not acknowledged and will be sent again")
         }
         roundNewRecords += results.filter(\.isNew).count
-        onEvent(.stored(results, at: clock.now))
         // The chunk's lines and reminders once its ACK is written (also when writing it fails):
         // the bottle is then already at work on the next chunk, instead of waiting for them.
-        defer { store.committed(results, bottle: bottleID) }
+        defer { observer.committed(results, bottle: bottleID) }
         try await write(.syncControl, SyncControl.ack.encoded())
         if progress.acknowledged() == .surplus {
             // Cannot happen: an ACK is written only for an accepted chunk. Kept loud because a
@@ -380,7 +379,7 @@ public final class BottleSession {
             logger.warning("\(bottleID): a \(bytes.count)-byte Current State is not valid (expected 14); ignored")
             return
         }
-        onEvent(.currentState(state, at: clock.now))
+        observer.heard(state, at: clock.now)
     }
 
     /// `viaRead`: true for the first value (recorded as a read), false for a Battery1 change
@@ -393,7 +392,7 @@ public final class BottleSession {
         case nil: break
         }
         report.batteryPercent = percent
-        onEvent(.battery(percent, at: clock.now))
+        observer.heardBattery(percent, at: clock.now)
     }
 
     /// Runs a link operation; a lost link or an error becomes a `SessionFailure`.

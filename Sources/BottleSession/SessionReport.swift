@@ -74,25 +74,3 @@ public struct SessionReport: Sendable, Equatable {
         }
     }
 }
-
-/// What a session reports as it goes, for the daemon (history state, reminders, logs).
-public enum SessionEvent: Sendable {
-    /// A Current State value (read or notified), at the session's clock.
-    case currentState(CurrentState, at: Double)
-    /// The battery percentage.
-    case battery(Int, at: Double)
-    /// The bottle's config (its daily goal).
-    case bottleConfig(BottleConfig, at: Double)
-    /// A chunk's records were committed.
-    case stored([StoreResult], at: Double)
-    /// A sync round ended.
-    case syncEnded(SyncRound)
-    /// Device Information, read at connection (the serial becomes the bottle's key).
-    case identity(BottleIdentity, at: Double)
-    /// Device Settings, read at connection and after a change.
-    case deviceSettings(DeviceSettings, at: Double)
-    /// The bottle's clock against the bridge's, before SET_TIME.
-    case clockOffset(BottleClockOffset, at: Double)
-    /// What an activity fetch returned after the sync (docs/protocol.md 6.6).
-    case activity(motion: [MotionEvent], backpack: [BackpackSession], at: Double)
-}

@@ -280,23 +280,19 @@ public final class BridgeDaemon: Service, Sendable {
         }
         let memory = memories.withLock { $0[link.address.uppercased(), default: SyncMemory()] }
         memories.withLock { $0[link.address.uppercased()] = memory }
-        // The one ingest path (replay feeds the same component): it is the session's store.
-        let sink = SessionEventSink(history: history, desk: desk, bottleID: bottleID, syncs: syncs, logger: logger)
+        // The one ingest path (replay feeds the same component): everything the session hears goes to it.
+        let ingest = LiveIngest(history: history, desk: desk, bottleID: bottleID, syncs: syncs, heartbeat: heartbeat, logger: logger)
         let session = BottleSession(
-            link: link, store: sink.ingest, clock: clock,
+            link: link, observer: ingest, clock: clock,
             memory: memory, timing: options.sessionTiming, recorder: recorder, setTime: setTime,
-            bottleID: bottleID, commands: sink.ingest, fetchActivity: options.fetchActivity, logger: logger
-        ) { [heartbeat] event in
-            // Every event (state, stored chunk, sync ended) is progress of the session.
-            heartbeat.mark(event.watchdogMark)
-            sink.handle(event)
-        }
+            bottleID: bottleID, commands: ingest.ingest, fetchActivity: options.fetchActivity, logger: logger
+        )
         enter("syncing \(sighting.name) (\(bottleID))")
         heartbeat.waiting(for: Self.watchdogPatience)
         await desk.connection(true, at: clock.now, bottle: bottleID)
         let report = await session.run()
-        await sink.finish(at: clock.now)
-        await desk.connection(false, at: clock.now, bottle: sink.ingest.bottleID)
+        await ingest.finish()
+        await desk.connection(false, at: clock.now, bottle: ingest.ingest.bottleID)
         return report
     }
 

@@ -4,6 +4,7 @@
 // the generic record decoding and a per-bottle filter that let SQLite walk the bottle's whole key
 // index instead cost most of that endpoint's 70 ms.
 
+import AquavateProtocol
 import GRDB
 
 extension DrinkHistory {
@@ -24,10 +25,10 @@ extension DrinkHistory {
             let rows = try Row.fetchCursor(statement, arguments: [Int64(from), Int64(before), bottle, bottle, Int64(limit ?? -1)])
             var drinks: [StoredDrink] = []
             while let row = try rows.next() {
-                drinks.append(StoredDrink(bottle: row[0], recordID: UInt32(row[1] as Int64), timestamp: UInt32(row[2] as Int64),
-                                          amountML: Int16(truncatingIfNeeded: row[3] as Int64), bottleLevelML: Int16(truncatingIfNeeded: row[4] as Int64),
-                                          typeRaw: UInt8(truncatingIfNeeded: row[5] as Int64), flagsRaw: UInt8(truncatingIfNeeded: row[6] as Int64),
-                                          deleted: row[7], storedAt: row[8], deletedAt: row[9]))
+                let drink = Drink(bottle: row[0], recordID: UInt32(row[1] as Int64), timestamp: UInt32(row[2] as Int64),
+                                  amountML: row[3], bottleLevelML: row[4], typeRaw: UInt8(truncatingIfNeeded: row[5] as Int64),
+                                  flagsRaw: UInt8(truncatingIfNeeded: row[6] as Int64), deleted: row[7])
+                drinks.append(StoredDrink(drink, storedAt: row[8], deletedAt: row[9]))
             }
             return drinks
         }

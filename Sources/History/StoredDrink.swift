@@ -3,67 +3,32 @@
 import AquavateProtocol
 import GRDB
 
-/// A drink record kept in the history.
+/// A drink kept in the history: the drink, and when the history stored and deleted it.
 ///
 /// The history keeps what the bottle said, refills (amount ≤ 0) included; whether a drink counts
 /// as intake is `isIntake`, decided when totals are computed.
-public struct StoredDrink: Sendable, Hashable {
-    /// The bottle's address or serial (docs/protocol.md 4.7).
-    public var bottle: String
-    public var recordID: UInt32
-    /// Record timestamp, UTC epoch seconds.
-    public var timestamp: UInt32
-    public var amountML: Int16
-    public var bottleLevelML: Int16
-    /// The type byte as sent (`kind` interprets it).
-    public var typeRaw: UInt8
-    /// The flags byte of the first copy stored, as sent.
-    public var flagsRaw: UInt8
-    /// Deleted by a tombstone from the bottle or locally; never undeleted.
-    public var deleted: Bool
+public struct StoredDrink: DrinkCarrying, Sendable, Hashable {
+    public var drink: Drink
     /// Bridge clock (UTC seconds) when the transaction that stored it committed.
     public var storedAt: Double
     /// Bridge clock when it was deleted; nil while it is not.
     public var deletedAt: Double?
 
-    public init(bottle: String, recordID: UInt32, timestamp: UInt32, amountML: Int16,
-                bottleLevelML: Int16, typeRaw: UInt8, flagsRaw: UInt8, deleted: Bool,
-                storedAt: Double, deletedAt: Double?) {
-        self.bottle = bottle
-        self.recordID = recordID
-        self.timestamp = timestamp
-        self.amountML = amountML
-        self.bottleLevelML = bottleLevelML
-        self.typeRaw = typeRaw
-        self.flagsRaw = flagsRaw
-        self.deleted = deleted
+    public init(_ drink: Drink, storedAt: Double, deletedAt: Double?) {
+        self.drink = drink
         self.storedAt = storedAt
         self.deletedAt = deletedAt
     }
 
     /// A record as received, stored at `storedAt` (deleted at once if it is a tombstone).
     init(_ record: DrinkRecord, bottle: String, storedAt: Double) {
-        self.init(bottle: bottle, recordID: record.recordID, timestamp: record.timestamp,
-                  amountML: record.amountML, bottleLevelML: record.bottleLevelML,
-                  typeRaw: record.typeRaw, flagsRaw: record.flagsRaw, deleted: record.isDeleted,
-                  storedAt: storedAt, deletedAt: record.isDeleted ? storedAt : nil)
-    }
-
-    public var kind: DrinkKind { record.kind }
-
-    /// Counts towards day totals: amount > 0 and not deleted (docs/reminders.md 0).
-    public var isIntake: Bool { amountML > 0 && !deleted }
-
-    /// The record as first received (its flags are the first copy's).
-    public var record: DrinkRecord {
-        DrinkRecord(recordID: recordID, timestamp: timestamp, amountML: amountML,
-                    bottleLevelML: bottleLevelML, typeRaw: typeRaw, flagsRaw: flagsRaw)
+        self.init(Drink(record, bottle: bottle), storedAt: storedAt, deletedAt: record.isDeleted ? storedAt : nil)
     }
 
     /// Same drink content: what makes a re-sent copy identical. Flags are not compared: the
     /// deleted bit is handled as a tombstone and the synced bit says nothing about the drink.
     func hasSameContent(as other: DrinkRecord) -> Bool {
-        amountML == other.amountML && bottleLevelML == other.bottleLevelML && typeRaw == other.typeRaw
+        drink.amountML == Int(other.amountML) && drink.bottleLevelML == Int(other.bottleLevelML) && drink.typeRaw == other.typeRaw
     }
 }
 
@@ -85,28 +50,30 @@ extension StoredDrink: FetchableRecord, PersistableRecord {
     }
 
     public init(row: Row) throws {
-        bottle = try row.decode(String.self, forColumn: Columns.bottle)
-        recordID = try row.decode(UInt32.self, forColumn: Columns.recordID)
-        timestamp = try row.decode(UInt32.self, forColumn: Columns.timestamp)
-        amountML = try row.decode(Int16.self, forColumn: Columns.amountML)
-        bottleLevelML = try row.decode(Int16.self, forColumn: Columns.bottleLevelML)
-        typeRaw = try row.decode(UInt8.self, forColumn: Columns.typeRaw)
-        flagsRaw = try row.decode(UInt8.self, forColumn: Columns.flags)
-        deleted = try row.decode(Bool.self, forColumn: Columns.deleted)
+        // The columns are the record's 16-bit amounts (read as such, so a value outside them is
+        // a decoding error, as before the drink was written once).
+        drink = Drink(bottle: try row.decode(String.self, forColumn: Columns.bottle),
+                      recordID: try row.decode(UInt32.self, forColumn: Columns.recordID),
+                      timestamp: try row.decode(UInt32.self, forColumn: Columns.timestamp),
+                      amountML: Int(try row.decode(Int16.self, forColumn: Columns.amountML)),
+                      bottleLevelML: Int(try row.decode(Int16.self, forColumn: Columns.bottleLevelML)),
+                      typeRaw: try row.decode(UInt8.self, forColumn: Columns.typeRaw),
+                      flagsRaw: try row.decode(UInt8.self, forColumn: Columns.flags),
+                      deleted: try row.decode(Bool.self, forColumn: Columns.deleted))
         storedAt = try row.decode(Double.self, forColumn: Columns.storedAt)
         deletedAt = try row.decode(Double?.self, forColumn: Columns.deletedAt)
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
-        container[Columns.bottle] = bottle
-        container[Columns.recordID] = recordID
-        container[Columns.timestamp] = timestamp
-        container[Columns.amountML] = amountML
-        container[Columns.bottleLevelML] = bottleLevelML
-        container[Columns.type] = kind.rawValue
-        container[Columns.typeRaw] = typeRaw
-        container[Columns.flags] = flagsRaw
-        container[Columns.deleted] = deleted
+        container[Columns.bottle] = drink.bottle
+        container[Columns.recordID] = drink.recordID
+        container[Columns.timestamp] = drink.timestamp
+        container[Columns.amountML] = drink.amountML
+        container[Columns.bottleLevelML] = drink.bottleLevelML
+        container[Columns.type] = drink.kind.rawValue
+        container[Columns.typeRaw] = drink.typeRaw
+        container[Columns.flags] = drink.flagsRaw
+        container[Columns.deleted] = drink.deleted
         container[Columns.storedAt] = storedAt
         container[Columns.deletedAt] = deletedAt
     }

@@ -22,7 +22,13 @@ public final class HouseholdDrops: Sendable {
         }
         var power = 1
         while power < count { power *= 10 }
-        if power == count {
+        guard power == count else { return }
+        if reason == .flooding {
+            // Not refused: a hello within the interval of the last answer to that member is kept
+            // and answered when the interval ends (HouseholdReplication), so it is no sign of a
+            // stranger; counted so a member that floods shows in the figures.
+            logger.notice("MQTT household: deferred a hello on \(topic) (\(reason.rawValue)): answered when the interval since the last answer ends; \(count) deferred so far")
+        } else {
             logger.warning("MQTT household: dropped a message on \(topic) (\(reason.rawValue)); \(count) dropped for that reason so far: only bridges with household.key are believed")
         }
     }

@@ -38,6 +38,7 @@
 // Receivers store idempotently on
 // (bottle, record_id, timestamp), so a repeated or reordered delivery changes nothing.
 
+import AquavateProtocol
 import Foundation
 import Locking
 import Logging
@@ -46,33 +47,17 @@ import Settings
 import Timekeeping
 
 public final class HouseholdLink: Sendable {
-    /// One drink as the household exchanges it.
-    public struct Drink: Sendable, Equatable {
-        /// The bottle's key (its serial once read).
-        public var bottle: String
-        public var recordID: UInt32
-        public var timestamp: UInt32
-        public var amountML: Int
-        public var bottleLevelML: Int
-        public var typeRaw: UInt8
-        public var flagsRaw: UInt8
-        public var deleted: Bool
+    /// One drink as the household exchanges it: the drink, who synced it and when it changed.
+    public struct Drink: DrinkCarrying, Sendable, Equatable {
+        public var drink: AquavateProtocol.Drink
         /// The bridge that synced it.
         public var origin: String
         /// When the origin stored or deleted it (its clock): a member's hello says the latest it
         /// has, and the origin answers with only what changed after (nil from an older bridge).
         public var changedAt: Double?
 
-        public init(bottle: String, recordID: UInt32, timestamp: UInt32, amountML: Int, bottleLevelML: Int,
-                    typeRaw: UInt8, flagsRaw: UInt8, deleted: Bool, origin: String, changedAt: Double? = nil) {
-            self.bottle = bottle
-            self.recordID = recordID
-            self.timestamp = timestamp
-            self.amountML = amountML
-            self.bottleLevelML = bottleLevelML
-            self.typeRaw = typeRaw
-            self.flagsRaw = flagsRaw
-            self.deleted = deleted
+        public init(_ drink: AquavateProtocol.Drink, origin: String, changedAt: Double? = nil) {
+            self.drink = drink
             self.origin = origin
             self.changedAt = changedAt
         }
@@ -490,7 +475,8 @@ public final class HouseholdLink: Sendable {
               case let .bool(deleted)? = json["deleted"] else { return nil }
         var changedAt: Double?
         if case let .string(text)? = json["changed_at"], let time = Double(text), time.isFinite { changedAt = time }
-        return Drink(bottle: bottle, recordID: recordID, timestamp: timestamp, amountML: amount, bottleLevelML: level,
-                     typeRaw: typeRaw, flagsRaw: flagsRaw, deleted: deleted, origin: origin, changedAt: changedAt)
+        return Drink(AquavateProtocol.Drink(bottle: bottle, recordID: recordID, timestamp: timestamp, amountML: amount,
+                                            bottleLevelML: level, typeRaw: typeRaw, flagsRaw: flagsRaw, deleted: deleted),
+                     origin: origin, changedAt: changedAt)
     }
 }

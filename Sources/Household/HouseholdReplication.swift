@@ -277,10 +277,8 @@ public actor HouseholdReplication: Service {
     /// Another bridge checked it against its bottle, but the broker is a network: a drink only
     /// counts when a bottle could have recorded it (the bounds of a chunk's records).
     static func record(of drink: HouseholdLink.Drink, now: Double) -> (record: DrinkRecord, problem: String?) {
-        var flags = drink.flagsRaw
-        if drink.deleted { flags |= DrinkRecordFlags.deleted.rawValue }
-        let record = DrinkRecord(recordID: drink.recordID, timestamp: drink.timestamp, amountML: Int16(drink.amountML),
-                                 bottleLevelML: Int16(drink.bottleLevelML), typeRaw: drink.typeRaw, flagsRaw: flags)
+        // A deleted drink is a tombstone: its record carries the deleted bit, whatever its flags said.
+        let record = drink.deleted ? drink.record.withFlags(drink.flagsRaw | DrinkRecordFlags.deleted.rawValue) : drink.record
         return (record, RecordBounds(now: now).problem(with: record))
     }
 
@@ -323,10 +321,7 @@ public actor HouseholdReplication: Service {
         var complete = true
         for (drink, changedAt) in batch {
             do {
-                try link.publish(HouseholdLink.Drink(
-                    bottle: drink.bottle, recordID: drink.recordID, timestamp: drink.timestamp, amountML: Int(drink.amountML),
-                    bottleLevelML: Int(drink.bottleLevelML), typeRaw: drink.typeRaw, flagsRaw: drink.flagsRaw,
-                    deleted: drink.deleted, origin: bridgeID, changedAt: changedAt))
+                try link.publish(HouseholdLink.Drink(drink.drink, origin: bridgeID, changedAt: changedAt))
             } catch {
                 complete = false
                 break  // the connection went: the rest goes at the next one

@@ -1,5 +1,5 @@
 // The one path for bottle traffic, live and replayed (docs/design.md 1): the live session and replay
-// both hand it what the bottle said — Current States, its configuration, the battery, each
+// both hand it what the bottle said, through the one `BottleObserver` protocol — Current States, its configuration, the battery, each
 // chunk to store, the end of each sync — and it does everything the bridge does with that:
 // keeps the bottle's row current, leaves out the all-zero placeholder the bottle sends after
 // waking, stores a chunk in one write transaction (an id reset noticed inside it), reports the
@@ -14,7 +14,7 @@ import Locking
 import Logging
 import Reports
 
-public final class BottleIngest: DrinkStore, Sendable {
+public final class BottleIngest: BottleObserver, Sendable {
     public let history: DrinkHistory
     /// The bottle's key: its address until Device Information gives its serial.
     public var bottleID: String { state.withLock { $0.bottleID } }
@@ -178,7 +178,7 @@ public final class BottleIngest: DrinkStore, Sendable {
     // MARK: Storing
 
     /// One chunk's records, in one write transaction committed when this returns (the session
-    /// ACKs after it). `DrinkStore`, for the live session; what they mean is said by
+    /// ACKs after it); what they mean is said by
     /// `committed`, which the session calls once the ACK is written.
     ///
     /// A record that cannot be a drink (`RecordBounds`, at `storedAt`: the session's clock live,
@@ -224,20 +224,10 @@ public final class BottleIngest: DrinkStore, Sendable {
             default:
                 break
             }
-            emit(.drink(.init(bottle: bottle, recordID: record.recordID, timestamp: record.timestamp,
-                              amountML: Int(record.amountML), bottleLevelML: Int(record.bottleLevelML),
-                              kind: record.kind, deleted: record.isDeleted, isNew: result.isNew)))
+            emit(.drink(.init(Drink(record, bottle: bottle), isNew: result.isNew)))
         }
         let new = results.filter(\.isNew)
         if !new.isEmpty { remind(.stored(newDrinks: new.map(\.record).filter { !$0.isDeleted })) }
-    }
-
-    /// Stores and says a chunk at once (replay: there is no ACK to wait for).
-    @discardableResult
-    public func storeAndSay(_ records: [DrinkRecord], bottle: String, at storedAt: Double) throws -> [StoreResult] {
-        let results = try store(records, bottle: bottle, at: storedAt)
-        committed(results, bottle: bottle)
-        return results
     }
 
     /// A sync ended (its outcome from `SyncProgress.outcome`, the one rule).

@@ -19,26 +19,23 @@ public enum BridgeEvent: Sendable, Equatable {
     case bottle(BottleEvent)
     case quarantined(QuarantinedEvent)
 
-    public struct DrinkEvent: Sendable, Equatable {
-        public var bottle: String
-        public var recordID: UInt32
-        public var timestamp: UInt32
-        public var amountML: Int
-        public var bottleLevelML: Int
-        public var kind: DrinkKind
-        public var deleted: Bool
+    /// A drink, and whether this sync put it in the history (`new`).
+    public struct DrinkEvent: DrinkCarrying, Sendable, Equatable {
+        public var drink: Drink
         public var isNew: Bool
 
+        public init(_ drink: Drink, isNew: Bool) {
+            self.drink = drink
+            self.isNew = isNew
+        }
+
+        /// A drink from its fields as the event shows them (the type byte from `kind`).
         public init(bottle: String, recordID: UInt32, timestamp: UInt32, amountML: Int, bottleLevelML: Int,
                     kind: DrinkKind, deleted: Bool, isNew: Bool) {
-            self.bottle = bottle
-            self.recordID = recordID
-            self.timestamp = timestamp
-            self.amountML = amountML
-            self.bottleLevelML = bottleLevelML
-            self.kind = kind
-            self.deleted = deleted
-            self.isNew = isNew
+            self.init(Drink(bottle: bottle, recordID: recordID, timestamp: timestamp, amountML: amountML,
+                            bottleLevelML: bottleLevelML, typeRaw: kind == .pour ? 1 : 0,
+                            flagsRaw: deleted ? DrinkRecordFlags.deleted.rawValue : 0, deleted: deleted),
+                      isNew: isNew)
         }
     }
 

@@ -29,11 +29,7 @@ public struct HistoryReport: Sendable {
             from = calendar.date(byAdding: .day, value: -(days - 1), to: today)?.timeIntervalSince1970
         }
         let stored = try history.storedDrinks(bottle: bottle?.id, from: from)
-        let drinks = stored.map {
-            BridgeEvent.DrinkEvent(bottle: $0.bottle, recordID: $0.recordID, timestamp: $0.timestamp,
-                                   amountML: Int($0.amountML), bottleLevelML: Int($0.bottleLevelML),
-                                   kind: $0.kind, deleted: $0.deleted, isNew: false)
-        }
+        let drinks = stored.map { BridgeEvent.DrinkEvent($0.drink, isNew: false) }
         let keys = try bottle.map { [$0.id] } ?? history.drinkBottles()
         let days: [BridgeEvent.DayEvent]
         if keys.count > 1 || bottle != nil {

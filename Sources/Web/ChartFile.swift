@@ -18,10 +18,16 @@ public enum ChartFile {
         let goal = configuration.goalML(bottleGoal: bottles.count == 1 ? bottles[0].goalML : nil)
         let totals = DashboardModel.dense(try history.dayTotals(timeZone: timeZone, days: first...today), from: first, to: today)
         let language = WebLanguage(rawValue: configuration.value("messages.locale") ?? "en") ?? .en
-        let short = language.formatter("dMMM", timeZone)
-        let svg = Charts.bars(days: totals, goalML: goal, title: String(format: language.words.lastDays, days)) { day in
-            short.string(from: Date(timeIntervalSince1970: day.interval(in: timeZone).start + 43_200))
-        }
+        let columns = ChartColumns(language: language, timeZone: timeZone, goalML: goal, today: today)
+        let bars = days <= 7 ? columns.days(totals, labelEvery: 1, template: "EEE")
+            : days <= 90 ? columns.days(totals, labelEvery: 7, template: "dMMM") : columns.months(totals)
+        let title = String(format: language.words.lastDays, days)
+        var svg = Charts.bars(bars, goalML: goal, label: title, allValues: days <= 7, title: title)
+        // A file has no page around it: its own colours (the page's light ones).
+        if let end = svg.firstIndex(of: ">") { svg.insert(contentsOf: standaloneStyle, at: svg.index(after: end)) }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svg + "\n"
     }
+
+    static let standaloneStyle = "<style>svg{background:#fff}text{fill:#1f2328}.axis{stroke:#57606a}.goal{stroke:#8250df;stroke-dasharray:4 4}"
+        + ".met{fill:#1a7f37}.below{fill:#0969da}.now rect{fill-opacity:.35;stroke:#0969da;stroke-dasharray:3 2}.bar .v{display:none}.all .v{display:inline}</style>"
 }

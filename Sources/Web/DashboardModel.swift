@@ -32,6 +32,13 @@ struct BottlePanel: Sendable {
     var quarantined: Int = 0
     /// The refusal that ended its last syncs; stuck from 3 connections in a row.
     var refusal: SyncRefusal? = nil
+    /// Display only: the person the bottle belongs to (`bottle.<ID>.owner`), who names the panel.
+    var owner: String? = nil
+    /// Display only: what the bottle calls itself (its advertised name, else its serial).
+    var bottleName: String? = nil
+    /// Display only: the minute of today the next pace reminder is due if nothing is drunk, and
+    /// why there is none otherwise.
+    var nextReminder: NextReminder = .notComputed
 }
 
 struct DashboardModel: Sendable {
@@ -45,6 +52,8 @@ struct DashboardModel: Sendable {
     var status: StatusReport
     var hydration: HydrationSettings
     var panels: [BottlePanel]
+    /// Display only: what the page's live updates compare (PageVersion).
+    var version: String = ""
 
     static func make(_ context: WebContext) throws -> DashboardModel {
         let configuration = try context.configuration()
@@ -69,6 +78,10 @@ struct DashboardModel: Sendable {
             let totals = try bottle.map { byBottle[$0.id] ?? [] } ?? history.dayTotals(timeZone: timeZone, days: first...wall.day)
             let days = dense(totals, from: first, to: wall.day)
             let todayML = days.last?.totalML ?? 0
+            let owner = bottle == nil ? nil : configuration.effective(for: bottle).owner
+            let bottleName = bottle.map { $0.name ?? $0.serial ?? $0.id }
+            let next = NextReminder(minuteOfDay: wall.minuteOfDay, dayTotalML: todayML, settings: hydration,
+                                    remindersSent: status.remindersToday)
             return BottlePanel(
                 id: bottle?.id, title: bottle.map { $0.name ?? $0.serial ?? $0.id } ?? "Aquavate",
                 goalML: hydration.goalML,
@@ -80,11 +93,13 @@ struct DashboardModel: Sendable {
                 pending: bottle.map { pending[$0.id] ?? [] } ?? [],
                 goalStreak: streak(days, goal: hydration.goalML),
                 quarantined: bottle.map { quarantined[$0.id] ?? 0 } ?? 0,
-                refusal: bottle?.refusal)
+                refusal: bottle?.refusal,
+                owner: owner, bottleName: bottleName, nextReminder: next)
         }
         return DashboardModel(now: now, today: wall.day, minuteOfDay: wall.minuteOfDay, timeZone: timeZone,
                               language: context.language(configuration), status: status,
-                              hydration: configuration.hydrationSettings(), panels: panels)
+                              hydration: configuration.hydrationSettings(), panels: panels,
+                              version: try PageVersion.make(context, configuration: configuration, at: now))
     }
 
     /// Every day of `from...to`, with zero where the history has none.

@@ -1,6 +1,9 @@
-// `GET /`: the dashboard as one HTML document with its style inline and its charts as SVG. It
-// works without JavaScript (every control is a form that posts back to the page) and loads
-// nothing else, from the bridge or the internet: a Pi without internet shows it whole.
+// `GET /`: the dashboard as one HTML document with its style inline and its charts as SVG, phone
+// first: each person's day at the top of their panel (progress, pace, the next reminder), then
+// today's curve, the last few drinks (the rest folded), what waits for the bottle, the goal, and
+// the week, month and year. It works without JavaScript (every control is a form that posts and
+// is answered with a redirect back to the page, PageActions) and loads nothing from anywhere; its
+// one small script only reloads it when a sync changes what it shows (DashboardStyle).
 
 import AquavateProtocol
 import Foundation
@@ -9,146 +12,253 @@ import Reminders
 import Timekeeping
 
 enum DashboardPage {
+    /// Drinks shown before the rest are folded away.
+    static let drinksShown = 3
+
     /// - Parameter canLogOut: the page sits behind the login (`web.token`): it offers to log out.
-    static func render(_ model: DashboardModel, notice: String? = nil, canLogOut: Bool = false) -> String {
+    static func render(_ model: DashboardModel, outcome: PageOutcome? = nil, canLogOut: Bool = false) -> String {
         let words = model.language.words
-        let time = model.language.formatter("HHmm", model.timeZone)
-        let dateTime = model.language.formatter("dMMMHHmm", model.timeZone)
-        let longDate = model.language.formatter("EEEEdMMMM", model.timeZone)
-        var html = head(title: words.title, language: model.language)
-        html += "<header><h1>\(escape(words.title))</h1><p class=\"date\">\(escape(longDate.string(from: Date(timeIntervalSince1970: model.now))))</p></header>\n"
-        if let notice { html += "<p class=\"notice\" role=\"alert\">\(escape(notice))</p>\n" }
-        for panel in model.panels {
-            html += bottlePanel(panel, model: model, time: time, dateTime: dateTime)
+        let formats = Formats(model)
+        let now = Date(timeIntervalSince1970: model.now)
+        var html = head(title: words.title, language: model.language, version: model.version)
+        html += "<header><h1>\(escape(words.title))</h1><p class=\"date\">\(escape(formats.longDate.string(from: now))) · "
+            + "<span class=\"updated\">\(escape(words.updated)) <time>\(escape(formats.time.string(from: now)))</time></span></p></header>\n"
+        if let outcome { html += notice(outcome, model: model, formats: formats) }
+        for (index, panel) in model.panels.enumerated() {
+            html += bottlePanel(panel, index: index, model: model, formats: formats)
         }
         html += householdPanel(model)
         if canLogOut {
-            html += "<form method=\"post\" action=\"/logout\"><button type=\"submit\">\(escape(words.logOut))</button></form>\n"
+            html += "<form class=\"logout\" method=\"post\" action=\"/logout\"><button type=\"submit\">\(escape(words.logOut))</button></form>\n"
         }
-        html += "</main></body></html>\n"
+        html += "</main><script src=\"/page.js\" defer></script></body></html>\n"
         return html
     }
 
-    private static func bottlePanel(_ panel: BottlePanel, model: DashboardModel, time: DateFormatter, dateTime: DateFormatter) -> String {
+    /// The formatters of one rendering (made once: they are slow to make).
+    struct Formats {
+        let time, dateTime, longDate: DateFormatter
+        init(_ model: DashboardModel) {
+            time = model.language.formatter("HHmm", model.timeZone)
+            dateTime = model.language.formatter("dMMMHHmm", model.timeZone)
+            longDate = model.language.formatter("EEEEdMMMM", model.timeZone)
+        }
+        func clock(_ seconds: Double) -> String { time.string(from: Date(timeIntervalSince1970: seconds)) }
+    }
+
+    /// What the last form did, on top of the page.
+    private static func notice(_ outcome: PageOutcome, model: DashboardModel, formats: Formats) -> String {
+        let words = model.language.words
+        // A div, not a p: the undo's form cannot sit inside a paragraph.
+        let open = outcome.isRefusal ? "<div class=\"notice outcome\" role=\"alert\">" : "<div class=\"notice done outcome\" role=\"status\">"
+        switch outcome {
+        case .deleted(let id):
+            // While the bottle has not been sent the delete, it can be undone.
+            for panel in model.panels {
+                guard let command = panel.pending.first(where: { $0.id == id }),
+                      case .deleteDrink(let record, let timestamp)? = BottleAction(kind: command.command, argument: command.argument)
+                else { continue }
+                let amount = panel.drinks.first { $0.recordID == record && $0.timestamp == timestamp }.map { "\($0.amountML) ml" } ?? "–"
+                var html = open + escape(words.deleted(amount, formats.clock(Double(timestamp))))
+                if command.status == .pending {
+                    html += "<form method=\"post\" action=\"/actions/undo\"><input type=\"hidden\" name=\"command\" value=\"\(id)\">"
+                        + "<button type=\"submit\" class=\"undo\">\(escape(words.undo))</button></form>"
+                }
+                return html + "</div>\n"
+            }
+            return ""
+        case .restored: return open + escape(words.restored) + "</div>\n"
+        case .undoTooLate: return open + escape(words.undoTooLate) + "</div>\n"
+        case .goalQueued(let goal): return open + escape(words.goalQueued(goal)) + "</div>\n"
+        case .goalRefused(let goal): return open + escape(words.goalRefused(goal, BottleAction.goalRange)) + "</div>\n"
+        case .deleteRefused: return open + escape(words.deleteRefused) + "</div>\n"
+        case .limit(let on): return open + escape(on ? words.limitOn : words.limitOff) + "</div>\n"
+        case .refused: return open + escape(words.actionRefused) + "</div>\n"
+        }
+    }
+
+    private static func bottlePanel(_ panel: BottlePanel, index: Int, model: DashboardModel, formats: Formats) -> String {
         let words = model.language.words
         let bottleField = panel.id.map { "<input type=\"hidden\" name=\"bottle\" value=\"\(escape($0))\">" } ?? ""
-        var html = "<section class=\"bottle\" data-bottle=\"\(escape(panel.id ?? ""))\">\n<h2>\(escape(panel.title))</h2>\n"
+        // The person first; the bottle's own name under it when a person is known.
+        let heading = panel.owner ?? panel.title
+        var html = "<section class=\"bottle\" data-bottle=\"\(escape(panel.id ?? ""))\" aria-labelledby=\"p\(index)\">\n"
+            + "<h2 id=\"p\(index)\">\(escape(heading))</h2>"
+        let lastSync = panel.lastSync.map { escape(formats.dateTime.string(from: Date(timeIntervalSince1970: $0))) } ?? escape(words.never)
+        var sub: [String] = []
+        if panel.owner != nil, let name = panel.bottleName { sub.append(escape(name)) }
+        sub.append("\(escape(words.lastSync)) <span class=\"last-sync\">\(lastSync)</span>")
+        html += "<p class=\"sub\">\(sub.joined(separator: " · "))</p>\n"
         if let refusal = panel.refusal, refusal.isStuck {
             // A stuck bottle (docs/design.md 3.4): every later drink waits behind one chunk.
             html += "<p class=\"notice stuck\" role=\"alert\"><strong>\(escape(words.stuck))</strong> \(escape(words.stuckSince)) "
-                + "\(escape(dateTime.string(from: Date(timeIntervalSince1970: refusal.since)))): \(escape(refusal.reason)). "
+                + "\(escape(formats.dateTime.string(from: Date(timeIntervalSince1970: refusal.since)))): \(escape(refusal.reason)). "
                 + (panel.unsynced.map { "\($0) \(escape(words.waiting)). " } ?? "") + "\(escapeAdvice(SyncRefusal.advice))</p>\n"
         }
         if panel.quarantined > 0 {
             html += "<p class=\"notice quarantined\">\(escape(words.quarantined)): <span class=\"quarantined-count\">\(panel.quarantined)</span>, "
                 + "\(escapeAdvice(words.quarantinedHelp))</p>\n"
         }
-        html += "<div class=\"today\"><div class=\"gauge\">"
-        html += Charts.gauge(valueML: panel.pace.dayTotalML, goalML: panel.goalML, caption: "\(words.ofGoal) \(panel.goalML) ml")
-        html += "</div><dl>"
-        html += "<dt>\(escape(words.today))</dt><dd class=\"today-ml\" data-ml=\"\(panel.pace.dayTotalML)\">\(panel.pace.dayTotalML) ml \(escape(words.ofGoal)) <span class=\"goal-ml\">\(panel.goalML)</span> ml</dd>"
-        let urgencyClass = "urgency-\(panel.pace.urgency.rawValue.replacingOccurrences(of: "_", with: "-"))"
-        html += "<dt>\(escape(words.urgency))</dt><dd class=\"urgency \(urgencyClass)\">\(escape(model.language.urgency(panel.pace.urgency)))"
-        if panel.pace.displayedDeficitML > 0 { html += " · \(panel.pace.displayedDeficitML) ml \(escape(words.deficit))" }
-        html += "<br><small>\(panel.pace.expectedML) ml \(escape(words.expectedByNow))</small></dd>"
+        let isNew = panel.drinks.isEmpty && panel.days.allSatisfy { $0.totalML == 0 }
+        html += "<div class=\"today\">"
+        if isNew {
+            // A new person: what to do, not a deficit for drinks the bridge has not seen yet.
+            html += "<p class=\"empty-state\">\(escape(words.syncYourBottle))</p><dl>"
+        } else {
+            html += "<div class=\"gauge\">" + Charts.gauge(valueML: panel.pace.dayTotalML, goalML: panel.goalML, caption: "\(words.ofGoal) \(panel.goalML) ml") + "</div><dl>"
+            html += "<dt>\(escape(words.today))</dt><dd class=\"today-ml\" data-ml=\"\(panel.pace.dayTotalML)\">\(panel.pace.dayTotalML) ml \(escape(words.ofGoal)) <span class=\"goal-ml\">\(panel.goalML)</span> ml</dd>"
+            let urgencyClass = "urgency-\(panel.pace.urgency.rawValue.replacingOccurrences(of: "_", with: "-"))"
+            html += "<dt>\(escape(words.urgency))</dt><dd class=\"urgency \(urgencyClass)\">\(escape(model.language.urgency(panel.pace.urgency)))"
+            if panel.pace.displayedDeficitML > 0 { html += " · \(panel.pace.displayedDeficitML) ml \(escape(words.deficit))" }
+            html += "<br><small>\(panel.pace.expectedML) ml \(escape(words.expectedByNow))</small></dd>"
+            html += "<dt>\(escape(words.nextReminder))</dt><dd class=\"next-reminder\">\(escape(nextReminder(panel.nextReminder, words: words)))</dd>"
+            html += "<dt>\(escape(words.streak))</dt><dd class=\"streak\">\(escape(words.dayCount(panel.goalStreak)))</dd>"
+        }
         html += "<dt>\(escape(words.level))</dt><dd class=\"level\">\(panel.levelML.map { "\($0) ml" } ?? "–")</dd>"
         html += "<dt>\(escape(words.battery))</dt><dd class=\"battery\">\(panel.battery.map { "\($0)%" } ?? "–")</dd>"
-        html += "<dt>\(escape(words.lastSync))</dt><dd class=\"last-sync\">\(panel.lastSync.map { escape(dateTime.string(from: Date(timeIntervalSince1970: $0))) } ?? escape(words.never))</dd>"
-        html += "<dt>\(escape(words.streak))</dt><dd class=\"streak\">\(panel.goalStreak) \(escape(words.days))</dd>"
         html += "</dl></div>\n"
-        // Today's curve against the pace line.
-        let dayStart = model.today.interval(in: model.timeZone).start
-        let intake = panel.drinks.filter { !$0.deleted }.map { (minute: Int((Double($0.timestamp) - dayStart) / 60), amountML: Int($0.amountML)) }
-        var hydration = model.hydration
-        hydration.goalML = panel.goalML
-        html += "<div class=\"chart curve\">" + Charts.dayCurve(drinks: intake, goalML: panel.goalML, settings: hydration,
-                                                                 nowMinute: model.minuteOfDay, words: words) + "</div>\n"
-        // Today's drinks, each with its delete form.
-        html += "<h3>\(escape(words.drinksToday))</h3>\n"
-        if panel.drinks.isEmpty {
-            html += "<p class=\"empty\">\(escape(words.noDrinks))</p>\n"
-        } else {
-            html += "<table class=\"drinks\"><thead><tr><th>\(escape(words.time))</th><th>\(escape(words.amount))</th><th></th></tr></thead><tbody>\n"
-            for drink in panel.drinks.reversed() {
-                let when = escape(time.string(from: Date(timeIntervalSince1970: Double(drink.timestamp))))
-                html += "<tr class=\"drink\(drink.deleted ? " deleted" : "")\" data-record=\"\(drink.recordID)\"><td>\(when)</td><td>\(drink.amountML) ml</td><td>"
-                if !drink.deleted, panel.id != nil {
-                    html += "<form method=\"post\" action=\"/actions/delete\">\(bottleField)<input type=\"hidden\" name=\"record_id\" value=\"\(drink.recordID)\"><button type=\"submit\" class=\"delete\">\(escape(words.delete))</button></form>"
-                }
-                html += "</td></tr>\n"
-            }
-            html += "</tbody></table>\n"
+        if !isNew {
+            // Today's curve against the pace line, said in words for a screen reader.
+            let dayStart = model.today.interval(in: model.timeZone).start
+            let intake = panel.drinks.filter { !$0.deleted }.map { (minute: Int((Double($0.timestamp) - dayStart) / 60), amountML: Int($0.amountML)) }
+            var hydration = model.hydration
+            hydration.goalML = panel.goalML
+            let label = "\(words.today): \(panel.pace.dayTotalML) ml, \(panel.pace.expectedML) ml \(words.expectedByNow), \(words.goalLine) \(panel.goalML) ml"
+            html += "<div class=\"chart curve\">" + Charts.dayCurve(drinks: intake, goalML: panel.goalML, settings: hydration,
+                                                                     nowMinute: model.minuteOfDay, label: label)
+            html += "<ul class=\"legend\" aria-hidden=\"true\"><li><i class=\"sw below\"></i>\(escape(words.intake))</li><li><i class=\"sw pace\"></i>\(escape(words.pace))</li>"
+                + "<li><i class=\"sw goal\"></i>\(escape(words.goalLine))</li></ul></div>\n"
         }
-        // Waiting commands.
-        html += "<h3>\(escape(words.pending))</h3>\n"
-        if panel.pending.isEmpty {
-            html += "<p class=\"empty pending-none\">\(escape(words.noPending))</p>\n"
-        } else {
-            html += "<ul class=\"pending\">"
-            for command in panel.pending {
-                let summary = BottleAction(kind: command.command, argument: command.argument)?.summary ?? command.command
-                html += "<li data-command=\"\(command.id)\">\(escape(summary)) (#\(command.id))</li>"
-            }
-            html += "</ul>\n"
-        }
-        // The goal.
+        html += drinks(panel, model: model, formats: formats, bottleField: bottleField)
+        html += pending(panel, words: words, formats: formats)
+        // The goal; one waiting for the bottle is what the field shows.
         if panel.id != nil {
-            html += "<form class=\"goal\" method=\"post\" action=\"/actions/goal\">\(bottleField)<label>\(escape(words.goal)) <input type=\"number\" name=\"goal_ml\" min=\"1000\" max=\"4000\" step=\"50\" value=\"\(panel.goalML)\" required></label> <button type=\"submit\">\(escape(words.save))</button></form>\n"
+            let waiting = panel.pending.last { $0.command == "goal" }.flatMap { $0.argument.flatMap { Int($0) } }
+            html += "<form class=\"goal\" method=\"post\" action=\"/actions/goal\">\(bottleField)<label>\(escape(words.goal)) "
+                + "<input type=\"number\" name=\"goal_ml\" min=\"\(BottleAction.goalRange.lowerBound)\" max=\"\(BottleAction.goalRange.upperBound)\" step=\"50\" value=\"\(waiting ?? panel.goalML)\" required></label> "
+                + "<button type=\"submit\">\(escape(words.save))</button></form>\n"
         }
-        // The days.
-        let short = model.language.formatter("dMMM", model.timeZone)
-        let label: (LocalDay) -> String = { day in short.string(from: Date(timeIntervalSince1970: day.interval(in: model.timeZone).start + 43_200)) }
-        for span in [7, 30, 365] {
-            let days = Array(panel.days.suffix(span))
-            html += "<div class=\"chart bars\" data-days=\"\(span)\">" + Charts.bars(days: days, goalML: panel.goalML,
-                title: String(format: words.lastDays, span), dateText: label) + "</div>\n"
-        }
+        if !isNew { html += charts(panel, model: model) }
         return html + "</section>\n"
     }
 
+    private static func nextReminder(_ next: NextReminder, words: WebWords) -> String {
+        switch next {
+        case .at(let minute): return words.nextReminderAt(String(format: "%02d:%02d", minute / 60, minute % 60))
+        case .goalMet: return words.noReminderGoalMet
+        case .dueNow: return words.reminderDueNow
+        case .remindersOff: return words.remindersOff
+        case .noneToday, .notComputed: return words.noReminderDue
+        }
+    }
+
+    /// The last few drinks, newest first, each deleted only after a second tap (a confirmation
+    /// that needs no script); the rest folded.
+    private static func drinks(_ panel: BottlePanel, model: DashboardModel, formats: Formats, bottleField: String) -> String {
+        let words = model.language.words
+        var html = "<h3>\(escape(words.drinksToday))</h3>\n"
+        guard !panel.drinks.isEmpty else { return html + "<p class=\"empty\">\(escape(words.noDrinks))</p>\n" }
+        let newestFirst = Array(panel.drinks.reversed())
+        func table(_ drinks: ArraySlice<StoredDrink>) -> String {
+            var rows = "<table class=\"drinks\"><thead><tr><th scope=\"col\">\(escape(words.time))</th><th scope=\"col\">\(escape(words.amount))</th>"
+                + "<th scope=\"col\"><span class=\"sr\">\(escape(words.delete))</span></th></tr></thead><tbody>\n"
+            for drink in drinks {
+                let when = escape(formats.clock(Double(drink.timestamp)))
+                rows += "<tr class=\"drink\(drink.deleted ? " deleted" : "")\" data-record=\"\(drink.recordID)\"><td>\(when)</td><td>\(drink.amountML) ml</td><td>"
+                if !drink.deleted, panel.id != nil {
+                    let what = escape(words.deleteDrink("\(drink.amountML) ml", formats.clock(Double(drink.timestamp))))
+                    rows += "<details class=\"del\"><summary>\(escape(words.delete))<span class=\"sr\"> \(drink.amountML) ml, \(when)</span></summary>"
+                        + "<form method=\"post\" action=\"/actions/delete\">\(bottleField)<input type=\"hidden\" name=\"record_id\" value=\"\(drink.recordID)\">"
+                        + "<button type=\"submit\" class=\"delete danger\">\(what)</button></form></details>"
+                }
+                rows += "</td></tr>\n"
+            }
+            return rows + "</tbody></table>\n"
+        }
+        html += table(newestFirst.prefix(drinksShown))
+        if newestFirst.count > drinksShown {
+            html += "<details class=\"more\"><summary>\(escape(words.moreDrinks(newestFirst.count - drinksShown)))</summary>"
+                + table(newestFirst.dropFirst(drinksShown)) + "</details>\n"
+        }
+        return html
+    }
+
+    /// Commands waiting for the bottle's next connection, in words ("Delete 250 ml at 14:05").
+    private static func pending(_ panel: BottlePanel, words: WebWords, formats: Formats) -> String {
+        var html = "<h3>\(escape(words.pending))</h3>\n"
+        guard !panel.pending.isEmpty else { return html + "<p class=\"empty pending-none\">\(escape(words.noPending))</p>\n" }
+        html += "<ul class=\"pending\">"
+        for command in panel.pending {
+            var text: String
+            switch BottleAction(kind: command.command, argument: command.argument) {
+            case .setGoal(let goal)?: text = words.goalCommand(goal)
+            case .deleteDrink(let record, let timestamp)?:
+                // Today's drinks by their time; an older one by its date too.
+                let today = panel.drinks.first { $0.recordID == record && $0.timestamp == timestamp }
+                text = words.deleteDrink(today.map { "\($0.amountML) ml" } ?? "–",
+                                         today == nil ? formats.dateTime.string(from: Date(timeIntervalSince1970: Double(timestamp)))
+                                                      : formats.clock(Double(timestamp)))
+            case .tare?: text = words.tare
+            case .shakeToEmpty(let on)?: text = words.shakeToEmpty(on)
+            case nil: text = command.command
+            }
+            if command.status == .sending { text += " (\(words.sending))" }
+            html += "<li data-command=\"\(command.id)\">\(escape(text))</li>"
+        }
+        return html + "</ul>\n"
+    }
+
+    /// The week (every day named, every value shown), the month (labelled weekly) and the year
+    /// (as months), with one legend.
+    private static func charts(_ panel: BottlePanel, model: DashboardModel) -> String {
+        let words = model.language.words
+        let columns = ChartColumns(language: model.language, timeZone: model.timeZone, goalML: panel.goalML, today: model.today)
+        let week = String(format: words.lastDays, 7), month = String(format: words.lastDays, 30)
+        var html = "<div class=\"chart bars\" data-days=\"7\"><h3>\(escape(week))</h3>"
+            + Charts.bars(columns.days(Array(panel.days.suffix(7)), labelEvery: 1, template: "EEE"), goalML: panel.goalML,
+                          label: "\(week), \(words.perDay)", allValues: true) + "</div>\n"
+        html += "<div class=\"chart bars\" data-days=\"30\"><h3>\(escape(month))</h3>"
+            + Charts.bars(columns.days(Array(panel.days.suffix(30)), labelEvery: 7, template: "dMMM"), goalML: panel.goalML,
+                          label: "\(month), \(words.perDay)", allValues: false) + "</div>\n"
+        html += "<div class=\"chart bars\" data-days=\"365\"><h3>\(escape(words.lastYear))</h3>"
+            + Charts.bars(columns.months(panel.days), goalML: panel.goalML, label: words.lastYear, allValues: false) + "</div>\n"
+        html += "<ul class=\"legend\" aria-hidden=\"true\"><li><i class=\"sw met\"></i>\(escape(words.goalMet))</li><li><i class=\"sw below\"></i>\(escape(words.belowGoal))</li>"
+            + "<li><i class=\"sw now\"></i>\(escape(words.soFar))</li><li><i class=\"sw goal\"></i>\(escape(words.goalLine)) \(panel.goalML) ml</li></ul>\n"
+        return html
+    }
+
     /// Reminders are the person's, not a bottle's: the status report's count, the ritual streak,
-    /// and the daily limit's switch.
+    /// and the daily limit's switch, under the name of the person they are for.
     private static func householdPanel(_ model: DashboardModel) -> String {
         let words = model.language.words
         let status = model.status
-        var html = "<section class=\"household\"><h2>\(escape(words.household))</h2><dl>"
+        let person = status.owner ?? (model.panels.count > 1 ? status.bottleName : nil)
+        var html = "<section class=\"household\"><h2>\(escape(person.map(words.remindersOf) ?? words.household))</h2><dl>"
         let count = status.dailyLimit ? "\(status.remindersToday)/\(HydrationSettings.maxRemindersPerDay)" : "\(status.remindersToday)"
         html += "<dt>\(escape(words.remindersToday))</dt><dd class=\"reminders-today\">\(count)</dd>"
         if let streak = status.rules?.ritualStreak, streak > 0 {
-            html += "<dt>\(escape(words.ritualStreak))</dt><dd class=\"ritual-streak\">\(streak) \(escape(words.days))</dd>"
+            html += "<dt>\(escape(words.ritualStreak))</dt><dd class=\"ritual-streak\">\(escape(words.dayCount(streak)))</dd>"
         }
         html += "<dt>\(escape(words.dailyLimit))</dt><dd class=\"daily-limit\" data-on=\"\(status.dailyLimit)\">\(escape(status.dailyLimit ? words.limitOn : words.limitOff))</dd></dl>"
         html += "<form method=\"post\" action=\"/actions/daily-limit\"><input type=\"hidden\" name=\"enabled\" value=\"\(!status.dailyLimit)\"><button type=\"submit\" class=\"daily-limit-switch\">\(escape(status.dailyLimit ? words.switchOff : words.switchOn))</button></form>"
         return html + "</section>\n"
     }
 
-    /// The document's head: the page is readable from 320 px up (one column on a phone, two from
-    /// 900 px), and declares it loads nothing from anywhere.
-    static func head(title: String, language: WebLanguage) -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="\(language.rawValue)"><head><meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
-        <title>\(escape(title))</title>
-        <style>
-        body{font-family:system-ui,sans-serif;margin:0;background:#f6f8fa;color:#1f2328}
-        header{grid-column:1/-1;border-radius:8px;padding:12px 16px;background:#0969da;color:#fff}header h1{margin:0;font-size:1.4em}.date{margin:2px 0 0}
-        main{display:grid;grid-template-columns:1fr;gap:12px;padding:12px;max-width:1400px;margin:auto}
-        @media(min-width:900px){main{grid-template-columns:1fr 1fr}}
-        section{background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:12px;min-width:0}
-        h2{margin:0 0 8px;font-size:1.2em}h3{font-size:1em;margin:14px 0 6px}
-        .today{display:flex;flex-wrap:wrap;gap:12px;align-items:center}.gauge{width:180px}
-        dl{display:grid;grid-template-columns:auto 1fr;gap:4px 10px;margin:0}dt{color:#57606a}dd{margin:0}
-        .chart svg{width:100%;height:auto;display:block}.chart{margin-top:8px}
-        table{width:100%;border-collapse:collapse}td,th{padding:4px;text-align:left;border-bottom:1px solid #eaeef2}
-        tr.deleted td{text-decoration:line-through;color:#8c959f}
-        .urgency-on-track{color:#1a7f37}.urgency-attention{color:#9a6700}.urgency-overdue{color:#cf222e;font-weight:bold}
-        button{font:inherit;padding:4px 10px;border-radius:6px;border:1px solid #8c959f;background:#f6f8fa}
-        input[type=number]{width:6em;font:inherit}
-        .notice{background:#fff8c5;border:1px solid #d4a72c;padding:8px 12px;margin:12px;border-radius:6px}
-        .notice code{background:#fff;padding:0 3px;border-radius:3px;overflow-wrap:anywhere}
-        </style></head><body><main>
+    /// The document's head: readable from 320 px up (one column on a phone, two from 900 px),
+    /// light or dark as the device is, and loading nothing from anywhere but the bridge's own
+    /// manifest and icon (`appLinks`: not on the login page, which cannot fetch them yet).
+    static func head(title: String, language: WebLanguage, version: String? = nil, appLinks: Bool = true) -> String {
+        let links = appLinks
+            ? "<link rel=\"icon\" href=\"/icon.svg\" type=\"image/svg+xml\"><link rel=\"apple-touch-icon\" href=\"/icon.svg\">"
+                + "<link rel=\"manifest\" href=\"/manifest.webmanifest\" crossorigin=\"use-credentials\">"
+            : "<link rel=\"icon\" href=\"data:,\">"
+        return """
+            <!DOCTYPE html>
+            <html lang="\(language.rawValue)"><head><meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1"><meta name="theme-color" content="#0969da">\(links)
+            <title>\(escape(title))</title>
+            <style>\(DashboardStyle.css)</style></head><body\(version.map { " data-version=\"\(escape($0))\"" } ?? "")><main>
 
-        """
+            """
     }
 }

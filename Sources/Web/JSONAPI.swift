@@ -95,11 +95,7 @@ enum JSONAPI {
                 next = oldest
             }
         }
-        let json = "[" + page.reversed().map { drink in
-            BridgeEvent.drink(.init(bottle: drink.bottle, recordID: drink.recordID, timestamp: drink.timestamp,
-                                    amountML: Int(drink.amountML), bottleLevelML: Int(drink.bottleLevelML), kind: drink.kind,
-                                    deleted: drink.deleted, isNew: false)).jsonLine()
-        }.joined(separator: ",") + "]"
+        let json = "[" + page.reversed().map { BridgeEvent.drink(.init($0.drink, isNew: false)).jsonLine() }.joined(separator: ",") + "]"
         let nextQuery = next.map { second in
             var fields = ["days=\(days)", "limit=\(limit ?? 0)", "before=\(second)"]
             if let name = query["bottle"] { fields.append("bottle=\(FormFields.encode(name))") }

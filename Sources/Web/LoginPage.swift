@@ -4,8 +4,8 @@
 enum LoginPage {
     static func render(language: WebLanguage, failed: Bool) -> String {
         let words = language.words
-        var html = DashboardPage.head(title: words.login, language: language)
-        html += "<section><h2>\(escape(words.login))</h2>"
+        var html = DashboardPage.head(title: words.login, language: language, appLinks: false)
+        html += "<section><h1>\(escape(words.login))</h1>"
         if failed { html += "<p class=\"notice\" role=\"alert\">\(escape(words.wrongToken))</p>" }
         html += "<form method=\"post\" action=\"/login\"><label>\(escape(words.token)) <input type=\"password\" name=\"token\" autocomplete=\"current-password\" required></label> <button type=\"submit\">\(escape(words.logIn))</button></form>"
         return html + "</section></main></body></html>\n"

@@ -36,29 +36,72 @@ enum WebLanguage: String, Sendable, CaseIterable {
 
 struct WebWords: Sendable {
     var title, today, ofGoal, expectedByNow, urgency, level, battery, lastSync, never, drinksToday, noDrinks,
-        delete, lastDays, remindersToday, streak, days, pending, noPending, setGoal, goal, save, dailyLimit,
+        delete, lastDays, remindersToday, streak, pending, noPending, setGoal, goal, save, dailyLimit,
         limitOn, limitOff, switchOff, switchOn, household, deficit, time, amount, pace, intake, login, token,
         logIn, logOut, wrongToken, back, ritualStreak, refused, stuck, stuckSince, waiting, quarantined, quarantinedHelp: String
+    var updated, nextReminder, remindersOff, noReminderGoalMet, noReminderDue, reminderDueNow, syncYourBottle, undo, restored, undoTooLate,
+        deleteRefused, actionRefused, goalMet, belowGoal, soFar, goalLine, lastYear, perDay, notFound, notFoundText,
+        somethingWrong, bottleWord, sending, tare, liveUpdates, noScript: String
+    /// "1 day", "2 days".
+    var dayCount: @Sendable (Int) -> String
+    /// "3 more drinks today".
+    var moreDrinks: @Sendable (Int) -> String
+    /// "Delete 250 ml at 14:05".
+    var deleteDrink: @Sendable (_ amount: String, _ time: String) -> String
+    /// "Deleted 250 ml at 14:05: the bottle forgets it at its next sync."
+    var deleted: @Sendable (_ amount: String, _ time: String) -> String
+    /// "around 17:20 if you do not drink".
+    var nextReminderAt: @Sendable (String) -> String
+    /// "Goal 2300 ml".
+    var goalCommand: @Sendable (Int) -> String
+    /// "Goal 2300 ml, waiting for the bottle's next sync."
+    var goalQueued: @Sendable (Int) -> String
+    /// "2210 ml is not a goal the bottle takes: give 1000 to 4000 ml."
+    var goalRefused: @Sendable (Int, ClosedRange<Int>) -> String
+    var shakeToEmpty: @Sendable (Bool) -> String
+    /// "Reminders: Ana".
+    var remindersOf: @Sendable (String) -> String
 
     static let english = WebWords(
         title: "Aquavate", today: "Today", ofGoal: "of", expectedByNow: "expected by now", urgency: "Pace",
         level: "Bottle level", battery: "Battery", lastSync: "Last sync", never: "never", drinksToday: "Today's drinks",
         noDrinks: "No drinks yet today.", delete: "Delete", lastDays: "Last %d days", remindersToday: "Reminders today",
-        streak: "Goal streak", days: "days", pending: "Waiting for the bottle", noPending: "Nothing waiting for the bottle.",
+        streak: "Goal streak", pending: "Waiting for the bottle", noPending: "Nothing waiting for the bottle.",
         setGoal: "Daily goal", goal: "Goal (ml)", save: "Set goal", dailyLimit: "Daily reminder limit",
         limitOn: "At most 12 reminders a day.", limitOff: "No daily limit on reminders.", switchOff: "Switch off",
         switchOn: "Switch on", household: "Reminders", deficit: "behind", time: "Time", amount: "Amount",
-        pace: "pace", intake: "intake", login: "Log in", token: "Web token", logIn: "Log in", logOut: "Log out",
+        pace: "pace", intake: "drunk", login: "Log in", token: "Web token", logIn: "Log in", logOut: "Log out",
         wrongToken: "That is not this bridge's web token.", back: "Back to the dashboard", ritualStreak: "Ritual streak",
         refused: "Not done", stuck: "This bottle is stuck", stuckSince: "since",
         waiting: "drinks wait on the bottle", quarantined: "Records that cannot be drinks",
-        quarantinedHelp: "kept aside and not counted; `aquavate-bridge history --quarantined` lists them, `bottle restore` or `bottle discard` resolves each")
+        quarantinedHelp: "kept aside and not counted; `aquavate-bridge history --quarantined` lists them, `bottle restore` or `bottle discard` resolves each",
+        updated: "Updated", nextReminder: "Next reminder", remindersOff: "reminders are off",
+        noReminderGoalMet: "none: the goal is met", noReminderDue: "none due today", reminderDueNow: "due now: you are behind the pace",
+        syncYourBottle: "No drinks from this bottle yet. Sync your bottle: take it near the bridge and have a sip; its drinks show here after its next sync.",
+        undo: "Undo", restored: "The drink is back.", undoTooLate: "Too late to undo: the bottle has already deleted that drink.",
+        deleteRefused: "That drink could not be deleted: it is already deleted or no longer in the history.",
+        actionRefused: "That could not be done: the page was out of date. Try again.",
+        goalMet: "goal met", belowGoal: "below the goal", soFar: "today, so far", goalLine: "goal",
+        lastYear: "Last 12 months, ml a day on average", perDay: "ml a day", notFound: "Not found",
+        notFoundText: "There is no page at this address.", somethingWrong: "That did not work",
+        bottleWord: "Bottle", sending: "being sent", tare: "Tare (empty bottle)",
+        liveUpdates: "The page updates itself when a sync brings drinks.", noScript: "Reload the page to see new drinks.",
+        dayCount: { $0 == 1 ? "1 day" : "\($0) days" },
+        moreDrinks: { $0 == 1 ? "1 more drink today" : "\($0) more drinks today" },
+        deleteDrink: { "Delete \($0) at \($1)" },
+        deleted: { "Deleted \($0) at \($1): the bottle forgets it at its next sync." },
+        nextReminderAt: { "around \($0) if you do not drink" },
+        goalCommand: { "Goal \($0) ml" },
+        goalQueued: { "Goal \($0) ml: the bottle takes it at its next sync." },
+        goalRefused: { "\($0) ml is not a goal the bottle takes: give \($1.lowerBound) to \($1.upperBound) ml." },
+        shakeToEmpty: { $0 ? "Shake to empty: on" : "Shake to empty: off" },
+        remindersOf: { "Reminders: \($0)" })
 
     static let spanish = WebWords(
         title: "Aquavate", today: "Hoy", ofGoal: "de", expectedByNow: "lo esperado a esta hora", urgency: "Ritmo",
         level: "Nivel de la botella", battery: "Batería", lastSync: "Última sincronización", never: "nunca",
         drinksToday: "Tragos de hoy", noDrinks: "Aún no has bebido hoy.", delete: "Borrar", lastDays: "Últimos %d días",
-        remindersToday: "Recordatorios hoy", streak: "Racha de objetivo", days: "días", pending: "Pendiente para la botella",
+        remindersToday: "Recordatorios hoy", streak: "Racha de objetivo", pending: "Pendiente para la botella",
         noPending: "Nada pendiente para la botella.", setGoal: "Objetivo diario", goal: "Objetivo (ml)", save: "Fijar objetivo",
         dailyLimit: "Límite diario de recordatorios", limitOn: "Como mucho 12 recordatorios al día.",
         limitOff: "Sin límite diario de recordatorios.", switchOff: "Desactivar", switchOn: "Activar", household: "Recordatorios",
@@ -66,5 +109,26 @@ struct WebWords: Sendable {
         token: "Clave web", logIn: "Entrar", logOut: "Salir", wrongToken: "Esa no es la clave web de este puente.", back: "Volver al panel",
         ritualStreak: "Racha de rituales", refused: "No se hizo", stuck: "Esta botella está atascada", stuckSince: "desde",
         waiting: "tragos esperan en la botella", quarantined: "Registros que no pueden ser tragos",
-        quarantinedHelp: "apartados y sin contar; `aquavate-bridge history --quarantined` los lista, `bottle restore` o `bottle discard` resuelve cada uno")
+        quarantinedHelp: "apartados y sin contar; `aquavate-bridge history --quarantined` los lista, `bottle restore` o `bottle discard` resuelve cada uno",
+        updated: "Actualizado", nextReminder: "Próximo recordatorio", remindersOff: "recordatorios desactivados",
+        noReminderGoalMet: "ninguno: objetivo cumplido", noReminderDue: "ninguno más hoy", reminderDueNow: "ya toca: vas por detrás del ritmo",
+        syncYourBottle: "Aún no hay tragos de esta botella. Sincroniza tu botella: acércala al puente y bebe un sorbo; sus tragos aparecen aquí tras la próxima sincronización.",
+        undo: "Deshacer", restored: "El trago ha vuelto.", undoTooLate: "Demasiado tarde para deshacer: la botella ya borró ese trago.",
+        deleteRefused: "No se pudo borrar ese trago: ya está borrado o ya no está en el historial.",
+        actionRefused: "No se pudo hacer: la página estaba desactualizada. Inténtalo de nuevo.",
+        goalMet: "objetivo cumplido", belowGoal: "por debajo del objetivo", soFar: "hoy, hasta ahora", goalLine: "objetivo",
+        lastYear: "Últimos 12 meses, ml al día de media", perDay: "ml al día", notFound: "No encontrado",
+        notFoundText: "No hay ninguna página en esta dirección.", somethingWrong: "No funcionó",
+        bottleWord: "Botella", sending: "enviándose", tare: "Tara (botella vacía)",
+        liveUpdates: "La página se actualiza sola cuando una sincronización trae tragos.", noScript: "Recarga la página para ver tragos nuevos.",
+        dayCount: { $0 == 1 ? "1 día" : "\($0) días" },
+        moreDrinks: { $0 == 1 ? "1 trago más hoy" : "\($0) tragos más hoy" },
+        deleteDrink: { "Borrar \($0) de las \($1)" },
+        deleted: { "Borrado \($0) de las \($1): la botella lo olvida en su próxima sincronización." },
+        nextReminderAt: { "hacia las \($0) si no bebes" },
+        goalCommand: { "Objetivo \($0) ml" },
+        goalQueued: { "Objetivo \($0) ml: la botella lo toma en su próxima sincronización." },
+        goalRefused: { "\($0) ml no es un objetivo que la botella acepte: da de \($1.lowerBound) a \($1.upperBound) ml." },
+        shakeToEmpty: { $0 ? "Agitar para vaciar: sí" : "Agitar para vaciar: no" },
+        remindersOf: { "Recordatorios: \($0)" })
 }

@@ -24,7 +24,7 @@ struct WebResponder: HTTPResponder {
             try guardian.check(request, client: requestContext.client)
             response = try await route(request, client: requestContext.client)
         } catch let error as WebError {
-            response = error.response
+            response = ErrorPage.wantsHTML(request) ? ErrorPage.response(error, language: await language()) : error.response
         } catch let redirect as Redirect {
             response = redirect.response
         } catch {
@@ -53,7 +53,21 @@ struct WebResponder: HTTPResponder {
         switch route {
         case .dashboard:
             let canLogOut = guardian.token != nil
-            return try await html(key: "/", gzip: gzip) { DashboardPage.render(try DashboardModel.make(context), canLogOut: canLogOut) }
+            let outcome = PageOutcome(query: query)
+            return try await html(key: outcome?.location ?? "/", gzip: gzip) {
+                DashboardPage.render(try DashboardModel.make(context), outcome: outcome, canLogOut: canLogOut)
+            }
+        case .events:
+            // One event per request, never compressed: an event stream is read as it arrives.
+            let event = try await WebWork.run { PageVersion.event(try PageVersion.make(context, configuration: try context.configuration(), at: context.clock.now)) }
+            return Response(status: .ok, headers: [.contentType: "text/event-stream; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: event)))
+        case .manifest:
+            let language = try await WebWork.run { context.language(try context.configuration()) }
+            return try await Self.payload(Array(WebManifest.json(language: language).utf8), type: "application/manifest+json", gzip: gzip)
+        case .script:
+            return try await Self.payload(Array(DashboardStyle.script.utf8), type: "text/javascript; charset=utf-8", gzip: gzip)
+        case .icon:
+            return try await Self.payload(Array(WebManifest.icon.utf8), type: "image/svg+xml", gzip: gzip)
         case .loginPage:
             // Nothing to log in to without a token.
             guard guardian.token != nil else { return Redirect(to: "/").response }
@@ -77,9 +91,10 @@ struct WebResponder: HTTPResponder {
             var response = Redirect(to: guardian.token == nil ? "/" : "/login").response
             response.headers[.setCookie] = guardian.cookie(nil)
             return response
-        case .setGoal, .deleteDrink, .dailyLimit:
+        case .setGoal, .deleteDrink, .dailyLimit, .undoDelete:
             let form = FormFields(try await body(request, type: "application/x-www-form-urlencoded"))
-            return try await formAction(route, form)
+            let outcome = try await WebWork.run { try PageActions.perform(route, form, context: context) }
+            return Redirect(to: outcome.location).response
         case .status:
             return try await json(key: "\(path)?\(request.uri.query ?? "")", gzip: gzip) { try JSONAPI.status(context, query: query) }
         case .bottles:
@@ -103,38 +118,6 @@ struct WebResponder: HTTPResponder {
             }
             return Self.response(bytes, type: "text/plain; version=0.0.4; charset=utf-8", gzip: gzip)
         }
-    }
-
-    /// The page's forms: done, back to the page (303, so a reload does not post again); refused,
-    /// the page with the reason on top (422).
-    private func formAction(_ route: WebRoute, _ form: FormFields) async throws -> Response {
-        let context = self.context
-        let canLogOut = guardian.token != nil
-        let outcome: String? = try await WebWork.run {
-            do {
-                switch route {
-                case .setGoal:
-                    let goal = try form.integer("goal_ml", in: Int.min...Int.max)
-                    _ = try JSONAPI.queue(.goal(goal), bottle: form["bottle"], context: context)
-                case .deleteDrink:
-                    let record = try form.integer("record_id", in: 0...Int(UInt32.max))
-                    _ = try JSONAPI.queue(.delete(recordID: record), bottle: form["bottle"], context: context)
-                default:
-                    guard let enabled = form["enabled"], enabled == "true" || enabled == "false" else {
-                        throw WebError.badRequest("enabled must be true or false")
-                    }
-                    try context.history.setSetting("reminders.daily_limit", enabled)
-                }
-                return nil
-            } catch let error as WebError {
-                return error.message
-            }
-        }
-        guard let outcome else { return Redirect(to: "/").response }
-        let page = try await WebWork.run {
-            DashboardPage.render(try DashboardModel.make(context), notice: outcome, canLogOut: canLogOut)
-        }
-        return Self.html(page, status: .unprocessableContent)
     }
 
     /// The body, up to `AccessGuard.maxBodyBytes`, of the one content type the endpoint takes.
@@ -197,6 +180,12 @@ struct WebResponder: HTTPResponder {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
+    /// The page's language for an error page (English when the settings cannot be read).
+    private func language() async -> WebLanguage {
+        let context = self.context
+        return (try? await WebWork.run { context.language(try context.configuration()) }) ?? .en
+    }
+
     static func html(_ text: String, status: HTTPResponse.Status) -> Response {
         Response(status: status, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
@@ -205,7 +194,7 @@ struct WebResponder: HTTPResponder {
     /// `same-origin` referrers, not `no-referrer`: with the latter a browser sends `Origin: null`
     /// on the page's own form posts, and the same-origin check could not tell them from a forgery.
     static func secure(_ headers: inout HTTPFields) {
-        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        headers[.contentSecurityPolicy] = DashboardStyle.contentSecurityPolicy
         headers[.xContentTypeOptions] = "nosniff"
         headers[.referrerPolicy] = "same-origin"
         if headers[.cacheControl] == nil { headers[.cacheControl] = "no-store" }

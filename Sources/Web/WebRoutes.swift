@@ -3,11 +3,13 @@
 
 enum WebRoute: Sendable, Hashable, CaseIterable {
     case dashboard, loginPage, login, logout, setGoal, deleteDrink, dailyLimit
+    /// The page's own: undo a delete, its live updates, and what a phone's home screen needs.
+    case undoDelete, events, script, manifest, icon
     case status, bottles, days, drinks, command, openAPI, metrics
 
     var method: String {
         switch self {
-        case .login, .logout, .setGoal, .deleteDrink, .dailyLimit, .command: return "POST"
+        case .login, .logout, .setGoal, .deleteDrink, .dailyLimit, .undoDelete, .command: return "POST"
         default: return "GET"
         }
     }
@@ -20,6 +22,11 @@ enum WebRoute: Sendable, Hashable, CaseIterable {
         case .setGoal: return "/actions/goal"
         case .deleteDrink: return "/actions/delete"
         case .dailyLimit: return "/actions/daily-limit"
+        case .undoDelete: return "/actions/undo"
+        case .events: return "/events"
+        case .script: return "/page.js"
+        case .manifest: return "/manifest.webmanifest"
+        case .icon: return "/icon.svg"
         case .status: return "/api/v1/status"
         case .bottles: return "/api/v1/bottles"
         case .days: return "/api/v1/days"

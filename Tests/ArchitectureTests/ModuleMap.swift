@@ -76,12 +76,12 @@ enum ModuleMap {
             "Locking", "Timekeeping", "Logging",
         ]),
 
-        // One bottle over BlueZ; what it stores goes through its `DrinkStore` protocol, so it
-        // knows nothing of the database (the bridge's ingest path is the store).
+        // One bottle over BlueZ; everything it hears goes through its `BottleObserver` protocol,
+        // so it knows nothing of the database (the bridge's ingest path is the observer).
         "BottleSession": platform.union(["BlueZ", "AquavateProtocol", "AquavateCapture", "Locking", "Timekeeping", "Logging"]),
 
         // The one path of bottle traffic into the history, and replay through it: the session's
-        // `DrinkStore` and command queue, so BottleSession; no D-Bus of its own, no systemd.
+        // `BottleObserver` and command queue, so BottleSession; no D-Bus of its own, no systemd.
         "Ingest": platform.union([
             "AquavateProtocol", "AquavateCapture", "BottleSession", "History", "Reminders", "Reminding", "Reports", "Settings",
             "Locking", "Timekeeping", "Logging",

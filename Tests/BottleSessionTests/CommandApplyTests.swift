@@ -139,7 +139,7 @@ struct CommandApplyTests {
     }
 
     func session(_ rig: SessionRig, _ link: ControlLink, _ queue: MemoryQueue) -> BottleSession {
-        BottleSession(link: link, store: rig.store, clock: rig.clock, memory: rig.memory, commands: queue)
+        BottleSession(link: link, observer: rig.store, clock: rig.clock, memory: rig.memory, commands: queue)
     }
 
     @Test("a goal whose write the link dropped is applied at the next connection, once")

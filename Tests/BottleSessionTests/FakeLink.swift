@@ -58,7 +58,7 @@ final class Journal: Sendable {
 
 /// The history, with every successful commit written to the journal AFTER it returned; a
 /// commit can be made to fail.
-final class RecordingStore: DrinkStore {
+final class RecordingStore: DrinkKeeper {
     let history: DrinkHistory
     let journal: Journal
     private let failing: Locked<Set<Int>>

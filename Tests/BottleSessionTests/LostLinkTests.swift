@@ -76,7 +76,7 @@ struct LostLinkTests {
         let rig = try SessionRig(bottle: bottle)
         // MTU 23: one record a chunk, so the k-th ACK follows the k-th record.
         let link = LostAfterAck(FakeLink(bottle: bottle, clock: rig.clock, journal: rig.journal, mtu: 23), lossAtAck: lossAtAck)
-        let session = BottleSession(link: link, store: rig.store, clock: rig.clock, memory: rig.memory)
+        let session = BottleSession(link: link, observer: rig.store, clock: rig.clock, memory: rig.memory)
         let report = await session.run()
         #expect(report.linkLost)
         #expect(!report.outcome.isSuccess)
@@ -93,7 +93,7 @@ struct LostLinkTests {
         // The first keep-alive PING is answered OK, then the link is gone during the hold.
         let link = LostAfterAck(FakeLink(bottle: bottle, clock: rig.clock, journal: rig.journal, mtu: 23), lossAtAck: 1,
                                 trigger: (.command, Command.ping.encoded()))
-        let session = BottleSession(link: link, store: rig.store, clock: rig.clock, memory: rig.memory)
+        let session = BottleSession(link: link, observer: rig.store, clock: rig.clock, memory: rig.memory)
         let report = await session.run(holdFor: .seconds(600), keepAwake: true)
         #expect(report.linkLost)
         #expect(link.waitsAfterLoss == 1)

@@ -32,10 +32,8 @@ struct SessionRig {
                  hold: Duration? = nil, keepAwake: Bool = false, setTime: SetTimePolicy = .send,
                  events: SessionEvents = SessionEvents()) async -> (SessionReport, FakeLink) {
         let link = FakeLink(bottle: bottle, clock: clock, journal: journal, mtu: mtu, batteryHidden: batteryHidden)
-        let session = BottleSession(link: link, store: store, clock: clock, memory: memory, recorder: recorder,
-                                    setTime: setTime) { event in
-            events.append(event)
-        }
+        let session = BottleSession(link: link, observer: events.observing(store), clock: clock, memory: memory,
+                                    recorder: recorder, setTime: setTime)
         let report = await session.run(holdFor: hold, keepAwake: keepAwake)
         return (report, link)
     }
@@ -43,22 +41,66 @@ struct SessionRig {
     func storedDrinks() throws -> [StoredDrink] { try store.history.storedDrinks() }
 }
 
-/// Session events collected for assertions.
+/// What a session told its observer, collected for assertions; the chunks are stored by the
+/// observer it wraps (`observing`).
 final class SessionEvents: Sendable {
-    private let events = Locked<[SessionEvent]>([])
-    func append(_ event: SessionEvent) { events.withLock { $0.append(event) } }
-    var rounds: [SyncRound] {
-        events.withLock { $0.compactMap { if case .syncEnded(let round) = $0 { round } else { nil } } }
+    struct Round: Sendable, Equatable {
+        var outcome: SyncOutcome
+        var records: Int
+        var chunks: Int
     }
-    var batteries: [Int] {
-        events.withLock { $0.compactMap { if case .battery(let percent, _) = $0 { percent } else { nil } } }
+    private struct Heard {
+        var rounds: [Round] = []
+        var batteries: [Int] = []
+        var storedChunkSizes: [Int] = []
+        var states = 0
+        var disconnects = 0
     }
+    private let heard = Locked(Heard())
+
+    /// An observer that stores through `store` and tells this collection everything.
+    func observing(_ store: any BottleObserver) -> any BottleObserver { Observer(inner: store, events: self) }
+
+    var rounds: [Round] { heard.withLock { $0.rounds } }
+    var batteries: [Int] { heard.withLock { $0.batteries } }
     /// Records per committed chunk, in order.
-    var storedChunkSizes: [Int] {
-        events.withLock { $0.compactMap { if case .stored(let results, _) = $0 { results.count } else { nil } } }
-    }
-    var states: Int {
-        events.withLock { $0.filter { if case .currentState = $0 { true } else { false } }.count }
+    var storedChunkSizes: [Int] { heard.withLock { $0.storedChunkSizes } }
+    var states: Int { heard.withLock { $0.states } }
+    var disconnects: Int { heard.withLock { $0.disconnects } }
+
+    private struct Observer: BottleObserver {
+        let inner: any BottleObserver
+        let events: SessionEvents
+
+        func store(_ records: [DrinkRecord], bottle: String, at storedAt: Double) throws -> [StoreResult] {
+            let results = try inner.store(records, bottle: bottle, at: storedAt)
+            events.heard.withLock { $0.storedChunkSizes.append(results.count) }
+            return results
+        }
+        func committed(_ results: [StoreResult], bottle: String) { inner.committed(results, bottle: bottle) }
+        func heard(_ current: CurrentState, at time: Double) {
+            events.heard.withLock { $0.states += 1 }
+            inner.heard(current, at: time)
+        }
+        func heard(_ config: BottleConfig, at time: Double) -> Bool { inner.heard(config, at: time) }
+        func heardBattery(_ percent: Int, at time: Double) {
+            events.heard.withLock { $0.batteries.append(percent) }
+            inner.heardBattery(percent, at: time)
+        }
+        func heard(_ identity: BottleIdentity, at time: Double) { inner.heard(identity, at: time) }
+        func heard(_ settings: DeviceSettings, at time: Double) { inner.heard(settings, at: time) }
+        func heard(_ offset: BottleClockOffset, at time: Double) { inner.heard(offset, at: time) }
+        func heardActivity(motion: [MotionEvent], backpack: [BackpackSession], at time: Double) {
+            inner.heardActivity(motion: motion, backpack: backpack, at: time)
+        }
+        func syncEnded(_ outcome: SyncOutcome, records: Int, chunks: Int, refusal: String?, at time: Double) {
+            events.heard.withLock { $0.rounds.append(Round(outcome: outcome, records: records, chunks: chunks)) }
+            inner.syncEnded(outcome, records: records, chunks: chunks, refusal: refusal, at: time)
+        }
+        func disconnected(at time: Double) {
+            events.heard.withLock { $0.disconnects += 1 }
+            inner.disconnected(at: time)
+        }
     }
 }
 
@@ -196,7 +238,7 @@ final class SessionEvents: Sendable {
             func nextEvent(within t: Duration) async -> LinkEvent? { await base.nextEvent(within: t) }
             func disconnect() async { await base.disconnect() }
         }
-        let session = BottleSession(link: TruncatingReads(link), store: rig.store, clock: rig.clock, memory: rig.memory)
+        let session = BottleSession(link: TruncatingReads(link), observer: rig.store, clock: rig.clock, memory: rig.memory)
         let report = await session.run()
         #expect(report.rounds.map(\.outcome) == [.rejected])
         #expect(!report.outcome.isSuccess)
@@ -321,13 +363,27 @@ final class SessionEvents: Sendable {
         let rig = try SessionRig(bottle: bottle)
         let link = FakeLink(bottle: bottle, clock: rig.clock, journal: rig.journal)
         link.drop()
-        let report = await BottleSession(link: link, store: rig.store, clock: rig.clock, memory: rig.memory).run()
+        let report = await BottleSession(link: link, observer: rig.store, clock: rig.clock, memory: rig.memory).run()
         guard case .failed(let reason) = report.outcome else {
             Issue.record("expected failure")
             return
         }
         #expect(reason.contains("subscribe"))
         #expect(bottle.starts.isEmpty)
+    }
+
+    @Test("the observer hears the sync's round, each committed chunk and the end of the connection, once")
+    func theObserverHearsTheWholeConnection() async throws {
+        let bottle = FakeBottle()
+        bottle.addDrinks(40)
+        let rig = try SessionRig(bottle: bottle)
+        let events = SessionEvents()
+        let (report, _) = await rig.session(mtu: 247, events: events)
+        #expect(report.outcome == .synced)
+        #expect(events.storedChunkSizes == [17, 17, 6])
+        #expect(events.rounds == [.init(outcome: .complete, records: 40, chunks: 3)])
+        #expect(events.states >= 1)
+        #expect(events.disconnects == 1)
     }
 
     // MARK: Keep-alive and battery
@@ -347,7 +403,7 @@ final class SessionEvents: Sendable {
         let events = SessionEvents()
         let link = FakeLink(bottle: bottle, clock: rig.clock, journal: rig.journal, batteryHidden: true)
         link.inject(.battery(79))
-        let session = BottleSession(link: link, store: rig.store, clock: rig.clock, memory: rig.memory) { events.append($0) }
+        let session = BottleSession(link: link, observer: events.observing(rig.store), clock: rig.clock, memory: rig.memory)
         let report = await session.run(holdFor: .seconds(1))
         #expect(events.batteries == [80, 79])
         #expect(report.batteryPercent == 79)

@@ -94,10 +94,9 @@ final class SimulatorRig: Sendable {
         await discovery.stop()
         let connection = try await Connector(client: client, policy: simulatorPolicy, logger: logger)
             .connect(sighting.device, requiring: BlueZBottleLink.requiredCharacteristics.map(\.uuid))
-        let session = BottleSession(link: BlueZBottleLink(connection), store: history, clock: SystemClock(),
-                                    memory: memory, timing: timing, chunkSize: chunkSize, logger: logger) { event in
-            events?.append(event)
-        }
+        let observer: any BottleObserver = events.map { $0.observing(history) } ?? history
+        let session = BottleSession(link: BlueZBottleLink(connection), observer: observer, clock: SystemClock(),
+                                    memory: memory, timing: timing, chunkSize: chunkSize, logger: logger)
         return await session.run()
     }
 

@@ -40,8 +40,7 @@ struct HostileBottleTests {
             let stored = try DrinkHistory(path: db).storedDrinks()
             let bounds = RecordBounds(now: Date.now.timeIntervalSince1970)
             for drink in stored {
-                let record = DrinkRecord(recordID: drink.recordID, timestamp: drink.timestamp, amountML: drink.amountML,
-                                         bottleLevelML: drink.bottleLevelML, typeRaw: drink.typeRaw, flagsRaw: drink.flagsRaw)
+                let record = drink.record
                 #expect(bounds.problem(with: record) == nil, "seed \(seed): stored \(record)")
             }
             #expect(stored.count <= 30)

@@ -57,7 +57,7 @@ struct HouseholdAttackTests {
     func total(_ db: String) -> Int { dropped(db).values.reduce(0, +) }
 
     /// (bottle#record) → (amount, deleted) of every drink in a history.
-    func drinks(_ db: String) -> [String: (amount: Int16, deleted: Bool)] {
+    func drinks(_ db: String) -> [String: (amount: Int, deleted: Bool)] {
         guard let history = try? DrinkHistory(path: db), let stored = try? history.storedDrinks() else { return [:] }
         return Dictionary(stored.map { ("\($0.bottle)#\($0.recordID)", ($0.amountML, $0.deleted)) }, uniquingKeysWith: { a, _ in a })
     }

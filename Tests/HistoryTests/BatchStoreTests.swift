@@ -61,7 +61,7 @@ import Testing
         #expect(stored.count == model.rows.count)
         for drink in stored {
             let row = model.rows["\(drink.recordID)@\(drink.timestamp)"]
-            #expect(row == Model.Row(amount: drink.amountML, level: drink.bottleLevelML, typeRaw: drink.typeRaw, deleted: drink.deleted),
+            #expect(row == Model.Row(amount: Int16(drink.amountML), level: Int16(drink.bottleLevelML), typeRaw: drink.typeRaw, deleted: drink.deleted),
                     "seed \(seed), drink #\(drink.recordID)")
         }
     }

@@ -12,7 +12,8 @@ import Testing
     /// Every GET route, with a query where it takes one.
     static let getPaths = ["/", "/login", "/api/v1/status", "/api/v1/status?bottle=AQ-BEA-0002", "/api/v1/bottles",
                            "/api/v1/days?days=7", "/api/v1/drinks?days=8&limit=5", "/metrics", "/api/openapi.yaml",
-                           "/api/v1/status?bottle=nobody", "/api/v1/drinks?limit=0"]
+                           "/api/v1/status?bottle=nobody", "/api/v1/drinks?limit=0",
+                           "/events", "/page.js", "/manifest.webmanifest", "/icon.svg"]
 
     @Test func everyGetRouteAnswersHeadWithItsHeadersAndNoBody() async throws {
         let fixture = try WebFixture()

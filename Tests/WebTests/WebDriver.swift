@@ -1,6 +1,7 @@
 // Just enough of the W3C WebDriver protocol to use the dashboard as a person does, in a real
 // headless Chromium driven by chromedriver (Debian's chromium and chromium-driver): open a page,
-// find elements, read their text, click, type, read the browser's console, take screenshots.
+// find elements, read their text, click, type, run scripts (axe-core), read the browser's console,
+// take screenshots in light and dark mode.
 
 import BusTestSupport
 import Foundation
@@ -75,6 +76,17 @@ struct WebDriver: Sendable {
 
     func script(_ source: String) async throws -> Any {
         try await command("POST", "/execute/sync", ["script": source, "args": []])
+    }
+
+    /// A script that calls its last argument (WebDriver's asynchronous execution) with its result.
+    func asyncScript(_ source: String) async throws -> Any {
+        try await command("POST", "/execute/async", ["script": source, "args": []])
+    }
+
+    /// The page as a device in dark (or light) mode sees it: `prefers-color-scheme` emulated.
+    func colourScheme(dark: Bool) async throws {
+        _ = try await command("POST", "/goog/cdp/execute", ["cmd": "Emulation.setEmulatedMedia",
+                                                             "params": ["features": [["name": "prefers-color-scheme", "value": dark ? "dark" : "light"]]]])
     }
 
     /// The console's messages since the last call (chromedriver's log endpoint).

@@ -22,7 +22,8 @@ struct WebFixture: Sendable {
     let configuration: Configuration
     let folder: URL
 
-    init(settings: [String] = [], days: Int = 8) throws {
+    /// - Parameter drinks: false leaves both bottles without a single drink (a new household).
+    init(settings: [String] = [], days: Int = 8, drinks: Bool = true) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         history = try DrinkHistory(path: folder.appendingPathComponent("history.sqlite").path, durability: .normal)
@@ -35,6 +36,7 @@ struct WebFixture: Sendable {
                                               goalML: 2000, lastSeen: Self.now - 600, lastSync: Self.now - 600, state: state))
         try history.recordBottle(BottleRecord(id: Self.bea, name: "Bea <script>", serial: Self.bea, address: "AA:00:00:00:00:02",
                                               goalML: 2500, lastSeen: Self.now - 3600, lastSync: Self.now - 3600, state: nil))
+        guard drinks else { return }
         // Past days: Ana 2100 ml a day (goal met), Bea 1500 ml; today (from 08:00 local) a few drinks.
         let todayStart = LocalDay(containing: Self.now, timeZone: Self.zone).interval(in: Self.zone).start
         var anaRecords: [DrinkRecord] = [], beaRecords: [DrinkRecord] = []

@@ -19,8 +19,7 @@ public enum BottleInfo {
 
     /// The `drink` event of a stored drink (`new` false: it was in the history already).
     public static func drinkEvent(_ drink: StoredDrink) -> BridgeEvent {
-        .drink(.init(bottle: drink.bottle, recordID: drink.recordID, timestamp: drink.timestamp, amountML: Int(drink.amountML),
-                     bottleLevelML: Int(drink.bottleLevelML), kind: drink.kind, deleted: drink.deleted, isNew: false))
+        .drink(.init(drink.drink, isNew: false))
     }
 
     /// Several lines for a person, the times local to `timeZone` (the `timezone` setting).

@@ -14,6 +14,7 @@
 
 import AquavateCapture
 import AquavateProtocol
+import BottleSession
 import Foundation
 import History
 import Logging
@@ -153,7 +154,7 @@ public final class Replayer: @unchecked Sendable {
         case .disconnect:
             finishSync(at: event.time, reason: "disconnected")
             finishActivity(at: event.time)
-            ingest.disconnected(at: event.time)
+            observer.disconnected(at: event.time)
         case .read, .notify:
             guard let characteristic = event.characteristic, let value = event.value else { return }
             fromBottle(characteristic, value: value, viaRead: event.op == .read, time: event.time, file: file, line: line)
@@ -190,7 +191,7 @@ public final class Replayer: @unchecked Sendable {
                 if bottleID == "unknown" { bottleID = DeviceInformation.cleanString(value) }
                 var identity = BottleIdentity()
                 identity.take(field, value)
-                ingest.heard(identity, at: time)
+                observer.heard(identity, at: time)
             }
             return
         }
@@ -201,19 +202,19 @@ public final class Replayer: @unchecked Sendable {
             case .currentState:
                 let state = try CurrentState(decoding: value)
                 if viaRead, !setTimeWritten, let offset = BottleClockOffset(bottleTime: state.timestamp, bridgeTime: time) {
-                    ingest.heard(offset, at: time)
+                    observer.heard(offset, at: time)
                 }
-                ingest.heard(state, at: time)
+                observer.heard(state, at: time)
             case .bottleConfig:
                 let config = try BottleConfig(decoding: value)
-                if !ingest.heard(config, at: time) {
+                if !observer.heard(config, at: time) {
                     // A goal the bottle cannot hold (0 would switch the reminders off).
                     reject("bottle-config: a goal of \(config.dailyGoalML) ml is outside 1000–4000; ignored", file: file, line: line)
                 }
             case .syncControl:
                 _ = try SyncControl(decoding: value)
             case .deviceSettings:
-                ingest.heard(try DeviceSettings(decoding: value), at: time)
+                observer.heard(try DeviceSettings(decoding: value), at: time)
             case .calibrationState:
                 _ = try CalibrationState(decoding: value)
             case .batteryLevel:
@@ -252,7 +253,8 @@ public final class Replayer: @unchecked Sendable {
                 sync = progress
                 if verdict == .complete {
                     sync = nil
-                    ingest.syncEnded(progress.outcome, records: progress.acceptedRecords, chunks: progress.acceptedChunks, at: time)
+                    observer.syncEnded(progress.outcome, records: progress.acceptedRecords, chunks: progress.acceptedChunks,
+                                       refusal: nil, at: time)
                 } else if verdict == .surplus {
                     logger.warning("\(file):\(line): an ACK with no chunk waiting for it; the bottle runs one chunk ahead (docs/protocol.md B3)")
                 }
@@ -303,7 +305,7 @@ public final class Replayer: @unchecked Sendable {
     /// Stores one chunk's records through the ingest (one transaction, reported as drink events).
     private func commit(_ records: [DrinkRecord], at time: Double, file: String, line: Int) {
         do {
-            try ingest.storeAndSay(records, bottle: ingest.bottleID, at: time)
+            try observer.storeAndSay(records, bottle: ingest.bottleID, at: time)
         } catch {
             reject("could not store the chunk: \(error)", file: file, line: line)
         }
@@ -320,7 +322,7 @@ public final class Replayer: @unchecked Sendable {
     /// What the connection's activity fetch gathered goes to the ingest, as the live session's does.
     private func finishActivity(at time: Double) {
         guard !activity.isEmpty else { return }
-        ingest.heardActivity(motion: activity.motion, backpack: activity.backpack, at: time)
+        observer.heardActivity(motion: activity.motion, backpack: activity.backpack, at: time)
         activity = ActivityReplies()
     }
 
@@ -328,11 +330,15 @@ public final class Replayer: @unchecked Sendable {
         guard let progress = sync else { return }
         sync = nil
         logger.debug("sync ended (\(reason)): \(progress.outcome.rawValue)")
-        ingest.syncEnded(progress.outcome, records: progress.acceptedRecords, chunks: progress.acceptedChunks,
+        observer.syncEnded(progress.outcome, records: progress.acceptedRecords, chunks: progress.acceptedChunks,
                          refusal: progress.refusal, at: time)
     }
 
     // MARK: The ingest
+
+    /// The ingest, as the live session sees it: replay tells it what the bottle said through the
+    /// same protocol (`BottleObserver`), so the two cannot take different paths into it.
+    private var observer: any BottleObserver { ingest }
 
     private var ingest: BottleIngest {
         if let ingestStorage { return ingestStorage }

@@ -5,6 +5,9 @@
 import Foundation
 
 public struct InMemoryDrinkLedger: DrinkLedger, Sendable {
+    /// What the engine knows of a drink: an amount at a time, known from when it was stored. Not
+    /// the bridge's `Drink` (AquavateProtocol): the rules import nothing of the bottle (the
+    /// module map), and the engine's times are its clock's seconds, not the record's stamp.
     public struct Drink: Equatable, Sendable {
         /// Record timestamp, UTC epoch seconds.
         public let timestamp: Double

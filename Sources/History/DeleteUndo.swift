@@ -1,0 +1,40 @@
+// Undoing a delete a person just asked for (the page's "Undo"): while the bottle has not been sent
+// the command, the command is withdrawn and the drink counts again, in one transaction. Once the
+// bottle has it (sending, applied) the drink is gone from the bottle too, and it is too late: the
+// history must not count a drink the bottle no longer holds.
+
+import AquavateProtocol
+import GRDB
+
+/// What undoing a delete did.
+public enum DeleteUndo: Sendable, Equatable {
+    /// The command was withdrawn and the drink restored.
+    case restored(StoredDrink)
+    /// The bottle already has the command (or it ended): nothing changed.
+    case tooLate
+}
+
+extension DrinkHistory {
+    /// Withdraws the pending delete `commandID` and restores its drink. nil: no delete command
+    /// with that id exists.
+    public func undoDelete(commandID: Int64) throws -> DeleteUndo? {
+        try write("undoing delete command \(commandID)") { db in
+            guard let command = try StoredCommand.fetchOne(db, sql: "SELECT * FROM bottle_command WHERE id = ? AND command = 'delete'",
+                                                           arguments: [commandID]) else { return nil }
+            guard command.status == .pending,
+                  case .deleteDrink(let recordID, let timestamp)? = BottleAction(kind: command.command, argument: command.argument)
+            else { return .tooLate }
+            guard var drink = try Self.fetchDrink(bottle: command.bottle, recordID: recordID, timestamp: timestamp, in: db) else {
+                return .tooLate
+            }
+            try db.execute(sql: """
+                UPDATE drink SET deleted = 0, deleted_at = NULL
+                WHERE bottle = ? AND record_id = ? AND timestamp = ? AND deleted = 1
+                """, arguments: [command.bottle, recordID, timestamp])
+            try db.execute(sql: "DELETE FROM bottle_command WHERE id = ?", arguments: [commandID])
+            drink.deleted = false
+            drink.deletedAt = nil
+            return .restored(drink)
+        }
+    }
+}

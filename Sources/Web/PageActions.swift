@@ -1,0 +1,47 @@
+// The page's forms (`/actions/goal`, `/actions/delete`, `/actions/undo`, `/actions/daily-limit`):
+// each goes through the same checks and queue as `aquavate-bridge bottle …` and `config set`
+// (BottleControl), and answers 303 to the page with what happened (PageOutcome), refusals
+// included: the browser never stays on an action's address, and a reload never posts again.
+
+import AquavateProtocol
+import Foundation
+import History
+
+enum PageActions {
+    static func perform(_ route: WebRoute, _ form: FormFields, context: WebContext) throws -> PageOutcome {
+        switch route {
+        case .setGoal:
+            // A goal that is no number at all is a stale or forged form: there is nothing to show back.
+            guard let goal = form["goal_ml"].flatMap({ Int($0) }), (-1_000_000...1_000_000).contains(goal) else { return .refused }
+            guard BottleAction.goalRange.contains(goal) else { return .goalRefused(goalML: goal) }
+            do {
+                _ = try BottleControl(history: context.history).queue(.goal(goal), bottle: form["bottle"], at: context.clock.now)
+                return .goalQueued(goalML: goal)
+            } catch is BottleRequestRefused {
+                return .refused
+            }
+        case .deleteDrink:
+            guard let record = form["record_id"].flatMap({ Int($0) }) else { return .deleteRefused }
+            do {
+                let (command, _) = try BottleControl(history: context.history).queue(.delete(recordID: record), bottle: form["bottle"],
+                                                                                      at: context.clock.now)
+                return .deleted(command: command.id)
+            } catch is BottleRequestRefused {
+                return .deleteRefused
+            }
+        case .undoDelete:
+            guard let command = form["command"].flatMap({ Int64($0) }),
+                  let undone = try context.history.undoDelete(commandID: command) else { return .refused }
+            switch undone {
+            case .restored: return .restored
+            case .tooLate: return .undoTooLate
+            }
+        case .dailyLimit:
+            guard let enabled = form["enabled"], enabled == "true" || enabled == "false" else { return .refused }
+            try context.history.setSetting("reminders.daily_limit", enabled)
+            return .limit(on: enabled == "true")
+        default:
+            return .refused
+        }
+    }
+}

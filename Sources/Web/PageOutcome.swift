@@ -1,0 +1,65 @@
+// What a form of the page did, carried to the page that follows (post/redirect/get): the form's
+// answer is a 303 to `/?done=…`, so a reload never posts again and the browser stays on the page.
+// The address carries an enum and numbers only; the page says it in the person's words.
+
+import Foundation
+
+enum PageOutcome: Sendable, Equatable {
+    /// A drink deleted through `command` (the page offers Undo while it waits for the bottle).
+    case deleted(command: Int64)
+    case restored
+    case undoTooLate
+    case goalQueued(goalML: Int)
+    case goalRefused(goalML: Int)
+    case deleteRefused
+    case limit(on: Bool)
+    /// Anything else refused (a stale form, a bottle no longer known).
+    case refused
+
+    private enum Kind: String {
+        case deleted, restored, undoTooLate = "undo-too-late", goal, goalRefused = "goal-refused",
+             deleteRefused = "delete-refused", limitOn = "limit-on", limitOff = "limit-off", refused
+    }
+
+    /// Where the form's answer sends the browser.
+    var location: String {
+        switch self {
+        case .deleted(let command): return "/?done=\(Kind.deleted.rawValue)&command=\(command)"
+        case .restored: return "/?done=\(Kind.restored.rawValue)"
+        case .undoTooLate: return "/?done=\(Kind.undoTooLate.rawValue)"
+        case .goalQueued(let goal): return "/?done=\(Kind.goal.rawValue)&goal_ml=\(goal)"
+        case .goalRefused(let goal): return "/?done=\(Kind.goalRefused.rawValue)&goal_ml=\(goal)"
+        case .deleteRefused: return "/?done=\(Kind.deleteRefused.rawValue)"
+        case .limit(let on): return "/?done=\((on ? Kind.limitOn : .limitOff).rawValue)"
+        case .refused: return "/?done=\(Kind.refused.rawValue)"
+        }
+    }
+
+    /// Back from the page's query; nil when there is none or it makes no sense (ignored, never an error).
+    init?(query: FormFields) {
+        guard let kind = query["done"].flatMap(Kind.init(rawValue:)) else { return nil }
+        let number = { (name: String) in query[name].flatMap { Int64($0) } }
+        switch kind {
+        case .deleted:
+            guard let command = number("command") else { return nil }
+            self = .deleted(command: command)
+        case .restored: self = .restored
+        case .undoTooLate: self = .undoTooLate
+        case .goal, .goalRefused:
+            guard let goal = number("goal_ml").flatMap({ Int(exactly: $0) }), (-1_000_000...1_000_000).contains(goal) else { return nil }
+            self = kind == .goal ? .goalQueued(goalML: goal) : .goalRefused(goalML: goal)
+        case .deleteRefused: self = .deleteRefused
+        case .limitOn: self = .limit(on: true)
+        case .limitOff: self = .limit(on: false)
+        case .refused: self = .refused
+        }
+    }
+
+    /// A refusal is shown as an alert; a success as a status line.
+    var isRefusal: Bool {
+        switch self {
+        case .undoTooLate, .goalRefused, .deleteRefused, .refused: return true
+        default: return false
+        }
+    }
+}

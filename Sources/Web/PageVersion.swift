@@ -1,0 +1,56 @@
+// What the page's live updates compare: a short digest of everything the dashboard shows that a
+// sync, a command or a setting can change (the newest drink row, today's drinks and deletions, the
+// commands waiting, each bottle's last sync and state, the stored settings) and the quarter hour
+// (the pace line moves with the clock). `GET /events` sends it; the page's script reloads the
+// page when it differs from the one the page was drawn with. The digest is a number, never text.
+
+import Foundation
+import History
+import Settings
+import Timekeeping
+
+enum PageVersion {
+    /// How long a browser waits between two asks (the `retry` of the event stream). Each ask is
+    /// answered at once and the connection closed: a page left open holds no connection, so open
+    /// pages never use up the server's 128 (WebServer.connectionCap).
+    static let retryMilliseconds = 10_000
+
+    static func make(_ context: WebContext, configuration: Configuration, at now: Double) throws -> String {
+        let history = context.history
+        let timeZone = configuration.timeZone
+        let wall = LocalClock(timeZone: timeZone).wallClockUncached(at: now)
+        let day = wall.day.interval(in: timeZone)
+        var digest = Digest()
+        digest.add("\(wall.day) \(wall.minuteOfDay / 15) \(try history.drinkRowIDHigh())")
+        for drink in try history.storedDrinks(from: day.start, to: day.end) {
+            digest.add("\(drink.bottle) \(drink.recordID) \(drink.deleted)")
+        }
+        for command in try history.commands(statuses: [.pending, .sending]) {
+            digest.add("\(command.id) \(command.status.rawValue)")
+        }
+        for bottle in try history.bottles() {
+            digest.add("\(bottle.id) \(bottle.lastSync ?? 0) \(bottle.lastSeen ?? 0) \(bottle.state?.receivedAt ?? 0) \(bottle.goalML ?? 0)")
+        }
+        for (key, value) in try history.allSettings().sorted(by: { $0.key < $1.key }) {
+            digest.add("\(key)=\(value)")
+        }
+        return String(digest.value, radix: 16)
+    }
+
+    /// The answer of `GET /events`: one server-sent event carrying the version, and the wait
+    /// before the browser asks again.
+    static func event(_ version: String) -> String {
+        "retry: \(retryMilliseconds)\nevent: version\ndata: \(version)\n\n"
+    }
+
+    /// FNV-1a, 64 bits: the same digest on every machine and every run (Swift's `Hasher` is
+    /// seeded per process, and two servers of one history must agree).
+    private struct Digest {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        mutating func add(_ text: String) {
+            for byte in text.utf8 + [0x0A] {
+                value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            }
+        }
+    }
+}
