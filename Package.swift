@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        // gzip of the web answers (zlib, through NIO's ByteBuffer).
+        .package(url: "https://github.com/adam-fowler/compress-nio", exact: "1.5.0"),
         // HMAC-SHA-256 of the household's messages (the version Hummingbird's graph resolves too).
         .package(url: "https://github.com/apple/swift-crypto", exact: "4.5.2"),
     ],
@@ -140,6 +142,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),

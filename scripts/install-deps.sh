@@ -14,7 +14,8 @@
 # debootstrap with ca-certificates (the test installs the package into a fresh Debian root made
 # from deb.debian.org).
 # For the web dashboard's tests and benchmark (Tests/WebTests, Benchmarks/web.sh): chromium and
-# chromium-driver (a real headless browser driven over WebDriver), wrk (100 concurrent clients).
+# chromium-driver (a real headless browser driven over WebDriver), wrk (100 concurrent clients);
+# zlib1g-dev: zlib.h for compress-nio (the web server gzips its answers; the package depends on zlib1g).
 set -euo pipefail
 packages=(
     pkg-config libsqlite3-dev
@@ -26,7 +27,7 @@ packages=(
     systemd udev util-linux mount passwd make dbus-bin libglib2.0-bin
     time
     dpkg-dev binutils init-system-helpers lintian debootstrap ca-certificates
-    chromium chromium-driver wrk
+    chromium chromium-driver wrk zlib1g-dev
 )
 # `--list` prints the packages (for .ci/run), one line.
 if [ "${1:-}" = "--list" ]; then echo "${packages[*]}"; exit 0; fi

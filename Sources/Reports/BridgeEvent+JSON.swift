@@ -4,10 +4,11 @@
 // left out); one the contract shows only when present (a notification's actions, an error's file
 // and line) is left out.
 //
-// One event is written by hand: `day`. `/api/v1/days?days=365` lists a day per bottle and day,
-// and the encoder's cost per object dominated that answer (docs/performance.md, the web row:
-// `Benchmarks/web.sh`, `days?days=365`). `BridgeEventJSONTests` holds the hand-written line to
-// the Codable encoding of the same `DayJSON` for many values.
+// Two events are written by hand: `day` and `drink`. `/api/v1/days?days=365` lists a day per
+// bottle and day and `/api/v1/drinks` thousands of drinks, and the encoder's cost per object
+// dominated those answers (docs/performance.md, the web rows: `Benchmarks/web.sh`).
+// `BridgeEventJSONTests` holds each hand-written line to the Codable encoding of the same
+// `DayJSON` / `DrinkJSON` for many values.
 
 import AquavateCapture
 import AquavateProtocol
@@ -19,7 +20,7 @@ extension BridgeEvent {
     public func jsonLine() -> String {
         switch self {
         case .day(let day): return Self.handWrittenDayLine(day)
-        case .drink(let drink): return Self.line(DrinkJSON(drink))
+        case .drink(let drink): return Self.handWrittenDrinkLine(drink)
         case .state(let state): return Self.line(StateJSON(state))
         case .sync(let sync): return Self.line(SyncJSON(sync))
         case .quarantined(let entry): return Self.line(QuarantinedJSON(entry))
@@ -38,6 +39,17 @@ extension BridgeEvent {
 
     /// The `day` line by Codable: what the hand-written one must equal (its test).
     package static func codableDayLine(_ day: DayEvent) -> String { line(DayJSON(day)) }
+
+    /// The `drink` line, written directly with the keys in the order the encoder sorts them:
+    /// `/api/v1/drinks` lists thousands (docs/performance.md, `Benchmarks/web.sh`, `drinks?days=30`).
+    package static func handWrittenDrinkLine(_ drink: DrinkEvent) -> String {
+        "{\"amount_ml\":\(drink.amountML),\"bottle\":\(JSONText.quoted(drink.bottle)),\"bottle_level_ml\":\(drink.bottleLevelML),"
+            + "\"deleted\":\(drink.deleted),\"event\":\"drink\",\"new\":\(drink.isNew),\"record_id\":\(drink.recordID),"
+            + "\"time\":\"\(iso(Double(drink.timestamp)))\",\"type\":\"\(drink.kind.rawValue)\"}"
+    }
+
+    /// The `drink` line by Codable: what the hand-written one must equal (its test).
+    package static func codableDrinkLine(_ drink: DrinkEvent) -> String { line(DrinkJSON(drink)) }
 
     /// One wire struct as one line. Encoding these cannot fail: they hold strings, integers,
     /// booleans, arrays of them and nulls.
@@ -234,34 +246,47 @@ struct CommandJSON: Encodable {
     var id: Int
     var bottle: String
     var command: String
-    var argument: String?
     var status: String
     var message: String?
     var time: String
+    /// The command's value under its own key (docs/design.md 3.5: numbers and enum values only,
+    /// never the stored text): a goal's `goal_ml`, a delete's `record_id`, shake-to-empty's `on`.
+    var goalML: Int?
+    var recordID: Int?
+    var on: Bool?
 
-    enum CodingKeys: String, CodingKey { case event, id, bottle, command, argument, status, message, time }
+    enum CodingKeys: String, CodingKey {
+        case event, id, bottle, command, status, message, time, goalML = "goal_ml", recordID = "record_id", on
+    }
 
     init(_ command: BridgeEvent.CommandEvent) {
         id = Int(command.id)
         bottle = command.bottle
         self.command = command.command
-        argument = command.argument
         status = command.status
         message = command.message
         time = iso(command.time)
+        switch BottleAction(kind: command.command, argument: command.argument) {
+        case .setGoal(let goal)?: goalML = goal
+        case .deleteDrink(let record, _)?: recordID = Int(record)
+        case .shakeToEmpty(let value)?: on = value
+        case .tare?, nil: break
+        }
     }
 
-    // `argument` and `message` are always there, null when unset.
+    // `message` is always there, null when unset; the value's key only for its command.
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(event, forKey: .event)
         try container.encode(id, forKey: .id)
         try container.encode(bottle, forKey: .bottle)
         try container.encode(command, forKey: .command)
-        try container.encode(argument, forKey: .argument)
         try container.encode(status, forKey: .status)
         try container.encode(message, forKey: .message)
         try container.encode(time, forKey: .time)
+        try container.encodeIfPresent(goalML, forKey: .goalML)
+        try container.encodeIfPresent(recordID, forKey: .recordID)
+        try container.encodeIfPresent(on, forKey: .on)
     }
 }
 

@@ -35,8 +35,9 @@ public struct StatusReport: Sendable {
     public var clock: ClockTrust?
     /// The bottle's clock against this machine's at its last connection (docs/protocol.md 5.2).
     public var bottleClockOffset: Int?
-    /// Bottle commands not yet applied (docs/design.md 3.5), in words: "goal 2600 ml (#4)".
-    public var pendingCommands: [String] = []
+    /// Bottle commands not yet applied (docs/design.md 3.5): `command` events, data on the wire
+    /// (`goal_ml`, `record_id`, `on`), in words only in the text lines.
+    public var pendingCommands: [BridgeEvent.CommandEvent] = []
     /// The zone of the text lines' times (the `timezone` setting); the JSON stays UTC.
     public var timeZone: TimeZone = .gmt
     /// The bottle's owner (`bottle.<ID>.owner`), when set.
@@ -83,12 +84,9 @@ public struct StatusReport: Sendable {
         return try adopted.map { try make(history: history, configuration: configuration, at: instant, clock: clock, bottle: $0) }
     }
 
-    private static func pendingCommands(history: DrinkHistory, bottle: String?) throws -> [String] {
+    private static func pendingCommands(history: DrinkHistory, bottle: String?) throws -> [BridgeEvent.CommandEvent] {
         guard let bottle else { return [] }
-        return try history.commands(bottle: bottle, statuses: [.pending, .sending]).map { command in
-            let action = BottleAction(kind: command.command, argument: command.argument)
-            return "\(action?.summary ?? command.command) (#\(command.id))"
-        }
+        return try history.commands(bottle: bottle, statuses: [.pending, .sending]).map(BridgeEvent.CommandEvent.init)
     }
 
     public func textLines() -> [String] {
@@ -117,7 +115,12 @@ public struct StatusReport: Sendable {
         lines.append("Urgency: \(urgency.displayName)  Deficit: \(deficitML) ml")
         lines.append(remindersTodayText)
         lines.append("Pending reminders: \(pending)")
-        if !pendingCommands.isEmpty { lines.append("Pending bottle commands: " + pendingCommands.joined(separator: ", ")) }
+        if !pendingCommands.isEmpty {
+            lines.append("Pending bottle commands: " + pendingCommands.map { command in
+                let action = BottleAction(kind: command.command, argument: command.argument)
+                return "\(action?.summary ?? command.command) (#\(command.id))"
+            }.joined(separator: ", "))
+        }
         if let rules {
             lines.append("Pending by rule: scheduled \(rules.scheduledPending), daily message \(rules.dailyMessagesPending), deadline \(rules.deadlinePending), rituals \(rules.ritualsPending)")
             if rules.ritualStreak > 0 { lines.append("Ritual streak: \(rules.ritualStreak) days") }
@@ -151,7 +154,7 @@ struct StatusJSON: Encodable {
     var bottleLevelML: Int?
     var unsynced: Int?
     var bottleClockOffset: Int?
-    var pendingCommands: [String]
+    var pendingCommands: [CommandJSON]
     var quarantined: Int
     var stuck: Bool
     var stuckSince: String?
@@ -196,7 +199,7 @@ struct StatusJSON: Encodable {
         bottleLevelML = report.bottleLevelML
         unsynced = report.unsynced
         bottleClockOffset = report.bottleClockOffset
-        pendingCommands = report.pendingCommands
+        pendingCommands = report.pendingCommands.map(CommandJSON.init)
         quarantined = report.quarantined
         stuck = report.refusal?.isStuck ?? false
         if let refusal = report.refusal, refusal.isStuck {

@@ -122,7 +122,7 @@ struct AccessGuard: Sendable {
 
     /// A browser asking for a page is sent to the login page; anything else gets 401 JSON.
     private func unauthorised(_ request: Request) -> any Error {
-        if request.method == .get, request.uri.path == "/" || request.uri.path.hasPrefix("/bottle") {
+        if request.method == .get || request.method == .head, request.uri.path == "/" || request.uri.path.hasPrefix("/bottle") {
             return Redirect(to: "/login")
         }
         var error = WebError(status: .unauthorized, message: "this bridge needs its web token: send Authorization: Bearer TOKEN, or log in at /login")
@@ -173,4 +173,6 @@ extension HTTPFields.Element.Name {
     static let secFetchSite = HeaderName("Sec-Fetch-Site")!
     static let xContentTypeOptions = HeaderName("X-Content-Type-Options")!
     static let referrerPolicy = HeaderName("Referrer-Policy")!
+    /// RFC 8288: the next page of `/api/v1/drinks`.
+    static let link = HeaderName("Link")!
 }

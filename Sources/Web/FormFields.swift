@@ -30,6 +30,12 @@ struct FormFields: Sendable {
         return value
     }
 
+    /// `text` percent-encoded for a query value (the next page's link carries the bottle back).
+    static func encode(_ text: String) -> String {
+        // RFC 3986's unreserved characters stay as they are.
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? ""
+    }
+
     private static func decode(_ text: Substring) -> String {
         let spaced = text.replacingOccurrences(of: "+", with: " ")
         return spaced.removingPercentEncoding ?? spaced

@@ -13,9 +13,22 @@ enum JSONAPI {
     /// Longest span the API lists (ten years of days).
     static let maxDays = 3660
 
-    static func status(_ context: WebContext) throws -> String {
+    /// Most drinks a page of `/api/v1/drinks` holds.
+    static let maxLimit = 10_000
+
+    /// `status --json`'s object for the bottle of `bottle=` (serial or address; unknown: 404),
+    /// else for the only or most recently seen bottle.
+    static func status(_ context: WebContext, query: FormFields) throws -> String {
         let configuration = try context.configuration()
-        return try StatusReport.make(history: context.history, configuration: configuration, at: context.clock.now).jsonLine()
+        let bottle = try bottleName(query).map { try knownBottle($0, context) }
+        return try StatusReport.make(history: context.history, configuration: configuration, at: context.clock.now, bottle: bottle).jsonLine()
+    }
+
+    /// The per-bottle objects of `status --json`, most recently seen first; `[]` before any bottle.
+    static func bottles(_ context: WebContext) throws -> String {
+        let configuration = try context.configuration()
+        let reports = try StatusReport.makeEach(history: context.history, configuration: configuration, at: context.clock.now)
+        return "[" + reports.filter { $0.bottleID != nil }.map { $0.jsonLine() }.joined(separator: ",") + "]"
     }
 
     /// The `day` events of the last `days` local days ending today, days with drinks only (as
@@ -42,20 +55,82 @@ enum JSONAPI {
         return "[" + events.joined(separator: ",") + "]"
     }
 
-    /// The `drink` events of the last `days` local days, deleted ones included (`deleted: true`).
-    static func drinks(_ context: WebContext, query: FormFields) throws -> String {
+    /// A page of `/api/v1/drinks`: the JSON array, and the query of the next (older) page when
+    /// there is one (the responder's `Link: <…>; rel="next"`).
+    struct DrinkPage: Sendable {
+        var json: String
+        var next: String?
+    }
+
+    /// The `drink` events of the last `days` local days, deleted ones included (`deleted: true`),
+    /// oldest first. `before` (Unix seconds or ISO 8601 with a zone) keeps those earlier than it;
+    /// `limit` keeps the newest `limit` of them and names the next page: `before` the oldest second
+    /// of this one. A page never splits a second (drinks of two bottles can share one), so that
+    /// paging by a time loses none: when the cut falls inside a second, that second starts the
+    /// next page; only a second holding more than `limit` drinks is answered whole, past `limit`.
+    static func drinks(_ context: WebContext, query: FormFields) throws -> DrinkPage {
         let days = try query.integer("days", in: 1...maxDays, fallback: 1)
+        let limit: Int? = query["limit"] == nil ? nil : try query.integer("limit", in: 1...maxLimit)
+        let before = try beforeSecond(query)
+        let bottle = try bottleName(query).map { try knownBottle($0, context).id }
         let configuration = try context.configuration()
         let timeZone = configuration.timeZone
         let today = LocalDay(containing: context.clock.now, timeZone: timeZone)
-        let from = (today - (days - 1)).interval(in: timeZone).start
-        let bottle = query["bottle"] == nil ? nil : try selectedBottles(context, query: query).first??.id
-        let drinks = try context.history.storedDrinks(bottle: bottle, from: from)
-        return "[" + drinks.map { drink in
-            BridgeEvent.drink(.init(bottle: drink.bottle, recordID: drink.recordID, timestamp: drink.timestamp,
-                                    amountML: Int(drink.amountML), bottleLevelML: Int(drink.bottleLevelML), kind: drink.kind,
-                                    deleted: drink.deleted, isNew: false)).jsonLine()
-        }.joined(separator: ",") + "]"
+        let from = UInt32(clamping: Int64(max(0, (today - (days - 1)).interval(in: timeZone).start.rounded(.up))))
+        let end = before ?? UInt32.max
+        let history = context.history
+        var page = try history.drinksNewestFirst(bottle: bottle, from: from, before: end, limit: limit.map { $0 + 1 })
+        var next: UInt32?
+        if let limit, page.count > limit {
+            let extra = page.removeLast()
+            let oldest = page[page.count - 1].timestamp
+            if extra.timestamp == oldest {
+                page.removeAll { $0.timestamp == oldest }
+                if page.isEmpty {
+                    page = try history.drinksNewestFirst(bottle: bottle, from: oldest, before: oldest + 1)
+                    next = oldest
+                } else {
+                    next = oldest + 1
+                }
+            } else {
+                next = oldest
+            }
+        }
+        let json = "[" + page.reversed().map { BridgeEvent.drink(.init($0.drink, isNew: false)).jsonLine() }.joined(separator: ",") + "]"
+        let nextQuery = next.map { second in
+            var fields = ["days=\(days)", "limit=\(limit ?? 0)", "before=\(second)"]
+            if let name = query["bottle"] { fields.append("bottle=\(FormFields.encode(name))") }
+            return fields.joined(separator: "&")
+        }
+        return DrinkPage(json: json, next: nextQuery)
+    }
+
+    /// `before=`: Unix seconds, or ISO 8601 with a zone (`2026-11-20T00:00:00Z`); nil when absent.
+    static func beforeSecond(_ query: FormFields) throws(WebError) -> UInt32? {
+        guard let text = query["before"] else { return nil }
+        let seconds = Int64(text).map(Double.init) ?? ISO8601Text.parse(text)
+        guard let seconds, seconds.isFinite, seconds >= 1, seconds <= Double(UInt32.max) else {
+            throw .badRequest("before must be a time: Unix seconds (1 to \(UInt32.max)) or ISO 8601 with a zone such as 2026-11-20T00:00:00Z, not '\(text.prefix(40))'")
+        }
+        // `time < before` for whole-second drinks: a fraction rounds up.
+        return UInt32(seconds.rounded(.up))
+    }
+
+    /// `bottle=`: a serial or an address as the history names bottles; nil when absent.
+    static func bottleName(_ query: FormFields) throws(WebError) -> String? {
+        guard let name = query["bottle"] else { return nil }
+        guard (1...64).contains(name.count), name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ":-_".contains($0)) }) else {
+            throw .badRequest("bottle must be a bottle's serial or address (letters, digits, ':', '-', '_'; at most 64), not '\(name.prefix(40))'")
+        }
+        return name
+    }
+
+    /// The bottle of that name; a 404 when the history knows none.
+    static func knownBottle(_ name: String, _ context: WebContext) throws -> BottleRecord {
+        guard let bottle = try context.history.bottle(named: name) else {
+            throw WebError(status: .notFound, message: "no bottle \(name) is known: /api/v1/bottles lists them")
+        }
+        return bottle
     }
 
     /// `POST /api/v1/commands`: `{"command":"goal","goal_ml":2200}`, `{"command":"delete","record_id":5}`,
@@ -118,11 +193,8 @@ enum JSONAPI {
     /// The bottle named by `bottle=` (serial, address or key), or every bottle; `[nil]` for a
     /// history without bottle rows (every drink summed).
     static func selectedBottles(_ context: WebContext, query: FormFields) throws -> [BottleRecord?] {
-        if let name = query["bottle"] {
-            guard let bottle = try context.history.bottle(named: name) else {
-                throw WebError(status: .notFound, message: "no bottle \(name.prefix(40)) is known")
-            }
-            return [bottle]
+        if let name = try bottleName(query) {
+            return [try knownBottle(name, context)]
         }
         let bottles = try context.history.bottles().sorted { $0.id < $1.id }
         return bottles.isEmpty ? [nil] : bottles

@@ -1,12 +1,16 @@
-// `GET /metrics`: Prometheus text (docs/design.md 3.6), written by swift-prometheus. The figures
-// live in the history, not in the process, so each scrape fills a fresh registry from it: today's
-// intake and goal, drinks stored, battery and last sync per bottle, and the syncs of the daemon
-// this process runs (none for `serve`).
+// `GET /metrics`: Prometheus text (docs/design.md 3.6), written by swift-prometheus, in base units
+// as Prometheus' naming rules ask (litres, 0–1 ratios, seconds), so that a dashboard or an alert
+// needs no conversion and reads like any other exporter's. The figures live in the history, not in
+// the process, so each scrape fills a fresh registry from it: per bottle its day against its
+// effective goal, the pace's deficit and urgency (the same `Pace` the reminders and the page use),
+// drinks stored, battery, level, last sync, commands waiting, quarantine and stuck; the syncs of the
+// daemon this process runs (none for `serve`); and what the household link dropped.
 
 import Foundation
 import History
 import Household
 import Prometheus
+import Reminders
 import Reminding
 import Reports
 import Timekeeping
@@ -22,36 +26,42 @@ enum MetricsPage {
         let stored = try drinkCounts.counts(history: history, bottles: Set(bottles.map(\.id)))
         // Every bottle's day in one read through the timestamp index (a per-bottle query lets
         // SQLite walk the bottle's whole key index instead).
-        let day = LocalDay(containing: now, timeZone: timeZone)
-        let today = try history.dayTotalsByBottle(timeZone: timeZone, days: day...day)
+        let wall = LocalClock(timeZone: timeZone).wallClockUncached(at: now)
+        let today = try history.dayTotalsByBottle(timeZone: timeZone, days: wall.day...wall.day)
         let pending = Dictionary(grouping: try history.commands(statuses: [.pending, .sending]), by: \.bottle)
         let quarantined = try history.quarantinedCounts()
         for bottle in bottles {
             let labels = [("bottle", bottle.serial ?? bottle.id)]
-            registry.makeGauge(descriptor: name("today", "ml", "Intake of the local day so far, ml"), labels: labels)
-                .set(Int64(today[bottle.id]?.first?.totalML ?? 0))
-            registry.makeGauge(descriptor: name("goal", "ml", "Daily goal, ml"), labels: labels)
-                .set(Int64(BottleView.settings(of: bottle, configuration: configuration, history: history).goalML))
+            // The bottle's own settings where it has them, else the global ones.
+            let hydration = BottleView.settings(of: bottle, configuration: configuration, history: history).hydration
+            let pace = Pace(minuteOfDay: wall.minuteOfDay, dayTotalML: today[bottle.id]?.first?.totalML ?? 0, settings: hydration)
+            gauge(registry, "today", "liters", "Intake of the local day so far, litres", labels).set(liters(pace.dayTotalML))
+            gauge(registry, "goal", "liters", "Daily goal (the bottle's effective setting), litres", labels).set(liters(pace.goalML))
+            gauge(registry, "deficit", "liters", "How far behind the pace line the day is, litres (0 when on or ahead of it)", labels)
+                .set(liters(pace.displayedDeficitML))
+            // One series per state, 1 for the current one: an alert can say `aquavate_urgency{state="overdue"} == 1`.
+            for state in Urgency.allCases {
+                registry.makeGauge(descriptor: descriptor("urgency", "", "Urgency of the pace, 1 for the current state (on_track, attention, overdue)"),
+                                   labels: labels + [("state", state.rawValue)])
+                    .set(Int64(state == pace.urgency ? 1 : 0))
+            }
             // Deleted ones included: a counter never goes down.
-            registry.makeCounter(descriptor: name("drinks", "total", "Drinks stored, deleted ones included"), labels: labels)
+            registry.makeCounter(descriptor: descriptor("drinks", "total", "Drinks stored, deleted ones included"), labels: labels)
                 .increment(by: Int64(stored[bottle.id] ?? 0))
             if let battery = bottle.state?.batteryPercent ?? bottle.battery {
-                registry.makeGauge(descriptor: name("battery", "percent", "Battery at the last connection, %"), labels: labels).set(Int64(battery))
+                gauge(registry, "battery", "ratio", "Battery at the last connection, 0 to 1", labels).set(Double(battery) / 100)
             }
             if let level = bottle.state?.bottleLevelML {
-                registry.makeGauge(descriptor: name("bottle_level", "ml", "Water in the bottle at the last connection, ml"), labels: labels).set(Int64(level))
+                gauge(registry, "bottle_level", "liters", "Water in the bottle at the last connection, litres", labels).set(liters(level))
             }
             if let lastSync = bottle.lastSync {
-                registry.makeGauge(descriptor: name("last_sync_timestamp", "seconds", "Time of the last complete sync, Unix seconds"), labels: labels)
-                    .set(lastSync)
+                gauge(registry, "last_sync_timestamp", "seconds", "Time of the last complete sync, Unix seconds", labels).set(lastSync)
             }
-            registry.makeGauge(descriptor: name("pending", "commands", "Bottle commands waiting for its next connection"), labels: labels)
+            gauge(registry, "pending_commands", "", "Bottle commands waiting for its next connection", labels)
                 .set(Int64(pending[bottle.id]?.count ?? 0))
-            registry.makeGauge(descriptor: name("quarantined", "records", "Records the bottle sent that cannot be drinks, waiting in the quarantine"), labels: labels)
+            gauge(registry, "quarantined", "records", "Records the bottle sent that cannot be drinks, waiting in the quarantine", labels)
                 .set(Int64(quarantined[bottle.id] ?? 0))
-            registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "aquavate", metricName: "stuck", unitName: "",
-                                                                helpText: "1 while the same chunk was refused at 3 or more connections in a row"),
-                               labels: labels)
+            gauge(registry, "stuck", "", "1 while the same chunk was refused at 3 or more connections in a row", labels)
                 .set(Int64(bottle.refusal?.isStuck == true ? 1 : 0))
         }
         // Every outcome of every bottle, so a rate over them starts from 0 rather than appearing.
@@ -59,20 +69,51 @@ enum MetricsPage {
         for bottle in bottles {
             for outcome in ["complete", "empty", "interrupted", "rejected"] {
                 let count = tally[SyncTally.Key(bottle: bottle.id, outcome: outcome)] ?? 0
-                registry.makeCounter(descriptor: name("syncs", "total", "Syncs of this daemon run by outcome"),
+                registry.makeCounter(descriptor: descriptor("syncs", "total", "Syncs of this daemon run by outcome"),
                                      labels: [("bottle", bottle.serial ?? bottle.id), ("outcome", outcome)]).increment(by: Int64(count))
             }
         }
         // What the household link did not believe (docs/household.md), as the daemon saved it.
         for (reason, count) in HouseholdMembership.dropCounts(history) {
-            registry.makeCounter(descriptor: name("household_dropped_messages", "total", "Household messages dropped, by reason"),
+            registry.makeCounter(descriptor: descriptor("household_dropped_messages", "total", "Household messages dropped, by reason"),
                                  labels: [("reason", reason)]).increment(by: Int64(count))
         }
-        return registry.emitToBuffer()
+        return inStableOrder(registry.emitToBuffer())
+    }
+
+    /// The text with its families sorted by name and each family's samples sorted: the registry
+    /// emits them in its dictionaries' order, which changes from one registry to the next, and
+    /// two scrapes of the same figures (or a HEAD and its GET) should be the same bytes.
+    static func inStableOrder(_ text: [UInt8]) -> [UInt8] {
+        var families: [String: (comments: [Substring], samples: [Substring])] = [:]
+        var current = ""
+        for line in String(decoding: text, as: UTF8.self).split(separator: "\n") {
+            if line.hasPrefix("# ") {
+                // `# HELP name …` / `# TYPE name …`
+                current = line.split(separator: " ", maxSplits: 3).dropFirst(2).first.map(String.init) ?? ""
+                families[current, default: ([], [])].comments.append(line)
+            } else {
+                families[current, default: ([], [])].samples.append(line)
+            }
+        }
+        var out = ""
+        for name in families.keys.sorted() {
+            let family = families[name]!
+            for line in family.comments + family.samples.sorted() { out += line + "\n" }
+        }
+        return Array(out.utf8)
+    }
+
+    /// Millilitres as litres, the base unit of volume in Prometheus' naming rules.
+    private static func liters(_ milliliters: Int) -> Double { Double(milliliters) / 1000 }
+
+    private static func gauge(_ registry: PrometheusCollectorRegistry, _ metric: String, _ unit: String, _ help: String,
+                              _ labels: [(String, String)]) -> Gauge {
+        registry.makeGauge(descriptor: descriptor(metric, unit, help), labels: labels)
     }
 
     /// `aquavate_<metric>_<unit>`, with its help line.
-    private static func name(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
+    private static func descriptor(_ metric: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
         MetricNameDescriptor(namespace: "aquavate", metricName: metric, unitName: unit, helpText: help)
     }
 }

@@ -15,7 +15,11 @@ enum OpenAPIDocument {
             On an address other than loopback every request carries the web token as
             `Authorization: Bearer TOKEN`. A POST from a browser must come from the bridge's own page
             (Origin / Sec-Fetch-Site). Bodies are limited to 16 KiB. Times are ISO 8601 UTC; dates are
-            local days of the bridge's time zone.
+            local days of the bridge's time zone. Every value is the bottle's effective one: its own
+            setting where it has one, else the global. Every GET answers HEAD (the same status and
+            headers, no body). Answers are gzipped (`Content-Encoding: gzip`, `Vary: Accept-Encoding`)
+            when the request's `Accept-Encoding` allows gzip. Every refusal is a 4xx with a JSON
+            `error`.
         components:
           securitySchemes:
             token:
@@ -33,10 +37,16 @@ enum OpenAPIDocument {
                 application/json:
                   schema: {$ref: "#/components/schemas/Error"}
             NotFound:
-              description: no such bottle
+              description: no bottle of that serial or address is known
               content:
                 application/json:
                   schema: {$ref: "#/components/schemas/Error"}
+          parameters:
+            Bottle:
+              name: bottle
+              in: query
+              description: a bottle's serial or address (any case); an unknown one is a 404
+              schema: {type: string, pattern: "^[A-Za-z0-9:_-]{1,64}$"}
           schemas:
             Error:
               type: object
@@ -45,21 +55,24 @@ enum OpenAPIDocument {
                 error: {type: string, description: one line saying what was wrong and what is valid}
             Status:
               type: object
-              required: [event, time, today_ml, goal_ml, urgency, deficit_ml, reminders_today, reminders_today_text, daily_limit, pending, pending_commands]
+              required: [event, time, today_ml, goal_ml, urgency, deficit_ml, reminders_today, reminders_today_text, daily_limit, pending, pending_commands, quarantined, stuck]
               properties:
                 event: {const: status}
                 time: {type: string, format: date-time}
                 today_ml: {type: integer}
-                goal_ml: {type: integer}
-                urgency: {type: string, description: On Track, Time to Hydrate or Overdue}
-                deficit_ml: {type: integer}
+                goal_ml: {type: integer, description: the bottle's effective goal}
+                urgency: {enum: [on_track, attention, overdue]}
+                deficit_ml: {type: integer, description: how far behind the pace line, 0 when on or ahead of it}
                 reminders_today: {type: integer}
                 reminders_today_text: {type: string}
                 daily_limit: {type: boolean}
-                pending: {type: integer}
-                pending_commands: {type: array, items: {type: string}}
+                pending: {type: integer, description: reminders pending}
+                pending_commands: {type: array, items: {$ref: "#/components/schemas/Command"}, description: bottle commands waiting for its next connection}
+                quarantined: {type: integer}
+                stuck: {type: boolean}
                 bottle: {type: string}
                 bottle_name: {type: string}
+                owner: {type: string}
                 last_sync: {type: string, format: date-time}
                 battery: {type: integer}
                 bottle_level_ml: {type: integer}
@@ -98,36 +111,62 @@ enum OpenAPIDocument {
                 bottle: {type: string, description: serial or address; optional with one bottle}
             Command:
               type: object
-              required: [event, id, bottle, command, argument, status, message, time]
+              required: [event, id, bottle, command, status, message, time]
               properties:
                 event: {const: command}
                 id: {type: integer}
                 bottle: {type: string}
-                command: {type: string}
-                argument: {type: [string, "null"]}
+                command: {enum: [goal, delete, tare, shake-to-empty]}
                 status: {enum: [pending, applied, failed]}
                 message: {type: [string, "null"]}
                 time: {type: string, format: date-time}
+                goal_ml: {type: integer, description: for goal}
+                record_id: {type: integer, description: for delete}
+                "on": {type: boolean, description: for shake-to-empty}
         security:
           - token: []
           - {}
         paths:
           /api/v1/status:
             get:
-              summary: the object of `status --json`
+              summary: the object of `status --json` for one bottle
+              parameters:
+                - {$ref: "#/components/parameters/Bottle"}
               responses:
                 "200":
-                  description: the status
+                  description: the status of that bottle; without `bottle`, of the only or the most recently seen one
                   content:
                     application/json:
                       schema: {$ref: "#/components/schemas/Status"}
+                "400": {$ref: "#/components/responses/BadRequest"}
                 "401": {$ref: "#/components/responses/Unauthorized"}
+                "404": {$ref: "#/components/responses/NotFound"}
+            head:
+              summary: the GET answer's status and headers (Content-Length and Content-Encoding included), without the body
+              responses:
+                "200": {description: "as GET, without the body"}
+                default: {description: "as GET, without the body"}
+          /api/v1/bottles:
+            get:
+              summary: the status object of every bottle (the per-bottle objects of `status --json`)
+              responses:
+                "200":
+                  description: one status per bottle, most recently seen first; empty before any bottle
+                  content:
+                    application/json:
+                      schema: {type: array, items: {$ref: "#/components/schemas/Status"}}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+            head:
+              summary: the GET answer's status and headers (Content-Length and Content-Encoding included), without the body
+              responses:
+                "200": {description: "as GET, without the body"}
+                default: {description: "as GET, without the body"}
           /api/v1/days:
             get:
               summary: the day totals of the last N local days (days with drinks)
               parameters:
                 - {name: days, in: query, schema: {type: integer, minimum: 1, maximum: 3660, default: 7}}
-                - {name: bottle, in: query, schema: {type: string}}
+                - {$ref: "#/components/parameters/Bottle"}
               responses:
                 "200":
                   description: day events, oldest first
@@ -137,21 +176,52 @@ enum OpenAPIDocument {
                 "400": {$ref: "#/components/responses/BadRequest"}
                 "401": {$ref: "#/components/responses/Unauthorized"}
                 "404": {$ref: "#/components/responses/NotFound"}
+            head:
+              summary: the GET answer's status and headers (Content-Length and Content-Encoding included), without the body
+              responses:
+                "200": {description: "as GET, without the body"}
+                default: {description: "as GET, without the body"}
           /api/v1/drinks:
             get:
-              summary: the drinks of the last N local days, deleted ones included
+              summary: the drinks of the last N local days, deleted ones included, a page at a time
+              description: >-
+                Oldest first. Without `limit`, every drink of the span (before `before`, when given).
+                With `limit`, the newest `limit` of them, and when older ones remain a `Link` header
+                names the next page (`rel="next"`): the same query with `before` set to the oldest
+                second of this page. A page never splits a second (two bottles can drink in the same
+                one), so following the links lists every drink exactly once; only a second that holds
+                more than `limit` drinks is answered whole, past `limit`.
               parameters:
-                - {name: days, in: query, schema: {type: integer, minimum: 1, maximum: 3660, default: 1}}
-                - {name: bottle, in: query, schema: {type: string}}
+                - {name: days, in: query, schema: {type: integer, minimum: 1, maximum: 3660, default: 1}, description: "the span: local days ending today"}
+                - {$ref: "#/components/parameters/Bottle"}
+                - {name: limit, in: query, schema: {type: integer, minimum: 1, maximum: 10000}, description: "at most this many drinks, the newest"}
+                - name: before
+                  in: query
+                  description: >-
+                    a time: only drinks strictly earlier, as Unix seconds (`1795132800`) or ISO 8601
+                    with a zone (`2026-11-20T00:00:00Z`); the `Link` of a page gives the next one's
+                  schema:
+                    oneOf:
+                      - {type: integer, minimum: 1, maximum: 4294967295}
+                      - {type: string, format: date-time}
               responses:
                 "200":
                   description: drink events, oldest first
+                  headers:
+                    Link:
+                      description: '`</api/v1/drinks?days=N&limit=L&before=T>; rel="next"` when older drinks remain (RFC 8288)'
+                      schema: {type: string}
                   content:
                     application/json:
                       schema: {type: array, items: {$ref: "#/components/schemas/Drink"}}
                 "400": {$ref: "#/components/responses/BadRequest"}
                 "401": {$ref: "#/components/responses/Unauthorized"}
                 "404": {$ref: "#/components/responses/NotFound"}
+            head:
+              summary: the GET answer's status and headers (Content-Length and Content-Encoding included), without the body
+              responses:
+                "200": {description: "as GET, without the body"}
+                default: {description: "as GET, without the body"}
           /api/v1/commands:
             post:
               summary: queue a bottle command (as `aquavate-bridge bottle goal|delete|tare|shake-to-empty`)
@@ -193,10 +263,15 @@ enum OpenAPIDocument {
               summary: Prometheus text exposition
               responses:
                 "200":
-                  description: aquavate_today_ml, aquavate_goal_ml, aquavate_drinks_total, aquavate_battery_percent, aquavate_last_sync_timestamp_seconds, aquavate_syncs_total, each with a bottle label
+                  description: 'in base units, each with a bottle label: aquavate_today_liters, aquavate_goal_liters, aquavate_deficit_liters, aquavate_urgency{state}, aquavate_drinks_total, aquavate_battery_ratio, aquavate_bottle_level_liters, aquavate_last_sync_timestamp_seconds, aquavate_syncs_total{outcome}, aquavate_pending_commands, aquavate_quarantined_records, aquavate_stuck; and aquavate_household_dropped_messages_total{reason}'
                   content:
                     text/plain: {schema: {type: string}}
                 "401": {$ref: "#/components/responses/Unauthorized"}
+            head:
+              summary: the GET answer's status and headers (Content-Length and Content-Encoding included), without the body
+              responses:
+                "200": {description: "as GET, without the body"}
+                default: {description: "as GET, without the body"}
           /api/openapi.yaml:
             get:
               summary: this document
@@ -205,6 +280,11 @@ enum OpenAPIDocument {
                   description: OpenAPI 3.1
                   content:
                     application/yaml: {schema: {type: string}}
+            head:
+              summary: the GET answer's status and headers (Content-Length and Content-Encoding included), without the body
+              responses:
+                "200": {description: "as GET, without the body"}
+                default: {description: "as GET, without the body"}
 
         """
 }

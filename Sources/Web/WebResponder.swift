@@ -33,7 +33,9 @@ struct WebResponder: HTTPResponder {
             response = WebError(status: .serviceUnavailable, message: "the history could not be read: \(error)").response
         }
         Self.secure(&response.headers)
-        return response
+        // HEAD: the GET answer's status and headers (its Content-Length and Content-Encoding
+        // included), without the body (RFC 9110 9.3.2).
+        return request.method == .head ? response.createHeadResponse() : response
     }
 
     private func route(_ request: Request, client: String) async throws -> Response {
@@ -47,25 +49,25 @@ struct WebResponder: HTTPResponder {
         }
         let query = FormFields(request.uri.query)
         let context = self.context
+        let gzip = GzipEncoding.accepted(request.headers)
         switch route {
         case .dashboard:
             let canLogOut = guardian.token != nil
             let outcome = PageOutcome(query: query)
-            return try await html(key: outcome?.location ?? "/") {
+            return try await html(key: outcome?.location ?? "/", gzip: gzip) {
                 DashboardPage.render(try DashboardModel.make(context), outcome: outcome, canLogOut: canLogOut)
             }
         case .events:
+            // One event per request, never compressed: an event stream is read as it arrives.
             let event = try await WebWork.run { PageVersion.event(try PageVersion.make(context, configuration: try context.configuration(), at: context.clock.now)) }
             return Response(status: .ok, headers: [.contentType: "text/event-stream; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: event)))
         case .manifest:
             let language = try await WebWork.run { context.language(try context.configuration()) }
-            return Response(status: .ok, headers: [.contentType: "application/manifest+json"],
-                            body: .init(byteBuffer: ByteBuffer(string: WebManifest.json(language: language))))
+            return try await Self.payload(Array(WebManifest.json(language: language).utf8), type: "application/manifest+json", gzip: gzip)
         case .script:
-            return Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: DashboardStyle.script)))
+            return try await Self.payload(Array(DashboardStyle.script.utf8), type: "text/javascript; charset=utf-8", gzip: gzip)
         case .icon:
-            return Response(status: .ok, headers: [.contentType: "image/svg+xml"], body: .init(byteBuffer: ByteBuffer(string: WebManifest.icon)))
+            return try await Self.payload(Array(WebManifest.icon.utf8), type: "image/svg+xml", gzip: gzip)
         case .loginPage:
             // Nothing to log in to without a token.
             guard guardian.token != nil else { return Redirect(to: "/").response }
@@ -94,21 +96,27 @@ struct WebResponder: HTTPResponder {
             let outcome = try await WebWork.run { try PageActions.perform(route, form, context: context) }
             return Redirect(to: outcome.location).response
         case .status:
-            return try await json(key: path) { try JSONAPI.status(context) }
+            return try await json(key: "\(path)?\(request.uri.query ?? "")", gzip: gzip) { try JSONAPI.status(context, query: query) }
+        case .bottles:
+            return try await json(key: path, gzip: gzip) { try JSONAPI.bottles(context) }
         case .days:
-            return try await json(key: "\(path)?\(request.uri.query ?? "")") { try JSONAPI.days(context, query: query) }
+            return try await json(key: "\(path)?\(request.uri.query ?? "")", gzip: gzip) { try JSONAPI.days(context, query: query) }
         case .drinks:
-            return try await json(key: "\(path)?\(request.uri.query ?? "")") { try JSONAPI.drinks(context, query: query) }
+            let page = try await WebWork.run { try JSONAPI.drinks(context, query: query) }
+            var response = try await Self.payload(Array(page.json.utf8), type: "application/json; charset=utf-8", gzip: gzip)
+            // The next (older) page, as RFC 8288 links it.
+            if let next = page.next { response.headers[.link] = "<\(path)?\(next)>; rel=\"next\"" }
+            return response
         case .command:
             let data = Data((try await body(request, type: "application/json")).utf8)
-            return try await json(status: .accepted) { try JSONAPI.command(context, body: data) }
+            return try await json(status: .accepted, gzip: gzip) { try JSONAPI.command(context, body: data) }
         case .openAPI:
-            return Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.yaml)))
+            return try await Self.payload(Array(OpenAPIDocument.yaml.utf8), type: "application/yaml; charset=utf-8", gzip: gzip)
         case .metrics:
-            let bytes = try await shared.bytes(for: path) { try await WebWork.run { try MetricsPage.render(context, drinkCounts: drinkCounts) } }
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            let bytes = try await shared.bytes(for: gzip ? "gzip \(path)" : path) {
+                try await WebWork.run { try Self.encoded(try MetricsPage.render(context, drinkCounts: drinkCounts), gzip: gzip) }
+            }
+            return Self.response(bytes, type: "text/plain; version=0.0.4; charset=utf-8", gzip: gzip)
         }
     }
 
@@ -130,23 +138,46 @@ struct WebResponder: HTTPResponder {
         }
     }
 
-    /// A page rendered off the concurrency pool, shared with simultaneous requests for `key`.
-    private func html(key: String, _ render: @escaping @Sendable () throws -> String) async throws -> Response {
-        let bytes = try await shared.bytes(for: key) { Array(try await WebWork.run(render).utf8) }
-        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    /// A page rendered off the concurrency pool, shared with simultaneous requests for `key`
+    /// (gzipped ones among themselves: the compression is shared too).
+    private func html(key: String, gzip: Bool, _ render: @escaping @Sendable () throws -> String) async throws -> Response {
+        let bytes = try await shared.bytes(for: gzip ? "gzip \(key)" : key) {
+            try await WebWork.run { try Self.encoded(Array(try render().utf8), gzip: gzip) }
+        }
+        return Self.response(bytes, type: "text/html; charset=utf-8", gzip: gzip)
     }
 
     /// JSON rendered off the concurrency pool; with a `key`, shared with simultaneous requests.
-    private func json(key: String? = nil, status: HTTPResponse.Status = .ok,
+    private func json(key: String? = nil, status: HTTPResponse.Status = .ok, gzip: Bool,
                       _ render: @escaping @Sendable () throws -> String) async throws -> Response {
         let bytes: [UInt8]
         if let key {
-            bytes = try await shared.bytes(for: key) { Array(try await WebWork.run(render).utf8) }
+            bytes = try await shared.bytes(for: gzip ? "gzip \(key)" : key) {
+                try await WebWork.run { try Self.encoded(Array(try render().utf8), gzip: gzip) }
+            }
         } else {
-            bytes = Array(try await WebWork.run(render).utf8)
+            bytes = try await WebWork.run { try Self.encoded(Array(try render().utf8), gzip: gzip) }
         }
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Self.response(bytes, status: status, type: "application/json; charset=utf-8", gzip: gzip)
+    }
+
+    /// Bytes already in hand, compressed off the concurrency pool when the client takes gzip.
+    private static func payload(_ bytes: [UInt8], type: String, gzip: Bool) async throws -> Response {
+        let body = gzip ? try await WebWork.run { try Self.encoded(bytes, gzip: true) } : bytes
+        return response(body, type: type, gzip: gzip)
+    }
+
+    /// The body as sent: gzipped when the client takes it.
+    private static func encoded(_ bytes: [UInt8], gzip: Bool) throws -> [UInt8] {
+        gzip ? try GzipEncoding.compress(bytes) : bytes
+    }
+
+    /// An answer whose body may be compressed: `Vary` tells caches the encoding depends on the
+    /// request's `Accept-Encoding`.
+    private static func response(_ bytes: [UInt8], status: HTTPResponse.Status = .ok, type: String, gzip: Bool) -> Response {
+        var headers: HTTPFields = [.contentType: type, .vary: "Accept-Encoding"]
+        if gzip { headers[.contentEncoding] = "gzip" }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// The page's language for an error page (English when the settings cannot be read).

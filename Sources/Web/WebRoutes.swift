@@ -5,7 +5,7 @@ enum WebRoute: Sendable, Hashable, CaseIterable {
     case dashboard, loginPage, login, logout, setGoal, deleteDrink, dailyLimit
     /// The page's own: undo a delete, its live updates, and what a phone's home screen needs.
     case undoDelete, events, script, manifest, icon
-    case status, days, drinks, command, openAPI, metrics
+    case status, bottles, days, drinks, command, openAPI, metrics
 
     var method: String {
         switch self {
@@ -28,6 +28,7 @@ enum WebRoute: Sendable, Hashable, CaseIterable {
         case .manifest: return "/manifest.webmanifest"
         case .icon: return "/icon.svg"
         case .status: return "/api/v1/status"
+        case .bottles: return "/api/v1/bottles"
         case .days: return "/api/v1/days"
         case .drinks: return "/api/v1/drinks"
         case .command: return "/api/v1/commands"
@@ -39,17 +40,20 @@ enum WebRoute: Sendable, Hashable, CaseIterable {
     /// Part of the JSON API (and so of /api/openapi.yaml), as opposed to the page's own forms.
     var isAPI: Bool {
         switch self {
-        case .status, .days, .drinks, .command, .openAPI, .metrics: return true
+        case .status, .bottles, .days, .drinks, .command, .openAPI, .metrics: return true
         default: return false
         }
     }
 
+    /// The route of a request; HEAD is the GET route's (docs/design.md 3.6: every route that
+    /// answers GET answers HEAD, with the same headers and no body).
     static func find(method: String, path: String) -> WebRoute? {
-        allCases.first { $0.method == method && $0.path == path }
+        let method = method == "HEAD" ? "GET" : method
+        return allCases.first { $0.method == method && $0.path == path }
     }
 
-    /// The methods a path answers, for 405.
+    /// The methods a path answers, for 405: HEAD wherever GET.
     static func methods(path: String) -> [String] {
-        allCases.filter { $0.path == path }.map(\.method)
+        allCases.filter { $0.path == path }.flatMap { $0.method == "GET" ? ["GET", "HEAD"] : [$0.method] }
     }
 }

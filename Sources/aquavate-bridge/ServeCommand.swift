@@ -25,7 +25,7 @@ struct ServeCommand: AsyncParsableCommand {
               GET  /api/v1/drinks?days=N  the `drink` events of the last N days (JSON array)
               POST /api/v1/commands       a bottle command, e.g. {"command":"goal","goal_ml":2200}
               GET  /api/openapi.yaml      the API's OpenAPI document
-              GET  /metrics               Prometheus text (aquavate_today_ml, aquavate_goal_ml, …)
+              GET  /metrics               Prometheus text (aquavate_today_liters, aquavate_urgency, …)
 
             Where it listens: --http [ADDR:]PORT, else the setting web.listen, else 127.0.0.1:8080. \
             On loopback anyone on this machine may use it. Any other address needs the setting \

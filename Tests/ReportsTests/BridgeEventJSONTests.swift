@@ -1,6 +1,7 @@
 // The JSON events of docs/design.md 3.4 on the wire: each event's line, field for field, as the
-// contract names it (a renamed key fails here), and the one line written by hand (`day`, for the
-// web's year of days) equal, byte for byte, to the Codable encoding of the same day.
+// contract names it (a renamed key fails here), and the lines written by hand (`day` and `drink`,
+// for the web's year of days and its pages of drinks) equal, byte for byte, to the Codable
+// encoding of the same event.
 
 import AquavateProtocol
 import Foundation
@@ -27,10 +28,13 @@ import Testing
             == #"{"event":"error","file":"a.aqcap","line":3,"message":"bad"}"#)
         let command = BridgeEvent.CommandEvent(id: 5, bottle: "AQV-1", command: "tare", status: "pending", time: 1_763_712_000)
         #expect(BridgeEvent.command(command).jsonLine()
-            == #"{"argument":null,"bottle":"AQV-1","command":"tare","event":"command","id":5,"message":null,"status":"pending","time":"2025-11-21T08:00:00Z"}"#)
+            == #"{"bottle":"AQV-1","command":"tare","event":"command","id":5,"message":null,"status":"pending","time":"2025-11-21T08:00:00Z"}"#)
+        let goal = BridgeEvent.CommandEvent(id: 6, bottle: "AQV-1", command: "goal", argument: "2200", status: "pending", time: 1_763_712_000)
+        #expect(BridgeEvent.command(goal).jsonLine()
+            == #"{"bottle":"AQV-1","command":"goal","event":"command","goal_ml":2200,"id":6,"message":null,"status":"pending","time":"2025-11-21T08:00:00Z"}"#)
         let bottle = BridgeEvent.bottle(.init(address: "F4:12:FA:00:A3:F4", goalML: 2500, pending: [command]))
         #expect(bottle.jsonLine()
-            == #"{"address":"F4:12:FA:00:A3:F4","battery":null,"calibrated":null,"clock_offset_s":null,"event":"bottle","firmware":null,"goal_ml":2500,"last_seen":null,"last_sync":null,"model":null,"name":null,"pending":[{"argument":null,"bottle":"AQV-1","command":"tare","event":"command","id":5,"message":null,"status":"pending","time":"2025-11-21T08:00:00Z"}],"serial":null,"shake_to_empty":null,"unsynced":null}"#)
+            == #"{"address":"F4:12:FA:00:A3:F4","battery":null,"calibrated":null,"clock_offset_s":null,"event":"bottle","firmware":null,"goal_ml":2500,"last_seen":null,"last_sync":null,"model":null,"name":null,"pending":[{"bottle":"AQV-1","command":"tare","event":"command","id":5,"message":null,"status":"pending","time":"2025-11-21T08:00:00Z"}],"serial":null,"shake_to_empty":null,"unsynced":null}"#)
         let quarantined = BridgeEvent.quarantined(.init(bottle: "AQV-1", recordID: 9, time: 1_763_712_000, reason: "1970",
                                                         problems: [.time], raw: [0x01, 0xab]))
         #expect(quarantined.jsonLine()
@@ -53,6 +57,25 @@ import Testing
         }
         #expect(BridgeEvent.day(.init(date: "2026-11-21", totalML: 1800, drinks: 7, goalML: 2500)).jsonLine()
             == #"{"date":"2026-11-21","drinks":7,"event":"day","goal_ml":2500,"total_ml":1800}"#)
+    }
+}
+
+extension BridgeEventJSONTests {
+    @Test("the hand-written drink line equals the Codable encoding of the same drink, for many drinks")
+    func drinkLineIsTheCodableOne() {
+        var generator = SeededGenerator(seed: 28)
+        let odd = ["", "AQV-0042", "F4:12:FA:00:A3:F2", "quote \" back \\ slash / tab \t nl \n", "\u{1}\u{8}\u{c}\u{1f}\u{7f}", "día 😀 \u{2028}"]
+        for _ in 0..<2_000 {
+            let drink = Drink(bottle: odd.randomElement(using: &generator)! + String(Int.random(in: 0...999, using: &generator)),
+                              recordID: UInt32.random(in: 0...UInt32.max, using: &generator),
+                              timestamp: UInt32.random(in: 0...UInt32.max, using: &generator),
+                              amountML: Int.random(in: -32_768...32_767, using: &generator),
+                              bottleLevelML: Int.random(in: -32_768...32_767, using: &generator),
+                              typeRaw: UInt8.random(in: 0...1, using: &generator), flagsRaw: UInt8.random(in: 0...255, using: &generator),
+                              deleted: Bool.random(using: &generator))
+            let event = BridgeEvent.DrinkEvent(drink, isNew: Bool.random(using: &generator))
+            #expect(BridgeEvent.handWrittenDrinkLine(event) == BridgeEvent.codableDrinkLine(event), "\(event)")
+        }
     }
 }
 

@@ -46,8 +46,13 @@ import Testing
     @Test func theDocumentListsExactlyTheServedAPI() {
         let documented = Self.operations(OpenAPIDocument.yaml)
         let pairs = Set(documented.flatMap { path, methods in methods.keys.map { "\($0) \(path)" } })
-        let served = Set(WebRoute.allCases.filter(\.isAPI).map { "\($0.method) \($0.path)" })
+        // Every GET answers HEAD too (docs/design.md 3.6), and the document says so per path.
+        let served = Set(WebRoute.allCases.filter(\.isAPI).flatMap { route in
+            (route.method == "GET" ? ["GET", "HEAD"] : [route.method]).map { "\($0) \(route.path)" }
+        })
         #expect(pairs == served)
+        #expect(documented["/api/v1/status"]?["GET"] == [200, 400, 401, 404])
+        #expect(documented["/api/v1/bottles"]?["GET"] == [200, 401])
         #expect(documented["/api/v1/commands"]?["POST"] == [202, 400, 401, 403, 413, 415, 422])
         #expect(documented["/api/v1/days"]?["GET"] == [200, 400, 401, 404])
     }
@@ -63,11 +68,19 @@ import Testing
             #expect(document.body == OpenAPIDocument.yaml)
             let status = try await RawHTTP.send(port: port, "GET", "/api/v1/status").jsonObject
             let day = try #require(try await RawHTTP.send(port: port, "GET", "/api/v1/days?days=2").jsonArray.first)
-            let drink = try #require(try await RawHTTP.send(port: port, "GET", "/api/v1/drinks?days=2").jsonArray.first)
+            let drink = try #require(try await RawHTTP.send(port: port, "GET", "/api/v1/drinks?days=2&limit=3").jsonArray.first)
+            let everyStatus = try await RawHTTP.send(port: port, "GET", "/api/v1/bottles").jsonArray
+            #expect(everyStatus.count == 2)
             let command = try await RawHTTP.send(port: port, "POST", "/api/v1/commands", headers: [("Content-Type", "application/json")],
                                                  body: #"{"command":"tare","bottle":"AQ-ANA-0001"}"#).jsonObject
             let error = try await RawHTTP.send(port: port, "GET", "/api/v1/days?days=0").jsonObject
-            for (schema, answer) in [("Status", status), ("Day", day), ("Drink", drink), ("Command", command), ("Error", error)] {
+            _ = try await RawHTTP.send(port: port, "POST", "/api/v1/commands", headers: [("Content-Type", "application/json")],
+                                       body: #"{"command":"goal","goal_ml":2400,"bottle":"AQ-ANA-0001"}"#)
+            let withPending = try await RawHTTP.send(port: port, "GET", "/api/v1/status?bottle=AQ-ANA-0001").jsonObject
+            let pending = try #require((withPending["pending_commands"] as? [[String: Any]])?.first)
+            let answers = [("Status", status), ("Day", day), ("Drink", drink), ("Command", command), ("Error", error), ("Command", pending)]
+                + everyStatus.map { ("Status", $0) }
+            for (schema, answer) in answers {
                 for field in required[schema] ?? [] {
                     #expect(answer.keys.contains(field), "\(schema).\(field) is required by the document but missing from \(answer)")
                 }
