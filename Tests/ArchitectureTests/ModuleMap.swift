@@ -104,10 +104,11 @@ enum ModuleMap {
         // queues bottle commands through the history's one door (`BottleControl`); nothing of
         // Bluetooth, D-Bus or systemd (`OffTheBusTests`). Under Hummingbird, its core and NIO for
         // the server's bounds (the connection cap, the request deadline: a channel handler on
-        // NIO's HTTP request parts).
+        // NIO's HTTP request parts); compress-nio's zlib for the answers of a client that takes gzip.
         "Web": platform.union([
             "Settings", "Reports", "Reminding", "Household", "History", "Reminders", "AquavateProtocol", "Locking",
             "Timekeeping", "Logging", "ServiceLifecycle", "Hummingbird", "HummingbirdCore", "NIOCore", "NIOHTTPTypes", "Prometheus",
+            "CompressNIO",
         ]),
         "aquavate-bridge": platform.union([
             "Daemon", "Diagnostics", "Delivery", "Ingest", "Web", "Settings", "Household", "Reminding", "HostClock", "Reports", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders",
