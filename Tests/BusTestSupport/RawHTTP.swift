@@ -28,9 +28,12 @@ public struct RawHTTPFailure: Error, CustomStringConvertible {
 public enum RawHTTP {
     /// - Parameters:
     ///   - source: the loopback address to connect from (127.0.0.2 is another client to the server).
-    ///   - timeout: how long to wait for the answer, in seconds.
+    ///   - timeout: how long to wait for the answer, in seconds: a deadline, not a measure. The
+    ///     web tests run ~70 servers in one process, whose renderings share the two queues of
+    ///     `WebWork`, and with the hostile-query and paging tests beside them an answer waited more
+    ///     than 20 s on two cores.
     public static func send(port: Int, _ method: String, _ path: String, headers: [(String, String)] = [],
-                     body: String? = nil, host: String? = nil, source: String? = nil, timeout: Int = 20) async throws -> HTTPReply {
+                     body: String? = nil, host: String? = nil, source: String? = nil, timeout: Int = 90) async throws -> HTTPReply {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
