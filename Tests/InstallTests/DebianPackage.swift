@@ -18,7 +18,9 @@ enum DebianPackage {
             }
             return given
         }
-        let result = try await runTool("/usr/bin/make", ["-C", repositoryRoot.path, "deb", "SCRATCH=\(scratch)", "DIST=\(scratch)/dist"],
+        // --no-print-directory: with -C, make ends with "Leaving directory …", and the package's
+        // path is the line before it.
+        let result = try await runTool("/usr/bin/make", ["--no-print-directory", "-C", repositoryRoot.path, "deb", "SCRATCH=\(scratch)", "DIST=\(scratch)/dist"],
                                        environment: environmentWithoutBuses(), timeout: .seconds(1500))
         guard result.status == 0, let last = result.lines.last, last.hasSuffix(".deb") else {
             throw HarnessFailure(description: "make deb failed: \(result)")
