@@ -4,6 +4,7 @@
 // (docs/home-assistant.md, "What the broker may change"). Each test runs the attack against a real
 // mosquitto broker and checks it is refused, answered on the broker and logged.
 
+import BusTestSupport
 import Foundation
 import Logging
 @testable import MQTT

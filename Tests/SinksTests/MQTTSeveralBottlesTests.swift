@@ -2,6 +2,7 @@
 // bottle keeps its own Home Assistant device, topics and retained state; a second bottle never
 // removes the first one's device.
 
+import BusTestSupport
 import Foundation
 @testable import MQTT
 @testable import Sinks

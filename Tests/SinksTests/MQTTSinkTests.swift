@@ -1,5 +1,6 @@
 // The MQTT sink against a real mosquitto broker (docs/design.md 4), watched by a second client.
 
+import BusTestSupport
 import Foundation
 import Logging
 @testable import MQTT

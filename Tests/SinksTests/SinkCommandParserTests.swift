@@ -1,3 +1,6 @@
+// Commands arriving from a sink (the MQTT command topic): the JSON and plain-text forms accepted,
+// and everything else refused with a reason rather than guessed at.
+
 import Testing
 @testable import Sinks
 

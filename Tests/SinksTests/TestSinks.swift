@@ -1,5 +1,6 @@
 // Sinks with scripted behaviour for the hub tests.
 
+import BusTestSupport
 import Foundation
 @testable import MQTT
 @testable import Sinks

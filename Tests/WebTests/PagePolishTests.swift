@@ -1,4 +1,4 @@
-// Issue 28's page: people by name, the empty state, plurals, commands in words, undo, web
+// The page: people by name, the empty state, plurals, commands in words, undo, web
 // wording, HTML to a browser and JSON to the API, the manifest, the live updates' version, the
 // script allowed by its hash alone, and the page's size over the wire.
 

@@ -1,5 +1,7 @@
+// The JSON of the MQTT payloads (`JSONValue`): the writer's key order and escapes, and a parser
+// that reads back what the writer writes and refuses malformed text and invalid UTF-8.
+
 @testable import MQTT
-@testable import Sinks
 import Testing
 
 @Suite struct JSONTests {
