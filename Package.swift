@@ -213,7 +213,7 @@ let package = Package(
         .testTarget(name: "HostClockTests", dependencies: ["HostClock", "Reports", "Settings", "History", "BottleSession", "AquavateProtocol"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Reminding", "Reminders", "Reports", "Settings", "Sinks", "History", "AquavateProtocol", "Locking", "Timekeeping",
                                                         "BusTestSupport", "CLink", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "HouseholdTests", dependencies: ["Household", "MQTT", "Sinks", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "HouseholdTests", dependencies: ["Household", "AquavateProtocol", "MQTT", "Sinks", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
         // The whole program as its users run it: the built binaries on private buses, brokers, several
         // bridges of a household, crashes, chaos seeds.
         .testTarget(name: "EndToEndTests", dependencies: ["Locking", "Timekeeping", "Daemon", "Web", "Diagnostics", "Delivery", "Settings", "MQTT", "Household", "HostClock", "Reports",
