@@ -212,7 +212,7 @@ let package = Package(
         .testTarget(name: "HostClockTests", dependencies: ["HostClock", "Reports", "Settings", "History", "BottleSession", "AquavateProtocol"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Reminding", "Reminders", "Reports", "Settings", "Sinks", "History", "AquavateProtocol", "Locking", "Timekeeping",
                                                         "BusTestSupport", "CLink", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "HouseholdTests", dependencies: ["Household", "MQTT", "Sinks", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "HouseholdTests", dependencies: ["Household", "AquavateProtocol", "MQTT", "Sinks", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "Reminders"]),
         .testTarget(name: "RemindingTests", dependencies: ["Reminding", "Settings", "History", "Reminders"]),
