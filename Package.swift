@@ -211,7 +211,7 @@ let package = Package(
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "BottleSession", "Reports", "Settings", "History", "AquavateProtocol", "Locking", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Settings", "History", "TestFixtures"]),
         .testTarget(name: "HostClockTests", dependencies: ["HostClock", "Reports", "Settings", "History", "BottleSession", "AquavateProtocol"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Reminding", "Reminders", "Reports", "Settings", "Sinks", "History", "AquavateProtocol", "Locking", "Timekeeping",
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "BlueZ", "Reminding", "Reminders", "Reports", "Settings", "Sinks", "History", "AquavateProtocol", "Locking", "Timekeeping",
                                                         "BusTestSupport", "CLink", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "HouseholdTests", dependencies: ["Household", "MQTT", "Sinks", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
         // The whole program as its users run it: the built binaries on private buses, brokers, several

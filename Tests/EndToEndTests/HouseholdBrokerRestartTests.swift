@@ -1,9 +1,10 @@
 // A broker restarted (without its sessions) within the household's hello interval (docs/design.md
-// 6): both bridges had just answered each other's hellos, so the new hellos they say at the
-// reconnection come too soon to be answered at once. Each bridge reconnects and subscribes
-// again; a drink synced while the broker was down, which went to nobody, reaches the other
-// bridge when the interval ends; a drink synced after the restart crosses at once. The
-// household's clock is a manual one: "within the interval" is made by the test, not by timing.
+// 6): the office had just answered the kitchen's hello, so the kitchen's new hello at the
+// reconnection comes too soon to be answered at once (counted as `flooding`). Each bridge
+// reconnects and subscribes again; a drink synced while the broker was down, which went to
+// nobody, reaches the other bridge when the interval ends; a drink synced after the restart
+// crosses at once. The household's clock is a manual one: "within the interval" is made by the
+// test, not by timing.
 
 import AquavateProtocol
 import BusTestSupport
@@ -21,11 +22,12 @@ struct HouseholdBrokerRestartTests {
     static let kitchenBottle = "F4:12:FA:00:A3:F2"
     static let officeBottle = "F4:12:FA:00:B0:02"
 
-    func replication(_ history: DrinkHistory, port: Int, id: String, clock: ManualClock) throws -> HouseholdReplication {
+    func replication(_ history: DrinkHistory, port: Int, id: String, clock: ManualClock,
+                     reconnectDelay: ClosedRange<Double>) throws -> HouseholdReplication {
         // The periodic kick every 2 s of the manual clock: it runs only when the test advances it.
         try HouseholdReplication(history: history, url: "mqtt://127.0.0.1:\(port)", bridgeID: id, key: HouseholdTestKey.key, clock: clock,
                                  logger: Logger(label: id) { _ in SwiftLogNoOpLogHandler() }, interval: .seconds(2),
-                                 reconnectDelay: 0.1...0.5)
+                                 reconnectDelay: reconnectDelay)
     }
 
     func drink(_ id: UInt32, at time: Double) -> DrinkRecord {
@@ -48,10 +50,17 @@ struct HouseholdBrokerRestartTests {
             _ = try officeHistory.store([drink(1, at: clock.now)], bottle: Self.officeBottle, at: clock.now)
 
             var broker = try startMosquitto(on: bus, in: folder, port: port, logName: "mosquitto")
-            let kitchen = try replication(kitchenHistory, port: port, id: "kitchen", clock: clock)
-            let office = try replication(officeHistory, port: port, id: "office", clock: clock)
-            let runs = [kitchen, office].map { bridge in Task { try await bridge.run() } }
-            defer { for run in runs { run.cancel() } }
+            // The office first, then the kitchen: the office hears the kitchen's hello as it is
+            // said, and answers it (its last answer to the kitchen is now).
+            let office = try replication(officeHistory, port: port, id: "office", clock: clock, reconnectDelay: 0.1...0.3)
+            let officeRun = Task { try await office.run() }
+            defer { officeRun.cancel() }
+            try await waitUntil(.seconds(20), "the office to connect") { office.isConnected }
+            // The kitchen comes back from the restart later than the office, as a rule: the
+            // office's drink of the outage then goes to nobody, and only the hello brings it.
+            let kitchen = try replication(kitchenHistory, port: port, id: "kitchen", clock: clock, reconnectDelay: 1...1.5)
+            let kitchenRun = Task { try await kitchen.run() }
+            defer { kitchenRun.cancel() }
             try await waitUntil(.seconds(30), "each history to hold the other's first drink") {
                 count(kitchenHistory, Self.officeBottle) == 1 && count(officeHistory, Self.kitchenBottle) == 1
             }
@@ -62,13 +71,17 @@ struct HouseholdBrokerRestartTests {
             broker.killNow()
             _ = await broker.waitForExit(timeout: .seconds(10))
             try await waitUntil(.seconds(10), "both bridges to see the broker gone") { !kitchen.isConnected && !office.isConnected }
+            // Half a second on (a drink is published when it changed after the last one published),
+            // well within the hello interval, before the periodic kick.
+            clock.advance(by: .milliseconds(500))
             _ = try officeHistory.store([drink(2, at: clock.now)], bottle: Self.officeBottle, at: clock.now)
             office.kick()
             broker = try startMosquitto(on: bus, in: folder, port: port, logName: "mosquitto2")
             defer { broker.killNow() }
             try await waitUntil(.seconds(20), "both bridges to reconnect") { kitchen.isConnected && office.isConnected }
 
-            // Subscribed again: a drink the kitchen syncs now crosses without the clock moving.
+            // Subscribed again: a drink the kitchen syncs now crosses, the interval not over.
+            clock.advance(by: .milliseconds(500))
             _ = try kitchenHistory.store([drink(2, at: clock.now)], bottle: Self.kitchenBottle, at: clock.now)
             kitchen.kick()
             try await waitUntil(.seconds(20), "the kitchen's new drink to reach the office (it subscribed again)") {
@@ -88,6 +101,7 @@ struct HouseholdBrokerRestartTests {
                 throw error
             }
             #expect(try kitchenHistory.storedDrinks().count == 4 && officeHistory.storedDrinks().count == 4)
+            #expect(office.drops[.flooding] == 1, "the kitchen's hello after the restart came within the interval, and waited for its end")
             #expect(kitchen.drops[.malformed] == nil && office.drops[.malformed] == nil, "every message read")
         }
     }
