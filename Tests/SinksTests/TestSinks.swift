@@ -2,6 +2,7 @@
 
 import BusTestSupport
 import Foundation
+import BusTestSupport
 @testable import MQTT
 @testable import Sinks
 
@@ -171,3 +172,6 @@ final class NotesOnlySink: NotificationSink, @unchecked Sendable {
     func publish(_ snapshot: BridgeSnapshot) async throws { offered.append("state") }
     func publish(_ drink: SinkDrink) async throws { offered.append("drink") }
 }
+
+/// What a message says on the wire (its JSON text), as a tree to look into key by key.
+func tree(_ message: some WireMessage) -> JSONTree { JSONTree.parse(message.text) ?? .null }
