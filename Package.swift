@@ -202,10 +202,10 @@ let package = Package(
         // DaysAhead/days-ahead.c: compiled by the tests themselves, into a library they preload (FakeDays.swift).
         .testTarget(name: "HomeAssistantTests", dependencies: ["BusTestSupport", "Locking", "ProcessSupport", "Timekeeping"],
                     exclude: ["DaysAhead"]),
-        .testTarget(name: "WebTests", dependencies: ["Web", "Settings", "Reports", "History", "Reminders", "Locking", "Timekeeping", "ProcessSupport", "AquavateProtocol", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
-        // Fixtures the ingest, report, daemon and end-to-end tests share: replaying captures, building
-        // records, chunks and capture lines, keeping log lines.
-        .target(name: "TestFixtures", dependencies: ["AquavateProtocol", "History", "Ingest", "Reports", "Settings", "Locking", .product(name: "Logging", package: "swift-log")],
+        .testTarget(name: "WebTests", dependencies: ["Web", "Settings", "Reports", "History", "Reminders", "Reminding", "TestFixtures", "Locking", "Timekeeping", "ProcessSupport", "AquavateProtocol", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
+        // Fixtures the ingest, report, daemon, web and end-to-end tests share: replaying captures, building
+        // records, chunks and capture lines, keeping log lines, serving and reading the page.
+        .target(name: "TestFixtures", dependencies: ["AquavateProtocol", "History", "Ingest", "Reports", "Settings", "Locking", "Timekeeping", "Web", .product(name: "Logging", package: "swift-log")],
                 path: "Tests/TestFixtures"),
         // One unit-test target per module of the daemon's side (docs/architecture.md): in-process, no bus.
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "BottleSession", "Reports", "Settings", "History", "AquavateProtocol", "Locking", "TestFixtures", .product(name: "Logging", package: "swift-log")]),

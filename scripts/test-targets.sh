@@ -5,9 +5,11 @@
 # EndToEndTests: its household suites run bridges inside the test process on Swift's cooperative
 # pool (two threads on two cores), and beside ~150 other tests that spawn daemons and simulators
 # that pool starved long enough for a 10 s wait to run out; apart, each group keeps its own pool.
+# The browser suites (a headless Chromium each, one at a time) are a group of their own too; a
+# group may be a regular expression: "-(Household|Browser)" skips both.
 targets=(LockingTests TimekeepingTests ArchitectureTests ProcessSupportTests AquavateProtocolTests AquavateCaptureTests HistoryTests RemindersTests
          IngestTests ReportsTests HostClockTests DaemonTests HouseholdTests
-         EndToEndTests/-Household EndToEndTests/Household
+         "EndToEndTests/-(Household|Browser)" EndToEndTests/Household EndToEndTests/Browser
          DBusTests SinksTests BottleSimulatorTests BlueZTests BottleSessionTests InstallTests WebTests HomeAssistantTests)
 
 # The `swift test` options that select an entry's tests.

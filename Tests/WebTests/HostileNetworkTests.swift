@@ -8,6 +8,7 @@ import BusTestSupport
 import Foundation
 import History
 import ProcessSupport
+import TestFixtures
 import Testing
 
 @Suite(.serialized) struct HostileNetworkTests {

@@ -4,6 +4,7 @@
 
 import BusTestSupport
 import Foundation
+import TestFixtures
 import Testing
 @testable import Web
 

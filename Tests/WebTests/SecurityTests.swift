@@ -6,6 +6,7 @@ import Foundation
 import History
 import Logging
 @testable import Settings
+import TestFixtures
 import Testing
 @testable import Web
 

@@ -10,7 +10,7 @@
 //   reset — `volume_storage` (mL, `measurement`) for the bottle level, `battery` (%).
 // * The daily-limit switch publishes a config command on the command topic, and reads its
 //   state from the shared state JSON. The bottle's controls (docs/design.md 3.5) do the same: a
-//   `number` for the goal (`BottleGoal`'s range, step 50, mL), a `button` for tare, a `switch` for
+//   `number` for the goal (`BottleGoal`'s range and step, mL), a `button` for tare, a `switch` for
 //   shake-to-empty; the bridge queues each for the bottle's next connection and answers on
 //   `…/command/result`. A drink is deleted with `{"delete":RECORD_ID}` on the command topic.
 //   Calibration needs a person at the bottle, so it is not offered here.
@@ -206,7 +206,7 @@ enum HomeAssistantDiscovery {
             component("goal_setting", "number", "Bottle goal", [
                 "command_topic": command, "command_template": .string(MQTTPayloads.goalCommandTemplate),
                 "value_template": .string("{{ \(pendingOr("pending_goal_ml", "bottle_goal_ml")) }}"),
-                "min": .int(BottleGoal.rangeML.lowerBound), "max": .int(BottleGoal.rangeML.upperBound), "step": .int(50),
+                "min": .int(BottleGoal.rangeML.lowerBound), "max": .int(BottleGoal.rangeML.upperBound), "step": .int(BottleGoal.stepML),
                 "mode": "box", "unit_of_measurement": "mL", "device_class": "volume", "entity_category": "config",
                 "icon": "mdi:flag-checkered",
             ]),
