@@ -201,10 +201,10 @@ let package = Package(
         // Which module may import which (docs/architecture.md, "Module map"): reads the source tree, builds
         // against nothing of the product.
         .testTarget(name: "ArchitectureTests"),
-        .testTarget(name: "WebTests", dependencies: ["Web", "Settings", "Reports", "History", "Reminders", "Locking", "Timekeeping", "ProcessSupport", "AquavateProtocol", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
-        // Fixtures the ingest, report, daemon and end-to-end tests share: replaying captures, building
-        // records, chunks and capture lines, keeping log lines.
-        .target(name: "TestFixtures", dependencies: ["AquavateProtocol", "History", "Ingest", "Reports", "Settings", "Locking", .product(name: "Logging", package: "swift-log")],
+        .testTarget(name: "WebTests", dependencies: ["Web", "Settings", "Reports", "History", "Reminders", "Reminding", "TestFixtures", "Locking", "Timekeeping", "ProcessSupport", "AquavateProtocol", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
+        // Fixtures the ingest, report, daemon, web and end-to-end tests share: replaying captures, building
+        // records, chunks and capture lines, keeping log lines, serving and reading the page.
+        .target(name: "TestFixtures", dependencies: ["AquavateProtocol", "History", "Ingest", "Reports", "Settings", "Locking", "Timekeeping", "Web", .product(name: "Logging", package: "swift-log")],
                 path: "Tests/TestFixtures"),
         // One unit-test target per module of the daemon's side (docs/architecture.md): in-process, no bus.
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "BottleSession", "Reports", "Settings", "History", "AquavateProtocol", "Locking", "TestFixtures", .product(name: "Logging", package: "swift-log")]),

@@ -6,10 +6,11 @@
 # Swift's cooperative pool (two threads on two cores), and beside ~150 other tests that spawn
 # daemons and simulators that pool starved long enough for a 10 s wait to run out; apart, each
 # group keeps its own pool. The real Home Assistant (HomeAssistantTests, .serialized, minutes) runs
-# apart so that its time limit is its own.
+# apart so that its time limit is its own. The browser suites (a headless Chromium each, one at a
+# time) are a group of their own too.
 targets=(LockingTests TimekeepingTests ArchitectureTests ProcessSupportTests AquavateProtocolTests AquavateCaptureTests HistoryTests RemindersTests
          SettingsTests RemindingTests IngestTests ReportsTests HostClockTests DaemonTests MQTTTests HouseholdTests DeliveryTests DiagnosticsTests
-         EndToEndTests/- EndToEndTests/Household EndToEndTests/HomeAssistantTests
+         EndToEndTests/- EndToEndTests/Household EndToEndTests/HomeAssistantTests EndToEndTests/Browser
          DBusTests SinksTests BottleSimulatorTests BlueZTests BottleSessionTests InstallTests WebTests)
 
 # The `swift test` options that select an entry's tests.

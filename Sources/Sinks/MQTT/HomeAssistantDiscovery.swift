@@ -10,7 +10,7 @@
 //   reset — `volume_storage` (mL, `measurement`) for the bottle level, `battery` (%).
 // * The daily-limit switch publishes a config command on the command topic, and reads its
 //   state from the shared state JSON. The bottle's controls (docs/design.md 3.5) do the same: a
-//   `number` for the goal (`BottleGoal`'s range, step 50, mL), a `button` for tare, a `switch` for
+//   `number` for the goal (`BottleGoal`'s range and step, mL), a `button` for tare, a `switch` for
 //   shake-to-empty; the bridge queues each for the bottle's next connection and answers on
 //   `…/command/result`. A drink is deleted with `{"delete":RECORD_ID}` on the command topic.
 //   Calibration needs a person at the bottle, so it is not offered here.
@@ -172,7 +172,7 @@ enum HomeAssistantDiscovery {
                 deviceClass: .volume, unit: .millilitres, valueTemplate: "{{ \(pendingOr("pending_goal_ml", "bottle_goal_ml")) }}",
                 icon: "mdi:flag-checkered", entityCategory: .config, commandTopic: command,
                 commandTemplate: MQTTPayloads.goalCommandTemplate,
-                min: BottleGoal.rangeML.lowerBound, max: BottleGoal.rangeML.upperBound, step: 50, mode: .box)),
+                min: BottleGoal.rangeML.lowerBound, max: BottleGoal.rangeML.upperBound, step: BottleGoal.stepML, mode: .box)),
             component("tare", .button, "Tare", Entity(
                 icon: "mdi:scale-balance", entityCategory: .config, commandTopic: command, payloadPress: #"{"tare":true}"#)),
             component("delete_last_drink", .button, "Delete last drink", Entity(

@@ -1,29 +1,34 @@
-// A household for the web tests: two bottles (Ana's and Bea's), a week of drinks each, today's
-// drinks, a pending goal; the clock stopped on 2026-11-20 at 16:00 in Madrid. And the server on a
-// free loopback port for the length of a test.
+// A household for the web and browser tests: two bottles (Ana's and Bea's), a week of drinks
+// each, today's drinks; the clock stopped on 2026-11-20 at 16:00 in Madrid. And the server on a
+// free loopback port for the length of a test (WebServing). Bea's bottle advertises a hostile name
+// unless a test (the README's screenshots) asks for a plain one: the page must escape it.
 
 import AquavateProtocol
-import BusTestSupport
 import Foundation
 import History
 import Logging
-@testable import Settings
+import Settings
 import Timekeeping
-@testable import Web
+import Web
 
-struct WebFixture: Sendable {
+public struct WebFixture: Sendable {
     /// 2026-11-20T15:00:00Z, 16:00 in Europe/Madrid.
-    static let now: Double = 1_795_186_800
-    static let zone = TimeZone(identifier: "Europe/Madrid")!
-    static let ana = "AQ-ANA-0001"
-    static let bea = "AQ-BEA-0002"
+    public static let now: Double = 1_795_186_800
+    public static let zone = TimeZone(identifier: "Europe/Madrid")!
+    public static let ana = "AQ-ANA-0001"
+    public static let bea = "AQ-BEA-0002"
 
-    let history: DrinkHistory
-    let configuration: Configuration
-    let folder: URL
+    /// The name Bea's bottle advertises unless a test gives another: markup the page must escape.
+    public static let hostileName = "Bea <script>"
 
-    /// - Parameter drinks: false leaves both bottles without a single drink (a new household).
-    init(settings: [String] = [], days: Int = 8, drinks: Bool = true) throws {
+    public let history: DrinkHistory
+    public let configuration: Configuration
+    public let folder: URL
+
+    /// - Parameters:
+    ///   - drinks: false leaves both bottles without a single drink (a new household).
+    ///   - beaName: the name Bea's bottle advertises.
+    public init(settings: [String] = [], days: Int = 8, drinks: Bool = true, beaName: String = WebFixture.hostileName) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         history = try DrinkHistory(path: folder.appendingPathComponent("history.sqlite").path, durability: .normal)
@@ -34,7 +39,7 @@ struct WebFixture: Sendable {
                                          batteryPercent: 81, unsyncedCount: 0, flagsRaw: 0)
         try history.recordBottle(BottleRecord(id: Self.ana, name: "Ana's bottle", serial: Self.ana, address: "AA:00:00:00:00:01",
                                               goalML: 2000, lastSeen: Self.now - 600, lastSync: Self.now - 600, state: state))
-        try history.recordBottle(BottleRecord(id: Self.bea, name: "Bea <script>", serial: Self.bea, address: "AA:00:00:00:00:02",
+        try history.recordBottle(BottleRecord(id: Self.bea, name: beaName, serial: Self.bea, address: "AA:00:00:00:00:02",
                                               goalML: 2500, lastSeen: Self.now - 3600, lastSync: Self.now - 3600, state: nil))
         guard drinks else { return }
         // Past days: Ana 2100 ml a day (goal met), Bea 1500 ml; today (from 08:00 local) a few drinks.
@@ -57,38 +62,24 @@ struct WebFixture: Sendable {
     }
 
     /// The record id of Ana's 300 ml drink today.
-    var anaSecondDrinkToday: UInt32 {
+    public var anaSecondDrinkToday: UInt32 {
         get throws {
             try history.storedDrinks(bottle: Self.ana).first { $0.amountML == 300 }!.recordID
         }
     }
 
-    static func record(_ id: UInt32, at time: Double, ml: Int) -> DrinkRecord {
+    public static func record(_ id: UInt32, at time: Double, ml: Int) -> DrinkRecord {
         DrinkRecord(recordID: id, timestamp: UInt32(time), amountML: Int16(ml), bottleLevelML: 400, typeRaw: 0, flagsRaw: 0)
     }
 
-    var context: WebContext {
+    public var context: WebContext {
         WebContext(history: history, baseConfiguration: configuration, clock: ManualClock(Self.now))
     }
 
-    func remove() { try? FileManager.default.removeItem(at: folder) }
+    public func remove() { try? FileManager.default.removeItem(at: folder) }
 
     /// Runs `body` with the server listening on a free loopback port, then stops the server.
-    func withServer(_ body: @Sendable (Int) async throws -> Void) async throws {
-        let server = try WebServer(context: context, address: ListenAddress(port: 0), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let service = server.service { port in continuation.yield(port) }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await service.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw RawHTTPFailure(description: "the server did not start") }
-            do {
-                try await body(port)
-            } catch {
-                group.cancelAll()
-                throw error
-            }
-            group.cancelAll()
-        }
+    public func withServer(_ body: @Sendable (Int) async throws -> Void) async throws {
+        try await WebServing.withServer(context, body)
     }
 }
