@@ -443,15 +443,9 @@ public actor ReminderDesk {
 
     /// The `command` event for the sinks: what it asks as numbers, as the JSON event has them.
     nonisolated static func sinkResult(_ command: BridgeEvent.CommandEvent) -> SinkCommandResult {
-        var result = SinkCommandResult(id: command.id, command: command.command, status: command.status,
-                                       message: command.message, bottle: command.bottle)
-        switch BottleAction(kind: command.command, argument: command.argument) {
-        case .setGoal(let goal)?: result.goalML = goal
-        case .deleteDrink(let record, _)?: result.recordID = Int(record)
-        case .shakeToEmpty(let on)?: result.on = on
-        case .tare?, nil: break
-        }
-        return result
+        let asked = command.asked
+        return SinkCommandResult(id: command.id, command: command.command, status: command.status, message: command.message,
+                                 bottle: command.bottle, goalML: asked.goalML, recordID: asked.recordID, on: asked.on)
     }
 
     /// Tells the sinks who the bottle is (after a connection read its Device Information), in

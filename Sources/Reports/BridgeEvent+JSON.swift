@@ -266,12 +266,7 @@ struct CommandJSON: Encodable {
         status = command.status
         message = command.message
         time = iso(command.time)
-        switch BottleAction(kind: command.command, argument: command.argument) {
-        case .setGoal(let goal)?: goalML = goal
-        case .deleteDrink(let record, _)?: recordID = Int(record)
-        case .shakeToEmpty(let value)?: on = value
-        case .tare?, nil: break
-        }
+        (goalML, recordID, on) = command.asked
     }
 
     // `message` is always there, null when unset; the value's key only for its command.

@@ -169,6 +169,18 @@ public enum BridgeEvent: Sendable, Equatable {
             self.message = message
             self.time = time
         }
+
+        /// What the command asks, as numbers (the JSON event's and the MQTT answer's `goal_ml`,
+        /// `record_id` and `on`): parsed from the stored argument by `BottleAction`, never shown
+        /// as that text.
+        public var asked: (goalML: Int?, recordID: Int?, on: Bool?) {
+            switch BottleAction(kind: command, argument: argument) {
+            case .setGoal(let goal)?: return (goal, nil, nil)
+            case .deleteDrink(let record, _)?: return (nil, Int(record), nil)
+            case .shakeToEmpty(let on)?: return (nil, nil, on)
+            case .tare?, nil: return (nil, nil, nil)
+            }
+        }
     }
 
     /// One adopted bottle, from its last connection (`bottle info --json`, docs/design.md 3.5).
