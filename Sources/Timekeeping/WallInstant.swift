@@ -23,6 +23,9 @@ public struct WallInstant: Hashable, Comparable, Sendable {
     /// 1970-01-01T00:00:00Z.
     public static let epoch = WallInstant(secondsSince1970: 0)
 
+    /// The next representable instant: the end of a half-open range that must include this one.
+    public var nextUp: WallInstant { WallInstant(secondsSince1970: secondsSince1970.nextUp) }
+
     public static func < (lhs: WallInstant, rhs: WallInstant) -> Bool {
         lhs.secondsSince1970 < rhs.secondsSince1970
     }
