@@ -26,6 +26,9 @@ public struct WallInstant: Hashable, Comparable, Sendable {
     /// The next representable instant: the end of a half-open range that must include this one.
     public var nextUp: WallInstant { WallInstant(secondsSince1970: secondsSince1970.nextUp) }
 
+    /// The previous representable instant: the last one a half-open range ending here includes.
+    public var nextDown: WallInstant { WallInstant(secondsSince1970: secondsSince1970.nextDown) }
+
     public static func < (lhs: WallInstant, rhs: WallInstant) -> Bool {
         lhs.secondsSince1970 < rhs.secondsSince1970
     }
