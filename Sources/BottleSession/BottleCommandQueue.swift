@@ -3,6 +3,7 @@
 // over the history; tests give it a list.
 
 import AquavateProtocol
+import Timekeeping
 
 /// A command waiting for the bottle.
 public struct QueuedCommand: Sendable, Hashable {
@@ -33,9 +34,9 @@ public enum CommandVerdict: Sendable, Hashable {
 
 public protocol BottleCommandQueue: Sendable {
     /// The commands to apply now, oldest first.
-    func pendingCommands(bottle: String, at time: Double) -> [QueuedCommand]
+    func pendingCommands(bottle: String, at time: WallInstant) -> [QueuedCommand]
     /// Called, and durably recorded, just before a command that must not be applied twice is
     /// written: a session that dies after it leaves the command `sending`, never `pending`.
-    func sending(_ command: QueuedCommand, at time: Double)
-    func finished(_ command: QueuedCommand, _ verdict: CommandVerdict, at time: Double)
+    func sending(_ command: QueuedCommand, at time: WallInstant)
+    func finished(_ command: QueuedCommand, _ verdict: CommandVerdict, at time: WallInstant)
 }
