@@ -199,7 +199,7 @@ public final class HouseholdLink: Sendable {
                 // The stamp reserved with this connection's will, one before it: `online` then
                 // the will (if it comes) are in order, and both older than the next connection's.
                 let sequence = stamps.withLock { $0.online } ?? 0
-                let stamp = HouseholdStamp(sender: own, boot: boot, sequence: sequence, time: clock.now)
+                let stamp = HouseholdStamp(sender: own, boot: boot, sequence: sequence, time: clock.now.secondsSince1970)
                 let online = HouseholdSeal.seal(topic: aliveTopic, body: Array("online".utf8), stamp: stamp, key: key)
                 do { try client.publish(.init(topic: aliveTopic, payload: online, retain: true)) } catch { logger.debug("\(error)") }
                 connected(client.sessionPresent)
@@ -261,7 +261,7 @@ public final class HouseholdLink: Sendable {
                 case "alive":
                     received(.alive(bridge: sender, text == "online"))
                 case "ping":
-                    guard abs(stamp.time - clock.now) <= Self.pingWindow else { return drops.drop(.stale, topic: message.topic) }
+                    guard abs(stamp.time - clock.now.secondsSince1970) <= Self.pingWindow else { return drops.drop(.stale, topic: message.topic) }
                     received(.ping(from: sender))
                 case "hello":
                     received(.hello(from: sender, epoch: Self.epoch(from: body), have: Self.have(from: body), stored: message.retain))
@@ -284,7 +284,7 @@ public final class HouseholdLink: Sendable {
                     stamps.next += 2
                     return stamps.next - 1
                 }
-                let stamp = HouseholdStamp(sender: own, boot: boot, sequence: sequence, time: clock.now)
+                let stamp = HouseholdStamp(sender: own, boot: boot, sequence: sequence, time: clock.now.secondsSince1970)
                 return .init(topic: aliveTopic, payload: HouseholdSeal.seal(topic: aliveTopic, body: Array("offline".utf8), stamp: stamp, key: key),
                              retain: true)
             })
@@ -307,7 +307,7 @@ public final class HouseholdLink: Sendable {
             defer { stamps.next += 1 }
             return stamps.next
         }
-        let stamp = HouseholdStamp(sender: bridgeID, boot: boot, sequence: sequence, time: clock.now)
+        let stamp = HouseholdStamp(sender: bridgeID, boot: boot, sequence: sequence, time: clock.now.secondsSince1970)
         return .init(topic: topic, payload: HouseholdSeal.seal(topic: topic, body: Array(body.utf8), stamp: stamp, key: key), qos: qos, retain: retain)
     }
 

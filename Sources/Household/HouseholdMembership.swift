@@ -4,6 +4,7 @@
 // processes) read what the daemon counted.
 
 import Foundation
+import Timekeeping
 import History
 import Settings
 
@@ -28,7 +29,7 @@ public enum HouseholdMembership {
         let saved = (try history.engineState(named: senderState))
             .flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }?["boot"] as? Int ?? 0
         let boot = max(UInt64(max(saved, 0)) + 1, UInt64(max(now, 0)))
-        try history.saveEngineState(named: senderState, json: "{\"boot\":\(boot)}", at: now)
+        try history.saveEngineState(named: senderState, json: "{\"boot\":\(boot)}", at: WallInstant(secondsSince1970: now))
         return boot
     }
 
@@ -53,6 +54,6 @@ public enum HouseholdMembership {
     static func saveDrops(_ counts: [HouseholdDropReason: Int], history: DrinkHistory, at now: Double) throws {
         let object = ["dropped": Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })]
         let json = String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
-        try history.saveEngineState(named: dropsState, json: json, at: now, durability: .normal)
+        try history.saveEngineState(named: dropsState, json: json, at: WallInstant(secondsSince1970: now), durability: .normal)
     }
 }
