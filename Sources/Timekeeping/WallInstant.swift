@@ -33,10 +33,17 @@ public struct WallInstant: Hashable, Comparable, Sendable {
         lhs.secondsSince1970 < rhs.secondsSince1970
     }
 
-    /// The time from this instant to `other` (negative when `other` is earlier).
+    /// The time from this instant to `other` (negative when `other` is earlier). Saturates at
+    /// ±10^15 s (zero for NaN): `Duration` traps on a non-finite number, and an instant at
+    /// -infinity is how "never" is written where a time is compared with the last one.
     public func duration(to other: WallInstant) -> Duration {
-        .seconds(other.secondsSince1970 - secondsSince1970)
+        let seconds = other.secondsSince1970 - secondsSince1970
+        guard !seconds.isNaN else { return .zero }
+        return .seconds(min(max(seconds, -Self.farthest), Self.farthest))
     }
+
+    /// 10^15 s (about 31 million years): farther than any two instants the bridge compares.
+    private static let farthest: Double = 1e15
 
     public func advanced(by duration: Duration) -> WallInstant {
         WallInstant(secondsSince1970: secondsSince1970 + duration.inSeconds)
