@@ -18,7 +18,7 @@ import Timekeeping
             let reply = try await RawHTTP.send(port: port, "GET", "/api/v1/status")
             #expect(reply.status == 200)
             #expect(reply.headers["content-type"]?.hasPrefix("application/json") == true)
-            let expected = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WebFixture.now).jsonLine()
+            let expected = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WallInstant(secondsSince1970: WebFixture.now)).jsonLine()
             let want = try JSONSerialization.jsonObject(with: Data(expected.utf8)) as! NSDictionary
             #expect(reply.jsonObject as NSDictionary == want)
             #expect(reply.jsonObject["event"] as? String == "status")
@@ -197,7 +197,7 @@ import Timekeeping
         try await fixture.withServer { port in
             func expected(_ id: String?) throws -> NSDictionary {
                 let bottle = try id.map { try #require(try fixture.history.bottleState(id: $0)) }
-                let line = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WebFixture.now, bottle: bottle).jsonLine()
+                let line = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WallInstant(secondsSince1970: WebFixture.now), bottle: bottle).jsonLine()
                 return try JSONSerialization.jsonObject(with: Data(line.utf8)) as! NSDictionary
             }
             for (query, id) in [(WebFixture.bea, WebFixture.bea), ("aa:00:00:00:00:02", WebFixture.bea), (WebFixture.ana.lowercased(), WebFixture.ana)] {
@@ -222,7 +222,7 @@ import Timekeeping
         try await fixture.withServer { port in
             let reply = try await RawHTTP.send(port: port, "GET", "/api/v1/bottles")
             #expect(reply.status == 200)
-            let each = try StatusReport.makeEach(history: fixture.history, configuration: fixture.configuration, at: WebFixture.now)
+            let each = try StatusReport.makeEach(history: fixture.history, configuration: fixture.configuration, at: WallInstant(secondsSince1970: WebFixture.now))
             let want = try each.map { try JSONSerialization.jsonObject(with: Data($0.jsonLine().utf8)) as! NSDictionary }
             #expect(reply.jsonArray.map { $0 as NSDictionary } == want)
             #expect(reply.jsonArray.map { $0["bottle"] as? String } == [WebFixture.ana, WebFixture.bea], "most recently seen first")
@@ -233,7 +233,7 @@ import Timekeeping
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let history = try DrinkHistory(path: folder.appendingPathComponent("history.sqlite").path, durability: .normal)
-        let context = WebContext(history: history, baseConfiguration: fixture.configuration, clock: ManualClock(WebFixture.now))
+        let context = WebContext(history: history, baseConfiguration: fixture.configuration, clock: ManualClock(WallInstant(secondsSince1970: WebFixture.now)))
         #expect(try JSONAPI.bottles(context) == "[]")
     }
 
@@ -243,11 +243,11 @@ import Timekeeping
         let fixture = try WebFixture()
         defer { fixture.remove() }
         // Both bottles in the same second, twice, around today's drinks.
-        let shared = LocalDay(containing: WebFixture.now, timeZone: WebFixture.zone).interval(in: WebFixture.zone).start + 10 * 3600
-        _ = try fixture.history.store([WebFixture.record(500, at: shared, ml: 111), WebFixture.record(501, at: shared + 1, ml: 112)],
-                                      bottle: WebFixture.ana, at: WebFixture.now)
-        _ = try fixture.history.store([WebFixture.record(500, at: shared, ml: 121), WebFixture.record(501, at: shared + 1, ml: 122)],
-                                      bottle: WebFixture.bea, at: WebFixture.now)
+        let shared = LocalDay(containing: WallInstant(secondsSince1970: WebFixture.now), timeZone: WebFixture.zone).interval(in: WebFixture.zone).start + .seconds(10 * 3600)
+        _ = try fixture.history.store([WebFixture.record(500, at: shared.secondsSince1970, ml: 111), WebFixture.record(501, at: (shared + .seconds(1)).secondsSince1970, ml: 112)],
+                                      bottle: WebFixture.ana, at: WallInstant(secondsSince1970: WebFixture.now))
+        _ = try fixture.history.store([WebFixture.record(500, at: shared.secondsSince1970, ml: 121), WebFixture.record(501, at: (shared + .seconds(1)).secondsSince1970, ml: 122)],
+                                      bottle: WebFixture.bea, at: WallInstant(secondsSince1970: WebFixture.now))
         try await fixture.withServer { port in
             let all = try await RawHTTP.send(port: port, "GET", "/api/v1/drinks?days=8").jsonArray
             #expect(all.count == 50)
@@ -276,14 +276,14 @@ import Timekeeping
                 if limit >= 50 { #expect(pages == 1) }
             }
             // `before` as a time: Unix seconds or ISO 8601, strictly earlier.
-            let seconds = Int(shared + 1)
+            let seconds = Int((shared + .seconds(1)).secondsSince1970)
             let iso = try await RawHTTP.send(port: port, "GET", "/api/v1/drinks?days=1&before=2026-11-20T09:00:01Z").jsonArray
             let unix = try await RawHTTP.send(port: port, "GET", "/api/v1/drinks?days=1&before=\(seconds)").jsonArray
             #expect(iso.map(key) == unix.map(key))
             #expect(unix.map { $0["amount_ml"] as? Int } == [250, 400, 111, 121])
             let one = try await RawHTTP.send(port: port, "GET", "/api/v1/drinks?days=1&before=\(seconds)&limit=1&bottle=\(WebFixture.bea)")
             #expect(one.jsonArray.map { $0["amount_ml"] as? Int } == [121])
-            #expect(one.headers["link"] == "</api/v1/drinks?days=1&limit=1&before=\(Int(shared))&bottle=\(WebFixture.bea)>; rel=\"next\"")
+            #expect(one.headers["link"] == "</api/v1/drinks?days=1&limit=1&before=\(Int(shared.secondsSince1970))&bottle=\(WebFixture.bea)>; rel=\"next\"")
         }
     }
 
@@ -293,10 +293,10 @@ import Timekeeping
         let fixture = try WebFixture()
         defer { fixture.remove() }
         let control = BottleControl(history: fixture.history)
-        _ = try control.queue(.goal(2600), bottle: WebFixture.ana, at: WebFixture.now)
-        _ = try control.queue(.delete(recordID: Int(try fixture.anaSecondDrinkToday)), bottle: WebFixture.ana, at: WebFixture.now)
-        _ = try control.queue(.shakeToEmpty(false), bottle: WebFixture.ana, at: WebFixture.now)
-        _ = try control.queue(.tare, bottle: WebFixture.ana, at: WebFixture.now)
+        _ = try control.queue(.goal(2600), bottle: WebFixture.ana, at: WallInstant(secondsSince1970: WebFixture.now))
+        _ = try control.queue(.delete(recordID: Int(try fixture.anaSecondDrinkToday)), bottle: WebFixture.ana, at: WallInstant(secondsSince1970: WebFixture.now))
+        _ = try control.queue(.shakeToEmpty(false), bottle: WebFixture.ana, at: WallInstant(secondsSince1970: WebFixture.now))
+        _ = try control.queue(.tare, bottle: WebFixture.ana, at: WallInstant(secondsSince1970: WebFixture.now))
         try await fixture.withServer { port in
             // Ana's is the most recently seen bottle.
             let status = try await RawHTTP.send(port: port, "GET", "/api/v1/status").jsonObject
@@ -317,7 +317,7 @@ import Timekeeping
         #expect(pending.first?["goal_ml"] as? Int == 2600)
         #expect(pending.allSatisfy { $0["argument"] == nil })
         // The text of `status` still says them in words.
-        let text = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WebFixture.now).textLines()
+        let text = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WallInstant(secondsSince1970: WebFixture.now)).textLines()
         #expect(text.contains { $0.hasPrefix("Pending bottle commands: goal 2600 ml (#") })
     }
 
@@ -339,7 +339,7 @@ import Timekeeping
             // The deficit and urgency of `status` for each bottle (the same pace, the same settings).
             for (label, id) in [(ana, WebFixture.ana), (bea, WebFixture.bea)] {
                 let bottle = try #require(try fixture.history.bottleState(id: id))
-                let status = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WebFixture.now, bottle: bottle)
+                let status = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WallInstant(secondsSince1970: WebFixture.now), bottle: bottle)
                 #expect(status.deficitML > 0, "the fixture's afternoon is behind the pace")
                 #expect(samples["aquavate_deficit_liters{\(label)}"] == Double(status.deficitML) / 1000)
                 for state in Urgency.allCases {
@@ -369,7 +369,7 @@ import Timekeeping
         tally.count(bottle: WebFixture.ana, outcome: "complete")
         tally.count(bottle: WebFixture.ana, outcome: "complete")
         tally.count(bottle: WebFixture.ana, outcome: "interrupted")
-        let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WebFixture.now), syncs: tally)
+        let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WallInstant(secondsSince1970: WebFixture.now)), syncs: tally)
         let text = String(decoding: try MetricsPage.render(context), as: UTF8.self)
         #expect(text.contains(#"aquavate_syncs_total{bottle="AQ-ANA-0001",outcome="complete"} 2"#))
         #expect(text.contains(#"aquavate_syncs_total{bottle="AQ-ANA-0001",outcome="interrupted"} 1"#))
@@ -384,10 +384,10 @@ import Timekeeping
         defer { fixture.remove() }
         // The bottle's own setting wins over the bottle's goal of 2000 and the global default.
         try fixture.history.setSetting("bottle.\(WebFixture.ana).goal_ml", "1800")
-        let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WebFixture.now))
+        let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WallInstant(secondsSince1970: WebFixture.now)))
         let configuration = try context.configuration()
         let ana = try #require(try fixture.history.bottleState(id: WebFixture.ana))
-        let status = try StatusReport.make(history: fixture.history, configuration: configuration, at: WebFixture.now, bottle: ana)
+        let status = try StatusReport.make(history: fixture.history, configuration: configuration, at: WallInstant(secondsSince1970: WebFixture.now), bottle: ana)
         #expect(status.goalML == 1800)
         let metrics = String(decoding: try MetricsPage.render(context), as: UTF8.self)
         #expect(metrics.contains(#"aquavate_goal_liters{bottle="AQ-ANA-0001"} 1.8"#), "\(metrics)")
@@ -405,15 +405,15 @@ import Timekeeping
     @Test func metricsAndThePageSayWhatIsQuarantinedAndWhoIsStuck() async throws {
         let fixture = try WebFixture()
         defer { fixture.remove() }
-        let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WebFixture.now))
+        let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WallInstant(secondsSince1970: WebFixture.now)))
         var text = String(decoding: try MetricsPage.render(context), as: UTF8.self)
         #expect(text.contains(#"aquavate_quarantined_records{bottle="AQ-ANA-0001"} 0"#), "\(text)")
         #expect(text.contains(#"aquavate_stuck{bottle="AQ-ANA-0001"} 0"#))
 
         let odd = DrinkRecord(recordID: 950, timestamp: 259_200, amountML: 180, bottleLevelML: 300, typeRaw: 0, flagsRaw: 0)
-        _ = try fixture.history.storeChunk([odd], bottle: WebFixture.ana, at: WebFixture.now, bounds: RecordBounds(now: WebFixture.now))
+        _ = try fixture.history.storeChunk([odd], bottle: WebFixture.ana, at: WallInstant(secondsSince1970: WebFixture.now), bounds: RecordBounds(now: WebFixture.now))
         try fixture.history.updateBottle(id: WebFixture.ana) {
-            $0.refusal = SyncRefusal(reason: "chunk 0 announces 255 chunks for a START of 5 record(s)", since: WebFixture.now - 600, connections: 3)
+            $0.refusal = SyncRefusal(reason: "chunk 0 announces 255 chunks for a START of 5 record(s)", since: WallInstant(secondsSince1970: WebFixture.now - 600), connections: 3)
         }
         text = String(decoding: try MetricsPage.render(context), as: UTF8.self)
         #expect(text.contains(#"aquavate_quarantined_records{bottle="AQ-ANA-0001"} 1"#), "\(text)")
@@ -434,13 +434,13 @@ import Timekeeping
         var bottles: Set<String> = [WebFixture.ana, WebFixture.bea]
         #expect(try counts.counts(history: fixture.history, bottles: bottles) == [WebFixture.ana: 24, WebFixture.bea: 22])
         _ = try fixture.history.store([WebFixture.record(900, at: WebFixture.now - 60, ml: 100),
-                                       WebFixture.record(901, at: WebFixture.now - 30, ml: 100)], bottle: WebFixture.ana, at: WebFixture.now)
+                                       WebFixture.record(901, at: WebFixture.now - 30, ml: 100)], bottle: WebFixture.ana, at: WallInstant(secondsSince1970: WebFixture.now))
         #expect(try counts.counts(history: fixture.history, bottles: bottles)[WebFixture.ana] == 26)
         // A deleted drink stays counted (a counter never goes down); a stored again one is not new.
-        _ = try fixture.history.markDeleted(bottle: WebFixture.ana, recordID: 900, timestamp: UInt32(WebFixture.now - 60), at: WebFixture.now)
-        _ = try fixture.history.store([WebFixture.record(901, at: WebFixture.now - 30, ml: 100)], bottle: WebFixture.ana, at: WebFixture.now)
+        _ = try fixture.history.markDeleted(bottle: WebFixture.ana, recordID: 900, timestamp: UInt32(WebFixture.now - 60), at: WallInstant(secondsSince1970: WebFixture.now))
+        _ = try fixture.history.store([WebFixture.record(901, at: WebFixture.now - 30, ml: 100)], bottle: WebFixture.ana, at: WallInstant(secondsSince1970: WebFixture.now))
         #expect(try counts.counts(history: fixture.history, bottles: bottles)[WebFixture.ana] == 26)
-        _ = try fixture.history.store([WebFixture.record(1, at: WebFixture.now, ml: 100)], bottle: "AQ-NEW", at: WebFixture.now)
+        _ = try fixture.history.store([WebFixture.record(1, at: WebFixture.now, ml: 100)], bottle: "AQ-NEW", at: WallInstant(secondsSince1970: WebFixture.now))
         bottles.insert("AQ-NEW")
         #expect(try counts.counts(history: fixture.history, bottles: bottles) == [WebFixture.ana: 26, WebFixture.bea: 22, "AQ-NEW": 1])
     }

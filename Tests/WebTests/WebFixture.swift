@@ -30,30 +30,30 @@ struct WebFixture: Sendable {
         var configuration = Configuration()
         for setting in ["timezone=Europe/Madrid"] + settings { try configuration.applyOverride(setting) }
         self.configuration = configuration
-        let state = CurrentStateSnapshot(receivedAt: Self.now - 600, bottleTime: 0, dailyTotalML: 0, bottleLevelML: 420,
+        let state = CurrentStateSnapshot(receivedAt: WallInstant(secondsSince1970: Self.now - 600), bottleTime: 0, dailyTotalML: 0, bottleLevelML: 420,
                                          batteryPercent: 81, unsyncedCount: 0, flagsRaw: 0)
         try history.recordBottle(BottleRecord(id: Self.ana, name: "Ana's bottle", serial: Self.ana, address: "AA:00:00:00:00:01",
-                                              goalML: 2000, lastSeen: Self.now - 600, lastSync: Self.now - 600, state: state))
+                                              goalML: 2000, lastSeen: WallInstant(secondsSince1970: Self.now - 600), lastSync: WallInstant(secondsSince1970: Self.now - 600), state: state))
         try history.recordBottle(BottleRecord(id: Self.bea, name: "Bea <script>", serial: Self.bea, address: "AA:00:00:00:00:02",
-                                              goalML: 2500, lastSeen: Self.now - 3600, lastSync: Self.now - 3600, state: nil))
+                                              goalML: 2500, lastSeen: WallInstant(secondsSince1970: Self.now - 3600), lastSync: WallInstant(secondsSince1970: Self.now - 3600), state: nil))
         guard drinks else { return }
         // Past days: Ana 2100 ml a day (goal met), Bea 1500 ml; today (from 08:00 local) a few drinks.
-        let todayStart = LocalDay(containing: Self.now, timeZone: Self.zone).interval(in: Self.zone).start
+        let todayStart = LocalDay(containing: WallInstant(secondsSince1970: Self.now), timeZone: Self.zone).interval(in: Self.zone).start
         var anaRecords: [DrinkRecord] = [], beaRecords: [DrinkRecord] = []
         var id: UInt32 = 1
         for day in stride(from: days - 1, through: 1, by: -1) {
-            let start = todayStart - Double(day) * 86_400
+            let start = todayStart - .seconds(Double(day) * 86_400)
             for hour in [9, 12, 15] {
-                anaRecords.append(Self.record(id, at: start + Double(hour) * 3600, ml: 700))
-                beaRecords.append(Self.record(id, at: start + Double(hour) * 3600 + 60, ml: 500))
+                anaRecords.append(Self.record(id, at: (start + Double(hour) * 3600).secondsSince1970, ml: 700))
+                beaRecords.append(Self.record(id, at: (start + Double(hour) * 3600 + 60).secondsSince1970, ml: 500))
                 id += 1
             }
         }
-        anaRecords += [Self.record(id, at: todayStart + 8 * 3600, ml: 250), Self.record(id + 1, at: todayStart + 11 * 3600, ml: 300),
-                       Self.record(id + 2, at: todayStart + 14.5 * 3600, ml: 200)]
-        beaRecords += [Self.record(id, at: todayStart + 9 * 3600, ml: 400)]
-        _ = try history.store(anaRecords, bottle: Self.ana, at: Self.now - 600)
-        _ = try history.store(beaRecords, bottle: Self.bea, at: Self.now - 3600)
+        anaRecords += [Self.record(id, at: (.seconds(todayStart + 8 * 3600)).secondsSince1970, ml: 250), Self.record(id + 1, at: (.seconds(todayStart + 11 * 3600)).secondsSince1970, ml: 300),
+                       Self.record(id + 2, at: (todayStart + .seconds(14.5 * 3600)).secondsSince1970, ml: 200)]
+        beaRecords += [Self.record(id, at: (.seconds(todayStart + 9 * 3600)).secondsSince1970, ml: 400)]
+        _ = try history.store(anaRecords, bottle: Self.ana, at: WallInstant(secondsSince1970: Self.now - 600))
+        _ = try history.store(beaRecords, bottle: Self.bea, at: WallInstant(secondsSince1970: Self.now - 3600))
     }
 
     /// The record id of Ana's 300 ml drink today.
@@ -68,7 +68,7 @@ struct WebFixture: Sendable {
     }
 
     var context: WebContext {
-        WebContext(history: history, baseConfiguration: configuration, clock: ManualClock(Self.now))
+        WebContext(history: history, baseConfiguration: configuration, clock: ManualClock(WallInstant(secondsSince1970: Self.now)))
     }
 
     func remove() { try? FileManager.default.removeItem(at: folder) }
