@@ -180,7 +180,7 @@ let package = Package(
         .testTarget(name: "TimekeepingTests", dependencies: ["Timekeeping", "Locking"]),
         .testTarget(name: "ProcessSupportTests", dependencies: ["ProcessSupport"]),
         .testTarget(name: "AquavateProtocolTests", dependencies: ["AquavateProtocol", "BusTestSupport"]),
-        .testTarget(name: "AquavateCaptureTests", dependencies: ["AquavateCapture", "AquavateProtocol"]),
+        .testTarget(name: "AquavateCaptureTests", dependencies: ["AquavateCapture", "AquavateProtocol", "BusTestSupport"]),
         .testTarget(name: "HistoryTests", dependencies: ["History", "AquavateProtocol", "Timekeeping"]),
         // Test helpers shared by the targets that need a private dbus-daemon.
         .target(name: "BusTestSupport", dependencies: ["ProcessSupport", "BottleSimulator", "Locking"], path: "Tests/BusTestSupport"),
@@ -209,11 +209,11 @@ let package = Package(
                 path: "Tests/TestFixtures"),
         // One unit-test target per module of the daemon's side (docs/architecture.md): in-process, no bus.
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "BottleSession", "Reports", "Settings", "History", "AquavateProtocol", "Locking", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Settings", "History", "TestFixtures"]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Settings", "History", "TestFixtures", "BusTestSupport"]),
         .testTarget(name: "HostClockTests", dependencies: ["HostClock", "Reports", "Settings", "History", "BottleSession", "AquavateProtocol"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Reminding", "Reminders", "Reports", "Settings", "Sinks", "History", "AquavateProtocol", "Locking", "Timekeeping",
                                                         "BusTestSupport", "CLink", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "HouseholdTests", dependencies: ["Household", "MQTT", "Sinks", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "HouseholdTests", dependencies: ["Household", "AquavateProtocol", "MQTT", "Sinks", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
         // The whole program as its users run it: the built binaries on private buses, brokers, several
         // bridges of a household, crashes, chaos seeds.
         .testTarget(name: "EndToEndTests", dependencies: ["Locking", "Timekeeping", "Daemon", "Web", "Diagnostics", "Delivery", "Settings", "MQTT", "Household", "HostClock", "Reports",

@@ -5,10 +5,10 @@
 // value. `DrinkRecord` stays the decoded wire record (14 bytes, the bottle's own integer sizes);
 // this is the bridge's: under the bottle's key, amounts as plain integers, deleted or not.
 //
-// Two layers keep a drink of their own, because the module map keeps them from seeing this one:
-// `Sinks` carries nothing of the bottle (`SinkDrink` is the MQTT and push payload's shape), and
-// the pure reminder engine (`Reminders`) knows a drink only as an amount at a time
-// (`InMemoryDrinkLedger.Drink`), through its `DrinkLedger` protocol.
+// Two drinks of other shapes remain: `SinkDrink` is the MQTT and push payload's own shape (the
+// time as seconds, the type as its name), made from this one by the daemon; and the pure reminder
+// engine (`Reminders`), which the module map keeps from this module, knows a drink only as an
+// amount at a time (`InMemoryDrinkLedger.Drink`), through its `DrinkLedger` protocol.
 
 /// One drink of one bottle, as the bridge keeps, reports and shares it.
 public struct Drink: Sendable, Hashable {
@@ -26,7 +26,8 @@ public struct Drink: Sendable, Hashable {
     public var typeRaw: UInt8
     /// The flags byte as sent.
     public var flagsRaw: UInt8
-    /// Deleted: by a tombstone from the bottle, by a person, or on another bridge. Never undone.
+    /// Deleted: by a tombstone from the bottle, by a person, or on another bridge. Only a person's
+    /// own delete can be undone, and only while the bottle has not been sent it (`DeleteUndo`).
     public var deleted: Bool
 
     public init(bottle: String, recordID: UInt32, timestamp: UInt32, amountML: Int, bottleLevelML: Int,
@@ -49,7 +50,7 @@ public struct Drink: Sendable, Hashable {
     }
 
     /// `gulp` or `pour`, from the type byte.
-    public var kind: DrinkKind { typeRaw == 1 ? .pour : .gulp }
+    public var kind: DrinkKind { DrinkKind(typeRaw: typeRaw) }
 
     /// Counts towards day totals: amount > 0 and not deleted (docs/reminders.md 0).
     public var isIntake: Bool { amountML > 0 && !deleted }

@@ -28,7 +28,7 @@ public struct DrinkRecord: Sendable, Hashable, Codable {
         self.flagsRaw = flagsRaw
     }
 
-    public var kind: DrinkKind { typeRaw == 1 ? .pour : .gulp }
+    public var kind: DrinkKind { DrinkKind(typeRaw: typeRaw) }
     public var flags: DrinkRecordFlags { DrinkRecordFlags(rawValue: flagsRaw) }
     /// A record with the deleted bit (0x04) is a tombstone: delete it locally.
     public var isDeleted: Bool { flags.contains(.deleted) }
@@ -39,6 +39,9 @@ public struct DrinkRecord: Sendable, Hashable, Codable {
 public enum DrinkKind: String, Sendable, Hashable, Codable {
     case gulp
     case pour
+
+    /// From the record's type byte (docs/protocol.md 5.2): 1 is a pour, anything else a gulp.
+    public init(typeRaw: UInt8) { self = typeRaw == 1 ? .pour : .gulp }
 }
 
 public struct DrinkRecordFlags: OptionSet, Sendable, Hashable {

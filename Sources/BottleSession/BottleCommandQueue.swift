@@ -35,8 +35,13 @@ public enum CommandVerdict: Sendable, Hashable {
 public protocol BottleCommandQueue: Sendable {
     /// The commands to apply now, oldest first.
     func pendingCommands(bottle: String, at time: WallInstant) -> [QueuedCommand]
-    /// Called, and durably recorded, just before a command that must not be applied twice is
-    /// written: a session that dies after it leaves the command `sending`, never `pending`.
-    func sending(_ command: QueuedCommand, at time: WallInstant)
+    /// Takes the command in hand just before it is written, durably (`sending`): false when it is
+    /// no longer pending (the person undid a delete while earlier commands were applied), and
+    /// then it is not written. Claiming is what makes an undo and the session exclusive: without
+    /// it the session would send a delete from memory that the history has already undone, and
+    /// count a drink the bottle no longer holds. A session that dies after the claim leaves the
+    /// command `sending`: the next connection repeats it when it may be applied twice, else
+    /// reports it failed.
+    func claim(_ command: QueuedCommand, at time: WallInstant) -> Bool
     func finished(_ command: QueuedCommand, _ verdict: CommandVerdict, at time: WallInstant)
 }

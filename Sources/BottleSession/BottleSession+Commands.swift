@@ -25,7 +25,7 @@ extension BottleSession {
         guard let commands else { return }
         let pending = commands.pendingCommands(bottle: bottleID, at: clock.now)
         for command in pending {
-            if !command.action.isIdempotent { commands.sending(command, at: clock.now) }
+            guard commands.claim(command, at: clock.now) else { continue }
             do {
                 let verdict = try await apply(command.action)
                 commands.finished(command, verdict, at: clock.now)

@@ -90,6 +90,19 @@ extension DrinkHistory {
 
     /// Sets a command's status and message; `attempted` counts one more attempt. Returns the row.
     @discardableResult
+    /// Marks a pending command `sending`, in one statement, and says whether it was still pending:
+    /// the session's claim, exclusive with `undoDelete` (which only withdraws a pending one).
+    public func claimCommand(id: Int64, attempted: Bool, at time: WallInstant) throws -> Bool {
+        let time = try ArgumentChecks.instant(time, "command time")
+        return try write("claiming bottle command \(id)") { db in
+            try db.execute(sql: """
+                UPDATE bottle_command SET status = 'sending', attempts = attempts + ?, updated_at = ?
+                WHERE id = ? AND status IN ('pending', 'sending')
+                """, arguments: [attempted ? 1 : 0, time, id])
+            return db.changesCount > 0
+        }
+    }
+
     public func updateCommand(id: Int64, status: StoredCommand.Status, message: String?, attempted: Bool = false,
                               at time: WallInstant) throws -> StoredCommand? {
         let time = try ArgumentChecks.instant(time, "command time")

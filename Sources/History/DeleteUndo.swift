@@ -21,7 +21,9 @@ extension DrinkHistory {
         try write("undoing delete command \(commandID)") { db in
             guard let command = try StoredCommand.fetchOne(db, sql: "SELECT * FROM bottle_command WHERE id = ? AND command = 'delete'",
                                                            arguments: [commandID]) else { return nil }
-            guard command.status == .pending,
+            // A delete the session has ever taken in hand (claimed, or tried and cut short) may
+            // have reached the bottle: only one never touched can be withdrawn.
+            guard command.status == .pending, command.attempts == 0, command.message == nil,
                   case .deleteDrink(let recordID, let timestamp)? = BottleAction(kind: command.command, argument: command.argument)
             else { return .tooLate }
             guard var drink = try Self.fetchDrink(bottle: command.bottle, recordID: recordID, timestamp: timestamp, in: db) else {

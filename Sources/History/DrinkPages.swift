@@ -5,6 +5,7 @@
 // index instead cost most of that endpoint's 70 ms.
 
 import AquavateProtocol
+import Timekeeping
 import GRDB
 
 extension DrinkHistory {
@@ -25,10 +26,18 @@ extension DrinkHistory {
             let rows = try Row.fetchCursor(statement, arguments: [Int64(from), Int64(before), bottle, bottle, Int64(limit ?? -1)])
             var drinks: [StoredDrink] = []
             while let row = try rows.next() {
-                let drink = Drink(bottle: row[0], recordID: UInt32(row[1] as Int64), timestamp: UInt32(row[2] as Int64),
-                                  amountML: row[3], bottleLevelML: row[4], typeRaw: UInt8(truncatingIfNeeded: row[5] as Int64),
-                                  flagsRaw: UInt8(truncatingIfNeeded: row[6] as Int64), deleted: row[7])
-                drinks.append(StoredDrink(drink, storedAt: row[8], deletedAt: row[9]))
+                // By position (this is the API's fast path), with the column types StoredDrink's
+                // own decoding uses: a value outside them is a decoding error, never a trap.
+                let drink = Drink(bottle: try row.decode(String.self, atIndex: 0),
+                                  recordID: try row.decode(UInt32.self, atIndex: 1),
+                                  timestamp: try row.decode(UInt32.self, atIndex: 2),
+                                  amountML: Int(try row.decode(Int16.self, atIndex: 3)),
+                                  bottleLevelML: Int(try row.decode(Int16.self, atIndex: 4)),
+                                  typeRaw: try row.decode(UInt8.self, atIndex: 5),
+                                  flagsRaw: try row.decode(UInt8.self, atIndex: 6),
+                                  deleted: try row.decode(Bool.self, atIndex: 7))
+                drinks.append(StoredDrink(drink, storedAt: try row.decode(WallInstant.self, atIndex: 8),
+                                          deletedAt: try row.decode(WallInstant?.self, atIndex: 9)))
             }
             return drinks
         }

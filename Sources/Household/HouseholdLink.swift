@@ -452,11 +452,7 @@ public final class HouseholdLink: Sendable {
 
     /// A serial or an address: what a bridge keys a bottle by (it reaches logs, the history and
     /// topics, so nothing else is taken from the broker).
-    static func isBottleKey(_ text: String) -> Bool {
-        !text.isEmpty && text.count <= 64 && text.unicodeScalars.allSatisfy {
-            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == ":")
-        }
-    }
+    static func isBottleKey(_ text: String) -> Bool { BottleKey.isWellFormed(text) }
 
     /// A drink from its payload; nil when any field is missing or out of range.
     static func drink(from payload: [UInt8], origin: String) -> Drink? {

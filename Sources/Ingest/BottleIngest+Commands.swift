@@ -26,9 +26,10 @@ extension BottleIngest: BottleCommandQueue {
                 record(command, .failed, "not a command this bridge knows (\(command.command) \(command.argument ?? ""))", at: time)
                 continue
             }
-            if command.status == .sending {
+            if command.status == .sending, !action.isIdempotent {
                 // The bridge stopped between the write and its end: whether the bottle took it
-                // cannot be known, and it must not be applied twice.
+                // cannot be known, and it must not be applied twice. (One that may be applied
+                // twice is simply tried again.)
                 record(command, .failed, "the bridge stopped while \(action.summary) was being sent; not repeated: check the bottle", at: time)
                 continue
             }
@@ -43,11 +44,15 @@ extension BottleIngest: BottleCommandQueue {
         return ready
     }
 
-    public func sending(_ command: QueuedCommand, at time: WallInstant) {
+    public func claim(_ command: QueuedCommand, at time: WallInstant) -> Bool {
         do {
-            try history.updateCommand(id: command.id, status: .sending, message: nil, attempted: true, at: time)
+            // A command that must not be applied twice counts its attempt here, before the write.
+            let claimed = try history.claimCommand(id: command.id, attempted: !command.action.isIdempotent, at: time)
+            if !claimed { logger.info("\(bottleID): \(command.action.summary) is no longer pending (undone); not sent") }
+            return claimed
         } catch {
-            logger.warning("could not mark command #\(command.id) as being sent: \(error)")
+            logger.warning("could not mark command #\(command.id) as being sent: \(error); not sent this time")
+            return false
         }
     }
 

@@ -75,13 +75,15 @@ public struct StatusReport: Sendable {
                             refusal: bottle?.refusal)
     }
 
-    /// One report per adopted bottle, most recently seen first (one report when there are none
-    /// or one: `make`).
+    /// One report per bottle the history knows (adopted here or heard from the household, as
+    /// the page shows them), most recently seen first; one report when there is none (`make`).
+    /// Not only the adopted ones: with one adopted bottle and one of another bridge, `make`'s
+    /// "most recently seen" could answer the other bridge's bottle alone.
     public static func makeEach(history: DrinkHistory, configuration: Configuration, at instant: WallInstant,
                                 clock: ClockTrust? = nil) throws -> [StatusReport] {
-        let adopted = try history.bottles().filter { $0.address != nil }
-        guard adopted.count > 1 else { return [try make(history: history, configuration: configuration, at: instant, clock: clock)] }
-        return try adopted.map { try make(history: history, configuration: configuration, at: instant, clock: clock, bottle: $0) }
+        let known = try history.bottles().sorted { ($0.lastSeen ?? 0, $0.id) > ($1.lastSeen ?? 0, $1.id) }
+        guard !known.isEmpty else { return [try make(history: history, configuration: configuration, at: instant, clock: clock)] }
+        return try known.map { try make(history: history, configuration: configuration, at: instant, clock: clock, bottle: $0) }
     }
 
     private static func pendingCommands(history: DrinkHistory, bottle: String?) throws -> [BridgeEvent.CommandEvent] {

@@ -25,12 +25,6 @@ public struct TypedKey<Value: Sendable>: Sendable {
     /// Whether a bottle may have its own (`bottle.<ID>.<name>`, docs/design.md 6).
     public var perBottle: Bool { entry.perBottle }
 
-    /// The name of bottle `id`'s own value of this setting.
-    public func name(forBottle id: String) -> String {
-        precondition(perBottle, "\(name) is not a setting a bottle may have")
-        return SettingCatalog.bottleKeyName(bottle: id, base: name)
-    }
-
     /// The value of a canonical text, or the fallback.
     public func value(of text: String?) -> Value {
         text.flatMap(decode) ?? fallback()

@@ -9,6 +9,7 @@ import History
 import Reminders
 import Reminding
 import Reports
+import Settings
 import Timekeeping
 
 struct BottlePanel: Sendable {
@@ -59,6 +60,9 @@ struct DashboardModel: Sendable {
     var panels: [BottlePanel]
     /// Display only: what the page's live updates compare (PageVersion).
     var version: String = ""
+    /// A person's delete can be undone: not when the bridge is in a household, whose members keep
+    /// a delete they received for good (so an undo here would never reach them).
+    var undoable: Bool = true
 
     static func make(_ context: WebContext) throws -> DashboardModel {
         let configuration = try context.configuration()
@@ -90,10 +94,11 @@ struct DashboardModel: Sendable {
             let totals = try bottle.map { byBottle[$0.id] ?? [] } ?? history.dayTotals(timeZone: timeZone, days: first...wall.day)
             let days = dense(totals, from: first, to: wall.day)
             let todayML = days.last?.totalML ?? 0
-            let owner = bottle == nil ? nil : configuration.effective(for: bottle).owner
+            let owner = bottle == nil ? nil : view.owner
             let bottleName = bottle.map { $0.name ?? $0.serial ?? $0.id }
+            // Each bottle's own count: the household's `status` is the most recently seen bottle's.
             let next = NextReminder(minuteOfDay: wall.minuteOfDay, dayTotalML: todayML, settings: hydration,
-                                    remindersSent: status.remindersToday)
+                                    remindersSent: view.status?.remindersSentToday ?? 0)
             return BottlePanel(
                 id: bottle?.id, title: bottle.map { $0.name ?? $0.serial ?? $0.id } ?? "Aquavate",
                 view: view,
@@ -112,7 +117,8 @@ struct DashboardModel: Sendable {
         return DashboardModel(now: now, today: wall.day, minuteOfDay: wall.minuteOfDay, timeZone: timeZone,
                               language: context.language(configuration), status: status,
                               hydration: configuration.hydrationSettings(), panels: panels,
-                              version: try PageVersion.make(context, configuration: configuration, at: now))
+                              version: try PageVersion.make(context, configuration: configuration, at: now),
+                              undoable: configuration[Setting.householdKey] == nil)
     }
 
     /// Every day of `from...to`, with zero where the history has none.

@@ -53,14 +53,15 @@ enum DashboardPage {
         let open = outcome.isRefusal ? "<div class=\"notice outcome\" role=\"alert\">" : "<div class=\"notice done outcome\" role=\"status\">"
         switch outcome {
         case .deleted(let id):
-            // While the bottle has not been sent the delete, it can be undone.
+            // While the bottle has not been sent the delete, it can be undone; not in a household,
+            // whose members keep a delete for good once they have it (docs/household.md).
             for panel in model.panels {
                 guard let command = panel.pending.first(where: { $0.id == id }),
                       case .deleteDrink(let record, let timestamp)? = BottleAction(kind: command.command, argument: command.argument)
                 else { continue }
                 let amount = panel.drinks.first { $0.recordID == record && $0.timestamp == timestamp }.map { "\($0.amountML) ml" } ?? "–"
                 var html = open + escape(words.deleted(amount, formats.clock(Double(timestamp))))
-                if command.status == .pending {
+                if command.status == .pending, model.undoable {
                     html += "<form method=\"post\" action=\"/actions/undo\"><input type=\"hidden\" name=\"command\" value=\"\(id)\">"
                         + "<button type=\"submit\" class=\"undo\">\(escape(words.undo))</button></form>"
                 }
@@ -69,6 +70,7 @@ enum DashboardPage {
             return ""
         case .restored: return open + escape(words.restored) + "</div>\n"
         case .undoTooLate: return open + escape(words.undoTooLate) + "</div>\n"
+        case .undoShared: return open + escape(words.undoShared) + "</div>\n"
         case .goalQueued(let goal): return open + escape(words.goalQueued(goal)) + "</div>\n"
         case .goalRefused(let goal): return open + escape(words.goalRefused(goal, BottleGoal.rangeML)) + "</div>\n"
         case .deleteRefused: return open + escape(words.deleteRefused) + "</div>\n"

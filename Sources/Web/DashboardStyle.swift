@@ -57,7 +57,7 @@ enum DashboardStyle {
     static let script = """
         (function(){var v=document.body.getAttribute("data-version");if(!v||!window.EventSource)return;\
         var s=new EventSource("/events");s.addEventListener("version",function(e){\
-        if(e.data===v||document.querySelector("details[open] form,input:focus"))return;s.close();location.replace("/")})})()
+        if(e.data===v||document.querySelector("details.del[open],input:focus"))return;s.close();location.replace("/")})})()
         """
 
     static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; script-src 'self'; "

@@ -119,7 +119,7 @@ enum JSONAPI {
     /// `bottle=`: a serial or an address as the history names bottles; nil when absent.
     static func bottleName(_ query: FormFields) throws(WebError) -> String? {
         guard let name = query["bottle"] else { return nil }
-        guard (1...64).contains(name.count), name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || ":-_".contains($0)) }) else {
+        guard BottleKey.isWellFormed(name) else {
             throw .badRequest("bottle must be a bottle's serial or address (letters, digits, ':', '-', '_'; at most 64), not '\(name.prefix(40))'")
         }
         return name

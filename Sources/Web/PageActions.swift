@@ -6,6 +6,7 @@
 import AquavateProtocol
 import Foundation
 import History
+import Settings
 
 enum PageActions {
     static func perform(_ route: WebRoute, _ form: FormFields, context: WebContext) throws -> PageOutcome {
@@ -30,6 +31,9 @@ enum PageActions {
                 return .deleteRefused
             }
         case .undoDelete:
+            // A household member keeps a delete for good once it has it (docs/household.md): an
+            // undo here would leave this bridge counting a drink the others do not.
+            guard try context.configuration()[Setting.householdKey] == nil else { return .undoShared }
             guard let command = form["command"].flatMap({ Int64($0) }),
                   let undone = try context.history.undoDelete(commandID: command) else { return .refused }
             switch undone {

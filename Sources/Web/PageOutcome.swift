@@ -9,6 +9,8 @@ enum PageOutcome: Sendable, Equatable {
     case deleted(command: Int64)
     case restored
     case undoTooLate
+    /// Undo refused because the household already has the delete (docs/household.md).
+    case undoShared
     case goalQueued(goalML: Int)
     case goalRefused(goalML: Int)
     case deleteRefused
@@ -17,7 +19,7 @@ enum PageOutcome: Sendable, Equatable {
     case refused
 
     private enum Kind: String {
-        case deleted, restored, undoTooLate = "undo-too-late", goal, goalRefused = "goal-refused",
+        case deleted, restored, undoTooLate = "undo-too-late", undoShared = "undo-shared", goal, goalRefused = "goal-refused",
              deleteRefused = "delete-refused", limitOn = "limit-on", limitOff = "limit-off", refused
     }
 
@@ -27,6 +29,7 @@ enum PageOutcome: Sendable, Equatable {
         case .deleted(let command): return "/?done=\(Kind.deleted.rawValue)&command=\(command)"
         case .restored: return "/?done=\(Kind.restored.rawValue)"
         case .undoTooLate: return "/?done=\(Kind.undoTooLate.rawValue)"
+        case .undoShared: return "/?done=\(Kind.undoShared.rawValue)"
         case .goalQueued(let goal): return "/?done=\(Kind.goal.rawValue)&goal_ml=\(goal)"
         case .goalRefused(let goal): return "/?done=\(Kind.goalRefused.rawValue)&goal_ml=\(goal)"
         case .deleteRefused: return "/?done=\(Kind.deleteRefused.rawValue)"
@@ -45,6 +48,7 @@ enum PageOutcome: Sendable, Equatable {
             self = .deleted(command: command)
         case .restored: self = .restored
         case .undoTooLate: self = .undoTooLate
+        case .undoShared: self = .undoShared
         case .goal, .goalRefused:
             guard let goal = number("goal_ml").flatMap({ Int(exactly: $0) }), (-1_000_000...1_000_000).contains(goal) else { return nil }
             self = kind == .goal ? .goalQueued(goalML: goal) : .goalRefused(goalML: goal)
@@ -58,7 +62,7 @@ enum PageOutcome: Sendable, Equatable {
     /// A refusal is shown as an alert; a success as a status line.
     var isRefusal: Bool {
         switch self {
-        case .undoTooLate, .goalRefused, .deleteRefused, .refused: return true
+        case .undoTooLate, .undoShared, .goalRefused, .deleteRefused, .refused: return true
         default: return false
         }
     }

@@ -31,7 +31,9 @@ enum PageVersion {
         for bottle in try history.bottles() {
             digest.add("\(bottle.id) \(bottle.lastSync ?? 0) \(bottle.lastSeen ?? 0) \(bottle.state?.receivedAt ?? 0) \(bottle.goalML ?? 0)")
         }
-        for (key, value) in try history.allSettings().sorted(by: { $0.key < $1.key }) {
+        // Secrets (the web token, the household key) are left out: anyone who can open the page
+        // would otherwise see, in /events, when one changed.
+        for (key, value) in try history.allSettings().sorted(by: { $0.key < $1.key }) where !(SettingCatalog.key(named: key)?.isSecret ?? true) {
             digest.add("\(key)=\(value)")
         }
         return String(digest.value, radix: 16)

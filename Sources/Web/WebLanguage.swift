@@ -39,7 +39,7 @@ struct WebWords: Sendable {
         delete, lastDays, remindersToday, streak, pending, noPending, setGoal, goal, save, dailyLimit,
         limitOn, limitOff, switchOff, switchOn, household, deficit, time, amount, pace, intake, login, token,
         logIn, logOut, wrongToken, back, ritualStreak, refused, stuck, stuckSince, waiting, quarantined, quarantinedHelp: String
-    var updated, nextReminder, remindersOff, noReminderGoalMet, noReminderDue, reminderDueNow, syncYourBottle, undo, restored, undoTooLate,
+    var updated, nextReminder, remindersOff, noReminderGoalMet, noReminderDue, reminderDueNow, syncYourBottle, undo, restored, undoTooLate, undoShared,
         deleteRefused, actionRefused, goalMet, belowGoal, soFar, goalLine, lastYear, perDay, notFound, notFoundText,
         somethingWrong, bottleWord, sending, tare, liveUpdates, noScript: String
     /// "1 day", "2 days".
@@ -54,7 +54,7 @@ struct WebWords: Sendable {
     var nextReminderAt: @Sendable (String) -> String
     /// "Goal 2300 ml".
     var goalCommand: @Sendable (Int) -> String
-    /// "Goal 2300 ml, waiting for the bottle's next sync."
+    /// "Goal 2300 ml: the bottle takes it at its next sync."
     var goalQueued: @Sendable (Int) -> String
     /// "5000 ml is not a goal the bottle takes: give 1000 to 4000 ml."
     var goalRefused: @Sendable (Int, ClosedRange<Int>) -> String
@@ -79,6 +79,7 @@ struct WebWords: Sendable {
         noReminderGoalMet: "none: the goal is met", noReminderDue: "none due today", reminderDueNow: "due now: you are behind the pace",
         syncYourBottle: "No drinks from this bottle yet. Sync your bottle: take it near the bridge and have a sip; its drinks show here after its next sync.",
         undo: "Undo", restored: "The drink is back.", undoTooLate: "Too late to undo: the bottle has already deleted that drink.",
+        undoShared: "This bridge shares its drinks with a household, which already has the delete: it cannot be undone here.",
         deleteRefused: "That drink could not be deleted: it is already deleted or no longer in the history.",
         actionRefused: "That could not be done: the page was out of date. Try again.",
         goalMet: "goal met", belowGoal: "below the goal", soFar: "today, so far", goalLine: "goal",
@@ -114,6 +115,7 @@ struct WebWords: Sendable {
         noReminderGoalMet: "ninguno: objetivo cumplido", noReminderDue: "ninguno más hoy", reminderDueNow: "ya toca: vas por detrás del ritmo",
         syncYourBottle: "Aún no hay tragos de esta botella. Sincroniza tu botella: acércala al puente y bebe un sorbo; sus tragos aparecen aquí tras la próxima sincronización.",
         undo: "Deshacer", restored: "El trago ha vuelto.", undoTooLate: "Demasiado tarde para deshacer: la botella ya borró ese trago.",
+        undoShared: "Este puente comparte sus tragos con un hogar, que ya tiene el borrado: no se puede deshacer aquí.",
         deleteRefused: "No se pudo borrar ese trago: ya está borrado o ya no está en el historial.",
         actionRefused: "No se pudo hacer: la página estaba desactualizada. Inténtalo de nuevo.",
         goalMet: "objetivo cumplido", belowGoal: "por debajo del objetivo", soFar: "hoy, hasta ahora", goalLine: "objetivo",

@@ -19,10 +19,15 @@ struct ServeCommand: AsyncParsableCommand {
               GET  /                      the dashboard: today against the goal and the pace line, \
             urgency, bottle level, battery, last sync, today's drinks, 7/30/365-day charts, \
             reminders today, pending bottle commands; set the goal, delete a drink, switch the \
-            daily reminder limit. One panel per bottle. No JavaScript; nothing loaded from the internet.
-              GET  /api/v1/status         the object of `status --json`
+            daily reminder limit. One panel per person, by owner name. Works without JavaScript \
+            (a small script of the bridge's own reloads it after each sync); nothing loaded from \
+            the internet.
+              GET  /api/v1/status         the object of `status --json` (?bottle=SERIAL|ADDRESS: \
+            that bottle's; an unknown one is a 404)
+              GET  /api/v1/bottles        the status object of every bottle (JSON array)
               GET  /api/v1/days?days=N    the `day` events of the last N days (JSON array)
-              GET  /api/v1/drinks?days=N  the `drink` events of the last N days (JSON array)
+              GET  /api/v1/drinks?days=N  the `drink` events of the last N days, in pages: \
+            &limit=N (1-10000) and &before=TIME; a Link: rel="next" header names the next page
               POST /api/v1/commands       a bottle command, e.g. {"command":"goal","goal_ml":2200}
               GET  /api/openapi.yaml      the API's OpenAPI document
               GET  /metrics               Prometheus text (aquavate_today_liters, aquavate_urgency, …)
@@ -37,6 +42,8 @@ struct ServeCommand: AsyncParsableCommand {
             logged. Requests must name this bridge in Host (127.0.0.1, localhost, [::1]; with a \
             token also numeric addresses and web.public_name). A POST from a browser must come \
             from the page itself, so no other site can act through it. docs/web.md says more.
+
+            Every GET also answers HEAD, and answers are gzipped for a client that accepts it.
 
             The page is in the language of messages.locale (en, es) and the time zone of \
             `timezone`. `run --http` serves the same beside the daemon.

@@ -7,6 +7,7 @@
 
 import AquavateCapture
 import AquavateProtocol
+import BusTestSupport
 import Foundation
 import Testing
 
@@ -68,7 +69,7 @@ private struct HeaderLine: Codable, Equatable {
 
     @Test("every hand-written event line reads back as the Codable struct of its event, keys in the design's order")
     func eventLines() throws {
-        var generator = SplitMix(seed: 33)
+        var generator = SeededGenerator(seed: 33)
         let decoder = JSONDecoder()
         let characteristics: [CharacteristicRef] = Characteristic.allCases.map { .known($0) }
             + [.uuid("00002a25-0000-1000-8000-00805f9b34fb")]
@@ -98,7 +99,7 @@ private struct HeaderLine: Codable, Equatable {
 
     @Test("every hand-written header reads back as the Codable struct of its header")
     func headerLines() throws {
-        var generator = SplitMix(seed: 34)
+        var generator = SeededGenerator(seed: 34)
         for _ in 0..<1_000 {
             func odd() -> String? { Bool.random(using: &generator) ? Self.oddTexts.randomElement(using: &generator) : nil }
             let header = CaptureHeader(created: odd(), source: odd(), deviceName: odd(), deviceAddress: odd(),
@@ -117,18 +118,5 @@ private struct HeaderLine: Codable, Equatable {
             let codable = String(decoding: try encoder.encode([text]), as: UTF8.self)
             #expect(codable == "[" + JSONText.quoted(text) + "]", "\(text.unicodeScalars.map(\.value))")
         }
-    }
-}
-
-/// SplitMix64: the same values for the same seed on every run.
-private struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -109,10 +109,13 @@ struct CommandApplyTests {
         func disconnect() async { await base.disconnect() }
     }
 
-    /// An in-memory queue with the ingest's rules: interrupted stays pending; sending is kept.
+    /// An in-memory queue with the ingest's rules: interrupted stays pending; sending is kept; a
+    /// command withdrawn (`withdraw`, as the page's undo does) cannot be claimed.
     final class MemoryQueue: BottleCommandQueue, Sendable {
         struct Entry: Sendable { var command: QueuedCommand; var status: String; var events: [String] }
         private let entries: Locked<[Entry]>
+        /// Claiming the first id withdraws the second: a person's undo landing mid-session.
+        let withdrawOnClaim = Locked<[Int64: Int64]>([:])
         init(_ actions: [BottleAction]) {
             entries = Locked(actions.enumerated().map { Entry(command: QueuedCommand(id: Int64($0.offset + 1), action: $0.element), status: "pending", events: []) })
         }
@@ -121,7 +124,14 @@ struct CommandApplyTests {
         func pendingCommands(bottle: String, at time: Double) -> [QueuedCommand] {
             entries.withLock { $0.filter { $0.status == "pending" }.map(\.command) }
         }
-        func sending(_ command: QueuedCommand, at time: Double) { set(command, "sending") }
+        func claim(_ command: QueuedCommand, at time: Double) -> Bool {
+            let claimable = entries.withLock { $0.first { $0.command.id == command.id }.map { ["pending", "sending"].contains($0.status) } ?? false }
+            if claimable { set(command, "sending") }
+            if let other = withdrawOnClaim.withLock({ $0[command.id] }) { withdraw(id: other) }
+            return claimable
+        }
+        /// Withdraws a pending command, as undoing a delete does.
+        func withdraw(id: Int64) { entries.withLock { entries in entries.removeAll { $0.command.id == id && $0.status == "pending" } } }
         func finished(_ command: QueuedCommand, _ verdict: CommandVerdict, at time: Double) {
             switch verdict {
             case .applied: set(command, "applied")
@@ -191,6 +201,20 @@ struct CommandApplyTests {
         _ = await session(rig, link, queue).run()
         #expect(settings.tares == 1)
         #expect(queue.history == [["sending", "applied"]], "marked sending (durably, by the real queue) before the write")
+    }
+
+    @Test("a delete undone while an earlier command is applied is never written: the session claims each command before its write")
+    func undoneDeleteNotWritten() async throws {
+        let bottle = FakeBottle()
+        let rig = try SessionRig(bottle: bottle)
+        let settings = SettingsBottle()
+        let queue = MemoryQueue([.setGoal(3000), .deleteDrink(recordID: 7, timestamp: 1_763_800_000)])
+        queue.withdrawOnClaim.withLock { $0[1] = 2 }
+        let link = ControlLink(FakeLink(bottle: bottle, clock: rig.clock, journal: rig.journal), settings: settings)
+        _ = await session(rig, link, queue).run()
+        #expect(settings.goal == 3000)
+        #expect(settings.deletes.isEmpty, "the undone delete was sent from the session's list")
+        #expect(queue.statuses == ["applied"])
     }
 
     @Test("a delete is confirmed by the bottle's Current State; a dropped one is retried and then confirmed")

@@ -261,12 +261,11 @@ import Timekeeping
         return fields.joined(separator: "&")
     }
 
-    /// The goal `/metrics` gives `bottle`, in ml (`aquavate_goal_liters`, or `aquavate_goal_ml` before base units).
+    /// The goal `/metrics` gives `bottle`, in ml (`aquavate_goal_liters`, design 3.6's base unit).
     static func goalMetricML(_ text: String, bottle: String) -> Int? {
         for line in text.split(separator: "\n") where line.contains("bottle=\"\(bottle)\"") {
             guard let value = line.split(separator: " ").last.flatMap({ Double($0) }) else { continue }
             if line.hasPrefix("aquavate_goal_liters{") { return Int((value * 1000).rounded()) }
-            if line.hasPrefix("aquavate_goal_ml{") { return Int(value.rounded()) }
         }
         return nil
     }

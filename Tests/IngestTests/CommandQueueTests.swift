@@ -45,7 +45,7 @@ import Testing
 
     @Test func aTareLeftSendingIsFailedNotRepeated() throws {
         let tare = try queued(.tare)
-        ingest.sending(tare, at: 200)
+        #expect(ingest.claim(tare, at: 200))
         // The bridge stopped here; at the next connection:
         #expect(ingest.pendingCommands(bottle: ingest.bottleID, at: 300).isEmpty)
         let command = try #require(try history.commands().first)

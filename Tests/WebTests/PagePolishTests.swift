@@ -1,6 +1,7 @@
-// Issue 28's page: people by name, the empty state, plurals, commands in words, undo, web
-// wording, HTML to a browser and JSON to the API, the manifest, the live updates' version, the
-// script allowed by its hash alone, and the page's size over the wire.
+// The page as a family uses it: people by name, the empty state, plurals, commands in words, undo
+// (and none in a household), web wording, HTML to a browser and JSON to the API, the manifest, the
+// live updates' version (which no secret moves), the script served from the bridge alone (CSP
+// `script-src 'self'`), and the page's size over the wire.
 
 import BusTestSupport
 import Timekeeping
@@ -90,7 +91,7 @@ import Testing
             // Deleted again, and the bottle is being sent the command: too late.
             _ = try await RawHTTP.send(port: port, "POST", "/actions/delete", headers: Self.form, body: "bottle=AQ-ANA-0001&record_id=\(record)")
             let command = try #require(try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending]).first)
-            try fixture.history.updateCommand(id: command.id, status: .sending, message: nil, at: WallInstant(secondsSince1970: WebFixture.now))
+            _ = try fixture.history.updateCommand(id: command.id, status: .sending, message: nil, at: WallInstant(secondsSince1970: WebFixture.now))
             let late = try await RawHTTP.send(port: port, "POST", "/actions/undo", headers: Self.form, body: "command=\(command.id)")
             #expect(late.headers["location"] == "/?done=undo-too-late")
             #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
@@ -99,6 +100,25 @@ import Testing
             // Nonsense undos change nothing.
             let junk = try await RawHTTP.send(port: port, "POST", "/actions/undo", headers: Self.form, body: "command=99")
             #expect(junk.headers["location"] == "/?done=refused")
+        }
+    }
+
+    @Test("in a household no delete is undone: the other bridges keep a delete for good once they have it")
+    func noUndoInAHousehold() async throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        try fixture.history.setSetting("household.key", Data((0..<32).map { UInt8($0) }).base64EncodedString())
+        let record = try fixture.anaSecondDrinkToday
+        try await fixture.withServer { port in
+            let delete = try await RawHTTP.send(port: port, "POST", "/actions/delete", headers: Self.form, body: "bottle=AQ-ANA-0001&record_id=\(record)")
+            let page = try await RawHTTP.send(port: port, "GET", try #require(delete.headers["location"]))
+            #expect(page.body.contains("role=\"status\">Deleted 300 ml at 11:00"))
+            #expect(!page.body.contains("/actions/undo"), "no undo offered in a household")
+            let command = try #require(try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending]).first)
+            let undo = try await RawHTTP.send(port: port, "POST", "/actions/undo", headers: Self.form, body: "command=\(command.id)")
+            #expect(undo.headers["location"] == "/?done=undo-shared")
+            #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
+            #expect(try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending]).count == 1)
         }
     }
 
@@ -158,6 +178,10 @@ import Testing
             try BottleControl(history: fixture.history).queue(.goal(2200), bottle: WebFixture.bea, at: WallInstant(secondsSince1970: WebFixture.now))
             let afterCommand = try await RawHTTP.send(port: port, "GET", "/events")
             #expect(afterCommand.body != afterDrink.body)
+            // A secret is not on the page, and whoever can read /events must not see it change.
+            try fixture.history.setSetting("household.key", Data((0..<32).map { UInt8($0) }).base64EncodedString())
+            let afterSecret = try await RawHTTP.send(port: port, "GET", "/events")
+            #expect(afterSecret.body == afterCommand.body)
         }
     }
 

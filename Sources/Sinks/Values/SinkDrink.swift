@@ -1,9 +1,8 @@
 // One stored drink record, as published to event sinks (one MQTT message per record).
 //
-// Not the bridge's one `Drink` (AquavateProtocol): the sinks carry nothing of the bottle (the
-// module map keeps the notification layer free of it, so a sink is built and tested without
-// the protocol), and this is the payload's own shape: the time as seconds, the type as its name,
-// the bottle only where a bridge has several. The daemon makes it from the drink it stored.
+// Not the bridge's one `Drink` (AquavateProtocol) but the payload's own shape: the time as
+// seconds, the type as its name, the bottle only where a bridge has several. The daemon makes it
+// from the drink it stored.
 
 import Timekeeping
 
