@@ -182,12 +182,14 @@ let package = Package(
         .testTarget(name: "AquavateProtocolTests", dependencies: ["AquavateProtocol", "BusTestSupport"]),
         .testTarget(name: "AquavateCaptureTests", dependencies: ["AquavateCapture", "AquavateProtocol", "BusTestSupport"]),
         .testTarget(name: "HistoryTests", dependencies: ["History", "AquavateProtocol", "Timekeeping"]),
-        // Test helpers shared by the targets that need a private dbus-daemon.
-        .target(name: "BusTestSupport", dependencies: ["ProcessSupport", "BottleSimulator", "Locking"], path: "Tests/BusTestSupport"),
+        // Test helpers shared by the targets that run tools: private dbus-daemons, a mosquitto broker,
+        // scratch folders, the built binary, values and log lines recorded from other threads.
+        .target(name: "BusTestSupport", dependencies: ["ProcessSupport", "BottleSimulator", "Locking", .product(name: "Logging", package: "swift-log")],
+                path: "Tests/BusTestSupport"),
         .testTarget(name: "DBusTests", dependencies: ["Locking", "DBus", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders", "Timekeeping"]),
         .testTarget(name: "SinksTests", dependencies: ["Sinks", "MQTT", "Timekeeping", "DBus", "BusTestSupport", "ProcessSupport"]),
-        .testTarget(name: "InstallTests", dependencies: ["Locking", "Daemon", "Diagnostics", "Settings", "HostClock", "DBus", "BusTestSupport", "ProcessSupport"]),
+        .testTarget(name: "InstallTests", dependencies: ["Locking", "Daemon", "Settings", "HostClock", "DBus", "BusTestSupport", "ProcessSupport"]),
         // Bleak/sync_40.py: bleak, Home Assistant's BLE library, as a second client of the simulator.
         .testTarget(name: "BottleSimulatorTests", dependencies: ["Locking", "Timekeeping", "BottleSimulator", "DBus", "AquavateProtocol", "BusTestSupport", "ProcessSupport"],
                     exclude: ["Bleak"]),
@@ -199,24 +201,31 @@ let package = Package(
         // Which module may import which (docs/architecture.md, "Module map"): reads the source tree, builds
         // against nothing of the product.
         .testTarget(name: "ArchitectureTests"),
-        // DaysAhead/days-ahead.c: compiled by the tests themselves, into a library they preload (FakeDays.swift).
-        .testTarget(name: "HomeAssistantTests", dependencies: ["BusTestSupport", "Locking", "ProcessSupport", "Timekeeping"],
-                    exclude: ["DaysAhead"]),
-        .testTarget(name: "WebTests", dependencies: ["Web", "Settings", "Reports", "History", "Reminders", "Locking", "Timekeeping", "ProcessSupport", "AquavateProtocol", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
-        // Fixtures the ingest, report, daemon and end-to-end tests share: replaying captures, building
-        // records, chunks and capture lines, keeping log lines.
-        .target(name: "TestFixtures", dependencies: ["AquavateProtocol", "History", "Ingest", "Reports", "Settings", "Locking", .product(name: "Logging", package: "swift-log")],
+        .testTarget(name: "WebTests", dependencies: ["Web", "Settings", "Reports", "History", "Reminders", "Reminding", "TestFixtures", "Locking", "Timekeeping", "ProcessSupport", "AquavateProtocol", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
+        // Fixtures the ingest, report, daemon, web and end-to-end tests share: replaying captures, building
+        // records, chunks and capture lines, keeping log lines, serving and reading the page.
+        .target(name: "TestFixtures", dependencies: ["AquavateProtocol", "History", "Ingest", "Reports", "Settings", "Locking", "Timekeeping", "Web", .product(name: "Logging", package: "swift-log")],
                 path: "Tests/TestFixtures"),
         // One unit-test target per module of the daemon's side (docs/architecture.md): in-process, no bus.
         .testTarget(name: "IngestTests", dependencies: ["Ingest", "BottleSession", "Reports", "Settings", "History", "AquavateProtocol", "Locking", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Settings", "History", "TestFixtures", "BusTestSupport"]),
         .testTarget(name: "HostClockTests", dependencies: ["HostClock", "Reports", "Settings", "History", "BottleSession", "AquavateProtocol"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "Reminding", "Reminders", "Reports", "Settings", "Sinks", "History", "AquavateProtocol", "Locking", "Timekeeping",
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "BlueZ", "Reminding", "Reminders", "Reports", "Settings", "Sinks", "History", "AquavateProtocol", "Locking", "Timekeeping",
                                                         "BusTestSupport", "CLink", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "HouseholdTests", dependencies: ["Household", "AquavateProtocol", "MQTT", "Sinks", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "SettingsTests", dependencies: ["Settings", "Reminders"]),
+        .testTarget(name: "RemindingTests", dependencies: ["Reminding", "Settings", "History", "Reminders"]),
+        .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "Sinks", "MQTT", "Settings", "History", "Reminders", "BusTestSupport",
+                                                          .product(name: "Logging", package: "swift-log")]),
+        // `doctor`'s checks, in process on private buses and fake sysfs trees, and the built binary's `doctor`.
+        .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "Household", "HostClock", "History", "Settings", "DBus", "BusTestSupport",
+                                                             "TestFixtures"]),
         // The whole program as its users run it: the built binaries on private buses, brokers, several
-        // bridges of a household, crashes, chaos seeds.
+        // bridges of a household, crashes, chaos seeds, a real Home Assistant (HomeAssistant/: its
+        // DaysAhead/days-ahead.c is compiled by the tests themselves, into a library they preload).
         .testTarget(name: "EndToEndTests", dependencies: ["Locking", "Timekeeping", "Daemon", "Web", "Diagnostics", "Delivery", "Settings", "MQTT", "Household", "HostClock", "Reports",
-                                                           "History", "AquavateProtocol", "Sinks", "BusTestSupport", "ProcessSupport", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
+                                                           "History", "AquavateProtocol", "Sinks", "BusTestSupport", "ProcessSupport", "TestFixtures", .product(name: "Logging", package: "swift-log")],
+                    exclude: ["HomeAssistant/DaysAhead"]),
     ]
 )

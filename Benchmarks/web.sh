@@ -6,7 +6,9 @@
 # requests one after another: median and worst), plain and gzipped (`--compressed`, with the
 # bytes that crossed the wire), then wrk with 100 connections for 10 s on each.
 #
-#   Benchmarks/web.sh            # needs curl and wrk (scripts/install-deps.sh)
+#   Benchmarks/web.sh [BIN_DIR]  # needs curl and wrk (scripts/install-deps.sh); BIN_DIR holds a
+#                                # release build's aquavate-bridge and aquavate-bench (default:
+#                                # built here, `swift build -c release`, into .build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # A free port: the kernel's choice for a socket bound to port 0.
@@ -14,9 +16,16 @@ port=${PORT:-$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.
 work=$(mktemp -d)
 trap 'kill "${server:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-swift build -c release --product aquavate-bridge >/dev/null
-swift build -c release --product aquavate-bench >/dev/null
-bin=$(swift build -c release --show-bin-path)
+if [ -n "${1:-}" ]; then
+    bin=$1
+else
+    swift build -c release --product aquavate-bridge >/dev/null
+    swift build -c release --product aquavate-bench >/dev/null
+    bin=$(swift build -c release --show-bin-path)
+fi
+for program in aquavate-bridge aquavate-bench; do
+    [ -x "$bin/$program" ] || { echo "web.sh: no $bin/$program (a release build: see the header)" >&2; exit 2; }
+done
 "$bin/aquavate-bench" web-history --db "$work/history.sqlite"
 
 touch "$work/config.toml"

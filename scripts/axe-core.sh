@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# axe-core (Deque's accessibility engine) for Tests/WebTests' browser test: its axe.min.js as the
+# axe-core (Deque's accessibility engine) for the browser tests (Tests/EndToEndTests/BrowserTests.swift): its axe.min.js as the
 # pinned PyPI wheel of axe-playwright-python carries it (axe-core 4.12.1), checked against the
 # wheel's SHA-256 and cached. Nothing from npm; no Python packages are installed (the wheel is only
 # unpacked; the venv that downloads it is thrown away). Prints the path of axe.min.js on its last line.

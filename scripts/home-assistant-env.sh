@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A real Home Assistant for Tests/HomeAssistantTests: a pinned `homeassistant` from PyPI in a
+# A real Home Assistant for Tests/EndToEndTests/HomeAssistant: a pinned `homeassistant` from PyPI in a
 # cached virtual environment, with the Python packages of the few integrations the test loads
 # (mqtt, recorder, frontend … and what they depend on) installed up front, so Home Assistant runs
 # with --skip-pip and never installs anything at start. Prints the venv's python on its last line.

@@ -13,7 +13,7 @@
 # dpkg-gencontrol), binutils (strip), init-system-helpers (deb-systemd-helper), lintian, and
 # debootstrap with ca-certificates (the test installs the package into a fresh Debian root made
 # from deb.debian.org).
-# For the web dashboard's tests and benchmark (Tests/WebTests, Benchmarks/web.sh): chromium and
+# For the web dashboard's tests and benchmark (Tests/WebTests, the browser suites of Tests/EndToEndTests, Benchmarks/web.sh): chromium and
 # chromium-driver (a real headless browser driven over WebDriver), wrk (100 concurrent clients);
 # zlib1g-dev: zlib.h for compress-nio (the web server gzips its answers; the package depends on zlib1g).
 set -euo pipefail

@@ -1,22 +1,31 @@
 # The test targets, one `swift test` process each; sourced by scripts/test.sh and scripts/tsan.sh.
 #
 # An entry is a target, or a target and a group of its suites: "EndToEndTests/Household" runs the
-# suites whose names begin with Household, "EndToEndTests/-Household" all the others. Why split
-# EndToEndTests: its household suites run bridges inside the test process on Swift's cooperative
-# pool (two threads on two cores), and beside ~150 other tests that spawn daemons and simulators
-# that pool starved long enough for a 10 s wait to run out; apart, each group keeps its own pool.
+# suites whose names begin with Household, "EndToEndTests/-" the suites of no other group of that
+# target. Why split EndToEndTests: its household suites run bridges inside the test process on
+# Swift's cooperative pool (two threads on two cores), and beside ~150 other tests that spawn
+# daemons and simulators that pool starved long enough for a 10 s wait to run out; apart, each
+# group keeps its own pool. The real Home Assistant (HomeAssistantTests, .serialized, minutes) runs
+# apart so that its time limit is its own. The browser suites (a headless Chromium each, one at a
+# time) are a group of their own too.
 targets=(LockingTests TimekeepingTests ArchitectureTests ProcessSupportTests AquavateProtocolTests AquavateCaptureTests HistoryTests RemindersTests
-         IngestTests ReportsTests HostClockTests DaemonTests HouseholdTests
-         EndToEndTests/-Household EndToEndTests/Household
-         DBusTests SinksTests BottleSimulatorTests BlueZTests BottleSessionTests InstallTests WebTests HomeAssistantTests)
+         SettingsTests RemindingTests IngestTests ReportsTests HostClockTests DaemonTests MQTTTests HouseholdTests DeliveryTests DiagnosticsTests
+         EndToEndTests/- EndToEndTests/Household EndToEndTests/HomeAssistantTests EndToEndTests/Browser
+         DBusTests SinksTests BottleSimulatorTests BlueZTests BottleSessionTests InstallTests WebTests)
 
 # The `swift test` options that select an entry's tests.
 target_selection() {
-    local entry=$1 target=${1%%/*} group=${1#*/}
+    local entry=$1 target=${1%%/*} group=${1#*/} other
     if [ "$entry" = "$target" ]; then
         echo "--filter ^${target}\\."
-    elif [ "${group#-}" != "$group" ]; then
-        echo "--filter ^${target}\\. --skip ^${target}\\.${group#-}"
+    elif [ "$group" = "-" ]; then
+        local selection="--filter ^${target}\\."
+        for other in "${targets[@]}"; do
+            if [ "${other%%/*}" = "$target" ] && [ "$other" != "$target" ] && [ "$other" != "$entry" ]; then
+                selection+=" --skip ^${target}\\.${other#*/}"
+            fi
+        done
+        echo "$selection"
     else
         echo "--filter ^${target}\\.${group}"
     fi

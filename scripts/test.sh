@@ -16,11 +16,11 @@ deb_started=$SECONDS
 if ! AQUAVATE_DEB=$(make deb | tail -1) || [ ! -f "$AQUAVATE_DEB" ]; then echo "make deb failed"; exit 1; fi
 export AQUAVATE_DEB
 echo "make deb: $AQUAVATE_DEB in $((SECONDS - deb_started)) s"
-# The real Home Assistants of Tests/HomeAssistantTests: pinned versions from PyPI in cached
+# The real Home Assistants of Tests/EndToEndTests/HomeAssistant: pinned versions from PyPI in cached
 # virtual environments (minutes the first time), made here, before the per-target time limit runs.
 ha_started=$SECONDS
 ha_log=$(mktemp)
-# Both ends of the supported range (Tests/HomeAssistantTests/HomeAssistant.swift).
+# Both ends of the supported range (Tests/EndToEndTests/HomeAssistant/HomeAssistant.swift).
 if ! { bash scripts/home-assistant-env.sh 2025.1.4 && bash scripts/home-assistant-env.sh 2024.10.4; } > "$ha_log" 2>&1; then
     echo "scripts/home-assistant-env.sh failed; its last lines:"; tail -30 "$ha_log"; exit 1
 fi

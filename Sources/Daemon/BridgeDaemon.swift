@@ -88,113 +88,136 @@ public final class BridgeDaemon: Service, Sendable {
 
     // MARK: The loop
 
+    /// Progress: every pass runs one discovery-connect-session cycle or fails one, and then
+    /// sleeps (cool-down, pause or back-off, never less than `DaemonBackoff.minimumPause`);
+    /// `--once` returns after its first session, or after a bounded number of retries
+    /// (`OnceRetries`).
     private func loop() async -> DaemonOutcome {
         let recorder = options.recordPath.map { SessionRecorder(path: $0, source: options.source, logger: logger) }
         defer { recorder?.close() }
-        var choice = BottleChoice(pinned: options.bottleAddress, adoptNext: options.adoptAny,
-                                  remembered: BottleChoice.remembered(in: history), clock: clock)
-        if !choice.adopted.isEmpty, options.bottleAddress == nil, !options.adoptAny {
-            logger.info("syncing bottle\(choice.adopted.count > 1 ? "s" : "") \(choice.wanted) only (--adopt adds another)")
+        var pass = LoopState(choice: BottleChoice(pinned: options.bottleAddress, adoptNext: options.adoptAny,
+                                                  remembered: BottleChoice.remembered(in: history), clock: clock),
+                             once: options.once ? OnceRetries(retriesLeft: options.onceRetries,
+                                                              sessionRetriesLeft: options.onceSessionRetries) : nil)
+        if !pass.choice.adopted.isEmpty, options.bottleAddress == nil, !options.adoptAny {
+            logger.info("syncing bottle\(pass.choice.adopted.count > 1 ? "s" : "") \(pass.choice.wanted) only (--adopt adds another)")
         }
         let deadline = options.onceTimeout.map { clock.deadline(after: $0) }
-        var client: BlueZClient?
-        var setupBackoff: Duration = .seconds(2)
-        var retriesLeft = options.onceRetries
-        var sessionRetriesLeft = options.onceSessionRetries
-        defer { if let client { Task { await client.close() } } }
+        defer { if let client = pass.client { Task { await client.close() } } }
 
-        // Progress: every pass runs one discovery-connect-session cycle or fails one, and then
-        // sleeps (cool-down, pause or back-off, never less than `minimumPause`); `--once` returns
-        // after its first session, or after a bounded number of retries.
         while !Task.isCancelled {
             do {
-                heartbeat.mark("cycle started")
-                // `bottle forget` works on a running daemon: it is read from the history here.
-                let forgotten = choice.forgetAllBut(BottleChoice.remembered(in: history))
-                if !forgotten.isEmpty {
-                    logger.notice("forgotten (bottle forget): \(forgotten.joined(separator: ", ")); no longer synced")
-                    await desk.bottlesForgotten()
-                }
-                enter("connecting to bluetoothd")
-                if client == nil { client = try await options.bluezHeadStart?.take() }
-                if client == nil { client = try await BlueZClient.connect(bus: options.bus, clock: clock) }
-                guard let bluez = client else { continue }
-                let adapter = try await usableAdapter(bluez)
-                setupBackoff = .seconds(2)
-                let (report, address) = try await cycle(bluez, adapter: adapter, choice: &choice, recorder: recorder, deadline: deadline)
-                heartbeat.mark("session ended: \(report.summary)")
-                if options.once {
-                    if report.outcome.isSuccess { return .succeeded(report.summary) }
-                    // A lost link (the bottle slept mid-sync, docs/bluez.md 7.8) is the ordinary case,
-                    // and a failed call often is one that BlueZ answered before it said the link
-                    // went: what was stored stays, and the bottle advertises again when it wakes,
-                    // so `--once` waits for it (within its time-out) as the daemon would.
-                    if sessionRetriesLeft > 0 {
-                        sessionRetriesLeft -= 1
-                        logger.notice("\(report.summary); waiting for the bottle to advertise again")
-                    } else {
-                        guard retriesLeft > 0 else { return .failed(report.summary) }
-                        retriesLeft -= 1
-                    }
-                }
-                // Leave the bottle alone for a while: talking keeps it awake. With several bottles
-                // only that one rests, and the others may be synced after a short pause.
-                var pause = report.outcome.isSuccess ? options.cooldown : options.failedSessionPause
-                if choice.several, report.outcome.isSuccess {
-                    choice.rest(address, until: clock.deadline(after: options.cooldown))
-                    pause = options.failedSessionPause
-                }
-                enter("pausing \(pause) after a session, before waiting for the bottle to advertise again")
-                heartbeat.waiting(for: pause)
-                try await clock.sleep(for: pause)
+                let (report, address) = try await onePass(&pass, recorder: recorder, deadline: deadline)
+                if let outcome = afterSession(report, once: &pass.once) { return outcome }
+                try await pause(afterSession: report, of: address, choice: &pass.choice)
             } catch is CancellationError {
                 break
             } catch let deferred as ClaimedElsewhere {
-                // Another bridge of the household syncs this bottle now: leave it alone a while.
                 if options.once { return .succeeded(deferred.description) }
-                logger.info("\(deferred.description); trying again in \(options.failedSessionPause * 2)")
-                choice.rest(deferred.address, until: clock.deadline(after: options.failedSessionPause * 2))
-                enter("leaving \(deferred.address) to \(deferred.holder)")
-                heartbeat.waiting(for: Self.minimumPause)
-                do { try await clock.sleep(for: Self.minimumPause) } catch { break }
+                do { try await leave(deferred, choice: &pass.choice) } catch { break }
             } catch let error as NoBottleSeen {
                 return .failed(error.description)
             } catch {
-                if options.once {
-                    // What the machine lacks (bluetoothd, permission, an adapter) fails at once,
-                    // with its fix; but once the bottle was seen, a failed connect or bluetoothd
-                    // going away (a restart) is transient: wait for it as the daemon would.
-                    let setUp = error is BluetoothServiceUnavailable || error is BluetoothAccessDenied
-                        || error is NoBluetoothAdapter || error is AdapterNotFound || error is AdapterNotCentral
-                    let transient = bottleSeen.withLock { $0 }
-                    if (transient || !setUp), sessionRetriesLeft > 0 {
-                        sessionRetriesLeft -= 1
-                        logger.notice("\(Self.oneLine(error)); trying again")
-                    } else {
-                        guard retriesLeft > 0 else { return .failed(Self.oneLine(error)) }
-                        retriesLeft -= 1
-                    }
-                }
-                let delay: Duration
-                if error is BluetoothServiceUnavailable || error is BluetoothAccessDenied || error is NoBluetoothAdapter
-                    || error is AdapterNotFound || error is AdapterNotCentral {
-                    if error is BluetoothServiceUnavailable, let old = client {
-                        client = nil
-                        await old.close()
-                    }
-                    delay = setupBackoff
-                    setupBackoff = min(setupBackoff * 2, .seconds(60))
-                    logger.error("\(Self.oneLine(error)); trying again in \(delay)")
-                } else {
-                    delay = options.connectPolicy.backoff(after: error)
-                    logger.warning("\(Self.oneLine(error))")
-                }
-                enter("waiting \(max(delay, Self.minimumPause)) after: \(Self.oneLine(error))")
-                heartbeat.waiting(for: max(delay, Self.minimumPause))
-                do { try await clock.sleep(for: max(delay, Self.minimumPause)) } catch { break }
+                if let outcome = afterFailure(error, once: &pass.once) { return outcome }
+                do { try await wait(after: error, pass: &pass) } catch { break }
             }
         }
         return .stopped
+    }
+
+    /// What the loop carries from one pass to the next.
+    private struct LoopState {
+        var choice: BottleChoice
+        var once: OnceRetries?
+        var client: BlueZClient?
+        var backoff = DaemonBackoff()
+    }
+
+    /// One pass: the bottles forgotten meanwhile, bluetoothd, the adapter, and one
+    /// discovery-connect-session cycle.
+    private func onePass(_ pass: inout LoopState, recorder: SessionRecorder?,
+                         deadline: MonotonicInstant?) async throws -> (SessionReport, String) {
+        heartbeat.mark("cycle started")
+        // `bottle forget` works on a running daemon: it is read from the history here.
+        let forgotten = pass.choice.forgetAllBut(BottleChoice.remembered(in: history))
+        if !forgotten.isEmpty {
+            logger.notice("forgotten (bottle forget): \(forgotten.joined(separator: ", ")); no longer synced")
+            await desk.bottlesForgotten()
+        }
+        enter("connecting to bluetoothd")
+        let bluez: BlueZClient
+        if let client = pass.client {
+            bluez = client
+        } else if let headStart = try await options.bluezHeadStart?.take() {
+            bluez = headStart
+        } else {
+            bluez = try await BlueZClient.connect(bus: options.bus, clock: clock)
+        }
+        pass.client = bluez
+        let adapter = try await usableAdapter(bluez)
+        pass.backoff.reachedAdapter()
+        let (report, address) = try await cycle(bluez, adapter: adapter, choice: &pass.choice, recorder: recorder, deadline: deadline)
+        heartbeat.mark("session ended: \(report.summary)")
+        return (report, address)
+    }
+
+    /// `--once`'s decision after a session: its outcome, or nil to go round again.
+    private func afterSession(_ report: SessionReport, once: inout OnceRetries?) -> DaemonOutcome? {
+        switch once?.afterSession(succeeded: report.outcome.isSuccess, summary: report.summary) {
+        case nil, .again(nil)?: return nil
+        case let .again(notice?)?:
+            logger.notice("\(notice)")
+            return nil
+        case let .finish(outcome)?: return outcome
+        }
+    }
+
+    /// `--once`'s decision after a failure: its outcome, or nil to go round again.
+    private func afterFailure(_ error: any Error, once: inout OnceRetries?) -> DaemonOutcome? {
+        switch once?.afterFailure(Self.oneLine(error), isSetUp: DaemonBackoff.isSetUp(error), bottleSeen: bottleSeen.withLock { $0 }) {
+        case nil, .again(nil)?: return nil
+        case let .again(notice?)?:
+            logger.notice("\(notice)")
+            return nil
+        case let .finish(outcome)?: return outcome
+        }
+    }
+
+    /// Leaves the bottle alone after its session: the cool-down, or with several bottles a rest
+    /// for that one and a short pause.
+    private func pause(afterSession report: SessionReport, of address: String, choice: inout BottleChoice) async throws {
+        let (pause, rests) = DaemonBackoff.pause(afterSession: report.outcome.isSuccess, severalBottles: choice.several,
+                                                 cooldown: options.cooldown, failedSessionPause: options.failedSessionPause)
+        if rests { choice.rest(address, until: clock.deadline(after: options.cooldown)) }
+        enter("pausing \(pause) after a session, before waiting for the bottle to advertise again")
+        heartbeat.waiting(for: pause)
+        try await clock.sleep(for: pause)
+    }
+
+    /// Another bridge of the household syncs this bottle now: leave it alone a while.
+    private func leave(_ deferred: ClaimedElsewhere, choice: inout BottleChoice) async throws {
+        logger.info("\(deferred.description); trying again in \(options.failedSessionPause * 2)")
+        choice.rest(deferred.address, until: clock.deadline(after: options.failedSessionPause * 2))
+        enter("leaving \(deferred.address) to \(deferred.holder)")
+        heartbeat.waiting(for: DaemonBackoff.minimumPause)
+        try await clock.sleep(for: DaemonBackoff.minimumPause)
+    }
+
+    /// The back-off after a failure; bluetoothd gone takes its client with it.
+    private func wait(after error: any Error, pass: inout LoopState) async throws {
+        let (wait, isSetUp) = pass.backoff.wait(after: error, connectPolicy: options.connectPolicy)
+        if isSetUp {
+            if error is BluetoothServiceUnavailable, let old = pass.client {
+                pass.client = nil
+                await old.close()
+            }
+            logger.error("\(Self.oneLine(error)); trying again in \(wait)")
+        } else {
+            logger.warning("\(Self.oneLine(error))")
+        }
+        enter("waiting \(wait) after: \(Self.oneLine(error))")
+        heartbeat.waiting(for: wait)
+        try await clock.sleep(for: wait)
     }
 
     /// The adapter to use; when it is powered off, says how to fix it and waits for power
@@ -295,10 +318,6 @@ public final class BridgeDaemon: Service, Sendable {
         await desk.connection(false, at: clock.now, bottle: ingest.ingest.bottleID)
         return report
     }
-
-    /// The shortest pause between two cycles, whatever the error: a failure that comes back at
-    /// once (a BlueZ that answers every Connect with an error) must not make the loop spin.
-    static let minimumPause: Duration = .milliseconds(250)
 
     static func oneLine(_ error: any Error) -> String {
         "\(error)".split(whereSeparator: \.isNewline).joined(separator: " ")

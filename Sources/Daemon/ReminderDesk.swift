@@ -490,7 +490,7 @@ public actor ReminderDesk {
         let dayStart = LocalDay(containing: instant, timeZone: timeZone).interval(in: timeZone).start
         let lastDrink = (try? history.storedDrinks(bottle: key, from: dayStart, includeDeleted: false))?.last { $0.isIntake }
         let pending = key.flatMap { try? history.commands(bottle: $0, statuses: [.pending, .sending]) } ?? []
-        let pendingGoal = pending.last { $0.command == "goal" }?.argument.flatMap { Int($0) }
+        let pendingGoal = BottleView.pendingGoal(in: pending)
         let pendingShake = pending.last { $0.command == "shake-to-empty" }?.argument.map { $0 == "on" }
         // The bottle's settings as every surface resolves them; its state from its running engine.
         let view = Self.view(of: seat.key, bottleGoal: .some(seat.bottleGoal), context)

@@ -5,9 +5,9 @@
 // else is dropped as malformed by the caller, without harm.
 
 import AquavateProtocol
-import Foundation
+import MQTT
 
-struct HouseholdDrinkMessage: Codable, Equatable {
+struct HouseholdDrinkMessage: WireMessage, Decodable, Equatable {
     var bottle: String
     var recordID: Int
     var timestamp: Int
@@ -51,11 +51,6 @@ struct HouseholdDrinkMessage: Codable, Equatable {
         changedAt = (try? container.decodeIfPresent(String.self, forKey: .changedAt)) ?? nil
     }
 
-    /// The message's text: keys sorted, so the same drink is always the same bytes.
-    var text: String {
-        String(decoding: (try? Self.encoder.encode(self)) ?? Data(), as: UTF8.self)
-    }
-
     /// The drink it carries from `origin`; nil when a field is out of its record's range or the
     /// bottle is not a bottle key.
     func drink(origin: String) -> HouseholdLink.Drink? {
@@ -72,12 +67,6 @@ struct HouseholdDrinkMessage: Codable, Equatable {
     /// The message in `payload`; nil when it is not JSON, not an object or a field is missing
     /// or of the wrong type.
     static func read(_ payload: [UInt8]) -> HouseholdDrinkMessage? {
-        try? JSONDecoder().decode(HouseholdDrinkMessage.self, from: Data(payload))
+        WireJSON.read(HouseholdDrinkMessage.self, from: payload)
     }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 }

@@ -65,7 +65,7 @@ public final class HouseholdLink: Sendable {
 
     /// A bridge's claim on a bottle's connection.
     public struct Claim: Sendable, Equatable {
-        public enum Phase: String, Sendable { case want, hold }
+        public enum Phase: String, Sendable, Codable { case want, hold }
         public var phase: Phase
         /// The RSSI the bridge hears the bottle with (dBm).
         public var rssi: Int
@@ -147,8 +147,6 @@ public final class HouseholdLink: Sendable {
     /// Topics whose last stamp is kept (each bottle's claims, syncer and reminds per member, and
     /// each member's own topics): beyond it the oldest half is forgotten.
     static let maximumMarks = 4096
-    /// A ping farther than this from this bridge's clock is not answered (a recorded one sent again).
-    static let pingWindow = 60.0
 
     /// - Parameters:
     ///   - key: the household's key (`household.key`): only messages signed with it are believed.
@@ -192,9 +190,8 @@ public final class HouseholdLink: Sendable {
             connected: { client in
                 // Subscribed before anything is published: a persistent session keeps them, a
                 // new one needs them at once.
-                for topic in ["\(base)/drink/+", "\(base)/hello/+", "\(base)/alive/+", "\(base)/claim/+/+", "\(base)/syncer/+",
-                              "\(base)/ping/+", "\(base)/bottle/+", "\(base)/reminds/+/+", "\(base)/delivered/+"] {
-                    do { try client.subscribe(topic, qos: 1) } catch { logger.warning("MQTT household: \(error)") }
+                for kind in HouseholdTopic.Kind.subscribed {
+                    do { try client.subscribe(kind.filter(base: base), qos: 1) } catch { logger.warning("MQTT household: \(error)") }
                 }
                 // The stamp reserved with this connection's will, one before it: `online` then
                 // the will (if it comes) are in order, and both older than the next connection's.
@@ -205,74 +202,11 @@ public final class HouseholdLink: Sendable {
                 connected(client.sessionPresent)
             },
             message: { _, message in
-                guard message.topic.hasPrefix(base + "/") else { return }
-                let body: [UInt8], stamp: HouseholdStamp
-                switch HouseholdSeal.open(topic: message.topic, payload: message.payload, key: key) {
-                case .failure(let reason):
-                    return drops.drop(reason, topic: message.topic)
-                case .success(let opened):
-                    (stamp, body) = opened
-                }
-                let levels = message.topic.dropFirst(base.count + 1).split(separator: "/").map(String.init)
-                // A topic named after a bridge is written by that bridge only (the broker's ACL
-                // says the same, docs/household.md): a member does not speak for another.
-                if let named = Self.namedBridge(levels), named != stamp.sender { return drops.drop(.forged, topic: message.topic) }
-                // Per sender and topic, only newer: the same message again (a retained copy at a
-                // reconnection, a QoS 1 duplicate) is ignored; an older one is a replay.
-                let mark = "\(stamp.sender) \(message.topic)"
-                let verdict = marks.withLock { marks -> Bool? in
-                    if let last = marks[mark], stamp <= last { return stamp == last ? nil : false }
-                    if marks.count >= Self.maximumMarks {
-                        for (topic, _) in marks.sorted(by: { $0.value.time < $1.value.time }).prefix(Self.maximumMarks / 2) {
-                            marks.removeValue(forKey: topic)
-                        }
-                    }
-                    marks[mark] = stamp
-                    return true
-                }
-                guard let fresh = verdict else { return }
-                guard fresh else { return drops.drop(.replayed, topic: message.topic) }
-                let text = String(decoding: body, as: UTF8.self)
-                if levels.count == 3, levels[0] == "claim" {
-                    // Every claim, this bridge's own included: the decision counts them all.
-                    let claim = Self.claim(from: body)
-                    if claim == nil && !body.isEmpty { return drops.drop(.malformed, topic: message.topic) }
-                    received(.claim(bottle: levels[1], bridge: levels[2], claim, stored: message.retain, sentAt: stamp.time))
-                    return
-                }
-                if levels.count == 2, levels[0] == "syncer" {
-                    guard let (bridge, time) = Self.syncer(from: body) else { return drops.drop(.malformed, topic: message.topic) }
-                    if !bridge.isEmpty && bridge != stamp.sender { return drops.drop(.forged, topic: message.topic) }
-                    received(.syncer(bottle: levels[1], bridge: bridge, time: time))
-                    return
-                }
-                if levels.count == 2, levels[0] == "bottle" {
-                    guard Self.isBottleKey(text) else { return drops.drop(.malformed, topic: message.topic) }
-                    received(.bottleKey(address: levels[1], key: text))
-                    return
-                }
-                if levels.count == 3, levels[0] == "reminds" {
-                    received(.reminds(bottle: levels[1], bridge: levels[2], text == "1"))
-                    return
-                }
-                guard levels.count == 2, levels[1] != own else { return }
-                let sender = levels[1]
-                switch levels[0] {
-                case "alive":
-                    received(.alive(bridge: sender, text == "online"))
-                case "ping":
-                    guard abs(stamp.time - clock.now.secondsSince1970) <= Self.pingWindow else { return drops.drop(.stale, topic: message.topic) }
-                    received(.ping(from: sender))
-                case "hello":
-                    received(.hello(from: sender, epoch: Self.epoch(from: body), have: Self.have(from: body), stored: message.retain))
-                case "delivered":
-                    guard let delivered = Self.delivered(from: body, by: sender) else { return drops.drop(.malformed, topic: message.topic) }
-                    received(.delivered(delivered))
-                case "drink":
-                    guard let drink = Self.drink(from: body, origin: sender) else { return drops.drop(.malformed, topic: message.topic) }
-                    received(.drink(drink))
-                default:
-                    break
+                guard let inbound = Self.admit(message, base: base, key: key, own: own, now: clock.now.secondsSince1970, marks: marks, drops: drops) else { return }
+                switch HouseholdRoutes.route(inbound) {
+                case let .deliver(heard): received(heard)
+                case let .drop(reason): drops.drop(reason, topic: message.topic)
+                case .ignore: break
                 }
             },
             oversized: { _, topic, _ in
@@ -291,14 +225,46 @@ public final class HouseholdLink: Sendable {
         client = try MosquittoClient(options: options, handlers: handlers, logger: logger)
     }
 
-    /// The bridge a topic's last level names (`drink/<bridge>`, `claim/<bottle>/<bridge>` …); nil
-    /// for the topics any member writes (`syncer/<bottle>`, `bottle/<address>`).
-    static func namedBridge(_ levels: [String]) -> String? {
-        switch (levels.first, levels.count) {
-        case ("claim", 3), ("reminds", 3): return levels[2]
-        case ("drink", 2), ("hello", 2), ("alive", 2), ("delivered", 2), ("ping", 2), ("pong", 2): return levels[1]
-        default: return nil
+    /// A message that may be believed, ready for its topic's handler; nil when it is not (it
+    /// is counted in `drops` by reason) or is the same message again, or its topic is not one
+    /// of the household's.
+    static func admit(_ message: MosquittoClient.Message, base: String, key: HouseholdKey, own: String, now: Double,
+                      marks: Locked<[String: HouseholdStamp]>, drops: HouseholdDrops) -> HouseholdInbound? {
+        guard message.topic.hasPrefix(base + "/") else { return nil }
+        let opened: (stamp: HouseholdStamp, body: [UInt8])
+        switch HouseholdSeal.open(topic: message.topic, payload: message.payload, key: key) {
+        case .failure(let reason):
+            drops.drop(reason, topic: message.topic)
+            return nil
+        case .success(let success):
+            opened = success
         }
+        let topic = HouseholdTopic(levels: message.topic.dropFirst(base.count + 1).split(separator: "/").map(String.init))
+        // A topic named after a bridge is written by that bridge only: a member does not speak for another.
+        if let writer = topic?.writer, writer != opened.stamp.sender {
+            drops.drop(.forged, topic: message.topic)
+            return nil
+        }
+        // Per sender and topic, only newer: the same message again (a retained copy at a
+        // reconnection, a QoS 1 duplicate) is ignored; an older one is a replay.
+        let mark = "\(opened.stamp.sender) \(message.topic)"
+        let verdict = marks.withLock { marks -> Bool? in
+            if let last = marks[mark], opened.stamp <= last { return opened.stamp == last ? nil : false }
+            if marks.count >= Self.maximumMarks {
+                for (topic, _) in marks.sorted(by: { $0.value.time < $1.value.time }).prefix(Self.maximumMarks / 2) {
+                    marks.removeValue(forKey: topic)
+                }
+            }
+            marks[mark] = opened.stamp
+            return true
+        }
+        guard let fresh = verdict else { return nil }
+        guard fresh else {
+            drops.drop(.replayed, topic: message.topic)
+            return nil
+        }
+        guard let topic else { return nil }
+        return HouseholdInbound(topic: topic, body: opened.body, stamp: opened.stamp, retained: message.retain, own: own, now: now)
     }
 
     /// `body` on `topic`, signed with this start's next stamp.
@@ -321,7 +287,7 @@ public final class HouseholdLink: Sendable {
 
     /// Publishes this bridge's claim on `bottle` (its topic id); nil releases it.
     public func claim(_ bottle: String, _ claim: Claim?) throws(SinkDeliveryError) {
-        let text = claim.map { JSONValue.object(["phase": .string($0.phase.rawValue), "rssi": .int($0.rssi)]).text } ?? ""
+        let text = claim.map { HouseholdClaimMessage($0).text } ?? ""
         do {
             try client.publish(sealed("\(base)/claim/\(bottle)/\(bridgeID)", text, retain: true))
         } catch {
@@ -331,7 +297,7 @@ public final class HouseholdLink: Sendable {
 
     /// Says this bridge synced `bottle` (its topic id) last, at `time` (its clock).
     public func synced(_ bottle: String, at time: Double) throws(SinkDeliveryError) {
-        let text = JSONValue.object(["bridge": .string(bridgeID), "time": .string(String(time))]).text
+        let text = HouseholdSyncerMessage(bridge: bridgeID, time: time).text
         do {
             try client.publish(sealed("\(base)/syncer/\(bottle)", text, retain: true))
         } catch {
@@ -343,8 +309,7 @@ public final class HouseholdLink: Sendable {
     /// bridge id (no time); an empty one (cleared) is `("", nil)`; nil when it is neither.
     static func syncer(from payload: [UInt8]) -> (bridge: String, time: Double?)? {
         if payload.first == UInt8(ascii: "{") {
-            guard let json = JSONValue.parse(payload), case let .string(bridge)? = json["bridge"], MQTTTopics.isValidID(bridge),
-                  case let .string(timeText)? = json["time"], let time = Double(timeText), time.isFinite, time > 0 else { return nil }
+            guard let (bridge, time) = HouseholdSyncerMessage.read(payload) else { return nil }
             return (bridge, time)
         }
         let text = String(decoding: payload, as: UTF8.self)
@@ -355,7 +320,7 @@ public final class HouseholdLink: Sendable {
     /// What this bridge is, for `doctor` (HouseholdProbe): its clock, this process's instance
     /// (two bridges with one `bridge.id` answer with two), and whether its clock is synchronised.
     public func pong(time: Double, instance: String, synchronised: Bool) throws(SinkDeliveryError) {
-        let text = JSONValue.object(["time": .string(String(time)), "instance": .string(instance), "synchronised": .bool(synchronised)]).text
+        let text = HouseholdPongMessage(time: time, instance: instance, synchronised: synchronised).text
         do {
             try client.publish(sealed("\(base)/pong/\(bridgeID)", text, qos: 0))
         } catch {
@@ -363,11 +328,7 @@ public final class HouseholdLink: Sendable {
         }
     }
 
-    static func claim(from payload: [UInt8]) -> Claim? {
-        guard !payload.isEmpty, let json = JSONValue.parse(payload), let phase = json["phase"]?.stringValue.flatMap(Claim.Phase.init),
-              case let .int(rssi)? = json["rssi"], (-127...20).contains(rssi) else { return nil }
-        return Claim(phase: phase, rssi: rssi)
-    }
+    static func claim(from payload: [UInt8]) -> Claim? { HouseholdClaimMessage.read(payload) }
 
     public var isConnected: Bool { client.isConnected }
 
@@ -387,8 +348,7 @@ public final class HouseholdLink: Sendable {
     /// a bridge that connects later hears it too): `have` is, per member, the latest change of
     /// its drinks this bridge holds.
     public func hello(epoch: String, have: [String: Double] = [:]) throws(SinkDeliveryError) {
-        let marks = have.filter { MQTTTopics.isValidID($0.key) && $0.value.isFinite }.mapValues { JSONValue.string(String($0)) }
-        try publish(helloTopic, JSONValue.object(["epoch": .string(epoch), "have": .object(marks)]).text, retain: true)
+        try publish(helloTopic, HouseholdHelloMessage(epoch: epoch, have: have).text, retain: true)
     }
 
     /// Tells the household the serial of the bottle with `address` (retained).
@@ -403,9 +363,7 @@ public final class HouseholdLink: Sendable {
 
     /// Tells the household this bridge delivered a reminder (QoS 1).
     public func delivered(_ delivered: Delivered) throws(SinkDeliveryError) {
-        let text = JSONValue.object(["bottle": .string(delivered.bottle), "id": .string(delivered.id),
-                                     "kind": .string(delivered.kind), "time": .string(String(delivered.time))]).text
-        try publish("\(base)/delivered/\(bridgeID)", text, retain: true)
+        try publish("\(base)/delivered/\(bridgeID)", HouseholdDeliveredMessage(delivered).text, retain: true)
     }
 
     private func publish(_ topic: String, _ text: String, retain: Bool) throws(SinkDeliveryError) {
@@ -414,35 +372,6 @@ public final class HouseholdLink: Sendable {
         } catch {
             throw .unavailable(error.description)
         }
-    }
-
-    /// A hello's epoch (letters and digits, at most 64); nil for an older bridge's `{}`.
-    /// A hello's `have` marks: valid bridge names and finite times only, at most `maximumHave`.
-    static func have(from payload: [UInt8]) -> [String: Double] {
-        guard let json = JSONValue.parse(payload), case let .object(marks)? = json["have"] else { return [:] }
-        var have: [String: Double] = [:]
-        for (bridge, value) in marks where have.count < maximumHave && MQTTTopics.isValidID(bridge) {
-            if case let .string(text) = value, let time = Double(text), time.isFinite { have[bridge] = time }
-        }
-        return have
-    }
-
-    /// The most members a hello names (a household is a handful of rooms).
-    static let maximumHave = 64
-
-    static func epoch(from payload: [UInt8]) -> String? {
-        guard let json = JSONValue.parse(payload), case let .string(epoch)? = json["epoch"], MQTTTopics.isValidID(epoch) else { return nil }
-        return epoch
-    }
-
-    /// A delivered reminder from its payload; nil when a field is missing or not plausible.
-    static func delivered(from payload: [UInt8], by sender: String) -> Delivered? {
-        guard let json = JSONValue.parse(payload), case let .string(bottle)? = json["bottle"], isBottleKey(bottle),
-              case let .string(id)? = json["id"], !id.isEmpty, id.count <= 128,
-              id.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }),
-              case let .string(kind)? = json["kind"], MQTTTopics.isValidID(kind),
-              case let .string(timeText)? = json["time"], let time = Double(timeText), time.isFinite, time > 0 else { return nil }
-        return Delivered(bottle: bottle, id: id, kind: kind, time: time, from: sender)
     }
 
     // MARK: Payload

@@ -3,10 +3,10 @@
 // messages it did not believe, kept in the history so that `/metrics` and `doctor` (other
 // processes) read what the daemon counted.
 
-import Foundation
-import Timekeeping
 import History
+import MQTT
 import Settings
+import Timekeeping
 
 public enum HouseholdMembership {
     /// The engine_state rows this file keeps.
@@ -26,23 +26,15 @@ public enum HouseholdMembership {
     /// clock's seconds when larger (a history made anew does not start again at 1, which the
     /// household would take for replays).
     public static func nextBoot(_ history: DrinkHistory, now: Double) throws -> UInt64 {
-        let saved = (try history.engineState(named: senderState))
-            .flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }?["boot"] as? Int ?? 0
-        let boot = max(UInt64(max(saved, 0)) + 1, UInt64(max(now, 0)))
-        try history.saveEngineState(named: senderState, json: "{\"boot\":\(boot)}", at: WallInstant(secondsSince1970: now))
+        let saved = HouseholdSenderState.read(try history.engineState(named: senderState))
+        let boot = max(saved + 1, UInt64(max(now, 0)))
+        try history.saveEngineState(named: senderState, json: HouseholdSenderState(boot: boot).text, at: WallInstant(secondsSince1970: now))
         return boot
     }
 
     /// The messages dropped so far, by reason (none on a history that never saw one).
     public static func drops(_ history: DrinkHistory) -> [HouseholdDropReason: Int] {
-        guard let json = try? history.engineState(named: dropsState),
-              let saved = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
-              let counts = saved["dropped"] as? [String: Int] else { return [:] }
-        var result: [HouseholdDropReason: Int] = [:]
-        for (name, count) in counts {
-            if let reason = HouseholdDropReason(rawValue: name) { result[reason] = count }
-        }
-        return result
+        HouseholdDropsState.read((try? history.engineState(named: dropsState)) ?? nil)
     }
 
     /// Every reason with its count (0 for none yet), for `/metrics`: a counter that appears at 0.
@@ -52,8 +44,6 @@ public enum HouseholdMembership {
     }
 
     static func saveDrops(_ counts: [HouseholdDropReason: Int], history: DrinkHistory, at now: Double) throws {
-        let object = ["dropped": Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) })]
-        let json = String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
-        try history.saveEngineState(named: dropsState, json: json, at: WallInstant(secondsSince1970: now), durability: .normal)
+        try history.saveEngineState(named: dropsState, json: HouseholdDropsState(counts).text, at: WallInstant(secondsSince1970: now), durability: .normal)
     }
 }

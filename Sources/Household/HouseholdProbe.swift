@@ -48,9 +48,9 @@ public enum HouseholdProbe {
                         let bridge = String(message.topic.split(separator: "/").last ?? "")
                         guard let sentAt = asked.withLock({ $0 }),
                               case .success(let opened) = HouseholdSeal.open(topic: message.topic, payload: message.payload, key: key),
-                              opened.stamp.sender == bridge, let json = JSONValue.parse(opened.body),
-                              let time = json["time"]?.stringValue.flatMap(Double.init), let instance = json["instance"]?.stringValue,
-                              case let .bool(synchronised)? = json["synchronised"] else { return }
+                              opened.stamp.sender == bridge, let pong = WireJSON.read(HouseholdPongMessage.self, from: opened.body),
+                              let time = pong.clock else { return }
+                        let instance = pong.instance, synchronised = pong.synchronised
                         let now = clock.now.secondsSince1970
                         answers.withLock {
                             $0.append(Answer(bridge: bridge, clockOffset: time - (sentAt + now) / 2, instance: instance,

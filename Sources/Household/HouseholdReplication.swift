@@ -132,12 +132,11 @@ public actor HouseholdReplication: Service {
                 logger.warning("MQTT household: could not keep \(delivered.id) delivered by \(delivered.from): \(error)")
             }
         })
-        let saved = (try? history.engineState(named: Self.stateName))
-            .flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } ?? [:]
-        publishedUpTo = (saved["published_up_to"] as? Double).map { $0 - Self.restartMargin } ?? -.infinity
-        epoch = saved["epoch"] as? String
-        answered = saved["answered"] as? [String: String] ?? [:]
-        heardUpTo = saved["heard_up_to"] as? [String: Double] ?? [:]
+        let saved = HouseholdReplicationState.read((try? history.engineState(named: Self.stateName)) ?? nil)
+        publishedUpTo = saved.publishedUpTo.map { $0 - Self.restartMargin } ?? -.infinity
+        epoch = saved.epoch
+        answered = saved.answered
+        heardUpTo = saved.heardUpTo
     }
 
     /// Test hook: the link breaks as in a crash (the broker publishes its last will).
@@ -336,12 +335,9 @@ public actor HouseholdReplication: Service {
 
     /// Saves the mark, this bridge's epoch and the epochs it answered.
     private func saveState() {
-        var saved: [String: Any] = ["answered": answered, "heard_up_to": heardUpTo]
-        if publishedUpTo.isFinite { saved["published_up_to"] = publishedUpTo }
-        if let epoch { saved["epoch"] = epoch }
+        let saved = HouseholdReplicationState(publishedUpTo: publishedUpTo, epoch: epoch, answered: answered, heardUpTo: heardUpTo)
         do {
-            let json = String(decoding: try JSONSerialization.data(withJSONObject: saved, options: [.sortedKeys]), as: UTF8.self)
-            try history.saveEngineState(named: Self.stateName, json: json, at: clock.now)
+            try history.saveEngineState(named: Self.stateName, json: saved.text, at: clock.now)
         } catch {
             logger.warning("MQTT household: could not save what was published: \(error)")
         }

@@ -27,11 +27,32 @@ public struct BottleView: Sendable {
     public let status: HydrationStatus?
     /// Pending notifications of sections 3–6 and the ritual streak; nil with `status`.
     public let rules: RulesStatus?
+    /// The goal a goal command waits to give the bottle at its next connection (the newest: a
+    /// newer goal replaces a pending one, docs/design.md 3.5); nil when none waits or only the
+    /// settings were resolved.
+    public var pendingGoalML: Int? = nil
 
     public var hydration: HydrationSettings { settings.hydration }
     public var goalML: Int { hydration.goalML }
     public var dailyLimit: Bool { hydration.dailyLimit }
     public var remindersEnabled: Bool { hydration.enabled }
+    /// The goal set on the page, the API, Home Assistant or the CLI that the bottle has yet to take,
+    /// when its taking it will make it the goal in force (no `goal_ml` setting overrides the
+    /// bottle's goal): every surface shows it at once as the goal, marked as waiting for the
+    /// bottle. `goalML` (the JSON's `goal_ml`) stays the goal in force, the one the reminders
+    /// count against, until the bottle confirms the new one at its next sync.
+    public var waitingGoalML: Int? {
+        guard let pendingGoalML, configuration[Setting.goalML] == nil, pendingGoalML != goalML else { return nil }
+        return pendingGoalML
+    }
+    /// The goal a person reads: the one waiting for the bottle, else the one in force.
+    public var shownGoalML: Int { waitingGoalML ?? goalML }
+
+    /// The goal the newest goal command among `pending` (a bottle's commands not yet applied) gives.
+    public static func pendingGoal(in pending: [StoredCommand]) -> Int? {
+        pending.last { $0.command == "goal" && ($0.status == .pending || $0.status == .sending) }?.argument.flatMap { Int($0) }
+    }
+
     /// The person the bottle belongs to (`bottle.<ID>.owner`), when set.
     public var owner: String? { configuration.owner }
     /// The history's key of the bottle.
@@ -60,9 +81,10 @@ public struct BottleView: Sendable {
     public static func resolve(_ bottle: BottleRecord?, configuration: Configuration, history: DrinkHistory, at instant: WallInstant,
                                live: HydrationStatus? = nil) throws -> BottleView {
         let view = settings(of: bottle, configuration: configuration, history: history)
+        let waiting = try bottle.flatMap { try Self.pendingGoal(in: history.commands(bottle: $0.id, statuses: [.pending, .sending])) }
         if let live {
             return BottleView(bottle: bottle, configuration: view.configuration, settings: view.settings, problems: view.problems,
-                              status: live, rules: nil)
+                              status: live, rules: nil, pendingGoalML: waiting)
         }
         // The reminders as the daemon's desk keeps them: per adopted bottle (the most recently
         // seen inherits a single-bottle history's state), or one engine before any was adopted.
@@ -72,7 +94,7 @@ public struct BottleView: Sendable {
                                     logger: Logger(label: "bottle-view") { _ in SwiftLogNoOpLogHandler() },
                                     bottle: key, inheritsLegacy: key != nil && key == adopted.first?.id) { _ in }
         return BottleView(bottle: bottle, configuration: view.configuration, settings: view.settings, problems: view.problems,
-                          status: runner.status(at: instant), rules: runner.rulesStatus())
+                          status: runner.status(at: instant), rules: runner.rulesStatus(), pendingGoalML: waiting)
     }
 
     /// Every bottle of the history (one view of no bottle when it has none), in its order.

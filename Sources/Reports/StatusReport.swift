@@ -20,7 +20,13 @@ public struct StatusReport: Sendable {
     public var bottleLevelML: Int?
     public var unsynced: Int?
     public var todayML: Int
+    /// The goal in force (`BottleView.goalML`): configured, else the bottle's, else 2500.
     public var goalML: Int
+    /// The goal a goal command waits to give the bottle (`BottleView.pendingGoalML`).
+    public var pendingGoalML: Int? = nil
+    /// That goal, when the bottle's taking it makes it the goal in force (`BottleView.waitingGoalML`):
+    /// the text shows it as today's goal, marked as waiting for the bottle.
+    public var waitingGoalML: Int? = nil
     /// Typed: the text shows its display name, the JSON its raw value (`on_track`, `attention`,
     /// `overdue`, as on MQTT), never display text on a wire.
     public var urgency: Urgency
@@ -65,6 +71,7 @@ public struct StatusReport: Sendable {
         return StatusReport(at: instant, bottleName: bottle?.name, bottleID: bottle?.id, lastSync: bottle?.lastSync,
                             battery: bottle?.state?.batteryPercent, bottleLevelML: bottle?.state?.bottleLevelML,
                             unsynced: bottle?.state?.unsyncedCount, todayML: status.pace.dayTotalML, goalML: view.goalML,
+                            pendingGoalML: view.pendingGoalML, waitingGoalML: view.waitingGoalML,
                             urgency: status.urgency, deficitML: status.displayedDeficitML,
                             remindersToday: status.remindersSentToday, remindersTodayText: status.remindersTodayText,
                             dailyLimit: status.dailyLimit, pending: status.pendingCount, rules: view.rules,
@@ -112,8 +119,11 @@ public struct StatusReport: Sendable {
         if let battery, let bottleLevelML {
             lines.append("Battery: \(battery)%  Bottle level: \(bottleLevelML) ml" + (unsynced.map { "  Unsynced: \($0)" } ?? ""))
         }
-        let percent = goalML > 0 ? todayML * 100 / goalML : 0
-        lines.append("Today: \(todayML) ml of \(goalML) ml (\(percent)%)")
+        // A goal set but not yet taken by the bottle is shown at once, as the page shows it.
+        let shownGoal = waitingGoalML ?? goalML
+        let percent = shownGoal > 0 ? todayML * 100 / shownGoal : 0
+        lines.append("Today: \(todayML) ml of \(shownGoal) ml (\(percent)%)"
+                     + (waitingGoalML == nil ? "" : " · the bottle takes this goal at its next sync (\(goalML) ml until then)"))
         lines.append("Urgency: \(urgency.displayName)  Deficit: \(deficitML) ml")
         lines.append(remindersTodayText)
         lines.append("Pending reminders: \(pending)")
@@ -142,6 +152,7 @@ struct StatusJSON: Encodable {
     var time: String
     var todayML: Int
     var goalML: Int
+    var pendingGoalML: Int?
     var urgency: String
     var deficitML: Int
     var remindersToday: Int
@@ -172,7 +183,7 @@ struct StatusJSON: Encodable {
     var notes: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case event, time, todayML = "today_ml", goalML = "goal_ml", urgency, deficitML = "deficit_ml",
+        case event, time, todayML = "today_ml", goalML = "goal_ml", pendingGoalML = "pending_goal_ml", urgency, deficitML = "deficit_ml",
              remindersToday = "reminders_today", remindersTodayText = "reminders_today_text", dailyLimit = "daily_limit",
              pending, bottle, bottleName = "bottle_name", owner, lastSync = "last_sync", battery,
              bottleLevelML = "bottle_level_ml", unsynced, bottleClockOffset = "bottle_clock_offset_s",
@@ -187,6 +198,7 @@ struct StatusJSON: Encodable {
         time = ISO8601Text.formatWithMilliseconds(report.at)
         todayML = report.todayML
         goalML = report.goalML
+        pendingGoalML = report.pendingGoalML
         urgency = report.urgency.rawValue
         deficitML = report.deficitML
         remindersToday = report.remindersToday

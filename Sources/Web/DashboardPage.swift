@@ -9,6 +9,7 @@ import AquavateProtocol
 import Foundation
 import History
 import Reminders
+import Reminding
 import Timekeeping
 
 enum DashboardPage {
@@ -107,8 +108,12 @@ enum DashboardPage {
             // A new person: what to do, not a deficit for drinks the bridge has not seen yet.
             html += "<p class=\"empty-state\">\(escape(words.syncYourBottle))</p><dl>"
         } else {
-            html += "<div class=\"gauge\">" + Charts.gauge(valueML: panel.pace.dayTotalML, goalML: panel.goalML, caption: "\(words.ofGoal) \(panel.goalML) ml") + "</div><dl>"
-            html += "<dt>\(escape(words.today))</dt><dd class=\"today-ml\" data-ml=\"\(panel.pace.dayTotalML)\">\(panel.pace.dayTotalML) ml \(escape(words.ofGoal)) <span class=\"goal-ml\">\(panel.goalML)</span> ml</dd>"
+            // A goal set but not yet taken by the bottle is today's goal at once, marked as
+            // waiting (BottleView.waitingGoalML); the pace below keeps the goal in force until then.
+            let shownGoal = panel.view.shownGoalML
+            let waiting = panel.view.waitingGoalML == nil ? "" : " <small class=\"goal-waiting\">· \(escape(words.goalWaiting))</small>"
+            html += "<div class=\"gauge\">" + Charts.gauge(valueML: panel.pace.dayTotalML, goalML: shownGoal, caption: "\(words.ofGoal) \(shownGoal) ml") + "</div><dl>"
+            html += "<dt>\(escape(words.today))</dt><dd class=\"today-ml\" data-ml=\"\(panel.pace.dayTotalML)\">\(panel.pace.dayTotalML) ml \(escape(words.ofGoal)) <span class=\"goal-ml\">\(shownGoal)</span> ml\(waiting)</dd>"
             let urgencyClass = "urgency-\(panel.pace.urgency.rawValue.replacingOccurrences(of: "_", with: "-"))"
             html += "<dt>\(escape(words.urgency))</dt><dd class=\"urgency \(urgencyClass)\">\(escape(model.language.urgency(panel.pace.urgency)))"
             if panel.pace.displayedDeficitML > 0 { html += " · \(panel.pace.displayedDeficitML) ml \(escape(words.deficit))" }
@@ -134,9 +139,9 @@ enum DashboardPage {
         html += pending(panel, words: words, formats: formats)
         // The goal; one waiting for the bottle is what the field shows.
         if panel.id != nil {
-            let waiting = panel.pending.last { $0.command == "goal" }.flatMap { $0.argument.flatMap { Int($0) } }
+            let waiting = BottleView.pendingGoal(in: panel.pending)
             html += "<form class=\"goal\" method=\"post\" action=\"/actions/goal\">\(bottleField)<label>\(escape(words.goal)) "
-                + "<input type=\"number\" name=\"goal_ml\" min=\"\(BottleGoal.rangeML.lowerBound)\" max=\"\(BottleGoal.rangeML.upperBound)\" step=\"1\" value=\"\(waiting ?? panel.goalML)\" required></label> "
+                + "<input type=\"number\" name=\"goal_ml\" min=\"\(BottleGoal.rangeML.lowerBound)\" max=\"\(BottleGoal.rangeML.upperBound)\" step=\"\(BottleGoal.stepML)\" value=\"\(waiting ?? panel.goalML)\" required></label> "
                 + "<button type=\"submit\">\(escape(words.save))</button></form>\n"
         }
         if !isNew { html += charts(panel, model: model) }

@@ -146,7 +146,7 @@ enum JSONAPI {
         let request: BottleRequest
         switch fields.command {
         case "goal":
-            guard let goal = fields.goal_ml else { throw WebError.badRequest("\"goal_ml\" is required for goal: \(BottleGoal.rangeML.lowerBound) to \(BottleGoal.rangeML.upperBound)") }
+            guard let goal = fields.goal_ml else { throw WebError.badRequest("\"goal_ml\" is required for goal: \(BottleGoal.rangeText), \(BottleGoal.stepText)") }
             request = .goal(goal)
         case "delete":
             guard let id = fields.record_id else { throw WebError.badRequest("\"record_id\" is required for delete") }

@@ -60,7 +60,8 @@ enum OpenAPIDocument {
                 event: {const: status}
                 time: {type: string, format: date-time}
                 today_ml: {type: integer}
-                goal_ml: {type: integer, description: the bottle's effective goal}
+                goal_ml: {type: integer, description: "the goal in force: the bottle's own goal_ml setting, else the global one, else the goal the bottle confirmed, else 2500"}
+                pending_goal_ml: {type: integer, description: "a goal set (page, API, Home Assistant, CLI) that waits for the bottle's next connection; absent when none waits. Once the bottle confirms it, it is goal_ml unless a goal_ml setting overrides the bottle's goal"}
                 urgency: {enum: [on_track, attention, overdue]}
                 deficit_ml: {type: integer, description: how far behind the pace line, 0 when on or ahead of it}
                 reminders_today: {type: integer}
@@ -105,7 +106,7 @@ enum OpenAPIDocument {
               required: [command]
               properties:
                 command: {enum: [goal, delete, tare, shake-to-empty]}
-                goal_ml: {type: integer, minimum: \(BottleGoal.rangeML.lowerBound), maximum: \(BottleGoal.rangeML.upperBound), description: for goal}
+                goal_ml: {type: integer, minimum: \(BottleGoal.rangeML.lowerBound), maximum: \(BottleGoal.rangeML.upperBound), multipleOf: \(BottleGoal.stepML), description: for goal}
                 record_id: {type: integer, description: for delete}
                 "on": {type: boolean, description: for shake-to-empty}
                 bottle: {type: string, description: serial or address; optional with one bottle}

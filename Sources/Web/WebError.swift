@@ -21,15 +21,18 @@ struct WebError: Error, Sendable {
     var response: Response {
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
-        let body = JSONBody.object(["error": message])
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: body)))
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: Body(error: message).text)))
     }
-}
 
-/// JSON text of a small object of strings (the error), with the standard escaping.
-enum JSONBody {
-    static func object(_ fields: [String: String]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+    /// `{"error":"…"}`.
+    struct Body: Encodable {
+        var error: String
+
+        var text: String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            // A string always encodes; `{}` only to never fail an answer.
+            return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
+        }
     }
 }

@@ -41,7 +41,7 @@ struct WebWords: Sendable {
         logIn, logOut, wrongToken, back, ritualStreak, refused, stuck, stuckSince, waiting, quarantined, quarantinedHelp: String
     var updated, nextReminder, remindersOff, noReminderGoalMet, noReminderDue, reminderDueNow, syncYourBottle, undo, restored, undoTooLate, undoShared,
         deleteRefused, actionRefused, goalMet, belowGoal, soFar, goalLine, lastYear, perDay, notFound, notFoundText,
-        somethingWrong, bottleWord, sending, tare, liveUpdates, noScript: String
+        somethingWrong, bottleWord, sending, tare, liveUpdates, noScript, goalWaiting: String
     /// "1 day", "2 days".
     var dayCount: @Sendable (Int) -> String
     /// "3 more drinks today".
@@ -87,6 +87,7 @@ struct WebWords: Sendable {
         notFoundText: "There is no page at this address.", somethingWrong: "That did not work",
         bottleWord: "Bottle", sending: "being sent", tare: "Tare (empty bottle)",
         liveUpdates: "The page updates itself when a sync brings drinks.", noScript: "Reload the page to see new drinks.",
+        goalWaiting: "the bottle takes it at its next sync",
         dayCount: { $0 == 1 ? "1 day" : "\($0) days" },
         moreDrinks: { $0 == 1 ? "1 more drink today" : "\($0) more drinks today" },
         deleteDrink: { "Delete \($0) at \($1)" },
@@ -123,6 +124,7 @@ struct WebWords: Sendable {
         notFoundText: "No hay ninguna página en esta dirección.", somethingWrong: "No funcionó",
         bottleWord: "Botella", sending: "enviándose", tare: "Tara (botella vacía)",
         liveUpdates: "La página se actualiza sola cuando una sincronización trae tragos.", noScript: "Recarga la página para ver tragos nuevos.",
+        goalWaiting: "la botella lo toma en su próxima sincronización",
         dayCount: { $0 == 1 ? "1 día" : "\($0) días" },
         moreDrinks: { $0 == 1 ? "1 trago más hoy" : "\($0) tragos más hoy" },
         deleteDrink: { "Borrar \($0) de las \($1)" },

@@ -71,18 +71,20 @@ struct WebResponder: HTTPResponder {
         case .loginPage:
             // Nothing to log in to without a token.
             guard guardian.token != nil else { return Redirect(to: "/").response }
-            return Self.html(LoginPage.render(language: try await WebWork.run { context.language(try context.configuration()) }, failed: false), status: .ok)
+            let outcome = LoginPage.Outcome(query: query)
+            return Self.html(LoginPage.render(language: try await WebWork.run { context.language(try context.configuration()) }, outcome: outcome), status: .ok)
         case .login:
             let form = FormFields(try await body(request, type: "application/x-www-form-urlencoded"))
-            let language = try await WebWork.run { context.language(try context.configuration()) }
-            guard guardian.token != nil else { return Self.html(LoginPage.render(language: language, failed: false), status: .ok) }
+            guard guardian.token != nil else { return Redirect(to: "/").response }
             switch guardian.logIn(form["token"] ?? "", client: client) {
             case .accepted(let session):
                 var response = Redirect(to: "/").response
                 response.headers[.setCookie] = guardian.cookie(session)
                 return response
             case .refused:
-                return Self.html(LoginPage.render(language: language, failed: true), status: .unauthorized)
+                // Post/redirect/get: the outcome as an enum, never the guess; the API's clients
+                // (Bearer) still get 401 from the guard.
+                return Redirect(to: LoginPage.Outcome.wrongToken.location).response
             case .wait(let wait):
                 throw AccessGuard.tooManyTries(wait)
             }

@@ -139,7 +139,7 @@ struct BottleGoalCommand: ParsableCommand {
             follow the bottle's goal unless goal_ml is set.
             """)
 
-    @Argument(help: ArgumentHelp("The goal in millilitres, \(BottleGoal.rangeML.lowerBound) to \(BottleGoal.rangeML.upperBound).", valueName: "ML"))
+    @Argument(help: ArgumentHelp("The goal in millilitres, \(BottleGoal.rangeML.lowerBound) to \(BottleGoal.rangeML.upperBound), \(BottleGoal.stepText).", valueName: "ML"))
     var millilitres: Int
 
     @Flag(help: "Print the `command` event as JSON.")

@@ -1,3 +1,9 @@
+// btsnoop import (`aquavate-bridge import`): a Bluetooth HCI capture, built here record by record
+// as btmon or a phone writes it, becomes the .aqcap events of the bottle's GATT traffic, whatever
+// the datalink; ACL fragments are reassembled per connection and long reads joined; handles come
+// from the capture's discovery or `--handle` options. A file that is not btsnoop is refused as a
+// whole; a damaged or truncated record is reported with its number and the rest is used.
+
 import AquavateProtocol
 import Foundation
 import Testing

@@ -1,3 +1,6 @@
+// The .aqcap text of docs/design.md 3.3: the header line and each event's line, byte for byte,
+// with the document's field names in its order and hex in lower case.
+
 import AquavateProtocol
 import Testing
 @testable import AquavateCapture

@@ -1,3 +1,7 @@
+// Reading .aqcap (docs/design.md 3.3): the header and every op; a bad line is one error at its
+// line number and the lines around it are read; CRLF, a byte order mark, lines over the limit, and
+// a 5 MB capture streamed through a small buffer.
+
 import AquavateProtocol
 import Foundation
 import Testing

@@ -1,3 +1,7 @@
+// Writing .aqcap: every op written is read back equal, with its line number; each line reaches the
+// file when written; events a reader would refuse are refused; a path that cannot be created, or a
+// symlink (`run --record`), is refused and its target left untouched.
+
 import AquavateProtocol
 import Foundation
 import Testing

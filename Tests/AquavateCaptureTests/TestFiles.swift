@@ -1,3 +1,5 @@
+// Scratch folders for the capture tests.
+
 import Foundation
 
 /// A fresh temporary folder per test, removed by the caller with `remove()`.

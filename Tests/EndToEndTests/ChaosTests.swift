@@ -62,8 +62,8 @@ struct ChaosTests {
                     completed = result.error.contains("synced") || result.error.contains("nothing to sync")
                 } else {
                     // bluetoothd restarting (half a second off the bus): a person would try again
-                    // a moment later.
-                    if result.error.contains("org.bluez") { try await Task.sleep(for: .seconds(1)) }
+                    // once it is back.
+                    if result.error.contains("org.bluez") { try await Self.waitForBlueZ(on: bus) }
                     // It gave up on a bottle that sleeps until woken: wake it, as a person would.
                     _ = try await runTool("/usr/bin/gdbus", ["call", "--system", "-d", "org.bluez", "-o", "/",
                                                            "-m", "org.aquavate.Simulator1.Wake"],
@@ -90,6 +90,16 @@ struct ChaosTests {
         }
     }
 
+    /// Until bluetoothd (the simulator) owns org.bluez again after a restart.
+    static func waitForBlueZ(on bus: PrivateBus) async throws {
+        try await waitUntil(.seconds(10), "org.bluez back on the bus") {
+            let answer = try await runTool("/usr/bin/gdbus", ["call", "--system", "-d", "org.freedesktop.DBus", "-o", "/org/freedesktop/DBus",
+                                                              "-m", "org.freedesktop.DBus.NameHasOwner", "org.bluez"],
+                                           environment: bus.environment, timeout: .seconds(10))
+            return answer.output.contains("true")
+        }
+    }
+
     /// Runs `run --once` until `done` says so (at most 8 runs), waking a bottle that slept.
     func runUntil(_ done: () throws -> Bool, seed: UInt64, bus: PrivateBus, folder: TemporaryFolder, db: String) async throws {
         for attempt in 1...8 {
@@ -101,7 +111,7 @@ struct ChaosTests {
             #expect(result.status == 0 || result.status == 1, "seed \(seed): \(result)")
             #expect((run.cpuSeconds ?? .infinity) < 2 && (run.peakKiB ?? .infinity) < 96 * 1024, "seed \(seed): bounded")
             if result.status != 0 {
-                if result.error.contains("org.bluez") { try await Task.sleep(for: .seconds(1)) }
+                if result.error.contains("org.bluez") { try await Self.waitForBlueZ(on: bus) }
                 _ = try await runTool("/usr/bin/gdbus", ["call", "--system", "-d", "org.bluez", "-o", "/",
                                                        "-m", "org.aquavate.Simulator1.Wake"],
                                       environment: bus.environment, timeout: .seconds(10))

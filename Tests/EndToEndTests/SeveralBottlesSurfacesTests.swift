@@ -15,6 +15,7 @@ import Reminders
 import Reminding
 import Settings
 @testable import Sinks
+import TestFixtures
 import Testing
 import Timekeeping
 @testable import Web
@@ -159,7 +160,7 @@ import Timekeeping
         // The web: the API, the page, the metrics; then the page's daily-limit switch.
         let context = WebContext(history: history, baseConfiguration: try Configuration.load(file: config, mustExist: true),
                                  clock: ManualClock(Self.now))
-        try await Self.withServer(context) { port in
+        try await WebServing.withServer(context) { port in
             let status = try await RawHTTP.send(port: port, "GET", "/api/v1/status")
             #expect(status.status == 200)
             #expect(status.jsonObject["bottle"] as? String == Self.ana, "the most recently seen bottle")
@@ -185,7 +186,7 @@ import Timekeeping
             #expect(page.status == 200)
             for bottle in [Self.ana, Self.bea] {
                 let want = try #require(Self.expected[bottle])
-                let panel = try #require(Self.panel(of: bottle, in: page.body), "a panel for \(bottle)")
+                let panel = try #require(PageReading.panel(of: bottle, in: page.body), "a panel for \(bottle)")
                 #expect(panel.contains("class=\"today-ml\" data-ml=\"\(want.todayML)\""), "\(bottle): \(panel)")
                 #expect(panel.contains("class=\"goal-ml\">\(want.goalML)<"), "\(bottle): \(panel)")
                 #expect(panel.contains("urgency-\(want.urgency.rawValue.replacingOccurrences(of: "_", with: "-"))"), "\(bottle): \(panel)")
@@ -231,13 +232,6 @@ import Timekeeping
               let urgency = (object["urgency"] as? String).flatMap(Urgency.init(rawValue:)), let deficit = object["deficit_ml"] as? Int
         else { return nil }
         return Expected(goalML: goal, todayML: today, dailyLimit: limit, urgency: urgency, deficitML: deficit)
-    }
-
-    /// The page's section of `bottle`.
-    static func panel(of bottle: String, in page: String) -> String? {
-        guard let start = page.range(of: "data-bottle=\"\(bottle)\"") else { return nil }
-        let rest = page[start.lowerBound...]
-        return String(rest[..<(rest.range(of: "</section>")?.lowerBound ?? rest.endIndex)])
     }
 
     /// What the page says of the daily limit (`data-on`), nil when it says nothing.
@@ -294,23 +288,6 @@ import Timekeeping
     }
 
     /// Runs `body` with the web server on a free loopback port.
-    static func withServer(_ context: WebContext, _ body: @Sendable (Int) async throws -> Void) async throws {
-        let server = try WebServer(context: context, address: ListenAddress(port: 0), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let service = server.service { port in continuation.yield(port) }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await service.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw RawHTTPFailure(description: "the server did not start") }
-            do {
-                try await body(port)
-            } catch {
-                group.cancelAll()
-                throw error
-            }
-            group.cancelAll()
-        }
-    }
 }
 
 /// Takes the bridge's state as the MQTT sink does, and keeps it.

@@ -2,6 +2,7 @@
 // binary is made of: every Swift package Package.swift depends on has its Files: paragraph, every
 // licence a paragraph names has its text, and the project's own licence is LICENSE's.
 
+import BusTestSupport
 import Foundation
 import Testing
 

@@ -6,6 +6,7 @@
 
 @testable import MQTT
 @testable import Sinks
+import BusTestSupport
 import Testing
 
 @Suite struct DiscoverySchemaTests {
@@ -35,7 +36,7 @@ import Testing
         "serial_number", "via_device", "configuration_url", "suggested_area",
     ]
 
-    func check(_ payload: JSONValue) throws {
+    func check(_ payload: JSONTree) throws {
         guard case let .object(root)? = Optional(payload), case let .object(components)? = root["cmps"],
               case let .object(device)? = root["dev"] else {
             Issue.record("no dev or cmps")
@@ -58,7 +59,7 @@ import Testing
     }
 
     /// The per-entity form: each config is one component with its `device` and `origin`, and no `p`.
-    func checkEntity(_ topic: String, _ payload: JSONValue) {
+    func checkEntity(_ topic: String, _ payload: JSONTree) {
         let platform = String(topic.split(separator: "/")[1])
         guard case let .object(options) = payload, let schema = Self.platforms[platform] else {
             Issue.record("\(topic): unknown platform")
@@ -79,17 +80,17 @@ import Testing
     @Test func theEntityFormFollowsTheSchema() throws {
         let configuration = try MQTTSinkConfiguration(url: "mqtt://127.0.0.1", bottleAddress: "F4:12:FA:00:A3:F4",
                                                       bottleSerial: "F4:12:FA:00:A3:F2", bridgeID: "kitchen", bridgeVersion: "0.1.0")
-        for (topic, payload) in HomeAssistantDiscovery.entityPayloads(for: configuration) { checkEntity(topic, payload) }
-        checkEntity(configuration.topics.bridgeEntityDiscovery, HomeAssistantDiscovery.bridgeEntityPayload(for: configuration))
+        for (topic, payload) in HomeAssistantDiscovery.entityPayloads(for: configuration) { checkEntity(topic, tree(payload)) }
+        checkEntity(configuration.topics.bridgeEntityDiscovery, tree(HomeAssistantDiscovery.bridgeEntityPayload(for: configuration)))
     }
 
     @Test func theBottleDeviceFollowsTheSchema() throws {
         let configuration = try MQTTSinkConfiguration(url: "mqtt://127.0.0.1", bottleAddress: "F4:12:FA:00:A3:F4",
                                                       bottleSerial: "F4:12:FA:00:A3:F2", bottleModel: "Puck v1.0",
                                                       bridgeID: "kitchen", bridgeVersion: "0.1.0")
-        try check(HomeAssistantDiscovery.payload(for: configuration))
-        try check(HomeAssistantDiscovery.bridgePayload(for: configuration))
-        let goal = try #require(HomeAssistantDiscovery.payload(for: configuration)["cmps"]?["goal_setting"])
+        try check(tree(HomeAssistantDiscovery.payload(for: configuration)))
+        try check(tree(HomeAssistantDiscovery.bridgePayload(for: configuration)))
+        let goal = try #require(tree(HomeAssistantDiscovery.payload(for: configuration))["cmps"]?["goal_setting"])
         #expect(goal["min"] == .int(1000) && goal["max"] == .int(4000) && goal["step"] == .int(50) && goal["unit_of_measurement"] == "mL")
     }
 }

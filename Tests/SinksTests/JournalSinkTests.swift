@@ -1,3 +1,7 @@
+// The journal sink: each notification is one quoted line at notice level (id, kind, title, body,
+// actions), and a hub with only the journal reaches nobody (reminders that need a person wait).
+
+import BusTestSupport
 import Logging
 import Testing
 @testable import Sinks

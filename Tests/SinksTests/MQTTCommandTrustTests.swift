@@ -4,10 +4,12 @@
 // (docs/home-assistant.md, "What the broker may change"). Each test runs the attack against a real
 // mosquitto broker and checks it is refused, answered on the broker and logged.
 
+import BusTestSupport
 import Foundation
 import Logging
 @testable import MQTT
 @testable import Sinks
+import BusTestSupport
 import Testing
 
 @Suite(.serialized) struct MQTTCommandTrustTests {
@@ -41,7 +43,7 @@ import Testing
         let received = try await bridge.commands.waitForCount(1, "the allowed command")
         #expect(received == [.configSet(key: "reminders.daily_limit", value: "false")])
         let results = try await controller.waitFor(bridge.topics.commandResult, count: 4, "four answers")
-        let answers = results.compactMap { JSONValue.parse($0.payload) }
+        let answers = results.compactMap { JSONTree.parse($0.payload) }
         #expect(answers.map { $0["status"] } == [.string("refused"), .string("refused"), .string("refused"), .string("accepted")])
         #expect(answers.map { $0["key"] } == [.string("push.url"), .string("messages.pool"), .string("push.token"),
                                               .string("reminders.daily_limit")])
@@ -71,7 +73,7 @@ import Testing
         try await bridge.commands.waitForCount(10, "the burst of ten")
         #expect(bridge.lines.matching("MQTT: refused command: rate limit", minimum: .warning).count == 1)
         let answers = try await controller.waitFor(bridge.topics.commandResult, count: 11, "ten accepted and one refusal")
-        #expect(answers.filter { JSONValue.parse($0.payload)?["status"] == "refused" }.count == 1)
+        #expect(answers.filter { JSONTree.parse($0.payload)?["status"] == "refused" }.count == 1)
         #expect(bridge.commands.all.count == 10)
 
         // Two seconds later two more tokens are there: the next command goes through, and the
@@ -91,7 +93,7 @@ import Testing
 
         try controller.publish(bridge.topics.command, "log " + String(repeating: "x", count: 10_000))
         let answer = try await controller.waitFor(bridge.topics.commandResult, "the refusal")
-        #expect(JSONValue.parse(answer[0].payload)?["status"] == "refused")
+        #expect(JSONTree.parse(answer[0].payload)?["status"] == "refused")
         #expect(answer[0].text.contains("10004 bytes"))
         #expect(bridge.lines.matching("MQTT: refused a command of 10004 bytes", minimum: .warning).count == 1)
         #expect(bridge.commands.all.isEmpty)

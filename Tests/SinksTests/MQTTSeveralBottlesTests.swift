@@ -2,9 +2,11 @@
 // bottle keeps its own Home Assistant device, topics and retained state; a second bottle never
 // removes the first one's device.
 
+import BusTestSupport
 import Foundation
 @testable import MQTT
 @testable import Sinks
+import BusTestSupport
 import Testing
 
 @Suite(.serialized) struct MQTTSeveralBottlesTests {
@@ -36,11 +38,11 @@ import Testing
                                             body: "Drink", time: 1_763_712_800, bottle: "F4:12:FA:00:B0:02"))
 
         let secondDrinks = try await watcher.waitFor(second.drink)
-        #expect(secondDrinks.map { JSONValue.parse($0.payload)?["record_id"] } == [.int(4)])
+        #expect(secondDrinks.map { JSONTree.parse($0.payload)?["record_id"] } == [.int(4)])
         let firstDrinks = try await watcher.waitFor(first.drink)
-        #expect(firstDrinks.map { JSONValue.parse($0.payload)?["record_id"] } == [.int(9)])
+        #expect(firstDrinks.map { JSONTree.parse($0.payload)?["record_id"] } == [.int(9)])
         let notes = try await watcher.waitFor(second.notification)
-        #expect(JSONValue.parse(notes[0].payload)?["title"] == "Bea: Hydration Reminder")
+        #expect(JSONTree.parse(notes[0].payload)?["title"] == "Bea: Hydration Reminder")
 
         // A client that subscribes now finds both devices and both states retained.
         let late = try TestMQTTClient(port: broker.port)
@@ -48,7 +50,7 @@ import Testing
         let firstDevice = try await late.waitFor(first.discovery)
         let secondDevice = try await late.waitFor(second.discovery)
         #expect(firstDevice.count == 1 && !firstDevice[0].payload.isEmpty, "the first bottle's device stays")
-        let config = try #require(JSONValue.parse(secondDevice[0].payload))
+        let config = try #require(JSONTree.parse(secondDevice[0].payload))
         #expect(config["dev"]?["identifiers"] == .array(["aquavate_f412fa00b002"]), "the serial identifies the device")
         #expect(config["dev"]?["name"] == "Aquavate-B002")
         #expect(config["state_topic"] == .string(second.state))
@@ -90,7 +92,7 @@ import Testing
         let both = Set(["aquavate/bridge/bridge/availability", "aquavate/bridge/office/availability"])
         // Whichever bridge announced last, the retained config names both bridges, any of them enough.
         let configs = try await watcher.waitFor(kitchen.topics.discovery, "a config naming both bridges") { message in
-            guard let config = JSONValue.parse(message.payload), case let .array(entries)? = config["availability"] else { return false }
+            guard let config = JSONTree.parse(message.payload), case let .array(entries)? = config["availability"] else { return false }
             return Set(entries.compactMap { $0["topic"]?.stringValue }) == both && config["availability_mode"] == "any"
         }
         #expect(!configs.isEmpty)

@@ -1,9 +1,11 @@
 // The MQTT sink against a real mosquitto broker (docs/design.md 4), watched by a second client.
 
+import BusTestSupport
 import Foundation
 import Logging
 @testable import MQTT
 @testable import Sinks
+import BusTestSupport
 import Testing
 import Timekeeping
 
@@ -66,7 +68,7 @@ struct BridgeUnderTest {
         #expect(discovery.count == 1 && discovery[0].retain)
         #expect(bridge.topics.discovery == "homeassistant/device/aquavate_f412fa00a3f4/config")
 
-        let config = try #require(JSONValue.parse(discovery[0].payload), "discovery is not JSON")
+        let config = try #require(JSONTree.parse(discovery[0].payload), "discovery is not JSON")
         #expect(config["dev"]?["identifiers"] == .array(["aquavate_f412fa00a3f4"]))
         #expect(config["dev"]?["connections"] == .array([.array(["mac", "F4:12:FA:00:A3:F4"])]))
         #expect(config["dev"]?["manufacturer"] == "Aquavate" && config["dev"]?["model"] == "Puck v1.0")
@@ -105,11 +107,11 @@ struct BridgeUnderTest {
         let drinkEvents = try await watcher.waitFor(bridge.topics.drink, count: 2)
         #expect(drinkEvents.map(\.text) == drinks.map { MQTTPayloads.drink($0).text })
         #expect(drinkEvents.allSatisfy { !$0.retain })
-        #expect(drinkEvents.map { JSONValue.parse($0.payload)?["record_id"] } == [.int(17), .int(18)])
+        #expect(drinkEvents.map { JSONTree.parse($0.payload)?["record_id"] } == [.int(17), .int(18)])
         let events = try await watcher.waitFor(bridge.topics.notification)
         #expect(events.map(\.text) == [MQTTPayloads.notification(reminder).text])
         #expect(events.allSatisfy { !$0.retain })
-        #expect(JSONValue.parse(events[0].payload)?["priority"] == .int(4))
+        #expect(JSONTree.parse(events[0].payload)?["priority"] == .int(4))
 
         await watcher.stop()
         await bridge.stop()
@@ -227,7 +229,7 @@ struct BridgeUnderTest {
         let bridge = try BridgeUnderTest(port: broker.port, format: .entity)
         await bridge.start()
         let battery = try await watcher.waitFor("homeassistant/sensor/aquavate_f412fa00a3f4/battery/config", "the battery's own config")
-        let config = try #require(JSONValue.parse(battery[0].payload))
+        let config = try #require(JSONTree.parse(battery[0].payload))
         #expect(config["device"]?["name"] == "Aquavate-A3F2" && config["state_topic"] == .string(bridge.topics.state))
         try await watcher.waitFor(bridge.topics.bridgeEntityDiscovery, "the bridge's online entity")
         try await watcher.probe()

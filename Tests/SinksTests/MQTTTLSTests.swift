@@ -57,7 +57,7 @@ import Timekeeping
         await hub.start()
         try await watcher.waitFor(sink.topics.availability) { $0.text == "online" }
         hub.deliver(notification("over-tls"))
-        try await watcher.waitFor(sink.topics.notification) { JSONValue.parse($0.payload)?["id"] == "over-tls" }
+        try await watcher.waitFor(sink.topics.notification) { JSONTree.parse($0.payload)?["id"] == "over-tls" }
         #expect(lines.matching("MQTT: connected to mqtts://127.0.0.1:\(tlsPort)").count == 1)
         await hub.stop()
 

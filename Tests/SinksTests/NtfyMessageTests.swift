@@ -1,3 +1,7 @@
+// An HTTP push as ntfy reads it: each kind's title, priority and tags as headers, a non-ASCII title
+// as RFC 2047 words, at most three action buttons and only with an action URL, each button's body a
+// command the bridge accepts, and credentials as an Authorization header.
+
 import Foundation
 import Testing
 @testable import Sinks

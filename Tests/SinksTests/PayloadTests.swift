@@ -2,6 +2,7 @@
 
 @testable import MQTT
 @testable import Sinks
+import BusTestSupport
 import Testing
 
 @Suite struct PayloadTests {
@@ -43,9 +44,10 @@ import Testing
     }
 
     @Test func discoveryDescribesTheDeviceOriginAndSharedTopics() throws {
-        let payload = HomeAssistantDiscovery.payload(for: configuration)
         // It is valid JSON that reads back to itself.
-        #expect(JSONValue.parse(Array(payload.text.utf8)) == payload)
+        let message = HomeAssistantDiscovery.payload(for: configuration)
+        #expect(try WireJSON.decode(DeviceDiscovery.self, from: message.text.utf8) == message)
+        let payload = tree(message)
         // The serial is the identifier; the model is the Device Information one; via the bridge.
         #expect(payload["dev"] == .object([
             "identifiers": .array(["aquavate_f412fa00a3f2"]),
@@ -61,7 +63,7 @@ import Testing
     }
 
     @Test func everyComponentHasAPlatformAndAUniqueID() throws {
-        guard case let .object(components)? = HomeAssistantDiscovery.payload(for: configuration)["cmps"] else {
+        guard case let .object(components)? = tree(HomeAssistantDiscovery.payload(for: configuration))["cmps"] else {
             Issue.record("no cmps")
             return
         }
@@ -84,7 +86,7 @@ import Testing
     ])
     func measuredSensorsUseHomeAssistantsClassesAndUnits(key: String, platform: String, deviceClass: String,
                                                          unit: String, stateClass: String, template: String) throws {
-        let component = try #require(HomeAssistantDiscovery.payload(for: configuration)["cmps"]?[key])
+        let component = try #require(tree(HomeAssistantDiscovery.payload(for: configuration))["cmps"]?[key])
         #expect(component["p"]?.stringValue == platform)
         #expect(component["device_class"]?.stringValue == deviceClass)
         #expect(component["unit_of_measurement"]?.stringValue == unit)
@@ -93,7 +95,7 @@ import Testing
     }
 
     @Test func theOtherEntities() throws {
-        let components = try #require(HomeAssistantDiscovery.payload(for: configuration)["cmps"])
+        let components = try #require(tree(HomeAssistantDiscovery.payload(for: configuration))["cmps"])
         #expect(components["urgency"]?["device_class"] == "enum")
         #expect(components["urgency"]?["options"] == .array(["on_track", "attention", "overdue"]))
         // A deletion lowers the day: `total` resets only at the day's start, never on a decrease.
@@ -108,11 +110,11 @@ import Testing
         #expect(components["drink"]?["state_topic"] == "aquavate/f412fa00a3f4/drink")
         #expect(components["drink"]?["event_types"] == .array(["drink"]))
         #expect(components["notification"]?["state_topic"] == "aquavate/f412fa00a3f4/notification")
-        #expect(components["notification"]?["event_types"] == .array(SinkNotification.Kind.all.map(JSONValue.string)))
+        #expect(components["notification"]?["event_types"] == .array(SinkNotification.Kind.all.map(JSONTree.string)))
     }
 
     @Test func theDailyLimitSwitchSendsCommandsTheParserAccepts() throws {
-        let toggle = try #require(HomeAssistantDiscovery.payload(for: configuration)["cmps"]?["daily_limit"])
+        let toggle = try #require(tree(HomeAssistantDiscovery.payload(for: configuration))["cmps"]?["daily_limit"])
         #expect(toggle["p"] == "switch")
         #expect(toggle["command_topic"] == "aquavate/f412fa00a3f4/command")
         #expect(toggle["value_template"] == "{{ 'None' if value_json.daily_limit is none else ('ON' if value_json.daily_limit else 'OFF') }}")
@@ -124,11 +126,11 @@ import Testing
     }
 
     @Test func urgencyOnTheWireIsOneOfTheDiscoveryOptions() throws {
-        let options = try #require(HomeAssistantDiscovery.payload(for: configuration)["cmps"]?["urgency"]?["options"])
+        let options = try #require(tree(HomeAssistantDiscovery.payload(for: configuration))["cmps"]?["urgency"]?["options"])
         for urgency in HydrationUrgency.allCases {
             var state = snapshot(total: 100, time: 1_763_712_900)
             state.urgency = urgency
-            let sent = try #require(JSONValue.parse(Array(MQTTPayloads.state(state).text.utf8))?["urgency"])
+            let sent = try #require(JSONTree.parse(Array(MQTTPayloads.state(state).text.utf8))?["urgency"])
             #expect(options.arrayValue?.contains(sent) == true, "\(sent) is not among \(options)")
         }
     }
@@ -142,7 +144,7 @@ import Testing
         state.pendingShakeToEmpty = true
         state.pendingCommands = 2
         state.remindersEnabled = false
-        let json = try #require(JSONValue.parse(Array(MQTTPayloads.state(state).text.utf8)))
+        let json = try #require(JSONTree.parse(Array(MQTTPayloads.state(state).text.utf8)))
         #expect(json["day_start"] == "2025-11-20T23:00:00Z")
         #expect(json["last_drink_ml"] == .int(250) && json["last_drink_time"] == "2025-11-21T08:10:00Z")
         #expect(json["pending_goal_ml"] == .int(3000) && json["pending_shake_to_empty"] == .bool(true))
@@ -154,15 +156,15 @@ import Testing
         state.stuck = true
         state.stuckSince = 1_763_700_000
         state.quarantined = 3
-        let json = try #require(JSONValue.parse(Array(MQTTPayloads.state(state).text.utf8)))
+        let json = try #require(JSONTree.parse(Array(MQTTPayloads.state(state).text.utf8)))
         #expect(json["stuck"] == .bool(true) && json["stuck_since"] == "2025-11-21T04:40:00Z" && json["quarantined"] == .int(3))
-        let stuck = try #require(HomeAssistantDiscovery.payload(for: configuration)["cmps"]?["stuck"])
+        let stuck = try #require(tree(HomeAssistantDiscovery.payload(for: configuration))["cmps"]?["stuck"])
         #expect(stuck["p"] == "binary_sensor" && stuck["device_class"] == "problem")
         #expect(stuck["value_template"] == "{{ 'ON' if value_json.stuck else 'OFF' }}")
     }
 
     @Test func theButtonsAndTheRemindersSwitchSendCommandsTheParserAccepts() throws {
-        let components = try #require(HomeAssistantDiscovery.payload(for: configuration)["cmps"])
+        let components = try #require(tree(HomeAssistantDiscovery.payload(for: configuration))["cmps"])
         let delete = try #require(components["delete_last_drink"]?["payload_press"]?.stringValue)
         #expect(try SinkCommandParser.parse(delete) == .bottle(.deleteLast))
         let reminders = try #require(components["reminders"])
@@ -174,14 +176,14 @@ import Testing
     @Test func theDashboardIsTheDevicesConfigurationURL() throws {
         var withWeb = configuration
         withWeb.dashboardURL = "http://kitchen-pi:8080/"
-        #expect(HomeAssistantDiscovery.payload(for: withWeb)["dev"]?["configuration_url"] == "http://kitchen-pi:8080/")
-        #expect(HomeAssistantDiscovery.bridgePayload(for: withWeb)["dev"]?["configuration_url"] == "http://kitchen-pi:8080/")
-        #expect(HomeAssistantDiscovery.payload(for: configuration)["dev"]?["configuration_url"] == nil)
+        #expect(tree(HomeAssistantDiscovery.payload(for: withWeb))["dev"]?["configuration_url"] == "http://kitchen-pi:8080/")
+        #expect(tree(HomeAssistantDiscovery.bridgePayload(for: withWeb))["dev"]?["configuration_url"] == "http://kitchen-pi:8080/")
+        #expect(tree(HomeAssistantDiscovery.payload(for: configuration))["dev"]?["configuration_url"] == nil)
     }
 
     @Test func theEntityFormCarriesTheDeviceAndSharedOptionsInEachConfig() throws {
-        let entities = HomeAssistantDiscovery.entityPayloads(for: configuration)
-        let device = HomeAssistantDiscovery.payload(for: configuration)
+        let entities = HomeAssistantDiscovery.entityPayloads(for: configuration).map { ($0.topic, tree($0.payload)) }
+        let device = tree(HomeAssistantDiscovery.payload(for: configuration))
         let components = try #require(device["cmps"]?.objectValue)
         #expect(entities.count == components.count)
         for (topic, payload) in entities {
@@ -197,14 +199,14 @@ import Testing
                 #expect(payload["state_topic"] != nil, "\(key)")
             }
         }
-        let online = HomeAssistantDiscovery.bridgeEntityPayload(for: configuration)
+        let online = tree(HomeAssistantDiscovery.bridgeEntityPayload(for: configuration))
         #expect(online["state_topic"] == "aquavate/bridge/kitchen-pi/availability")
         #expect(online["device"]?["identifiers"] == .array(["aquavate_bridge_kitchen-pi"]))
     }
 
     @Test func withoutFirmwareOrSupportURLThoseFieldsAreLeftOut() throws {
         let bare = try MQTTSinkConfiguration(url: "mqtt://127.0.0.1", bottleAddress: "F4:12:FA:00:A3:F4", bridgeVersion: "0.1.0")
-        let payload = HomeAssistantDiscovery.payload(for: bare)
+        let payload = tree(HomeAssistantDiscovery.payload(for: bare))
         #expect(payload["dev"]?["sw_version"] == nil)
         #expect(payload["dev"]?["name"] == "Aquavate f412fa00a3f4")
         #expect(payload["o"]?["url"] == nil)

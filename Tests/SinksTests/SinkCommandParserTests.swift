@@ -1,3 +1,6 @@
+// Commands arriving from a sink (the MQTT command topic): the JSON and plain-text forms accepted,
+// and everything else refused with a reason rather than guessed at.
+
 import Testing
 @testable import Sinks
 
@@ -66,5 +69,49 @@ import Testing
             #expect(!error.description.contains("\n"))
         }
         #expect(SinkCommandError.unknownCommand("reboot").description == "unknown command `reboot`: expected config, log, action, goal, delete, tare or shake-to-empty")
+    }
+
+    /// What a hostile or careless publisher may send on the command topic: each is refused
+    /// whole with its one-line reason, nothing half-read and nothing crashed.
+    @Test(arguments: [
+        (#"{"goal":1e30}"#, SinkCommandError.malformed(command: "goal", expected: SinkCommandParser.goalForms)),
+        (#"{"goal":99999999999999999999999}"#, .malformed(command: "goal", expected: SinkCommandParser.goalForms)),
+        (#"{"goal":2.5}"#, .malformed(command: "goal", expected: SinkCommandParser.goalForms)),
+        (#"{"goal":true}"#, .malformed(command: "goal", expected: SinkCommandParser.goalForms)),
+        (#"{"goal":null}"#, .malformed(command: "goal", expected: SinkCommandParser.goalForms)),
+        (#"{"goal":"2500 ml"}"#, .malformed(command: "goal", expected: SinkCommandParser.goalForms)),
+        (#"{"goal":{"ml":2500}}"#, .malformed(command: "goal", expected: SinkCommandParser.goalForms)),
+        (#"{"delete":-1}"#, .malformed(command: "delete", expected: SinkCommandParser.deleteForms)),
+        (#"{"delete":"first"}"#, .malformed(command: "delete", expected: SinkCommandParser.deleteForms)),
+        (#"{"tare":"true"}"#, .malformed(command: "tare", expected: SinkCommandParser.tareForms)),
+        (#"{"tare":1}"#, .malformed(command: "tare", expected: SinkCommandParser.tareForms)),
+        (#"{"shake_to_empty":1}"#, .malformed(command: "shake-to-empty", expected: SinkCommandParser.shakeForms)),
+        (#"{"shake_to_empty":"ON!"}"#, .malformed(command: "shake-to-empty", expected: SinkCommandParser.shakeForms)),
+        (#"{"config":{"key":"goal_ml","value":null}}"#, .malformed(command: "config", expected: SinkCommandParser.configForms)),
+        (#"{"config":{"key":7,"value":"1"}}"#, .malformed(command: "config", expected: SinkCommandParser.configForms)),
+        (#"{"config":"goal_ml 3"}"#, .malformed(command: "config", expected: SinkCommandParser.configForms)),
+        (#"{"action":{"id":"n-1","action":"did-this","extra":true}}"#, .malformed(command: "action", expected: SinkCommandParser.actionForms)),
+        (#"{"action":{"id":"n-1","action":7}}"#, .malformed(command: "action", expected: SinkCommandParser.actionForms)),
+        (#"{"log":{"type":"zinc","bottle":null}}"#, .malformed(command: "log", expected: SinkCommandParser.logForms)),
+        (#"{"log":{"type":"zinc","bottle":"F4:12","x":1}}"#, .malformed(command: "log", expected: SinkCommandParser.logForms)),
+        ("{}", .malformed(command: "JSON", expected: "one object with exactly one of config, log, action")),
+        (#"{"log":"vitamin-d"}{"tare":true}"#, .invalidJSON),
+        (#"{"log":"\ud800"}"#, .malformed(command: "log", expected: SinkCommandParser.logForms)),
+        ("{\"log\":" + String(repeating: "[", count: 2000) + String(repeating: "]", count: 2000) + "}", .invalidJSON),
+    ])
+    func hostileJSONIsRefusedWhole(text: String, expected: SinkCommandError) {
+        #expect(throws: expected) { try SinkCommandParser.parse(Array(text.utf8)) }
+        #expect(!expected.description.contains("\n"))
+    }
+
+    @Test func aConfigValueMayBeAnyScalarAndIsKeptAsWritten() throws {
+        #expect(try SinkCommandParser.parse(#"{"config":{"key":"goal_ml","value":true}}"#) == .configSet(key: "goal_ml", value: "true"))
+        #expect(try SinkCommandParser.parse(#"{"config":{"key":"goal_ml","value":-3}}"#) == .configSet(key: "goal_ml", value: "-3"))
+        #expect(try SinkCommandParser.parse(#"{"config":{"key":"goal_ml","value":2.5}}"#) == .configSet(key: "goal_ml", value: "2.5"))
+        #expect(try SinkCommandParser.parse(#"{"goal":" 2600 "}"#) == .bottle(.goal(2600)))
+        #expect(try SinkCommandParser.parse(#"{"delete":"last"}"#) == .bottle(.deleteLast))
+        #expect(try SinkCommandParser.parse(#"{"shake-to-empty":false}"#) == .bottle(.shakeToEmpty(false)))
+        // Non-UTF-8 inside a JSON string is refused before it is read.
+        #expect(throws: SinkCommandError.notUTF8) { try SinkCommandParser.parse(Array(#"{"log":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)) }
     }
 }

@@ -1,6 +1,7 @@
 // The hub: fan-out, back-off on an injected clock, bounded queues, once-per-outage logging,
 // and that no sink ever holds up another.
 
+import BusTestSupport
 import Logging
 import Testing
 @testable import Sinks

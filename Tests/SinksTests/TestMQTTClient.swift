@@ -2,6 +2,7 @@
 // MQTT 5's retain-as-published, so every message it records carries the retain flag the
 // publisher set, and "retained" can be asserted on live messages too.
 
+import BusTestSupport
 import Foundation
 import Logging
 @testable import MQTT

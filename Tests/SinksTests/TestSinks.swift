@@ -1,5 +1,6 @@
 // Sinks with scripted behaviour for the hub tests.
 
+import BusTestSupport
 import Foundation
 import Timekeeping
 @testable import MQTT
@@ -171,3 +172,6 @@ final class NotesOnlySink: NotificationSink, @unchecked Sendable {
     func publish(_ snapshot: BridgeSnapshot) async throws { offered.append("state") }
     func publish(_ drink: SinkDrink) async throws { offered.append("drink") }
 }
+
+/// What a message says on the wire (its JSON text), as a tree to look into key by key.
+func tree(_ message: some WireMessage) -> JSONTree { JSONTree.parse(message.text) ?? .null }

@@ -6,6 +6,7 @@ import Foundation
 import History
 @testable import Reports
 import Reminders
+import TestFixtures
 import Testing
 import Timekeeping
 @testable import Web

@@ -7,6 +7,7 @@ import History
 import Locking
 @testable import Reports
 @testable import Settings
+import TestFixtures
 import Testing
 @testable import Web
 

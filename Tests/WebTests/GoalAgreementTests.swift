@@ -6,6 +6,7 @@
 import AquavateProtocol
 import BusTestSupport
 import Foundation
+import TestFixtures
 import Testing
 
 @Suite struct GoalAgreementTests {
@@ -14,10 +15,10 @@ import Testing
         defer { fixture.remove() }
         try await fixture.withServer { port in
             let page = try await RawHTTP.send(port: port, "GET", "/")
-            let input = try #require(Self.goalInput(page.body), "the goal form's input")
-            let min = try #require(Self.attribute("min", of: input).flatMap { Int($0) })
-            let max = try #require(Self.attribute("max", of: input).flatMap { Int($0) })
-            let step = try #require(Self.attribute("step", of: input).flatMap { Int($0) })
+            let input = try #require(PageReading.goalInput(page.body), "the goal form's input")
+            let min = try #require(PageReading.attribute("min", of: input).flatMap { Int($0) })
+            let max = try #require(PageReading.attribute("max", of: input).flatMap { Int($0) })
+            let step = try #require(PageReading.attribute("step", of: input).flatMap { Int($0) })
             #expect(min...max == BottleGoal.rangeML)
             for goal in [-1, 0, 999, 1000, 1001, 2210, 2225, 2500, 3999, 4000, 4001, 20000] {
                 // What a browser lets through (HTML's step mismatch counts from min).
@@ -40,15 +41,5 @@ import Testing
                 }
             }
         }
-    }
-
-    static func goalInput(_ page: String) -> String? {
-        guard let start = page.range(of: "<input type=\"number\" name=\"goal_ml\"") else { return nil }
-        return String(page[start.lowerBound...].prefix { $0 != ">" })
-    }
-
-    static func attribute(_ name: String, of element: String) -> String? {
-        guard let at = element.range(of: " \(name)=\"") else { return nil }
-        return String(element[at.upperBound...].prefix { $0 != "\"" })
     }
 }

@@ -5,6 +5,7 @@
 import BusTestSupport
 import Foundation
 import Hummingbird
+import TestFixtures
 import Testing
 @testable import Web
 

@@ -3,6 +3,7 @@
 
 import BusTestSupport
 import Foundation
+import TestFixtures
 import Testing
 @testable import Web
 

@@ -9,6 +9,7 @@ import Foundation
 import History
 @testable import Reminders
 @testable import Settings
+import TestFixtures
 import Testing
 @testable import Web
 

@@ -5,6 +5,7 @@ import BusTestSupport
 import Foundation
 import History
 import ProcessSupport
+import TestFixtures
 import Testing
 
 @Suite struct WebCommandTests {

@@ -61,7 +61,7 @@ struct CommandIntake: Sendable {
     }
 
     private func answer(_ command: SinkCommand?, refusal: String?, topics: MQTTTopics, on client: MosquittoClient) {
-        let payload = MQTTPayloads.commandResult(command, status: refusal == nil ? "accepted" : "refused", message: refusal)
+        let payload = MQTTPayloads.commandResult(command, status: refusal == nil ? .accepted : .refused, message: refusal)
         do {
             try client.publish(.init(topic: topics.commandResult, text: payload.text))
         } catch {

@@ -60,12 +60,24 @@ public struct NtfyMessage: Sendable, Equatable {
     }
 
     /// One button in ntfy's simple format. The body is JSON, so it goes in single quotes (a
-    /// `'` inside it is written `\u0027` by JSONValue); a label is quoted when it holds a comma
+    /// `'` inside it is written `\u0027` by WireJSON); a label is quoted when it holds a comma
     /// or semicolon.
     static func httpAction(_ action: SinkAction, notificationID: String, url: URL) -> String {
-        let body = JSONValue.object(["action": .object(["id": .string(notificationID), "action": .string(action.id)])]).text
+        let body = ActionCommand(action: .init(id: notificationID, action: action.id)).text
         return "http, \(quotedLabel(action.label)), \(url.absoluteString), method=POST, "
             + "headers.Content-Type=application/json, body='\(body)', clear=true"
+    }
+
+    /// What a button posts: the command the bridge reads as `action` (SinkCommandParser).
+    struct ActionCommand: WireMessage {
+        struct Tapped: Encodable {
+            /// The notification's id.
+            var id: String
+            /// The button's action id.
+            var action: String
+        }
+
+        var action: Tapped
     }
 
     static func quotedLabel(_ label: String) -> String {

@@ -64,83 +64,16 @@ public enum SinkCommandParser {
         let trimmed = text.trimmingWhitespace
         guard !trimmed.isEmpty else { throw .empty }
         if trimmed.hasPrefix("{") {
-            guard let json = JSONValue.parse(Array(trimmed.utf8)) else { throw .invalidJSON }
-            return try parseJSON(json)
+            do {
+                return try WireJSON.decode(SinkCommandJSON.self, from: trimmed.utf8).command
+            } catch let refused as SinkCommandError {
+                throw refused
+            } catch {
+                // The document itself, not a command's argument (SinkCommandJSON reads those).
+                throw .invalidJSON
+            }
         }
         return try parseText(trimmed)
-    }
-
-    // MARK: - JSON
-
-    private static func parseJSON(_ json: JSONValue) throws(SinkCommandError) -> SinkCommand {
-        guard case let .object(members) = json, members.count == 1, let (name, body) = members.first else {
-            throw .malformed(command: "JSON", expected: "one object with exactly one of config, log, action")
-        }
-        switch name {
-        case "config":
-            guard let key = body["key"]?.stringValue, let value = body["value"].flatMap(scalarText),
-                  case let .object(fields) = body, fields.count == 2 else {
-                throw .malformed(command: "config", expected: configForms)
-            }
-            return try config(key: key, value: value)
-        case "log":
-            let type: String?
-            var bottle: String?
-            if case let .object(fields) = body {
-                bottle = body["bottle"]?.stringValue
-                let expected = bottle == nil ? 1 : 2
-                type = fields.count == expected ? body["type"]?.stringValue : nil
-                if fields["bottle"] != nil && bottle == nil { throw .malformed(command: "log", expected: logForms) }
-            } else {
-                type = body.stringValue
-            }
-            guard let type else { throw .malformed(command: "log", expected: logForms) }
-            return try log(type: type, bottle: bottle)
-        case "action":
-            guard case let .object(fields) = body, fields.count == 2,
-                  let id = body["id"]?.stringValue, let action = body["action"]?.stringValue else {
-                throw .malformed(command: "action", expected: actionForms)
-            }
-            return try self.action(id: id, action: action)
-        case "goal":
-            guard let goal = wholeNumber(body) else { throw .malformed(command: "goal", expected: goalForms) }
-            return .bottle(.goal(goal))
-        case "delete":
-            if body == .string("last") { return .bottle(.deleteLast) }
-            guard let id = wholeNumber(body), id >= 0 else { throw .malformed(command: "delete", expected: deleteForms) }
-            return .bottle(.delete(recordID: id))
-        case "tare":
-            guard body == .bool(true) else { throw .malformed(command: "tare", expected: tareForms) }
-            return .bottle(.tare)
-        case "shake_to_empty", "shake-to-empty":
-            switch body {
-            case .string("on"), .bool(true): return .bottle(.shakeToEmpty(true))
-            case .string("off"), .bool(false): return .bottle(.shakeToEmpty(false))
-            default: throw .malformed(command: "shake-to-empty", expected: shakeForms)
-            }
-        default:
-            throw .unknownCommand(String(name.prefix(40)))
-        }
-    }
-
-    /// A whole number given as a JSON number or as digits in a string (Home Assistant's number
-    /// entity sends what its template makes).
-    private static func wholeNumber(_ value: JSONValue) -> Int? {
-        switch value {
-        case let .int(number): return number
-        case let .string(text): return Int(text.trimmingWhitespace)
-        default: return nil
-        }
-    }
-
-    /// A config value as text: strings as they are, booleans and numbers as written.
-    private static func scalarText(_ value: JSONValue) -> String? {
-        switch value {
-        case let .string(text): return text
-        case let .bool(flag): return flag ? "true" : "false"
-        case let .int(number): return String(number)
-        default: return nil
-        }
     }
 
     // MARK: - Text
@@ -199,21 +132,21 @@ public enum SinkCommandParser {
 
     // MARK: - Validation shared by both forms
 
-    private static func config(key: String, value: String) throws(SinkCommandError) -> SinkCommand {
+    static func config(key: String, value: String) throws(SinkCommandError) -> SinkCommand {
         guard isName(key, extra: "._-"), !value.isEmpty, !value.contains(where: \.isNewline) else {
             throw .malformed(command: "config", expected: configForms + ", KEY like reminders.daily_limit")
         }
         return .configSet(key: key, value: value)
     }
 
-    private static func log(type: String, bottle: String?) throws(SinkCommandError) -> SinkCommand {
+    static func log(type: String, bottle: String?) throws(SinkCommandError) -> SinkCommand {
         guard isName(type, extra: "_-"), bottle.map({ $0.count <= 64 && isName($0, extra: "_:-") }) ?? true else {
             throw .malformed(command: "log", expected: logForms)
         }
         return .log(type: type, bottle: bottle)
     }
 
-    private static func action(id: String, action: String) throws(SinkCommandError) -> SinkCommand {
+    static func action(id: String, action: String) throws(SinkCommandError) -> SinkCommand {
         guard isName(id, extra: "._:-"), isName(action, extra: "_-") else {
             throw .malformed(command: "action", expected: actionForms)
         }

@@ -18,7 +18,7 @@ public struct SinkAction: Sendable, Equatable, Hashable {
 
 /// How insistent a notification is. The raw values are ntfy's priorities (1 = min … 5 = max),
 /// which every other sink maps onto its own scale.
-public enum SinkPriority: Int, Sendable, Equatable, Comparable, CaseIterable {
+public enum SinkPriority: Int, Sendable, Equatable, Comparable, CaseIterable, Codable {
     case min = 1
     case low = 2
     case normal = 3

@@ -4,18 +4,19 @@
 
 import Foundation
 
-struct WaitTimedOut: Error, CustomStringConvertible {
-    var what: String
-    var description: String { "timed out waiting for \(what)" }
+public struct WaitTimedOut: Error, CustomStringConvertible {
+    public var what: String
+    public init(what: String) { self.what = what }
+    public var description: String { "timed out waiting for \(what)" }
 }
 
-final class Recorder<Element: Sendable>: @unchecked Sendable {
+public final class Recorder<Element: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var elements: [Element] = []
     private var waiters: [Int: (condition: ([Element]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = [:]
     private var nextWaiter = 0
 
-    init() {}
+    public init() {}
 
     private func locked<T>(_ body: () -> T) -> T {
         lock.lock()
@@ -23,9 +24,9 @@ final class Recorder<Element: Sendable>: @unchecked Sendable {
         return body()
     }
 
-    var all: [Element] { locked { elements } }
+    public var all: [Element] { locked { elements } }
 
-    func append(_ element: Element) {
+    public func append(_ element: Element) {
         let ready: [CheckedContinuation<Void, Never>] = locked {
             elements.append(element)
             let satisfied = waiters.filter { $0.value.condition(elements) }
@@ -35,11 +36,11 @@ final class Recorder<Element: Sendable>: @unchecked Sendable {
         for continuation in ready { continuation.resume() }
     }
 
-    func removeAll() { locked { elements.removeAll() } }
+    public func removeAll() { locked { elements.removeAll() } }
 
     /// Returns the elements once `condition` holds for them.
     @discardableResult
-    func wait(for what: String = "a condition", timeout: Double = 20,
+    public func wait(for what: String = "a condition", timeout: Double = 20,
               until condition: @escaping @Sendable ([Element]) -> Bool) async throws -> [Element] {
         let id: Int = locked {
             nextWaiter += 1
@@ -75,7 +76,7 @@ final class Recorder<Element: Sendable>: @unchecked Sendable {
     }
 
     @discardableResult
-    func waitForCount(_ count: Int, _ what: String = "values", timeout: Double = 20) async throws -> [Element] {
+    public func waitForCount(_ count: Int, _ what: String = "values", timeout: Double = 20) async throws -> [Element] {
         try await wait(for: "\(count) \(what)", timeout: timeout) { $0.count >= count }
     }
 }

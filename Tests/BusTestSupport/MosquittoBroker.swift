@@ -5,19 +5,17 @@
 // with SIGKILL. No persistence: a restarted broker has forgotten every retained message, which
 // is what the reconnection test wants to see repaired.
 
-import BusTestSupport
 import Foundation
 import ProcessSupport
-import Testing
 
-final class MosquittoBroker: @unchecked Sendable {
-    let port: Int
-    let directory: URL
+public final class MosquittoBroker: @unchecked Sendable {
+    public let port: Int
+    public let directory: URL
     private let lock = NSLock()
     private var process: ChildProcess?
 
     /// Starts a broker; `extraConfiguration` lines are appended to its config file.
-    init(port: Int? = nil, extraConfiguration: [String] = []) throws {
+    public init(port: Int? = nil, extraConfiguration: [String] = []) throws {
         self.port = try port ?? freeTCPPort()
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("sinks-mosquitto-\(getpid())-\(UUID().uuidString)")
@@ -34,19 +32,19 @@ final class MosquittoBroker: @unchecked Sendable {
         try (lines.joined(separator: "\n") + "\n").write(to: configurationFile, atomically: true, encoding: .utf8)
     }
 
-    var configurationFile: URL { directory.appendingPathComponent("mosquitto.conf") }
+    public var configurationFile: URL { directory.appendingPathComponent("mosquitto.conf") }
 
     /// What the broker logged so far, and whether it still runs (for failure messages).
-    var log: String {
+    public var log: String {
         let text = (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
         let state = lock.withLock { process.map { $0.exitStatus.map { "exited with \($0)" } ?? "running" } ?? "stopped" }
         return "mosquitto \(state); its log:\n\(text.suffix(1500))"
     }
-    var url: String { "mqtt://127.0.0.1:\(port)" }
+    public var url: String { "mqtt://127.0.0.1:\(port)" }
 
     /// Starts (or restarts) the broker and returns once it accepts connections. Waits with
     /// `Task.sleep`, never blocking a thread of the test pool.
-    func start() async throws {
+    public func start() async throws {
         let process = try ChildProcess.spawn("/usr/sbin/mosquitto", ["-c", configurationFile.path])
         lock.withLock { self.process = process }
         // Readiness: poll until the port accepts a TCP connection (a few ms normally).
@@ -63,7 +61,7 @@ final class MosquittoBroker: @unchecked Sendable {
 
     /// SIGKILL (P7). Not waited for (that would block a thread; ChildProcess says why): the port
     /// is free once the kernel has killed it, before it is reaped.
-    func kill() {
+    public func kill() {
         lock.lock()
         let process = self.process
         self.process = nil
@@ -76,8 +74,9 @@ final class MosquittoBroker: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    struct BrokerFailed: Error, CustomStringConvertible {
-        var reason: String
-        var description: String { reason }
+    public struct BrokerFailed: Error, CustomStringConvertible {
+        public var reason: String
+        public init(reason: String) { self.reason = reason }
+        public var description: String { reason }
     }
 }

@@ -2,7 +2,6 @@
 // one line what is missing, and that this machine's libmosquitto has every function the bridge uses.
 
 @testable import MQTT
-@testable import Sinks
 import Testing
 
 @Suite("libmosquitto loaded at first use")

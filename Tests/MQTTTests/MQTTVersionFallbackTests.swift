@@ -1,13 +1,13 @@
 // The bridge speaks MQTT 5 (for Maximum Packet Size); a broker that only knows 3.1.1 refuses the
 // CONNECT with "unacceptable protocol version", and the bridge must then try 3.1.1 instead of
-// failing for ever. A fake broker that refuses every CONNECT records the protocol level of each.
+// failing for ever (every MQTT user shares the client: the Home Assistant sink,
+// the household). A fake broker that refuses every CONNECT records the protocol level of each.
 
 import BusTestSupport
 import Foundation
-import Locking
+import Logging
+@testable import MQTT
 import Testing
-@testable import Sinks
-import Timekeeping
 
 /// Answers every CONNECT with a 3.1.1 CONNACK "unacceptable protocol version" and records the
 /// protocol level byte of each CONNECT (5 or 4).
@@ -51,11 +51,13 @@ final class VersionRefusingBroker: Sendable {
         let broker = try VersionRefusingBroker()
         defer { broker.stop() }
         let lines = Recorder<LogLine>()
-        let sink = try MQTTSink(configuration: MQTTSinkConfiguration(
-            url: "mqtt://127.0.0.1:\(broker.port)", bottleAddress: BridgeUnderTest.address,
-            bridgeVersion: "0.1.0", reconnectDelay: 0.05...0.1), logger: capturingLogger(lines))
-        let hub = SinkHub(sinks: [sink], clock: ManualClock(), logger: capturingLogger(lines))
-        await hub.start()
+        let client = try MosquittoClient(
+            // A client that bounds what it receives speaks MQTT 5 (Maximum Packet Size), as the sink does.
+            options: .init(broker: MQTTBrokerURL(host: "127.0.0.1", port: broker.port), reconnectDelay: 0.05...0.1,
+                           maximumPacketSize: 64 * 1024),
+            handlers: .init(connected: { _ in }, message: { _, _ in }),
+            logger: capturingLogger(lines))
+        client.start()
         let levels: [UInt8]
         do {
             levels = try await broker.levels.waitForCount(3, "three CONNECTs")
@@ -65,6 +67,6 @@ final class VersionRefusingBroker: Sendable {
         }
         #expect(Array(levels.prefix(3)) == [5, 4, 4])
         #expect(lines.matching("does not speak MQTT 5; using 3.1.1", minimum: .notice).count == 1)
-        await hub.stop()
+        await client.stop()
     }
 }

@@ -5,7 +5,6 @@ import BusTestSupport
 import Foundation
 import Logging
 @testable import MQTT
-@testable import Sinks
 import Testing
 
 @Suite struct MosquittoConnectionWaitTests {

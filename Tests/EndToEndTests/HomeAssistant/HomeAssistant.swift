@@ -16,7 +16,7 @@ struct HomeAssistantFailure: Error, CustomStringConvertible {
 
 final class HomeAssistant: @unchecked Sendable {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
     static let username = "aquavate", password = "aquavate-test-password"
 
     let python: String

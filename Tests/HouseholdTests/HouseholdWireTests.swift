@@ -1,0 +1,95 @@
+// The household's messages and saved state against what the code before Codable wrote
+// (WireBeforeCodable, recorded from it): a peer of the previous version reads
+// what this one writes, this one reads what it wrote, and a history it saved loads. Hostile
+// payloads from the broker are refused as malformed, never half-read.
+
+import Foundation
+@testable import Household
+@testable import MQTT
+import Testing
+
+@Suite struct HouseholdWireTests {
+    static func before() throws -> [String: String] { WireBeforeCodable.texts }
+
+    @Test("claims, syncers, pongs, deliveries and hellos are the bytes the previous version wrote")
+    func theSameBytesAsBefore() throws {
+        let before = try Self.before()
+        for (phase, rssi) in [(HouseholdLink.Claim.Phase.want, -67), (.hold, 0), (.hold, -127)] {
+            #expect(HouseholdClaimMessage(.init(phase: phase, rssi: rssi)).text == before["claim/\(phase.rawValue)\(rssi)"])
+        }
+        for time in [1_764_240_000.0, 1_764_240_000.125, 1.0e-7, 1.0e21] {
+            #expect(HouseholdSyncerMessage(bridge: "kitchen-pi", time: time).text == before["syncer/\(time)"])
+            #expect(HouseholdPongMessage(time: time, instance: "a1b2-'c'", synchronised: time > 1).text == before["pong/\(time)"])
+            let delivered = HouseholdLink.Delivered(bottle: "F4:12:FA:00:A3:F2", id: "hydration-7", kind: "reminder", time: time, from: "x")
+            #expect(HouseholdDeliveredMessage(delivered).text == before["delivered/\(time)"])
+        }
+        #expect(HouseholdHelloMessage(epoch: "e1a2", have: [:]).text == before["hello/empty"])
+        let have: [String: Double] = ["kitchen-pi": 1_764_240_000.5, "study": 1_764_240_001, "attic_2": 3.0e-3]
+        #expect(HouseholdHelloMessage(epoch: "e1a2", have: have).text == before["hello/have"])
+    }
+
+    @Test("what the previous version wrote reads back as what it meant")
+    func thePreviousVersionIsRead() throws {
+        let before = try Self.before()
+        func bytes(_ name: String) throws -> [UInt8] { Array(try #require(before[name]).utf8) }
+        #expect(HouseholdLink.claim(from: try bytes("claim/want-67")) == .init(phase: .want, rssi: -67))
+        #expect(HouseholdLink.syncer(from: try bytes("syncer/1764240000.125"))! == ("kitchen-pi", 1_764_240_000.125))
+        #expect(HouseholdDeliveredMessage.read(try bytes("delivered/1764240000.0"), by: "study")
+            == .init(bottle: "F4:12:FA:00:A3:F2", id: "hydration-7", kind: "reminder", time: 1_764_240_000, from: "study"))
+        let hello = HouseholdHelloMessage.read(try bytes("hello/have"))
+        #expect(hello.epoch == "e1a2" && hello.have == ["kitchen-pi": 1_764_240_000.5, "study": 1_764_240_001, "attic_2": 3.0e-3])
+        let pong = try WireJSON.decode(HouseholdPongMessage.self, from: try bytes("pong/1764240000.125"))
+        #expect(pong.clock == 1_764_240_000.125 && pong.instance == "a1b2-'c'" && pong.synchronised)
+    }
+
+    @Test("a history saved by the previous version loads: the outbox mark, the epochs, the start count and the drops")
+    func thePreviousSavedStateLoads() throws {
+        let before = try Self.before()
+        let full = HouseholdReplicationState.read(before["state/full"])
+        #expect(full == HouseholdReplicationState(publishedUpTo: 1_764_240_002.5, epoch: "e1a2", answered: ["study": "e9", "attic_2": "ff00"],
+                                                  heardUpTo: ["study": 1_764_240_000.75, "attic_2": 12]))
+        #expect(HouseholdReplicationState.read(before["state/bare"]) == .init(publishedUpTo: nil, epoch: nil, answered: [:], heardUpTo: [:]))
+        let integral = HouseholdReplicationState.read(before["state/integral"])
+        #expect(integral.publishedUpTo == 1_764_240_000 && integral.heardUpTo == ["study": 1_764_240_000])
+        // Read back, what this version saves is the same state.
+        #expect(HouseholdReplicationState.read(full.text) == full)
+        #expect(HouseholdDropsState.read(before["drops"]) == [.forged: 3, .replayed: 12, .malformed: 0])
+        #expect(HouseholdDropsState([.forged: 3, .replayed: 12, .malformed: 0]).text == before["drops"])
+        #expect(HouseholdSenderState.read(#"{"boot":1764240000}"#) == 1_764_240_000)
+    }
+
+    @Test("an odd saved field costs only itself; a state that is not JSON is no state")
+    func oddSavedState() {
+        let odd = HouseholdReplicationState.read(#"{"answered":{"study":7},"epoch":"e1","heard_up_to":"x","published_up_to":12.5}"#)
+        #expect(odd == .init(publishedUpTo: 12.5, epoch: "e1", answered: [:], heardUpTo: [:]))
+        #expect(HouseholdReplicationState.read("not json") == .init(publishedUpTo: nil, epoch: nil, answered: [:], heardUpTo: [:]))
+        #expect(HouseholdReplicationState.read(nil) == .init(publishedUpTo: nil, epoch: nil, answered: [:], heardUpTo: [:]))
+        #expect(HouseholdSenderState.read(#"{"boot":-3}"#) == 0 && HouseholdSenderState.read(#"{"boot":"7"}"#) == 0)
+        #expect(HouseholdDropsState.read(#"{"dropped":{"forged":1,"gremlins":4}}"#) == [.forged: 1])
+    }
+
+    @Test("hostile claims, syncers and deliveries are malformed: wrong types, huge numbers, missing keys, extra keys, not UTF-8")
+    func hostileMessages() {
+        for bad in [#"{"phase":"grab","rssi":-60}"#, #"{"phase":"want","rssi":"-60"}"#, #"{"phase":"want","rssi":1e300}"#,
+                    #"{"phase":"want","rssi":99999999999999999999}"#, #"{"phase":"want"}"#, #"{"phase":"want","rssi":-128}"#,
+                    "[]", "null", "want"] {
+            #expect(HouseholdLink.claim(from: Array(bad.utf8)) == nil, "\(bad)")
+        }
+        #expect(HouseholdLink.claim(from: Array(#"{"phase":"hold","rssi":-60,"extra":[1]}"#.utf8)) == .init(phase: .hold, rssi: -60),
+                "an extra key (a newer bridge's) is ignored")
+        #expect(HouseholdLink.claim(from: Array(#"{"phase":"want","rssi":-60}"#.utf8) + [0xFF]) == nil, "not UTF-8")
+        for bad in [#"{"bridge":"kitchen","time":1764000200.5}"#, #"{"bridge":"a/b","time":"1"}"#, #"{"bridge":"kitchen","time":"inf"}"#,
+                    #"{"bridge":"kitchen","time":"-5"}"#, #"{"bridge":"kitchen"}"#, #"{"time":"5"}"#, "a b"] {
+            #expect(HouseholdLink.syncer(from: Array(bad.utf8)) == nil, "\(bad)")
+        }
+        for bad in [#"{"bottle":"AQV-1","id":"n 1","kind":"reminder","time":"5"}"#, #"{"bottle":"a/b","id":"n","kind":"reminder","time":"5"}"#,
+                    #"{"bottle":"AQV-1","id":"n","kind":"reminder","time":5}"#, #"{"bottle":"AQV-1","id":"n","kind":"reminder"}"#,
+                    #"{"bottle":"AQV-1","id":"n","kind":"re/minder","time":"5"}"#] {
+            #expect(HouseholdDeliveredMessage.read(Array(bad.utf8), by: "study") == nil, "\(bad)")
+        }
+        // A hello is never dropped: what is odd in it is left out.
+        let odd = HouseholdHelloMessage.read(Array(#"{"epoch":"e/1","have":{"study":"12.5","a/b":"1","attic":7,"x":"nan"}}"#.utf8))
+        #expect(odd.epoch == nil && odd.have == ["study": 12.5])
+        #expect(HouseholdHelloMessage.read([0xFF, 0xFE]).epoch == nil)
+    }
+}

@@ -1,0 +1,30 @@
+// When the reminder runner treats time that moved as a restart rather than minutes to tick
+// (`TimeGapRule`, docs/reminders.md 0): the daemon's clock jumping more than five minutes either
+// way (an NTP step, a suspend) is a restart; replay ticks every minute of a gap up to 366 days.
+
+@testable import Reminding
+import Testing
+
+@Suite("Reminding: time that jumps")
+struct TimeGapRuleTests {
+    @Test("the daemon: more than five minutes either way since the last evaluation is a restart")
+    func theDaemonsRule() {
+        let rule = TimeGapRule.daemon
+        #expect(rule == .restartAfter(seconds: 300))
+        #expect(!rule.isRestart(from: 1_000, lastTick: 1_000, to: 1_060), "a minute's tick")
+        #expect(!rule.isRestart(from: 1_000, lastTick: 1_000, to: 1_300), "five minutes exactly: still ticks")
+        #expect(rule.isRestart(from: 1_000, lastTick: 1_000, to: 1_301))
+        #expect(rule.isRestart(from: 1_000, lastTick: 1_000, to: 699), "backwards")
+        #expect(!rule.isRestart(from: 1_000, lastTick: 0, to: 1_060), "measured from the last evaluation, not the last tick")
+    }
+
+    @Test("replay: every minute of a gap is ticked, up to 366 days since the last tick")
+    func replaysRule() {
+        let rule = TimeGapRule.replay
+        let day = 86_400.0
+        #expect(!rule.isRestart(from: 0, lastTick: 0, to: 30 * day), "a month without events is ticked through")
+        #expect(!rule.isRestart(from: 0, lastTick: 0, to: 366 * day))
+        #expect(rule.isRestart(from: 0, lastTick: 0, to: 366 * day + 1))
+        #expect(!rule.isRestart(from: 0, lastTick: 0, to: -day), "a capture's earlier event is not a restart for replay")
+    }
+}
