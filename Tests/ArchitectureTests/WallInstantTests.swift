@@ -106,8 +106,8 @@ import Testing
     @Test func noPublicFunctionTakesAWallInstantAsDouble() throws {
         for file in try Self.checkedFiles() where Self.knownExceptions[file.path] == nil {
             for (line, parameter) in Self.violations(in: file.text) {
-                Issue.record("\(file.path):\(line): `\(parameter.label.map { "\($0) " } ?? "")\(parameter.name): \(parameter.type)` "
-                             + "is a wall-clock instant as Double seconds: take a WallInstant (Timekeeping)")
+                let declared = "\(parameter.label.map { "\($0) " } ?? "")\(parameter.name): \(parameter.type)"
+                Issue.record("\(file.path):\(line): `\(declared)` is a wall-clock instant as Double seconds: take a WallInstant (Timekeeping)")
             }
         }
     }

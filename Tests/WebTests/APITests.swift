@@ -19,7 +19,7 @@ import Timekeeping
             let reply = try await RawHTTP.send(port: port, "GET", "/api/v1/status")
             #expect(reply.status == 200)
             #expect(reply.headers["content-type"]?.hasPrefix("application/json") == true)
-            let expected = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WallInstant(secondsSince1970: WebFixture.now)).jsonLine()
+            let expected = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WebFixture.now).jsonLine()
             let want = try JSONSerialization.jsonObject(with: Data(expected.utf8)) as! NSDictionary
             #expect(reply.jsonObject as NSDictionary == want)
             #expect(reply.jsonObject["event"] as? String == "status")
@@ -198,7 +198,7 @@ import Timekeeping
         try await fixture.withServer { port in
             func expected(_ id: String?) throws -> NSDictionary {
                 let bottle = try id.map { try #require(try fixture.history.bottleState(id: $0)) }
-                let line = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WallInstant(secondsSince1970: WebFixture.now), bottle: bottle).jsonLine()
+                let line = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WebFixture.now, bottle: bottle).jsonLine()
                 return try JSONSerialization.jsonObject(with: Data(line.utf8)) as! NSDictionary
             }
             for (query, id) in [(WebFixture.bea, WebFixture.bea), ("aa:00:00:00:00:02", WebFixture.bea), (WebFixture.ana.lowercased(), WebFixture.ana)] {
@@ -223,7 +223,7 @@ import Timekeeping
         try await fixture.withServer { port in
             let reply = try await RawHTTP.send(port: port, "GET", "/api/v1/bottles")
             #expect(reply.status == 200)
-            let each = try StatusReport.makeEach(history: fixture.history, configuration: fixture.configuration, at: WallInstant(secondsSince1970: WebFixture.now))
+            let each = try StatusReport.makeEach(history: fixture.history, configuration: fixture.configuration, at: WebFixture.now)
             let want = try each.map { try JSONSerialization.jsonObject(with: Data($0.jsonLine().utf8)) as! NSDictionary }
             #expect(reply.jsonArray.map { $0 as NSDictionary } == want)
             #expect(reply.jsonArray.map { $0["bottle"] as? String } == [WebFixture.ana, WebFixture.bea], "most recently seen first")
@@ -234,7 +234,7 @@ import Timekeeping
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let history = try DrinkHistory(path: folder.appendingPathComponent("history.sqlite").path, durability: .normal)
-        let context = WebContext(history: history, baseConfiguration: fixture.configuration, clock: ManualClock(WallInstant(secondsSince1970: WebFixture.now)))
+        let context = WebContext(history: history, baseConfiguration: fixture.configuration, clock: ManualClock(WebFixture.now))
         #expect(try JSONAPI.bottles(context) == "[]")
     }
 
@@ -244,11 +244,11 @@ import Timekeeping
         let fixture = try WebFixture()
         defer { fixture.remove() }
         // Both bottles in the same second, twice, around today's drinks.
-        let shared = LocalDay(containing: WallInstant(secondsSince1970: WebFixture.now), timeZone: WebFixture.zone).interval(in: WebFixture.zone).start + .seconds(10 * 3600)
-        _ = try fixture.history.store([WebFixture.record(500, at: shared.secondsSince1970, ml: 111), WebFixture.record(501, at: (shared + .seconds(1)).secondsSince1970, ml: 112)],
-                                      bottle: WebFixture.ana, at: WallInstant(secondsSince1970: WebFixture.now))
-        _ = try fixture.history.store([WebFixture.record(500, at: shared.secondsSince1970, ml: 121), WebFixture.record(501, at: (shared + .seconds(1)).secondsSince1970, ml: 122)],
-                                      bottle: WebFixture.bea, at: WallInstant(secondsSince1970: WebFixture.now))
+        let shared = LocalDay(containing: WebFixture.now, timeZone: WebFixture.zone).interval(in: WebFixture.zone).start + .seconds(10 * 3600)
+        _ = try fixture.history.store([WebFixture.record(500, at: shared, ml: 111), WebFixture.record(501, at: shared + .seconds(1), ml: 112)],
+                                      bottle: WebFixture.ana, at: WebFixture.now)
+        _ = try fixture.history.store([WebFixture.record(500, at: shared, ml: 121), WebFixture.record(501, at: shared + .seconds(1), ml: 122)],
+                                      bottle: WebFixture.bea, at: WebFixture.now)
         try await fixture.withServer { port in
             let all = try await RawHTTP.send(port: port, "GET", "/api/v1/drinks?days=8").jsonArray
             #expect(all.count == 50)
@@ -294,10 +294,10 @@ import Timekeeping
         let fixture = try WebFixture()
         defer { fixture.remove() }
         let control = BottleControl(history: fixture.history)
-        _ = try control.queue(.goal(2600), bottle: WebFixture.ana, at: WallInstant(secondsSince1970: WebFixture.now))
-        _ = try control.queue(.delete(recordID: Int(try fixture.anaSecondDrinkToday)), bottle: WebFixture.ana, at: WallInstant(secondsSince1970: WebFixture.now))
-        _ = try control.queue(.shakeToEmpty(false), bottle: WebFixture.ana, at: WallInstant(secondsSince1970: WebFixture.now))
-        _ = try control.queue(.tare, bottle: WebFixture.ana, at: WallInstant(secondsSince1970: WebFixture.now))
+        _ = try control.queue(.goal(2600), bottle: WebFixture.ana, at: WebFixture.now)
+        _ = try control.queue(.delete(recordID: Int(try fixture.anaSecondDrinkToday)), bottle: WebFixture.ana, at: WebFixture.now)
+        _ = try control.queue(.shakeToEmpty(false), bottle: WebFixture.ana, at: WebFixture.now)
+        _ = try control.queue(.tare, bottle: WebFixture.ana, at: WebFixture.now)
         try await fixture.withServer { port in
             // Ana's is the most recently seen bottle.
             let status = try await RawHTTP.send(port: port, "GET", "/api/v1/status").jsonObject
@@ -318,7 +318,7 @@ import Timekeeping
         #expect(pending.first?["goal_ml"] as? Int == 2600)
         #expect(pending.allSatisfy { $0["argument"] == nil })
         // The text of `status` still says them in words.
-        let text = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WallInstant(secondsSince1970: WebFixture.now)).textLines()
+        let text = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WebFixture.now).textLines()
         #expect(text.contains { $0.hasPrefix("Pending bottle commands: goal 2600 ml (#") })
     }
 
@@ -340,7 +340,7 @@ import Timekeeping
             // The deficit and urgency of `status` for each bottle (the same pace, the same settings).
             for (label, id) in [(ana, WebFixture.ana), (bea, WebFixture.bea)] {
                 let bottle = try #require(try fixture.history.bottleState(id: id))
-                let status = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WallInstant(secondsSince1970: WebFixture.now), bottle: bottle)
+                let status = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WebFixture.now, bottle: bottle)
                 #expect(status.deficitML > 0, "the fixture's afternoon is behind the pace")
                 #expect(samples["aquavate_deficit_liters{\(label)}"] == Double(status.deficitML) / 1000)
                 for state in Urgency.allCases {
@@ -351,7 +351,7 @@ import Timekeeping
             #expect(samples["# TYPE aquavate_drinks"] == 1, "a counter")
             #expect(samples["aquavate_battery_ratio{\(ana)}"] == 0.81)
             #expect(samples["aquavate_bottle_level_liters{\(ana)}"] == 0.42)
-            #expect(samples["aquavate_last_sync_timestamp_seconds{\(ana)}"] == WebFixture.now - 600)
+            #expect(samples["aquavate_last_sync_timestamp_seconds{\(ana)}"] == (WebFixture.now - .seconds(600)).secondsSince1970)
             #expect(samples["aquavate_syncs_total{\(ana),outcome=\"complete\"}"] == 0)
             #expect(samples["aquavate_quarantined_records{\(ana)}"] == 0)
             #expect(samples["aquavate_stuck{\(ana)}"] == 0)
@@ -370,7 +370,7 @@ import Timekeeping
         tally.count(bottle: WebFixture.ana, outcome: "complete")
         tally.count(bottle: WebFixture.ana, outcome: "complete")
         tally.count(bottle: WebFixture.ana, outcome: "interrupted")
-        let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WallInstant(secondsSince1970: WebFixture.now)), syncs: tally)
+        let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WebFixture.now), syncs: tally)
         let text = String(decoding: try MetricsPage.render(context), as: UTF8.self)
         #expect(text.contains(#"aquavate_syncs_total{bottle="AQ-ANA-0001",outcome="complete"} 2"#))
         #expect(text.contains(#"aquavate_syncs_total{bottle="AQ-ANA-0001",outcome="interrupted"} 1"#))
@@ -385,10 +385,10 @@ import Timekeeping
         defer { fixture.remove() }
         // The bottle's own setting wins over the bottle's goal of 2000 and the global default.
         try fixture.history.setSetting("bottle.\(WebFixture.ana).goal_ml", "1800")
-        let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WallInstant(secondsSince1970: WebFixture.now)))
+        let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WebFixture.now))
         let configuration = try context.configuration()
         let ana = try #require(try fixture.history.bottleState(id: WebFixture.ana))
-        let status = try StatusReport.make(history: fixture.history, configuration: configuration, at: WallInstant(secondsSince1970: WebFixture.now), bottle: ana)
+        let status = try StatusReport.make(history: fixture.history, configuration: configuration, at: WebFixture.now, bottle: ana)
         #expect(status.goalML == 1800)
         let metrics = String(decoding: try MetricsPage.render(context), as: UTF8.self)
         #expect(metrics.contains(#"aquavate_goal_liters{bottle="AQ-ANA-0001"} 1.8"#), "\(metrics)")
@@ -406,15 +406,15 @@ import Timekeeping
     @Test func metricsAndThePageSayWhatIsQuarantinedAndWhoIsStuck() async throws {
         let fixture = try WebFixture()
         defer { fixture.remove() }
-        let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WallInstant(secondsSince1970: WebFixture.now)))
+        let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WebFixture.now))
         var text = String(decoding: try MetricsPage.render(context), as: UTF8.self)
         #expect(text.contains(#"aquavate_quarantined_records{bottle="AQ-ANA-0001"} 0"#), "\(text)")
         #expect(text.contains(#"aquavate_stuck{bottle="AQ-ANA-0001"} 0"#))
 
         let odd = DrinkRecord(recordID: 950, timestamp: 259_200, amountML: 180, bottleLevelML: 300, typeRaw: 0, flagsRaw: 0)
-        _ = try fixture.history.storeChunk([odd], bottle: WebFixture.ana, at: WallInstant(secondsSince1970: WebFixture.now), bounds: RecordBounds(now: WebFixture.now))
+        _ = try fixture.history.storeChunk([odd], bottle: WebFixture.ana, at: WebFixture.now, bounds: RecordBounds(now: WebFixture.now.secondsSince1970))
         try fixture.history.updateBottle(id: WebFixture.ana) {
-            $0.refusal = SyncRefusal(reason: "chunk 0 announces 255 chunks for a START of 5 record(s)", since: WallInstant(secondsSince1970: WebFixture.now - 600), connections: 3)
+            $0.refusal = SyncRefusal(reason: "chunk 0 announces 255 chunks for a START of 5 record(s)", since: WebFixture.now - .seconds(600), connections: 3)
         }
         text = String(decoding: try MetricsPage.render(context), as: UTF8.self)
         #expect(text.contains(#"aquavate_quarantined_records{bottle="AQ-ANA-0001"} 1"#), "\(text)")
@@ -434,14 +434,14 @@ import Timekeeping
         let counts = DrinkCounts()
         var bottles: Set<String> = [WebFixture.ana, WebFixture.bea]
         #expect(try counts.counts(history: fixture.history, bottles: bottles) == [WebFixture.ana: 24, WebFixture.bea: 22])
-        _ = try fixture.history.store([WebFixture.record(900, at: WebFixture.now - 60, ml: 100),
-                                       WebFixture.record(901, at: WebFixture.now - 30, ml: 100)], bottle: WebFixture.ana, at: WallInstant(secondsSince1970: WebFixture.now))
+        _ = try fixture.history.store([WebFixture.record(900, at: WebFixture.now - .seconds(60), ml: 100),
+                                       WebFixture.record(901, at: WebFixture.now - .seconds(30), ml: 100)], bottle: WebFixture.ana, at: WebFixture.now)
         #expect(try counts.counts(history: fixture.history, bottles: bottles)[WebFixture.ana] == 26)
         // A deleted drink stays counted (a counter never goes down); a stored again one is not new.
-        _ = try fixture.history.markDeleted(bottle: WebFixture.ana, recordID: 900, timestamp: UInt32(WebFixture.now - 60), at: WallInstant(secondsSince1970: WebFixture.now))
-        _ = try fixture.history.store([WebFixture.record(901, at: WebFixture.now - 30, ml: 100)], bottle: WebFixture.ana, at: WallInstant(secondsSince1970: WebFixture.now))
+        _ = try fixture.history.markDeleted(bottle: WebFixture.ana, recordID: 900, timestamp: UInt32((WebFixture.now - .seconds(60)).secondsSince1970), at: WebFixture.now)
+        _ = try fixture.history.store([WebFixture.record(901, at: WebFixture.now - .seconds(30), ml: 100)], bottle: WebFixture.ana, at: WebFixture.now)
         #expect(try counts.counts(history: fixture.history, bottles: bottles)[WebFixture.ana] == 26)
-        _ = try fixture.history.store([WebFixture.record(1, at: WebFixture.now, ml: 100)], bottle: "AQ-NEW", at: WallInstant(secondsSince1970: WebFixture.now))
+        _ = try fixture.history.store([WebFixture.record(1, at: WebFixture.now, ml: 100)], bottle: "AQ-NEW", at: WebFixture.now)
         bottles.insert("AQ-NEW")
         #expect(try counts.counts(history: fixture.history, bottles: bottles) == [WebFixture.ana: 26, WebFixture.bea: 22, "AQ-NEW": 1])
     }

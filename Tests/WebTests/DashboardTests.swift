@@ -100,7 +100,7 @@ import Testing
     @Test func theChartFileHasADayABar() throws {
         let fixture = try WebFixture()
         defer { fixture.remove() }
-        let svg = try ChartFile.svg(history: fixture.history, configuration: fixture.configuration, days: 30, now: WallInstant(secondsSince1970: WebFixture.now))
+        let svg = try ChartFile.svg(history: fixture.history, configuration: fixture.configuration, days: 30, now: WebFixture.now)
         #expect(svg.hasPrefix("<?xml"))
         #expect(svg.contains("xmlns=\"http://www.w3.org/2000/svg\""))
         // A bar a day, named; 8 days with drinks (the other 22 are 0), both bottles summed: 2100 + 1500.
