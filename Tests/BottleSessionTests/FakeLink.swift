@@ -72,7 +72,7 @@ final class RecordingStore: DrinkKeeper {
 
     struct DiskFull: Error, CustomStringConvertible { var description: String { "disk full" } }
 
-    func store(_ records: [DrinkRecord], bottle: String, at storedAt: Double) throws -> [StoreResult] {
+    func store(_ records: [DrinkRecord], bottle: String, at storedAt: WallInstant) throws -> [StoreResult] {
         let number = commits.withLock { count -> Int in
             count += 1
             return count
