@@ -28,7 +28,8 @@ public enum CommandVerdict: Sendable, Hashable {
     /// twice (`BottleAction.isIdempotent`).
     case interrupted(String)
     /// Written, but the bottle showed nothing that confirms it (a delete with no Current State
-    /// after it): tried again at the next connection, a few times, then failed.
+    /// after it), or not written because the connection did not show its characteristic: tried
+    /// again at the next connection, a few times, then failed.
     case unconfirmed(String)
 }
 

@@ -94,8 +94,7 @@ public actor ReminderDesk {
             // survives a restart of the daemon and of the broker.
             if let last = try? history.commands(bottle: bottle.id).last {
                 let event = BridgeEvent.CommandEvent(last)
-                var result = SinkCommandResult(id: event.id, command: event.command, argument: event.argument, status: event.status,
-                                               message: event.message, bottle: event.bottle)
+                var result = Self.sinkResult(event)
                 result.isReplay = true
                 hub?.publish(result)
             }
@@ -417,7 +416,7 @@ public actor ReminderDesk {
             let key = bottle.flatMap { try? history.bottle(named: $0)?.id } ?? seats.first?.key
             guard let newest = (try? history.storedDrinks(bottle: key, includeDeleted: false))?.last(where: { $0.isIntake }) else {
                 logger.warning("bottle delete (last drink) from a sink refused: no drink to delete")
-                hub?.publish(SinkCommandResult(id: nil, command: request.name, argument: nil, status: "refused",
+                hub?.publish(SinkCommandResult(id: nil, command: request.name, status: "refused",
                                                message: "the history has no drink to delete", bottle: bottle))
                 return
             }
@@ -432,15 +431,27 @@ public actor ReminderDesk {
             if drink != nil { for seat in seats { seat.runner.historyChanged() } }
         } catch {
             logger.warning("bottle \(request.name) from a sink refused: \(error)")
-            hub?.publish(SinkCommandResult(id: nil, command: request.name, argument: nil, status: "refused", message: "\(error)",
+            hub?.publish(SinkCommandResult(id: nil, command: request.name, status: "refused", message: "\(error)",
                                            bottle: bottle))
         }
     }
 
     /// A bottle command's state, for the sinks (MQTT `…/command/result`).
     public nonisolated func publish(_ command: BridgeEvent.CommandEvent) {
-        hub?.publish(SinkCommandResult(id: command.id, command: command.command, argument: command.argument,
-                                       status: command.status, message: command.message, bottle: command.bottle))
+        hub?.publish(Self.sinkResult(command))
+    }
+
+    /// The `command` event for the sinks: what it asks as numbers, as the JSON event has them.
+    nonisolated static func sinkResult(_ command: BridgeEvent.CommandEvent) -> SinkCommandResult {
+        var result = SinkCommandResult(id: command.id, command: command.command, status: command.status,
+                                       message: command.message, bottle: command.bottle)
+        switch BottleAction(kind: command.command, argument: command.argument) {
+        case .setGoal(let goal)?: result.goalML = goal
+        case .deleteDrink(let record, _)?: result.recordID = Int(record)
+        case .shakeToEmpty(let on)?: result.on = on
+        case .tare?, nil: break
+        }
+        return result
     }
 
     /// Tells the sinks who the bottle is (after a connection read its Device Information), in

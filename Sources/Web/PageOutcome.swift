@@ -2,6 +2,7 @@
 // answer is a 303 to `/?done=…`, so a reload never posts again and the browser stays on the page.
 // The address carries an enum and numbers only; the page says it in the person's words.
 
+import AquavateProtocol
 import Foundation
 
 enum PageOutcome: Sendable, Equatable {
@@ -64,6 +65,23 @@ enum PageOutcome: Sendable, Equatable {
         switch self {
         case .undoTooLate, .undoShared, .goalRefused, .deleteRefused, .refused: return true
         default: return false
+        }
+    }
+}
+
+extension PageOutcome {
+    /// A refusal as the API answers it, for a client that did not ask for HTML (a script, curl):
+    /// design 3.6's 4xx JSON `error`, in the page's words. nil: not a refusal. A browser is sent
+    /// back to the page instead (post/redirect/get), where the same words are shown.
+    func refusal(_ words: WebWords) -> WebError? {
+        switch self {
+        case .goalRefused(let goal): return .unprocessable(words.goalRefused(goal, BottleGoal.rangeML))
+        case .deleteRefused: return .unprocessable(words.deleteRefused)
+        case .refused: return .unprocessable(words.actionRefused)
+        // The request was sound; the state of the command no longer allows it.
+        case .undoTooLate: return WebError(status: .conflict, message: words.undoTooLate)
+        case .undoShared: return WebError(status: .conflict, message: words.undoShared)
+        case .deleted, .restored, .goalQueued, .limit: return nil
         }
     }
 }

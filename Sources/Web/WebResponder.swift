@@ -96,6 +96,11 @@ struct WebResponder: HTTPResponder {
         case .setGoal, .deleteDrink, .dailyLimit, .undoDelete:
             let form = FormFields(try await body(request, type: "application/x-www-form-urlencoded"))
             let outcome = try await WebWork.run { try PageActions.perform(route, form, context: context) }
+            // A browser follows the 303 and the page says what happened (post/redirect/get, refusals
+            // included); any other client gets a refusal as design 3.6's 4xx JSON error.
+            if !ErrorPage.wantsHTML(request), let refusal = outcome.refusal(await language().words) {
+                throw refusal
+            }
             return Redirect(to: outcome.location).response
         case .status:
             return try await json(key: "\(path)?\(request.uri.query ?? "")", gzip: gzip) { try JSONAPI.status(context, query: query) }

@@ -69,8 +69,11 @@ struct CommandApplyTests {
         /// The dropped write is answered OK after the link went (BlueZ can answer a pending call so).
         let answeredOK: Bool
         private let lost = Locked(false)
-        init(_ base: FakeLink, settings: SettingsBottle, reached: Bool = false, answeredOK: Bool = false,
+        /// Characteristics this connection does not show (BlueZ's cache lost them while bluetoothd restarted).
+        let hidden: Set<Characteristic>
+        init(_ base: FakeLink, settings: SettingsBottle, reached: Bool = false, answeredOK: Bool = false, hidden: Set<Characteristic> = [],
              drop: (@Sendable (Characteristic, [UInt8]) -> Bool)? = nil) {
+            self.hidden = hidden
             self.base = base
             self.settings = settings
             self.drop = drop
@@ -80,7 +83,7 @@ struct CommandApplyTests {
         var address: String { base.address }
         var name: String? { base.name }
         func mtu() async -> Int? { await base.mtu() }
-        func offers(_ c: Characteristic) -> Bool { true }
+        func offers(_ c: Characteristic) -> Bool { !hidden.contains(c) }
         func read(_ c: Characteristic) async throws -> [UInt8] {
             if lost.withLock({ $0 }) { throw LinkLost(device: address, reason: .disconnected) }
             if let value = settings.read(c) { return value }
@@ -175,6 +178,22 @@ struct CommandApplyTests {
         #expect(queue.statuses == ["applied", "applied"])
         #expect(settings.goal == 3000)
         #expect(settings.shakeToEmpty)
+    }
+
+    @Test("a goal or shake-to-empty whose characteristic one connection does not show is tried again, not failed (a chaos seed found it)")
+    func characteristicMissingOnce() async throws {
+        let bottle = FakeBottle()
+        let rig = try SessionRig(bottle: bottle)
+        let settings = SettingsBottle()
+        let queue = MemoryQueue([.setGoal(3200), .shakeToEmpty(true)])
+        let first = ControlLink(FakeLink(bottle: bottle, clock: rig.clock, journal: rig.journal), settings: settings,
+                                hidden: [.bottleConfig, .deviceSettings])
+        _ = await session(rig, first, queue).run()
+        #expect(queue.statuses == ["pending", "pending"], "not offered on this connection: the next one tries again")
+        let second = ControlLink(FakeLink(bottle: bottle, clock: rig.clock, journal: rig.journal), settings: settings)
+        _ = await session(rig, second, queue).run()
+        #expect(queue.statuses == ["applied", "applied"])
+        #expect(settings.goal == 3200 && settings.shakeToEmpty)
     }
 
     @Test("a tare whose reply the link lost is reported failed and never written again", arguments: [false, true])

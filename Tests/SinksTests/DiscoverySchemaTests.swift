@@ -91,6 +91,6 @@ import Testing
         try check(tree(HomeAssistantDiscovery.payload(for: configuration)))
         try check(tree(HomeAssistantDiscovery.bridgePayload(for: configuration)))
         let goal = try #require(tree(HomeAssistantDiscovery.payload(for: configuration))["cmps"]?["goal_setting"])
-        #expect(goal["min"] == .int(1000) && goal["max"] == .int(4000) && goal["step"] == .int(50) && goal["unit_of_measurement"] == "mL")
+        #expect(goal["min"] == .int(1000) && goal["max"] == .int(4000) && goal["step"] == .int(1) && goal["unit_of_measurement"] == "mL")
     }
 }

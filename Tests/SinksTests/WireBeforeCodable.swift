@@ -1,7 +1,9 @@
 // What the code before Codable wrote (JSONValue and JSONSerialization, commit b8a6727), recorded
 // from it: one `name<TAB>text` per line. The wire and the saved state must not change, but for
 // one change made on purpose since: the goal number's `step` is 1, not 50 (`BottleGoal.stepML`:
-// the bottle, the page and the API take any whole millilitre).
+// the bottle, the page and the API take any whole millilitre); and a bottle command's answer
+// carries what it asks as numbers (`goal_ml`, `record_id`, `on`) as the `command` event does, not
+// the history's stored `argument` text.
 
 enum WireBeforeCodable {
     static let lines = #"""
@@ -188,8 +190,8 @@ command-result/action	{"action":"did-this","command":"action","id":"n-1","messag
 command-result/goal	{"command":"goal","message":"why \u0027so\u0027","status":"refused"}
 command-result/bottle-of	{"command":"tare","message":"why \u0027so\u0027","status":"refused"}
 command-result/none	{"command":null,"message":null,"status":"refused"}
-bottle-command-result/full	{"argument":"2600","command":"goal","id":4,"message":"set to 2600 \u0027ml\u0027","status":"applied"}
-bottle-command-result/bare	{"argument":null,"command":"tare","id":null,"message":null,"status":"refused"}
+bottle-command-result/full	{"command":"goal","goal_ml":2600,"id":4,"message":"set to 2600 \u0027ml\u0027","status":"applied"}
+bottle-command-result/bare	{"command":"tare","id":null,"message":null,"status":"refused"}
 config-command	{"config":{"key":"reminders.enabled","value":"true"}}
 daily-limit-command	{"config":{"key":"reminders.daily_limit","value":"false"}}
 ntfy/ritual	Actions: http, Did This, https://bridge.example/api/command, method=POST, headers.Content-Type=application/json, body='{"action":{"action":"did-this","id":"ritual-morning-2026-11-22"}}', clear=true; http, "Skip, today", https://bridge.example/api/command, method=POST, headers.Content-Type=application/json, body='{"action":{"action":"skip","id":"ritual-morning-2026-11-22"}}', clear=true | Authorization: Bearer tk_x | Content-Type: text/plain; charset=utf-8 | Priority: 3 | Tags: tea | Title: =?UTF-8?B?R29vZCBtb3JuaW5nIPCfkqc=?= || Tom's "daily" routine\nis ready \ \u{1F} </tag>

@@ -57,8 +57,8 @@ enum WireSamples {
     ]
 
     static let results: [(String, SinkCommandResult)] = [
-        ("full", SinkCommandResult(id: 4, command: "goal", argument: "2600", status: "applied", message: "set to 2600 'ml'")),
-        ("bare", SinkCommandResult(id: nil, command: "tare", argument: nil, status: "refused", message: nil)),
+        ("full", SinkCommandResult(id: 4, command: "goal", status: "applied", message: "set to 2600 'ml'", goalML: 2600)),
+        ("bare", SinkCommandResult(id: nil, command: "tare", status: "refused", message: nil)),
     ]
 }
 

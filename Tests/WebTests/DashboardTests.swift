@@ -48,7 +48,8 @@ import Testing
         defer { fixture.remove() }
         let record = try fixture.anaSecondDrinkToday
         try await fixture.withServer { port in
-            let form = [("Content-Type", "application/x-www-form-urlencoded")]
+            // As a browser posts the page's forms: asking for HTML.
+            let form = [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")]
             let goal = try await RawHTTP.send(port: port, "POST", "/actions/goal", headers: form, body: "bottle=AQ-ANA-0001&goal_ml=2300")
             #expect(goal.status == 303)
             #expect(goal.headers["location"] == "/?done=goal&goal_ml=2300")
@@ -80,6 +81,15 @@ import Testing
             let junk = try await RawHTTP.send(port: port, "POST", "/actions/delete", headers: form, body: "bottle=AQ-ANA-0001&record_id=x")
             #expect(junk.status == 303)
             #expect(junk.headers["location"] == "/?done=delete-refused")
+            // A client that does not ask for HTML (a script) gets design 3.6's 4xx JSON error, in
+            // the same words, and nothing changes.
+            let script = try await RawHTTP.send(port: port, "POST", "/actions/goal", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                                                body: "bottle=AQ-ANA-0001&goal_ml=10")
+            #expect(script.status == 422)
+            #expect(script.error == "10 ml is not a goal the bottle takes: give 1000 to 4000 ml.")
+            let scriptDelete = try await RawHTTP.send(port: port, "POST", "/actions/delete", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                                                      body: "bottle=AQ-ANA-0001&record_id=x")
+            #expect(scriptDelete.status == 422 && scriptDelete.headers["content-type"]?.hasPrefix("application/json") == true)
             // Two bottles and no bottle named: a refusal in web words, never command-line advice.
             let unnamed = try await RawHTTP.send(port: port, "POST", "/actions/goal", headers: form, body: "goal_ml=2200")
             let unnamedPage = try await RawHTTP.send(port: port, "GET", unnamed.headers["location"] ?? "/")

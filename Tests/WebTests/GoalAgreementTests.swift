@@ -23,7 +23,8 @@ import Testing
             for goal in [-1, 0, 999, 1000, 1001, 2210, 2225, 2500, 3999, 4000, 4001, 20000] {
                 // What a browser lets through (HTML's step mismatch counts from min).
                 let browser = (min...max).contains(goal) && (goal - min) % step == 0
-                let form = try await RawHTTP.send(port: port, "POST", "/actions/goal", headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                let form = try await RawHTTP.send(port: port, "POST", "/actions/goal",
+                                                  headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "text/html")],
                                                   body: "bottle=\(WebFixture.ana)&goal_ml=\(goal)")
                 let api = try await RawHTTP.send(port: port, "POST", "/api/v1/commands", headers: [("Content-Type", "application/json")],
                                                  body: #"{"command":"goal","goal_ml":\#(goal),"bottle":"\#(WebFixture.ana)"}"#)

@@ -14,7 +14,8 @@ import Testing
 @testable import Web
 
 @Suite struct PagePolishTests {
-    static let form = [("Content-Type", "application/x-www-form-urlencoded")]
+    /// As a browser posts the page's forms: asking for HTML (a script gets 4xx JSON refusals).
+    static let form = [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")]
 
     @Test func aPanelIsTitledByItsOwnerWithTheBottleUnderneath() throws {
         let fixture = try WebFixture(settings: ["bottle.\(WebFixture.ana).owner=Ana"])

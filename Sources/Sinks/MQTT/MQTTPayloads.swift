@@ -185,18 +185,26 @@ enum MQTTPayloads {
     }
 
     /// A bottle command's state on `…/command/result` (docs/design.md 3.5), as the `command` event:
-    /// `{"argument":"2600","command":"goal","id":4,"message":"…","status":"applied"}`.
+    /// `{"command":"goal","goal_ml":2600,"id":4,"message":"…","status":"applied"}`. What the
+    /// command asks is a number (`goal_ml`, `record_id`) or a flag (`on`), present for the
+    /// commands that have one, as in the JSON event; never the history's stored text.
     struct BottleCommandResult: WireMessage, Decodable, Equatable {
         @Nullable var id: Int?
         var command: String
-        @Nullable var argument: String?
         var status: String
         @Nullable var message: String?
+        var goalML: Int?
+        var recordID: Int?
+        var on: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case id, command, status, message, goalML = "goal_ml", recordID = "record_id", on
+        }
     }
 
     static func bottleCommandResult(_ result: SinkCommandResult) -> BottleCommandResult {
-        BottleCommandResult(id: result.id.map { Int($0) }, command: result.command, argument: result.argument, status: result.status,
-                            message: result.message)
+        BottleCommandResult(id: result.id.map { Int($0) }, command: result.command, status: result.status,
+                            message: result.message, goalML: result.goalML, recordID: result.recordID, on: result.on)
     }
 
     /// What Home Assistant's goal number publishes (`command_template`).

@@ -28,22 +28,29 @@ public struct SinkCommandResult: Sendable, Equatable {
     public var id: Int64?
     /// `goal`, `delete`, `tare`, `shake-to-empty`.
     public var command: String
-    public var argument: String?
     /// `pending`, `applied`, `failed`, or `refused` (never queued).
     public var status: String
     public var message: String?
     /// The bottle's serial or address, where a bridge has several; nil: the bridge's bottle.
     public var bottle: String?
+    /// What the command asks, as numbers, as the `command` event has them (docs/design.md 3.4):
+    /// a goal's millilitres, a delete's record id, shake-to-empty's on or off. Never the stored text.
+    public var goalML: Int?
+    public var recordID: Int?
+    public var on: Bool?
     /// The last command as the history keeps it, told again when the daemon starts: it is
     /// retained as the last command (Home Assistant's sensor), not answered anew.
     public var isReplay = false
 
-    public init(id: Int64?, command: String, argument: String?, status: String, message: String?, bottle: String? = nil) {
+    public init(id: Int64?, command: String, status: String, message: String?, bottle: String? = nil,
+                goalML: Int? = nil, recordID: Int? = nil, on: Bool? = nil) {
         self.bottle = bottle
         self.id = id
         self.command = command
-        self.argument = argument
         self.status = status
         self.message = message
+        self.goalML = goalML
+        self.recordID = recordID
+        self.on = on
     }
 }
