@@ -215,7 +215,7 @@ let package = Package(
         .testTarget(name: "HouseholdTests", dependencies: ["Household", "AquavateProtocol", "MQTT", "Sinks", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "Reminders"]),
-        .testTarget(name: "RemindingTests", dependencies: ["Reminding", "Settings", "History", "Reminders"]),
+        .testTarget(name: "RemindingTests", dependencies: ["Reminding", "Settings", "History", "Reminders", "Timekeeping"]),
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "Sinks", "MQTT", "Settings", "History", "Reminders", "BusTestSupport",
                                                           .product(name: "Logging", package: "swift-log")]),
         // `doctor`'s checks, in process on private buses and fake sysfs trees, and the built binary's `doctor`.

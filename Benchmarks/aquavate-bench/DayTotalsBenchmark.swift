@@ -1,6 +1,7 @@
 // Day totals over five years of history (docs/design.md 5: budget < 20 ms).
 
 import AquavateProtocol
+import Timekeeping
 import Foundation
 import History
 
@@ -19,7 +20,7 @@ enum DayTotalsBenchmark {
                 id += 1
             }
             if batch.count >= 500 {
-                _ = try? history.store(batch, bottle: "BENCH", at: Double(timestamp(of: batch)))
+                _ = try? history.store(batch, bottle: "BENCH", at: WallInstant(secondsSince1970: Double(timestamp(of: batch))))
                 batch.removeAll()
             }
         }

@@ -6,6 +6,7 @@
 //   swift run -c release aquavate-bench reminders [--days N]
 
 import Foundation
+import Timekeeping
 import Reminders
 
 enum ReminderYearBenchmark {
@@ -21,7 +22,7 @@ enum ReminderYearBenchmark {
             for slot in 0..<5 {
                 let drunk = start + Double(day * 86_400 + 25_200 + slot * 10_800 + Int.random(in: 0...3600, using: &random))
                 let stored = drunk + Double(Int.random(in: 30...2400, using: &random))
-                ledger.record(timestamp: drunk, amountML: Int.random(in: 250...750, using: &random), storedAt: stored)
+                ledger.record(timestamp: WallInstant(secondsSince1970: drunk), amountML: Int.random(in: 250...750, using: &random), storedAt: WallInstant(secondsSince1970: stored))
                 syncEnds.append(stored)
             }
         }
@@ -32,13 +33,13 @@ enum ReminderYearBenchmark {
         let ticks = days * 1440
         var nextSync = 0
         let begin = Measure.now()
-        for delivery in engine.start(at: start, ledger: ledger) { byKind[delivery.kind, default: 0] += 1 }
+        for delivery in engine.start(at: WallInstant(secondsSince1970: start), ledger: ledger) { byKind[delivery.kind, default: 0] += 1 }
         for minute in 0..<ticks {
             let t = start + Double(minute * 60)
-            for delivery in engine.tick(at: t, ledger: ledger) { byKind[delivery.kind, default: 0] += 1 }
+            for delivery in engine.tick(at: WallInstant(secondsSince1970: t), ledger: ledger) { byKind[delivery.kind, default: 0] += 1 }
             // Syncs ending within this minute, after its tick.
             while nextSync < syncEnds.count, syncEnds[nextSync] < t + 60 {
-                for delivery in engine.syncEnded(at: syncEnds[nextSync], newRecords: 1, ledger: ledger) {
+                for delivery in engine.syncEnded(at: WallInstant(secondsSince1970: syncEnds[nextSync]), newRecords: 1, ledger: ledger) {
                     byKind[delivery.kind, default: 0] += 1
                 }
                 nextSync += 1

@@ -4,6 +4,7 @@
 // replays a tenth of it first and compares the peaks.
 
 import AquavateCapture
+import Timekeeping
 import AquavateProtocol
 import Foundation
 import History
@@ -48,9 +49,9 @@ enum ReplayBenchmark {
         var remaining = records
         while remaining > 0 {
             let batch = min(600, remaining)
-            try? writer.write(.connect(at: t))
+            try? writer.write(.connect(at: WallInstant(secondsSince1970: t)))
             t += 0.1
-            try? writer.write(.write(at: t, .syncControl, value: SyncControl.start(count: batch, chunkSize: 17).encoded()))
+            try? writer.write(.write(at: WallInstant(secondsSince1970: t), .syncControl, value: SyncControl.start(count: batch, chunkSize: 17).encoded()))
             let chunks = (batch + 16) / 17
             for index in 0..<chunks {
                 let count = min(17, batch - index * 17)
@@ -62,13 +63,13 @@ enum ReplayBenchmark {
                     id += 1
                 }
                 t += 0.03
-                try? writer.write(.notify(at: t, .drinkData,
+                try? writer.write(.notify(at: WallInstant(secondsSince1970: t), .drinkData,
                                           value: DrinkDataChunk(chunkIndex: UInt16(index), totalChunks: UInt16(chunks), records: list).encoded()))
                 t += 0.005
-                try? writer.write(.write(at: t, .syncControl, value: SyncControl.ack.encoded()))
+                try? writer.write(.write(at: WallInstant(secondsSince1970: t), .syncControl, value: SyncControl.ack.encoded()))
             }
             t += 0.2
-            try? writer.write(.disconnect(at: t, reason: "local"))
+            try? writer.write(.disconnect(at: WallInstant(secondsSince1970: t), reason: "local"))
             t += 3600
             remaining -= batch
         }

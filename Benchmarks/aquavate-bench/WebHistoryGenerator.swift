@@ -5,6 +5,7 @@
 //   swift run -c release aquavate-bench web-history --db PATH
 
 import AquavateProtocol
+import Timekeeping
 import Foundation
 import History
 
@@ -25,11 +26,11 @@ enum WebHistoryGenerator {
             let begin = Measure.now()
             for bottle in 1...4 {
                 let serial = "AQ-BENCH-000\(bottle)"
-                let state = CurrentStateSnapshot(receivedAt: now - 300, bottleTime: 0, dailyTotalML: 0, bottleLevelML: 350 + bottle * 20,
+                let state = CurrentStateSnapshot(receivedAt: WallInstant(secondsSince1970: now - 300), bottleTime: 0, dailyTotalML: 0, bottleLevelML: 350 + bottle * 20,
                                                  batteryPercent: 60 + bottle * 8, unsyncedCount: 0, flagsRaw: 0)
                 try history.recordBottle(BottleRecord(id: serial, name: "Bottle \(bottle)", serial: serial,
                                                       address: "AA:BB:CC:00:00:0\(bottle)", goalML: 2000 + bottle * 250,
-                                                      lastSeen: now - 300, lastSync: now - 300, state: state))
+                                                      lastSeen: WallInstant(secondsSince1970: now - 300), lastSync: WallInstant(secondsSince1970: now - 300), state: state))
                 var id: UInt32 = 1
                 var day = start
                 while day < now {
@@ -41,7 +42,7 @@ enum WebHistoryGenerator {
                                                  bottleLevelML: 300, typeRaw: 0, flagsRaw: 0))
                         id += 1
                     }
-                    _ = try history.store(batch, bottle: serial, at: day + 86_000)
+                    _ = try history.store(batch, bottle: serial, at: WallInstant(secondsSince1970: day + 86_000))
                     drinks += batch.count
                     day += 86_400
                 }

@@ -1,4 +1,5 @@
 import AquavateProtocol
+import Timekeeping
 
 /// What a capture event records (the `op` field, docs/design.md 3.3).
 public enum CaptureOp: String, Sendable, CaseIterable {
@@ -11,7 +12,7 @@ public enum CaptureOp: String, Sendable, CaseIterable {
 /// `jsonLine()` writes those that are set, so a line read and written again says the same.
 public struct CaptureEvent: Sendable, Equatable {
     /// `t`: UTC seconds since 1970, with fraction.
-    public var time: Double
+    public var time: WallInstant
     public var op: CaptureOp
     /// `char`: required by `read`, `write` and `notify`.
     public var characteristic: CharacteristicRef?
@@ -29,7 +30,7 @@ public struct CaptureEvent: Sendable, Equatable {
     public var action: String?
 
     public init(
-        time: Double, op: CaptureOp, characteristic: CharacteristicRef? = nil, value: [UInt8]? = nil,
+        time: WallInstant, op: CaptureOp, characteristic: CharacteristicRef? = nil, value: [UInt8]? = nil,
         reason: String? = nil, text: String? = nil, intakeType: String? = nil,
         notificationID: String? = nil, action: String? = nil
     ) {
@@ -46,47 +47,47 @@ public struct CaptureEvent: Sendable, Equatable {
 
     // MARK: One factory per op
 
-    public static func connect(at time: Double) -> CaptureEvent {
+    public static func connect(at time: WallInstant) -> CaptureEvent {
         CaptureEvent(time: time, op: .connect)
     }
 
-    public static func disconnect(at time: Double, reason: String? = nil) -> CaptureEvent {
+    public static func disconnect(at time: WallInstant, reason: String? = nil) -> CaptureEvent {
         CaptureEvent(time: time, op: .disconnect, reason: reason)
     }
 
-    public static func read(at time: Double, _ characteristic: CharacteristicRef, value: [UInt8]) -> CaptureEvent {
+    public static func read(at time: WallInstant, _ characteristic: CharacteristicRef, value: [UInt8]) -> CaptureEvent {
         CaptureEvent(time: time, op: .read, characteristic: characteristic, value: value)
     }
 
-    public static func read(at time: Double, _ characteristic: Characteristic, value: [UInt8]) -> CaptureEvent {
+    public static func read(at time: WallInstant, _ characteristic: Characteristic, value: [UInt8]) -> CaptureEvent {
         read(at: time, .known(characteristic), value: value)
     }
 
-    public static func write(at time: Double, _ characteristic: CharacteristicRef, value: [UInt8]) -> CaptureEvent {
+    public static func write(at time: WallInstant, _ characteristic: CharacteristicRef, value: [UInt8]) -> CaptureEvent {
         CaptureEvent(time: time, op: .write, characteristic: characteristic, value: value)
     }
 
-    public static func write(at time: Double, _ characteristic: Characteristic, value: [UInt8]) -> CaptureEvent {
+    public static func write(at time: WallInstant, _ characteristic: Characteristic, value: [UInt8]) -> CaptureEvent {
         write(at: time, .known(characteristic), value: value)
     }
 
-    public static func notify(at time: Double, _ characteristic: CharacteristicRef, value: [UInt8]) -> CaptureEvent {
+    public static func notify(at time: WallInstant, _ characteristic: CharacteristicRef, value: [UInt8]) -> CaptureEvent {
         CaptureEvent(time: time, op: .notify, characteristic: characteristic, value: value)
     }
 
-    public static func notify(at time: Double, _ characteristic: Characteristic, value: [UInt8]) -> CaptureEvent {
+    public static func notify(at time: WallInstant, _ characteristic: Characteristic, value: [UInt8]) -> CaptureEvent {
         notify(at: time, .known(characteristic), value: value)
     }
 
-    public static func note(at time: Double, _ text: String) -> CaptureEvent {
+    public static func note(at time: WallInstant, _ text: String) -> CaptureEvent {
         CaptureEvent(time: time, op: .note, text: text)
     }
 
-    public static func log(at time: Double, type intakeType: String) -> CaptureEvent {
+    public static func log(at time: WallInstant, type intakeType: String) -> CaptureEvent {
         CaptureEvent(time: time, op: .log, intakeType: intakeType)
     }
 
-    public static func action(at time: Double, notificationID: String, action: String) -> CaptureEvent {
+    public static func action(at time: WallInstant, notificationID: String, action: String) -> CaptureEvent {
         CaptureEvent(time: time, op: .action, notificationID: notificationID, action: action)
     }
 
@@ -95,7 +96,7 @@ public struct CaptureEvent: Sendable, Equatable {
     /// What makes this event unfit for a capture file, or nil when it is fit: the rules the
     /// reader applies to each line (except time order, which needs the previous line).
     public func validationProblem() -> String? {
-        guard time.isFinite, time >= 0 else {
+        guard time.secondsSince1970.isFinite, time >= .epoch else {
             return "t must be a finite number ≥ 0 (seconds since 1970), got \(time)"
         }
         switch op {
@@ -121,7 +122,7 @@ public struct CaptureEvent: Sendable, Equatable {
     /// value the bottle sends is written as it arrives. `CaptureLineCodableTests` holds the line
     /// to the Codable encoding of the same values.
     public func jsonLine() -> String {
-        var line = "{\"t\":" + JSONText.number(time) + ",\"op\":\"" + op.rawValue + "\""
+        var line = "{\"t\":" + JSONText.number(time.secondsSince1970) + ",\"op\":\"" + op.rawValue + "\""
         if let characteristic { line += ",\"char\":" + JSONText.quoted(characteristic.captureText) }
         if let value { line += ",\"value\":\"" + Hex.encode(value) + "\"" }
         if let reason { line += ",\"reason\":" + JSONText.quoted(reason) }

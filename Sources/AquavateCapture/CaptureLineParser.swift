@@ -1,12 +1,13 @@
 import Foundation
 import AquavateProtocol
+import Timekeeping
 
 /// Turns the text of one line into a header or an event, with Foundation's JSON parser, and
 /// applies docs/design.md 3.3's rules. It remembers the time of the last accepted event, because an
 /// event earlier than it is rejected.
 struct CaptureLineParser {
     let file: String
-    private var lastTime: Double?
+    private var lastTime: WallInstant?
     private var lastTimeLine = 0
 
     init(file: String) {
@@ -110,7 +111,7 @@ struct CaptureLineParser {
         do {
             let time = try timeField(object)
             let op = try opField(object)
-            var event = CaptureEvent(time: time, op: op)
+            var event = CaptureEvent(time: WallInstant(secondsSince1970: time), op: op)
             if let charText = try optionalString(object, "char") {
                 guard let characteristic = CharacteristicRef(captureText: charText) else {
                     throw Problem("unknown char \(JSONText.quotedForMessage(charText)); expected a capture name (\(knownNames)) or a full UUID")

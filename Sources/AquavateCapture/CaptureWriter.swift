@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import Timekeeping
 #if canImport(Glibc)
 import Glibc
 private let systemWrite = Glibc.write
@@ -23,7 +24,7 @@ public final class CaptureWriter: Sendable {
     private struct OpenFile {
         /// -1 once closed.
         var descriptor: Int32
-        var lastTime: Double?
+        var lastTime: WallInstant?
     }
 
     /// Creates (or truncates) `path` and writes the header line. For a live recording, which

@@ -3,6 +3,7 @@
 // over the history; tests give it a list.
 
 import AquavateProtocol
+import Timekeeping
 
 /// A command waiting for the bottle.
 public struct QueuedCommand: Sendable, Hashable {
@@ -34,7 +35,7 @@ public enum CommandVerdict: Sendable, Hashable {
 
 public protocol BottleCommandQueue: Sendable {
     /// The commands to apply now, oldest first.
-    func pendingCommands(bottle: String, at time: Double) -> [QueuedCommand]
+    func pendingCommands(bottle: String, at time: WallInstant) -> [QueuedCommand]
     /// Takes the command in hand just before it is written, durably (`sending`): false when it is
     /// no longer pending (the person undid a delete while earlier commands were applied), and
     /// then it is not written. Claiming is what makes an undo and the session exclusive: without
@@ -42,6 +43,6 @@ public protocol BottleCommandQueue: Sendable {
     /// count a drink the bottle no longer holds. A session that dies after the claim leaves the
     /// command `sending`: the next connection repeats it when it may be applied twice, else
     /// reports it failed.
-    func claim(_ command: QueuedCommand, at time: Double) -> Bool
-    func finished(_ command: QueuedCommand, _ verdict: CommandVerdict, at time: Double)
+    func claim(_ command: QueuedCommand, at time: WallInstant) -> Bool
+    func finished(_ command: QueuedCommand, _ verdict: CommandVerdict, at time: WallInstant)
 }

@@ -10,6 +10,7 @@
 // returns; only then is the chunk's one ACK written; then `committed` says what they mean.
 
 import AquavateProtocol
+import Timekeeping
 
 /// What a connection to a bottle tells the bridge, in the order it happens.
 public protocol BottleObserver: Sendable {
@@ -17,7 +18,7 @@ public protocol BottleObserver: Sendable {
     /// writes the chunk's ACK only then; a throw writes none). Idempotent on (bottle, record_id,
     /// timestamp); results in the order of `records`. A record that cannot be a drink is
     /// quarantined here, not thrown: the chunk is still stored and acknowledged (design 3.4).
-    func store(_ records: [DrinkRecord], bottle: String, at storedAt: Double) throws -> [StoreResult]
+    func store(_ records: [DrinkRecord], bottle: String, at storedAt: WallInstant) throws -> [StoreResult]
 
     /// The chunk that `store` committed, once its ACK is written (or its writing failed): what
     /// the records mean beyond the database (the journal's lines, the reminders, the
@@ -25,40 +26,40 @@ public protocol BottleObserver: Sendable {
     func committed(_ results: [StoreResult], bottle: String)
 
     /// A Current State, read or notified.
-    func heard(_ current: CurrentState, at time: Double)
+    func heard(_ current: CurrentState, at time: WallInstant)
 
     /// The bottle's configuration (its goal). False when nothing was taken from it (a goal the
     /// bottle cannot hold).
     @discardableResult
-    func heard(_ config: BottleConfig, at time: Double) -> Bool
+    func heard(_ config: BottleConfig, at time: WallInstant) -> Bool
 
     /// The battery percentage (Battery1 or the GATT Battery Level).
-    func heardBattery(_ percent: Int, at time: Double)
+    func heardBattery(_ percent: Int, at time: WallInstant)
 
     /// Device Information, read at connection: the serial becomes the bottle's key.
-    func heard(_ identity: BottleIdentity, at time: Double)
+    func heard(_ identity: BottleIdentity, at time: WallInstant)
 
     /// Device Settings, read at connection and after a change.
-    func heard(_ settings: DeviceSettings, at time: Double)
+    func heard(_ settings: DeviceSettings, at time: WallInstant)
 
     /// The bottle's clock against the bridge's, before SET_TIME.
-    func heard(_ offset: BottleClockOffset, at time: Double)
+    func heard(_ offset: BottleClockOffset, at time: WallInstant)
 
     /// What an activity fetch returned after the sync (docs/protocol.md 6.6).
-    func heardActivity(motion: [MotionEvent], backpack: [BackpackSession], at time: Double)
+    func heardActivity(motion: [MotionEvent], backpack: [BackpackSession], at time: WallInstant)
 
     /// A sync round ended, its outcome from `SyncProgress.outcome` (the one rule). `refusal`: why
     /// a chunk was refused unacknowledged (its structure cannot be the sync's), when one was.
-    func syncEnded(_ outcome: SyncOutcome, records: Int, chunks: Int, refusal: String?, at time: Double)
+    func syncEnded(_ outcome: SyncOutcome, records: Int, chunks: Int, refusal: String?, at time: WallInstant)
 
     /// The connection ended (or the capture did).
-    func disconnected(at time: Double)
+    func disconnected(at time: WallInstant)
 }
 
 extension BottleObserver {
     /// Stores and says a chunk at once (replay: there is no ACK to wait for).
     @discardableResult
-    public func storeAndSay(_ records: [DrinkRecord], bottle: String, at storedAt: Double) throws -> [StoreResult] {
+    public func storeAndSay(_ records: [DrinkRecord], bottle: String, at storedAt: WallInstant) throws -> [StoreResult] {
         let results = try store(records, bottle: bottle, at: storedAt)
         committed(results, bottle: bottle)
         return results
@@ -71,14 +72,14 @@ public protocol DrinkKeeper: BottleObserver {}
 
 extension DrinkKeeper {
     public func committed(_ results: [StoreResult], bottle: String) {}
-    public func heard(_ current: CurrentState, at time: Double) {}
+    public func heard(_ current: CurrentState, at time: WallInstant) {}
     @discardableResult
-    public func heard(_ config: BottleConfig, at time: Double) -> Bool { true }
-    public func heardBattery(_ percent: Int, at time: Double) {}
-    public func heard(_ identity: BottleIdentity, at time: Double) {}
-    public func heard(_ settings: DeviceSettings, at time: Double) {}
-    public func heard(_ offset: BottleClockOffset, at time: Double) {}
-    public func heardActivity(motion: [MotionEvent], backpack: [BackpackSession], at time: Double) {}
-    public func syncEnded(_ outcome: SyncOutcome, records: Int, chunks: Int, refusal: String?, at time: Double) {}
-    public func disconnected(at time: Double) {}
+    public func heard(_ config: BottleConfig, at time: WallInstant) -> Bool { true }
+    public func heardBattery(_ percent: Int, at time: WallInstant) {}
+    public func heard(_ identity: BottleIdentity, at time: WallInstant) {}
+    public func heard(_ settings: DeviceSettings, at time: WallInstant) {}
+    public func heard(_ offset: BottleClockOffset, at time: WallInstant) {}
+    public func heardActivity(motion: [MotionEvent], backpack: [BackpackSession], at time: WallInstant) {}
+    public func syncEnded(_ outcome: SyncOutcome, records: Int, chunks: Int, refusal: String?, at time: WallInstant) {}
+    public func disconnected(at time: WallInstant) {}
 }

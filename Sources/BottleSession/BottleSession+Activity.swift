@@ -5,11 +5,12 @@
 // does not have) ends the fetch after a short wait. What arrived is reported; nothing here can
 // hold up or endanger the drinks, which are committed before this starts.
 
+import Timekeeping
 import AquavateProtocol
 
 extension BottleSession {
     /// How long one activity request waits for its answer.
-    static let activityAnswer = 2.0
+    static let activityAnswer: Duration = .seconds(2)
 
     func fetchActivityStats() async throws {
         guard link.offers(.activityStats) else { return }

@@ -14,11 +14,12 @@
 //   `sending` before the write and never written twice.
 // * shake-to-empty: Device Settings, read-modify-write of bit 0, checked by reading it back (3.7).
 
+import Timekeeping
 import AquavateProtocol
 
 extension BottleSession {
     /// How long the bottle has to confirm a delete with a Current State (docs/protocol.md 6.3).
-    static let deleteConfirmation = 5.0
+    static let deleteConfirmation: Duration = .seconds(5)
 
     /// A characteristic this connection does not show: tried again at the next connection (a few
     /// times, then failed), never failed at once. BlueZ drops a device's characteristics from the
@@ -82,14 +83,14 @@ extension BottleSession {
                 return .applied("the bottle confirmed the delete of #\(recordID)")
             }
         }
-        return .unconfirmed("the bottle did not confirm the delete of #\(recordID) within \(Int(Self.deleteConfirmation)) s")
+        return .unconfirmed("the bottle did not confirm the delete of #\(recordID) within \(Self.deleteConfirmation.components.seconds) s")
     }
 
     /// Handles the events already waiting (at most 32: a bottle flooding Current State cannot
     /// keep this going), so that what comes next was sent after what follows.
     private func takeWaitingEvents() async throws {
         for _ in 0..<32 {
-            guard try await nextEvent(until: clock.now + 0.001) != nil else { return }
+            guard try await nextEvent(until: clock.now + .milliseconds(1)) != nil else { return }
         }
     }
 

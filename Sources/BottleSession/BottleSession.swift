@@ -41,7 +41,7 @@ public final class BottleSession {
 
     private var report: SessionReport
     private var mtu: Int?
-    private var lastActivity: Double = 0
+    private var lastActivity: WallInstant = .epoch
     /// Records new to the history in the current round (counted at commit, before the ACK).
     private var roundNewRecords = 0
     /// The whole session ends by then, whatever the bottle does (`timing.sessionLimit`).
@@ -118,16 +118,16 @@ public final class BottleSession {
         // SET_TIME with UTC now, on every connection (5.1; the bottle's clock can be hours off) —
         // unless this machine's clock is not to be trusted: the bottle keeps any time
         // it is given (B9). The Current State above is the bottle's own clock (7.2.3-4 order).
-        let bottleTime = state.flatMap { try? CurrentState(decoding: $0) }.map { Double($0.timestamp) }
+        let bottleTime = state.flatMap { try? CurrentState(decoding: $0) }.map { WallInstant(secondsSince1970: Double($0.timestamp)) }
         if let stamp = state.flatMap({ try? CurrentState(decoding: $0) })?.timestamp,
-           let offset = BottleClockOffset(bottleTime: stamp, bridgeTime: clock.now) {
+           let offset = BottleClockOffset(bottleTime: stamp, bridgeTime: clock.now.secondsSince1970) {
             if let problem = offset.problem { logger.warning("\(bottleID): \(problem)") }
             observer.heard(offset, at: clock.now)
         }
         if let reason = setTime.reasonToWithhold(now: clock.now, bottleTime: bottleTime) {
             logger.warning("\(bottleID): SET_TIME withheld: \(reason)")
         } else {
-            try await write(.command, Command.setTime(UInt32(clamping: Int64(clock.now.rounded(.down)))).encoded())
+            try await write(.command, Command.setTime(UInt32(clamping: Int64(clock.now.secondsSince1970.rounded(.down)))).encoded())
         }
         if link.offers(.bottleConfig), let value = try await optional("read bottle-config", { try await read(.bottleConfig) }),
            let config = try? BottleConfig(decoding: value) {
@@ -228,7 +228,7 @@ public final class BottleSession {
             // chunk's time-out runs from the START or the last accepted chunk, not from the last
             // event, so a bottle that floods Current State (or anything else) cannot keep the
             // round alive; a lost link throws out of `nextEvent` (terminal, however often asked).
-            var chunkDeadline = clock.now + timing.firstChunk.seconds
+            var chunkDeadline = clock.now + timing.firstChunk
             while !progress.isComplete {
                 // 4.6: 3 s for the first chunk (none = an empty sync), 5 s between chunks.
                 let timeout = progress.hasData ? timing.betweenChunks : timing.firstChunk
@@ -244,7 +244,7 @@ public final class BottleSession {
                 switch progress.receive(bytes, viaRead: false) {
                 case .accept(let chunk, let skipped):
                     try await commitThenAck(chunk, skipped: skipped, progress: &progress)
-                    chunkDeadline = clock.now + timing.betweenChunks.seconds
+                    chunkDeadline = clock.now + timing.betweenChunks
                 case .rejected(let error):
                     // B1 / 4.4 rule 3: a truncated notification; the read (a long read) returns
                     // the whole chunk. Its echo comes back as a notification: SyncProgress calls
@@ -262,7 +262,7 @@ public final class BottleSession {
                         return end()
                     }
                     try await commitThenAck(chunk, skipped: skipped, progress: &progress)
-                    chunkDeadline = clock.now + timing.betweenChunks.seconds
+                    chunkDeadline = clock.now + timing.betweenChunks
                 case .implausible(let problem):
                     // A chunk whose structure cannot be this sync's. Not acknowledged: a real
                     // bottle keeps the records (marked only at the last ACK), and nothing of the
@@ -312,17 +312,17 @@ public final class BottleSession {
     /// every `timing.keepAliveInterval` (20 s, under the 30 s activity timer, B13) — only then,
     /// because PING is the only traffic that keeps the bottle awake on purpose.
     public func stayConnected(for duration: Duration, keepAwake: Bool) async throws {
-        let end = clock.now + duration.seconds
+        let end = clock.now + duration
         lastActivity = clock.now
         // Progress: each pass waits for an event or for the next PING or the end; a lost link
         // throws out of `nextEvent`.
         while clock.now < end {
             var wait = end - clock.now
-            if keepAwake { wait = min(wait, max(0, lastActivity + timing.keepAliveInterval.seconds - clock.now)) }
-            if wait > 0 {
+            if keepAwake { wait = min(wait, max(.zero, lastActivity + timing.keepAliveInterval - clock.now)) }
+            if wait > .zero {
                 _ = try await nextEvent(until: clock.now + wait)
             }
-            if keepAwake && clock.now < end && clock.now - lastActivity >= timing.keepAliveInterval.seconds {
+            if keepAwake && clock.now < end && clock.now - lastActivity >= timing.keepAliveInterval {
                 try await write(.command, Command.ping.encoded())
             }
         }
@@ -350,14 +350,14 @@ public final class BottleSession {
     /// at once, so a caller that treated `.lost` as just another event would spin (a full core
     /// and 100 MB a second when the bottle sleeps while an ACK's reply is pending).
     /// The session's own deadline (`timing.sessionLimit`) ends it here too.
-    func nextEvent(until deadline: Double) async throws -> LinkEvent? {
+    func nextEvent(until deadline: WallInstant) async throws -> LinkEvent? {
         // `deadline` is on the session's clock (tests drive it); the session's own limit is on
         // the monotonic clock, a safety net that no clock step can move.
         let limit = clock.timeLeft(until: sessionDeadline)
         guard limit > .zero else {
             throw SessionFailure("the session passed its limit of \(timing.sessionLimit); disconnecting (what was stored stays stored)")
         }
-        let remaining = deadline - clock.now
+        let remaining = (deadline - clock.now).inSeconds
         guard remaining > 0 else { return nil }
         let wait = min(Duration.milliseconds(Int64((remaining * 1000).rounded(.up))), limit)
         guard let event = await link.nextEvent(within: wait) else { return nil }

@@ -130,19 +130,19 @@ public final class CalibrationSession: Sendable {
             }
             let silence = phase == .waitFull ? timing.waitFullSilence : timing.silence
             let quiet = clock.now - changed
-            if quiet >= silence.seconds {
+            if quiet >= silence {
                 let what = "no new step for \(Int(silence.seconds)) s while the bottle was \(Self.describe(phase))"
                 onProgress(CalibrationProgress(phase: nil, line: "\(what): cancelling the calibration"))
                 _ = await cancelOnBottle()
                 return .timedOut(what)
             }
-            if clock.now - started >= timing.overall.seconds || clock.instant >= hardLimit {
+            if clock.now - started >= timing.overall || clock.instant >= hardLimit {
                 let what = "the calibration took longer than \(Int(timing.overall.seconds)) s"
                 onProgress(CalibrationProgress(phase: nil, line: "\(what): cancelling it"))
                 _ = await cancelOnBottle()
                 return .timedOut(what)
             }
-            let wait = min(timing.poll, Self.duration(silence.seconds - quiet))
+            let wait = min(timing.poll, Self.duration((silence - quiet).inSeconds))
             guard let event = await link.nextEvent(within: wait) else { continue }
             let state: CalibrationState
             switch event {
@@ -193,10 +193,10 @@ public final class CalibrationSession: Sendable {
             logger.notice("\(link.address): CANCEL_CALIBRATION could not be written: \(error)")
             return nil
         }
-        let deadline = clock.now + timing.cancelConfirmation.seconds
+        let deadline = clock.now + timing.cancelConfirmation
         // Progress: each pass takes one event or waits out the rest of the (short) deadline.
         while clock.now < deadline {
-            guard let event = await link.nextEvent(within: min(timing.poll, Self.duration(deadline - clock.now))) else {
+            guard let event = await link.nextEvent(within: min(timing.poll, Self.duration((deadline - clock.now).inSeconds))) else {
                 continue
             }
             switch event {

@@ -20,7 +20,7 @@ public final class SessionRecorder: Sendable {
 
     private struct RecorderState {
         var writer: CaptureWriter?
-        var lastTime: Double = 0
+        var lastTime: WallInstant = .epoch
         var failed = false
     }
 
@@ -31,7 +31,7 @@ public final class SessionRecorder: Sendable {
     }
 
     /// Opens the file (once) with a header describing the bottle.
-    public func begin(name: String?, address: String, mtu: Int?, at time: Double) {
+    public func begin(name: String?, address: String, mtu: Int?, at time: WallInstant) {
         state.withLock { state in
             guard state.writer == nil, !state.failed else { return }
             let header = CaptureHeader(
@@ -46,14 +46,14 @@ public final class SessionRecorder: Sendable {
         }
     }
 
-    public func connect(at time: Double) { write(.connect(at: time)) }
-    public func disconnect(at time: Double, reason: String) { write(.disconnect(at: time, reason: reason)) }
-    public func read(_ characteristic: Characteristic, _ value: [UInt8], at time: Double) { write(.read(at: time, characteristic, value: value)) }
-    public func wrote(_ characteristic: Characteristic, _ value: [UInt8], at time: Double) { write(.write(at: time, characteristic, value: value)) }
-    public func notified(_ characteristic: Characteristic, _ value: [UInt8], at time: Double) { write(.notify(at: time, characteristic, value: value)) }
+    public func connect(at time: WallInstant) { write(.connect(at: time)) }
+    public func disconnect(at time: WallInstant, reason: String) { write(.disconnect(at: time, reason: reason)) }
+    public func read(_ characteristic: Characteristic, _ value: [UInt8], at time: WallInstant) { write(.read(at: time, characteristic, value: value)) }
+    public func wrote(_ characteristic: Characteristic, _ value: [UInt8], at time: WallInstant) { write(.write(at: time, characteristic, value: value)) }
+    public func notified(_ characteristic: Characteristic, _ value: [UInt8], at time: WallInstant) { write(.notify(at: time, characteristic, value: value)) }
     /// A read of a characteristic the bottle protocol does not name (Device Information), by UUID.
-    public func read(uuid: String, _ value: [UInt8], at time: Double) { write(.read(at: time, .uuid(uuid.lowercased()), value: value)) }
-    public func note(_ text: String, at time: Double) { write(.note(at: time, text)) }
+    public func read(uuid: String, _ value: [UInt8], at time: WallInstant) { write(.read(at: time, .uuid(uuid.lowercased()), value: value)) }
+    public func note(_ text: String, at time: WallInstant) { write(.note(at: time, text)) }
 
     private func write(_ event: CaptureEvent) {
         state.withLock { state in

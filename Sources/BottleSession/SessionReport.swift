@@ -2,6 +2,7 @@
 // session as a whole ended. The daemon runs the reminder engine's after-sync rules from these.
 
 import AquavateProtocol
+import Timekeeping
 
 /// One START and what followed.
 public struct SyncRound: Sendable, Equatable {
@@ -15,7 +16,7 @@ public struct SyncRound: Sendable, Equatable {
     public var newRecords: Int
     public var outcome: SyncOutcome
     /// When it ended (the session's clock).
-    public var endedAt: Double
+    public var endedAt: WallInstant
     /// Why a chunk was refused unacknowledged (its structure cannot be the sync's), when one was.
     public var refusal: String? = nil
 }

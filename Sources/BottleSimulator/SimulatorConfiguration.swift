@@ -72,7 +72,7 @@ public struct SimulatorConfiguration: Sendable {
 
     /// A bottle holding `records` deterministic unsynced drinks that end just before `now`
     /// (see `RecordSource.generated`), with `faults`.
-    public init(records: Int, faults: [SimulatorFault] = [], now: Double = SystemClock().now) {
+    public init(records: Int, faults: [SimulatorFault] = [], now: WallInstant = SystemClock().now) {
         self.records = RecordSource.generated(count: records, endingAt: now)
         self.faults = faults
     }

@@ -48,7 +48,7 @@ final class LiveIngest: BottleObserver {
 
     // MARK: BottleObserver: the ingest's, with a watchdog mark at each step (each is progress)
 
-    func store(_ records: [DrinkRecord], bottle: String, at storedAt: Double) throws -> [StoreResult] {
+    func store(_ records: [DrinkRecord], bottle: String, at storedAt: WallInstant) throws -> [StoreResult] {
         let results = try ingest.store(records, bottle: bottle, at: storedAt)
         heartbeat.mark("\(results.count) record(s) stored")
         return results
@@ -58,51 +58,51 @@ final class LiveIngest: BottleObserver {
         ingest.committed(results, bottle: bottle)
     }
 
-    func heard(_ current: CurrentState, at time: Double) {
+    func heard(_ current: CurrentState, at time: WallInstant) {
         heartbeat.mark("current state received")
         ingest.heard(current, at: time)
     }
 
     @discardableResult
-    func heard(_ config: BottleConfig, at time: Double) -> Bool {
+    func heard(_ config: BottleConfig, at time: WallInstant) -> Bool {
         heartbeat.mark("bottle config received")
         return ingest.heard(config, at: time)
     }
 
-    func heardBattery(_ percent: Int, at time: Double) {
+    func heardBattery(_ percent: Int, at time: WallInstant) {
         heartbeat.mark("battery level received")
         ingest.heardBattery(percent, at: time)
     }
 
-    func heard(_ identity: BottleIdentity, at time: Double) {
+    func heard(_ identity: BottleIdentity, at time: WallInstant) {
         heartbeat.mark("device information read")
         ingest.heard(identity, at: time)
         // Before any drink of this session is published: the sinks name the bottle by it.
         if let bottle = try? ingest.history.bottleState(id: ingest.bottleID) { desk.identifyNow(bottle) }
     }
 
-    func heard(_ settings: DeviceSettings, at time: Double) {
+    func heard(_ settings: DeviceSettings, at time: WallInstant) {
         heartbeat.mark("device settings read")
         ingest.heard(settings, at: time)
     }
 
-    func heard(_ offset: BottleClockOffset, at time: Double) {
+    func heard(_ offset: BottleClockOffset, at time: WallInstant) {
         heartbeat.mark("bottle clock compared")
         ingest.heard(offset, at: time)
     }
 
-    func heardActivity(motion: [MotionEvent], backpack: [BackpackSession], at time: Double) {
+    func heardActivity(motion: [MotionEvent], backpack: [BackpackSession], at time: WallInstant) {
         heartbeat.mark("activity fetched")
         ingest.heardActivity(motion: motion, backpack: backpack, at: time)
     }
 
-    func syncEnded(_ outcome: SyncOutcome, records: Int, chunks: Int, refusal: String?, at time: Double) {
+    func syncEnded(_ outcome: SyncOutcome, records: Int, chunks: Int, refusal: String?, at time: WallInstant) {
         heartbeat.mark("sync round ended (\(outcome.rawValue))")
         ingest.syncEnded(outcome, records: records, chunks: chunks, refusal: refusal, at: time)
         syncs?.count(bottle: ingest.bottleID, outcome: outcome.rawValue)
     }
 
-    func disconnected(at time: Double) {
+    func disconnected(at time: WallInstant) {
         ingest.disconnected(at: time)
     }
 
@@ -116,7 +116,7 @@ final class LiveIngest: BottleObserver {
     private static func log(_ event: BridgeEvent, timeZone: TimeZone, logger: Logger) {
         switch event {
         case .drink(let drink) where drink.isNew:
-            let when = LocalTimeText.format(Double(drink.timestamp), in: timeZone)
+            let when = LocalTimeText.format(WallInstant(secondsSince1970: Double(drink.timestamp)), in: timeZone)
             logger.info("drink #\(drink.recordID) at \(when): \(drink.amountML) ml\(drink.deleted ? " (deleted)" : "")")
         case .sync(let sync):
             let quarantined = sync.quarantined > 0 ? ", \(sync.quarantined) quarantined" : ""

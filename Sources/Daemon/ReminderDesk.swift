@@ -214,7 +214,7 @@ public actor ReminderDesk {
     public struct GatedReminder: Sendable {
         public var id: String
         public var kind: String
-        public var time: Double
+        public var time: WallInstant
     }
 
     private let deliveryGate = Locked<DeliveryGate?>(nil)
@@ -251,10 +251,10 @@ public actor ReminderDesk {
     }
 
     /// The latest instant the desk was told (a seat made between events starts there).
-    private var lastInstant: Double = 0
+    private var lastInstant: WallInstant = .epoch
 
     /// Ticks up to `instant` (runs the on-start rules the first time).
-    public func advance(to instant: Double) {
+    public func advance(to instant: WallInstant) {
         lastInstant = max(lastInstant, instant)
         for seat in seats {
             seat.runner.advance(to: instant)
@@ -288,11 +288,11 @@ public actor ReminderDesk {
     /// A new drink was stored: published as an event (MQTT).
     public func drinkStored(_ record: DrinkRecord, bottle key: String? = nil) {
         storedHere?()
-        hub?.publish(SinkDrink(recordID: Int(record.recordID), time: Double(record.timestamp), amountML: Int(record.amountML),
+        hub?.publish(SinkDrink(recordID: Int(record.recordID), time: WallInstant(secondsSince1970: Double(record.timestamp)), amountML: Int(record.amountML),
                                bottleLevelML: Int(record.bottleLevelML), type: record.kind.rawValue, bottle: key))
     }
 
-    public func syncEnded(at instant: Double, newRecords: Int, bottle key: String? = nil) {
+    public func syncEnded(at instant: WallInstant, newRecords: Int, bottle key: String? = nil) {
         let seat = seat(or: key)
         if newRecords > 0 { storedHere?() }
         seat.runner.advance(to: instant)
@@ -300,21 +300,21 @@ public actor ReminderDesk {
         publishState(seat, at: instant)
     }
 
-    public func currentState(lowBattery: Bool, batteryPercent: Int, at instant: Double, bottle key: String? = nil) {
+    public func currentState(lowBattery: Bool, batteryPercent: Int, at instant: WallInstant, bottle key: String? = nil) {
         let seat = seat(or: key)
         seat.runner.advance(to: instant)
         seat.runner.currentState(lowBattery: lowBattery, batteryPercent: batteryPercent, at: instant)
         publishState(seat, at: instant)
     }
 
-    public func connection(_ connected: Bool, at instant: Double, bottle key: String? = nil) {
+    public func connection(_ connected: Bool, at instant: WallInstant, bottle key: String? = nil) {
         let seat = seat(or: key)
         seat.connected = connected
         publishState(seat, at: instant)
     }
 
     /// The bottle's serial was read: its reminders move with its history (History.moveBottle).
-    private func identified(previous: String, serial: String, at instant: Double) {
+    private func identified(previous: String, serial: String, at instant: WallInstant) {
         guard let seat = seats.first(where: { $0.key == previous }) else { return }
         if let existing = seats.first(where: { $0.key == serial }), existing !== seat {
             // The serial already had its reminders (a bottle seen under two addresses): keep those.
@@ -327,7 +327,7 @@ public actor ReminderDesk {
     }
 
     /// The bottle told us its goal.
-    public func bottleGoal(_ goal: Int, at instant: Double, bottle key: String? = nil) {
+    public func bottleGoal(_ goal: Int, at instant: WallInstant, bottle key: String? = nil) {
         let seat = seat(or: key)
         guard goal != seat.bottleGoal else { return }
         seat.bottleGoal = goal
@@ -336,7 +336,7 @@ public actor ReminderDesk {
     }
 
     /// A command from a sink: `config set`, a manual intake, a notification's button.
-    public func handle(_ command: SinkCommand, at instant: Double) {
+    public func handle(_ command: SinkCommand, at instant: WallInstant) {
         advance(to: instant)
         switch command {
         case .configSet(let key, let value):
@@ -406,7 +406,7 @@ public actor ReminderDesk {
 
     /// A bottle command from a sink (Home Assistant's goal, tare, shake-to-empty, delete): the same
     /// checks and queue as `aquavate-bridge bottle …`; the answer goes back through the sinks.
-    private func queueBottleCommand(_ request: SinkBottleCommand, bottle: String?, at instant: Double) {
+    private func queueBottleCommand(_ request: SinkBottleCommand, bottle: String?, at instant: WallInstant) {
         let asked: BottleRequest
         switch request {
         case .goal(let goal): asked = .goal(goal)
@@ -458,7 +458,7 @@ public actor ReminderDesk {
     /// Start Ritual (docs/reminders.md 6): "open" the ritual where a person is — the ritual's text
     /// again through the sinks, as an event of kind `ritual_started` (a desktop notification, an
     /// MQTT event Home Assistant automations can react to, a push).
-    private func startRitual(_ notificationID: String, at instant: Double) {
+    private func startRitual(_ notificationID: String, at instant: WallInstant) {
         let engineID = route(notificationID).1
         let delivered = (try? history.deliveredNotifications())?.last { $0.id == engineID }
         hub?.deliver(SinkNotification(id: notificationID + "-started", kind: SinkNotification.Kind.ritualStarted,
@@ -468,7 +468,7 @@ public actor ReminderDesk {
 
     /// Pace, urgency, deficit and today's reminder count (`status`) of bottle `key` (nil: the
     /// most recently adopted).
-    public func status(at instant: Double, bottle key: String? = nil) -> HydrationStatus {
+    public func status(at instant: WallInstant, bottle key: String? = nil) -> HydrationStatus {
         (key.flatMap { key in seats.first { $0.key == key } } ?? seats[0]).runner.status(at: instant)
     }
 
@@ -476,15 +476,15 @@ public actor ReminderDesk {
     public var bottles: [String?] { seats.map(\.key) }
 
     /// When something is due between minute ticks.
-    public var nextFireTime: Double? { seats.compactMap { $0.runner.engine.nextFireTime }.min() }
+    public var nextFireTime: WallInstant? { seats.compactMap { $0.runner.engine.nextFireTime }.min() }
 
-    private func reloadSettings(_ seat: Seat, at instant: Double) {
+    private func reloadSettings(_ seat: Seat, at instant: WallInstant) {
         let reachable = hub?.reachesAPerson ?? seat.runner.engine.reminderSettings.personReachable
         seat.runner.updateSettings(Self.settings(for: seat.key, bottleGoal: seat.bottleGoal, personReachable: reachable, context), at: instant)
     }
 
     /// The retained state for Home Assistant.
-    private func publishState(_ seat: Seat, at instant: Double, onlyIfChanged: Bool = false) {
+    private func publishState(_ seat: Seat, at instant: WallInstant, onlyIfChanged: Bool = false) {
         // Nobody takes it (only the journal): not worth the status and the database reads, a
         // chunk at a time during a sync.
         guard let hub, hub.publishesState else { return }
@@ -510,7 +510,7 @@ public actor ReminderDesk {
         snapshot.dayStart = dayStart
         snapshot.lastSeen = bottle?.lastSeen
         snapshot.lastDrinkML = lastDrink.map { Int($0.amountML) }
-        snapshot.lastDrinkTime = lastDrink.map { Double($0.timestamp) }
+        snapshot.lastDrinkTime = lastDrink.map { WallInstant(secondsSince1970: Double($0.timestamp)) }
         snapshot.remindersEnabled = view.remindersEnabled
         snapshot.pendingGoalML = pendingGoal
         snapshot.pendingShakeToEmpty = pendingShake
@@ -574,9 +574,9 @@ public struct ReminderTicker: Service {
             // always in the future) and advances the desk once.
             while !Task.isCancelled {
                 let now = clock.now
-                var wake = ((now / 60).rounded(.down) + 1) * 60
+                var wake = WallInstant(secondsSince1970: ((now.secondsSince1970 / 60).rounded(.down) + 1) * 60)
                 if let due = await desk.nextFireTime, due > now { wake = min(wake, due) }
-                let sleep = Duration.milliseconds(Int64(((wake - now) * 1000).rounded(.up)))
+                let sleep = Duration.milliseconds(Int64(((wake - now).inSeconds * 1000).rounded(.up)))
                 heartbeat.waiting(for: sleep, "waiting for the next reminder tick")
                 try await clock.sleep(for: sleep)
                 await desk.advance(to: clock.now)

@@ -1,6 +1,7 @@
 // Arguments refused before they reach SQL: bad input never half-stores.
 
 import Foundation
+import Timekeeping
 
 enum ArgumentChecks {
     /// A bottle key must name something (an address or a serial).
@@ -12,8 +13,8 @@ enum ArgumentChecks {
     }
 
     /// A bridge-clock instant: finite UTC seconds.
-    static func instant(_ value: Double, _ name: String) throws -> Double {
-        guard value.isFinite else {
+    static func instant(_ value: WallInstant, _ name: String) throws -> WallInstant {
+        guard value.secondsSince1970.isFinite else {
             throw HistoryError.invalidArgument(what: "\(name) \(value)", expected: "finite UTC seconds since 1970")
         }
         return value
@@ -21,8 +22,8 @@ enum ArgumentChecks {
 
     /// An instant as whole seconds (floor), clamped far outside any u32 record timestamp so that
     /// range arithmetic cannot overflow.
-    static func seconds(_ value: Double, _ name: String) throws -> Int64 {
+    static func seconds(_ value: WallInstant, _ name: String) throws -> Int64 {
         let limit = Double(Int64(1) << 40)
-        return Int64(min(max(try instant(value, name), -limit), limit).rounded(.down))
+        return Int64(min(max(try instant(value, name).secondsSince1970, -limit), limit).rounded(.down))
     }
 }

@@ -4,6 +4,7 @@
 // so one the bottle did not take stays visible as `failed` with the reason.
 
 import GRDB
+import Timekeeping
 
 /// One queued command.
 public struct StoredCommand: Sendable, Hashable {
@@ -23,8 +24,8 @@ public struct StoredCommand: Sendable, Hashable {
     public var status: Status
     public var message: String?
     public var attempts: Int
-    public var createdAt: Double
-    public var updatedAt: Double
+    public var createdAt: WallInstant
+    public var updatedAt: WallInstant
 }
 
 extension StoredCommand: FetchableRecord {
@@ -39,8 +40,8 @@ extension StoredCommand: FetchableRecord {
         status = Status(rawValue: raw) ?? .failed
         message = try row.decode(String?.self, forColumn: "message")
         attempts = try row.decode(Int.self, forColumn: "attempts")
-        createdAt = try row.decode(Double.self, forColumn: "created_at")
-        updatedAt = try row.decode(Double.self, forColumn: "updated_at")
+        createdAt = try row.decode(WallInstant.self, forColumn: "created_at")
+        updatedAt = try row.decode(WallInstant.self, forColumn: "updated_at")
     }
 }
 
@@ -49,7 +50,7 @@ extension DrinkHistory {
     /// goal replaces a pending goal: it is marked failed, "replaced by …"). Returns the new one.
     @discardableResult
     public func queueCommand(bottle: String, command: String, argument: String?, replacing: Bool,
-                             at time: Double) throws -> StoredCommand {
+                             at time: WallInstant) throws -> StoredCommand {
         let bottle = try ArgumentChecks.bottle(bottle)
         let time = try ArgumentChecks.instant(time, "command time")
         return try write("queueing \(command) for \(bottle)") { db in
@@ -91,7 +92,7 @@ extension DrinkHistory {
     @discardableResult
     /// Marks a pending command `sending`, in one statement, and says whether it was still pending:
     /// the session's claim, exclusive with `undoDelete` (which only withdraws a pending one).
-    public func claimCommand(id: Int64, attempted: Bool, at time: Double) throws -> Bool {
+    public func claimCommand(id: Int64, attempted: Bool, at time: WallInstant) throws -> Bool {
         let time = try ArgumentChecks.instant(time, "command time")
         return try write("claiming bottle command \(id)") { db in
             try db.execute(sql: """
@@ -103,7 +104,7 @@ extension DrinkHistory {
     }
 
     public func updateCommand(id: Int64, status: StoredCommand.Status, message: String?, attempted: Bool = false,
-                              at time: Double) throws -> StoredCommand? {
+                              at time: WallInstant) throws -> StoredCommand? {
         let time = try ArgumentChecks.instant(time, "command time")
         return try write("updating bottle command \(id)") { db in
             try db.execute(sql: """

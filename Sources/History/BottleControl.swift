@@ -3,6 +3,7 @@
 // that exists, a bottle that is adopted — and the same queue.
 
 import AquavateProtocol
+import Timekeeping
 
 /// What a person asks, before it is checked.
 public enum BottleRequest: Sendable, Hashable {
@@ -49,7 +50,7 @@ public struct BottleControl: Sendable {
     /// counting), and on the bottle at its next connection. Returns the queued command and, for
     /// a delete, the drink as it now stands.
     @discardableResult
-    public func queue(_ request: BottleRequest, bottle name: String?, at time: Double) throws -> (StoredCommand, StoredDrink?) {
+    public func queue(_ request: BottleRequest, bottle name: String?, at time: WallInstant) throws -> (StoredCommand, StoredDrink?) {
         let bottle = try bottle(named: name)
         let action: BottleAction
         var drink: StoredDrink?

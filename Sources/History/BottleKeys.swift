@@ -5,6 +5,7 @@
 // under its address, then synced live) is kept once.
 
 import GRDB
+import Timekeeping
 
 extension DrinkHistory {
     /// The key of the bottle with this Bluetooth address: the serial when one was read, else the
@@ -77,7 +78,7 @@ extension DrinkHistory {
                 merged.lastSeen = [merged.lastSeen, previous.lastSeen].compactMap { $0 }.max()
                 merged.lastSync = [merged.lastSync, previous.lastSync].compactMap { $0 }.max()
                 merged.idResetAt = [merged.idResetAt, previous.idResetAt].compactMap { $0 }.max()
-                if (previous.state?.receivedAt ?? -.infinity) > (merged.state?.receivedAt ?? -.infinity) { merged.state = previous.state }
+                if (previous.state?.receivedAt.secondsSince1970 ?? -.infinity) > (merged.state?.receivedAt.secondsSince1970 ?? -.infinity) { merged.state = previous.state }
                 merged.firmware = merged.firmware ?? previous.firmware
                 merged.model = merged.model ?? previous.model
                 merged.shakeToEmpty = merged.shakeToEmpty ?? previous.shakeToEmpty
@@ -99,7 +100,7 @@ extension DrinkHistory {
     /// Stops adopting a bottle: its row goes (the daemon no longer remembers it), its drinks and
     /// activity stay, its pending commands fail. Returns false when no such bottle is known.
     @discardableResult
-    public func forgetBottle(id: String, at time: Double) throws -> Bool {
+    public func forgetBottle(id: String, at time: WallInstant) throws -> Bool {
         let id = try ArgumentChecks.bottle(id)
         return try write("forgetting bottle \(id)") { db in
             guard try BottleRecord.fetchOne(db, key: id) != nil else { return false }
@@ -117,7 +118,7 @@ extension DrinkHistory {
     /// A connection to the bottle with `address` began at `time`: its row (under its key, the
     /// serial once read) takes the advertised name, the address and the time. Returns the key.
     @discardableResult
-    public func recordConnection(address: String, name: String?, at time: Double) throws -> String {
+    public func recordConnection(address: String, name: String?, at time: WallInstant) throws -> String {
         let address = address.uppercased()
         let key = try bottleKey(forAddress: address)
         // Stated again at the next connection: no fsync of its own (`updateBottle`).

@@ -1,11 +1,12 @@
 // What the bridge remembers about each bottle between connections.
 
 import GRDB
+import Timekeeping
 
 /// The last Current State a bottle sent (docs/protocol.md 3.1), as plain numbers.
 public struct CurrentStateSnapshot: Sendable, Hashable {
     /// Bridge clock (UTC seconds) when it was received.
-    public var receivedAt: Double
+    public var receivedAt: WallInstant
     /// The snapshot's own timestamp (bottle time).
     public var bottleTime: UInt32
     /// The bottle's UTC-day total (not the bridge's day total, docs/reminders.md 0).
@@ -16,7 +17,7 @@ public struct CurrentStateSnapshot: Sendable, Hashable {
     /// The flags byte as sent.
     public var flagsRaw: UInt8
 
-    public init(receivedAt: Double, bottleTime: UInt32, dailyTotalML: Int, bottleLevelML: Int,
+    public init(receivedAt: WallInstant, bottleTime: UInt32, dailyTotalML: Int, bottleLevelML: Int,
                 batteryPercent: Int, unsyncedCount: Int, flagsRaw: UInt8) {
         self.receivedAt = receivedAt
         self.bottleTime = bottleTime
@@ -38,11 +39,11 @@ public struct SyncRefusal: Sendable, Hashable {
     /// Why the chunk was refused, one line.
     public var reason: String
     /// Bridge clock of the first connection that ended with this refusal.
-    public var since: Double
+    public var since: WallInstant
     /// Connections in a row that ended with it.
     public var connections: Int
 
-    public init(reason: String, since: Double, connections: Int) {
+    public init(reason: String, since: WallInstant, connections: Int) {
         self.reason = reason
         self.since = since
         self.connections = connections
@@ -62,11 +63,11 @@ public struct BottleRecord: Sendable, Hashable {
     /// The bottle's own daily goal (Bottle Config), when read.
     public var goalML: Int?
     /// Bridge clock of the last advertisement or connection.
-    public var lastSeen: Double?
+    public var lastSeen: WallInstant?
     /// Bridge clock of the last completed sync.
-    public var lastSync: Double?
+    public var lastSync: WallInstant?
     /// Bridge clock when a sync last showed the bottle restarting its record ids (B14).
-    public var idResetAt: Double?
+    public var idResetAt: WallInstant?
     public var state: CurrentStateSnapshot?
     /// Device Information (docs/protocol.md 2.1), when read.
     public var firmware: String?
@@ -86,8 +87,8 @@ public struct BottleRecord: Sendable, Hashable {
     public var refusal: SyncRefusal?
 
     public init(id: String, name: String? = nil, serial: String? = nil, address: String? = nil,
-                goalML: Int? = nil, lastSeen: Double? = nil, lastSync: Double? = nil,
-                idResetAt: Double? = nil, state: CurrentStateSnapshot? = nil) {
+                goalML: Int? = nil, lastSeen: WallInstant? = nil, lastSync: WallInstant? = nil,
+                idResetAt: WallInstant? = nil, state: CurrentStateSnapshot? = nil) {
         self.id = id
         self.name = name
         self.serial = serial
@@ -109,10 +110,10 @@ extension BottleRecord: FetchableRecord, PersistableRecord {
         serial = try row.decode(String?.self, forColumn: "serial")
         address = try row.decode(String?.self, forColumn: "address")
         goalML = try row.decode(Int?.self, forColumn: "goal_ml")
-        lastSeen = try row.decode(Double?.self, forColumn: "last_seen")
-        lastSync = try row.decode(Double?.self, forColumn: "last_sync")
-        idResetAt = try row.decode(Double?.self, forColumn: "id_reset_at")
-        if let receivedAt = try row.decode(Double?.self, forColumn: "state_at") {
+        lastSeen = try row.decode(WallInstant?.self, forColumn: "last_seen")
+        lastSync = try row.decode(WallInstant?.self, forColumn: "last_sync")
+        idResetAt = try row.decode(WallInstant?.self, forColumn: "id_reset_at")
+        if let receivedAt = try row.decode(WallInstant?.self, forColumn: "state_at") {
             state = CurrentStateSnapshot(
                 receivedAt: receivedAt,
                 bottleTime: try row.decode(UInt32.self, forColumn: "state_timestamp"),
@@ -133,7 +134,7 @@ extension BottleRecord: FetchableRecord, PersistableRecord {
         battery = try row.decode(Int?.self, forColumn: "battery_level")
         if let reason = try row.decode(String?.self, forColumn: "refusal") {
             refusal = SyncRefusal(reason: reason,
-                                  since: try row.decode(Double?.self, forColumn: "refusal_since") ?? 0,
+                                  since: try row.decode(WallInstant?.self, forColumn: "refusal_since") ?? .epoch,
                                   connections: try row.decode(Int?.self, forColumn: "refusal_count") ?? 1)
         }
     }
@@ -235,7 +236,7 @@ extension DrinkHistory {
 
     /// Records that `bottle` restarted its record ids at `at` (B14): `highestRecordID` then
     /// considers only drinks stored from `at` on.
-    public func recordIDReset(bottle: String, at: Double) throws {
+    public func recordIDReset(bottle: String, at: WallInstant) throws {
         let at = try ArgumentChecks.instant(at, "id reset time")
         try updateBottle(id: bottle) { $0.idResetAt = at }
     }

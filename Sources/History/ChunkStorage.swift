@@ -5,6 +5,7 @@
 // writer can come between the look and the store.
 
 import AquavateProtocol
+import Timekeeping
 import GRDB
 
 /// What storing one chunk did.
@@ -29,7 +30,7 @@ extension DrinkHistory {
     ///   - timeShift: seconds the bottle's stamps run ahead of UTC (a whole-hour zone offset set
     ///     over USB, docs/protocol.md 5.2): drinks are stored that much earlier, their own stamp
     ///     kept as `raw_timestamp`. Results carry the records as stored.
-    public func storeChunk(_ records: [DrinkRecord], bottle: String, at storedAt: Double,
+    public func storeChunk(_ records: [DrinkRecord], bottle: String, at storedAt: WallInstant,
                            bounds: RecordBounds? = nil, timeShift: Int = 0) throws -> StoredChunk {
         let bottle = try ArgumentChecks.bottle(bottle)
         let storedAt = try ArgumentChecks.instant(storedAt, "storage time")
@@ -65,7 +66,7 @@ extension DrinkHistory {
     /// holds (erased flash reads as all FF with the deleted bit set, TV11), and is otherwise
     /// dropped; anything else goes to the quarantine.
     private static func setAside(_ record: DrinkRecord, problems: [RecordProblem], bounds: RecordBounds?,
-                                 bottle: String, at storedAt: Double, in db: Database) throws -> StoreOutcome {
+                                 bottle: String, at storedAt: WallInstant, in db: Database) throws -> StoreOutcome {
         if record.isDeleted {
             guard let stored = try fetchDrink(bottle: bottle, recordID: record.recordID, timestamp: record.timestamp, in: db) else {
                 return .strayTombstone

@@ -26,19 +26,19 @@ extension DrinkHistory {
     /// A drink counts when its amount is > 0 and it is not deleted. With `knownAt`, the history
     /// as the bridge knew it at that instant: drinks stored at or before it, and not deleted at
     /// or before it. All bottles are summed unless `bottle` is given.
-    public func dayTotals(timeZone: TimeZone, from: Double? = nil, to: Double? = nil,
-                          knownAt: Double? = nil, bottle: String? = nil) throws -> [DayTotal] {
+    public func dayTotals(timeZone: TimeZone, from: WallInstant? = nil, to: WallInstant? = nil,
+                          knownAt: WallInstant? = nil, bottle: String? = nil) throws -> [DayTotal] {
         let clock = LocalClock(timeZone: timeZone)
-        let firstDay = try from.map { clock.wallClockUncached(at: Double(try ArgumentChecks.seconds($0, "from"))).day.daysSince1970 }
+        let firstDay = try from.map { clock.wallClockUncached(at: WallInstant(secondsSince1970: Double(try ArgumentChecks.seconds($0, "from")))).day.daysSince1970 }
         // `to` is excluded: its day counts only when an earlier instant lies in it.
-        let lastDay = try to.map { clock.wallClockUncached(at: Double(try ArgumentChecks.seconds($0.nextDown, "to"))).day.daysSince1970 }
+        let lastDay = try to.map { clock.wallClockUncached(at: WallInstant(secondsSince1970: Double(try ArgumentChecks.seconds($0.nextDown, "to")))).day.daysSince1970 }
         if let firstDay, let lastDay, lastDay < firstDay { return [] }
         return try totals(clock: clock, first: firstDay, last: lastDay, knownAt: knownAt, bottle: bottle)
     }
 
     /// Day totals of the local dates `days` (inclusive), e.g. the last N days for `history`.
     public func dayTotals(timeZone: TimeZone, days range: ClosedRange<LocalDay>,
-                          knownAt: Double? = nil, bottle: String? = nil) throws -> [DayTotal] {
+                          knownAt: WallInstant? = nil, bottle: String? = nil) throws -> [DayTotal] {
         try totals(clock: LocalClock(timeZone: timeZone), first: range.lowerBound.daysSince1970,
                    last: range.upperBound.daysSince1970, knownAt: knownAt, bottle: bottle)
     }
@@ -58,7 +58,7 @@ extension DrinkHistory {
                 """)
             let rows = try Row.fetchCursor(statement, arguments: [Int64(first) * 86_400 - margin, Int64(last + 1) * 86_400 + margin])
             while let row = try rows.next() {
-                let day = clock.day(at: Double(row[1] as Int64)).daysSince1970
+                let day = clock.day(at: WallInstant(secondsSince1970: Double(row[1] as Int64))).daysSince1970
                 guard day >= first, day <= last else { continue }
                 sums[row[0] as String, default: DaySums()].add(row[2], on: day)
             }
@@ -71,10 +71,10 @@ extension DrinkHistory {
 
     /// The total of the local day (in `timeZone`) that contains `instant`: 24 hours, or 23 / 25
     /// on a DST change. Zero drinks when there are none.
-    public func dayTotal(containing instant: Double, timeZone: TimeZone, knownAt: Double? = nil,
+    public func dayTotal(containing instant: WallInstant, timeZone: TimeZone, knownAt: WallInstant? = nil,
                          bottle: String? = nil) throws -> DayTotal {
         let clock = LocalClock(timeZone: timeZone)
-        let day = clock.wallClockUncached(at: Double(try ArgumentChecks.seconds(instant, "instant"))).day.daysSince1970
+        let day = clock.wallClockUncached(at: WallInstant(secondsSince1970: Double(try ArgumentChecks.seconds(instant, "instant")))).day.daysSince1970
         let found = try totals(clock: clock, first: day, last: day, knownAt: knownAt, bottle: bottle)
         return found.first ?? DayTotal(date: LocalDay(daysSince1970: day), totalML: 0, drinks: 0)
     }
@@ -84,7 +84,7 @@ extension DrinkHistory {
     /// The query reads only the timestamp range (with the index) widened by two days on each
     /// side, which covers any local day of any zone (offsets within ±26 h); each row is then
     /// bucketed by its local day number, so the days returned are exact in every zone.
-    private func totals(clock: LocalClock, first: Int?, last: Int?, knownAt: Double?,
+    private func totals(clock: LocalClock, first: Int?, last: Int?, knownAt: WallInstant?,
                         bottle: String?) throws -> [DayTotal] {
         let margin: Int64 = 2 * 86_400
         var conditions = ["amount_ml > 0"]
@@ -115,7 +115,7 @@ extension DrinkHistory {
         try read("computing day totals") { db in
             let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
             while let row = try rows.next() {
-                let day = clock.day(at: Double(row[0] as Int64)).daysSince1970
+                let day = clock.day(at: WallInstant(secondsSince1970: Double(row[0] as Int64))).daysSince1970
                 if let first, day < first { continue }
                 if let last, day > last { continue }
                 sums.add(row[1], on: day)
@@ -165,8 +165,8 @@ extension DrinkHistory {
     /// [`from`, `to`), as known at `knownAt`: stored at or before it and not deleted by then
     /// (docs/reminders.md 0). For windows other than one local day: a week, a suppression window.
     /// All bottles are summed unless `bottle` is given.
-    public func intakeTotal(from: Double, to: Double, knownAt: Double? = nil, bottle: String? = nil) throws -> Int {
-        let known = knownAt ?? Double.greatestFiniteMagnitude
+    public func intakeTotal(from: WallInstant, to: WallInstant, knownAt: WallInstant? = nil, bottle: String? = nil) throws -> Int {
+        let known = knownAt ?? WallInstant(secondsSince1970: .greatestFiniteMagnitude)
         return try read("summing drinks") { db in
             let statement = try db.cachedStatement(sql: """
                 SELECT COALESCE(SUM(amount_ml), 0) FROM drink
@@ -175,7 +175,7 @@ extension DrinkHistory {
                   AND (? IS NULL OR bottle = ?)
                 """)
             // Timestamps are whole seconds: `≥ from` is `≥ ⌈from⌉`, `< to` is `< ⌈to⌉`.
-            return try Int.fetchOne(statement, arguments: [from.rounded(.up), to.rounded(.up), known, known, bottle, bottle]) ?? 0
+            return try Int.fetchOne(statement, arguments: [from.secondsSince1970.rounded(.up), to.secondsSince1970.rounded(.up), known, known, bottle, bottle]) ?? 0
         }
     }
 }

@@ -10,6 +10,7 @@
 // unannounced statement could leave uninformed.
 
 import AquavateProtocol
+import Timekeeping
 import GRDB
 import GRDBSQLite
 
@@ -17,7 +18,7 @@ extension DrinkHistory {
     /// `INSERT OR IGNORE` of `record` into the caller's transaction; whether a row went in (no
     /// row: the key is taken, or a constraint refused it). `rawTimestamp`: the bottle's own
     /// stamp when `record.timestamp` is a corrected one.
-    static func insert(_ record: DrinkRecord, bottle: String, at storedAt: Double, rawTimestamp: UInt32? = nil,
+    static func insert(_ record: DrinkRecord, bottle: String, at storedAt: WallInstant, rawTimestamp: UInt32? = nil,
                        in db: Database) throws -> Bool {
         let insert = try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO drink
@@ -42,8 +43,8 @@ extension DrinkHistory {
             sqlite3_bind_int64(statement, 7, Int64(record.typeRaw)),
             sqlite3_bind_int64(statement, 8, Int64(record.flagsRaw)),
             sqlite3_bind_int64(statement, 9, deleted ? 1 : 0),
-            sqlite3_bind_double(statement, 10, storedAt),
-            deleted ? sqlite3_bind_double(statement, 11, storedAt) : sqlite3_bind_null(statement, 11),
+            sqlite3_bind_double(statement, 10, storedAt.secondsSince1970),
+            deleted ? sqlite3_bind_double(statement, 11, storedAt.secondsSince1970) : sqlite3_bind_null(statement, 11),
             rawTimestamp.map { sqlite3_bind_int64(statement, 12, Int64($0)) } ?? sqlite3_bind_null(statement, 12),
         ]
         if let failed = codes.first(where: { $0 != SQLITE_OK }) {

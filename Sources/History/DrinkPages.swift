@@ -5,6 +5,7 @@
 // index instead cost most of that endpoint's 70 ms.
 
 import AquavateProtocol
+import Timekeeping
 import GRDB
 
 extension DrinkHistory {
@@ -35,8 +36,8 @@ extension DrinkHistory {
                                   typeRaw: try row.decode(UInt8.self, atIndex: 5),
                                   flagsRaw: try row.decode(UInt8.self, atIndex: 6),
                                   deleted: try row.decode(Bool.self, atIndex: 7))
-                drinks.append(StoredDrink(drink, storedAt: try row.decode(Double.self, atIndex: 8),
-                                          deletedAt: try row.decode(Double?.self, atIndex: 9)))
+                drinks.append(StoredDrink(drink, storedAt: try row.decode(WallInstant.self, atIndex: 8),
+                                          deletedAt: try row.decode(WallInstant?.self, atIndex: 9)))
             }
             return drinks
         }

@@ -1,6 +1,7 @@
 // Storing drink records idempotently, tombstones, local deletions, and reading drinks back.
 
 import AquavateProtocol
+import Timekeeping
 import GRDB
 
 /// An INSERT OR IGNORE that inserted nothing for a key that is not there: a constraint other
@@ -18,7 +19,7 @@ extension DrinkHistory {
     /// Idempotent on (bottle, record_id, timestamp). A record with the deleted flag is a
     /// tombstone: it deletes the stored drink, or is stored as deleted when unknown. Nothing
     /// undeletes a drink. Results are in the order of `records`.
-    public func store(_ records: [DrinkRecord], bottle: String, at storedAt: Double) throws -> [StoreResult] {
+    public func store(_ records: [DrinkRecord], bottle: String, at storedAt: WallInstant) throws -> [StoreResult] {
         let bottle = try ArgumentChecks.bottle(bottle)
         let storedAt = try ArgumentChecks.instant(storedAt, "storage time")
         guard !records.isEmpty else { return [] }
@@ -29,7 +30,7 @@ extension DrinkHistory {
         }
     }
 
-    static func store(_ record: DrinkRecord, bottle: String, at storedAt: Double, rawTimestamp: UInt32? = nil,
+    static func store(_ record: DrinkRecord, bottle: String, at storedAt: WallInstant, rawTimestamp: UInt32? = nil,
                       in db: Database) throws -> StoreOutcome {
         // New records are the common case: one INSERT, no lookup. A conflict on the key (and
         // only on the key: every other constraint holds by construction) inserts nothing.
@@ -51,7 +52,7 @@ extension DrinkHistory {
 
     /// Deletes a stored drink locally (the bridge's own DELETE). Returns whether it changed
     /// anything: false when the drink is unknown or already deleted.
-    public func markDeleted(bottle: String, recordID: UInt32, timestamp: UInt32, at deletedAt: Double) throws -> Bool {
+    public func markDeleted(bottle: String, recordID: UInt32, timestamp: UInt32, at deletedAt: WallInstant) throws -> Bool {
         let deletedAt = try ArgumentChecks.instant(deletedAt, "deletion time")
         return try write("deleting drink \(recordID)") { db in
             try Self.markDeleted(bottle: bottle, recordID: recordID, timestamp: timestamp, at: deletedAt, in: db)
@@ -60,7 +61,7 @@ extension DrinkHistory {
 
     @discardableResult
     private static func markDeleted(bottle: String, recordID: UInt32, timestamp: UInt32,
-                                    at deletedAt: Double, in db: Database) throws -> Bool {
+                                    at deletedAt: WallInstant, in db: Database) throws -> Bool {
         let statement = try db.cachedStatement(sql: """
             UPDATE drink SET deleted = 1, deleted_at = ?
             WHERE bottle = ? AND record_id = ? AND timestamp = ? AND deleted = 0
@@ -84,16 +85,16 @@ extension DrinkHistory {
     ///   - from: only record timestamps ≥ `from` (UTC seconds).
     ///   - to: only record timestamps < `to`.
     ///   - includeDeleted: false leaves deleted drinks out.
-    public func storedDrinks(bottle: String? = nil, from: Double? = nil, to: Double? = nil,
+    public func storedDrinks(bottle: String? = nil, from: WallInstant? = nil, to: WallInstant? = nil,
                              includeDeleted: Bool = true) throws -> [StoredDrink] {
         var request = StoredDrink.all()
         if let bottle { request = request.filter(StoredDrink.Columns.bottle == bottle) }
         // Timestamps are whole seconds: `≥ from` is `≥ ⌈from⌉`, `< to` is `< ⌈to⌉`.
         if let from {
-            request = request.filter(StoredDrink.Columns.timestamp >= (try ArgumentChecks.seconds(from.rounded(.up), "from")))
+            request = request.filter(StoredDrink.Columns.timestamp >= (try ArgumentChecks.seconds(WallInstant(secondsSince1970: from.secondsSince1970.rounded(.up)), "from")))
         }
         if let to {
-            request = request.filter(StoredDrink.Columns.timestamp < (try ArgumentChecks.seconds(to.rounded(.up), "to")))
+            request = request.filter(StoredDrink.Columns.timestamp < (try ArgumentChecks.seconds(WallInstant(secondsSince1970: to.secondsSince1970.rounded(.up)), "to")))
         }
         if !includeDeleted { request = request.filter(StoredDrink.Columns.deleted == false) }
         request = request.order(StoredDrink.Columns.timestamp, StoredDrink.Columns.recordID, StoredDrink.Columns.bottle)

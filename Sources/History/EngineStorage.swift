@@ -5,17 +5,18 @@
 // named `<engine>@<bottle key>` (`reminders@AQ123`): moving a bottle to its serial moves it too.
 
 import GRDB
+import Timekeeping
 
 /// One delivered notification, as the delivered log keeps it.
 public struct DeliveredNotification: Sendable, Hashable {
     public var id: String
     public var kind: String
     /// Bridge clock (UTC seconds) when it was delivered.
-    public var time: Double
+    public var time: WallInstant
     public var title: String
     public var body: String
 
-    public init(id: String, kind: String, time: Double, title: String, body: String) {
+    public init(id: String, kind: String, time: WallInstant, title: String, body: String) {
         self.id = id
         self.kind = kind
         self.time = time
@@ -38,7 +39,7 @@ extension DrinkHistory {
     /// removed in the same transaction, so the state is never held twice.
     /// `durability`: the history's own unless the caller says the state can be derived again
     /// (`.normal`); a save that records deliveries always takes the history's own.
-    public func saveEngineState(named name: String, json: String, at time: Double,
+    public func saveEngineState(named name: String, json: String, at time: WallInstant,
                                 delivered: [DeliveredNotification] = [], replacing older: String? = nil,
                                 durability requested: Durability? = nil) throws {
         let durability = delivered.isEmpty ? requested ?? self.durability : self.durability
@@ -58,12 +59,12 @@ extension DrinkHistory {
     }
 
     /// The delivered log from `since` on (all when nil), oldest first.
-    public func deliveredNotifications(since: Double? = nil) throws -> [DeliveredNotification] {
+    public func deliveredNotifications(since: WallInstant? = nil) throws -> [DeliveredNotification] {
         try read("reading delivered notifications") { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT id, kind, time, title, body FROM delivered_notification
                 WHERE time >= ? ORDER BY time, seq
-                """, arguments: [since ?? -Double.greatestFiniteMagnitude])
+                """, arguments: [since ?? WallInstant(secondsSince1970: -.greatestFiniteMagnitude)])
             return rows.map {
                 DeliveredNotification(id: $0["id"], kind: $0["kind"], time: $0["time"], title: $0["title"], body: $0["body"])
             }

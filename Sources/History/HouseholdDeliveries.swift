@@ -2,6 +2,7 @@
 // bridge restarted within a day still never repeats one (HouseholdClaims asks before delivering).
 
 import GRDB
+import Timekeeping
 
 /// A reminder another bridge delivered, as this bridge heard it.
 public struct HouseholdDelivery: Sendable, Hashable {
@@ -10,13 +11,13 @@ public struct HouseholdDelivery: Sendable, Hashable {
     public var id: String
     public var kind: String
     /// The notification's time (UTC seconds).
-    public var time: Double
+    public var time: WallInstant
     /// The `bridge.id` that delivered it.
     public var origin: String
     /// When this bridge heard it (its clock, UTC seconds).
-    public var heardAt: Double
+    public var heardAt: WallInstant
 
-    public init(bottle: String, id: String, kind: String, time: Double, origin: String, heardAt: Double) {
+    public init(bottle: String, id: String, kind: String, time: WallInstant, origin: String, heardAt: WallInstant) {
         self.bottle = bottle
         self.id = id
         self.kind = kind
@@ -29,7 +30,7 @@ public struct HouseholdDelivery: Sendable, Hashable {
 extension DrinkHistory {
     /// Records a delivery another bridge made (the same id from the same bridge again replaces
     /// it: ids repeat from one day to the next), and forgets those heard before `forgetBefore`.
-    public func recordHouseholdDelivery(_ delivery: HouseholdDelivery, forgetBefore: Double) throws {
+    public func recordHouseholdDelivery(_ delivery: HouseholdDelivery, forgetBefore: WallInstant) throws {
         try write("recording \(delivery.id) delivered by \(delivery.origin)") { db in
             try db.execute(sql: """
                 INSERT INTO household_delivered (bottle, id, kind, time, origin, heard_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -40,7 +41,7 @@ extension DrinkHistory {
     }
 
     /// The deliveries of other bridges heard at or after `since`, oldest first.
-    public func householdDeliveries(since: Double) throws -> [HouseholdDelivery] {
+    public func householdDeliveries(since: WallInstant) throws -> [HouseholdDelivery] {
         try read("reading the household's deliveries") { db in
             try Row.fetchAll(db, sql: """
                 SELECT bottle, id, kind, time, origin, heard_at FROM household_delivered WHERE heard_at >= ? ORDER BY heard_at

@@ -2,13 +2,14 @@
 // a drink already stored is wrong, and SET_TIME is withheld from it.
 
 import GRDB
+import Timekeeping
 
 /// The latest times among a bottle's stored drinks.
 public struct NewestDrinkTimes: Sendable, Equatable {
     /// The largest record timestamp (the bottle's clock, UTC seconds).
-    public var recordTime: Double
+    public var recordTime: WallInstant
     /// The latest time a drink was stored (this machine's clock when it stored it).
-    public var storedAt: Double
+    public var storedAt: WallInstant
 }
 
 extension DrinkHistory {
@@ -23,7 +24,7 @@ extension DrinkHistory {
             } else {
                 row = try Row.fetchOne(db, sql: "SELECT MAX(timestamp) AS t, MAX(stored_at) AS s FROM drink")
             }
-            guard let row, let time = row["t"] as Double?, let storedAt = row["s"] as Double? else { return nil }
+            guard let row, let time = row["t"] as WallInstant?, let storedAt = row["s"] as WallInstant? else { return nil }
             return NewestDrinkTimes(recordTime: time, storedAt: storedAt)
         }
     }

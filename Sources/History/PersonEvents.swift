@@ -1,17 +1,18 @@
 // What the person did: manual intakes and notification actions (docs/reminders.md 3, 6).
 
 import GRDB
+import Timekeeping
 
 public struct PersonEvent: Sendable, Hashable {
     public enum Kind: String, Sendable { case intake, action }
-    public var time: Double
+    public var time: WallInstant
     public var kind: Kind
     /// The intake type (`vitamin-d`) or the action id (`did-this`).
     public var name: String
     /// For an action: the notification it was invoked on.
     public var notificationID: String?
 
-    public init(time: Double, kind: Kind, name: String, notificationID: String? = nil) {
+    public init(time: WallInstant, kind: Kind, name: String, notificationID: String? = nil) {
         self.time = time
         self.kind = kind
         self.name = name
@@ -28,10 +29,10 @@ extension DrinkHistory {
     }
 
     /// Every recorded event from `since` on (all when nil), oldest first.
-    public func personEvents(since: Double? = nil) throws -> [PersonEvent] {
+    public func personEvents(since: WallInstant? = nil) throws -> [PersonEvent] {
         try read("reading person events") { db in
             try Row.fetchAll(db, sql: "SELECT time, kind, name, notification_id FROM person_event WHERE time >= ? ORDER BY time, seq",
-                             arguments: [since ?? -Double.greatestFiniteMagnitude]).map {
+                             arguments: [since ?? WallInstant(secondsSince1970: -.greatestFiniteMagnitude)]).map {
                 PersonEvent(time: $0["time"], kind: PersonEvent.Kind(rawValue: $0["kind"]) ?? .intake, name: $0["name"],
                             notificationID: $0["notification_id"])
             }

@@ -5,6 +5,7 @@
 // drink at a time they give, or discards it.
 
 import AquavateProtocol
+import Timekeeping
 import Foundation
 import GRDB
 
@@ -27,9 +28,9 @@ public struct QuarantinedRecord: Sendable, Hashable {
     /// One line for a person.
     public var reason: String
     /// Bridge clock when it first arrived.
-    public var receivedAt: Double
+    public var receivedAt: WallInstant
     public var resolution: QuarantineResolution?
-    public var resolvedAt: Double?
+    public var resolvedAt: WallInstant?
 
     /// The 14 bytes as the bottle sent them, lower-case hex.
     public var rawHex: String { record.encoded().map { String(format: "%02x", $0) }.joined() }
@@ -50,9 +51,9 @@ extension QuarantinedRecord: FetchableRecord {
         self.record = record
         problems = (try row.decode(String.self, forColumn: "problems")).split(separator: ",").compactMap { RecordProblem(rawValue: String($0)) }
         reason = try row.decode(String.self, forColumn: "reason")
-        receivedAt = try row.decode(Double.self, forColumn: "received_at")
+        receivedAt = try row.decode(WallInstant.self, forColumn: "received_at")
         resolution = (try row.decode(String?.self, forColumn: "resolution")).flatMap(QuarantineResolution.init(rawValue:))
-        resolvedAt = try row.decode(Double?.self, forColumn: "resolved_at")
+        resolvedAt = try row.decode(WallInstant?.self, forColumn: "resolved_at")
     }
 
     private static func bytes(hex: String) -> [UInt8]? {
@@ -95,7 +96,7 @@ extension DrinkHistory {
     /// Quarantines `record` in the caller's transaction; whether it was new (a re-send of a
     /// record already quarantined changes nothing).
     static func quarantine(_ record: DrinkRecord, problems: [RecordProblem], reason: String, bottle: String,
-                           at receivedAt: Double, in db: Database) throws -> Bool {
+                           at receivedAt: WallInstant, in db: Database) throws -> Bool {
         try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO quarantined_record (bottle, record_id, timestamp, raw, problems, reason, received_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -132,9 +133,9 @@ extension DrinkHistory {
     /// gave), its own stamp kept as the drink's raw one; only a record whose one fault is its
     /// time. The drink is this bridge's (published to the household like a synced one).
     @discardableResult
-    public func restoreQuarantined(id: Int64, timestamp: UInt32, at now: Double) throws -> StoredDrink {
+    public func restoreQuarantined(id: Int64, timestamp: UInt32, at now: WallInstant) throws -> StoredDrink {
         let now = try ArgumentChecks.instant(now, "restore time")
-        guard RecordBounds.timeRange(now: now).contains(Double(timestamp)) else {
+        guard RecordBounds.timeRange(now: now.secondsSince1970).contains(Double(timestamp)) else {
             throw QuarantineActionError.timeOutOfRange(id: id)
         }
         // The refusals travel out of the transaction as values: thrown inside it, they would
@@ -160,7 +161,7 @@ extension DrinkHistory {
 
     /// Discards quarantined record `id`: it stays in the table, marked, and is no longer listed
     /// as waiting.
-    public func discardQuarantined(id: Int64, at now: Double) throws {
+    public func discardQuarantined(id: Int64, at now: WallInstant) throws {
         let now = try ArgumentChecks.instant(now, "discard time")
         try write("discarding quarantined record \(id)") { db -> Result<Void, QuarantineActionError> in
             if case .failure(let refusal) = try Self.unresolvedQuarantined(id: id, in: db) { return .failure(refusal) }
@@ -177,7 +178,7 @@ extension DrinkHistory {
         return .success(entry)
     }
 
-    private static func resolve(id: Int64, _ resolution: QuarantineResolution, at now: Double, in db: Database) throws {
+    private static func resolve(id: Int64, _ resolution: QuarantineResolution, at now: WallInstant, in db: Database) throws {
         try db.execute(sql: "UPDATE quarantined_record SET resolution = ?, resolved_at = ? WHERE id = ?",
                        arguments: [resolution.rawValue, now, id])
     }

@@ -3,13 +3,14 @@
 // changed since an instant (stored or deleted), to publish.
 
 import AquavateProtocol
+import Timekeeping
 import GRDB
 
 extension DrinkHistory {
     /// Stores drinks another bridge (`origin`) synced, in one transaction: idempotent on
     /// (bottle, record_id, timestamp) like `store`, a deleted one deletes. A drink this bridge
     /// already has keeps its origin. Results are in the order of `records`.
-    public func storeReplicated(_ records: [DrinkRecord], bottle: String, origin: String, at storedAt: Double) throws -> [StoreResult] {
+    public func storeReplicated(_ records: [DrinkRecord], bottle: String, origin: String, at storedAt: WallInstant) throws -> [StoreResult] {
         let bottle = try ArgumentChecks.bottle(bottle)
         let storedAt = try ArgumentChecks.instant(storedAt, "storage time")
         guard !records.isEmpty else { return [] }
@@ -29,14 +30,14 @@ extension DrinkHistory {
 
     /// This bridge's own drinks (not received from another) stored or deleted after `since`,
     /// oldest change first, at most `limit`; with the instant of each one's change.
-    public func localDrinksChanged(since: Double, limit: Int = 500) throws -> [(drink: StoredDrink, changedAt: Double)] {
+    public func localDrinksChanged(since: WallInstant, limit: Int = 500) throws -> [(drink: StoredDrink, changedAt: WallInstant)] {
         try read("reading the drinks to publish") { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT *, max(stored_at, coalesce(deleted_at, stored_at)) AS changed_at FROM drink
                 WHERE origin IS NULL AND (stored_at > ? OR deleted_at > ?)
                 ORDER BY changed_at, bottle, record_id LIMIT ?
                 """, arguments: [since, since, limit])
-            return try rows.map { (try StoredDrink(row: $0), $0["changed_at"] as Double) }
+            return try rows.map { (try StoredDrink(row: $0), $0["changed_at"] as WallInstant) }
         }
     }
 }

@@ -1,6 +1,7 @@
 // One row of the `drink` table: a drink record as a bottle sent it, plus what the bridge knows.
 
 import AquavateProtocol
+import Timekeeping
 import GRDB
 
 /// A drink kept in the history: the drink, and when the history stored and deleted it.
@@ -10,18 +11,18 @@ import GRDB
 public struct StoredDrink: DrinkCarrying, Sendable, Hashable {
     public var drink: Drink
     /// Bridge clock (UTC seconds) when the transaction that stored it committed.
-    public var storedAt: Double
+    public var storedAt: WallInstant
     /// Bridge clock when it was deleted; nil while it is not.
-    public var deletedAt: Double?
+    public var deletedAt: WallInstant?
 
-    public init(_ drink: Drink, storedAt: Double, deletedAt: Double?) {
+    public init(_ drink: Drink, storedAt: WallInstant, deletedAt: WallInstant?) {
         self.drink = drink
         self.storedAt = storedAt
         self.deletedAt = deletedAt
     }
 
     /// A record as received, stored at `storedAt` (deleted at once if it is a tombstone).
-    init(_ record: DrinkRecord, bottle: String, storedAt: Double) {
+    init(_ record: DrinkRecord, bottle: String, storedAt: WallInstant) {
         self.init(Drink(record, bottle: bottle), storedAt: storedAt, deletedAt: record.isDeleted ? storedAt : nil)
     }
 
@@ -60,8 +61,8 @@ extension StoredDrink: FetchableRecord, PersistableRecord {
                       typeRaw: try row.decode(UInt8.self, forColumn: Columns.typeRaw),
                       flagsRaw: try row.decode(UInt8.self, forColumn: Columns.flags),
                       deleted: try row.decode(Bool.self, forColumn: Columns.deleted))
-        storedAt = try row.decode(Double.self, forColumn: Columns.storedAt)
-        deletedAt = try row.decode(Double?.self, forColumn: Columns.deletedAt)
+        storedAt = try row.decode(WallInstant.self, forColumn: Columns.storedAt)
+        deletedAt = try row.decode(WallInstant?.self, forColumn: Columns.deletedAt)
     }
 
     public func encode(to container: inout PersistenceContainer) throws {

@@ -17,7 +17,7 @@ public struct ClockTrust: Sendable, Equatable {
 
     /// How far a time this machine stored earlier may be ahead of it now (a step of the clock by
     /// NTP, within this slack, is not a wrong clock).
-    public static let ownClockSlack: Double = 60
+    public static let ownClockSlack: Duration = .seconds(60)
 
     public init(sync: ClockSync, newestDrink: NewestDrinkTimes? = nil) {
         self.sync = sync
@@ -44,12 +44,12 @@ public struct ClockTrust: Sendable, Equatable {
     }
 
     /// The `Clock:` line of `status` at `now`.
-    public func statusLine(at now: Double) -> String {
+    public func statusLine(at now: WallInstant) -> String {
         switch sync {
         case .synchronised:
             // A synchronised clock behind the stored drinks: say what SET_TIME waits for.
             if let broken = setTimePolicy.floors.first(where: { now < $0.time - $0.slack }) {
-                return "Clock: synchronised, but \(Int((broken.time - now).rounded())) s behind \(broken.what) — SET_TIME withheld"
+                return "Clock: synchronised, but \(Int((broken.time - now).inSeconds.rounded())) s behind \(broken.what) — SET_TIME withheld"
             }
             return "Clock: synchronised"
         case .notSynchronised:

@@ -141,7 +141,7 @@ public final class HouseholdClaims: Sendable {
     /// What the household said (HouseholdReplication hands every claim, presence, syncer,
     /// mapping and delivery here).
     func heard(_ received: HouseholdLink.Received) {
-        let now = clock.now
+        let now = clock.now.secondsSince1970
         let newSyncer: String? = state.withLock { state in
             var newSyncer: String?
             switch received {
@@ -263,7 +263,7 @@ public final class HouseholdClaims: Sendable {
         guard synced else { return }
         if let serial { tellSerial(serial, of: address) }
         // Known here at once (the broker's echo comes later): this bridge reminds from now on.
-        let now = clock.now
+        let now = clock.now.secondsSince1970
         state.withLock { $0.syncers[bottle] = (me, now) }
         try? link.synced(bottle, at: now)
     }
@@ -323,7 +323,7 @@ public final class HouseholdClaims: Sendable {
 
     /// Whether a reminder of bottle `key` would be judged now, not held for a hand-over to settle (tests).
     func settled(bottle key: String, address: String?) -> Bool {
-        let now = clock.now
+        let now = clock.now.secondsSince1970
         return state.withLock { !Self.settling(key: key, address: address, me: me, now: now, in: $0) }
     }
 
@@ -372,7 +372,7 @@ public final class HouseholdClaims: Sendable {
     /// this bridge takes over within `handOverWindow` and nobody delivered it meanwhile.
     public func shouldDeliver(bottle key: String, address: String?, id: String, kind: String, time: Double,
                               later: @escaping @Sendable () -> Void) -> Bool {
-        let now = clock.now
+        let now = clock.now.secondsSince1970
         let bottle = Self.topicID(key)
         enum Verdict { case repeated, deliver, withhold(to: String) }
         let verdict: Verdict = state.withLock { state in
@@ -405,7 +405,7 @@ public final class HouseholdClaims: Sendable {
     /// Another bridge went offline, synced, or joined: what this bridge withheld for a bottle it
     /// now reminds for is delivered, if recent and delivered by nobody.
     private func handOver() {
-        let now = clock.now
+        let now = clock.now.secondsSince1970
         let due: [Withheld] = state.withLock { state in
             let snapshot = state
             // One pass: each withheld reminder is judged once (the rule reads the syncers and
@@ -446,7 +446,7 @@ public final class HouseholdClaims: Sendable {
     }
 
     private func decision(bottles: [String], mine: HouseholdLink.Claim?) -> Outcome {
-        let now = clock.now
+        let now = clock.now.secondsSince1970
         return state.withLock { state in
             // Each bridge's latest claim on any of the bottle's keys.
             var merged: [String: Entry] = [:]

@@ -196,13 +196,13 @@ public final class HouseholdLink: Sendable {
                 // The stamp reserved with this connection's will, one before it: `online` then
                 // the will (if it comes) are in order, and both older than the next connection's.
                 let sequence = stamps.withLock { $0.online } ?? 0
-                let stamp = HouseholdStamp(sender: own, boot: boot, sequence: sequence, time: clock.now)
+                let stamp = HouseholdStamp(sender: own, boot: boot, sequence: sequence, time: clock.now.secondsSince1970)
                 let online = HouseholdSeal.seal(topic: aliveTopic, body: Array("online".utf8), stamp: stamp, key: key)
                 do { try client.publish(.init(topic: aliveTopic, payload: online, retain: true)) } catch { logger.debug("\(error)") }
                 connected(client.sessionPresent)
             },
             message: { _, message in
-                guard let inbound = Self.admit(message, base: base, key: key, own: own, now: clock.now, marks: marks, drops: drops) else { return }
+                guard let inbound = Self.admit(message, base: base, key: key, own: own, now: clock.now.secondsSince1970, marks: marks, drops: drops) else { return }
                 switch HouseholdRoutes.route(inbound) {
                 case let .deliver(heard): received(heard)
                 case let .drop(reason): drops.drop(reason, topic: message.topic)
@@ -218,7 +218,7 @@ public final class HouseholdLink: Sendable {
                     stamps.next += 2
                     return stamps.next - 1
                 }
-                let stamp = HouseholdStamp(sender: own, boot: boot, sequence: sequence, time: clock.now)
+                let stamp = HouseholdStamp(sender: own, boot: boot, sequence: sequence, time: clock.now.secondsSince1970)
                 return .init(topic: aliveTopic, payload: HouseholdSeal.seal(topic: aliveTopic, body: Array("offline".utf8), stamp: stamp, key: key),
                              retain: true)
             })
@@ -273,7 +273,7 @@ public final class HouseholdLink: Sendable {
             defer { stamps.next += 1 }
             return stamps.next
         }
-        let stamp = HouseholdStamp(sender: bridgeID, boot: boot, sequence: sequence, time: clock.now)
+        let stamp = HouseholdStamp(sender: bridgeID, boot: boot, sequence: sequence, time: clock.now.secondsSince1970)
         return .init(topic: topic, payload: HouseholdSeal.seal(topic: topic, body: Array(body.utf8), stamp: stamp, key: key), qos: qos, retain: retain)
     }
 

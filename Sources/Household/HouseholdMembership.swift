@@ -6,6 +6,7 @@
 import History
 import MQTT
 import Settings
+import Timekeeping
 
 public enum HouseholdMembership {
     /// The engine_state rows this file keeps.
@@ -27,7 +28,7 @@ public enum HouseholdMembership {
     public static func nextBoot(_ history: DrinkHistory, now: Double) throws -> UInt64 {
         let saved = HouseholdSenderState.read(try history.engineState(named: senderState))
         let boot = max(saved + 1, UInt64(max(now, 0)))
-        try history.saveEngineState(named: senderState, json: HouseholdSenderState(boot: boot).text, at: now)
+        try history.saveEngineState(named: senderState, json: HouseholdSenderState(boot: boot).text, at: WallInstant(secondsSince1970: now))
         return boot
     }
 
@@ -43,6 +44,6 @@ public enum HouseholdMembership {
     }
 
     static func saveDrops(_ counts: [HouseholdDropReason: Int], history: DrinkHistory, at now: Double) throws {
-        try history.saveEngineState(named: dropsState, json: HouseholdDropsState(counts).text, at: now, durability: .normal)
+        try history.saveEngineState(named: dropsState, json: HouseholdDropsState(counts).text, at: WallInstant(secondsSince1970: now), durability: .normal)
     }
 }

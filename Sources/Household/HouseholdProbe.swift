@@ -37,10 +37,10 @@ public enum HouseholdProbe {
                 handlers: .init(
                     connected: { client in
                         try? client.subscribe("\(base)/pong/+", qos: 0)
-                        asked.withLock { $0 = clock.now }
+                        asked.withLock { $0 = clock.now.secondsSince1970 }
                         let topic = "\(base)/ping/\(probe)"
                         // A new probe id each time: its boot needs only to be a number.
-                        let stamp = HouseholdStamp(sender: probe, boot: 1, sequence: 0, time: clock.now)
+                        let stamp = HouseholdStamp(sender: probe, boot: 1, sequence: 0, time: clock.now.secondsSince1970)
                         _ = try? client.publish(.init(topic: topic, payload: HouseholdSeal.seal(topic: topic, body: Array("{}".utf8), stamp: stamp, key: key),
                                                       qos: 0))
                     },
@@ -51,7 +51,7 @@ public enum HouseholdProbe {
                               opened.stamp.sender == bridge, let pong = WireJSON.read(HouseholdPongMessage.self, from: opened.body),
                               let time = pong.clock else { return }
                         let instance = pong.instance, synchronised = pong.synchronised
-                        let now = clock.now
+                        let now = clock.now.secondsSince1970
                         answers.withLock {
                             $0.append(Answer(bridge: bridge, clockOffset: time - (sentAt + now) / 2, instance: instance,
                                              synchronised: synchronised, roundTrip: now - sentAt))

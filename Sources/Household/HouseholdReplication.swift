@@ -108,7 +108,7 @@ public actor HouseholdReplication: Service {
         self.savedDrops = savedDrops
         let boot: UInt64
         do {
-            boot = try HouseholdMembership.nextBoot(history, now: clock.now)
+            boot = try HouseholdMembership.nextBoot(history, now: clock.now.secondsSince1970)
         } catch {
             throw .mqttSetupFailed("the household link needs this start counted in the history: \(error)")
         }
@@ -118,16 +118,16 @@ public actor HouseholdReplication: Service {
                                  connected: { inbox.yield(.connected(sessionPresent: $0)) },
                                  received: { inbox.yield(.received($0)) })
         let memory = HouseholdClaims.deliveredMemory
-        let remembered = ((try? history.householdDeliveries(since: clock.now - memory)) ?? []).map { (bottle: $0.bottle, id: $0.id, time: $0.time, heardAt: $0.heardAt) }
+        let remembered = ((try? history.householdDeliveries(since: WallInstant(secondsSince1970: clock.now.secondsSince1970 - memory))) ?? []).map { (bottle: $0.bottle, id: $0.id, time: $0.time.secondsSince1970, heardAt: $0.heardAt.secondsSince1970) }
         claims = HouseholdClaims(link: link, clock: clock, logger: logger, localSerial: { address in
             // The key the history uses once the serial was read.
             guard let key = try? history.bottleKey(forAddress: address), key != address.uppercased() else { return nil }
             return key
         }, remembered: remembered, remember: { delivered, heardAt in
             do {
-                try history.recordHouseholdDelivery(.init(bottle: delivered.bottle, id: delivered.id, kind: delivered.kind, time: delivered.time,
-                                                          origin: delivered.from, heardAt: heardAt),
-                                                    forgetBefore: heardAt - memory)
+                try history.recordHouseholdDelivery(.init(bottle: delivered.bottle, id: delivered.id, kind: delivered.kind, time: WallInstant(secondsSince1970: delivered.time),
+                                                          origin: delivered.from, heardAt: WallInstant(secondsSince1970: heardAt)),
+                                                    forgetBefore: WallInstant(secondsSince1970: heardAt - memory))
             } catch {
                 logger.warning("MQTT household: could not keep \(delivered.id) delivered by \(delivered.from): \(error)")
             }
@@ -205,7 +205,7 @@ public actor HouseholdReplication: Service {
                 saveState()
                 return
             }
-            if let last = lastAnswer[from], clock.now - last < Self.helloInterval {
+            if let last = lastAnswer[from], clock.now.secondsSince1970 - last < Self.helloInterval {
                 // Answered a moment ago: once more when the interval ends, not now.
                 link.drops.drop(.flooding, topic: "hello/\(from)")
                 pendingHellos[from] = (epoch, have[bridgeID])
@@ -215,7 +215,7 @@ public actor HouseholdReplication: Service {
         case .received(.drink(let drink)):
             store(drink)
         case .received(.ping):
-            try? link.pong(time: clock.now, instance: instance, synchronised: clockSync.read() == .synchronised)
+            try? link.pong(time: clock.now.secondsSince1970, instance: instance, synchronised: clockSync.read() == .synchronised)
         case .received(let other):
             claims.heard(other)
         }
@@ -226,7 +226,7 @@ public actor HouseholdReplication: Service {
     /// session), or all when it did not say.
     private func answer(hello from: String, epoch: String?, has: Double?) {
         let since = has.map { $0 - Self.restartMargin } ?? -.infinity
-        let what = since.isFinite ? "the drinks it lacks (changed since \(ISO8601Text.format(since)))" : "all of this bridge's drinks"
+        let what = since.isFinite ? "the drinks it lacks (changed since \(ISO8601Text.format(WallInstant(secondsSince1970: since))))" : "all of this bridge's drinks"
         logger.info("MQTT household: \(from) said hello (epoch \(epoch ?? "none")); publishing \(what) again")
         publishedUpTo = min(publishedUpTo, since)
         // Answered only once everything went (else the next hello heard, the retained one
@@ -234,7 +234,7 @@ public actor HouseholdReplication: Service {
         let complete = publishOutbox()
         if complete, let epoch { remember(epoch, of: from) }
         if complete { allSentSinceConnect = true }
-        lastAnswer[from] = clock.now
+        lastAnswer[from] = clock.now.secondsSince1970
         if lastAnswer.count > Self.maximumMembers {
             for (bridge, _) in lastAnswer.sorted(by: { $0.value < $1.value }).prefix(lastAnswer.count - Self.maximumMembers) {
                 lastAnswer.removeValue(forKey: bridge)
@@ -245,7 +245,7 @@ public actor HouseholdReplication: Service {
 
     /// The hellos heard within their bridge's interval, answered once it has passed.
     private func answerPendingHellos() {
-        for (from, pending) in pendingHellos where clock.now - (lastAnswer[from] ?? -.infinity) >= Self.helloInterval {
+        for (from, pending) in pendingHellos where clock.now.secondsSince1970 - (lastAnswer[from] ?? -.infinity) >= Self.helloInterval {
             pendingHellos.removeValue(forKey: from)
             if let epoch = pending.epoch, answered[from] == epoch { continue }
             answer(hello: from, epoch: pending.epoch, has: pending.have)
@@ -265,7 +265,7 @@ public actor HouseholdReplication: Service {
         let now = link.drops.snapshot
         guard now != savedDrops else { return }
         do {
-            try HouseholdMembership.saveDrops(now, history: history, at: clock.now)
+            try HouseholdMembership.saveDrops(now, history: history, at: clock.now.secondsSince1970)
             savedDrops = now
         } catch {
             logger.warning("MQTT household: could not save the count of dropped messages: \(error)")
@@ -282,7 +282,7 @@ public actor HouseholdReplication: Service {
     }
 
     private func store(_ drink: HouseholdLink.Drink) {
-        let (record, problem) = Self.record(of: drink, now: clock.now)
+        let (record, problem) = Self.record(of: drink, now: clock.now.secondsSince1970)
         if let problem {
             logger.warning("MQTT household: ignored a drink of \(drink.bottle) from \(drink.origin): \(problem)")
             return
@@ -311,7 +311,8 @@ public actor HouseholdReplication: Service {
         guard link.isConnected else { return false }
         let batch: [(drink: StoredDrink, changedAt: Double)]
         do {
-            batch = try history.localDrinksChanged(since: publishedUpTo, limit: Int.max)
+            batch = try history.localDrinksChanged(since: WallInstant(secondsSince1970: publishedUpTo), limit: Int.max)
+                .map { ($0.drink, $0.changedAt.secondsSince1970) }
         } catch {
             logger.warning("MQTT household: could not read the drinks to publish: \(error)")
             return false

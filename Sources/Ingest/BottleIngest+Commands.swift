@@ -2,6 +2,7 @@
 // pending for this bottle, records each result in the history, and says it as a `command` event.
 
 import AquavateProtocol
+import Timekeeping
 import BottleSession
 import History
 import Reports
@@ -11,7 +12,7 @@ extension BottleIngest: BottleCommandQueue {
     /// one cut short by the link is tried until it is applied (it may be applied twice).
     static let commandAttempts = 3
 
-    public func pendingCommands(bottle: String, at time: Double) -> [QueuedCommand] {
+    public func pendingCommands(bottle: String, at time: WallInstant) -> [QueuedCommand] {
         let stored: [StoredCommand]
         do {
             stored = try history.commands(bottle: bottle, statuses: [.pending, .sending])
@@ -43,7 +44,7 @@ extension BottleIngest: BottleCommandQueue {
         return ready
     }
 
-    public func claim(_ command: QueuedCommand, at time: Double) -> Bool {
+    public func claim(_ command: QueuedCommand, at time: WallInstant) -> Bool {
         do {
             // A command that must not be applied twice counts its attempt here, before the write.
             let claimed = try history.claimCommand(id: command.id, attempted: !command.action.isIdempotent, at: time)
@@ -55,7 +56,7 @@ extension BottleIngest: BottleCommandQueue {
         }
     }
 
-    public func finished(_ command: QueuedCommand, _ verdict: CommandVerdict, at time: Double) {
+    public func finished(_ command: QueuedCommand, _ verdict: CommandVerdict, at time: WallInstant) {
         let attempted = command.action.isIdempotent
         switch verdict {
         case .applied(let message):
@@ -79,12 +80,12 @@ extension BottleIngest: BottleCommandQueue {
         }
     }
 
-    private func record(_ command: StoredCommand, _ status: StoredCommand.Status, _ message: String, at time: Double) {
+    private func record(_ command: StoredCommand, _ status: StoredCommand.Status, _ message: String, at time: WallInstant) {
         logger.warning("\(command.bottle): command #\(command.id) (\(command.command)) \(status.rawValue): \(message)")
         update(command.id, status, message, attempted: false, at: time)
     }
 
-    private func update(_ id: Int64, _ status: StoredCommand.Status, _ message: String, attempted: Bool, at time: Double) {
+    private func update(_ id: Int64, _ status: StoredCommand.Status, _ message: String, attempted: Bool, at time: WallInstant) {
         do {
             if let row = try history.updateCommand(id: id, status: status, message: message, attempted: attempted, at: time) {
                 emitEvent(.command(BridgeEvent.CommandEvent(row)))

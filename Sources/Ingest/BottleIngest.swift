@@ -8,6 +8,7 @@
 // same history, the same events and the same notifications as the live run that made it.
 
 import AquavateProtocol
+import Timekeeping
 import BottleSession
 import History
 import Locking
@@ -28,17 +29,17 @@ public final class BottleIngest: BottleObserver, Sendable {
         /// The last Current State not yet written to the bottle's row (written at most once a
         /// second of bottle-traffic time: a bottle that floods Current State made one synchronous
         /// database write each).
-        var pendingState: (state: CurrentState, time: Double)?
-        var lastStateWritten = -Double.infinity
+        var pendingState: (state: CurrentState, time: WallInstant)?
+        var lastStateWritten = WallInstant(secondsSince1970: -.infinity)
         /// The low-battery flag last told to the reminders, and when.
         var lastLowBattery: Bool?
-        var lastReminderState = -Double.infinity
+        var lastReminderState = WallInstant(secondsSince1970: -.infinity)
         /// New records committed by the sync in progress (the after-sync rules need them).
         var newRecordsInSync = 0
         /// Records quarantined by the sync in progress (its `sync` event says how many).
         var quarantinedInSync = 0
         /// When the last chunk was stored (its records' arrival).
-        var lastStoredAt = 0.0
+        var lastStoredAt: WallInstant = .epoch
         /// Seconds the bottle's stamps run ahead by a whole-hour zone offset, from this
         /// connection's clock comparison; nil until one was made (then the last stored one).
         var timeShift: Int?
@@ -67,7 +68,7 @@ public final class BottleIngest: BottleObserver, Sendable {
     /// A Current State, read or notified. The all-zero value a bottle holds right after it wakes
     /// (docs/protocol.md B6, TV2) says nothing: it is reported as heard, but neither kept nor shown to the
     /// reminders (it would clear the low-battery flag, and the next real state alert again).
-    public func heard(_ current: CurrentState, at time: Double) {
+    public func heard(_ current: CurrentState, at time: WallInstant) {
         emit(.state(.init(time: time, dailyTotalML: Int(current.dailyTotalML), bottleLevelML: Int(current.bottleLevelML),
                           battery: Int(current.batteryPercent), unsynced: Int(current.unsyncedCount), flags: current.flags.names)))
         guard !current.isPlaceholder else { return }
@@ -75,12 +76,12 @@ public final class BottleIngest: BottleObserver, Sendable {
         let (write, tell) = state.withLock { state -> (Bool, Bool) in
             state.pendingState = (current, time)
             state.lastUnsynced = Int(current.unsyncedCount)
-            let tell = state.lastLowBattery != low || time - state.lastReminderState >= 1
+            let tell = state.lastLowBattery != low || time - state.lastReminderState >= .seconds(1)
             if tell {
                 state.lastLowBattery = low
                 state.lastReminderState = time
             }
-            return (time - state.lastStateWritten >= 1, tell)
+            return (time - state.lastStateWritten >= .seconds(1), tell)
         }
         if write { writePendingState() }
         if tell { remind(.currentState(lowBattery: low, batteryPercent: Int(current.batteryPercent), at: time)) }
@@ -89,7 +90,7 @@ public final class BottleIngest: BottleObserver, Sendable {
     /// The bottle's configuration. Returns false when its goal is not one the bottle can hold
     /// (1000–4000 ml; a goal of 0 would switch the reminders off): then nothing is taken from it.
     @discardableResult
-    public func heard(_ config: BottleConfig, at time: Double) -> Bool {
+    public func heard(_ config: BottleConfig, at time: WallInstant) -> Bool {
         guard let goal = config.plausibleGoalML else {
             logger.warning("\(bottleID): the bottle's goal of \(config.dailyGoalML) ml is outside \(BottleGoal.rangeText); ignored")
             return false
@@ -106,14 +107,14 @@ public final class BottleIngest: BottleObserver, Sendable {
     /// The battery percentage (Battery1 or the GATT Battery Level), kept with the bottle. Both
     /// sources say 0 % until the bottle's first state rebuild after a wake (docs/protocol.md 2.1),
     /// so a 0 is not taken as a figure.
-    public func heardBattery(_ percent: Int, at time: Double) {
+    public func heardBattery(_ percent: Int, at time: WallInstant) {
         guard (1...100).contains(percent) else { return }
         updateRow { $0.battery = percent }
     }
 
     /// Device Information: the serial becomes the bottle's key, and everything stored under its
     /// address moves to it (one transaction; a drink stored under both is kept once).
-    public func heard(_ identity: BottleIdentity, at time: Double) {
+    public func heard(_ identity: BottleIdentity, at time: WallInstant) {
         if let serial = identity.serial {
             let old = bottleID
             if serial != old {
@@ -137,7 +138,7 @@ public final class BottleIngest: BottleObserver, Sendable {
     }
 
     /// Device Settings: the shake-to-empty switch.
-    public func heard(_ settings: DeviceSettings, at time: Double) {
+    public func heard(_ settings: DeviceSettings, at time: WallInstant) {
         updateRow { $0.shakeToEmpty = settings.shakeToEmptyEnabled }
     }
 
@@ -145,7 +146,7 @@ public final class BottleIngest: BottleObserver, Sendable {
     /// whole-hour offset is a time-zone offset set over USB: every stamp the bottle makes is that
     /// far ahead, so drinks are stored that much earlier (their own stamp kept), and a person's
     /// days stay their days. A drift is mended by SET_TIME and shifts nothing.
-    public func heard(_ offset: BottleClockOffset, at time: Double) {
+    public func heard(_ offset: BottleClockOffset, at time: WallInstant) {
         updateRow { $0.clockOffset = offset.seconds }
         let shift: Int
         if case .zone = offset { shift = offset.seconds } else { shift = 0 }
@@ -164,7 +165,7 @@ public final class BottleIngest: BottleObserver, Sendable {
     }
 
     /// What an activity fetch returned.
-    public func heardActivity(motion: [MotionEvent], backpack: [BackpackSession], at time: Double) {
+    public func heardActivity(motion: [MotionEvent], backpack: [BackpackSession], at time: WallInstant) {
         do {
             let new = try history.storeActivity(bottle: bottleID, motion: motion, backpack: backpack)
             if new.motion + new.backpack > 0 {
@@ -184,9 +185,9 @@ public final class BottleIngest: BottleObserver, Sendable {
     /// A record that cannot be a drink (`RecordBounds`, at `storedAt`: the session's clock live,
     /// the capture's in replay) is quarantined in the same transaction; the chunk is still
     /// acknowledged, so one odd record never holds the bottle's later drinks back.
-    public func store(_ records: [DrinkRecord], bottle: String, at storedAt: Double) throws -> [StoreResult] {
+    public func store(_ records: [DrinkRecord], bottle: String, at storedAt: WallInstant) throws -> [StoreResult] {
         let stored = try history.storeChunk(records, bottle: bottle, at: storedAt,
-                                            bounds: RecordBounds(now: storedAt), timeShift: timeShift())
+                                            bounds: RecordBounds(now: storedAt.secondsSince1970), timeShift: timeShift())
         if stored.idsRestarted {
             logger.notice("\(bottle): record ids restarted at #\(records[0].recordID) (the bottle's history was cleared)")
         }
@@ -234,7 +235,7 @@ public final class BottleIngest: BottleObserver, Sendable {
     ///
     /// `refusal`: why a chunk was refused unacknowledged (a structural fault, docs/design.md
     /// 3.4), when one was; the connection's end counts it towards "stuck".
-    public func syncEnded(_ outcome: SyncOutcome, records: Int, chunks: Int, refusal: String? = nil, at time: Double) {
+    public func syncEnded(_ outcome: SyncOutcome, records: Int, chunks: Int, refusal: String? = nil, at time: WallInstant) {
         writePendingState()
         let (added, quarantined) = state.withLock { state -> (Int, Int) in
             defer {
@@ -252,7 +253,7 @@ public final class BottleIngest: BottleObserver, Sendable {
 
     /// The connection ended (or the capture did): what is pending is written, and the
     /// connection counts towards the bottle being stuck, or clears it.
-    public func disconnected(at time: Double) {
+    public func disconnected(at time: WallInstant) {
         writePendingState()
         let (refusal, completed) = state.withLock { state -> (String?, Bool) in
             defer {
@@ -280,7 +281,7 @@ public final class BottleIngest: BottleObserver, Sendable {
     /// One more connection ended by a structural refusal: the same one as before counts on
     /// (3 in a row: the bottle is stuck, said in the journal at each such connection), a new
     /// one starts again at 1.
-    private func noteRefusal(_ reason: String, at time: Double) {
+    private func noteRefusal(_ reason: String, at time: WallInstant) {
         var now: SyncRefusal?
         var unsynced: Int?
         updateRow { bottle in
@@ -303,7 +304,7 @@ public final class BottleIngest: BottleObserver, Sendable {
     // MARK: The bottle's row
 
     private func writePendingState() {
-        guard let (current, time) = state.withLock({ state -> (CurrentState, Double)? in
+        guard let (current, time) = state.withLock({ state -> (CurrentState, WallInstant)? in
             defer { state.pendingState = nil }
             if let pending = state.pendingState { state.lastStateWritten = pending.time }
             return state.pendingState

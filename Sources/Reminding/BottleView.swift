@@ -8,6 +8,7 @@
 // reads the same on every one of them.
 
 import Foundation
+import Timekeeping
 import History
 import Logging
 import Reminders
@@ -77,7 +78,7 @@ public struct BottleView: Sendable {
 
     /// The bottle's settings and its state at `instant`: from `live` (a running engine's status)
     /// when given, else from its engine's state saved in the history (restored, nothing saved).
-    public static func resolve(_ bottle: BottleRecord?, configuration: Configuration, history: DrinkHistory, at instant: Double,
+    public static func resolve(_ bottle: BottleRecord?, configuration: Configuration, history: DrinkHistory, at instant: WallInstant,
                                live: HydrationStatus? = nil) throws -> BottleView {
         let view = settings(of: bottle, configuration: configuration, history: history)
         let waiting = try bottle.flatMap { try Self.pendingGoal(in: history.commands(bottle: $0.id, statuses: [.pending, .sending])) }
@@ -97,7 +98,7 @@ public struct BottleView: Sendable {
     }
 
     /// Every bottle of the history (one view of no bottle when it has none), in its order.
-    public static func resolveEach(configuration: Configuration, history: DrinkHistory, at instant: Double) throws -> [BottleView] {
+    public static func resolveEach(configuration: Configuration, history: DrinkHistory, at instant: WallInstant) throws -> [BottleView] {
         let bottles = try history.bottles()
         if bottles.isEmpty { return [try resolve(nil, configuration: configuration, history: history, at: instant)] }
         return try bottles.map { try resolve($0, configuration: configuration, history: history, at: instant) }

@@ -2,6 +2,7 @@
 // known at an instant, answered from SQLite.
 
 import Foundation
+import Timekeeping
 import History
 import Locking
 import Reminders
@@ -35,17 +36,17 @@ public final class HistoryLedger: DrinkLedger, Sendable {
         changes.withLock { $0 += 1 }
     }
 
-    public func dayTotal(at instant: Double, timeZone: TimeZone) -> Int {
+    public func dayTotal(at instant: WallInstant, timeZone: TimeZone) -> Int {
         // A database that cannot be read counts as no drinks: the engine then errs on the side
         // of reminding, and the failure itself is reported where the history is written.
         (try? history.dayTotal(containing: instant, timeZone: timeZone, knownAt: instant, bottle: bottle).totalML) ?? 0
     }
 
-    public func totalML(drunkIn range: Range<Double>, knownAt instant: Double) -> Int {
+    public func totalML(drunkIn range: Range<WallInstant>, knownAt instant: WallInstant) -> Int {
         (try? history.intakeTotal(from: range.lowerBound, to: range.upperBound, knownAt: instant, bottle: bottle)) ?? 0
     }
 
-    public func revision(at instant: Double) -> Int {
+    public func revision(at instant: WallInstant) -> Int {
         changes.withLock { $0 }
     }
 }

@@ -6,6 +6,7 @@
 // the system clock. Nothing here reads the time itself.
 
 import Foundation
+import Timekeeping
 import History
 import Logging
 import Reminders
@@ -32,10 +33,10 @@ public final class ReminderRunner {
     private let deliver: (Delivery) -> Void
     private var savedState: ReminderState
     /// The last whole minute (UTC seconds) that was ticked.
-    private var lastTick: Double?
+    private var lastTick: WallInstant?
     private var started = false
     /// The latest instant evaluated (the clock jump rule measures from it).
-    private var lastInstant: Double?
+    private var lastInstant: WallInstant?
     private let gapRule: TimeGapRule
     /// Minute ticks run so far (tests check that a long timeline does not tick without end).
     public private(set) var ticksRun = 0
@@ -83,7 +84,7 @@ public final class ReminderRunner {
     /// The bottle's key changed (its serial was read; or the one runner of a bridge that had no
     /// bottle now serves its first): the state moves with it (History.moveBottle moved the
     /// stored row; this saves under the new name from now on, and removes the old one).
-    public func rename(bottle newKey: String, at instant: Double) {
+    public func rename(bottle newKey: String, at instant: WallInstant) {
         guard newKey != bottle else { return }
         let old = Self.stateName(bottle: bottle)
         bottle = newKey
@@ -95,10 +96,11 @@ public final class ReminderRunner {
     /// Runs the on-start rules at the first event of a run, then the ticks up to `instant`.
     /// Call before handling every event at `instant`: ticks at whole minutes up to and including
     /// `instant` run before the event (docs/reminders.md 0).
-    public func advance(to instant: Double) {
+    public func advance(to instant: WallInstant) {
         if started, let last = lastInstant, let lastTick, gapRule.isRestart(from: last, lastTick: lastTick, to: instant) {
-            let days = ((instant - last) / 86_400 * 10).rounded() / 10
-            logger.notice("time moved by \(Int64((instant - last).rounded())) s (\(days) days) since the last evaluation; the reminders start again as after a restart, without replaying the gap (docs/reminders.md 0)")
+            let moved = (instant - last).inSeconds
+            let days = (moved / 86_400 * 10).rounded() / 10
+            logger.notice("time moved by \(Int64(moved.rounded())) s (\(days) days) since the last evaluation; the reminders start again as after a restart, without replaying the gap (docs/reminders.md 0)")
             started = false
             lastInstant = nil
         }
@@ -106,14 +108,14 @@ public final class ReminderRunner {
         if !started {
             started = true
             handle(engine.start(at: instant, ledger: ledger), at: instant, durability: .normal)
-            lastTick = (instant / 60).rounded(.up) * 60 - 60
+            lastTick = WallInstant(secondsSince1970: (instant.secondsSince1970 / 60).rounded(.up) * 60 - 60)
         }
-        guard var minute = lastTick.map({ $0 + 60 }) else { return }
+        guard var minute = lastTick.map({ $0 + .seconds(60) }) else { return }
         while minute <= instant {
             handle(engine.tick(at: minute, ledger: ledger), at: minute, durability: .normal)
             ticksRun += 1
             lastTick = minute
-            minute += 60
+            minute += .seconds(60)
         }
     }
 
@@ -123,18 +125,18 @@ public final class ReminderRunner {
     }
 
     /// A sync session ended (last chunk ACKed, or interrupted) having committed `newRecords`.
-    public func syncEnded(at instant: Double, newRecords: Int) {
+    public func syncEnded(at instant: WallInstant, newRecords: Int) {
         handle(engine.syncEnded(at: instant, newRecords: newRecords, ledger: ledger), at: instant, durability: .normal)
     }
 
     /// A Current State arrived (low battery, 2.5).
-    public func currentState(lowBattery: Bool, batteryPercent: Int, at instant: Double) {
+    public func currentState(lowBattery: Bool, batteryPercent: Int, at instant: WallInstant) {
         handle(engine.currentState(lowBattery: lowBattery, batteryPercent: batteryPercent, at: instant), at: instant,
                durability: .normal)
     }
 
     /// The settings changed (a goal read from the bottle, `config set` in the daemon).
-    public func updateSettings(_ settings: HydrationSettings, at instant: Double) {
+    public func updateSettings(_ settings: HydrationSettings, at instant: WallInstant) {
         guard settings != engine.settings else { return }
         var all = engine.reminderSettings
         all.hydration = settings
@@ -142,7 +144,7 @@ public final class ReminderRunner {
     }
 
     /// Every rule's settings changed: what changed is rescheduled at once.
-    public func updateSettings(_ settings: ReminderSettings, at instant: Double) {
+    public func updateSettings(_ settings: ReminderSettings, at instant: WallInstant) {
         guard settings != engine.reminderSettings else { return }
         handle(engine.updateSettings(settings, at: instant, ledger: ledger), at: instant)
     }
@@ -150,7 +152,7 @@ public final class ReminderRunner {
     /// A manual intake (`log TYPE`, a capture's `log` op): recorded in the history and handed to
     /// the scheduled-intake rules. Returns the normalised type.
     @discardableResult
-    public func logIntake(type: String, at instant: Double) throws -> String {
+    public func logIntake(type: String, at instant: WallInstant) throws -> String {
         let normalized = try engine.logIntake(type: type, at: instant)
         try history.recordPersonEvent(PersonEvent(time: instant, kind: .intake, name: normalized))
         handle([], at: instant)
@@ -160,7 +162,7 @@ public final class ReminderRunner {
     /// An action invoked on a notification (a sink's button, a capture's `action` op). Did This
     /// and Done are recorded in the history database; the outcome says what else to do.
     @discardableResult
-    public func actionInvoked(notificationID: String, actionID: String, at instant: Double) throws -> ActionOutcome {
+    public func actionInvoked(notificationID: String, actionID: String, at instant: WallInstant) throws -> ActionOutcome {
         let outcome = try engine.actionInvoked(notificationID: notificationID, actionID: actionID, at: instant)
         try history.recordPersonEvent(PersonEvent(time: instant, kind: .action, name: actionID, notificationID: notificationID))
         if case .intakeLogged(let type, let at) = outcome {
@@ -176,18 +178,18 @@ public final class ReminderRunner {
 
     /// Schedules the test notification of `notify test` (5 s later).
     @discardableResult
-    public func scheduleTestNotification(at instant: Double) -> Bool {
+    public func scheduleTestNotification(at instant: WallInstant) -> Bool {
         let scheduled = engine.scheduleTestNotification(at: instant)
         handle([], at: instant)
         return scheduled
     }
 
     /// Delivers what is due between ticks (the daemon wakes for `engine.nextFireTime`).
-    public func fireDue(at instant: Double) {
+    public func fireDue(at instant: WallInstant) {
         handle(engine.fireDue(at: instant), at: instant)
     }
 
-    public func status(at instant: Double) -> HydrationStatus {
+    public func status(at instant: WallInstant) -> HydrationStatus {
         engine.status(at: instant, ledger: ledger)
     }
 
@@ -196,7 +198,7 @@ public final class ReminderRunner {
     /// new key), whose state the same rules derive again from the history and the clock after a
     /// power cut; what a person did (an intake, an action, a setting) and every delivery are
     /// saved at the history's own (a person is never told twice because a save was lost).
-    private func handle(_ deliveries: [Delivery], at instant: Double, durability: Durability? = nil) {
+    private func handle(_ deliveries: [Delivery], at instant: WallInstant, durability: Durability? = nil) {
         for line in engine.drainJournal() {
             logger.info("\(line)")
         }
@@ -206,7 +208,7 @@ public final class ReminderRunner {
         save(deliveries: deliveries, at: instant, durability: durability)
     }
 
-    private func save(deliveries: [Delivery], at instant: Double, force: Bool = false, durability: Durability? = nil) {
+    private func save(deliveries: [Delivery], at instant: WallInstant, force: Bool = false, durability: Durability? = nil) {
         guard force || engine.state != savedState || !deliveries.isEmpty else { return }
         do {
             let json = String(decoding: try JSONEncoder().encode(engine.state), as: UTF8.self)

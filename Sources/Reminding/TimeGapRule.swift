@@ -5,26 +5,28 @@
 // jump at once would send 60 reminders, and a backward jump would tick nothing until the clock
 // caught up.
 
+import Timekeeping
+
 public enum TimeGapRule: Sendable, Equatable {
     /// The daemon: its ticker wakes the runner every minute, so time that moved by more than
-    /// `seconds` since the last evaluation, forward or backward, is a clock that jumped (an NTP
+    /// `limit` since the last evaluation, forward or backward, is a clock that jumped (an NTP
     /// step on a Pi without a real-time clock, a date set by hand, a suspend): a restart.
-    case restartAfter(seconds: Double)
+    case restartAfter(Duration)
     /// Replay: every minute of a gap between events is ticked (one timeline, docs/reminders.md 0), up
-    /// to `seconds`; a longer gap is a restart, so a capture cannot make replay tick for ever.
-    case tickThrough(atMost: Double)
+    /// to `atMost`; a longer gap is a restart, so a capture cannot make replay tick for ever.
+    case tickThrough(atMost: Duration)
 
     /// The daemon's rule: more than 5 minutes either way.
-    public static let daemon = TimeGapRule.restartAfter(seconds: 300)
+    public static let daemon = TimeGapRule.restartAfter(.seconds(300))
     /// Replay's rule: gaps of up to 366 days are ticked (527,040 ticks, a few seconds).
-    public static let replay = TimeGapRule.tickThrough(atMost: 366 * 86_400)
+    public static let replay = TimeGapRule.tickThrough(atMost: .seconds(366 * 86_400))
 
     /// True when moving from the last evaluation at `last` (the last tick at `lastTick`) to
     /// `instant` is a restart rather than ticks.
-    func isRestart(from last: Double, lastTick: Double, to instant: Double) -> Bool {
+    func isRestart(from last: WallInstant, lastTick: WallInstant, to instant: WallInstant) -> Bool {
         switch self {
         case .restartAfter(let limit):
-            return abs(instant - last) > limit
+            return instant - last > limit || last - instant > limit
         case .tickThrough(let limit):
             return instant - lastTick > limit
         }

@@ -45,7 +45,7 @@ extension BridgeEvent {
     package static func handWrittenDrinkLine(_ drink: DrinkEvent) -> String {
         "{\"amount_ml\":\(drink.amountML),\"bottle\":\(JSONText.quoted(drink.bottle)),\"bottle_level_ml\":\(drink.bottleLevelML),"
             + "\"deleted\":\(drink.deleted),\"event\":\"drink\",\"new\":\(drink.isNew),\"record_id\":\(drink.recordID),"
-            + "\"time\":\"\(iso(Double(drink.timestamp)))\",\"type\":\"\(drink.kind.rawValue)\"}"
+            + "\"time\":\"\(iso(WallInstant(secondsSince1970: Double(drink.timestamp))))\",\"type\":\"\(drink.kind.rawValue)\"}"
     }
 
     /// The `drink` line by Codable: what the hand-written one must equal (its test).
@@ -65,7 +65,7 @@ private let eventEncoder: JSONEncoder = {
 }()
 
 /// ISO 8601 UTC with milliseconds, as every event's `time`.
-private func iso(_ seconds: Double) -> String { ISO8601Text.formatWithMilliseconds(seconds) }
+private func iso(_ instant: WallInstant) -> String { ISO8601Text.formatWithMilliseconds(instant) }
 
 // MARK: The wire structs
 
@@ -88,7 +88,7 @@ struct DrinkJSON: Encodable {
     init(_ drink: BridgeEvent.DrinkEvent) {
         bottle = drink.bottle
         recordID = Int(drink.recordID)
-        time = iso(Double(drink.timestamp))
+        time = iso(WallInstant(secondsSince1970: Double(drink.timestamp)))
         amountML = drink.amountML
         bottleLevelML = drink.bottleLevelML
         type = drink.kind.rawValue

@@ -41,14 +41,14 @@ public enum BridgeEvent: Sendable, Equatable {
     }
 
     public struct StateEvent: Sendable, Equatable {
-        public var time: Double
+        public var time: WallInstant
         public var dailyTotalML: Int
         public var bottleLevelML: Int
         public var battery: Int
         public var unsynced: Int
         public var flags: [String]
 
-        package init(time: Double, dailyTotalML: Int, bottleLevelML: Int, battery: Int, unsynced: Int, flags: [String]) {
+        package init(time: WallInstant, dailyTotalML: Int, bottleLevelML: Int, battery: Int, unsynced: Int, flags: [String]) {
             self.time = time
             self.dailyTotalML = dailyTotalML
             self.bottleLevelML = bottleLevelML
@@ -60,14 +60,14 @@ public enum BridgeEvent: Sendable, Equatable {
 
     public struct SyncEvent: Sendable, Equatable {
         public typealias Outcome = SyncOutcome
-        public var time: Double
+        public var time: WallInstant
         public var records: Int
         public var chunks: Int
         public var outcome: Outcome
         /// Records of this sync that could not be drinks, quarantined.
         public var quarantined: Int = 0
 
-        package init(time: Double, records: Int, chunks: Int, outcome: Outcome, quarantined: Int = 0) {
+        package init(time: WallInstant, records: Int, chunks: Int, outcome: Outcome, quarantined: Int = 0) {
             self.time = time
             self.records = records
             self.chunks = chunks
@@ -83,7 +83,7 @@ public enum BridgeEvent: Sendable, Equatable {
         public var bottle: String
         public var recordID: UInt32
         /// When it arrived (bridge clock).
-        public var time: Double
+        public var time: WallInstant
         public var reason: String
         public var problems: [RecordProblem]
         /// The 14 bytes as sent.
@@ -93,7 +93,7 @@ public enum BridgeEvent: Sendable, Equatable {
         /// nil while it waits; set once a person restored or discarded it.
         public var resolution: String? = nil
 
-        public init(id: Int64? = nil, bottle: String, recordID: UInt32, time: Double, reason: String,
+        public init(id: Int64? = nil, bottle: String, recordID: UInt32, time: WallInstant, reason: String,
                     problems: [RecordProblem], raw: [UInt8], isNew: Bool = true, resolution: String? = nil) {
             self.id = id
             self.bottle = bottle
@@ -129,7 +129,7 @@ public enum BridgeEvent: Sendable, Equatable {
 
     public struct NotificationEvent: Sendable, Equatable {
         /// When it was delivered.
-        public var time: Double
+        public var time: WallInstant
         public var id: String
         /// `reminder`, `back_on_track`, `goal_reached`, `low_battery`, `scheduled`,
         /// `daily_message`, `deadline`, `ritual`, `test`.
@@ -138,7 +138,7 @@ public enum BridgeEvent: Sendable, Equatable {
         public var body: String
         public var actions: [String] = []
 
-        package init(time: Double, id: String, kind: String, title: String, body: String, actions: [String] = []) {
+        package init(time: WallInstant, id: String, kind: String, title: String, body: String, actions: [String] = []) {
             self.time = time
             self.id = id
             self.kind = kind
@@ -158,9 +158,9 @@ public enum BridgeEvent: Sendable, Equatable {
         /// `pending`, `applied`, `failed` (a command being sent counts as pending).
         public var status: String
         public var message: String?
-        public var time: Double
+        public var time: WallInstant
 
-        package init(id: Int64, bottle: String, command: String, argument: String? = nil, status: String, message: String? = nil, time: Double) {
+        package init(id: Int64, bottle: String, command: String, argument: String? = nil, status: String, message: String? = nil, time: WallInstant) {
             self.id = id
             self.bottle = bottle
             self.command = command
@@ -194,14 +194,14 @@ public enum BridgeEvent: Sendable, Equatable {
         public var battery: Int?
         public var calibrated: Bool?
         public var shakeToEmpty: Bool?
-        public var lastSeen: Double?
-        public var lastSync: Double?
+        public var lastSeen: WallInstant?
+        public var lastSync: WallInstant?
         public var unsynced: Int?
         /// Bottle clock minus bridge clock at the last connection, seconds.
         public var clockOffset: Int?
         public var pending: [CommandEvent]
 
-        package init(address: String? = nil, name: String? = nil, serial: String? = nil, firmware: String? = nil, model: String? = nil, goalML: Int? = nil, battery: Int? = nil, calibrated: Bool? = nil, shakeToEmpty: Bool? = nil, lastSeen: Double? = nil, lastSync: Double? = nil, unsynced: Int? = nil, clockOffset: Int? = nil, pending: [CommandEvent]) {
+        package init(address: String? = nil, name: String? = nil, serial: String? = nil, firmware: String? = nil, model: String? = nil, goalML: Int? = nil, battery: Int? = nil, calibrated: Bool? = nil, shakeToEmpty: Bool? = nil, lastSeen: WallInstant? = nil, lastSync: WallInstant? = nil, unsynced: Int? = nil, clockOffset: Int? = nil, pending: [CommandEvent]) {
             self.address = address
             self.name = name
             self.serial = serial
@@ -240,12 +240,12 @@ extension BridgeEvent {
     /// - Parameter novelty: say whether a drink was new to the history or already known (replay
     ///   and sync); `history` lists what is stored, where the word would mean nothing.
     public func textLine(novelty: Bool = true, timeZone: TimeZone) -> String {
-        func local(_ seconds: Double) -> String { LocalTimeText.format(seconds, in: timeZone) }
+        func local(_ instant: WallInstant) -> String { LocalTimeText.format(instant, in: timeZone) }
         switch self {
         case .drink(let drink):
             let marker = novelty ? (drink.isNew ? "  new" : "  known") : ""
             let deleted = drink.deleted ? "  deleted" : ""
-            return "\(local(Double(drink.timestamp)))  drink #\(drink.recordID)  \(drink.amountML) ml  \(drink.kind.rawValue)  level \(drink.bottleLevelML) ml\(marker)\(deleted)"
+            return "\(local(WallInstant(secondsSince1970: Double(drink.timestamp))))  drink #\(drink.recordID)  \(drink.amountML) ml  \(drink.kind.rawValue)  level \(drink.bottleLevelML) ml\(marker)\(deleted)"
         case .state(let state):
             let flags = state.flags.isEmpty ? "-" : state.flags.joined(separator: ",")
             return "\(local(state.time))  state  today \(state.dailyTotalML) ml (bottle's day)  level \(state.bottleLevelML) ml  battery \(state.battery)%  unsynced \(state.unsynced)  flags \(flags)"

@@ -19,15 +19,15 @@ public struct HistoryReport: Sendable {
     /// Builds the report. `days` limits it to the last N local days ending with today (`now`);
     /// `bottle` to one bottle (`--bottle`). Where the history holds several bottles, each day
     /// is told per bottle, against that bottle's goal (docs/design.md 3.4).
-    public static func make(history: DrinkHistory, configuration: Configuration, days: Int?, now: Double,
+    public static func make(history: DrinkHistory, configuration: Configuration, days: Int?, now: WallInstant,
                             bottle: BottleRecord? = nil) throws -> HistoryReport {
         let timeZone = configuration.timeZone
-        var from: Double?
+        var from: WallInstant?
         if let days {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = timeZone
-            let today = calendar.startOfDay(for: Date(timeIntervalSince1970: now))
-            from = calendar.date(byAdding: .day, value: -(days - 1), to: today)?.timeIntervalSince1970
+            let today = calendar.startOfDay(for: now.date)
+            from = calendar.date(byAdding: .day, value: -(days - 1), to: today).map(WallInstant.init)
         }
         let stored = try history.storedDrinks(bottle: bottle?.id, from: from)
         let drinks = stored.map { BridgeEvent.DrinkEvent($0.drink, isNew: false) }
@@ -63,7 +63,7 @@ public struct HistoryReport: Sendable {
         case .csv:
             var rows = ["event,time,date,record_id,amount_ml,bottle_level_ml,type,deleted,total_ml,drinks,goal_ml,bottle"]
             for drink in drinks {
-                rows.append("drink,\(ISO8601Text.formatWithMilliseconds(Double(drink.timestamp))),,\(drink.recordID),\(drink.amountML),\(drink.bottleLevelML),\(drink.kind.rawValue),\(drink.deleted),,,,\(drink.bottle)")
+                rows.append("drink,\(ISO8601Text.formatWithMilliseconds(WallInstant(secondsSince1970: Double(drink.timestamp)))),,\(drink.recordID),\(drink.amountML),\(drink.bottleLevelML),\(drink.kind.rawValue),\(drink.deleted),,,,\(drink.bottle)")
             }
             for day in days {
                 rows.append("day,,\(day.date),,,,,,\(day.totalML),\(day.drinks),\(day.goalML),\(day.bottle ?? "")")

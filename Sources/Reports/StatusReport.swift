@@ -12,10 +12,10 @@ import Settings
 import Timekeeping
 
 public struct StatusReport: Sendable {
-    public var at: Double
+    public var at: WallInstant
     public var bottleName: String?
     public var bottleID: String?
-    public var lastSync: Double?
+    public var lastSync: WallInstant?
     public var battery: Int?
     public var bottleLevelML: Int?
     public var unsynced: Int?
@@ -55,7 +55,7 @@ public struct StatusReport: Sendable {
 
     /// Builds the report at `instant` from the database (engine state restored, nothing saved),
     /// for `bottle` (nil: the most recently seen).
-    public static func make(history: DrinkHistory, configuration: Configuration, at instant: Double,
+    public static func make(history: DrinkHistory, configuration: Configuration, at instant: WallInstant,
                             clock: ClockTrust? = nil, bottle chosen: BottleRecord? = nil) throws -> StatusReport {
         let bottle = try chosen ?? history.bottles().max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
         let view = try BottleView.resolve(bottle, configuration: configuration, history: history, at: instant)
@@ -63,7 +63,7 @@ public struct StatusReport: Sendable {
     }
 
     /// The report of a bottle already resolved (`BottleView.resolve`, with its state).
-    public static func make(_ view: BottleView, history: DrinkHistory, configuration: Configuration, at instant: Double,
+    public static func make(_ view: BottleView, history: DrinkHistory, configuration: Configuration, at instant: WallInstant,
                             clock: ClockTrust? = nil) throws -> StatusReport {
         let view = view.status == nil ? try BottleView.resolve(view.bottle, configuration: configuration, history: history, at: instant) : view
         guard let status = view.status else { preconditionFailure("BottleView.resolve always gives the state") }
@@ -86,7 +86,7 @@ public struct StatusReport: Sendable {
     /// the page shows them), most recently seen first; one report when there is none (`make`).
     /// Not only the adopted ones: with one adopted bottle and one of another bridge, `make`'s
     /// "most recently seen" could answer the other bridge's bottle alone.
-    public static func makeEach(history: DrinkHistory, configuration: Configuration, at instant: Double,
+    public static func makeEach(history: DrinkHistory, configuration: Configuration, at instant: WallInstant,
                                 clock: ClockTrust? = nil) throws -> [StatusReport] {
         let known = try history.bottles().sorted { ($0.lastSeen ?? 0, $0.id) > ($1.lastSeen ?? 0, $1.id) }
         guard !known.isEmpty else { return [try make(history: history, configuration: configuration, at: instant, clock: clock)] }

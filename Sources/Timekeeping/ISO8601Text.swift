@@ -5,8 +5,12 @@
 import Foundation
 
 public enum ISO8601Text {
-    /// `2026-11-21T08:00:00Z` for UTC seconds since 1970; a fraction is dropped (rounded down).
-    public static func format(_ seconds: Double) -> String {
+    /// `2026-11-21T08:00:00Z`; a fraction is dropped (rounded down).
+    public static func format(_ instant: WallInstant) -> String {
+        format(seconds: instant.secondsSince1970)
+    }
+
+    private static func format(seconds: Double) -> String {
         utc(wholeSeconds: Int(clamped(seconds).rounded(.down)))
     }
 
@@ -17,9 +21,9 @@ public enum ISO8601Text {
     /// its reference date (2001-01-01), so that this text is byte for byte what the bridge's
     /// output has always carried (1763712000.123 is `.122Z`: the double nearest to it lies just
     /// below, once 978307200 s are taken off).
-    public static func formatWithMilliseconds(_ seconds: Double) -> String {
-        let seconds = clamped(seconds)
-        if seconds.rounded(.down) == seconds { return format(seconds) }
+    public static func formatWithMilliseconds(_ instant: WallInstant) -> String {
+        let seconds = clamped(instant.secondsSince1970)
+        if seconds.rounded(.down) == seconds { return format(seconds: seconds) }
         let sinceReference = seconds - referenceDate
         let whole = sinceReference.rounded(.down)
         let milliseconds = Int(((sinceReference - whole) * 1000).rounded(.down))
@@ -28,10 +32,10 @@ public enum ISO8601Text {
     }
 
     /// Reads an ISO 8601 date and time with a zone (`2026-11-20T18:00:00Z`,
-    /// `2026-11-20T19:00:00+01:00`, a fraction allowed) as UTC seconds since 1970; nil for
-    /// anything else (a date alone, a time without a zone).
-    public static func parse(_ text: String) -> Double? {
-        (try? Date(text, strategy: .iso8601))?.timeIntervalSince1970
+    /// `2026-11-20T19:00:00+01:00`, a fraction allowed) as an instant; nil for anything else (a
+    /// date alone, a time without a zone).
+    public static func parse(_ text: String) -> WallInstant? {
+        (try? Date(text, strategy: .iso8601)).map(WallInstant.init)
     }
 
     /// 2001-01-01T00:00:00Z, Foundation's reference date, in seconds since 1970.

@@ -24,26 +24,26 @@ public struct LocalCalendar: Sendable {
     /// The first instant of `day`: local midnight, the end of the gap when a DST change skips
     /// midnight (Havana, old São Paulo), the first one when it repeats. Foundation's date from a
     /// date's components is exactly that, as `startOfDay(for:)` is, at a tenth of the cost.
-    public func startOfDay(_ day: LocalDay) -> Double {
+    public func startOfDay(_ day: LocalDay) -> WallInstant {
         let components = DateComponents(year: day.year, month: day.month, day: day.day)
-        guard let date = calendar.date(from: components) else { return Double(day.daysSince1970) * 86_400 }
-        return date.timeIntervalSince1970
+        guard let date = calendar.date(from: components) else { return WallInstant(secondsSince1970: Double(day.daysSince1970) * 86_400) }
+        return WallInstant(date)
     }
 
     /// The instant the wall clock first shows `time` on `day`, or the first instant after the gap
     /// when that time does not exist there.
-    public func instant(of day: LocalDay, at time: TimeOfDay) -> Double {
+    public func instant(of day: LocalDay, at time: TimeOfDay) -> WallInstant {
         let components = DateComponents(year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute)
         guard let date = calendar.date(from: components) else {
-            return Double(day.daysSince1970) * 86_400 + Double(time.minuteOfDay * 60)
+            return WallInstant(secondsSince1970: Double(day.daysSince1970) * 86_400 + Double(time.minuteOfDay * 60))
         }
-        let shown = LocalClock(timeZone: calendar.timeZone).wallClockUncached(at: date.timeIntervalSince1970)
-        if shown.day == day && shown.minuteOfDay == time.minuteOfDay { return date.timeIntervalSince1970 }
+        let shown = LocalClock(timeZone: calendar.timeZone).wallClockUncached(at: WallInstant(date))
+        if shown.day == day && shown.minuteOfDay == time.minuteOfDay { return WallInstant(date) }
         // In a gap: the transition that opened it lies within the gap's length before `date`.
         if let transition = calendar.timeZone.nextDaylightSavingTimeTransition(after: date.addingTimeInterval(-4 * 3600)),
            transition <= date {
-            return transition.timeIntervalSince1970
+            return WallInstant(transition)
         }
-        return date.timeIntervalSince1970
+        return WallInstant(date)
     }
 }

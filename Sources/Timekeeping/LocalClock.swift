@@ -24,7 +24,7 @@ public struct WallClockTime: Equatable, Sendable {
     public var minute: Int { minuteOfDay % 60 }
 }
 
-/// Converts UTC epoch seconds to local wall-clock time in one time zone.
+/// Converts wall-clock instants to local wall-clock time in one time zone.
 public struct LocalClock: Sendable {
     public let timeZone: TimeZone
 
@@ -36,8 +36,8 @@ public struct LocalClock: Sendable {
     }
 
     /// The wall-clock time at `instant`, remembering the offset until the next transition.
-    public mutating func wallClock(at rawInstant: Double) -> WallClockTime {
-        let instant = LocalClock.sanitized(rawInstant)
+    public mutating func wallClock(at rawInstant: WallInstant) -> WallClockTime {
+        let instant = LocalClock.sanitized(rawInstant.secondsSince1970)
         if let cached = cachedOffset, instant >= cached.validFrom, instant < cached.validUntil {
             return LocalClock.wallClock(at: instant, offset: cached.seconds)
         }
@@ -49,13 +49,13 @@ public struct LocalClock: Sendable {
     }
 
     /// The wall-clock time at `instant`, without touching the cache (for read-only views).
-    public func wallClockUncached(at rawInstant: Double) -> WallClockTime {
-        let instant = LocalClock.sanitized(rawInstant)
+    public func wallClockUncached(at rawInstant: WallInstant) -> WallClockTime {
+        let instant = LocalClock.sanitized(rawInstant.secondsSince1970)
         return LocalClock.wallClock(at: instant, offset: timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: instant)))
     }
 
     /// The local day of `instant`, remembering the offset until the next transition.
-    public mutating func day(at instant: Double) -> LocalDay {
+    public mutating func day(at instant: WallInstant) -> LocalDay {
         wallClock(at: instant).day
     }
 

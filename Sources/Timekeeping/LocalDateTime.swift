@@ -91,8 +91,8 @@ public struct InvalidLocalDateTime: Error, Equatable, CustomStringConvertible {
 
 extension LocalDateTime {
     /// The instant the wall clock of `timeZone` first shows this (the first instant after a DST
-    /// gap that skips it), UTC seconds.
-    public func instant(in timeZone: TimeZone) -> Double {
+    /// gap that skips it).
+    public func instant(in timeZone: TimeZone) -> WallInstant {
         LocalCalendar(timeZone: timeZone).instant(of: day, at: time)
     }
 }

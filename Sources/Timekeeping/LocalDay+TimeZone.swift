@@ -3,14 +3,14 @@
 import Foundation
 
 extension LocalDay {
-    /// The local day of `instant` (UTC seconds) in `timeZone`: the date its wall clock shows.
-    public init(containing instant: Double, timeZone: TimeZone) {
+    /// The local day of `instant` in `timeZone`: the date its wall clock shows.
+    public init(containing instant: WallInstant, timeZone: TimeZone) {
         self = LocalClock(timeZone: timeZone).wallClockUncached(at: instant).day
     }
 
-    /// The day's instants `[start, end)` in `timeZone`, UTC seconds, from Foundation's calendar:
+    /// The day's instants `[start, end)` in `timeZone`, from Foundation's calendar:
     /// 24 hours long, or 23 / 25 around a DST change.
-    public func interval(in timeZone: TimeZone) -> (start: Double, end: Double) {
+    public func interval(in timeZone: TimeZone) -> (start: WallInstant, end: WallInstant) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         // Noon exists on every day of every zone; midnight does not (zones that change at 00:00).
@@ -19,8 +19,8 @@ extension LocalDay {
             // Unreachable for valid dates; fall back to the offset-based day.
             let midnightUTC = Double(daysSince1970) * 86_400
             let start = midnightUTC - Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: midnightUTC)))
-            return (start, start + 86_400)
+            return (WallInstant(secondsSince1970: start), WallInstant(secondsSince1970: start + 86_400))
         }
-        return (day.start.timeIntervalSince1970, day.end.timeIntervalSince1970)
+        return (WallInstant(day.start), WallInstant(day.end))
     }
 }

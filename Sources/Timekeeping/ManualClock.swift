@@ -11,12 +11,12 @@ public final class ManualClock: WallClock {
     /// What a parked sleep waits for: a wall-clock time (`sleep(for: Double)`) or a monotonic
     /// instant (`sleep(until:)`, `sleep(for: Duration)`).
     private enum Deadline {
-        case wall(Double)
+        case wall(WallInstant)
         case monotonic(MonotonicInstant)
     }
 
     private struct State {
-        var now: Double
+        var now: WallInstant
         var instant: MonotonicInstant
         var sleepers: [Int: (deadline: Deadline, continuation: CheckedContinuation<Void, any Error>)] = [:]
         /// The timers of waiting queues (`startTimer`), by monotonic deadline.
@@ -39,13 +39,13 @@ public final class ManualClock: WallClock {
     /// `instant` (by default the real clock's present, so instants from both can be compared).
     /// `onSleep` hears the duration (in seconds) of each sleep once it is parked, so a test that
     /// waits for it can then move the clock past it.
-    public init(_ start: Double = 1_763_712_000, instant: MonotonicInstant = SystemClock().instant,
+    public init(_ start: WallInstant = 1_763_712_000, instant: MonotonicInstant = SystemClock().instant,
                 onSleep: (@Sendable (Double) -> Void)? = nil) {
         state = Locked(State(now: start, instant: instant))
         self.onSleep = onSleep
     }
 
-    public var now: Double { state.withLock { $0.now } }
+    public var now: WallInstant { state.withLock { $0.now } }
 
     public var instant: MonotonicInstant { state.withLock { $0.instant } }
 
@@ -71,30 +71,21 @@ public final class ManualClock: WallClock {
     }
 
     /// Sets the wall clock only (a step of the host's time); the monotonic time stays.
-    public func set(_ value: Double) {
+    public func set(_ value: WallInstant) {
         move { $0.now = value }
     }
 
-    /// Moves the wall clock forward (or, with a negative value, back) and, when forward, the
-    /// monotonic time with it; wakes every sleeper whose deadline has come.
-    public func advance(by seconds: Double) {
-        move { state in
-            state.now += seconds
-            if seconds > 0 { state.instant = state.instant + .seconds(seconds) }
-        }
-    }
-
-    /// Lets `duration` pass on both faces; wakes every sleeper whose deadline has come.
+    /// Lets `duration` pass: the wall clock moves by it (back, for a negative one) and, when
+    /// forward, the monotonic time with it; wakes every sleeper whose deadline has come.
     public func advance(by duration: Duration) {
-        let (seconds, attoseconds) = duration.components
         move { state in
-            state.now += Double(seconds) + Double(attoseconds) / 1e18
+            state.now += duration
             if duration > .zero { state.instant = state.instant + duration }
         }
     }
 
     public func sleep(for seconds: Double) async throws {
-        try await park(seconds: seconds) { .wall($0.now + seconds) }
+        try await park(seconds: seconds) { .wall($0.now + .seconds(seconds)) }
     }
 
     public func sleep(until deadline: MonotonicInstant) async throws {
@@ -115,7 +106,7 @@ public final class ManualClock: WallClock {
                     let due = deadline(state)
                     state.sleepers[id] = (due, continuation)
                     switch due {
-                    case .wall(let time): return seconds ?? time - state.now
+                    case .wall(let time): return seconds ?? (time - state.now).inSeconds
                     case .monotonic(let time):
                         let (whole, fraction) = state.instant.duration(to: time).components
                         return Double(whole) + Double(fraction) / 1e18

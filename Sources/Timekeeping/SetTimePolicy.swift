@@ -7,15 +7,14 @@
 
 /// A time this machine's clock must have reached, and what says so.
 public struct TimeFloor: Sendable, Equatable {
-    /// UTC seconds since 1970.
-    public var time: Double
+    public var time: WallInstant
     /// What the time comes from, for the log: "the newest stored drink".
     public var what: String
     /// How far `time` may be ahead of a right clock: a time from the bottle's clock carries its
     /// drift since the last SET_TIME, so a little lead is not evidence against this machine.
-    public var slack: Double
+    public var slack: Duration
 
-    public init(time: Double, what: String, slack: Double) {
+    public init(time: WallInstant, what: String, slack: Duration) {
         self.time = time
         self.what = what
         self.slack = slack
@@ -30,12 +29,12 @@ public struct SetTimePolicy: Sendable, Equatable {
     public var floors: [TimeFloor]
     /// How far the bottle's own clock (Current State `timestamp`) may be ahead of this machine's:
     /// it drifts while the bottle sleeps (docs/protocol.md B9).
-    public var bottleSlack: Double
+    public var bottleSlack: Duration
 
     /// The default slack for times from the bottle's clock: one hour.
-    public static let defaultBottleSlack: Double = 3600
+    public static let defaultBottleSlack: Duration = .seconds(3600)
 
-    public init(withheld: String? = nil, floors: [TimeFloor] = [], bottleSlack: Double = SetTimePolicy.defaultBottleSlack) {
+    public init(withheld: String? = nil, floors: [TimeFloor] = [], bottleSlack: Duration = SetTimePolicy.defaultBottleSlack) {
         self.withheld = withheld
         self.floors = floors
         self.bottleSlack = bottleSlack
@@ -53,14 +52,14 @@ public struct SetTimePolicy: Sendable, Equatable {
     ///   - now: the bridge's clock, the time SET_TIME would write.
     ///   - bottleTime: the bottle's clock as its Current State just said (nil or 0 when unknown:
     ///     right after a wake it is all zero, B6).
-    public func reasonToWithhold(now: Double, bottleTime: Double?) -> String? {
+    public func reasonToWithhold(now: WallInstant, bottleTime: WallInstant?) -> String? {
         if let withheld { return withheld }
         var all = floors
-        if let bottleTime, bottleTime > 0 {
+        if let bottleTime, bottleTime > .epoch {
             all.append(TimeFloor(time: bottleTime, what: "the bottle's own clock", slack: bottleSlack))
         }
         guard let broken = all.first(where: { now < $0.time - $0.slack }) else { return nil }
-        let behind = Int((broken.time - now).rounded())
-        return "this machine's clock (\(Int64(now.rounded(.down)))) is \(behind) s behind \(broken.what) (\(Int64(broken.time.rounded(.down))))"
+        let behind = Int((broken.time - now).inSeconds.rounded())
+        return "this machine's clock (\(Int64(now.secondsSince1970.rounded(.down)))) is \(behind) s behind \(broken.what) (\(Int64(broken.time.secondsSince1970.rounded(.down))))"
     }
 }

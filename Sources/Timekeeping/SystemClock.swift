@@ -7,17 +7,9 @@ import Foundation
 public struct SystemClock: WallClock {
     public init() {}
 
-    public var now: Double { Date().timeIntervalSince1970 }
+    public var now: WallInstant { WallInstant(Date()) }
 
-    public var instant: MonotonicInstant { MonotonicInstant(.now) }
-
-    public func sleep(until deadline: MonotonicInstant) async throws {
-        try await Task.sleep(until: deadline.base, clock: .continuous)
-    }
-
-    public func startTimer(after timeout: Duration, _ expire: @escaping @Sendable () -> Void) -> () -> Void {
-        Self.dispatchTimer(after: timeout, expire)
-    }
+    // `instant`, the sleeps and `startTimer` are `WallClock`'s defaults: the host's own.
 
     /// A libdispatch timer on the host's monotonic clock, `timeout` (at most ten years) from now.
     static func dispatchTimer(after timeout: Duration, _ expire: @escaping @Sendable () -> Void) -> () -> Void {

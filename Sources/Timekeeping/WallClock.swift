@@ -12,10 +12,10 @@
 
 import Locking
 
-/// UTC seconds since 1970, the monotonic present, and waits measured on the same clock.
+/// The wall-clock present, the monotonic present, and waits measured on the same clock.
 public protocol WallClock: MonotonicClock, WaitTimer {
-    /// UTC seconds since 1970, with a fraction.
-    var now: Double { get }
+    /// The wall-clock present.
+    var now: WallInstant { get }
     /// Suspends for `seconds` of this clock's time; throws `CancellationError` when the task is
     /// cancelled. A back-off waits on it so that a test can step through the schedule.
     func sleep(for seconds: Double) async throws

@@ -18,7 +18,7 @@ struct ChartColumns {
         let short = language.formatter(template, timeZone)
         let long = language.formatter("EEEEdMMMM", timeZone)
         return days.enumerated().map { index, day in
-            let noon = Date(timeIntervalSince1970: day.date.interval(in: timeZone).start + 43_200)
+            let noon = (day.date.interval(in: timeZone).start + .seconds(43_200)).date
             let fromEnd = days.count - 1 - index
             let now = day.date == today
             return BarColumn(key: day.date.description, label: fromEnd % labelEvery == 0 ? short.string(from: noon) : nil,
@@ -41,7 +41,7 @@ struct ChartColumns {
         let long = language.formatter("MMMMy", timeZone)
         return order.suffix(12).map { key in
             let sum = sums[key]!
-            let noon = Date(timeIntervalSince1970: sum.day.interval(in: timeZone).start + 43_200)
+            let noon = (sum.day.interval(in: timeZone).start + .seconds(43_200)).date
             let average = sum.total / max(sum.count, 1)
             let now = key == today.year * 12 + today.month
             let month = String(format: "%04d-%02d", sum.day.year, sum.day.month)

@@ -24,7 +24,7 @@ struct BottlePanel: Sendable {
     var pace: Pace
     var levelML: Int?
     var battery: Int?
-    var lastSync: Double?
+    var lastSync: WallInstant?
     /// Records the bottle said were unsynced at its last connection.
     var unsynced: Int? = nil
     /// Today's drinks, deleted ones included (shown struck through, without a delete button).
@@ -50,7 +50,7 @@ struct BottlePanel: Sendable {
 struct DashboardModel: Sendable {
     static let chartDays = 365
 
-    var now: Double
+    var now: WallInstant
     var today: LocalDay
     var minuteOfDay: Int
     var timeZone: TimeZone
@@ -74,7 +74,7 @@ struct DashboardModel: Sendable {
         let resolved: [BottleRecord?] = known.isEmpty ? [nil] : known
         let views = try resolved.map { try BottleView.resolve($0, configuration: configuration, history: history, at: now) }
         // The household's panel is the most recently seen bottle's, as `status` and /api/v1/status.
-        func lastSeen(_ view: BottleView) -> Double { view.bottle?.lastSeen ?? 0 }
+        func lastSeen(_ view: BottleView) -> WallInstant { view.bottle?.lastSeen ?? .epoch }
         let recent = views.max { lastSeen($0) < lastSeen($1) } ?? views[0]
         let status = try StatusReport.make(recent, history: history, configuration: configuration, at: now)
         let bottles = known.sorted { ($0.name ?? $0.id, $0.id) < ($1.name ?? $1.id, $1.id) }

@@ -20,7 +20,7 @@ enum DashboardPage {
     static func render(_ model: DashboardModel, outcome: PageOutcome? = nil, canLogOut: Bool = false) -> String {
         let words = model.language.words
         let formats = Formats(model)
-        let now = Date(timeIntervalSince1970: model.now)
+        let now = model.now.date
         var html = head(title: words.title, language: model.language, version: model.version)
         html += "<header><h1>\(escape(words.title))</h1><p class=\"date\">\(escape(formats.longDate.string(from: now))) · "
             + "<span class=\"updated\">\(escape(words.updated)) <time>\(escape(formats.time.string(from: now)))</time></span></p></header>\n"
@@ -87,7 +87,7 @@ enum DashboardPage {
         let heading = panel.owner ?? panel.title
         var html = "<section class=\"bottle\" data-bottle=\"\(escape(panel.id ?? ""))\" aria-labelledby=\"p\(index)\">\n"
             + "<h2 id=\"p\(index)\">\(escape(heading))</h2>"
-        let lastSync = panel.lastSync.map { escape(formats.dateTime.string(from: Date(timeIntervalSince1970: $0))) } ?? escape(words.never)
+        let lastSync = panel.lastSync.map { escape(formats.dateTime.string(from: $0.date)) } ?? escape(words.never)
         var sub: [String] = []
         if panel.owner != nil, let name = panel.bottleName { sub.append(escape(name)) }
         sub.append("\(escape(words.lastSync)) <span class=\"last-sync\">\(lastSync)</span>")
@@ -95,7 +95,7 @@ enum DashboardPage {
         if let refusal = panel.refusal, refusal.isStuck {
             // A stuck bottle (docs/design.md 3.4): every later drink waits behind one chunk.
             html += "<p class=\"notice stuck\" role=\"alert\"><strong>\(escape(words.stuck))</strong> \(escape(words.stuckSince)) "
-                + "\(escape(formats.dateTime.string(from: Date(timeIntervalSince1970: refusal.since)))): \(escape(refusal.reason)). "
+                + "\(escape(formats.dateTime.string(from: refusal.since.date))): \(escape(refusal.reason)). "
                 + (panel.unsynced.map { "\($0) \(escape(words.waiting)). " } ?? "") + "\(escapeAdvice(SyncRefusal.advice))</p>\n"
         }
         if panel.quarantined > 0 {
@@ -127,7 +127,7 @@ enum DashboardPage {
         if !isNew {
             // Today's curve against the pace line, said in words for a screen reader.
             let dayStart = model.today.interval(in: model.timeZone).start
-            let intake = panel.drinks.filter { !$0.deleted }.map { (minute: Int((Double($0.timestamp) - dayStart) / 60), amountML: Int($0.amountML)) }
+            let intake = panel.drinks.filter { !$0.deleted }.map { (minute: Int((Double($0.timestamp) - dayStart.secondsSince1970) / 60), amountML: Int($0.amountML)) }
             let hydration = panel.hydration
             let label = "\(words.today): \(panel.pace.dayTotalML) ml, \(panel.pace.expectedML) ml \(words.expectedByNow), \(words.goalLine) \(panel.goalML) ml"
             html += "<div class=\"chart curve\">" + Charts.dayCurve(drinks: intake, goalML: panel.goalML, settings: hydration,

@@ -76,7 +76,7 @@ enum JSONAPI {
         let configuration = try context.configuration()
         let timeZone = configuration.timeZone
         let today = LocalDay(containing: context.clock.now, timeZone: timeZone)
-        let from = UInt32(clamping: Int64(max(0, (today - (days - 1)).interval(in: timeZone).start.rounded(.up))))
+        let from = UInt32(clamping: Int64(max(0, (today - (days - 1)).interval(in: timeZone).start.secondsSince1970.rounded(.up))))
         let end = before ?? UInt32.max
         let history = context.history
         var page = try history.drinksNewestFirst(bottle: bottle, from: from, before: end, limit: limit.map { $0 + 1 })
@@ -108,7 +108,7 @@ enum JSONAPI {
     /// `before=`: Unix seconds, or ISO 8601 with a zone (`2026-11-20T00:00:00Z`); nil when absent.
     static func beforeSecond(_ query: FormFields) throws(WebError) -> UInt32? {
         guard let text = query["before"] else { return nil }
-        let seconds = Int64(text).map(Double.init) ?? ISO8601Text.parse(text)
+        let seconds = Int64(text).map(Double.init) ?? ISO8601Text.parse(text)?.secondsSince1970
         guard let seconds, seconds.isFinite, seconds >= 1, seconds <= Double(UInt32.max) else {
             throw .badRequest("before must be a time: Unix seconds (1 to \(UInt32.max)) or ISO 8601 with a zone such as 2026-11-20T00:00:00Z, not '\(text.prefix(40))'")
         }

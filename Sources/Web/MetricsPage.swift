@@ -55,7 +55,7 @@ enum MetricsPage {
                 gauge(registry, "bottle_level", "liters", "Water in the bottle at the last connection, litres", labels).set(liters(level))
             }
             if let lastSync = bottle.lastSync {
-                gauge(registry, "last_sync_timestamp", "seconds", "Time of the last complete sync, Unix seconds", labels).set(lastSync)
+                gauge(registry, "last_sync_timestamp", "seconds", "Time of the last complete sync, Unix seconds", labels).set(lastSync.secondsSince1970)
             }
             gauge(registry, "pending_commands", "", "Bottle commands waiting for its next connection", labels)
                 .set(Int64(pending[bottle.id]?.count ?? 0))

@@ -15,7 +15,7 @@ enum PageVersion {
     /// pages never use up the server's 128 (WebServer.connectionCap).
     static let retryMilliseconds = 10_000
 
-    static func make(_ context: WebContext, configuration: Configuration, at now: Double) throws -> String {
+    static func make(_ context: WebContext, configuration: Configuration, at now: WallInstant) throws -> String {
         let history = context.history
         let timeZone = configuration.timeZone
         let wall = LocalClock(timeZone: timeZone).wallClockUncached(at: now)

@@ -45,7 +45,7 @@ struct BottleRestoreCommand: ParsableCommand {
             let history = try common.openHistory(path: common.databasePath)
             let timeZone = try common.loadConfiguration(history: history, logger: common.makeLogger()).timeZone
             let instant = try Self.instant(at, timeZone: timeZone)
-            guard let stamp = UInt32(exactly: instant.rounded(.down)) else {
+            guard let stamp = UInt32(exactly: instant.secondsSince1970.rounded(.down)) else {
                 throw CommandFailure("--at \(at) is outside 2020-01-01 … two days from now")
             }
             let drink: StoredDrink
@@ -59,8 +59,8 @@ struct BottleRestoreCommand: ParsableCommand {
         }
     }
 
-    /// `--at` as UTC seconds: an ISO 8601 instant with a zone, else a local date-time.
-    static func instant(_ text: String, timeZone: TimeZone) throws -> Double {
+    /// `--at` as an instant: an ISO 8601 instant with a zone, else a local date-time.
+    static func instant(_ text: String, timeZone: TimeZone) throws -> WallInstant {
         if let instant = ISO8601Text.parse(text) { return instant }
         do {
             return try LocalDateTime(parsing: text).instant(in: timeZone)

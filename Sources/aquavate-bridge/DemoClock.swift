@@ -6,16 +6,16 @@ import Locking
 import Timekeeping
 
 final class DemoClock: WallClock {
-    private let reading: Locked<Double>
+    private let reading: Locked<WallInstant>
 
-    init(_ start: Double) {
+    init(_ start: WallInstant) {
         reading = Locked(start)
     }
 
-    var now: Double { reading.withLock { $0 } }
+    var now: WallInstant { reading.withLock { $0 } }
 
     /// Moves the reading to `instant`; nothing else happens until the demo asks.
-    func set(_ instant: Double) {
+    func set(_ instant: WallInstant) {
         reading.withLock { $0 = instant }
     }
 }

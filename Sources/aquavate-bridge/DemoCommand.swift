@@ -121,14 +121,14 @@ struct DemoCommand: AsyncParsableCommand {
         for setting in DemoDay.settings { try configuration.applyOverride(setting) }
         configuration.useSchedules([DemoDay.schedule])
         let timeZone = configuration.timeZone
-        @Sendable func local(_ instant: Double) -> String { LocalTimeText.format(instant, in: timeZone) }
+        @Sendable func local(_ instant: WallInstant) -> String { LocalTimeText.format(instant, in: timeZone) }
 
         let backlogEnd = DemoDay.instant(hour: DemoDay.backlogEnd.hour, minute: DemoDay.backlogEnd.minute, in: timeZone)
         let dayStart = DemoDay.instant(hour: 7, minute: 0, in: timeZone)
         let clock = DemoClock(dayStart)
         // The generated drinks end a minute before `now`.
         let simulatorConfiguration = SimulatorConfiguration(
-            records: records, faults: try faults.map { try SimulatorFault(parsing: $0) }, now: backlogEnd + 60
+            records: records, faults: try faults.map { try SimulatorFault(parsing: $0) }, now: backlogEnd + .seconds(60)
         ).withTestTimings()
         let simulator = try await BottleSimulator.start(bus: .address(bus.address), configuration: simulatorConfiguration, clock: clock)
         print("demo: private D-Bus bus \(bus.address)")
@@ -163,13 +163,13 @@ struct DemoCommand: AsyncParsableCommand {
         // of the story's 0, 900 and 2550 (the last state went out with the demo's goodbye).
         let pause = hub == nil ? 0 : Self.mqttPause
         try await clock.sleep(for: pause)
-        var ticked = dayStart - 60
+        var ticked = dayStart - .seconds(60)
         do {
             for (hour, minute, step) in DemoDay.steps {
                 let instant = DemoDay.instant(hour: hour, minute: minute, in: timeZone)
                 // The reminder ticker's work, a minute at a time, up to this step.
-                while ticked + 60 <= instant {
-                    ticked += 60
+                while ticked + .seconds(60) <= instant {
+                    ticked += .seconds(60)
                     clock.set(ticked)
                     await desk.advance(to: ticked)
                 }

@@ -50,7 +50,7 @@ enum DemoDay {
     ]
 
     /// The instant of `hour:minute` on the day in `timeZone` (a negative hour: the day before).
-    static func instant(hour: Int, minute: Int, in timeZone: TimeZone) -> Double {
-        date.interval(in: timeZone).start + Double(hour * 3600 + minute * 60)
+    static func instant(hour: Int, minute: Int, in timeZone: TimeZone) -> WallInstant {
+        date.interval(in: timeZone).start + .seconds(hour * 3600 + minute * 60)
     }
 }

@@ -74,7 +74,7 @@ extension LogCommand {
 }
 
 /// Parses an ISO 8601 option value, or fails with one line naming the option.
-func parseInstant(_ text: String?, option: String) throws -> Double? {
+func parseInstant(_ text: String?, option: String) throws -> WallInstant? {
     guard let text else { return nil }
     guard let instant = ISO8601Text.parse(text) else {
         throw CommandFailure("\(option) \(text): not an ISO 8601 time such as 2026-11-20T18:00:00Z")

@@ -65,7 +65,7 @@ struct NotifyCommand: AsyncParsableCommand {
             for delivery in deliveries {
                 hub.deliver(SinkSetup.notification(delivery))
             }
-            let deadline = clock.now + wait
+            let deadline = clock.now + .seconds(wait)
             var statuses = hub.status()
             while clock.now < deadline, statuses.contains(where: { $0.delivered + $0.rejected < deliveries.count }) {
                 try await clock.sleep(for: .milliseconds(100))

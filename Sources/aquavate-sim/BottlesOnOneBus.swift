@@ -17,7 +17,7 @@ enum BottlesOnOneBus {
         bottle.name = nil
         bottle.address = try address(first.address, plus: 4 * index)
         if let records {
-            bottle.records = RecordSource.generated(count: records, endingAt: SystemClock().now - Double(60 * index))
+            bottle.records = RecordSource.generated(count: records, endingAt: SystemClock().now - .seconds(60 * index))
         }
         if let file = first.stateFile {
             let stem = file.deletingPathExtension().lastPathComponent + "-\(index + 1)"

@@ -79,12 +79,12 @@ struct BtsnoopImporterTests {
         #expect(result.errors == [])
         #expect(result.unmappedHandles == [])
         #expect(result.events == [
-            .connect(at: connectTime),
-            .read(at: nameTime, .uuid("00002a00-0000-1000-8000-00805f9b34fb"), value: Array("Aquavate-A3F2".utf8) + [0]),
-            .write(at: writeTime, .syncControl, value: start),
-            .notify(at: notifyTime, .drinkData, value: TestGATT.fullChunk),
-            .write(at: commandTime, .command, value: [0x02, 0x00, 0x00]),
-            .disconnect(at: disconnectTime, reason: "0x08 connection timeout"),
+            .connect(at: .init(secondsSince1970: connectTime)),
+            .read(at: .init(secondsSince1970: nameTime), .uuid("00002a00-0000-1000-8000-00805f9b34fb"), value: Array("Aquavate-A3F2".utf8) + [0]),
+            .write(at: .init(secondsSince1970: writeTime), .syncControl, value: start),
+            .notify(at: .init(secondsSince1970: notifyTime), .drinkData, value: TestGATT.fullChunk),
+            .write(at: .init(secondsSince1970: commandTime), .command, value: [0x02, 0x00, 0x00]),
+            .disconnect(at: .init(secondsSince1970: disconnectTime), reason: "0x08 connection timeout"),
         ])
         #expect(result.header == CaptureHeader(
             created: "2025-11-21T08:00:00Z", source: "btsnoop import (datalink \(datalink))",
@@ -286,7 +286,7 @@ struct BtsnoopImporterTests {
         b.att(BtsnoopBuilder.notification(handle: 0x0030, [3]), .received)
         let map = try Dictionary(uniqueKeysWithValues: ["drink-data=0x0019"].map(BtsnoopImporter.parseHandleOption))
         let result = try importBytes(b, handleMap: map)
-        #expect(result.events == [.notify(at: time, .drinkData, value: [1, 2])])
+        #expect(result.events == [.notify(at: .init(secondsSince1970: time), .drinkData, value: [1, 2])])
         #expect(result.unmappedHandles == [0x0030])
     }
 
@@ -329,8 +329,8 @@ struct BtsnoopImporterTests {
         let result = try importBytes(b)
         #expect(result.errors == [])
         #expect(result.events == [
-            .read(at: time, .drinkData, value: chunk),
-            .notify(at: b.lastRecordSeconds, .currentState, value: [7]),
+            .read(at: .init(secondsSince1970: time), .drinkData, value: chunk),
+            .notify(at: .init(secondsSince1970: b.lastRecordSeconds), .currentState, value: [7]),
         ])
     }
 
@@ -349,8 +349,8 @@ struct BtsnoopImporterTests {
         let result = try importBytes(b)
         #expect(result.errors == [])
         #expect(result.events == [
-            .notify(at: notifyTime, .currentState, value: [7]),
-            .read(at: readTime, .drinkData, value: chunk),
+            .notify(at: .init(secondsSince1970: notifyTime), .currentState, value: [7]),
+            .read(at: .init(secondsSince1970: readTime), .drinkData, value: chunk),
         ])
     }
 
@@ -368,7 +368,7 @@ struct BtsnoopImporterTests {
         b.att(BtsnoopBuilder.readResponse(exact), .received)
         let second = b.lastRecordSeconds
         let result = try importBytes(b)
-        #expect(result.events == [.read(at: first, .drinkData, value: exact), .read(at: second, .drinkData, value: exact)])
+        #expect(result.events == [.read(at: .init(secondsSince1970: first), .drinkData, value: exact), .read(at: .init(secondsSince1970: second), .drinkData, value: exact)])
     }
 
     @Test("MTU in the header is the smaller of the two offers")
@@ -444,9 +444,9 @@ struct BtsnoopLessCommonTests {
         let second = b.lastRecordSeconds
         let result = try BtsnoopImporter(handleMap: [0x0012: .currentState, 0x0019: .drinkData]).importData(b.bytes, name: "x")
         #expect(result.events == [
-            .notify(at: first, .currentState, value: [1, 2]),
-            .notify(at: second, .currentState, value: [3]),
-            .notify(at: second, .drinkData, value: [4, 5]),
+            .notify(at: .init(secondsSince1970: first), .currentState, value: [1, 2]),
+            .notify(at: .init(secondsSince1970: second), .currentState, value: [3]),
+            .notify(at: .init(secondsSince1970: second), .drinkData, value: [4, 5]),
         ])
     }
 

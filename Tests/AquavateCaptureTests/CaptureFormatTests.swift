@@ -56,7 +56,7 @@ struct CaptureFormatTests {
         #expect(CaptureEvent(time: 1, op: .write, value: []).validationProblem() == "write event without char")
         #expect(CaptureEvent(time: 1, op: .log).validationProblem() == "log event without type")
         #expect(CaptureEvent(time: 1, op: .action, action: "x").validationProblem() == "action event without id")
-        #expect(CaptureEvent.connect(at: .nan).validationProblem() != nil)
+        #expect(CaptureEvent.connect(at: .init(secondsSince1970: .nan)).validationProblem() != nil)
         #expect(CaptureEvent.connect(at: -0.5).validationProblem() != nil)
         #expect(CaptureEvent.note(at: 0, "ok").validationProblem() == nil)
         #expect(CaptureEvent(time: 0, op: .note).validationProblem() == nil)

@@ -26,7 +26,7 @@ private struct EventLine: Codable, Equatable {
     enum CodingKeys: String, CodingKey { case t, op, char, value, reason, text, type, id, action }
 
     init(_ event: CaptureEvent) {
-        t = event.time
+        t = event.time.secondsSince1970
         op = event.op.rawValue
         char = event.characteristic?.captureText
         value = event.value.map { $0.map { String(format: "%02x", $0) }.joined() }
@@ -83,7 +83,7 @@ private struct HeaderLine: Codable, Equatable {
             }
             func odd() -> String? { Bool.random(using: &generator) ? Self.oddTexts.randomElement(using: &generator) : nil }
             let event = CaptureEvent(
-                time: time, op: op, characteristic: Bool.random(using: &generator) ? characteristics.randomElement(using: &generator) : nil,
+                time: .init(secondsSince1970: time), op: op, characteristic: Bool.random(using: &generator) ? characteristics.randomElement(using: &generator) : nil,
                 value: Bool.random(using: &generator) ? (0..<Int.random(in: 0...244, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) } : nil,
                 reason: odd(), text: odd(), intakeType: odd(), notificationID: odd(), action: odd())
             let line = event.jsonLine()

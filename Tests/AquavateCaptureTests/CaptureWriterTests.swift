@@ -61,7 +61,7 @@ struct CaptureWriterTests {
         }
         try writer.write(.connect(at: 5))
         #expect(throws: CaptureEventRejected.self) { try writer.write(.connect(at: 4)) }
-        #expect(throws: CaptureEventRejected.self) { try writer.write(.connect(at: .infinity)) }
+        #expect(throws: CaptureEventRejected.self) { try writer.write(.connect(at: .init(secondsSince1970: .infinity))) }
         writer.close()
         writer.close()
         #expect(throws: CaptureFileUnwritable.self) { try writer.write(.connect(at: 6)) }

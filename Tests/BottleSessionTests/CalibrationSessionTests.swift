@@ -8,6 +8,7 @@ import BlueZ
 import BottleSession
 import Locking
 import Testing
+import Timekeeping
 
 @Suite("calibration session over a scripted link")
 struct CalibrationSessionTests {
@@ -94,7 +95,7 @@ struct CalibrationSessionTests {
         box.withLock { $0 = session }
         let start = clock.now
         let outcome = await session.run()
-        return Run(outcome: outcome, progress: seen.withLock { $0 }, journal: journal.all, elapsed: clock.now - start,
+        return Run(outcome: outcome, progress: seen.withLock { $0 }, journal: journal.all, elapsed: (clock.now - start).inSeconds,
                    disconnects: base.disconnects)
     }
 

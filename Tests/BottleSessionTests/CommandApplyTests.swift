@@ -8,6 +8,7 @@ import BlueZ
 import BottleSession
 import Locking
 import Testing
+import Timekeeping
 
 @Suite("bottle commands and a dropped link")
 struct CommandApplyTests {
@@ -124,10 +125,10 @@ struct CommandApplyTests {
         }
         var statuses: [String] { entries.withLock { $0.map(\.status) } }
         var history: [[String]] { entries.withLock { $0.map(\.events) } }
-        func pendingCommands(bottle: String, at time: Double) -> [QueuedCommand] {
+        func pendingCommands(bottle: String, at time: WallInstant) -> [QueuedCommand] {
             entries.withLock { $0.filter { $0.status == "pending" }.map(\.command) }
         }
-        func claim(_ command: QueuedCommand, at time: Double) -> Bool {
+        func claim(_ command: QueuedCommand, at time: WallInstant) -> Bool {
             let claimable = entries.withLock { $0.first { $0.command.id == command.id }.map { ["pending", "sending"].contains($0.status) } ?? false }
             if claimable { set(command, "sending") }
             if let other = withdrawOnClaim.withLock({ $0[command.id] }) { withdraw(id: other) }
@@ -135,7 +136,7 @@ struct CommandApplyTests {
         }
         /// Withdraws a pending command, as undoing a delete does.
         func withdraw(id: Int64) { entries.withLock { entries in entries.removeAll { $0.command.id == id && $0.status == "pending" } } }
-        func finished(_ command: QueuedCommand, _ verdict: CommandVerdict, at time: Double) {
+        func finished(_ command: QueuedCommand, _ verdict: CommandVerdict, at time: WallInstant) {
             switch verdict {
             case .applied: set(command, "applied")
             case .failed: set(command, "failed")

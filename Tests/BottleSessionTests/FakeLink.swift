@@ -15,12 +15,11 @@ import Timekeeping
 
 /// The test's clock.
 final class FakeClock: WallClock {
-    private let time: Locked<Double>
-    init(_ start: Double = 1_763_720_000) { time = Locked(start) }
-    var now: Double { time.withLock { $0 } }
+    private let time: Locked<WallInstant>
+    init(_ start: WallInstant = 1_763_720_000) { time = Locked(start) }
+    var now: WallInstant { time.withLock { $0 } }
     func advance(by duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        time.withLock { $0 += Double(seconds) + Double(attoseconds) / 1e18 }
+        time.withLock { $0 += duration }
     }
 }
 
@@ -73,7 +72,7 @@ final class RecordingStore: DrinkKeeper {
 
     struct DiskFull: Error, CustomStringConvertible { var description: String { "disk full" } }
 
-    func store(_ records: [DrinkRecord], bottle: String, at storedAt: Double) throws -> [StoreResult] {
+    func store(_ records: [DrinkRecord], bottle: String, at storedAt: WallInstant) throws -> [StoreResult] {
         let number = commits.withLock { count -> Int in
             count += 1
             return count

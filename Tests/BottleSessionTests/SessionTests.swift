@@ -72,32 +72,32 @@ final class SessionEvents: Sendable {
         let inner: any BottleObserver
         let events: SessionEvents
 
-        func store(_ records: [DrinkRecord], bottle: String, at storedAt: Double) throws -> [StoreResult] {
+        func store(_ records: [DrinkRecord], bottle: String, at storedAt: WallInstant) throws -> [StoreResult] {
             let results = try inner.store(records, bottle: bottle, at: storedAt)
             events.heard.withLock { $0.storedChunkSizes.append(results.count) }
             return results
         }
         func committed(_ results: [StoreResult], bottle: String) { inner.committed(results, bottle: bottle) }
-        func heard(_ current: CurrentState, at time: Double) {
+        func heard(_ current: CurrentState, at time: WallInstant) {
             events.heard.withLock { $0.states += 1 }
             inner.heard(current, at: time)
         }
-        func heard(_ config: BottleConfig, at time: Double) -> Bool { inner.heard(config, at: time) }
-        func heardBattery(_ percent: Int, at time: Double) {
+        func heard(_ config: BottleConfig, at time: WallInstant) -> Bool { inner.heard(config, at: time) }
+        func heardBattery(_ percent: Int, at time: WallInstant) {
             events.heard.withLock { $0.batteries.append(percent) }
             inner.heardBattery(percent, at: time)
         }
-        func heard(_ identity: BottleIdentity, at time: Double) { inner.heard(identity, at: time) }
-        func heard(_ settings: DeviceSettings, at time: Double) { inner.heard(settings, at: time) }
-        func heard(_ offset: BottleClockOffset, at time: Double) { inner.heard(offset, at: time) }
-        func heardActivity(motion: [MotionEvent], backpack: [BackpackSession], at time: Double) {
+        func heard(_ identity: BottleIdentity, at time: WallInstant) { inner.heard(identity, at: time) }
+        func heard(_ settings: DeviceSettings, at time: WallInstant) { inner.heard(settings, at: time) }
+        func heard(_ offset: BottleClockOffset, at time: WallInstant) { inner.heard(offset, at: time) }
+        func heardActivity(motion: [MotionEvent], backpack: [BackpackSession], at time: WallInstant) {
             inner.heardActivity(motion: motion, backpack: backpack, at: time)
         }
-        func syncEnded(_ outcome: SyncOutcome, records: Int, chunks: Int, refusal: String?, at time: Double) {
+        func syncEnded(_ outcome: SyncOutcome, records: Int, chunks: Int, refusal: String?, at time: WallInstant) {
             events.heard.withLock { $0.rounds.append(Round(outcome: outcome, records: records, chunks: chunks)) }
             inner.syncEnded(outcome, records: records, chunks: chunks, refusal: refusal, at: time)
         }
-        func disconnected(at time: Double) {
+        func disconnected(at time: WallInstant) {
             events.heard.withLock { $0.disconnects += 1 }
             inner.disconnected(at: time)
         }

@@ -11,7 +11,7 @@ import Timekeeping
 
 @Suite struct SetTimeTests {
     /// The fake bottle's Current State says 1_763_712_000; the rig's clock starts at 1_763_720_000.
-    static let bottleTime = 1_763_712_000.0
+    static let bottleTime: WallInstant = 1_763_712_000
 
     @Test func aClockNotSynchronisedWithholdsSetTimeAndTheSyncStillRuns() async throws {
         let bottle = FakeBottle()
@@ -26,7 +26,7 @@ import Timekeeping
     @Test func aClockBehindTheNewestStoredDrinkWithholdsSetTime() async throws {
         let bottle = FakeBottle()
         let rig = try SessionRig(bottle: bottle)
-        let policy = SetTimePolicy(floors: [TimeFloor(time: rig.clock.now + 86_400, what: "the newest stored drink", slack: 3600)])
+        let policy = SetTimePolicy(floors: [TimeFloor(time: rig.clock.now + .seconds(86_400), what: "the newest stored drink", slack: .seconds(3600))])
         _ = await rig.session(setTime: policy)
         #expect(bottle.setTimes.isEmpty)
         #expect(policy.reasonToWithhold(now: rig.clock.now, bottleTime: nil)?.contains("86400 s behind the newest stored drink") == true)
@@ -36,7 +36,7 @@ import Timekeeping
         let bottle = FakeBottle()
         // This machine two hours behind the bottle's Current State: more than its hour of drift.
         let rig = try SessionRig(bottle: bottle)
-        rig.clock.advance(by: .seconds(Self.bottleTime - 7200 - rig.clock.now))
+        rig.clock.advance(by: Self.bottleTime - .seconds(7200) - rig.clock.now)
         _ = await rig.session(setTime: SetTimePolicy())
         #expect(bottle.setTimes.isEmpty)
         // The Current State was read before SET_TIME would have been written.
@@ -46,13 +46,13 @@ import Timekeeping
     @Test func aTrustedClockAheadOfEverythingSendsSetTime() async throws {
         let bottle = FakeBottle()
         let rig = try SessionRig(bottle: bottle)
-        let policy = SetTimePolicy(floors: [TimeFloor(time: Self.bottleTime - 600, what: "the newest stored drink", slack: 3600)])
+        let policy = SetTimePolicy(floors: [TimeFloor(time: Self.bottleTime - .seconds(600), what: "the newest stored drink", slack: .seconds(3600))])
         _ = await rig.session(setTime: policy)
         #expect(bottle.setTimes == [UInt32(1_763_720_000)])
         // Within the bottle's slack (it drifts while asleep): still sent.
         let drifted = try SessionRig(bottle: FakeBottle())
-        drifted.clock.advance(by: .seconds(Self.bottleTime - 1800 - drifted.clock.now))
+        drifted.clock.advance(by: Self.bottleTime - .seconds(1800) - drifted.clock.now)
         _ = await drifted.session(setTime: SetTimePolicy())
-        #expect(drifted.bottle.setTimes == [UInt32(Self.bottleTime - 1800)])
+        #expect(drifted.bottle.setTimes == [UInt32((Self.bottleTime - .seconds(1800)).secondsSince1970)])
     }
 }

@@ -73,13 +73,13 @@ import Testing
         #expect(start.flags == [.timeValid, .calibrated, .stable])
         #expect(start.bottleLevelML == 500)
 
-        clock.advance(by: 5)
+        clock.advance(by: .seconds(5))
         #expect(bottle.tick().states.isEmpty)  // timestamp moved, nothing watched changed
         #expect(try CurrentState(decoding: bottle.read(.currentState)).timestamp == start.timestamp + 5)
 
         // The battery alone never causes a Current State notification.
         bottle.setBattery(60)
-        clock.advance(by: 5)
+        clock.advance(by: .seconds(5))
         let batteryOnly = bottle.tick()
         #expect(batteryOnly.states.isEmpty)
         #expect(batteryOnly.notified(.batteryLevel) == [[60]])
@@ -92,7 +92,7 @@ import Testing
 
         // Low battery flips LOW_BATTERY at the next rebuild (below 25 %).
         bottle.setBattery(24)
-        clock.advance(by: 5)
+        clock.advance(by: .seconds(5))
         #expect(bottle.tick().states.map { $0.flags.contains(.lowBattery) } == [true])
     }
 
@@ -104,7 +104,7 @@ import Testing
         #expect(sip.events.states.count == 1)
         let tiny = bottle.drink(amountML: 5)
         #expect(tiny.events.states.isEmpty)
-        clock.advance(by: 5)
+        clock.advance(by: .seconds(5))
         #expect(bottle.tick().states.isEmpty)
     }
 
@@ -120,7 +120,7 @@ import Testing
         #expect(forced.states[0].unsyncedCount == 1)  // a deleted record still counts
         #expect(bottle.flagsByID[id] == 0x04)
         // The next rebuild notices the new total.
-        clock.advance(by: 5)
+        clock.advance(by: .seconds(5))
         #expect(bottle.tick().states.map(\.dailyTotalML) == [total - 200])
         // An unknown id is acknowledged the same way.
         #expect(bottle.command(.deleteDrinkRecord(4242)).states.count == 1)
@@ -137,7 +137,7 @@ import Testing
         #expect(bottle.timeValid)
         #expect(bottle.bottleTime == 2_000_000_000)
         #expect(try !CurrentState(decoding: bottle.read(.currentState)).flags.contains(.timeValid))
-        clock.advance(by: 5)
+        clock.advance(by: .seconds(5))
         _ = bottle.tick()
         let state = try CurrentState(decoding: bottle.read(.currentState))
         #expect(state.flags.contains(.timeValid))
@@ -154,7 +154,7 @@ import Testing
         #expect(bottle.dailyTotalML == 0)
         #expect(bottle.records.allSatisfy { $0.isDeleted })
         #expect(bottle.unsyncedCount == 2)
-        clock.advance(by: 5)
+        clock.advance(by: .seconds(5))
         #expect(bottle.tick().states.map(\.dailyTotalML) == [0])
     }
 
@@ -166,7 +166,7 @@ import Testing
         #expect(bottle.read(.currentState) == Array(repeating: 0, count: 14))
         #expect(bottle.read(.batteryLevel) == [0])
         #expect(bottle.readSyncControl().count == 3)  // Sync Control is current right after wake (B6)
-        clock.advance(by: 5)
+        clock.advance(by: .seconds(5))
         let first = bottle.tick()
         #expect(first.states.map(\.unsyncedCount) == [3])
         #expect(first.notified(.batteryLevel) == [[80]])
@@ -174,14 +174,14 @@ import Testing
 
     @Test func theActivityTimerPutsTheBottleToSleepUnlessPinged() {
         var (bottle, clock) = makeBottle { $0.timing.activityTimeout = 30 }
-        clock.advance(by: 20)
+        clock.advance(by: .seconds(20))
         _ = bottle.tick()
         _ = bottle.command(.ping)
-        clock.advance(by: 20)
+        clock.advance(by: .seconds(20))
         #expect(!bottle.tick().contains(.fellAsleep))
         // SET_TIME is not activity.
-        _ = bottle.command(.setTime(UInt32(clock.now)))
-        clock.advance(by: 11)
+        _ = bottle.command(.setTime(UInt32(clock.now.secondsSince1970)))
+        clock.advance(by: .seconds(11))
         #expect(bottle.tick().contains(.fellAsleep))
         #expect(!bottle.isAwake)
     }
@@ -289,7 +289,7 @@ import Testing
         #expect(bottle.command(.startCalibration).isEmpty)  // already calibrating: ignored
         var complete: CalibrationState?
         for _ in 0..<200 {
-            clock.advance(by: 0.5)
+            clock.advance(by: .seconds(0.5))
             for value in bottle.tick().notified(.calibrationState) {
                 phases.append(value[0])
                 let state = try CalibrationState(decoding: value)
@@ -321,12 +321,12 @@ import Testing
         #expect(outcome.blockingSeconds == 5)
         #expect(outcome.events.states.count == 1)
         #expect(!outcome.events.states[0].flags.contains(.calMeasuring))  // B10: old flags
-        clock.advance(by: 0.5)
+        clock.advance(by: .seconds(0.5))
         _ = bottle.tick()
         #expect(try CurrentState(decoding: bottle.read(.currentState)).flags.contains(.calMeasuring))
         let end = bottle.finishMeasurement()
         #expect(end.states.count == 1)
-        clock.advance(by: 0.5)
+        clock.advance(by: .seconds(0.5))
         _ = bottle.tick()
         let state = try CurrentState(decoding: bottle.read(.currentState))
         #expect(state.calibrationADC == bottle.rawADC)
@@ -353,7 +353,7 @@ import Testing
     @Test func tareMakesTheCurrentContentZero() throws {
         var (bottle, clock) = makeBottle()
         _ = bottle.command(.tareNow)
-        clock.advance(by: 5)
+        clock.advance(by: .seconds(5))
         let states = bottle.tick().states
         #expect(states.map(\.bottleLevelML) == [0])
     }

@@ -20,7 +20,7 @@ func makeBottle(records count: Int = 0, configure: (inout BottleModel.Configurat
 func makeBottle(flags: [(UInt32, UInt8)]) -> (BottleModel, ManualClock) {
     let clock = ManualClock()
     let records = flags.enumerated().map { index, entry in
-        DrinkRecord(recordID: entry.0, timestamp: UInt32(clock.now) - UInt32(1000 * (flags.count - index)),
+        DrinkRecord(recordID: entry.0, timestamp: UInt32(clock.now.secondsSince1970) - UInt32(1000 * (flags.count - index)),
                     amountML: 100, bottleLevelML: 400, typeRaw: 1, flagsRaw: entry.1)
     }
     return (BottleModel(records: records, clock: clock), clock)

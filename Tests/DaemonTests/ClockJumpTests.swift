@@ -15,11 +15,17 @@ import Reminders
 @testable import Settings
 import TestFixtures
 import Testing
+import Timekeeping
 
 @Suite("Clock jumps in the daemon's reminder desk")
 struct ClockJumpTests {
     /// Friday 2026-11-20 06:00 Europe/Madrid.
-    static let friday0600 = 1_795_150_800.0
+    static let friday0600: WallInstant = 1_795_150_800
+
+    /// The first whole minute at or after `instant`, where the ticker wakes after a jump.
+    static func nextMinute(_ instant: WallInstant) -> WallInstant {
+        WallInstant(secondsSince1970: (instant.secondsSince1970 / 60).rounded(.up) * 60)
+    }
 
     /// Hydration reminders (the default), the daily message and the rituals, on the clock of a
     /// desk that reaches a person.
@@ -47,17 +53,15 @@ struct ClockJumpTests {
         }
 
         /// Every whole minute from `start` to `end` (as the daemon's ticker), returning what they delivered.
-        func tick(from start: Double, to end: Double) async -> [Delivery] {
+        func tick(from start: WallInstant, to end: WallInstant) async -> [Delivery] {
             let before = delivered.withLock { $0.count }
-            var minute = start
-            while minute <= end {
+            for minute in start.everyMinute(through: end) {
                 await desk.advance(to: minute)
-                minute += 60
             }
             return delivered.withLock { Array($0[before...]) }
         }
 
-        func advance(to instant: Double) async -> [Delivery] {
+        func advance(to instant: WallInstant) async -> [Delivery] {
             let before = delivered.withLock { $0.count }
             await desk.advance(to: instant)
             return delivered.withLock { Array($0[before...]) }
@@ -65,28 +69,28 @@ struct ClockJumpTests {
     }
 
     @Test("a jump of the clock gives what a restart at the new time gives, and not a delivery more",
-          arguments: [30 * 86_400.0, 365 * 86_400.0, -86_400.0 - 3600])
-    func jump(by offset: Double) async throws {
+          arguments: [Duration.seconds(30 * 86_400), .seconds(365 * 86_400), .seconds(-86_400 - 3600)])
+    func jump(by offset: Duration) async throws {
         let folder = TemporaryFolder()
         let config = folder.write("bridge.toml", Self.configText)
         let before = Self.friday0600
-        let last = before + 6 * 3600 // 12:00: an attention and an overdue reminder were sent
+        let last = before + .seconds(6 * 3600) // 12:00: an attention and an overdue reminder were sent
         // Not on a whole minute: a jump lands anywhere.
-        let jumped = last + offset + 30
+        let jumped = last + offset + .seconds(30)
 
         // The daemon whose clock jumps.
         let live = try Rig(db: folder.path + "/live.sqlite", config: config)
         let sentBefore = await live.tick(from: before, to: last)
         #expect(sentBefore.filter { $0.kind == .reminder }.count == 2)
         let atJump = await live.advance(to: jumped)
-        let afterJump = await live.tick(from: (jumped / 60).rounded(.up) * 60, to: jumped + 15 * 60)
+        let afterJump = await live.tick(from: Self.nextMinute(jumped), to: jumped + .seconds(15 * 60))
 
         // The same day, then a bridge restarted at the new time on the same database.
         let db = folder.path + "/restarted.sqlite"
         _ = try await Rig(db: db, config: config).tick(from: before, to: last)
         let restarted = try Rig(db: db, config: config)
         let atRestart = await restarted.advance(to: jumped)
-        let afterRestart = await restarted.tick(from: (jumped / 60).rounded(.up) * 60, to: jumped + 15 * 60)
+        let afterRestart = await restarted.tick(from: Self.nextMinute(jumped), to: jumped + .seconds(15 * 60))
 
         // docs/reminders.md 0 / 1: starting delivers nothing; what came due while "down" is missed.
         #expect(atRestart.isEmpty)
@@ -106,15 +110,15 @@ struct ClockJumpTests {
         let live = try Rig(db: folder.path + "/live.sqlite", config: config)
         // 07:50 to 08:05 in 5-minute steps: the attention reminder at 07:54 is still delivered
         // at 07:54 (ticked in the gap), and the morning ritual at 08:00.
-        let start = Self.friday0600 + 110 * 60
+        let start = Self.friday0600 + .seconds(110 * 60)
         var sent: [Delivery] = []
         var instant = start
-        while instant <= start + 15 * 60 {
+        while instant <= start + .seconds(15 * 60) {
             sent += await live.advance(to: instant)
-            instant += 300
+            instant += .seconds(300)
         }
         let reminder = try #require(sent.first { $0.kind == .reminder })
-        #expect(reminder.time == Self.friday0600 + 114 * 60)
-        #expect(sent.contains { $0.kind == .ritual && $0.time == Self.friday0600 + 120 * 60 })
+        #expect(reminder.time == Self.friday0600 + .seconds(114 * 60))
+        #expect(sent.contains { $0.kind == .ritual && $0.time == Self.friday0600 + .seconds(120 * 60) })
     }
 }

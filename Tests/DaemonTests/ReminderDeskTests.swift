@@ -11,6 +11,7 @@ import Logging
 import Sinks
 import TestFixtures
 import Testing
+import Timekeeping
 
 /// A sink that records what it gets and reaches a person.
 final class RecordingSink: NotificationSink {
@@ -43,10 +44,10 @@ struct ReminderDeskTests {
         let hub = SinkHub(sinks: [sink], logger: logger)
         await hub.start()
         let desk = ReminderDesk(history: history, configuration: configuration, logger: logger, hub: hub)
-        let sunday0800 = 1_795_330_800.0 // 2026-11-22 08:00 Madrid
+        let sunday0800: WallInstant = 1_795_330_800 // 2026-11-22 08:00 Madrid
         await desk.advance(to: sunday0800)
         // Minute by minute, as the daemon's ticker: a longer gap is a clock jump (a restart).
-        for minute in stride(from: sunday0800 + 60, through: sunday0800 + 3600, by: 60) {
+        for minute in (sunday0800 + .seconds(60)).everyMinute(through: sunday0800 + .seconds(3600)) {
             await desk.advance(to: minute)
         }
         // The hub delivers on its own task: a deadline, not a measure. 10 s ran out twice with the
@@ -57,20 +58,20 @@ struct ReminderDeskTests {
         let ritual = try #require(sink.received.withLock { $0.first { $0.kind == "ritual" } })
         #expect(ritual.title.contains("Low Flame"))
         #expect(ritual.actions.map(\.id) == ["did-this", "start-ritual"])
-        await desk.handle(.action(notificationID: ritual.id, actionID: "did-this"), at: sunday0800 + 3700)
+        await desk.handle(.action(notificationID: ritual.id, actionID: "did-this"), at: sunday0800 + .seconds(3700))
         #expect(try history.personEvents().map(\.name) == ["did-this"])
-        await desk.handle(.action(notificationID: ritual.id, actionID: "start-ritual"), at: sunday0800 + 3800)
+        await desk.handle(.action(notificationID: ritual.id, actionID: "start-ritual"), at: sunday0800 + .seconds(3800))
         try await waitUntil(.seconds(60), "the ritual_started event") {
             sink.received.withLock { $0.contains { $0.kind == "ritual_started" } }
         }
         let started = try #require(sink.received.withLock { $0.first { $0.kind == "ritual_started" } })
         #expect(started.body == ritual.body)
         // config set from a sink is checked, saved, and applied; a bad one changes nothing.
-        await desk.handle(.configSet(key: "reminders.daily_limit", value: "false"), at: sunday0800 + 3900)
+        await desk.handle(.configSet(key: "reminders.daily_limit", value: "false"), at: sunday0800 + .seconds(3900))
         #expect(try history.setting("reminders.daily_limit") == "false")
-        await desk.handle(.configSet(key: "reminders.daily_limit", value: "maybe"), at: sunday0800 + 3910)
+        await desk.handle(.configSet(key: "reminders.daily_limit", value: "maybe"), at: sunday0800 + .seconds(3910))
         #expect(try history.setting("reminders.daily_limit") == "false")
-        await desk.handle(.log(type: "vitamin-d"), at: sunday0800 + 4000)
+        await desk.handle(.log(type: "vitamin-d"), at: sunday0800 + .seconds(4000))
         #expect(try history.personEvents().map(\.name) == ["did-this", "start-ritual", "vitamin-d"])
         await hub.stop()
     }

@@ -20,7 +20,7 @@ import Timekeeping
 struct SeveralBottlesTests {
     static let first = "AA:00:00:00:00:01", second = "AA:00:00:00:00:02", stranger = "AA:00:00:00:00:03"
     /// 2026-11-22 07:00 UTC.
-    static let morning = 1_795_330_800.0
+    static let morning: WallInstant = 1_795_330_800
     let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
     // MARK: Which bottles are synced
@@ -77,8 +77,8 @@ struct SeveralBottlesTests {
         let history = try DrinkHistory(path: folder + "/h.sqlite")
         // The state as the single-engine code saves it: five dry hours send reminders.
         let legacy = ReminderRunner(history: history, settings: try settings(), logger: quiet) { _ in }
-        for minute in stride(from: Self.morning, through: Self.morning + 5 * 3600, by: 60) { legacy.advance(to: minute) }
-        let noon = Self.morning + 5 * 3600
+        for minute in Self.morning.everyMinute(through: Self.morning + .seconds(5 * 3600)) { legacy.advance(to: minute) }
+        let noon = Self.morning + .seconds(5 * 3600)
         let sent = legacy.status(at: noon).remindersSentToday
         #expect(sent > 0)
         #expect(try history.engineState(named: "reminders") != nil)
@@ -104,11 +104,11 @@ struct SeveralBottlesTests {
         let folder = NSTemporaryDirectory() + "bottles-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let history = try DrinkHistory(path: folder + "/h.sqlite")
-        try history.recordConnection(address: Self.first, name: "Aquavate-0001", at: Self.morning - 7200)
-        try history.recordConnection(address: Self.second, name: "Aquavate-0002", at: Self.morning - 3600)
+        try history.recordConnection(address: Self.first, name: "Aquavate-0001", at: Self.morning - .seconds(7200))
+        try history.recordConnection(address: Self.second, name: "Aquavate-0002", at: Self.morning - .seconds(3600))
         // The first bottle's person drank 2 l early (synced before the desk starts); the second's nothing.
-        _ = try history.store([DrinkRecord(recordID: 1, timestamp: UInt32(Self.morning) - 600, amountML: 2000, bottleLevelML: 0,
-                                           typeRaw: 0, flagsRaw: 0)], bottle: Self.first, at: Self.morning - 500)
+        _ = try history.store([DrinkRecord(recordID: 1, timestamp: UInt32(Self.morning.secondsSince1970) - 600, amountML: 2000, bottleLevelML: 0,
+                                           typeRaw: 0, flagsRaw: 0)], bottle: Self.first, at: Self.morning - .seconds(500))
         var configuration = Configuration()
         try configuration.applyOverride("timezone=UTC")
         try configuration.applyOverride("bottle.\(Self.second).owner=Bea")
@@ -117,8 +117,8 @@ struct SeveralBottlesTests {
             delivered.withLock { $0.append(delivery) }
         }
         #expect(await desk.bottles == [Self.second, Self.first], "most recently seen first")
-        for minute in stride(from: Self.morning, through: Self.morning + 5 * 3600, by: 60) { await desk.advance(to: minute) }
-        let noon = Self.morning + 5 * 3600
+        for minute in Self.morning.everyMinute(through: Self.morning + .seconds(5 * 3600)) { await desk.advance(to: minute) }
+        let noon = Self.morning + .seconds(5 * 3600)
         #expect(await desk.status(at: noon, bottle: Self.first).pace.dayTotalML == 2000)
         #expect(await desk.status(at: noon, bottle: Self.second).pace.dayTotalML == 0)
         let reminders = delivered.withLock { $0 }.filter { $0.kind == .reminder }
@@ -133,7 +133,7 @@ struct SeveralBottlesTests {
     @Test("history tells each day per bottle, against each bottle's goal; --bottle keeps one")
     func historyPerBottle() throws {
         let history = try DrinkHistory(path: nil)
-        let at = UInt32(Self.morning)
+        let at = UInt32(Self.morning.secondsSince1970)
         _ = try history.store([DrinkRecord(recordID: 1, timestamp: at, amountML: 300, bottleLevelML: 400, typeRaw: 0, flagsRaw: 0)],
                               bottle: "SERIAL1", at: Self.morning)
         _ = try history.store([DrinkRecord(recordID: 1, timestamp: at + 60, amountML: 200, bottleLevelML: 500, typeRaw: 0, flagsRaw: 0),
@@ -165,7 +165,7 @@ struct SeveralBottlesTests {
         // office take turns; the third, alone, is what one bridge would send.
         for (sends, got) in [(kitchenSends, kitchenGot), (officeSends, officeGot), (aloneSends, aloneGot)] {
             let history = try DrinkHistory(path: nil)
-            try history.recordConnection(address: Self.first, name: "Aquavate-0001", at: Self.morning - 3600)
+            try history.recordConnection(address: Self.first, name: "Aquavate-0001", at: Self.morning - .seconds(3600))
             var configuration = Configuration()
             try configuration.applyOverride("timezone=UTC")
             let desk = ReminderDesk(history: history, configuration: configuration, logger: quiet) { delivery in
@@ -174,8 +174,8 @@ struct SeveralBottlesTests {
             await desk.deliverOnlyWhere { _, _, _ in sends.withLock { $0 } }
             desks.append(desk)
         }
-        let handOver = Self.morning + 2 * 3600, evening = Self.morning + 13 * 3600
-        for minute in stride(from: Self.morning, through: evening, by: 60) {
+        let handOver = Self.morning + .seconds(2 * 3600), evening = Self.morning + .seconds(13 * 3600)
+        for minute in Self.morning.everyMinute(through: evening) {
             if minute == handOver {
                 // The office synced the bottle: it reminds from now on.
                 kitchenSends.withLock { $0 = false }
@@ -203,21 +203,21 @@ struct SeveralBottlesTests {
                 "adopted in this run, never recorded: kept")
 
         let history = try DrinkHistory(path: nil)
-        try history.recordConnection(address: Self.first, name: "Aquavate-0001", at: Self.morning - 3600)
-        try history.recordConnection(address: Self.second, name: "Aquavate-0002", at: Self.morning - 1800)
+        try history.recordConnection(address: Self.first, name: "Aquavate-0001", at: Self.morning - .seconds(3600))
+        try history.recordConnection(address: Self.second, name: "Aquavate-0002", at: Self.morning - .seconds(1800))
         var configuration = Configuration()
         try configuration.applyOverride("timezone=UTC")
         let got = Locked<[Delivery]>([])
         let desk = ReminderDesk(history: history, configuration: configuration, logger: quiet) { delivery in
             got.withLock { $0.append(delivery) }
         }
-        let forgotten = Self.morning + 5400  // after each person's first reminder, before the second
-        for minute in stride(from: Self.morning, to: forgotten, by: 60) { await desk.advance(to: minute) }
+        let forgotten = Self.morning + .seconds(5400)  // after each person's first reminder, before the second
+        for minute in Self.morning.everyMinute(upTo: forgotten) { await desk.advance(to: minute) }
         #expect(got.withLock { $0 }.contains { $0.id.hasSuffix("@" + Self.second) }, "both persons reminded before")
         #expect(try history.forgetBottle(id: Self.second, at: forgotten))
         await desk.bottlesForgotten()
         got.withLock { $0 = [] }
-        for minute in stride(from: forgotten, through: Self.morning + 13 * 3600, by: 60) { await desk.advance(to: minute) }
+        for minute in forgotten.everyMinute(through: Self.morning + .seconds(13 * 3600)) { await desk.advance(to: minute) }
         let after = got.withLock { $0 }
         #expect(!after.isEmpty, "the first bottle's person is still reminded")
         #expect(!after.contains { $0.id.contains(Self.second) }, "the forgotten bottle's person is not: \(after.map(\.id))")
@@ -228,8 +228,8 @@ struct SeveralBottlesTests {
         func deliveries(replicated: Bool, gated: Bool) async throws -> [Delivery] {
             let history = try DrinkHistory(path: nil)
             if replicated {
-                let drink = DrinkRecord(recordID: 1, timestamp: UInt32(Self.morning - 600), amountML: 100, bottleLevelML: 400, typeRaw: 0, flagsRaw: 0)
-                _ = try history.storeReplicated([drink], bottle: "SERIAL9", origin: "kitchen", at: Self.morning - 600)
+                let drink = DrinkRecord(recordID: 1, timestamp: UInt32((Self.morning - .seconds(600)).secondsSince1970), amountML: 100, bottleLevelML: 400, typeRaw: 0, flagsRaw: 0)
+                _ = try history.storeReplicated([drink], bottle: "SERIAL9", origin: "kitchen", at: Self.morning - .seconds(600))
             }
             var configuration = Configuration()
             try configuration.applyOverride("timezone=UTC")
@@ -239,7 +239,7 @@ struct SeveralBottlesTests {
             }
             let asked = Locked<[String]>([])
             if gated { await desk.deliverOnlyWhere { bottle, _, _ in asked.withLock { $0.append(bottle) }; return false } }
-            for minute in stride(from: Self.morning, through: Self.morning + 13 * 3600, by: 60) { await desk.advance(to: minute) }
+            for minute in Self.morning.everyMinute(through: Self.morning + .seconds(13 * 3600)) { await desk.advance(to: minute) }
             if gated && replicated { #expect(!asked.withLock { $0 }.isEmpty && asked.withLock { $0 }.allSatisfy { $0 == "SERIAL9" }) }
             return got.withLock { $0 }
         }
@@ -251,8 +251,8 @@ struct SeveralBottlesTests {
     @Test("a manual intake from a sink (MQTT log TYPE) goes to the bottle it names, by address or serial; an unknown one is refused with one logged line, harming nothing")
     func sinkLogNamesTheBottle() async throws {
         let history = try DrinkHistory(path: nil)
-        try history.recordConnection(address: Self.first, name: "Aquavate-0001", at: Self.morning - 3600)
-        try history.recordConnection(address: Self.second, name: "Aquavate-0002", at: Self.morning - 1800)
+        try history.recordConnection(address: Self.first, name: "Aquavate-0001", at: Self.morning - .seconds(3600))
+        try history.recordConnection(address: Self.second, name: "Aquavate-0002", at: Self.morning - .seconds(1800))
         var configuration = Configuration()
         try configuration.applyOverride("timezone=UTC")
         let lines = LogLines()
@@ -261,14 +261,14 @@ struct SeveralBottlesTests {
         func intakes(_ bottle: String) throws -> String { try history.engineState(named: "reminders@\(bottle)") ?? "" }
         #expect(try !intakes(Self.first).contains("zinc") && !intakes(Self.second).contains("zinc"))
         // Named by its address in lower case: the first bottle's person, not the most recently seen (the second).
-        await desk.handle(.log(type: "zinc", bottle: Self.first.lowercased()), at: Self.morning + 60)
+        await desk.handle(.log(type: "zinc", bottle: Self.first.lowercased()), at: Self.morning + .seconds(60))
         #expect(try intakes(Self.first).contains("zinc") && !intakes(Self.second).contains("zinc"))
         // Unnamed: the most recently adopted bottle's, as before.
-        await desk.handle(.log(type: "magnesium"), at: Self.morning + 120)
+        await desk.handle(.log(type: "magnesium"), at: Self.morning + .seconds(120))
         #expect(try intakes(Self.second).contains("magnesium") && !intakes(Self.first).contains("magnesium"))
         let events = try history.personEvents().count
         let before = lines.all.count
-        await desk.handle(.log(type: "iron", bottle: Self.stranger), at: Self.morning + 180)
+        await desk.handle(.log(type: "iron", bottle: Self.stranger), at: Self.morning + .seconds(180))
         let said = lines.all.dropFirst(before).filter { $0.contains("iron") }
         #expect(said.count == 1 && said[0].contains("refused") && said[0].contains(Self.stranger), "one line: \(said)")
         #expect(try history.personEvents().count == events, "nothing logged")

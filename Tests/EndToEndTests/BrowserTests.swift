@@ -5,6 +5,7 @@
 // serious or critical in any state, light or dark; and the README's screenshots.
 
 import AquavateProtocol
+import Timekeeping
 import BusTestSupport
 import Foundation
 import History
@@ -92,9 +93,9 @@ import Testing
         let fixture = try WebFixture(days: 7, beaName: Self.plainName)
         defer { fixture.remove() }
         let odd = DrinkRecord(recordID: 950, timestamp: 259_200, amountML: 180, bottleLevelML: 300, typeRaw: 0, flagsRaw: 0)
-        _ = try fixture.history.storeChunk([odd], bottle: WebFixture.ana, at: WebFixture.now, bounds: RecordBounds(now: WebFixture.now))
+        _ = try fixture.history.storeChunk([odd], bottle: WebFixture.ana, at: WebFixture.now, bounds: RecordBounds(now: WebFixture.now.secondsSince1970))
         try fixture.history.updateBottle(id: WebFixture.ana) {
-            $0.refusal = SyncRefusal(reason: "chunk 0 announces 255 chunks for a START of 5 record(s)", since: WebFixture.now - 600, connections: 3)
+            $0.refusal = SyncRefusal(reason: "chunk 0 announces 255 chunks for a START of 5 record(s)", since: WebFixture.now - .seconds(600), connections: 3)
         }
         let axe = try await Accessibility.axeSource()
         try await withBrowser(fixture) { browser, port in
@@ -281,8 +282,8 @@ import Testing
         #expect(try await browser.text(".reminders-today", becoming: "0") == "0")
 
         // A sync brings Bea a drink: the open page shows it without being reloaded by hand.
-        let todayStart = WebFixture.now - 16 * 3600
-        _ = try fixture.history.store([WebFixture.record(900, at: todayStart + 15 * 3600, ml: 350)], bottle: WebFixture.bea, at: WebFixture.now)
+        let todayStart = WebFixture.now - .seconds(16 * 3600)
+        _ = try fixture.history.store([WebFixture.record(900, at: todayStart + .seconds(15 * 3600), ml: 350)], bottle: WebFixture.bea, at: WebFixture.now)
         var seen = ""
         for _ in 0..<300 where seen != "750 ml of 2500 ml" {
             seen = (try? await browser.text("\(bea) .today-ml")) ?? ""

@@ -30,8 +30,8 @@ struct HouseholdBrokerRestartTests {
                                  reconnectDelay: reconnectDelay)
     }
 
-    func drink(_ id: UInt32, at time: Double) -> DrinkRecord {
-        DrinkRecord(recordID: id, timestamp: UInt32(time) - 60, amountML: 100 + Int16(id), bottleLevelML: 400, typeRaw: 0, flagsRaw: 0)
+    func drink(_ id: UInt32, at time: WallInstant) -> DrinkRecord {
+        DrinkRecord(recordID: id, timestamp: UInt32(time.secondsSince1970) - 60, amountML: 100 + Int16(id), bottleLevelML: 400, typeRaw: 0, flagsRaw: 0)
     }
 
     func count(_ history: DrinkHistory, _ bottle: String) -> Int {

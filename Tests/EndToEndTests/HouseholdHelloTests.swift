@@ -27,12 +27,12 @@ struct HouseholdHelloTests {
 
     /// `count` drinks of `bottle`, stored `age` seconds ago and 1000 s apart: older than the
     /// 5 minutes a restarted bridge republishes anyway (`restartMargin`), but the last.
-    func history(bottle: String, count: Int, now: Double) throws -> DrinkHistory {
+    func history(bottle: String, count: Int, now: WallInstant) throws -> DrinkHistory {
         let history = try DrinkHistory(path: nil)
         for index in 0..<count {
-            let record = DrinkRecord(recordID: UInt32(index + 1), timestamp: UInt32(now) - UInt32((count - index) * 600),
+            let record = DrinkRecord(recordID: UInt32(index + 1), timestamp: UInt32(now.secondsSince1970) - UInt32((count - index) * 600),
                                      amountML: 100, bottleLevelML: 400, typeRaw: 0, flagsRaw: 0)
-            _ = try history.store([record], bottle: bottle, at: now - Double(count - index) * 1000 - 9000)
+            _ = try history.store([record], bottle: bottle, at: now - .seconds((count - index) * 1000 + 9000))
         }
         return history
     }
@@ -50,7 +50,7 @@ struct HouseholdHelloTests {
         try await withPrivateBus { bus in
             let folder = TemporaryFolder()
             let port = try freeTCPPort()
-            let now = Date().timeIntervalSince1970
+            let now = WallInstant(Date())
             let officeHistory = try history(bottle: Self.officeBottle, count: 3, now: now)
             let kitchenHistory = try history(bottle: Self.kitchenBottle, count: 2, now: now)
 
@@ -95,8 +95,8 @@ struct HouseholdHelloTests {
             office.dropLinkUncleanly()
             try await waitUntil(.seconds(20), "the office to reconnect") { office.isConnected }
             // A drink the kitchen syncs after that: it reaches the office after the retained hello did.
-            let later = DrinkRecord(recordID: 9, timestamp: UInt32(now) - 60, amountML: 150, bottleLevelML: 250, typeRaw: 0, flagsRaw: 0)
-            _ = try kitchenHistory.store([later], bottle: Self.kitchenBottle, at: Date().timeIntervalSince1970)
+            let later = DrinkRecord(recordID: 9, timestamp: UInt32(now.secondsSince1970) - 60, amountML: 150, bottleLevelML: 250, typeRaw: 0, flagsRaw: 0)
+            _ = try kitchenHistory.store([later], bottle: Self.kitchenBottle, at: WallInstant(Date()))
             kitchen.kick()
             try await waitUntil(.seconds(20), "the kitchen's new drink to reach the office") {
                 count(officeHistory, Self.kitchenBottle) == 3
@@ -111,7 +111,7 @@ struct HouseholdHelloTests {
         try await withPrivateBus { bus in
             let folder = TemporaryFolder()
             let port = try freeTCPPort()
-            let now = Date().timeIntervalSince1970
+            let now = WallInstant(Date())
             let officeHistory = try history(bottle: Self.officeBottle, count: 5, now: now)
             let kitchenHistory = try DrinkHistory(path: nil)
 
@@ -127,7 +127,7 @@ struct HouseholdHelloTests {
             _ = await broker.waitForExit(timeout: .seconds(10))
             broker = try self.broker(bus, folder, port: port, name: "mosquitto2")
             defer { broker.killNow() }
-            let new = DrinkRecord(recordID: 6, timestamp: UInt32(now) - 60, amountML: 150, bottleLevelML: 250, typeRaw: 0, flagsRaw: 0)
+            let new = DrinkRecord(recordID: 6, timestamp: UInt32(now.secondsSince1970) - 60, amountML: 150, bottleLevelML: 250, typeRaw: 0, flagsRaw: 0)
             _ = try officeHistory.store([new], bottle: Self.officeBottle, at: now)
 
             // The office comes back first: its new drink goes to nobody (the kitchen has no session).

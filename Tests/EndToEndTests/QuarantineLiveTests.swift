@@ -93,7 +93,7 @@ struct QuarantineLiveTests {
 
             // A person restores a time-only record at the time they remember; it then counts.
             if let number = entries.first?["id"] as? Int {
-                let at = ISO8601Text.format(Date.now.timeIntervalSince1970 - 3600)
+                let at = ISO8601Text.format(WallInstant(Date.now) - .seconds(3600))
                 let restore = try await live.bridge(bus, ["bottle", "restore", "\(number)", "--at", at, "--db", db])
                 #expect(restore.status == 0, "\(restore)")
                 #expect(try history.storedDrinks().count == 13)

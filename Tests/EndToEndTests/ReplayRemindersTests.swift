@@ -7,6 +7,7 @@ import History
 @testable import Settings
 import TestFixtures
 import Testing
+import Timekeeping
 
 @Suite("Replay with reminders")
 struct ReplayRemindersTests {
@@ -21,7 +22,7 @@ struct ReplayRemindersTests {
         // Reminders fire at whole minutes only, inside the pace window (07:00–22:00 Madrid).
         let reminders = outcome.notifications.filter { $0.kind == "reminder" }
         #expect(!reminders.isEmpty)
-        #expect(reminders.allSatisfy { $0.time.truncatingRemainder(dividingBy: 60) == 0 })
+        #expect(reminders.allSatisfy { $0.time.secondsSince1970.truncatingRemainder(dividingBy: 60) == 0 })
         #expect(reminders.allSatisfy { $0.title == "Hydration Reminder" })
         #expect(Set(outcome.notifications.map(\.id)).count == outcome.notifications.count)
         // Without --reminders nothing is delivered.

@@ -22,7 +22,7 @@ import Timekeeping
 
 @Suite struct SeveralBottlesSurfacesTests {
     /// 2026-11-20T15:00:00Z: 16:00 in Madrid.
-    static let now: Double = 1_795_186_800
+    static let now: WallInstant = 1_795_186_800
     static let at = "2026-11-20T15:00:00Z"
     static let ana = "AQ-ANA-0001"
     static let bea = "AQ-BEA-0002"
@@ -67,14 +67,14 @@ import Timekeeping
         let dayStart = LocalDay(containing: Self.now, timeZone: zone).interval(in: zone).start
         // Ana's bottle was seen last: `status` and the page's reminders panel default to it.
         try history.recordBottle(BottleRecord(id: Self.ana, name: "Aquavate-A001", serial: Self.ana, address: "AA:00:00:00:00:01",
-                                              goalML: 2000, lastSeen: Self.now - 600, lastSync: Self.now - 600))
+                                              goalML: 2000, lastSeen: Self.now - .seconds(600), lastSync: Self.now - .seconds(600)))
         try history.recordBottle(BottleRecord(id: Self.bea, name: "Aquavate-B002", serial: Self.bea, address: "AA:00:00:00:00:02",
-                                              goalML: 2500, lastSeen: Self.now - 3600, lastSync: Self.now - 3600))
+                                              goalML: 2500, lastSeen: Self.now - .seconds(3600), lastSync: Self.now - .seconds(3600)))
         func drink(_ id: UInt32, hour: Double, ml: Int) -> DrinkRecord {
-            DrinkRecord(recordID: id, timestamp: UInt32(dayStart + hour * 3600), amountML: Int16(ml), bottleLevelML: 300, typeRaw: 0, flagsRaw: 0)
+            DrinkRecord(recordID: id, timestamp: UInt32((dayStart + .seconds(hour * 3600)).secondsSince1970), amountML: Int16(ml), bottleLevelML: 300, typeRaw: 0, flagsRaw: 0)
         }
-        _ = try history.store([drink(1, hour: 9.5, ml: 250), drink(2, hour: 12, ml: 500)], bottle: Self.ana, at: Self.now - 600)
-        _ = try history.store([drink(1, hour: 9, ml: 900), drink(2, hour: 13, ml: 1000)], bottle: Self.bea, at: Self.now - 3600)
+        _ = try history.store([drink(1, hour: 9.5, ml: 250), drink(2, hour: 12, ml: 500)], bottle: Self.ana, at: Self.now - .seconds(600))
+        _ = try history.store([drink(1, hour: 9, ml: 900), drink(2, hour: 13, ml: 1000)], bottle: Self.bea, at: Self.now - .seconds(3600))
     }
 
     func bridge(_ arguments: [String]) async throws -> ToolResult {

@@ -3,6 +3,7 @@
 // tombstones before or after their drink, conflicting copies, more records than a chunk.
 // Checked against a model of the rules written out here, on random batches.
 
+import Timekeeping
 import AquavateProtocol
 @testable import History
 import Testing
@@ -53,7 +54,7 @@ import Testing
                 return random.next(5) == 0 ? tombstone(of: record) : record
             }
             let expected = records.map { model.store($0) }
-            let results = try history.store(records, bottle: bottle, at: Double(1000 + batch))
+            let results = try history.store(records, bottle: bottle, at: WallInstant(secondsSince1970: Double(1000 + batch)))
             #expect(results.map(\.outcome) == expected, "seed \(seed), batch \(batch)")
             #expect(results.map(\.record) == records)
         }

@@ -1,5 +1,6 @@
 // The database file: creation, WAL, durability, migrations, reopening, and paths that fail.
 
+import Timekeeping
 import Foundation
 @testable import History
 import Testing
@@ -120,7 +121,7 @@ import Testing
                     for chunk in 0..<10 {
                         let base = UInt32(writer * 1000 + chunk * 17)
                         _ = try history.store((1...17).map { drink(base + UInt32($0), at: 1_000_000 + base + UInt32($0), ml: 10) },
-                                              bottle: "b", at: Double(chunk))
+                                              bottle: "b", at: WallInstant(secondsSince1970: Double(chunk)))
                         _ = try history.dayTotals(timeZone: zone("Europe/Madrid"))
                     }
                 }

@@ -13,7 +13,7 @@ import Timekeeping
     func history(_ drinks: [(UInt32, Int16)], storedAt: Double = 0) throws -> DrinkHistory {
         let history = try memoryHistory()
         let records = drinks.enumerated().map { index, item in drink(UInt32(index + 1), at: item.0, ml: item.1) }
-        _ = try history.store(records, bottle: bottle, at: storedAt)
+        _ = try history.store(records, bottle: bottle, at: WallInstant(secondsSince1970: storedAt))
         return history
     }
 
@@ -74,9 +74,9 @@ import Timekeeping
             DayTotal(date: date("2025-03-31"), totalML: 320, drinks: 1),
         ])
         let day = date("2025-03-30").interval(in: madrid)
-        #expect(day.start == Double(utc(2025, 3, 29, 23)))
-        #expect(day.end - day.start == 23 * 3600)
-        #expect(try history.dayTotal(containing: Double(utc(2025, 3, 30, 12)), timeZone: madrid)
+        #expect(day.start.secondsSince1970 == Double(utc(2025, 3, 29, 23)))
+        #expect(day.end - day.start == .seconds((23 * 3600)))
+        #expect(try history.dayTotal(containing: WallInstant(secondsSince1970: Double(utc(2025, 3, 30, 12))), timeZone: madrid)
             == DayTotal(date: date("2025-03-30"), totalML: 300, drinks: 4))
     }
 
@@ -96,10 +96,10 @@ import Timekeeping
             DayTotal(date: date("2025-10-27"), totalML: 320, drinks: 1),
         ])
         let day = date("2025-10-26").interval(in: madrid)
-        #expect(day.start == Double(utc(2025, 10, 25, 22)))
-        #expect(day.end - day.start == 25 * 3600)
+        #expect(day.start.secondsSince1970 == Double(utc(2025, 10, 25, 22)))
+        #expect(day.end - day.start == .seconds((25 * 3600)))
         // Any instant of the 25 hours, the repeated hour included, names the same day.
-        for instant in [day.start, Double(utc(2025, 10, 26, 1, 30)), day.end - 1] {
+        for instant in [day.start, WallInstant(secondsSince1970: Double(utc(2025, 10, 26, 1, 30))), day.end - .seconds(1)] {
             #expect(try history.dayTotal(containing: instant, timeZone: madrid).totalML == 300)
         }
     }
@@ -117,7 +117,7 @@ import Timekeeping
             DayTotal(date: date("2025-03-10"), totalML: 80, drinks: 1),
         ])
         let springDay = date("2025-03-09").interval(in: newYork)
-        #expect(springDay == (Double(utc(2025, 3, 9, 5)), Double(utc(2025, 3, 10, 4))))
+        #expect((springDay.start.secondsSince1970, springDay.end.secondsSince1970) == (Double(utc(2025, 3, 9, 5)), Double(utc(2025, 3, 10, 4))))
 
         let fall = try history([
             (utc(2025, 11, 2, 3, 59, 59), 5),    // 23:59:59 EDT, Saturday
@@ -132,7 +132,7 @@ import Timekeeping
             DayTotal(date: date("2025-11-03"), totalML: 80, drinks: 1),
         ])
         let fallDay = date("2025-11-02").interval(in: newYork)
-        #expect(fallDay.end - fallDay.start == 25 * 3600)
+        #expect(fallDay.end - fallDay.start == .seconds((25 * 3600)))
     }
 
     @Test func aucklandDSTDays() throws {
@@ -151,7 +151,7 @@ import Timekeeping
             DayTotal(date: date("2025-04-07"), totalML: 160, drinks: 1),
         ])
         let fallDay = date("2025-04-06").interval(in: auckland)
-        #expect(fallDay == (Double(utc(2025, 4, 5, 11)), Double(utc(2025, 4, 6, 12))))
+        #expect((fallDay.start.secondsSince1970, fallDay.end.secondsSince1970) == (Double(utc(2025, 4, 5, 11)), Double(utc(2025, 4, 6, 12))))
 
         let spring = try history([
             (utc(2025, 9, 27, 11, 59, 59), 5),   // 23:59:59 NZST, Saturday
@@ -166,7 +166,7 @@ import Timekeeping
             DayTotal(date: date("2025-09-29"), totalML: 80, drinks: 1),
         ])
         let springDay = date("2025-09-28").interval(in: auckland)
-        #expect(springDay.end - springDay.start == 23 * 3600)
+        #expect(springDay.end - springDay.start == .seconds((23 * 3600)))
     }
 
     // MARK: - What counts
@@ -184,7 +184,7 @@ import Timekeeping
         _ = try history.markDeleted(bottle: bottle, recordID: 3, timestamp: day + 120, at: 30)
 
         #expect(try history.dayTotals(timeZone: zone("UTC")) == [DayTotal(date: date("2025-06-15"), totalML: 250, drinks: 1)])
-        #expect(try history.dayTotal(containing: Double(day), timeZone: zone("UTC"), knownAt: 40).totalML == 250)
+        #expect(try history.dayTotal(containing: WallInstant(secondsSince1970: Double(day)), timeZone: zone("UTC"), knownAt: 40).totalML == 250)
     }
 
     @Test func drinksOfAllBottlesAddUpUnlessOneIsChosen() throws {
@@ -206,7 +206,7 @@ import Timekeeping
         let instant = Double(noon.timestamp)
 
         func total(knownAt: Double?) throws -> Int {
-            try history.dayTotal(containing: instant, timeZone: utcZone, knownAt: knownAt).totalML
+            try history.dayTotal(containing: WallInstant(secondsSince1970: instant), timeZone: utcZone, knownAt: knownAt.map(WallInstant.init(secondsSince1970:))).totalML
         }
         #expect(try total(knownAt: 999) == 0)
         #expect(try total(knownAt: 1000) == 100)      // stored at or before t
@@ -227,8 +227,8 @@ import Timekeeping
         _ = try history.store([tombstone(of: record)], bottle: bottle, at: 1000)
         _ = try history.store([record], bottle: bottle, at: 2000)
         for knownAt in [999.0, 1000, 1500, 2000, 5000] {
-            #expect(try history.dayTotal(containing: Double(record.timestamp), timeZone: zone("UTC"),
-                                         knownAt: knownAt).totalML == 0)
+            #expect(try history.dayTotal(containing: WallInstant(secondsSince1970: Double(record.timestamp)), timeZone: zone("UTC"),
+                                         knownAt: WallInstant(secondsSince1970: knownAt)).totalML == 0)
         }
     }
 
@@ -245,26 +245,26 @@ import Timekeeping
         ])
         // Part of a day selects the whole day.
         let noon = Double(utc(2025, 6, 14, 10))
-        #expect(try history.dayTotals(timeZone: madrid, from: noon, to: noon + 60) == [
+        #expect(try history.dayTotals(timeZone: madrid, from: WallInstant(secondsSince1970: noon), to: WallInstant(secondsSince1970: noon + 60)) == [
             DayTotal(date: date("2025-06-14"), totalML: 7, drinks: 3),
         ])
         // `to` is excluded: ending exactly at a local midnight leaves that day out.
         let midnight15 = Double(utc(2025, 6, 14, 22))
-        #expect(try history.dayTotals(timeZone: madrid, from: noon, to: midnight15).map(\.date) == [date("2025-06-14")])
-        #expect(try history.dayTotals(timeZone: madrid, from: midnight15).map(\.date) == [date("2025-06-15"), date("2025-06-16")])
-        #expect(try history.dayTotals(timeZone: madrid, to: midnight15 + 1).map(\.totalML) == [7, 8])
-        #expect(try history.dayTotals(timeZone: madrid, from: midnight15, to: noon).isEmpty)
+        #expect(try history.dayTotals(timeZone: madrid, from: WallInstant(secondsSince1970: noon), to: WallInstant(secondsSince1970: midnight15)).map(\.date) == [date("2025-06-14")])
+        #expect(try history.dayTotals(timeZone: madrid, from: WallInstant(secondsSince1970: midnight15)).map(\.date) == [date("2025-06-15"), date("2025-06-16")])
+        #expect(try history.dayTotals(timeZone: madrid, to: WallInstant(secondsSince1970: midnight15 + 1)).map(\.totalML) == [7, 8])
+        #expect(try history.dayTotals(timeZone: madrid, from: WallInstant(secondsSince1970: midnight15), to: WallInstant(secondsSince1970: noon)).isEmpty)
         #expect(try history.dayTotals(timeZone: madrid, days: date("2025-06-15")...date("2025-06-20")).map(\.totalML) == [8, 16])
         #expect(try history.dayTotals(timeZone: madrid, days: date("2025-06-12")...date("2025-06-14")).map(\.totalML) == [7])
         // A day without drinks: zero, with its date.
-        #expect(try history.dayTotal(containing: Double(utc(2025, 6, 20, 12)), timeZone: madrid)
+        #expect(try history.dayTotal(containing: WallInstant(secondsSince1970: Double(utc(2025, 6, 20, 12))), timeZone: madrid)
             == DayTotal(date: date("2025-06-20"), totalML: 0, drinks: 0))
     }
 
     @Test func nonFiniteInstantsAreRefused() throws {
         let history = try memoryHistory()
-        #expect(throws: HistoryError.self) { try history.dayTotals(timeZone: zone("UTC"), from: .nan) }
-        #expect(throws: HistoryError.self) { try history.dayTotals(timeZone: zone("UTC"), knownAt: .infinity) }
-        #expect(throws: HistoryError.self) { try history.dayTotal(containing: .nan, timeZone: zone("UTC")) }
+        #expect(throws: HistoryError.self) { try history.dayTotals(timeZone: zone("UTC"), from: WallInstant(secondsSince1970: .nan)) }
+        #expect(throws: HistoryError.self) { try history.dayTotals(timeZone: zone("UTC"), knownAt: WallInstant(secondsSince1970: .infinity)) }
+        #expect(throws: HistoryError.self) { try history.dayTotal(containing: WallInstant(secondsSince1970: .nan), timeZone: zone("UTC")) }
     }
 }

@@ -1,5 +1,6 @@
 // The reminder engine's state document and the delivered log.
 
+import Timekeeping
 import AquavateProtocol
 import Foundation
 import History
@@ -36,14 +37,14 @@ struct IntakeTotalTests {
             DrinkRecord(recordID: 1, timestamp: base, amountML: 100, bottleLevelML: 500, typeRaw: 1, flagsRaw: 0),
             DrinkRecord(recordID: 2, timestamp: base + 60, amountML: 50, bottleLevelML: 450, typeRaw: 0, flagsRaw: 0),
             DrinkRecord(recordID: 3, timestamp: base + 120, amountML: -200, bottleLevelML: 650, typeRaw: 0, flagsRaw: 0),
-        ], bottle: "B", at: Double(base) + 200)
+        ], bottle: "B", at: WallInstant(secondsSince1970: Double(base) + 200))
         _ = try history.store([DrinkRecord(recordID: 4, timestamp: base + 180, amountML: 70, bottleLevelML: 380, typeRaw: 0, flagsRaw: 0)],
-                              bottle: "B", at: Double(base) + 400)
-        _ = try history.markDeleted(bottle: "B", recordID: 2, timestamp: base + 60, at: Double(base) + 500)
-        #expect(try history.intakeTotal(from: Double(base), to: Double(base) + 1000) == 170)
-        #expect(try history.intakeTotal(from: Double(base), to: Double(base) + 60) == 100)
-        #expect(try history.intakeTotal(from: Double(base), to: Double(base) + 1000, knownAt: Double(base) + 300) == 150)
-        #expect(try history.intakeTotal(from: Double(base), to: Double(base) + 1000, knownAt: Double(base) + 450) == 220)
-        #expect(try history.intakeTotal(from: Double(base) + 1, to: Double(base) + 1000) == 70)
+                              bottle: "B", at: WallInstant(secondsSince1970: Double(base) + 400))
+        _ = try history.markDeleted(bottle: "B", recordID: 2, timestamp: base + 60, at: WallInstant(secondsSince1970: Double(base) + 500))
+        #expect(try history.intakeTotal(from: WallInstant(secondsSince1970: Double(base)), to: WallInstant(secondsSince1970: Double(base) + 1000)) == 170)
+        #expect(try history.intakeTotal(from: WallInstant(secondsSince1970: Double(base)), to: WallInstant(secondsSince1970: Double(base) + 60)) == 100)
+        #expect(try history.intakeTotal(from: WallInstant(secondsSince1970: Double(base)), to: WallInstant(secondsSince1970: Double(base) + 1000), knownAt: WallInstant(secondsSince1970: Double(base) + 300)) == 150)
+        #expect(try history.intakeTotal(from: WallInstant(secondsSince1970: Double(base)), to: WallInstant(secondsSince1970: Double(base) + 1000), knownAt: WallInstant(secondsSince1970: Double(base) + 450)) == 220)
+        #expect(try history.intakeTotal(from: WallInstant(secondsSince1970: Double(base) + 1), to: WallInstant(secondsSince1970: Double(base) + 1000)) == 70)
     }
 }

@@ -25,14 +25,14 @@ import Timekeeping
             var total = 0
             for (index, time) in drinkTimes.enumerated() {
                 let amount = Int16(30 + (offset * 7 + index * 13) % 220)
-                records.append(drink(UInt32(records.count + 1), at: UInt32(start) + UInt32(time), ml: amount))
+                records.append(drink(UInt32(records.count + 1), at: UInt32(start.secondsSince1970) + UInt32(time), ml: amount))
                 total += Int(amount)
             }
             expected.append(DayTotal(date: day, totalML: total, drinks: drinkTimes.count))
         }
         var storedAt = 1_600_000_000.0
         for chunk in stride(from: 0, to: records.count, by: 17) {
-            _ = try history.store(Array(records[chunk..<min(chunk + 17, records.count)]), bottle: "b", at: storedAt)
+            _ = try history.store(Array(records[chunk..<min(chunk + 17, records.count)]), bottle: "b", at: WallInstant(secondsSince1970: storedAt))
             storedAt += 1
         }
         return expected
@@ -83,7 +83,7 @@ import Timekeeping
         #expect(totals == Array(expected.suffix(7)))
 
         var today = DayTotal(date: Self.firstDay, totalML: 0, drinks: 0)
-        let instant = (Self.firstDay + 1000).interval(in: Self.madrid).start + 43_200
+        let instant = (Self.firstDay + 1000).interval(in: Self.madrid).start + .seconds(43_200)
         let one = try Self.measure { today = try history.dayTotal(containing: instant, timeZone: Self.madrid, knownAt: 2e9) }
         #expect(today == expected[1000])
 
@@ -106,7 +106,7 @@ import Timekeeping
         let timing = try Self.measure(30) {
             let chunk = (0..<17).map { index in drink(next + UInt32(index), at: 1_700_000_000 + next + UInt32(index)) }
             next += 17
-            newCount += try history.store(chunk, bottle: "b", at: Double(next)).filter(\.isNew).count
+            newCount += try history.store(chunk, bottle: "b", at: WallInstant(secondsSince1970: Double(next))).filter(\.isNew).count
         }
         #expect(newCount == 30 * 17)
         #expect(try history.drinkCount() == 30 * 17)

@@ -2,6 +2,7 @@
 // the broker does (duplicated, reordered deliveries; a deletion before the drink), with their
 // origin; and the outbox, which holds only this bridge's own drinks.
 
+import Timekeeping
 import AquavateProtocol
 import Foundation
 import History
@@ -19,7 +20,7 @@ struct ReplicationStorageTests {
         let history = try DrinkHistory(path: nil)
         let deliveries: [DrinkRecord] = [drink(3), drink(1), drink(3), drink(2, deleted: true), drink(1), drink(2), drink(4)]
         for (index, record) in deliveries.enumerated() {
-            _ = try history.storeReplicated([record], bottle: "SERIAL1", origin: "office", at: 1_000 + Double(index))
+            _ = try history.storeReplicated([record], bottle: "SERIAL1", origin: "office", at: WallInstant(secondsSince1970: 1_000 + Double(index)))
         }
         let stored = try history.storedDrinks()
         #expect(stored.map(\.recordID).sorted() == [1, 2, 3, 4], "each once")

@@ -1,5 +1,6 @@
 // Storing chunks: idempotence, record-id reuse, what the history keeps.
 
+import Timekeeping
 import AquavateProtocol
 @testable import History
 import Testing
@@ -129,8 +130,8 @@ import Testing
     @Test func badArgumentsAreRefusedWithoutStoringAnything() throws {
         let history = try memoryHistory()
         #expect(throws: HistoryError.self) { try history.store([drink(1, at: 1)], bottle: "", at: 1) }
-        #expect(throws: HistoryError.self) { try history.store([drink(1, at: 1)], bottle: bottle, at: .nan) }
-        #expect(throws: HistoryError.self) { try history.store([drink(1, at: 1)], bottle: bottle, at: .infinity) }
+        #expect(throws: HistoryError.self) { try history.store([drink(1, at: 1)], bottle: bottle, at: WallInstant(secondsSince1970: .nan)) }
+        #expect(throws: HistoryError.self) { try history.store([drink(1, at: 1)], bottle: bottle, at: WallInstant(secondsSince1970: .infinity)) }
         #expect(try history.drinkCount() == 0)
         let error = HistoryError.invalidArgument(what: "empty bottle id", expected: "the bottle's address or serial number")
         #expect(!error.description.contains("\n"))

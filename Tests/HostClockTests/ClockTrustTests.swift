@@ -20,16 +20,16 @@ struct ClockTrustTests {
     func history(recordTime: UInt32, storedAt: Double) throws -> DrinkHistory {
         let history = try DrinkHistory(path: nil)
         _ = try history.store([DrinkRecord(recordID: 1, timestamp: recordTime, amountML: 100, bottleLevelML: 400, typeRaw: 0, flagsRaw: 0)],
-                              bottle: "F4:12:FA:00:A3:F4", at: storedAt)
+                              bottle: "F4:12:FA:00:A3:F4", at: .init(secondsSince1970: storedAt))
         return history
     }
 
     @Test("not synchronised: SET_TIME withheld, whatever the history says")
     func notSynchronised() throws {
         let trust = ClockTrust.evaluate(source: FixedClockSync(.notSynchronised), history: try DrinkHistory(path: nil))
-        let reason = try #require(trust.setTimePolicy.reasonToWithhold(now: Self.now, bottleTime: nil))
+        let reason = try #require(trust.setTimePolicy.reasonToWithhold(now: .init(secondsSince1970: Self.now), bottleTime: nil))
         #expect(reason.contains("not synchronised"))
-        #expect(trust.statusLine(at: Self.now) == "Clock: NOT synchronised — SET_TIME withheld")
+        #expect(trust.statusLine(at: .init(secondsSince1970: Self.now)) == "Clock: NOT synchronised — SET_TIME withheld")
     }
 
     @Test("synchronised and ahead of the newest stored drink: SET_TIME sent")
@@ -37,23 +37,23 @@ struct ClockTrustTests {
         let trust = ClockTrust.evaluate(source: FixedClockSync(.synchronised),
                                         history: try history(recordTime: UInt32(Self.now - 3600), storedAt: Self.now - 3000),
                                         bottle: "F4:12:FA:00:A3:F4")
-        #expect(trust.setTimePolicy.reasonToWithhold(now: Self.now, bottleTime: Self.now - 10) == nil)
-        #expect(trust.statusLine(at: Self.now) == "Clock: synchronised")
+        #expect(trust.setTimePolicy.reasonToWithhold(now: .init(secondsSince1970: Self.now), bottleTime: .init(secondsSince1970: Self.now - 10)) == nil)
+        #expect(trust.statusLine(at: .init(secondsSince1970: Self.now)) == "Clock: synchronised")
     }
 
     @Test("synchronised but behind a drink it stored itself, or far behind the newest drink's time: withheld")
     func behindTheHistory() throws {
         let stored = ClockTrust.evaluate(source: FixedClockSync(.synchronised),
                                          history: try history(recordTime: UInt32(Self.now - 86_400), storedAt: Self.now + 600))
-        #expect(stored.setTimePolicy.reasonToWithhold(now: Self.now, bottleTime: nil)?
+        #expect(stored.setTimePolicy.reasonToWithhold(now: .init(secondsSince1970: Self.now), bottleTime: nil)?
                     .contains("600 s behind the time the newest drink was stored") == true)
-        #expect(stored.statusLine(at: Self.now) == "Clock: synchronised, but 600 s behind the time the newest drink was stored — SET_TIME withheld")
+        #expect(stored.statusLine(at: .init(secondsSince1970: Self.now)) == "Clock: synchronised, but 600 s behind the time the newest drink was stored — SET_TIME withheld")
         let recorded = ClockTrust.evaluate(source: FixedClockSync(.unknown("adjtimex failed: Operation not permitted")),
                                            history: try history(recordTime: UInt32(Self.now + 7200), storedAt: Self.now - 60))
-        #expect(recorded.setTimePolicy.reasonToWithhold(now: Self.now, bottleTime: nil)?
+        #expect(recorded.setTimePolicy.reasonToWithhold(now: .init(secondsSince1970: Self.now), bottleTime: nil)?
                     .contains("7200 s behind the newest stored drink") == true)
         // Unknown, and not behind anything: sent (a never-set bottle records nothing, docs/protocol.md 5.2).
-        #expect(recorded.setTimePolicy.reasonToWithhold(now: Self.now + 7200, bottleTime: nil) == nil)
+        #expect(recorded.setTimePolicy.reasonToWithhold(now: .init(secondsSince1970: Self.now + 7200), bottleTime: nil) == nil)
     }
 
     @Test("status says whether the clock is synchronised and SET_TIME withheld")
@@ -61,12 +61,12 @@ struct ClockTrustTests {
         let history = try DrinkHistory(path: nil)
         var configuration = Configuration()
         try configuration.applyOverride("timezone=Europe/Madrid")
-        let unsynced = try StatusReport.make(history: history, configuration: configuration, at: Self.now,
+        let unsynced = try StatusReport.make(history: history, configuration: configuration, at: .init(secondsSince1970: Self.now),
                                              clock: ClockTrust(sync: .notSynchronised))
         #expect(unsynced.textLines().contains("Clock: NOT synchronised — SET_TIME withheld"))
         #expect(unsynced.jsonLine().contains(#""clock_synchronised":false"#))
         #expect(unsynced.jsonLine().contains(#""set_time_withheld":true"#))
-        let synced = try StatusReport.make(history: history, configuration: configuration, at: Self.now,
+        let synced = try StatusReport.make(history: history, configuration: configuration, at: .init(secondsSince1970: Self.now),
                                            clock: ClockTrust(sync: .synchronised))
         #expect(synced.textLines().contains("Clock: synchronised"))
     }

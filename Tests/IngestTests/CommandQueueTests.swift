@@ -29,14 +29,14 @@ import Testing
 
     @Test func aDroppedLinkNeverUsesUpAttempts() throws {
         let goal = try queued(.setGoal(3000))
-        for time in 1...6 { ingest.finished(goal, .interrupted("the link was lost"), at: Double(200 + time)) }
+        for time in 1...6 { ingest.finished(goal, .interrupted("the link was lost"), at: .init(secondsSince1970: Double(200 + time))) }
         #expect(try history.commands().map(\.status) == [.pending])
         #expect(ingest.pendingCommands(bottle: ingest.bottleID, at: 300) == [goal])
     }
 
     @Test func anUnconfirmedDeleteFailsAfterThreeConnections() throws {
         let delete = try queued(.deleteDrink(recordID: 1, timestamp: 1_763_712_000))
-        for time in 1...2 { ingest.finished(delete, .unconfirmed("no Current State"), at: Double(200 + time)) }
+        for time in 1...2 { ingest.finished(delete, .unconfirmed("no Current State"), at: .init(secondsSince1970: Double(200 + time))) }
         #expect(try history.commands().map(\.status) == [.pending])
         ingest.finished(delete, .unconfirmed("no Current State"), at: 210)
         let command = try #require(try history.commands().first)

@@ -40,7 +40,7 @@ struct ReplayBehaviourTests {
         #expect(outcome.rejectedLines == 1)
         #expect(outcome.errors.first?.line == 2)
         #expect(outcome.errors.first?.message.contains("14") == true)
-        #expect(outcome.states == [BridgeEvent.StateEvent(time: Double(base) + 1, dailyTotalML: 1250, bottleLevelML: 450,
+        #expect(outcome.states == [BridgeEvent.StateEvent(time: .init(secondsSince1970: Double(base) + 1), dailyTotalML: 1250, bottleLevelML: 450,
                                                           battery: 87, unsynced: 3, flags: ["time_valid", "calibrated", "stable"])])
     }
 
@@ -101,7 +101,7 @@ struct ReplayBehaviourTests {
         let folder = TemporaryFolder()
         let outcome = try runReplay([folder.write("echo.aqcap", lines.joined(separator: "\n"))], history: try DrinkHistory(path: nil))
         #expect(outcome.drinks.count == 5)
-        #expect(outcome.syncs == [BridgeEvent.SyncEvent(time: Double(base) + 10.3, records: 5, chunks: 1, outcome: .complete)])
+        #expect(outcome.syncs == [BridgeEvent.SyncEvent(time: .init(secondsSince1970: Double(base) + 10.3), records: 5, chunks: 1, outcome: .complete)])
     }
 
     @Test("a read of Drink Data outside a sync is the stale last chunk (B5) and is ignored")
@@ -182,8 +182,8 @@ struct ReplayBehaviourTests {
         #expect(outcome.drinks.map(\.isNew) == [true, true, true, true, true, false, false])
         #expect(try history.storedDrinks().count == 5)
         let bottle = try #require(try history.bottleState(id: "F4:12:FA:00:A3:F4"))
-        #expect(abs((bottle.idResetAt ?? 0) - (Double(base) + 5000.13)) < 0.001)
-        #expect(abs((bottle.lastSync ?? 0) - (Double(base) + 6000.14)) < 0.001)
+        #expect(abs((bottle.idResetAt?.secondsSince1970 ?? 0) - (Double(base) + 5000.13)) < 0.001)
+        #expect(abs((bottle.lastSync?.secondsSince1970 ?? 0) - (Double(base) + 6000.14)) < 0.001)
         #expect(try history.highestRecordID(bottle: "F4:12:FA:00:A3:F4") == 2)
     }
 

@@ -65,7 +65,7 @@ struct ReplayTimeBoundsTests {
         #expect(ticks == 2 * 181)
         // Each side reminds on its own (the attention reminder of 07:54 on both days).
         #expect(outcome.notifications.filter { $0.kind == "reminder" }.map(\.time)
-                    == [start + 114 * 60, later + 114 * 60])
+                    .map(\.secondsSince1970) == [start + 114 * 60, later + 114 * 60])
     }
 
     @Test("a gap of up to 366 days is still ticked through (docs/reminders.md 0: one timeline)")

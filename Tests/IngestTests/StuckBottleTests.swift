@@ -27,9 +27,9 @@ import Testing
 
     func connection(refusal: String?, at time: Double, unsynced: UInt16 = 5) {
         ingest.heard(CurrentState(timestamp: UInt32(time), currentWeightG: 300, bottleLevelML: 400, dailyTotalML: 0, batteryPercent: 80,
-                                  flags: [], unsyncedCount: unsynced), at: time)
-        ingest.syncEnded(refusal == nil ? .complete : .rejected, records: 0, chunks: 0, refusal: refusal, at: time + 1)
-        ingest.disconnected(at: time + 2)
+                                  flags: [], unsyncedCount: unsynced), at: .init(secondsSince1970: time))
+        ingest.syncEnded(refusal == nil ? .complete : .rejected, records: 0, chunks: 0, refusal: refusal, at: .init(secondsSince1970: time + 1))
+        ingest.disconnected(at: .init(secondsSince1970: time + 2))
     }
 
     var refusal: SyncRefusal? { (try? history.bottleState(id: bottle))?.refusal }
@@ -66,14 +66,14 @@ import Testing
         let now = 1_795_248_000.0
         let records = [DrinkRecord(recordID: 1, timestamp: UInt32(now) - 60, amountML: 100, bottleLevelML: 400, typeRaw: 0, flagsRaw: 0),
                        DrinkRecord(recordID: 2, timestamp: 259_200, amountML: 100, bottleLevelML: 300, typeRaw: 0, flagsRaw: 0)]
-        try ingest.storeAndSay(records, bottle: bottle, at: now)
-        ingest.syncEnded(.complete, records: 2, chunks: 1, at: now)
+        try ingest.storeAndSay(records, bottle: bottle, at: .init(secondsSince1970: now))
+        ingest.syncEnded(.complete, records: 2, chunks: 1, at: .init(secondsSince1970: now))
         let said = events.withLock { $0 }
         let quarantined = said.compactMap { event -> BridgeEvent.QuarantinedEvent? in
             if case .quarantined(let entry) = event { return entry }
             return nil
         }
-        #expect(quarantined.map(\.recordID) == [2] && quarantined.first?.time == now && quarantined.first?.problems == [.time])
+        #expect(quarantined.map(\.recordID) == [2] && quarantined.first?.time.secondsSince1970 == now && quarantined.first?.problems == [.time])
         #expect(said.contains { if case .sync(let sync) = $0 { return sync.quarantined == 1 } else { return false } })
         #expect(said.filter { if case .drink = $0 { return true } else { return false } }.count == 1, "the odd one is no drink")
     }

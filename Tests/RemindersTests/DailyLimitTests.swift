@@ -3,6 +3,7 @@
 // persists across a restart; `status` shows `3/12` against `3`; a fresh install has the limit on;
 // and (AfterSyncTests) back on track comes with the sync that catches up.
 
+import Timekeeping
 import Foundation
 import Testing
 @testable import Reminders
@@ -24,9 +25,9 @@ struct DailyLimitTests {
             let delivered = sim.run(until: t)
             if delivered.contains(where: { $0.kind == .reminder }) {
                 let owed = sim.status().displayedDeficitML
-                sim.sync([owed], drunkAt: [t], endingAt: t + 30)
+                sim.sync([owed], drunkAt: [t], endingAt: t + .seconds(30))
             }
-            t += 60
+            t += .seconds(60)
         }
         sim.run(until: day, "23:59")
         return sim
@@ -98,14 +99,14 @@ struct DailyLimitTests {
         while sim.lines(.reminder).count < 24 && t < evening {
             let delivered = sim.run(until: t)
             if delivered.contains(where: { $0.kind == .reminder }) {
-                sim.sync([sim.status().displayedDeficitML], drunkAt: [t], endingAt: t + 30)
+                sim.sync([sim.status().displayedDeficitML], drunkAt: [t], endingAt: t + .seconds(30))
             }
-            t += 60
+            t += .seconds(60)
         }
-        sim.run(until: t + 3600)
+        sim.run(until: t + .seconds(3600))
         #expect(sim.lines(.reminder).count == 24)
-        sim.updateSettings({ $0.dailyLimit = false }, on: next, at: localText(t + 3600, in: utc).suffix(8).description)
-        sim.run(until: t + 3660)
+        sim.updateSettings({ $0.dailyLimit = false }, on: next, at: localText(t + .seconds(3600), in: utc).suffix(8).description)
+        sim.run(until: t + .seconds(3660))
         #expect(sim.lines(.reminder).count == 25)
         #expect(sim.status().remindersTodayText == "Reminders Today: 13")
     }

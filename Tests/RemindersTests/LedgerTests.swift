@@ -23,15 +23,15 @@ struct LedgerTests {
     @Test func onlyDrinksKnownAtTheInstantCount() {
         var ledger = InMemoryDrinkLedger()
         let noon = instant("2026-03-10", "12:00", in: utc)
-        ledger.record(timestamp: noon - 3600, amountML: 250, storedAt: noon)
-        ledger.record(timestamp: noon - 1800, amountML: 100, storedAt: noon + 600)
-        #expect(ledger.dayTotal(at: noon - 1, timeZone: utc) == 0)
+        ledger.record(timestamp: noon - .seconds(3600), amountML: 250, storedAt: noon)
+        ledger.record(timestamp: noon - .seconds(1800), amountML: 100, storedAt: noon + .seconds(600))
+        #expect(ledger.dayTotal(at: noon - .seconds(1), timeZone: utc) == 0)
         #expect(ledger.dayTotal(at: noon, timeZone: utc) == 250)
-        #expect(ledger.dayTotal(at: noon + 600, timeZone: utc) == 350)
-        #expect(ledger.revision(at: noon - 1) == 0)
+        #expect(ledger.dayTotal(at: noon + .seconds(600), timeZone: utc) == 350)
+        #expect(ledger.revision(at: noon - .seconds(1)) == 0)
         #expect(ledger.revision(at: noon) == 1)
-        #expect(ledger.revision(at: noon + 599) == 1)
-        #expect(ledger.revision(at: noon + 600) == 2)
+        #expect(ledger.revision(at: noon + .seconds(599)) == 1)
+        #expect(ledger.revision(at: noon + .seconds(600)) == 2)
     }
 
     @Test func recordsThatAreNotDrinksAreIgnored() {
@@ -53,7 +53,7 @@ struct LedgerTests {
         // The long day of autumn: 25 hours, both 02:30s on it.
         let firstHalfPast2 = instant("2026-10-25", "00:30", in: utc)   // 02:30 CEST
         ledger.record(timestamp: firstHalfPast2, amountML: 10, storedAt: 0)
-        ledger.record(timestamp: firstHalfPast2 + 3600, amountML: 20, storedAt: 0)   // 02:30 CET
+        ledger.record(timestamp: firstHalfPast2 + .seconds(3600), amountML: 20, storedAt: 0)   // 02:30 CET
         ledger.record(timestamp: instant("2026-10-25", "23:59", in: madrid), amountML: 40, storedAt: 0)
         #expect(ledger.dayTotal(at: instant("2026-10-25", "12:00", in: madrid), timeZone: madrid) == 70)
     }

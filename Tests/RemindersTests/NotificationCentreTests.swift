@@ -2,12 +2,13 @@
 // delivery order of notifications due at one instant.
 
 import Foundation
+import Timekeeping
 import Testing
 @testable import Reminders
 
 struct NotificationCentreTests {
     func note(_ id: String, at time: Double = 600, _ kind: NotificationKind = .ritual, title: String = "t") -> PendingNotification {
-        PendingNotification(id: id, fireTime: time, kind: kind, title: title, body: "b")
+        PendingNotification(id: id, fireTime: WallInstant(secondsSince1970: time), kind: kind, title: title, body: "b")
     }
 
     @Test func sameIDReplaces() {

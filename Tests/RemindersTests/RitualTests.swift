@@ -164,7 +164,7 @@ struct RitualTests {
         var sim = Simulation(rules: rules(), date: day, time: "00:00")
         var most = sim.pending(.ritual).count
         for minute in stride(from: 0, to: 3 * 1440, by: 7) {
-            sim.run(until: instant(day, "00:00", in: utc) + Double(minute * 60))
+            sim.run(until: instant(day, "00:00", in: utc) + .seconds(Double(minute * 60)))
             most = max(most, sim.pending(.ritual).count)
         }
         #expect(most == 14)

@@ -3,6 +3,7 @@
 // medication, the short-month and leap-day edge cases, DST, two schedules on one weekday), the
 // identifiers and log lines, and suppression for manual types and for water.
 
+import Timekeeping
 import Foundation
 import Testing
 @testable import Reminders
@@ -184,8 +185,8 @@ struct ScheduledIntakeTests {
         ])
         // 09:00 local is 08:00 UTC before the change and 07:00 after it: the wall clock holds.
         let am = sim.deliveries.filter { $0.id == "reminder-AM-9-0" }.map(\.time)
-        #expect(am[1] - am[0] == 86_400)
-        #expect(am[2] - am[1] == 82_800)
+        #expect(am[1] - am[0] == .seconds(86_400))
+        #expect(am[2] - am[1] == .seconds(82_800))
 
         var autumn = Simulation(rules: rules(night, zone: madrid), date: "2026-10-24", time: "12:00")
         autumn.run(until: instant("2026-10-25", "23:59", in: madrid))

@@ -10,11 +10,12 @@ import Reminders
 @testable import Reminding
 @testable import Settings
 import Testing
+import Timekeeping
 
 @Suite("Reminding: a bottle's view")
 struct BottleViewTests {
     /// 2026-11-22 07:00 UTC.
-    static let morning = 1_795_330_800.0
+    static let morning: WallInstant = 1_795_330_800
     static let kitchen = BottleRecord(id: "AA:00:00:00:00:01", serial: "AQ1", address: "AA:00:00:00:00:01", goalML: 2100)
     static let office = BottleRecord(id: "AA:00:00:00:00:02", serial: "AQ2", address: "AA:00:00:00:00:02")
 

@@ -4,13 +4,14 @@
 
 @testable import Reminding
 import Testing
+import Timekeeping
 
 @Suite("Reminding: time that jumps")
 struct TimeGapRuleTests {
     @Test("the daemon: more than five minutes either way since the last evaluation is a restart")
     func theDaemonsRule() {
         let rule = TimeGapRule.daemon
-        #expect(rule == .restartAfter(seconds: 300))
+        #expect(rule == .restartAfter(.seconds(300)))
         #expect(!rule.isRestart(from: 1_000, lastTick: 1_000, to: 1_060), "a minute's tick")
         #expect(!rule.isRestart(from: 1_000, lastTick: 1_000, to: 1_300), "five minutes exactly: still ticks")
         #expect(rule.isRestart(from: 1_000, lastTick: 1_000, to: 1_301))
@@ -21,10 +22,10 @@ struct TimeGapRuleTests {
     @Test("replay: every minute of a gap is ticked, up to 366 days since the last tick")
     func replaysRule() {
         let rule = TimeGapRule.replay
-        let day = 86_400.0
-        #expect(!rule.isRestart(from: 0, lastTick: 0, to: 30 * day), "a month without events is ticked through")
-        #expect(!rule.isRestart(from: 0, lastTick: 0, to: 366 * day))
-        #expect(rule.isRestart(from: 0, lastTick: 0, to: 366 * day + 1))
-        #expect(!rule.isRestart(from: 0, lastTick: 0, to: -day), "a capture's earlier event is not a restart for replay")
+        let start = WallInstant.epoch, day = Duration.seconds(86_400)
+        #expect(!rule.isRestart(from: start, lastTick: start, to: start + day * 30), "a month without events is ticked through")
+        #expect(!rule.isRestart(from: start, lastTick: start, to: start + day * 366))
+        #expect(rule.isRestart(from: start, lastTick: start, to: start + day * 366 + .seconds(1)))
+        #expect(!rule.isRestart(from: start, lastTick: start, to: start - day), "a capture's earlier event is not a restart for replay")
     }
 }

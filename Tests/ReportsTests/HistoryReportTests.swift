@@ -17,10 +17,10 @@ struct HistoryReportTests {
         try configuration.applyOverride("timezone=Europe/Madrid")
         // "Now" is 2026-11-20T12:00:00Z; the backlog holds 30 drinks a day from 1 to 20 November.
         let now = 1_795_176_000.0
-        let three = try HistoryReport.make(history: history, configuration: configuration, days: 3, now: now)
+        let three = try HistoryReport.make(history: history, configuration: configuration, days: 3, now: .init(secondsSince1970: now))
         #expect(three.days.map(\.date) == ["2026-11-18", "2026-11-19", "2026-11-20"])
         #expect(three.drinks.count == 90)
-        let all = try HistoryReport.make(history: history, configuration: configuration, days: nil, now: now)
+        let all = try HistoryReport.make(history: history, configuration: configuration, days: nil, now: .init(secondsSince1970: now))
         #expect(all.days.count == 20)
         #expect(all.drinks.count == 600)
         let csv = three.lines(format: .csv)

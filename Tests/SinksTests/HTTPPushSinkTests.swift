@@ -112,7 +112,7 @@ import Timekeeping
 
         let backOff = try await requested.waitForCount(1)
         #expect(backOff == [1])
-        clock.advance(by: 1)
+        clock.advance(by: .seconds(1))
         try await lines.wait(for: "the recovery") { $0.contains { $0.message.contains("sink push: delivering again") } }
         #expect(server.requests.all.count == 2)
         #expect(server.requests.all.map(\.bodyText) == Array(repeating: "Time to hydrate! You're 300ml behind pace.", count: 2))
@@ -155,7 +155,7 @@ import Timekeeping
         try await working.notifications.waitForCount(5, "deliveries to the working sink")
         for attempt in 1...4 {
             let requested = try await requested.waitForCount(attempt, "back-off sleeps")
-            clock.advance(by: requested[attempt - 1])
+            clock.advance(by: .seconds(requested[attempt - 1]))
         }
         try await requested.waitForCount(5)
         #expect(requested.all == [1, 2, 4, 8, 16])

@@ -78,7 +78,7 @@ import Testing
 
         // Two seconds later two more tokens are there: the next command goes through, and the
         // end of the flood is summed up.
-        bridge.clock.advance(by: 2)
+        bridge.clock.advance(by: .seconds(2))
         try controller.publish(bridge.topics.command, "log vitamin-d")
         try await bridge.commands.waitForCount(11, "the command after the pause")
         #expect(bridge.lines.matching("refused 5 commands", minimum: .notice).count == 1)

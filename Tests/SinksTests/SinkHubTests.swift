@@ -27,7 +27,7 @@ import Timekeeping
         for (index, delay) in schedule.enumerated() {
             let requested = try await requested.waitForCount(index + 1, "back-off sleeps")
             #expect(requested[index] == delay)
-            clock.advance(by: delay)
+            clock.advance(by: .seconds(delay))
         }
         let delivered = try await sink.delivered.waitForCount(1, "deliveries")
         #expect(delivered.map(\.id) == ["n1"])
@@ -59,14 +59,14 @@ import Timekeeping
         hub.deliver(notification("first"))
         for count in 1...3 {
             let requested = try await requested.waitForCount(count, "back-off sleeps")
-            clock.advance(by: requested[count - 1])
+            clock.advance(by: .seconds(requested[count - 1]))
         }
         try await sink.delivered.waitForCount(1)
         sink.setRemainingFailures(2)
         hub.deliver(notification("second"))
         for count in 4...5 {
             let requested = try await requested.waitForCount(count, "back-off sleeps")
-            clock.advance(by: requested[count - 1])
+            clock.advance(by: .seconds(requested[count - 1]))
         }
         try await sink.delivered.waitForCount(2)
         // As above: the second recovery's line follows the second delivery.
@@ -165,7 +165,7 @@ import Timekeeping
         try await requested.waitForCount(1)
         for total in [200, 300, 400] { hub.publish(snapshot(total: total)) }
         #expect(hub.status().first?.waiting == 1)
-        clock.advance(by: 1)
+        clock.advance(by: .seconds(1))
 
         let sent = try await sink.snapshots.waitForCount(1)
         #expect(sent.map(\.dayTotalML) == [400])

@@ -2,7 +2,7 @@
 
 import BusTestSupport
 import Foundation
-import BusTestSupport
+import Timekeeping
 @testable import MQTT
 @testable import Sinks
 
@@ -152,13 +152,13 @@ final class HangingSink: NotificationSink, @unchecked Sendable {
 
 func notification(_ id: String, kind: String = "reminder", time: Double = 1_763_712_000) -> SinkNotification {
     SinkNotification(id: id, kind: kind, title: "Hydration Reminder", body: "Time to hydrate! You're 300ml behind pace.",
-                     time: time)
+                     time: WallInstant(secondsSince1970: time))
 }
 
 func snapshot(total: Int, time: Double = 1_763_712_000) -> BridgeSnapshot {
-    BridgeSnapshot(time: time, dayTotalML: total, goalML: 2500, bottleLevelML: 420, batteryPercent: 87,
+    BridgeSnapshot(time: WallInstant(secondsSince1970: time), dayTotalML: total, goalML: 2500, bottleLevelML: 420, batteryPercent: 87,
                    urgency: .attention, deficitML: 300, remindersToday: 2, dailyLimit: true,
-                   lastSync: time - 180, unsynced: 0, bottleConnected: true)
+                   lastSync: WallInstant(secondsSince1970: time - 180), unsynced: 0, bottleConnected: true)
 }
 
 /// Takes notifications only, like the journal: counts any state it is offered all the same.

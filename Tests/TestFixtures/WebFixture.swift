@@ -13,7 +13,7 @@ import Web
 
 public struct WebFixture: Sendable {
     /// 2026-11-20T15:00:00Z, 16:00 in Europe/Madrid.
-    public static let now: Double = 1_795_186_800
+    public static let now: WallInstant = 1_795_186_800
     public static let zone = TimeZone(identifier: "Europe/Madrid")!
     public static let ana = "AQ-ANA-0001"
     public static let bea = "AQ-BEA-0002"
@@ -35,30 +35,30 @@ public struct WebFixture: Sendable {
         var configuration = Configuration()
         for setting in ["timezone=Europe/Madrid"] + settings { try configuration.applyOverride(setting) }
         self.configuration = configuration
-        let state = CurrentStateSnapshot(receivedAt: Self.now - 600, bottleTime: 0, dailyTotalML: 0, bottleLevelML: 420,
+        let state = CurrentStateSnapshot(receivedAt: Self.now - .seconds(600), bottleTime: 0, dailyTotalML: 0, bottleLevelML: 420,
                                          batteryPercent: 81, unsyncedCount: 0, flagsRaw: 0)
         try history.recordBottle(BottleRecord(id: Self.ana, name: "Ana's bottle", serial: Self.ana, address: "AA:00:00:00:00:01",
-                                              goalML: 2000, lastSeen: Self.now - 600, lastSync: Self.now - 600, state: state))
+                                              goalML: 2000, lastSeen: Self.now - .seconds(600), lastSync: Self.now - .seconds(600), state: state))
         try history.recordBottle(BottleRecord(id: Self.bea, name: beaName, serial: Self.bea, address: "AA:00:00:00:00:02",
-                                              goalML: 2500, lastSeen: Self.now - 3600, lastSync: Self.now - 3600, state: nil))
+                                              goalML: 2500, lastSeen: Self.now - .seconds(3600), lastSync: Self.now - .seconds(3600), state: nil))
         guard drinks else { return }
         // Past days: Ana 2100 ml a day (goal met), Bea 1500 ml; today (from 08:00 local) a few drinks.
         let todayStart = LocalDay(containing: Self.now, timeZone: Self.zone).interval(in: Self.zone).start
         var anaRecords: [DrinkRecord] = [], beaRecords: [DrinkRecord] = []
         var id: UInt32 = 1
         for day in stride(from: days - 1, through: 1, by: -1) {
-            let start = todayStart - Double(day) * 86_400
+            let start = todayStart - .seconds(day * 86_400)
             for hour in [9, 12, 15] {
-                anaRecords.append(Self.record(id, at: start + Double(hour) * 3600, ml: 700))
-                beaRecords.append(Self.record(id, at: start + Double(hour) * 3600 + 60, ml: 500))
+                anaRecords.append(Self.record(id, at: start + .seconds(hour * 3600), ml: 700))
+                beaRecords.append(Self.record(id, at: start + .seconds(hour * 3600 + 60), ml: 500))
                 id += 1
             }
         }
-        anaRecords += [Self.record(id, at: todayStart + 8 * 3600, ml: 250), Self.record(id + 1, at: todayStart + 11 * 3600, ml: 300),
-                       Self.record(id + 2, at: todayStart + 14.5 * 3600, ml: 200)]
-        beaRecords += [Self.record(id, at: todayStart + 9 * 3600, ml: 400)]
-        _ = try history.store(anaRecords, bottle: Self.ana, at: Self.now - 600)
-        _ = try history.store(beaRecords, bottle: Self.bea, at: Self.now - 3600)
+        anaRecords += [Self.record(id, at: todayStart + .seconds(8 * 3600), ml: 250), Self.record(id + 1, at: todayStart + .seconds(11 * 3600), ml: 300),
+                       Self.record(id + 2, at: todayStart + .seconds(14.5 * 3600), ml: 200)]
+        beaRecords += [Self.record(id, at: todayStart + .seconds(9 * 3600), ml: 400)]
+        _ = try history.store(anaRecords, bottle: Self.ana, at: Self.now - .seconds(600))
+        _ = try history.store(beaRecords, bottle: Self.bea, at: Self.now - .seconds(3600))
     }
 
     /// The record id of Ana's 300 ml drink today.
@@ -68,8 +68,8 @@ public struct WebFixture: Sendable {
         }
     }
 
-    public static func record(_ id: UInt32, at time: Double, ml: Int) -> DrinkRecord {
-        DrinkRecord(recordID: id, timestamp: UInt32(time), amountML: Int16(ml), bottleLevelML: 400, typeRaw: 0, flagsRaw: 0)
+    public static func record(_ id: UInt32, at time: WallInstant, ml: Int) -> DrinkRecord {
+        DrinkRecord(recordID: id, timestamp: UInt32(time.secondsSince1970), amountML: Int16(ml), bottleLevelML: 400, typeRaw: 0, flagsRaw: 0)
     }
 
     public var context: WebContext {

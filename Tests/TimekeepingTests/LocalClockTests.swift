@@ -47,14 +47,14 @@ struct LocalClockTests {
         let start = 1_767_225_600.0 // 2026-01-01T00:00:00Z
         var t = start
         while t < start + 365 * 86_400 {
-            #expect(clock.wallClock(at: t) == calendarReading(t, zone), "\(identifier) at \(t)")
+            #expect(clock.wallClock(at: WallInstant(secondsSince1970: t)) == calendarReading(t, zone), "\(identifier) at \(t)")
             t += 1200
         }
         var transition = zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: start))
         while let date = transition, date.timeIntervalSince1970 < start + 365 * 86_400 {
             for minute in -90...90 {
                 let t = date.timeIntervalSince1970 + Double(minute * 60)
-                #expect(clock.wallClock(at: t) == calendarReading(t, zone), "\(identifier) at \(t)")
+                #expect(clock.wallClock(at: WallInstant(secondsSince1970: t)) == calendarReading(t, zone), "\(identifier) at \(t)")
             }
             transition = zone.nextDaylightSavingTimeTransition(after: date)
         }
@@ -65,10 +65,10 @@ struct LocalClockTests {
         // 2026-03-29: 02:00 CET becomes 03:00 CEST at 01:00 UTC.
         let before = instant("2026-03-29", "01:59", in: madrid)
         #expect(clock.wallClock(at: before).minuteOfDay == 119)
-        #expect(clock.wallClock(at: before + 60).minuteOfDay == 180)
-        #expect(clock.wallClock(at: before + 60).day.description == "2026-03-29")
+        #expect(clock.wallClock(at: before + .seconds(60)).minuteOfDay == 180)
+        #expect(clock.wallClock(at: before + .seconds(60)).day.description == "2026-03-29")
         // Seconds are ignored.
-        #expect(clock.wallClock(at: before + 59.9).minuteOfDay == 119)
+        #expect(clock.wallClock(at: before + .seconds(59.9)).minuteOfDay == 119)
     }
 
     @Test func timeGoingBackwardsIsReadAfresh() {
@@ -82,8 +82,8 @@ struct LocalClockTests {
 
     @Test func nonsenseInstantsDoNotTrap() {
         var clock = LocalClock(timeZone: madrid)
-        _ = clock.wallClock(at: .nan)
-        _ = clock.wallClock(at: .infinity)
+        _ = clock.wallClock(at: WallInstant(secondsSince1970: .nan))
+        _ = clock.wallClock(at: WallInstant(secondsSince1970: .infinity))
         _ = clock.wallClock(at: -1e300)
         #expect(clock.wallClock(at: -1).day.description == "1970-01-01")   // 00:59:59 CET
     }

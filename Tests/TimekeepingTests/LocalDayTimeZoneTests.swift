@@ -77,7 +77,7 @@ import Timekeeping
         instants += stride(from: Double(utc(2019, 1, 1)), to: Double(utc(2027, 1, 1)), by: 3 * 3600 + 7 * 60 + 11)
         for instant in instants {
             let components = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: instant))
-            let local = LocalDay(containing: instant, timeZone: timeZone)
+            let local = LocalDay(containing: WallInstant(secondsSince1970: instant), timeZone: timeZone)
             guard local.year == components.year, local.month == components.month, local.day == components.day else {
                 Issue.record("\(zoneID) at \(instant): \(local) vs calendar \(components)")
                 return
@@ -93,9 +93,9 @@ import Timekeeping
             let (start, end) = day.interval(in: timeZone)
             let next = day + 1
             guard LocalDay(containing: start, timeZone: timeZone) == day,
-                  LocalDay(containing: end - 1, timeZone: timeZone) == day,
+                  LocalDay(containing: end - .seconds(1), timeZone: timeZone) == day,
                   LocalDay(containing: end, timeZone: timeZone) == next,
-                  (22 * 3600...26 * 3600).contains(end - start) else {
+                  (Duration.seconds(22 * 3600)...Duration.seconds(26 * 3600)).contains(end - start) else {
                 Issue.record("\(zoneID) \(day): [\(start), \(end))")
                 return
             }
@@ -107,7 +107,7 @@ import Timekeeping
         let madrid = zone("Europe/Madrid")
         func hours(_ text: String) -> Double {
             let (start, end) = date(text).interval(in: madrid)
-            return (end - start) / 3600
+            return (end - start).inSeconds / 3600
         }
         #expect(hours("2025-03-30") == 23)
         #expect(hours("2025-10-26") == 25)

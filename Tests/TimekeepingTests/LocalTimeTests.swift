@@ -40,7 +40,7 @@ struct LocalTimeTests {
         #expect(calendar.instant(of: spring, at: TimeOfDay(hour: 3, minute: 0)!) == instant("2026-03-29", "01:00", in: utcZone))
         // Repeated: the first 02:30 (CEST, 00:30 UTC).
         #expect(calendar.instant(of: autumn, at: TimeOfDay(hour: 2, minute: 30)!) == instant("2026-10-25", "00:30", in: utcZone))
-        #expect(calendar.startOfDay(autumn + 1) - calendar.startOfDay(autumn) == 25 * 3600)
+        #expect(calendar.startOfDay(autumn + 1) - calendar.startOfDay(autumn) == .seconds(25 * 3600))
         // Where midnight itself is skipped, the day starts at 01:00.
         let saoPaulo = try #require(TimeZone(identifier: "America/Sao_Paulo"))
         let brazil = LocalCalendar(timeZone: saoPaulo)

@@ -11,10 +11,10 @@ import Timekeeping
 
     @Test func theZonesWallClockToTheSecond() {
         let instant = 1_795_248_000.0  // 2026-11-21T08:00:00Z
-        #expect(LocalTimeText.format(instant, in: TimeZone(identifier: "UTC")!) == "2026-11-21 08:00:00")
-        #expect(LocalTimeText.format(instant, in: madrid) == "2026-11-21 09:00:00")
-        #expect(LocalTimeText.format(instant, in: newYork) == "2026-11-21 03:00:00")
-        #expect(LocalTimeText.format(instant + 45.999, in: madrid) == "2026-11-21 09:00:45")
+        #expect(LocalTimeText.format(WallInstant(secondsSince1970: instant), in: TimeZone(identifier: "UTC")!) == "2026-11-21 08:00:00")
+        #expect(LocalTimeText.format(WallInstant(secondsSince1970: instant), in: madrid) == "2026-11-21 09:00:00")
+        #expect(LocalTimeText.format(WallInstant(secondsSince1970: instant), in: newYork) == "2026-11-21 03:00:00")
+        #expect(LocalTimeText.format(WallInstant(secondsSince1970: instant + 45.999), in: madrid) == "2026-11-21 09:00:45")
     }
 
     @Test func theDateIsTheLocalOne() {
@@ -32,7 +32,7 @@ import Timekeeping
     }
 
     @Test func absurdInstantsDoNotTrap() {
-        #expect(LocalTimeText.format(.nan, in: TimeZone(identifier: "UTC")!) == "1970-01-01 00:00:00")
-        #expect(!LocalTimeText.format(.infinity, in: madrid).isEmpty)
+        #expect(LocalTimeText.format(WallInstant(secondsSince1970: .nan), in: TimeZone(identifier: "UTC")!) == "1970-01-01 00:00:00")
+        #expect(!LocalTimeText.format(WallInstant(secondsSince1970: .infinity), in: madrid).isEmpty)
     }
 }

@@ -9,11 +9,11 @@ import Timekeeping
     @Test func saysWhatItIsTold() {
         let clock = ManualClock()
         #expect(clock.now == 1_763_712_000)
-        clock.advance(by: 1.5)
+        clock.advance(by: .seconds(1.5))
         #expect(clock.now == 1_763_712_001.5)
         clock.set(42)
         #expect(clock.now == 42)
-        clock.advance(by: -2)
+        clock.advance(by: .seconds(-2))
         #expect(clock.now == 40)
     }
 
@@ -24,9 +24,9 @@ import Timekeeping
         var sleeps = announced.stream.makeAsyncIterator()
         #expect(await sleeps.next() == 10)
         #expect(clock.parkedSleepers == 1)
-        clock.advance(by: 9)
+        clock.advance(by: .seconds(9))
         #expect(clock.parkedSleepers == 1)
-        clock.advance(by: 1)
+        clock.advance(by: .seconds(1))
         try await sleeper.value
         #expect(clock.parkedSleepers == 0)
     }
@@ -59,12 +59,12 @@ import Timekeeping
         #expect(clock.now == 190)
         #expect(clock.instant - start == .seconds(90))
         #expect(clock.elapsed(since: start) == .seconds(90))
-        clock.advance(by: 1.5)
+        clock.advance(by: .seconds(1.5))
         #expect(clock.instant - start == .milliseconds(91_500))
         // An NTP step, years forward and back: deadlines on the monotonic side do not see it.
         clock.set(2_000_000_000)
         clock.set(50)
-        clock.advance(by: -10)
+        clock.advance(by: .seconds(-10))
         #expect(clock.now == 40)
         #expect(clock.instant - start == .milliseconds(91_500))
         let deadline = clock.deadline(after: .seconds(5))
@@ -87,7 +87,7 @@ import Timekeeping
 
         let until = Task { [deadline = clock.deadline(after: .seconds(2))] in try await clock.sleep(until: deadline) }
         #expect(await sleeps.next() == 2)
-        clock.advance(by: 2)
+        clock.advance(by: .seconds(2))
         try await until.value
     }
 

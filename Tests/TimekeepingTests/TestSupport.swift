@@ -20,11 +20,11 @@ let madrid = TimeZone(identifier: "Europe/Madrid")!
 
 /// The instant a local wall clock in `zone` shows `date` (`YYYY-MM-DD`) and `time` (`HH:MM` or
 /// `HH:MM:SS`).
-func instant(_ date: String, _ time: String, in zone: TimeZone) -> Double {
+func instant(_ date: String, _ time: String, in zone: TimeZone) -> WallInstant {
     let d = date.split(separator: "-").map { Int($0)! }
     let t = time.split(separator: ":").map { Int($0)! }
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = zone
     let components = DateComponents(year: d[0], month: d[1], day: d[2], hour: t[0], minute: t[1], second: t.count > 2 ? t[2] : 0)
-    return calendar.date(from: components)!.timeIntervalSince1970
+    return WallInstant(calendar.date(from: components)!)
 }

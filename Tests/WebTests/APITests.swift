@@ -244,10 +244,10 @@ import Timekeeping
         let fixture = try WebFixture()
         defer { fixture.remove() }
         // Both bottles in the same second, twice, around today's drinks.
-        let shared = LocalDay(containing: WebFixture.now, timeZone: WebFixture.zone).interval(in: WebFixture.zone).start + 10 * 3600
-        _ = try fixture.history.store([WebFixture.record(500, at: shared, ml: 111), WebFixture.record(501, at: shared + 1, ml: 112)],
+        let shared = LocalDay(containing: WebFixture.now, timeZone: WebFixture.zone).interval(in: WebFixture.zone).start + .seconds(10 * 3600)
+        _ = try fixture.history.store([WebFixture.record(500, at: shared, ml: 111), WebFixture.record(501, at: shared + .seconds(1), ml: 112)],
                                       bottle: WebFixture.ana, at: WebFixture.now)
-        _ = try fixture.history.store([WebFixture.record(500, at: shared, ml: 121), WebFixture.record(501, at: shared + 1, ml: 122)],
+        _ = try fixture.history.store([WebFixture.record(500, at: shared, ml: 121), WebFixture.record(501, at: shared + .seconds(1), ml: 122)],
                                       bottle: WebFixture.bea, at: WebFixture.now)
         try await fixture.withServer { port in
             let all = try await RawHTTP.send(port: port, "GET", "/api/v1/drinks?days=8").jsonArray
@@ -277,14 +277,14 @@ import Timekeeping
                 if limit >= 50 { #expect(pages == 1) }
             }
             // `before` as a time: Unix seconds or ISO 8601, strictly earlier.
-            let seconds = Int(shared + 1)
+            let seconds = Int((shared + .seconds(1)).secondsSince1970)
             let iso = try await RawHTTP.send(port: port, "GET", "/api/v1/drinks?days=1&before=2026-11-20T09:00:01Z").jsonArray
             let unix = try await RawHTTP.send(port: port, "GET", "/api/v1/drinks?days=1&before=\(seconds)").jsonArray
             #expect(iso.map(key) == unix.map(key))
             #expect(unix.map { $0["amount_ml"] as? Int } == [250, 400, 111, 121])
             let one = try await RawHTTP.send(port: port, "GET", "/api/v1/drinks?days=1&before=\(seconds)&limit=1&bottle=\(WebFixture.bea)")
             #expect(one.jsonArray.map { $0["amount_ml"] as? Int } == [121])
-            #expect(one.headers["link"] == "</api/v1/drinks?days=1&limit=1&before=\(Int(shared))&bottle=\(WebFixture.bea)>; rel=\"next\"")
+            #expect(one.headers["link"] == "</api/v1/drinks?days=1&limit=1&before=\(Int(shared.secondsSince1970))&bottle=\(WebFixture.bea)>; rel=\"next\"")
         }
     }
 
@@ -351,7 +351,7 @@ import Timekeeping
             #expect(samples["# TYPE aquavate_drinks"] == 1, "a counter")
             #expect(samples["aquavate_battery_ratio{\(ana)}"] == 0.81)
             #expect(samples["aquavate_bottle_level_liters{\(ana)}"] == 0.42)
-            #expect(samples["aquavate_last_sync_timestamp_seconds{\(ana)}"] == WebFixture.now - 600)
+            #expect(samples["aquavate_last_sync_timestamp_seconds{\(ana)}"] == (WebFixture.now - .seconds(600)).secondsSince1970)
             #expect(samples["aquavate_syncs_total{\(ana),outcome=\"complete\"}"] == 0)
             #expect(samples["aquavate_quarantined_records{\(ana)}"] == 0)
             #expect(samples["aquavate_stuck{\(ana)}"] == 0)
@@ -412,9 +412,9 @@ import Timekeeping
         #expect(text.contains(#"aquavate_stuck{bottle="AQ-ANA-0001"} 0"#))
 
         let odd = DrinkRecord(recordID: 950, timestamp: 259_200, amountML: 180, bottleLevelML: 300, typeRaw: 0, flagsRaw: 0)
-        _ = try fixture.history.storeChunk([odd], bottle: WebFixture.ana, at: WebFixture.now, bounds: RecordBounds(now: WebFixture.now))
+        _ = try fixture.history.storeChunk([odd], bottle: WebFixture.ana, at: WebFixture.now, bounds: RecordBounds(now: WebFixture.now.secondsSince1970))
         try fixture.history.updateBottle(id: WebFixture.ana) {
-            $0.refusal = SyncRefusal(reason: "chunk 0 announces 255 chunks for a START of 5 record(s)", since: WebFixture.now - 600, connections: 3)
+            $0.refusal = SyncRefusal(reason: "chunk 0 announces 255 chunks for a START of 5 record(s)", since: WebFixture.now - .seconds(600), connections: 3)
         }
         text = String(decoding: try MetricsPage.render(context), as: UTF8.self)
         #expect(text.contains(#"aquavate_quarantined_records{bottle="AQ-ANA-0001"} 1"#), "\(text)")
@@ -434,12 +434,12 @@ import Timekeeping
         let counts = DrinkCounts()
         var bottles: Set<String> = [WebFixture.ana, WebFixture.bea]
         #expect(try counts.counts(history: fixture.history, bottles: bottles) == [WebFixture.ana: 24, WebFixture.bea: 22])
-        _ = try fixture.history.store([WebFixture.record(900, at: WebFixture.now - 60, ml: 100),
-                                       WebFixture.record(901, at: WebFixture.now - 30, ml: 100)], bottle: WebFixture.ana, at: WebFixture.now)
+        _ = try fixture.history.store([WebFixture.record(900, at: WebFixture.now - .seconds(60), ml: 100),
+                                       WebFixture.record(901, at: WebFixture.now - .seconds(30), ml: 100)], bottle: WebFixture.ana, at: WebFixture.now)
         #expect(try counts.counts(history: fixture.history, bottles: bottles)[WebFixture.ana] == 26)
         // A deleted drink stays counted (a counter never goes down); a stored again one is not new.
-        _ = try fixture.history.markDeleted(bottle: WebFixture.ana, recordID: 900, timestamp: UInt32(WebFixture.now - 60), at: WebFixture.now)
-        _ = try fixture.history.store([WebFixture.record(901, at: WebFixture.now - 30, ml: 100)], bottle: WebFixture.ana, at: WebFixture.now)
+        _ = try fixture.history.markDeleted(bottle: WebFixture.ana, recordID: 900, timestamp: UInt32((WebFixture.now - .seconds(60)).secondsSince1970), at: WebFixture.now)
+        _ = try fixture.history.store([WebFixture.record(901, at: WebFixture.now - .seconds(30), ml: 100)], bottle: WebFixture.ana, at: WebFixture.now)
         #expect(try counts.counts(history: fixture.history, bottles: bottles)[WebFixture.ana] == 26)
         _ = try fixture.history.store([WebFixture.record(1, at: WebFixture.now, ml: 100)], bottle: "AQ-NEW", at: WebFixture.now)
         bottles.insert("AQ-NEW")

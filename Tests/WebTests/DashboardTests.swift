@@ -1,6 +1,7 @@
 // The page a person opens: what it shows against the history, its forms, its languages.
 
 import BusTestSupport
+import Timekeeping
 import Foundation
 import History
 import Locking

@@ -4,6 +4,7 @@
 // `script-src 'self'`), and the page's size over the wire.
 
 import BusTestSupport
+import Timekeeping
 import Foundation
 import History
 @testable import Reminders
@@ -47,8 +48,8 @@ import Testing
         // Bea's goal 2500: met yesterday only (the fixture's Bea drinks 1500; one more day of 1000).
         let fixture = try WebFixture(days: 3)
         defer { fixture.remove() }
-        let yesterday = WebFixture.now - 16 * 3600 - 86_400
-        _ = try fixture.history.store([WebFixture.record(800, at: yesterday + 20 * 3600, ml: 1000)], bottle: WebFixture.bea, at: WebFixture.now)
+        let yesterday = WebFixture.now - .seconds(16 * 3600 + 86_400)
+        _ = try fixture.history.store([WebFixture.record(800, at: yesterday + .seconds(20 * 3600), ml: 1000)], bottle: WebFixture.bea, at: WebFixture.now)
         let page = DashboardPage.render(try DashboardModel.make(fixture.context))
         #expect(page.contains("class=\"streak\">1 day<"))
     }
@@ -57,8 +58,8 @@ import Testing
         let fixture = try WebFixture()
         defer { fixture.remove() }
         // Five more drinks for Ana today: three shown, the rest folded.
-        let start = WebFixture.now - 16 * 3600
-        _ = try fixture.history.store((0..<5).map { WebFixture.record(700 + UInt32($0), at: start + 15 * 3600 + Double($0) * 60, ml: 100) },
+        let start = WebFixture.now - .seconds(16 * 3600)
+        _ = try fixture.history.store((0..<5).map { WebFixture.record(700 + UInt32($0), at: start + .seconds(15 * 3600 + $0 * 60), ml: 100) },
                                       bottle: WebFixture.ana, at: WebFixture.now)
         let record = try fixture.anaSecondDrinkToday
         try BottleControl(history: fixture.history).queue(.delete(recordID: Int(record)), bottle: WebFixture.ana, at: WebFixture.now)
@@ -173,7 +174,7 @@ import Testing
             let page = try await RawHTTP.send(port: port, "GET", "/")
             let version = first.body.split(separator: "\n")[2].dropFirst("data: ".count)
             #expect(page.body.contains("<body data-version=\"\(version)\">"))
-            _ = try fixture.history.store([WebFixture.record(900, at: WebFixture.now - 60, ml: 100)], bottle: WebFixture.bea, at: WebFixture.now)
+            _ = try fixture.history.store([WebFixture.record(900, at: WebFixture.now - .seconds(60), ml: 100)], bottle: WebFixture.bea, at: WebFixture.now)
             let afterDrink = try await RawHTTP.send(port: port, "GET", "/events")
             #expect(afterDrink.body != first.body)
             try BottleControl(history: fixture.history).queue(.goal(2200), bottle: WebFixture.bea, at: WebFixture.now)

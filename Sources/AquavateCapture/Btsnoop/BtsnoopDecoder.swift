@@ -16,7 +16,7 @@ struct BtsnoopDecoder {
     private(set) var events: [CaptureEvent] = []
     private(set) var errors: [CaptureLineError] = []
     private(set) var unmappedHandles: Set<UInt16> = []
-    private(set) var firstTime: Double?
+    private(set) var firstTime: WallInstant?
     private(set) var mtu: Int?
     private(set) var deviceAddress: String?
     private(set) var deviceName: String?
@@ -50,7 +50,7 @@ struct BtsnoopDecoder {
     struct LongRead {
         let handle: UInt16
         var value: [UInt8]
-        var time: Double
+        var time: WallInstant
     }
 
     struct ConnectionState {
@@ -90,24 +90,25 @@ struct BtsnoopDecoder {
         }
     }
 
-    private mutating func time(of record: BtsnoopRecord) -> Double? {
+    private mutating func time(of record: BtsnoopRecord) -> WallInstant? {
         guard record.unixMicroseconds >= 0 else {
             report(record.number, "timestamp before 1970; record skipped")
             return nil
         }
         let time = Double(record.unixMicroseconds) / 1_000_000
         // Replay ticks every minute up to it: the same end as an aqcap line's `t`.
-        guard time < CaptureTimeBounds.end else {
+        guard time < CaptureTimeBounds.end.secondsSince1970 else {
             report(record.number, "timestamp after \(ISO8601Text.format(CaptureTimeBounds.end)) (\(time) s since 1970); record skipped")
             return nil
         }
-        if firstTime == nil { firstTime = time }
-        return time
+        let instant = WallInstant(secondsSince1970: time)
+        if firstTime == nil { firstTime = instant }
+        return instant
     }
 
     // MARK: HCI events
 
-    private mutating func hciEvent(_ bytes: [UInt8], controller: UInt16, time: Double, record: Int) {
+    private mutating func hciEvent(_ bytes: [UInt8], controller: UInt16, time: WallInstant, record: Int) {
         var cursor = ByteCursor(bytes)
         guard let code = cursor.u8(), let length = cursor.u8(), let parameters = cursor.take(Int(length)) else {
             report(record, "HCI event shorter than its header says (\(bytes.count) bytes)")
@@ -144,7 +145,7 @@ struct BtsnoopDecoder {
         }
     }
 
-    private mutating func disconnected(_ key: ConnectionKey, reason: String, time: Double, record: Int) {
+    private mutating func disconnected(_ key: ConnectionKey, reason: String, time: WallInstant, record: Int) {
         finishLongRead(key)
         connections[key] = nil
         for (fragmentKey, partial) in reassembler.drain(controller: key.controller, connection: key.handle) {
@@ -155,7 +156,7 @@ struct BtsnoopDecoder {
 
     // MARK: ACL and L2CAP
 
-    private mutating func acl(_ bytes: [UInt8], controller: UInt16, direction: HCIDirection, time: Double, record: Int) {
+    private mutating func acl(_ bytes: [UInt8], controller: UInt16, direction: HCIDirection, time: WallInstant, record: Int) {
         var cursor = ByteCursor(bytes)
         guard let handleAndFlags = cursor.u16le(), let length = cursor.u16le() else {
             report(record, "ACL packet shorter than its 4-byte header (\(bytes.count) bytes)")
@@ -180,7 +181,7 @@ struct BtsnoopDecoder {
 
     // MARK: ATT
 
-    private mutating func att(_ pdu: [UInt8], connection key: ConnectionKey, direction: HCIDirection, time: Double, record: Int) {
+    private mutating func att(_ pdu: [UInt8], connection key: ConnectionKey, direction: HCIDirection, time: WallInstant, record: Int) {
         guard let opcode = pdu.first else {
             report(record, "empty ATT PDU")
             return
@@ -230,7 +231,7 @@ struct BtsnoopDecoder {
         }
     }
 
-    private mutating func sentATT(_ opcode: UInt8, _ fields: inout ByteCursor, state: inout ConnectionState, time: Double, record: Int) {
+    private mutating func sentATT(_ opcode: UInt8, _ fields: inout ByteCursor, state: inout ConnectionState, time: WallInstant, record: Int) {
         switch opcode {
         case ATTOpcode.exchangeMTURequest:
             guard let client = fields.u16le() else { return malformedATT(opcode, record) }
@@ -260,7 +261,7 @@ struct BtsnoopDecoder {
         }
     }
 
-    private mutating func receivedATT(_ opcode: UInt8, _ fields: inout ByteCursor, state: inout ConnectionState, time: Double, record: Int) {
+    private mutating func receivedATT(_ opcode: UInt8, _ fields: inout ByteCursor, state: inout ConnectionState, time: WallInstant, record: Int) {
         let pending = state.pending
         if ATTOpcode.responses.contains(opcode) { state.pending = nil }
         switch opcode {
@@ -407,7 +408,7 @@ struct BtsnoopDecoder {
         return .unknown
     }
 
-    private mutating func emit(_ op: CaptureOp, handle: UInt16, value: [UInt8], time: Double) {
+    private mutating func emit(_ op: CaptureOp, handle: UInt16, value: [UInt8], time: WallInstant) {
         switch target(of: handle, op: op, value: value) {
         case .characteristic(let reference):
             events.append(CaptureEvent(time: time, op: op, characteristic: reference, value: value))

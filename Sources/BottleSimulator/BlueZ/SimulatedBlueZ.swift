@@ -171,7 +171,7 @@ final class SimulatedBlueZ: Sendable {
     /// power-cycle fault and a pending connection to a bottle that just woke.
     private func tick(_ state: inout SimulatorState) {
         let now = clock.instant
-        if let due = state.model.nextDeadline, clock.now >= due {
+        if let due = state.model.nextDeadline, clock.now.secondsSince1970 >= due {
             let events = state.model.tick()
             for event in events { deliver(event, &state) }
         }

@@ -97,7 +97,7 @@ public struct BottleModel: Sendable {
         storedCalibration = configuration.calibrated
             ? LoadCellCalibration(emptyADC: configuration.sensorEmptyADC, scale: configuration.sensorScale) : nil
         runningCalibration = storedCalibration
-        let now = clock.now
+        let now = clock.now.secondsSince1970
         nextRebuild = now + configuration.timing.rebuild
         lastActivity = now
         unsyncedAtWake = 0
@@ -114,7 +114,7 @@ public struct BottleModel: Sendable {
 
     /// The bottle's clock: system time plus the USB timezone offset (5.2), whole seconds.
     public var bottleTime: UInt32 {
-        let seconds = (clock.now + clockOffset).rounded(.down) + Double(configuration.timezoneOffsetHours) * 3600
+        let seconds = (clock.now.secondsSince1970 + clockOffset).rounded(.down) + Double(configuration.timezoneOffsetHours) * 3600
         return UInt32(clamping: Int64(max(0, min(seconds, Double(UInt32.max)))))
     }
 
@@ -247,7 +247,7 @@ public struct BottleModel: Sendable {
         guard let command = Command.parse(bytes) else { return WriteOutcome() }
         switch command {
         case .setTime(let seconds):
-            clockOffset = Double(seconds) - clock.now
+            clockOffset = Double(seconds) - clock.now.secondsSince1970
             timeValid = true
             return WriteOutcome()
         case .setDailyTotal, .ping:
@@ -284,7 +284,7 @@ public struct BottleModel: Sendable {
         case .startCalibration:
             guard calibrationRun == nil else { return WriteOutcome() }
             enterCalibrationMode()
-            calibrationRun = CalibrationRun(phase: .triggered, phaseEnds: clock.now)
+            calibrationRun = CalibrationRun(phase: .triggered, phaseEnds: clock.now.secondsSince1970)
             return WriteOutcome(events: [calibrationState(.triggered)])
         case .cancelCalibration:
             guard calibrationRun != nil else { return WriteOutcome() }
@@ -388,7 +388,7 @@ public struct BottleModel: Sendable {
         isAwake = true
         runningCalibration = storedCalibration.flatMap { $0.isAcceptedAtWake ? $0 : nil }
         dailyTotalML = ring.total(since: dayStart)
-        let now = clock.now
+        let now = clock.now.secondsSince1970
         nextRebuild = now + configuration.timing.rebuild
         lastActivity = now
         unsyncedAtWake = ring.unsyncedCount
@@ -400,7 +400,7 @@ public struct BottleModel: Sendable {
     /// Runs whatever is due: the Current State rebuild, calibration steps, the activity timer.
     public mutating func tick() -> [BottleEvent] {
         guard isAwake else { return [] }
-        let now = clock.now
+        let now = clock.now.secondsSince1970
         var events: [BottleEvent] = []
         if var run = calibrationRun, now >= run.phaseEnds {
             revision += 1
@@ -433,11 +433,11 @@ public struct BottleModel: Sendable {
     /// BLE calibration mode: rebuilds every 0.5 s from now on.
     private mutating func enterCalibrationMode() {
         bleCalibrationMode = true
-        nextRebuild = min(nextRebuild, clock.now + configuration.timing.calibrationRebuild)
+        nextRebuild = min(nextRebuild, clock.now.secondsSince1970 + configuration.timing.calibrationRebuild)
     }
 
     private mutating func touchActivity() {
-        lastActivity = clock.now
+        lastActivity = clock.now.secondsSince1970
     }
 
     private mutating func advanceCalibration(_ run: inout CalibrationRun, now: Double) -> [BottleEvent] {
@@ -474,7 +474,7 @@ public struct BottleModel: Sendable {
     /// The periodic rebuild (3.1.1) and its notification rule (3.1.2); also refreshes Battery Level
     /// (notified only when it changes, 2.1).
     private mutating func rebuildCurrentState() -> [BottleEvent] {
-        let now = clock.now
+        let now = clock.now.secondsSince1970
         let calibrating = bleCalibrationMode || calibrationRun != nil
         nextRebuild = now + (calibrating ? configuration.timing.calibrationRebuild : configuration.timing.rebuild)
         guard isAwake, calibrating || runningCalibration != nil else { return [] }

@@ -1,13 +1,15 @@
 // Where a simulated bottle's drinks come from: `--records N` (deterministic drinks over the last
 // days) or `--records-file FILE` (a JSON array of records).
 import AquavateProtocol
+import Timekeeping
 import Foundation
 
 public enum RecordSource {
     /// `count` unsynced drinks ending just before `now` (UTC seconds), spread over up to three days
     /// (45 min apart, closer when there are many). Amounts and levels depend only on the index, so
     /// the same count gives the same drinks apart from the time shift.
-    public static func generated(count: Int, endingAt now: Double) -> [DrinkRecord] {
+    public static func generated(count: Int, endingAt end: WallInstant) -> [DrinkRecord] {
+        let now = end.secondsSince1970
         let count = max(0, min(count, DrinkRing.capacity))
         guard count > 0 else { return [] }
         let spacing = max(60, min(2700, 259_200 / count))

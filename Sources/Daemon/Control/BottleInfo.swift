@@ -24,7 +24,7 @@ public enum BottleInfo {
 
     /// Several lines for a person, the times local to `timeZone` (the `timezone` setting).
     public static func text(_ bottle: BridgeEvent.BottleEvent, state: CurrentStateSnapshot?, timeZone: TimeZone) -> String {
-        func local(_ seconds: Double) -> String { LocalTimeText.format(seconds, in: timeZone) }
+        func local(_ instant: WallInstant) -> String { LocalTimeText.format(instant, in: timeZone) }
         func or(_ value: String?) -> String { value ?? "unknown" }
         var lines = ["\(or(bottle.name))"]
         lines.append("  address         \(or(bottle.address))")
@@ -63,8 +63,8 @@ public enum BottleInfo {
     public static func activityLines(history: DrinkHistory, bottle: String?, json: Bool, timeZone: TimeZone) throws -> [String] {
         var lines: [(UInt32, String)] = []
         for (key, event) in try history.motionEvents(bottle: bottle) {
-            let time = json ? ISO8601Text.formatWithMilliseconds(Double(event.timestamp))
-                : LocalTimeText.format(Double(event.timestamp), in: timeZone)
+            let time = json ? ISO8601Text.formatWithMilliseconds(WallInstant(secondsSince1970: Double(event.timestamp)))
+                : LocalTimeText.format(WallInstant(secondsSince1970: Double(event.timestamp)), in: timeZone)
             if json {
                 lines.append((event.timestamp, BridgeEvent.line(MotionJSON(bottle: key, time: time, durationS: Int(event.durationSec),
                                                                            wakeReason: "\(event.wakeReason)", drink: event.drinkTaken))))
@@ -73,8 +73,8 @@ public enum BottleInfo {
             }
         }
         for (key, session) in try history.backpackSessions(bottle: bottle) {
-            let time = json ? ISO8601Text.formatWithMilliseconds(Double(session.startTimestamp))
-                : LocalTimeText.format(Double(session.startTimestamp), in: timeZone)
+            let time = json ? ISO8601Text.formatWithMilliseconds(WallInstant(secondsSince1970: Double(session.startTimestamp)))
+                : LocalTimeText.format(WallInstant(secondsSince1970: Double(session.startTimestamp)), in: timeZone)
             if json {
                 lines.append((session.startTimestamp, BridgeEvent.line(BackpackJSON(
                     bottle: key, time: time, durationS: Int(session.durationSec), timerWakes: Int(session.timerWakeCount),

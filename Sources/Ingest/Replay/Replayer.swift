@@ -53,7 +53,7 @@ public final class Replayer: @unchecked Sendable {
     /// Whether this connection wrote SET_TIME yet: a Current State read before it is the
     /// bottle's own clock, compared with the capture's as the live session does.
     private var setTimeWritten = false
-    private var lastEventTime: Double?
+    private var lastEventTime: WallInstant?
     /// Local days the replayed drinks fall on: one entry per day, however long the capture is.
     private var touchedDays = TouchedDays()
     private var bottleGoalML: Int?
@@ -184,7 +184,7 @@ public final class Replayer: @unchecked Sendable {
         }
     }
 
-    private func fromBottle(_ reference: CharacteristicRef, value: [UInt8], viaRead: Bool, time: Double, file: String, line: Int) {
+    private func fromBottle(_ reference: CharacteristicRef, value: [UInt8], viaRead: Bool, time: WallInstant, file: String, line: Int) {
         guard case .known(let characteristic) = reference else {
             // Device Information, as the live session reads it: the serial becomes the key.
             if case .uuid(let uuid) = reference, let field = DeviceInformationField(uuid: uuid) {
@@ -201,7 +201,7 @@ public final class Replayer: @unchecked Sendable {
                 receiveChunk(value, viaRead: viaRead, time: time, file: file, line: line)
             case .currentState:
                 let state = try CurrentState(decoding: value)
-                if viaRead, !setTimeWritten, let offset = BottleClockOffset(bottleTime: state.timestamp, bridgeTime: time) {
+                if viaRead, !setTimeWritten, let offset = BottleClockOffset(bottleTime: state.timestamp, bridgeTime: time.secondsSince1970) {
                     observer.heard(offset, at: time)
                 }
                 observer.heard(state, at: time)
@@ -235,7 +235,7 @@ public final class Replayer: @unchecked Sendable {
         }
     }
 
-    private func fromClient(_ reference: CharacteristicRef, value: [UInt8], time: Double, file: String, line: Int) {
+    private func fromClient(_ reference: CharacteristicRef, value: [UInt8], time: WallInstant, file: String, line: Int) {
         guard case .known(let characteristic) = reference else { return }
         switch characteristic {
         case .syncControl:
@@ -275,7 +275,7 @@ public final class Replayer: @unchecked Sendable {
         }
     }
 
-    private func receiveChunk(_ value: [UInt8], viaRead: Bool, time: Double, file: String, line: Int) {
+    private func receiveChunk(_ value: [UInt8], viaRead: Bool, time: WallInstant, file: String, line: Int) {
         guard var progress = sync else {
             if !viaRead {
                 logger.notice("\(file):\(line): a Drink Data notification outside a sync is ignored")
@@ -303,7 +303,7 @@ public final class Replayer: @unchecked Sendable {
     }
 
     /// Stores one chunk's records through the ingest (one transaction, reported as drink events).
-    private func commit(_ records: [DrinkRecord], at time: Double, file: String, line: Int) {
+    private func commit(_ records: [DrinkRecord], at time: WallInstant, file: String, line: Int) {
         do {
             try observer.storeAndSay(records, bottle: ingest.bottleID, at: time)
         } catch {
@@ -320,13 +320,13 @@ public final class Replayer: @unchecked Sendable {
     }
 
     /// What the connection's activity fetch gathered goes to the ingest, as the live session's does.
-    private func finishActivity(at time: Double) {
+    private func finishActivity(at time: WallInstant) {
         guard !activity.isEmpty else { return }
         observer.heardActivity(motion: activity.motion, backpack: activity.backpack, at: time)
         activity = ActivityReplies()
     }
 
-    private func finishSync(at time: Double, reason: String) {
+    private func finishSync(at time: WallInstant, reason: String) {
         guard let progress = sync else { return }
         sync = nil
         logger.debug("sync ended (\(reason)): \(progress.outcome.rawValue)")
@@ -396,7 +396,7 @@ public final class Replayer: @unchecked Sendable {
             let touched = touchedDays.dates(timeZone: timeZone)
             let bottles = try history.drinkBottles()
             guard bottles.count > 1 else {
-                let totals = try history.dayTotals(timeZone: timeZone, from: first - 86_400 * 2, to: last + 86_400 * 2)
+                let totals = try history.dayTotals(timeZone: timeZone, from: first - .seconds(86_400 * 2), to: last + .seconds(86_400 * 2))
                 var byDate: [LocalDay: DayTotal] = [:]
                 for total in totals { byDate[total.date] = total }
                 for date in touched {
@@ -410,7 +410,7 @@ public final class Replayer: @unchecked Sendable {
             var byBottle: [String: (goal: Int, days: [LocalDay: DayTotal])] = [:]
             for key in bottles {
                 let row = try history.bottleState(id: key)
-                let totals = try history.dayTotals(timeZone: timeZone, from: first - 86_400 * 2, to: last + 86_400 * 2, bottle: key)
+                let totals = try history.dayTotals(timeZone: timeZone, from: first - .seconds(86_400 * 2), to: last + .seconds(86_400 * 2), bottle: key)
                 let own = configuration.effective(for: row ?? BottleRecord(id: key))
                 byBottle[key] = (own.goalML(bottleGoal: row?.goalML), Dictionary(uniqueKeysWithValues: totals.map { ($0.date, $0) }))
             }

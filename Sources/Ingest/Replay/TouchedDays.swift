@@ -7,21 +7,21 @@ import Timekeeping
 
 struct TouchedDays {
     /// Local day numbers (days since 1970-01-01 of local wall time) → one instant inside that day.
-    private var days: [Int: Double] = [:]
+    private var days: [Int: WallInstant] = [:]
     /// The UTC offset that held for the last hour looked at: records come in time order, so
     /// this saves a time-zone lookup per record.
     private var cachedHour: Int64 = .min
     private var cachedOffset = 0
 
-    private(set) var earliest: Double?
-    private(set) var latest: Double?
+    private(set) var earliest: WallInstant?
+    private(set) var latest: WallInstant?
 
     mutating func insert(_ timestamp: UInt32, timeZone: TimeZone) {
-        let instant = Double(timestamp)
+        let instant = WallInstant(secondsSince1970: Double(timestamp))
         let hour = Int64(timestamp) / 3600
         if hour != cachedHour {
             cachedHour = hour
-            cachedOffset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: instant))
+            cachedOffset = timeZone.secondsFromGMT(for: instant.date)
         }
         let day = Int((Int64(timestamp) + Int64(cachedOffset)) / 86_400)
         if days[day] == nil { days[day] = instant }

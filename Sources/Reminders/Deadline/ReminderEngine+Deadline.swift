@@ -9,7 +9,7 @@ extension ReminderEngine {
     /// Takes back this rule's pending reminders and schedules the current periods' again, each if
     /// its time is still ahead and its habit not yet met. Stateless: what it schedules depends on
     /// the settings, the time and the totals only, so a restart re-creates the same.
-    mutating func rebuildDeadlines<Ledger: DrinkLedger>(at instant: Double, wallClock now: WallClockTime, ledger: Ledger) {
+    mutating func rebuildDeadlines<Ledger: DrinkLedger>(at instant: WallInstant, wallClock now: WallClockTime, ledger: Ledger) {
         state.centre.removeAll { ReminderEngine.owningSection(of: $0) == 5 }
         guard settings.notificationsEnabled else { return }
         var wanted: [PendingNotification] = []
@@ -27,7 +27,7 @@ extension ReminderEngine {
     }
 
     /// After a sync: a pending reminder whose habit is now met is removed.
-    mutating func removeMetDeadlines<Ledger: DrinkLedger>(at instant: Double, ledger: Ledger) {
+    mutating func removeMetDeadlines<Ledger: DrinkLedger>(at instant: WallInstant, ledger: Ledger) {
         let pending = state.centre.pending.filter { ReminderEngine.owningSection(of: $0) == 5 }
         for notification in pending {
             guard let (habit, lastDay) = deadlineHabit(of: notification.id),
@@ -39,7 +39,7 @@ extension ReminderEngine {
 
     /// At fire time: dropped if the habit is met by now; otherwise delivered with the remainder
     /// at this moment.
-    mutating func fireDeadline<Ledger: DrinkLedger>(_ fired: PendingNotification, at instant: Double,
+    mutating func fireDeadline<Ledger: DrinkLedger>(_ fired: PendingNotification, at instant: WallInstant,
                                                     ledger: Ledger) -> PendingNotification? {
         guard let (habit, lastDay) = deadlineHabit(of: fired.id) else { return nil }
         let remaining = remainingML(habit, lastDay: lastDay, at: instant, ledger: ledger)
@@ -54,12 +54,12 @@ extension ReminderEngine {
 
     /// Period end − `hours_before` as elapsed time: the first instant of the day after `lastDay`
     /// minus that many hours (daily default 19:00; weekly, Sunday 19:00).
-    func deadlineFireTime(lastDay: LocalDay) -> Double {
-        calendar.startOfDay(lastDay + 1) - Double(reminderSettings.deadline.effectiveHoursBefore * 3600)
+    func deadlineFireTime(lastDay: LocalDay) -> WallInstant {
+        calendar.startOfDay(lastDay + 1) - .seconds(reminderSettings.deadline.effectiveHoursBefore * 3600)
     }
 
     /// Target − total of the habit's period, with the drinks known at `instant`.
-    func remainingML<Ledger: DrinkLedger>(_ habit: DeadlineHabit, lastDay: LocalDay, at instant: Double, ledger: Ledger) -> Int {
+    func remainingML<Ledger: DrinkLedger>(_ habit: DeadlineHabit, lastDay: LocalDay, at instant: WallInstant, ledger: Ledger) -> Int {
         let goal = Pace.saneGoal(settings.goalML)
         switch habit {
         case .day:

@@ -11,10 +11,10 @@ import Timekeeping
 public enum ActionOutcome: Equatable, Sendable {
     /// Done on a scheduled reminder: this manual intake was logged (the caller may also store it
     /// in its history database).
-    case intakeLogged(type: String, at: Double)
+    case intakeLogged(type: String, at: WallInstant)
     /// Did This on a ritual: `ritual_completed_at` for the local `day` of the tap, kept in the
     /// state; the caller records it in its history database. No window opens.
-    case ritualCompleted(day: LocalDay, at: Double)
+    case ritualCompleted(day: LocalDay, at: WallInstant)
     /// Start Ritual: the caller opens the status view where a desktop exists, or publishes an
     /// event (MQTT).
     case startRitual(notificationID: String)
@@ -42,7 +42,7 @@ extension ReminderEngine {
     /// Records `actionID` invoked on the delivered (or still pending) notification
     /// `notificationID` at `instant`.
     public mutating func actionInvoked(notificationID: String, actionID: String,
-                                       at instant: Double) throws(NotificationActionError) -> ActionOutcome {
+                                       at instant: WallInstant) throws(NotificationActionError) -> ActionOutcome {
         if RitualText.parse(id: notificationID) != nil {
             switch actionID {
             case NotificationAction.didThis.id:

@@ -47,7 +47,7 @@ extension ReminderEngine {
     /// Drops the rules' notifications that fell due while the bridge was not running. Decision:
     /// a phone that is off does not show them later either; a schedule's missed occurrence was
     /// "the calendar's" (docs/reminders.md 3) and its next one is armed by the fill that follows.
-    mutating func dropMissed(before instant: Double) {
+    mutating func dropMissed(before instant: WallInstant) {
         let missed = state.centre.removeAll { ReminderEngine.owningSection(of: $0) != nil && $0.fireTime < instant }
         for notification in missed.sorted(by: PendingNotification.deliversBefore) {
             journal.append("Missed while the bridge was not running: \(notification.id)")
@@ -58,7 +58,7 @@ extension ReminderEngine {
 
     /// Every rule of sections 3–6 fills again, in section order: each takes back what it has
     /// pending and adds what it wants now, so that under the limit the earlier sections come first.
-    mutating func fillRules<Ledger: DrinkLedger>(at instant: Double, wallClock now: WallClockTime, ledger: Ledger,
+    mutating func fillRules<Ledger: DrinkLedger>(at instant: WallInstant, wallClock now: WallClockTime, ledger: Ledger,
                                                  changes: RuleChanges) {
         let previous = state.centre.removeAll { ReminderEngine.owningSection(of: $0) != nil }
         fillScheduledIntake(keeping: previous, at: instant)
@@ -76,7 +76,7 @@ extension ReminderEngine {
 
     /// After a tick's deliveries: a refill left by a settings change, the rules of a new local
     /// day, and the daily messages' refill after the 10:00 tick.
-    mutating func runTimedRules<Ledger: DrinkLedger>(at instant: Double, wallClock now: WallClockTime, ledger: Ledger) {
+    mutating func runTimedRules<Ledger: DrinkLedger>(at instant: WallInstant, wallClock now: WallClockTime, ledger: Ledger) {
         guard settings.notificationsEnabled else { return }
         if let changes = pendingRefill {
             pendingRefill = nil
@@ -93,7 +93,7 @@ extension ReminderEngine {
 
     /// Marks `day`'s new-day rules as run and, once per day, forgets what no rule will look at
     /// again (only then, so that a restart mid-day leaves the state as it was).
-    mutating func startNewDay(_ day: LocalDay, at instant: Double) {
+    mutating func startNewDay(_ day: LocalDay, at instant: WallInstant) {
         guard state.rulesDay != day else { return }
         state.rulesDay = day
         pruneIntakeLog(at: instant)
@@ -105,7 +105,7 @@ extension ReminderEngine {
     /// The rules' decisions on their notifications that are due, in delivery order: a schedule's
     /// next occurrence is armed first (it keeps its slot) and this one may be suppressed; a
     /// deadline reminder is dropped when the habit is met and otherwise says what remains.
-    mutating func decideAtFireTime<Ledger: DrinkLedger>(_ due: [PendingNotification], at instant: Double,
+    mutating func decideAtFireTime<Ledger: DrinkLedger>(_ due: [PendingNotification], at instant: WallInstant,
                                                         ledger: Ledger) -> [PendingNotification] {
         var delivered: [PendingNotification] = []
         for notification in due {

@@ -61,7 +61,7 @@ public struct ReminderEngine: Sendable {
     /// When the next notification that `fireDue(at:)` would deliver is due, so the caller can call
     /// it between minute ticks (the test notification fires 5 s after it is asked for). Sections
     /// 3–6 are left out: they fire at whole minutes, by the tick (`NotificationKind.firesOnTick`).
-    public var nextFireTime: Double? {
+    public var nextFireTime: WallInstant? {
         state.centre.pending.lazy.filter { !$0.kind.firesOnTick }.map(\.fireTime).min()
     }
 
@@ -80,7 +80,7 @@ public struct ReminderEngine: Sendable {
     /// missed, not delivered late), and every rule fills again in section order — the schedules'
     /// next occurrences, the daily messages' refill, the period's deadline reminder if still ahead,
     /// the ritual window rebuilt. Delivers nothing.
-    public mutating func start<Ledger: DrinkLedger>(at instant: Double, ledger: Ledger) -> [Delivery] {
+    public mutating func start<Ledger: DrinkLedger>(at instant: WallInstant, ledger: Ledger) -> [Delivery] {
         let now = beginEvaluation(at: instant)
         if !settings.notificationsEnabled { state.centre.cancelAll() }
         recordUrgency(pace(at: instant, wallClock: now, ledger: ledger).urgency)
@@ -95,7 +95,7 @@ public struct ReminderEngine: Sendable {
     /// The tick at a whole local minute: the reminder-day reset, the urgency (always computed,
     /// before any check), the hydration reminder decision of 2.3, then the pending notifications
     /// due, in section order then by id.
-    public mutating func tick<Ledger: DrinkLedger>(at instant: Double, ledger: Ledger) -> [Delivery] {
+    public mutating func tick<Ledger: DrinkLedger>(at instant: WallInstant, ledger: Ledger) -> [Delivery] {
         let now = beginEvaluation(at: instant)
         let pace = pace(at: instant, wallClock: now, ledger: ledger)
         recordUrgency(pace.urgency)
@@ -111,7 +111,7 @@ public struct ReminderEngine: Sendable {
     /// The end of a sync session (its last chunk's ACK, or an interruption) that committed
     /// `newRecords` new records: the after-sync steps of 2.4, in their order. Nothing happens for
     /// a sync that stored nothing new.
-    public mutating func syncEnded<Ledger: DrinkLedger>(at instant: Double, newRecords: Int, ledger: Ledger) -> [Delivery] {
+    public mutating func syncEnded<Ledger: DrinkLedger>(at instant: WallInstant, newRecords: Int, ledger: Ledger) -> [Delivery] {
         guard newRecords > 0 else { return [] }
         let now = beginEvaluation(at: instant)
         let deliveries = afterSync(at: instant, wallClock: now, ledger: ledger)
@@ -120,7 +120,7 @@ public struct ReminderEngine: Sendable {
     }
 
     /// A Current State (notified or read) arrived: the low-battery alert of 2.5.
-    public mutating func currentState(lowBattery: Bool, batteryPercent: Int, at instant: Double) -> [Delivery] {
+    public mutating func currentState(lowBattery: Bool, batteryPercent: Int, at instant: WallInstant) -> [Delivery] {
         let now = beginEvaluation(at: instant)
         return lowBatteryAlert(lowBattery: lowBattery, batteryPercent: batteryPercent, at: instant, day: now.day)
     }
@@ -128,7 +128,7 @@ public struct ReminderEngine: Sendable {
     /// Delivers the pending notifications due at `instant` (for a caller woken by
     /// `nextFireTime` between ticks), except those of sections 3–6, which their minute's tick
     /// delivers.
-    public mutating func fireDue(at instant: Double) -> [Delivery] {
+    public mutating func fireDue(at instant: WallInstant) -> [Delivery] {
         guard settings.notificationsEnabled else {
             state.centre.cancelAll()
             return []
@@ -138,7 +138,7 @@ public struct ReminderEngine: Sendable {
 
     /// `notify test`: a test notification 5 seconds later. False, with a journal line saying why,
     /// when the master switch is off or the centre is full.
-    public mutating func scheduleTestNotification(at instant: Double) -> Bool {
+    public mutating func scheduleTestNotification(at instant: WallInstant) -> Bool {
         guard settings.notificationsEnabled else {
             journal.append("Test notification not scheduled: notifications.enabled is false")
             return false
@@ -155,7 +155,7 @@ public struct ReminderEngine: Sendable {
     /// Without a ledger the rules of sections 3–6 cannot refill here (a deadline needs the totals,
     /// a ritual title the streak): what changed is refilled at the next tick. Prefer
     /// `updateSettings(_:at:ledger:)`, which refills at once.
-    public mutating func updateSettings(_ newSettings: HydrationSettings, at instant: Double) -> [Delivery] {
+    public mutating func updateSettings(_ newSettings: HydrationSettings, at instant: WallInstant) -> [Delivery] {
         var all = reminderSettings
         all.hydration = newSettings
         let changes = applySettings(all)
@@ -171,7 +171,7 @@ public struct ReminderEngine: Sendable {
     /// schedules' slots, the daily messages (their texts follow a new locale or pool), the
     /// deadline reminder, and the ritual window, rebuilt when a ritual setting, the time zone,
     /// the master switch or the reachability of a person changed. Delivers nothing.
-    public mutating func updateSettings<Ledger: DrinkLedger>(_ newSettings: ReminderSettings, at instant: Double,
+    public mutating func updateSettings<Ledger: DrinkLedger>(_ newSettings: ReminderSettings, at instant: WallInstant,
                                                              ledger: Ledger) -> [Delivery] {
         let changes = applySettings(newSettings)
         let now = beginEvaluation(at: instant)
@@ -184,7 +184,7 @@ public struct ReminderEngine: Sendable {
     }
 
     /// What `status` shows at `instant`, computed afresh without changing the engine.
-    public func status<Ledger: DrinkLedger>(at instant: Double, ledger: Ledger) -> HydrationStatus {
+    public func status<Ledger: DrinkLedger>(at instant: WallInstant, ledger: Ledger) -> HydrationStatus {
         let now = clock.wallClockUncached(at: instant)
         let total = ledger.dayTotal(at: instant, timeZone: settings.timeZone)
         let sent = state.reminderDay == reminderDay(of: now) ? state.remindersSentToday : 0
@@ -198,7 +198,7 @@ public struct ReminderEngine: Sendable {
     /// Reads the wall clock and applies a reminder-day reset that is due (2.6), including one
     /// missed while the bridge was down: every evaluation compares the reminder day it is in
     /// with the one the counters belong to.
-    mutating func beginEvaluation(at instant: Double) -> WallClockTime {
+    mutating func beginEvaluation(at instant: WallInstant) -> WallClockTime {
         let now = clock.wallClock(at: instant)
         let day = reminderDay(of: now)
         if state.reminderDay != day {
@@ -217,7 +217,7 @@ public struct ReminderEngine: Sendable {
     }
 
     /// The pace at `instant`, asking the ledger only when its revision or the local day changed.
-    mutating func pace<Ledger: DrinkLedger>(at instant: Double, wallClock now: WallClockTime, ledger: Ledger) -> Pace {
+    mutating func pace<Ledger: DrinkLedger>(at instant: WallInstant, wallClock now: WallClockTime, ledger: Ledger) -> Pace {
         let revision = ledger.revision(at: instant)
         let total: Int
         if let cached = dayTotalCache, cached.day == now.day, cached.revision == revision {
@@ -240,7 +240,7 @@ public struct ReminderEngine: Sendable {
     /// already met is dropped), and merges `immediate` (a notification made at this instant,
     /// e.g. the tick's hydration reminder) into delivery order. With the master switch off nothing
     /// is delivered and nothing stays pending.
-    mutating func fireDueAtTick<Ledger: DrinkLedger>(at instant: Double, with immediate: PendingNotification?,
+    mutating func fireDueAtTick<Ledger: DrinkLedger>(at instant: WallInstant, with immediate: PendingNotification?,
                                                       ledger: Ledger) -> [Delivery] {
         guard settings.notificationsEnabled else {
             state.centre.cancelAll()

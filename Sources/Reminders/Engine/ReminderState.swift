@@ -49,9 +49,9 @@ public struct ReminderState: Equatable, Sendable {
 /// A Did This: the local day of the tap and its instant.
 public struct RitualCompletion: Codable, Equatable, Sendable {
     public let day: LocalDay
-    public let time: Double
+    public let time: WallInstant
 
-    public init(day: LocalDay, time: Double) {
+    public init(day: LocalDay, time: WallInstant) {
         self.day = day
         self.time = time
     }

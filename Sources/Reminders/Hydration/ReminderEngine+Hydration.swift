@@ -29,7 +29,7 @@ extension ReminderEngine {
 
     /// The reminder, counted as delivered: increments `reminders_sent_today`, sets
     /// `last_notified_urgency` and "reminded since on track".
-    mutating func makeReminder(_ pace: Pace, at instant: Double) -> PendingNotification {
+    mutating func makeReminder(_ pace: Pace, at instant: WallInstant) -> PendingNotification {
         state.reminderSequence += 1
         state.remindersSentToday += 1
         state.lastNotifiedUrgency = pace.urgency
@@ -47,7 +47,7 @@ extension ReminderEngine {
     /// neither quiet hours nor the daily limit hold them back.
     var drinkAlertsAllowed: Bool { settings.notificationsEnabled && settings.enabled }
 
-    mutating func afterSync<Ledger: DrinkLedger>(at instant: Double, wallClock now: WallClockTime, ledger: Ledger) -> [Delivery] {
+    mutating func afterSync<Ledger: DrinkLedger>(at instant: WallInstant, wallClock now: WallClockTime, ledger: Ledger) -> [Delivery] {
         // 1. The urgency as last computed, before the new drinks count.
         let previous = state.lastUrgency
         // 2. Day total and urgency now.
@@ -93,7 +93,7 @@ extension ReminderEngine {
     /// flag flicker: 20 toggles must not give 10 alerts). A device alert: the master switch only,
     /// quiet hours or not. The flag seen is remembered even when nothing is delivered, so an
     /// episode that began with notifications off is not announced when they come back on.
-    mutating func lowBatteryAlert(lowBattery: Bool, batteryPercent: Int, at instant: Double, day: LocalDay) -> [Delivery] {
+    mutating func lowBatteryAlert(lowBattery: Bool, batteryPercent: Int, at instant: WallInstant, day: LocalDay) -> [Delivery] {
         let wasLow = state.lastLowBattery
         state.lastLowBattery = lowBattery
         guard lowBattery, !wasLow, settings.notificationsEnabled, state.lowBatteryAlertDay != day else { return [] }

@@ -3,6 +3,7 @@
 // the engine walks it: each is known only from its `storedAt`.
 
 import Foundation
+import Timekeeping
 
 public struct InMemoryDrinkLedger: DrinkLedger, Sendable {
     /// What the engine knows of a drink: an amount at a time, known from when it was stored. Not
@@ -10,22 +11,22 @@ public struct InMemoryDrinkLedger: DrinkLedger, Sendable {
     /// module map), and the engine's times are its clock's seconds, not the record's stamp.
     public struct Drink: Equatable, Sendable {
         /// Record timestamp, UTC epoch seconds.
-        public let timestamp: Double
+        public let timestamp: WallInstant
         public let amountML: Int
         /// When the bridge committed it.
-        public let storedAt: Double
+        public let storedAt: WallInstant
     }
 
     /// Drinks sorted by timestamp (then stored time), for day-range lookups.
     public private(set) var drinks: [Drink] = []
     /// Every stored time, sorted: the number known at an instant is the revision.
-    private var storedTimes: [Double] = []
+    private var storedTimes: [WallInstant] = []
 
     public init() {}
 
     /// Stores a drink. Records that are not drinks (amount ≤ 0) are ignored, as docs/reminders.md 0
     /// says; a deleted record is simply not recorded.
-    public mutating func record(timestamp: Double, amountML: Int, storedAt: Double) {
+    public mutating func record(timestamp: WallInstant, amountML: Int, storedAt: WallInstant) {
         guard amountML > 0 else { return }
         let drink = Drink(timestamp: timestamp, amountML: amountML, storedAt: storedAt)
         let index = InMemoryDrinkLedger.firstIndex(in: drinks) { ($0.timestamp, $0.storedAt) > (timestamp, storedAt) }
@@ -33,12 +34,12 @@ public struct InMemoryDrinkLedger: DrinkLedger, Sendable {
         storedTimes.insert(storedAt, at: InMemoryDrinkLedger.firstIndex(in: storedTimes) { $0 > storedAt })
     }
 
-    public func dayTotal(at instant: Double, timeZone: TimeZone) -> Int {
+    public func dayTotal(at instant: WallInstant, timeZone: TimeZone) -> Int {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        guard let day = calendar.dateInterval(of: .day, for: Date(timeIntervalSince1970: instant)) else { return 0 }
-        let start = day.start.timeIntervalSince1970
-        let end = day.end.timeIntervalSince1970
+        guard let day = calendar.dateInterval(of: .day, for: instant.date) else { return 0 }
+        let start = WallInstant(day.start)
+        let end = WallInstant(day.end)
         var total = 0
         var index = InMemoryDrinkLedger.firstIndex(in: drinks) { $0.timestamp >= start }
         while index < drinks.count, drinks[index].timestamp < end {
@@ -48,7 +49,7 @@ public struct InMemoryDrinkLedger: DrinkLedger, Sendable {
         return total
     }
 
-    public func totalML(drunkIn range: Range<Double>, knownAt instant: Double) -> Int {
+    public func totalML(drunkIn range: Range<WallInstant>, knownAt instant: WallInstant) -> Int {
         var total = 0
         var index = InMemoryDrinkLedger.firstIndex(in: drinks) { $0.timestamp >= range.lowerBound }
         while index < drinks.count, drinks[index].timestamp < range.upperBound {
@@ -60,7 +61,7 @@ public struct InMemoryDrinkLedger: DrinkLedger, Sendable {
 
     /// The number of drinks stored at or before `instant`: drinks are only added, so the count
     /// names the set.
-    public func revision(at instant: Double) -> Int {
+    public func revision(at instant: WallInstant) -> Int {
         InMemoryDrinkLedger.firstIndex(in: storedTimes) { $0 > instant }
     }
 

@@ -16,7 +16,7 @@ extension ReminderEngine {
     /// window is refilled if `refill` (start, a change of the messages' settings) asks for it, or
     /// if fewer than 2 came back (the limit cut the window, and there may be room now).
     /// Off, or with nobody to reach, none come back: "Off → cancel all".
-    mutating func fillDailyMessages(keeping previous: [PendingNotification], at instant: Double, today: LocalDay,
+    mutating func fillDailyMessages(keeping previous: [PendingNotification], at instant: WallInstant, today: LocalDay,
                                     refill: Bool) {
         guard messagesActive else { return }
         let kept = previous
@@ -30,7 +30,7 @@ extension ReminderEngine {
 
     /// "If fewer than 2 of these remain pending, schedule the next 7 days (skipping ids that
     /// exist)": today and the 6 days after it, each only if its 10:00 is still ahead.
-    mutating func refillDailyMessages(at instant: Double, today: LocalDay) {
+    mutating func refillDailyMessages(at instant: WallInstant, today: LocalDay) {
         guard messagesActive else { return }
         guard state.centre.count(where: { ReminderEngine.owningSection(of: $0) == 4 }) < DailyMessage.refillBelow else { return }
         let missing = (0..<DailyMessage.windowDays)

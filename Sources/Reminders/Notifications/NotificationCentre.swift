@@ -6,6 +6,8 @@
 // rule that owns it (its `thread`) adds the next occurrence under the same id, so it counts once
 // against the limit, as a repeating trigger does on the phone.
 
+import Timekeeping
+
 public struct NotificationCentre: Equatable, Sendable {
     /// The phone platform's limit, kept so that the rolling-window rules behave the same.
     public static let limit = 64
@@ -27,7 +29,7 @@ public struct NotificationCentre: Equatable, Sendable {
     public var count: Int { pending.count }
 
     /// The earliest fire time, so the caller knows when to call the engine between ticks.
-    public var nextFireTime: Double? { pending.map(\.fireTime).min() }
+    public var nextFireTime: WallInstant? { pending.map(\.fireTime).min() }
 
     public func notification(withID id: String) -> PendingNotification? {
         pending.first { $0.id == id }
@@ -81,12 +83,12 @@ public struct NotificationCentre: Equatable, Sendable {
 
     /// Removes and returns, in delivery order, every notification due at `instant` (fire time at
     /// or before it): earlier ones first, and at one instant in section order, then by id.
-    public mutating func takeDue(at instant: Double) -> [PendingNotification] {
+    public mutating func takeDue(at instant: WallInstant) -> [PendingNotification] {
         takeDue(at: instant) { _ in true }
     }
 
     /// `takeDue(at:)` restricted to the notifications `eligible` accepts; the others stay.
-    mutating func takeDue(at instant: Double, where eligible: (PendingNotification) -> Bool) -> [PendingNotification] {
+    mutating func takeDue(at instant: WallInstant, where eligible: (PendingNotification) -> Bool) -> [PendingNotification] {
         guard pending.contains(where: { $0.fireTime <= instant && eligible($0) }) else { return [] }
         let isDue: (PendingNotification) -> Bool = { $0.fireTime <= instant && eligible($0) }
         let due = pending.filter(isDue)

@@ -1,11 +1,13 @@
 // A notification waiting for its time (docs/reminders.md 1), and the record of one delivered.
 
+import Timekeeping
+
 /// A notification the centre will deliver at `fireTime`, once.
 public struct PendingNotification: Codable, Equatable, Sendable {
     /// Unique among pending notifications; adding one with an existing id replaces it.
     public var id: String
     /// UTC epoch seconds.
-    public var fireTime: Double
+    public var fireTime: WallInstant
     public var kind: NotificationKind
     public var title: String
     public var body: String
@@ -13,7 +15,7 @@ public struct PendingNotification: Codable, Equatable, Sendable {
     /// The rule that made it (e.g. a schedule id), so that rule can find and re-arm its own.
     public var thread: String?
 
-    public init(id: String, fireTime: Double, kind: NotificationKind, title: String, body: String,
+    public init(id: String, fireTime: WallInstant, kind: NotificationKind, title: String, body: String,
                 actions: [NotificationAction] = [], thread: String? = nil) {
         self.id = id
         self.fireTime = fireTime
@@ -43,13 +45,13 @@ public struct Delivery: Codable, Equatable, Sendable {
     public let id: String
     public let kind: NotificationKind
     /// When it was delivered (UTC epoch seconds): the instant of the engine call that fired it.
-    public let time: Double
+    public let time: WallInstant
     public let title: String
     public let body: String
     public let actions: [NotificationAction]
     public let thread: String?
 
-    public init(id: String, kind: NotificationKind, time: Double, title: String, body: String,
+    public init(id: String, kind: NotificationKind, time: WallInstant, title: String, body: String,
                 actions: [NotificationAction] = [], thread: String? = nil) {
         self.id = id
         self.kind = kind
@@ -60,7 +62,7 @@ public struct Delivery: Codable, Equatable, Sendable {
         self.thread = thread
     }
 
-    init(_ pending: PendingNotification, at time: Double) {
+    init(_ pending: PendingNotification, at time: WallInstant) {
         self.init(id: pending.id, kind: pending.kind, time: time, title: pending.title, body: pending.body,
                   actions: pending.actions, thread: pending.thread)
     }

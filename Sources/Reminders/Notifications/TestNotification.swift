@@ -1,14 +1,16 @@
 // `notify test` (docs/reminders.md 1, seed 003's "notificación de prueba"): one notification through
 // every enabled sink, 5 seconds after it is asked for.
 
+import Timekeeping
+
 public enum TestNotification {
     /// Fixed, so asking twice within the 5 seconds gives one notification, not two.
     public static let id = "notification-test"
-    public static let delaySeconds: Double = 5
+    public static let delay: Duration = .seconds(5)
     public static let title = "Test Notification"
     public static let body = "Notifications from aquavate-bridge reach you here."
 
-    static func pending(askedAt instant: Double) -> PendingNotification {
-        PendingNotification(id: id, fireTime: instant + delaySeconds, kind: .test, title: title, body: body, thread: "test")
+    static func pending(askedAt instant: WallInstant) -> PendingNotification {
+        PendingNotification(id: id, fireTime: instant + delay, kind: .test, title: title, body: body, thread: "test")
     }
 }

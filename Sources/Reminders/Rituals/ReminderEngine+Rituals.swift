@@ -17,7 +17,7 @@ extension ReminderEngine {
     /// after it, each time only if still ahead, in time order, so that under the limit the
     /// nearest come first. The streak is taken now and kept in the state for the titles and
     /// `status`.
-    mutating func rebuildRituals<Ledger: DrinkLedger>(at instant: Double, wallClock now: WallClockTime, ledger: Ledger) {
+    mutating func rebuildRituals<Ledger: DrinkLedger>(at instant: WallInstant, wallClock now: WallClockTime, ledger: Ledger) {
         state.centre.removeAll { ReminderEngine.owningSection(of: $0) == 6 }
         guard ritualsActive else { return }
         let rituals = reminderSettings.rituals
@@ -41,7 +41,7 @@ extension ReminderEngine {
     }
 
     /// How many rituals a full window has after `instant` (0 when the rule is not active).
-    func ritualWindowCount(after instant: Double, today: LocalDay) -> Int {
+    func ritualWindowCount(after instant: WallInstant, today: LocalDay) -> Int {
         guard ritualsActive else { return 0 }
         let times = RitualPhase.allCases.map { reminderSettings.rituals.time(of: $0) }
         return (0..<RitualText.windowDays).reduce(0) { count, offset in
@@ -52,7 +52,7 @@ extension ReminderEngine {
     /// Streak N: consecutive local days, ending yesterday, on which the daily goal was met, plus
     /// today if already met (drinks known at `instant`, the current goal). Rituals done do not
     /// count.
-    func ritualStreak<Ledger: DrinkLedger>(at instant: Double, today: LocalDay, ledger: Ledger) -> Int {
+    func ritualStreak<Ledger: DrinkLedger>(at instant: WallInstant, today: LocalDay, ledger: Ledger) -> Int {
         let goal = Pace.saneGoal(settings.goalML)
         guard goal > 0 else { return 0 }
         var end = calendar.startOfDay(today + 1)

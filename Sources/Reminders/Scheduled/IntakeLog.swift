@@ -5,12 +5,14 @@
 // local day, so only the last two days are kept: the caller's history database is the permanent
 // record of what was taken.
 
+import Timekeeping
+
 /// One manual intake: its normalized type and when it was taken (UTC epoch seconds).
 public struct IntakeLogEntry: Codable, Equatable, Sendable {
     public let type: String
-    public let time: Double
+    public let time: WallInstant
 
-    public init(type: String, time: Double) {
+    public init(type: String, time: WallInstant) {
         self.type = type
         self.time = time
     }
@@ -18,7 +20,7 @@ public struct IntakeLogEntry: Codable, Equatable, Sendable {
 
 extension IntakeLogEntry {
     /// How far back entries are kept: longer than any local day (25 h with a DST change).
-    static let retentionSeconds: Double = 2 * 86_400
+    static let retention: Duration = .seconds(2 * 86_400)
     /// A bound on a flood of logs within the retention time.
     static let maxEntries = 1_000
 }

@@ -4,6 +4,7 @@
 // window. Manual intakes are recorded here too (`logIntake`), wherever they come from.
 
 import Foundation
+import Timekeeping
 
 extension ReminderEngine {
     // MARK: Filling
@@ -12,7 +13,7 @@ extension ReminderEngine {
     /// its fire time when that is still one of its occurrences (so a restart or an unrelated
     /// settings change moves nothing); otherwise its next occurrence after `instant` is armed and
     /// logged as the seed logs it (`Scheduled weekly reminder: reminder-ABC123-w2-9-0`).
-    mutating func fillScheduledIntake(keeping previous: [PendingNotification], at instant: Double) {
+    mutating func fillScheduledIntake(keeping previous: [PendingNotification], at instant: WallInstant) {
         var wanted: [PendingNotification] = []
         var newlyArmed: [String: String] = [:]
         for schedule in reminderSettings.schedules where schedule.enabled {
@@ -20,7 +21,7 @@ extension ReminderEngine {
             for slot in schedule.slots {
                 let id = slot.notificationID
                 let kept = previous.first { $0.id == id && $0.thread == schedule.thread }
-                var fireTime: Double?
+                var fireTime: WallInstant?
                 if let kept, kept.fireTime >= instant, kept.fireTime >= firstInstant,
                    slot.occurrence(on: clock.wallClockUncached(at: kept.fireTime).day, calendar: calendar) == kept.fireTime {
                     fireTime = kept.fireTime
@@ -41,7 +42,7 @@ extension ReminderEngine {
 
     /// The pending notification of `slot` at `fireTime`: kind `scheduled`, the schedule's name as
     /// title, its body, and Done on manual types.
-    func notification(of schedule: IntakeSchedule, slot: ScheduleSlot, at fireTime: Double) -> PendingNotification {
+    func notification(of schedule: IntakeSchedule, slot: ScheduleSlot, at fireTime: WallInstant) -> PendingNotification {
         PendingNotification(id: slot.notificationID, fireTime: fireTime, kind: .scheduled, title: schedule.name,
                             body: schedule.bodyText, actions: schedule.intake.isManual ? [.done] : [],
                             thread: schedule.thread)
@@ -53,7 +54,7 @@ extension ReminderEngine {
     /// then this one is delivered, or suppressed with the seed's log line. A notification whose
     /// schedule or slot no longer exists is dropped (a settings change removes those at once, so
     /// this only guards a hand-edited state).
-    mutating func fireScheduled<Ledger: DrinkLedger>(_ fired: PendingNotification, at instant: Double,
+    mutating func fireScheduled<Ledger: DrinkLedger>(_ fired: PendingNotification, at instant: WallInstant,
                                                      ledger: Ledger) -> PendingNotification? {
         guard let schedule = reminderSettings.schedules.first(where: { $0.thread == fired.thread && $0.enabled }),
               let slot = schedule.slots.first(where: { $0.notificationID == fired.id }) else { return nil }
@@ -73,11 +74,11 @@ extension ReminderEngine {
     /// window `[max(start of time's local day, previous occurrence of the schedule), time]`. For
     /// water, drinks known now totalling at least `min_ml` in the window; for a manual type, a
     /// manual log in it.
-    func suppression<Ledger: DrinkLedger>(of schedule: IntakeSchedule, firedAt time: Double, firstInstant: Double,
-                                          at instant: Double, ledger: Ledger) -> String? {
+    func suppression<Ledger: DrinkLedger>(of schedule: IntakeSchedule, firedAt time: WallInstant, firstInstant: WallInstant,
+                                          at instant: WallInstant, ledger: Ledger) -> String? {
         let day = clock.wallClockUncached(at: time).day
         let dayStart = calendar.startOfDay(day)
-        let logged: (Double) -> Bool = { windowStart in
+        let logged: (WallInstant) -> Bool = { windowStart in
             switch schedule.intake {
             case .water(let minML):
                 return ledger.totalML(drunkIn: windowStart..<time.nextUp, knownAt: instant) >= minML
@@ -108,7 +109,7 @@ extension ReminderEngine {
     /// TYPE`, a capture's `log` op, or a Done action. Returns the normalized type. `water` is
     /// refused: the bottle measures it.
     @discardableResult
-    public mutating func logIntake(type: String, at instant: Double) throws(IntakeLogError) -> String {
+    public mutating func logIntake(type: String, at instant: WallInstant) throws(IntakeLogError) -> String {
         let name: String
         do { name = try IntakeType.normalizedName(type) } catch { throw .invalidType(error) }
         guard name != IntakeType.waterName else { throw .waterIsMeasured }
@@ -118,8 +119,8 @@ extension ReminderEngine {
     }
 
     /// Keeps the entries that a suppression window could still reach, at most `maxEntries`.
-    mutating func pruneIntakeLog(at instant: Double) {
-        state.intakeLog.removeAll { $0.time < instant - IntakeLogEntry.retentionSeconds }
+    mutating func pruneIntakeLog(at instant: WallInstant) {
+        state.intakeLog.removeAll { $0.time < instant - IntakeLogEntry.retention }
         if state.intakeLog.count > IntakeLogEntry.maxEntries {
             state.intakeLog.removeFirst(state.intakeLog.count - IntakeLogEntry.maxEntries)
         }

@@ -45,7 +45,7 @@ public struct ScheduleSlot: Hashable, Sendable {
     /// The first occurrence strictly after `instant` and not before `notBefore` (the schedule's
     /// first occurrence). Dates are walked one by one from the local date of the later of the
     /// two; every slot occurs within 31 days, so the walk is short.
-    func nextOccurrence(after instant: Double, notBefore: Double, calendar: LocalCalendar, clock: LocalClock) -> Double? {
+    func nextOccurrence(after instant: WallInstant, notBefore: WallInstant, calendar: LocalCalendar, clock: LocalClock) -> WallInstant? {
         let from = max(instant, notBefore)
         let startDay = clock.wallClockUncached(at: from).day
         for offset in 0...62 {
@@ -58,7 +58,7 @@ public struct ScheduleSlot: Hashable, Sendable {
     }
 
     /// This slot's occurrence on `day`, if it has one there.
-    func occurrence(on day: LocalDay, calendar: LocalCalendar) -> Double? {
+    func occurrence(on day: LocalDay, calendar: LocalCalendar) -> WallInstant? {
         occurs(on: day) ? calendar.instant(of: day, at: time) : nil
     }
 }

@@ -24,7 +24,7 @@ public struct SinkQueueStatus: Sendable, Equatable {
     /// Items dropped because the queue was full, since start.
     public var dropped: Int
     /// When the current outage began (UTC seconds); nil while the sink delivers.
-    public var failingSince: Double?
+    public var failingSince: WallInstant?
     /// Items the sink took (delivered) since start.
     public var delivered: Int = 0
     /// Items the destination refused (dropped without retry) since start.
@@ -50,7 +50,7 @@ final class SinkQueue: Sendable {
         var backoffTask: Task<Void, Error>?
         var wakeRequested = false
         var closed = false
-        var failingSince: Double?
+        var failingSince: WallInstant?
         var failures = 0
         var dropped = 0
         var deliveredCount = 0
@@ -254,7 +254,7 @@ final class SinkQueue: Sendable {
 
     private func deliveredAfterFailures() {
         let now = clock.now
-        let outage = state.withLock { state -> (since: Double, failures: Int, waiting: Int)? in
+        let outage = state.withLock { state -> (since: WallInstant, failures: Int, waiting: Int)? in
             guard let since = state.failingSince else { return nil }
             let outage = (since, state.failures, state.waiting.count)
             state.failingSince = nil
@@ -264,7 +264,7 @@ final class SinkQueue: Sendable {
         }
         if let outage {
             let text = "sink \(name): delivering again after \(outage.failures) failed attempts over "
-                + "\(Self.seconds(now - outage.since)); \(outage.waiting) more queued"
+                + "\(Self.seconds((now - outage.since).inSeconds)); \(outage.waiting) more queued"
             logger.notice("\(text)")
         }
     }

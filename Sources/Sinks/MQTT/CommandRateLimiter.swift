@@ -19,7 +19,7 @@ final class CommandRateLimiter: Sendable {
 
     private struct State {
         var tokens: Double
-        var last: Double?
+        var last: WallInstant?
         var refused = 0
     }
 
@@ -40,7 +40,7 @@ final class CommandRateLimiter: Sendable {
         return state.withLock { state in
             if let last = state.last {
                 // A clock that went back adds nothing (and takes nothing away).
-                state.tokens = min(burst, state.tokens + max(0, now - last) * perSecond)
+                state.tokens = min(burst, state.tokens + max(0, (now - last).inSeconds) * perSecond)
             }
             state.last = now
             guard state.tokens >= 1 else {

@@ -2,9 +2,11 @@
 // Plain values filled by the daemon from the history and the reminder engine; nil = not known
 // yet (e.g. no Current State read since start), which sinks publish as JSON null.
 
+import Timekeeping
+
 public struct BridgeSnapshot: Sendable, Equatable {
     /// When this snapshot was taken, UTC seconds since 1970.
-    public var time: Double
+    public var time: WallInstant
     /// Today's local day total (docs/reminders.md 0), ml.
     public var dayTotalML: Int
     public var goalML: Int
@@ -19,7 +21,7 @@ public struct BridgeSnapshot: Sendable, Equatable {
     /// `reminders.daily_limit` (12 reminders per reminder day).
     public var dailyLimit: Bool
     /// The last completed sync, UTC seconds; nil before the first.
-    public var lastSync: Double?
+    public var lastSync: WallInstant?
     /// Records the bottle still holds unsynced, as of its last Current State.
     public var unsynced: Int?
     public var bottleConnected: Bool
@@ -33,12 +35,12 @@ public struct BridgeSnapshot: Sendable, Equatable {
     /// When the day `dayTotalML` counts began (local midnight, UTC seconds): Home Assistant's
     /// `last_reset` of the day total, so that a deleted drink lowers the day's statistics
     /// instead of reading as a new meter.
-    public var dayStart: Double?
+    public var dayStart: WallInstant?
     /// The bottle's last connection, UTC seconds (a sync with nothing new moves only this).
-    public var lastSeen: Double?
+    public var lastSeen: WallInstant?
     /// The newest drink of the day that still counts: its amount (ml) and time (UTC seconds).
     public var lastDrinkML: Int?
-    public var lastDrinkTime: Double?
+    public var lastDrinkTime: WallInstant?
     /// `reminders.enabled`: reminders as a whole.
     public var remindersEnabled: Bool = true
     /// Controls waiting for the bottle's next connection (docs/design.md 3.5): the goal and the
@@ -51,11 +53,11 @@ public struct BridgeSnapshot: Sendable, Equatable {
     /// Stuck: the same chunk refused at several connections in a row, every later drink waiting
     /// behind it until a person acts (docs/design.md 3.4); since when.
     public var stuck: Bool = false
-    public var stuckSince: Double?
+    public var stuckSince: WallInstant?
 
-    public init(time: Double, dayTotalML: Int, goalML: Int, bottleLevelML: Int? = nil,
+    public init(time: WallInstant, dayTotalML: Int, goalML: Int, bottleLevelML: Int? = nil,
                 batteryPercent: Int? = nil, urgency: HydrationUrgency, deficitML: Int, remindersToday: Int,
-                dailyLimit: Bool, lastSync: Double? = nil, unsynced: Int? = nil,
+                dailyLimit: Bool, lastSync: WallInstant? = nil, unsynced: Int? = nil,
                 bottleConnected: Bool, shakeToEmpty: Bool? = nil, bottleGoalML: Int? = nil, bottle: String? = nil) {
         self.bottle = bottle
         self.time = time

@@ -1,6 +1,8 @@
 // A notification as the sinks see it (docs/reminders.md 1): plain values, so that this module does
 // not depend on the reminder engine. The engine builds one when a pending notification fires.
 
+import Timekeeping
+
 /// A button on a notification (docs/reminders.md 1, "Actions"): `done`, `did-this`, `start-ritual`.
 public struct SinkAction: Sendable, Equatable, Hashable {
     /// What comes back in `SinkCommand.action` when the person taps it, e.g. `did-this`.
@@ -63,14 +65,14 @@ public struct SinkNotification: Sendable, Equatable {
     public var title: String
     public var body: String
     /// When it fired, UTC seconds since 1970.
-    public var time: Double
+    public var time: WallInstant
     public var actions: [SinkAction]
     public var priority: SinkPriority
     /// The bottle whose person it is for (its serial or address), where a bridge has several;
     /// nil: the bridge's bottle.
     public var bottle: String?
 
-    public init(id: String, kind: String, title: String, body: String, time: Double,
+    public init(id: String, kind: String, title: String, body: String, time: WallInstant,
                 actions: [SinkAction] = [], priority: SinkPriority? = nil, bottle: String? = nil) {
         self.bottle = bottle
         self.id = id

@@ -15,7 +15,7 @@ extension HomeAssistantTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ha-demo-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let now = SystemClock().now
+        let now = SystemClock().now.secondsSince1970
         let zone = Self.middayZone(now: now)
         let broker = try Broker(directory: folder.appendingPathComponent("mosquitto"))
         try await broker.start()
@@ -27,7 +27,7 @@ extension HomeAssistantTests {
         try await home.start()
         try await home.onboard()
         try await home.addMQTT(brokerPort: broker.port)
-        let started = Self.iso(SystemClock().now - 1)
+        let started = Self.iso(SystemClock().now.secondsSince1970 - 1)
 
         let demo = try await runTool(Self.bridge, ["demo", "--records", "3", "--mqtt", broker.url, "--db", folder.appendingPathComponent("demo.sqlite").path,
                                                    "--set", "timezone=\(zone)"], timeout: .seconds(240))

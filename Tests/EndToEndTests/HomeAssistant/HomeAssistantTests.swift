@@ -45,7 +45,7 @@ struct HomeAssistantTests {
         let python = try await HomeAssistant.environment()
         try await withPrivateBus { bus in
             let folder = bus.directory
-            let now = SystemClock().now
+            let now = SystemClock().now.secondsSince1970
             let zone = Self.middayZone(now: now)
             // Four drinks of the last minutes: today's, and the newest (90 ml) is the last drink.
             let drinks = [(1, 600, 120, 600), (2, 480, 200, 400), (3, 360, 150, 250), (4, 240, 90, 160)]
@@ -139,7 +139,7 @@ struct HomeAssistantTests {
             }
 
             // MARK: The controls, as a person uses them
-            let commandsSince = Self.iso(SystemClock().now - 1)
+            let commandsSince = Self.iso(SystemClock().now.secondsSince1970 - 1)
             try await home.call("number", "set_value", ["entity_id": Self.entity("number", "goal_setting"), "value": 3000])
             try await home.call("switch", "turn_on", ["entity_id": Self.entity("switch", "shake_to_empty")])
             try await waitUntil(.seconds(90), "the goal and shake-to-empty on the bottle (\(bus.log("daemon").suffix(600)))") {
@@ -185,7 +185,7 @@ struct HomeAssistantTests {
             try await expectTruth(home, cli: run, stateFile: stateFile, lastDrink: (150, Int(now) - 360))
 
             // MARK: Commands of the CLI leave the device available
-            let cliSince = Self.iso(SystemClock().now - 1)
+            let cliSince = Self.iso(SystemClock().now.secondsSince1970 - 1)
             let notifications = try await home.states()[Self.entity("event", "notification")]?.state
             let notify = try await cli(["notify", "test", "--wait", "20"], timeout: .seconds(60))
             #expect(notify.output.contains("mqtt: delivered"), "\(notify)")
@@ -247,7 +247,7 @@ struct HomeAssistantTests {
         let python = try await HomeAssistant.environment(version: version)
         try await withPrivateBus { bus in
             let folder = bus.directory
-            let now = SystemClock().now
+            let now = SystemClock().now.secondsSince1970
             let zone = Self.middayZone(now: now)
             let stateFile = folder.appendingPathComponent("sim.json").path
             let recordsFile = folder.appendingPathComponent("records.json")

@@ -18,7 +18,7 @@ extension HomeAssistantTests {
         let python = try await HomeAssistant.environment()
         try await withPrivateBus { bus in
             let folder = bus.directory
-            let now = SystemClock().now
+            let now = SystemClock().now.secondsSince1970
             let zone = Self.middayZone(now: now)
             let east = Double(Self.middayOffset(now: now)) * 3600
             /// The local midnight that begins simulated day `day` (0 is today).
@@ -90,7 +90,7 @@ extension HomeAssistantTests {
                 }
                 try await home.call("button", "press", ["entity_id": Self.entity("button", "delete_last_drink")])
                 try await shows(sum - drinks.last!, "the last drink deleted")
-                let deleted = SystemClock().now + Double(day) * 86_400
+                let deleted = SystemClock().now.secondsSince1970 + Double(day) * 86_400
                 try expectQuietMQTT(try await home.errorLog(), since: nil)
                 daemon.send(SIGTERM)
                 #expect(await daemon.waitForExit(timeout: .seconds(30)) == 0, "\(Self.tail(folder, daemonLog))")

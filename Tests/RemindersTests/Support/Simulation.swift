@@ -11,22 +11,22 @@ let madrid = TimeZone(identifier: "Europe/Madrid")!
 
 /// The instant a local wall clock in `zone` shows `date` (`YYYY-MM-DD`) and `time` (`HH:MM` or
 /// `HH:MM:SS`).
-func instant(_ date: String, _ time: String, in zone: TimeZone) -> Double {
+func instant(_ date: String, _ time: String, in zone: TimeZone) -> WallInstant {
     let d = date.split(separator: "-").map { Int($0)! }
     let t = time.split(separator: ":").map { Int($0)! }
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = zone
     let components = DateComponents(year: d[0], month: d[1], day: d[2], hour: t[0], minute: t[1], second: t.count > 2 ? t[2] : 0)
-    return calendar.date(from: components)!.timeIntervalSince1970
+    return WallInstant(calendar.date(from: components)!)
 }
 
 /// `YYYY-MM-DD HH:MM:SS` of `instant` in `zone`, for readable expectations.
-func localText(_ instant: Double, in zone: TimeZone) -> String {
+func localText(_ instant: WallInstant, in zone: TimeZone) -> String {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = zone
     formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-    return formatter.string(from: Date(timeIntervalSince1970: instant))
+    return formatter.string(from: instant.date)
 }
 
 struct Simulation {
@@ -34,9 +34,9 @@ struct Simulation {
     private(set) var ledger = InMemoryDrinkLedger()
     let zone: TimeZone
     /// The time of the last event or tick.
-    private(set) var now: Double
+    private(set) var now: WallInstant
     /// The next whole minute to tick.
-    private var nextTick: Double
+    private var nextTick: WallInstant
     /// Every delivery so far, in order.
     private(set) var deliveries: [Delivery] = []
     /// Every journal line so far.
@@ -55,7 +55,7 @@ struct Simulation {
         engine = ReminderEngine(settings: rules, state: state)
         self.ledger = ledger
         now = instant(date, time, in: zone)
-        nextTick = (now / 60).rounded(.up) * 60
+        nextTick = WallInstant(secondsSince1970: (now.secondsSince1970 / 60).rounded(.up) * 60)
         deliveries += engine.start(at: now, ledger: ledger)
         journal += engine.drainJournal()
     }
@@ -74,12 +74,12 @@ struct Simulation {
     /// Ticks every whole minute up to and including `instant` (a tick at the same instant as an
     /// event runs before it), and returns what they delivered.
     @discardableResult
-    mutating func run(until instant: Double) -> [Delivery] {
+    mutating func run(until instant: WallInstant) -> [Delivery] {
         var delivered: [Delivery] = []
         while nextTick <= instant {
             delivered += engine.tick(at: nextTick, ledger: ledger)
             now = nextTick
-            nextTick += 60
+            nextTick += .seconds(60)
         }
         now = max(now, instant)
         deliveries += delivered
@@ -98,13 +98,13 @@ struct Simulation {
     @discardableResult
     mutating func sync(_ amounts: [Int], drunkAt drinkTimes: [String]? = nil, on date: String, at time: String) -> [Delivery] {
         let end = instant(date, time, in: zone)
-        let drunk = drinkTimes.map { $0.map { instant(date, $0, in: zone) } } ?? amounts.map { _ in end - 60 }
+        let drunk = drinkTimes.map { $0.map { instant(date, $0, in: zone) } } ?? amounts.map { _ in end - .seconds(60) }
         return sync(amounts, drunkAt: drunk, endingAt: end)
     }
 
     /// The same, with instants.
     @discardableResult
-    mutating func sync(_ amounts: [Int], drunkAt drinkTimes: [Double], endingAt end: Double) -> [Delivery] {
+    mutating func sync(_ amounts: [Int], drunkAt drinkTimes: [WallInstant], endingAt end: WallInstant) -> [Delivery] {
         run(until: end)
         for (amount, drunk) in zip(amounts, drinkTimes) {
             ledger.record(timestamp: drunk, amountML: amount, storedAt: end)
@@ -130,7 +130,7 @@ struct Simulation {
     mutating func storeChunk(_ amount: Int, on date: String, at time: String) {
         let stored = instant(date, time, in: zone)
         run(until: stored)
-        ledger.record(timestamp: stored - 60, amountML: amount, storedAt: stored)
+        ledger.record(timestamp: stored - .seconds(60), amountML: amount, storedAt: stored)
     }
 
     @discardableResult
@@ -207,7 +207,7 @@ struct Simulation {
 
     /// Calls `fireDue` at the engine's next fire time if it is at or before `instant`.
     @discardableResult
-    mutating func fireDueNotifications(until limit: Double) -> [Delivery] {
+    mutating func fireDueNotifications(until limit: WallInstant) -> [Delivery] {
         guard let next = engine.nextFireTime, next <= limit else { return [] }
         run(until: next)
         let delivered = engine.fireDue(at: next)
@@ -224,7 +224,7 @@ struct Simulation {
         let restoredSettings = try JSONDecoder().decode(ReminderSettings.self, from: settingsData)
         engine = ReminderEngine(settings: restoredSettings, state: restoredState)
         now = instant(date, time, in: zone)
-        nextTick = (now / 60).rounded(.up) * 60
+        nextTick = WallInstant(secondsSince1970: (now.secondsSince1970 / 60).rounded(.up) * 60)
         deliveries += engine.start(at: now, ledger: ledger)
         journal += engine.drainJournal()
     }
