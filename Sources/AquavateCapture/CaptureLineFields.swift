@@ -65,7 +65,10 @@ extension KeyedDecodingContainer where Key == CaptureLineKey {
     /// line (docs/design.md 3.3: readers ignore unknown keys, but not a line that is not JSON).
     /// The line types read their known keys from this same container: one dictionary per line.
     func checkUnknownValues(known: Set<String>) throws(CaptureLineProblem) {
-        for key in allKeys where !known.contains(key.stringValue) {
+        // In name order: `allKeys` comes from a dictionary, whose order changes from one decoding
+        // to the next, and a line with two faults must be refused the same each time it is read.
+        let unknown = allKeys.filter { !known.contains($0.stringValue) }
+        for key in unknown.count > 1 ? unknown.sorted(by: { $0.stringValue < $1.stringValue }) : unknown {
             do {
                 _ = try decode(AnyJSONValue.self, forKey: key)
             } catch {
@@ -88,7 +91,10 @@ struct CaptureLineKey: CodingKey, ExpressibleByStringLiteral {
 private struct AnyJSONValue: Decodable {
     init(from decoder: any Decoder) throws {
         if let object = try? decoder.container(keyedBy: CaptureLineKey.self) {
-            for key in object.allKeys { _ = try object.decode(AnyJSONValue.self, forKey: key) }
+            // In name order, as above: the fault reported is the same at every reading.
+            for key in object.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+                _ = try object.decode(AnyJSONValue.self, forKey: key)
+            }
             return
         }
         if var array = try? decoder.unkeyedContainer() {

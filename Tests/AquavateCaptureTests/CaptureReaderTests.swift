@@ -248,6 +248,15 @@ struct CaptureReaderTests {
         #expect(result.dropFirst() == [.error(CaptureLineError(file: "capture.aqcap", line: 2, message: message))])
     }
 
+    /// Found by fuzz-aqcap: the unknown keys come from a dictionary, whose order changes from one
+    /// decoding to the next, so a line with two faults named either one.
+    @Test("a line with two faults is refused the same at every reading")
+    func twoFaultsOneMessage() {
+        let line = #"{"t":1,"op":"connect","z":{"y":01,"x":"\ud800"},"b":01,"a":"\ud800","c":1e999}"#
+        let messages = Set((0..<50).map { _ in items(headerLine + "\n" + line).last.map { "\($0)" } ?? "" })
+        #expect(messages == [#"error(capture.aqcap:2: not JSON (a: expected low surrogate utf8 sequence after high surrogate))"#])
+    }
+
     @Test("a bad value in the header's device is refused as the header")
     func badDeviceValue() {
         let result = items(#"{"aqcap":1,"device":{"name":"a","x":01}}"#)
