@@ -48,11 +48,6 @@ public struct BottleView: Sendable {
     /// The goal a person reads: the one waiting for the bottle, else the one in force.
     public var shownGoalML: Int { waitingGoalML ?? goalML }
 
-    /// The goal the newest goal command among `pending` (a bottle's commands not yet applied) gives.
-    public static func pendingGoal(in pending: [StoredCommand]) -> Int? {
-        pending.last { $0.command == "goal" && ($0.status == .pending || $0.status == .sending) }?.argument.flatMap { Int($0) }
-    }
-
     /// The person the bottle belongs to (`bottle.<ID>.owner`), when set.
     public var owner: String? { configuration.owner }
     /// The history's key of the bottle.
@@ -81,7 +76,7 @@ public struct BottleView: Sendable {
     public static func resolve(_ bottle: BottleRecord?, configuration: Configuration, history: DrinkHistory, at instant: WallInstant,
                                live: HydrationStatus? = nil) throws -> BottleView {
         let view = settings(of: bottle, configuration: configuration, history: history)
-        let waiting = try bottle.flatMap { try Self.pendingGoal(in: history.commands(bottle: $0.id, statuses: [.pending, .sending])) }
+        let waiting = try bottle.flatMap { PendingChanges(try history.commands(bottle: $0.id, statuses: [.pending, .sending])).goalML }
         if let live {
             return BottleView(bottle: bottle, configuration: view.configuration, settings: view.settings, problems: view.problems,
                               status: live, rules: nil, pendingGoalML: waiting)
