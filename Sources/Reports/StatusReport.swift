@@ -57,7 +57,7 @@ public struct StatusReport: Sendable {
     /// for `bottle` (nil: the most recently seen).
     public static func make(history: DrinkHistory, configuration: Configuration, at instant: WallInstant,
                             clock: ClockTrust? = nil, bottle chosen: BottleRecord? = nil) throws -> StatusReport {
-        let bottle = try chosen ?? history.bottles().max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
+        let bottle = try chosen ?? history.bottles().max { ($0.lastSeen ?? .epoch) < ($1.lastSeen ?? .epoch) }
         let view = try BottleView.resolve(bottle, configuration: configuration, history: history, at: instant)
         return try make(view, history: history, configuration: configuration, at: instant, clock: clock)
     }
@@ -88,7 +88,7 @@ public struct StatusReport: Sendable {
     /// "most recently seen" could answer the other bridge's bottle alone.
     public static func makeEach(history: DrinkHistory, configuration: Configuration, at instant: WallInstant,
                                 clock: ClockTrust? = nil) throws -> [StatusReport] {
-        let known = try history.bottles().sorted { ($0.lastSeen ?? 0, $0.id) > ($1.lastSeen ?? 0, $1.id) }
+        let known = try history.bottles().sorted { ($0.lastSeen ?? .epoch, $0.id) > ($1.lastSeen ?? .epoch, $1.id) }
         guard !known.isEmpty else { return [try make(history: history, configuration: configuration, at: instant, clock: clock)] }
         return try known.map { try make(history: history, configuration: configuration, at: instant, clock: clock, bottle: $0) }
     }

@@ -11,7 +11,7 @@ import Timekeeping
 @Suite struct HTTPPushSinkTests {
     let ritual = SinkNotification(
         id: "ritual-morning-2026-11-22", kind: "ritual", title: "Goal Reached! 💧", body: "Drink a glass of warm water (10 sec)",
-        time: 1_763_712_000, actions: [SinkAction(id: "did-this", label: "Did This"), SinkAction(id: "start-ritual", label: "Start Ritual")])
+        time: WallInstant(secondsSince1970: 1_763_712_000), actions: [SinkAction(id: "did-this", label: "Did This"), SinkAction(id: "start-ritual", label: "Start Ritual")])
 
     @Test func postsTheBodyWithNtfyHeaders() async throws {
         let server = try TestHTTPServer()
