@@ -263,7 +263,7 @@ struct RunCommand: AsyncParsableCommand {
                     let claims = replication.claims
                     await desk.deliverOnlyWhere { key, reminder, later in
                         claims.shouldDeliver(bottle: key, address: try? history.bottleState(id: key)?.address, id: reminder.id,
-                                             kind: reminder.kind, time: reminder.time.secondsSince1970, later: later)
+                                             kind: reminder.kind, time: reminder.time, later: later)
                     }
                     household = claims
                     services.append(.init(service: replication, serviceName: "household"))

@@ -26,14 +26,7 @@ import Testing
     static let knownExceptions: [String: String] = [
         "Sources/AquavateCapture/CaptureTimeBounds.swift":
             "checks the raw `t` number of a capture line before it becomes an instant (the capture format's edge)",
-        "Sources/Household/HouseholdClaims.swift": householdWhy,
-        "Sources/Household/HouseholdLink.swift": householdWhy,
-        "Sources/Household/HouseholdMembership.swift": householdWhy,
-        "Sources/Household/HouseholdSeal.swift": householdWhy,
     ]
-
-    static let householdWhy = "the household's messages and claims still count Double seconds: its JSON is being rewritten "
-        + "(Codable) on another branch, and it converts at its calls into Timekeeping and History"
 
     /// A parameter of a public declaration: its argument label (nil for none), its name, its type.
     struct Parameter: Equatable {

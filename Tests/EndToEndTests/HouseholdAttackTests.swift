@@ -138,7 +138,7 @@ struct HouseholdAttackTests {
             // A message signed with another key is a stranger's too.
             let otherKey = try #require(HouseholdKey(base64: HouseholdKey.generate()))
             let alien = HouseholdSeal.seal(topic: "\(base)/drink/office", body: Array(drinkJSON(bottle: Self.officeSerial, record: 2, timestamp: now - 20).utf8),
-                                           stamp: .init(sender: "office", boot: UInt64.max / 2, sequence: 0, time: Double(now)), key: otherKey)
+                                           stamp: .init(sender: "office", boot: UInt64.max / 2, sequence: 0, time: WallInstant(secondsSince1970: Double(now))), key: otherKey)
             forged.append(.init(topic: "\(base)/drink/office", payload: alien))
             func hellosAnswered() -> Int {
                 (kitchen.bus.log("kitchen") + office.bus.log("office")).components(separatedBy: "said hello").count
@@ -274,7 +274,7 @@ struct HouseholdAttackTests {
                     let now = Date().timeIntervalSince1970
                     let body = Array(drinkJSON(bottle: Self.officeSerial, record: 77, timestamp: Int(now) - 10).utf8)
                     try impostor.publish(.init(topic: topic, payload: HouseholdSeal.seal(
-                        topic: topic, body: body, stamp: .init(sender: "office", boot: UInt64.max / 2, sequence: 0, time: now),
+                        topic: topic, body: body, stamp: .init(sender: "office", boot: UInt64.max / 2, sequence: 0, time: WallInstant(secondsSince1970: now)),
                         key: HouseholdTestKey.key)))
                     // Then an unsigned message on a topic the kitchen's user may write: the
                     // office drops it (counted) after the broker handled the first, in order.
