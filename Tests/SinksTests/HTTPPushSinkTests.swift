@@ -69,7 +69,7 @@ import Timekeeping
     @Test func aServerThatNeverAnswersTimesOut() async throws {
         let server = try TestHTTPServer(silent: true)
         defer { server.stop() }
-        let sink = HTTPPushSink(configuration: try HTTPPushConfiguration(url: "\(server.url)/t", timeoutSeconds: 0.4))
+        let sink = HTTPPushSink(configuration: try HTTPPushConfiguration(url: "\(server.url)/t", timeout: .milliseconds(400)))
         let start = ContinuousClock.now
         await #expect(throws: SinkDeliveryError.unavailable("push server 127.0.0.1 did not answer: timed out")) {
             try await sink.deliver(notification("n"))
@@ -86,7 +86,7 @@ import Timekeeping
         // hub's worker could not finish. With a 30 s time-out, only the cancellation says "cancelled".
         let server = try TestHTTPServer(silent: true)
         defer { server.stop() }
-        let sink = HTTPPushSink(configuration: try HTTPPushConfiguration(url: "\(server.url)/t", timeoutSeconds: 30))
+        let sink = HTTPPushSink(configuration: try HTTPPushConfiguration(url: "\(server.url)/t", timeout: .seconds(30)))
         let delivery = Task { try await sink.deliver(notification("n")) }
         try await server.requests.waitForCount(1)
         await sink.stop()
