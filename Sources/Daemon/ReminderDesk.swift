@@ -495,8 +495,7 @@ public actor ReminderDesk {
         let dayStart = LocalDay(containing: instant, timeZone: timeZone).interval(in: timeZone).start
         let lastDrink = (try? history.storedDrinks(bottle: key, from: dayStart, includeDeleted: false))?.last { $0.isIntake }
         let pending = key.flatMap { try? history.commands(bottle: $0, statuses: [.pending, .sending]) } ?? []
-        let pendingGoal = BottleView.pendingGoal(in: pending)
-        let pendingShake = pending.last { $0.command == "shake-to-empty" }?.argument.map { $0 == "on" }
+        let changes = PendingChanges(pending)
         // The bottle's settings as every surface resolves them; its state from its running engine.
         let view = Self.view(of: seat.key, bottleGoal: .some(seat.bottleGoal), context)
         var snapshot = BridgeSnapshot(
@@ -512,8 +511,8 @@ public actor ReminderDesk {
         snapshot.lastDrinkML = lastDrink.map { Int($0.amountML) }
         snapshot.lastDrinkTime = lastDrink.map { WallInstant(secondsSince1970: Double($0.timestamp)) }
         snapshot.remindersEnabled = view.remindersEnabled
-        snapshot.pendingGoalML = pendingGoal
-        snapshot.pendingShakeToEmpty = pendingShake
+        snapshot.pendingGoalML = changes.goalML
+        snapshot.pendingShakeToEmpty = changes.shakeToEmpty
         snapshot.pendingCommands = pending.count
         snapshot.quarantined = key.flatMap { try? history.quarantined(bottle: $0).count } ?? 0
         if let refusal = bottle?.refusal, refusal.isStuck {

@@ -24,7 +24,7 @@ extension DrinkHistory {
             // A delete the session has ever taken in hand (claimed, or tried and cut short) may
             // have reached the bottle: only one never touched can be withdrawn.
             guard command.status == .pending, command.attempts == 0, command.message == nil,
-                  case .deleteDrink(let recordID, let timestamp)? = BottleAction(kind: command.command, argument: command.argument)
+                  case .deleteDrink(let recordID, let timestamp)? = command.action
             else { return .tooLate }
             guard var drink = try Self.fetchDrink(bottle: command.bottle, recordID: recordID, timestamp: timestamp, in: db) else {
                 return .tooLate

@@ -14,6 +14,9 @@ public final class DrinkHistory: Sendable {
     let writer: any DatabaseWriter
     /// What a commit survives (ignored in memory).
     let durability: Durability
+    /// Told the operation of every read transaction: tests count the reads one page or one scrape
+    /// makes, which must not grow with how often a bottle is resolved.
+    let readObserver: (@Sendable (String) -> Void)?
 
     /// Opens (creating it and its folders if needed) and migrates the history at `path`.
     ///
@@ -21,9 +24,15 @@ public final class DrinkHistory: Sendable {
     ///   - path: the database file, or nil for a history in memory.
     ///   - durability: `.full` for the live bridge (a returned `store` survives power loss),
     ///     `.normal` for replay and benchmarks. Ignored in memory.
-    public init(path: String?, durability: Durability = .full) throws {
+    public convenience init(path: String?, durability: Durability = .full) throws {
+        try self.init(path: path, durability: durability, observingReads: nil)
+    }
+
+    /// The history at `path`, `observer` told the operation of each read transaction.
+    package init(path: String?, durability: Durability = .full, observingReads observer: (@Sendable (String) -> Void)?) throws {
         self.path = path
         self.durability = durability
+        readObserver = observer
         let shownPath = path ?? Self.inMemoryName
         do {
             if let path {
@@ -126,6 +135,7 @@ public final class DrinkHistory: Sendable {
 
     /// Runs `body` in a read transaction; any failure becomes a `HistoryError` naming `operation`.
     func read<T>(_ operation: String, _ body: (Database) throws -> T) throws -> T {
+        readObserver?(operation)
         do {
             return try writer.read(body)
         } catch {

@@ -22,7 +22,7 @@ extension BottleIngest: BottleCommandQueue {
         }
         var ready: [QueuedCommand] = []
         for command in stored {
-            guard let action = BottleAction(kind: command.command, argument: command.argument) else {
+            guard let action = command.action else {
                 record(command, .failed, "not a command this bridge knows (\(command.command) \(command.argument ?? ""))", at: time)
                 continue
             }

@@ -27,10 +27,13 @@ public struct BottleView: Sendable {
     public let status: HydrationStatus?
     /// Pending notifications of sections 3–6 and the ritual streak; nil with `status`.
     public let rules: RulesStatus?
+    /// The bottle's commands waiting for its next connection (pending or being sent), oldest
+    /// first; empty when none waits or only the settings were resolved.
+    public var pendingCommands: [StoredCommand] = []
     /// The goal a goal command waits to give the bottle at its next connection (the newest: a
     /// newer goal replaces a pending one, docs/design.md 3.5); nil when none waits or only the
     /// settings were resolved.
-    public var pendingGoalML: Int? = nil
+    public var pendingGoalML: Int? { PendingChanges(pendingCommands).goalML }
 
     public var hydration: HydrationSettings { settings.hydration }
     public var goalML: Int { hydration.goalML }
@@ -48,11 +51,6 @@ public struct BottleView: Sendable {
     /// The goal a person reads: the one waiting for the bottle, else the one in force.
     public var shownGoalML: Int { waitingGoalML ?? goalML }
 
-    /// The goal the newest goal command among `pending` (a bottle's commands not yet applied) gives.
-    public static func pendingGoal(in pending: [StoredCommand]) -> Int? {
-        pending.last { $0.command == "goal" && ($0.status == .pending || $0.status == .sending) }?.argument.flatMap { Int($0) }
-    }
-
     /// The person the bottle belongs to (`bottle.<ID>.owner`), when set.
     public var owner: String? { configuration.owner }
     /// The history's key of the bottle.
@@ -63,44 +61,38 @@ public struct BottleView: Sendable {
     public var dailyLimitKey: String { configuration.nameInEffect(Setting.dailyLimit) }
 
     /// The bottle's settings alone, without its state: what a reminder engine is made from, and
-    /// what a surface showing only settings (the goal of `/api/v1/days`) needs.
+    /// what a surface showing only settings (the goal of `/api/v1/days`) needs. Reads the stored
+    /// schedules and the pool file: a request about several bottles takes `BottleViews`, which
+    /// reads them once.
     ///
     /// - Parameters:
     ///   - bottleGoal: the goal the bottle confirmed, when the caller knows better than the row.
     ///   - personReachable: whether a sink reaches a person (docs/reminders.md 1).
     public static func settings(of bottle: BottleRecord?, configuration: Configuration, history: DrinkHistory,
                                 bottleGoal: Int?? = nil, personReachable: Bool = true) -> BottleView {
+        settings(of: bottle, configuration: configuration, shared: SharedRuleInputs(configuration: configuration, history: history),
+                 bottleGoal: bottleGoal, personReachable: personReachable)
+    }
+
+    /// The bottle's settings alone, with what every bottle shares already read.
+    public static func settings(of bottle: BottleRecord?, configuration: Configuration, shared: SharedRuleInputs,
+                                bottleGoal: Int?? = nil, personReachable: Bool = true) -> BottleView {
         let own = configuration.effective(for: bottle)
         let (settings, problems) = own.reminderSettings(bottleGoal: bottleGoal ?? bottle?.goalML, personReachable: personReachable,
-                                                        storedSchedules: StoredSchedules.tables(in: history))
+                                                        shared: shared)
         return BottleView(bottle: bottle, configuration: own, settings: settings, problems: problems, status: nil, rules: nil)
     }
 
-    /// The bottle's settings and its state at `instant`: from `live` (a running engine's status)
-    /// when given, else from its engine's state saved in the history (restored, nothing saved).
+    /// The bottle's settings and its state at `instant` (`BottleViews.resolve`), for a caller that
+    /// resolves one bottle: every other read of the history's bottles, pending commands, stored
+    /// schedules and pool file is made for it alone.
     public static func resolve(_ bottle: BottleRecord?, configuration: Configuration, history: DrinkHistory, at instant: WallInstant,
                                live: HydrationStatus? = nil) throws -> BottleView {
-        let view = settings(of: bottle, configuration: configuration, history: history)
-        let waiting = try bottle.flatMap { try Self.pendingGoal(in: history.commands(bottle: $0.id, statuses: [.pending, .sending])) }
-        if let live {
-            return BottleView(bottle: bottle, configuration: view.configuration, settings: view.settings, problems: view.problems,
-                              status: live, rules: nil, pendingGoalML: waiting)
-        }
-        // The reminders as the daemon's desk keeps them: per adopted bottle (the most recently
-        // seen inherits a single-bottle history's state), or one engine before any was adopted.
-        let adopted = try history.bottles().filter { $0.address != nil }
-        let key = adopted.isEmpty ? nil : bottle?.id
-        let runner = ReminderRunner(history: history, settings: view.settings,
-                                    logger: Logger(label: "bottle-view") { _ in SwiftLogNoOpLogHandler() },
-                                    bottle: key, inheritsLegacy: key != nil && key == adopted.first?.id) { _ in }
-        return BottleView(bottle: bottle, configuration: view.configuration, settings: view.settings, problems: view.problems,
-                          status: runner.status(at: instant), rules: runner.rulesStatus(), pendingGoalML: waiting)
+        try BottleViews(configuration: configuration, history: history).resolve(bottle, at: instant, live: live)
     }
 
     /// Every bottle of the history (one view of no bottle when it has none), in its order.
     public static func resolveEach(configuration: Configuration, history: DrinkHistory, at instant: WallInstant) throws -> [BottleView] {
-        let bottles = try history.bottles()
-        if bottles.isEmpty { return [try resolve(nil, configuration: configuration, history: history, at: instant)] }
-        return try bottles.map { try resolve($0, configuration: configuration, history: history, at: instant) }
+        try BottleViews(configuration: configuration, history: history).resolveEach(at: instant)
     }
 }

@@ -29,6 +29,13 @@ extension Configuration {
     ///   - storedSchedules: schedules added with `aquavate-bridge schedule add`, after the file's.
     public func reminderSettings(bottleGoal: Int? = nil, personReachable: Bool,
                                  storedSchedules: [[String: String]] = []) -> (ReminderSettings, [String]) {
+        reminderSettings(bottleGoal: bottleGoal, personReachable: personReachable,
+                         shared: SharedRuleInputs(configuration: self, storedSchedules: storedSchedules))
+    }
+
+    /// Every rule's settings with what the house's rules read from outside the configuration
+    /// already read (`shared`: once for every bottle of a request).
+    public func reminderSettings(bottleGoal: Int? = nil, personReachable: Bool, shared: SharedRuleInputs) -> (ReminderSettings, [String]) {
         var problems: [String] = []
         var settings = ReminderSettings(hydration: hydrationSettings(bottleGoal: bottleGoal))
         settings.personReachable = personReachable
@@ -44,21 +51,19 @@ extension Configuration {
         settings.rituals.evening = self[Setting.ritualsEvening]
         settings.rituals.terrain = self[Setting.ritualsTerrain]
         if let nickname = self[Setting.ritualsNickname] { settings.rituals.nickname = nickname }
-        if let pool = self[Setting.messagesPool] {
-            do {
-                settings.messages.userPool = try readPool(pool)
-            } catch {
-                problems.append(error.description + "; the shipped messages are used")
-            }
+        switch shared.userPool {
+        case .success(let messages)?: settings.messages.userPool = messages
+        case .failure(let error)?: problems.append(error.description + "; the shipped messages are used")
+        case nil: break
         }
-        let tables = ScheduleTables(parsing: scheduleTables + storedSchedules)
+        let tables = ScheduleTables(parsing: scheduleTables + shared.storedSchedules)
         settings.schedules = tables.schedules
         problems += tables.errors.map(\.description) + tables.warnings
         return (settings, problems)
     }
 
     /// The lines of the user's message pool file, relative to the config file's folder.
-    private func readPool(_ path: String) throws(PoolFileError) -> [String] {
+    func readPool(_ path: String) throws(PoolFileError) -> [String] {
         let full = path.hasPrefix("/") ? path : ((baseDirectory ?? FileManager.default.currentDirectoryPath) + "/" + path)
         guard let data = FileManager.default.contents(atPath: full), let text = String(data: data, encoding: .utf8) else {
             throw PoolFileError(path: full, problem: "cannot be read as UTF-8 text")

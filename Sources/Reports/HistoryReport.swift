@@ -34,9 +34,10 @@ public struct HistoryReport: Sendable {
         let keys = try bottle.map { [$0.id] } ?? history.drinkBottles()
         let days: [BridgeEvent.DayEvent]
         if keys.count > 1 || bottle != nil {
+            let shared = SharedRuleInputs(configuration: configuration, history: history)
             days = try keys.flatMap { key in
                 let row = try history.bottleState(id: key)
-                let goal = BottleView.settings(of: row ?? BottleRecord(id: key), configuration: configuration, history: history).goalML
+                let goal = BottleView.settings(of: row ?? BottleRecord(id: key), configuration: configuration, shared: shared).goalML
                 return try history.dayTotals(timeZone: timeZone, from: from, bottle: key).map {
                     BridgeEvent.DayEvent(date: $0.date.description, totalML: $0.totalML, drinks: $0.drinks, goalML: goal, bottle: key)
                 }

@@ -57,16 +57,21 @@ public struct StatusReport: Sendable {
     /// for `bottle` (nil: the most recently seen).
     public static func make(history: DrinkHistory, configuration: Configuration, at instant: WallInstant,
                             clock: ClockTrust? = nil, bottle chosen: BottleRecord? = nil) throws -> StatusReport {
-        let bottle = try chosen ?? history.bottles().max { ($0.lastSeen ?? .epoch) < ($1.lastSeen ?? .epoch) }
-        let view = try BottleView.resolve(bottle, configuration: configuration, history: history, at: instant)
-        return try make(view, history: history, configuration: configuration, at: instant, clock: clock)
+        try make(in: BottleViews(configuration: configuration, history: history), at: instant, clock: clock, bottle: chosen)
     }
 
-    /// The report of a bottle already resolved (`BottleView.resolve`, with its state).
-    public static func make(_ view: BottleView, history: DrinkHistory, configuration: Configuration, at instant: WallInstant,
+    /// The report of `bottle` (nil: the most recently seen) among `views`, read for this request.
+    static func make(in views: BottleViews, at instant: WallInstant, clock: ClockTrust?, bottle chosen: BottleRecord?) throws -> StatusReport {
+        let bottle = chosen ?? views.bottles.max { ($0.lastSeen ?? .epoch) < ($1.lastSeen ?? .epoch) }
+        return try make(try views.resolve(bottle, at: instant), in: views, at: instant, clock: clock)
+    }
+
+    /// The report of a bottle already resolved among `views` (`BottleViews.resolve`, with its state).
+    public static func make(_ view: BottleView, in views: BottleViews, at instant: WallInstant,
                             clock: ClockTrust? = nil) throws -> StatusReport {
-        let view = view.status == nil ? try BottleView.resolve(view.bottle, configuration: configuration, history: history, at: instant) : view
+        let view = view.status == nil ? try views.resolve(view.bottle, at: instant) : view
         guard let status = view.status else { preconditionFailure("BottleView.resolve always gives the state") }
+        let history = views.history, configuration = views.configuration
         let bottle = view.bottle
         return StatusReport(at: instant, bottleName: bottle?.name, bottleID: bottle?.id, lastSync: bottle?.lastSync,
                             battery: bottle?.state?.batteryPercent, bottleLevelML: bottle?.state?.bottleLevelML,
@@ -76,7 +81,7 @@ public struct StatusReport: Sendable {
                             remindersToday: status.remindersSentToday, remindersTodayText: status.remindersTodayText,
                             dailyLimit: status.dailyLimit, pending: status.pendingCount, rules: view.rules,
                             clock: clock, bottleClockOffset: bottle?.clockOffset,
-                            pendingCommands: try pendingCommands(history: history, bottle: bottle?.id),
+                            pendingCommands: view.pendingCommands.map(BridgeEvent.CommandEvent.init),
                             timeZone: configuration.timeZone, owner: view.owner,
                             quarantined: try bottle.map { try history.quarantined(bottle: $0.id).count } ?? 0,
                             refusal: bottle?.refusal)
@@ -88,14 +93,10 @@ public struct StatusReport: Sendable {
     /// "most recently seen" could answer the other bridge's bottle alone.
     public static func makeEach(history: DrinkHistory, configuration: Configuration, at instant: WallInstant,
                                 clock: ClockTrust? = nil) throws -> [StatusReport] {
-        let known = try history.bottles().sorted { ($0.lastSeen ?? .epoch, $0.id) > ($1.lastSeen ?? .epoch, $1.id) }
-        guard !known.isEmpty else { return [try make(history: history, configuration: configuration, at: instant, clock: clock)] }
-        return try known.map { try make(history: history, configuration: configuration, at: instant, clock: clock, bottle: $0) }
-    }
-
-    private static func pendingCommands(history: DrinkHistory, bottle: String?) throws -> [BridgeEvent.CommandEvent] {
-        guard let bottle else { return [] }
-        return try history.commands(bottle: bottle, statuses: [.pending, .sending]).map(BridgeEvent.CommandEvent.init)
+        let views = try BottleViews(configuration: configuration, history: history)
+        let known = views.bottles.sorted { ($0.lastSeen ?? .epoch, $0.id) > ($1.lastSeen ?? .epoch, $1.id) }
+        guard !known.isEmpty else { return [try make(in: views, at: instant, clock: clock, bottle: nil)] }
+        return try known.map { try make(in: views, at: instant, clock: clock, bottle: $0) }
     }
 
     public func textLines() -> [String] {

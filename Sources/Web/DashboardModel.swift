@@ -70,13 +70,14 @@ struct DashboardModel: Sendable {
         let timeZone = configuration.timeZone
         let wall = LocalClock(timeZone: timeZone).wallClockUncached(at: now)
         let history = context.history
-        let known = try history.bottles()
-        let resolved: [BottleRecord?] = known.isEmpty ? [nil] : known
-        let views = try resolved.map { try BottleView.resolve($0, configuration: configuration, history: history, at: now) }
+        // The bottles, their waiting commands and what their settings share: read once for the page.
+        let all = try BottleViews(configuration: configuration, history: history)
+        let known = all.bottles
+        let views = try all.resolveEach(at: now)
         // The household's panel is the most recently seen bottle's, as `status` and /api/v1/status.
         func lastSeen(_ view: BottleView) -> WallInstant { view.bottle?.lastSeen ?? .epoch }
         let recent = views.max { lastSeen($0) < lastSeen($1) } ?? views[0]
-        let status = try StatusReport.make(recent, history: history, configuration: configuration, at: now)
+        let status = try StatusReport.make(recent, in: all, at: now)
         let bottles = known.sorted { ($0.name ?? $0.id, $0.id) < ($1.name ?? $1.id, $1.id) }
         let first = wall.day - (chartDays - 1)
         let dayStart = wall.day.interval(in: timeZone).start
@@ -86,7 +87,6 @@ struct DashboardModel: Sendable {
         // bottle in SQL lets SQLite walk the bottle's whole key index instead).
         let dayEnd = wall.day.interval(in: timeZone).end
         let todays = Dictionary(grouping: try history.storedDrinks(from: dayStart, to: dayEnd).filter { $0.amountML > 0 }, by: \.bottle)
-        let pending = Dictionary(grouping: try history.commands(statuses: [.pending, .sending]), by: \.bottle)
         let quarantined = try history.quarantinedCounts()
         let panels = try keys.map { bottle -> BottlePanel in
             let view = views.first { $0.id == bottle?.id } ?? recent
@@ -108,7 +108,7 @@ struct DashboardModel: Sendable {
                 lastSync: bottle?.lastSync, unsynced: bottle?.state?.unsyncedCount,
                 drinks: bottle.map { todays[$0.id] ?? [] } ?? todays.values.flatMap { $0 }.sorted { $0.timestamp < $1.timestamp },
                 days: days,
-                pending: bottle.map { pending[$0.id] ?? [] } ?? [],
+                pending: view.pendingCommands,
                 goalStreak: streak(days, goal: hydration.goalML),
                 quarantined: bottle.map { quarantined[$0.id] ?? 0 } ?? 0,
                 refusal: bottle?.refusal,
@@ -117,7 +117,7 @@ struct DashboardModel: Sendable {
         return DashboardModel(now: now, today: wall.day, minuteOfDay: wall.minuteOfDay, timeZone: timeZone,
                               language: context.language(configuration), status: status,
                               hydration: configuration.hydrationSettings(), panels: panels,
-                              version: try PageVersion.make(context, configuration: configuration, at: now),
+                              version: try PageVersion.make(context, configuration: configuration, at: now, views: all),
                               undoable: configuration[Setting.householdKey] == nil)
     }
 

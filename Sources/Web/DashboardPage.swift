@@ -58,7 +58,7 @@ enum DashboardPage {
             // whose members keep a delete for good once they have it (docs/household.md).
             for panel in model.panels {
                 guard let command = panel.pending.first(where: { $0.id == id }),
-                      case .deleteDrink(let record, let timestamp)? = BottleAction(kind: command.command, argument: command.argument)
+                      case .deleteDrink(let record, let timestamp)? = command.action
                 else { continue }
                 let amount = panel.drinks.first { $0.recordID == record && $0.timestamp == timestamp }.map { "\($0.amountML) ml" } ?? "–"
                 var html = open + escape(words.deleted(amount, formats.clock(Double(timestamp))))
@@ -139,7 +139,7 @@ enum DashboardPage {
         html += pending(panel, words: words, formats: formats)
         // The goal; one waiting for the bottle is what the field shows.
         if panel.id != nil {
-            let waiting = BottleView.pendingGoal(in: panel.pending)
+            let waiting = panel.view.pendingGoalML
             html += "<form class=\"goal\" method=\"post\" action=\"/actions/goal\">\(bottleField)<label>\(escape(words.goal)) "
                 + "<input type=\"number\" name=\"goal_ml\" min=\"\(BottleGoal.rangeML.lowerBound)\" max=\"\(BottleGoal.rangeML.upperBound)\" step=\"\(BottleGoal.stepML)\" value=\"\(waiting ?? panel.goalML)\" required></label> "
                 + "<button type=\"submit\">\(escape(words.save))</button></form>\n"
@@ -196,7 +196,7 @@ enum DashboardPage {
         html += "<ul class=\"pending\">"
         for command in panel.pending {
             var text: String
-            switch BottleAction(kind: command.command, argument: command.argument) {
+            switch command.action {
             case .setGoal(let goal)?: text = words.goalCommand(goal)
             case .deleteDrink(let record, let timestamp)?:
                 // Today's drinks by their time; an older one by its date too.

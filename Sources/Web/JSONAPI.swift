@@ -44,8 +44,9 @@ enum JSONAPI {
         // One read through the timestamp index for every bottle (a query per bottle lets SQLite
         // walk that bottle's whole key index instead).
         let byBottle = bottles == [nil] ? [:] : try context.history.dayTotalsByBottle(timeZone: timeZone, days: span)
+        let shared = SharedRuleInputs(configuration: configuration, history: context.history)
         for bottle in bottles {
-            let goal = BottleView.settings(of: bottle, configuration: configuration, history: context.history).goalML
+            let goal = BottleView.settings(of: bottle, configuration: configuration, shared: shared).goalML
             let totals = try bottle.map { byBottle[$0.id] ?? [] } ?? context.history.dayTotals(timeZone: timeZone, days: span)
             for total in totals {
                 events.append(BridgeEvent.day(.init(date: total.date.description, totalML: total.totalML, drinks: total.drinks,

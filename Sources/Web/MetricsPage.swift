@@ -22,18 +22,19 @@ enum MetricsPage {
         let now = context.clock.now
         let timeZone = configuration.timeZone
         let registry = PrometheusCollectorRegistry()
-        let bottles = try history.bottles()
+        // The bottles, their waiting commands and what their settings share: read once per scrape.
+        let views = try BottleViews(configuration: configuration, history: history)
+        let bottles = views.bottles
         let stored = try drinkCounts.counts(history: history, bottles: Set(bottles.map(\.id)))
         // Every bottle's day in one read through the timestamp index (a per-bottle query lets
         // SQLite walk the bottle's whole key index instead).
         let wall = LocalClock(timeZone: timeZone).wallClockUncached(at: now)
         let today = try history.dayTotalsByBottle(timeZone: timeZone, days: wall.day...wall.day)
-        let pending = Dictionary(grouping: try history.commands(statuses: [.pending, .sending]), by: \.bottle)
         let quarantined = try history.quarantinedCounts()
         for bottle in bottles {
             let labels = [("bottle", bottle.serial ?? bottle.id)]
             // The bottle's own settings where it has them, else the global ones.
-            let hydration = BottleView.settings(of: bottle, configuration: configuration, history: history).hydration
+            let hydration = views.settings(of: bottle).hydration
             let pace = Pace(minuteOfDay: wall.minuteOfDay, dayTotalML: today[bottle.id]?.first?.totalML ?? 0, settings: hydration)
             gauge(registry, "today", "liters", "Intake of the local day so far, litres", labels).set(liters(pace.dayTotalML))
             gauge(registry, "goal", "liters", "Daily goal (the bottle's effective setting), litres", labels).set(liters(pace.goalML))
@@ -58,7 +59,7 @@ enum MetricsPage {
                 gauge(registry, "last_sync_timestamp", "seconds", "Time of the last complete sync, Unix seconds", labels).set(lastSync.secondsSince1970)
             }
             gauge(registry, "pending_commands", "", "Bottle commands waiting for its next connection", labels)
-                .set(Int64(pending[bottle.id]?.count ?? 0))
+                .set(Int64(views.pending[bottle.id]?.count ?? 0))
             gauge(registry, "quarantined", "records", "Records the bottle sent that cannot be drinks, waiting in the quarantine", labels)
                 .set(Int64(quarantined[bottle.id] ?? 0))
             gauge(registry, "stuck", "", "1 while the same chunk was refused at 3 or more connections in a row", labels)

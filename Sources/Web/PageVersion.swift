@@ -6,6 +6,7 @@
 
 import Foundation
 import History
+import Reminding
 import Settings
 import Timekeeping
 
@@ -15,7 +16,9 @@ enum PageVersion {
     /// pages never use up the server's 128 (WebServer.connectionCap).
     static let retryMilliseconds = 10_000
 
-    static func make(_ context: WebContext, configuration: Configuration, at now: WallInstant) throws -> String {
+    /// The version at `now`; `views`: the bottles and waiting commands the page was drawn from,
+    /// when it was (`GET /events` reads them here).
+    static func make(_ context: WebContext, configuration: Configuration, at now: WallInstant, views: BottleViews? = nil) throws -> String {
         let history = context.history
         let timeZone = configuration.timeZone
         let wall = LocalClock(timeZone: timeZone).wallClockUncached(at: now)
@@ -25,10 +28,13 @@ enum PageVersion {
         for drink in try history.storedDrinks(from: day.start, to: day.end) {
             digest.add("\(drink.bottle) \(drink.recordID) \(drink.deleted)")
         }
-        for command in try history.commands(statuses: [.pending, .sending]) {
+        // By id, as the history lists them, so that the page and `/events` digest the same.
+        let commands = try views.map { $0.pending.values.flatMap { $0 }.sorted { $0.id < $1.id } }
+            ?? history.commands(statuses: [.pending, .sending])
+        for command in commands {
             digest.add("\(command.id) \(command.status.rawValue)")
         }
-        for bottle in try history.bottles() {
+        for bottle in try views?.bottles ?? history.bottles() {
             digest.add("\(bottle.id) \(bottle.lastSync ?? .epoch) \(bottle.lastSeen ?? .epoch) \(bottle.state?.receivedAt ?? .epoch) \(bottle.goalML ?? 0)")
         }
         // Secrets (the web token, the household key) are left out: anyone who can open the page

@@ -139,49 +139,14 @@ import Testing
         #expect(findings.isEmpty, "axe-core \(version), \(state): \(findings.joined(separator: "\n"))")
     }
 
-    /// `body` with a headless Chromium driven by chromedriver, and the fixture's server's port.
-    /// The session is quit whatever `body` does; then chromedriver and everything it started are
-    /// killed (BrowserProcesses), and no Chromium of the test may be left running.
+    /// `body` with a headless Chromium driven by chromedriver (HeadlessBrowser: the session quit
+    /// on every path, everything chromedriver started killed, nothing of it left running), and
+    /// the fixture's server's port.
     private func withBrowser(_ fixture: WebFixture, _ body: @Sendable (WebDriver, Int) async throws -> Void) async throws {
-        for program in [WebDriver.chromedriver, WebDriver.chromium] {
-            try #require(FileManager.default.isExecutableFile(atPath: program),
-                         "\(program) is missing: scripts/install-deps.sh installs chromium and chromium-driver")
-        }
         let profile = fixture.folder.appendingPathComponent("chromium").path
-        var failure: (any Error)?
-        do {
-            try await fixture.withServer { port in
-                let driverPort = try WebDriver.freePort()
-                let driver = try ChildProcess.spawn(WebDriver.chromedriver, ["--port=\(driverPort)"])
-                // Whatever happens below (a failed start, a thrown check, a session whose quit
-                // was lost), nothing chromedriver started outlives the test.
-                defer { BrowserProcesses.kill(driver) }
-                // chromedriver answers /status once it listens (bounded: 10 s at most).
-                var ready = false
-                for _ in 0..<100 where !ready {
-                    ready = (try? await RawHTTP.send(port: driverPort, "GET", "/status"))?.status == 200
-                    if !ready { try await Task.sleep(for: .milliseconds(100)) }
-                }
-                try #require(ready, "chromedriver did not start")
-                let browser = try await WebDriver.start(port: driverPort, profile: profile)
-                var thrown: (any Error)?
-                do {
-                    try await body(browser, port)
-                } catch {
-                    thrown = error
-                }
-                // Every path quits the session before the browser's processes are killed.
-                await browser.quit()
-                if let thrown { throw thrown }
-            }
-        } catch {
-            failure = error
+        try await fixture.withServer { port in
+            try await HeadlessBrowser.with(profile: profile) { browser in try await body(browser, port) }
         }
-        // Killed processes take a moment to go: wait for it, then say which are left, if any.
-        _ = try? await waitUntil(.seconds(10), "the browser's processes to end") { BrowserProcesses.survivors(profile: profile).isEmpty }
-        let left = BrowserProcesses.survivors(profile: profile)
-        #expect(left.isEmpty, "processes of the browser test outlived it:\n\(left.map(\.description).joined(separator: "\n"))")
-        if let failure { throw failure }
     }
 
     private func use(_ browser: WebDriver, port: Int, fixture: WebFixture, record: UInt32, axe: String) async throws {

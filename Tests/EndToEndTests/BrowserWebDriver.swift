@@ -17,14 +17,15 @@ struct WebDriver: Sendable {
     let port: Int
     let session: String
 
-    /// A new headless browser session on a chromedriver listening on `port`.
-    static func start(port: Int, profile: String) async throws -> WebDriver {
+    /// A new headless browser session on a chromedriver listening on `port`; `arguments`:
+    /// Chromium's beyond these defaults (a window size).
+    static func start(port: Int, profile: String, arguments: [String] = []) async throws -> WebDriver {
         let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
             "browserName": "chrome",
             "goog:chromeOptions": [
                 "binary": chromium,
                 "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-                         "--force-device-scale-factor=1", "--no-first-run", "--user-data-dir=\(profile)", "--lang=en-GB"],
+                         "--force-device-scale-factor=1", "--no-first-run", "--user-data-dir=\(profile)", "--lang=en-GB"] + arguments,
             ],
             "goog:loggingPrefs": ["browser": "ALL"],
         ]]]

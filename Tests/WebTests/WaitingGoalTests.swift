@@ -39,9 +39,10 @@ import Testing
         }
         // `status`, from the same resolved view.
         let bottle = try #require(try fixture.history.bottles().first { $0.id == WebFixture.ana })
-        let view = try BottleView.resolve(bottle, configuration: fixture.configuration, history: fixture.history, at: WebFixture.now)
+        let views = try BottleViews(configuration: fixture.configuration, history: fixture.history)
+        let view = try views.resolve(bottle, at: WebFixture.now)
         #expect(view.goalML == 2000 && view.pendingGoalML == 1800 && view.waitingGoalML == 1800 && view.shownGoalML == 1800)
-        let report = try StatusReport.make(view, history: fixture.history, configuration: fixture.configuration, at: WebFixture.now)
+        let report = try StatusReport.make(view, in: views, at: WebFixture.now)
         let today = try #require(report.textLines().first { $0.hasPrefix("Today:") })
         #expect(today == "Today: 750 ml of 1800 ml (41%) · the bottle takes this goal at its next sync (2000 ml until then)", "\(today)")
         #expect(report.jsonLine().contains("\"pending_goal_ml\":1800"))

@@ -10,8 +10,6 @@ import Locking
 import ProcessSupport
 
 enum DevicePage {
-    static let chromedriver = "/usr/bin/chromedriver", chromium = "/usr/bin/chromium"
-
     /// The text of the page, through every shadow root (Home Assistant's frontend is web components).
     static let deepText = """
         const walk = (node) => { let text = ''; \
@@ -21,81 +19,42 @@ enum DevicePage {
         """
 
     /// Opens the device page of `entity`'s device, waits until it shows `expected` (entity names),
-    /// and returns its text; writes a PNG to `path` when given.
+    /// and returns its text; writes a PNG to `path` when given. The browser is a `HeadlessBrowser`:
+    /// its session quit and every process of it ended whatever happens here.
     @discardableResult
     static func open(_ home: HomeAssistant, entity: String, expecting expected: [String], screenshot path: String?,
                      folder: URL) async throws -> String {
-        guard let listener = LoopbackListener() else { throw HomeAssistantFailure(description: "no port") }
-        let port = listener.port
-        close(listener.descriptor)
-        let log = folder.appendingPathComponent("chromedriver.log")
-        let driver = try ChildProcess.spawn(chromedriver, ["--port=\(port)", "--log-path=\(log.path)"])
-        defer { driver.killNow() }
-        let problem = Locked(TextBox())
-        do {
-            try await waitUntil(.seconds(20), "chromedriver") {
-                do {
-                    _ = try await call(port, "GET", "/status", nil)
-                    return true
-                } catch {
-                    problem.withLock { $0.value = "\(error)" }
-                    return false
+        let profile = folder.appendingPathComponent("chromium").path
+        let log = folder.appendingPathComponent("chromedriver.log").path
+        return try await HeadlessBrowser.with(profile: profile, arguments: ["--window-size=1280,1400"], driverLog: log) { browser in
+            let device = try await home.template("{{ device_id('\(entity)') }}").trimmingCharacters(in: .whitespacesAndNewlines)
+            let code = try await home.authorizationCode()
+            let state = Data(#"{"hassUrl":"\#(home.base)","clientId":"\#(home.clientID)"}"#.utf8).base64EncodedString()
+                .addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            try await browser.go("\(home.base)/config/devices/device/\(device)?auth_callback=1&code=\(code)&state=\(state)")
+            let text = Locked(TextBox())
+            func screenshot(_ path: String) async throws {
+                guard let base64 = try await WebDriver.call(port: browser.port, "GET", "/session/\(browser.session)/screenshot", nil) as? String,
+                      let png = Data(base64Encoded: base64) else {
+                    throw HomeAssistantFailure(description: "no screenshot")
                 }
+                try png.write(to: URL(fileURLWithPath: path))
             }
-        } catch {
-            throw HomeAssistantFailure(description: "\(error): \(problem.withLock { $0.value }); \((try? String(contentsOf: log, encoding: .utf8))?.suffix(800) ?? "")")
-        }
-        let session = try await call(port, "POST", "/session", ["capabilities": ["alwaysMatch": [
-            "browserName": "chrome",
-            "goog:chromeOptions": ["binary": chromium, "args": [
-                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-                "--force-device-scale-factor=1", "--no-first-run", "--lang=en-GB", "--window-size=1280,1400",
-                "--user-data-dir=\(folder.appendingPathComponent("chromium").path)",
-            ]],
-        ]]])
-        guard let id = (session as? [String: Any])?["sessionId"] as? String else {
-            throw HomeAssistantFailure(description: "no WebDriver session: \(session)")
-        }
-        defer { Task { _ = try? await call(port, "DELETE", "/session/\(id)", nil) } }
-
-        let device = try await home.template("{{ device_id('\(entity)') }}").trimmingCharacters(in: .whitespacesAndNewlines)
-        let code = try await home.authorizationCode()
-        let state = Data(#"{"hassUrl":"\#(home.base)","clientId":"\#(home.clientID)"}"#.utf8).base64EncodedString()
-            .addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-        _ = try await call(port, "POST", "/session/\(id)/url",
-                           ["url": "\(home.base)/config/devices/device/\(device)?auth_callback=1&code=\(code)&state=\(state)"])
-        let text = Locked(TextBox())
-        func screenshot(_ path: String) async throws {
-            guard let base64 = try await call(port, "GET", "/session/\(id)/screenshot", nil) as? String,
-                  let png = Data(base64Encoded: base64) else {
-                throw HomeAssistantFailure(description: "no screenshot")
+            do {
+                try await waitUntil(.seconds(60), "the device page to show \(expected)") {
+                    let shown = try await browser.script(deepText) as? String ?? ""
+                    text.withLock { $0.value = shown }
+                    return expected.allSatisfy { shown.contains($0) }
+                }
+            } catch {
+                let location = try? await browser.script("return location.href")
+                if let path { try? await screenshot(path + ".failed.png") }
+                throw HomeAssistantFailure(description: "\(error); at \(location ?? "?") it shows: \(text.withLock { $0.value.prefix(800) })")
             }
-            try png.write(to: URL(fileURLWithPath: path))
+            if let path { try await screenshot(path) }
+            return text.withLock { $0.value }
         }
-        do {
-            try await waitUntil(.seconds(60), "the device page to show \(expected)") {
-                let shown = try await call(port, "POST", "/session/\(id)/execute/sync", ["script": deepText, "args": []]) as? String ?? ""
-                text.withLock { $0.value = shown }
-                return expected.allSatisfy { shown.contains($0) }
-            }
-        } catch {
-            let location = try? await call(port, "POST", "/session/\(id)/execute/sync", ["script": "return location.href", "args": []])
-            if let path { try? await screenshot(path + ".failed.png") }
-            throw HomeAssistantFailure(description: "\(error); at \(location ?? "?") it shows: \(text.withLock { $0.value.prefix(800) })")
-        }
-        if let path { try await screenshot(path) }
-        return text.withLock { $0.value }
     }
 
     struct TextBox { var value = "" }
-
-    /// One WebDriver call: its `value`.
-    static func call(_ port: Int, _ method: String, _ path: String, _ body: [String: Any]?) async throws -> Any {
-        let text = try body.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }
-        let reply = try await RawHTTP.send(port: port, method, path, headers: text == nil ? [] : [("Content-Type", "application/json")], body: text)
-        guard reply.status == 200 else {
-            throw HomeAssistantFailure(description: "WebDriver \(method) \(path): \(reply.status) \(reply.body.prefix(400))")
-        }
-        return reply.jsonObject["value"] ?? NSNull()
-    }
 }

@@ -1,0 +1,26 @@
+// What every bottle's reminder settings take from outside the configuration: the schedules
+// `aquavate-bridge schedule add` stored in the history, and the lines of the `messages.pool` file.
+// Neither is a bottle's own setting (`bottle.<ID>.<key>` cannot name them), so a request that shows
+// several bottles (the page, `/metrics`, `status`) reads them once, not once per bottle.
+
+import Foundation
+import History
+import Settings
+
+public struct SharedRuleInputs: Sendable {
+    /// The stored schedule tables, ordered by id (`StoredSchedules`).
+    public let storedSchedules: [[String: String]]
+    /// The pool file's messages, or why they could not be used; nil when no pool file is set.
+    let userPool: Result<[String], PoolFileError>?
+
+    /// Reads the stored schedules from `history` and the pool file `configuration` names.
+    public init(configuration: Configuration, history: DrinkHistory) {
+        self.init(configuration: configuration, storedSchedules: StoredSchedules.tables(in: history))
+    }
+
+    /// With the stored schedules already known (replay keeps its own); reads the pool file.
+    public init(configuration: Configuration, storedSchedules: [[String: String]]) {
+        self.storedSchedules = storedSchedules
+        userPool = configuration[Setting.messagesPool].map { path in Result { () throws(PoolFileError) in try configuration.readPool(path) } }
+    }
+}
