@@ -180,7 +180,7 @@ let package = Package(
         .testTarget(name: "TimekeepingTests", dependencies: ["Timekeeping", "Locking"]),
         .testTarget(name: "ProcessSupportTests", dependencies: ["ProcessSupport"]),
         .testTarget(name: "AquavateProtocolTests", dependencies: ["AquavateProtocol", "BusTestSupport"]),
-        .testTarget(name: "AquavateCaptureTests", dependencies: ["AquavateCapture", "AquavateProtocol", "BusTestSupport"]),
+        .testTarget(name: "AquavateCaptureTests", dependencies: ["AquavateCapture", "AquavateProtocol", "Timekeeping", "BusTestSupport"]),
         .testTarget(name: "HistoryTests", dependencies: ["History", "AquavateProtocol", "Timekeeping"]),
         // Test helpers shared by the targets that run tools: private dbus-daemons, a mosquitto broker,
         // scratch folders, the built binary, values and log lines recorded from other threads.
@@ -207,8 +207,8 @@ let package = Package(
         .target(name: "TestFixtures", dependencies: ["AquavateProtocol", "History", "Ingest", "Reports", "Settings", "Locking", "Timekeeping", "Web", .product(name: "Logging", package: "swift-log")],
                 path: "Tests/TestFixtures"),
         // One unit-test target per module of the daemon's side (docs/architecture.md): in-process, no bus.
-        .testTarget(name: "IngestTests", dependencies: ["Ingest", "BottleSession", "Reports", "Settings", "History", "AquavateProtocol", "Locking", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Settings", "History", "TestFixtures", "BusTestSupport"]),
+        .testTarget(name: "IngestTests", dependencies: ["Ingest", "BottleSession", "Reports", "Settings", "History", "AquavateProtocol", "Locking", "Timekeeping", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports", "Settings", "History", "Timekeeping", "TestFixtures", "BusTestSupport"]),
         .testTarget(name: "HostClockTests", dependencies: ["HostClock", "Reports", "Settings", "History", "BottleSession", "AquavateProtocol"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "BlueZ", "Reminding", "Reminders", "Reports", "Settings", "Sinks", "History", "AquavateProtocol", "Locking", "Timekeeping",
                                                         "BusTestSupport", "CLink", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
@@ -216,7 +216,7 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "Reminders"]),
         .testTarget(name: "RemindingTests", dependencies: ["Reminding", "Settings", "History", "Reminders", "Timekeeping"]),
-        .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "Sinks", "MQTT", "Settings", "History", "Reminders", "BusTestSupport",
+        .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "Sinks", "MQTT", "Settings", "History", "Reminders", "Timekeeping", "BusTestSupport",
                                                           .product(name: "Logging", package: "swift-log")]),
         // `doctor`'s checks, in process on private buses and fake sysfs trees, and the built binary's `doctor`.
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "Household", "HostClock", "History", "Settings", "DBus", "BusTestSupport",

@@ -24,7 +24,7 @@ enum DayTotalsBenchmark {
                 batch.removeAll()
             }
         }
-        _ = try? history.store(batch, bottle: "BENCH", at: 1_800_000_000)
+        _ = try? history.store(batch, bottle: "BENCH", at: WallInstant(secondsSince1970: 1_800_000_000))
         let zone = TimeZone(identifier: "Europe/Madrid")!
         var best = Double.infinity
         var days = 0

@@ -9,7 +9,7 @@ import Timekeeping
 
 public enum CaptureTimeBounds {
     /// 2100-01-01T00:00:00Z, the first time a capture may not hold.
-    public static let end: WallInstant = 4_102_444_800
+    public static let end: WallInstant = WallInstant(secondsSince1970: 4_102_444_800)
 
     /// Why `time` (UTC seconds since 1970, as a capture's line holds it) cannot be a capture time,
     /// or nil when it can.

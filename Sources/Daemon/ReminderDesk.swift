@@ -488,7 +488,7 @@ public actor ReminderDesk {
         guard let hub, hub.publishesState else { return }
         let status = seat.runner.status(at: instant)
         let bottle = seat.key.flatMap { try? history.bottleState(id: $0) }
-            ?? (try? history.bottles())?.max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
+            ?? (try? history.bottles())?.max { ($0.lastSeen ?? .epoch) < ($1.lastSeen ?? .epoch) }
         let key = seat.key ?? bottle?.id
         let dayStart = LocalDay(containing: instant, timeZone: timeZone).interval(in: timeZone).start
         let lastDrink = (try? history.storedDrinks(bottle: key, from: dayStart, includeDeleted: false))?.last { $0.isIntake }

@@ -32,19 +32,21 @@ public final class HouseholdClaims: Sendable {
     static let settle: Duration = .milliseconds(600)
     /// A held claim that was never released counts this long (a sync lasts well under a minute;
     /// a bridge that died is void at once through its last will).
-    static let expiry = 180.0
+    static let expiry: Duration = .seconds(180)
     /// A want that neither became a hold nor was released counts this long.
-    static let wantLifetime = 10.0
+    static let wantLifetime: Duration = .seconds(10)
     /// What a bridge withheld is delivered at a hand-over when it is this recent: the last will
     /// of a bridge that died comes within 1.5 × its 30 s keep-alive.
-    static let handOverWindow = 120.0
+    static let handOverWindow: Duration = .seconds(120)
     /// How long a reminder another bridge delivered is remembered (ids do not repeat within a day).
-    static let deliveredMemory = 86_400.0
+    static let deliveredMemory: Duration = .seconds(86_400)
     /// A reminder due within this long after a change in who reminds for its bottle (a last
     /// will, a new syncer, a bridge starting or ceasing to run its reminders) waits until the
     /// change is that old, then is judged again: by then every bridge has heard the change, and
     /// two bridges never both judge with different views (each deciding it reminds).
-    static let handOverSettle = 5.0
+    static let handOverSettle: Duration = .seconds(5)
+    /// Before anything was heard: where a time is compared with the last one, "never".
+    static let never = WallInstant(secondsSince1970: -.infinity)
     /// Bounds on what the broker feeds (members only, but a member's bug must not grow this
     /// bridge without end): bottles, bridges per bottle or household, deliveries per bottle.
     static let maximumBottles = 256
@@ -58,7 +60,7 @@ public final class HouseholdClaims: Sendable {
 
     struct Entry: Sendable, Equatable {
         var claim: HouseholdLink.Claim
-        var heardAt: Double
+        var heardAt: WallInstant
     }
 
     /// A reminder this bridge's engine decided while another bridge reminded.
@@ -67,8 +69,8 @@ public final class HouseholdClaims: Sendable {
         var address: String?
         var id: String
         var kind: String
-        var time: Double
-        var at: Double
+        var time: WallInstant
+        var at: WallInstant
         var deliver: @Sendable () -> Void
     }
 
@@ -79,21 +81,21 @@ public final class HouseholdClaims: Sendable {
         /// bottle topic id → the bridge that last synced it, and when (the time its message
         /// carries, else when it was heard): a bottle may have one under its address and one
         /// under its serial, and the later sync counts, whatever order the broker replays them in.
-        var syncers: [String: (bridge: String, at: Double)] = [:]
+        var syncers: [String: (bridge: String, at: WallInstant)] = [:]
         /// address topic id → the bottle's serial (as a bridge that read it told).
         var serials: [String: String] = [:]
         /// bottle topic id → the bridges that run its reminders.
         var reminding: [String: Set<String>] = [:]
         /// bottle topic id → reminder id → when another bridge's delivery was heard, and the
         /// notification's time (an id comes back the next day: that is another reminder).
-        var deliveredElsewhere: [String: [String: (heardAt: Double, time: Double)]] = [:]
+        var deliveredElsewhere: [String: [String: (heardAt: WallInstant, time: WallInstant)]] = [:]
         var withheld: [Withheld] = []
         /// address topic id → the bottle topic id this bridge's claim went to.
         var claimedAs: [String: String] = [:]
         /// When who reminds last changed: for any bottle (a bridge came or went), and per bottle
         /// topic id (its syncer, the bridges that run its reminders).
-        var aliveChangedAt: [String: Double] = [:]
-        var changedAt: [String: Double] = [:]
+        var aliveChangedAt: [String: WallInstant] = [:]
+        var changedAt: [String: WallInstant] = [:]
     }
 
     public let me: String
@@ -106,14 +108,14 @@ public final class HouseholdClaims: Sendable {
 
     /// Keeps a delivery another bridge made (the history's `household_delivered`), so that a
     /// restarted bridge never repeats it either.
-    private let remember: @Sendable (HouseholdLink.Delivered, _ heardAt: Double) -> Void
+    private let remember: @Sendable (HouseholdLink.Delivered, _ heardAt: WallInstant) -> Void
 
     /// - Parameters:
     ///   - remembered: deliveries of other bridges heard before this process started (within `deliveredMemory`).
     ///   - remember: called with each delivery of another bridge as it is heard.
     init(link: HouseholdLink, clock: any WallClock, logger: Logger, localSerial: @escaping @Sendable (String) -> String? = { _ in nil },
-         remembered: [(bottle: String, id: String, time: Double, heardAt: Double)] = [],
-         remember: @escaping @Sendable (HouseholdLink.Delivered, _ heardAt: Double) -> Void = { _, _ in }) {
+         remembered: [(bottle: String, id: String, time: WallInstant, heardAt: WallInstant)] = [],
+         remember: @escaping @Sendable (HouseholdLink.Delivered, _ heardAt: WallInstant) -> Void = { _, _ in }) {
         self.me = link.bridgeID
         self.link = link
         self.clock = clock
@@ -128,7 +130,7 @@ public final class HouseholdClaims: Sendable {
     }
 
     /// Keeps at most `limit` entries of `map`, those with the largest `rank` (the most recent).
-    static func cap<Value>(_ map: inout [String: Value], _ limit: Int, rank: ((key: String, value: Value)) -> Double) {
+    static func cap<Value, Rank: Comparable>(_ map: inout [String: Value], _ limit: Int, rank: ((key: String, value: Value)) -> Rank) {
         guard map.count > limit else { return }
         for (key, _) in map.sorted(by: { rank($0) < rank($1) }).prefix(map.count - limit) {
             map.removeValue(forKey: key)
@@ -141,7 +143,7 @@ public final class HouseholdClaims: Sendable {
     /// What the household said (HouseholdReplication hands every claim, presence, syncer,
     /// mapping and delivery here).
     func heard(_ received: HouseholdLink.Received) {
-        let now = clock.now.secondsSince1970
+        let now = clock.now
         let newSyncer: String? = state.withLock { state in
             var newSyncer: String?
             switch received {
@@ -162,7 +164,7 @@ public final class HouseholdClaims: Sendable {
                         let live = entries.filter { now - $0.value.heardAt < Self.expiry }
                         return live.isEmpty ? nil : live
                     }
-                    Self.cap(&state.claims, Self.maximumBottles) { $0.value.values.map(\.heardAt).max() ?? 0 }
+                    Self.cap(&state.claims, Self.maximumBottles) { $0.value.values.map(\.heardAt).max() ?? Self.never }
                 }
             case let .syncer(bottle, bridge, time):
                 // The later sync counts, also on one topic: a message heard after a newer one
@@ -180,14 +182,14 @@ public final class HouseholdClaims: Sendable {
                 if runs != (state.reminding[bottle]?.contains(bridge) ?? false) { state.changedAt[bottle] = now }
                 if runs { state.reminding[bottle, default: []].insert(bridge) } else { state.reminding[bottle]?.remove(bridge) }
                 if state.reminding[bottle]?.isEmpty == true { state.reminding.removeValue(forKey: bottle) }
-                Self.cap(&state.reminding, Self.maximumBottles) { Double($0.value.count) }
+                Self.cap(&state.reminding, Self.maximumBottles) { $0.value.count }
             case let .delivered(delivered):
                 guard delivered.from != me else { break }
                 let bottle = Self.topicID(delivered.bottle)
                 state.deliveredElsewhere[bottle, default: [:]][delivered.id] = (now, delivered.time)
                 state.deliveredElsewhere[bottle] = state.deliveredElsewhere[bottle]?.filter { now - $0.value.heardAt < Self.deliveredMemory }
                 Self.cap(&state.deliveredElsewhere[bottle, default: [:]], Self.maximumDeliveries) { $0.value.heardAt }
-                Self.cap(&state.deliveredElsewhere, Self.maximumBottles) { $0.value.values.map(\.heardAt).max() ?? 0 }
+                Self.cap(&state.deliveredElsewhere, Self.maximumBottles) { $0.value.values.map(\.heardAt).max() ?? Self.never }
                 state.withheld.removeAll { Self.topicID($0.bottle) == bottle && $0.id == delivered.id }
             case .drink, .hello, .ping:
                 break
@@ -212,7 +214,7 @@ public final class HouseholdClaims: Sendable {
     private func settleThenHandOver() {
         handOver()
         Task { [self] in
-            try? await clock.sleep(for: Self.handOverSettle)
+            try? await clock.sleep(for: Self.handOverSettle.inSeconds)
             handOver()
         }
     }
@@ -263,7 +265,7 @@ public final class HouseholdClaims: Sendable {
         guard synced else { return }
         if let serial { tellSerial(serial, of: address) }
         // Known here at once (the broker's echo comes later): this bridge reminds from now on.
-        let now = clock.now.secondsSince1970
+        let now = clock.now
         state.withLock { $0.syncers[bottle] = (me, now) }
         try? link.synced(bottle, at: now)
     }
@@ -312,18 +314,18 @@ public final class HouseholdClaims: Sendable {
     /// Whether this bridge reminds for bottle `key` by the hand-over rule (not as its syncer)
     /// while who reminds changed within `handOverSettle` before `now`: its syncer, the bridges
     /// that run its reminders, or whether one of them is alive.
-    private static func settling(key: String, address: String?, me: String, now: Double, in state: State) -> Bool {
+    private static func settling(key: String, address: String?, me: String, now: WallInstant, in state: State) -> Bool {
         let ids = topicIDs(key: key, address: address, in: state)
         let syncer = lastSyncer(of: ids, in: state)
         if syncer == me { return false }
         let bridges = Set(ids.flatMap { state.reminding[$0] ?? [] }).union(syncer.map { [$0] } ?? [])
-        let changed = (ids.compactMap { state.changedAt[$0] } + bridges.compactMap { state.aliveChangedAt[$0] }).max() ?? -.infinity
+        let changed = (ids.compactMap { state.changedAt[$0] } + bridges.compactMap { state.aliveChangedAt[$0] }).max() ?? never
         return now - changed < handOverSettle
     }
 
     /// Whether a reminder of bottle `key` would be judged now, not held for a hand-over to settle (tests).
     func settled(bottle key: String, address: String?) -> Bool {
-        let now = clock.now.secondsSince1970
+        let now = clock.now
         return state.withLock { !Self.settling(key: key, address: address, me: me, now: now, in: $0) }
     }
 
@@ -370,14 +372,14 @@ public final class HouseholdClaims: Sendable {
     /// bottle `key` is delivered now. Never one another bridge delivered; by this bridge only
     /// when it reminds (then the household is told); else withheld, and `later` delivers it if
     /// this bridge takes over within `handOverWindow` and nobody delivered it meanwhile.
-    public func shouldDeliver(bottle key: String, address: String?, id: String, kind: String, time: Double,
+    public func shouldDeliver(bottle key: String, address: String?, id: String, kind: String, time: WallInstant,
                               later: @escaping @Sendable () -> Void) -> Bool {
-        let now = clock.now.secondsSince1970
+        let now = clock.now
         let bottle = Self.topicID(key)
         enum Verdict { case repeated, deliver, withhold(to: String) }
         let verdict: Verdict = state.withLock { state in
             if let heard = state.deliveredElsewhere[bottle]?[id], now - heard.heardAt < Self.deliveredMemory,
-               abs(time - heard.time) < Self.deliveredMemory / 2 { return .repeated }
+               (time - heard.time) < Self.deliveredMemory / 2, (heard.time - time) < Self.deliveredMemory / 2 { return .repeated }
             let reminder = Self.reminder(key: key, address: address, me: me, in: state)
             if reminder == me, !Self.settling(key: key, address: address, me: me, now: now, in: state) { return .deliver }
             state.withheld.removeAll { now - $0.at > Self.handOverWindow }
@@ -405,7 +407,7 @@ public final class HouseholdClaims: Sendable {
     /// Another bridge went offline, synced, or joined: what this bridge withheld for a bottle it
     /// now reminds for is delivered, if recent and delivered by nobody.
     private func handOver() {
-        let now = clock.now.secondsSince1970
+        let now = clock.now
         let due: [Withheld] = state.withLock { state in
             let snapshot = state
             // One pass: each withheld reminder is judged once (the rule reads the syncers and
@@ -446,12 +448,12 @@ public final class HouseholdClaims: Sendable {
     }
 
     private func decision(bottles: [String], mine: HouseholdLink.Claim?) -> Outcome {
-        let now = clock.now.secondsSince1970
+        let now = clock.now
         return state.withLock { state in
             // Each bridge's latest claim on any of the bottle's keys.
             var merged: [String: Entry] = [:]
             for bottle in bottles {
-                for (bridge, entry) in state.claims[bottle] ?? [:] where (merged[bridge]?.heardAt ?? -.infinity) <= entry.heardAt {
+                for (bridge, entry) in state.claims[bottle] ?? [:] where (merged[bridge]?.heardAt ?? Self.never) <= entry.heardAt {
                     merged[bridge] = entry
                 }
             }
@@ -462,7 +464,7 @@ public final class HouseholdClaims: Sendable {
     /// The rule: another alive bridge's fresh hold wins; then, between wants, the strongest RSSI
     /// (the smaller bridge id on a tie); a bridge whose last will came is not counted.
     static func decide(claims: [String: Entry], alive: [String: Bool], me: String, mine: HouseholdLink.Claim?,
-                       now: Double) -> Outcome {
+                       now: WallInstant) -> Outcome {
         let others = claims.filter { bridge, entry in
             guard bridge != me, alive[bridge] != false else { return false }
             let lifetime = entry.claim.phase == .hold ? expiry : wantLifetime

@@ -6,6 +6,7 @@
 
 import AquavateProtocol
 import MQTT
+import Timekeeping
 
 struct HouseholdDrinkMessage: WireMessage, Decodable, Equatable {
     var bottle: String
@@ -34,7 +35,7 @@ struct HouseholdDrinkMessage: WireMessage, Decodable, Equatable {
         typeRaw = Int(drink.typeRaw)
         flagsRaw = Int(drink.flagsRaw)
         deleted = drink.deleted
-        changedAt = drink.changedAt.map { String($0) }
+        changedAt = drink.changedAt.map { String($0.secondsSince1970) }
     }
 
     init(from decoder: any Decoder) throws {
@@ -58,7 +59,7 @@ struct HouseholdDrinkMessage: WireMessage, Decodable, Equatable {
               let timestamp = UInt32(exactly: timestamp), Int16(exactly: amountML) != nil,
               Int16(exactly: bottleLevelML) != nil, let typeRaw = UInt8(exactly: typeRaw),
               let flagsRaw = UInt8(exactly: flagsRaw) else { return nil }
-        let changed = changedAt.flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil }
+        let changed = changedAt.flatMap(Double.init).flatMap { $0.isFinite ? WallInstant(secondsSince1970: $0) : nil }
         return HouseholdLink.Drink(Drink(bottle: bottle, recordID: recordID, timestamp: timestamp, amountML: amountML,
                                          bottleLevelML: bottleLevelML, typeRaw: typeRaw, flagsRaw: flagsRaw, deleted: deleted),
                                    origin: origin, changedAt: changed)

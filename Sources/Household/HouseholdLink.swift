@@ -54,9 +54,9 @@ public final class HouseholdLink: Sendable {
         public var origin: String
         /// When the origin stored or deleted it (its clock): a member's hello says the latest it
         /// has, and the origin answers with only what changed after (nil from an older bridge).
-        public var changedAt: Double?
+        public var changedAt: WallInstant?
 
-        public init(_ drink: AquavateProtocol.Drink, origin: String, changedAt: Double? = nil) {
+        public init(_ drink: AquavateProtocol.Drink, origin: String, changedAt: WallInstant? = nil) {
             self.drink = drink
             self.origin = origin
             self.changedAt = changedAt
@@ -83,11 +83,11 @@ public final class HouseholdLink: Sendable {
         /// The notification's id (`hydration-7`, …).
         public var id: String
         public var kind: String
-        public var time: Double
+        public var time: WallInstant
         /// The bridge that delivered it.
         public var from: String
 
-        public init(bottle: String, id: String, kind: String, time: Double, from: String) {
+        public init(bottle: String, id: String, kind: String, time: WallInstant, from: String) {
             self.bottle = bottle
             self.id = id
             self.kind = kind
@@ -104,7 +104,7 @@ public final class HouseholdLink: Sendable {
         /// latest change of that member's drinks it holds (a member it does not name gets all
         /// again). `stored`: the broker's retained copy, heard at subscription (its bridge was
         /// subscribed before this connection).
-        case hello(from: String, epoch: String?, have: [String: Double], stored: Bool)
+        case hello(from: String, epoch: String?, have: [String: WallInstant], stored: Bool)
         /// The serial (`key`) of the bottle whose address has topic id `address`.
         case bottleKey(address: String, key: String)
         /// A bridge runs (or no longer runs) the reminders of a bottle (its topic id).
@@ -115,11 +115,11 @@ public final class HouseholdLink: Sendable {
         case alive(bridge: String, Bool)
         /// A bridge's claim on a bottle (nil: released). `stored`: the broker's retained copy,
         /// heard at subscription, not just now. `sentAt`: when its bridge signed it (its clock).
-        case claim(bottle: String, bridge: String, Claim?, stored: Bool, sentAt: Double)
+        case claim(bottle: String, bridge: String, Claim?, stored: Bool, sentAt: WallInstant)
         /// The bridge that last synced a bottle, and when (its clock; nil from an older bridge
         /// that did not say): retained messages replayed at a reconnection come in any order, so
         /// the latest is chosen by this time, not by the order heard.
-        case syncer(bottle: String, bridge: String, time: Double?)
+        case syncer(bottle: String, bridge: String, time: WallInstant?)
         /// `doctor` asks who is there.
         case ping(from: String)
     }
@@ -196,13 +196,13 @@ public final class HouseholdLink: Sendable {
                 // The stamp reserved with this connection's will, one before it: `online` then
                 // the will (if it comes) are in order, and both older than the next connection's.
                 let sequence = stamps.withLock { $0.online } ?? 0
-                let stamp = HouseholdStamp(sender: own, boot: boot, sequence: sequence, time: clock.now.secondsSince1970)
+                let stamp = HouseholdStamp(sender: own, boot: boot, sequence: sequence, time: clock.now)
                 let online = HouseholdSeal.seal(topic: aliveTopic, body: Array("online".utf8), stamp: stamp, key: key)
                 do { try client.publish(.init(topic: aliveTopic, payload: online, retain: true)) } catch { logger.debug("\(error)") }
                 connected(client.sessionPresent)
             },
             message: { _, message in
-                guard let inbound = Self.admit(message, base: base, key: key, own: own, now: clock.now.secondsSince1970, marks: marks, drops: drops) else { return }
+                guard let inbound = Self.admit(message, base: base, key: key, own: own, now: clock.now, marks: marks, drops: drops) else { return }
                 switch HouseholdRoutes.route(inbound) {
                 case let .deliver(heard): received(heard)
                 case let .drop(reason): drops.drop(reason, topic: message.topic)
@@ -218,7 +218,7 @@ public final class HouseholdLink: Sendable {
                     stamps.next += 2
                     return stamps.next - 1
                 }
-                let stamp = HouseholdStamp(sender: own, boot: boot, sequence: sequence, time: clock.now.secondsSince1970)
+                let stamp = HouseholdStamp(sender: own, boot: boot, sequence: sequence, time: clock.now)
                 return .init(topic: aliveTopic, payload: HouseholdSeal.seal(topic: aliveTopic, body: Array("offline".utf8), stamp: stamp, key: key),
                              retain: true)
             })
@@ -228,7 +228,7 @@ public final class HouseholdLink: Sendable {
     /// A message that may be believed, ready for its topic's handler; nil when it is not (it
     /// is counted in `drops` by reason) or is the same message again, or its topic is not one
     /// of the household's.
-    static func admit(_ message: MosquittoClient.Message, base: String, key: HouseholdKey, own: String, now: Double,
+    static func admit(_ message: MosquittoClient.Message, base: String, key: HouseholdKey, own: String, now: WallInstant,
                       marks: Locked<[String: HouseholdStamp]>, drops: HouseholdDrops) -> HouseholdInbound? {
         guard message.topic.hasPrefix(base + "/") else { return nil }
         let opened: (stamp: HouseholdStamp, body: [UInt8])
@@ -273,7 +273,7 @@ public final class HouseholdLink: Sendable {
             defer { stamps.next += 1 }
             return stamps.next
         }
-        let stamp = HouseholdStamp(sender: bridgeID, boot: boot, sequence: sequence, time: clock.now.secondsSince1970)
+        let stamp = HouseholdStamp(sender: bridgeID, boot: boot, sequence: sequence, time: clock.now)
         return .init(topic: topic, payload: HouseholdSeal.seal(topic: topic, body: Array(body.utf8), stamp: stamp, key: key), qos: qos, retain: retain)
     }
 
@@ -296,7 +296,7 @@ public final class HouseholdLink: Sendable {
     }
 
     /// Says this bridge synced `bottle` (its topic id) last, at `time` (its clock).
-    public func synced(_ bottle: String, at time: Double) throws(SinkDeliveryError) {
+    public func synced(_ bottle: String, at time: WallInstant) throws(SinkDeliveryError) {
         let text = HouseholdSyncerMessage(bridge: bridgeID, time: time).text
         do {
             try client.publish(sealed("\(base)/syncer/\(bottle)", text, retain: true))
@@ -307,7 +307,7 @@ public final class HouseholdLink: Sendable {
 
     /// A syncer message's bridge and time: `{"bridge","time"}`, or an older bridge's plain
     /// bridge id (no time); an empty one (cleared) is `("", nil)`; nil when it is neither.
-    static func syncer(from payload: [UInt8]) -> (bridge: String, time: Double?)? {
+    static func syncer(from payload: [UInt8]) -> (bridge: String, time: WallInstant?)? {
         if payload.first == UInt8(ascii: "{") {
             guard let (bridge, time) = HouseholdSyncerMessage.read(payload) else { return nil }
             return (bridge, time)
@@ -319,7 +319,7 @@ public final class HouseholdLink: Sendable {
 
     /// What this bridge is, for `doctor` (HouseholdProbe): its clock, this process's instance
     /// (two bridges with one `bridge.id` answer with two), and whether its clock is synchronised.
-    public func pong(time: Double, instance: String, synchronised: Bool) throws(SinkDeliveryError) {
+    public func pong(time: WallInstant, instance: String, synchronised: Bool) throws(SinkDeliveryError) {
         let text = HouseholdPongMessage(time: time, instance: instance, synchronised: synchronised).text
         do {
             try client.publish(sealed("\(base)/pong/\(bridgeID)", text, qos: 0))
@@ -347,7 +347,7 @@ public final class HouseholdLink: Sendable {
     /// Asks the other bridges for what this one lacks, once for this `epoch` (QoS 1, retained:
     /// a bridge that connects later hears it too): `have` is, per member, the latest change of
     /// its drinks this bridge holds.
-    public func hello(epoch: String, have: [String: Double] = [:]) throws(SinkDeliveryError) {
+    public func hello(epoch: String, have: [String: WallInstant] = [:]) throws(SinkDeliveryError) {
         try publish(helloTopic, HouseholdHelloMessage(epoch: epoch, have: have).text, retain: true)
     }
 

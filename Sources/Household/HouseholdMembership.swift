@@ -25,10 +25,10 @@ public enum HouseholdMembership {
     /// A start of this bridge, larger than every earlier one: the saved count plus one, or the
     /// clock's seconds when larger (a history made anew does not start again at 1, which the
     /// household would take for replays).
-    public static func nextBoot(_ history: DrinkHistory, now: Double) throws -> UInt64 {
+    public static func nextBoot(_ history: DrinkHistory, now: WallInstant) throws -> UInt64 {
         let saved = HouseholdSenderState.read(try history.engineState(named: senderState))
-        let boot = max(saved + 1, UInt64(max(now, 0)))
-        try history.saveEngineState(named: senderState, json: HouseholdSenderState(boot: boot).text, at: WallInstant(secondsSince1970: now))
+        let boot = max(saved + 1, UInt64(max(now.secondsSince1970, 0)))
+        try history.saveEngineState(named: senderState, json: HouseholdSenderState(boot: boot).text, at: now)
         return boot
     }
 
@@ -43,7 +43,7 @@ public enum HouseholdMembership {
         return HouseholdDropReason.allCases.map { ($0.rawValue, drops[$0] ?? 0) }
     }
 
-    static func saveDrops(_ counts: [HouseholdDropReason: Int], history: DrinkHistory, at now: Double) throws {
-        try history.saveEngineState(named: dropsState, json: HouseholdDropsState(counts).text, at: WallInstant(secondsSince1970: now), durability: .normal)
+    static func saveDrops(_ counts: [HouseholdDropReason: Int], history: DrinkHistory, at now: WallInstant) throws {
+        try history.saveEngineState(named: dropsState, json: HouseholdDropsState(counts).text, at: now, durability: .normal)
     }
 }

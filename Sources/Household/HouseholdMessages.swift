@@ -6,6 +6,7 @@
 // file, HouseholdDrinkMessage.)
 
 import MQTT
+import Timekeeping
 
 /// `claim/<bottle>/<bridge>`, retained: `{"phase":"want"|"hold","rssi":-67}`; empty when released.
 struct HouseholdClaimMessage: WireMessage, Decodable, Equatable {
@@ -30,12 +31,12 @@ struct HouseholdSyncerMessage: WireMessage, Decodable, Equatable {
     var bridge: String
     var time: String
 
-    init(bridge: String, time: Double) {
+    init(bridge: String, time: WallInstant) {
         self.bridge = bridge
-        self.time = String(time)
+        self.time = String(time.secondsSince1970)
     }
 
-    static func read(_ payload: [UInt8]) -> (bridge: String, time: Double)? {
+    static func read(_ payload: [UInt8]) -> (bridge: String, time: WallInstant)? {
         guard let message = WireJSON.read(Self.self, from: payload), MQTTTopics.isValidID(message.bridge),
               let time = HouseholdTime.read(message.time) else { return nil }
         return (message.bridge, time)
@@ -49,14 +50,14 @@ struct HouseholdPongMessage: WireMessage, Decodable, Equatable {
     var instance: String
     var synchronised: Bool
 
-    init(time: Double, instance: String, synchronised: Bool) {
-        self.time = String(time)
+    init(time: WallInstant, instance: String, synchronised: Bool) {
+        self.time = String(time.secondsSince1970)
         self.instance = instance
         self.synchronised = synchronised
     }
 
     /// The answering bridge's clock, or nil when the time is not a number.
-    var clock: Double? { Double(time) }
+    var clock: WallInstant? { Double(time).map(WallInstant.init(secondsSince1970:)) }
 }
 
 /// `hello/<bridge>`, retained: `{"epoch":"e1a2","have":{"kitchen":"1764000200.5"}}`. Read
@@ -70,9 +71,9 @@ struct HouseholdHelloMessage: WireMessage, Decodable, Equatable {
     /// The most members a hello names (a household is a handful of rooms).
     static let maximumHave = 64
 
-    init(epoch: String, have: [String: Double]) {
+    init(epoch: String, have: [String: WallInstant]) {
         self.epoch = epoch
-        self.have = have.filter { MQTTTopics.isValidID($0.key) && $0.value.isFinite }.mapValues { String($0) }
+        self.have = have.filter { MQTTTopics.isValidID($0.key) && $0.value.secondsSince1970.isFinite }.mapValues { String($0.secondsSince1970) }
     }
 
     init(from decoder: any Decoder) throws {
@@ -88,11 +89,11 @@ struct HouseholdHelloMessage: WireMessage, Decodable, Equatable {
     }
 
     /// The hello in `payload` (not JSON at all: no epoch, nothing had).
-    static func read(_ payload: [UInt8]) -> (epoch: String?, have: [String: Double]) {
+    static func read(_ payload: [UInt8]) -> (epoch: String?, have: [String: WallInstant]) {
         guard let message = WireJSON.read(Self.self, from: payload) else { return (nil, [:]) }
-        var have: [String: Double] = [:]
+        var have: [String: WallInstant] = [:]
         for (bridge, text) in message.have where have.count < maximumHave && MQTTTopics.isValidID(bridge) {
-            if let time = Double(text), time.isFinite { have[bridge] = time }
+            if let time = Double(text), time.isFinite { have[bridge] = WallInstant(secondsSince1970: time) }
         }
         return (message.epoch.flatMap { MQTTTopics.isValidID($0) ? $0 : nil }, have)
     }
@@ -112,7 +113,7 @@ struct HouseholdDeliveredMessage: WireMessage, Decodable, Equatable {
         bottle = delivered.bottle
         id = delivered.id
         kind = delivered.kind
-        time = String(delivered.time)
+        time = String(delivered.time.secondsSince1970)
     }
 
     /// The delivery; nil when a field is missing or not plausible.
@@ -127,8 +128,8 @@ struct HouseholdDeliveredMessage: WireMessage, Decodable, Equatable {
 
 /// A time as the household writes it: a positive, finite `Double` in text.
 enum HouseholdTime {
-    static func read(_ text: String) -> Double? {
+    static func read(_ text: String) -> WallInstant? {
         guard let time = Double(text), time.isFinite, time > 0 else { return nil }
-        return time
+        return WallInstant(secondsSince1970: time)
     }
 }

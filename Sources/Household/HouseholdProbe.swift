@@ -28,7 +28,7 @@ public enum HouseholdProbe {
         let base = "\(topicPrefix)/household"
         let probe = "doctor-\(UInt32.random(in: 0...UInt32.max))"
         let answers = Locked<[Answer]>([])
-        let asked = Locked<Double?>(nil)
+        let asked = Locked<WallInstant?>(nil)
         let quiet = Logger(label: "household-probe") { _ in SwiftLogNoOpLogHandler() }
         let client: MosquittoClient
         do {
@@ -37,10 +37,10 @@ public enum HouseholdProbe {
                 handlers: .init(
                     connected: { client in
                         try? client.subscribe("\(base)/pong/+", qos: 0)
-                        asked.withLock { $0 = clock.now.secondsSince1970 }
+                        asked.withLock { $0 = clock.now }
                         let topic = "\(base)/ping/\(probe)"
                         // A new probe id each time: its boot needs only to be a number.
-                        let stamp = HouseholdStamp(sender: probe, boot: 1, sequence: 0, time: clock.now.secondsSince1970)
+                        let stamp = HouseholdStamp(sender: probe, boot: 1, sequence: 0, time: clock.now)
                         _ = try? client.publish(.init(topic: topic, payload: HouseholdSeal.seal(topic: topic, body: Array("{}".utf8), stamp: stamp, key: key),
                                                       qos: 0))
                     },
@@ -51,10 +51,12 @@ public enum HouseholdProbe {
                               opened.stamp.sender == bridge, let pong = WireJSON.read(HouseholdPongMessage.self, from: opened.body),
                               let time = pong.clock else { return }
                         let instance = pong.instance, synchronised = pong.synchronised
-                        let now = clock.now.secondsSince1970
+                        let roundTrip = clock.now - sentAt
+                        // Its clock against this one's at the middle of the round trip.
+                        let offset = time - (sentAt + roundTrip / 2)
                         answers.withLock {
-                            $0.append(Answer(bridge: bridge, clockOffset: time - (sentAt + now) / 2, instance: instance,
-                                             synchronised: synchronised, roundTrip: now - sentAt))
+                            $0.append(Answer(bridge: bridge, clockOffset: offset.inSeconds, instance: instance,
+                                             synchronised: synchronised, roundTrip: roundTrip.inSeconds))
                         }
                     }),
                 logger: quiet)

@@ -39,7 +39,9 @@ public actor HouseholdReplication: Service {
     static let stateName = "household-outbox"
     /// What is republished after a restart: whatever was published in the last 5 minutes may
     /// not have been acknowledged before the bridge stopped (receivers store it once anyway).
-    static let restartMargin = 300.0
+    static let restartMargin: Duration = .seconds(300)
+    /// Before every drink: the mark of a bridge that published nothing yet, or of a hello that names no time.
+    static let beforeEverything = WallInstant(secondsSince1970: -.infinity)
 
     public nonisolated let bridgeID: String
     private let history: DrinkHistory
@@ -52,26 +54,26 @@ public actor HouseholdReplication: Service {
     private nonisolated let link: HouseholdLink
     /// The claims on bottles and who reminds (fed from the same link).
     public nonisolated let claims: HouseholdClaims
-    private var publishedUpTo: Double
+    private var publishedUpTo: WallInstant
     /// This bridge's last hello (nil: its history never said one).
     private var epoch: String?
     /// bridge → the epoch of its hello this bridge answered (at most `maximumMembers`).
     private var answered: [String: String]
     /// bridge → when this bridge last answered its hello (this process), and a hello heard
     /// within the interval after it, answered when the interval ends.
-    private var lastAnswer: [String: Double] = [:]
-    private var pendingHellos: [String: (epoch: String?, have: Double?)] = [:]
+    private var lastAnswer: [String: WallInstant] = [:]
+    private var pendingHellos: [String: (epoch: String?, have: WallInstant?)] = [:]
     /// member → the latest change of its drinks stored here (its clock, from the drinks it
     /// sent): what this bridge's hello says it has. A member whose drink could not be stored
     /// has none for the rest of the process, so that a hello asks it for everything.
-    private var heardUpTo: [String: Double]
+    private var heardUpTo: [String: WallInstant]
     private var heardUnreliably: Set<String> = []
     /// A member's hello is answered at most this often: a burst of them (a broker's restart has
     /// every member say hello at once) is answered once. Short, because an answer sends only what
     /// the member lacks, and a member back from a broker's restart lacks what was in flight: at
     /// 600 s, a restart within 10 minutes of the last answer left it without those drinks for
     /// the rest of the 10 minutes.
-    static let helloInterval = 10.0
+    static let helloInterval: Duration = .seconds(10)
     /// The members whose hellos are kept track of; beyond it the oldest are forgotten.
     static let maximumMembers = 64
     /// The drop tally last saved (saved again at a kick when it changed).
@@ -108,7 +110,7 @@ public actor HouseholdReplication: Service {
         self.savedDrops = savedDrops
         let boot: UInt64
         do {
-            boot = try HouseholdMembership.nextBoot(history, now: clock.now.secondsSince1970)
+            boot = try HouseholdMembership.nextBoot(history, now: clock.now)
         } catch {
             throw .mqttSetupFailed("the household link needs this start counted in the history: \(error)")
         }
@@ -118,25 +120,26 @@ public actor HouseholdReplication: Service {
                                  connected: { inbox.yield(.connected(sessionPresent: $0)) },
                                  received: { inbox.yield(.received($0)) })
         let memory = HouseholdClaims.deliveredMemory
-        let remembered = ((try? history.householdDeliveries(since: WallInstant(secondsSince1970: clock.now.secondsSince1970 - memory))) ?? []).map { (bottle: $0.bottle, id: $0.id, time: $0.time.secondsSince1970, heardAt: $0.heardAt.secondsSince1970) }
+        let remembered = ((try? history.householdDeliveries(since: clock.now - memory)) ?? []).map { (bottle: $0.bottle, id: $0.id, time: $0.time, heardAt: $0.heardAt) }
         claims = HouseholdClaims(link: link, clock: clock, logger: logger, localSerial: { address in
             // The key the history uses once the serial was read.
             guard let key = try? history.bottleKey(forAddress: address), key != address.uppercased() else { return nil }
             return key
         }, remembered: remembered, remember: { delivered, heardAt in
             do {
-                try history.recordHouseholdDelivery(.init(bottle: delivered.bottle, id: delivered.id, kind: delivered.kind, time: WallInstant(secondsSince1970: delivered.time),
-                                                          origin: delivered.from, heardAt: WallInstant(secondsSince1970: heardAt)),
-                                                    forgetBefore: WallInstant(secondsSince1970: heardAt - memory))
+                try history.recordHouseholdDelivery(.init(bottle: delivered.bottle, id: delivered.id, kind: delivered.kind, time: delivered.time,
+                                                          origin: delivered.from, heardAt: heardAt),
+                                                    forgetBefore: heardAt - memory)
             } catch {
                 logger.warning("MQTT household: could not keep \(delivered.id) delivered by \(delivered.from): \(error)")
             }
         })
         let saved = HouseholdReplicationState.read((try? history.engineState(named: Self.stateName)) ?? nil)
-        publishedUpTo = saved.publishedUpTo.map { $0 - Self.restartMargin } ?? -.infinity
+        // The saved state's times are seconds (its JSON as it always was): instants from here on.
+        publishedUpTo = saved.publishedUpTo.map { WallInstant(secondsSince1970: $0) - Self.restartMargin } ?? Self.beforeEverything
         epoch = saved.epoch
         answered = saved.answered
-        heardUpTo = saved.heardUpTo
+        heardUpTo = saved.heardUpTo.mapValues(WallInstant.init(secondsSince1970:))
     }
 
     /// Test hook: the link breaks as in a crash (the broker publishes its last will).
@@ -194,7 +197,7 @@ public actor HouseholdReplication: Service {
             }
             let bottles = ((try? history.bottles()) ?? []).filter { $0.address != nil }.map { (key: $0.id, address: $0.address) }
             claims.connected(bottles: bottles, lostEverything: !sessionPresent)
-            let fromTheStart = !publishedUpTo.isFinite
+            let fromTheStart = !publishedUpTo.secondsSince1970.isFinite
             allSentSinceConnect = publishOutbox() && fromTheStart
             saveState()
         case .received(.hello(let from, let epoch, let have, let stored)):
@@ -205,7 +208,7 @@ public actor HouseholdReplication: Service {
                 saveState()
                 return
             }
-            if let last = lastAnswer[from], clock.now.secondsSince1970 - last < Self.helloInterval {
+            if let last = lastAnswer[from], clock.now - last < Self.helloInterval {
                 // Answered a moment ago: once more when the interval ends, not now.
                 link.drops.drop(.flooding, topic: "hello/\(from)")
                 pendingHellos[from] = (epoch, have[bridgeID])
@@ -215,7 +218,7 @@ public actor HouseholdReplication: Service {
         case .received(.drink(let drink)):
             store(drink)
         case .received(.ping):
-            try? link.pong(time: clock.now.secondsSince1970, instance: instance, synchronised: clockSync.read() == .synchronised)
+            try? link.pong(time: clock.now, instance: instance, synchronised: clockSync.read() == .synchronised)
         case .received(let other):
             claims.heard(other)
         }
@@ -224,9 +227,9 @@ public actor HouseholdReplication: Service {
     /// Publishes the drinks of this bridge that `from` lacks again, for its hello: those changed
     /// after the latest it `has` (less `restartMargin`: what was in flight when it lost its
     /// session), or all when it did not say.
-    private func answer(hello from: String, epoch: String?, has: Double?) {
-        let since = has.map { $0 - Self.restartMargin } ?? -.infinity
-        let what = since.isFinite ? "the drinks it lacks (changed since \(ISO8601Text.format(WallInstant(secondsSince1970: since))))" : "all of this bridge's drinks"
+    private func answer(hello from: String, epoch: String?, has: WallInstant?) {
+        let since = has.map { $0 - Self.restartMargin } ?? Self.beforeEverything
+        let what = since.secondsSince1970.isFinite ? "the drinks it lacks (changed since \(ISO8601Text.format(since)))" : "all of this bridge's drinks"
         logger.info("MQTT household: \(from) said hello (epoch \(epoch ?? "none")); publishing \(what) again")
         publishedUpTo = min(publishedUpTo, since)
         // Answered only once everything went (else the next hello heard, the retained one
@@ -234,7 +237,7 @@ public actor HouseholdReplication: Service {
         let complete = publishOutbox()
         if complete, let epoch { remember(epoch, of: from) }
         if complete { allSentSinceConnect = true }
-        lastAnswer[from] = clock.now.secondsSince1970
+        lastAnswer[from] = clock.now
         if lastAnswer.count > Self.maximumMembers {
             for (bridge, _) in lastAnswer.sorted(by: { $0.value < $1.value }).prefix(lastAnswer.count - Self.maximumMembers) {
                 lastAnswer.removeValue(forKey: bridge)
@@ -245,7 +248,7 @@ public actor HouseholdReplication: Service {
 
     /// The hellos heard within their bridge's interval, answered once it has passed.
     private func answerPendingHellos() {
-        for (from, pending) in pendingHellos where clock.now.secondsSince1970 - (lastAnswer[from] ?? -.infinity) >= Self.helloInterval {
+        for (from, pending) in pendingHellos where clock.now - (lastAnswer[from] ?? Self.beforeEverything) >= Self.helloInterval {
             pendingHellos.removeValue(forKey: from)
             if let epoch = pending.epoch, answered[from] == epoch { continue }
             answer(hello: from, epoch: pending.epoch, has: pending.have)
@@ -265,7 +268,7 @@ public actor HouseholdReplication: Service {
         let now = link.drops.snapshot
         guard now != savedDrops else { return }
         do {
-            try HouseholdMembership.saveDrops(now, history: history, at: clock.now.secondsSince1970)
+            try HouseholdMembership.saveDrops(now, history: history, at: clock.now)
             savedDrops = now
         } catch {
             logger.warning("MQTT household: could not save the count of dropped messages: \(error)")
@@ -275,14 +278,14 @@ public actor HouseholdReplication: Service {
     /// The record a received drink stands for, and why it cannot be a drink (nil when it can).
     /// Another bridge checked it against its bottle, but the broker is a network: a drink only
     /// counts when a bottle could have recorded it (the bounds of a chunk's records).
-    static func record(of drink: HouseholdLink.Drink, now: Double) -> (record: DrinkRecord, problem: String?) {
+    static func record(of drink: HouseholdLink.Drink, now: WallInstant) -> (record: DrinkRecord, problem: String?) {
         // A deleted drink is a tombstone: its record carries the deleted bit, whatever its flags said.
         let record = drink.deleted ? drink.record.withFlags(drink.flagsRaw | DrinkRecordFlags.deleted.rawValue) : drink.record
-        return (record, RecordBounds(now: now).problem(with: record))
+        return (record, RecordBounds(now: now.secondsSince1970).problem(with: record))
     }
 
     private func store(_ drink: HouseholdLink.Drink) {
-        let (record, problem) = Self.record(of: drink, now: clock.now.secondsSince1970)
+        let (record, problem) = Self.record(of: drink, now: clock.now)
         if let problem {
             logger.warning("MQTT household: ignored a drink of \(drink.bottle) from \(drink.origin): \(problem)")
             return
@@ -295,7 +298,7 @@ public actor HouseholdReplication: Service {
             }
             if let changedAt = drink.changedAt, !heardUnreliably.contains(drink.origin),
                heardUpTo[drink.origin] != nil || heardUpTo.count < Self.maximumMembers {
-                heardUpTo[drink.origin] = max(heardUpTo[drink.origin] ?? -.infinity, changedAt)
+                heardUpTo[drink.origin] = max(heardUpTo[drink.origin] ?? Self.beforeEverything, changedAt)
                 saveState()
             }
         } catch {
@@ -309,10 +312,10 @@ public actor HouseholdReplication: Service {
     @discardableResult
     private func publishOutbox() -> Bool {
         guard link.isConnected else { return false }
-        let batch: [(drink: StoredDrink, changedAt: Double)]
+        let batch: [(drink: StoredDrink, changedAt: WallInstant)]
         do {
-            batch = try history.localDrinksChanged(since: WallInstant(secondsSince1970: publishedUpTo), limit: Int.max)
-                .map { ($0.drink, $0.changedAt.secondsSince1970) }
+            batch = try history.localDrinksChanged(since: publishedUpTo, limit: Int.max)
+                .map { ($0.drink, $0.changedAt) }
         } catch {
             logger.warning("MQTT household: could not read the drinks to publish: \(error)")
             return false
@@ -335,7 +338,8 @@ public actor HouseholdReplication: Service {
 
     /// Saves the mark, this bridge's epoch and the epochs it answered.
     private func saveState() {
-        let saved = HouseholdReplicationState(publishedUpTo: publishedUpTo, epoch: epoch, answered: answered, heardUpTo: heardUpTo)
+        let saved = HouseholdReplicationState(publishedUpTo: publishedUpTo.secondsSince1970, epoch: epoch, answered: answered,
+                                              heardUpTo: heardUpTo.mapValues(\.secondsSince1970))
         do {
             try history.saveEngineState(named: Self.stateName, json: saved.text, at: clock.now)
         } catch {

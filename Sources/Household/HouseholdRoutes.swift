@@ -4,6 +4,7 @@
 // then hands it to its topic's handler here, which says what it is or why it is dropped.
 
 import MQTT
+import Timekeeping
 
 /// A household topic, its levels after `<prefix>/household/` read.
 struct HouseholdTopic: Equatable {
@@ -56,7 +57,7 @@ struct HouseholdInbound {
     /// This bridge.
     var own: String
     /// This bridge's clock, now.
-    var now: Double
+    var now: WallInstant
 
     var text: String { String(decoding: body, as: UTF8.self) }
 }
@@ -84,7 +85,7 @@ enum HouseholdRoutes {
     }
 
     /// A ping farther than this from this bridge's clock is not answered (a recorded one sent again).
-    static let pingWindow = 60.0
+    static let pingWindow: Duration = .seconds(60)
 
     /// Every claim, this bridge's own included: the decision counts them all.
     static func claim(_ message: HouseholdInbound) -> HouseholdRouting {
@@ -123,7 +124,8 @@ enum HouseholdRoutes {
     }
 
     static func ping(_ sender: String, _ message: HouseholdInbound) -> HouseholdRouting {
-        guard abs(message.stamp.time - message.now) <= pingWindow else { return .drop(.stale) }
+        let apart = message.stamp.time - message.now
+        guard apart <= pingWindow, .zero - apart <= pingWindow else { return .drop(.stale) }
         return .deliver(.ping(from: sender))
     }
 

@@ -16,16 +16,17 @@ import Crypto
 import Foundation
 import MQTT
 import Settings
+import Timekeeping
 
 public struct HouseholdStamp: Sendable, Equatable, Comparable {
     /// The member that signed (its `bridge.id`; `doctor`'s probe id for a ping).
     public var sender: String
     public var boot: UInt64
     public var sequence: UInt64
-    /// The sender's wall clock when it signed, Unix seconds.
-    public var time: Double
+    /// The sender's wall clock when it signed (written to the millisecond).
+    public var time: WallInstant
 
-    public init(sender: String, boot: UInt64, sequence: UInt64, time: Double) {
+    public init(sender: String, boot: UInt64, sequence: UInt64, time: WallInstant) {
         self.sender = sender
         self.boot = boot
         self.sequence = sequence
@@ -87,11 +88,12 @@ public enum HouseholdSeal {
         // Compared in constant time (swift-crypto's equality of authentication codes).
         guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: prefix(topic: topic, stampText: stampText) + body,
                                                      using: key.symmetric) else { return .failure(.forged) }
-        return .success((HouseholdStamp(sender: String(header[1]), boot: boot, sequence: sequence, time: time), body))
+        return .success((HouseholdStamp(sender: String(header[1]), boot: boot, sequence: sequence,
+                                        time: WallInstant(secondsSince1970: time)), body))
     }
 
     static func text(of stamp: HouseholdStamp) -> String {
-        "\(stamp.sender) \(stamp.boot).\(stamp.sequence) \(String(format: "%.3f", stamp.time))"
+        "\(stamp.sender) \(stamp.boot).\(stamp.sequence) \(String(format: "%.3f", stamp.time.secondsSince1970))"
     }
 
     private static func prefix(topic: String, stampText: String) -> [UInt8] {

@@ -39,7 +39,7 @@ public enum HouseholdWithdrawal {
         let topics = Set(keys.map { "\(base)/reminds/\(MQTTTopics.bottleID(fromAddress: $0))/\(bridgeID)" })
         // Sent as the last messages: `stop` waits for the broker to acknowledge them.
         let messages = topics.sorted().enumerated().map { index, topic in
-            let stamp = HouseholdStamp(sender: bridgeID, boot: boot, sequence: UInt64(index), time: clock.now.secondsSince1970)
+            let stamp = HouseholdStamp(sender: bridgeID, boot: boot, sequence: UInt64(index), time: clock.now)
             return MosquittoClient.Message(topic: topic, payload: HouseholdSeal.seal(topic: topic, body: [], stamp: stamp, key: key), qos: 1, retain: true)
         }
         await client.stop(finalMessages: messages)

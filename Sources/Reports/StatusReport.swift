@@ -62,7 +62,7 @@ public struct StatusReport: Sendable {
 
     /// The report of `bottle` (nil: the most recently seen) among `views`, read for this request.
     static func make(in views: BottleViews, at instant: WallInstant, clock: ClockTrust?, bottle chosen: BottleRecord?) throws -> StatusReport {
-        let bottle = chosen ?? views.bottles.max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
+        let bottle = chosen ?? views.bottles.max { ($0.lastSeen ?? .epoch) < ($1.lastSeen ?? .epoch) }
         return try make(try views.resolve(bottle, at: instant), in: views, at: instant, clock: clock)
     }
 
@@ -94,7 +94,7 @@ public struct StatusReport: Sendable {
     public static func makeEach(history: DrinkHistory, configuration: Configuration, at instant: WallInstant,
                                 clock: ClockTrust? = nil) throws -> [StatusReport] {
         let views = try BottleViews(configuration: configuration, history: history)
-        let known = views.bottles.sorted { ($0.lastSeen ?? 0, $0.id) > ($1.lastSeen ?? 0, $1.id) }
+        let known = views.bottles.sorted { ($0.lastSeen ?? .epoch, $0.id) > ($1.lastSeen ?? .epoch, $1.id) }
         guard !known.isEmpty else { return [try make(in: views, at: instant, clock: clock, bottle: nil)] }
         return try known.map { try make(in: views, at: instant, clock: clock, bottle: $0) }
     }

@@ -35,14 +35,19 @@ public final class ManualClock: WallClock {
     private let state: Locked<State>
     private let onSleep: (@Sendable (Double) -> Void)?
 
-    /// Starts at `start` (by default 2025-11-21T08:00:00Z) and, on the monotonic side, at
-    /// `instant` (by default the real clock's present, so instants from both can be compared).
-    /// `onSleep` hears the duration (in seconds) of each sleep once it is parked, so a test that
-    /// waits for it can then move the clock past it.
-    public init(_ start: WallInstant = 1_763_712_000, instant: MonotonicInstant = SystemClock().instant,
+    /// Starts at `start` and, on the monotonic side, at `instant` (by default the real clock's
+    /// present, so instants from both can be compared). `onSleep` hears the duration (in seconds)
+    /// of each sleep once it is parked, so a test that waits for it can then move the clock past it.
+    public init(_ start: WallInstant, instant: MonotonicInstant = SystemClock().instant,
                 onSleep: (@Sendable (Double) -> Void)? = nil) {
         state = Locked(State(now: start, instant: instant))
         self.onSleep = onSleep
+    }
+
+    /// Starts `secondsSince1970` after 1970 (by default 2025-11-21T08:00:00Z), as `init(_:)`.
+    public convenience init(secondsSince1970: Double = 1_763_712_000, instant: MonotonicInstant = SystemClock().instant,
+                            onSleep: (@Sendable (Double) -> Void)? = nil) {
+        self.init(WallInstant(secondsSince1970: secondsSince1970), instant: instant, onSleep: onSleep)
     }
 
     public var now: WallInstant { state.withLock { $0.now } }

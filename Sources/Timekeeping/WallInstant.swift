@@ -12,6 +12,11 @@
 import Foundation
 
 /// UTC seconds since 1970, with a fraction.
+///
+/// Deliberately not `ExpressibleByIntegerLiteral`/`FloatLiteral`: with a literal conversion,
+/// `instant - 600` compiles as `instant - WallInstant(600)`, a `Duration` of about 56 years, where
+/// `instant - .seconds(600)` was meant. A number of seconds becomes an instant only through
+/// `init(secondsSince1970:)` (ArchitectureTests.WallInstantTests keeps it so).
 public struct WallInstant: Hashable, Comparable, Sendable {
     /// UTC seconds since 1970 (negative before it), with a fraction.
     public var secondsSince1970: Double
@@ -86,16 +91,4 @@ extension WallInstant: Codable {
 /// did when the instant was a `Double`.
 extension WallInstant: CustomStringConvertible {
     public var description: String { secondsSince1970.description }
-}
-
-/// A literal is seconds since 1970: fixtures and tests write `ManualClock(1_763_712_000)`. Only a
-/// literal converts; a `Double` value never does.
-extension WallInstant: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral {
-    public init(integerLiteral value: Int64) {
-        secondsSince1970 = Double(value)
-    }
-
-    public init(floatLiteral value: Double) {
-        secondsSince1970 = value
-    }
 }

@@ -35,7 +35,7 @@ enum PageVersion {
             digest.add("\(command.id) \(command.status.rawValue)")
         }
         for bottle in try views?.bottles ?? history.bottles() {
-            digest.add("\(bottle.id) \(bottle.lastSync ?? 0) \(bottle.lastSeen ?? 0) \(bottle.state?.receivedAt ?? 0) \(bottle.goalML ?? 0)")
+            digest.add("\(bottle.id) \(bottle.lastSync ?? .epoch) \(bottle.lastSeen ?? .epoch) \(bottle.state?.receivedAt ?? .epoch) \(bottle.goalML ?? 0)")
         }
         // Secrets (the web token, the household key) are left out: anyone who can open the page
         // would otherwise see, in /events, when one changed.

@@ -268,7 +268,7 @@ struct BottleForgetCommand: AsyncParsableCommand {
         let bridgeID = SinkSetup.bridgeID(configuration)
         let boot: UInt64
         do {
-            boot = try HouseholdMembership.nextBoot(history, now: SystemClock().now.secondsSince1970)
+            boot = try HouseholdMembership.nextBoot(history, now: SystemClock().now)
         } catch {
             StandardError.writeLine("aquavate-bridge bottle forget: the household's reminds entry of \(bridgeID) was not withdrawn: \(error)")
             return

@@ -44,7 +44,7 @@ struct LogCommand: ParsableCommand {
                 .reminderSettings(bottleGoal: person?.goalML, personReachable: true, storedSchedules: StoredSchedules.tables(in: history))
             // The bottle's own reminders (`reminders@<key>`), as the daemon runs them; the most
             // recently seen bottle inherits a single-bottle history's state, as in the daemon.
-            let latest = try history.bottles().filter { $0.address != nil }.max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
+            let latest = try history.bottles().filter { $0.address != nil }.max { ($0.lastSeen ?? .epoch) < ($1.lastSeen ?? .epoch) }
             let runner = ReminderRunner(history: history, settings: settings, logger: logger, bottle: person?.id,
                                         inheritsLegacy: person != nil && person?.id == latest?.id) { _ in }
             runner.advance(to: instant)

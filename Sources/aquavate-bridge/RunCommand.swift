@@ -238,7 +238,7 @@ struct RunCommand: AsyncParsableCommand {
             desk = given
         } else {
             // The sinks (journal, desktop, MQTT, push) of the configuration, for the daemon.
-            let bottle = try? history.bottles().max { ($0.lastSeen ?? 0) < ($1.lastSeen ?? 0) }
+            let bottle = try? history.bottles().max { ($0.lastSeen ?? .epoch) < ($1.lastSeen ?? .epoch) }
             let hub = SinkHub(sinks: SinkSetup.sinks(configuration: configuration, bottle: bottle ?? options.bottleAddress.map {
                 BottleRecord(id: $0, address: $0)
             }, dashboardURL: web?.dashboardURL, logger: logger), logger: logger)
@@ -263,7 +263,7 @@ struct RunCommand: AsyncParsableCommand {
                     let claims = replication.claims
                     await desk.deliverOnlyWhere { key, reminder, later in
                         claims.shouldDeliver(bottle: key, address: try? history.bottleState(id: key)?.address, id: reminder.id,
-                                             kind: reminder.kind, time: reminder.time.secondsSince1970, later: later)
+                                             kind: reminder.kind, time: reminder.time, later: later)
                     }
                     household = claims
                     services.append(.init(service: replication, serviceName: "household"))

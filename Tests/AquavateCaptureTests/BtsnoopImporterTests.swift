@@ -8,6 +8,7 @@ import AquavateProtocol
 import Foundation
 import Testing
 @testable import AquavateCapture
+import Timekeeping
 
 /// The bottle's GATT layout used by these tests (handles as NimBLE would hand them out).
 enum TestGATT {
@@ -97,7 +98,7 @@ struct BtsnoopImporterTests {
         var b = BtsnoopBuilder(datalink: 2001, startTime: 1_763_712_000_125_000)
         b.leConnectionComplete()
         let result = try importBytes(b)
-        #expect(result.events == [.connect(at: 1_763_712_000.125)])
+        #expect(result.events == [.connect(at: WallInstant(secondsSince1970: 1_763_712_000.125))])
     }
 
     @Test("a timestamp after 2100 is a skipped record with its number, like one before 1970")

@@ -4,6 +4,7 @@
 import AquavateProtocol
 import Testing
 @testable import AquavateCapture
+import Timekeeping
 
 @Suite("aqcap text")
 struct CaptureFormatTests {
@@ -18,15 +19,15 @@ struct CaptureFormatTests {
 
     @Test("event lines use docs/design.md's field names, in its order, hex in lower case")
     func eventLines() {
-        #expect(CaptureEvent.connect(at: 1_763_712_000.125).jsonLine() == #"{"t":1763712000.125,"op":"connect"}"#)
-        #expect(CaptureEvent.read(at: 1_763_712_000.31, .syncControl, value: [0, 0, 3, 0, 0, 0, 0x14, 0]).jsonLine()
+        #expect(CaptureEvent.connect(at: WallInstant(secondsSince1970: 1_763_712_000.125)).jsonLine() == #"{"t":1763712000.125,"op":"connect"}"#)
+        #expect(CaptureEvent.read(at: WallInstant(secondsSince1970: 1_763_712_000.31), .syncControl, value: [0, 0, 3, 0, 0, 0, 0x14, 0]).jsonLine()
             == #"{"t":1763712000.31,"op":"read","char":"sync-control","value":"0000030000001400"}"#)
-        #expect(CaptureEvent.notify(at: 2, .uuid("0000abcd-0000-1000-8000-00805f9b34fb"), value: [0xAB, 0xCD]).jsonLine()
+        #expect(CaptureEvent.notify(at: WallInstant(secondsSince1970: 2), .uuid("0000abcd-0000-1000-8000-00805f9b34fb"), value: [0xAB, 0xCD]).jsonLine()
             == #"{"t":2.0,"op":"notify","char":"0000abcd-0000-1000-8000-00805f9b34fb","value":"abcd"}"#)
-        #expect(CaptureEvent.disconnect(at: 1_763_712_031.9, reason: "timeout").jsonLine() == #"{"t":1763712031.9,"op":"disconnect","reason":"timeout"}"#)
-        #expect(CaptureEvent.note(at: 3, "a \"b\"\n\u{1}").jsonLine() == #"{"t":3.0,"op":"note","text":"a \"b\"\n\u0001"}"#)
-        #expect(CaptureEvent.log(at: 4, type: "vitamin-d").jsonLine() == #"{"t":4.0,"op":"log","type":"vitamin-d"}"#)
-        #expect(CaptureEvent.action(at: 5, notificationID: "n1", action: "did-this").jsonLine() == #"{"t":5.0,"op":"action","id":"n1","action":"did-this"}"#)
+        #expect(CaptureEvent.disconnect(at: WallInstant(secondsSince1970: 1_763_712_031.9), reason: "timeout").jsonLine() == #"{"t":1763712031.9,"op":"disconnect","reason":"timeout"}"#)
+        #expect(CaptureEvent.note(at: WallInstant(secondsSince1970: 3), "a \"b\"\n\u{1}").jsonLine() == #"{"t":3.0,"op":"note","text":"a \"b\"\n\u0001"}"#)
+        #expect(CaptureEvent.log(at: WallInstant(secondsSince1970: 4), type: "vitamin-d").jsonLine() == #"{"t":4.0,"op":"log","type":"vitamin-d"}"#)
+        #expect(CaptureEvent.action(at: WallInstant(secondsSince1970: 5), notificationID: "n1", action: "did-this").jsonLine() == #"{"t":5.0,"op":"action","id":"n1","action":"did-this"}"#)
     }
 
     @Test("hex: either case in, lower case out, empty is zero bytes")
@@ -52,14 +53,14 @@ struct CaptureFormatTests {
 
     @Test("validation per op")
     func validation() {
-        #expect(CaptureEvent(time: 1, op: .read, characteristic: .known(.drinkData)).validationProblem() == "read event without value")
-        #expect(CaptureEvent(time: 1, op: .write, value: []).validationProblem() == "write event without char")
-        #expect(CaptureEvent(time: 1, op: .log).validationProblem() == "log event without type")
-        #expect(CaptureEvent(time: 1, op: .action, action: "x").validationProblem() == "action event without id")
+        #expect(CaptureEvent(time: WallInstant(secondsSince1970: 1), op: .read, characteristic: .known(.drinkData)).validationProblem() == "read event without value")
+        #expect(CaptureEvent(time: WallInstant(secondsSince1970: 1), op: .write, value: []).validationProblem() == "write event without char")
+        #expect(CaptureEvent(time: WallInstant(secondsSince1970: 1), op: .log).validationProblem() == "log event without type")
+        #expect(CaptureEvent(time: WallInstant(secondsSince1970: 1), op: .action, action: "x").validationProblem() == "action event without id")
         #expect(CaptureEvent.connect(at: .init(secondsSince1970: .nan)).validationProblem() != nil)
-        #expect(CaptureEvent.connect(at: -0.5).validationProblem() != nil)
-        #expect(CaptureEvent.note(at: 0, "ok").validationProblem() == nil)
-        #expect(CaptureEvent(time: 0, op: .note).validationProblem() == nil)
+        #expect(CaptureEvent.connect(at: WallInstant(secondsSince1970: -0.5)).validationProblem() != nil)
+        #expect(CaptureEvent.note(at: WallInstant(secondsSince1970: 0), "ok").validationProblem() == nil)
+        #expect(CaptureEvent(time: WallInstant(secondsSince1970: 0), op: .note).validationProblem() == nil)
     }
 
     @Test("a line error reads file:line: message")

@@ -6,6 +6,7 @@ import AquavateProtocol
 import Foundation
 import Testing
 @testable import AquavateCapture
+import Timekeeping
 
 private func items(_ text: String, blockSize: Int = CaptureReader.defaultBlockSize) -> [CaptureItem] {
     Array(CaptureReader(data: Array(text.utf8), name: "capture.aqcap", blockSize: blockSize))
@@ -30,11 +31,11 @@ struct CaptureReaderTests {
         #expect(items(text) == [
             .header(CaptureHeader(created: "2026-11-21T08:00:00Z", source: "aquavate-bridge 0.1.0",
                                   deviceName: "Aquavate-A3F2", deviceAddress: "F4:12:FA:00:A3:F4", mtu: 247)),
-            .event(.connect(at: 1_763_712_000.125), line: 2),
-            .event(.read(at: 1_763_712_000.310, .syncControl, value: [0, 0, 3, 0, 0, 0, 0x14, 0]), line: 3),
-            .event(.write(at: 1_763_712_000.402, .syncControl, value: [0, 0, 3, 0, 1, 0, 0x11, 0]), line: 4),
-            .event(.notify(at: 1_763_712_000.431, .drinkData, value: [0, 0, 1, 0, 3, 0]), line: 5),
-            .event(.disconnect(at: 1_763_712_031.9, reason: "timeout"), line: 6),
+            .event(.connect(at: WallInstant(secondsSince1970: 1_763_712_000.125)), line: 2),
+            .event(.read(at: WallInstant(secondsSince1970: 1_763_712_000.310), .syncControl, value: [0, 0, 3, 0, 0, 0, 0x14, 0]), line: 3),
+            .event(.write(at: WallInstant(secondsSince1970: 1_763_712_000.402), .syncControl, value: [0, 0, 3, 0, 1, 0, 0x11, 0]), line: 4),
+            .event(.notify(at: WallInstant(secondsSince1970: 1_763_712_000.431), .drinkData, value: [0, 0, 1, 0, 3, 0]), line: 5),
+            .event(.disconnect(at: WallInstant(secondsSince1970: 1_763_712_031.9), reason: "timeout"), line: 6),
         ])
     }
 
@@ -73,7 +74,7 @@ struct CaptureReaderTests {
         let result = items([headerLine, #"{"t":10,"op":"connect"}"#, line, #"{"t":20,"op":"disconnect"}"#].joined(separator: "\n"))
         try #require(result.count == 4)
         #expect(result[0] == .header(header))
-        #expect(result[1] == .event(.connect(at: 10), line: 2))
+        #expect(result[1] == .event(.connect(at: WallInstant(secondsSince1970: 10)), line: 2))
         guard case .error(let error) = result[2] else {
             Issue.record("expected an error, got \(result[2])")
             return
@@ -82,7 +83,7 @@ struct CaptureReaderTests {
         #expect(error.line == 3)
         #expect(error.message.hasPrefix(message))
         if message != "not JSON" { #expect(error.message == message) }
-        #expect(result[3] == .event(.disconnect(at: 20), line: 4))
+        #expect(result[3] == .event(.disconnect(at: WallInstant(secondsSince1970: 20)), line: 4))
     }
 
     @Test("an error at line 7 reads capture.aqcap:7: …")
@@ -117,26 +118,26 @@ struct CaptureReaderTests {
         }
         #expect(error.line == 1)
         #expect(error.message.hasPrefix(message))
-        #expect(result[1] == .event(.connect(at: 10), line: 2))
+        #expect(result[1] == .event(.connect(at: WallInstant(secondsSince1970: 10)), line: 2))
     }
 
     @Test("unknown keys are ignored, in the header and in events")
     func unknownKeys() {
         let result = items(#"{"aqcap":1,"future":{"x":[1]}}"# + "\n" + #"{"t":1,"op":"connect","rssi":-60,"device":null}"#)
-        #expect(result == [.header(CaptureHeader()), .event(.connect(at: 1), line: 2)])
+        #expect(result == [.header(CaptureHeader()), .event(.connect(at: WallInstant(secondsSince1970: 1)), line: 2)])
     }
 
     @Test("an equal time is in order")
     func equalTimes() {
         let result = items([headerLine, #"{"t":1,"op":"connect"}"#, #"{"t":1,"op":"note"}"#].joined(separator: "\n"))
         #expect(result.count == 3)
-        #expect(result[2] == .event(CaptureEvent(time: 1, op: .note), line: 3))
+        #expect(result[2] == .event(CaptureEvent(time: WallInstant(secondsSince1970: 1), op: .note), line: 3))
     }
 
     @Test("a rejected event does not move the time order")
     func rejectedEventsDoNotCount() {
         let result = items([headerLine, #"{"t":1,"op":"connect"}"#, #"{"t":9,"op":"jump"}"#, #"{"t":2,"op":"note"}"#].joined(separator: "\n"))
-        #expect(result.last == .event(CaptureEvent(time: 2, op: .note), line: 4))
+        #expect(result.last == .event(CaptureEvent(time: WallInstant(secondsSince1970: 2), op: .note), line: 4))
     }
 
     @Test("CRLF, a missing final newline, blank lines, a byte order mark", arguments: [1, 3, 64, 65536])
@@ -144,8 +145,8 @@ struct CaptureReaderTests {
         let text = "\u{FEFF}" + headerLine + "\r\n\r\n" + #"{"t":1,"op":"connect"}"# + "\r\n   \n\t\n" + #"{"t":2,"op":"log","type":"vitamin-d"}"#
         #expect(items(text, blockSize: blockSize) == [
             .header(header),
-            .event(.connect(at: 1), line: 3),
-            .event(.log(at: 2, type: "vitamin-d"), line: 6),
+            .event(.connect(at: WallInstant(secondsSince1970: 1)), line: 3),
+            .event(.log(at: WallInstant(secondsSince1970: 2), type: "vitamin-d"), line: 6),
         ])
     }
 
@@ -161,15 +162,15 @@ struct CaptureReaderTests {
         let result = items(headerLine + "\n" + #"{"t":1,"op":"notify","char":"6F75616B-7661-7465-2D00-000000000001","value":"ABcd"}"# + "\n"
             + #"{"t":2,"op":"read","char":"00002A00-0000-1000-8000-00805F9B34FB","value":""}"#)
         #expect(result.dropFirst() == [
-            .event(.notify(at: 1, .currentState, value: [0xAB, 0xCD]), line: 2),
-            .event(.read(at: 2, .uuid("00002a00-0000-1000-8000-00805f9b34fb"), value: []), line: 3),
+            .event(.notify(at: WallInstant(secondsSince1970: 1), .currentState, value: [0xAB, 0xCD]), line: 2),
+            .event(.read(at: WallInstant(secondsSince1970: 2), .uuid("00002a00-0000-1000-8000-00805f9b34fb"), value: []), line: 3),
         ])
     }
 
     @Test("long decimal times are read exactly")
     func exactTimes() {
         let result = items(headerLine + "\n" + #"{"t":0.30000000000000004,"op":"connect"}"# + "\n" + #"{"t":1763712000.1234567,"op":"connect"}"#)
-        #expect(result.dropFirst() == [.event(.connect(at: 0.30000000000000004), line: 2), .event(.connect(at: 1_763_712_000.1234567), line: 3)])
+        #expect(result.dropFirst() == [.event(.connect(at: WallInstant(secondsSince1970: 0.30000000000000004)), line: 2), .event(.connect(at: WallInstant(secondsSince1970: 1_763_712_000.1234567)), line: 3)])
     }
 
     @Test("a line longer than the limit is one error, skipped without being held")
@@ -180,7 +181,7 @@ struct CaptureReaderTests {
         #expect(result == [
             .header(header),
             .error(CaptureLineError(file: "capture.aqcap", line: 2, message: "line longer than \(CaptureReader.maximumLineLength) bytes; skipped")),
-            .event(.connect(at: 2), line: 3),
+            .event(.connect(at: WallInstant(secondsSince1970: 2)), line: 3),
         ])
         #expect(reader.largestBufferCount <= CaptureReader.maximumLineLength + 2 * 4096)
     }

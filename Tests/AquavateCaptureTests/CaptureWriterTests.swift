@@ -6,20 +6,21 @@ import AquavateProtocol
 import Foundation
 import Testing
 @testable import AquavateCapture
+import Timekeeping
 
 @Suite("aqcap writer")
 struct CaptureWriterTests {
     static let everyOp: [CaptureEvent] = [
-        .connect(at: 1_763_712_000.125),
-        .read(at: 1_763_712_000.31, .syncControl, value: [0, 0, 3, 0, 0, 0, 0x14, 0]),
-        .write(at: 1_763_712_000.402, .syncControl, value: [0, 0, 3, 0, 1, 0, 0x11, 0]),
-        .notify(at: 1_763_712_000.431, .drinkData, value: (0..<244).map { UInt8(truncatingIfNeeded: $0) }),
-        .notify(at: 1_763_712_000.5, .uuid("0000abcd-0000-1000-8000-00805f9b34fb"), value: []),
-        .note(at: 1_763_712_001, "quotes \" backslash \\ newline \n tab \t é ✓"),
-        .log(at: 1_763_712_002, type: "vitamin-d"),
-        .action(at: 1_763_712_003, notificationID: "reminder-7", action: "did-this"),
-        .disconnect(at: 1_763_712_031.9, reason: "0x08 connection timeout"),
-        .disconnect(at: 1_763_712_040),
+        .connect(at: WallInstant(secondsSince1970: 1_763_712_000.125)),
+        .read(at: WallInstant(secondsSince1970: 1_763_712_000.31), .syncControl, value: [0, 0, 3, 0, 0, 0, 0x14, 0]),
+        .write(at: WallInstant(secondsSince1970: 1_763_712_000.402), .syncControl, value: [0, 0, 3, 0, 1, 0, 0x11, 0]),
+        .notify(at: WallInstant(secondsSince1970: 1_763_712_000.431), .drinkData, value: (0..<244).map { UInt8(truncatingIfNeeded: $0) }),
+        .notify(at: WallInstant(secondsSince1970: 1_763_712_000.5), .uuid("0000abcd-0000-1000-8000-00805f9b34fb"), value: []),
+        .note(at: WallInstant(secondsSince1970: 1_763_712_001), "quotes \" backslash \\ newline \n tab \t é ✓"),
+        .log(at: WallInstant(secondsSince1970: 1_763_712_002), type: "vitamin-d"),
+        .action(at: WallInstant(secondsSince1970: 1_763_712_003), notificationID: "reminder-7", action: "did-this"),
+        .disconnect(at: WallInstant(secondsSince1970: 1_763_712_031.9), reason: "0x08 connection timeout"),
+        .disconnect(at: WallInstant(secondsSince1970: 1_763_712_040)),
     ]
 
     @Test("every op written is read back equal, with its line number")
@@ -43,8 +44,8 @@ struct CaptureWriterTests {
         defer { folder.remove() }
         let path = folder.file("live.aqcap")
         let writer = try CaptureWriter(path: path, header: CaptureHeader())
-        try writer.write(.connect(at: 1))
-        try writer.write(.notify(at: 2, .currentState, value: [1, 2]))
+        try writer.write(.connect(at: WallInstant(secondsSince1970: 1)))
+        try writer.write(.notify(at: WallInstant(secondsSince1970: 2), .currentState, value: [1, 2]))
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text == "{\"aqcap\":1}\n{\"t\":1.0,\"op\":\"connect\"}\n{\"t\":2.0,\"op\":\"notify\",\"char\":\"current-state\",\"value\":\"0102\"}\n")
         writer.flush()
@@ -57,14 +58,14 @@ struct CaptureWriterTests {
         defer { folder.remove() }
         let writer = try CaptureWriter(path: folder.file("x.aqcap"), header: CaptureHeader())
         #expect(throws: CaptureEventRejected(problem: "read event without value")) {
-            try writer.write(CaptureEvent(time: 1, op: .read, characteristic: .known(.drinkData)))
+            try writer.write(CaptureEvent(time: WallInstant(secondsSince1970: 1), op: .read, characteristic: .known(.drinkData)))
         }
-        try writer.write(.connect(at: 5))
-        #expect(throws: CaptureEventRejected.self) { try writer.write(.connect(at: 4)) }
+        try writer.write(.connect(at: WallInstant(secondsSince1970: 5)))
+        #expect(throws: CaptureEventRejected.self) { try writer.write(.connect(at: WallInstant(secondsSince1970: 4))) }
         #expect(throws: CaptureEventRejected.self) { try writer.write(.connect(at: .init(secondsSince1970: .infinity))) }
         writer.close()
         writer.close()
-        #expect(throws: CaptureFileUnwritable.self) { try writer.write(.connect(at: 6)) }
+        #expect(throws: CaptureFileUnwritable.self) { try writer.write(.connect(at: WallInstant(secondsSince1970: 6))) }
         let lines = try String(contentsOfFile: folder.file("x.aqcap"), encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 2)
     }

@@ -6,7 +6,10 @@
 // or `Double?`. What it does not check: internal and private functions, stored properties,
 // enum cases and closures (a reviewer's business), nor whether a parameter named otherwise is an
 // instant. A number read from or written to a wire or a file is converted where it is read
-// (`WallInstant(secondsSince1970:)`), so no public signature needs to carry it.
+// (`WallInstant(secondsSince1970:)`), so no public signature needs to carry it. And that
+// `WallInstant` conforms to no `ExpressibleBy…Literal` protocol, in Sources/ or Tests/ (declared
+// through a typealias it would pass; TimekeepingTests.WallInstantArithmeticTests checks the built
+// type too).
 
 import Foundation
 import Testing
@@ -23,14 +26,7 @@ import Testing
     static let knownExceptions: [String: String] = [
         "Sources/AquavateCapture/CaptureTimeBounds.swift":
             "checks the raw `t` number of a capture line before it becomes an instant (the capture format's edge)",
-        "Sources/Household/HouseholdClaims.swift": householdWhy,
-        "Sources/Household/HouseholdLink.swift": householdWhy,
-        "Sources/Household/HouseholdMembership.swift": householdWhy,
-        "Sources/Household/HouseholdSeal.swift": householdWhy,
     ]
-
-    static let householdWhy = "the household's messages and claims still count Double seconds: its JSON is being rewritten "
-        + "(Codable) on another branch, and it converts at its calls into Timekeeping and History"
 
     /// A parameter of a public declaration: its argument label (nil for none), its name, its type.
     struct Parameter: Equatable {
@@ -120,6 +116,72 @@ import Testing
                 Issue.record("\(path) takes no Double instant any more: remove it from WallInstantTests.knownExceptions")
             }
         }
+    }
+
+    // MARK: - No literal becomes an instant
+
+    /// The literal protocols `WallInstant` declares in `text` (in its declaration or an
+    /// extension, `@retroactive` or not), with the line each declaration starts on.
+    static func literalConformances(in text: String) -> [(line: Int, conformance: String)] {
+        var code = OneClockTests.codeLines(of: text).joined(separator: "\n")
+        // String literals blanked, their line breaks kept (a test's fixture text declares nothing).
+        for pattern in [/"""[\s\S]*?"""/, /"(?:[^"\\\n]|\\.)*"/] {
+            code.replace(pattern) { String($0.output.map { $0 == "\n" ? "\n" : " " }) }
+        }
+        let declaration = /\b(?:struct|extension)\s+(?:Timekeeping\.)?WallInstant\b([^{]*)\{/
+        var found: [(Int, String)] = []
+        for match in code.matches(of: declaration) {
+            let line = code[..<match.range.lowerBound].filter { $0 == "\n" }.count + 1
+            for literal in match.output.1.matches(of: /ExpressibleBy\w*Literal/) {
+                found.append((line, String(literal.output)))
+            }
+        }
+        return found
+    }
+
+    /// Every Swift file under Sources/ and Tests/ (a test could declare the conformance too).
+    static func allSwiftFiles() throws -> [(path: String, text: String)] {
+        let files = FileManager.default
+        var found: [(path: String, text: String)] = []
+        for top in ["Sources", "Tests"] {
+            let folder = LayeringTests.root.appendingPathComponent(top)
+            guard let walker = files.enumerator(atPath: folder.path) else { continue }
+            for case let relative as String in walker where relative.hasSuffix(".swift") {
+                found.append(("\(top)/\(relative)", try String(contentsOf: folder.appendingPathComponent(relative), encoding: .utf8)))
+            }
+        }
+        return found
+    }
+
+    /// A literal conformance would make `instant - 600` compile as `instant - WallInstant(600)`,
+    /// a `Duration` of some 56 years, where `instant - .seconds(600)` was meant: a number becomes
+    /// an instant only by `WallInstant(secondsSince1970:)`.
+    @Test func noLiteralBecomesAWallInstant() throws {
+        let files = try Self.allSwiftFiles()
+        // A scan that reads nothing would pass anything; WallInstant.swift is where it would be declared.
+        #expect(files.count > 200)
+        #expect(files.contains { $0.path == "Sources/Timekeeping/WallInstant.swift" })
+        for file in files {
+            for (line, conformance) in Self.literalConformances(in: file.text) {
+                Issue.record("\(file.path):\(line): WallInstant conforms to \(conformance): write WallInstant(secondsSince1970:) instead")
+            }
+        }
+    }
+
+    @Test func theReaderSeesALiteralConformanceButNotAnotherType() {
+        let text = """
+            public struct WallInstant: Hashable, Comparable, Sendable {}
+            extension WallInstant: ExpressibleByIntegerLiteral {}
+            extension Timekeeping.WallInstant:
+                @retroactive ExpressibleByFloatLiteral, Sendable {}
+            // extension WallInstant: ExpressibleByStringLiteral {}
+            extension WallInstantish: ExpressibleByIntegerLiteral {}
+            extension MonotonicInstant: ExpressibleByIntegerLiteral {}
+            extension WallInstant { static let x = "ExpressibleByIntegerLiteral" }
+            """
+        let found = Self.literalConformances(in: text)
+        #expect(found.map(\.line) == [2, 3])
+        #expect(found.map(\.conformance) == ["ExpressibleByIntegerLiteral", "ExpressibleByFloatLiteral"])
     }
 
     @Test func theReaderSeesADoubleInstantButNotAnInternalOneOrAComment() {

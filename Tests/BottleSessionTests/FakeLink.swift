@@ -16,7 +16,7 @@ import Timekeeping
 /// The test's clock.
 final class FakeClock: WallClock {
     private let time: Locked<WallInstant>
-    init(_ start: WallInstant = 1_763_720_000) { time = Locked(start) }
+    init(_ start: WallInstant = WallInstant(secondsSince1970: 1_763_720_000)) { time = Locked(start) }
     var now: WallInstant { time.withLock { $0 } }
     func advance(by duration: Duration) {
         time.withLock { $0 += duration }

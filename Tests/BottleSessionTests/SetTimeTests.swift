@@ -11,7 +11,7 @@ import Timekeeping
 
 @Suite struct SetTimeTests {
     /// The fake bottle's Current State says 1_763_712_000; the rig's clock starts at 1_763_720_000.
-    static let bottleTime: WallInstant = 1_763_712_000
+    static let bottleTime: WallInstant = WallInstant(secondsSince1970: 1_763_712_000)
 
     @Test func aClockNotSynchronisedWithholdsSetTimeAndTheSyncStillRuns() async throws {
         let bottle = FakeBottle()

@@ -6,6 +6,7 @@ import AquavateProtocol
 @testable import BottleSimulator
 import Foundation
 import Testing
+import Timekeeping
 
 @Suite struct ModelRingTests {
     @Test func unsyncedCountIncludesDeletedButTheSyncSetDoesNot() {
@@ -54,8 +55,8 @@ import Testing
     }
 
     @Test func generatedRecordsAreDeterministicUnsyncedAndInThePast() {
-        let a = RecordSource.generated(count: 40, endingAt: 1_763_712_000)
-        let b = RecordSource.generated(count: 40, endingAt: 1_763_712_000)
+        let a = RecordSource.generated(count: 40, endingAt: WallInstant(secondsSince1970: 1_763_712_000))
+        let b = RecordSource.generated(count: 40, endingAt: WallInstant(secondsSince1970: 1_763_712_000))
         #expect(a == b)
         #expect(a.count == 40)
         #expect(a.map(\.recordID) == Array(1...40))

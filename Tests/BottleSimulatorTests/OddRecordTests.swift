@@ -11,7 +11,7 @@ import Timekeeping
 @Suite struct OddRecordTests {
     @Test("odd records sit among the ordinary ones, ids in order, ordinary values unchanged")
     func mixing() {
-        let ordinary = RecordSource.generated(count: 9, endingAt: 1_795_248_000)
+        let ordinary = RecordSource.generated(count: 9, endingAt: WallInstant(secondsSince1970: 1_795_248_000))
         let mixed = OddRecord.mix([.stamped1970, .erased], into: ordinary)
         #expect(mixed.count == 11)
         #expect(mixed.filter { !$0.isErasedSlot }.map(\.recordID) == Array(1...10))

@@ -20,7 +20,7 @@ import Timekeeping
 @Suite("Clock jumps in the daemon's reminder desk")
 struct ClockJumpTests {
     /// Friday 2026-11-20 06:00 Europe/Madrid.
-    static let friday0600: WallInstant = 1_795_150_800
+    static let friday0600: WallInstant = WallInstant(secondsSince1970: 1_795_150_800)
 
     /// The first whole minute at or after `instant`, where the ticker wakes after a jump.
     static func nextMinute(_ instant: WallInstant) -> WallInstant {

@@ -44,7 +44,7 @@ struct ReminderDeskTests {
         let hub = SinkHub(sinks: [sink], logger: logger)
         await hub.start()
         let desk = ReminderDesk(history: history, configuration: configuration, logger: logger, hub: hub)
-        let sunday0800: WallInstant = 1_795_330_800 // 2026-11-22 08:00 Madrid
+        let sunday0800: WallInstant = WallInstant(secondsSince1970: 1_795_330_800) // 2026-11-22 08:00 Madrid
         await desk.advance(to: sunday0800)
         // Minute by minute, as the daemon's ticker: a longer gap is a clock jump (a restart).
         for minute in (sunday0800 + .seconds(60)).everyMinute(through: sunday0800 + .seconds(3600)) {

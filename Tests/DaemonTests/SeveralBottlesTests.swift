@@ -20,7 +20,7 @@ import Timekeeping
 struct SeveralBottlesTests {
     static let first = "AA:00:00:00:00:01", second = "AA:00:00:00:00:02", stranger = "AA:00:00:00:00:03"
     /// 2026-11-22 07:00 UTC.
-    static let morning: WallInstant = 1_795_330_800
+    static let morning: WallInstant = WallInstant(secondsSince1970: 1_795_330_800)
     let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
     // MARK: Which bottles are synced
@@ -280,7 +280,7 @@ struct SeveralBottlesTests {
         let history = try DrinkHistory(path: nil)
         // Another bottle drank 100 ml on 2026-11-20 at 10:00 UTC.
         _ = try history.store([DrinkRecord(recordID: 1, timestamp: 1_795_168_800, amountML: 100, bottleLevelML: 300, typeRaw: 0, flagsRaw: 0)],
-                              bottle: "OTHER", at: 0)
+                              bottle: "OTHER", at: WallInstant(secondsSince1970: 0))
         let outcome = try runReplay([shippedCapture("backlog-600.aqcap")], history: history,
                                     settings: ["timezone=UTC", "bottle.OTHER.goal_ml=1800"])
         #expect(outcome.days.allSatisfy { $0.bottle != nil })

@@ -15,6 +15,7 @@ import Reminders
 import Settings
 @testable import Sinks
 import Testing
+import Timekeeping
 
 @Suite("Delivery: the sinks a configuration asks for")
 struct SinkSetupTests {
@@ -105,12 +106,12 @@ struct SinkSetupTests {
 
     @Test("a reminder engine's delivery as the sinks take it: the kind's raw value, the text, the time and the actions")
     func aDeliveryForTheSinks() {
-        let delivery = Reminders.Delivery(id: "reminder-1795330800", kind: .backOnTrack, time: 1_795_330_800, title: "Back on track",
+        let delivery = Reminders.Delivery(id: "reminder-1795330800", kind: .backOnTrack, time: WallInstant(secondsSince1970: 1_795_330_800), title: "Back on track",
                                           body: "750 ml of 2500 ml", actions: [NotificationAction(id: "snooze", label: "Later")])
         let notification = SinkSetup.notification(delivery)
         #expect(notification.id == "reminder-1795330800" && notification.kind == "back_on_track")
         #expect(notification.title == "Back on track" && notification.body == "750 ml of 2500 ml")
-        #expect(notification.time == 1_795_330_800)
+        #expect(notification.time == WallInstant(secondsSince1970: 1_795_330_800))
         #expect(notification.actions == [SinkAction(id: "snooze", label: "Later")])
     }
 }

@@ -9,6 +9,7 @@ import History
 import ProcessSupport
 import TestFixtures
 import Testing
+import Timekeeping
 
 @Suite("bottle control against aquavate-sim")
 struct BottleControlLiveTests {
@@ -61,8 +62,8 @@ struct BottleControlLiveTests {
                 AquavateProtocolRecord.make(id: record["record_id"] as! Int, timestamp: record["timestamp"] as! Int,
                                             amount: record["amount_ml"] as! Int, level: record["bottle_level_ml"] as! Int)
             }
-            _ = try older.store(drinks, bottle: LiveCommandTests.address, at: 1_000)
-            _ = try older.updateBottle(id: LiveCommandTests.address) { $0.address = LiveCommandTests.address; $0.lastSeen = 1_000 }
+            _ = try older.store(drinks, bottle: LiveCommandTests.address, at: WallInstant(secondsSince1970: 1_000))
+            _ = try older.updateBottle(id: LiveCommandTests.address) { $0.address = LiveCommandTests.address; $0.lastSeen = WallInstant(secondsSince1970: 1_000) }
 
             let run = try await live.bridge(bus, ["run", "--once", "--db", db])
             #expect(run.status == 0, "\(run)")

@@ -23,6 +23,7 @@ import History
 import ProcessSupport
 import TestFixtures
 import Testing
+import Timekeeping
 
 @Suite("the seeded fault injector against run --once")
 struct ChaosTests {
@@ -139,11 +140,11 @@ struct ChaosTests {
             let serial = BottleControlLiveTests.serial
             _ = try history.store([AquavateProtocolRecord.make(id: first["record_id"] as! Int, timestamp: first["timestamp"] as! Int,
                                                                amount: first["amount_ml"] as! Int, level: first["bottle_level_ml"] as! Int)],
-                                  bottle: serial, at: 1_000)
+                                  bottle: serial, at: WallInstant(secondsSince1970: 1_000))
             _ = try history.updateBottle(id: serial) {
                 $0.serial = serial
                 $0.address = LiveCommandTests.address
-                $0.lastSeen = 1_000
+                $0.lastSeen = WallInstant(secondsSince1970: 1_000)
             }
             for arguments in [["goal", "3200"], ["tare"], ["shake-to-empty", "on"], ["delete", "1"]] {
                 let queued = try await live.bridge(bus, ["bottle"] + arguments + ["--db", db])

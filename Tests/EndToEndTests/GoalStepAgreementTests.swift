@@ -23,8 +23,8 @@ import Web
         defer { try? FileManager.default.removeItem(at: folder) }
         let history = try DrinkHistory(path: folder.appendingPathComponent("history.sqlite").path)
         try history.recordBottle(BottleRecord(id: "AQ-STEP-0001", name: "Aquavate-S001", serial: "AQ-STEP-0001", address: "AA:00:00:00:00:09",
-                                              goalML: 2000, lastSeen: 1_795_186_000, lastSync: 1_795_186_000))
-        let context = WebContext(history: history, baseConfiguration: Configuration(), clock: ManualClock(1_795_186_800))
+                                              goalML: 2000, lastSeen: WallInstant(secondsSince1970: 1_795_186_000), lastSync: WallInstant(secondsSince1970: 1_795_186_000)))
+        let context = WebContext(history: history, baseConfiguration: Configuration(), clock: ManualClock(secondsSince1970: 1_795_186_800))
         let pageStep = try await Self.pageStep(context)
 
         let sink = try MQTTSinkConfiguration(url: "mqtt://127.0.0.1", bottleAddress: "AA:00:00:00:00:09", bottleName: "Aquavate-S001",

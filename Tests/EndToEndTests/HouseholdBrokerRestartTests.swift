@@ -43,7 +43,7 @@ struct HouseholdBrokerRestartTests {
         try await withPrivateBus { bus in
             let folder = TemporaryFolder()
             let port = try freeTCPPort()
-            let clock = ManualClock(1_764_000_000)
+            let clock = ManualClock(secondsSince1970: 1_764_000_000)
             let kitchenHistory = try DrinkHistory(path: nil)
             let officeHistory = try DrinkHistory(path: nil)
             _ = try kitchenHistory.store([drink(1, at: clock.now)], bottle: Self.kitchenBottle, at: clock.now)

@@ -21,13 +21,14 @@ struct HouseholdClaimsTests {
     typealias Entry = HouseholdClaims.Entry
     static let address = "F4:12:FA:00:A3:F4"
 
-    func want(_ rssi: Int, at time: Double = 100) -> Entry { Entry(claim: .init(phase: .want, rssi: rssi), heardAt: time) }
-    func hold(_ rssi: Int, at time: Double = 100) -> Entry { Entry(claim: .init(phase: .hold, rssi: rssi), heardAt: time) }
+    static let heard = WallInstant(secondsSince1970: 100)
+    func want(_ rssi: Int, at time: WallInstant = heard) -> Entry { Entry(claim: .init(phase: .want, rssi: rssi), heardAt: time) }
+    func hold(_ rssi: Int, at time: WallInstant = heard) -> Entry { Entry(claim: .init(phase: .hold, rssi: rssi), heardAt: time) }
 
     @Test("the rule: a live hold wins, then the strongest RSSI (the smaller id on a tie); the dead and the stale do not count")
     func rule() {
         let mine = HouseholdLink.Claim(phase: .want, rssi: -60)
-        func decide(_ claims: [String: Entry], alive: [String: Bool] = [:], now: Double = 101) -> HouseholdClaims.Outcome {
+        func decide(_ claims: [String: Entry], alive: [String: Bool] = [:], now: WallInstant = Self.heard + .seconds(1)) -> HouseholdClaims.Outcome {
             HouseholdClaims.decide(claims: claims, alive: alive, me: "kitchen", mine: mine, now: now)
         }
         #expect(decide([:]) == .granted)
@@ -37,8 +38,8 @@ struct HouseholdClaimsTests {
         #expect(decide(["attic": want(-60)]) == .heldBy("attic"))
         #expect(decide(["office": hold(-90)]) == .heldBy("office"), "a hold is never taken over")
         #expect(decide(["office": hold(-90)], alive: ["office": false]) == .granted, "its last will voids it")
-        #expect(decide(["office": hold(-90)], now: 100 + HouseholdClaims.expiry + 1) == .granted, "it expires")
-        #expect(decide(["office": want(-50)], now: 100 + HouseholdClaims.wantLifetime + 1) == .granted)
+        #expect(decide(["office": hold(-90)], now: Self.heard + HouseholdClaims.expiry + .seconds(1)) == .granted, "it expires")
+        #expect(decide(["office": want(-50)], now: Self.heard + HouseholdClaims.wantLifetime + .seconds(1)) == .granted)
         #expect(decide(["kitchen": hold(-60), "office": want(-50)]) == .heldBy("office"), "its own claim is not a competitor")
     }
 
@@ -178,7 +179,7 @@ struct HouseholdClaimsTests {
 
             let sent = Locked<[String]>([])
             func offer(_ bridge: HouseholdReplication, _ id: String) -> Bool {
-                bridge.claims.shouldDeliver(bottle: Self.serial, address: Self.address, id: id, kind: "reminder", time: 1_764_000_000,
+                bridge.claims.shouldDeliver(bottle: Self.serial, address: Self.address, id: id, kind: "reminder", time: WallInstant(secondsSince1970: 1_764_000_000),
                                             later: { sent.withLock { $0.append("\(bridge.bridgeID):\(id)") } })
             }
             // hydration-1: the kitchen delivers it, the others withhold it.
@@ -224,7 +225,7 @@ struct HouseholdClaimsTests {
             kitchen.claims.release(address: Self.address, synced: true)
             try await waitUntil(.seconds(30), "the office to hear the kitchen synced last") { !office.claims.remindsFor(bottle: Self.serial) }
             func offer(_ bridge: HouseholdReplication, _ id: String) -> Bool {
-                bridge.claims.shouldDeliver(bottle: Self.serial, address: Self.address, id: id, kind: "reminder", time: 1_764_000_000,
+                bridge.claims.shouldDeliver(bottle: Self.serial, address: Self.address, id: id, kind: "reminder", time: WallInstant(secondsSince1970: 1_764_000_000),
                                             later: {})
             }
             // Two deliveries: the broker retains only the kitchen's last (hydration-2).
@@ -251,7 +252,7 @@ struct HouseholdClaimsTests {
             #expect(!offer(restarted, "hydration-1"), "what the kitchen delivered before the restart is not repeated")
             #expect(!offer(restarted, "hydration-2"))
             #expect(offer(restarted, "hydration-3"), "a new one is delivered")
-            let kept = try DrinkHistory(path: db).householdDeliveries(since: 0)
+            let kept = try DrinkHistory(path: db).householdDeliveries(since: WallInstant(secondsSince1970: 0))
             #expect(Set(kept.map(\.id)) == ["hydration-1", "hydration-2"] && kept.allSatisfy { $0.origin == "kitchen" && $0.bottle == Self.serial })
         }
     }
@@ -301,8 +302,8 @@ struct HouseholdClaimsTests {
         let messages: [HouseholdLink.Received] = [
             .bottleKey(address: addressID, key: Self.serial),
             .alive(bridge: "kitchen", true), .alive(bridge: "office", true),
-            .syncer(bottle: addressID, bridge: "office", time: 1_764_000_100),
-            .syncer(bottle: serialID, bridge: "kitchen", time: 1_764_000_200),
+            .syncer(bottle: addressID, bridge: "office", time: WallInstant(secondsSince1970: 1_764_000_100)),
+            .syncer(bottle: serialID, bridge: "kitchen", time: WallInstant(secondsSince1970: 1_764_000_200)),
         ]
         for order in [messages, messages.reversed(), [messages[0], messages[1], messages[2], messages[4], messages[3]]] {
             for me in ["kitchen", "office", "attic"] {
@@ -315,7 +316,7 @@ struct HouseholdClaimsTests {
             }
         }
         // The payload: bridge and time; an older bridge's plain id (no time); cleared; nonsense refused.
-        #expect(HouseholdLink.syncer(from: Array(#"{"bridge":"kitchen","time":"1764000200.5"}"#.utf8))! == ("kitchen", 1_764_000_200.5))
+        #expect(HouseholdLink.syncer(from: Array(#"{"bridge":"kitchen","time":"1764000200.5"}"#.utf8))! == ("kitchen", WallInstant(secondsSince1970: 1_764_000_200.5)))
         #expect(HouseholdLink.syncer(from: Array("office".utf8))! == ("office", nil))
         #expect(HouseholdLink.syncer(from: [])! == ("", nil))
         for bad in [#"{"bridge":"kitchen"}"#, #"{"bridge":"a/b","time":"1"}"#, #"{"bridge":"kitchen","time":"-1"}"#, "a b", "{"] {

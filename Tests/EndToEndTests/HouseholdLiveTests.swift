@@ -14,6 +14,7 @@ import ProcessSupport
 @testable import Sinks
 import TestFixtures
 import Testing
+import Timekeeping
 
 @Suite("a household of bridges on one mosquitto")
 struct HouseholdLiveTests {
@@ -157,7 +158,7 @@ struct HouseholdLiveTests {
             let sequence = Locked<UInt64>(0)
             func signed(_ topic: String, _ text: String, retain: Bool = false) -> MosquittoClient.Message {
                 let stamp = HouseholdStamp(sender: "ghost", boot: 1, sequence: sequence.withLock { $0 += 1; return $0 },
-                                           time: Date().timeIntervalSince1970)
+                                           time: WallInstant(Date()))
                 return .init(topic: topic, payload: HouseholdSeal.seal(topic: topic, body: Array(text.utf8), stamp: stamp, key: HouseholdTestKey.key),
                              retain: retain)
             }

@@ -6,10 +6,11 @@ import Foundation
 import History
 import TestFixtures
 import Testing
+import Timekeeping
 
 @Suite struct LogCommandTests {
-    static let first = BottleRecord(id: "F4:12:FA:00:A3:F2", serial: "F4:12:FA:00:A3:F2", address: "F4:12:FA:00:A3:F4", lastSeen: 1_764_000_000)
-    static let second = BottleRecord(id: "F4:12:FA:00:B0:02", serial: "F4:12:FA:00:B0:02", address: "F4:12:FA:00:B0:04", lastSeen: 1_764_000_100)
+    static let first = BottleRecord(id: "F4:12:FA:00:A3:F2", serial: "F4:12:FA:00:A3:F2", address: "F4:12:FA:00:A3:F4", lastSeen: WallInstant(secondsSince1970: 1_764_000_000))
+    static let second = BottleRecord(id: "F4:12:FA:00:B0:02", serial: "F4:12:FA:00:B0:02", address: "F4:12:FA:00:B0:04", lastSeen: WallInstant(secondsSince1970: 1_764_000_100))
 
     /// The folder lives as long as the suite value (each test has its own).
     let folder = TemporaryFolder()

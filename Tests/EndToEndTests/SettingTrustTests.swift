@@ -25,7 +25,7 @@ struct SettingTrustTests {
         let lines = LogLines()
         let logger = Logger(label: "test") { _ in LineHandler(lines: lines) }
         let desk = ReminderDesk(history: history, configuration: Configuration(), logger: logger)
-        let now: WallInstant = 1_795_330_800
+        let now: WallInstant = WallInstant(secondsSince1970: 1_795_330_800)
         await desk.handle(.configSet(key: "push.url", value: "http://attacker.example/steal"), at: now)
         await desk.handle(.configSet(key: "messages.pool", value: "/etc/aquavate/bridge.toml"), at: now)
         await desk.handle(.configSet(key: "mqtt.url", value: "mqtt://attacker.example"), at: now)

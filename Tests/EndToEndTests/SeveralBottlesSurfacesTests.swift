@@ -22,7 +22,7 @@ import Timekeeping
 
 @Suite struct SeveralBottlesSurfacesTests {
     /// 2026-11-20T15:00:00Z: 16:00 in Madrid.
-    static let now: WallInstant = 1_795_186_800
+    static let now: WallInstant = WallInstant(secondsSince1970: 1_795_186_800)
     static let at = "2026-11-20T15:00:00Z"
     static let ana = "AQ-ANA-0001"
     static let bea = "AQ-BEA-0002"

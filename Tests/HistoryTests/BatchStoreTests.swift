@@ -71,7 +71,7 @@ import Testing
         let history = try memoryHistory()
         let live = drink(7, at: 1_763_712_000, ml: 80)
         let other = drink(7, at: 1_763_712_000, ml: 90)
-        let results = try history.store([live, other, tombstone(of: live), live], bottle: bottle, at: 1)
+        let results = try history.store([live, other, tombstone(of: live), live], bottle: bottle, at: WallInstant(secondsSince1970: 1))
         #expect(results.map(\.outcome) == [.inserted, .conflicting, .deleted, .alreadyDeleted])
         #expect(try history.storedDrinks().map(\.amountML) == [80])
     }

@@ -9,6 +9,7 @@ import Foundation
 import GRDB
 @testable import History
 import Testing
+import Timekeeping
 
 @Suite struct CommitLevelTests {
     /// The writer's `synchronous` level at every commit, in order ("2" FULL, "1" NORMAL).
@@ -29,15 +30,15 @@ import Testing
         let observer = CommitLevels()
         history.writer.add(transactionObserver: observer, extent: .databaseLifetime)
 
-        try history.recordConnection(address: "F4:12:FA:00:A3:F4", name: "Aquavate-A3F2", at: 100)
+        try history.recordConnection(address: "F4:12:FA:00:A3:F4", name: "Aquavate-A3F2", at: WallInstant(secondsSince1970: 100))
         #expect(try history.moveBottle(from: "F4:12:FA:00:A3:F4", toSerial: "F4:12:FA:00:A3:F2"))
         try history.storeActivity(bottle: "F4:12:FA:00:A3:F2", motion: [
             MotionEvent(timestamp: 1_763_712_000, durationSec: 30, wakeReason: .motion, sleepTypeRaw: 0),
         ], backpack: [])
-        try history.saveEngineState(named: "reminders", json: "{}", at: 200, durability: .normal)
-        let told = DeliveredNotification(id: "hydration-1", kind: "hydration", time: 300, title: "Drink", body: "Time for water")
-        try history.saveEngineState(named: "reminders", json: "{}", at: 300, delivered: [told], durability: .normal)
-        try history.saveEngineState(named: "reminders", json: "{\"a\":1}", at: 400)
+        try history.saveEngineState(named: "reminders", json: "{}", at: WallInstant(secondsSince1970: 200), durability: .normal)
+        let told = DeliveredNotification(id: "hydration-1", kind: "hydration", time: WallInstant(secondsSince1970: 300), title: "Drink", body: "Time for water")
+        try history.saveEngineState(named: "reminders", json: "{}", at: WallInstant(secondsSince1970: 300), delivered: [told], durability: .normal)
+        try history.saveEngineState(named: "reminders", json: "{\"a\":1}", at: WallInstant(secondsSince1970: 400))
         try history.setSetting("goal_ml", "2500")
 
         // connection, move, activity, state alone: NORMAL; a delivery, a state without a level

@@ -30,13 +30,13 @@ import Testing
         let folder = try temporaryFolder()
         defer { removeFolder(folder) }
         let history = try DrinkHistory(path: folder.appendingPathComponent("h.sqlite").path)
-        _ = try history.store([drink(1, at: utc(2025, 6, 15, 9), ml: 250)], bottle: "b", at: 100)
+        _ = try history.store([drink(1, at: utc(2025, 6, 15, 9), ml: 250)], bottle: "b", at: WallInstant(secondsSince1970: 100))
         #expect(try history.writerPragma("cache_size") == "-512")
         #expect(try history.read("reading") { try String.fetchOne($0, sql: "PRAGMA cache_size") } == "-512")
 
         history.releaseMemory()
         #expect(try history.storedDrinks().map(\.record.amountML) == [250])
-        _ = try history.store([drink(2, at: utc(2025, 6, 15, 10), ml: 100)], bottle: "b", at: 200)
+        _ = try history.store([drink(2, at: utc(2025, 6, 15, 10), ml: 100)], bottle: "b", at: WallInstant(secondsSince1970: 200))
         #expect(try history.dayTotals(timeZone: zone("UTC")).map(\.totalML) == [350])
     }
 
@@ -54,9 +54,9 @@ import Testing
         }
         #expect(try history.writerPragma("synchronous") == "2")
         #expect(try DrinkHistory(path: path).bottleState(id: "b")?.battery == 42)
-        try history.recordConnection(address: "f4:12:fa:00:a3:f4", name: "Aquavate-A3F2", at: 100)
+        try history.recordConnection(address: "f4:12:fa:00:a3:f4", name: "Aquavate-A3F2", at: WallInstant(secondsSince1970: 100))
         #expect(try history.writerPragma("synchronous") == "2")
-        #expect(try DrinkHistory(path: path).bottle(named: "F4:12:FA:00:A3:F4")?.lastSeen == 100)
+        #expect(try DrinkHistory(path: path).bottle(named: "F4:12:FA:00:A3:F4")?.lastSeen == WallInstant(secondsSince1970: 100))
     }
 
     @Test func everythingSurvivesReopening() throws {
@@ -66,10 +66,10 @@ import Testing
         let record = drink(1, at: utc(2025, 6, 15, 9), ml: 250)
         do {
             let history = try DrinkHistory(path: path)
-            _ = try history.store([record, drink(2, at: utc(2025, 6, 15, 10), ml: 50)], bottle: "b", at: 100)
-            _ = try history.markDeleted(bottle: "b", recordID: 2, timestamp: utc(2025, 6, 15, 10), at: 200)
+            _ = try history.store([record, drink(2, at: utc(2025, 6, 15, 10), ml: 50)], bottle: "b", at: WallInstant(secondsSince1970: 100))
+            _ = try history.markDeleted(bottle: "b", recordID: 2, timestamp: utc(2025, 6, 15, 10), at: WallInstant(secondsSince1970: 200))
             try history.setSetting("goal_ml", "2500")
-            try history.recordBottle(BottleRecord(id: "b", name: "Aquavate-A3F2", lastSync: 100))
+            try history.recordBottle(BottleRecord(id: "b", name: "Aquavate-A3F2", lastSync: WallInstant(secondsSince1970: 100)))
         }
         let reopened = try DrinkHistory(path: path)
         #expect(try reopened.storedDrinks().map(\.deleted) == [false, true])
@@ -77,7 +77,7 @@ import Testing
         #expect(try reopened.dayTotals(timeZone: zone("UTC")).map(\.totalML) == [250])
         #expect(try reopened.setting("goal_ml") == "2500")
         #expect(try reopened.bottleState(id: "b")?.name == "Aquavate-A3F2")
-        #expect(try reopened.store([record], bottle: "b", at: 300).map(\.isNew) == [false])
+        #expect(try reopened.store([record], bottle: "b", at: WallInstant(secondsSince1970: 300)).map(\.isNew) == [false])
     }
 
     @Test func migrationsRunOnceAndReopeningChangesNothing() throws {
@@ -88,7 +88,7 @@ import Testing
 
         let first = try DrinkHistory(path: path)
         #expect(try first.appliedMigrations() == DrinkHistory.knownMigrations)
-        _ = try first.store([drink(1, at: 100)], bottle: "b", at: 1)
+        _ = try first.store([drink(1, at: 100)], bottle: "b", at: WallInstant(secondsSince1970: 1))
         for _ in 0..<3 {
             let again = try DrinkHistory(path: path)
             #expect(try again.appliedMigrations() == DrinkHistory.knownMigrations)
@@ -136,7 +136,7 @@ import Testing
         let one = try DrinkHistory(path: nil)
         let two = try DrinkHistory(path: nil)
         #expect(try one.appliedMigrations() == DrinkHistory.knownMigrations)
-        _ = try one.store([drink(1, at: 100)], bottle: "b", at: 1)
+        _ = try one.store([drink(1, at: 100)], bottle: "b", at: WallInstant(secondsSince1970: 1))
         #expect(try one.drinkCount() == 1)
         #expect(try two.drinkCount() == 0)
         #expect(one.path == nil)

@@ -178,19 +178,19 @@ import Timekeeping
         let deletedByBottle = drink(2, at: day + 60, ml: 400)
         let deletedLocally = drink(3, at: day + 120, ml: 800)
         _ = try history.store([kept, drink(4, at: day + 180, ml: -300), drink(5, at: day + 240, ml: 0),
-                               deletedByBottle, deletedLocally], bottle: bottle, at: 10)
+                               deletedByBottle, deletedLocally], bottle: bottle, at: WallInstant(secondsSince1970: 10))
         _ = try history.store([tombstone(of: deletedByBottle), tombstone(of: drink(6, at: day + 300, ml: 90))],
-                              bottle: bottle, at: 20)
-        _ = try history.markDeleted(bottle: bottle, recordID: 3, timestamp: day + 120, at: 30)
+                              bottle: bottle, at: WallInstant(secondsSince1970: 20))
+        _ = try history.markDeleted(bottle: bottle, recordID: 3, timestamp: day + 120, at: WallInstant(secondsSince1970: 30))
 
         #expect(try history.dayTotals(timeZone: zone("UTC")) == [DayTotal(date: date("2025-06-15"), totalML: 250, drinks: 1)])
-        #expect(try history.dayTotal(containing: WallInstant(secondsSince1970: Double(day)), timeZone: zone("UTC"), knownAt: 40).totalML == 250)
+        #expect(try history.dayTotal(containing: WallInstant(secondsSince1970: Double(day)), timeZone: zone("UTC"), knownAt: WallInstant(secondsSince1970: 40)).totalML == 250)
     }
 
     @Test func drinksOfAllBottlesAddUpUnlessOneIsChosen() throws {
         let history = try memoryHistory()
-        _ = try history.store([drink(1, at: utc(2025, 6, 15, 9), ml: 100)], bottle: "a", at: 1)
-        _ = try history.store([drink(1, at: utc(2025, 6, 15, 10), ml: 30)], bottle: "b", at: 1)
+        _ = try history.store([drink(1, at: utc(2025, 6, 15, 9), ml: 100)], bottle: "a", at: WallInstant(secondsSince1970: 1))
+        _ = try history.store([drink(1, at: utc(2025, 6, 15, 10), ml: 30)], bottle: "b", at: WallInstant(secondsSince1970: 1))
         #expect(try history.dayTotals(timeZone: zone("UTC")).map(\.totalML) == [130])
         #expect(try history.dayTotals(timeZone: zone("UTC"), bottle: "b").map(\.totalML) == [30])
     }
@@ -199,9 +199,9 @@ import Timekeeping
         let history = try memoryHistory()
         let morning = drink(1, at: utc(2025, 6, 15, 8), ml: 100)
         let noon = drink(2, at: utc(2025, 6, 15, 12), ml: 200)
-        _ = try history.store([morning], bottle: bottle, at: 1000)
-        _ = try history.store([noon], bottle: bottle, at: 2000)
-        _ = try history.markDeleted(bottle: bottle, recordID: 1, timestamp: morning.timestamp, at: 3000)
+        _ = try history.store([morning], bottle: bottle, at: WallInstant(secondsSince1970: 1000))
+        _ = try history.store([noon], bottle: bottle, at: WallInstant(secondsSince1970: 2000))
+        _ = try history.markDeleted(bottle: bottle, recordID: 1, timestamp: morning.timestamp, at: WallInstant(secondsSince1970: 3000))
         let utcZone = zone("UTC")
         let instant = Double(noon.timestamp)
 
@@ -215,8 +215,8 @@ import Timekeeping
         #expect(try total(knownAt: 2999.9) == 300)
         #expect(try total(knownAt: 3000) == 200)      // deleted at or before t
         #expect(try total(knownAt: nil) == 200)
-        #expect(try history.dayTotals(timeZone: utcZone, knownAt: 999).isEmpty)
-        #expect(try history.dayTotals(timeZone: utcZone, knownAt: 2500) == [
+        #expect(try history.dayTotals(timeZone: utcZone, knownAt: WallInstant(secondsSince1970: 999)).isEmpty)
+        #expect(try history.dayTotals(timeZone: utcZone, knownAt: WallInstant(secondsSince1970: 2500)) == [
             DayTotal(date: date("2025-06-15"), totalML: 300, drinks: 2),
         ])
     }
@@ -224,8 +224,8 @@ import Timekeeping
     @Test func aTombstoneStoredBeforeItsDrinkNeverCountsAtAnyTime() throws {
         let history = try memoryHistory()
         let record = drink(1, at: utc(2025, 6, 15, 8), ml: 100)
-        _ = try history.store([tombstone(of: record)], bottle: bottle, at: 1000)
-        _ = try history.store([record], bottle: bottle, at: 2000)
+        _ = try history.store([tombstone(of: record)], bottle: bottle, at: WallInstant(secondsSince1970: 1000))
+        _ = try history.store([record], bottle: bottle, at: WallInstant(secondsSince1970: 2000))
         for knownAt in [999.0, 1000, 1500, 2000, 5000] {
             #expect(try history.dayTotal(containing: WallInstant(secondsSince1970: Double(record.timestamp)), timeZone: zone("UTC"),
                                          knownAt: WallInstant(secondsSince1970: knownAt)).totalML == 0)

@@ -4,6 +4,7 @@
 import AquavateProtocol
 @testable import History
 import Testing
+import Timekeeping
 
 @Suite struct DeleteUndoTests {
     let bottle = "serial-123"
@@ -12,10 +13,10 @@ import Testing
     /// A drink deleted by a person, with its delete command queued for the bottle.
     func deletedWithCommand() throws -> (DrinkHistory, StoredCommand) {
         let history = try memoryHistory()
-        _ = try history.store([record], bottle: bottle, at: 100)
-        _ = try history.markDeleted(bottle: bottle, recordID: record.recordID, timestamp: record.timestamp, at: 200)
+        _ = try history.store([record], bottle: bottle, at: WallInstant(secondsSince1970: 100))
+        _ = try history.markDeleted(bottle: bottle, recordID: record.recordID, timestamp: record.timestamp, at: WallInstant(secondsSince1970: 200))
         let action = BottleAction.deleteDrink(recordID: record.recordID, timestamp: record.timestamp)
-        let command = try history.queueCommand(bottle: bottle, command: action.kind, argument: action.argument, replacing: false, at: 200)
+        let command = try history.queueCommand(bottle: bottle, command: action.kind, argument: action.argument, replacing: false, at: WallInstant(secondsSince1970: 200))
         return (history, command)
     }
 
@@ -28,13 +29,13 @@ import Testing
         #expect(!drink.deleted)
         #expect(try history.storedDrinks().map(\.deleted) == [false])
         #expect(try history.commands().isEmpty)
-        #expect(try !history.claimCommand(id: command.id, attempted: false, at: 300), "a withdrawn command cannot be claimed")
+        #expect(try !history.claimCommand(id: command.id, attempted: false, at: WallInstant(secondsSince1970: 300)), "a withdrawn command cannot be claimed")
     }
 
     @Test("once the session has claimed the delete, undo is too late and the drink stays deleted")
     func claimThenUndo() throws {
         let (history, command) = try deletedWithCommand()
-        #expect(try history.claimCommand(id: command.id, attempted: false, at: 300))
+        #expect(try history.claimCommand(id: command.id, attempted: false, at: WallInstant(secondsSince1970: 300)))
         #expect(try history.undoDelete(commandID: command.id) == .tooLate)
         #expect(try history.storedDrinks().map(\.deleted) == [true])
     }
@@ -42,8 +43,8 @@ import Testing
     @Test("a delete cut short by the link (back to pending, with a message) may have reached the bottle: too late")
     func interruptedThenUndo() throws {
         let (history, command) = try deletedWithCommand()
-        #expect(try history.claimCommand(id: command.id, attempted: false, at: 300))
-        _ = try history.updateCommand(id: command.id, status: .pending, message: "cut short", at: 310)
+        #expect(try history.claimCommand(id: command.id, attempted: false, at: WallInstant(secondsSince1970: 300)))
+        _ = try history.updateCommand(id: command.id, status: .pending, message: "cut short", at: WallInstant(secondsSince1970: 310))
         #expect(try history.undoDelete(commandID: command.id) == .tooLate)
         #expect(try history.storedDrinks().map(\.deleted) == [true])
     }

@@ -16,14 +16,14 @@ struct EngineStorageTests {
         do {
             let history = try DrinkHistory(path: path)
             #expect(try history.engineState(named: "reminders") == nil)
-            try history.saveEngineState(named: "reminders", json: #"{"a":1}"#, at: 10)
-            try history.saveEngineState(named: "reminders", json: #"{"a":2}"#, at: 20,
-                                        delivered: [DeliveredNotification(id: "hydration-1", kind: "reminder", time: 20, title: "T", body: "B")])
+            try history.saveEngineState(named: "reminders", json: #"{"a":1}"#, at: WallInstant(secondsSince1970: 10))
+            try history.saveEngineState(named: "reminders", json: #"{"a":2}"#, at: WallInstant(secondsSince1970: 20),
+                                        delivered: [DeliveredNotification(id: "hydration-1", kind: "reminder", time: WallInstant(secondsSince1970: 20), title: "T", body: "B")])
         }
         let reopened = try DrinkHistory(path: path)
         #expect(try reopened.engineState(named: "reminders") == #"{"a":2}"#)
-        #expect(try reopened.deliveredNotifications() == [DeliveredNotification(id: "hydration-1", kind: "reminder", time: 20, title: "T", body: "B")])
-        #expect(try reopened.deliveredNotifications(since: 21).isEmpty)
+        #expect(try reopened.deliveredNotifications() == [DeliveredNotification(id: "hydration-1", kind: "reminder", time: WallInstant(secondsSince1970: 20), title: "T", body: "B")])
+        #expect(try reopened.deliveredNotifications(since: WallInstant(secondsSince1970: 21)).isEmpty)
     }
 }
 

@@ -75,7 +75,7 @@ import Timekeeping
         let all = try Self.measure { totals = try history.dayTotals(timeZone: Self.madrid) }
         #expect(Self.firstDifference(totals, expected) == nil)
 
-        let knownAt = try Self.measure { totals = try history.dayTotals(timeZone: Self.madrid, knownAt: 2_000_000_000) }
+        let knownAt = try Self.measure { totals = try history.dayTotals(timeZone: Self.madrid, knownAt: WallInstant(secondsSince1970: 2_000_000_000)) }
         #expect(Self.firstDifference(totals, expected) == nil)
 
         let lastWeek = Self.firstDay + (Self.dayCount - 7)...Self.firstDay + (Self.dayCount - 1)
@@ -84,7 +84,7 @@ import Timekeeping
 
         var today = DayTotal(date: Self.firstDay, totalML: 0, drinks: 0)
         let instant = (Self.firstDay + 1000).interval(in: Self.madrid).start + .seconds(43_200)
-        let one = try Self.measure { today = try history.dayTotal(containing: instant, timeZone: Self.madrid, knownAt: 2e9) }
+        let one = try Self.measure { today = try history.dayTotal(containing: instant, timeZone: Self.madrid, knownAt: WallInstant(secondsSince1970: 2e9)) }
         #expect(today == expected[1000])
 
         print("""

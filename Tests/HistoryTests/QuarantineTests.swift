@@ -127,9 +127,9 @@ import Testing
 
     @Test func refusalsAreKeptOnTheBottleRow() throws {
         let history = try memoryHistory()
-        try history.updateBottle(id: bottle) { $0.refusal = SyncRefusal(reason: "r", since: 5, connections: 3) }
+        try history.updateBottle(id: bottle) { $0.refusal = SyncRefusal(reason: "r", since: WallInstant(secondsSince1970: 5), connections: 3) }
         let refusal = try #require(try history.bottleState(id: bottle)?.refusal)
-        #expect(refusal == SyncRefusal(reason: "r", since: 5, connections: 3) && refusal.isStuck)
+        #expect(refusal == SyncRefusal(reason: "r", since: WallInstant(secondsSince1970: 5), connections: 3) && refusal.isStuck)
         try history.updateBottle(id: bottle) { $0.refusal = nil }
         #expect(try history.bottleState(id: bottle)?.refusal == nil)
     }

@@ -3,6 +3,7 @@
 import Foundation
 @testable import History
 import Testing
+import Timekeeping
 
 @Suite struct SettingsTests {
     @Test func settingsRoundTrip() throws {
@@ -33,14 +34,14 @@ import Testing
 }
 
 @Suite struct BottleStateTests {
-    let state = CurrentStateSnapshot(receivedAt: 1_763_712_000.5, bottleTime: 1_763_712_000, dailyTotalML: 1250,
+    let state = CurrentStateSnapshot(receivedAt: WallInstant(secondsSince1970: 1_763_712_000.5), bottleTime: 1_763_712_000, dailyTotalML: 1250,
                                      bottleLevelML: 420, batteryPercent: 87, unsyncedCount: 3, flagsRaw: 0x07)
 
     @Test func bottleRecordRoundTripsWithAndWithoutState() throws {
         let history = try memoryHistory()
         #expect(try history.bottleState(id: "F4:12:FA:00:A3:F4") == nil)
         let bottle = BottleRecord(id: "F4:12:FA:00:A3:F4", name: "Aquavate-A3F2", serial: "AQ-0001",
-                                  address: "F4:12:FA:00:A3:F4", goalML: 2000, lastSeen: 10, lastSync: 20,
+                                  address: "F4:12:FA:00:A3:F4", goalML: 2000, lastSeen: WallInstant(secondsSince1970: 10), lastSync: WallInstant(secondsSince1970: 20),
                                   idResetAt: nil, state: state)
         try history.recordBottle(bottle)
         #expect(try history.bottleState(id: bottle.id) == bottle)
@@ -54,12 +55,12 @@ import Testing
 
     @Test func updateBottleChangesOnlyWhatItTouches() throws {
         let history = try memoryHistory()
-        let created = try history.updateBottle(id: "b") { $0.lastSeen = 100 }
-        #expect(created == BottleRecord(id: "b", lastSeen: 100))
+        let created = try history.updateBottle(id: "b") { $0.lastSeen = WallInstant(secondsSince1970: 100) }
+        #expect(created == BottleRecord(id: "b", lastSeen: WallInstant(secondsSince1970: 100)))
 
-        try history.updateBottle(id: "b") { $0.state = state; $0.lastSync = 200 }
-        try history.updateBottle(id: "b") { $0.lastSeen = 300; $0.id = "ignored" }
-        #expect(try history.bottleState(id: "b") == BottleRecord(id: "b", lastSeen: 300, lastSync: 200, state: state))
+        try history.updateBottle(id: "b") { $0.state = state; $0.lastSync = WallInstant(secondsSince1970: 200) }
+        try history.updateBottle(id: "b") { $0.lastSeen = WallInstant(secondsSince1970: 300); $0.id = "ignored" }
+        #expect(try history.bottleState(id: "b") == BottleRecord(id: "b", lastSeen: WallInstant(secondsSince1970: 300), lastSync: WallInstant(secondsSince1970: 200), state: state))
         #expect(try history.bottleState(id: "ignored") == nil)
     }
 
@@ -68,7 +69,7 @@ import Testing
     @Test func theSavedRowIsTheOneGRDBsUpsertStores() throws {
         let history = try memoryHistory()
         var full = BottleRecord(id: "AQ-0001", name: "Aquavate-A3F2", serial: "AQ-0001", address: "F4:12:FA:00:A3:F4",
-                                goalML: 2000, lastSeen: 10.25, lastSync: 20, idResetAt: 5, state: state)
+                                goalML: 2000, lastSeen: WallInstant(secondsSince1970: 10.25), lastSync: WallInstant(secondsSince1970: 20), idResetAt: WallInstant(secondsSince1970: 5), state: state)
         full.firmware = "1.2.3"
         full.model = "A1"
         full.shakeToEmpty = true
@@ -81,13 +82,13 @@ import Testing
         }
         try history.recordBottle(full)
         let byGRDB = try row("AQ-0001")
-        try history.forgetBottle(id: "AQ-0001", at: 1)
+        try history.forgetBottle(id: "AQ-0001", at: WallInstant(secondsSince1970: 1))
         try history.updateBottle(id: "AQ-0001") { $0 = full }
         #expect(try row("AQ-0001") == byGRDB)
         #expect(byGRDB.count == BottleRecord.columns.count)
         #expect(try history.bottleState(id: "AQ-0001") == full)
         // Saved over an existing row: every column replaced, nil ones too.
-        var emptied = BottleRecord(id: "AQ-0001", lastSeen: 30)
+        var emptied = BottleRecord(id: "AQ-0001", lastSeen: WallInstant(secondsSince1970: 30))
         emptied.battery = nil
         try history.updateBottle(id: "AQ-0001") { $0 = emptied }
         #expect(try history.bottleState(id: "AQ-0001") == emptied)
@@ -101,26 +102,26 @@ import Testing
 
     @Test func bottlesAreListedMostRecentlySeenFirst() throws {
         let history = try memoryHistory()
-        try history.recordBottle(BottleRecord(id: "old", lastSeen: 10))
+        try history.recordBottle(BottleRecord(id: "old", lastSeen: WallInstant(secondsSince1970: 10)))
         try history.recordBottle(BottleRecord(id: "never"))
-        try history.recordBottle(BottleRecord(id: "new", lastSeen: 20))
+        try history.recordBottle(BottleRecord(id: "new", lastSeen: WallInstant(secondsSince1970: 20)))
         #expect(try history.bottles().map(\.id) == ["new", "old", "never"])
     }
 
     @Test func highestRecordIDFollowsTheCurrentIDSequence() throws {
         let history = try memoryHistory()
         #expect(try history.highestRecordID(bottle: "b") == nil)
-        _ = try history.store((1...40).map { drink(UInt32($0), at: 1000 + UInt32($0)) }, bottle: "b", at: 100)
-        _ = try history.store([drink(7, at: 50)], bottle: "other", at: 100)
+        _ = try history.store((1...40).map { drink(UInt32($0), at: 1000 + UInt32($0)) }, bottle: "b", at: WallInstant(secondsSince1970: 100))
+        _ = try history.store([drink(7, at: 50)], bottle: "other", at: WallInstant(secondsSince1970: 100))
         #expect(try history.highestRecordID(bottle: "b") == 40)
         #expect(try history.highestRecordID(bottle: "other") == 7)
 
         // After CLEAR_HISTORY the bottle starts again at 1: lower than 40, so a reset.
-        try history.recordIDReset(bottle: "b", at: 200)
+        try history.recordIDReset(bottle: "b", at: WallInstant(secondsSince1970: 200))
         #expect(try history.highestRecordID(bottle: "b") == nil)
-        _ = try history.store([drink(1, at: 9000), drink(2, at: 9001)], bottle: "b", at: 200)
+        _ = try history.store([drink(1, at: 9000), drink(2, at: 9001)], bottle: "b", at: WallInstant(secondsSince1970: 200))
         #expect(try history.highestRecordID(bottle: "b") == 2)
-        #expect(try history.bottleState(id: "b")?.idResetAt == 200)
+        #expect(try history.bottleState(id: "b")?.idResetAt == WallInstant(secondsSince1970: 200))
         #expect(try history.drinkCount(bottle: "b") == 42)
     }
 }

@@ -8,6 +8,7 @@ import Foundation
 @testable import Sinks
 import TestFixtures
 import Testing
+import Timekeeping
 
 @Suite struct HouseholdInputTests {
     func payload(bottle: String = "AQV-0042", amount: Int = 250, level: Int = 500, timestamp: Int = 1_764_000_000) -> [UInt8] {
@@ -27,7 +28,7 @@ import Testing
 
     @Test("a drink no bottle could record is refused with the reason; a plausible one is kept as sent")
     func recordBounds() throws {
-        let now = 1_764_000_000.0
+        let now = WallInstant(secondsSince1970: 1_764_000_000)
         let good = try #require(HouseholdLink.drink(from: payload(), origin: "kitchen"))
         let kept = HouseholdReplication.record(of: good, now: now)
         #expect(kept.problem == nil)
@@ -44,7 +45,7 @@ import Testing
 
     @Test("a drink's message is the bytes the household always sent, and reads back as the same drink")
     func drinkMessageRoundTrip() throws {
-        for (changedAt, deleted) in [(nil, false), (1_764_000_123.25, true)] as [(Double?, Bool)] {
+        for (changedAt, deleted) in [(nil, false), (WallInstant(secondsSince1970: 1_764_000_123.25), true)] as [(WallInstant?, Bool)] {
             let drink = HouseholdLink.Drink(Drink(bottle: "AQV-0042", recordID: 7, timestamp: 1_764_000_000, amountML: 250,
                                                   bottleLevelML: -12, typeRaw: 1, flagsRaw: 0x05, deleted: deleted),
                                             origin: "kitchen", changedAt: changedAt)

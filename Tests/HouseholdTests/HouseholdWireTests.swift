@@ -7,6 +7,7 @@ import Foundation
 @testable import Household
 @testable import MQTT
 import Testing
+import Timekeeping
 
 @Suite struct HouseholdWireTests {
     static func before() throws -> [String: String] { WireBeforeCodable.texts }
@@ -17,14 +18,15 @@ import Testing
         for (phase, rssi) in [(HouseholdLink.Claim.Phase.want, -67), (.hold, 0), (.hold, -127)] {
             #expect(HouseholdClaimMessage(.init(phase: phase, rssi: rssi)).text == before["claim/\(phase.rawValue)\(rssi)"])
         }
-        for time in [1_764_240_000.0, 1_764_240_000.125, 1.0e-7, 1.0e21] {
+        for seconds in [1_764_240_000.0, 1_764_240_000.125, 1.0e-7, 1.0e21] {
+            let time = WallInstant(secondsSince1970: seconds)
             #expect(HouseholdSyncerMessage(bridge: "kitchen-pi", time: time).text == before["syncer/\(time)"])
-            #expect(HouseholdPongMessage(time: time, instance: "a1b2-'c'", synchronised: time > 1).text == before["pong/\(time)"])
+            #expect(HouseholdPongMessage(time: time, instance: "a1b2-'c'", synchronised: seconds > 1).text == before["pong/\(time)"])
             let delivered = HouseholdLink.Delivered(bottle: "F4:12:FA:00:A3:F2", id: "hydration-7", kind: "reminder", time: time, from: "x")
             #expect(HouseholdDeliveredMessage(delivered).text == before["delivered/\(time)"])
         }
         #expect(HouseholdHelloMessage(epoch: "e1a2", have: [:]).text == before["hello/empty"])
-        let have: [String: Double] = ["kitchen-pi": 1_764_240_000.5, "study": 1_764_240_001, "attic_2": 3.0e-3]
+        let have: [String: WallInstant] = ["kitchen-pi": 1_764_240_000.5, "study": 1_764_240_001, "attic_2": 3.0e-3].mapValues(WallInstant.init(secondsSince1970:))
         #expect(HouseholdHelloMessage(epoch: "e1a2", have: have).text == before["hello/have"])
     }
 
@@ -33,13 +35,13 @@ import Testing
         let before = try Self.before()
         func bytes(_ name: String) throws -> [UInt8] { Array(try #require(before[name]).utf8) }
         #expect(HouseholdLink.claim(from: try bytes("claim/want-67")) == .init(phase: .want, rssi: -67))
-        #expect(HouseholdLink.syncer(from: try bytes("syncer/1764240000.125"))! == ("kitchen-pi", 1_764_240_000.125))
+        #expect(HouseholdLink.syncer(from: try bytes("syncer/1764240000.125"))! == ("kitchen-pi", WallInstant(secondsSince1970: 1_764_240_000.125)))
         #expect(HouseholdDeliveredMessage.read(try bytes("delivered/1764240000.0"), by: "study")
-            == .init(bottle: "F4:12:FA:00:A3:F2", id: "hydration-7", kind: "reminder", time: 1_764_240_000, from: "study"))
+            == .init(bottle: "F4:12:FA:00:A3:F2", id: "hydration-7", kind: "reminder", time: WallInstant(secondsSince1970: 1_764_240_000), from: "study"))
         let hello = HouseholdHelloMessage.read(try bytes("hello/have"))
-        #expect(hello.epoch == "e1a2" && hello.have == ["kitchen-pi": 1_764_240_000.5, "study": 1_764_240_001, "attic_2": 3.0e-3])
+        #expect(hello.epoch == "e1a2" && hello.have == ["kitchen-pi": WallInstant(secondsSince1970: 1_764_240_000.5), "study": WallInstant(secondsSince1970: 1_764_240_001), "attic_2": WallInstant(secondsSince1970: 3.0e-3)])
         let pong = try WireJSON.decode(HouseholdPongMessage.self, from: try bytes("pong/1764240000.125"))
-        #expect(pong.clock == 1_764_240_000.125 && pong.instance == "a1b2-'c'" && pong.synchronised)
+        #expect(pong.clock == WallInstant(secondsSince1970: 1_764_240_000.125) && pong.instance == "a1b2-'c'" && pong.synchronised)
     }
 
     @Test("a history saved by the previous version loads: the outbox mark, the epochs, the start count and the drops")
@@ -89,7 +91,7 @@ import Testing
         }
         // A hello is never dropped: what is odd in it is left out.
         let odd = HouseholdHelloMessage.read(Array(#"{"epoch":"e/1","have":{"study":"12.5","a/b":"1","attic":7,"x":"nan"}}"#.utf8))
-        #expect(odd.epoch == nil && odd.have == ["study": 12.5])
+        #expect(odd.epoch == nil && odd.have == ["study": WallInstant(secondsSince1970: 12.5)])
         #expect(HouseholdHelloMessage.read([0xFF, 0xFE]).epoch == nil)
     }
 }

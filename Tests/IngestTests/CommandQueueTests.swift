@@ -9,6 +9,7 @@ import History
 import Ingest
 import Logging
 import Testing
+import Timekeeping
 
 @Suite struct CommandQueueTests {
     let history: DrinkHistory
@@ -23,7 +24,7 @@ import Testing
 
     func queued(_ action: BottleAction) throws -> QueuedCommand {
         let stored = try history.queueCommand(bottle: ingest.bottleID, command: action.kind, argument: action.argument,
-                                              replacing: action.replacesPendingOfSameKind, at: 100)
+                                              replacing: action.replacesPendingOfSameKind, at: WallInstant(secondsSince1970: 100))
         return QueuedCommand(id: stored.id, action: action)
     }
 
@@ -31,23 +32,23 @@ import Testing
         let goal = try queued(.setGoal(3000))
         for time in 1...6 { ingest.finished(goal, .interrupted("the link was lost"), at: .init(secondsSince1970: Double(200 + time))) }
         #expect(try history.commands().map(\.status) == [.pending])
-        #expect(ingest.pendingCommands(bottle: ingest.bottleID, at: 300) == [goal])
+        #expect(ingest.pendingCommands(bottle: ingest.bottleID, at: WallInstant(secondsSince1970: 300)) == [goal])
     }
 
     @Test func anUnconfirmedDeleteFailsAfterThreeConnections() throws {
         let delete = try queued(.deleteDrink(recordID: 1, timestamp: 1_763_712_000))
         for time in 1...2 { ingest.finished(delete, .unconfirmed("no Current State"), at: .init(secondsSince1970: Double(200 + time))) }
         #expect(try history.commands().map(\.status) == [.pending])
-        ingest.finished(delete, .unconfirmed("no Current State"), at: 210)
+        ingest.finished(delete, .unconfirmed("no Current State"), at: WallInstant(secondsSince1970: 210))
         let command = try #require(try history.commands().first)
         #expect(command.status == .failed && command.message?.contains("3 attempts") == true)
     }
 
     @Test func aTareLeftSendingIsFailedNotRepeated() throws {
         let tare = try queued(.tare)
-        #expect(ingest.claim(tare, at: 200))
+        #expect(ingest.claim(tare, at: WallInstant(secondsSince1970: 200)))
         // The bridge stopped here; at the next connection:
-        #expect(ingest.pendingCommands(bottle: ingest.bottleID, at: 300).isEmpty)
+        #expect(ingest.pendingCommands(bottle: ingest.bottleID, at: WallInstant(secondsSince1970: 300)).isEmpty)
         let command = try #require(try history.commands().first)
         #expect(command.status == .failed && command.message?.contains("not repeated") == true)
     }

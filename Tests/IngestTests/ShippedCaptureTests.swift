@@ -6,6 +6,7 @@ import History
 @testable import Reports
 import TestFixtures
 import Testing
+import Timekeeping
 
 @Suite("Replay of the shipped captures")
 struct ShippedCaptureTests {
@@ -57,7 +58,7 @@ struct ShippedCaptureTests {
         let history = try DrinkHistory(path: nil)
         let outcome = try runReplay([shippedCapture("backlog-600.aqcap")], history: history)
         #expect(outcome.rejectedLines == 0)
-        #expect(outcome.syncs == [BridgeEvent.SyncEvent(time: outcome.syncs.first?.time ?? 0, records: 600, chunks: 36, outcome: .complete)])
+        #expect(outcome.syncs == [BridgeEvent.SyncEvent(time: outcome.syncs.first?.time ?? WallInstant(secondsSince1970: 0), records: 600, chunks: 36, outcome: .complete)])
         #expect(try history.storedDrinks().count == 600)
         #expect(outcome.days.count == 20)
         #expect(outcome.days.allSatisfy { $0.drinks == 30 })

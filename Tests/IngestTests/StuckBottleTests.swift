@@ -10,6 +10,7 @@ import Locking
 import Logging
 import Reports
 import Testing
+import Timekeeping
 
 @Suite struct StuckBottleTests {
     let bottle = "F4:12:FA:00:A3:F2"
@@ -39,11 +40,11 @@ import Testing
         connection(refusal: "chunk 0 announces 255 chunks", at: 2_000)
         #expect(refusal?.connections == 2 && refusal?.isStuck == false)
         connection(refusal: "chunk 0 announces 255 chunks", at: 3_000)
-        #expect(refusal == SyncRefusal(reason: "chunk 0 announces 255 chunks", since: 1_002, connections: 3))
+        #expect(refusal == SyncRefusal(reason: "chunk 0 announces 255 chunks", since: WallInstant(secondsSince1970: 1_002), connections: 3))
         #expect(refusal?.isStuck == true)
         // Another refusal is another fault: counted from 1, since then.
         connection(refusal: "chunk 1 is past the last of 1", at: 4_000)
-        #expect(refusal == SyncRefusal(reason: "chunk 1 is past the last of 1", since: 4_002, connections: 1))
+        #expect(refusal == SyncRefusal(reason: "chunk 1 is past the last of 1", since: WallInstant(secondsSince1970: 4_002), connections: 1))
     }
 
     @Test func aCompleteSyncClearsIt() {
@@ -57,8 +58,8 @@ import Testing
         for time in [1_000.0, 2_000, 3_000] { connection(refusal: "r", at: time) }
         // Synced by the phone app meanwhile: no sync at all, the bottle says 0 unsynced.
         ingest.heard(CurrentState(timestamp: 5_000, currentWeightG: 300, bottleLevelML: 400, dailyTotalML: 0, batteryPercent: 80,
-                                  flags: [], unsyncedCount: 0), at: 5_000)
-        ingest.disconnected(at: 5_001)
+                                  flags: [], unsyncedCount: 0), at: WallInstant(secondsSince1970: 5_000))
+        ingest.disconnected(at: WallInstant(secondsSince1970: 5_001))
         #expect(refusal == nil)
     }
 

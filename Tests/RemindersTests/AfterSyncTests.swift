@@ -123,8 +123,8 @@ struct AfterSyncTests {
 
     @Test func goalRemovesPendingHydrationReminders() {
         var state = ReminderState()
-        _ = state.centre.schedule(PendingNotification(id: "hydration-99", fireTime: 4_000_000_000, kind: .reminder, title: "t", body: "b"))
-        _ = state.centre.schedule(PendingNotification(id: "ritual-evening-2026-03-10", fireTime: 4_000_000_000, kind: .ritual, title: "t", body: "b"))
+        _ = state.centre.schedule(PendingNotification(id: "hydration-99", fireTime: WallInstant(secondsSince1970: 4_000_000_000), kind: .reminder, title: "t", body: "b"))
+        _ = state.centre.schedule(PendingNotification(id: "ritual-evening-2026-03-10", fireTime: WallInstant(secondsSince1970: 4_000_000_000), kind: .ritual, title: "t", body: "b"))
         var sim = Simulation(settings: .test { $0.goalML = 500 }, date: day, time: "06:00", state: state)
         sim.sync([400], on: day, at: "07:00")
         #expect(sim.engine.pendingCount == 2)

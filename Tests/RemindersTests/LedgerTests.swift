@@ -9,10 +9,10 @@ struct LedgerTests {
     @Test func dayTotalsFollowTheLocalCalendarDay() {
         var ledger = InMemoryDrinkLedger()
         // 00:30 in Madrid on 10 July is 22:30 UTC on 9 July: it belongs to 10 July here.
-        ledger.record(timestamp: instant("2026-07-10", "00:30", in: madrid), amountML: 200, storedAt: 0)
-        ledger.record(timestamp: instant("2026-07-09", "23:59:59", in: madrid), amountML: 300, storedAt: 0)
-        ledger.record(timestamp: instant("2026-07-10", "23:59:59", in: madrid), amountML: 400, storedAt: 0)
-        ledger.record(timestamp: instant("2026-07-11", "00:00", in: madrid), amountML: 500, storedAt: 0)
+        ledger.record(timestamp: instant("2026-07-10", "00:30", in: madrid), amountML: 200, storedAt: WallInstant(secondsSince1970: 0))
+        ledger.record(timestamp: instant("2026-07-09", "23:59:59", in: madrid), amountML: 300, storedAt: WallInstant(secondsSince1970: 0))
+        ledger.record(timestamp: instant("2026-07-10", "23:59:59", in: madrid), amountML: 400, storedAt: WallInstant(secondsSince1970: 0))
+        ledger.record(timestamp: instant("2026-07-11", "00:00", in: madrid), amountML: 500, storedAt: WallInstant(secondsSince1970: 0))
         #expect(ledger.dayTotal(at: instant("2026-07-10", "12:00", in: madrid), timeZone: madrid) == 600)
         #expect(ledger.dayTotal(at: instant("2026-07-09", "12:00", in: madrid), timeZone: madrid) == 300)
         #expect(ledger.dayTotal(at: instant("2026-07-11", "00:00", in: madrid), timeZone: madrid) == 500)
@@ -36,25 +36,25 @@ struct LedgerTests {
 
     @Test func recordsThatAreNotDrinksAreIgnored() {
         var ledger = InMemoryDrinkLedger()
-        ledger.record(timestamp: 1000, amountML: 0, storedAt: 0)
-        ledger.record(timestamp: 1000, amountML: -20, storedAt: 0)
+        ledger.record(timestamp: WallInstant(secondsSince1970: 1000), amountML: 0, storedAt: WallInstant(secondsSince1970: 0))
+        ledger.record(timestamp: WallInstant(secondsSince1970: 1000), amountML: -20, storedAt: WallInstant(secondsSince1970: 0))
         #expect(ledger.drinks.isEmpty)
-        #expect(ledger.dayTotal(at: 1000, timeZone: utc) == 0)
+        #expect(ledger.dayTotal(at: WallInstant(secondsSince1970: 1000), timeZone: utc) == 0)
     }
 
     @Test func theShortDayOfSpringKeepsItsDrinks() {
         var ledger = InMemoryDrinkLedger()
         // 2026-03-29 in Madrid has 23 hours; 01:30 and 03:30 are an hour apart.
-        ledger.record(timestamp: instant("2026-03-29", "01:30", in: madrid), amountML: 100, storedAt: 0)
-        ledger.record(timestamp: instant("2026-03-29", "03:30", in: madrid), amountML: 200, storedAt: 0)
-        ledger.record(timestamp: instant("2026-03-29", "23:30", in: madrid), amountML: 400, storedAt: 0)
-        ledger.record(timestamp: instant("2026-03-30", "00:10", in: madrid), amountML: 800, storedAt: 0)
+        ledger.record(timestamp: instant("2026-03-29", "01:30", in: madrid), amountML: 100, storedAt: WallInstant(secondsSince1970: 0))
+        ledger.record(timestamp: instant("2026-03-29", "03:30", in: madrid), amountML: 200, storedAt: WallInstant(secondsSince1970: 0))
+        ledger.record(timestamp: instant("2026-03-29", "23:30", in: madrid), amountML: 400, storedAt: WallInstant(secondsSince1970: 0))
+        ledger.record(timestamp: instant("2026-03-30", "00:10", in: madrid), amountML: 800, storedAt: WallInstant(secondsSince1970: 0))
         #expect(ledger.dayTotal(at: instant("2026-03-29", "12:00", in: madrid), timeZone: madrid) == 700)
         // The long day of autumn: 25 hours, both 02:30s on it.
         let firstHalfPast2 = instant("2026-10-25", "00:30", in: utc)   // 02:30 CEST
-        ledger.record(timestamp: firstHalfPast2, amountML: 10, storedAt: 0)
-        ledger.record(timestamp: firstHalfPast2 + .seconds(3600), amountML: 20, storedAt: 0)   // 02:30 CET
-        ledger.record(timestamp: instant("2026-10-25", "23:59", in: madrid), amountML: 40, storedAt: 0)
+        ledger.record(timestamp: firstHalfPast2, amountML: 10, storedAt: WallInstant(secondsSince1970: 0))
+        ledger.record(timestamp: firstHalfPast2 + .seconds(3600), amountML: 20, storedAt: WallInstant(secondsSince1970: 0))   // 02:30 CET
+        ledger.record(timestamp: instant("2026-10-25", "23:59", in: madrid), amountML: 40, storedAt: WallInstant(secondsSince1970: 0))
         #expect(ledger.dayTotal(at: instant("2026-10-25", "12:00", in: madrid), timeZone: madrid) == 70)
     }
 }

@@ -2,6 +2,7 @@
 
 import Testing
 @testable import Reminders
+import Timekeeping
 
 struct MasterSwitchTests {
     let day = "2026-03-10"
@@ -86,7 +87,7 @@ struct MasterSwitchTests {
     @Test func theTestNotificationRespectsTheLimit() {
         var state = ReminderState()
         for index in 0..<64 {
-            _ = state.centre.schedule(PendingNotification(id: "p\(index)", fireTime: 4_000_000_000, kind: .ritual, title: "t", body: "b"))
+            _ = state.centre.schedule(PendingNotification(id: "p\(index)", fireTime: WallInstant(secondsSince1970: 4_000_000_000), kind: .ritual, title: "t", body: "b"))
         }
         var sim = Simulation(settings: .test(), date: day, time: "06:00", state: state)
         let result5 = sim.notifyTest(on: day, at: "06:30")

@@ -61,10 +61,10 @@ struct NotificationCentreTests {
         _ = centre.schedule(note("notification-test", at: 600, .test))
         _ = centre.schedule(note("early", at: 540, .ritual))
         _ = centre.schedule(note("later", at: 660, .scheduled))
-        #expect(centre.nextFireTime == 540)
-        let early = centre.takeDue(at: 599)
-        let atTen = centre.takeDue(at: 600)
-        let again = centre.takeDue(at: 600)
+        #expect(centre.nextFireTime == WallInstant(secondsSince1970: 540))
+        let early = centre.takeDue(at: WallInstant(secondsSince1970: 599))
+        let atTen = centre.takeDue(at: WallInstant(secondsSince1970: 600))
+        let again = centre.takeDue(at: WallInstant(secondsSince1970: 600))
         #expect(early.map(\.id) == ["early"])
         #expect(atTen.map(\.id) == [
             "notification-test", "reminder-A-9-0", "reminder-B-9-0", "daily-affirmation-2026-03-10",
@@ -76,7 +76,7 @@ struct NotificationCentreTests {
 
     @Test func storedAsTheArrayOfPending() throws {
         var centre = NotificationCentre()
-        _ = centre.schedule(PendingNotification(id: "ritual-evening-2026-03-10", fireTime: 1_773_172_800, kind: .ritual,
+        _ = centre.schedule(PendingNotification(id: "ritual-evening-2026-03-10", fireTime: WallInstant(secondsSince1970: 1_773_172_800), kind: .ritual,
                                                 title: "Wind down", body: "Time for your evening ritual.",
                                                 actions: [.didThis, .startRitual], thread: "rituals"))
         let data = try JSONEncoder().encode(centre)

@@ -112,7 +112,7 @@ struct ResetAndRestartTests {
         state.lastLowBattery = true
         state.reminderSequence = 41
         state.backOnTrackSequence = 7
-        _ = state.centre.schedule(PendingNotification(id: "notification-test", fireTime: 12.5, kind: .test, title: "a", body: "b"))
+        _ = state.centre.schedule(PendingNotification(id: "notification-test", fireTime: WallInstant(secondsSince1970: 12.5), kind: .test, title: "a", body: "b"))
         let data = try JSONEncoder().encode(state)
         #expect(try JSONDecoder().decode(ReminderState.self, from: data) == state)
         let text = String(decoding: data, as: UTF8.self)

@@ -15,7 +15,7 @@ import Timekeeping
 @Suite("Reminding: a bottle's view")
 struct BottleViewTests {
     /// 2026-11-22 07:00 UTC.
-    static let morning: WallInstant = 1_795_330_800
+    static let morning: WallInstant = WallInstant(secondsSince1970: 1_795_330_800)
     static let kitchen = BottleRecord(id: "AA:00:00:00:00:01", serial: "AQ1", address: "AA:00:00:00:00:01", goalML: 2100)
     static let office = BottleRecord(id: "AA:00:00:00:00:02", serial: "AQ2", address: "AA:00:00:00:00:02")
 

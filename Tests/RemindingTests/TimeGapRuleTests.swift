@@ -12,11 +12,11 @@ struct TimeGapRuleTests {
     func theDaemonsRule() {
         let rule = TimeGapRule.daemon
         #expect(rule == .restartAfter(.seconds(300)))
-        #expect(!rule.isRestart(from: 1_000, lastTick: 1_000, to: 1_060), "a minute's tick")
-        #expect(!rule.isRestart(from: 1_000, lastTick: 1_000, to: 1_300), "five minutes exactly: still ticks")
-        #expect(rule.isRestart(from: 1_000, lastTick: 1_000, to: 1_301))
-        #expect(rule.isRestart(from: 1_000, lastTick: 1_000, to: 699), "backwards")
-        #expect(!rule.isRestart(from: 1_000, lastTick: 0, to: 1_060), "measured from the last evaluation, not the last tick")
+        #expect(!rule.isRestart(from: WallInstant(secondsSince1970: 1_000), lastTick: WallInstant(secondsSince1970: 1_000), to: WallInstant(secondsSince1970: 1_060)), "a minute's tick")
+        #expect(!rule.isRestart(from: WallInstant(secondsSince1970: 1_000), lastTick: WallInstant(secondsSince1970: 1_000), to: WallInstant(secondsSince1970: 1_300)), "five minutes exactly: still ticks")
+        #expect(rule.isRestart(from: WallInstant(secondsSince1970: 1_000), lastTick: WallInstant(secondsSince1970: 1_000), to: WallInstant(secondsSince1970: 1_301)))
+        #expect(rule.isRestart(from: WallInstant(secondsSince1970: 1_000), lastTick: WallInstant(secondsSince1970: 1_000), to: WallInstant(secondsSince1970: 699)), "backwards")
+        #expect(!rule.isRestart(from: WallInstant(secondsSince1970: 1_000), lastTick: WallInstant(secondsSince1970: 0), to: WallInstant(secondsSince1970: 1_060)), "measured from the last evaluation, not the last tick")
     }
 
     @Test("replay: every minute of a gap is ticked, up to 366 days since the last tick")

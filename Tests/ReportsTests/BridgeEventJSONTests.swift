@@ -8,6 +8,7 @@ import BusTestSupport
 import Foundation
 import Reports
 import Testing
+import Timekeeping
 
 @Suite struct BridgeEventJSONTests {
     @Test("every event's line has the contract's keys and values")
@@ -15,28 +16,28 @@ import Testing
         let drink = BridgeEvent.drink(.init(Drink(bottle: "AQV-1", recordID: 7, timestamp: 1_763_712_000, amountML: 250,
                                                   bottleLevelML: -3, typeRaw: 1, flagsRaw: 0x01, deleted: false), isNew: true))
         #expect(drink.jsonLine() == #"{"amount_ml":250,"bottle":"AQV-1","bottle_level_ml":-3,"deleted":false,"event":"drink","new":true,"record_id":7,"time":"2025-11-21T08:00:00Z","type":"pour"}"#)
-        let sync = BridgeEvent.sync(.init(time: 1_763_712_000.5, records: 40, chunks: 3, outcome: .complete, quarantined: 1))
+        let sync = BridgeEvent.sync(.init(time: WallInstant(secondsSince1970: 1_763_712_000.5), records: 40, chunks: 3, outcome: .complete, quarantined: 1))
         #expect(sync.jsonLine() == #"{"chunks":3,"event":"sync","outcome":"complete","quarantined":1,"records":40,"time":"2025-11-21T08:00:00.500Z"}"#)
-        let state = BridgeEvent.state(.init(time: 1_763_712_000, dailyTotalML: 900, bottleLevelML: 400, battery: 80, unsynced: 2,
+        let state = BridgeEvent.state(.init(time: WallInstant(secondsSince1970: 1_763_712_000), dailyTotalML: 900, bottleLevelML: 400, battery: 80, unsynced: 2,
                                             flags: ["time_valid", "low_battery"]))
         #expect(state.jsonLine() == #"{"battery":80,"bottle_level_ml":400,"daily_total_ml":900,"event":"state","flags":["time_valid","low_battery"],"time":"2025-11-21T08:00:00Z","unsynced":2}"#)
-        let note = BridgeEvent.notification(.init(time: 1_763_712_000, id: "r-1", kind: "reminder", title: "Drink", body: "a/b \"now\""))
+        let note = BridgeEvent.notification(.init(time: WallInstant(secondsSince1970: 1_763_712_000), id: "r-1", kind: "reminder", title: "Drink", body: "a/b \"now\""))
         #expect(note.jsonLine() == #"{"body":"a/b \"now\"","event":"notification","id":"r-1","kind":"reminder","time":"2025-11-21T08:00:00Z","title":"Drink"}"#)
-        let withActions = BridgeEvent.notification(.init(time: 0, id: "r", kind: "ritual", title: "t", body: "b", actions: ["did-this"]))
+        let withActions = BridgeEvent.notification(.init(time: WallInstant(secondsSince1970: 0), id: "r", kind: "ritual", title: "t", body: "b", actions: ["did-this"]))
         #expect(withActions.jsonLine().contains(#""actions":["did-this"]"#))
         #expect(BridgeEvent.error(.init(message: "bad")).jsonLine() == #"{"event":"error","message":"bad"}"#)
         #expect(BridgeEvent.error(.init(message: "bad", file: "a.aqcap", line: 3)).jsonLine()
             == #"{"event":"error","file":"a.aqcap","line":3,"message":"bad"}"#)
-        let command = BridgeEvent.CommandEvent(id: 5, bottle: "AQV-1", command: "tare", status: "pending", time: 1_763_712_000)
+        let command = BridgeEvent.CommandEvent(id: 5, bottle: "AQV-1", command: "tare", status: "pending", time: WallInstant(secondsSince1970: 1_763_712_000))
         #expect(BridgeEvent.command(command).jsonLine()
             == #"{"bottle":"AQV-1","command":"tare","event":"command","id":5,"message":null,"status":"pending","time":"2025-11-21T08:00:00Z"}"#)
-        let goal = BridgeEvent.CommandEvent(id: 6, bottle: "AQV-1", command: "goal", argument: "2200", status: "pending", time: 1_763_712_000)
+        let goal = BridgeEvent.CommandEvent(id: 6, bottle: "AQV-1", command: "goal", argument: "2200", status: "pending", time: WallInstant(secondsSince1970: 1_763_712_000))
         #expect(BridgeEvent.command(goal).jsonLine()
             == #"{"bottle":"AQV-1","command":"goal","event":"command","goal_ml":2200,"id":6,"message":null,"status":"pending","time":"2025-11-21T08:00:00Z"}"#)
         let bottle = BridgeEvent.bottle(.init(address: "F4:12:FA:00:A3:F4", goalML: 2500, pending: [command]))
         #expect(bottle.jsonLine()
             == #"{"address":"F4:12:FA:00:A3:F4","battery":null,"calibrated":null,"clock_offset_s":null,"event":"bottle","firmware":null,"goal_ml":2500,"last_seen":null,"last_sync":null,"model":null,"name":null,"pending":[{"bottle":"AQV-1","command":"tare","event":"command","id":5,"message":null,"status":"pending","time":"2025-11-21T08:00:00Z"}],"serial":null,"shake_to_empty":null,"unsynced":null}"#)
-        let quarantined = BridgeEvent.quarantined(.init(bottle: "AQV-1", recordID: 9, time: 1_763_712_000, reason: "1970",
+        let quarantined = BridgeEvent.quarantined(.init(bottle: "AQV-1", recordID: 9, time: WallInstant(secondsSince1970: 1_763_712_000), reason: "1970",
                                                         problems: [.time], raw: [0x01, 0xab]))
         #expect(quarantined.jsonLine()
             == #"{"bottle":"AQV-1","event":"quarantined","id":null,"problems":["time"],"raw":"01ab","reason":"1970","record_id":9,"resolution":null,"restorable":true,"time":"2025-11-21T08:00:00Z"}"#)

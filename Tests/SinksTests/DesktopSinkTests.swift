@@ -8,6 +8,7 @@ import Logging
 @testable import MQTT
 @testable import Sinks
 import Testing
+import Timekeeping
 
 private let service = "org.freedesktop.Notifications"
 private let path: DBusObjectPath = "/org/freedesktop/Notifications"
@@ -42,7 +43,7 @@ struct DesktopSinkTests {
             let hub = SinkHub(sinks: [sink], logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
             await hub.start()
             let ritual = SinkNotification(id: "ritual-morning-2026-11-22", kind: "ritual", title: "Morning Ritual",
-                                          body: "Warm water", time: 1_795_300_000,
+                                          body: "Warm water", time: WallInstant(secondsSince1970: 1_795_300_000),
                                           actions: [SinkAction(id: "did-this", label: "Did This"), SinkAction(id: "start-ritual", label: "Start Ritual")])
             hub.deliver(ritual)
             try await waitUntil(.seconds(10), "the first Notify") { try await notifyCalls(client).count == 1 }
@@ -81,7 +82,7 @@ struct DesktopSinkTests {
             let stream = hub.commands
             Task { for await command in stream { commands.append(command) } }
             hub.deliver(SinkNotification(id: "ritual-morning-2026-11-22", kind: "ritual", title: "Morning Ritual",
-                                         body: "Warm water", time: 1_795_300_000,
+                                         body: "Warm water", time: WallInstant(secondsSince1970: 1_795_300_000),
                                          actions: [SinkAction(id: "did-this", label: "Did This")]))
             try await waitUntil(.seconds(10), "the Notify") { try await notifyCalls(client).count == 1 }
 
@@ -109,10 +110,10 @@ struct DesktopSinkTests {
         try await withPrivateBus { bus in
             let sink = DesktopSink(bus: .address(bus.address))
             await #expect(throws: SinkDeliveryError.self) {
-                try await sink.deliver(SinkNotification(id: "t", kind: "test", title: "T", body: "B", time: 0))
+                try await sink.deliver(SinkNotification(id: "t", kind: "test", title: "T", body: "B", time: WallInstant(secondsSince1970: 0)))
             }
             do {
-                try await sink.deliver(SinkNotification(id: "t", kind: "test", title: "T", body: "B", time: 0))
+                try await sink.deliver(SinkNotification(id: "t", kind: "test", title: "T", body: "B", time: WallInstant(secondsSince1970: 0)))
             } catch let error as SinkDeliveryError {
                 guard case .unavailable(let reason) = error else { Issue.record("expected unavailable, got \(error)"); return }
                 #expect(reason.contains("no desktop notification server"))
@@ -125,7 +126,7 @@ struct DesktopSinkTests {
     func noBus() async throws {
         let sink = DesktopSink(bus: .address("unix:path=/nonexistent/bus.sock"))
         do {
-            try await sink.deliver(SinkNotification(id: "t", kind: "test", title: "T", body: "B", time: 0))
+            try await sink.deliver(SinkNotification(id: "t", kind: "test", title: "T", body: "B", time: WallInstant(secondsSince1970: 0)))
             Issue.record("delivered without a bus")
         } catch let error as SinkDeliveryError {
             guard case .unavailable(let reason) = error else { Issue.record("expected unavailable, got \(error)"); return }

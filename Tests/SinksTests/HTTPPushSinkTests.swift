@@ -11,7 +11,7 @@ import Timekeeping
 @Suite struct HTTPPushSinkTests {
     let ritual = SinkNotification(
         id: "ritual-morning-2026-11-22", kind: "ritual", title: "Goal Reached! 💧", body: "Drink a glass of warm water (10 sec)",
-        time: 1_763_712_000, actions: [SinkAction(id: "did-this", label: "Did This"), SinkAction(id: "start-ritual", label: "Start Ritual")])
+        time: WallInstant(secondsSince1970: 1_763_712_000), actions: [SinkAction(id: "did-this", label: "Did This"), SinkAction(id: "start-ritual", label: "Start Ritual")])
 
     @Test func postsTheBodyWithNtfyHeaders() async throws {
         let server = try TestHTTPServer()
@@ -69,7 +69,7 @@ import Timekeeping
     @Test func aServerThatNeverAnswersTimesOut() async throws {
         let server = try TestHTTPServer(silent: true)
         defer { server.stop() }
-        let sink = HTTPPushSink(configuration: try HTTPPushConfiguration(url: "\(server.url)/t", timeoutSeconds: 0.4))
+        let sink = HTTPPushSink(configuration: try HTTPPushConfiguration(url: "\(server.url)/t", timeout: .milliseconds(400)))
         let start = ContinuousClock.now
         await #expect(throws: SinkDeliveryError.unavailable("push server 127.0.0.1 did not answer: timed out")) {
             try await sink.deliver(notification("n"))
@@ -86,7 +86,7 @@ import Timekeeping
         // hub's worker could not finish. With a 30 s time-out, only the cancellation says "cancelled".
         let server = try TestHTTPServer(silent: true)
         defer { server.stop() }
-        let sink = HTTPPushSink(configuration: try HTTPPushConfiguration(url: "\(server.url)/t", timeoutSeconds: 30))
+        let sink = HTTPPushSink(configuration: try HTTPPushConfiguration(url: "\(server.url)/t", timeout: .seconds(30)))
         let delivery = Task { try await sink.deliver(notification("n")) }
         try await server.requests.waitForCount(1)
         await sink.stop()

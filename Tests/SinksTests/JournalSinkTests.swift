@@ -5,6 +5,7 @@ import BusTestSupport
 import Logging
 import Testing
 @testable import Sinks
+import Timekeeping
 
 @Suite struct JournalSinkTests {
     @Test func eachNotificationIsOneQuotedLine() async throws {
@@ -12,7 +13,7 @@ import Testing
         let sink = JournalSink(logger: capturingLogger(lines))
         try await sink.deliver(SinkNotification(
             id: "ritual-morning-2026-11-22", kind: "ritual", title: "Your \"Low Flame\" body thrives with warmth",
-            body: "Drink a glass of warm water (10 sec)\nthen stretch", time: 1_763_712_000,
+            body: "Drink a glass of warm water (10 sec)\nthen stretch", time: WallInstant(secondsSince1970: 1_763_712_000),
             actions: [SinkAction(id: "did-this", label: "Did This"), SinkAction(id: "start-ritual", label: "Start Ritual")]))
         #expect(lines.all.map(\.message) == [
             #"notification id=ritual-morning-2026-11-22 kind=ritual title="Your \"Low Flame\" body thrives with warmth" "#

@@ -95,12 +95,17 @@ struct BridgeUnderTest {
         try await watcher.waitFor(bridge.topics.availability, "online") { $0.text == "online" }
 
         let drinks = [
+<<<<<<< HEAD
             storedDrink(17, at: 1_763_712_600, amountML: 250, bottleLevelML: 330),
             storedDrink(18, at: 1_763_713_200, amountML: 120, bottleLevelML: 210, pour: true),
+=======
+            SinkDrink(recordID: 17, time: WallInstant(secondsSince1970: 1_763_712_600), amountML: 250, bottleLevelML: 330, type: "gulp"),
+            SinkDrink(recordID: 18, time: WallInstant(secondsSince1970: 1_763_713_200), amountML: 120, bottleLevelML: 210, type: "pour"),
+>>>>>>> time2
         ]
         for drink in drinks { bridge.hub.publish(drink) }
         let reminder = SinkNotification(id: "hydration-3", kind: "reminder", title: "Hydration Reminder",
-                                        body: "You're falling behind! Drink 550ml to catch up.", time: 1_763_713_500,
+                                        body: "You're falling behind! Drink 550ml to catch up.", time: WallInstant(secondsSince1970: 1_763_713_500),
                                         priority: .high)
         bridge.hub.deliver(reminder)
 
@@ -202,7 +207,7 @@ struct BridgeUnderTest {
         let visitor = try BridgeUnderTest(port: broker.port, role: .visitor(command: "notify"))
         #expect(!visitor.sink.publishesState)
         await visitor.start()
-        visitor.hub.deliver(SinkNotification(id: "test", kind: "test", title: "Test", body: "a test", time: 1_763_712_000))
+        visitor.hub.deliver(SinkNotification(id: "test", kind: "test", title: "Test", body: "a test", time: WallInstant(secondsSince1970: 1_763_712_000)))
         try await watcher.waitFor(visitor.topics.notification, "the visitor's notification")
         visitor.hub.publish(snapshot(total: 5))
         await visitor.stop()

@@ -5,6 +5,7 @@
 import Foundation
 import Testing
 @testable import Sinks
+import Timekeeping
 
 @Suite struct NtfyMessageTests {
     @Test func headersCarryTitlePriorityAndTags() throws {
@@ -31,7 +32,7 @@ import Testing
     ])
     func priorityAndTagsFollowTheKind(kind: String, priority: SinkPriority?, expectedPriority: String, tags: String) throws {
         let configuration = try HTTPPushConfiguration(url: "https://ntfy.sh/t")
-        let item = SinkNotification(id: "x", kind: kind, title: "t", body: "b", time: 0, priority: priority)
+        let item = SinkNotification(id: "x", kind: kind, title: "t", body: "b", time: WallInstant(secondsSince1970: 0), priority: priority)
         let message = NtfyMessage(item, configuration: configuration)
         #expect(message.headers["Priority"] == expectedPriority)
         #expect(message.headers["Tags"] == tags)
@@ -40,14 +41,14 @@ import Testing
     @Test func nonASCIITitlesAreRFC2047EncodedWords() throws {
         let configuration = try HTTPPushConfiguration(url: "https://ntfy.sh/t")
         let goal = SinkNotification(id: "hydration-goal-reached", kind: "goal_reached", title: "Goal Reached! 💧",
-                                    body: "Good job! You've hit your daily hydration goal.", time: 0)
+                                    body: "Good job! You've hit your daily hydration goal.", time: WallInstant(secondsSince1970: 0))
         let title = try #require(NtfyMessage(goal, configuration: configuration).headers["Title"])
         #expect(title == "=?UTF-8?B?" + Data("Goal Reached! 💧".utf8).base64EncodedString() + "?=")
     }
 
     @Test func actionsBecomeHTTPButtonsOnlyWithAnActionURL() throws {
         let ritual = SinkNotification(id: "ritual-morning-2026-11-22", kind: "ritual", title: "Good morning",
-                                      body: "Your daily routine is ready.", time: 0,
+                                      body: "Your daily routine is ready.", time: WallInstant(secondsSince1970: 0),
                                       actions: [SinkAction(id: "did-this", label: "Did This"),
                                                 SinkAction(id: "start-ritual", label: "Start, now")])
         let without = try HTTPPushConfiguration(url: "https://ntfy.sh/t")
@@ -64,7 +65,7 @@ import Testing
     @Test func theButtonBodyIsACommandTheBridgeAccepts() throws {
         let with = try HTTPPushConfiguration(url: "https://ntfy.sh/t", actionURL: "https://relay.example.org/x")
         let item = SinkNotification(id: "scheduled-VITD-2026-11-22", kind: "scheduled", title: "Vitamin D", body: "Time for it",
-                                    time: 0, actions: [SinkAction(id: "done", label: "Done")])
+                                    time: WallInstant(secondsSince1970: 0), actions: [SinkAction(id: "done", label: "Done")])
         let header = try #require(NtfyMessage(item, configuration: with).headers["Actions"])
         let body = try #require(header.range(of: "body='").map { header[$0.upperBound...] }?.split(separator: "'").first)
         #expect(try SinkCommandParser.parse(String(body)) == .action(notificationID: "scheduled-VITD-2026-11-22", actionID: "done"))
@@ -72,7 +73,7 @@ import Testing
 
     @Test func atMostThreeButtons() throws {
         let with = try HTTPPushConfiguration(url: "https://ntfy.sh/t", actionURL: "https://relay.example.org/x")
-        let item = SinkNotification(id: "n", kind: "test", title: "t", body: "b", time: 0,
+        let item = SinkNotification(id: "n", kind: "test", title: "t", body: "b", time: WallInstant(secondsSince1970: 0),
                                     actions: (1...5).map { SinkAction(id: "a\($0)", label: "A\($0)") })
         #expect(NtfyMessage(item, configuration: with).headers["Actions"]?.components(separatedBy: "; ").count == 3)
     }

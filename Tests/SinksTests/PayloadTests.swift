@@ -4,6 +4,7 @@
 @testable import Sinks
 import BusTestSupport
 import Testing
+import Timekeeping
 
 @Suite struct PayloadTests {
     let configuration: MQTTSinkConfiguration
@@ -32,11 +33,15 @@ import Testing
     }
 
     @Test func drinkAndNotificationEventsCarryAnEventType() {
+<<<<<<< HEAD
         let drink = storedDrink(17, at: 1_763_712_600, amountML: 250, bottleLevelML: 330)
+=======
+        let drink = SinkDrink(recordID: 17, time: WallInstant(secondsSince1970: 1_763_712_600), amountML: 250, bottleLevelML: 330, type: "gulp")
+>>>>>>> time2
         #expect(MQTTPayloads.drink(drink).text == #"{"amount_ml":250,"bottle_level_ml":330,"event_type":"drink","#
             + #""record_id":17,"time":"2025-11-21T08:10:00Z","type":"gulp"}"#)
         let ritual = SinkNotification(id: "ritual-morning-2026-11-22", kind: "ritual", title: "Good morning",
-                                      body: "Your daily routine is ready.", time: 1_763_712_000,
+                                      body: "Your daily routine is ready.", time: WallInstant(secondsSince1970: 1_763_712_000),
                                       actions: [SinkAction(id: "did-this", label: "Did This")])
         #expect(MQTTPayloads.notification(ritual).text == #"{"actions":[{"id":"did-this","label":"Did This"}],"#
             + #""body":"Your daily routine is ready.","event_type":"ritual","id":"ritual-morning-2026-11-22","#
@@ -137,9 +142,9 @@ import Testing
 
     @Test func theDayStartPendingControlsAndLastDrinkAreInTheState() throws {
         var state = snapshot(total: 1250, time: 1_763_712_900)
-        state.dayStart = 1_763_679_600
+        state.dayStart = WallInstant(secondsSince1970: 1_763_679_600)
         state.lastDrinkML = 250
-        state.lastDrinkTime = 1_763_712_600
+        state.lastDrinkTime = WallInstant(secondsSince1970: 1_763_712_600)
         state.pendingGoalML = 3000
         state.pendingShakeToEmpty = true
         state.pendingCommands = 2
@@ -154,7 +159,7 @@ import Testing
     @Test func aStuckBottleIsAProblemWithItsSinceAndWaitingDrinks() throws {
         var state = snapshot(total: 100, time: 1_763_712_900)
         state.stuck = true
-        state.stuckSince = 1_763_700_000
+        state.stuckSince = WallInstant(secondsSince1970: 1_763_700_000)
         state.quarantined = 3
         let json = try #require(JSONTree.parse(Array(MQTTPayloads.state(state).text.utf8)))
         #expect(json["stuck"] == .bool(true) && json["stuck_since"] == "2025-11-21T04:40:00Z" && json["quarantined"] == .int(3))

@@ -10,8 +10,8 @@ import Timekeeping
 @Suite struct SinkHubTests {
     @Test func retryPolicyDoublesFromOneSecondAndStopsAtFiveMinutes() {
         let policy = RetryPolicy.standard
-        #expect((1...12).map { policy.delay(afterFailures: $0) } == [1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300, 300])
-        #expect(policy.delay(afterFailures: 1000) == 300)
+        #expect((1...12).map { policy.delay(afterFailures: $0) } == [1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300, 300].map { .seconds($0) })
+        #expect(policy.delay(afterFailures: 1000) == .seconds(300))
     }
 
     @Test func failingSinkIsRetriedOnTheBackOffScheduleAndLoggedOncePerOutage() async throws {
@@ -45,6 +45,24 @@ import Timekeeping
         #expect(recovered.count == 1)
         #expect(recovered.first?.message.contains("after 12 failed attempts over 1411 s") == true)
         #expect(lines.all.filter { $0.level >= .warning }.count == 1)
+        await hub.stop()
+    }
+
+    /// The back-off is a time-out, on the monotonic clock: the wall clock stepped an hour ahead
+    /// (NTP) does not end it; the time passing does.
+    @Test func aBackOffIsNotCutShortByAWallClockStep() async throws {
+        let requested = Recorder<Double>()
+        let clock = ManualClock(onSleep: { requested.append($0) })
+        let sink = FlakySink(failures: 1)
+        let hub = SinkHub(sinks: [sink], clock: clock, logger: capturingLogger(Recorder<LogLine>()))
+        await hub.start()
+        hub.deliver(notification("n1"))
+        #expect(try await requested.waitForCount(1, "the first back-off") == [1])
+        clock.set(clock.now + .seconds(3600))
+        #expect(clock.parkedSleepers == 1, "still backing off after the wall clock's step")
+        #expect(sink.attempts.all.count == 1)
+        clock.advance(by: .seconds(1))
+        #expect(try await sink.delivered.waitForCount(1, "the delivery after the back-off").map(\.id) == ["n1"])
         await hub.stop()
     }
 
@@ -104,7 +122,11 @@ import Timekeeping
         let hub = SinkHub(sinks: [down, working], clock: clock, logger: capturingLogger(lines))
         await hub.start()
         for index in 0..<20 { hub.deliver(notification("n\(index)")) }
+<<<<<<< HEAD
         hub.publish(storedDrink(7, at: 1_763_712_000, amountML: 250, bottleLevelML: 330))
+=======
+        hub.publish(SinkDrink(recordID: 7, time: WallInstant(secondsSince1970: 1_763_712_000), amountML: 250, bottleLevelML: 330, type: "gulp"))
+>>>>>>> time2
 
         try await working.notifications.waitForCount(20)
         try await working.drinks.waitForCount(1)
@@ -186,7 +208,7 @@ import Timekeeping
 
         let delivered = try await sink.delivered.waitForCount(1)
         #expect(delivered.map(\.id) == ["n1"])
-        #expect(clock.now == 1_763_712_000)  // the clock never moved
+        #expect(clock.now == WallInstant(secondsSince1970: 1_763_712_000))  // the clock never moved
         await hub.stop()
     }
 

@@ -5,6 +5,7 @@ import Foundation
 @testable import MQTT
 @testable import Sinks
 import Testing
+import Timekeeping
 
 enum WireSamples {
     static func configurations() throws -> [(String, MQTTSinkConfiguration)] {
@@ -19,12 +20,12 @@ enum WireSamples {
     }
 
     static func states() -> [(String, BridgeSnapshot)] {
-        var all = BridgeSnapshot(time: 1_763_712_900, dayTotalML: 1250, goalML: 2500, bottleLevelML: 420, batteryPercent: 87,
+        var all = BridgeSnapshot(time: WallInstant(secondsSince1970: 1_763_712_900), dayTotalML: 1250, goalML: 2500, bottleLevelML: 420, batteryPercent: 87,
                                  urgency: .attention, deficitML: 300, remindersToday: 2, dailyLimit: true,
-                                 lastSync: 1_763_712_720, unsynced: 0, bottleConnected: true)
-        all.dayStart = 1_763_679_600
+                                 lastSync: WallInstant(secondsSince1970: 1_763_712_720), unsynced: 0, bottleConnected: true)
+        all.dayStart = WallInstant(secondsSince1970: 1_763_679_600)
         all.lastDrinkML = 250
-        all.lastDrinkTime = 1_763_712_600.5
+        all.lastDrinkTime = WallInstant(secondsSince1970: 1_763_712_600.5)
         all.pendingGoalML = 3000
         all.pendingShakeToEmpty = true
         all.shakeToEmpty = false
@@ -32,8 +33,8 @@ enum WireSamples {
         all.pendingCommands = 2
         all.remindersEnabled = false
         all.stuck = true
-        all.stuckSince = 1_763_700_000
-        all.lastSeen = 1_763_712_800
+        all.stuckSince = WallInstant(secondsSince1970: 1_763_700_000)
+        all.lastSeen = WallInstant(secondsSince1970: 1_763_712_800)
         all.quarantined = 3
         var none = all
         none.dayStart = nil; none.lastDrinkML = nil; none.lastDrinkTime = nil; none.pendingGoalML = nil
@@ -45,9 +46,9 @@ enum WireSamples {
 
     static let notifications: [(String, SinkNotification)] = [
         ("ritual", SinkNotification(id: "ritual-morning-2026-11-22", kind: "ritual", title: "Good morning 💧",
-                                    body: "Tom's \"daily\" routine\nis ready \\ \u{1F} </tag>", time: 1_763_712_000,
+                                    body: "Tom's \"daily\" routine\nis ready \\ \u{1F} </tag>", time: WallInstant(secondsSince1970: 1_763_712_000),
                                     actions: [SinkAction(id: "did-this", label: "Did This"), SinkAction(id: "skip", label: "Skip, today")])),
-        ("plain", SinkNotification(id: "hydration-7", kind: "reminder", title: "Drink", body: "", time: 1_763_712_000.25, priority: .high)),
+        ("plain", SinkNotification(id: "hydration-7", kind: "reminder", title: "Drink", body: "", time: WallInstant(secondsSince1970: 1_763_712_000.25), priority: .high)),
     ]
 
     static let commands: [(String, SinkCommand?)] = [

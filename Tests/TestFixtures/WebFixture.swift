@@ -13,7 +13,7 @@ import Web
 
 public struct WebFixture: Sendable {
     /// 2026-11-20T15:00:00Z, 16:00 in Europe/Madrid.
-    public static let now: WallInstant = 1_795_186_800
+    public static let now: WallInstant = WallInstant(secondsSince1970: 1_795_186_800)
     public static let zone = TimeZone(identifier: "Europe/Madrid")!
     public static let ana = "AQ-ANA-0001"
     public static let bea = "AQ-BEA-0002"

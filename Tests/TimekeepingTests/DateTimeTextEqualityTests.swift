@@ -61,12 +61,12 @@ import Timekeeping
     @Test func theTwoSidesOfATransitionDifferByTheShift() {
         // Berlin, 2026-03-29 01:00:00Z: 01:59:59 CET, then 03:00:00 CEST.
         let berlin = TimeZone(identifier: "Europe/Berlin")!
-        #expect(LocalTimeText.format(1_774_745_999, in: berlin) == "2026-03-29 01:59:59")
-        #expect(LocalTimeText.format(1_774_746_000, in: berlin) == "2026-03-29 03:00:00")
+        #expect(LocalTimeText.format(WallInstant(secondsSince1970: 1_774_745_999), in: berlin) == "2026-03-29 01:59:59")
+        #expect(LocalTimeText.format(WallInstant(secondsSince1970: 1_774_746_000), in: berlin) == "2026-03-29 03:00:00")
         // New York, 2026-11-01 06:00:00Z: 01:59:59 EDT, then 01:00:00 EST.
         let newYork = TimeZone(identifier: "America/New_York")!
-        #expect(LocalTimeText.format(1_793_512_799, in: newYork) == "2026-11-01 01:59:59")
-        #expect(LocalTimeText.format(1_793_512_800, in: newYork) == "2026-11-01 01:00:00")
+        #expect(LocalTimeText.format(WallInstant(secondsSince1970: 1_793_512_799), in: newYork) == "2026-11-01 01:59:59")
+        #expect(LocalTimeText.format(WallInstant(secondsSince1970: 1_793_512_800), in: newYork) == "2026-11-01 01:00:00")
     }
 
     @Test func atRandomInstantsAndAbsurdOnes() {
@@ -91,12 +91,12 @@ import Timekeeping
     // MARK: - The years the fast way does not write
 
     @Test func yearsOutsideFourDigitsAsBefore() {
-        #expect(ISO8601Text.format(-1e12) == referenceISO(-1e12))
-        #expect(ISO8601Text.format(-1e12).hasPrefix("-29719-"))
-        #expect(ISO8601Text.format(1e12).hasPrefix("33658-"))
-        #expect(ISO8601Text.format(-62_167_219_201) == "-0001-12-31T23:59:59Z")
-        #expect(ISO8601Text.format(253_402_300_800) == "10000-01-01T00:00:00Z")
-        #expect(ISO8601Text.formatWithMilliseconds(-62_167_219_200.5) == "-0001-12-31T23:59:59.500Z")
+        #expect(ISO8601Text.format(WallInstant(secondsSince1970: -1e12)) == referenceISO(-1e12))
+        #expect(ISO8601Text.format(WallInstant(secondsSince1970: -1e12)).hasPrefix("-29719-"))
+        #expect(ISO8601Text.format(WallInstant(secondsSince1970: 1e12)).hasPrefix("33658-"))
+        #expect(ISO8601Text.format(WallInstant(secondsSince1970: -62_167_219_201)) == "-0001-12-31T23:59:59Z")
+        #expect(ISO8601Text.format(WallInstant(secondsSince1970: 253_402_300_800)) == "10000-01-01T00:00:00Z")
+        #expect(ISO8601Text.formatWithMilliseconds(WallInstant(secondsSince1970: -62_167_219_200.5)) == "-0001-12-31T23:59:59.500Z")
         for days in [-12_000_000, -719_529, -719_528, -1, 0, 2_932_896, 2_932_897, 12_000_000] {
             let (year, month, day) = CivilDate.date(daysSince1970: days)
             #expect(LocalDay(daysSince1970: days).description == "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))")

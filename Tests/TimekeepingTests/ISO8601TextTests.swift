@@ -7,20 +7,20 @@ import Timekeeping
 
 @Suite struct ISO8601TextTests {
     @Test func wholeSecondsInUTCWithZ() {
-        #expect(ISO8601Text.format(0) == "1970-01-01T00:00:00Z")
-        #expect(ISO8601Text.format(1_763_712_000.9) == "2025-11-21T08:00:00Z")
-        #expect(ISO8601Text.format(1_709_164_800) == "2024-02-29T00:00:00Z")
-        #expect(ISO8601Text.format(951_782_400) == "2000-02-29T00:00:00Z")
-        #expect(ISO8601Text.format(-0.5) == "1969-12-31T23:59:59Z")
-        #expect(ISO8601Text.format(-62_135_596_800) == "0001-01-01T00:00:00Z")
+        #expect(ISO8601Text.format(WallInstant(secondsSince1970: 0)) == "1970-01-01T00:00:00Z")
+        #expect(ISO8601Text.format(WallInstant(secondsSince1970: 1_763_712_000.9)) == "2025-11-21T08:00:00Z")
+        #expect(ISO8601Text.format(WallInstant(secondsSince1970: 1_709_164_800)) == "2024-02-29T00:00:00Z")
+        #expect(ISO8601Text.format(WallInstant(secondsSince1970: 951_782_400)) == "2000-02-29T00:00:00Z")
+        #expect(ISO8601Text.format(WallInstant(secondsSince1970: -0.5)) == "1969-12-31T23:59:59Z")
+        #expect(ISO8601Text.format(WallInstant(secondsSince1970: -62_135_596_800)) == "0001-01-01T00:00:00Z")
         #expect(ISO8601Text.format(WallInstant(secondsSince1970: .nan)) == "1970-01-01T00:00:00Z")
     }
 
     @Test func millisecondsOnlyWhenThereIsAFraction() {
-        #expect(ISO8601Text.formatWithMilliseconds(1_763_712_000) == "2025-11-21T08:00:00Z")
-        #expect(ISO8601Text.formatWithMilliseconds(1_763_712_000.5) == "2025-11-21T08:00:00.500Z")
-        #expect(ISO8601Text.formatWithMilliseconds(1_763_712_000.123) == "2025-11-21T08:00:00.122Z")
-        #expect(ISO8601Text.formatWithMilliseconds(-1.25) == "1969-12-31T23:59:58.750Z")
+        #expect(ISO8601Text.formatWithMilliseconds(WallInstant(secondsSince1970: 1_763_712_000)) == "2025-11-21T08:00:00Z")
+        #expect(ISO8601Text.formatWithMilliseconds(WallInstant(secondsSince1970: 1_763_712_000.5)) == "2025-11-21T08:00:00.500Z")
+        #expect(ISO8601Text.formatWithMilliseconds(WallInstant(secondsSince1970: 1_763_712_000.123)) == "2025-11-21T08:00:00.122Z")
+        #expect(ISO8601Text.formatWithMilliseconds(WallInstant(secondsSince1970: -1.25)) == "1969-12-31T23:59:58.750Z")
     }
 
     /// The same text as Foundation's `ISO8601FormatStyle`, which wrote the bridge's output before
@@ -48,9 +48,9 @@ import Timekeeping
     }
 
     @Test func readsADateAndTimeWithAZone() {
-        #expect(ISO8601Text.parse("2026-11-20T18:00:00Z") == 1_795_197_600)
-        #expect(ISO8601Text.parse("2026-11-20T19:00:00+01:00") == 1_795_197_600)
-        #expect(ISO8601Text.parse("2026-11-20T18:00:00.5Z") == 1_795_197_600.5)
+        #expect(ISO8601Text.parse("2026-11-20T18:00:00Z") == WallInstant(secondsSince1970: 1_795_197_600))
+        #expect(ISO8601Text.parse("2026-11-20T19:00:00+01:00") == WallInstant(secondsSince1970: 1_795_197_600))
+        #expect(ISO8601Text.parse("2026-11-20T18:00:00.5Z") == WallInstant(secondsSince1970: 1_795_197_600.5))
         for text in ["2026-11-20", "2026-11-20T18:00:00", "2026-11-20T18:00Z", "yesterday", ""] {
             #expect(ISO8601Text.parse(text) == nil, "\(text)")
         }

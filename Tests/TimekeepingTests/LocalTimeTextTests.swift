@@ -19,16 +19,16 @@ import Timekeeping
 
     @Test func theDateIsTheLocalOne() {
         // 2026-11-21T02:30:00Z is still the 20th in New York.
-        #expect(LocalTimeText.format(1_795_228_200, in: newYork) == "2026-11-20 21:30:00")
+        #expect(LocalTimeText.format(WallInstant(secondsSince1970: 1_795_228_200), in: newYork) == "2026-11-20 21:30:00")
     }
 
     @Test func daylightSavingChangesComeFromTheZone() {
         // Madrid, 2026-10-25: 00:59:59Z is 02:59:59 CEST, 01:00:00Z is 02:00:00 CET.
-        #expect(LocalTimeText.format(1_792_889_999, in: madrid) == "2026-10-25 02:59:59")
-        #expect(LocalTimeText.format(1_792_890_000, in: madrid) == "2026-10-25 02:00:00")
+        #expect(LocalTimeText.format(WallInstant(secondsSince1970: 1_792_889_999), in: madrid) == "2026-10-25 02:59:59")
+        #expect(LocalTimeText.format(WallInstant(secondsSince1970: 1_792_890_000), in: madrid) == "2026-10-25 02:00:00")
         // New York, 2026-03-08: 06:59:59Z is 01:59:59 EST, 07:00:00Z is 03:00:00 EDT.
-        #expect(LocalTimeText.format(1_772_953_199, in: newYork) == "2026-03-08 01:59:59")
-        #expect(LocalTimeText.format(1_772_953_200, in: newYork) == "2026-03-08 03:00:00")
+        #expect(LocalTimeText.format(WallInstant(secondsSince1970: 1_772_953_199), in: newYork) == "2026-03-08 01:59:59")
+        #expect(LocalTimeText.format(WallInstant(secondsSince1970: 1_772_953_200), in: newYork) == "2026-03-08 03:00:00")
     }
 
     @Test func absurdInstantsDoNotTrap() {

@@ -8,18 +8,18 @@ import Timekeeping
 @Suite struct ManualClockTests {
     @Test func saysWhatItIsTold() {
         let clock = ManualClock()
-        #expect(clock.now == 1_763_712_000)
+        #expect(clock.now == WallInstant(secondsSince1970: 1_763_712_000))
         clock.advance(by: .seconds(1.5))
-        #expect(clock.now == 1_763_712_001.5)
-        clock.set(42)
-        #expect(clock.now == 42)
+        #expect(clock.now == WallInstant(secondsSince1970: 1_763_712_001.5))
+        clock.set(WallInstant(secondsSince1970: 42))
+        #expect(clock.now == WallInstant(secondsSince1970: 42))
         clock.advance(by: .seconds(-2))
-        #expect(clock.now == 40)
+        #expect(clock.now == WallInstant(secondsSince1970: 40))
     }
 
     @Test func aSleepWakesWhenTheClockPassesItsDeadline() async throws {
         let announced = AsyncStream<Double>.makeStream()
-        let clock = ManualClock(100, onSleep: { announced.continuation.yield($0) })
+        let clock = ManualClock(secondsSince1970: 100, onSleep: { announced.continuation.yield($0) })
         let sleeper = Task { try await clock.sleep(for: 10) }
         var sleeps = announced.stream.makeAsyncIterator()
         #expect(await sleeps.next() == 10)
@@ -53,19 +53,19 @@ import Timekeeping
     }
 
     @Test func theMonotonicSideMovesWithTimeAndNotWithASetWallClock() {
-        let clock = ManualClock(100)
+        let clock = ManualClock(secondsSince1970: 100)
         let start = clock.instant
         clock.advance(by: .seconds(90))
-        #expect(clock.now == 190)
+        #expect(clock.now == WallInstant(secondsSince1970: 190))
         #expect(clock.instant - start == .seconds(90))
         #expect(clock.elapsed(since: start) == .seconds(90))
         clock.advance(by: .seconds(1.5))
         #expect(clock.instant - start == .milliseconds(91_500))
         // An NTP step, years forward and back: deadlines on the monotonic side do not see it.
-        clock.set(2_000_000_000)
-        clock.set(50)
+        clock.set(WallInstant(secondsSince1970: 2_000_000_000))
+        clock.set(WallInstant(secondsSince1970: 50))
         clock.advance(by: .seconds(-10))
-        #expect(clock.now == 40)
+        #expect(clock.now == WallInstant(secondsSince1970: 40))
         #expect(clock.instant - start == .milliseconds(91_500))
         let deadline = clock.deadline(after: .seconds(5))
         #expect(clock.timeLeft(until: deadline) == .seconds(5))
@@ -73,11 +73,11 @@ import Timekeeping
 
     @Test func aMonotonicSleepWakesAtItsInstantAndNotAtAWallClockStep() async throws {
         let announced = AsyncStream<Double>.makeStream()
-        let clock = ManualClock(100, onSleep: { announced.continuation.yield($0) })
+        let clock = ManualClock(secondsSince1970: 100, onSleep: { announced.continuation.yield($0) })
         let sleeper = Task { try await clock.sleep(for: .seconds(30)) }
         var sleeps = announced.stream.makeAsyncIterator()
         #expect(await sleeps.next() == 30)
-        clock.set(1_000_000)
+        clock.set(WallInstant(secondsSince1970: 1_000_000))
         #expect(clock.parkedSleepers == 1, "a step of the wall clock does not end a monotonic wait")
         clock.advance(by: .seconds(30) - .nanoseconds(1))
         #expect(clock.parkedSleepers == 1)
@@ -107,7 +107,7 @@ import Timekeeping
         let cancel = clock.startTimer(after: .seconds(5)) { fired.withLock { $0 += 100 } }
         #expect(clock.runningTimers == 2)
         cancel()
-        clock.set(9_999_999_999)
+        clock.set(WallInstant(secondsSince1970: 9_999_999_999))
         #expect(fired.withLock { $0 } == 0, "a step of the wall clock expires nothing")
         clock.advance(by: .seconds(9))
         #expect(fired.withLock { $0 } == 0)

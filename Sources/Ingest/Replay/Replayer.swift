@@ -41,7 +41,7 @@ public final class Replayer: @unchecked Sendable {
     private var bottleID = "unknown" {
         didSet {
             guard bottleID != oldValue else { return }
-            ingestStorage?.disconnected(at: lastEventTime ?? 0)
+            ingestStorage?.disconnected(at: lastEventTime ?? .epoch)
             ingestStorage = nil
         }
     }

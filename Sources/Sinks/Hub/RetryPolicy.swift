@@ -1,12 +1,14 @@
 // The back-off schedule of a sink whose deliveries fail: 1 s, 2 s, 4 s … up to 5 minutes, then
 // every 5 minutes until it recovers (docs/reminders.md 1: "a sink failure is logged and retried").
 
+import Timekeeping
+
 public struct RetryPolicy: Sendable, Equatable {
-    public var initialDelay: Double
-    public var maximumDelay: Double
+    public var initialDelay: Duration
+    public var maximumDelay: Duration
     public var multiplier: Double
 
-    public init(initialDelay: Double = 1, maximumDelay: Double = 300, multiplier: Double = 2) {
+    public init(initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(300), multiplier: Double = 2) {
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay
         self.multiplier = multiplier
@@ -15,11 +17,11 @@ public struct RetryPolicy: Sendable, Equatable {
     public static let standard = RetryPolicy()
 
     /// The wait after the `failures`-th consecutive failure (1-based): 1, 2, 4, … 256, 300, 300 …
-    public func delay(afterFailures failures: Int) -> Double {
+    public func delay(afterFailures failures: Int) -> Duration {
         var delay = initialDelay
         var step = 1
         while step < failures && delay < maximumDelay {
-            delay *= multiplier
+            delay = .seconds(delay.inSeconds * multiplier)
             step += 1
         }
         return min(delay, maximumDelay)

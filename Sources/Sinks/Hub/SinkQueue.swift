@@ -207,9 +207,11 @@ final class SinkQueue: Sendable {
         }
     }
 
-    private func backoff(_ seconds: Double) async {
+    /// Waits `delay` on the monotonic clock (a wall clock stepped by NTP neither cuts it short
+    /// nor stretches it), or until woken.
+    private func backoff(_ delay: Duration) async {
         let clock = self.clock
-        let task = Task { try await clock.sleep(for: seconds) }
+        let task = Task { try await clock.sleep(for: delay) }
         let skip = state.withLock { state -> Bool in
             if state.wakeRequested || state.closed {
                 state.wakeRequested = false
@@ -230,7 +232,7 @@ final class SinkQueue: Sendable {
     // MARK: - Outage bookkeeping and its log lines
 
     /// Returns the back-off before the next attempt.
-    private func failed(_ item: SinkItem, _ error: Error) -> Double {
+    private func failed(_ item: SinkItem, _ error: Error) -> Duration {
         let now = clock.now
         let (count, firstOfOutage) = state.withLock { state -> (Int, Bool) in
             state.failures += 1
@@ -264,7 +266,7 @@ final class SinkQueue: Sendable {
         }
         if let outage {
             let text = "sink \(name): delivering again after \(outage.failures) failed attempts over "
-                + "\(Self.seconds((now - outage.since).inSeconds)); \(outage.waiting) more queued"
+                + "\(Self.seconds(now - outage.since)); \(outage.waiting) more queued"
             logger.notice("\(text)")
         }
     }
@@ -279,7 +281,8 @@ final class SinkQueue: Sendable {
         logger.error("sink \(name): dropped \(item.summary): \(error)")
     }
 
-    static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    static func seconds(_ duration: Duration) -> String {
+        let value = duration.inSeconds
+        return value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 }

@@ -40,9 +40,9 @@ final class CurlTransport: Sendable {
         aq_http_cancel_fire(cancel)
     }
 
-    func post(url: String, headers: [(String, String)], body: [UInt8], timeoutSeconds: Double) async -> CurlAnswer {
+    func post(url: String, headers: [(String, String)], body: [UInt8], timeout: Duration) async -> CurlAnswer {
         let lines = headers.map { "\($0.0): \($0.1)" }
-        let timeout = max(1, Int(timeoutSeconds.rounded(.up)))
+        let timeout = max(1, Int(timeout.inSeconds.rounded(.up)))
         return await withCheckedContinuation { (continuation: CheckedContinuation<CurlAnswer, Never>) in
             let thread = Thread { [self] in
                 continuation.resume(returning: self.perform(url: url, lines: lines, body: body, timeout: timeout))

@@ -27,7 +27,7 @@ public struct HTTPPushConfiguration: Sendable, Equatable {
     public var authorization: String?
     public var actionURL: URL?
     /// Per request, in whole seconds (rounded up).
-    public var timeoutSeconds: Double
+    public var timeout: Duration
 
     static let expected = "http(s)://[user:password@]host[:port]/topic, e.g. https://ntfy.sh/my-secret-topic"
 
@@ -36,7 +36,7 @@ public struct HTTPPushConfiguration: Sendable, Equatable {
     ///   - token: an access token sent as `Authorization: Bearer …` (ntfy `tk_…`).
     ///   - actionURL: where action buttons POST their command (see above); nil = no buttons.
     public init(url: String, token: String? = nil, actionURL: String? = nil,
-                timeoutSeconds: Double = 30) throws(SinkConfigurationError) {
+                timeout: Duration = .seconds(30)) throws(SinkConfigurationError) {
         guard var components = URLComponents(string: url.trimmingWhitespace),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = components.host, !host.isEmpty else {
@@ -69,12 +69,12 @@ public struct HTTPPushConfiguration: Sendable, Equatable {
             }
             self.actionURL = callback
         }
-        guard timeoutSeconds > 0 else {
-            throw .invalidName(setting: "push timeout", value: String(timeoutSeconds), expected: "a positive number of seconds")
+        guard timeout > .zero else {
+            throw .invalidName(setting: "push timeout", value: String(timeout.inSeconds), expected: "a positive number of seconds")
         }
         // Whole seconds: FoundationNetworking on Linux truncates the interval to whole seconds
         // for libcurl, and 0.5 s became "time out at once" (measured).
-        self.timeoutSeconds = timeoutSeconds.rounded(.up)
+        self.timeout = .seconds(timeout.inSeconds.rounded(.up))
     }
 
     /// 127.0.0.0/8, ::1 and localhost: traffic that never leaves the machine.

@@ -27,7 +27,7 @@ public final class HTTPPushSink: NotificationSink {
         // Sorted: the same request for the same notification, whatever the dictionary's order.
         let headers = message.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         let answer = await transport.post(url: configuration.url.absoluteString, headers: headers,
-                                          body: Array(message.body.utf8), timeoutSeconds: configuration.timeoutSeconds)
+                                          body: Array(message.body.utf8), timeout: configuration.timeout)
         let status: Int
         let location: String?
         switch answer {
