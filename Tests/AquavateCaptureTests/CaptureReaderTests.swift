@@ -268,6 +268,6 @@ struct CaptureReaderTests {
     @Test("a key given twice counts the first time (docs/design.md 3.3)")
     func repeatedKey() {
         let result = items(#"{"aqcap":1,"aqcap":2}"# + "\n" + #"{"t":3,"t":4,"op":"log","type":"a","type":"b"}"#)
-        #expect(result == [.header(CaptureHeader()), .event(.log(at: 3, type: "a"), line: 2)])
+        #expect(result == [.header(CaptureHeader()), .event(.log(at: WallInstant(secondsSince1970: 3), type: "a"), line: 2)])
     }
 }

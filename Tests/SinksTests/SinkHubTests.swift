@@ -122,11 +122,7 @@ import Timekeeping
         let hub = SinkHub(sinks: [down, working], clock: clock, logger: capturingLogger(lines))
         await hub.start()
         for index in 0..<20 { hub.deliver(notification("n\(index)")) }
-<<<<<<< HEAD
         hub.publish(storedDrink(7, at: 1_763_712_000, amountML: 250, bottleLevelML: 330))
-=======
-        hub.publish(SinkDrink(recordID: 7, time: WallInstant(secondsSince1970: 1_763_712_000), amountML: 250, bottleLevelML: 330, type: "gulp"))
->>>>>>> time2
 
         try await working.notifications.waitForCount(20)
         try await working.drinks.waitForCount(1)
