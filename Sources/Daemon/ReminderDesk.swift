@@ -170,7 +170,7 @@ public actor ReminderDesk {
     /// Bottle `key`'s settings as every surface resolves them (nil: the one engine before any
     /// bottle was adopted, on the global settings); `bottleGoal`: the goal the seat knows the
     /// bottle confirmed, when it knows it.
-    private static func view(of key: String?, bottleGoal: Int?? = nil, personReachable: Bool = true, _ context: SeatContext) -> BottleView {
+    private static func view(of key: String?, bottleGoal: Int??, personReachable: Bool, _ context: SeatContext) -> BottleView {
         let row = key.map { key in (try? context.history.bottleState(id: key)) ?? BottleRecord(id: key) }
         return BottleView.settings(of: row, configuration: context.configuration, history: context.history,
                                    bottleGoal: bottleGoal, personReachable: personReachable)
@@ -180,7 +180,9 @@ public actor ReminderDesk {
     private static func relabel(_ seats: [Seat], _ context: SeatContext) {
         let several = seats.count > 1
         for seat in seats {
-            let owner = view(of: seat.key, context).owner
+            // The owner alone: the whole view would read the stored schedules and the pool file.
+            let row = seat.key.map { key in (try? context.history.bottleState(id: key)) ?? BottleRecord(id: key) }
+            let owner = context.configuration.effective(for: row).owner
             seat.label.withLock { $0 = SeatLabel(owner: owner, idSuffix: several ? seat.key : nil, bottle: seat.key) }
         }
     }
