@@ -188,7 +188,7 @@ let package = Package(
                 path: "Tests/BusTestSupport"),
         .testTarget(name: "DBusTests", dependencies: ["Locking", "DBus", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "RemindersTests", dependencies: ["Reminders", "Timekeeping"]),
-        .testTarget(name: "SinksTests", dependencies: ["Sinks", "MQTT", "Timekeeping", "DBus", "BusTestSupport", "ProcessSupport"]),
+        .testTarget(name: "SinksTests", dependencies: ["Sinks", "AquavateProtocol", "MQTT", "Timekeeping", "DBus", "BusTestSupport", "ProcessSupport"]),
         .testTarget(name: "InstallTests", dependencies: ["Locking", "Daemon", "Settings", "HostClock", "DBus", "BusTestSupport", "ProcessSupport"]),
         // Bleak/sync_40.py: bleak, Home Assistant's BLE library, as a second client of the simulator.
         .testTarget(name: "BottleSimulatorTests", dependencies: ["Locking", "Timekeeping", "BottleSimulator", "DBus", "AquavateProtocol", "BusTestSupport", "ProcessSupport"],

@@ -2,6 +2,7 @@
 //
 //   swift run -c release aquavate-bench decode      # chunk decoding vs Python struct
 //   swift run -c release aquavate-bench replay      # replay of a 1,000,000-record capture
+//   swift run -c release aquavate-bench capture-read # reading that capture alone (CaptureReader)
 //   swift run -c release aquavate-bench day-totals  # day totals over 5 years of history
 //   swift run -c release aquavate-bench reminders   # a year of minute ticks through the engine
 //   swift run -c release aquavate-bench live        # connect latency and per-chunk cost, simulator
@@ -19,6 +20,8 @@ case "decode":
     await DecodeBenchmark.run(options)
 case "replay":
     ReplayBenchmark.run(options)
+case "capture-read":
+    CaptureReadBenchmark.run(options)
 case "day-totals":
     DayTotalsBenchmark.run(options)
 case "reminders":
@@ -32,8 +35,9 @@ case "all":
     ReminderYearBenchmark.run([])
     DayTotalsBenchmark.run([])
     ReplayBenchmark.run([])
+    CaptureReadBenchmark.run([])
     await LiveSyncBenchmark.run([])
 default:
-    print("usage: aquavate-bench [decode | replay [--records N] | day-totals | reminders [--days N] | live [--runs N] | web-history --db PATH | all]")
+    print("usage: aquavate-bench [decode | replay [--records N] | capture-read [--records N] | day-totals | reminders [--days N] | live [--runs N] | web-history --db PATH | all]")
     exit(2)
 }

@@ -74,8 +74,8 @@ func checkBtsnoop(_ bytes: [UInt8]) {
     var last = -Double.infinity
     for event in result.events {
         precondition(event.validationProblem() == nil, "importer made an invalid event")
-        precondition(event.time >= last, "importer events out of time order")
-        last = event.time
+        precondition(event.time.secondsSince1970 >= last, "importer events out of time order")
+        last = event.time.secondsSince1970
     }
     precondition(result.errors.allSatisfy { $0.line >= 1 && $0.line <= result.recordCount + 1 })
 }

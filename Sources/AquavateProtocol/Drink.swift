@@ -1,14 +1,14 @@
 // One drink as the bridge knows it, written once for every layer that may see a drink: the
 // history keeps it (`StoredDrink`, with when it was stored), the reports print it
 // (`BridgeEvent.DrinkEvent`, with whether it was new), the household shares it
-// (`HouseholdLink.Drink`, with who synced it). Each of those adds only its own fields to this
+// (`HouseholdLink.Drink`, with who synced it), the sinks publish it (MQTT's drink event, whose
+// payload shape is `MQTTPayloads.DrinkEvent`). Each of those adds only its own fields to this
 // value. `DrinkRecord` stays the decoded wire record (14 bytes, the bottle's own integer sizes);
 // this is the bridge's: under the bottle's key, amounts as plain integers, deleted or not.
 //
-// Two drinks of other shapes remain: `SinkDrink` is the MQTT and push payload's own shape (the
-// time as seconds, the type as its name), made from this one by the daemon; and the pure reminder
-// engine (`Reminders`), which the module map keeps from this module, knows a drink only as an
-// amount at a time (`InMemoryDrinkLedger.Drink`), through its `DrinkLedger` protocol.
+// One drink of another shape remains: the pure reminder engine (`Reminders`), which the module map
+// keeps from this module, knows a drink only as an amount at a time (`InMemoryDrinkLedger.Drink`),
+// through its `DrinkLedger` protocol.
 
 /// One drink of one bottle, as the bridge keeps, reports and shares it.
 public struct Drink: Sendable, Hashable {

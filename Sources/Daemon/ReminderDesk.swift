@@ -265,9 +265,8 @@ public actor ReminderDesk {
         }
     }
 
-    /// What the ingest tells the reminders (the live session's events, in order) of bottle `key`
-    /// (nil: the one seat or the most recently adopted).
-    public func apply(_ input: ReminderInput, bottle key: String? = nil) {
+    /// What the ingest tells the reminders (the live session's events, in order) of bottle `key`.
+    public func apply(_ input: ReminderInput, bottle key: String) {
         switch input {
         case .currentState(let low, let percent, let time): currentState(lowBattery: low, batteryPercent: percent, at: time, bottle: key)
         case .bottleGoal(let goal, let time): bottleGoal(goal, at: time, bottle: key)
@@ -287,11 +286,10 @@ public actor ReminderDesk {
         seat(or: key).runner.historyChanged()
     }
 
-    /// A new drink was stored: published as an event (MQTT).
-    public func drinkStored(_ record: DrinkRecord, bottle key: String? = nil) {
+    /// A new drink of bottle `key` was stored: published as an event (MQTT), on that bottle's topics.
+    public func drinkStored(_ record: DrinkRecord, bottle key: String) {
         storedHere?()
-        hub?.publish(SinkDrink(recordID: Int(record.recordID), time: WallInstant(secondsSince1970: Double(record.timestamp)), amountML: Int(record.amountML),
-                               bottleLevelML: Int(record.bottleLevelML), type: record.kind.rawValue, bottle: key))
+        hub?.publish(Drink(record, bottle: key))
     }
 
     public func syncEnded(at instant: WallInstant, newRecords: Int, bottle key: String? = nil) {

@@ -64,10 +64,13 @@ public enum Setting {
     public static let ritualsMorning: TypedKey<TimeOfDay> = timeOfDay("rituals.morning", default: rituals.morning, "morning ritual time")
     public static let ritualsEvening: TypedKey<TimeOfDay> = timeOfDay("rituals.evening", default: rituals.evening, "evening ritual time")
     public static let ritualsTerrain = TypedKey<RitualTerrain?>(
-        SettingKey("rituals.terrain", .text, default: nil, "terrain of the ritual programme", access: .person),
+        SettingKey("rituals.terrain", .choiceIgnoringCase(RitualTerrain.allCases.map(\.rawValue)), default: nil,
+                   "terrain of the ritual programme", access: .person),
+        // Stored as written (`Warm_Balanced`), read in lower case.
         decode: { RitualTerrain(rawValue: $0.lowercased()) }, fallback: { nil })
     public static let ritualsNickname: TypedKey<String?> = .text(
-        "rituals.nickname", "terrain nickname shown in ritual titles", access: .person)
+        "rituals.nickname", kind: .shortName(characters: RitualSettings.nicknameLengthRange, example: "Low Flame"),
+        "terrain nickname shown in ritual titles", access: .person)
     public static let mqttURL: TypedKey<String?> = .text(
         "mqtt.url", kind: .url(schemes: ["mqtt", "mqtts"]), "MQTT broker (Home Assistant)")
     public static let mqttDiscoveryPrefix: TypedKey<String> = .text(

@@ -17,7 +17,13 @@ public enum SettingKind: Sendable, Equatable {
     /// An IANA time-zone identifier (`Europe/Madrid`).
     case timeZone
     case choice([String])
+    /// One of `options` in any case (`Warm_Balanced`), kept as it was written: the reader
+    /// lowercases it (`rituals.terrain` has always been stored so).
+    case choiceIgnoringCase([String])
     case text
+    /// A name shown to a person: one line of `characters` characters once trimmed; `example` is
+    /// one that fits.
+    case shortName(characters: ClosedRange<Int>, example: String)
     /// `scheme://host[:port][/path]` with one of the given schemes.
     case url(schemes: [String])
     /// `[ADDR:]PORT` of a listening socket (`ListenAddress`).
@@ -34,8 +40,10 @@ public enum SettingKind: Sendable, Equatable {
         case .integer(let range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
         case .timeOfDay: return "a time HH:MM (00:00 to 23:59)"
         case .timeZone: return "an IANA time zone such as Europe/Madrid or UTC"
-        case .choice(let options): return "one of " + options.joined(separator: ", ")
+        case .choice(let options), .choiceIgnoringCase(let options): return "one of " + options.joined(separator: ", ")
         case .text: return "any text"
+        case .shortName(let characters, let example):
+            return "a short name on one line (\(characters.lowerBound) to \(characters.upperBound) characters), e.g. \(example)"
         case .url(let schemes): return "a URL starting with " + schemes.map { "\($0)://" }.joined(separator: " or ")
         case .listenAddress: return "[ADDR:]PORT, e.g. 8080, 127.0.0.1:8080 or 0.0.0.0:8080"
         case .hostName: return "a host name such as bridge.example.org (no scheme, no port)"
@@ -84,22 +92,9 @@ public struct SettingKey: Sendable, Equatable {
     }
 
     /// Checks a text value and returns it in canonical form (`TRUE` → `true`, ` 7:05` → `07:05`).
-    /// Keys of the reminder rules (sections 4–6) are also checked by the rules themselves, so a
-    /// terrain or a locale is refused with the rules' own list of choices.
+    /// The kind is the whole check: the reminder rules' ranges and choices reach it through the
+    /// table (Setting.swift), which takes them from the rules' own types.
     public func normalize(_ raw: String) throws(SettingError) -> String {
-        let normalized = try normalizeKind(raw)
-        if ReminderSettings.keys.contains(baseName) {
-            var probe = ReminderSettings(hydration: HydrationSettings(timeZone: TimeZone(identifier: "UTC")!))
-            do {
-                try probe.apply(key: baseName, value: normalized)
-            } catch {
-                throw .invalidValue(key: name, value: shown(raw), expected: error.expected)
-            }
-        }
-        return normalized
-    }
-
-    private func normalizeKind(_ raw: String) throws(SettingError) -> String {
         let text = raw.trimmingCharacters(in: .whitespaces)
         switch kind {
         case .bool:
@@ -128,8 +123,19 @@ public struct SettingKey: Sendable, Equatable {
                 throw .invalidValue(key: name, value: shown(raw), expected: kind.validChoices)
             }
             return text
+        case .choiceIgnoringCase(let options):
+            guard options.contains(where: { $0.lowercased() == text.lowercased() }) else {
+                throw .invalidValue(key: name, value: shown(raw), expected: kind.validChoices)
+            }
+            return text
         case .text:
             return text
+        case .shortName(let characters, _):
+            let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard characters.contains(name.count), !name.contains(where: \.isNewline) else {
+                throw .invalidValue(key: self.name, value: shown(raw), expected: kind.validChoices)
+            }
+            return name
         case .url(let schemes):
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
                   schemes.contains(scheme), url.host?.isEmpty == false else {

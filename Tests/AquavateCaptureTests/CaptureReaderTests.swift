@@ -166,7 +166,7 @@ struct CaptureReaderTests {
         ])
     }
 
-    @Test("long decimal times are read exactly (Foundation hands them over as NSDecimalNumber)")
+    @Test("long decimal times are read exactly")
     func exactTimes() {
         let result = items(headerLine + "\n" + #"{"t":0.30000000000000004,"op":"connect"}"# + "\n" + #"{"t":1763712000.1234567,"op":"connect"}"#)
         #expect(result.dropFirst() == [.event(.connect(at: 0.30000000000000004), line: 2), .event(.connect(at: 1_763_712_000.1234567), line: 3)])
@@ -228,5 +228,45 @@ struct CaptureReaderTests {
         #expect(lastLine == count + 1)
         // The buffer holds at most one block plus the line being cut, never the file.
         #expect(reader.largestBufferCount < 4096 + 600)
+    }
+
+    /// JSONDecoder reads a string's escapes and a number's digits only when that value is asked
+    /// for; the reader asks for every value, the unknown keys' too, so these are still refused.
+    @Test("a line that is not JSON is refused whichever key holds the fault", arguments: [
+        (#"{"t":01,"op":"connect"}"#, "not JSON (t: number with leading zero)"),
+        (#"{"t":1e400,"op":"connect"}"#, "not JSON (t: number is not representable in swift)"),
+        (#"{"t":15,"op":"note","text":"\ud800"}"#, "not JSON (text: expected low surrogate utf8 sequence after high surrogate)"),
+        (#"{"t":15,"op":"note","text":"\x41"}"#, "not JSON (text: unexpected escaped character)"),
+        (#"{"t":15,"op":"connect","extra":01}"#, "not JSON (extra: number with leading zero)"),
+        (#"{"t":15,"op":"connect","extra":[1,{"a":"\ud800"}]}"#, "not JSON (extra: expected low surrogate utf8 sequence after high surrogate)"),
+        (#"{"t":15,"op":"connect","extra":1e999}"#, "not JSON (extra: number is not representable in swift)"),
+        ("null", #"JSON but not an object: expected {"t":…,"op":…}"#),
+        (#"{"t":15,"op":"connect"} x"#, "not JSON"),
+    ])
+    func notJSONAnywhere(line: String, message: String) {
+        let result = items([headerLine, line].joined(separator: "\n"))
+        #expect(result.dropFirst() == [.error(CaptureLineError(file: "capture.aqcap", line: 2, message: message))])
+    }
+
+    /// Found by fuzz-aqcap: the unknown keys come from a dictionary, whose order changes from one
+    /// decoding to the next, so a line with two faults named either one.
+    @Test("a line with two faults is refused the same at every reading")
+    func twoFaultsOneMessage() {
+        let line = #"{"t":1,"op":"connect","z":{"y":01,"x":"\ud800"},"b":01,"a":"\ud800","c":1e999}"#
+        let messages = Set((0..<50).map { _ in items(headerLine + "\n" + line).last.map { "\($0)" } ?? "" })
+        #expect(messages == [#"error(capture.aqcap:2: not JSON (a: expected low surrogate utf8 sequence after high surrogate))"#])
+    }
+
+    @Test("a bad value in the header's device is refused as the header")
+    func badDeviceValue() {
+        let result = items(#"{"aqcap":1,"device":{"name":"a","x":01}}"#)
+        #expect(result == [.error(CaptureLineError(file: "capture.aqcap", line: 1,
+                                                   message: "first line is not an aqcap header: not JSON (x: number with leading zero)"))])
+    }
+
+    @Test("a key given twice counts the first time (docs/design.md 3.3)")
+    func repeatedKey() {
+        let result = items(#"{"aqcap":1,"aqcap":2}"# + "\n" + #"{"t":3,"t":4,"op":"log","type":"a","type":"b"}"#)
+        #expect(result == [.header(CaptureHeader()), .event(.log(at: 3, type: "a"), line: 2)])
     }
 }

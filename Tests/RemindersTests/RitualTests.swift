@@ -193,14 +193,4 @@ struct RitualTests {
         #expect(unreachable.engine.rulesStatus().notes
                 == ["Rituals not scheduled: no sink reaches a person (only the log); enable the desktop, MQTT or HTTP push sink"])
     }
-
-    @Test func terrainValidation() throws {
-        #expect(try RitualTerrain.validate(" Cold_Deficient ") == .coldDeficient)
-        #expect(throws: SettingValueError.self) { try RitualTerrain.validate("hot") }
-        do {
-            try RitualTerrain.validate("hot")
-        } catch {
-            #expect(error.description == "rituals.terrain = \"hot\" refused; expected one of cold_deficient, cold_balanced, warm_excess, warm_deficient, warm_balanced, neutral_balanced, neutral_deficient, neutral_excess")
-        }
-    }
 }

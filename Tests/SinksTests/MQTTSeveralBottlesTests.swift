@@ -30,10 +30,8 @@ import Testing
         secondState.bottle = "F4:12:FA:00:B0:02"  // by its serial
         bridge.hub.publish(firstState)
         bridge.hub.publish(secondState)
-        bridge.hub.publish(SinkDrink(recordID: 4, time: 1_763_712_600, amountML: 250, bottleLevelML: 330, type: "gulp",
-                                     bottle: "F4:12:FA:00:B0:02"))
-        bridge.hub.publish(SinkDrink(recordID: 9, time: 1_763_712_700, amountML: 100, bottleLevelML: 200, type: "gulp",
-                                     bottle: BridgeUnderTest.address))
+        bridge.hub.publish(storedDrink(4, at: 1_763_712_600, amountML: 250, bottleLevelML: 330, bottle: "F4:12:FA:00:B0:02"))
+        bridge.hub.publish(storedDrink(9, at: 1_763_712_700, amountML: 100, bottleLevelML: 200, bottle: BridgeUnderTest.address))
         bridge.hub.deliver(SinkNotification(id: "hydration-1@F4:12:FA:00:B0:02", kind: "reminder", title: "Bea: Hydration Reminder",
                                             body: "Drink", time: 1_763_712_800, bottle: "F4:12:FA:00:B0:02"))
 

@@ -95,8 +95,8 @@ struct BridgeUnderTest {
         try await watcher.waitFor(bridge.topics.availability, "online") { $0.text == "online" }
 
         let drinks = [
-            SinkDrink(recordID: 17, time: 1_763_712_600, amountML: 250, bottleLevelML: 330, type: "gulp"),
-            SinkDrink(recordID: 18, time: 1_763_713_200, amountML: 120, bottleLevelML: 210, type: "pour"),
+            storedDrink(17, at: 1_763_712_600, amountML: 250, bottleLevelML: 330),
+            storedDrink(18, at: 1_763_713_200, amountML: 120, bottleLevelML: 210, pour: true),
         ]
         for drink in drinks { bridge.hub.publish(drink) }
         let reminder = SinkNotification(id: "hydration-3", kind: "reminder", title: "Hydration Reminder",

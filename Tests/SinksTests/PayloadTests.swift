@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func drinkAndNotificationEventsCarryAnEventType() {
-        let drink = SinkDrink(recordID: 17, time: 1_763_712_600, amountML: 250, bottleLevelML: 330, type: "gulp")
+        let drink = storedDrink(17, at: 1_763_712_600, amountML: 250, bottleLevelML: 330)
         #expect(MQTTPayloads.drink(drink).text == #"{"amount_ml":250,"bottle_level_ml":330,"event_type":"drink","#
             + #""record_id":17,"time":"2025-11-21T08:10:00Z","type":"gulp"}"#)
         let ritual = SinkNotification(id: "ritual-morning-2026-11-22", kind: "ritual", title: "Good morning",

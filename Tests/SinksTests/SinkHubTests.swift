@@ -104,7 +104,7 @@ import Timekeeping
         let hub = SinkHub(sinks: [down, working], clock: clock, logger: capturingLogger(lines))
         await hub.start()
         for index in 0..<20 { hub.deliver(notification("n\(index)")) }
-        hub.publish(SinkDrink(recordID: 7, time: 1_763_712_000, amountML: 250, bottleLevelML: 330, type: "gulp"))
+        hub.publish(storedDrink(7, at: 1_763_712_000, amountML: 250, bottleLevelML: 330))
 
         try await working.notifications.waitForCount(20)
         try await working.drinks.waitForCount(1)

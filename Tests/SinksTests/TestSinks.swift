@@ -1,5 +1,6 @@
 // Sinks with scripted behaviour for the hub tests.
 
+import AquavateProtocol
 import BusTestSupport
 import Foundation
 import Timekeeping
@@ -11,7 +12,7 @@ final class RecordingSink: NotificationSink, @unchecked Sendable {
     let name: String
     let notifications = Recorder<SinkNotification>()
     let snapshots = Recorder<BridgeSnapshot>()
-    let drinks = Recorder<SinkDrink>()
+    let drinks = Recorder<Drink>()
     private let lock = NSLock()
     private var storedContext: SinkContext?
     let stopped = Recorder<Bool>()
@@ -39,7 +40,7 @@ final class RecordingSink: NotificationSink, @unchecked Sendable {
     func stop() async { stopped.append(true) }
     func deliver(_ notification: SinkNotification) async throws { notifications.append(notification) }
     func publish(_ snapshot: BridgeSnapshot) async throws { snapshots.append(snapshot) }
-    func publish(_ drink: SinkDrink) async throws { drinks.append(drink) }
+    func publish(_ drink: Drink) async throws { drinks.append(drink) }
 }
 
 /// Fails its first `failures` attempts (with `error`), then delivers.
@@ -170,7 +171,7 @@ final class NotesOnlySink: NotificationSink, @unchecked Sendable {
     var reachesAPerson: Bool { false }
     func deliver(_ notification: SinkNotification) async throws { notifications.append(notification) }
     func publish(_ snapshot: BridgeSnapshot) async throws { offered.append("state") }
-    func publish(_ drink: SinkDrink) async throws { offered.append("drink") }
+    func publish(_ drink: Drink) async throws { offered.append("drink") }
 }
 
 /// What a message says on the wire (its JSON text), as a tree to look into key by key.

@@ -82,7 +82,7 @@ enum WireSamples {
             add("bridge-entity/\(name)", HomeAssistantDiscovery.bridgeEntityPayload(for: configuration).text)
         }
         for (name, state) in WireSamples.states() { add("state/\(name)", MQTTPayloads.state(state).text) }
-        add("drink", MQTTPayloads.drink(SinkDrink(recordID: 17, time: 1_763_712_600, amountML: -250, bottleLevelML: 330, type: "gulp")).text)
+        add("drink", MQTTPayloads.drink(storedDrink(17, at: 1_763_712_600, amountML: -250, bottleLevelML: 330)).text)
         for (name, note) in WireSamples.notifications { add("notification/\(name)", MQTTPayloads.notification(note).text) }
         for (name, command) in WireSamples.commands {
             add("command-result/\(name)", MQTTPayloads.commandResult(command, status: .refused, message: name == "none" ? nil : "why 'so'").text)

@@ -47,14 +47,6 @@ public struct DeadlineSettings: Equatable, Sendable {
 /// `deadline.period`: `day` (default), `week` or `both`.
 public enum DeadlinePeriod: String, CaseIterable, Codable, Sendable {
     case day, week, both
-
-    public static func validate(_ text: String) throws(SettingValueError) -> DeadlinePeriod {
-        guard let period = DeadlinePeriod(rawValue: text.trimmingWhitespace().lowercased()) else {
-            throw SettingValueError(key: "deadline.period", value: text,
-                                    expected: "one of \(allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        return period
-    }
 }
 
 /// One habit: the daily goal over the local day, or the weekly goal over Monday 00:00 to Sunday

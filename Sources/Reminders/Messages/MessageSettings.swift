@@ -35,15 +35,6 @@ public enum MessageLocale: String, CaseIterable, Codable, Sendable {
         case .es: return "Afirmación del día"
         }
     }
-
-    /// The locale named `text` (trimmed, case-insensitive), or the reason it is refused.
-    public static func validate(_ text: String) throws(SettingValueError) -> MessageLocale {
-        guard let locale = MessageLocale(rawValue: text.trimmingWhitespace().lowercased()) else {
-            throw SettingValueError(key: "messages.locale", value: text,
-                                    expected: "one of \(allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        return locale
-    }
 }
 
 extension MessageSettings: Codable {

@@ -16,6 +16,8 @@ public struct RitualSettings: Equatable, Sendable {
     public var nickname: String
 
     public static let defaultNickname = "Terrain"
+    /// How long a nickname may be, in characters: it is read in a notification's title.
+    public static let nicknameLengthRange = 1...40
 
     public init(enabled: Bool = false, morning: TimeOfDay = TimeOfDay(hour: 8, minute: 0)!,
                 evening: TimeOfDay = TimeOfDay(hour: 20, minute: 0)!, terrain: RitualTerrain? = nil,

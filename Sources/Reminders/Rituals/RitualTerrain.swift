@@ -34,16 +34,6 @@ public enum RitualTerrain: String, CaseIterable, Codable, Sendable {
 
     /// Every terrain's name, for error messages.
     public static var choices: String { allCases.map(\.rawValue).joined(separator: ", ") }
-
-    /// The terrain named `text` (trimmed, case-insensitive), or the reason it is refused with the
-    /// valid choices: what the configuration layer calls for `rituals.terrain`.
-    @discardableResult
-    public static func validate(_ text: String) throws(SettingValueError) -> RitualTerrain {
-        guard let terrain = RitualTerrain(rawValue: text.trimmingWhitespace().lowercased()) else {
-            throw SettingValueError(key: "rituals.terrain", value: text, expected: "one of \(choices)")
-        }
-        return terrain
-    }
 }
 
 /// Morning or evening.

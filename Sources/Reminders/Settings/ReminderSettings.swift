@@ -1,7 +1,9 @@
 // Every setting of the reminder engine (docs/reminders.md 2–6): the hydration settings of section 2,
 // which also carry the engine-wide master switch and time zone, and the settings of sections 3–6.
 // A plain value, read by the bridge from its configuration and database, handed to the engine, and
-// changed through `ReminderEngine.updateSettings`, which reschedules what changed.
+// changed through `ReminderEngine.updateSettings`, which reschedules what changed. The settings'
+// names and how each is read from text are the configuration's table (Settings/Setting.swift),
+// made from the ranges and choices the rules declare here.
 
 import Timekeeping
 
@@ -31,61 +33,6 @@ public struct ReminderSettings: Equatable, Sendable {
         self.deadline = deadline
         self.rituals = rituals
         self.personReachable = personReachable
-    }
-
-    /// The keys `apply(key:value:)` takes (docs/design.md 3.2). `messages.pool` is not one: it names a
-    /// file, which the caller reads and hands over as `messages.userPool`.
-    public static let keys = [
-        "messages.enabled", "messages.locale",
-        "deadline.enabled", "deadline.period", "deadline.hours_before", "deadline.weekly_goal_ml",
-        "rituals.enabled", "rituals.morning", "rituals.evening", "rituals.terrain", "rituals.nickname",
-    ]
-
-    /// Sets one key of sections 4–6 from its text (a TOML value, `config set`, `--set`), or refuses
-    /// it with the reason and the valid choices, leaving the settings unchanged.
-    public mutating func apply(key: String, value: String) throws(SettingValueError) {
-        let text = value.trimmingWhitespace()
-        switch key {
-        case "messages.enabled": messages.enabled = try Self.bool(key, text)
-        case "messages.locale": messages.locale = try MessageLocale.validate(text)
-        case "deadline.enabled": deadline.enabled = try Self.bool(key, text)
-        case "deadline.period": deadline.period = try DeadlinePeriod.validate(text)
-        case "deadline.hours_before":
-            let range = DeadlineSettings.hoursBeforeRange
-            guard let hours = Int(text), range.contains(hours) else {
-                throw SettingValueError(key: key, value: value, expected: "a whole number of hours from \(range.lowerBound) to \(range.upperBound)")
-            }
-            deadline.hoursBefore = hours
-        case "deadline.weekly_goal_ml":
-            let range = DeadlineSettings.weeklyGoalRangeML
-            guard let goal = Int(text), range.contains(goal) else {
-                throw SettingValueError(key: key, value: value,
-                                        expected: "a whole number of millilitres from \(range.lowerBound) to \(range.upperBound) (default: 7 × goal_ml)")
-            }
-            deadline.weeklyGoalML = goal
-        case "rituals.enabled": rituals.enabled = try Self.bool(key, text)
-        case "rituals.morning", "rituals.evening":
-            guard let time = try? TimeOfDay(parsing: text) else {
-                throw SettingValueError(key: key, value: value, expected: "HH:MM from 00:00 to 23:59")
-            }
-            if key == "rituals.morning" { rituals.morning = time } else { rituals.evening = time }
-        case "rituals.terrain": rituals.terrain = try RitualTerrain.validate(text)
-        case "rituals.nickname":
-            guard !text.isEmpty, text.count <= 40, !text.contains(where: \.isNewline) else {
-                throw SettingValueError(key: key, value: value, expected: "a short name on one line (1 to 40 characters), e.g. Low Flame")
-            }
-            rituals.nickname = text
-        default:
-            throw SettingValueError(key: key, value: value, expected: "a key of sections 4–6: \(Self.keys.joined(separator: ", "))")
-        }
-    }
-
-    private static func bool(_ key: String, _ text: String) throws(SettingValueError) -> Bool {
-        switch text.lowercased() {
-        case "true": return true
-        case "false": return false
-        default: throw SettingValueError(key: key, value: text, expected: "true or false")
-        }
     }
 }
 

@@ -3,6 +3,7 @@
 // sees two deliveries at once and never waits for another sink. `stop()` may arrive while a
 // delivery is still in flight, and must make it end.
 
+import AquavateProtocol
 import Logging
 
 /// What the hub gives a sink when it starts it.
@@ -44,8 +45,9 @@ public protocol NotificationSink: Sendable {
     /// The latest state, for sinks that keep one (MQTT retained state). Default: ignored.
     func publish(_ snapshot: BridgeSnapshot) async throws
 
-    /// A newly stored drink, for sinks that publish events (MQTT). Default: ignored.
-    func publish(_ drink: SinkDrink) async throws
+    /// A newly stored drink, for sinks that publish events (MQTT); `drink.bottle` says which
+    /// bottle's topics. Default: ignored.
+    func publish(_ drink: Drink) async throws
 
     /// A bottle command's state (docs/design.md 3.5), for sinks that answer commands. Default: ignored.
     func publish(_ result: SinkCommandResult) async throws
@@ -65,7 +67,7 @@ extension NotificationSink {
     public var reachesAPerson: Bool { true }
     public var publishesState: Bool { false }
     public func publish(_ snapshot: BridgeSnapshot) async throws {}
-    public func publish(_ drink: SinkDrink) async throws {}
+    public func publish(_ drink: Drink) async throws {}
     public func publish(_ result: SinkCommandResult) async throws {}
     public func identify(_ bottle: SinkBottle) async {}
     public func start(_ context: SinkContext) async {}

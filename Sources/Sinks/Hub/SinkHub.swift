@@ -4,6 +4,7 @@
 // returns at once. Commands coming back from sinks (MQTT command topic, notification buttons)
 // arrive on one stream, `commands`.
 
+import AquavateProtocol
 import Logging
 import Timekeeping
 
@@ -73,7 +74,7 @@ public actor SinkHub {
     }
 
     /// Hands a newly stored drink to every sink that takes the state.
-    public nonisolated func publish(_ drink: SinkDrink) {
+    public nonisolated func publish(_ drink: Drink) {
         for queue in stateQueues { queue.enqueue(.drink(drink)) }
     }
 

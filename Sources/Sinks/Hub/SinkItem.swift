@@ -1,9 +1,11 @@
 // One thing waiting in a sink's queue.
 
+import AquavateProtocol
+
 enum SinkItem: Sendable {
     case notification(SinkNotification)
     case snapshot(BridgeSnapshot)
-    case drink(SinkDrink)
+    case drink(Drink)
     case commandResult(SinkCommandResult)
     case bottle(SinkBottle)
 

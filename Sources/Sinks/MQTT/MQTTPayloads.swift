@@ -3,6 +3,7 @@
 // `replay --json` line and an MQTT message read the same. Unknown values are null (`Nullable`).
 // Events carry `event_type`, which Home Assistant's MQTT `event` entities require.
 
+import AquavateProtocol
 import MQTT
 import Timekeeping
 
@@ -91,9 +92,11 @@ enum MQTTPayloads {
         }
     }
 
-    static func drink(_ drink: SinkDrink) -> DrinkEvent {
-        DrinkEvent(recordID: drink.recordID, time: ISO8601Text.format(drink.time), amountML: drink.amountML,
-                   bottleLevelML: drink.bottleLevelML, type: drink.type)
+    /// The payload's own shape: the record's stamp as ISO 8601 UTC, the type by its name; the
+    /// bottle is the topic's, not a field.
+    static func drink(_ drink: Drink) -> DrinkEvent {
+        DrinkEvent(recordID: Int(drink.recordID), time: ISO8601Text.format(WallInstant(secondsSince1970: Double(drink.timestamp))),
+                   amountML: drink.amountML, bottleLevelML: drink.bottleLevelML, type: drink.kind.rawValue)
     }
 
     /// One per notification on `…/notification`; `event_type` is the kind:

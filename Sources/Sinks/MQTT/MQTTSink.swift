@@ -30,6 +30,7 @@
 // `.unavailable` and the hub retries them (the sink tells it when the connection is back). The
 // state never fails: the newest one is kept and goes out on the next connection.
 
+import AquavateProtocol
 import Foundation
 import Locking
 import Logging
@@ -242,7 +243,7 @@ public final class MQTTSink: NotificationSink {
         try publish(.init(topic: bottle.topics.notification, text: MQTTPayloads.notification(notification).text))
     }
 
-    public func publish(_ drink: SinkDrink) async throws {
+    public func publish(_ drink: Drink) async throws {
         let bottle = shared.configuration(for: drink.bottle)
         guard bottle.hasBottle else { return }
         try publish(.init(topic: bottle.topics.drink, text: MQTTPayloads.drink(drink).text))
