@@ -170,7 +170,7 @@ public actor ReminderDesk {
     /// Bottle `key`'s settings as every surface resolves them (nil: the one engine before any
     /// bottle was adopted, on the global settings); `bottleGoal`: the goal the seat knows the
     /// bottle confirmed, when it knows it.
-    private static func view(of key: String?, bottleGoal: Int?? = nil, personReachable: Bool = true, _ context: SeatContext) -> BottleView {
+    private static func view(of key: String?, bottleGoal: Int??, personReachable: Bool, _ context: SeatContext) -> BottleView {
         let row = key.map { key in (try? context.history.bottleState(id: key)) ?? BottleRecord(id: key) }
         return BottleView.settings(of: row, configuration: context.configuration, history: context.history,
                                    bottleGoal: bottleGoal, personReachable: personReachable)
@@ -180,7 +180,9 @@ public actor ReminderDesk {
     private static func relabel(_ seats: [Seat], _ context: SeatContext) {
         let several = seats.count > 1
         for seat in seats {
-            let owner = view(of: seat.key, context).owner
+            // The owner alone: the whole view would read the stored schedules and the pool file.
+            let row = seat.key.map { key in (try? context.history.bottleState(id: key)) ?? BottleRecord(id: key) }
+            let owner = context.configuration.effective(for: row).owner
             seat.label.withLock { $0 = SeatLabel(owner: owner, idSuffix: several ? seat.key : nil, bottle: seat.key) }
         }
     }
@@ -494,10 +496,13 @@ public actor ReminderDesk {
         let lastDrink = (try? history.storedDrinks(bottle: key, from: dayStart, includeDeleted: false))?.last { $0.isIntake }
         let pending = key.flatMap { try? history.commands(bottle: $0, statuses: [.pending, .sending]) } ?? []
         let changes = PendingChanges(pending)
-        // The bottle's settings as every surface resolves them; its state from its running engine.
-        let view = Self.view(of: seat.key, bottleGoal: .some(seat.bottleGoal), context)
+        // The bottle's goal and switch as every surface resolves them (its row as read above); its
+        // state from its running engine. Only these: the whole settings would read the stored
+        // schedules and the pool file at every state published, for nothing the state shows.
+        let row = seat.key.map { key in bottle.flatMap { $0.id == key ? $0 : nil } ?? BottleRecord(id: key) }
+        let hydration = BottleView.hydration(of: row, configuration: configuration, bottleGoal: .some(seat.bottleGoal))
         var snapshot = BridgeSnapshot(
-            time: instant, dayTotalML: status.pace.dayTotalML, goalML: view.goalML,
+            time: instant, dayTotalML: status.pace.dayTotalML, goalML: hydration.goalML,
             // The battery: the last figure that was not a just-woken 0 % (docs/protocol.md 2.1).
             bottleLevelML: bottle?.state?.bottleLevelML, batteryPercent: bottle?.battery ?? bottle?.state?.batteryPercent,
             urgency: HydrationUrgency(status.urgency), deficitML: status.displayedDeficitML, remindersToday: status.remindersSentToday,
@@ -508,7 +513,7 @@ public actor ReminderDesk {
         snapshot.lastSeen = bottle?.lastSeen
         snapshot.lastDrinkML = lastDrink.map { Int($0.amountML) }
         snapshot.lastDrinkTime = lastDrink.map { WallInstant(secondsSince1970: Double($0.timestamp)) }
-        snapshot.remindersEnabled = view.remindersEnabled
+        snapshot.remindersEnabled = hydration.enabled
         snapshot.pendingGoalML = changes.goalML
         snapshot.pendingShakeToEmpty = changes.shakeToEmpty
         snapshot.pendingCommands = pending.count

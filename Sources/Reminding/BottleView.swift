@@ -74,6 +74,14 @@ public struct BottleView: Sendable {
                  bottleGoal: bottleGoal, personReachable: personReachable)
     }
 
+    /// The bottle's goal and reminder switches alone (the hydration rule's settings), resolved as
+    /// `settings(of:)` resolves them: what needs neither the stored schedules nor the pool file,
+    /// so a surface that shows only these (the Home Assistant state, published at every change)
+    /// reads neither.
+    public static func hydration(of bottle: BottleRecord?, configuration: Configuration, bottleGoal: Int?? = nil) -> HydrationSettings {
+        configuration.effective(for: bottle).hydrationSettings(bottleGoal: bottleGoal ?? bottle?.goalML)
+    }
+
     /// The bottle's settings alone, with what every bottle shares already read.
     public static func settings(of bottle: BottleRecord?, configuration: Configuration, shared: SharedRuleInputs,
                                 bottleGoal: Int?? = nil, personReachable: Bool = true) -> BottleView {

@@ -31,5 +31,5 @@ public enum ChartFile {
     }
 
     static let standaloneStyle = "<style>svg{background:#fff}text{fill:#1f2328}.axis{stroke:#57606a}.goal{stroke:#8250df;stroke-dasharray:4 4}"
-        + ".met{fill:#1a7f37}.below{fill:#0969da}.now rect{fill-opacity:.35;stroke:#0969da;stroke-dasharray:3 2}.bar .v{display:none}.all .v{display:inline}</style>"
+        + ".met{fill:#1a7f37}.below{fill:#0969da}.now rect{fill-opacity:.75;stroke:#1f2328;stroke-width:1.5;stroke-dasharray:3 2}.bar .v{display:none}.all .v{display:inline}</style>"
 }

@@ -20,7 +20,7 @@ struct BarColumn: Sendable {
     /// What a screen reader and the tooltip say.
     var name: String
     var ml: Int
-    /// Today (or this month): still filling, drawn dashed and pale, not as a missed goal.
+    /// Today (or this month): still filling, drawn lighter and outlined dashed, not as a missed goal.
     var inProgress: Bool = false
 }
 

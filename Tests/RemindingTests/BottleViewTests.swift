@@ -55,6 +55,27 @@ struct BottleViewTests {
         #expect(BottleView.settings(of: Self.kitchen, configuration: configured, history: history).goalML == 2700)
     }
 
+    @Test("the goal and switches alone (the published state's) resolve as the whole settings do")
+    func hydrationAloneAgrees() throws {
+        let history = try DrinkHistory(path: nil)
+        for configuration in [try configuration(), try configuration("goal_ml=2700"),
+                              try configuration("bottle.aq1.goal_ml=1800", "bottle.AQ2.reminders.enabled=false")] {
+            for bottle in [Self.kitchen, Self.office, nil] {
+                for goal in [nil, .some(nil), .some(2300)] as [Int??] {
+                    let whole = BottleView.settings(of: bottle, configuration: configuration, history: history, bottleGoal: goal).hydration
+                    let alone = BottleView.hydration(of: bottle, configuration: configuration, bottleGoal: goal)
+                    #expect(alone.goalML == whole.goalML && alone.enabled == whole.enabled && alone.dailyLimit == whole.dailyLimit,
+                            "\(bottle?.id ?? "none") \(String(describing: goal))")
+                }
+            }
+        }
+        // What the cases cover: the bottle's own switch and goal, the caller's goal over the row's.
+        let own = try configuration("bottle.aq1.goal_ml=1800", "bottle.AQ2.reminders.enabled=false")
+        #expect(BottleView.hydration(of: Self.kitchen, configuration: own).goalML == 1800)
+        #expect(!BottleView.hydration(of: Self.office, configuration: own).enabled)
+        #expect(BottleView.hydration(of: Self.kitchen, configuration: try configuration(), bottleGoal: 2300).goalML == 2300)
+    }
+
     @Test("reminders off for one bottle: its view says so, the others' do not; no person reached is passed on")
     func remindersPerBottleAndReachability() throws {
         let history = try DrinkHistory(path: nil)
