@@ -149,6 +149,8 @@ public actor HouseholdReplication: Service {
 
     /// What the link did not believe since the history began, by reason.
     public nonisolated var drops: [HouseholdDropReason: Int] { link.drops.snapshot }
+    /// The members' hellos kept for the end of their interval since this link started.
+    public nonisolated var deferredHellos: Int { link.drops.deferredHellos }
 
     /// Something was stored here: publish it soon.
     public nonisolated func kick() { inbox.yield(.kick) }
@@ -210,7 +212,7 @@ public actor HouseholdReplication: Service {
             }
             if let last = lastAnswer[from], clock.now - last < Self.helloInterval {
                 // Answered a moment ago: once more when the interval ends, not now.
-                link.drops.drop(.flooding, topic: "hello/\(from)")
+                link.drops.deferHello(topic: "hello/\(from)")
                 pendingHellos[from] = (epoch, have[bridgeID])
                 return
             }

@@ -58,8 +58,6 @@ public enum HouseholdDropReason: String, Error, Sendable, CaseIterable, Codable 
     case oversized
     /// Signed, but not a message of its topic's kind.
     case malformed
-    /// A member asking more often than the household answers (a hello within the interval).
-    case flooding
 }
 
 public enum HouseholdSeal {

@@ -156,7 +156,9 @@ struct HouseholdAttackTests {
             #expect(drinks(office.db).mapValues(\.deleted) == before.office.mapValues(\.deleted), "nor in the office")
             #expect(drinks(kitchen.db)["\(Self.kitchenSerial)#900"] == nil, "the stranger's 1000 ml drink is not stored")
             let kept = try DrinkHistory(path: kitchen.db).householdDeliveries(since: .epoch)
-            #expect(kept.isEmpty, "no forged delivery kept: \(kept)")
+            // The office may really deliver a reminder meanwhile (its reminders run on the real
+            // clock): that one is kept, rightly. The ghost's is not, nor any but a member's.
+            #expect(kept.allSatisfy { $0.origin == "office" }, "no forged delivery kept: \(kept)")
             #expect((dropped(kitchen.db)["unsigned"] ?? 0) >= sent - 1 && (dropped(kitchen.db)["forged"] ?? 0) >= 1,
                     "\(dropped(kitchen.db))")
             // No hello answered: nothing was republished (the bridges' own drinks went long before).

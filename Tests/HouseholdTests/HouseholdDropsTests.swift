@@ -16,11 +16,19 @@ import Testing
 
     @Test func aDeferredHelloIsLoggedAsDeferredNotAsAStranger() {
         let (drops, lines) = drops()
-        drops.drop(.flooding, topic: "hello/kitchen")
+        drops.deferHello(topic: "hello/kitchen")
         #expect(lines.all.count == 1)
         #expect(lines.all.first?.contains("deferred a hello on hello/kitchen") == true, "\(lines.all)")
         #expect(lines.all.first?.contains("household.key") == false, "\(lines.all)")
-        #expect(drops.snapshot[.flooding] == 1)
+        #expect(drops.deferredHellos == 1)
+        #expect(drops.snapshot.isEmpty, "a deferred hello is no dropped message: /metrics and doctor would blame a stranger")
+    }
+
+    @Test func manyDeferredHellosAreLoggedAtPowersOfTenOnly() {
+        let (drops, lines) = drops()
+        for _ in 0..<20 { drops.deferHello(topic: "hello/kitchen") }
+        #expect(lines.all.count == 2, "1st and 10th: \(lines.all)")
+        #expect(drops.deferredHellos == 20 && drops.snapshot.isEmpty)
     }
 
     @Test func aForgedMessageIsDroppedAndPointsAtTheKey() {
