@@ -14,8 +14,10 @@ public enum SinkSetup {
     /// address names it in MQTT topics); nil before one is known: then no device is announced
     /// until a connection identifies it. `role`: the daemon's, or a CLI command's that only
     /// delivers (MQTTSinkConfiguration.Role); `dashboardURL`: where `run` serves the dashboard.
+    /// `refusals` counts the commands its MQTT sink refuses.
     public static func sinks(configuration: Configuration, bottle: BottleRecord?, role: MQTTSinkConfiguration.Role = .daemon,
-                             dashboardURL: String? = nil, logger: Logger) -> [any NotificationSink] {
+                             dashboardURL: String? = nil, refusals: CommandRefusals = CommandRefusals(),
+                             logger: Logger) -> [any NotificationSink] {
         var sinks: [any NotificationSink] = [JournalSink(logger: logger)]
         if configuration[Setting.desktopEnabled] {
             if sessionBusExists() {
@@ -37,7 +39,8 @@ public enum SinkSetup {
                 mqtt.discoveryFormat = MQTTSinkConfiguration.DiscoveryFormat(rawValue: configuration[Setting.mqttDiscoveryFormat]) ?? .device
                 mqtt.role = role
                 mqtt.dashboardURL = dashboardURL
-                sinks.append(try MQTTSink(configuration: mqtt, gate: SettingCatalog.sinkCommandGate, logger: logger))
+                sinks.append(try MQTTSink(configuration: mqtt, gate: SettingCatalog.sinkCommandGate(configuration[Setting.mqttCommands]),
+                                          refusals: refusals, logger: logger))
             } catch {
                 logger.warning("MQTT is not used: \(error)")
             }

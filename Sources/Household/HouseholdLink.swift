@@ -137,8 +137,9 @@ public final class HouseholdLink: Sendable {
     /// `online` of the coming connection uses (its will takes the one after).
     private let stamps: Locked<(next: UInt64, online: UInt64?)>
     private let boot: UInt64
-    /// "sender topic" → the newest stamp accepted (HouseholdSeal: an older one is a replay).
-    private let marks = Locked<[String: HouseholdStamp]>([:])
+    /// Per sender and topic the newest stamp accepted (HouseholdSeal: an older one is a replay),
+    /// and the messages dropped, kept across restarts (HouseholdReplayGuard).
+    let replay: HouseholdReplayGuard
 
     /// The largest household message (a drink, a delivery, a hello with its stamp): the MQTT 5
     /// maximum packet size the broker is told, and the payload a 3.1.1 broker's message is cut at.
@@ -146,17 +147,18 @@ public final class HouseholdLink: Sendable {
     public static let maximumPacketSize: UInt32 = 4096
     /// Topics whose last stamp is kept (each bottle's claims, syncer and reminds per member, and
     /// each member's own topics): beyond it the oldest half is forgotten.
-    static let maximumMarks = 4096
+    static let maximumMarks = HouseholdReplayGuard.maximumMarks
 
     /// - Parameters:
     ///   - key: the household's key (`household.key`): only messages signed with it are believed.
     ///   - boot: larger at every start of this bridge (its history keeps it): the stamps of this
     ///     start are all newer than the last one's.
+    ///   - replay: the replay guard's state an earlier start saved (HouseholdReplayGuard).
     ///   - connected: on every connection, whether the broker kept this bridge's session.
     ///   - received: each drink or hello from another bridge (on the network thread).
     public init(url: String, bridgeID: String, key: HouseholdKey, boot: UInt64, topicPrefix: String = "aquavate", logger: Logger,
                 clock: any WallClock = SystemClock(), drops: HouseholdDrops? = nil,
-                reconnectDelay: ClosedRange<Double> = 1...60, caFile: String? = nil,
+                reconnectDelay: ClosedRange<Double> = 1...60, caFile: String? = nil, replay saved: HouseholdReplayState = .init(),
                 connected: @escaping @Sendable (_ sessionPresent: Bool) -> Void,
                 received: @escaping @Sendable (Received) -> Void) throws(SinkConfigurationError) {
         let broker = try MQTTBrokerURL(parsing: url)
@@ -175,7 +177,8 @@ public final class HouseholdLink: Sendable {
         self.drops = drops
         let stamps = Locked<(next: UInt64, online: UInt64?)>((0, nil))
         self.stamps = stamps
-        let marks = self.marks
+        let replay = HouseholdReplayGuard(saved: saved)
+        self.replay = replay
         let base = "\(topicPrefix)/household"
         self.base = base
         drinkTopic = "\(base)/drink/\(bridgeID)"
@@ -202,10 +205,10 @@ public final class HouseholdLink: Sendable {
                 connected(client.sessionPresent)
             },
             message: { _, message in
-                guard let inbound = Self.admit(message, base: base, key: key, own: own, now: clock.now, marks: marks, drops: drops) else { return }
+                guard let inbound = Self.admit(message, base: base, key: key, own: own, now: clock.now, replay: replay, drops: drops) else { return }
                 switch HouseholdRoutes.route(inbound) {
                 case let .deliver(heard): received(heard)
-                case let .drop(reason): drops.drop(reason, topic: message.topic)
+                case let .drop(reason): Self.drop(reason, message, replay: replay, drops: drops)
                 case .ignore: break
                 }
             },
@@ -229,12 +232,12 @@ public final class HouseholdLink: Sendable {
     /// is counted in `drops` by reason) or is the same message again, or its topic is not one
     /// of the household's.
     static func admit(_ message: MosquittoClient.Message, base: String, key: HouseholdKey, own: String, now: WallInstant,
-                      marks: Locked<[String: HouseholdStamp]>, drops: HouseholdDrops) -> HouseholdInbound? {
+                      replay: HouseholdReplayGuard, drops: HouseholdDrops) -> HouseholdInbound? {
         guard message.topic.hasPrefix(base + "/") else { return nil }
         let opened: (stamp: HouseholdStamp, body: [UInt8])
         switch HouseholdSeal.open(topic: message.topic, payload: message.payload, key: key) {
         case .failure(let reason):
-            drops.drop(reason, topic: message.topic)
+            drop(reason, message, replay: replay, drops: drops)
             return nil
         case .success(let success):
             opened = success
@@ -242,29 +245,28 @@ public final class HouseholdLink: Sendable {
         let topic = HouseholdTopic(levels: message.topic.dropFirst(base.count + 1).split(separator: "/").map(String.init))
         // A topic named after a bridge is written by that bridge only: a member does not speak for another.
         if let writer = topic?.writer, writer != opened.stamp.sender {
-            drops.drop(.forged, topic: message.topic)
+            drop(.forged, message, replay: replay, drops: drops)
             return nil
         }
         // Per sender and topic, only newer: the same message again (a retained copy at a
-        // reconnection, a QoS 1 duplicate) is ignored; an older one is a replay.
-        let mark = "\(opened.stamp.sender) \(message.topic)"
-        let verdict = marks.withLock { marks -> Bool? in
-            if let last = marks[mark], opened.stamp <= last { return opened.stamp == last ? nil : false }
-            if marks.count >= Self.maximumMarks {
-                for (topic, _) in marks.sorted(by: { $0.value.time < $1.value.time }).prefix(Self.maximumMarks / 2) {
-                    marks.removeValue(forKey: topic)
-                }
-            }
-            marks[mark] = opened.stamp
-            return true
-        }
-        guard let fresh = verdict else { return nil }
-        guard fresh else {
-            drops.drop(.replayed, topic: message.topic)
+        // reconnection, a QoS 1 duplicate) is ignored; an older one is a replay, also when the
+        // newer one was heard before this bridge's restart.
+        switch replay.judge(opened.stamp, topic: message.topic) {
+        case .fresh: break
+        case .same: return nil
+        case .replayed:
+            drop(.replayed, message, replay: replay, drops: drops)
             return nil
         }
         guard let topic else { return nil }
         return HouseholdInbound(topic: topic, body: opened.body, stamp: opened.stamp, retained: message.retain, own: own, now: now)
+    }
+
+    /// Counts a dropped message, unless it is a retained one already judged (the broker sends
+    /// it again at every connection).
+    static func drop(_ reason: HouseholdDropReason, _ message: MosquittoClient.Message, replay: HouseholdReplayGuard, drops: HouseholdDrops) {
+        guard replay.countsAsDropped(topic: message.topic, payload: message.payload, retained: message.retain) else { return }
+        drops.drop(reason, topic: message.topic)
     }
 
     /// `body` on `topic`, signed with this start's next stamp.

@@ -37,6 +37,8 @@ public actor HouseholdReplication: Service {
 
     /// The saved mark's name in the `engine_state` table.
     static let stateName = "household-outbox"
+    /// The replay guard's (HouseholdReplayGuard).
+    static let replayStateName = "household-replay"
     /// What is republished after a restart: whatever was published in the last 5 minutes may
     /// not have been acknowledged before the bridge stopped (receivers store it once anyway).
     static let restartMargin: Duration = .seconds(300)
@@ -78,6 +80,8 @@ public actor HouseholdReplication: Service {
     static let maximumMembers = 64
     /// The drop tally last saved (saved again at a kick when it changed).
     private var savedDrops: [HouseholdDropReason: Int]
+    /// The replay guard's version last saved (saved again at a kick when it moved).
+    private var savedReplay = 0
     /// Every drink of this bridge was published since this connection began: a hello the broker
     /// had stored (its bridge subscribed before this connection) got them all already.
     private var allSentSinceConnect = false
@@ -117,6 +121,7 @@ public actor HouseholdReplication: Service {
         link = try HouseholdLink(url: url, bridgeID: bridgeID, key: key, boot: boot, topicPrefix: topicPrefix, logger: logger,
                                  clock: clock, drops: HouseholdDrops(logger: logger, initial: savedDrops),
                                  reconnectDelay: reconnectDelay, caFile: caFile,
+                                 replay: HouseholdReplayState.read((try? history.engineState(named: Self.replayStateName)) ?? nil),
                                  connected: { inbox.yield(.connected(sessionPresent: $0)) },
                                  received: { inbox.yield(.received($0)) })
         let memory = HouseholdClaims.deliveredMemory
@@ -177,6 +182,7 @@ public actor HouseholdReplication: Service {
         ticker.cancel()
         publishOutbox()
         saveDrops()
+        saveReplay()
         await link.stop()
     }
 
@@ -186,6 +192,7 @@ public actor HouseholdReplication: Service {
             publishOutbox()
             answerPendingHellos()
             saveDrops()
+            saveReplay()
         case .connected(let sessionPresent):
             if !sessionPresent || epoch == nil {
                 let epoch = String(UInt64.random(in: 0...UInt64.max), radix: 36)
@@ -274,6 +281,18 @@ public actor HouseholdReplication: Service {
             savedDrops = now
         } catch {
             logger.warning("MQTT household: could not save the count of dropped messages: \(error)")
+        }
+    }
+
+    /// Saves the replay guard when it moved (at a kick, not at each message).
+    private func saveReplay() {
+        let (state, version) = link.replay.saved
+        guard version != savedReplay else { return }
+        do {
+            try history.saveEngineState(named: Self.replayStateName, json: state.text, at: clock.now, durability: .normal)
+            savedReplay = version
+        } catch {
+            logger.warning("MQTT household: could not save the replay guard: \(error)")
         }
     }
 

@@ -82,6 +82,10 @@ public enum Setting {
     public static let mqttDiscoveryFormat: TypedKey<String> = .text(
         "mqtt.discovery_format", kind: .choice(["device", "entity"]), default: "device",
         "device: one config per device (Home Assistant 2024.11+); entity: one per entity (every version, also older ones)")
+    public static let mqttCommands = TypedKey<MQTTCommandScope>(
+        SettingKey("mqtt.commands", .choice(MQTTCommandScope.allCases.map(\.rawValue)), default: MQTTCommandScope.controls.rawValue,
+                   "which commands from the broker's command topic the bridge obeys: none; controls (Home Assistant's goal, switches and buttons); all (also any setting of the person, any record id, manual intakes, notification buttons)"),
+        decode: { MQTTCommandScope(rawValue: $0) }, fallback: { .controls })
     public static let mqttBottleID: TypedKey<String?> = .text(
         "mqtt.bottle_id", "id in topics (default: the bottle's address without colons)")
     public static let mqttCAFile: TypedKey<String?> = .text(
@@ -127,7 +131,7 @@ public enum Setting {
         deadlineEnabled.entry, deadlinePeriod.entry, deadlineHoursBefore.entry, weeklyGoalML.entry,
         ritualsEnabled.entry, ritualsMorning.entry, ritualsEvening.entry, ritualsTerrain.entry, ritualsNickname.entry,
         mqttURL.entry, mqttDiscoveryPrefix.entry, mqttTopicPrefix.entry, mqttDiscovery.entry, mqttDiscoveryFormat.entry,
-        mqttBottleID.entry, mqttCAFile.entry, pushURL.entry, pushToken.entry, pushActionURL.entry, desktopEnabled.entry,
+        mqttCommands.entry, mqttBottleID.entry, mqttCAFile.entry, pushURL.entry, pushToken.entry, pushActionURL.entry, desktopEnabled.entry,
         bottleAddress.entry, bluetoothAdapter.entry, webListen.entry, webToken.entry, webPublicName.entry, webBehindProxy.entry,
         bridgeID.entry, householdKey.entry,
     ]

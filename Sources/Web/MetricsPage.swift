@@ -79,6 +79,11 @@ enum MetricsPage {
             registry.makeCounter(descriptor: descriptor("household_dropped_messages", "total", "Household messages dropped, by reason"),
                                  labels: [("reason", reason)]).increment(by: Int64(count))
         }
+        // What the broker's command topic brought that the daemon refused (docs/home-assistant.md).
+        for (reason, count) in history.refusedCommands() {
+            registry.makeCounter(descriptor: descriptor("mqtt_refused_commands", "total", "MQTT commands refused, by reason"),
+                                 labels: [("reason", reason)]).increment(by: Int64(count))
+        }
         return inStableOrder(registry.emitToBuffer())
     }
 

@@ -239,9 +239,12 @@ struct RunCommand: AsyncParsableCommand {
         } else {
             // The sinks (journal, desktop, MQTT, push) of the configuration, for the daemon.
             let bottle = try? history.bottles().max { ($0.lastSeen ?? .epoch) < ($1.lastSeen ?? .epoch) }
+            // Refused broker commands are counted in the history, for /metrics and doctor.
+            let refusals = configuration[Setting.mqttURL] == nil ? CommandRefusals()
+                : RefusedCommandLedger(history: history, clock: clock, logger: logger).refusals
             let hub = SinkHub(sinks: SinkSetup.sinks(configuration: configuration, bottle: bottle ?? options.bottleAddress.map {
                 BottleRecord(id: $0, address: $0)
-            }, dashboardURL: web?.dashboardURL, logger: logger), logger: logger)
+            }, dashboardURL: web?.dashboardURL, refusals: refusals, logger: logger), logger: logger)
             desk = ReminderDesk(history: history, configuration: configuration, logger: logger, hub: hub)
             services.append(.init(service: SinkService(hub: hub, desk: desk, clock: clock), serviceName: "sinks"))
             // Bridges sharing the broker form one household (docs/design.md 6).

@@ -75,13 +75,74 @@ struct SinkSetupTests {
         #expect(mqtt.gate.refusal(.configSet(key: "push.url", value: "http://attacker.example/")) != nil)
         #expect(mqtt.gate.refusal(.configSet(key: "messages.pool", value: "/etc/passwd")) != nil)
         #expect(mqtt.gate.refusal(.configSet(key: "reminders.daily_limit", value: "false")) == nil)
+        #expect(mqtt.gate.refusal(.bottle(.delete(recordID: 7)))?.reason == .notPermitted, "a record id needs mqtt.commands all")
+        // The setting is what the daemon's sink obeys.
+        try configuration.applyOverride("mqtt.commands=none")
+        let closed = try #require(SinkSetup.sinks(configuration: configuration, bottle: Self.bottle, logger: logger).compactMap { $0 as? MQTTSink }.first)
+        #expect(closed.gate.refusal(.bottle(.tare))?.reason == .notPermitted)
+        try configuration.applyOverride("mqtt.commands=all")
+        let open = try #require(SinkSetup.sinks(configuration: configuration, bottle: Self.bottle, logger: logger).compactMap { $0 as? MQTTSink }.first)
+        #expect(open.gate.refusal(.bottle(.delete(recordID: 7))) == nil)
+        #expect(open.gate.refusal(.configSet(key: "push.url", value: "http://attacker.example/"))?.reason == .setting)
     }
 
-    @Test("the catalog's gate lets every command but a config change through")
+    @Test("mqtt.commands all: every command passes but a setting that is not the person's")
     func theGatePassesOtherCommands() {
-        #expect(SettingCatalog.sinkCommandGate.refusal(.log(type: "vitamin-d")) == nil)
-        #expect(SettingCatalog.sinkCommandGate.refusal(.configSet(key: "bottle.address", value: "AA:00:00:00:00:09")) != nil)
-        #expect(SettingCatalog.sinkCommandGate.refusal(.configSet(key: "goal_ml", value: "2200")) == nil)
+        let gate = SettingCatalog.sinkCommandGate(.all)
+        #expect(gate.refusal(.log(type: "vitamin-d")) == nil)
+        #expect(gate.refusal(.bottle(.delete(recordID: 7))) == nil)
+        #expect(gate.refusal(.configSet(key: "bottle.address", value: "AA:00:00:00:00:09"))?.reason == .setting)
+        #expect(gate.refusal(.configSet(key: "goal_ml", value: "2200")) == nil)
+    }
+
+    /// What the Home Assistant entities publish, as HomeAssistantDiscovery writes it.
+    static let homeAssistantControls: [SinkCommand] = [
+        .bottle(.goal(2600)), .bottleOf(.goal(2600), bottle: "F4:12:FA:00:A3:F2"),
+        .configSet(key: "reminders.enabled", value: "true"), .configSet(key: "reminders.enabled", value: "false"),
+        .configSet(key: "reminders.daily_limit", value: "true"), .configSet(key: "reminders.daily_limit", value: "false"),
+        .bottle(.shakeToEmpty(true)), .bottle(.shakeToEmpty(false)), .bottle(.tare), .bottle(.deleteLast),
+    ]
+
+    /// Everything else the command language says.
+    static let beyondControls: [SinkCommand] = [
+        .bottle(.delete(recordID: 7)), .bottleOf(.delete(recordID: 7), bottle: "F4:12:FA:00:A3:F2"),
+        .configSet(key: "goal_ml", value: "2200"), .configSet(key: "reminders.active_start", value: "07:00"),
+        .configSet(key: "push.url", value: "http://attacker.example/"), .log(type: "vitamin-d"),
+        .action(notificationID: "ritual-morning-2026-11-22", actionID: "did-this"),
+    ]
+
+    @Test("mqtt.commands controls (the default): exactly what Home Assistant's entities send")
+    func theDefaultGateTakesHomeAssistantsControls() throws {
+        #expect(try configuration()[Setting.mqttCommands] == .controls)
+        let gate = SettingCatalog.sinkCommandGate(.controls)
+        for command in Self.homeAssistantControls { #expect(gate.refusal(command) == nil, "\(command)") }
+        for command in Self.beyondControls { #expect(gate.refusal(command)?.reason == .notPermitted, "\(command)") }
+        // The switches' own keys with any other value are no switch.
+        #expect(gate.refusal(.configSet(key: "reminders.enabled", value: "maybe"))?.reason == .notPermitted)
+    }
+
+    @Test("mqtt.commands none: nothing from the broker")
+    func theClosedGate() {
+        let gate = SettingCatalog.sinkCommandGate(.none)
+        for command in Self.homeAssistantControls + Self.beyondControls { #expect(gate.refusal(command)?.reason == .notPermitted, "\(command)") }
+    }
+
+    @Test("the controls are what the discovery publishes: every payload an entity sends passes the default gate")
+    func theControlsAreTheDiscoverysPayloads() throws {
+        let mqtt = try MQTTSinkConfiguration(url: "mqtt://127.0.0.1", bottleAddress: "F4:12:FA:00:A3:F4", bridgeVersion: "0.1.0")
+        let gate = SettingCatalog.sinkCommandGate(.controls)
+        var sent: [String] = []
+        for (_, payload) in HomeAssistantDiscovery.entityPayloads(for: mqtt) {
+            guard let object = try JSONSerialization.jsonObject(with: Data(payload.text.utf8)) as? [String: Any],
+                  object["command_topic"] != nil else { continue }
+            for key in ["payload_on", "payload_off", "payload_press"] { if let text = object[key] as? String { sent.append(text) } }
+            if let template = object["command_template"] as? String { sent.append(template.replacingOccurrences(of: "{{ value | int }}", with: "2600")) }
+        }
+        #expect(sent.count == 9, "\(sent)")  // two switches of two payloads, one more switch, two buttons, the number
+        for text in sent {
+            let command = try SinkCommandParser.parse(text)
+            #expect(gate.refusal(command) == nil, "\(text)")
+        }
     }
 
     @Test("bridge.id names the bridge; without it, the host name made safe for a topic")

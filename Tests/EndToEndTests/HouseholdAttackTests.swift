@@ -172,6 +172,43 @@ struct HouseholdAttackTests {
         }
     }
 
+    @Test("the command topic obeys only Home Assistant's controls by default: a stranger's delete of a record id is refused, answered with its reason and counted")
+    func strangersDeleteIsRefused() async throws {
+        try await withHousehold { kitchen, office, port, _ in
+            let before = (kitchen: drinks(kitchen.db), office: drinks(office.db))
+            #expect(before.office["\(Self.officeSerial)#7"]?.deleted == false)
+            let heard = Locked<[MosquittoClient.Message]>([])
+            let topics = MQTTTopics(bottleID: MQTTTopics.bottleID(fromAddress: Self.officeAddress))
+            let stranger = try MosquittoClient(
+                options: .init(broker: MQTTBrokerURL(parsing: "mqtt://127.0.0.1:\(port)"), reconnectDelay: 0.1...0.5),
+                handlers: .init(connected: { client in
+                                    try? client.subscribe(topics.commandResult)
+                                    try? client.subscribe("aquavate/bridge/office/availability")
+                                },
+                                message: { _, message in heard.withLock { $0.append(message) } }),
+                logger: Logger(label: "stranger") { _ in SwiftLogNoOpLogHandler() })
+            stranger.start()
+            #expect(await stranger.waitUntilConnected(within: .seconds(10)))
+            // The retained availability comes after both subscriptions took effect.
+            try await waitUntil(.seconds(20), "the office's retained availability") { heard.withLock { !$0.isEmpty } }
+            // The bottle's id is its address, which the retained topics show to every client.
+            try stranger.publish(.init(topic: topics.command, text: "{\"delete\":7}"))
+            try await waitUntil(.seconds(20), "the answer") { heard.withLock { $0.contains { $0.topic == topics.commandResult } } }
+            let answers = heard.withLock { $0.filter { $0.topic == topics.commandResult } }.compactMap { try? JSONSerialization.jsonObject(with: Data($0.payload)) as? [String: Any] }
+            #expect(answers.allSatisfy { $0["status"] as? String == "refused" && $0["reason"] as? String == "not_permitted" }, "\(answers)")
+            // Counted in the history, where /metrics reads it.
+            try await waitUntil(.seconds(30), "the refusal to be counted") {
+                (try DrinkHistory(path: office.db).refusedCommands()["not_permitted"] ?? 0) >= 1
+            }
+            // Nothing queued, nothing deleted, in either history.
+            #expect(try DrinkHistory(path: office.db).commands().isEmpty)
+            #expect(drinks(office.db).mapValues(\.deleted) == before.office.mapValues(\.deleted))
+            #expect(drinks(kitchen.db).mapValues(\.deleted) == before.kitchen.mapValues(\.deleted))
+            #expect(office.bus.log("office").contains("MQTT: refused command bottle delete"))
+            await stranger.stop()
+        }
+    }
+
     @Test("a forged retained hold under a bridge that never existed does not keep a room from syncing")
     func forgedHold() async throws {
         try await withHousehold { kitchen, _, port, _ in

@@ -17,7 +17,7 @@ import Testing
     /// the setting catalog, tested in EndToEndTests).
     static let gate = SinkCommandGate { command in
         guard case let .configSet(key, _) = command, key != "reminders.daily_limit" else { return nil }
-        return "\(key) cannot be changed from outside the bridge"
+        return SinkCommandRefusal(.setting, "\(key) cannot be changed from outside the bridge")
     }
 
     /// A broker, a controller subscribed to everything, and the bridge's MQTT sink online.
@@ -48,6 +48,9 @@ import Testing
         #expect(answers.map { $0["key"] } == [.string("push.url"), .string("messages.pool"), .string("push.token"),
                                               .string("reminders.daily_limit")])
         #expect(answers[0]["message"]?.stringValue?.contains("push.url cannot be changed") == true)
+        // The reason is an enum value a program reads; an accepted command has none. Each refusal is counted.
+        #expect(answers.map { $0["reason"] } == [.string("setting"), .string("setting"), .string("setting"), nil])
+        #expect(bridge.sink.refusals.snapshot == [.setting: 3])
         #expect(results.allSatisfy { !$0.retain })
         // The refused secret is never echoed, not on the broker and not in the log.
         #expect(!results.contains { $0.text.contains("tk_secret_value") })
@@ -75,6 +78,9 @@ import Testing
         let answers = try await controller.waitFor(bridge.topics.commandResult, count: 11, "ten accepted and one refusal")
         #expect(answers.filter { JSONTree.parse($0.payload)?["status"] == "refused" }.count == 1)
         #expect(bridge.commands.all.count == 10)
+        // Answered and warned once, but every refusal of the flood is counted.
+        #expect(answers.compactMap { JSONTree.parse($0.payload)?["reason"] } == [.string("rate_limit")])
+        #expect(bridge.sink.refusals.snapshot == [.rateLimit: 5])
 
         // Two seconds later two more tokens are there: the next command goes through, and the
         // end of the flood is summed up.
@@ -95,6 +101,8 @@ import Testing
         let answer = try await controller.waitFor(bridge.topics.commandResult, "the refusal")
         #expect(JSONTree.parse(answer[0].payload)?["status"] == "refused")
         #expect(answer[0].text.contains("10004 bytes"))
+        #expect(JSONTree.parse(answer[0].payload)?["reason"] == "too_long")
+        #expect(bridge.sink.refusals.snapshot == [.tooLong: 1])
         #expect(bridge.lines.matching("MQTT: refused a command of 10004 bytes", minimum: .warning).count == 1)
         #expect(bridge.commands.all.isEmpty)
 

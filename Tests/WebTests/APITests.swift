@@ -375,6 +375,17 @@ import Timekeeping
         #expect(text.contains(#"aquavate_syncs_total{bottle="AQ-ANA-0001",outcome="complete"} 2"#))
         #expect(text.contains(#"aquavate_syncs_total{bottle="AQ-ANA-0001",outcome="interrupted"} 1"#))
     }
+
+    @Test func theRefusedBrokerCommandsTheDaemonSavedShowInMetrics() throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WebFixture.now))
+        #expect(!String(decoding: try MetricsPage.render(context), as: UTF8.self).contains("aquavate_mqtt_refused_commands_total"))
+        try fixture.history.saveRefusedCommands(["not_permitted": 2, "rate_limit": 0], at: WebFixture.now)
+        let text = String(decoding: try MetricsPage.render(context), as: UTF8.self)
+        #expect(text.contains(#"aquavate_mqtt_refused_commands_total{reason="not_permitted"} 2"#), "\(text)")
+        #expect(text.contains(#"aquavate_mqtt_refused_commands_total{reason="rate_limit"} 0"#))
+    }
 }
 
 /// A bottle's own setting is its value on every surface (docs/design.md 3.6: "every value is the

@@ -1,7 +1,8 @@
 // What the MQTT sink does with a message on its command topic before the bridge sees it: the
 // rate limit, the length, the parser and the gate, in that order (cheapest first, so a flood
 // costs as little as possible). Each verdict is logged and answered on `…/command/result`, where
-// the sender can read it; during a flood only the first refusal is answered and warned about.
+// the sender can read it, a refusal with its reason; during a flood only the first refusal is
+// answered and warned about. Every refusal is counted (CommandRefusals).
 
 import Logging
 import MQTT
@@ -9,6 +10,7 @@ import MQTT
 struct CommandIntake: Sendable {
     let gate: SinkCommandGate
     let limiter: CommandRateLimiter
+    let refusals: CommandRefusals
     let logger: Logger
 
     /// The command to hand on, or nil when it was refused (already logged and answered).
@@ -19,12 +21,14 @@ struct CommandIntake: Sendable {
             command = try SinkCommandParser.parse(payload)
         } catch {
             logger.warning("MQTT: refused command on \(topics.command): \(error)")
-            answer(nil, refusal: error.description, topics: topics, on: client)
+            let reason: SinkCommandRefusalReason
+            if case .tooLong = error { reason = .tooLong } else { reason = .malformed }
+            refuse(nil, SinkCommandRefusal(reason, error.description), topics: topics, on: client)
             return nil
         }
         if let refusal = gate.refusal(command) {
-            logger.warning("MQTT: refused command \(Self.summary(command)): \(refusal)")
-            answer(command, refusal: refusal, topics: topics, on: client)
+            logger.warning("MQTT: refused command \(Self.summary(command)): \(refusal.message)")
+            refuse(command, refusal, topics: topics, on: client)
             return nil
         }
         logger.info("MQTT: command \(Self.summary(command))")
@@ -39,7 +43,7 @@ struct CommandIntake: Sendable {
         guard allowedByRate(topics: topics, on: client) else { return }
         let reason = SinkCommandError.tooLong(bytes: bytes, limit: SinkCommandParser.maximumBytes).description
         logger.warning("MQTT: refused a command of \(bytes) bytes on \(topics.command): \(reason)")
-        answer(nil, refusal: reason, topics: topics, on: client)
+        refuse(nil, SinkCommandRefusal(.tooLong, reason), topics: topics, on: client)
     }
 
     private func allowedByRate(topics: MQTTTopics, on client: MosquittoClient) -> Bool {
@@ -52,16 +56,24 @@ struct CommandIntake: Sendable {
             return true
         case .refuse(first: true):
             logger.warning("MQTT: refused command: rate limit on \(topics.command) (\(rule)); further refusals are counted until commands slow down")
-            answer(nil, refusal: "rate limit: \(rule)", topics: topics, on: client)
+            refuse(nil, SinkCommandRefusal(.rateLimit, "rate limit: \(rule)"), topics: topics, on: client)
             return false
         case .refuse(first: false):
             logger.debug("MQTT: refused command: rate limit")
+            refusals.count(.rateLimit)
             return false
         }
     }
 
-    private func answer(_ command: SinkCommand?, refusal: String?, topics: MQTTTopics, on client: MosquittoClient) {
-        let payload = MQTTPayloads.commandResult(command, status: refusal == nil ? .accepted : .refused, message: refusal)
+    /// Counts a refusal and answers it.
+    private func refuse(_ command: SinkCommand?, _ refusal: SinkCommandRefusal, topics: MQTTTopics, on client: MosquittoClient) {
+        refusals.count(refusal.reason)
+        answer(command, refusal: refusal, topics: topics, on: client)
+    }
+
+    private func answer(_ command: SinkCommand?, refusal: SinkCommandRefusal?, topics: MQTTTopics, on client: MosquittoClient) {
+        let payload = MQTTPayloads.commandResult(command, status: refusal == nil ? .accepted : .refused, message: refusal?.message,
+                                                 reason: refusal?.reason)
         do {
             try client.publish(.init(topic: topics.commandResult, text: payload.text))
         } catch {

@@ -151,13 +151,15 @@ enum MQTTPayloads {
     }
 
     /// The answer to one command on `…/command/result`, not retained:
-    /// `{"command":"config","key":"push.url","message":"push.url cannot be changed …","status":"refused"}`.
+    /// `{"command":"config","key":"push.url","message":"push.url cannot be changed …","reason":"setting","status":"refused"}`.
     /// The value of a config command is never repeated (it may be a secret). `command` is null
     /// when the payload was not a command at all; the other keys are there only for their command.
+    /// `reason` (a refusal's, SinkCommandRefusalReason) is what a program reads; `message` is for people.
     struct CommandResult: WireMessage, Decodable, Equatable {
         var status: CommandStatus
         @Nullable var message: String?
         @Nullable var command: CommandName?
+        var reason: SinkCommandRefusalReason?
         var key: String?
         var type: String?
         var bottle: String?
@@ -165,8 +167,9 @@ enum MQTTPayloads {
         var action: String?
     }
 
-    static func commandResult(_ command: SinkCommand?, status: CommandStatus, message: String?) -> CommandResult {
-        var result = CommandResult(status: status, message: message, command: nil)
+    static func commandResult(_ command: SinkCommand?, status: CommandStatus, message: String?,
+                              reason: SinkCommandRefusalReason? = nil) -> CommandResult {
+        var result = CommandResult(status: status, message: message, command: nil, reason: reason)
         switch command {
         case let .configSet(key, _)?:
             result.command = .config

@@ -43,6 +43,8 @@ public final class MQTTSink: NotificationSink {
     public let configuration: MQTTSinkConfiguration
     /// Which commands from the command topic go on to the bridge.
     public let gate: SinkCommandGate
+    /// The commands refused so far, by reason.
+    public let refusals: CommandRefusals
     private let client: MosquittoClient
     private let shared: Shared
     private let logger: Logger
@@ -129,16 +131,19 @@ public final class MQTTSink: NotificationSink {
 
     /// - Parameters:
     ///   - gate: which commands may go on; the default lets no setting change.
+    ///   - refusals: where refused commands are counted.
     ///   - clock: time for the command rate limit.
     public init(configuration: MQTTSinkConfiguration, gate: SinkCommandGate = .noSettings,
+                refusals: CommandRefusals = CommandRefusals(),
                 clock: any WallClock = SystemClock(), logger: Logger) throws(SinkConfigurationError) {
         self.configuration = configuration
         self.gate = gate
+        self.refusals = refusals
         self.logger = logger
         let shared = Shared(configuration: configuration)
         self.shared = shared
         let topics = configuration.topics
-        let intake = CommandIntake(gate: gate, limiter: CommandRateLimiter(clock: clock), logger: logger)
+        let intake = CommandIntake(gate: gate, limiter: CommandRateLimiter(clock: clock), refusals: refusals, logger: logger)
         let daemon = configuration.role == .daemon
         let options = MosquittoClient.Options(
             broker: configuration.broker,
