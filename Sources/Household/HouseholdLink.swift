@@ -186,7 +186,7 @@ public final class HouseholdLink: Sendable {
         let aliveTopic = "\(base)/alive/\(bridgeID)"
         let own = bridgeID
         let options = MosquittoClient.Options(
-            broker: broker, clientID: "aquavate-\(bridgeID)-house", keepAliveSeconds: 30, caFile: caFile,
+            broker: broker, clientID: HouseholdMembership.sessionClientID(bridgeID: bridgeID, key: key), keepAliveSeconds: 30, caFile: caFile,
             reconnectDelay: reconnectDelay, maximumPacketSize: Self.maximumPacketSize,
             maximumIncomingPayload: Self.maximumPayload, cleanSession: false)
         let handlers = MosquittoClient.Handlers(

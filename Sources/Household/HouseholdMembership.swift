@@ -3,6 +3,8 @@
 // messages it did not believe, kept in the history so that `/metrics` and `doctor` (other
 // processes) read what the daemon counted.
 
+import Crypto
+import Foundation
 import History
 import MQTT
 import Settings
@@ -30,6 +32,16 @@ public enum HouseholdMembership {
         let boot = max(saved + 1, UInt64(max(now.secondsSince1970, 0)))
         try history.saveEngineState(named: senderState, json: HouseholdSenderState(boot: boot).text, at: now)
         return boot
+    }
+
+    /// The MQTT client id of this member's household session: `aquavate-<bridge.id>-` and 16 hex
+    /// digits of an HMAC of the bridge's id under the key. Whoever holds the client id resumes
+    /// the session (and receives what the broker queued for it), and a client id taken over
+    /// makes the broker publish the member's will: one made from the key is not guessable
+    /// without it, unlike `aquavate-<bridge.id>-house`, which any broker client could take.
+    public static func sessionClientID(bridgeID: String, key: HouseholdKey) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Array("aquavate household client id\n\(bridgeID)".utf8), using: key.symmetric)
+        return "aquavate-\(bridgeID)-" + mac.prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The messages dropped so far, by reason (none on a history that never saw one).

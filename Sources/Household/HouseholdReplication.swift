@@ -194,9 +194,14 @@ public actor HouseholdReplication: Service {
             saveDrops()
             saveReplay()
         case .connected(let sessionPresent):
-            if !sessionPresent || epoch == nil {
+            // A hello at every connection, also when the broker kept the session: what it queued
+            // may have been taken (a client that had the session meanwhile) or dropped (a queue
+            // over the broker's limit). It names what this bridge holds, so a member answers with
+            // what changed since, not its history.
+            do {
                 let epoch = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-                logger.info("MQTT household: a new session for \(bridgeID) (epoch \(epoch)); asking the other bridges for their drinks")
+                let kept = sessionPresent ? "its session resumed" : "a new session"
+                logger.info("MQTT household: \(kept) for \(bridgeID) (epoch \(epoch)); asking the other bridges for the drinks it lacks")
                 do {
                     try link.hello(epoch: epoch, have: heardUpTo)
                     self.epoch = epoch

@@ -289,7 +289,7 @@ struct HouseholdAttackTests {
                 let aclPath = folder.write("aquavate.acl", acl)
                 let passwords = folder.path + "/aquavate.passwd"
                 #expect(FileManager.default.createFile(atPath: passwords, contents: Data()))
-                for user in ["kitchen", "office"] {
+                for user in ["kitchen", "office", "homeassistant"] {
                     let made = try await runTool("/usr/bin/mosquitto_passwd", ["-b", passwords, user, "pw-\(user)"], timeout: .seconds(10))
                     #expect(made.status == 0, "\(made)")
                 }
@@ -325,6 +325,26 @@ struct HouseholdAttackTests {
                             "the broker refused the kitchen's user the office's topic")
                     #expect(broker.isRunning)
                     await impostor.stop()
+                    // Home Assistant's user reads the bridges' topics, not the household's (the
+                    // retained alive, syncer and reminds messages are there): the retained
+                    // availability comes after both subscriptions took effect.
+                    let heard = Locked<[MosquittoClient.Message]>([])
+                    let homeAssistant = try MosquittoClient(
+                        options: .init(broker: MQTTBrokerURL(parsing: "mqtt://homeassistant:pw-homeassistant@127.0.0.1:\(port)"),
+                                       reconnectDelay: 0.1...0.5),
+                        handlers: .init(connected: { client in
+                                            try? client.subscribe("aquavate/household/#")
+                                            try? client.subscribe("aquavate/bridge/+/availability")
+                                        },
+                                        message: { _, message in heard.withLock { $0.append(message) } }),
+                        logger: Logger(label: "homeassistant") { _ in SwiftLogNoOpLogHandler() })
+                    homeAssistant.start()
+                    try await waitUntil(.seconds(20), "Home Assistant's user to read the bridges' availability") {
+                        heard.withLock { $0.contains { $0.topic.hasPrefix("aquavate/bridge/") } }
+                    }
+                    #expect(heard.withLock { $0.filter { $0.topic.hasPrefix("aquavate/household/") } }.isEmpty,
+                            "Home Assistant's user read the household's topics")
+                    await homeAssistant.stop()
                     // An anonymous client is not let in at all.
                     let anonymous = try client("mqtt://127.0.0.1:\(port)")
                     #expect(await anonymous.waitUntilConnected(within: .seconds(2)) == false)
