@@ -11,6 +11,7 @@ import Glibc
 import History
 import HostClock
 import Household
+import MQTT
 import Settings
 
 /// What the doctor examines.
@@ -91,7 +92,12 @@ public enum Doctor {
                                                   serviceGroup: inputs.expectedUser) {
             findings.append(secrets)
         }
-        findings.append(BrokerReachability.finding(url: configuration[Setting.mqttURL], timeout: inputs.timeout))
+        let reachability = BrokerReachability.finding(url: configuration[Setting.mqttURL], timeout: inputs.timeout)
+        findings.append(reachability)
+        if let url = configuration[Setting.mqttURL], reachability.status == .ok, MosquittoLibrary.problem == nil {
+            findings.append(BrokerAccessCheck.finding(await AnonymousAccessProbe.probe(
+                url: url, topicPrefix: configuration[Setting.mqttTopicPrefix], caFile: configuration[Setting.mqttCAFile], timeout: inputs.timeout)))
+        }
         // Only an existing history is read: the doctor creates nothing.
         let drops = FileManager.default.fileExists(atPath: inputs.databasePath)
             ? (try? DrinkHistory(path: inputs.databasePath)).map(HouseholdMembership.drops) ?? [:] : [:]
