@@ -107,7 +107,8 @@ public enum Setting {
         "web.listen", kind: .listenAddress,
         "where `run` serves the web page, JSON API and metrics, [ADDR:]PORT (default: off; ADDR \(ListenAddress.defaultHost))")
     public static let webToken: TypedKey<String?> = .text(
-        "web.token", "access token of the web page and API; required for any address but loopback", secret: true)
+        "web.token", kind: .accessToken,
+        "access token of the web page and API, at least 16 bytes of entropy; required for any address but loopback", secret: true)
     public static let webPublicName: TypedKey<String?> = .text(
         "web.public_name", kind: .hostName, "the name browsers use for the page beyond loopback (a reverse proxy's name); needs web.token")
     public static let webBehindProxy: TypedKey<Bool> = .flag(

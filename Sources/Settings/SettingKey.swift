@@ -32,6 +32,8 @@ public enum SettingKind: Sendable, Equatable {
     case hostName
     /// A household key: base64 of 32 bytes (HouseholdKey).
     case householdKey
+    /// A secret a person or a program presents (`web.token`): at least 16 bytes of entropy (AccessToken).
+    case accessToken
 
     /// Human text listing the valid values, for error messages.
     public var validChoices: String {
@@ -48,6 +50,8 @@ public enum SettingKind: Sendable, Equatable {
         case .listenAddress: return "[ADDR:]PORT, e.g. 8080, 127.0.0.1:8080 or 0.0.0.0:8080"
         case .hostName: return "a host name such as bridge.example.org (no scheme, no port)"
         case .householdKey: return "base64 of 32 bytes, as `aquavate-bridge household create` makes it"
+        case .accessToken:
+            return "a random token of at least 16 bytes of entropy, e.g. 32 hex digits: `openssl rand -hex 16 | aquavate-bridge config set web.token -`"
         }
     }
 }
@@ -154,6 +158,11 @@ public struct SettingKey: Sendable, Equatable {
             return name.text
         case .householdKey:
             guard HouseholdKey.isValid(text) else {
+                throw .invalidValue(key: name, value: shown(raw), expected: kind.validChoices)
+            }
+            return text
+        case .accessToken:
+            guard AccessToken.isStrong(text) else {
                 throw .invalidValue(key: name, value: shown(raw), expected: kind.validChoices)
             }
             return text

@@ -52,9 +52,14 @@ struct ConfigCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
             abstract: "Change a setting and save it.",
-            discussion: "The value is checked first; a bad value changes nothing and lists the valid choices.")
+            discussion: """
+            The value is checked first; a bad value changes nothing and lists the valid choices. \
+            A secret (web.token, push.token) goes as -, read from standard input, or with \
+            --from-file PATH, so that it is not on the command line, where other local users read it.
+            """)
         @Argument(help: "The setting, e.g. reminders.daily_limit.") var key: String
-        @Argument(help: "The new value, e.g. false.") var value: String
+        @Argument(help: "The new value, e.g. false; - reads it from standard input.") var value: String?
+        @Option(name: .customLong("from-file"), help: "Read the value from this file (one line).") var fromFile: String?
         @OptionGroup var common: CommonOptions
 
         func run() throws {
@@ -63,7 +68,7 @@ struct ConfigCommand: ParsableCommand {
                 let normalized: String
                 do {
                     setting = try SettingCatalog.requireKey(key)
-                    normalized = try setting.normalize(value)
+                    normalized = try setting.normalize(try SecretInput.read(value, fromFile: fromFile, what: "value of \(key)"))
                 } catch {
                     throw CommandFailure("\(error)")
                 }

@@ -20,13 +20,15 @@ struct HouseholdCommand: ParsableCommand {
             Without the key a bridge is in no household.
 
             `household create` on the first bridge writes a new key and prints the command for \
-            the others; `household join KEY` on each other bridge writes that key. Restart the \
+            the others; `household join -` on each other bridge reads that key from standard input \
+            (or `--from-file PATH`; `household join KEY` works too, but puts the key where other \
+            local users read it while it runs) and writes it. Restart the \
             service after either. The key is a secret: `config list` shows it as <redacted>, and \
             it cannot be set over MQTT.
 
             EXIT STATUS
 
-            0 written; 1 the file could not be written, or a key exists already (create); 2 not a key (join).
+            0 written; 1 the file could not be written, or a key exists already (create); 2 not a key, or none given (join).
             """,
         subcommands: [Create.self, Join.self]
     )
@@ -46,16 +48,25 @@ struct HouseholdCommand: ParsableCommand {
             let key = HouseholdKey.generate()
             try HouseholdCommand.write(key, to: path)
             print("household.key written to \(path).")
-            print("On every other bridge of this household: aquavate-bridge household join \(key)")
+            print("On every other bridge of this household: aquavate-bridge household join - (then paste \(key) and press Ctrl-D)")
         }
     }
 
     struct Join: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "join", abstract: "Write another bridge's household key into the config file.")
-        @Argument(help: "The key `household create` printed on the first bridge.") var key: String
+        @Argument(help: "The key `household create` printed on the first bridge; - reads it from standard input (keeps it off the command line, where other local users read it).")
+        var key: String?
+        @Option(name: .customLong("from-file"), help: "Read the key from this file.") var fromFile: String?
         @OptionGroup var common: CommonOptions
 
         func run() throws {
+            let key: String
+            do {
+                key = try SecretInput.read(self.key, fromFile: fromFile, what: "household key")
+            } catch {
+                StandardError.writeLine("aquavate-bridge household join: \(error)")
+                throw ExitCode(2)
+            }
             guard HouseholdKey.isValid(key) else {
                 StandardError.writeLine("aquavate-bridge household join: not a household key: expected base64 of 32 bytes, as `household create` prints it")
                 throw ExitCode(2)

@@ -29,7 +29,7 @@ struct HistoryPrivacyTests {
         let scratch = try ScratchFolder("privacy")
         defer { scratch.remove() }
         let db = scratch.file("data/aquavate/history.sqlite")
-        let set = try await bridgeWithOpenUmask(["config", "set", "web.token", "stored-secret-1", "--db", db])
+        let set = try await bridgeWithOpenUmask(["config", "set", "web.token", "stored-secret-1-of-a-long-web-token", "--db", db])
         #expect(set.status == 0, "\(set)")
         #expect(mode(db) == 0o600, "history.sqlite is \(String(mode(db), radix: 8))")
         #expect(mode(scratch.file("data/aquavate")) == 0o700)

@@ -31,3 +31,20 @@ struct WebSettingsTests {
         #expect(token.shown(Self.token) == Redaction.placeholder)
     }
 }
+
+/// `web.token` guards the page beyond loopback: fewer than 16 bytes of entropy is refused, from
+/// the length and the kinds of character a token uses (AccessToken).
+@Suite struct AccessTokenTests {
+    @Test func weakTokensAreRefusedStrongOnesPass() throws {
+        for weak in ["abc", "password1234", "Summer2026!", String(repeating: "ab", count: 40)] {
+            #expect(!AccessToken.isStrong(weak), "\(weak): \(AccessToken.bits(weak)) bits")
+            #expect(throws: SettingError.self) { try Setting.webToken.entry.normalize(weak) }
+        }
+        for strong in ["9f3c1a7e5b2d4c6e8a0b1d3f5e7c9a2b", "q3Zt8Kp1Lm0XvB7nR2sW5yHc", "correct-horse-battery-staple", WebSettingsTests.token] {
+            #expect(AccessToken.isStrong(strong), "\(strong): \(AccessToken.bits(strong)) bits")
+            #expect(try Setting.webToken.entry.normalize(strong) == strong)
+        }
+        let error = try #require(throws: SettingError.self) { try Setting.webToken.entry.normalize("abc") }
+        #expect("\(error)".contains("16 bytes of entropy") && !"\(error)".contains("abc"), "\(error)")
+    }
+}
