@@ -39,13 +39,37 @@ import Timekeeping
         let throttle = LoginThrottle(clock: clock)
         for _ in 0..<4 { _ = throttle.failed("192.0.2.7") }
         #expect(throttle.wait(for: "192.0.2.7") == .seconds(1))
-        #expect(throttle.wait(for: "192.0.2.8") == nil)
+        #expect(throttle.wait(for: "198.51.100.8") == nil, "a client of another /24 is not slowed")
         clock.advance(by: .seconds(1))
         #expect(throttle.wait(for: "192.0.2.7") == nil)
         #expect(throttle.failed("192.0.2.7").wait == .seconds(2))
         throttle.succeeded("192.0.2.7")
         #expect(throttle.wait(for: "192.0.2.7") == nil)
         #expect(throttle.failed("192.0.2.7").failures == 1)
+    }
+
+    @Test func aGuesserRotatingItsAddressWaitsAsOneClient() {
+        let clock = ManualClock()
+        let throttle = LoginThrottle(clock: clock)
+        // Within 127.0.0.0/8: every loopback address, and ::1, is one count.
+        for index in 0..<4 { _ = throttle.failed("127.0.\(index).\(index + 1)") }
+        #expect(throttle.wait(for: "127.9.8.7") == .seconds(1))
+        #expect(throttle.wait(for: "::1") == .seconds(1))
+        #expect(throttle.wait(for: "::ffff:127.1.1.1") == .seconds(1))
+        // Within one IPv4 /24: one count; another /24 is not slowed.
+        for index in 0..<5 { _ = throttle.failed("192.0.2.\(index + 10)") }
+        #expect(throttle.wait(for: "192.0.2.200") == .seconds(2))
+        #expect(throttle.wait(for: "192.0.3.200") == nil)
+        // A thousand guesses from rotating addresses: no faster than the back-off allows.
+        var allowed = 0
+        for index in 0..<1000 where throttle.wait(for: "127.0.\(index / 250).\(index % 250 + 1)") == nil {
+            allowed += 1
+            _ = throttle.failed("127.0.\(index / 250).\(index % 250 + 1)")
+        }
+        #expect(allowed == 0, "the loopback count was waiting: \(allowed) guesses went through")
+        // A right token clears the client's counts.
+        throttle.succeeded("192.0.2.10")
+        #expect(throttle.wait(for: "192.0.2.11") == nil)
     }
 
     @Test func anIPv6ClientIsCountedByItsSlash64() {
