@@ -28,7 +28,6 @@ enum DashboardPage {
         for (index, panel) in model.panels.enumerated() {
             html += bottlePanel(panel, index: index, model: model, formats: formats)
         }
-        html += householdPanel(model)
         if canLogOut {
             html += "<form class=\"logout\" method=\"post\" action=\"/logout\"><button type=\"submit\">\(escape(words.logOut))</button></form>\n"
         }
@@ -63,7 +62,8 @@ enum DashboardPage {
                 let amount = panel.drinks.first { $0.recordID == record && $0.timestamp == timestamp }.map { "\($0.amountML) ml" } ?? "–"
                 var html = open + escape(words.deleted(amount, formats.clock(Double(timestamp))))
                 if command.status == .pending, model.undoable {
-                    html += "<form method=\"post\" action=\"/actions/undo\"><input type=\"hidden\" name=\"command\" value=\"\(id)\">"
+                    html += "<form method=\"post\" action=\"/actions/undo\"><input type=\"hidden\" name=\"bottle\" value=\"\(escape(command.bottle))\">"
+                        + "<input type=\"hidden\" name=\"command\" value=\"\(id)\">"
                         + "<button type=\"submit\" class=\"undo\">\(escape(words.undo))</button></form>"
                 }
                 return html + "</div>\n"
@@ -137,6 +137,7 @@ enum DashboardPage {
         }
         html += drinks(panel, model: model, formats: formats, bottleField: bottleField)
         html += pending(panel, words: words, formats: formats)
+        html += reminders(panel, words: words, bottleField: bottleField)
         // The goal; one waiting for the bottle is what the field shows.
         if panel.id != nil {
             let waiting = panel.view.pendingGoalML
@@ -233,21 +234,24 @@ enum DashboardPage {
         return html
     }
 
-    /// Reminders are the person's, not a bottle's: the status report's count, the ritual streak,
-    /// and the daily limit's switch, under the name of the person they are for.
-    private static func householdPanel(_ model: DashboardModel) -> String {
-        let words = model.language.words
-        let status = model.status
-        let person = status.owner ?? (model.panels.count > 1 ? status.bottleName : nil)
-        var html = "<section class=\"household\"><h2>\(escape(person.map(words.remindersOf) ?? words.household))</h2><dl>"
-        let count = status.dailyLimit ? "\(status.remindersToday)/\(HydrationSettings.maxRemindersPerDay)" : "\(status.remindersToday)"
+    /// The person's reminders, from their own bottle's engine and settings: today's count, the
+    /// ritual streak, and the switch of their daily limit, which posts with their bottle and changes
+    /// that bottle's limit alone (DailyLimitSwitch).
+    private static func reminders(_ panel: BottlePanel, words: WebWords, bottleField: String) -> String {
+        var html = "<h3>\(escape(words.household))</h3><dl class=\"reminders\">"
+        let count = panel.dailyLimit ? "\(panel.remindersToday)/\(HydrationSettings.maxRemindersPerDay)" : "\(panel.remindersToday)"
         html += "<dt>\(escape(words.remindersToday))</dt><dd class=\"reminders-today\">\(count)</dd>"
-        if let streak = status.rules?.ritualStreak, streak > 0 {
-            html += "<dt>\(escape(words.ritualStreak))</dt><dd class=\"ritual-streak\">\(escape(words.dayCount(streak)))</dd>"
+        if panel.ritualStreak > 0 {
+            html += "<dt>\(escape(words.ritualStreak))</dt><dd class=\"ritual-streak\">\(escape(words.dayCount(panel.ritualStreak)))</dd>"
         }
-        html += "<dt>\(escape(words.dailyLimit))</dt><dd class=\"daily-limit\" data-on=\"\(status.dailyLimit)\">\(escape(status.dailyLimit ? words.limitOn : words.limitOff))</dd></dl>"
-        html += "<form method=\"post\" action=\"/actions/daily-limit\">\(status.bottleID.map { "<input type=\"hidden\" name=\"bottle\" value=\"\(escape($0))\">" } ?? "")<input type=\"hidden\" name=\"enabled\" value=\"\(!status.dailyLimit)\"><button type=\"submit\" class=\"daily-limit-switch\">\(escape(status.dailyLimit ? words.switchOff : words.switchOn))</button></form>"
-        return html + "</section>\n"
+        html += "<dt>\(escape(words.dailyLimit))</dt><dd class=\"daily-limit\" data-on=\"\(panel.dailyLimit)\">"
+            + "\(escape(panel.dailyLimit ? words.limitOn : words.limitOff))</dd></dl>\n"
+        // A history without bottles has no bottle to switch: `config set` does.
+        if panel.id != nil {
+            html += "<form method=\"post\" action=\"/actions/daily-limit\">\(bottleField)<input type=\"hidden\" name=\"enabled\" value=\"\(!panel.dailyLimit)\">"
+                + "<button type=\"submit\" class=\"daily-limit-switch\">\(escape(panel.dailyLimit ? words.switchOff : words.switchOn))</button></form>\n"
+        }
+        return html
     }
 
     /// The document's head: readable from 320 px up (one column on a phone, two from 900 px),

@@ -22,7 +22,7 @@ enum DashboardStyle {
         body{font-family:system-ui,sans-serif;margin:0;background:var(--bg);color:var(--fg);line-height:1.4}
         main{display:grid;grid-template-columns:1fr;gap:12px;padding:12px;max-width:1400px;margin:auto}
         @media(min-width:900px){main{grid-template-columns:1fr 1fr}}
-        header,.notice,.household,.logout{grid-column:1/-1}
+        header,.notice,.logout{grid-column:1/-1}
         header{border-radius:8px;padding:10px 16px;background:var(--head);color:#fff}header h1{margin:0;font-size:1.4em}header p{margin:2px 0 0}
         section{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:12px;min-width:0}
         h2{margin:0;font-size:1.3em}h3{font-size:1em;margin:16px 0 6px}.sub{margin:0 0 8px;color:var(--muted)}

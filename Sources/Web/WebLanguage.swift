@@ -59,8 +59,6 @@ struct WebWords: Sendable {
     /// "5000 ml is not a goal the bottle takes: give 1000 to 4000 ml."
     var goalRefused: @Sendable (Int, ClosedRange<Int>) -> String
     var shakeToEmpty: @Sendable (Bool) -> String
-    /// "Reminders: Ana".
-    var remindersOf: @Sendable (String) -> String
 
     static let english = WebWords(
         title: "Aquavate", today: "Today", ofGoal: "of", expectedByNow: "expected by now", urgency: "Pace",
@@ -96,8 +94,7 @@ struct WebWords: Sendable {
         goalCommand: { "Goal \($0) ml" },
         goalQueued: { "Goal \($0) ml: the bottle takes it at its next sync." },
         goalRefused: { "\($0) ml is not a goal the bottle takes: give \($1.lowerBound) to \($1.upperBound) ml." },
-        shakeToEmpty: { $0 ? "Shake to empty: on" : "Shake to empty: off" },
-        remindersOf: { "Reminders: \($0)" })
+        shakeToEmpty: { $0 ? "Shake to empty: on" : "Shake to empty: off" })
 
     static let spanish = WebWords(
         title: "Aquavate", today: "Hoy", ofGoal: "de", expectedByNow: "lo esperado a esta hora", urgency: "Ritmo",
@@ -133,6 +130,5 @@ struct WebWords: Sendable {
         goalCommand: { "Objetivo \($0) ml" },
         goalQueued: { "Objetivo \($0) ml: la botella lo toma en su próxima sincronización." },
         goalRefused: { "\($0) ml no es un objetivo que la botella acepte: da de \($1.lowerBound) a \($1.upperBound) ml." },
-        shakeToEmpty: { $0 ? "Agitar para vaciar: sí" : "Agitar para vaciar: no" },
-        remindersOf: { "Recordatorios: \($0)" })
+        shakeToEmpty: { $0 ? "Agitar para vaciar: sí" : "Agitar para vaciar: no" })
 }
