@@ -51,6 +51,14 @@ struct BottlePanel: Sendable {
     /// Whether this person's reminders stop at 12 a day: their own setting, else the global.
     var dailyLimit: Bool { view.dailyLimit }
     var ritualStreak: Int { view.rules?.ritualStreak ?? 0 }
+    /// Display only: the person's colour, an index into `DashboardStyle.personColours`, fixed by
+    /// the bottle's key so that it does not move when a person's need or name does.
+    var colour: Int = 0
+
+    /// Who the panel is about: the person (`owner`), else the bottle's own name.
+    var person: String { owner ?? title }
+    /// No drink from this bottle yet: a person to tell to sync it, not one behind.
+    var isNew: Bool { drinks.isEmpty && days.allSatisfy { $0.totalML == 0 } }
 }
 
 struct DashboardModel: Sendable {
@@ -91,6 +99,8 @@ struct DashboardModel: Sendable {
         let dayEnd = wall.day.interval(in: timeZone).end
         let todays = Dictionary(grouping: try history.storedDrinks(from: dayStart, to: dayEnd).filter { $0.amountML > 0 }, by: \.bottle)
         let quarantined = try history.quarantinedCounts()
+        // Colours by the bottles' keys in order: a person keeps theirs whatever the page's order.
+        let colours = Dictionary(uniqueKeysWithValues: known.map(\.id).sorted().enumerated().map { ($0.element, $0.offset % DashboardStyle.personColours.count) })
         let panels = try keys.map { bottle -> BottlePanel in
             let view = views.first { $0.id == bottle?.id } ?? unbottled
             let hydration = view.hydration
@@ -115,7 +125,7 @@ struct DashboardModel: Sendable {
                 goalStreak: streak(days, goal: hydration.goalML),
                 quarantined: bottle.map { quarantined[$0.id] ?? 0 } ?? 0,
                 refusal: bottle?.refusal,
-                owner: owner, bottleName: bottleName, nextReminder: next)
+                owner: owner, bottleName: bottleName, nextReminder: next, colour: bottle.flatMap { colours[$0.id] } ?? 0)
         }
         return DashboardModel(now: now, today: wall.day, minuteOfDay: wall.minuteOfDay, timeZone: timeZone,
                               language: context.language(configuration),

@@ -20,7 +20,7 @@ import Testing
             #expect(reply.status == 200)
             #expect(reply.headers["content-type"] == "text/html; charset=utf-8")
             let page = reply.body
-            #expect(page.components(separatedBy: "<section class=\"bottle\"").count == 3)
+            #expect(page.components(separatedBy: "<section class=\"bottle c").count == 3)
             #expect(page.contains("data-bottle=\"AQ-ANA-0001\""))
             #expect(page.contains("class=\"today-ml\" data-ml=\"750\""))
             #expect(page.contains("class=\"today-ml\" data-ml=\"400\""))

@@ -17,11 +17,12 @@ import Testing
     /// As a browser posts the page's forms: asking for HTML (a script gets 4xx JSON refusals).
     static let form = [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")]
 
-    @Test func aPanelIsTitledByItsOwnerWithTheBottleUnderneath() throws {
+    @Test func aPanelIsTitledByItsOwnerWithTheBottleInItsOwnPart() throws {
         let fixture = try WebFixture(settings: ["bottle.\(WebFixture.ana).owner=Ana"])
         defer { fixture.remove() }
         let page = DashboardPage.render(try DashboardModel.make(fixture.context))
-        #expect(page.contains("<h2 id=\"p0\">Ana</h2><p class=\"sub\">Ana&#39;s bottle · Last sync"))
+        #expect(page.contains("<h2 id=\"p0\">Ana</h2><p class=\"sub\">Last sync"))
+        #expect(page.contains("class=\"bottle-name\">Ana&#39;s bottle</dd>"))
         // Bea's bottle has no owner: its own name, never its serial when it has a name.
         #expect(page.contains(">Bea &lt;script&gt;</h2>"))
         #expect(!page.contains("<h2 id=\"p1\">AQ-BEA-0002</h2>"))
@@ -31,7 +32,8 @@ import Testing
         let fixture = try WebFixture(drinks: false)
         defer { fixture.remove() }
         let page = DashboardPage.render(try DashboardModel.make(fixture.context))
-        #expect(page.components(separatedBy: "class=\"empty-state\">No drinks from this bottle yet. Sync your bottle").count == 3)
+        #expect(page.components(separatedBy: "class=\"empty-state\">No drinks for ").count == 3)
+        #expect(page.contains("No drinks for Bea &lt;script&gt; yet. They show here after the bottle&#39;s next sync"))
         #expect(!page.contains("class=\"urgency"))
         #expect(!page.contains("behind"))
     }
