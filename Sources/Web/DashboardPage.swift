@@ -245,7 +245,8 @@ enum DashboardPage {
     /// without the fold (the style sheet).
     private static func charts(_ panel: BottlePanel, model: DashboardModel) -> String {
         let words = model.language.words
-        let columns = ChartColumns(language: model.language, timeZone: model.timeZone, goalML: panel.goalML, today: model.today)
+        let columns = ChartColumns(language: model.language, timeZone: model.timeZone, goalML: panel.goalML, today: model.today,
+                                   firstData: ChartColumns.firstData(panel.days))
         let week = String(format: words.lastDays, 7), month = String(format: words.lastDays, 30)
         var html = "<div class=\"chart bars\" data-days=\"7\"><h3>\(escape(week))</h3>"
         if let summary = weekSummary(panel, language: model.language) { html += "<p class=\"week-summary\">\(escape(summary))</p>" }
@@ -263,10 +264,12 @@ enum DashboardPage {
     }
 
     /// "5 of 7 days met · average 1,523 ml": the seven days before today (today is still
-    /// filling), against each day's goal in force now; nil when none of them has a drink.
+    /// filling) from the first day with a drink, against the goal in force now; nil when none.
     static func weekSummary(_ panel: BottlePanel, language: WebLanguage) -> String? {
-        let week = panel.days.dropLast().suffix(7)
-        guard week.contains(where: { $0.totalML > 0 }) else { return nil }
+        // The days with data only: a person synced for the first time on Tuesday has three days.
+        guard let first = ChartColumns.firstData(panel.days) else { return nil }
+        let week = panel.days.dropLast().suffix(7).filter { $0.date >= first }
+        guard !week.isEmpty else { return nil }
         let met = week.filter { $0.totalML >= panel.goalML }.count
         let average = week.reduce(0) { $0 + $1.totalML } / max(week.count, 1)
         return language.words.weekSummary(met, week.count, language.number(average))

@@ -42,12 +42,12 @@ enum DashboardStyle {
         h2{margin:0;font-size:1.3em}h3{font-size:1em;margin:16px 0 6px}.sub{margin:0 0 8px;color:var(--muted)}
         .today{display:flex;flex-wrap:wrap;gap:8px 16px;align-items:center}.gauge{width:160px}
         dl{display:grid;grid-template-columns:auto 1fr;gap:4px 10px;margin:0}dt{color:var(--muted)}dd{margin:0}
-        .chart svg{width:100%;max-width:560px;height:auto;display:block}.chart{margin-top:10px}.chart h4{margin:0;font-size:1em}
+        .chart svg{width:100%;max-width:420px;height:auto;display:block}.chart{margin-top:10px}.chart h4{margin:0;font-size:1em}
         svg text{fill:var(--fg)}.axis{stroke:var(--muted)}.goal{stroke:var(--goal);stroke-dasharray:4 4}.pace{stroke:var(--pace);fill:none}
         .intake{stroke:var(--person);fill:none}.met{fill:var(--met)}.below{fill:var(--below)}.arc{fill:none;stroke-width:14}
         .arc.rest{stroke:var(--line)}.arc.met,.arc.below{stroke:var(--person)}
-        .now rect{fill-opacity:.75;stroke:var(--fg);stroke-width:1.5;stroke-dasharray:3 2}.bar .v{display:none}.bar:hover .v,.bar:focus .v,.all .v{display:inline}
-        .bar:focus{outline:none}.bar:focus rect{stroke:var(--fg);stroke-width:2}
+        .now rect{fill-opacity:.75;stroke:var(--fg);stroke-width:1.5;stroke-dasharray:3 2}
+        .nodata line{stroke:var(--muted);stroke-width:2;stroke-dasharray:2 2}
         .legend{display:flex;flex-wrap:wrap;gap:2px 14px;padding:0;margin:6px 0 0;list-style:none;font-size:.9em}
         .sw{display:inline-block;width:12px;height:12px;border-radius:2px;margin-right:5px;vertical-align:-1px}
         .sw.met{background:var(--met)}.sw.intake{height:0;border-top:3px solid var(--person);vertical-align:3px}.sw.below{background:var(--below)}.sw.now{box-sizing:border-box;border:1px dashed var(--fg);background:color-mix(in srgb,var(--below) 75%,var(--card))}

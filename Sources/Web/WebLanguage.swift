@@ -51,7 +51,7 @@ struct WebWords: Sendable {
     var updated, nextReminder, remindersOff, noReminderGoalMet, noReminderDue, reminderDueNow, undo, restored, undoTooLate, undoShared,
         deleteRefused, actionRefused, goalMet, belowGoal, soFar, goalLine, lastYear, perDay, notFound, notFoundText,
         somethingWrong, bottleWord, sending, tare, liveUpdates, noScript, goalWaiting: String
-    var family, noDataYet, reminderDueNowShort, stillFilling, olderCharts, bottleName: String
+    var family, noDataYet, reminderDueNowShort, stillFilling, olderCharts, bottleName, noData, monthSoFar: String
     /// "1 day", "2 days".
     var dayCount: @Sendable (Int) -> String
     /// "3 more drinks today".
@@ -104,7 +104,7 @@ struct WebWords: Sendable {
         liveUpdates: "The page updates itself when a sync brings drinks.", noScript: "Reload the page to see new drinks.",
         goalWaiting: "the bottle takes it at its next sync",
         family: "Family", noDataYet: "no drinks yet", reminderDueNowShort: "reminder due now",
-        stillFilling: "today or this month, so far", olderCharts: "30 days and 12 months", bottleName: "Name",
+        stillFilling: "today or this month, so far", olderCharts: "30 days and 12 months", bottleName: "Name", noData: "no data", monthSoFar: "this month, so far",
         dayCount: { $0 == 1 ? "1 day" : "\($0) days" },
         moreDrinks: { $0 == 1 ? "1 more drink today" : "\($0) more drinks today" },
         deleteDrink: { "Delete \($0) at \($1)" },
@@ -145,7 +145,7 @@ struct WebWords: Sendable {
         liveUpdates: "La página se actualiza sola cuando una sincronización trae tragos.", noScript: "Recarga la página para ver tragos nuevos.",
         goalWaiting: "la botella lo toma en su próxima sincronización",
         family: "Familia", noDataYet: "aún sin tragos", reminderDueNowShort: "recordatorio ya",
-        stillFilling: "hoy o este mes, hasta ahora", olderCharts: "30 días y 12 meses", bottleName: "Nombre",
+        stillFilling: "hoy o este mes, hasta ahora", olderCharts: "30 días y 12 meses", bottleName: "Nombre", noData: "sin datos", monthSoFar: "este mes, hasta ahora",
         dayCount: { $0 == 1 ? "1 día" : "\($0) días" },
         moreDrinks: { $0 == 1 ? "1 trago más hoy" : "\($0) tragos más hoy" },
         deleteDrink: { "Borrar \($0) de las \($1)" },

@@ -43,6 +43,11 @@ extension BrowserTests {
                         return [s.querySelector("[data-days='7'] svg").checkVisibility() ? 1 : 0, s.querySelector("[data-days='30'] svg").checkVisibility() ? 1 : 0];
                         """) as? [Int] ?? []
                     #expect(shown == [1, 0], "week and month shown: \(shown)")
+                    // The first screen a parent sees, for docs/web.md.
+                    if !dark {
+                        let first = try await browser.screenshotOfViewport()
+                        try first.write(to: try Self.screenshots(fixture).appendingPathComponent("dashboard-family-phone.png"))
+                    }
                     try await expectAccessible(browser, axe: axe, state: "a family of four at 360 px\(dark ? ", dark" : "")")
                 }
                 // On a laptop the fold is gone: every chart shows.
@@ -66,4 +71,73 @@ extension BrowserTests {
         }
     }
 
+}
+
+extension BrowserTests {
+    /// What a phone of `width` shows, measured from the DOM with every fold opened: how wide the
+    /// page is, the interactive elements smaller than 44 × 44 px, and the smallest chart text.
+    struct Measures {
+        var scrollWidth: Int
+        var smallTargets: [String]
+        var smallestText: Double
+        var targets: Int
+    }
+
+    static func measure(_ browser: WebDriver) async throws -> Measures {
+        let result = try await browser.script("""
+            document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+            var small = [], count = 0;
+            document.querySelectorAll("a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex]").forEach(function (e) {
+              if (!e.checkVisibility()) return; count++;
+              var r = e.getBoundingClientRect();
+              if (r.width < 44 || r.height < 44) small.push(e.tagName + "." + e.className + " " + Math.round(r.width) + "x" + Math.round(r.height) + " " + e.textContent.slice(0, 30));
+            });
+            var least = 99;
+            document.querySelectorAll("svg").forEach(function (s) {
+              var box = s.viewBox.baseVal; if (!box || !box.width || !s.checkVisibility()) return;
+              var scale = s.getBoundingClientRect().width / box.width;
+              s.querySelectorAll("text").forEach(function (t) { least = Math.min(least, parseFloat(getComputedStyle(t).fontSize) * scale); });
+            });
+            var width = document.documentElement.scrollWidth;
+            document.querySelectorAll("details.older, details.more, details.del").forEach(function (d) { d.open = false; });
+            return [width, small, least, count];
+            """) as? [Any] ?? []
+        return Measures(scrollWidth: result.first as? Int ?? 9999, smallTargets: result.count > 1 ? result[1] as? [String] ?? ["?"] : ["?"],
+                        smallestText: result.count > 2 ? (result[2] as? Double ?? (result[2] as? Int).map(Double.init) ?? 0) : 0,
+                        targets: result.count > 3 ? result[3] as? Int ?? 0 : 0)
+    }
+
+    @Test("two and four people at 320, 360, 390 and 1366 px, light and dark: no sideways scroll, 44 px targets, 12 px chart text, axe-core clean")
+    func legibleAndTouchableAtEveryWidth() async throws {
+        let axe = try await Accessibility.axeSource()
+        let two = try WebFixture(settings: Self.household, days: 365, beaName: Self.plainName)
+        defer { two.remove() }
+        let four = try WebFixture.family(days: 30)
+        defer { four.remove() }
+        for (name, fixture) in [("two people", two), ("four people", four)] {
+            let profile = fixture.folder.appendingPathComponent("chromium").path
+            try await fixture.withServer { port in
+                try await HeadlessBrowser.with(profile: profile) { browser in
+                    try await browser.go("http://127.0.0.1:\(port)/")
+                    for dark in [false, true] {
+                        try await browser.colourScheme(dark: dark)
+                        for width in [320, 360, 390, 1366] {
+                            let state = "\(name), \(width) px\(dark ? ", dark" : "")"
+                            try await browser.viewport(width: width, height: width > 1000 ? 900 : 700, mobile: width < 1000)
+                            let measures = try await Self.measure(browser)
+                            #expect(measures.scrollWidth <= width, "\(state): \(measures.scrollWidth) px wide")
+                            #expect(measures.targets > 5 && measures.smallTargets.isEmpty, "\(state): \(measures.smallTargets.joined(separator: "; "))")
+                            #expect(measures.smallestText >= 11.95, "\(state): chart text \(measures.smallestText) px")
+                            try await expectAccessible(browser, axe: axe, state: state)
+                        }
+                    }
+                    // Three-letter months under the year's bars.
+                    let months = try await browser.script("""
+                        return Array.from(document.querySelectorAll("section.bottle [data-days='365'] svg > text")).map(function (t) { return t.textContent; });
+                        """) as? [String] ?? []
+                    #expect(months.contains("Nov") && months.filter { Int($0) == nil }.allSatisfy { $0.count == 3 }, "\(months)")
+                }
+            }
+        }
+    }
 }

@@ -102,6 +102,14 @@ struct WebDriver: Sendable {
                                                              "params": ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile]])
     }
 
+    /// What the window shows now (after `viewport`): a PNG.
+    func screenshotOfViewport() async throws -> Data {
+        guard let base64 = try await command("GET", "/screenshot") as? String, let png = Data(base64Encoded: base64) else {
+            throw WebDriverFailure(description: "no screenshot")
+        }
+        return png
+    }
+
     /// The page at `width` CSS pixels, as tall as the page is: a PNG.
     func screenshot(width: Int, mobile: Bool) async throws -> Data {
         _ = try await command("POST", "/goog/cdp/execute", ["cmd": "Emulation.setDeviceMetricsOverride",

@@ -115,9 +115,11 @@ import Testing
         let svg = try ChartFile.svg(history: fixture.history, configuration: fixture.configuration, days: 30, now: WebFixture.now)
         #expect(svg.hasPrefix("<?xml"))
         #expect(svg.contains("xmlns=\"http://www.w3.org/2000/svg\""))
-        // A bar a day, named; 8 days with drinks (the other 22 are 0), both bottles summed: 2100 + 1500.
+        // A bar a day, named; 8 days with drinks, the 22 before the first drink no data (not 0 ml),
+        // both bottles summed: 2100 + 1500.
         #expect(svg.components(separatedBy: "class=\"bar").count == 31)
-        #expect(svg.components(separatedBy: "data-ml=\"0\"").count == 23)
+        #expect(svg.components(separatedBy: "class=\"bar nodata\"").count == 23)
+        #expect(svg.components(separatedBy: "data-ml=\"0\"").count == 1)
         #expect(svg.contains("data-ml=\"3600\""))
         #expect(svg.contains("data-date=\"2026-11-20\" data-ml=\"1150\"><title>Friday 20 November: 1150 ml, today, so far</title>"))
         #expect(svg.contains("class=\"goal\""))
