@@ -1,6 +1,8 @@
 // The bars of the page's charts from the day totals: a week with each weekday named, a month
-// labelled weekly, and the year as twelve months (the average day of each), since 365 bars on a
-// phone are a barcode nobody can read or point at. Today, and this month, are still filling.
+// labelled weekly, and the year as twelve months (the average day of each, named in three
+// letters), since 365 bars on a phone are a barcode nobody can read or point at. Today, and this
+// month, are still filling. Days before the first day with a drink are no data, not 0 ml: a
+// bottle synced for the first time last week did not miss its goal the eleven months before.
 
 import Foundation
 import History
@@ -11,6 +13,13 @@ struct ChartColumns {
     let timeZone: TimeZone
     let goalML: Int
     let today: LocalDay
+    /// The first day of the span with a drink; nil: none has one.
+    var firstData: LocalDay?
+
+    /// The first day of `days` with a drink (nil when none has).
+    static func firstData(_ days: [DayTotal]) -> LocalDay? { days.first { $0.drinks > 0 || $0.totalML > 0 }?.date }
+
+    private func known(_ day: LocalDay) -> Bool { firstData.map { day >= $0 } ?? false }
 
     /// One column per day; every day labelled with `template` when `labelEvery` is 1, else every
     /// `labelEvery`-th counted back from today.
@@ -21,13 +30,16 @@ struct ChartColumns {
             let noon = (day.date.interval(in: timeZone).start + .seconds(43_200)).date
             let fromEnd = days.count - 1 - index
             let now = day.date == today
+            let noData = !known(day.date)
             return BarColumn(key: day.date.description, label: fromEnd % labelEvery == 0 ? short.string(from: noon) : nil,
-                             name: name(long.string(from: noon), ml: day.totalML, inProgress: now), ml: day.totalML, inProgress: now)
+                             name: noData ? "\(long.string(from: noon)): \(language.words.noData)" : name(long.string(from: noon), ml: day.totalML, inProgress: now ? language.words.soFar : nil),
+                             ml: day.totalML, inProgress: now, noData: noData)
         }
     }
 
     /// The last twelve calendar months of `days` (the oldest, partial month of a 365-day span is
-    /// left out), each the average of its days in the span.
+    /// left out), each the average of its days in the span with data; a month before the first
+    /// drink is no data.
     func months(_ days: [DayTotal]) -> [BarColumn] {
         var order: [Int] = []
         var sums: [Int: (total: Int, count: Int, day: LocalDay)] = [:]
@@ -35,9 +47,9 @@ struct ChartColumns {
             let key = day.date.year * 12 + day.date.month
             if sums[key] == nil { order.append(key) }
             let sum = sums[key] ?? (0, 0, day.date)
-            sums[key] = (sum.total + day.totalML, sum.count + 1, sum.day)
+            sums[key] = known(day.date) ? (sum.total + day.totalML, sum.count + 1, sum.day) : sum
         }
-        let letter = language.formatter("MMMMM", timeZone)
+        let short = language.formatter("MMM", timeZone)
         let long = language.formatter("MMMMy", timeZone)
         return order.suffix(12).map { key in
             let sum = sums[key]!
@@ -45,16 +57,20 @@ struct ChartColumns {
             let average = sum.total / max(sum.count, 1)
             let now = key == today.year * 12 + today.month
             let month = String(format: "%04d-%02d", sum.day.year, sum.day.month)
-            return BarColumn(key: month, label: letter.string(from: noon),
-                             name: name("\(long.string(from: noon)), \(language.words.perDay)", ml: average, inProgress: now),
-                             ml: average, inProgress: now)
+            // "Jan", "ene": three letters, without the abbreviation's full stop.
+            let label = String(short.string(from: noon).filter { $0 != "." }.prefix(3))
+            return BarColumn(key: month, label: label,
+                             name: sum.count == 0 ? "\(long.string(from: noon)): \(language.words.noData)"
+                                 : name("\(long.string(from: noon)), \(language.words.perDay)", ml: average, inProgress: now ? language.words.monthSoFar : nil),
+                             ml: average, inProgress: now, noData: sum.count == 0)
         }
     }
 
-    private func name(_ when: String, ml: Int, inProgress: Bool) -> String {
+    /// `inProgress`: what is still filling ("today, so far", "this month, so far").
+    private func name(_ when: String, ml: Int, inProgress: String?) -> String {
         let words = language.words
         var text = "\(when): \(ml) ml"
-        if inProgress { text += ", \(words.soFar)" }
+        if let inProgress { text += ", \(inProgress)" }
         if ml >= goalML { text += ", \(words.goalMet)" }
         return text
     }

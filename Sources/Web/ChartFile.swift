@@ -20,7 +20,7 @@ public enum ChartFile {
         let goal = BottleView.settings(of: bottles.count == 1 ? bottles[0] : nil, configuration: configuration, history: history).goalML
         let totals = DashboardModel.dense(try history.dayTotals(timeZone: timeZone, days: first...today), from: first, to: today)
         let language = WebLanguage(rawValue: configuration[Setting.messagesLocale].rawValue) ?? .en
-        let columns = ChartColumns(language: language, timeZone: timeZone, goalML: goal, today: today)
+        let columns = ChartColumns(language: language, timeZone: timeZone, goalML: goal, today: today, firstData: ChartColumns.firstData(totals))
         let bars = days <= 7 ? columns.days(totals, labelEvery: 1, template: "EEE")
             : days <= 90 ? columns.days(totals, labelEvery: 7, template: "dMMM") : columns.months(totals)
         let title = String(format: language.words.lastDays, days)
@@ -31,5 +31,5 @@ public enum ChartFile {
     }
 
     static let standaloneStyle = "<style>svg{background:#fff}text{fill:#1f2328}.axis{stroke:#57606a}.goal{stroke:#8250df;stroke-dasharray:4 4}"
-        + ".met{fill:#1a7f37}.below{fill:#0969da}.now rect{fill-opacity:.75;stroke:#1f2328;stroke-width:1.5;stroke-dasharray:3 2}.bar .v{display:none}.all .v{display:inline}</style>"
+        + ".met{fill:#1a7f37}.below{fill:#0969da}.now rect{fill-opacity:.75;stroke:#1f2328;stroke-width:1.5;stroke-dasharray:3 2}.nodata line{stroke:#57606a;stroke-width:2;stroke-dasharray:2 2}</style>"
 }

@@ -1,24 +1,22 @@
-// The page's "Switch off / Switch on" of the daily limit (docs/design.md 3.6): it changes the
-// setting in effect for the bottle the page shows — its own `bottle.<ID>.reminders.daily_limit`
-// when it has one, else the global key — so that the page then shows what it switched, and a
-// bottle's own switch never flips every other bottle's.
+// A person's "Switch off / Switch on" of the daily limit (docs/design.md 3.6): it changes the
+// limit of the bottle whose panel holds the switch, and of no other. It writes that bottle's own
+// `bottle.<ID>.reminders.daily_limit` (the key it has, when it has one; else a new one under its
+// id): writing the global key for a bottle that has none would switch every other bottle that has
+// none too, the limit of a person the parent was not looking at.
 
 import History
 import Reminding
 import Settings
 
 enum DailyLimitSwitch {
-    static func set(_ on: Bool, bottle name: String?, context: WebContext) throws {
-        let bottle: BottleRecord?
-        if let name {
-            guard let known = try context.history.bottle(named: name) else {
-                throw WebError.unprocessable("no bottle \(name) is known to this bridge")
-            }
-            bottle = known
-        } else {
-            bottle = nil
+    static func set(_ on: Bool, bottle name: String, context: WebContext) throws {
+        guard let bottle = try context.history.bottle(named: name) else {
+            throw WebError.unprocessable("no bottle \(name) is known to this bridge")
         }
         let view = BottleView.settings(of: bottle, configuration: try context.configuration(), history: context.history)
-        try context.history.setSetting(view.dailyLimitKey, Setting.dailyLimit.entry.normalize(String(on)))
+        let inEffect = view.dailyLimitKey
+        let key = inEffect == Setting.dailyLimit.name
+            ? SettingCatalog.bottleKeyName(bottle: bottle.id, base: Setting.dailyLimit.name) : inEffect
+        try context.history.setSetting(key, Setting.dailyLimit.entry.normalize(String(on)))
     }
 }

@@ -1,14 +1,14 @@
-// What the dashboard shows, gathered once per request from the history: the household's status
-// (`status --json`'s report: reminders today, urgency, pending reminders) and one panel per bottle
-// (docs/design.md 6): its day against its goal and the pace line, its level and battery, its last
-// sync, today's drinks, its days, its commands waiting for the next connection.
+// What the dashboard shows, gathered once per request from the history: one panel per bottle
+// (docs/design.md 6), each from that bottle's own view (`BottleView`): its day against its goal and
+// the pace line, its reminders today and its daily limit, its level and battery, its last sync,
+// today's drinks, its days, its commands waiting for the next connection. Nothing of one panel
+// comes from another bottle: a control shown in a panel acts on that panel's bottle alone.
 
 import AquavateProtocol
 import Foundation
 import History
 import Reminders
 import Reminding
-import Reports
 import Settings
 import Timekeeping
 
@@ -45,6 +45,20 @@ struct BottlePanel: Sendable {
     /// Display only: the minute of today the next pace reminder is due if nothing is drunk, and
     /// why there is none otherwise.
     var nextReminder: NextReminder = .notComputed
+
+    /// Reminders delivered to this person today, counted by their own engine.
+    var remindersToday: Int { view.status?.remindersSentToday ?? 0 }
+    /// Whether this person's reminders stop at 12 a day: their own setting, else the global.
+    var dailyLimit: Bool { view.dailyLimit }
+    var ritualStreak: Int { view.rules?.ritualStreak ?? 0 }
+    /// Display only: the person's colour, an index into `DashboardStyle.personColours`, fixed by
+    /// the bottle's key so that it does not move when a person's need or name does.
+    var colour: Int = 0
+
+    /// Who the panel is about: the person (`owner`), else the bottle's own name.
+    var person: String { owner ?? title }
+    /// No drink from this bottle yet: a person to tell to sync it, not one behind.
+    var isNew: Bool { drinks.isEmpty && days.allSatisfy { $0.totalML == 0 } }
 }
 
 struct DashboardModel: Sendable {
@@ -55,7 +69,6 @@ struct DashboardModel: Sendable {
     var minuteOfDay: Int
     var timeZone: TimeZone
     var language: WebLanguage
-    var status: StatusReport
     var hydration: HydrationSettings
     var panels: [BottlePanel]
     /// Display only: what the page's live updates compare (PageVersion).
@@ -74,10 +87,8 @@ struct DashboardModel: Sendable {
         let all = try BottleViews(configuration: configuration, history: history)
         let known = all.bottles
         let views = try all.resolveEach(at: now)
-        // The household's panel is the most recently seen bottle's, as `status` and /api/v1/status.
-        func lastSeen(_ view: BottleView) -> WallInstant { view.bottle?.lastSeen ?? .epoch }
-        let recent = views.max { lastSeen($0) < lastSeen($1) } ?? views[0]
-        let status = try StatusReport.make(recent, in: all, at: now)
+        // The view of no bottle, for a history without bottle rows (every drink counts).
+        let unbottled = views[0]
         let bottles = known.sorted { ($0.name ?? $0.id, $0.id) < ($1.name ?? $1.id, $1.id) }
         let first = wall.day - (chartDays - 1)
         let dayStart = wall.day.interval(in: timeZone).start
@@ -88,15 +99,17 @@ struct DashboardModel: Sendable {
         let dayEnd = wall.day.interval(in: timeZone).end
         let todays = Dictionary(grouping: try history.storedDrinks(from: dayStart, to: dayEnd).filter { $0.amountML > 0 }, by: \.bottle)
         let quarantined = try history.quarantinedCounts()
+        // Colours by the bottles' keys in order: a person keeps theirs whatever the page's order.
+        let colours = Dictionary(uniqueKeysWithValues: known.map(\.id).sorted().enumerated().map { ($0.element, $0.offset % DashboardStyle.personColours.count) })
         let panels = try keys.map { bottle -> BottlePanel in
-            let view = views.first { $0.id == bottle?.id } ?? recent
+            let view = views.first { $0.id == bottle?.id } ?? unbottled
             let hydration = view.hydration
             let totals = try bottle.map { byBottle[$0.id] ?? [] } ?? history.dayTotals(timeZone: timeZone, days: first...wall.day)
             let days = dense(totals, from: first, to: wall.day)
             let todayML = days.last?.totalML ?? 0
             let owner = bottle == nil ? nil : view.owner
             let bottleName = bottle.map { $0.name ?? $0.serial ?? $0.id }
-            // Each bottle's own count: the household's `status` is the most recently seen bottle's.
+            // Each bottle's own count, from its own engine.
             let next = NextReminder(minuteOfDay: wall.minuteOfDay, dayTotalML: todayML, settings: hydration,
                                     remindersSent: view.status?.remindersSentToday ?? 0)
             return BottlePanel(
@@ -112,10 +125,10 @@ struct DashboardModel: Sendable {
                 goalStreak: streak(days, goal: hydration.goalML),
                 quarantined: bottle.map { quarantined[$0.id] ?? 0 } ?? 0,
                 refusal: bottle?.refusal,
-                owner: owner, bottleName: bottleName, nextReminder: next)
+                owner: owner, bottleName: bottleName, nextReminder: next, colour: bottle.flatMap { colours[$0.id] } ?? 0)
         }
         return DashboardModel(now: now, today: wall.day, minuteOfDay: wall.minuteOfDay, timeZone: timeZone,
-                              language: context.language(configuration), status: status,
+                              language: context.language(configuration),
                               hydration: configuration.hydrationSettings(), panels: panels,
                               version: try PageVersion.make(context, configuration: configuration, at: now, views: all),
                               undoable: configuration[Setting.householdKey] == nil)

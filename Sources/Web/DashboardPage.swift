@@ -25,10 +25,10 @@ enum DashboardPage {
         html += "<header><h1>\(escape(words.title))</h1><p class=\"date\">\(escape(formats.longDate.string(from: now))) · "
             + "<span class=\"updated\">\(escape(words.updated)) <time>\(escape(formats.time.string(from: now)))</time></span></p></header>\n"
         if let outcome { html += notice(outcome, model: model, formats: formats) }
+        html += FamilyStrip.render(model)
         for (index, panel) in model.panels.enumerated() {
             html += bottlePanel(panel, index: index, model: model, formats: formats)
         }
-        html += householdPanel(model)
         if canLogOut {
             html += "<form class=\"logout\" method=\"post\" action=\"/logout\"><button type=\"submit\">\(escape(words.logOut))</button></form>\n"
         }
@@ -63,7 +63,8 @@ enum DashboardPage {
                 let amount = panel.drinks.first { $0.recordID == record && $0.timestamp == timestamp }.map { "\($0.amountML) ml" } ?? "–"
                 var html = open + escape(words.deleted(amount, formats.clock(Double(timestamp))))
                 if command.status == .pending, model.undoable {
-                    html += "<form method=\"post\" action=\"/actions/undo\"><input type=\"hidden\" name=\"command\" value=\"\(id)\">"
+                    html += "<form method=\"post\" action=\"/actions/undo\"><input type=\"hidden\" name=\"bottle\" value=\"\(escape(command.bottle))\">"
+                        + "<input type=\"hidden\" name=\"command\" value=\"\(id)\">"
                         + "<button type=\"submit\" class=\"undo\">\(escape(words.undo))</button></form>"
                 }
                 return html + "</div>\n"
@@ -82,16 +83,14 @@ enum DashboardPage {
 
     private static func bottlePanel(_ panel: BottlePanel, index: Int, model: DashboardModel, formats: Formats) -> String {
         let words = model.language.words
+        let language = model.language
         let bottleField = panel.id.map { "<input type=\"hidden\" name=\"bottle\" value=\"\(escape($0))\">" } ?? ""
-        // The person first; the bottle's own name under it when a person is known.
-        let heading = panel.owner ?? panel.title
-        var html = "<section class=\"bottle\" data-bottle=\"\(escape(panel.id ?? ""))\" aria-labelledby=\"p\(index)\">\n"
-            + "<h2 id=\"p\(index)\">\(escape(heading))</h2>"
+        // The person, in their colour; the bottle's own name is for the bottle's part below.
+        let person = panel.person
+        var html = "<section class=\"bottle c\(panel.colour)\" data-bottle=\"\(escape(panel.id ?? ""))\" aria-labelledby=\"p\(index)\">\n"
+            + "<h2 id=\"p\(index)\">\(escape(person))</h2>"
         let lastSync = panel.lastSync.map { escape(formats.dateTime.string(from: $0.date)) } ?? escape(words.never)
-        var sub: [String] = []
-        if panel.owner != nil, let name = panel.bottleName { sub.append(escape(name)) }
-        sub.append("\(escape(words.lastSync)) <span class=\"last-sync\">\(lastSync)</span>")
-        html += "<p class=\"sub\">\(sub.joined(separator: " · "))</p>\n"
+        html += "<p class=\"sub\">\(escape(words.lastSync)) <span class=\"last-sync\">\(lastSync)</span></p>\n"
         if let refusal = panel.refusal, refusal.isStuck {
             // A stuck bottle (docs/design.md 3.4): every later drink waits behind one chunk.
             html += "<p class=\"notice stuck\" role=\"alert\"><strong>\(escape(words.stuck))</strong> \(escape(words.stuckSince)) "
@@ -102,29 +101,25 @@ enum DashboardPage {
             html += "<p class=\"notice quarantined\">\(escape(words.quarantined)): <span class=\"quarantined-count\">\(panel.quarantined)</span>, "
                 + "\(escapeAdvice(words.quarantinedHelp))</p>\n"
         }
-        let isNew = panel.drinks.isEmpty && panel.days.allSatisfy { $0.totalML == 0 }
-        html += "<div class=\"today\">"
+        let isNew = panel.isNew
         if isNew {
             // A new person: what to do, not a deficit for drinks the bridge has not seen yet.
-            html += "<p class=\"empty-state\">\(escape(words.syncYourBottle))</p><dl>"
+            html += "<p class=\"empty-state\">\(escape(words.syncTheBottle(person)))</p>\n"
         } else {
             // A goal set but not yet taken by the bottle is today's goal at once, marked as
             // waiting (BottleView.waitingGoalML); the pace below keeps the goal in force until then.
             let shownGoal = panel.view.shownGoalML
             let waiting = panel.view.waitingGoalML == nil ? "" : " <small class=\"goal-waiting\">· \(escape(words.goalWaiting))</small>"
-            html += "<div class=\"gauge\">" + Charts.gauge(valueML: panel.pace.dayTotalML, goalML: shownGoal, caption: "\(words.ofGoal) \(shownGoal) ml") + "</div><dl>"
+            html += "<div class=\"today\"><div class=\"gauge\">" + Charts.gauge(valueML: panel.pace.dayTotalML, goalML: shownGoal, caption: "\(words.ofGoal) \(shownGoal) ml") + "</div><dl>"
             html += "<dt>\(escape(words.today))</dt><dd class=\"today-ml\" data-ml=\"\(panel.pace.dayTotalML)\">\(panel.pace.dayTotalML) ml \(escape(words.ofGoal)) <span class=\"goal-ml\">\(shownGoal)</span> ml\(waiting)</dd>"
-            let urgencyClass = "urgency-\(panel.pace.urgency.rawValue.replacingOccurrences(of: "_", with: "-"))"
-            html += "<dt>\(escape(words.urgency))</dt><dd class=\"urgency \(urgencyClass)\">\(escape(model.language.urgency(panel.pace.urgency)))"
-            if panel.pace.displayedDeficitML > 0 { html += " · \(panel.pace.displayedDeficitML) ml \(escape(words.deficit))" }
+            // The urgency as a word in its colour, then how far behind in a sentence about the
+            // person (a parent reads it): "overdue · Leo is 668 ml behind".
+            html += "<dt>\(escape(words.urgency))</dt><dd class=\"urgency\"><strong class=\"\(urgencyClass(panel.pace.urgency))\">\(escape(language.urgency(panel.pace.urgency)))</strong>"
+            if panel.pace.displayedDeficitML > 0 { html += " · \(escape(words.behind(person, panel.pace.displayedDeficitML)))" }
             html += "<br><small>\(panel.pace.expectedML) ml \(escape(words.expectedByNow))</small></dd>"
-            html += "<dt>\(escape(words.nextReminder))</dt><dd class=\"next-reminder\">\(escape(nextReminder(panel.nextReminder, words: words)))</dd>"
+            html += "<dt>\(escape(words.nextReminder))</dt><dd class=\"next-reminder\">\(escape(nextReminder(panel.nextReminder, person: person, words: words)))</dd>"
             html += "<dt>\(escape(words.streak))</dt><dd class=\"streak\">\(escape(words.dayCount(panel.goalStreak)))</dd>"
-        }
-        html += "<dt>\(escape(words.level))</dt><dd class=\"level\">\(panel.levelML.map { "\($0) ml" } ?? "–")</dd>"
-        html += "<dt>\(escape(words.battery))</dt><dd class=\"battery\">\(panel.battery.map { "\($0)%" } ?? "–")</dd>"
-        html += "</dl></div>\n"
-        if !isNew {
+            html += "</dl></div>\n"
             // Today's curve against the pace line, said in words for a screen reader.
             let dayStart = model.today.interval(in: model.timeZone).start
             let intake = panel.drinks.filter { !$0.deleted }.map { (minute: Int((Double($0.timestamp) - dayStart.secondsSince1970) / 60), amountML: Int($0.amountML)) }
@@ -132,11 +127,12 @@ enum DashboardPage {
             let label = "\(words.today): \(panel.pace.dayTotalML) ml, \(panel.pace.expectedML) ml \(words.expectedByNow), \(words.goalLine) \(panel.goalML) ml"
             html += "<div class=\"chart curve\">" + Charts.dayCurve(drinks: intake, goalML: panel.goalML, settings: hydration,
                                                                      nowMinute: model.minuteOfDay, label: label)
-            html += "<ul class=\"legend\" aria-hidden=\"true\"><li><i class=\"sw below\"></i>\(escape(words.intake))</li><li><i class=\"sw pace\"></i>\(escape(words.pace))</li>"
+            html += "<ul class=\"legend\" aria-hidden=\"true\"><li><i class=\"sw intake\"></i>\(escape(words.intake))</li><li><i class=\"sw pace\"></i>\(escape(words.pace))</li>"
                 + "<li><i class=\"sw goal\"></i>\(escape(words.goalLine))</li></ul></div>\n"
         }
         html += drinks(panel, model: model, formats: formats, bottleField: bottleField)
         html += pending(panel, words: words, formats: formats)
+        html += reminders(panel, words: words, bottleField: bottleField)
         // The goal; one waiting for the bottle is what the field shows.
         if panel.id != nil {
             let waiting = panel.view.pendingGoalML
@@ -145,18 +141,47 @@ enum DashboardPage {
                 + "<button type=\"submit\">\(escape(words.save))</button></form>\n"
         }
         if !isNew { html += charts(panel, model: model) }
+        html += device(panel, words: words)
         return html + "</section>\n"
     }
 
-    private static func nextReminder(_ next: NextReminder, words: WebWords) -> String {
+    /// The bottle itself, last: what it calls itself (a name like "Aquavate-A3F2" reads as an id,
+    /// so it is not under the person's name), its level and its battery.
+    private static func device(_ panel: BottlePanel, words: WebWords) -> String {
+        var html = "<h3>\(escape(words.bottleWord))</h3><dl class=\"device\">"
+        if let name = panel.bottleName { html += "<dt>\(escape(words.bottleName))</dt><dd class=\"bottle-name\">\(escape(name))</dd>" }
+        html += "<dt>\(escape(words.level))</dt><dd class=\"level\">\(panel.levelML.map { "\($0) ml" } ?? "–")</dd>"
+        html += "<dt>\(escape(words.battery))</dt><dd class=\"battery\">\(panel.battery.map { "\($0)%" } ?? "–")</dd>"
+        return html + "</dl>\n"
+    }
+
+    /// `urgency-on-track`, `urgency-attention`, `urgency-overdue`: the colour of the word.
+    static func urgencyClass(_ urgency: Urgency) -> String {
+        "urgency-\(urgency.rawValue.replacingOccurrences(of: "_", with: "-"))"
+    }
+
+    private static func nextReminder(_ next: NextReminder, person: String, words: WebWords) -> String {
         switch next {
-        case .at(let minute): return words.nextReminderAt(String(format: "%02d:%02d", minute / 60, minute % 60))
+        case .at(let minute): return words.nextReminderAt(clock(minute), person)
         case .goalMet: return words.noReminderGoalMet
         case .dueNow: return words.reminderDueNow
         case .remindersOff: return words.remindersOff
         case .noneToday, .notComputed: return words.noReminderDue
         }
     }
+
+    /// The next reminder in a few words, for the family strip.
+    static func nextReminderShort(_ next: NextReminder, words: WebWords) -> String {
+        switch next {
+        case .at(let minute): return words.reminderAround(clock(minute))
+        case .goalMet: return words.goalMet
+        case .dueNow: return words.reminderDueNowShort
+        case .remindersOff: return words.remindersOff
+        case .noneToday, .notComputed: return words.noReminderDue
+        }
+    }
+
+    private static func clock(_ minute: Int) -> String { String(format: "%02d:%02d", minute / 60, minute % 60) }
 
     /// The last few drinks, newest first, each deleted only after a second tap (a confirmation
     /// that needs no script); the rest folded.
@@ -214,40 +239,60 @@ enum DashboardPage {
         return html + "</ul>\n"
     }
 
-    /// The week (every day named, every value shown), the month (labelled weekly) and the year
-    /// (as months), with one legend.
+    /// The week (every day named, every value shown) with its summary in words, then the month
+    /// (labelled weekly) and the year (as months), which fold on a phone under one `<details>` so
+    /// that the next person's panel is not three charts further down; from 900 px they show
+    /// without the fold (the style sheet).
     private static func charts(_ panel: BottlePanel, model: DashboardModel) -> String {
         let words = model.language.words
-        let columns = ChartColumns(language: model.language, timeZone: model.timeZone, goalML: panel.goalML, today: model.today)
+        let columns = ChartColumns(language: model.language, timeZone: model.timeZone, goalML: panel.goalML, today: model.today,
+                                   firstData: ChartColumns.firstData(panel.days))
         let week = String(format: words.lastDays, 7), month = String(format: words.lastDays, 30)
         var html = "<div class=\"chart bars\" data-days=\"7\"><h3>\(escape(week))</h3>"
-            + Charts.bars(columns.days(Array(panel.days.suffix(7)), labelEvery: 1, template: "EEE"), goalML: panel.goalML,
-                          label: "\(week), \(words.perDay)", allValues: true) + "</div>\n"
+        if let summary = weekSummary(panel, language: model.language) { html += "<p class=\"week-summary\">\(escape(summary))</p>" }
+        html += Charts.bars(columns.days(Array(panel.days.suffix(7)), labelEvery: 1, template: "EEE"), goalML: panel.goalML,
+                            label: "\(week), \(words.perDay)", allValues: true) + "</div>\n"
+        html += "<ul class=\"legend\" aria-hidden=\"true\"><li><i class=\"sw met\"></i>\(escape(words.goalMet))</li><li><i class=\"sw below\"></i>\(escape(words.belowGoal))</li>"
+            + "<li><i class=\"sw now\"></i>\(escape(words.stillFilling))</li><li><i class=\"sw goal\"></i>\(escape(words.goalLine)) \(panel.goalML) ml</li></ul>\n"
+        html += "<details class=\"older\"><summary>\(escape(words.olderCharts))</summary>"
         html += "<div class=\"chart bars\" data-days=\"30\"><h3>\(escape(month))</h3>"
             + Charts.bars(columns.days(Array(panel.days.suffix(30)), labelEvery: 7, template: "dMMM"), goalML: panel.goalML,
                           label: "\(month), \(words.perDay)", allValues: false) + "</div>\n"
         html += "<div class=\"chart bars\" data-days=\"365\"><h3>\(escape(words.lastYear))</h3>"
-            + Charts.bars(columns.months(panel.days), goalML: panel.goalML, label: words.lastYear, allValues: false) + "</div>\n"
-        html += "<ul class=\"legend\" aria-hidden=\"true\"><li><i class=\"sw met\"></i>\(escape(words.goalMet))</li><li><i class=\"sw below\"></i>\(escape(words.belowGoal))</li>"
-            + "<li><i class=\"sw now\"></i>\(escape(words.soFar))</li><li><i class=\"sw goal\"></i>\(escape(words.goalLine)) \(panel.goalML) ml</li></ul>\n"
+            + Charts.bars(columns.months(panel.days), goalML: panel.goalML, label: words.lastYear, allValues: false) + "</div></details>\n"
         return html
     }
 
-    /// Reminders are the person's, not a bottle's: the status report's count, the ritual streak,
-    /// and the daily limit's switch, under the name of the person they are for.
-    private static func householdPanel(_ model: DashboardModel) -> String {
-        let words = model.language.words
-        let status = model.status
-        let person = status.owner ?? (model.panels.count > 1 ? status.bottleName : nil)
-        var html = "<section class=\"household\"><h2>\(escape(person.map(words.remindersOf) ?? words.household))</h2><dl>"
-        let count = status.dailyLimit ? "\(status.remindersToday)/\(HydrationSettings.maxRemindersPerDay)" : "\(status.remindersToday)"
+    /// "5 of 7 days met · average 1,523 ml": the seven days before today (today is still
+    /// filling) from the first day with a drink, against the goal in force now; nil when none.
+    static func weekSummary(_ panel: BottlePanel, language: WebLanguage) -> String? {
+        // The days with data only: a person synced for the first time on Tuesday has three days.
+        guard let first = ChartColumns.firstData(panel.days) else { return nil }
+        let week = panel.days.dropLast().suffix(7).filter { $0.date >= first }
+        guard !week.isEmpty else { return nil }
+        let met = week.filter { $0.totalML >= panel.goalML }.count
+        let average = week.reduce(0) { $0 + $1.totalML } / max(week.count, 1)
+        return language.words.weekSummary(met, week.count, language.number(average))
+    }
+
+    /// The person's reminders, from their own bottle's engine and settings: today's count, the
+    /// ritual streak, and the switch of their daily limit, which posts with their bottle and changes
+    /// that bottle's limit alone (DailyLimitSwitch).
+    private static func reminders(_ panel: BottlePanel, words: WebWords, bottleField: String) -> String {
+        var html = "<h3>\(escape(words.household))</h3><dl class=\"reminders\">"
+        let count = panel.dailyLimit ? "\(panel.remindersToday)/\(HydrationSettings.maxRemindersPerDay)" : "\(panel.remindersToday)"
         html += "<dt>\(escape(words.remindersToday))</dt><dd class=\"reminders-today\">\(count)</dd>"
-        if let streak = status.rules?.ritualStreak, streak > 0 {
-            html += "<dt>\(escape(words.ritualStreak))</dt><dd class=\"ritual-streak\">\(escape(words.dayCount(streak)))</dd>"
+        if panel.ritualStreak > 0 {
+            html += "<dt>\(escape(words.ritualStreak))</dt><dd class=\"ritual-streak\">\(escape(words.dayCount(panel.ritualStreak)))</dd>"
         }
-        html += "<dt>\(escape(words.dailyLimit))</dt><dd class=\"daily-limit\" data-on=\"\(status.dailyLimit)\">\(escape(status.dailyLimit ? words.limitOn : words.limitOff))</dd></dl>"
-        html += "<form method=\"post\" action=\"/actions/daily-limit\">\(status.bottleID.map { "<input type=\"hidden\" name=\"bottle\" value=\"\(escape($0))\">" } ?? "")<input type=\"hidden\" name=\"enabled\" value=\"\(!status.dailyLimit)\"><button type=\"submit\" class=\"daily-limit-switch\">\(escape(status.dailyLimit ? words.switchOff : words.switchOn))</button></form>"
-        return html + "</section>\n"
+        html += "<dt>\(escape(words.dailyLimit))</dt><dd class=\"daily-limit\" data-on=\"\(panel.dailyLimit)\">"
+            + "\(escape(panel.dailyLimit ? words.limitOn : words.limitOff))</dd></dl>\n"
+        // A history without bottles has no bottle to switch: `config set` does.
+        if panel.id != nil {
+            html += "<form method=\"post\" action=\"/actions/daily-limit\">\(bottleField)<input type=\"hidden\" name=\"enabled\" value=\"\(!panel.dailyLimit)\">"
+                + "<button type=\"submit\" class=\"daily-limit-switch\">\(escape(panel.dailyLimit ? words.switchOff : words.switchOn))</button></form>\n"
+        }
+        return html
     }
 
     /// The document's head: readable from 320 px up (one column on a phone, two from 900 px),

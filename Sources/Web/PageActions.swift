@@ -2,6 +2,9 @@
 // each goes through the same checks and queue as `aquavate-bridge bottle …` and `config set`
 // (BottleControl), and answers 303 to the page with what happened (PageOutcome), refusals
 // included: the browser never stays on an action's address, and a reload never posts again.
+// Every form names the bottle it acts on (a hidden field of the person's panel it sits in); a
+// form without one is refused with a 400 before anything is read, never guessed as "the most
+// recently seen bottle", which would act on whoever synced last.
 
 import AquavateProtocol
 import Foundation
@@ -10,13 +13,14 @@ import Settings
 
 enum PageActions {
     static func perform(_ route: WebRoute, _ form: FormFields, context: WebContext) throws -> PageOutcome {
+        let bottle = try formBottle(form)
         switch route {
         case .setGoal:
             // A goal that is no number at all is a stale or forged form: there is nothing to show back.
             guard let goal = form["goal_ml"].flatMap({ Int($0) }), (-1_000_000...1_000_000).contains(goal) else { return .refused }
             guard BottleGoal.holds(goal) else { return .goalRefused(goalML: goal) }
             do {
-                _ = try BottleControl(history: context.history).queue(.goal(goal), bottle: form["bottle"], at: context.clock.now)
+                _ = try BottleControl(history: context.history).queue(.goal(goal), bottle: bottle, at: context.clock.now)
                 return .goalQueued(goalML: goal)
             } catch is BottleRequestRefused {
                 return .refused
@@ -24,7 +28,7 @@ enum PageActions {
         case .deleteDrink:
             guard let record = form["record_id"].flatMap({ Int($0) }) else { return .deleteRefused }
             do {
-                let (command, _) = try BottleControl(history: context.history).queue(.delete(recordID: record), bottle: form["bottle"],
+                let (command, _) = try BottleControl(history: context.history).queue(.delete(recordID: record), bottle: bottle,
                                                                                       at: context.clock.now)
                 return .deleted(command: command.id)
             } catch is BottleRequestRefused {
@@ -34,7 +38,10 @@ enum PageActions {
             // A household member keeps a delete for good once it has it (docs/household.md): an
             // undo here would leave this bridge counting a drink the others do not.
             guard try context.configuration()[Setting.householdKey] == nil else { return .undoShared }
+            // The command must be the named bottle's: a form of one person's panel never undoes another's.
             guard let command = form["command"].flatMap({ Int64($0) }),
+                  let known = try context.history.bottle(named: bottle),
+                  try context.history.commands(bottle: known.id).contains(where: { $0.id == command }),
                   let undone = try context.history.undoDelete(commandID: command) else { return .refused }
             switch undone {
             case .restored: return .restored
@@ -43,7 +50,7 @@ enum PageActions {
         case .dailyLimit:
             guard let enabled = form["enabled"], enabled == "true" || enabled == "false" else { return .refused }
             do {
-                try DailyLimitSwitch.set(enabled == "true", bottle: form["bottle"], context: context)
+                try DailyLimitSwitch.set(enabled == "true", bottle: bottle, context: context)
             } catch is WebError {
                 return .refused
             }
@@ -51,5 +58,13 @@ enum PageActions {
         default:
             return .refused
         }
+    }
+
+    /// The bottle a form acts on: required, and a bottle's serial or address in form.
+    static func formBottle(_ form: FormFields) throws(WebError) -> String {
+        guard form["bottle"]?.isEmpty == false, let name = try JSONAPI.bottleName(form) else {
+            throw .badRequest("bottle is required: every form of the page names the bottle it acts on (its serial or address)")
+        }
+        return name
     }
 }

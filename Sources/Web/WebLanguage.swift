@@ -21,11 +21,20 @@ enum WebLanguage: String, Sendable, CaseIterable {
         return formatter
     }
 
-    /// Urgency in words (docs/reminders.md 2.2).
+    /// A whole number as the language writes it: "1,523" in English.
+    func number(_ value: Int) -> String {
+        let formatter = NumberFormatter()
+        formatter.locale = locale
+        formatter.numberStyle = .decimal
+        return formatter.string(from: NSNumber(value: value)) ?? String(value)
+    }
+
+    /// Urgency in words (docs/reminders.md 2.2), about a person: the sentence after it says how
+    /// far behind, so none of them says "behind" itself.
     func urgency(_ urgency: Urgency) -> String {
         switch (self, urgency) {
         case (.en, .onTrack): return "on track"
-        case (.en, .attention): return "falling behind"
+        case (.en, .attention): return "needs a drink"
         case (.en, .overdue): return "overdue"
         case (.es, .onTrack): return "al día"
         case (.es, .attention): return "algo atrasado"
@@ -37,11 +46,12 @@ enum WebLanguage: String, Sendable, CaseIterable {
 struct WebWords: Sendable {
     var title, today, ofGoal, expectedByNow, urgency, level, battery, lastSync, never, drinksToday, noDrinks,
         delete, lastDays, remindersToday, streak, pending, noPending, setGoal, goal, save, dailyLimit,
-        limitOn, limitOff, switchOff, switchOn, household, deficit, time, amount, pace, intake, login, token,
+        limitOn, limitOff, switchOff, switchOn, household, time, amount, pace, intake, login, token,
         logIn, logOut, wrongToken, back, ritualStreak, refused, stuck, stuckSince, waiting, quarantined, quarantinedHelp: String
-    var updated, nextReminder, remindersOff, noReminderGoalMet, noReminderDue, reminderDueNow, syncYourBottle, undo, restored, undoTooLate, undoShared,
+    var updated, nextReminder, remindersOff, noReminderGoalMet, noReminderDue, reminderDueNow, undo, restored, undoTooLate, undoShared,
         deleteRefused, actionRefused, goalMet, belowGoal, soFar, goalLine, lastYear, perDay, notFound, notFoundText,
         somethingWrong, bottleWord, sending, tare, liveUpdates, noScript, goalWaiting: String
+    var family, noDataYet, reminderDueNowShort, stillFilling, olderCharts, bottleName, noData, monthSoFar: String
     /// "1 day", "2 days".
     var dayCount: @Sendable (Int) -> String
     /// "3 more drinks today".
@@ -50,8 +60,16 @@ struct WebWords: Sendable {
     var deleteDrink: @Sendable (_ amount: String, _ time: String) -> String
     /// "Deleted 250 ml at 14:05: the bottle forgets it at its next sync."
     var deleted: @Sendable (_ amount: String, _ time: String) -> String
-    /// "around 17:20 if you do not drink".
-    var nextReminderAt: @Sendable (String) -> String
+    /// "around 17:20 if Leo does not drink": about the person, whom the reader may not be.
+    var nextReminderAt: @Sendable (_ time: String, _ person: String) -> String
+    /// "reminder around 17:20" (the family strip).
+    var reminderAround: @Sendable (String) -> String
+    /// "Leo is 668 ml behind".
+    var behind: @Sendable (_ person: String, _ ml: Int) -> String
+    /// A person whose bottle has brought no drink yet: what to do.
+    var syncTheBottle: @Sendable (_ person: String) -> String
+    /// "5 of 7 days met · average 1,523 ml".
+    var weekSummary: @Sendable (_ met: Int, _ days: Int, _ average: String) -> String
     /// "Goal 2300 ml".
     var goalCommand: @Sendable (Int) -> String
     /// "Goal 2300 ml: the bottle takes it at its next sync."
@@ -59,8 +77,6 @@ struct WebWords: Sendable {
     /// "5000 ml is not a goal the bottle takes: give 1000 to 4000 ml."
     var goalRefused: @Sendable (Int, ClosedRange<Int>) -> String
     var shakeToEmpty: @Sendable (Bool) -> String
-    /// "Reminders: Ana".
-    var remindersOf: @Sendable (String) -> String
 
     static let english = WebWords(
         title: "Aquavate", today: "Today", ofGoal: "of", expectedByNow: "expected by now", urgency: "Pace",
@@ -69,15 +85,14 @@ struct WebWords: Sendable {
         streak: "Goal streak", pending: "Waiting for the bottle", noPending: "Nothing waiting for the bottle.",
         setGoal: "Daily goal", goal: "Goal (ml)", save: "Set goal", dailyLimit: "Daily reminder limit",
         limitOn: "At most 12 reminders a day.", limitOff: "No daily limit on reminders.", switchOff: "Switch off",
-        switchOn: "Switch on", household: "Reminders", deficit: "behind", time: "Time", amount: "Amount",
+        switchOn: "Switch on", household: "Reminders", time: "Time", amount: "Amount",
         pace: "pace", intake: "drunk", login: "Log in", token: "Web token", logIn: "Log in", logOut: "Log out",
         wrongToken: "That is not this bridge's web token.", back: "Back to the dashboard", ritualStreak: "Ritual streak",
         refused: "Not done", stuck: "This bottle is stuck", stuckSince: "since",
         waiting: "drinks wait on the bottle", quarantined: "Records that cannot be drinks",
         quarantinedHelp: "kept aside and not counted; `aquavate-bridge history --quarantined` lists them, `bottle restore` or `bottle discard` resolves each",
         updated: "Updated", nextReminder: "Next reminder", remindersOff: "reminders are off",
-        noReminderGoalMet: "none: the goal is met", noReminderDue: "none due today", reminderDueNow: "due now: you are behind the pace",
-        syncYourBottle: "No drinks from this bottle yet. Sync your bottle: take it near the bridge and have a sip; its drinks show here after its next sync.",
+        noReminderGoalMet: "none: the goal is met", noReminderDue: "none due today", reminderDueNow: "due now",
         undo: "Undo", restored: "The drink is back.", undoTooLate: "Too late to undo: the bottle has already deleted that drink.",
         undoShared: "This bridge shares its drinks with a household, which already has the delete: it cannot be undone here.",
         deleteRefused: "That drink could not be deleted: it is already deleted or no longer in the history.",
@@ -88,33 +103,37 @@ struct WebWords: Sendable {
         bottleWord: "Bottle", sending: "being sent", tare: "Tare (empty bottle)",
         liveUpdates: "The page updates itself when a sync brings drinks.", noScript: "Reload the page to see new drinks.",
         goalWaiting: "the bottle takes it at its next sync",
+        family: "Family", noDataYet: "no drinks yet", reminderDueNowShort: "reminder due now",
+        stillFilling: "today or this month, so far", olderCharts: "30 days and 12 months", bottleName: "Name", noData: "no data", monthSoFar: "this month, so far",
         dayCount: { $0 == 1 ? "1 day" : "\($0) days" },
         moreDrinks: { $0 == 1 ? "1 more drink today" : "\($0) more drinks today" },
         deleteDrink: { "Delete \($0) at \($1)" },
         deleted: { "Deleted \($0) at \($1): the bottle forgets it at its next sync." },
-        nextReminderAt: { "around \($0) if you do not drink" },
+        nextReminderAt: { "around \($0) if \($1) does not drink" },
+        reminderAround: { "reminder around \($0)" },
+        behind: { "\($0) is \($1) ml behind" },
+        syncTheBottle: { "No drinks for \($0) yet. They show here after the bottle's next sync: take it near the bridge and pick it up." },
+        weekSummary: { "\($0) of \($1) days met · average \($2) ml" },
         goalCommand: { "Goal \($0) ml" },
         goalQueued: { "Goal \($0) ml: the bottle takes it at its next sync." },
         goalRefused: { "\($0) ml is not a goal the bottle takes: give \($1.lowerBound) to \($1.upperBound) ml." },
-        shakeToEmpty: { $0 ? "Shake to empty: on" : "Shake to empty: off" },
-        remindersOf: { "Reminders: \($0)" })
+        shakeToEmpty: { $0 ? "Shake to empty: on" : "Shake to empty: off" })
 
     static let spanish = WebWords(
         title: "Aquavate", today: "Hoy", ofGoal: "de", expectedByNow: "lo esperado a esta hora", urgency: "Ritmo",
         level: "Nivel de la botella", battery: "Batería", lastSync: "Última sincronización", never: "nunca",
-        drinksToday: "Tragos de hoy", noDrinks: "Aún no has bebido hoy.", delete: "Borrar", lastDays: "Últimos %d días",
+        drinksToday: "Tragos de hoy", noDrinks: "Aún no hay tragos hoy.", delete: "Borrar", lastDays: "Últimos %d días",
         remindersToday: "Recordatorios hoy", streak: "Racha de objetivo", pending: "Pendiente para la botella",
         noPending: "Nada pendiente para la botella.", setGoal: "Objetivo diario", goal: "Objetivo (ml)", save: "Fijar objetivo",
         dailyLimit: "Límite diario de recordatorios", limitOn: "Como mucho 12 recordatorios al día.",
         limitOff: "Sin límite diario de recordatorios.", switchOff: "Desactivar", switchOn: "Activar", household: "Recordatorios",
-        deficit: "por debajo", time: "Hora", amount: "Cantidad", pace: "ritmo", intake: "bebido", login: "Entrar",
+        time: "Hora", amount: "Cantidad", pace: "ritmo", intake: "bebido", login: "Entrar",
         token: "Clave web", logIn: "Entrar", logOut: "Salir", wrongToken: "Esa no es la clave web de este puente.", back: "Volver al panel",
         ritualStreak: "Racha de rituales", refused: "No se hizo", stuck: "Esta botella está atascada", stuckSince: "desde",
         waiting: "tragos esperan en la botella", quarantined: "Registros que no pueden ser tragos",
         quarantinedHelp: "apartados y sin contar; `aquavate-bridge history --quarantined` los lista, `bottle restore` o `bottle discard` resuelve cada uno",
         updated: "Actualizado", nextReminder: "Próximo recordatorio", remindersOff: "recordatorios desactivados",
-        noReminderGoalMet: "ninguno: objetivo cumplido", noReminderDue: "ninguno más hoy", reminderDueNow: "ya toca: vas por detrás del ritmo",
-        syncYourBottle: "Aún no hay tragos de esta botella. Sincroniza tu botella: acércala al puente y bebe un sorbo; sus tragos aparecen aquí tras la próxima sincronización.",
+        noReminderGoalMet: "ninguno: objetivo cumplido", noReminderDue: "ninguno más hoy", reminderDueNow: "ya toca",
         undo: "Deshacer", restored: "El trago ha vuelto.", undoTooLate: "Demasiado tarde para deshacer: la botella ya borró ese trago.",
         undoShared: "Este puente comparte sus tragos con un hogar, que ya tiene el borrado: no se puede deshacer aquí.",
         deleteRefused: "No se pudo borrar ese trago: ya está borrado o ya no está en el historial.",
@@ -125,14 +144,19 @@ struct WebWords: Sendable {
         bottleWord: "Botella", sending: "enviándose", tare: "Tara (botella vacía)",
         liveUpdates: "La página se actualiza sola cuando una sincronización trae tragos.", noScript: "Recarga la página para ver tragos nuevos.",
         goalWaiting: "la botella lo toma en su próxima sincronización",
+        family: "Familia", noDataYet: "aún sin tragos", reminderDueNowShort: "recordatorio ya",
+        stillFilling: "hoy o este mes, hasta ahora", olderCharts: "30 días y 12 meses", bottleName: "Nombre", noData: "sin datos", monthSoFar: "este mes, hasta ahora",
         dayCount: { $0 == 1 ? "1 día" : "\($0) días" },
         moreDrinks: { $0 == 1 ? "1 trago más hoy" : "\($0) tragos más hoy" },
         deleteDrink: { "Borrar \($0) de las \($1)" },
         deleted: { "Borrado \($0) de las \($1): la botella lo olvida en su próxima sincronización." },
-        nextReminderAt: { "hacia las \($0) si no bebes" },
+        nextReminderAt: { "hacia las \($0) si \($1) no bebe" },
+        reminderAround: { "recordatorio hacia las \($0)" },
+        behind: { "\($0) va \($1) ml por detrás" },
+        syncTheBottle: { "Aún no hay tragos de \($0). Aparecen aquí tras la próxima sincronización de la botella: acércala al puente y levántala." },
+        weekSummary: { "\($0) de \($1) días cumplidos · media \($2) ml" },
         goalCommand: { "Objetivo \($0) ml" },
         goalQueued: { "Objetivo \($0) ml: la botella lo toma en su próxima sincronización." },
         goalRefused: { "\($0) ml no es un objetivo que la botella acepte: da de \($1.lowerBound) a \($1.upperBound) ml." },
-        shakeToEmpty: { $0 ? "Agitar para vaciar: sí" : "Agitar para vaciar: no" },
-        remindersOf: { "Recordatorios: \($0)" })
+        shakeToEmpty: { $0 ? "Agitar para vaciar: sí" : "Agitar para vaciar: no" })
 }

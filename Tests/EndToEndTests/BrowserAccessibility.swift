@@ -1,7 +1,8 @@
 // axe-core, Deque's accessibility engine, run in the suite's headless Chromium on the page it
 // shows: the pinned axe.min.js of scripts/axe-core.sh (a PyPI wheel's copy, cached), injected
-// through WebDriver (which the page's Content-Security-Policy does not govern), and its serious
-// and critical findings returned, one line each.
+// through WebDriver (which the page's Content-Security-Policy does not govern), run on the rules
+// of WCAG 2.0, 2.1 and 2.2 A and AA (its target size included) and axe's best practices, and its
+// serious and critical findings returned, one line each.
 
 import BusTestSupport
 import Foundation
@@ -26,7 +27,8 @@ enum Accessibility {
         }
         let found = try await browser.asyncScript("""
             var done = arguments[arguments.length - 1];
-            axe.run(document, {resultTypes: ["violations"]}).then(function (result) {
+            axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]},
+                               resultTypes: ["violations"]}).then(function (result) {
               done(result.violations.filter(function (v) { return v.impact === "serious" || v.impact === "critical"; })
                 .map(function (v) { return v.id + ": " + v.help + " (" + v.nodes.slice(0, 3).map(function (n) { return n.target.join(" "); }).join(" | ") + ")"; }));
             }).catch(function (e) { done(["axe failed: " + e]); });

@@ -95,6 +95,21 @@ struct WebDriver: Sendable {
         (try await command("POST", "/se/log", ["type": "browser"]) as? [[String: Any]]) ?? []
     }
 
+    /// The window as a device of `width` × `height` CSS pixels shows the page (a phone's first
+    /// screen), the page laid out again.
+    func viewport(width: Int, height: Int, mobile: Bool) async throws {
+        _ = try await command("POST", "/goog/cdp/execute", ["cmd": "Emulation.setDeviceMetricsOverride",
+                                                             "params": ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile]])
+    }
+
+    /// What the window shows now (after `viewport`): a PNG.
+    func screenshotOfViewport() async throws -> Data {
+        guard let base64 = try await command("GET", "/screenshot") as? String, let png = Data(base64Encoded: base64) else {
+            throw WebDriverFailure(description: "no screenshot")
+        }
+        return png
+    }
+
     /// The page at `width` CSS pixels, as tall as the page is: a PNG.
     func screenshot(width: Int, mobile: Bool) async throws -> Data {
         _ = try await command("POST", "/goog/cdp/execute", ["cmd": "Emulation.setDeviceMetricsOverride",

@@ -192,7 +192,9 @@ import Timekeeping
                 #expect(panel.contains("urgency-\(want.urgency.rawValue.replacingOccurrences(of: "_", with: "-"))"), "\(bottle): \(panel)")
                 #expect(want.deficitML == 0 || panel.contains("\(want.deficitML) ml"), "\(bottle): \(panel)")
             }
-            #expect(Self.dailyLimitShown(page.body) == false, "the reminders panel is Ana's: her own limit, off")
+            let anaPanel = try #require(PageReading.panel(of: Self.ana, in: page.body))
+            #expect(Self.dailyLimitShown(anaPanel) == false, "Ana's panel shows her own limit, off")
+            #expect(Self.dailyLimitShown(try #require(PageReading.panel(of: Self.bea, in: page.body))) == true, "Bea's, the global default")
 
             let metrics = try await RawHTTP.send(port: port, "GET", "/metrics")
             #expect(metrics.status == 200)
@@ -202,7 +204,7 @@ import Timekeeping
             }
 
             // The page's switch, as a browser sends its form: Ana's own key flips, the global stays unset.
-            let form = try #require(Self.dailyLimitForm(page.body), "the switch's form")
+            let form = try #require(PageReading.formFields(action: "/actions/daily-limit", in: anaPanel), "Ana's switch's form")
             #expect(form.contains("bottle=\(Self.ana)") && form.contains("enabled=true"), "\(form)")
             let headers = [("Content-Type", "application/x-www-form-urlencoded")]
             let on = try await RawHTTP.send(port: port, "POST", "/actions/daily-limit", headers: headers, body: form)
@@ -210,9 +212,10 @@ import Timekeeping
             #expect(try history.setting("bottle.\(Self.ana).reminders.daily_limit") == "true")
             #expect(try history.setting(Setting.dailyLimit.name) == nil, "the global key is not the one in effect for Ana")
             let after = try await RawHTTP.send(port: port, "GET", "/")
-            #expect(Self.dailyLimitShown(after.body) == true, "the page shows what it switched")
-            #expect(after.body.contains("class=\"reminders-today\">0/\(HydrationSettings.maxRemindersPerDay)<"))
-            let again = try #require(Self.dailyLimitForm(after.body))
+            let anaAfter = try #require(PageReading.panel(of: Self.ana, in: after.body))
+            #expect(Self.dailyLimitShown(anaAfter) == true, "the page shows what it switched")
+            #expect(anaAfter.contains("class=\"reminders-today\">0/\(HydrationSettings.maxRemindersPerDay)<"))
+            let again = try #require(PageReading.formFields(action: "/actions/daily-limit", in: anaAfter))
             #expect(again.contains("enabled=false"), "\(again)")
             let off = try await RawHTTP.send(port: port, "POST", "/actions/daily-limit", headers: headers, body: again)
             #expect(off.status == 303)
@@ -238,21 +241,6 @@ import Timekeeping
     static func dailyLimitShown(_ page: String) -> Bool? {
         guard let start = page.range(of: "class=\"daily-limit\" data-on=\"") else { return nil }
         return page[start.upperBound...].hasPrefix("true")
-    }
-
-    /// The daily-limit form's fields as a browser posts them (`bottle=…&enabled=…`).
-    static func dailyLimitForm(_ page: String) -> String? {
-        guard let start = page.range(of: "action=\"/actions/daily-limit\""), let end = page[start.upperBound...].range(of: "</form>") else { return nil }
-        let form = page[start.upperBound..<end.lowerBound]
-        var fields: [String] = []
-        for input in form.components(separatedBy: "<input").dropFirst() {
-            func attribute(_ name: String) -> String? {
-                guard let at = input.range(of: " \(name)=\"") else { return nil }
-                return String(input[at.upperBound...].prefix { $0 != "\"" })
-            }
-            if let name = attribute("name"), let value = attribute("value") { fields.append("\(name)=\(value)") }
-        }
-        return fields.joined(separator: "&")
     }
 
     /// The goal `/metrics` gives `bottle`, in ml (`aquavate_goal_liters`, design 3.6's base unit).

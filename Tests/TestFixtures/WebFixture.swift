@@ -61,6 +61,37 @@ public struct WebFixture: Sendable {
         _ = try history.store(beaRecords, bottle: Self.bea, at: Self.now - .seconds(3600))
     }
 
+    /// One more bottle of the household, seen `seenAgo` before now: `days - 1` past days of
+    /// `dailyML` (three drinks) and, when not 0, `todayML` at 09:00 today.
+    public func addBottle(_ id: String, name: String, goalML: Int, dailyML: Int, todayML: Int, days: Int = 8,
+                          seenAgo: Duration = .seconds(7200)) throws {
+        try history.recordBottle(BottleRecord(id: id, name: name, serial: id, address: nil, goalML: goalML,
+                                              lastSeen: Self.now - seenAgo, lastSync: Self.now - seenAgo, state: nil))
+        let todayStart = LocalDay(containing: Self.now, timeZone: Self.zone).interval(in: Self.zone).start
+        var records: [DrinkRecord] = []
+        var record: UInt32 = 1
+        for day in stride(from: days - 1, through: 1, by: -1) {
+            for hour in [9, 12, 15] {
+                records.append(Self.record(record, at: todayStart - .seconds(day * 86_400) + .seconds(hour * 3600), ml: dailyML / 3))
+                record += 1
+            }
+        }
+        if todayML > 0 { records.append(Self.record(record, at: todayStart + .seconds(9 * 3600), ml: todayML)) }
+        _ = try history.store(records, bottle: id, at: Self.now - seenAgo)
+    }
+
+    /// Ana's and Bea's bottles, now Maya's and Leo's, and two more children's: Cai on track (1300
+    /// of 1400 ml at 16:00), Dan needing a drink (700 of 1600 ml). By need (the pace window 07:00
+    /// to 22:00, 60 % of the goal expected at 16:00): Leo (1100 ml behind, overdue), Maya (450,
+    /// overdue), Dan (260), Cai.
+    public static func family(days: Int = 8) throws -> WebFixture {
+        let fixture = try WebFixture(settings: ["bottle.\(ana).owner=Maya", "bottle.\(bea).owner=Leo", "bottle.AQ-CAI-0003.owner=Cai",
+                                                "bottle.AQ-DAN-0004.owner=Dan"], days: days, beaName: "Aquavate-B2C4")
+        try fixture.addBottle("AQ-CAI-0003", name: "Aquavate-C3D5", goalML: 1400, dailyML: 1500, todayML: 1300, days: days)
+        try fixture.addBottle("AQ-DAN-0004", name: "Aquavate-D4E6", goalML: 1600, dailyML: 1200, todayML: 700, days: days)
+        return fixture
+    }
+
     /// The record id of Ana's 300 ml drink today.
     public var anaSecondDrinkToday: UInt32 {
         get throws {

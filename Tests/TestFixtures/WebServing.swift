@@ -52,4 +52,16 @@ public enum PageReading {
         guard let at = element.range(of: " \(name)=\"") else { return nil }
         return String(element[at.upperBound...].prefix { $0 != "\"" })
     }
+
+    /// The fields of the first form posting to `action` in `html`, as a browser sends them
+    /// (`bottle=…&enabled=…`, in the order of the form); nil when there is no such form.
+    public static func formFields(action: String, in html: String) -> String? {
+        guard let start = html.range(of: "action=\"\(action)\""), let end = html[start.upperBound...].range(of: "</form>") else { return nil }
+        var fields: [String] = []
+        for input in html[start.upperBound..<end.lowerBound].components(separatedBy: "<input").dropFirst() {
+            let element = String(input.prefix { $0 != ">" })
+            if let name = attribute("name", of: element), let value = attribute("value", of: element) { fields.append("\(name)=\(value)") }
+        }
+        return fields.joined(separator: "&")
+    }
 }

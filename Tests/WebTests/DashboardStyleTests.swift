@@ -95,3 +95,23 @@ import Testing
         #expect(Self.contrast(try Self.rgb(try #require(now["stroke"])), white) >= 3)
     }
 }
+
+extension DashboardStyleTests {
+    @Test("each person's colour holds 3:1 against the panel and the page in the light and the dark scheme")
+    func personColoursContrast() throws {
+        let css = DashboardStyle.css
+        let light = try Self.variables(in: css, after: css.startIndex)
+        let dark = try Self.variables(in: css, after: try #require(css.range(of: "prefers-color-scheme:dark")).upperBound)
+        #expect(DashboardStyle.personColours.count >= 4)
+        #expect(Set(DashboardStyle.personColours).count == DashboardStyle.personColours.count)
+        for colour in DashboardStyle.personColours {
+            #expect(css.contains("{--person:\(colour)}"), "\(colour) has no class")
+            for (scheme, colours) in [("light", light), ("dark", dark)] {
+                for background in ["--card", "--bg"] {
+                    let figure = Self.contrast(try Self.rgb(colour), try Self.rgb(try #require(colours[background])))
+                    #expect(figure >= 3, "\(colour) on \(scheme) \(background): \(figure):1")
+                }
+            }
+        }
+    }
+}

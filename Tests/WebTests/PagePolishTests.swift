@@ -17,11 +17,12 @@ import Testing
     /// As a browser posts the page's forms: asking for HTML (a script gets 4xx JSON refusals).
     static let form = [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")]
 
-    @Test func aPanelIsTitledByItsOwnerWithTheBottleUnderneath() throws {
+    @Test func aPanelIsTitledByItsOwnerWithTheBottleInItsOwnPart() throws {
         let fixture = try WebFixture(settings: ["bottle.\(WebFixture.ana).owner=Ana"])
         defer { fixture.remove() }
         let page = DashboardPage.render(try DashboardModel.make(fixture.context))
-        #expect(page.contains("<h2 id=\"p0\">Ana</h2><p class=\"sub\">Ana&#39;s bottle · Last sync"))
+        #expect(page.contains("<h2 id=\"p0\">Ana</h2><p class=\"sub\">Last sync"))
+        #expect(page.contains("class=\"bottle-name\">Ana&#39;s bottle</dd>"))
         // Bea's bottle has no owner: its own name, never its serial when it has a name.
         #expect(page.contains(">Bea &lt;script&gt;</h2>"))
         #expect(!page.contains("<h2 id=\"p1\">AQ-BEA-0002</h2>"))
@@ -31,7 +32,8 @@ import Testing
         let fixture = try WebFixture(drinks: false)
         defer { fixture.remove() }
         let page = DashboardPage.render(try DashboardModel.make(fixture.context))
-        #expect(page.components(separatedBy: "class=\"empty-state\">No drinks from this bottle yet. Sync your bottle").count == 3)
+        #expect(page.components(separatedBy: "class=\"empty-state\">No drinks for ").count == 3)
+        #expect(page.contains("No drinks for Bea &lt;script&gt; yet. They show here after the bottle&#39;s next sync"))
         #expect(!page.contains("class=\"urgency"))
         #expect(!page.contains("behind"))
     }
@@ -81,8 +83,8 @@ import Testing
             let location = try #require(delete.headers["location"])
             let page = try await RawHTTP.send(port: port, "GET", location)
             #expect(page.body.contains("role=\"status\">Deleted 300 ml at 11:00: the bottle forgets it at its next sync."))
-            #expect(page.body.contains("action=\"/actions/undo\"><input type=\"hidden\" name=\"command\" value=\"1\">"))
-            let undo = try await RawHTTP.send(port: port, "POST", "/actions/undo", headers: Self.form, body: "command=1")
+            #expect(page.body.contains("action=\"/actions/undo\"><input type=\"hidden\" name=\"bottle\" value=\"AQ-ANA-0001\"><input type=\"hidden\" name=\"command\" value=\"1\">"))
+            let undo = try await RawHTTP.send(port: port, "POST", "/actions/undo", headers: Self.form, body: "bottle=AQ-ANA-0001&command=1")
             #expect(undo.status == 303)
             #expect(undo.headers["location"] == "/?done=restored")
             #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == false)
@@ -94,13 +96,13 @@ import Testing
             _ = try await RawHTTP.send(port: port, "POST", "/actions/delete", headers: Self.form, body: "bottle=AQ-ANA-0001&record_id=\(record)")
             let command = try #require(try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending]).first)
             _ = try fixture.history.updateCommand(id: command.id, status: .sending, message: nil, at: WebFixture.now)
-            let late = try await RawHTTP.send(port: port, "POST", "/actions/undo", headers: Self.form, body: "command=\(command.id)")
+            let late = try await RawHTTP.send(port: port, "POST", "/actions/undo", headers: Self.form, body: "bottle=AQ-ANA-0001&command=\(command.id)")
             #expect(late.headers["location"] == "/?done=undo-too-late")
             #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
             let deletedPage = try await RawHTTP.send(port: port, "GET", "/?done=deleted&command=\(command.id)")
             #expect(!deletedPage.body.contains("/actions/undo"), "no undo once the bottle has it")
             // Nonsense undos change nothing.
-            let junk = try await RawHTTP.send(port: port, "POST", "/actions/undo", headers: Self.form, body: "command=99")
+            let junk = try await RawHTTP.send(port: port, "POST", "/actions/undo", headers: Self.form, body: "bottle=AQ-ANA-0001&command=99")
             #expect(junk.headers["location"] == "/?done=refused")
         }
     }
@@ -117,7 +119,7 @@ import Testing
             #expect(page.body.contains("role=\"status\">Deleted 300 ml at 11:00"))
             #expect(!page.body.contains("/actions/undo"), "no undo offered in a household")
             let command = try #require(try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending]).first)
-            let undo = try await RawHTTP.send(port: port, "POST", "/actions/undo", headers: Self.form, body: "command=\(command.id)")
+            let undo = try await RawHTTP.send(port: port, "POST", "/actions/undo", headers: Self.form, body: "bottle=AQ-ANA-0001&command=\(command.id)")
             #expect(undo.headers["location"] == "/?done=undo-shared")
             #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
             #expect(try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending]).count == 1)
