@@ -176,8 +176,13 @@ class TestBed:
         check(process.returncode == 0, f"the daemon exited {process.returncode} on SIGTERM")
 
     async def sync_once(self, folder, *extra, timeout=240):
+        # Each run's own capture of what the bridge heard (docs/bluez.md 8.6 compares it with the
+        # simulator's).
+        os.makedirs(folder, exist_ok=True)
+        record = f"{folder}/sync-{len([f for f in os.listdir(folder) if f.endswith('.aqcap')])}.aqcap"
         status, out, err = await self.bridge(folder, "run", "--once", "--cooldown", "0", "--failure-pause", "1",
-                                             "--timeout", str(timeout - 20), *extra, timeout=timeout)
+                                             "--timeout", str(timeout - 20), "--record", record, *extra,
+                                             timeout=timeout)
         check(status == 0, f"run --once exited {status}: {err.strip()[-400:]}")
         return out
 
