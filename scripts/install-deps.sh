@@ -16,6 +16,9 @@
 # For the web dashboard's tests and benchmark (Tests/WebTests, the browser suites of Tests/EndToEndTests, Benchmarks/web.sh): chromium and
 # chromium-driver (a real headless browser driven over WebDriver), wrk (100 concurrent clients);
 # zlib1g-dev: zlib.h for compress-nio (the web server gzips its answers; the package depends on zlib1g).
+# For the real-BlueZ test bed (scripts/real-bluez, Tests/InstallTests/RealBlueZTests.swift): qemu-system-x86
+# and qemu-utils (the VM, emulated CPU), cpio (its root as an initramfs); debootstrap and python3-venv
+# (the host's pip that downloads Bumble's wheels for the guest) are listed above.
 set -euo pipefail
 packages=(
     pkg-config libsqlite3-dev
@@ -28,6 +31,7 @@ packages=(
     time
     dpkg-dev binutils init-system-helpers lintian debootstrap ca-certificates
     chromium chromium-driver wrk zlib1g-dev
+    qemu-system-x86 qemu-utils cpio
 )
 # `--list` prints the packages (for .ci/run), one line.
 if [ "${1:-}" = "--list" ]; then echo "${packages[*]}"; exit 0; fi

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Boots the test bed (image.sh's image, made first if it is not cached) under QEMU and runs the
+# scenarios of guest/scenarios.py inside, against the release bridge given: the real bluetoothd and
+# Linux Bluetooth stack, the bottles on an emulated LE link. docs/bluez.md 8 says what it shows.
+#
+#   scripts/real-bluez/run.sh --bridge BIN --results DIR [--time-limit S] [SCENARIO...]
+#
+# BIN is copied stripped into the boot's second archive (a 95 MB binary read over 9p took 16 s to
+# start under the emulated CPU; from RAM it starts at once). DIR is shared with the guest over 9p:
+# it receives results.json (one entry per scenario: what it checks, passed, why not, its figures),
+# guest.log, bluetoothd.log (bluetoothd -d), a btmon capture per scenario (NAME.btsnoop) and each scenario's bridge output. The
+# exit status is 0 when every scenario passed.
+#
+# QEMU runs under TCG (no KVM: the machines this runs on have no virtualisation extensions), with
+# two emulated CPUs on two host threads.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+bridge= results= limit=900 scenarios=()
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        --bridge) bridge=$2; shift 2 ;;
+        --results) results=$2; shift 2 ;;
+        --time-limit) limit=$2; shift 2 ;;
+        -*) echo "run.sh: unknown option $1 (see its header)" >&2; exit 2 ;;
+        *) scenarios+=("$1"); shift ;;
+    esac
+done
+[[ -n $bridge && -x $bridge ]] || { echo "run.sh: --bridge BIN (an executable) is needed" >&2; exit 2; }
+[[ -n $results ]] || { echo "run.sh: --results DIR is needed" >&2; exit 2; }
+
+image=$("$here/image.sh" | tail -1)
+mkdir -p "$results"
+results=$(cd "$results" && pwd)
+rm -f "$results/results.json" "$results/exit-status"
+printf '%s\n' "${scenarios[@]}" > "$results/scenarios"
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/root/aquavate"
+strip -o "$stage/root/aquavate/aquavate-bridge" "$bridge"
+install -m 0755 "$here/guest/init" "$stage/root/init"
+cp "$here"/guest/*.py "$stage/root/aquavate/"
+# The kernel unpacks the second archive over the first: /init and /aquavate come from it.
+(cd "$stage/root" && find . -print0 | cpio --null -o -H newc --quiet) > "$stage/boot.cpio"
+cat "$image/root.cpio" "$stage/boot.cpio" > "$stage/initrd.cpio"
+
+started=$SECONDS
+status=0
+timeout --kill-after=10 "$limit" qemu-system-x86_64 \
+    -accel tcg,thread=multi -cpu max -smp 2 -m 1024 \
+    -nodefaults -display none -monitor none -no-reboot \
+    -serial "file:$results/console.log" \
+    -kernel "$image/vmlinuz" -initrd "$stage/initrd.cpio" \
+    -append "console=ttyS0 panic=-1 quiet rdinit=/init" \
+    -virtfs "local,path=$results,mount_tag=results,security_model=none,id=results" \
+    || status=$?
+echo "run.sh: the VM ran $((SECONDS - started)) s" >&2
+if [[ $status -ne 0 ]]; then
+    echo "run.sh: QEMU exited $status (124: still running after $limit s); the guest's last lines:" >&2
+    tail -20 "$results/guest.log" "$results/console.log" >&2 2>/dev/null || true
+    exit 1
+fi
+[[ -f $results/exit-status ]] || { echo "run.sh: the scenarios never finished; see $results/guest.log" >&2; exit 1; }
+exit "$(cat "$results/exit-status")"
