@@ -211,6 +211,10 @@ import Timekeeping
             #expect(on.status == 303, "\(on.body)")
             #expect(try history.setting("bottle.\(Self.ana).reminders.daily_limit") == "true")
             #expect(try history.setting(Setting.dailyLimit.name) == nil, "the global key is not the one in effect for Ana")
+            // Home Assistant: the state the desk publishes follows Ana's switch; Bea's is unmoved.
+            let switched = try await Self.homeAssistantStates(history: history, configuration: try context.configuration())
+            #expect(switched[Self.ana]?["daily_limit"] as? Bool == true, "\(switched[Self.ana] ?? [:])")
+            #expect(switched[Self.bea]?["daily_limit"] as? Bool == Self.expected[Self.bea]?.dailyLimit, "\(switched[Self.bea] ?? [:])")
             let after = try await RawHTTP.send(port: port, "GET", "/")
             let anaAfter = try #require(PageReading.panel(of: Self.ana, in: after.body))
             #expect(Self.dailyLimitShown(anaAfter) == true, "the page shows what it switched")
