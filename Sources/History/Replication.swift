@@ -41,3 +41,32 @@ extension DrinkHistory {
         }
     }
 }
+
+extension DrinkHistory {
+    /// One drink as the household's anti-entropy digest counts it.
+    public struct DigestRow: Sendable, Equatable {
+        public var bottle: String
+        public var recordID: Int64
+        public var timestamp: Int64
+        public var deleted: Bool
+
+        public init(bottle: String, recordID: Int64, timestamp: Int64, deleted: Bool) {
+            self.bottle = bottle
+            self.recordID = recordID
+            self.timestamp = timestamp
+            self.deleted = deleted
+        }
+    }
+
+    /// The drinks synced by `origin` (nil: this bridge) whose time is at or after `from`
+    /// (seconds since 1970), deleted ones included: what the household's digests compare.
+    public func digestRows(origin: String?, from: Int64) throws -> [DigestRow] {
+        try read("reading the drinks of a digest") { db in
+            try Row.fetchAll(db, sql: """
+                SELECT bottle, record_id, timestamp, deleted FROM drink WHERE origin IS ? AND timestamp >= ?
+                """, arguments: [origin, from]).map {
+                DigestRow(bottle: $0["bottle"], recordID: $0["record_id"], timestamp: $0["timestamp"], deleted: $0["deleted"])
+            }
+        }
+    }
+}

@@ -191,7 +191,7 @@ public final class HouseholdClaims: Sendable {
                 Self.cap(&state.deliveredElsewhere[bottle, default: [:]], Self.maximumDeliveries) { $0.value.heardAt }
                 Self.cap(&state.deliveredElsewhere, Self.maximumBottles) { $0.value.values.map(\.heardAt).max() ?? Self.never }
                 state.withheld.removeAll { Self.topicID($0.bottle) == bottle && $0.id == delivered.id }
-            case .drink, .hello, .ping:
+            case .drink, .hello, .ping, .digest, .want:
                 break
             }
             return newSyncer

@@ -91,6 +91,17 @@ public actor HouseholdReplication: Service {
     /// This process, for `doctor`: two bridges answering with one `bridge.id` have two.
     private let instance = String(UInt64.random(in: 0...UInt64.max), radix: 36)
     private let clockSync: any ClockSyncSource
+    /// Anti-entropy (HouseholdDigest): when this connection began, and when this bridge last
+    /// published its digest on it (nil: not yet).
+    private var connectedAt: WallInstant?
+    private var lastDigest: WallInstant?
+    /// The first digest waits this long after a connection (the outbox and the hellos' answers
+    /// go first, so what is in flight is not taken for a difference); then one every `digestInterval`.
+    static let digestDelay: Duration = .seconds(60)
+    static let digestInterval: Duration = .seconds(240)
+    /// Days asked for again and answered, since start (tests, figures).
+    public private(set) var daysWanted = 0
+    public private(set) var daysAnswered = 0
 
     /// - Parameters:
     ///   - changed: a bottle's history changed through another bridge (the reminders re-read it).
@@ -191,6 +202,7 @@ public actor HouseholdReplication: Service {
         case .kick:
             publishOutbox()
             answerPendingHellos()
+            publishDigestWhenDue()
             saveDrops()
             saveReplay()
         case .connected(let sessionPresent):
@@ -209,12 +221,18 @@ public actor HouseholdReplication: Service {
                     logger.debug("MQTT household: \(error)")
                 }
             }
+            connectedAt = clock.now
+            lastDigest = nil
             let bottles = ((try? history.bottles()) ?? []).filter { $0.address != nil }.map { (key: $0.id, address: $0.address) }
             claims.connected(bottles: bottles, lostEverything: !sessionPresent)
             let fromTheStart = !publishedUpTo.secondsSince1970.isFinite
             allSentSinceConnect = publishOutbox() && fromTheStart
             saveState()
         case .received(.hello(let from, let epoch, let have, let stored)):
+            // A member (re)connected: compare with it soon, once what is in flight has arrived.
+            if !stored, let lastDigest, clock.now - lastDigest > Self.digestDelay {
+                self.lastDigest = clock.now - Self.digestInterval + Self.digestDelay
+            }
             if let epoch, answered[from] == epoch { return }
             if stored && allSentSinceConnect {
                 // Its bridge was subscribed before this connection: everything sent since reached it.
@@ -231,6 +249,10 @@ public actor HouseholdReplication: Service {
             answer(hello: from, epoch: epoch, has: have[bridgeID])
         case .received(.drink(let drink)):
             store(drink)
+        case .received(.digest(let from, let days)):
+            compare(digest: days, of: from)
+        case .received(.want(let from, let days)):
+            answer(want: days, from: from)
         case .received(.ping):
             try? link.pong(time: clock.now, instance: instance, synchronised: clockSync.read() == .synchronised)
         case .received(let other):
@@ -258,6 +280,59 @@ public actor HouseholdReplication: Service {
             }
         }
         saveState()
+    }
+
+    /// Publishes the digest of this bridge's own drinks when due: `digestDelay` after the
+    /// connection began, then every `digestInterval`.
+    private func publishDigestWhenDue() {
+        guard link.isConnected, let connectedAt else { return }
+        let now = clock.now
+        if let lastDigest {
+            guard now - lastDigest >= Self.digestInterval else { return }
+        } else {
+            guard now - connectedAt >= Self.digestDelay else { return }
+        }
+        do {
+            let rows = try history.digestRows(origin: nil, from: HouseholdDigest.windowStart(now: now.secondsSince1970))
+            try link.digest(HouseholdDigest.days(rows))
+            lastDigest = now
+        } catch {
+            logger.debug("MQTT household: could not publish the digest: \(error)")
+        }
+    }
+
+    /// A member's digest of its drinks against what this bridge holds of them: asks for the
+    /// days that differ.
+    private func compare(digest theirs: [Int64: String], of origin: String) {
+        let start = HouseholdDigest.windowStart(now: clock.now.secondsSince1970)
+        guard let rows = try? history.digestRows(origin: origin, from: start) else { return }
+        let days = HouseholdDigest.differing(theirs: theirs.filter { $0.key * HouseholdDigest.secondsPerDay >= start },
+                                             ours: HouseholdDigest.days(rows))
+        guard !days.isEmpty else { return }
+        logger.info("MQTT household: \(days.count) day(s) of \(origin)'s drinks differ from what this bridge holds; asking for them again")
+        do {
+            try link.want(days, of: origin)
+            daysWanted += days.count
+        } catch {
+            logger.debug("MQTT household: \(error)")
+        }
+    }
+
+    /// Publishes this bridge's drinks of the days a member asked for again.
+    private func answer(want days: [Int64], from member: String) {
+        let asked = Set(days)
+        guard let all = try? history.localDrinksChanged(since: Self.beforeEverything, limit: Int.max) else { return }
+        let batch = all.filter { asked.contains(HouseholdDigest.day(of: Int64($0.drink.drink.timestamp))) }
+        logger.info("MQTT household: \(member) asked for \(days.count) day(s) of this bridge's drinks again; publishing \(batch.count)")
+        for (drink, changedAt) in batch {
+            do {
+                try link.publish(HouseholdLink.Drink(drink.drink, origin: bridgeID, changedAt: changedAt))
+            } catch {
+                return
+            }
+            publishedDrinks += 1
+        }
+        daysAnswered += days.count
     }
 
     /// The hellos heard within their bridge's interval, answered once it has passed.

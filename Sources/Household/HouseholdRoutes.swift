@@ -10,12 +10,16 @@ import Timekeeping
 struct HouseholdTopic: Equatable {
     enum Kind: String, CaseIterable {
         case drink, hello, alive, claim, syncer, ping, pong, bottle, reminds, delivered
+        /// Anti-entropy (HouseholdDigest): a member's digest of its drinks, and a member asking
+        /// for some days of another's again. A member of the release before does not subscribe
+        /// to them: it neither hears nor answers them, and is compared with nobody.
+        case digest, want
 
         /// The levels after `household/`, this one included.
         var levels: Int {
             switch self {
             case .claim, .reminds: return 3
-            case .drink, .hello, .alive, .syncer, .ping, .pong, .bottle, .delivered: return 2
+            case .drink, .hello, .alive, .syncer, .ping, .pong, .bottle, .delivered, .digest, .want: return 2
             }
         }
 
@@ -78,6 +82,7 @@ enum HouseholdRoutes {
         .claim: claim, .syncer: syncer, .bottle: bottle, .reminds: reminds,
         .alive: fromAnother(alive), .ping: fromAnother(ping), .hello: fromAnother(hello),
         .delivered: fromAnother(delivered), .drink: fromAnother(drink), .pong: { _ in .ignore },
+        .digest: fromAnother(digest), .want: fromAnother(want),
     ]
 
     static func route(_ message: HouseholdInbound) -> HouseholdRouting {
@@ -137,6 +142,18 @@ enum HouseholdRoutes {
     static func delivered(_ sender: String, _ message: HouseholdInbound) -> HouseholdRouting {
         guard let delivered = HouseholdDeliveredMessage.read(message.body, by: sender) else { return .drop(.malformed) }
         return .deliver(.delivered(delivered))
+    }
+
+    static func digest(_ sender: String, _ message: HouseholdInbound) -> HouseholdRouting {
+        guard let days = HouseholdDigestMessage.read(message.body) else { return .drop(.malformed) }
+        return .deliver(.digest(from: sender, days: days))
+    }
+
+    static func want(_ sender: String, _ message: HouseholdInbound) -> HouseholdRouting {
+        guard let want = HouseholdWantMessage.read(message.body) else { return .drop(.malformed) }
+        // Only the origin answers: a want of another's drinks is nothing to this bridge.
+        guard want.of == message.own else { return .ignore }
+        return .deliver(.want(from: sender, days: want.days))
     }
 
     static func drink(_ sender: String, _ message: HouseholdInbound) -> HouseholdRouting {

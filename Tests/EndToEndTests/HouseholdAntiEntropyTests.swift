@@ -1,0 +1,74 @@
+// Anti-entropy, end to end with real mosquitto: a member that lacks a drink of another, and whose
+// hello cannot ask for it (its saved state says it has everything: the case a hello's "latest
+// change held" cannot see, such as a drink lost in the middle of others), still gets it, because
+// the members compare signed per-day digests after a (re)connection and on a schedule, and ask for
+// exactly the days that differ. The loss here is a stolen session: a client resumed the stopped
+// office's session and took the kitchen's queued drink.
+
+import BusTestSupport
+import Foundation
+import History
+@testable import Household
+import Locking
+import Logging
+@testable import MQTT
+import ProcessSupport
+import TestFixtures
+import Testing
+
+@Suite("the household's anti-entropy", .serialized)
+struct HouseholdAntiEntropyTests {
+    let attack = HouseholdAttackTests()
+
+    @Test("a drink taken from a member's session, which its hello does not ask for, reaches it through the digests within 5 minutes")
+    func lostDrinkFoundByDigest() async throws {
+        try await attack.withHousehold { kitchen, office, port, _ in
+            let url = "mqtt://127.0.0.1:\(port)"
+            office.process.send(SIGTERM)
+            _ = await office.process.waitForExit(timeout: .seconds(20))
+            let added = try await runTool("/usr/bin/gdbus", ["call", "--system", "-d", "org.bluez", "-o", "/",
+                                                             "-m", "org.aquavate.Simulator1.AddDrink", "250"],
+                                          environment: kitchen.bus.environment, timeout: .seconds(10))
+            #expect(added.status == 0, "\(added)")
+            // A client with the office's session takes the kitchen's drink queued for it.
+            let taken = Locked<[MosquittoClient.Message]>([])
+            let thief = try MosquittoClient(
+                options: .init(broker: MQTTBrokerURL(parsing: url), clientID: HouseholdMembership.sessionClientID(bridgeID: "office", key: HouseholdTestKey.key),
+                               reconnectDelay: 0.1...0.5, cleanSession: false),
+                handlers: .init(message: { _, message in taken.withLock { $0.append(message) } }),
+                logger: Logger(label: "thief") { _ in SwiftLogNoOpLogHandler() })
+            thief.start()
+            try await waitUntil(.seconds(60), "the thief to receive the kitchen's new drink") {
+                taken.withLock { $0.contains { $0.topic == "aquavate/household/drink/kitchen" } }
+            }
+            await thief.stop()
+            // The office's saved state says it holds the kitchen's drinks up to tomorrow: its
+            // hello asks for nothing (what a hello cannot see, a digest can).
+            let history = try DrinkHistory(path: office.db)
+            let saved = try #require(try history.engineState(named: "household-outbox"))
+            var state = try #require(try JSONSerialization.jsonObject(with: Data(saved.utf8)) as? [String: Any])
+            state["heard_up_to"] = ["kitchen": Date().timeIntervalSince1970 + 86_400]
+            try history.saveEngineState(named: "household-outbox", json: String(decoding: try JSONSerialization.data(withJSONObject: state), as: UTF8.self),
+                                        at: .init(secondsSince1970: Date().timeIntervalSince1970))
+            #expect(attack.drinks(office.db).count == 12)
+            let again = try office.bus.spawn(LiveCommandTests.bridge, [
+                "run", "--db", office.db, "--cooldown", "1", "--failure-pause", "1", "--set", "mqtt.url=\(url)",
+                "--set", "bridge.id=office", "--set", "desktop.enabled=false",
+            ] + HouseholdTestKey.option, logName: "office-again")
+            defer { again.killNow() }
+            let started = ContinuousClock.now
+            try await waitUntil(.seconds(300), "the office to hold the kitchen's new drink (\(attack.drinks(office.db).count))") {
+                attack.drinks(office.db).count == 13
+            }
+            let took = ContinuousClock.now - started
+            #expect(took < .seconds(300))
+            let log = office.bus.log("office-again")
+            #expect(log.contains("day(s) of kitchen's drinks differ"), "\(log.suffix(2000))")
+            let kitchenLog = kitchen.bus.log("kitchen")
+            // Exactly the day that differs: today's, not the history.
+            #expect(kitchenLog.contains("office asked for 1 day(s) of this bridge's drinks again"), "\(kitchenLog.suffix(2000))")
+            #expect(attack.drinks(office.db).mapValues(\.deleted) == attack.drinks(kitchen.db).mapValues(\.deleted))
+            print("anti-entropy: the office held the lost drink \(took) after its restart")
+        }
+    }
+}
