@@ -81,7 +81,7 @@ public enum Setting {
         "mqtt.discovery", default: true, "publish Home Assistant discovery")
     public static let mqttDiscoveryFormat: TypedKey<String> = .text(
         "mqtt.discovery_format", kind: .choice(["device", "entity"]), default: "device",
-        "device: one config per device (Home Assistant 2024.11+); entity: one per entity (every version, also older ones)")
+        "device: one config per device (Home Assistant 2024.11+); entity: one per entity (Home Assistant 2023.12+)")
     public static let mqttBottleID: TypedKey<String?> = .text(
         "mqtt.bottle_id", "id in topics (default: the bottle's address without colons)")
     public static let mqttCAFile: TypedKey<String?> = .text(
