@@ -21,7 +21,7 @@
 //   warning per entity) and ignored from 2026.4, and `default_entity_id`, which replaced it, is
 //   dropped unread before 2025.10. Either would give different ids on different releases; without
 //   them every release makes the id from the device's and the entity's names
-//   (`sensor.aquavate_a3f4_water_today`), the same in both forms.
+//   (`sensor.aquavate_a3f2_water_today`), the same in both forms.
 //
 // The messages are Codable (HomeAssistantDiscoveryMessages.swift): an option left nil is left out.
 
