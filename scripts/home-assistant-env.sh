@@ -30,11 +30,11 @@ runtime="${runtime:-host}"
 cache="${AQUAVATE_HA_CACHE:-$HOME/.cache/aquavate-home-assistant}"
 venv="$cache/$version"
 integrations="mqtt recorder frontend http api websocket_api onboarding auth config person logger history"
-# From 2026 on, Home Assistant sets up conversation, text-to-speech and infrared whatever is
+# From 2026 on, Home Assistant sets up conversation, the voice pipeline and infrared whatever is
 # configured, and the frontend's service descriptions import them (the entity features their
 # services.yaml name): without their packages its websocket get_services fails and the frontend
 # never ends "Loading".
-[ "${version%%.*}" -ge 2026 ] && integrations="$integrations conversation ffmpeg tts infrared radio_frequency"
+[ "${version%%.*}" -ge 2026 ] && integrations="$integrations conversation ffmpeg tts assist_pipeline infrared radio_frequency"
 # The frontend's service descriptions import camera (and so stream) whatever is configured:
 # without these its "Loading data" never ends (websocket get_services fails).
 extra="numpy PyTurboJPEG"
@@ -47,8 +47,9 @@ marker="$venv/.aquavate-complete"
 want="$version $integrations $extra $late_pins"
 
 root="$cache/forky-root"
-# python3-dev and gcc: sdists without a 3.14 wheel; libturbojpeg0 for PyTurboJPEG (above).
-root_packages="python3,python3-venv,python3-dev,gcc,libc6-dev,ca-certificates,tzdata,libturbojpeg0"
+# python3-dev, gcc and g++: sdists without a 3.14 wheel (pymicro-vad and pyspeex-noise are C++);
+# libturbojpeg0 for PyTurboJPEG (above).
+root_packages="python3,python3-venv,python3-dev,gcc,g++,libc6-dev,ca-certificates,tzdata,libturbojpeg0"
 root_want="forky $root_packages"
 # Where the venv is inside the root.
 inside="/opt/aquavate-home-assistant/$version"
