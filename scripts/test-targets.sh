@@ -14,6 +14,16 @@ targets=(LockingTests TimekeepingTests ArchitectureTests ProcessSupportTests Aqu
          EndToEndTests/- EndToEndTests/Household EndToEndTests/HomeAssistantTests EndToEndTests/Browser
          DBusTests SinksTests BottleSimulatorTests BlueZTests BottleSessionTests InstallTests/- InstallTests/RealBlueZ WebTests)
 
+# How long an entry may run (seconds) before it counts as hung: the real Home Assistants run one
+# after another, a new install each (every release and form of scripts/home-assistant-versions, the
+# long checks of the newest), so that entry has longer.
+target_time_limit() {
+    case $1 in
+        EndToEndTests/HomeAssistantTests) echo 1800 ;;
+        *) echo 600 ;;
+    esac
+}
+
 # The `swift test` options that select an entry's tests.
 target_selection() {
     local entry=$1 target=${1%%/*} group=${1#*/} other

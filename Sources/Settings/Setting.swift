@@ -81,7 +81,7 @@ public enum Setting {
         "mqtt.discovery", default: true, "publish Home Assistant discovery")
     public static let mqttDiscoveryFormat: TypedKey<String> = .text(
         "mqtt.discovery_format", kind: .choice(["device", "entity"]), default: "device",
-        "device: one config per device (Home Assistant 2024.11+); entity: one per entity (every version, also older ones)")
+        "device: one config per device (Home Assistant 2024.11+); entity: one per entity (Home Assistant 2023.12+)")
     public static let mqttCommands = TypedKey<MQTTCommandScope>(
         SettingKey("mqtt.commands", .choice(MQTTCommandScope.allCases.map(\.rawValue)), default: MQTTCommandScope.controls.rawValue,
                    "which commands from the broker's command topic the bridge obeys: none; controls (Home Assistant's goal, switches and buttons); all (also any setting of the person, any record id, manual intakes, notification buttons)"),

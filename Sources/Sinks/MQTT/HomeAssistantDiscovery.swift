@@ -17,6 +17,11 @@
 // * The device's identifier is the bottle's Device Information serial (its address until the
 //   serial is read), its `sw_version` the firmware, its `model` the Device Information model;
 //   it is `via_device` the bridge, itself a device with the bridge's version.
+// * No entity names its own entity id: `object_id` is deprecated from Home Assistant 2025.10 (a
+//   warning per entity) and ignored from 2026.4, and `default_entity_id`, which replaced it, is
+//   dropped unread before 2025.10. Either would give different ids on different releases; without
+//   them every release makes the id from the device's and the entity's names
+//   (`sensor.aquavate_a3f2_water_today`), the same in both forms.
 //
 // The messages are Codable (HomeAssistantDiscoveryMessages.swift): an option left nil is left out.
 
@@ -38,7 +43,9 @@ enum HomeAssistantDiscovery {
 
     /// Per-entity discovery (Home Assistant before 2024.11, which ignores `homeassistant/device/…`):
     /// the same entities, one retained config each at `<prefix>/<platform>/aquavate_<id>/<key>/config`,
-    /// each carrying the device, the origin and the shared options itself.
+    /// each carrying the device, the origin and the shared options itself. The device here has
+    /// only the keys Home Assistant 2023.12 knows: it refuses the whole entity for a device
+    /// `serial_number` (which came in 2024.2), so the serial stays in the identifier alone.
     static func entityPayloads(for configuration: MQTTSinkConfiguration, otherBridges: [String] = []) -> [(topic: String, payload: Entity)] {
         let shared = shared(for: configuration, otherBridges: otherBridges)
         return components(for: configuration).map { component in
@@ -52,6 +59,7 @@ enum HomeAssistantDiscovery {
             entity.availability = entity.availability ?? shared.availability
             entity.availabilityMode = entity.availabilityMode ?? shared.availabilityMode
             entity.device = device(configuration)
+            entity.device?.serialNumber = nil
             entity.origin = origin(configuration)
             return (configuration.topics.entityDiscovery(platform: platform.rawValue, key: component.key), entity)
         }
@@ -86,14 +94,15 @@ enum HomeAssistantDiscovery {
                         serialNumber: configuration.bottleSerial, configurationURL: configuration.dashboardURL)
     }
 
-    /// One entity: its key in `cmps` (also the end of its `unique_id` and `object_id`) and options.
+    /// One entity: its key in `cmps` (also the end of its `unique_id`) and options.
     struct Component {
         var key: String
         var entity: Entity
     }
 
-    /// The bottle's entities. `object_id` (the entity id Home Assistant derives) is
-    /// `aquavate_<id>_<key>`: short, and stable whatever the entity's or the bottle's name.
+    /// The bottle's entities. Home Assistant makes each entity id from the device's name and the
+    /// entity's `name` when it first sees the entity (and keeps it after a rename): a name changed
+    /// here changes the id of every new install, and docs/home-assistant.md lists them.
     static func components(for configuration: MQTTSinkConfiguration) -> [Component] {
         let topics = configuration.topics
         let prefix = "aquavate_\(topics.bottleID)"
@@ -103,7 +112,6 @@ enum HomeAssistantDiscovery {
             entity.platform = platform
             entity.name = name
             entity.uniqueID = "\(prefix)_\(key)"
-            entity.objectID = "\(prefix)_\(key)"
             return Component(key: key, entity: entity)
         }
         func value(_ field: String) -> String { "{{ value_json.\(field) }}" }
@@ -216,7 +224,7 @@ enum HomeAssistantDiscovery {
 
     private static func bridgeOnline(_ configuration: MQTTSinkConfiguration) -> Entity {
         let identifier = bridgeIdentifier(configuration)
-        return Entity(platform: .binarySensor, name: "Online", uniqueID: "\(identifier)_online", objectID: "\(identifier)_online",
+        return Entity(platform: .binarySensor, name: "Online", uniqueID: "\(identifier)_online",
                       stateTopic: configuration.topics.availability, deviceClass: .connectivity, entityCategory: .diagnostic,
                       payloadOn: "online", payloadOff: "offline")
     }

@@ -35,7 +35,6 @@ struct DiscoveryEntity: WireMessage, Decodable, Equatable {
     var platform: Platform?
     var name: String?
     var uniqueID: String?
-    var objectID: String?
     var stateTopic: String?
     var qos: Int?
     var deviceClass: DeviceClass?
@@ -67,7 +66,7 @@ struct DiscoveryEntity: WireMessage, Decodable, Equatable {
     var origin: DiscoveryOrigin?
 
     enum CodingKeys: String, CodingKey {
-        case platform = "p", name, uniqueID = "unique_id", objectID = "object_id", stateTopic = "state_topic", qos,
+        case platform = "p", name, uniqueID = "unique_id", stateTopic = "state_topic", qos,
              deviceClass = "device_class", unit = "unit_of_measurement", stateClass = "state_class", options,
              valueTemplate = "value_template", lastResetValueTemplate = "last_reset_value_template", icon,
              entityCategory = "entity_category", jsonAttributesTopic = "json_attributes_topic",

@@ -10,8 +10,8 @@ public struct MQTTSinkConfiguration: Sendable, Equatable {
     public enum DiscoveryFormat: String, Sendable, Equatable, CaseIterable {
         /// One retained config per device (`homeassistant/device/…`): Home Assistant 2024.11 and later.
         case device
-        /// One retained config per entity (`homeassistant/<platform>/…`): every version, also
-        /// those before 2024.11, which ignore the device form.
+        /// One retained config per entity (`homeassistant/<platform>/…`): Home Assistant 2023.12
+        /// and later, also those before 2024.11, which ignore the device form.
         case entity
     }
 

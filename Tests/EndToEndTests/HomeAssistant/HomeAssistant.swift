@@ -33,10 +33,28 @@ final class HomeAssistant: @unchecked Sendable {
     var clientID: String { base + "/" }
     var token: String? { lock.withLock { accessToken } }
 
-    /// The ends of the supported range (docs/home-assistant.md, "Which Home Assistant"): the
-    /// newest pinned, and the oldest, from before device-based discovery (2024.11).
-    static let newest = "2025.1.4"
-    static let oldest = "2024.10.4"
+    /// One release of the suite (scripts/home-assistant-versions): its role, its version, and the
+    /// discovery forms (`mqtt.discovery_format`) it is tested with.
+    struct Release: Sendable {
+        var role: String
+        var version: String
+        var forms: [String]
+    }
+
+    /// The releases of scripts/home-assistant-versions (docs/home-assistant.md, "Which Home
+    /// Assistant"): the oldest each form supports, one of the deprecation window, the newest.
+    static let releases: [Release] = {
+        let file = repository.appendingPathComponent("scripts/home-assistant-versions")
+        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            guard fields.count == 4, !fields[0].hasPrefix("#") else { return nil }
+            return Release(role: fields[0], version: fields[1], forms: fields[3].split(separator: ",").map(String.init))
+        }
+    }()
+
+    /// The newest release pinned (an empty version, which no environment has, if the file says none).
+    static var newest: String { releases.first { $0.role == "newest" }?.version ?? "" }
 
     /// The virtual environment's python (made the first time: minutes; cached after).
     static func environment(version: String = newest) async throws -> String {
@@ -181,10 +199,41 @@ final class HomeAssistant: @unchecked Sendable {
         guard let step = flow as? [String: Any], let id = step["flow_id"] as? String else {
             throw HomeAssistantFailure(description: "no MQTT flow: \(String(describing: flow))")
         }
-        let done = try await request("POST", "/api/config/config_entries/flow/\(id)", body: ["broker": "127.0.0.1", "port": brokerPort] as [String: Any])
+        // The form as the frontend fills it before the person types (from 2026 it has a required
+        // section of other settings), then the broker's address.
+        var form = Self.initialData(step["data_schema"] as? [[String: Any]] ?? [])
+        form["broker"] = "127.0.0.1"
+        form["port"] = brokerPort
+        let done = try await request("POST", "/api/config/config_entries/flow/\(id)", body: form)
         guard (done as? [String: Any])?["type"] as? String == "create_entry" else {
             throw HomeAssistantFailure(description: "the MQTT flow did not create an entry: \(String(describing: done))")
         }
+    }
+
+    /// A form's data as Home Assistant's frontend starts it (computeInitialHaFormData): each
+    /// field's default, else, for a required one, false, the first option or an empty text; a
+    /// section's fields inside it.
+    static func initialData(_ schema: [[String: Any]]) -> [String: Any] {
+        var data: [String: Any] = [:]
+        for field in schema {
+            guard let name = field["name"] as? String else { continue }
+            if field["type"] as? String == "expandable" {
+                data[name] = initialData(field["schema"] as? [[String: Any]] ?? [])
+            } else if let value = field["default"] {
+                data[name] = value
+            } else if field["required"] as? Bool == true, let selector = field["selector"] as? [String: Any] {
+                if selector["boolean"] != nil {
+                    data[name] = false
+                } else if let options = (selector["select"] as? [String: Any])?["options"] as? [Any], let first = options.first {
+                    data[name] = (first as? [String: Any])?["value"] ?? first
+                } else if selector["text"] != nil {
+                    data[name] = ""
+                }
+            } else if field["required"] as? Bool == true, field["type"] as? String == "boolean" {
+                data[name] = false
+            }
+        }
+        return data
     }
 
     // MARK: The API
