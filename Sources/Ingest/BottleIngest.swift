@@ -194,7 +194,7 @@ public final class BottleIngest: BottleObserver, Sendable {
         let stored = try history.storeChunk(records, bottle: bottle, at: storedAt,
                                             bounds: RecordBounds(now: storedAt.secondsSince1970), timeShift: timeShift())
         if stored.idsRestarted {
-            logger.notice("\(bottle): record ids restarted at #\(records[0].recordID) (the bottle's history was cleared)")
+            logger.notice("\(name ?? bottle): record ids restarted at #\(records[0].recordID) (the bottle's history was cleared)")
         }
         let new = stored.results.count { $0.isNew }
         let quarantined = stored.results.count { $0.outcome.isQuarantined }
@@ -219,13 +219,13 @@ public final class BottleIngest: BottleObserver, Sendable {
             case .quarantined(let problems, let isNew):
                 let reason = RecordBounds.reason(problems, of: record)
                 if isNew {
-                    logger.warning("\(bottle): record #\(record.recordID) cannot be a drink (\(problems.map(\.rawValue).joined(separator: ", "))); quarantined, the rest of its chunk is stored; `aquavate-bridge history --quarantined` lists it")
+                    logger.warning("\(name ?? bottle): record #\(record.recordID) cannot be a drink (\(problems.map(\.rawValue).joined(separator: ", "))); quarantined, the rest of its chunk is stored; `aquavate-bridge history --quarantined` lists it")
                 }
                 emit(.quarantined(.init(bottle: bottle, recordID: record.recordID, time: state.withLock { $0.lastStoredAt },
                                         reason: reason, problems: problems, raw: record.encoded(), isNew: isNew)))
                 continue
             case .strayTombstone:
-                logger.info("\(bottle): a deleted record #\(record.recordID) that names no drink (erased flash, docs/protocol-vectors.md TV11); nothing to delete")
+                logger.info("\(name ?? bottle): a deleted record #\(record.recordID) that names no drink (erased flash, docs/protocol-vectors.md TV11); nothing to delete")
                 continue
             default:
                 break
