@@ -17,7 +17,7 @@ extension BottleSession {
         guard (try await optional("subscribe to activity-stats", { try await link.startNotifications(.activityStats) })) != nil else { return }
         guard let summaryBytes = try await request(.getActivitySummary),
               let summary = try? ActivitySummary(decoding: summaryBytes) else {
-            logger.notice("\(bottleID): no activity summary; activity not fetched")
+            logger.notice("\(bottleName): no activity summary; activity not fetched")
             return
         }
         var motion: [MotionEvent] = []

@@ -20,6 +20,9 @@ public final class BottleSession {
     /// The history's key for this bottle: its serial once Device Information was read, else the
     /// key it was opened with (its address, upper case, as replay of a recording).
     public private(set) var bottleID: String
+    /// How the log names the bottle: its advertised name (else its key), one name for the whole
+    /// session although the key changes from address to serial.
+    var bottleName: String { link.name.flatMap { $0.isEmpty ? nil : $0 } ?? bottleID }
     /// Where everything the bottle says goes: in the bridge the ingest, the same one replay feeds.
     let observer: any BottleObserver
     let clock: any WallClock
@@ -67,7 +70,7 @@ public final class BottleSession {
         self.timing = timing
         self.recorder = recorder
         self.logger = logger
-        self.report = SessionReport(bottleID: bottleID ?? link.address.uppercased())
+        self.report = SessionReport(bottleID: bottleID ?? link.address.uppercased(), bottleName: link.name.flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// Runs the whole session and disconnects (`holdFor`: stay connected that long after the
@@ -121,11 +124,11 @@ public final class BottleSession {
         let bottleTime = state.flatMap { try? CurrentState(decoding: $0) }.map { WallInstant(secondsSince1970: Double($0.timestamp)) }
         if let stamp = state.flatMap({ try? CurrentState(decoding: $0) })?.timestamp,
            let offset = BottleClockOffset(bottleTime: stamp, bridgeTime: clock.now.secondsSince1970) {
-            if let problem = offset.problem { logger.warning("\(bottleID): \(problem)") }
+            if let problem = offset.problem { logger.warning("\(bottleName): \(problem)") }
             observer.heard(offset, at: clock.now)
         }
         if let reason = setTime.reasonToWithhold(now: clock.now, bottleTime: bottleTime) {
-            logger.warning("\(bottleID): SET_TIME withheld: \(reason)")
+            logger.warning("\(bottleName): SET_TIME withheld: \(reason)")
         } else {
             try await write(.command, Command.setTime(UInt32(clamping: Int64(clock.now.secondsSince1970.rounded(.down)))).encoded())
         }
@@ -135,7 +138,7 @@ public final class BottleSession {
             if config.plausibleGoalML != nil {
                 observer.heard(config, at: clock.now)
             } else {
-                logger.warning("\(bottleID): the bottle's goal of \(config.dailyGoalML) ml is outside \(BottleGoal.rangeText); ignored")
+                logger.warning("\(bottleName): the bottle's goal of \(config.dailyGoalML) ml is outside \(BottleGoal.rangeText); ignored")
             }
         }
         if link.offers(.deviceSettings), let value = try await optional("read device-settings", { try await read(.deviceSettings) }),
@@ -190,7 +193,7 @@ public final class BottleSession {
             // 7.2.7: START again while records remain; every complete round marked some synced
             // (the count drops), so this cannot loop; new drinks made meanwhile come along.
             guard after > 0 else { return }
-            logger.info("\(bottleID): \(after) record(s) still unsynced after a complete sync (was \(unsynced)); starting again")
+            logger.info("\(bottleName): \(after) record(s) still unsynced after a complete sync (was \(unsynced)); starting again")
             unsynced = after
         }
     }
@@ -237,7 +240,7 @@ public final class BottleSession {
                         report.outcome = .failed("the bottle stopped sending after chunk \(progress.expectedIndex) of \(progress.totalChunks ?? 0)")
                         return end()
                     }
-                    logger.info("\(bottleID): no chunk within \(timeout) after START (count \(start.count)): an empty sync")
+                    logger.info("\(bottleName): no chunk within \(timeout) after START (count \(start.count)): an empty sync")
                     return end()
                 }
                 guard case .value(.drinkData, let bytes) = event else { continue }
@@ -249,11 +252,11 @@ public final class BottleSession {
                     // B1 / 4.4 rule 3: a truncated notification; the read (a long read) returns
                     // the whole chunk. Its echo comes back as a notification: SyncProgress calls
                     // it a duplicate.
-                    logger.notice("\(bottleID): chunk \(progress.expectedIndex) rejected (\(error)); reading it back")
+                    logger.notice("\(bottleName): chunk \(progress.expectedIndex) rejected (\(error)); reading it back")
                     let readBack = try await read(.drinkData)
                     let verdict = progress.receive(readBack, viaRead: true)
                     if case .implausible(let problem) = verdict {
-                        logger.error("\(bottleID): \(problem); refused and not acknowledged")
+                        logger.error("\(bottleName): \(problem); refused and not acknowledged")
                         report.outcome = .failed("the bottle sent a chunk that cannot belong to this sync (\(problem)); nothing of it was stored")
                         return end()
                     }
@@ -268,7 +271,7 @@ public final class BottleSession {
                     // bottle keeps the records (marked only at the last ACK), and nothing of the
                     // chunk is stored. (A record that cannot be a drink does not come here: the
                     // store quarantines it and the chunk is acknowledged.)
-                    logger.error("\(bottleID): \(problem); refused and not acknowledged (a firmware fault, or a device that is not the bottle)")
+                    logger.error("\(bottleName): \(problem); refused and not acknowledged (a firmware fault, or a device that is not the bottle)")
                     report.outcome = .failed("the bottle sent a chunk that cannot belong to this sync (\(problem)); nothing of it was stored")
                     return end()
                 case .duplicate, .placeholder, .staleRead, .afterCompletion:
@@ -286,7 +289,7 @@ public final class BottleSession {
     /// the bottle keeps the records unsynced and sends them again next time.
     private func commitThenAck(_ chunk: DrinkDataChunk, skipped: Int, progress: inout SyncProgress) async throws {
         if skipped > 0 {
-            logger.warning("\(bottleID): \(skipped) chunk(s) never arrived; their records come again in the next sync")
+            logger.warning("\(bottleName): \(skipped) chunk(s) never arrived; their records come again in the next sync")
         }
         let results: [StoreResult]
         do {
@@ -302,7 +305,7 @@ public final class BottleSession {
         if progress.acknowledged() == .surplus {
             // Cannot happen: an ACK is written only for an accepted chunk. Kept loud because a
             // surplus ACK makes the bottle run ahead (B3).
-            logger.error("\(bottleID): an ACK with no chunk waiting for it")
+            logger.error("\(bottleName): an ACK with no chunk waiting for it")
         }
     }
 
@@ -376,7 +379,7 @@ public final class BottleSession {
 
     private func heardState(_ bytes: [UInt8]) {
         guard let state = try? CurrentState(decoding: bytes) else {
-            logger.warning("\(bottleID): a \(bytes.count)-byte Current State is not valid (expected 14); ignored")
+            logger.warning("\(bottleName): a \(bytes.count)-byte Current State is not valid (expected 14); ignored")
             return
         }
         observer.heard(state, at: clock.now)
@@ -415,7 +418,7 @@ public final class BottleSession {
         do {
             return try await perform(what, operation)
         } catch let failure as SessionFailure where !failure.linkLost {
-            logger.notice("\(bottleID): \(failure)")
+            logger.notice("\(bottleName): \(failure)")
             return nil
         }
     }

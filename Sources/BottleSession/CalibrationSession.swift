@@ -69,6 +69,8 @@ public enum CalibrationOutcome: Sendable, Equatable {
 
 public final class CalibrationSession: Sendable {
     public let link: any BottleLink
+    /// How the log names the bottle: its advertised name, else its address.
+    private var bottleName: String { link.name.flatMap { $0.isEmpty ? nil : $0 } ?? link.address }
     private let clock: any WallClock
     private let timing: CalibrationTiming
     private let logger: Logger
@@ -102,7 +104,7 @@ public final class CalibrationSession: Sendable {
             outcome = .failed("\(error)")
         }
         await link.disconnect()
-        logger.info("calibration of \(link.address): \(outcome)")
+        logger.info("calibration of \(bottleName): \(outcome)")
         return outcome
     }
 
@@ -152,7 +154,7 @@ public final class CalibrationSession: Sendable {
                 do {
                     state = try CalibrationState(decoding: bytes)
                 } catch {
-                    logger.warning("\(link.address): a \(bytes.count)-byte Calibration State is not valid (expected 12); ignored")
+                    logger.warning("\(bottleName): a \(bytes.count)-byte Calibration State is not valid (expected 12); ignored")
                     continue
                 }
             default:
@@ -190,7 +192,7 @@ public final class CalibrationSession: Sendable {
         do {
             try await link.write(.command, Command.cancelCalibration.encoded())
         } catch {
-            logger.notice("\(link.address): CANCEL_CALIBRATION could not be written: \(error)")
+            logger.notice("\(bottleName): CANCEL_CALIBRATION could not be written: \(error)")
             return nil
         }
         let deadline = clock.now + timing.cancelConfirmation

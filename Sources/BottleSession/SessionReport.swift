@@ -54,8 +54,13 @@ public struct SessionReport: Sendable, Equatable {
     /// bottle will advertise again, and `run --once` waits for it while its time lasts.
     public var linkLost = false
 
-    public init(bottleID: String) {
+    /// How every line names the bottle: its advertised name, the same before and after its
+    /// serial is read (the key, address then serial, would read as two bottles).
+    public var bottleName: String
+
+    public init(bottleID: String, bottleName: String? = nil) {
         self.bottleID = bottleID
+        self.bottleName = bottleName ?? bottleID
     }
 
     public var records: Int { rounds.reduce(0) { $0 + $1.records } }
@@ -66,12 +71,12 @@ public struct SessionReport: Sendable, Equatable {
     public var summary: String {
         let counts = "\(records) record(s) in \(chunks) chunk(s), \(newRecords) new"
         switch outcome {
-        case .synced: return "synced \(bottleID): \(counts)"
-        case .nothingToSync: return "\(bottleID) had nothing to sync"
+        case .synced: return "synced \(bottleName): \(counts)"
+        case .nothingToSync: return "\(bottleName) had nothing to sync"
         case .wedged(let unsynced):
-            return "\(bottleID) reports \(unsynced) unsynced record(s) it never sends (deleted before syncing, docs/protocol.md B2); nothing to sync"
+            return "\(bottleName) reports \(unsynced) unsynced record(s) it never sends (deleted before syncing, docs/protocol.md B2); nothing to sync"
                 + (rounds.isEmpty ? "" : " after \(counts)")
-        case .failed(let reason): return "sync with \(bottleID) failed: \(reason)" + (rounds.isEmpty ? "" : " (\(counts) stored)")
+        case .failed(let reason): return "sync with \(bottleName) failed: \(reason)" + (rounds.isEmpty ? "" : " (\(counts) stored)")
         }
     }
 }

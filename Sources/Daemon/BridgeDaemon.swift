@@ -259,7 +259,7 @@ public final class BridgeDaemon: Service, Sendable {
             enter($0)
         }
         bottleSeen.withLock { $0 = true }
-        if !sighting.wasConnected { logger.info("\(sighting.name) (\(sighting.address)) is advertising; connecting") }
+        if !sighting.wasConnected { logger.info("\(sighting.name) is advertising at \(sighting.address); connecting") }
 
         // In a household, one bridge connects at a time: the claim (the strongest RSSI wins,
         // bounded by its settle time) comes before the connection.
@@ -304,7 +304,7 @@ public final class BridgeDaemon: Service, Sendable {
         let memory = memories.withLock { $0[link.address.uppercased(), default: SyncMemory()] }
         memories.withLock { $0[link.address.uppercased()] = memory }
         // The one ingest path (replay feeds the same component): everything the session hears goes to it.
-        let ingest = LiveIngest(history: history, desk: desk, bottleID: bottleID, syncs: syncs, heartbeat: heartbeat, logger: logger)
+        let ingest = LiveIngest(history: history, desk: desk, bottleID: bottleID, name: sighting.name, syncs: syncs, heartbeat: heartbeat, logger: logger)
         let session = BottleSession(
             link: link, observer: ingest, clock: clock,
             memory: memory, timing: options.sessionTiming, recorder: recorder, setTime: setTime,

@@ -9,7 +9,7 @@
 // An abstract name has no permissions: any local user can bind it first. So the holder is believed
 // only when it is someone who may run the bridge against BlueZ: this user, root, the service's
 // user `aquavate`, or a member of the group `bluetooth` (the D-Bus policy's, dbus/aquavate-bridge.conf).
-// A name held by anyone else is a squatter (issue 29: one `socat ABSTRACT-LISTEN` stopped the
+// A name held by anyone else is a squatter (one `socat ABSTRACT-LISTEN` could stop the
 // service): the daemon says so in one line and goes on without the claim.
 
 import Foundation

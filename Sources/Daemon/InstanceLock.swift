@@ -46,7 +46,7 @@ public final class InstanceLock: Sendable {
         // No O_TRUNC: the holder's PID must stay readable until the lock is ours. O_NOFOLLOW: a
         // symlink planted at the path does not make the daemon write elsewhere. 0600: flock(2)
         // needs only a descriptor, even a read-only one, so a file others could open is a lock
-        // any local user could take first (issue 29); the bridge's own user reads the PID.
+        // any local user could take first; the bridge's own user reads the PID.
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw InstanceLockFailed(path: path, reason: String(cString: strerror(errno)))

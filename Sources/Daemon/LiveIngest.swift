@@ -23,7 +23,7 @@ final class LiveIngest: BottleObserver {
     private let inputs: AsyncStream<ReminderInput>.Continuation
     private let consumer: Task<Void, Never>
 
-    init(history: DrinkHistory, desk: ReminderDesk, bottleID: String, syncs: SyncTally? = nil,
+    init(history: DrinkHistory, desk: ReminderDesk, bottleID: String, name: String? = nil, syncs: SyncTally? = nil,
          heartbeat: Heartbeat = .unobserved, logger: Logger) {
         self.desk = desk
         self.syncs = syncs
@@ -39,7 +39,7 @@ final class LiveIngest: BottleObserver {
             }
         }
         let timeZone = desk.timeZone
-        ingest = BottleIngest(history: history, bottleID: bottleID, logger: logger,
+        ingest = BottleIngest(history: history, bottleID: bottleID, name: name, logger: logger,
                               emit: { event in
                                   Self.log(event, timeZone: timeZone, logger: logger)
                                   if case .command(let command) = event { desk.publish(command) }

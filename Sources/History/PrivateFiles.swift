@@ -1,6 +1,6 @@
 // The history holds the person's drinks and the secrets stored with `config set` (`web.token`,
 // `push.token`), so it is created for its owner alone: the database 0600 and any folder made for
-// it 0700, whatever the umask (issue 29: `config set web.token` run by hand wrote a 0644 database
+// it 0700, whatever the umask (`config set web.token` run by hand used to write a 0644 database
 // in a 0755 folder, readable by every local user). SQLite gives the `-wal` and `-shm` files the
 // database's own mode when it creates them, so they follow. Existing files and folders are left as
 // they are: `doctor` says when they are open to others, and how to close them.

@@ -48,7 +48,7 @@ extension BottleIngest: BottleCommandQueue {
         do {
             // A command that must not be applied twice counts its attempt here, before the write.
             let claimed = try history.claimCommand(id: command.id, attempted: !command.action.isIdempotent, at: time)
-            if !claimed { logger.info("\(bottleID): \(command.action.summary) is no longer pending (undone); not sent") }
+            if !claimed { logger.info("\(bottleName): \(command.action.summary) is no longer pending (undone); not sent") }
             return claimed
         } catch {
             logger.warning("could not mark command #\(command.id) as being sent: \(error); not sent this time")
@@ -60,21 +60,21 @@ extension BottleIngest: BottleCommandQueue {
         let attempted = command.action.isIdempotent
         switch verdict {
         case .applied(let message):
-            logger.info("\(bottleID): \(command.action.summary) applied: \(message)")
+            logger.info("\(bottleName): \(command.action.summary) applied: \(message)")
             update(command.id, .applied, message, attempted: attempted, at: time)
         case .failed(let message):
-            logger.warning("\(bottleID): \(command.action.summary) failed: \(message)")
+            logger.warning("\(bottleName): \(command.action.summary) failed: \(message)")
             update(command.id, .failed, message, attempted: attempted, at: time)
         case .interrupted(let message):
-            logger.notice("\(bottleID): \(command.action.summary) interrupted: \(message)")
+            logger.notice("\(bottleName): \(command.action.summary) interrupted: \(message)")
             update(command.id, .pending, message, attempted: false, at: time)
         case .unconfirmed(let message):
             let attempts = ((try? history.commands(bottle: bottleID))?.first { $0.id == command.id }?.attempts ?? 0) + 1
             if attempts >= Self.commandAttempts {
-                logger.warning("\(bottleID): \(command.action.summary) failed after \(attempts) attempts: \(message)")
+                logger.warning("\(bottleName): \(command.action.summary) failed after \(attempts) attempts: \(message)")
                 update(command.id, .failed, "gave up after \(attempts) attempts: \(message)", attempted: true, at: time)
             } else {
-                logger.notice("\(bottleID): \(command.action.summary) unconfirmed: \(message)")
+                logger.notice("\(bottleName): \(command.action.summary) unconfirmed: \(message)")
                 update(command.id, .pending, message, attempted: true, at: time)
             }
         }

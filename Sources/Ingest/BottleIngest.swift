@@ -19,6 +19,10 @@ public final class BottleIngest: BottleObserver, Sendable {
     public let history: DrinkHistory
     /// The bottle's key: its address until Device Information gives its serial.
     public var bottleID: String { state.withLock { $0.bottleID } }
+    /// How the log names the bottle: its advertised name when known (one name although the key
+    /// changes from address to serial), else its key.
+    public let name: String?
+    var bottleName: String { name ?? bottleID }
     let logger: Logger
     private let emit: @Sendable (BridgeEvent) -> Void
     private let remind: @Sendable (ReminderInput) -> Void
@@ -54,9 +58,10 @@ public final class BottleIngest: BottleObserver, Sendable {
     /// - Parameters:
     ///   - emit: what happened, as the JSON events of docs/design.md 3.4.
     ///   - remind: what the reminder side must hear.
-    public init(history: DrinkHistory, bottleID: String, logger: Logger,
+    public init(history: DrinkHistory, bottleID: String, name: String? = nil, logger: Logger,
                 emit: @escaping @Sendable (BridgeEvent) -> Void, remind: @escaping @Sendable (ReminderInput) -> Void) {
         self.history = history
+        self.name = name.flatMap { $0.isEmpty ? nil : $0 }
         self.state = Locked(IngestState(bottleID: bottleID))
         self.logger = logger
         self.emit = emit
@@ -92,7 +97,7 @@ public final class BottleIngest: BottleObserver, Sendable {
     @discardableResult
     public func heard(_ config: BottleConfig, at time: WallInstant) -> Bool {
         guard let goal = config.plausibleGoalML else {
-            logger.warning("\(bottleID): the bottle's goal of \(config.dailyGoalML) ml is outside \(BottleGoal.rangeText); ignored")
+            logger.warning("\(bottleName): the bottle's goal of \(config.dailyGoalML) ml is outside \(BottleGoal.rangeText); ignored")
             return false
         }
         updateRow {
@@ -121,7 +126,7 @@ public final class BottleIngest: BottleObserver, Sendable {
                 writePendingState()
                 do {
                     if try history.moveBottle(from: old, toSerial: serial) {
-                        logger.info("\(old) is bottle \(serial) (its serial number): its history is kept under the serial")
+                        logger.info("\(name ?? old) has the serial number \(serial) (it was known by its address \(old)): its history is kept under the serial")
                     }
                     state.withLock { $0.bottleID = serial }
                     remind(.identified(previous: old, serial: serial, at: time))
@@ -169,7 +174,7 @@ public final class BottleIngest: BottleObserver, Sendable {
         do {
             let new = try history.storeActivity(bottle: bottleID, motion: motion, backpack: backpack)
             if new.motion + new.backpack > 0 {
-                logger.info("\(bottleID): \(new.motion) new wake-up(s), \(new.backpack) new backpack session(s)")
+                logger.info("\(bottleName): \(new.motion) new wake-up(s), \(new.backpack) new backpack session(s)")
             }
         } catch {
             logger.warning("could not store the bottle's activity: \(error)")
@@ -189,7 +194,7 @@ public final class BottleIngest: BottleObserver, Sendable {
         let stored = try history.storeChunk(records, bottle: bottle, at: storedAt,
                                             bounds: RecordBounds(now: storedAt.secondsSince1970), timeShift: timeShift())
         if stored.idsRestarted {
-            logger.notice("\(bottle): record ids restarted at #\(records[0].recordID) (the bottle's history was cleared)")
+            logger.notice("\(name ?? bottle): record ids restarted at #\(records[0].recordID) (the bottle's history was cleared)")
         }
         let new = stored.results.count { $0.isNew }
         let quarantined = stored.results.count { $0.outcome.isQuarantined }
@@ -214,13 +219,13 @@ public final class BottleIngest: BottleObserver, Sendable {
             case .quarantined(let problems, let isNew):
                 let reason = RecordBounds.reason(problems, of: record)
                 if isNew {
-                    logger.warning("\(bottle): record #\(record.recordID) cannot be a drink (\(problems.map(\.rawValue).joined(separator: ", "))); quarantined, the rest of its chunk is stored; `aquavate-bridge history --quarantined` lists it")
+                    logger.warning("\(name ?? bottle): record #\(record.recordID) cannot be a drink (\(problems.map(\.rawValue).joined(separator: ", "))); quarantined, the rest of its chunk is stored; `aquavate-bridge history --quarantined` lists it")
                 }
                 emit(.quarantined(.init(bottle: bottle, recordID: record.recordID, time: state.withLock { $0.lastStoredAt },
                                         reason: reason, problems: problems, raw: record.encoded(), isNew: isNew)))
                 continue
             case .strayTombstone:
-                logger.info("\(bottle): a deleted record #\(record.recordID) that names no drink (erased flash, docs/protocol-vectors.md TV11); nothing to delete")
+                logger.info("\(name ?? bottle): a deleted record #\(record.recordID) that names no drink (erased flash, docs/protocol-vectors.md TV11); nothing to delete")
                 continue
             default:
                 break
@@ -273,7 +278,7 @@ public final class BottleIngest: BottleObserver, Sendable {
                 bottle.refusal = nil
             }
             if let cleared, cleared.isStuck {
-                logger.notice("\(bottleID) is no longer stuck: a sync completed, or the bottle has nothing left to sync")
+                logger.notice("\(bottleName) is no longer stuck: a sync completed, or the bottle has nothing left to sync")
             }
         }
     }

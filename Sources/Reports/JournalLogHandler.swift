@@ -64,14 +64,25 @@ public struct JournalLogHandler: LogHandler {
 /// Writes to file descriptor 2 directly: `stderr` is shared mutable state that Swift 6 refuses
 /// (docs/swift-linux.md P3).
 public enum StandardError {
-    public static func writeLine(_ text: String) {
+    public static func writeLine(_ text: String) { DescriptorLine.put(text, to: 2) }
+}
+
+/// Writes to file descriptor 1 directly, unbuffered: a story told on standard output while the
+/// log goes to standard error reads in the order it happened when both are piped into one file
+/// (`print` holds a piped line in stdio's buffer until exit).
+public enum StandardOutput {
+    public static func writeLine(_ text: String) { DescriptorLine.put(text, to: 1) }
+}
+
+private enum DescriptorLine {
+    static func put(_ text: String, to descriptor: Int32) {
         // The line's own bytes, the newline appended in place (no second string, no array copy).
         var line = text
         line.append("\n")
         line.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written <= 0 { return }
                 offset += written
             }

@@ -2,7 +2,7 @@
 // the first few wrong tries are free (a typo), then each one doubles the wait before the address
 // may try again, up to 5 minutes; a right one clears it. During the wait the form is not even
 // checked (429 with Retry-After), so no guess gets through faster than the back-off allows. The
-// old server took ~1,600 guesses a second (issue 29).
+// old server took ~1,600 guesses a second.
 //
 // An IPv6 client is counted by its /64, which one host usually holds whole. An IPv4 client is
 // counted by its address and by its /24 as well, and every loopback client (127.0.0.0/8, ::1) by

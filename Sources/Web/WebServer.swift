@@ -22,7 +22,7 @@ public struct WebServer: Sendable {
     let guardian: AccessGuard
     let logger: Logger
 
-    /// Bounds on what one client may hold (issue 29: 1,100 idle sockets used up the daemon's
+    /// Bounds on what one client may hold (1,100 idle sockets once used up the daemon's
     /// descriptors and it stopped syncing). At most `connectionCap` connections are open; past it
     /// the server stops accepting and the kernel's backlog holds the rest, so a flood costs the
     /// process no descriptor. A connection must deliver each whole request within

@@ -9,6 +9,7 @@ import Daemon
 import Delivery
 import Foundation
 import History
+import HostClock
 import Locking
 import Logging
 import Reminders
@@ -131,9 +132,9 @@ struct DemoCommand: AsyncParsableCommand {
             records: records, faults: try faults.map { try SimulatorFault(parsing: $0) }, now: backlogEnd + .seconds(60)
         ).withTestTimings()
         let simulator = try await BottleSimulator.start(bus: .address(bus.address), configuration: simulatorConfiguration, clock: clock)
-        print("demo: private D-Bus bus \(bus.address)")
-        print("demo: simulated bottle \(simulatorConfiguration.effectiveName) (\(simulatorConfiguration.address)) holding \(records) drink(s) from before \(DemoDay.date)")
-        print("demo: the day of \(DemoDay.date) in \(timeZone.identifier) on an accelerated clock; goal 2500 ml, pace window 07:00-22:00")
+        StandardOutput.writeLine("demo: private D-Bus bus \(bus.address)")
+        StandardOutput.writeLine("demo: simulated bottle \(simulatorConfiguration.effectiveName) at \(simulatorConfiguration.address) holding \(records) drink(s) from before \(DemoDay.date)")
+        StandardOutput.writeLine("demo: the day of \(DemoDay.date) in \(timeZone.identifier) on an accelerated clock; goal 2500 ml, pace window 07:00-22:00")
 
         var options = DaemonOptions()
         options.bus = .address(bus.address)
@@ -143,6 +144,9 @@ struct DemoCommand: AsyncParsableCommand {
         options.onceRetries = 5  // with --fault, show the bridge coming back
         options.failedSessionPause = .milliseconds(300)
         options.source = "aquavate-bridge \(BridgeVersion.string) demo"
+        // The story runs on its own clock, not this machine's: whether the host is NTP-synchronised
+        // says nothing about it, and the simulated bottle is given the story's time.
+        options.clockSync = FixedClockSync(.synchronised)
         var policy = options.connectPolicy
         policy.disconnectTimeout = .seconds(3)
         options.connectPolicy = policy
@@ -150,7 +154,7 @@ struct DemoCommand: AsyncParsableCommand {
         let hub = try await mqttHub(&configuration, logger: logger)
         let desk = ReminderDesk(history: history, configuration: configuration, logger: logger, hub: hub) { delivery in
             delivered.withLock { $0 += 1 }
-            print("\(local(delivery.time))  notification [\(delivery.kind.rawValue)] \(delivery.title): \(delivery.body)")
+            StandardOutput.writeLine("\(local(delivery.time))  notification [\(delivery.kind.rawValue)] \(delivery.title): \(delivery.body)")
         }
         // Home Assistant's controls, on the story's clock: queued for the bottle's next sync.
         let commands = hub.map { hub in
@@ -177,15 +181,15 @@ struct DemoCommand: AsyncParsableCommand {
                 switch step {
                 case .drink(let amount):
                     simulator.addDrink(amountML: amount)
-                    print("\(local(instant))  the person drinks \(amount) ml (kept in the bottle until the next sync)")
+                    StandardOutput.writeLine("\(local(instant))  the person drinks \(amount) ml (kept in the bottle until the next sync)")
                 case .sync(let what):
                     let status = await desk.status(at: instant)
-                    print("\(local(instant))  \(status.urgencyText), deficit \(status.displayedDeficitML) ml, \(status.remindersTodayText)")
-                    print("\(local(instant))  \(what)")
+                    StandardOutput.writeLine("\(local(instant))  \(status.urgencyText), deficit \(status.displayedDeficitML) ml, \(status.remindersTodayText)")
+                    StandardOutput.writeLine("\(local(instant))  \(what)")
                     try await sync(options: options, history: history, configuration: configuration, logger: logger,
                                    desk: desk, clock: clock, simulator: simulator)
                     let after = await desk.status(at: instant)
-                    print("\(local(instant))  today \(after.pace.dayTotalML) ml of 2500 ml: \(after.urgencyText), "
+                    StandardOutput.writeLine("\(local(instant))  today \(after.pace.dayTotalML) ml of 2500 ml: \(after.urgencyText), "
                           + "deficit \(after.displayedDeficitML) ml, \(after.remindersTodayText)")
                     try await clock.sleep(for: pause)
                 }
@@ -198,19 +202,19 @@ struct DemoCommand: AsyncParsableCommand {
         await simulator.stop()
         if let hub {
             await hub.stop()
-            print("demo: published to \(hub.sinkNames.joined(separator: ", ")); the device stays in Home Assistant, offline")
+            StandardOutput.writeLine("demo: published to \(hub.sinkNames.joined(separator: ", ")); the device stays in Home Assistant, offline")
         }
         let end = clock.now
         let status = await desk.status(at: end)
-        print("demo: end of the story at \(local(end)): \(status.urgencyText), today \(status.pace.dayTotalML) ml, "
+        StandardOutput.writeLine("demo: end of the story at \(local(end)): \(status.urgencyText), today \(status.pace.dayTotalML) ml, "
               + "\(status.remindersTodayText), \(delivered.withLock { $0 }) notification(s) sent during the demo")
-        print("demo: the bottle, as its connection read it (aquavate-bridge bottle info)")
+        StandardOutput.writeLine("demo: the bottle, as its connection read it (aquavate-bridge bottle info)")
         for bottle in try history.bottles() {
-            print(BottleInfo.text(BottleInfo.event(bottle, pending: []), state: bottle.state, timeZone: timeZone))
+            StandardOutput.writeLine(BottleInfo.text(BottleInfo.event(bottle, pending: []), state: bottle.state, timeZone: timeZone))
         }
-        print("demo: the history (aquavate-bridge history)")
+        StandardOutput.writeLine("demo: the history (aquavate-bridge history)")
         let report = try HistoryReport.make(history: history, configuration: configuration, days: nil, now: end)
-        for line in report.lines(format: .text) { print(line) }
+        for line in report.lines(format: .text) { StandardOutput.writeLine(line) }
         return WebContext(history: history, baseConfiguration: configuration, clock: ManualClock(end))
     }
 
@@ -229,7 +233,7 @@ struct DemoCommand: AsyncParsableCommand {
             guard !sinks.isEmpty else { throw CommandFailure("MQTT \(Redaction.url(url)) is not usable (the line above says why)") }
             let hub = SinkHub(sinks: sinks, logger: logger)
             await hub.start()
-            print("demo: publishing to MQTT \(Redaction.url(url)) as bridge \(configuration[Setting.bridgeID] ?? "demo")")
+            StandardOutput.writeLine("demo: publishing to MQTT \(Redaction.url(url)) as bridge \(configuration[Setting.bridgeID] ?? "demo")")
             return hub
         } catch let error as SettingError {
             throw CommandFailure(error.description)
@@ -244,7 +248,7 @@ struct DemoCommand: AsyncParsableCommand {
         let left = simulator.model.unsyncedCount
         switch outcome {
         case .succeeded(let summary):
-            print("demo: \(summary); the bottle has \(left) unsynced record(s) left")
+            StandardOutput.writeLine("demo: \(summary); the bottle has \(left) unsynced record(s) left")
         case .failed(let reason):
             throw CommandFailure(reason)
         case .stopped:

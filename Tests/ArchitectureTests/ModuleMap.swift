@@ -1,20 +1,9 @@
 // Which module may import which: the layering of docs/architecture.md ("Module map"),
 // written as data so that `LayeringTests` can hold every source file to it.
 //
-// The floors, bottom up (a module imports only what lies below it, never sideways into an I/O
-// module it has no business with):
-//   0. pure:       AquavateProtocol, Reminders (Foundation and time only), Locking (the pthread
-//                  mutex), Timekeeping (clocks, the local day, ISO 8601 text; on Locking)
-//   1. storage:    AquavateCapture (files), History (SQLite), ProcessSupport (children)
-//   2. transport:  DBus (libdbus), and on it BlueZ, BottleSimulator and Sinks; MQTT (libmosquitto)
-//   2. settings:   Settings (typed settings, the TOML file), HostClock (is this clock right?)
-//   3. session:    BottleSession (one bottle over BlueZ)
-//   3. over the history: Household (bridges on one broker), Reminding (the engine run over the
-//                  history), Reports (events, status, history): none of Bluetooth, D-Bus, systemd
-//   4. the bridge: Ingest (the one path, replay), Delivery (the sinks' set-up), Diagnostics
-//                  (doctor); Daemon (the loop, the reminder desk, the watchdog) on them
-//   4. the web:    Web (the page, JSON API and metrics; beside them, never on them)
-//   5. the executables: aquavate-bridge, aquavate-sim
+// The floors and what each module holds are written once, in docs/architecture.md's table:
+// `ModuleMapDocumentTests` holds this data to it, so the two cannot drift (this file keeps the
+// why of each allowance, the document what the modules are).
 // Package.swift's declared dependencies must lie inside this map (`ManifestTests`); the map may
 // allow a module that comes only transitively (aquavate-bridge names Sinks, which Delivery brings).
 
@@ -50,7 +39,6 @@ enum ModuleMap {
         // CCurlLoader (libcurl loaded at first use), never FoundationNetworking: importing it
         // links libcurl and ~30 libraries into every start of the bridge (docs/performance.md).
         // MQTT likewise goes through CMosquittoLoader (libmosquitto, libssl, libcrypto at first use).
-        // The household's messages are signed with swift-crypto's HMAC (docs/household.md).
         "Sinks": platform.union(["AquavateProtocol", "CCurlLoader", "DBus", "MQTT", "Locking", "Timekeeping", "Logging"]),
         // The one MQTT client (libmosquitto through CMosquittoLoader, at the first client), shared
         // by the Home Assistant publisher in Sinks and by the household.

@@ -51,7 +51,7 @@ struct LiveCommandTests {
             let db = folder.path + "/history.sqlite"
             let first = try await bridge(bus, ["run", "--once", "--db", db])
             #expect(first.status == 0, "\(first)")
-            #expect(first.error.contains("synced \(Self.address): 40 record(s)"), "\(first.error)")
+            #expect(first.error.contains("synced Aquavate-A3F2: 40 record(s)"), "\(first.error)")
             let stored = try DrinkHistory(path: db).storedDrinks()
             #expect(stored.count == 40)
             #expect(Set(stored.map(\.recordID)) == Set(1...40))
@@ -160,6 +160,38 @@ struct LiveCommandTests {
         #expect(result.output.contains("demo: synced"), "\(result.output)")
         #expect(result.output.contains("demo: the history"))
         #expect(result.lines.contains { $0.contains("drink #1 ") }, "\(result.output)")
+    }
+
+    @Test("demo piped into one file: the log among the story in order, no word of the host's clock, one name for the bottle")
+    func demoPiped() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/bus"
+        // Standard output and standard error into one pipe, as `demo 2>&1 | less` reads it.
+        let result = try await runTool("/bin/sh", ["-c", "exec \"$0\" demo 2>&1 | cat", Self.bridge],
+                                       environment: environment, timeout: .seconds(60))
+        #expect(result.status == 0, "\(result)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        func index(_ text: String, after start: Int = -1) -> Int? {
+            lines.indices.first { $0 > start && lines[$0].contains(text) }
+        }
+        // Each sync's log lines come after the story's line announcing it and before its result.
+        let day = try #require(index("demo: the day of"), "\(result.output)")
+        let firstLook = try #require(index("info: looking for the bottle", after: day), "\(result.output)")
+        let firstSynced = try #require(index("demo: synced", after: firstLook), "\(result.output)")
+        let afternoon = try #require(index("the bridge syncs the afternoon's drinks", after: firstSynced), "\(result.output)")
+        let lastDrinkLogged = try #require(index("info: drink #18 ", after: afternoon), "\(result.output)")
+        #expect(index("demo: synced", after: lastDrinkLogged) != nil, "the story in order: \(result.output)")
+        // The demo runs on its own clock: nothing about this machine's.
+        #expect(!result.output.contains("SET_TIME withheld") && !result.output.contains("NTP"), "\(result.output)")
+        // One name for the bottle: every line that gives its address or serial names it too
+        // (the bottle's own fields in `bottle info` excepted).
+        let name = "Aquavate-A3F2", address = "F4:12:FA:00:A3:F4", serial = "F4:12:FA:00:A3:F2"
+        let unnamed = lines.filter {
+            ($0.contains(address) || $0.contains(serial)) && !$0.contains(name)
+                && !$0.hasPrefix("  address ") && !$0.hasPrefix("  serial ")
+        }
+        #expect(unnamed.isEmpty, "lines naming the bottle otherwise: \(unnamed)")
+        #expect(lines.filter { $0.contains("synced \(name): ") }.count == 6, "three syncs, logged and told: \(result.output)")
     }
 
     /// The demo's standard output without the line naming its private bus (a new one each run).
