@@ -72,6 +72,34 @@ struct HouseholdAntiEntropyTests {
         }
     }
 
+    @Test("20 drinks and 5 deletions taken from a member's session reach it through the digests within 5 minutes")
+    func manyLostChangesFoundByDigest() async throws {
+        try await attack.withHousehold { kitchen, office, port, _ in
+            let url = "mqtt://127.0.0.1:\(port)"
+            office.process.send(SIGTERM)
+            _ = await office.process.waitForExit(timeout: .seconds(20))
+            try await stealOfficeSession(url: url, messages: 25) {
+                for _ in 0..<20 {
+                    let added = try await runTool("/usr/bin/gdbus", ["call", "--system", "-d", "org.bluez", "-o", "/",
+                                                                     "-m", "org.aquavate.Simulator1.AddDrink", "120"],
+                                                  environment: kitchen.bus.environment, timeout: .seconds(10))
+                    #expect(added.status == 0, "\(added)")
+                }
+                try await waitUntil(.seconds(60), "the kitchen to hold its 20 new drinks") { attack.drinks(kitchen.db).count == 32 }
+                for record in ["1", "2", "3", "4", "5"] {
+                    let deleted = try await LiveCommandTests().bridge(kitchen.bus, ["bottle", "delete", record, "--db", kitchen.db])
+                    #expect(deleted.status == 0, "\(deleted)")
+                }
+            }
+            #expect(attack.drinks(office.db).count == 12)
+            let took = try await restartOfficeBlind(office, url: url) {
+                attack.drinks(office.db).mapValues(\.deleted) == attack.drinks(kitchen.db).mapValues(\.deleted)
+            }
+            #expect(attack.drinks(office.db).filter(\.value.deleted).count == 5)
+            print("anti-entropy: the office held the 20 lost drinks and 5 deletions \(took) after its restart")
+        }
+    }
+
     /// While `act` runs and after, a client resuming the stopped office's session takes what the
     /// broker queued for it, until it holds `messages` of the kitchen's drink messages.
     func stealOfficeSession(url: String, messages: Int, _ act: () async throws -> Void) async throws {
