@@ -13,8 +13,10 @@
 //                                         (claims and syncer are keyed by the serial once read)
 //     <prefix>/household/reminds/<bottle>/<bridge>  retained "1" / "": the bridge runs the
 //                                         bottle's reminders (a hand-over candidate)
-//     <prefix>/household/delivered/<bridge>  {"bottle","id","kind","time"}, QoS 1: a reminder
-//                                         the bridge delivered (another never repeats it)
+//     <prefix>/household/delivered/<bridge>  {"bottle","id","kind","time"}, QoS 1, retained: a
+//                                         reminder the bridge delivered (another never repeats
+//                                         it; retained so a member whose session was emptied
+//                                         still learns each bridge's newest one)
 //     <prefix>/household/alive/<bridge>   online / offline, retained; offline is the last will
 //     <prefix>/household/claim/<bottle>/<bridge>   retained: the bridge wants (with the RSSI it
 //                                         hears) or holds the bottle's one connection; empty
@@ -377,7 +379,10 @@ public final class HouseholdLink: Sendable {
         try publish("\(base)/reminds/\(bottle)/\(bridgeID)", runs ? "1" : "", retain: true)
     }
 
-    /// Tells the household this bridge delivered a reminder (QoS 1).
+    /// Tells the household this bridge delivered a reminder (QoS 1, retained: a member whose
+    /// session was emptied, by a broker restart or a queue over its limit, or that joins, still
+    /// hears each bridge's newest delivery, the one a hand-over could otherwise repeat; the
+    /// replay guard counts a retained copy once).
     public func delivered(_ delivered: Delivered) throws(SinkDeliveryError) {
         try publish("\(base)/delivered/\(bridgeID)", HouseholdDeliveredMessage(delivered).text, retain: true)
     }
