@@ -29,12 +29,13 @@ extension DrinkHistory {
     }
 
     /// This bridge's own drinks (not received from another) stored or deleted after `since`,
-    /// oldest change first, at most `limit`; with the instant of each one's change.
+    /// oldest change first, at most `limit`; with the instant of each one's change. Drinks added
+    /// by hand are not among them: the drink message does not say "manual" yet.
     public func localDrinksChanged(since: WallInstant, limit: Int = 500) throws -> [(drink: StoredDrink, changedAt: WallInstant)] {
         try read("reading the drinks to publish") { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT *, max(stored_at, coalesce(deleted_at, stored_at)) AS changed_at FROM drink
-                WHERE origin IS NULL AND (stored_at > ? OR deleted_at > ?)
+                WHERE origin IS NULL AND NOT manual AND (stored_at > ? OR deleted_at > ?)
                 ORDER BY changed_at, bottle, record_id LIMIT ?
                 """, arguments: [since, since, limit])
             return try rows.map { (try StoredDrink(row: $0), $0["changed_at"] as WallInstant) }
