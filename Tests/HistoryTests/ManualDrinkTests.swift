@@ -46,8 +46,24 @@ import Timekeeping
                                           at: Self.now + .seconds(3600))
         #expect(!next.idsRestarted)
         #expect(try history.bottleState(id: Self.bottle)?.idResetAt == nil)
-        // Nor is the household told of it as a bottle's drink.
-        #expect(try history.localDrinksChanged(since: .epoch).map(\.drink.recordID) == [1, 2, 3])
+        // The household is told of it as a drink added by hand.
+        let outbox = try history.localDrinksChanged(since: .epoch).map(\.drink.drink)
+        #expect(outbox.map(\.recordID) == [1, 2, Drink.firstManualRecordID, 3])
+        #expect(outbox.map(\.manual) == [false, false, true, false])
+    }
+
+    @Test func aManualDrinkFromAnotherMemberStaysManualAndOutOfTheBottlesIds() throws {
+        let history = try Self.history()
+        let record = DrinkRecord(recordID: Drink.firstManualRecordID + 4, timestamp: utc(2026, 11, 20, 10), amountML: 300,
+                                 bottleLevelML: 0, typeRaw: 0, flagsRaw: 0)
+        let results = try history.storeReplicated([record], bottle: Self.bottle, origin: "office", manual: true, at: Self.now)
+        #expect(results.map(\.outcome) == [.inserted])
+        #expect(try history.storedDrinks().map(\.drink.manual) == [false, false, true])
+        #expect(try history.highestRecordID(bottle: Self.bottle) == 2)
+        // Not published again, and this bridge's next one takes the next id.
+        #expect(try history.localDrinksChanged(since: .epoch).map(\.drink.recordID) == [1, 2])
+        let next = try BottleControl(history: history).addDrink(amountML: 100, at: Self.now, bottle: nil, now: Self.now)
+        #expect(next.recordID == Drink.firstManualRecordID + 5)
     }
 
     @Test func deletingAManualDrinkQueuesNothingForTheBottle() throws {
