@@ -160,6 +160,7 @@ enum JSONAPI {
             throw WebError.badRequest("unknown command '\(fields.command.prefix(40))': goal, delete, tare or shake-to-empty")
         }
         let (command, drink) = try queue(request, bottle: fields.bottle, context: context)
+        if let drink { context.drinksChanged?(drink.bottle) }
         guard let command else {
             // A drink added by hand, deleted in the history only: nothing queued for the bottle.
             guard let drink else { throw WebError.unprocessable("the drink is gone") }

@@ -22,7 +22,7 @@ enum ManualDrinkAPI {
     private static func problem(_ error: any Error) -> String {
         switch error as? DecodingError {
         case .keyNotFound(let key, _)?: return "\"\(key.stringValue)\" is missing"
-        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?, .dataCorrupted(let context)? where !context.codingPath.isEmpty:
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
             return "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type"
         default: return "not valid JSON"
         }
@@ -50,6 +50,7 @@ enum ManualDrinkAPI {
         do {
             let stored = try BottleControl(history: context.history).addDrink(amountML: fields.amount_ml, at: time,
                                                                               bottle: fields.bottle, now: now)
+            context.drinksChanged?(stored.bottle)
             return BridgeEvent.drink(.init(stored.drink, isNew: true)).jsonLine()
         } catch let refusal as BottleRequestRefused {
             throw WebError.badRequest(refusal.description)

@@ -29,8 +29,9 @@ enum PageActions {
         case .deleteDrink:
             guard let record = form["record_id"].flatMap({ Int($0) }) else { return .deleteRefused }
             do {
-                let (command, _) = try BottleControl(history: context.history).queue(.delete(recordID: record), bottle: bottle,
-                                                                                      at: context.clock.now)
+                let (command, drink) = try BottleControl(history: context.history).queue(.delete(recordID: record), bottle: bottle,
+                                                                                          at: context.clock.now)
+                if let drink { context.drinksChanged?(drink.bottle) }
                 // A drink added by hand: no command (ids start at 1), so no undo is offered.
                 return .deleted(command: command?.id ?? 0)
             } catch is BottleRequestRefused {
@@ -63,6 +64,7 @@ enum PageActions {
                   let time = try drinkTime(form["time"], now: now, timeZone: context.configuration().timeZone) else { return .drinkRefused }
             do {
                 let stored = try BottleControl(history: context.history).addDrink(amountML: volume, at: time, bottle: bottle, now: now)
+                context.drinksChanged?(stored.bottle)
                 return .drinkAdded(amountML: stored.amountML, timestamp: Int64(stored.timestamp))
             } catch let refusal as BottleRequestRefused {
                 // An unknown bottle is a stale or forged form; the rest is the person's input.

@@ -27,8 +27,11 @@ struct LogCommand: ParsableCommand {
             manual drink, with a record id of its own (from 2147483648 up), and counts in the \
             day, the reminders and Home Assistant like the bottle's drinks; `history` and \
             `status --json` mark it "manual". It is never sent to the bottle. Delete it like any \
-            drink, with `bottle delete ID`: nothing is sent to the bottle then either. A running \
-            daemon counts it from its next look at the history.
+            drink, with `bottle delete ID`: nothing is sent to the bottle then either. \
+            `status`, the page and the API count it at once; a daemon already running counts it \
+            in its reminders and Home Assistant state when it next sees the history change (a \
+            sync that brings drinks, a household member's drink) or the day turn; the page's own \
+            form beside `run --http` tells it at once. Its household gets it within 10 s.
 
             --at gives when it was drunk or taken (default: now); a time in the future is \
             refused. Each bottle's person has their own day and reminders: --bottle names whose \

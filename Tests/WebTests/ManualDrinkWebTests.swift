@@ -6,6 +6,7 @@
 import BusTestSupport
 import Foundation
 import History
+import Locking
 import TestFixtures
 import Testing
 import Timekeeping
@@ -73,6 +74,25 @@ import Timekeeping
             #expect(try fixture.history.commands().isEmpty, "no command for the bottle")
             #expect(try await Self.today(WebFixture.ana, port: port) == before - 330)
         }
+    }
+
+    @Test("the daemon beside the server is told whose drinks changed: added by the form and the API, deleted")
+    func theDaemonIsTold() async throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        let told = Locked<[String]>([])
+        let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WebFixture.now)) { bottle in
+            told.withLock { $0.append(bottle) }
+        }
+        try await WebServing.withServer(context) { port in
+            _ = try await RawHTTP.send(port: port, "POST", "/actions/drink", headers: Self.browser, body: "bottle=\(WebFixture.bea)&volume_ml=200")
+            _ = try await RawHTTP.send(port: port, "POST", "/api/v1/drinks", headers: Self.json, body: #"{"amount_ml":100,"bottle":"\#(WebFixture.ana)"}"#)
+            _ = try await RawHTTP.send(port: port, "POST", "/api/v1/commands", headers: Self.json,
+                                       body: #"{"command":"delete","record_id":2147483648,"bottle":"\#(WebFixture.ana)"}"#)
+            // Refused: nobody is told.
+            _ = try await RawHTTP.send(port: port, "POST", "/api/v1/drinks", headers: Self.json, body: #"{"amount_ml":0,"bottle":"\#(WebFixture.ana)"}"#)
+        }
+        #expect(told.withLock { $0 } == [WebFixture.bea, WebFixture.ana, WebFixture.ana])
     }
 
     @Test("bad input: a 400 with one line, nothing stored", arguments: [
