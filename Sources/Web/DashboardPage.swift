@@ -80,6 +80,7 @@ enum DashboardPage {
         case .refused: return open + escape(words.actionRefused) + "</div>\n"
         case .drinkAdded(let amount, let timestamp): return open + escape(words.drinkAdded("\(amount) ml", formats.clock(Double(timestamp)))) + "</div>\n"
         case .drinkRefused: return open + escape(words.drinkRefused) + "</div>\n"
+        case .manualDeleted: return open + escape(words.manualDeleted) + "</div>\n"
         }
     }
 

@@ -32,8 +32,9 @@ enum PageActions {
                 let (command, drink) = try BottleControl(history: context.history).queue(.delete(recordID: record), bottle: bottle,
                                                                                           at: context.clock.now)
                 if let drink { context.drinksChanged?(drink.bottle) }
-                // A drink added by hand: no command (ids start at 1), so no undo is offered.
-                return .deleted(command: command?.id ?? 0)
+                // A drink added by hand: no command, so no undo is offered.
+                guard let command else { return .manualDeleted }
+                return .deleted(command: command.id)
             } catch is BottleRequestRefused {
                 return .deleteRefused
             }

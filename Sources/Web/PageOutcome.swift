@@ -21,13 +21,15 @@ enum PageOutcome: Sendable, Equatable {
     case drinkAdded(amountML: Int, timestamp: Int64)
     /// A drink not added: a volume out of range or a time that has not passed.
     case drinkRefused
+    /// A drink added by hand, deleted: nothing goes to the bottle, so there is no undo.
+    case manualDeleted
     /// Anything else refused (a stale form, a bottle no longer known).
     case refused
 
     private enum Kind: String {
         case deleted, restored, undoTooLate = "undo-too-late", undoShared = "undo-shared", goal, goalRefused = "goal-refused",
              deleteRefused = "delete-refused", limitOn = "limit-on", limitOff = "limit-off", refused,
-             drinkAdded = "drink-added", drinkRefused = "drink-refused"
+             drinkAdded = "drink-added", drinkRefused = "drink-refused", manualDeleted = "manual-deleted"
     }
 
     /// Where the form's answer sends the browser.
@@ -44,6 +46,7 @@ enum PageOutcome: Sendable, Equatable {
         case .refused: return "/?done=\(Kind.refused.rawValue)"
         case .drinkAdded(let amount, let timestamp): return "/?done=\(Kind.drinkAdded.rawValue)&amount_ml=\(amount)&time=\(timestamp)"
         case .drinkRefused: return "/?done=\(Kind.drinkRefused.rawValue)"
+        case .manualDeleted: return "/?done=\(Kind.manualDeleted.rawValue)"
         }
     }
 
@@ -70,6 +73,7 @@ enum PageOutcome: Sendable, Equatable {
                   let time = number("time"), time >= 0, time <= Int64(UInt32.max) else { return nil }
             self = .drinkAdded(amountML: amount, timestamp: time)
         case .drinkRefused: self = .drinkRefused
+        case .manualDeleted: self = .manualDeleted
         }
     }
 
@@ -96,7 +100,7 @@ extension PageOutcome {
         // The request was sound; the state of the command no longer allows it.
         case .undoTooLate: return WebError(status: .conflict, message: words.undoTooLate)
         case .undoShared: return WebError(status: .conflict, message: words.undoShared)
-        case .deleted, .restored, .goalQueued, .limit, .drinkAdded: return nil
+        case .deleted, .restored, .goalQueued, .limit, .drinkAdded, .manualDeleted: return nil
         }
     }
 }

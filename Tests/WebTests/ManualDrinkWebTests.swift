@@ -46,6 +46,14 @@ import Timekeeping
             #expect(after.contains("Added 250 ml at"))
             let marked = try #require(PageReading.panel(of: WebFixture.bea, in: after))
             #expect(marked.contains("250 ml <span class=\"manual\">(added by hand)</span>"))
+
+            // Its delete, from the row's form: no command, no undo, said so.
+            let deleted = try await RawHTTP.send(port: port, "POST", "/actions/delete", headers: Self.browser,
+                                                 body: "bottle=\(WebFixture.bea)&record_id=2147483648")
+            #expect(deleted.headers["location"] == "/?done=manual-deleted", "\(deleted.status) \(deleted.body)")
+            #expect(try await RawHTTP.send(port: port, "GET", "/?done=manual-deleted").body.contains("The drink added by hand is deleted."))
+            #expect(try await Self.today(WebFixture.bea, port: port) == bea)
+            #expect(try fixture.history.commands().isEmpty)
         }
     }
 
