@@ -29,9 +29,12 @@ public struct Drink: Sendable, Hashable {
     /// Deleted: by a tombstone from the bottle, by a person, or on another bridge. Only a person's
     /// own delete can be undone, and only while the bottle has not been sent it (`DeleteUndo`).
     public var deleted: Bool
+    /// Added by a person (a glass at school), not measured by the bottle: its record id is the
+    /// bridge's, from `Drink.firstManualRecordID` up, and it is never sent to the bottle.
+    public var manual: Bool
 
     public init(bottle: String, recordID: UInt32, timestamp: UInt32, amountML: Int, bottleLevelML: Int,
-                typeRaw: UInt8, flagsRaw: UInt8, deleted: Bool) {
+                typeRaw: UInt8, flagsRaw: UInt8, deleted: Bool, manual: Bool = false) {
         self.bottle = bottle
         self.recordID = recordID
         self.timestamp = timestamp
@@ -40,7 +43,12 @@ public struct Drink: Sendable, Hashable {
         self.typeRaw = typeRaw
         self.flagsRaw = flagsRaw
         self.deleted = deleted
+        self.manual = manual
     }
+
+    /// The first record id of the drinks people add by hand, per bottle: far above any id a
+    /// bottle reaches (it counts from 1 and keeps a few thousand), so an id says which it is.
+    public static let firstManualRecordID: UInt32 = 0x8000_0000
 
     /// A record as the bottle sent it, under the bottle's key (a tombstone is deleted).
     public init(_ record: DrinkRecord, bottle: String) {

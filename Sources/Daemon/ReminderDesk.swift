@@ -426,8 +426,12 @@ public actor ReminderDesk {
         }
         do {
             let (command, drink) = try BottleControl(history: history).queue(asked, bottle: bottle, at: instant)
-            logger.info("bottle \(request.name) queued (#\(command.id), from a sink): applied at the bottle's next connection")
-            publish(BridgeEvent.CommandEvent(command))
+            if let command {
+                logger.info("bottle \(request.name) queued (#\(command.id), from a sink): applied at the bottle's next connection")
+                publish(BridgeEvent.CommandEvent(command))
+            } else {
+                logger.info("bottle \(request.name) from a sink: a drink added by hand, deleted in the history only")
+            }
             if drink != nil { for seat in seats { seat.runner.historyChanged() } }
         } catch {
             logger.warning("bottle \(request.name) from a sink refused: \(error)")

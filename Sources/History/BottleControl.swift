@@ -16,6 +16,9 @@ public enum BottleRequest: Sendable, Hashable {
 /// A request refused, in one line that says why and what is valid (exit 2 on the CLI).
 public struct BottleRequestRefused: Error, CustomStringConvertible, Sendable {
     public var description: String
+    /// The bottle named is not known (or none was named where several are): a web form that
+    /// names one is stale or forged, not a person's mistake in what they typed.
+    public var isUnknownBottle = false
     public init(description: String) { self.description = description }
 }
 
@@ -48,9 +51,10 @@ public struct BottleControl: Sendable {
 
     /// Checks and queues a request; a delete takes effect in the history at once (the drink stops
     /// counting), and on the bottle at its next connection. Returns the queued command and, for
-    /// a delete, the drink as it now stands.
+    /// a delete, the drink as it now stands. A drink added by hand is deleted in the history
+    /// only: the bottle never had it, so no command is queued (nil).
     @discardableResult
-    public func queue(_ request: BottleRequest, bottle name: String?, at time: WallInstant) throws -> (StoredCommand, StoredDrink?) {
+    public func queue(_ request: BottleRequest, bottle name: String?, at time: WallInstant) throws -> (StoredCommand?, StoredDrink?) {
         let bottle = try bottle(named: name)
         let action: BottleAction
         var drink: StoredDrink?
@@ -68,6 +72,7 @@ public struct BottleControl: Sendable {
             }
             _ = try history.markDeleted(bottle: bottle.id, recordID: stored.recordID, timestamp: stored.timestamp, at: time)
             drink = try history.currentDrink(bottle: bottle.id, recordID: id)
+            if stored.manual { return (nil, drink) }
             action = .deleteDrink(recordID: stored.recordID, timestamp: stored.timestamp)
         case .tare:
             action = .tare

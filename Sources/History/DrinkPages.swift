@@ -18,7 +18,7 @@ extension DrinkHistory {
             // `+bottle`: the bottle is a filter on the rows of the timestamp range, never the index
             // SQLite walks (its key index would visit every drink the bottle ever had).
             let statement = try db.cachedStatement(sql: """
-                SELECT bottle, record_id, timestamp, amount_ml, bottle_level_ml, type_raw, flags, deleted, stored_at, deleted_at
+                SELECT bottle, record_id, timestamp, amount_ml, bottle_level_ml, type_raw, flags, deleted, stored_at, deleted_at, manual
                 FROM drink
                 WHERE timestamp >= ? AND timestamp < ? AND (? IS NULL OR +bottle = ?)
                 ORDER BY timestamp DESC, record_id DESC, bottle DESC LIMIT ?
@@ -35,7 +35,8 @@ extension DrinkHistory {
                                   bottleLevelML: Int(try row.decode(Int16.self, atIndex: 4)),
                                   typeRaw: try row.decode(UInt8.self, atIndex: 5),
                                   flagsRaw: try row.decode(UInt8.self, atIndex: 6),
-                                  deleted: try row.decode(Bool.self, atIndex: 7))
+                                  deleted: try row.decode(Bool.self, atIndex: 7),
+                                  manual: try row.decode(Bool.self, atIndex: 10))
                 drinks.append(StoredDrink(drink, storedAt: try row.decode(WallInstant.self, atIndex: 8),
                                           deletedAt: try row.decode(WallInstant?.self, atIndex: 9)))
             }

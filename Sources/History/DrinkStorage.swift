@@ -126,28 +126,30 @@ extension DrinkHistory {
     /// The same, inside a transaction (`storeChunk` checks it in the chunk's own, at every chunk).
     ///
     /// The key's index (bottle, record_id, timestamp) walked from the highest id down to the
-    /// first drink of the current sequence (nearly always the first one): MAX(record_id) with the
+    /// first drink of the current sequence (nearly always the first one), below the ids of the
+    /// drinks people add by hand (they are no part of the bottle's sequence): MAX(record_id) with the
     /// `stored_at` condition read every drink of the bottle instead, at every chunk of a sync
     /// (7 M instructions over the 36 chunks of 600 records). The statement is prepared once.
     static func highestRecordID(bottle: String, in db: Database) throws -> UInt32? {
         try UInt32.fetchOne(db.cachedStatement(sql: """
             SELECT record_id FROM drink
-            WHERE bottle = ?
+            WHERE bottle = ? AND record_id < ?
               AND stored_at >= COALESCE((SELECT id_reset_at FROM bottle WHERE id = ?), stored_at)
             ORDER BY record_id DESC LIMIT 1
-            """), arguments: [bottle, bottle])
+            """), arguments: [bottle, Drink.firstManualRecordID, bottle])
     }
 }
 
 extension DrinkHistory {
     /// The drink `recordID` of `bottle`'s current id sequence (B14: ids restart after the bottle's
-    /// history is cleared, so an id names a drink only among those stored since the last restart).
+    /// history is cleared, so an id names a drink only among those stored since the last restart);
+    /// a drink added by hand has an id of its own whatever the bottle restarted.
     public func currentDrink(bottle: String, recordID: UInt32) throws -> StoredDrink? {
         try read("finding drink \(recordID)") { db in
             try StoredDrink.fetchOne(db, sql: """
                 SELECT * FROM drink
                 WHERE bottle = ? AND record_id = ?
-                  AND stored_at >= COALESCE((SELECT id_reset_at FROM bottle WHERE id = ?), stored_at)
+                  AND (manual OR stored_at >= COALESCE((SELECT id_reset_at FROM bottle WHERE id = ?), stored_at))
                 ORDER BY timestamp DESC LIMIT 1
                 """, arguments: [bottle, recordID, bottle])
         }

@@ -21,6 +21,7 @@ enum HistoryMigrations {
         ("v5-household", addDrinkOrigin),
         ("v6-household-delivered", createHouseholdDelivered),
         ("v7-quarantine", createQuarantine),
+        ("v8-manual-drinks", addManualDrinks),
     ]
 
     static var migrator: DatabaseMigrator {
@@ -276,6 +277,15 @@ enum HistoryMigrations {
             t.add(column: "refusal", .text)
             t.add(column: "refusal_since", .double)
             t.add(column: "refusal_count", .integer)
+        }
+    }
+
+    /// Drinks a person added by hand (`log drink`, the page, the API): never the bottle's, so
+    /// they have record ids of their own (`ManualDrinks.firstRecordID` up) and take no part in
+    /// the bottle's highest id or its id resets; never sent to the bottle.
+    private static func addManualDrinks(_ db: Database) throws {
+        try db.alter(table: "drink") { t in
+            t.add(column: "manual", .boolean).notNull().defaults(to: false)
         }
     }
 }

@@ -34,12 +34,12 @@ enum NewHistorySchema {
             + stepNames.map { "('\($0)')" }.joined(separator: ", ") + ";\n"
     }
 
-    /// What the steps v1-drinks … v7-quarantine leave, as `sqlite_master` has it.
+    /// What the steps v1-drinks … v8-manual-drinks leave, as `sqlite_master` has it.
     private static let tables = """
         CREATE TABLE "drink" ("bottle" TEXT NOT NULL, "record_id" INTEGER NOT NULL, "timestamp" INTEGER NOT NULL, \
         "amount_ml" INTEGER NOT NULL, "bottle_level_ml" INTEGER NOT NULL, "type" TEXT NOT NULL CHECK ("type" IN ('gulp', 'pour')), \
         "type_raw" INTEGER NOT NULL, "flags" INTEGER NOT NULL, "deleted" BOOLEAN NOT NULL DEFAULT 0, "stored_at" DOUBLE NOT NULL, \
-        "deleted_at" DOUBLE, "origin" TEXT, "raw_timestamp" INTEGER, UNIQUE ("bottle", "record_id", "timestamp"), CHECK ((deleted = 0) = (deleted_at IS NULL)));
+        "deleted_at" DOUBLE, "origin" TEXT, "raw_timestamp" INTEGER, "manual" BOOLEAN NOT NULL DEFAULT 0, UNIQUE ("bottle", "record_id", "timestamp"), CHECK ((deleted = 0) = (deleted_at IS NULL)));
         CREATE INDEX "drink_on_timestamp" ON "drink"("timestamp");
         CREATE TABLE "setting" ("key" TEXT PRIMARY KEY NOT NULL, "value" TEXT NOT NULL);
         CREATE TABLE "bottle" ("id" TEXT PRIMARY KEY NOT NULL, "name" TEXT, "serial" TEXT, "address" TEXT, "goal_ml" INTEGER, \

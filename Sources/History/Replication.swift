@@ -9,19 +9,21 @@ import GRDB
 extension DrinkHistory {
     /// Stores drinks another bridge (`origin`) synced, in one transaction: idempotent on
     /// (bottle, record_id, timestamp) like `store`, a deleted one deletes. A drink this bridge
-    /// already has keeps its origin. Results are in the order of `records`.
-    public func storeReplicated(_ records: [DrinkRecord], bottle: String, origin: String, at storedAt: WallInstant) throws -> [StoreResult] {
+    /// already has keeps its origin. `manual`: drinks a person added by hand on `origin` (kept
+    /// so, out of the bottle's record ids). Results are in the order of `records`.
+    public func storeReplicated(_ records: [DrinkRecord], bottle: String, origin: String, manual: Bool = false,
+                                at storedAt: WallInstant) throws -> [StoreResult] {
         let bottle = try ArgumentChecks.bottle(bottle)
         let storedAt = try ArgumentChecks.instant(storedAt, "storage time")
         guard !records.isEmpty else { return [] }
         return try write("storing \(records.count) drinks from \(origin)") { db in
             let mark = try db.cachedStatement(sql: """
-                UPDATE drink SET origin = ? WHERE bottle = ? AND record_id = ? AND timestamp = ?
+                UPDATE drink SET origin = ?, manual = ? WHERE bottle = ? AND record_id = ? AND timestamp = ?
                 """)
             return try records.map { record in
                 let outcome = try Self.store(record, bottle: bottle, at: storedAt, in: db)
                 if outcome == .inserted || outcome == .insertedDeleted {
-                    try mark.execute(arguments: [origin, bottle, record.recordID, record.timestamp])
+                    try mark.execute(arguments: [origin, manual, bottle, record.recordID, record.timestamp])
                 }
                 return StoreResult(record: record, outcome: outcome)
             }
@@ -29,7 +31,8 @@ extension DrinkHistory {
     }
 
     /// This bridge's own drinks (not received from another) stored or deleted after `since`,
-    /// oldest change first, at most `limit`; with the instant of each one's change.
+    /// oldest change first, at most `limit`; with the instant of each one's change (drinks added
+    /// by hand here among them: the drink message says which they are).
     public func localDrinksChanged(since: WallInstant, limit: Int = 500) throws -> [(drink: StoredDrink, changedAt: WallInstant)] {
         try read("reading the drinks to publish") { db in
             let rows = try Row.fetchAll(db, sql: """

@@ -48,6 +48,7 @@ extension StoredDrink: FetchableRecord, PersistableRecord {
         public static let deleted = Column("deleted")
         public static let storedAt = Column("stored_at")
         public static let deletedAt = Column("deleted_at")
+        public static let manual = Column("manual")
     }
 
     public init(row: Row) throws {
@@ -60,7 +61,8 @@ extension StoredDrink: FetchableRecord, PersistableRecord {
                       bottleLevelML: Int(try row.decode(Int16.self, forColumn: Columns.bottleLevelML)),
                       typeRaw: try row.decode(UInt8.self, forColumn: Columns.typeRaw),
                       flagsRaw: try row.decode(UInt8.self, forColumn: Columns.flags),
-                      deleted: try row.decode(Bool.self, forColumn: Columns.deleted))
+                      deleted: try row.decode(Bool.self, forColumn: Columns.deleted),
+                      manual: try row.decode(Bool.self, forColumn: Columns.manual))
         storedAt = try row.decode(WallInstant.self, forColumn: Columns.storedAt)
         deletedAt = try row.decode(WallInstant?.self, forColumn: Columns.deletedAt)
     }
@@ -77,5 +79,6 @@ extension StoredDrink: FetchableRecord, PersistableRecord {
         container[Columns.deleted] = drink.deleted
         container[Columns.storedAt] = storedAt
         container[Columns.deletedAt] = deletedAt
+        container[Columns.manual] = drink.manual
     }
 }

@@ -20,10 +20,14 @@ struct HouseholdDrinkMessage: WireMessage, Decodable, Equatable {
     /// When the origin stored or deleted it, as text (a `Double`'s shortest form); left out by
     /// an older bridge, and ignored when it is not a finite number's text.
     var changedAt: String?
+    /// `true` for a drink a person added by hand (its id is the bridge's, not the bottle's); left
+    /// out otherwise, so a bottle's drink is the bytes the household always sent. An older
+    /// bridge ignores the key (Codable reads only the keys it knows).
+    var manual: Bool?
 
     enum CodingKeys: String, CodingKey {
         case bottle, recordID = "record_id", timestamp, amountML = "amount_ml", bottleLevelML = "bottle_level_ml",
-             typeRaw = "type_raw", flagsRaw = "flags_raw", deleted, changedAt = "changed_at"
+             typeRaw = "type_raw", flagsRaw = "flags_raw", deleted, changedAt = "changed_at", manual
     }
 
     init(_ drink: HouseholdLink.Drink) {
@@ -36,6 +40,7 @@ struct HouseholdDrinkMessage: WireMessage, Decodable, Equatable {
         flagsRaw = Int(drink.flagsRaw)
         deleted = drink.deleted
         changedAt = drink.changedAt.map { String($0.secondsSince1970) }
+        manual = drink.manual ? true : nil
     }
 
     init(from decoder: any Decoder) throws {
@@ -50,6 +55,8 @@ struct HouseholdDrinkMessage: WireMessage, Decodable, Equatable {
         deleted = try container.decode(Bool.self, forKey: .deleted)
         // Optional, and never a reason to drop the drink (an older bridge did not send it).
         changedAt = (try? container.decodeIfPresent(String.self, forKey: .changedAt)) ?? nil
+        // Optional too: anything but `true` is a bottle's drink.
+        manual = (try? container.decodeIfPresent(Bool.self, forKey: .manual)) ?? nil
     }
 
     /// The drink it carries from `origin`; nil when a field is out of its record's range or the
@@ -61,7 +68,8 @@ struct HouseholdDrinkMessage: WireMessage, Decodable, Equatable {
               let flagsRaw = UInt8(exactly: flagsRaw) else { return nil }
         let changed = changedAt.flatMap(Double.init).flatMap { $0.isFinite ? WallInstant(secondsSince1970: $0) : nil }
         return HouseholdLink.Drink(Drink(bottle: bottle, recordID: recordID, timestamp: timestamp, amountML: amountML,
-                                         bottleLevelML: bottleLevelML, typeRaw: typeRaw, flagsRaw: flagsRaw, deleted: deleted),
+                                         bottleLevelML: bottleLevelML, typeRaw: typeRaw, flagsRaw: flagsRaw, deleted: deleted,
+                                         manual: manual == true),
                                    origin: origin, changedAt: changed)
     }
 

@@ -382,7 +382,15 @@ public actor HouseholdReplication: Service {
     static func record(of drink: HouseholdLink.Drink, now: WallInstant) -> (record: DrinkRecord, problem: String?) {
         // A deleted drink is a tombstone: its record carries the deleted bit, whatever its flags said.
         let record = drink.deleted ? drink.record.withFlags(drink.flagsRaw | DrinkRecordFlags.deleted.rawValue) : drink.record
-        return (record, RecordBounds(now: now.secondsSince1970).problem(with: record))
+        guard drink.manual else { return (record, RecordBounds(now: now.secondsSince1970).problem(with: record)) }
+        // A drink added by hand: the volume a person may add, an id of the hand-added ones, and a
+        // bottle's bounds for the rest (its time).
+        guard ManualDrinkLimits.volumeML.contains(drink.amountML), drink.recordID >= Drink.firstManualRecordID else {
+            return (record, "a drink added by hand must have 1 to 5000 ml and an id from \(Drink.firstManualRecordID)")
+        }
+        var checked = record
+        checked.amountML = 1
+        return (record, RecordBounds(now: now.secondsSince1970).problem(with: checked))
     }
 
     private func store(_ drink: HouseholdLink.Drink) {
@@ -392,7 +400,8 @@ public actor HouseholdReplication: Service {
             return
         }
         do {
-            let results = try history.storeReplicated([record], bottle: drink.bottle, origin: drink.origin, at: clock.now)
+            let results = try history.storeReplicated([record], bottle: drink.bottle, origin: drink.origin,
+                                                      manual: drink.manual, at: clock.now)
             if results.contains(where: { [.inserted, .insertedDeleted, .deleted].contains($0.outcome) }) {
                 receivedDrinks += 1
                 changed(drink.bottle)

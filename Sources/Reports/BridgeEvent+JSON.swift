@@ -44,7 +44,7 @@ extension BridgeEvent {
     /// `/api/v1/drinks` lists thousands (docs/performance.md, `Benchmarks/web.sh`, `drinks?days=30`).
     package static func handWrittenDrinkLine(_ drink: DrinkEvent) -> String {
         "{\"amount_ml\":\(drink.amountML),\"bottle\":\(JSONText.quoted(drink.bottle)),\"bottle_level_ml\":\(drink.bottleLevelML),"
-            + "\"deleted\":\(drink.deleted),\"event\":\"drink\",\"new\":\(drink.isNew),\"record_id\":\(drink.recordID),"
+            + "\"deleted\":\(drink.deleted),\"event\":\"drink\",\"manual\":\(drink.manual),\"new\":\(drink.isNew),\"record_id\":\(drink.recordID),"
             + "\"time\":\"\(iso(WallInstant(secondsSince1970: Double(drink.timestamp))))\",\"type\":\"\(drink.kind.rawValue)\"}"
     }
 
@@ -78,11 +78,13 @@ struct DrinkJSON: Encodable {
     var bottleLevelML: Int
     var type: String
     var deleted: Bool
+    /// Added by a person, not measured by the bottle.
+    var manual: Bool
     var new: Bool
 
     enum CodingKeys: String, CodingKey {
         case event, bottle, recordID = "record_id", time, amountML = "amount_ml", bottleLevelML = "bottle_level_ml", type,
-             deleted, new
+             deleted, manual, new
     }
 
     init(_ drink: BridgeEvent.DrinkEvent) {
@@ -93,6 +95,7 @@ struct DrinkJSON: Encodable {
         bottleLevelML = drink.bottleLevelML
         type = drink.kind.rawValue
         deleted = drink.deleted
+        manual = drink.manual
         new = drink.isNew
     }
 }

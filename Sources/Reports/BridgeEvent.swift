@@ -245,7 +245,9 @@ extension BridgeEvent {
         case .drink(let drink):
             let marker = novelty ? (drink.isNew ? "  new" : "  known") : ""
             let deleted = drink.deleted ? "  deleted" : ""
-            return "\(local(WallInstant(secondsSince1970: Double(drink.timestamp))))  drink #\(drink.recordID)  \(drink.amountML) ml  \(drink.kind.rawValue)  level \(drink.bottleLevelML) ml\(marker)\(deleted)"
+            // A drink added by hand has no kind or level: the bottle did not measure it.
+            let measured = drink.manual ? "manual" : "\(drink.kind.rawValue)  level \(drink.bottleLevelML) ml"
+            return "\(local(WallInstant(secondsSince1970: Double(drink.timestamp))))  drink #\(drink.recordID)  \(drink.amountML) ml  \(measured)\(marker)\(deleted)"
         case .state(let state):
             let flags = state.flags.isEmpty ? "-" : state.flags.joined(separator: ",")
             return "\(local(state.time))  state  today \(state.dailyTotalML) ml (bottle's day)  level \(state.bottleLevelML) ml  battery \(state.battery)%  unsynced \(state.unsynced)  flags \(flags)"

@@ -78,6 +78,9 @@ enum DashboardPage {
         case .deleteRefused: return open + escape(words.deleteRefused) + "</div>\n"
         case .limit(let on): return open + escape(on ? words.limitOn : words.limitOff) + "</div>\n"
         case .refused: return open + escape(words.actionRefused) + "</div>\n"
+        case .drinkAdded(let amount, let timestamp): return open + escape(words.drinkAdded("\(amount) ml", formats.clock(Double(timestamp)))) + "</div>\n"
+        case .drinkRefused: return open + escape(words.drinkRefused) + "</div>\n"
+        case .manualDeleted: return open + escape(words.manualDeleted) + "</div>\n"
         }
     }
 
@@ -131,6 +134,7 @@ enum DashboardPage {
                 + "<li><i class=\"sw goal\"></i>\(escape(words.goalLine))</li></ul></div>\n"
         }
         html += drinks(panel, model: model, formats: formats, bottleField: bottleField)
+        if panel.id != nil { html += addDrink(words: words, bottleField: bottleField) }
         html += pending(panel, words: words, formats: formats)
         html += reminders(panel, words: words, bottleField: bottleField)
         // The goal; one waiting for the bottle is what the field shows.
@@ -143,6 +147,16 @@ enum DashboardPage {
         if !isNew { html += charts(panel, model: model) }
         html += device(panel, words: words)
         return html + "</section>\n"
+    }
+
+    /// A drink the bottle did not measure (a glass at school): its amount and, optionally, the
+    /// time today it was drunk (empty: now). Stored as a manual drink, never sent to the bottle.
+    private static func addDrink(words: WebWords, bottleField: String) -> String {
+        "<details class=\"add-drink\"><summary>\(escape(words.addDrink))</summary>"
+            + "<form method=\"post\" action=\"/actions/drink\">\(bottleField)<label>\(escape(words.volume)) "
+            + "<input type=\"number\" name=\"volume_ml\" min=\"\(ManualDrinkLimits.volumeML.lowerBound)\" max=\"\(ManualDrinkLimits.volumeML.upperBound)\" step=\"1\" required></label> "
+            + "<label>\(escape(words.time)) <input type=\"time\" name=\"time\"></label> "
+            + "<button type=\"submit\">\(escape(words.addDrinkButton))</button></form></details>\n"
     }
 
     /// The bottle itself, last: what it calls itself (a name like "Aquavate-A3F2" reads as an id,
@@ -195,7 +209,7 @@ enum DashboardPage {
                 + "<th scope=\"col\"><span class=\"sr\">\(escape(words.delete))</span></th></tr></thead><tbody>\n"
             for drink in drinks {
                 let when = escape(formats.clock(Double(drink.timestamp)))
-                rows += "<tr class=\"drink\(drink.deleted ? " deleted" : "")\" data-record=\"\(drink.recordID)\"><td>\(when)</td><td>\(drink.amountML) ml</td><td>"
+                rows += "<tr class=\"drink\(drink.deleted ? " deleted" : "")\" data-record=\"\(drink.recordID)\"><td>\(when)</td><td>\(drink.amountML) ml\(drink.manual ? " <span class=\"manual\">(\(escape(words.byHand)))</span>" : "")</td><td>"
                 if !drink.deleted, panel.id != nil {
                     let what = escape(words.deleteDrink("\(drink.amountML) ml", formats.clock(Double(drink.timestamp))))
                     rows += "<details class=\"del\"><summary>\(escape(words.delete))<span class=\"sr\"> \(drink.amountML) ml, \(when)</span></summary>"

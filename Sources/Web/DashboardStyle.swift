@@ -59,9 +59,9 @@ enum DashboardStyle {
         button{font:inherit;color:var(--fg);min-height:44px;min-width:44px;padding:6px 14px;border-radius:6px;border:1px solid var(--btnline);background:var(--btn);cursor:pointer}
         button.danger{background:#cf222e;border-color:#a40e26;color:#fff}
         details.del{display:inline}details.del summary{display:inline-block;cursor:pointer;color:var(--bad);list-style:none;padding:11px 10px}
-        details.del[open]{display:block}details.more summary,details.older summary{cursor:pointer;padding:11px 0}
+        details.del[open]{display:block}details.more summary,details.older summary,details.add-drink summary{cursor:pointer;padding:11px 0}
         @media(min-width:900px){details.older>summary{display:none}details.older::details-content{content-visibility:visible;display:block}}
-        input[type=number]{width:6em;min-height:44px;box-sizing:border-box;font:inherit;padding:5px;background:var(--card);color:var(--fg);border:1px solid var(--btnline);border-radius:6px}
+        input[type=number],input[type=time]{width:6em;min-height:44px;box-sizing:border-box;font:inherit;padding:5px;background:var(--card);color:var(--fg);border:1px solid var(--btnline);border-radius:6px}
         .notice{background:var(--note);border:1px solid var(--noteline);padding:8px 12px;border-radius:6px;margin:0}
         .notice.done{background:var(--ok);border-color:var(--okline)}.notice form{display:inline;margin-left:8px}
         .notice code{padding:0 3px;border-radius:3px;overflow-wrap:anywhere;background:var(--card)}

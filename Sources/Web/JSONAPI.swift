@@ -159,7 +159,13 @@ enum JSONAPI {
         default:
             throw WebError.badRequest("unknown command '\(fields.command.prefix(40))': goal, delete, tare or shake-to-empty")
         }
-        let command = try queue(request, bottle: fields.bottle, context: context)
+        let (command, drink) = try queue(request, bottle: fields.bottle, context: context)
+        if let drink { context.drinksChanged?(drink.bottle) }
+        guard let command else {
+            // A drink added by hand, deleted in the history only: nothing queued for the bottle.
+            guard let drink else { throw WebError.unprocessable("the drink is gone") }
+            return BridgeEvent.drink(.init(drink.drink, isNew: false)).jsonLine()
+        }
         return BridgeEvent.command(BridgeEvent.CommandEvent(command)).jsonLine()
     }
 
@@ -183,9 +189,9 @@ enum JSONAPI {
     }
 
     /// Through the one door; a refusal is a 422 with its line.
-    static func queue(_ request: BottleRequest, bottle: String?, context: WebContext) throws -> StoredCommand {
+    static func queue(_ request: BottleRequest, bottle: String?, context: WebContext) throws -> (StoredCommand?, StoredDrink?) {
         do {
-            return try BottleControl(history: context.history).queue(request, bottle: bottle, at: context.clock.now).0
+            return try BottleControl(history: context.history).queue(request, bottle: bottle, at: context.clock.now)
         } catch let refused as BottleRequestRefused {
             throw WebError.unprocessable(refused.description)
         }

@@ -3,6 +3,7 @@
 // one is here, and the required fields of each schema are in the real answers.
 
 import AquavateProtocol
+import History
 
 enum OpenAPIDocument {
     static let yaml = """
@@ -90,7 +91,7 @@ enum OpenAPIDocument {
                 bottle: {type: string, description: present where the history holds several bottles}
             Drink:
               type: object
-              required: [event, bottle, record_id, time, amount_ml, bottle_level_ml, type, deleted, new]
+              required: [event, bottle, record_id, time, amount_ml, bottle_level_ml, type, deleted, manual, new]
               properties:
                 event: {const: drink}
                 bottle: {type: string}
@@ -100,7 +101,15 @@ enum OpenAPIDocument {
                 bottle_level_ml: {type: integer}
                 type: {enum: [gulp, pour]}
                 deleted: {type: boolean}
+                manual: {type: boolean, description: "added by a person, not measured by the bottle (record_id from 2147483648 up)"}
                 new: {type: boolean}
+            DrinkRequest:
+              type: object
+              required: [amount_ml]
+              properties:
+                amount_ml: {type: integer, minimum: \(ManualDrinkLimits.volumeML.lowerBound), maximum: \(ManualDrinkLimits.volumeML.upperBound)}
+                time: {type: string, format: date-time, description: when it was drunk (not in the future); default now}
+                bottle: {type: string, description: serial or address; optional with one bottle}
             CommandRequest:
               type: object
               required: [command]
@@ -223,6 +232,40 @@ enum OpenAPIDocument {
               responses:
                 "200": {description: "as GET, without the body"}
                 default: {description: "as GET, without the body"}
+            post:
+              summary: add a drink the bottle did not measure (as `aquavate-bridge log drink ML`)
+              description: >-
+                Stored as a manual drink: counted in the day, the reminders and Home Assistant, never
+                sent to the bottle; deleted like any drink (`delete` of /api/v1/commands), with no
+                command for the bottle.
+              requestBody:
+                required: true
+                content:
+                  application/json:
+                    schema: {$ref: "#/components/schemas/DrinkRequest"}
+              responses:
+                "201":
+                  description: stored; its drink event
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Drink"}
+                "400": {$ref: "#/components/responses/BadRequest"}
+                "401": {$ref: "#/components/responses/Unauthorized"}
+                "403":
+                  description: a cross-site request from a browser
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Error"}
+                "413":
+                  description: the body is over 16 KiB
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Error"}
+                "415":
+                  description: the body is not application/json
+                  content:
+                    application/json:
+                      schema: {$ref: "#/components/schemas/Error"}
           /api/v1/commands:
             post:
               summary: queue a bottle command (as `aquavate-bridge bottle goal|delete|tare|shake-to-empty`)
@@ -233,10 +276,15 @@ enum OpenAPIDocument {
                     schema: {$ref: "#/components/schemas/CommandRequest"}
               responses:
                 "202":
-                  description: queued; applied at the bottle's next connection (a delete counts at once)
+                  description: >-
+                    queued; applied at the bottle's next connection (a delete counts at once); the
+                    delete of a drink added by hand queues nothing and answers the deleted drink
                   content:
                     application/json:
-                      schema: {$ref: "#/components/schemas/Command"}
+                      schema:
+                        oneOf:
+                          - {$ref: "#/components/schemas/Command"}
+                          - {$ref: "#/components/schemas/Drink"}
                 "400": {$ref: "#/components/responses/BadRequest"}
                 "401": {$ref: "#/components/responses/Unauthorized"}
                 "403":

@@ -10,6 +10,7 @@ import AquavateProtocol
 import Foundation
 import History
 import Settings
+import Timekeeping
 
 enum PageActions {
     static func perform(_ route: WebRoute, _ form: FormFields, context: WebContext) throws -> PageOutcome {
@@ -28,8 +29,11 @@ enum PageActions {
         case .deleteDrink:
             guard let record = form["record_id"].flatMap({ Int($0) }) else { return .deleteRefused }
             do {
-                let (command, _) = try BottleControl(history: context.history).queue(.delete(recordID: record), bottle: bottle,
-                                                                                      at: context.clock.now)
+                let (command, drink) = try BottleControl(history: context.history).queue(.delete(recordID: record), bottle: bottle,
+                                                                                          at: context.clock.now)
+                if let drink { context.drinksChanged?(drink.bottle) }
+                // A drink added by hand: no command, so no undo is offered.
+                guard let command else { return .manualDeleted }
                 return .deleted(command: command.id)
             } catch is BottleRequestRefused {
                 return .deleteRefused
@@ -55,9 +59,35 @@ enum PageActions {
                 return .refused
             }
             return .limit(on: enabled == "true")
+        case .addDrink:
+            let now = context.clock.now
+            guard let volume = form["volume_ml"].flatMap({ Int($0) }),
+                  let time = try drinkTime(form["time"], now: now, timeZone: context.configuration().timeZone) else { return .drinkRefused }
+            do {
+                let stored = try BottleControl(history: context.history).addDrink(amountML: volume, at: time, bottle: bottle, now: now)
+                context.drinksChanged?(stored.bottle)
+                return .drinkAdded(amountML: stored.amountML, timestamp: Int64(stored.timestamp))
+            } catch let refusal as BottleRequestRefused {
+                // An unknown bottle is a stale or forged form; the rest is the person's input.
+                return refusal.isUnknownBottle ? .refused : .drinkRefused
+            }
         default:
             return .refused
         }
+    }
+
+    /// The time a drink of the form was drunk: empty is now, `HH:MM` is that time today (the
+    /// bridge's time zone), else ISO 8601; nil when it is none of these.
+    static func drinkTime(_ text: String?, now: WallInstant, timeZone: TimeZone) -> WallInstant? {
+        guard let text, !text.isEmpty else { return now }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        if text.count <= 5, parts.count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]),
+           (0...23).contains(hour), (0...59).contains(minute) {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
+            return calendar.date(bySettingHour: hour, minute: minute, second: 0, of: now.date).map(WallInstant.init)
+        }
+        return ISO8601Text.parse(text)
     }
 
     /// The bottle a form acts on: required, and a bottle's serial or address in form.

@@ -4,6 +4,7 @@
 
 import AquavateProtocol
 import Foundation
+import History
 
 enum PageOutcome: Sendable, Equatable {
     /// A drink deleted through `command` (the page offers Undo while it waits for the bottle).
@@ -16,12 +17,19 @@ enum PageOutcome: Sendable, Equatable {
     case goalRefused(goalML: Int)
     case deleteRefused
     case limit(on: Bool)
+    /// A drink added by hand: its amount and time (UTC seconds), said back on the page.
+    case drinkAdded(amountML: Int, timestamp: Int64)
+    /// A drink not added: a volume out of range or a time that has not passed.
+    case drinkRefused
+    /// A drink added by hand, deleted: nothing goes to the bottle, so there is no undo.
+    case manualDeleted
     /// Anything else refused (a stale form, a bottle no longer known).
     case refused
 
     private enum Kind: String {
         case deleted, restored, undoTooLate = "undo-too-late", undoShared = "undo-shared", goal, goalRefused = "goal-refused",
-             deleteRefused = "delete-refused", limitOn = "limit-on", limitOff = "limit-off", refused
+             deleteRefused = "delete-refused", limitOn = "limit-on", limitOff = "limit-off", refused,
+             drinkAdded = "drink-added", drinkRefused = "drink-refused", manualDeleted = "manual-deleted"
     }
 
     /// Where the form's answer sends the browser.
@@ -36,6 +44,9 @@ enum PageOutcome: Sendable, Equatable {
         case .deleteRefused: return "/?done=\(Kind.deleteRefused.rawValue)"
         case .limit(let on): return "/?done=\((on ? Kind.limitOn : .limitOff).rawValue)"
         case .refused: return "/?done=\(Kind.refused.rawValue)"
+        case .drinkAdded(let amount, let timestamp): return "/?done=\(Kind.drinkAdded.rawValue)&amount_ml=\(amount)&time=\(timestamp)"
+        case .drinkRefused: return "/?done=\(Kind.drinkRefused.rawValue)"
+        case .manualDeleted: return "/?done=\(Kind.manualDeleted.rawValue)"
         }
     }
 
@@ -57,13 +68,19 @@ enum PageOutcome: Sendable, Equatable {
         case .limitOn: self = .limit(on: true)
         case .limitOff: self = .limit(on: false)
         case .refused: self = .refused
+        case .drinkAdded:
+            guard let amount = number("amount_ml").flatMap({ Int(exactly: $0) }), ManualDrinkLimits.volumeML.contains(amount),
+                  let time = number("time"), time >= 0, time <= Int64(UInt32.max) else { return nil }
+            self = .drinkAdded(amountML: amount, timestamp: time)
+        case .drinkRefused: self = .drinkRefused
+        case .manualDeleted: self = .manualDeleted
         }
     }
 
     /// A refusal is shown as an alert; a success as a status line.
     var isRefusal: Bool {
         switch self {
-        case .undoTooLate, .undoShared, .goalRefused, .deleteRefused, .refused: return true
+        case .undoTooLate, .undoShared, .goalRefused, .deleteRefused, .refused, .drinkRefused: return true
         default: return false
         }
     }
@@ -78,10 +95,12 @@ extension PageOutcome {
         case .goalRefused(let goal): return .unprocessable(words.goalRefused(goal, BottleGoal.rangeML))
         case .deleteRefused: return .unprocessable(words.deleteRefused)
         case .refused: return .unprocessable(words.actionRefused)
+        // Bad input, as the API's own endpoint answers it.
+        case .drinkRefused: return .badRequest(words.drinkRefused)
         // The request was sound; the state of the command no longer allows it.
         case .undoTooLate: return WebError(status: .conflict, message: words.undoTooLate)
         case .undoShared: return WebError(status: .conflict, message: words.undoShared)
-        case .deleted, .restored, .goalQueued, .limit: return nil
+        case .deleted, .restored, .goalQueued, .limit, .drinkAdded, .manualDeleted: return nil
         }
     }
 }

@@ -16,12 +16,18 @@ public struct WebContext: Sendable {
     public let clock: any WallClock
     /// Syncs counted by the daemon this process runs (`run --http`); nil for `serve`.
     public let syncs: SyncTally?
+    /// Told the bottle's key when a form or the API added or deleted a drink of it, so that the
+    /// daemon this process runs counts it in that person's reminders and Home Assistant state at
+    /// once (its reminders re-read the day only when told the history changed); nil for `serve`.
+    public let drinksChanged: (@Sendable (String) -> Void)?
 
-    public init(history: DrinkHistory, baseConfiguration: Configuration, clock: any WallClock, syncs: SyncTally? = nil) {
+    public init(history: DrinkHistory, baseConfiguration: Configuration, clock: any WallClock, syncs: SyncTally? = nil,
+                drinksChanged: (@Sendable (String) -> Void)? = nil) {
         self.history = history
         self.baseConfiguration = baseConfiguration
         self.clock = clock
         self.syncs = syncs
+        self.drinksChanged = drinksChanged
     }
 
     /// The configuration now: the base with the settings stored in the history.

@@ -52,6 +52,10 @@ struct WebWords: Sendable {
         deleteRefused, actionRefused, goalMet, belowGoal, soFar, goalLine, lastYear, perDay, notFound, notFoundText,
         somethingWrong, bottleWord, sending, tare, liveUpdates, noScript, goalWaiting: String
     var family, noDataYet, reminderDueNowShort, stillFilling, olderCharts, bottleName, noData, monthSoFar: String
+    /// The form that adds a drink the bottle did not measure, and the mark of such a drink.
+    var addDrink, addDrinkButton, volume, byHand, drinkRefused, manualDeleted: String
+    /// "Added 250 ml at 14:05."
+    var drinkAdded: @Sendable (_ amount: String, _ time: String) -> String
     /// "1 day", "2 days".
     var dayCount: @Sendable (Int) -> String
     /// "3 more drinks today".
@@ -105,6 +109,10 @@ struct WebWords: Sendable {
         goalWaiting: "the bottle takes it at its next sync",
         family: "Family", noDataYet: "no drinks yet", reminderDueNowShort: "reminder due now",
         stillFilling: "today or this month, so far", olderCharts: "30 days and 12 months", bottleName: "Name", noData: "no data", monthSoFar: "this month, so far",
+        addDrink: "A drink the bottle did not measure", addDrinkButton: "Add drink", volume: "Amount (ml)", byHand: "added by hand",
+        drinkRefused: "That drink was not added: give 1 to 5000 ml, at a time that has passed.",
+        manualDeleted: "The drink added by hand is deleted.",
+        drinkAdded: { "Added \($0) at \($1)." },
         dayCount: { $0 == 1 ? "1 day" : "\($0) days" },
         moreDrinks: { $0 == 1 ? "1 more drink today" : "\($0) more drinks today" },
         deleteDrink: { "Delete \($0) at \($1)" },
@@ -146,6 +154,10 @@ struct WebWords: Sendable {
         goalWaiting: "la botella lo toma en su próxima sincronización",
         family: "Familia", noDataYet: "aún sin tragos", reminderDueNowShort: "recordatorio ya",
         stillFilling: "hoy o este mes, hasta ahora", olderCharts: "30 días y 12 meses", bottleName: "Nombre", noData: "sin datos", monthSoFar: "este mes, hasta ahora",
+        addDrink: "Un trago que la botella no midió", addDrinkButton: "Añadir trago", volume: "Cantidad (ml)", byHand: "añadido a mano",
+        drinkRefused: "No se añadió ese trago: da de 1 a 5000 ml, a una hora que ya pasó.",
+        manualDeleted: "El trago añadido a mano está borrado.",
+        drinkAdded: { "Añadido \($0) a las \($1)." },
         dayCount: { $0 == 1 ? "1 día" : "\($0) días" },
         moreDrinks: { $0 == 1 ? "1 trago más hoy" : "\($0) tragos más hoy" },
         deleteDrink: { "Borrar \($0) de las \($1)" },

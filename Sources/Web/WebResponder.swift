@@ -93,7 +93,7 @@ struct WebResponder: HTTPResponder {
             var response = Redirect(to: guardian.token == nil ? "/" : "/login").response
             response.headers[.setCookie] = guardian.cookie(nil)
             return response
-        case .setGoal, .deleteDrink, .dailyLimit, .undoDelete:
+        case .setGoal, .deleteDrink, .dailyLimit, .undoDelete, .addDrink:
             let form = FormFields(try await body(request, type: "application/x-www-form-urlencoded"))
             let outcome = try await WebWork.run { try PageActions.perform(route, form, context: context) }
             // A browser follows the 303 and the page says what happened (post/redirect/get, refusals
@@ -117,6 +117,9 @@ struct WebResponder: HTTPResponder {
         case .command:
             let data = Data((try await body(request, type: "application/json")).utf8)
             return try await json(status: .accepted, gzip: gzip) { try JSONAPI.command(context, body: data) }
+        case .addDrinkAPI:
+            let data = Data((try await body(request, type: "application/json")).utf8)
+            return try await json(status: .created, gzip: gzip) { try ManualDrinkAPI.add(context, body: data) }
         case .openAPI:
             return try await Self.payload(Array(OpenAPIDocument.yaml.utf8), type: "application/yaml; charset=utf-8", gzip: gzip)
         case .metrics:

@@ -3,13 +3,15 @@
 
 enum WebRoute: Sendable, Hashable, CaseIterable {
     case dashboard, loginPage, login, logout, setGoal, deleteDrink, dailyLimit
+    /// A drink the bottle did not measure, added by hand: the page's form and the API's.
+    case addDrink, addDrinkAPI
     /// The page's own: undo a delete, its live updates, and what a phone's home screen needs.
     case undoDelete, events, script, manifest, icon
     case status, bottles, days, drinks, command, openAPI, metrics
 
     var method: String {
         switch self {
-        case .login, .logout, .setGoal, .deleteDrink, .dailyLimit, .undoDelete, .command: return "POST"
+        case .login, .logout, .setGoal, .deleteDrink, .dailyLimit, .undoDelete, .command, .addDrink, .addDrinkAPI: return "POST"
         default: return "GET"
         }
     }
@@ -22,6 +24,8 @@ enum WebRoute: Sendable, Hashable, CaseIterable {
         case .setGoal: return "/actions/goal"
         case .deleteDrink: return "/actions/delete"
         case .dailyLimit: return "/actions/daily-limit"
+        case .addDrink: return "/actions/drink"
+        case .addDrinkAPI: return "/api/v1/drinks"
         case .undoDelete: return "/actions/undo"
         case .events: return "/events"
         case .script: return "/page.js"
@@ -40,7 +44,7 @@ enum WebRoute: Sendable, Hashable, CaseIterable {
     /// Part of the JSON API (and so of /api/openapi.yaml), as opposed to the page's own forms.
     var isAPI: Bool {
         switch self {
-        case .status, .bottles, .days, .drinks, .command, .openAPI, .metrics: return true
+        case .status, .bottles, .days, .drinks, .addDrinkAPI, .command, .openAPI, .metrics: return true
         default: return false
         }
     }

@@ -84,6 +84,8 @@ private func queue(_ request: BottleRequest, name: String, options: BottleOption
             let event = BottleInfo.drinkEvent(drink)
             print(json ? event.jsonLine() : event.textLine(novelty: false, timeZone: timeZone))
         }
+        // A drink added by hand is deleted in the history only: there is no command to show.
+        guard let command else { return }
         let event = BridgeEvent.command(.init(command))
         print(json ? event.jsonLine() : event.textLine(timeZone: timeZone) + " (applied at the bottle's next connection)")
     } catch let refusal as BottleRequestRefused {

@@ -279,7 +279,9 @@ struct RunCommand: AsyncParsableCommand {
                                   heartbeat: daemonBeat ?? .unobserved, household: household)
         if let web {
             // Beside the daemon, never in its way: its failure is logged and ignored.
-            let context = WebContext(history: history, baseConfiguration: web.base, clock: clock, syncs: daemon.syncs)
+            let context = WebContext(history: history, baseConfiguration: web.base, clock: clock, syncs: daemon.syncs) { bottle in
+                Task { await desk.historyChangedElsewhere(bottle: bottle) }
+            }
             do {
                 let server = try WebServer(context: context, address: web.address, logger: logger)
                 services.append(.init(service: server.serviceBesideDaemon(), successTerminationBehavior: .ignore,

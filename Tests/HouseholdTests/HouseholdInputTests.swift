@@ -57,6 +57,33 @@ import Timekeeping
         }
     }
 
+    @Test("a drink added by hand says so with one more key, reads back manual, and is held to a person's bounds")
+    func manualDrinkMessage() throws {
+        let now = WallInstant(secondsSince1970: 1_764_000_600)
+        let drink = HouseholdLink.Drink(Drink(bottle: "AQV-0042", recordID: Drink.firstManualRecordID, timestamp: 1_764_000_000,
+                                              amountML: 2500, bottleLevelML: 0, typeRaw: 0, flagsRaw: 0, deleted: false, manual: true),
+                                        origin: "kitchen")
+        let text = HouseholdLink.payload(drink)
+        #expect(text == "{\"amount_ml\":2500,\"bottle\":\"AQV-0042\",\"bottle_level_ml\":0,\"deleted\":false,"
+            + "\"flags_raw\":0,\"manual\":true,\"record_id\":2147483648,\"timestamp\":1764000000,\"type_raw\":0}")
+        let read = try #require(HouseholdLink.drink(from: Array(text.utf8), origin: "kitchen"))
+        #expect(read == drink && read.manual)
+        // 2500 ml is more than a bottle records at once, not more than a person adds by hand.
+        #expect(HouseholdReplication.record(of: read, now: now).problem == nil)
+        #expect(HouseholdReplication.record(of: { var bottles = drink; bottles.manual = false; return bottles }(), now: now).problem != nil)
+        // A manual drink with a bottle's id, or more than a person may add, is not stored.
+        var lowID = drink
+        lowID.recordID = 7
+        lowID.amountML = 250
+        #expect(HouseholdReplication.record(of: lowID, now: now).problem != nil)
+        var jug = drink
+        jug.amountML = 6000
+        #expect(HouseholdReplication.record(of: jug, now: now).problem != nil)
+        // Anything but true is a bottle's drink.
+        let odd = text.replacingOccurrences(of: "\"manual\":true", with: "\"manual\":\"yes\"")
+        #expect(HouseholdLink.drink(from: Array(odd.utf8), origin: "kitchen")?.manual == false)
+    }
+
     @Test("a message that is not a whole drink is refused, and an odd change time only loses the time")
     func malformedDrinkMessages() throws {
         let good = String(decoding: payload(), as: UTF8.self)

@@ -15,7 +15,7 @@ import Timekeeping
     func eventLines() {
         let drink = BridgeEvent.drink(.init(Drink(bottle: "AQV-1", recordID: 7, timestamp: 1_763_712_000, amountML: 250,
                                                   bottleLevelML: -3, typeRaw: 1, flagsRaw: 0x01, deleted: false), isNew: true))
-        #expect(drink.jsonLine() == #"{"amount_ml":250,"bottle":"AQV-1","bottle_level_ml":-3,"deleted":false,"event":"drink","new":true,"record_id":7,"time":"2025-11-21T08:00:00Z","type":"pour"}"#)
+        #expect(drink.jsonLine() == #"{"amount_ml":250,"bottle":"AQV-1","bottle_level_ml":-3,"deleted":false,"event":"drink","manual":false,"new":true,"record_id":7,"time":"2025-11-21T08:00:00Z","type":"pour"}"#)
         let sync = BridgeEvent.sync(.init(time: WallInstant(secondsSince1970: 1_763_712_000.5), records: 40, chunks: 3, outcome: .complete, quarantined: 1))
         #expect(sync.jsonLine() == #"{"chunks":3,"event":"sync","outcome":"complete","quarantined":1,"records":40,"time":"2025-11-21T08:00:00.500Z"}"#)
         let state = BridgeEvent.state(.init(time: WallInstant(secondsSince1970: 1_763_712_000), dailyTotalML: 900, bottleLevelML: 400, battery: 80, unsynced: 2,
