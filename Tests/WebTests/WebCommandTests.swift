@@ -80,7 +80,11 @@ import Testing
             let state = folder.path + "/sim.json"
             _ = try bus.spawn(Self.simulator, ["--bus", bus.address, "--records", "30", "--disconnect-delay", "0.1", "--state-file", state],
                               logName: "sim")
-            try await waitUntil(.seconds(20), "the simulator to be ready") { FileManager.default.fileExists(atPath: state) }
+            // 60 s: the suite's renderings (simultaneousRequestsAllGetTheRendering) load both cores while
+            // the debug simulator starts; 20 s ran out in about one run in three at a load of 5 to 10.
+            try await waitUntil(.seconds(60), "the simulator to be ready (\(bus.log("sim").suffix(600)))") {
+                FileManager.default.fileExists(atPath: state)
+            }
             let db = folder.path + "/live.sqlite"
             let daemon = try bus.spawn(Self.bridge, ["run", "--db", db, "--http", "127.0.0.1:0", "--cooldown", "600"], logName: "bridge")
             let port = try await Self.port(after: "web: serving http://127.0.0.1:") { bus.log("bridge") }
