@@ -7,11 +7,12 @@
 # daemons and simulators that pool starved long enough for a 10 s wait to run out; apart, each
 # group keeps its own pool. The real Home Assistant (HomeAssistantTests, .serialized, minutes) runs
 # apart so that its time limit is its own. The browser suites (a headless Chromium each, one at a
-# time) are a group of their own too.
+# time) are a group of their own too, and so is InstallTests' real-BlueZ test bed (one QEMU boot of
+# several minutes under an emulated CPU, scripts/real-bluez).
 targets=(LockingTests TimekeepingTests ArchitectureTests ProcessSupportTests AquavateProtocolTests AquavateCaptureTests HistoryTests RemindersTests
          SettingsTests RemindingTests IngestTests ReportsTests HostClockTests DaemonTests MQTTTests HouseholdTests DeliveryTests DiagnosticsTests
          EndToEndTests/- EndToEndTests/Household EndToEndTests/HomeAssistantTests EndToEndTests/Browser
-         DBusTests SinksTests BottleSimulatorTests BlueZTests BottleSessionTests InstallTests WebTests)
+         DBusTests SinksTests BottleSimulatorTests BlueZTests BottleSessionTests InstallTests/- InstallTests/RealBlueZ WebTests)
 
 # The `swift test` options that select an entry's tests.
 target_selection() {

@@ -26,6 +26,15 @@ if ! { bash scripts/home-assistant-env.sh 2025.1.4 && bash scripts/home-assistan
 fi
 rm -f "$ha_log"
 echo "Home Assistant environment: ready in $((SECONDS - ha_started)) s"
+# The real-BlueZ test bed's VM image (Tests/InstallTests/RealBlueZTests.swift): Debian's kernel, a
+# debootstrap root with BlueZ and Bumble (about 2 minutes the first time, then cached).
+image_started=$SECONDS
+image_log=$(mktemp)
+if ! nice -n 10 bash scripts/real-bluez/image.sh > "$image_log" 2>&1; then
+    echo "scripts/real-bluez/image.sh failed; its last lines:"; tail -30 "$image_log"; exit 1
+fi
+rm -f "$image_log"
+echo "real-BlueZ image: ready in $((SECONDS - image_started)) s"
 source scripts/test-targets.sh
 passed=0 failed=0 retried=()
 

@@ -89,6 +89,20 @@ struct ShippedCaptureTests {
         #expect(outcome.states.last?.unsynced == 1)
     }
 
+    @Test("a sync through the real bluetoothd 5.66 (btmon, imported): the link dropped after chunk 2, then all 120 records again, each stored once")
+    func realBlueZDropResume() throws {
+        let history = try DrinkHistory(path: nil)
+        let outcome = try runReplay([shippedCapture("real-bluez-drop-resume.aqcap")], history: history)
+        #expect(outcome.rejectedLines == 0)
+        #expect(outcome.syncs.map(\.outcome) == [.interrupted, .complete])
+        #expect(outcome.syncs.map(\.records) == [51, 120])
+        #expect(outcome.syncs.map(\.chunks) == [3, 8])
+        #expect(outcome.drinks.filter(\.isNew).count == 120)
+        #expect(outcome.drinks.allSatisfy { $0.bottle == "F4:12:FA:00:02:F4" })
+        #expect(outcome.states.last?.unsynced == 0)
+        #expect(try history.storedDrinks().count == 120)
+    }
+
     @Test("all the captures together form one timeline and one history")
     func allTogether() throws {
         let history = try DrinkHistory(path: nil)

@@ -43,7 +43,9 @@ suite=bookworm
 mirror=http://deb.debian.org/debian
 bumble_version=0.0.236
 guest_python=3.11
-base_packages=bluez,dbus,python3,kmod,procps
+# The bridge's shared libraries (libbluetooth3, libsqlite3-0, libdbus-1-3, libsystemd0: what the
+# Debian package depends on) besides BlueZ, D-Bus and Python.
+base_packages=bluez,dbus,python3,kmod,procps,libbluetooth3,libsqlite3-0,libdbus-1-3,libsystemd0
 case $variant in
     plain) variant_packages= ;;
     *) echo "image.sh: unknown variant $variant" >&2; exit 2 ;;
@@ -136,5 +138,7 @@ cp "$work/kernel/boot/vmlinuz-$kver" "$image/vmlinuz.new"
 mv "$image/vmlinuz.new" "$image/vmlinuz"
 mv "$image/root.cpio.new" "$image/root.cpio"
 echo "$kernel_package $kernel_version bumble $bumble_version $(date -u +%FT%TZ)" > "$marker"
+# Older images of this variant (another kernel, another version of this script) are not used again.
+for old in "$cache/$variant"-*; do [[ $old != "$image" ]] && rm -rf "$old"; done
 say "image $image: root.cpio $(du -m "$image/root.cpio" | cut -f1) MB"
 echo "$image"

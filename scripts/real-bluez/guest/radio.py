@@ -1,10 +1,11 @@
-# The virtual radio: two Bluetooth controllers emulated by Google's Bumble on one LE link, the
+# The virtual radio: Bluetooth controllers emulated by Google's Bumble on one LE link, the
 # first attached to the Linux kernel through /dev/vhci (it becomes hci0, driven by the real
 # bluetoothd), the others driven by Bumble hosts that play bottles and strangers.
 #
 # Bumble's controller emulation differs from a real controller in three ways that make the real
-# stack fail for reasons that are not the bridge's. Each override below restores what a real
-# controller does; none of them changes what the bridge is offered beyond that.
+# stack fail for reasons that are not the bridge's, and in a fourth that makes bluetoothd see a
+# disconnect the bridge asked for as one the bottle made. Each override below restores what a
+# real controller does; none of them changes what the bridge is offered beyond that.
 import asyncio
 import logging
 
@@ -159,3 +160,18 @@ class FaithfulController(Controller):
             self._connection_complete, hci.HCI_ErrorCode.UNKNOWN_CONNECTION_IDENTIFIER_ERROR, 0,
             pending.peer_address, 0, 0, 0)
         return hci.HCI_StatusReturnParameters(hci.HCI_ErrorCode.SUCCESS)
+
+    def on_hci_disconnect_command(self, command):
+        """Gap 4. A disconnect the host asked for completes as terminated by the local host.
+
+        Bumble reports the Disconnection Complete of an LE link its own host ended with the
+        reason the host gave (0x13, Remote User Terminated), as if the peer had ended it, and the
+        kernel passes that on to bluetoothd as a remote disconnect. A real controller sends the
+        peer the reason given and reports 0x16, Connection Terminated By Local Host, to its host."""
+        connection = self.find_le_connection_by_handle(command.connection_handle)
+        if connection is None or not self.link:
+            return super().on_hci_disconnect_command(command)
+        self._send_hci_command_status(hci.HCI_COMMAND_STATUS_PENDING, command.op_code)
+        connection.send_ll_control_pdu(ll.TerminateInd(command.reason))
+        self.on_le_disconnected(connection, hci.HCI_ErrorCode.CONNECTION_TERMINATED_BY_LOCAL_HOST_ERROR)
+        return None

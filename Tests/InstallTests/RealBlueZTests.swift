@@ -1,0 +1,97 @@
+// The packaged bridge against the real BlueZ. scripts/real-bluez/run.sh boots a QEMU VM (TCG) with
+// Debian 12's kernel and its virtual HCI driver, the real bluetoothd 5.66 and D-Bus, and bottles
+// emulated by Bumble on a virtual LE link (scripts/real-bluez/guest/bottle.py, written from
+// docs/protocol.md); the bridge is the binary of the Debian package that scripts/test.sh built.
+// One boot runs every scenario (a boot costs minutes of emulated CPU); each test below asserts
+// one scenario's result: what the bridge stored, what the bottle was sent and in which order.
+// A failure names the results folder, where the bridge's output, bluetoothd's debug log and the
+// btmon capture of the boot are kept.
+import BusTestSupport
+import Foundation
+import Testing
+
+/// One boot of the test bed, shared by the tests.
+enum RealBlueZ {
+    struct Scenario: Decodable {
+        var name: String
+        var checks: String
+        var passed: Bool
+        var failure: String?
+        var seconds: Double
+    }
+
+    struct Report: Decodable {
+        var scenarios: [Scenario]
+        var error: String?
+    }
+
+    /// The scenarios of scripts/real-bluez/guest/scenarios.py this suite expects, in its order.
+    static let expected = ["discovery", "backlog-600", "drop-resume", "mtu-23", "commands", "two-bottles",
+                           "bluetoothd-restart", "power-cycle"]
+
+    static let outcome: Task<(report: Report, folder: String), any Error> = Task {
+        try requireRoot("the real-BlueZ test bed (debootstrap, QEMU)")
+        let deb = try await DebianPackage.built.value
+        let folder = try ScratchFolder("real-bluez")
+        let unpacked = folder.file("package")
+        let unpack = try await runTool("/usr/bin/dpkg-deb", ["-x", deb, unpacked])
+        guard unpack.status == 0 else { throw HarnessFailure(description: "dpkg-deb -x \(deb): \(unpack)") }
+        let results = folder.file("results")
+        // The image is normally made by scripts/test.sh before the targets run (minutes the
+        // first time); the boot itself takes a few minutes of emulated CPU.
+        let run = try await runTool(
+            "/bin/bash",
+            [repositoryFile("scripts/real-bluez/run.sh"), "--bridge", "\(unpacked)/usr/bin/aquavate-bridge",
+             "--results", results, "--time-limit", "840"] + expected,
+            environment: environmentWithoutBuses(), timeout: .seconds(1200))
+        let file = "\(results)/results.json"
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw HarnessFailure(description: "the test bed wrote no \(file): \(run)")
+        }
+        try? FileManager.default.removeItem(atPath: unpacked)
+        let report = try JSONDecoder().decode(Report.self, from: data)
+        if let error = report.error { throw HarnessFailure(description: "the test bed failed: \(error) (in \(results))") }
+        // The logs and captures stay for a failure to be read; a clean run leaves nothing.
+        if report.scenarios.allSatisfy(\.passed) && report.scenarios.count == expected.count { folder.remove() }
+        return (report, results)
+    }
+
+    static func check(_ name: String) async throws {
+        let (report, folder) = try await outcome.value
+        let scenario = try #require(report.scenarios.first { $0.name == name }, "no result for \(name) in \(folder)")
+        #expect(scenario.passed, "\(name) (\(scenario.checks)): \(scenario.failure ?? "") — logs in \(folder)")
+    }
+}
+
+@Suite("The packaged bridge against the real bluetoothd, kernel and a virtual radio link", .serialized)
+struct RealBlueZTests {
+    @Test("bluetoothd finds the bottle by its advertised service and takes its name from the scan response")
+    func discovery() async throws { try await RealBlueZ.check("discovery") }
+
+    @Test("600 records synced at MTU 247 in chunks of 17, each ACKed only after it was stored; nothing lost or twice; a second sync finds nothing")
+    func backlog() async throws { try await RealBlueZ.check("backlog-600") }
+
+    @Test("the bottle drops the link after chunk 2: the next connection syncs everything again, nothing lost or stored twice")
+    func dropAndResume() async throws { try await RealBlueZ.check("drop-resume") }
+
+    @Test("a bottle that refuses a larger ATT MTU than 23 is synced one record per 20-byte chunk")
+    func mtu23() async throws { try await RealBlueZ.check("mtu-23") }
+
+    @Test("goal, delete, tare and shake-to-empty reach the bottle at its next connection, each once; calibration runs to its end")
+    func commands() async throws { try await RealBlueZ.check("commands") }
+
+    @Test("two bottles and a stranger with a bottle's name advertise: one bottle is adopted and synced, the stranger is never connected")
+    func twoBottles() async throws { try await RealBlueZ.check("two-bottles") }
+
+    @Test("bluetoothd killed and restarted mid-sync: the same run --once reconnects and completes, nothing lost or twice, CPU and memory bounded")
+    func bluetoothdRestart() async throws { try await RealBlueZ.check("bluetoothd-restart") }
+
+    @Test("the adapter powered off and on mid-sync: the daemon waits for the power and completes, nothing lost or twice, CPU and memory bounded")
+    func powerCycle() async throws { try await RealBlueZ.check("power-cycle") }
+
+    @Test("every scenario of the test bed ran, and the suite has a test for each")
+    func everyScenarioRan() async throws {
+        let (report, folder) = try await RealBlueZ.outcome.value
+        #expect(report.scenarios.map(\.name) == RealBlueZ.expected, "in \(folder)")
+    }
+}
