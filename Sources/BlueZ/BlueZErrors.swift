@@ -13,13 +13,33 @@ public struct BluetoothServiceUnavailable: Error, Sendable, CustomStringConverti
     }
 }
 
-/// The bus refused us access to `org.bluez` (docs/bluez.md F20).
+/// The bus refused us access to `org.bluez` (docs/bluez.md F20). The cause depends on who asked:
+/// for a caller the bridge's policy names, the bus has not loaded that policy (it was not
+/// installed, or dbus-daemon read it before the user existed: it then ignores the rule); for any
+/// other caller, the policy does not name it.
 public struct BluetoothAccessDenied: Error, Sendable, CustomStringConvertible {
     public var detail: String
-    public init(detail: String) { self.detail = detail }
+    public var caller: BusCaller
+    public init(detail: String, caller: BusCaller = .current()) {
+        self.detail = detail
+        self.caller = caller
+    }
+
+    /// Whom the bridge's D-Bus policy (dbus/aquavate-bridge.conf) lets call BlueZ.
+    public static let policyUsers: Set<String> = ["aquavate"]
+    public static let policyGroups: Set<String> = ["bluetooth"]
+
     public var description: String {
-        "not allowed to talk to BlueZ over D-Bus (\(detail)): add the user to the `bluetooth` group "
-            + "(`sudo usermod -aG bluetooth $USER`, then log in again) or run as the service user"
+        if caller.isNamed(users: Self.policyUsers, groups: Self.policyGroups) {
+            return "the system bus refused \(caller.user)'s call to BlueZ (org.bluez) although the bridge's D-Bus policy "
+                + "allows this user: the bus has not loaded the policy (aquavate-bridge.conf missing from "
+                + "/usr/share/dbus-1/system.d and /etc/dbus-1/system.d, or read before the user existed); "
+                + "check the file is there, then `sudo systemctl reload dbus` (\(detail))"
+        }
+        return "the system bus refused \(caller.user)'s call to BlueZ (org.bluez): the bridge's D-Bus policy lets only "
+            + "the service user aquavate and the `bluetooth` group call it; run as the service user "
+            + "(`sudo -u aquavate aquavate-bridge …`) or join the group (`sudo usermod -aG bluetooth \(caller.user)`, "
+            + "then log in again) (\(detail))"
     }
 }
 

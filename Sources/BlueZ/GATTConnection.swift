@@ -49,6 +49,9 @@ public final class GATTConnection: Sendable {
         var lost: LinkLoss?
         /// Our own Disconnect is under way.
         var disconnecting = false
+        /// A reply said the link is down (Not connected, the object gone, no reply) while BlueZ's
+        /// signal saying so may still be on its way.
+        var replySaidDown = false
     }
 
     init(client: BlueZClient, device: DBusObjectPath, privateSystemBus: BusConnection, watch: ChangeWatch,
@@ -259,8 +262,10 @@ public final class GATTConnection: Sendable {
             } catch let failure as DBusFailure where failure.name == DBusFailure.noReplyName {
                 // From the bus, not a local time-out (that is DBusCallTimedOut): bluetoothd left
                 // the bus while it owed us this reply — a crash or a restart.
+                state.withLock { $0.replySaidDown = true }
                 throw LinkLost(device: address, reason: lostReason ?? .serviceLost)
             } catch let failure as DBusFailure where failure.meansObjectGone || failure.meansNotConnected {
+                state.withLock { $0.replySaidDown = true }
                 throw LinkLost(device: address, reason: lostReason ?? (failure.meansObjectGone ? .vanished : .disconnected))
             } catch let failure as DBusFailure {
                 // A call in flight when the link went gets whatever BlueZ makes of it (Failed,
@@ -285,7 +290,7 @@ public final class GATTConnection: Sendable {
             // without waiting for the reply.
             try? client.connection.send(destination: BlueZNames.service, path: device,
                                         interface: BlueZNames.deviceInterface, method: "Disconnect")
-        } else if lostReason == nil {
+        } else if lostReason == nil, await stillUpAfterADownReply() {
             state.withLock { $0.disconnecting = true }
             do {
                 _ = try await client.call(device, BlueZNames.deviceInterface, "Disconnect", timeout: policy.disconnectTimeout)
@@ -294,6 +299,20 @@ public final class GATTConnection: Sendable {
             }
         }
         await close(reason: .local)
+    }
+
+    /// True unless a reply said the link is down and BlueZ confirms it within a second: its
+    /// Connected=false (or the object's removal) usually follows such a reply within milliseconds,
+    /// but may come after the session ended. A Disconnect for a link already gone is a needless
+    /// call; a link a reply only hiccuped on is still up and gets its Disconnect.
+    private func stillUpAfterADownReply() async -> Bool {
+        guard state.withLock({ $0.replySaidDown }) else { return true }
+        let deadline = client.clock.deadline(after: .seconds(1))
+        // Progress: each pass sleeps 20 ms until BlueZ says the link is down or the second is over.
+        while lostReason == nil, client.objects.device(device)?.connected == true, client.clock.instant < deadline {
+            try? await client.clock.sleep(for: .milliseconds(20))
+        }
+        return lostReason == nil && client.objects.device(device)?.connected == true
     }
 
     /// Releases the session without asking BlueZ to disconnect.

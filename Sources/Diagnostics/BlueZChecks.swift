@@ -56,9 +56,7 @@ enum BlueZChecks {
             let user = currentUserName()
             findings.append(DoctorFinding(
                 .fail, "D-Bus permission", "user \(user) may not call \(service) (AccessDenied)",
-                fix: "sudo usermod -aG bluetooth \(user), then log out and in again; the policy "
-                    + "aquavate-bridge.conf must be installed (the package puts it in /usr/share/dbus-1/system.d, "
-                    + "sudo make install in /etc/dbus-1/system.d), then sudo systemctl reload dbus"))
+                fix: accessFix(for: .current(), user: user)))
             return findings
         } catch {
             findings.append(DoctorFinding(
@@ -129,6 +127,20 @@ enum BlueZChecks {
     }
 
     /// The login name of the effective user, else `uid N`.
+    /// The fix for an AccessDenied: a user the bridge's policy names is refused only when the bus
+    /// has not loaded the policy (not installed, or read before the user existed); anyone else
+    /// must be named by it.
+    static func accessFix(for caller: BusCaller, user: String) -> String {
+        if caller.isNamed(users: ["aquavate"], groups: ["bluetooth"]) {
+            return "the bridge's policy allows \(user) but the bus has not loaded it: check that aquavate-bridge.conf is in "
+                + "/usr/share/dbus-1/system.d (the package) or /etc/dbus-1/system.d (sudo make install), "
+                + "then sudo systemctl reload dbus"
+        }
+        return "sudo usermod -aG bluetooth \(user), then log out and in again (or run as the service user: "
+            + "sudo -u aquavate aquavate-bridge doctor --service); the policy aquavate-bridge.conf must be installed "
+            + "(the package puts it in /usr/share/dbus-1/system.d, sudo make install in /etc/dbus-1/system.d)"
+    }
+
     static func currentUserName() -> String {
         let uid = geteuid()
         guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }

@@ -11,6 +11,7 @@ import BottleSimulator
 import DBus
 import Foundation
 import History
+import Locking
 import Testing
 
 @Suite(.timeLimit(.minutes(3))) struct SimulatorIntegrationTests {
@@ -37,6 +38,26 @@ import Testing
             #expect(second.newRecords == 1)
             #expect(rig.sim.model.unsyncedCount == 0)
             try rig.expectHistoryHoldsEveryDrinkOnce()
+        }
+    }
+
+    /// A session ends its link with one Device1.Disconnect (bluetoothd then has the kernel
+    /// disconnect 2 s later), and sends none when the link was lost under it: nothing to end.
+    @Test func oneDisconnectPerSessionAndNoneAfterALostLink() async throws {
+        let calls = Locked<[String]>([])
+        try await SimulatorRig.with(records: 60, faults: [.sleepMidSync(1)], { configuration in
+            configuration.log = { line in
+                if line.hasPrefix("call "), line.contains(".Disconnect(") { calls.withLock { $0.append(line) } }
+            }
+        }) { rig in
+            // The bottle falls asleep during the first session: the link is gone, nothing to end.
+            let lost = try await rig.syncOnce()
+            #expect(lost.rounds.map(\.outcome) == [.interrupted], "\(lost)")
+            #expect(calls.withLock { $0 }.isEmpty, "no Disconnect after the link was lost: \(calls.withLock { $0 })")
+            rig.sim.wake()
+            let synced = try await rig.syncOnce()
+            #expect(synced.outcome == .synced)
+            #expect(calls.withLock { $0.count } == 1, "\(calls.withLock { $0 })")
         }
     }
 

@@ -263,6 +263,17 @@ struct DoctorTests {
         #expect(result.output.contains("/etc/aquavate/bridge.toml"), "\(result)")
     }
 
+    @Test("AccessDenied: the service user or a bluetooth member is told to reload D-Bus, anyone else how to be named")
+    func accessDeniedFix() {
+        for caller in [BusCaller(user: "aquavate", groups: ["aquavate"]), BusCaller(user: "pi", groups: ["bluetooth"])] {
+            let fix = BlueZChecks.accessFix(for: caller, user: caller.user)
+            #expect(fix.contains("the bus has not loaded it") && fix.hasSuffix("then sudo systemctl reload dbus"), "\(fix)")
+            #expect(!fix.contains("usermod"), "\(fix)")
+        }
+        let outsider = BlueZChecks.accessFix(for: BusCaller(user: "pi", groups: ["pi"]), user: "pi")
+        #expect(outsider.hasPrefix("sudo usermod -aG bluetooth pi, then log out and in again"), "\(outsider)")
+    }
+
     @Test("mqtt: unset, reachable, refused, unresolvable")
     func broker() throws {
         #expect(BrokerReachability.finding(url: nil, timeout: .seconds(2)).status == .ok)

@@ -193,6 +193,35 @@ struct DBusPolicyTests {
         }
     }
 
+    @Test("a policy read before its user existed denies that user until the bus reloads, which postinst's own command does")
+    func postinstReloadAdmitsAUserMadeAfterThePolicyWasRead() async throws {
+        try requireRoot("the D-Bus policy test")
+        // The package's order: dpkg unpacks the policy (dbus-daemon reads it, the user unknown),
+        // then postinst makes the user. A fresh name stands for aquavate, which may exist here.
+        let late = SystemAccounts.uniqueName("l")
+        let scratch = try ScratchFolder("late-user")
+        defer { scratch.remove() }
+        let policy = try scratch.write(try String(contentsOfFile: policyFile, encoding: .utf8)
+            .replacingOccurrences(of: "user=\"aquavate\"", with: "user=\"\(late)\""), to: "aquavate-bridge.conf")
+        // postinst's reload, as written there (continuation lines joined).
+        let postinst = try String(contentsOfFile: repositoryFile("packaging/debian/postinst"), encoding: .utf8)
+            .replacingOccurrences(of: "\\\n", with: " ")
+        let reload = try #require(postinst.split(separator: "\n").first { $0.contains("ReloadConfig") }?
+            .trimmingCharacters(in: .whitespaces).replacingOccurrences(of: " || true", with: ""))
+        let bus = try await PolicyBus.start(policyFile: policy)
+        defer { bus.stop() }
+        let bluez = try await FakeBlueZ(address: bus.address)
+        defer { Task { await bluez.connection.close() } }
+        try await withUsers([(late, [])]) {
+            expectDenied(try await bus.send(as: late, path: "/", "org.freedesktop.DBus.ObjectManager.GetManagedObjects"),
+                         "GetManagedObjects by a user made after the policy was read")
+            let reloaded = try await runTool("/bin/sh", ["-c", reload], environment: bus.environment)
+            #expect(reloaded.status == 0, "\(reload): \(reloaded)")
+            expectAllowed(try await bus.send(as: late, path: "/", "org.freedesktop.DBus.ObjectManager.GetManagedObjects"),
+                          "GetManagedObjects by that user after postinst's reload")
+        }
+    }
+
     @Test("the service's user aquavate is allowed by name, even outside the bluetooth group")
     func serviceUserAllowedByName() async throws {
         try requireRoot("the D-Bus policy test")

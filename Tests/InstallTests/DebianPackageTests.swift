@@ -39,6 +39,19 @@ struct DebianPackageTests {
         #expect(!result.lines.contains { $0.hasPrefix("E:") }, "\(result)")
     }
 
+    @Test("postinst has D-Bus reload its policy after making the user aquavate and before starting the service")
+    func postinstReloadsTheBusBetweenUserAndStart() throws {
+        // dbus-daemon reads the policy while dpkg unpacks it, before the user exists, and drops
+        // that user's rules; dpkg's own reload (a trigger) comes after postinst started the service.
+        let lines = try String(contentsOfFile: repositoryFile("packaging/debian/postinst"), encoding: .utf8)
+            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.hasPrefix("#") }
+        func line(_ text: String) -> Int? { lines.firstIndex { $0.contains(text) } }
+        let user = try #require(line("systemd-sysusers aquavate-bridge.conf"))
+        let reload = try #require(line("org.freedesktop.DBus.ReloadConfig"), "postinst reloads the bus")
+        let start = try #require(line("deb-systemd-invoke \"$action\""))
+        #expect(user < reload && reload < start, "user at \(user), reload at \(reload), start at \(start)")
+    }
+
     @Test("installs with apt into a fresh Debian root, reinstalls and upgrades keeping a modified conffile, purges keeping the history")
     func installUpgradePurge() async throws {
         try requireRoot("installing the package into a Debian root")

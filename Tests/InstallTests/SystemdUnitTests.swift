@@ -116,6 +116,33 @@ struct SystemdUnitTests {
         #expect(!service.contains { $0.key == "Environment" && $0.value.contains("JOURNAL_STREAM") })
     }
 
+    @Test("LimitNICE lets the service lower its threads' nice values as far as libdispatch asks (-4): refused, it complains")
+    func workerThreadsMayTakeTheirNiceValues() async throws {
+        try requireRoot("running the bridge as another user")
+        let service = directives(try String(contentsOfFile: unitFile, encoding: .utf8), section: "Service")
+        // systemd's signed form is a nice value (the kernel's limit is 20 - nice); -4 is
+        // libdispatch's nice for its highest class (DISPATCH_NICE_USER_INTERACTIVE).
+        let nice = try #require(value(service, "LimitNICE").flatMap { Int($0) }, "LimitNICE as a signed nice value")
+        #expect(nice <= -4, "LimitNICE=\(nice)")
+        // What the limit is for: a process that may not lower a nice value (an unprivileged user
+        // under the default limit 0) gets libdispatch's complaint; one that may (root here, as
+        // the service under the limit) does not. This machine's root cannot raise RLIMIT_NICE
+        // itself (no CAP_SYS_RESOURCE in the container), so systemd's own setting is not run here.
+        let scratch = try ScratchFolder("nice")
+        defer { scratch.remove() }
+        chmod(scratch.path, 0o777)
+        // LIBDISPATCH_LOG=stderr: libdispatch logs to syslog otherwise (the journal, under systemd).
+        func status(_ asUser: [String]) async throws -> ToolResult {
+            try await runTool("/usr/bin/setpriv", asUser + ["--", bridgeBinary, "status", "--db", scratch.file("history.sqlite")],
+                              environment: environmentWithoutBuses(["LIBDISPATCH_LOG": "stderr"]))
+        }
+        let complaint = "Failed to set thread priority for worker thread"
+        let refused = try await status(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        #expect(refused.status == 0 && refused.error.contains(complaint), "\(refused)")
+        let allowed = try await status([])
+        #expect(allowed.status == 0 && !allowed.error.contains(complaint), "\(allowed)")
+    }
+
     @Test("systemd-analyze security rates the unit's exposure at most 2.5 (\"OK\")")
     func exposure() async throws {
         let scratch = try ScratchFolder("unit")
