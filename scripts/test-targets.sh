@@ -7,12 +7,13 @@
 # daemons and simulators that pool starved long enough for a 10 s wait to run out; apart, each
 # group keeps its own pool. The real Home Assistant (HomeAssistantTests, .serialized, minutes) runs
 # apart so that its time limit is its own. The browser suites (a headless Chromium each, one at a
-# time) are a group of their own too, and so is InstallTests' real-BlueZ test bed (one QEMU boot of
-# several minutes under an emulated CPU, scripts/real-bluez).
+# time) are a group of their own too, and so are InstallTests' real-BlueZ test bed (one QEMU boot of
+# several minutes under an emulated CPU, scripts/real-bluez) and the Debian package on that test bed
+# booted under systemd (another boot, scripts/real-bluez/package.sh).
 targets=(LockingTests TimekeepingTests ArchitectureTests ProcessSupportTests AquavateProtocolTests AquavateCaptureTests HistoryTests RemindersTests
          SettingsTests RemindingTests IngestTests ReportsTests HostClockTests DaemonTests MQTTTests HouseholdTests DeliveryTests DiagnosticsTests
          EndToEndTests/- EndToEndTests/Household EndToEndTests/HomeAssistantTests EndToEndTests/Browser
-         DBusTests SinksTests BottleSimulatorTests BlueZTests BottleSessionTests InstallTests/- InstallTests/RealBlueZ WebTests)
+         DBusTests SinksTests BottleSimulatorTests BlueZTests BottleSessionTests InstallTests/- InstallTests/RealBlueZ InstallTests/PackageUnderSystemd WebTests)
 
 # How long an entry may run (seconds) before it counts as hung: the real Home Assistants run one
 # after another, a new install each (every release and form of scripts/home-assistant-versions, the

@@ -12,8 +12,9 @@ cd "$(dirname "$0")/.."
 # The suite's real counterparts that are made once and cached: the Home Assistants of
 # Tests/EndToEndTests/HomeAssistant (the releases pinned in scripts/home-assistant-versions, each in
 # a virtual environment; those that need a newer Python than the machine's in a Debian forky root)
-# and the real-BlueZ test bed's VM image (Tests/InstallTests/RealBlueZTests.swift: Debian's kernel,
-# a debootstrap root with BlueZ and Bumble). Made the first time they wait mostly on the network
+# and the real-BlueZ test bed's VM images (Tests/InstallTests/RealBlueZTests.swift: Debian's kernel,
+# a debootstrap root with BlueZ and Bumble; PackageUnderSystemdTests.swift: the same booted under
+# systemd). Made the first time they wait mostly on the network
 # (PyPI, Debian's mirror), so they are made in the background while the code builds, each into its
 # own log, and waited for before the first test runs.
 prepared=$(mktemp -d)
@@ -27,10 +28,13 @@ prepared=$(mktemp -d)
     done < scripts/home-assistant-versions
 ) > "$prepared/ha" 2>&1 &
 ha_job=$!
-( started=$SECONDS
-  bash scripts/real-bluez/image.sh > "$prepared/image.log" 2>&1 \
-      || { echo "scripts/real-bluez/image.sh failed; its last lines:"; tail -30 "$prepared/image.log"; exit 1; }
-  echo "real-BlueZ image: ready in $((SECONDS - started)) s" ) > "$prepared/image" 2>&1 &
+# The two variants one after the other: both wait on the same mirror.
+( for variant in plain systemd; do
+      started=$SECONDS
+      bash scripts/real-bluez/image.sh --variant $variant > "$prepared/image-$variant.log" 2>&1 \
+          || { echo "scripts/real-bluez/image.sh --variant $variant failed; its last lines:"; tail -30 "$prepared/image-$variant.log"; exit 1; }
+      echo "real-BlueZ image ($variant): ready in $((SECONDS - started)) s"
+  done ) > "$prepared/image" 2>&1 &
 image_job=$!
 # Stops the background preparations when the build fails, so that nothing outlives this script.
 stop_preparations() { kill -- $ha_job $image_job 2>/dev/null; pkill -P $ha_job 2>/dev/null; pkill -P $image_job 2>/dev/null; }

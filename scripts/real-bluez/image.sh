@@ -13,6 +13,11 @@
 # Variants share every step but the package list: `plain` (this suite: no init system, the /init of
 # scripts/real-bluez/guest starts D-Bus and bluetoothd itself). A variant booted under systemd adds
 # its packages (systemd-sysv, ...) to `variant_packages` and brings an /init that execs systemd.
+# `systemd` (scripts/real-bluez/package.sh: the Debian package as a Pi owner installs it) is booted
+# so: systemd as PID 1, apt, sudo, and every library the package depends on already installed,
+# so that `apt install ./aquavate-bridge_*.deb` works offline; BlueZ's own D-Bus policy lost its
+# rule that lets every user call org.bluez (as distributions that keep BlueZ to a group have it),
+# so that the bridge may call BlueZ only through its own policy.
 #
 # Why each part is as it is:
 #   - the kernel comes from Debian's own package (apt-get download, dpkg-deb -x: nothing installed
@@ -48,6 +53,8 @@ guest_python=3.11
 base_packages=bluez,dbus,python3,kmod,procps,libbluetooth3,libsqlite3-0,libdbus-1-3,libsystemd0
 case $variant in
     plain) variant_packages= ;;
+    # The package's Depends: (dpkg-deb -f dist/aquavate-bridge_*.deb Depends) beyond base_packages.
+    systemd) variant_packages=systemd,systemd-sysv,sudo,libcurl4,libmosquitto1,libgcc-s1,libstdc++6,zlib1g ;;
     *) echo "image.sh: unknown variant $variant" >&2; exit 2 ;;
 esac
 # The modules the test bed loads: the virtual controller, the 9p share for results, the crypto
@@ -129,6 +136,23 @@ PY
 cp "$work/kernel/lib/modules/$kver"/modules.{order,builtin,builtin.modinfo} "$root/lib/modules/$kver/"
 chroot "$root" depmod "$kver"
 say "$(find "$root/lib/modules" -name '*.ko' | wc -l) modules kept"
+
+if [[ $variant == systemd ]]; then
+    # BlueZ's blanket rule, <policy context="default"><allow send_destination="org.bluez"/>...: gone,
+    # and checked gone, so that the package's own policy is the only way to BlueZ.
+    python3 - "$root/etc/dbus-1/system.d/bluetooth.conf" <<'PY'
+import re, sys
+path = sys.argv[1]
+text = open(path).read()
+kept = re.sub(r'\s*<policy context="default">.*?</policy>', "", text, flags=re.S)
+if kept == text or 'context="default"' in kept:
+    sys.exit(f"image.sh: no <policy context=\"default\"> block to remove in {path}")
+open(path, "w").write(kept)
+PY
+    # Nothing of the boot waits on a terminal or a network that the VM does not have.
+    chroot "$root" systemctl mask serial-getty@ttyS0.service getty@tty1.service systemd-networkd-wait-online.service > /dev/null 2>&1 || true
+    say "systemd variant: BlueZ's default policy removed"
+fi
 
 rm -rf "$root"/usr/share/{doc,man,info,locale,lintian} "$root"/var/cache/apt/* "$root"/var/lib/apt/lists/*
 
