@@ -37,8 +37,8 @@ enum PackageUnderSystemd {
         // first time); the boot itself takes minutes of emulated CPU, most of them dpkg's.
         let run = try await runTool(
             "/bin/bash",
-            [repositoryFile("scripts/real-bluez/package.sh"), "--deb", deb, "--results", results, "--time-limit", "840"],
-            environment: environmentWithoutBuses(), timeout: .seconds(1200))
+            [repositoryFile("scripts/real-bluez/package.sh"), "--deb", deb, "--results", results, "--time-limit", "900"],
+            environment: environmentWithoutBuses(), timeout: .seconds(960))
         let file = "\(results)/package.json"
         guard let data = FileManager.default.contents(atPath: file) else {
             throw HarnessFailure(description: "the test bed wrote no \(file): \(run)")
