@@ -21,7 +21,7 @@ targets=(LockingTests TimekeepingTests ArchitectureTests ProcessSupportTests Aqu
 target_time_limit() {
     case $1 in
         EndToEndTests/HomeAssistantTests) echo 1800 ;;
-        # Five `apt install`s under an emulated CPU: 9 to 10 minutes on a loaded machine.
+        # Four `apt install`s, a remove and a purge under an emulated CPU: 10 minutes on a loaded machine.
         InstallTests/PackageUnderSystemd) echo 1000 ;;
         *) echo 600 ;;
     esac
