@@ -34,7 +34,7 @@ extension BridgeEvent {
     /// The `day` line, written directly with the keys in the order the encoder sorts them.
     package static func handWrittenDayLine(_ day: DayEvent) -> String {
         let bottle = day.bottle.map { "\"bottle\":\(JSONText.quoted($0))," } ?? ""
-        return "{\(bottle)\"date\":\(JSONText.quoted(day.date)),\"drinks\":\(day.drinks),\"event\":\"day\",\"goal_ml\":\(day.goalML),\"total_ml\":\(day.totalML)}"
+        return "{\(bottle)\"daily_goal_ml\":\(day.goalML),\"date\":\(JSONText.quoted(day.date)),\"drinks\":\(day.drinks),\"event\":\"day\",\"goal_ml\":\(day.goalML),\"total_ml\":\(day.totalML)}"
     }
 
     /// The `day` line by Codable: what the hand-written one must equal (its test).
@@ -191,16 +191,19 @@ struct DayJSON: Encodable {
     var date: String
     var totalML: Int
     var drinks: Int
+    /// The person's daily goal (docs/design.md 3.7), under its own name and its earlier one.
+    var dailyGoalML: Int
     var goalML: Int
     /// Only where the history holds several bottles.
     var bottle: String?
 
-    enum CodingKeys: String, CodingKey { case event, date, totalML = "total_ml", drinks, goalML = "goal_ml", bottle }
+    enum CodingKeys: String, CodingKey { case event, date, totalML = "total_ml", drinks, dailyGoalML = "daily_goal_ml", goalML = "goal_ml", bottle }
 
     init(_ day: BridgeEvent.DayEvent) {
         date = day.date
         totalML = day.totalML
         drinks = day.drinks
+        dailyGoalML = day.goalML
         goalML = day.goalML
         bottle = day.bottle
     }
@@ -295,6 +298,8 @@ struct BottleJSON: Encodable {
     var serial: String?
     var firmware: String?
     var model: String?
+    /// The goal the bottle holds (`BottleGoal`), under its own name and its earlier one.
+    var bottleGoalML: Int?
     var goalML: Int?
     var battery: Int?
     var calibrated: Bool?
@@ -306,7 +311,7 @@ struct BottleJSON: Encodable {
     var pending: [CommandJSON]
 
     enum CodingKeys: String, CodingKey {
-        case event, address, name, serial, firmware, model, goalML = "goal_ml", battery, calibrated,
+        case event, address, name, serial, firmware, model, bottleGoalML = "bottle_goal_ml", goalML = "goal_ml", battery, calibrated,
              shakeToEmpty = "shake_to_empty", lastSeen = "last_seen", lastSync = "last_sync", unsynced,
              clockOffset = "clock_offset_s", pending
     }
@@ -317,6 +322,7 @@ struct BottleJSON: Encodable {
         serial = bottle.serial
         firmware = bottle.firmware
         model = bottle.model
+        bottleGoalML = bottle.goalML
         goalML = bottle.goalML
         battery = bottle.battery
         calibrated = bottle.calibrated
@@ -337,6 +343,7 @@ struct BottleJSON: Encodable {
         try container.encode(serial, forKey: .serial)
         try container.encode(firmware, forKey: .firmware)
         try container.encode(model, forKey: .model)
+        try container.encode(bottleGoalML, forKey: .bottleGoalML)
         try container.encode(goalML, forKey: .goalML)
         try container.encode(battery, forKey: .battery)
         try container.encode(calibrated, forKey: .calibrated)
