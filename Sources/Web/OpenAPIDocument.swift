@@ -65,7 +65,7 @@ enum OpenAPIDocument {
                 goal_ml: {type: integer, description: "the daily goal's earlier key, the same value as daily_goal_ml"}
                 daily_goal_ml: {type: integer, minimum: \(DailyGoal.rangeML.lowerBound), maximum: \(DailyGoal.rangeML.upperBound), description: "the person's daily goal in force, what today is measured against: the bottle's own goal_ml setting, else the global one, else the goal the bottle confirmed, else 2500"}
                 bottle_goal_ml: {type: integer, minimum: \(BottleGoal.rangeML.lowerBound), maximum: \(BottleGoal.rangeML.upperBound), description: "the goal the bottle holds and shows on its display, as of its last connection; absent when it has not reported one. It may differ from daily_goal_ml"}
-                pending_goal_ml: {type: integer, description: "a bottle goal set (page, API, Home Assistant, CLI) that waits for the bottle's next connection; absent when none waits. Once the bottle confirms it, it is bottle_goal_ml, and daily_goal_ml too unless a goal_ml setting gives the daily goal"
+                pending_goal_ml: {type: integer, description: "a bottle goal set (page, API, Home Assistant, CLI) that waits for the bottle's next connection; absent when none waits. Once the bottle confirms it, it is bottle_goal_ml, and daily_goal_ml too unless a goal_ml setting gives the daily goal"}
                 urgency: {enum: [on_track, attention, overdue]}
                 deficit_ml: {type: integer, description: how far behind the pace line, 0 when on or ahead of it}
                 reminders_today: {type: integer}
