@@ -256,13 +256,15 @@ struct CommandJSON: Encodable {
     var message: String?
     var time: String
     /// The command's value under its own key (docs/design.md 3.5: numbers and enum values only,
-    /// never the stored text): a goal's `goal_ml`, a delete's `record_id`, shake-to-empty's `on`.
+    /// never the stored text): a goal's `bottle_goal_ml` (and `goal_ml`, its earlier key: the
+    /// bottle's goal, not the daily goal, docs/design.md 3.7), a delete's `record_id`,
+    /// shake-to-empty's `on`.
     var goalML: Int?
     var recordID: Int?
     var on: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case event, id, bottle, command, status, message, time, goalML = "goal_ml", recordID = "record_id", on
+        case event, id, bottle, command, status, message, time, bottleGoalML = "bottle_goal_ml", goalML = "goal_ml", recordID = "record_id", on
     }
 
     init(_ command: BridgeEvent.CommandEvent) {
@@ -285,6 +287,7 @@ struct CommandJSON: Encodable {
         try container.encode(status, forKey: .status)
         try container.encode(message, forKey: .message)
         try container.encode(time, forKey: .time)
+        try container.encodeIfPresent(goalML, forKey: .bottleGoalML)
         try container.encodeIfPresent(goalML, forKey: .goalML)
         try container.encodeIfPresent(recordID, forKey: .recordID)
         try container.encodeIfPresent(on, forKey: .on)

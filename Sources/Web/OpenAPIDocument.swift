@@ -144,7 +144,8 @@ enum OpenAPIDocument {
                 status: {enum: [pending, applied, failed]}
                 message: {type: [string, "null"]}
                 time: {type: string, format: date-time}
-                goal_ml: {type: integer, description: for goal}
+                bottle_goal_ml: {type: integer, description: "for goal: the goal the bottle is to show"}
+                goal_ml: {type: integer, description: "for goal: bottle_goal_ml's earlier key", deprecated: true}
                 record_id: {type: integer, description: for delete}
                 "on": {type: boolean, description: for shake-to-empty}
         security:
