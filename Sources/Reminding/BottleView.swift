@@ -39,10 +39,10 @@ public struct BottleView: Sendable {
     public var goalML: Int { hydration.goalML }
     public var dailyLimit: Bool { hydration.dailyLimit }
     public var remindersEnabled: Bool { hydration.enabled }
-    /// The goal set on the page, the API, Home Assistant or the CLI that the bottle has yet to take,
-    /// when its taking it will make it the goal in force (no `goal_ml` setting overrides the
-    /// bottle's goal): every surface shows it at once as the goal, marked as waiting for the
-    /// bottle. `goalML` (the JSON's `goal_ml`) stays the goal in force, the one the reminders
+    /// The bottle goal set through the command queue (`bottle goal`, the API's `goal`, Home
+    /// Assistant's number) that the bottle has yet to take, when its taking it will make it the
+    /// daily goal in force (no `goal_ml` setting gives the daily goal, docs/design.md 3.7): every
+    /// surface shows it at once as the goal, marked as waiting for the bottle. `goalML` (the JSON's `goal_ml`) stays the goal in force, the one the reminders
     /// count against, until the bottle confirms the new one at its next sync.
     public var waitingGoalML: Int? {
         guard let pendingGoalML, configuration[Setting.goalML] == nil, pendingGoalML != goalML else { return nil }

@@ -34,7 +34,7 @@ extension BridgeEvent {
     /// The `day` line, written directly with the keys in the order the encoder sorts them.
     package static func handWrittenDayLine(_ day: DayEvent) -> String {
         let bottle = day.bottle.map { "\"bottle\":\(JSONText.quoted($0))," } ?? ""
-        return "{\(bottle)\"date\":\(JSONText.quoted(day.date)),\"drinks\":\(day.drinks),\"event\":\"day\",\"goal_ml\":\(day.goalML),\"total_ml\":\(day.totalML)}"
+        return "{\(bottle)\"daily_goal_ml\":\(day.goalML),\"date\":\(JSONText.quoted(day.date)),\"drinks\":\(day.drinks),\"event\":\"day\",\"goal_ml\":\(day.goalML),\"total_ml\":\(day.totalML)}"
     }
 
     /// The `day` line by Codable: what the hand-written one must equal (its test).
@@ -191,16 +191,19 @@ struct DayJSON: Encodable {
     var date: String
     var totalML: Int
     var drinks: Int
+    /// The person's daily goal (docs/design.md 3.7), under its own name and its earlier one.
+    var dailyGoalML: Int
     var goalML: Int
     /// Only where the history holds several bottles.
     var bottle: String?
 
-    enum CodingKeys: String, CodingKey { case event, date, totalML = "total_ml", drinks, goalML = "goal_ml", bottle }
+    enum CodingKeys: String, CodingKey { case event, date, totalML = "total_ml", drinks, dailyGoalML = "daily_goal_ml", goalML = "goal_ml", bottle }
 
     init(_ day: BridgeEvent.DayEvent) {
         date = day.date
         totalML = day.totalML
         drinks = day.drinks
+        dailyGoalML = day.goalML
         goalML = day.goalML
         bottle = day.bottle
     }
@@ -253,13 +256,15 @@ struct CommandJSON: Encodable {
     var message: String?
     var time: String
     /// The command's value under its own key (docs/design.md 3.5: numbers and enum values only,
-    /// never the stored text): a goal's `goal_ml`, a delete's `record_id`, shake-to-empty's `on`.
+    /// never the stored text): a goal's `bottle_goal_ml` (and `goal_ml`, its earlier key: the
+    /// bottle's goal, not the daily goal, docs/design.md 3.7), a delete's `record_id`,
+    /// shake-to-empty's `on`.
     var goalML: Int?
     var recordID: Int?
     var on: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case event, id, bottle, command, status, message, time, goalML = "goal_ml", recordID = "record_id", on
+        case event, id, bottle, command, status, message, time, bottleGoalML = "bottle_goal_ml", goalML = "goal_ml", recordID = "record_id", on
     }
 
     init(_ command: BridgeEvent.CommandEvent) {
@@ -282,6 +287,7 @@ struct CommandJSON: Encodable {
         try container.encode(status, forKey: .status)
         try container.encode(message, forKey: .message)
         try container.encode(time, forKey: .time)
+        try container.encodeIfPresent(goalML, forKey: .bottleGoalML)
         try container.encodeIfPresent(goalML, forKey: .goalML)
         try container.encodeIfPresent(recordID, forKey: .recordID)
         try container.encodeIfPresent(on, forKey: .on)
@@ -295,6 +301,8 @@ struct BottleJSON: Encodable {
     var serial: String?
     var firmware: String?
     var model: String?
+    /// The goal the bottle holds (`BottleGoal`), under its own name and its earlier one.
+    var bottleGoalML: Int?
     var goalML: Int?
     var battery: Int?
     var calibrated: Bool?
@@ -306,7 +314,7 @@ struct BottleJSON: Encodable {
     var pending: [CommandJSON]
 
     enum CodingKeys: String, CodingKey {
-        case event, address, name, serial, firmware, model, goalML = "goal_ml", battery, calibrated,
+        case event, address, name, serial, firmware, model, bottleGoalML = "bottle_goal_ml", goalML = "goal_ml", battery, calibrated,
              shakeToEmpty = "shake_to_empty", lastSeen = "last_seen", lastSync = "last_sync", unsynced,
              clockOffset = "clock_offset_s", pending
     }
@@ -317,6 +325,7 @@ struct BottleJSON: Encodable {
         serial = bottle.serial
         firmware = bottle.firmware
         model = bottle.model
+        bottleGoalML = bottle.goalML
         goalML = bottle.goalML
         battery = bottle.battery
         calibrated = bottle.calibrated
@@ -337,6 +346,7 @@ struct BottleJSON: Encodable {
         try container.encode(serial, forKey: .serial)
         try container.encode(firmware, forKey: .firmware)
         try container.encode(model, forKey: .model)
+        try container.encode(bottleGoalML, forKey: .bottleGoalML)
         try container.encode(goalML, forKey: .goalML)
         try container.encode(battery, forKey: .battery)
         try container.encode(calibrated, forKey: .calibrated)

@@ -273,7 +273,7 @@ extension BridgeEvent {
                 + (command.message.map { ": \($0)" } ?? "")
         case .bottle(let bottle):
             let name = bottle.name ?? bottle.address ?? bottle.serial ?? "bottle"
-            return "\(name)  serial \(bottle.serial ?? "unknown")  firmware \(bottle.firmware ?? "unknown")  goal \(bottle.goalML.map { "\($0) ml" } ?? "unknown")"
+            return "\(name)  serial \(bottle.serial ?? "unknown")  firmware \(bottle.firmware ?? "unknown")  bottle goal \(bottle.goalML.map { "\($0) ml" } ?? "unknown")"
         }
     }
 }

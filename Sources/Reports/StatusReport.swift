@@ -20,8 +20,12 @@ public struct StatusReport: Sendable {
     public var bottleLevelML: Int?
     public var unsynced: Int?
     public var todayML: Int
-    /// The goal in force (`BottleView.goalML`): configured, else the bottle's, else 2500.
+    /// The person's daily goal in force (`BottleView.goalML`, `DailyGoal`): configured, else the
+    /// bottle's, else 2500. What today is measured against.
     public var goalML: Int
+    /// The goal the bottle holds and shows on its display (`BottleGoal`), as of its last
+    /// connection; nil when it has not reported one. It may differ from `goalML` (docs/design.md 3.7).
+    public var bottleGoalML: Int? = nil
     /// The goal a goal command waits to give the bottle (`BottleView.pendingGoalML`).
     public var pendingGoalML: Int? = nil
     /// That goal, when the bottle's taking it makes it the goal in force (`BottleView.waitingGoalML`):
@@ -76,6 +80,7 @@ public struct StatusReport: Sendable {
         return StatusReport(at: instant, bottleName: bottle?.name, bottleID: bottle?.id, lastSync: bottle?.lastSync,
                             battery: bottle?.state?.batteryPercent, bottleLevelML: bottle?.state?.bottleLevelML,
                             unsynced: bottle?.state?.unsyncedCount, todayML: status.pace.dayTotalML, goalML: view.goalML,
+                            bottleGoalML: bottle?.goalML,
                             pendingGoalML: view.pendingGoalML, waitingGoalML: view.waitingGoalML,
                             urgency: status.urgency, deficitML: status.displayedDeficitML,
                             remindersToday: status.remindersSentToday, remindersTodayText: status.remindersTodayText,
@@ -124,7 +129,8 @@ public struct StatusReport: Sendable {
         let shownGoal = waitingGoalML ?? goalML
         let percent = shownGoal > 0 ? todayML * 100 / shownGoal : 0
         lines.append("Today: \(todayML) ml of \(shownGoal) ml (\(percent)%)"
-                     + (waitingGoalML == nil ? "" : " · the bottle takes this goal at its next sync (\(goalML) ml until then)"))
+                     + (waitingGoalML == nil ? "" : " · the bottle takes this goal at its next sync (\(goalML) ml until then)")
+                     + (bottleGoalDiffers.map { " · daily goal; the bottle shows \($0) ml" } ?? ""))
         lines.append("Urgency: \(urgency.displayName)  Deficit: \(deficitML) ml")
         lines.append(remindersTodayText)
         lines.append("Pending reminders: \(pending)")
@@ -142,6 +148,14 @@ public struct StatusReport: Sendable {
         return lines
     }
 
+    /// The bottle's goal when it is not the daily goal shown (docs/design.md 3.7): the bottle
+    /// displays one target, the reminders and today's progress measure against the other, and a
+    /// person reading one surface must see both. nil when they agree, or one waits for the bottle.
+    public var bottleGoalDiffers: Int? {
+        guard waitingGoalML == nil, let bottleGoalML, bottleGoalML != goalML else { return nil }
+        return bottleGoalML
+    }
+
     /// The `status` event of docs/design.md 3.4 as one JSON line (Codable, keys sorted).
     public func jsonLine() -> String { BridgeEvent.line(StatusJSON(self)) }
 }
@@ -153,6 +167,8 @@ struct StatusJSON: Encodable {
     var time: String
     var todayML: Int
     var goalML: Int
+    var dailyGoalML: Int
+    var bottleGoalML: Int?
     var pendingGoalML: Int?
     var urgency: String
     var deficitML: Int
@@ -184,7 +200,7 @@ struct StatusJSON: Encodable {
     var notes: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case event, time, todayML = "today_ml", goalML = "goal_ml", pendingGoalML = "pending_goal_ml", urgency, deficitML = "deficit_ml",
+        case event, time, todayML = "today_ml", goalML = "goal_ml", dailyGoalML = "daily_goal_ml", bottleGoalML = "bottle_goal_ml", pendingGoalML = "pending_goal_ml", urgency, deficitML = "deficit_ml",
              remindersToday = "reminders_today", remindersTodayText = "reminders_today_text", dailyLimit = "daily_limit",
              pending, bottle, bottleName = "bottle_name", owner, lastSync = "last_sync", battery,
              bottleLevelML = "bottle_level_ml", unsynced, bottleClockOffset = "bottle_clock_offset_s",
@@ -199,6 +215,8 @@ struct StatusJSON: Encodable {
         time = ISO8601Text.formatWithMilliseconds(report.at)
         todayML = report.todayML
         goalML = report.goalML
+        dailyGoalML = report.goalML
+        bottleGoalML = report.bottleGoalML
         pendingGoalML = report.pendingGoalML
         urgency = report.urgency.rawValue
         deficitML = report.deficitML

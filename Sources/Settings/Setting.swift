@@ -17,7 +17,7 @@ public enum Setting {
         SettingKey("timezone", .timeZone, default: nil, "local time zone for day totals and reminders (default: the system's)", access: .person),
         decode: { TimeZone(identifier: $0) }, fallback: { TimeZone.current })
     public static let goalML: TypedKey<Int?> = .optionalInteger(
-        "goal_ml", HydrationSettings.goalRangeML, "daily goal in ml (default: the bottle's goal, else \(HydrationSettings.defaultGoalML))",
+        "goal_ml", DailyGoal.rangeML, "the person's daily goal in ml, what reminders and progress measure against (default: the bottle's goal, else \(DailyGoal.defaultML))",
         access: .person, perBottle: true)
     public static let notificationsEnabled: TypedKey<Bool> = .flag(
         "notifications.enabled", default: hydration.notificationsEnabled, "master switch for every notification", access: .person, perBottle: true)

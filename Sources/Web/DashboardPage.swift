@@ -73,8 +73,8 @@ enum DashboardPage {
         case .restored: return open + escape(words.restored) + "</div>\n"
         case .undoTooLate: return open + escape(words.undoTooLate) + "</div>\n"
         case .undoShared: return open + escape(words.undoShared) + "</div>\n"
-        case .goalQueued(let goal): return open + escape(words.goalQueued(goal)) + "</div>\n"
-        case .goalRefused(let goal): return open + escape(words.goalRefused(goal, BottleGoal.rangeML)) + "</div>\n"
+        case .goalSet(let goal): return open + escape(words.goalSet(goal, BottleGoal.clamped(goal))) + "</div>\n"
+        case .goalRefused(let goal): return open + escape(words.goalRefused(goal, DailyGoal.rangeML)) + "</div>\n"
         case .deleteRefused: return open + escape(words.deleteRefused) + "</div>\n"
         case .limit(let on): return open + escape(on ? words.limitOn : words.limitOff) + "</div>\n"
         case .refused: return open + escape(words.actionRefused) + "</div>\n"
@@ -113,8 +113,12 @@ enum DashboardPage {
             // waiting (BottleView.waitingGoalML); the pace below keeps the goal in force until then.
             let shownGoal = panel.view.shownGoalML
             let waiting = panel.view.waitingGoalML == nil ? "" : " <small class=\"goal-waiting\">· \(escape(words.goalWaiting))</small>"
+            // The bottle's display shows its own goal; when it is not the daily goal the page
+            // measures against, the person is told both (docs/design.md 3.7).
+            let bottleGoal = panel.view.waitingGoalML == nil ? panel.view.bottle?.goalML.flatMap { $0 == shownGoal ? nil : $0 } : nil
+            let shows = bottleGoal.map { " <small class=\"bottle-goal\">· \(escape(words.bottleShows($0)))</small>" } ?? ""
             html += "<div class=\"today\"><div class=\"gauge\">" + Charts.gauge(valueML: panel.pace.dayTotalML, goalML: shownGoal, caption: "\(words.ofGoal) \(shownGoal) ml") + "</div><dl>"
-            html += "<dt>\(escape(words.today))</dt><dd class=\"today-ml\" data-ml=\"\(panel.pace.dayTotalML)\">\(panel.pace.dayTotalML) ml \(escape(words.ofGoal)) <span class=\"goal-ml\">\(shownGoal)</span> ml\(waiting)</dd>"
+            html += "<dt>\(escape(words.today))</dt><dd class=\"today-ml\" data-ml=\"\(panel.pace.dayTotalML)\">\(panel.pace.dayTotalML) ml \(escape(words.ofGoal)) <span class=\"goal-ml\">\(shownGoal)</span> ml\(waiting)\(shows)</dd>"
             // The urgency as a word in its colour, then how far behind in a sentence about the
             // person (a parent reads it): "overdue · Leo is 668 ml behind".
             html += "<dt>\(escape(words.urgency))</dt><dd class=\"urgency\"><strong class=\"\(urgencyClass(panel.pace.urgency))\">\(escape(language.urgency(panel.pace.urgency)))</strong>"
@@ -137,11 +141,11 @@ enum DashboardPage {
         if panel.id != nil { html += addDrink(words: words, bottleField: bottleField) }
         html += pending(panel, words: words, formats: formats)
         html += reminders(panel, words: words, bottleField: bottleField)
-        // The goal; one waiting for the bottle is what the field shows.
+        // The person's daily goal (`DailyGoal`, as `setup --goal` and the API take it); one waiting
+        // for the bottle, when the bottle's goal is the daily goal, is what the field shows.
         if panel.id != nil {
-            let waiting = panel.view.pendingGoalML
             html += "<form class=\"goal\" method=\"post\" action=\"/actions/goal\">\(bottleField)<label>\(escape(words.goal)) "
-                + "<input type=\"number\" name=\"goal_ml\" min=\"\(BottleGoal.rangeML.lowerBound)\" max=\"\(BottleGoal.rangeML.upperBound)\" step=\"\(BottleGoal.stepML)\" value=\"\(waiting ?? panel.goalML)\" required></label> "
+                + "<input type=\"number\" name=\"goal_ml\" min=\"\(DailyGoal.rangeML.lowerBound)\" max=\"\(DailyGoal.rangeML.upperBound)\" step=\"1\" value=\"\(panel.view.shownGoalML)\" required></label> "
                 + "<button type=\"submit\">\(escape(words.save))</button></form>\n"
         }
         if !isNew { html += charts(panel, model: model) }

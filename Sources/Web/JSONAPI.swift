@@ -5,6 +5,7 @@
 import AquavateProtocol
 import Foundation
 import History
+import Reminders
 import Reminding
 import Reports
 import Timekeeping
@@ -134,9 +135,11 @@ enum JSONAPI {
         return bottle
     }
 
-    /// `POST /api/v1/commands`: `{"command":"goal","goal_ml":2200}`, `{"command":"delete","record_id":5}`,
-    /// `{"command":"tare"}`, `{"command":"shake-to-empty","on":true}`, each with an optional
-    /// `"bottle"`. Answers the queued `command` event.
+    /// `POST /api/v1/commands`: `{"command":"goal","bottle_goal_ml":2200}` (the bottle's goal; its
+    /// earlier key `goal_ml` still read), `{"command":"daily_goal","daily_goal_ml":5000}` (the
+    /// person's, docs/design.md 3.7), `{"command":"delete","record_id":5}`, `{"command":"tare"}`,
+    /// `{"command":"shake-to-empty","on":true}`, each with an optional `"bottle"`. Answers the
+    /// queued `command` event; the daily goal answers a `daily_goal` event.
     static func command(_ context: WebContext, body: Data) throws -> String {
         let fields: CommandBody
         do {
@@ -147,8 +150,14 @@ enum JSONAPI {
         let request: BottleRequest
         switch fields.command {
         case "goal":
-            guard let goal = fields.goal_ml else { throw WebError.badRequest("\"goal_ml\" is required for goal: \(BottleGoal.rangeText), \(BottleGoal.stepText)") }
+            guard let goal = fields.bottle_goal_ml ?? fields.goal_ml else {
+                throw WebError.badRequest("\"bottle_goal_ml\" is required for goal: \(BottleGoal.rangeText), \(BottleGoal.stepText)")
+            }
             request = .goal(goal)
+        case "daily_goal":
+            guard let goal = fields.daily_goal_ml else { throw WebError.badRequest("\"daily_goal_ml\" is required for daily_goal: \(DailyGoal.rangeText)") }
+            if let name = fields.bottle { _ = try knownBottle(name, context) }
+            return DailyGoalEvent(try DailyGoalSetting.set(goal, bottle: fields.bottle, context: context)).jsonLine()
         case "delete":
             guard let id = fields.record_id else { throw WebError.badRequest("\"record_id\" is required for delete") }
             request = .delete(recordID: id)
@@ -157,7 +166,7 @@ enum JSONAPI {
             guard let on = fields.on else { throw WebError.badRequest("\"on\" is required for shake-to-empty: true or false") }
             request = .shakeToEmpty(on)
         default:
-            throw WebError.badRequest("unknown command '\(fields.command.prefix(40))': goal, delete, tare or shake-to-empty")
+            throw WebError.badRequest("unknown command '\(fields.command.prefix(40))': goal, daily_goal, delete, tare or shake-to-empty")
         }
         let (command, drink) = try queue(request, bottle: fields.bottle, context: context)
         if let drink { context.drinksChanged?(drink.bottle) }
@@ -172,7 +181,10 @@ enum JSONAPI {
     /// The body of a command, with the names of the JSON (docs/design.md 3.6).
     private struct CommandBody: Decodable {
         var command: String
+        var bottle_goal_ml: Int?
+        /// The bottle goal's earlier key.
         var goal_ml: Int?
+        var daily_goal_ml: Int?
         var record_id: Int?
         var on: Bool?
         var bottle: String?

@@ -37,7 +37,13 @@ enum MetricsPage {
             let hydration = views.settings(of: bottle).hydration
             let pace = Pace(minuteOfDay: wall.minuteOfDay, dayTotalML: today[bottle.id]?.first?.totalML ?? 0, settings: hydration)
             gauge(registry, "today", "liters", "Intake of the local day so far, litres", labels).set(liters(pace.dayTotalML))
-            gauge(registry, "goal", "liters", "Daily goal (the bottle's effective setting), litres", labels).set(liters(pace.goalML))
+            gauge(registry, "daily_goal", "liters", "The person's daily goal the day is measured against (goal_ml, else the bottle's), litres", labels).set(liters(pace.goalML))
+            // The daily goal's earlier name, kept for the dashboards and alerts that read it.
+            gauge(registry, "goal", "liters", "The daily goal under its earlier name (aquavate_daily_goal_liters), litres", labels).set(liters(pace.goalML))
+            // What the bottle shows on its display, which may differ from the daily goal (docs/design.md 3.7).
+            if let bottleGoal = bottle.goalML {
+                gauge(registry, "bottle_goal", "liters", "The goal the bottle holds and shows on its display, litres", labels).set(liters(bottleGoal))
+            }
             gauge(registry, "deficit", "liters", "How far behind the pace line the day is, litres (0 when on or ahead of it)", labels)
                 .set(liters(pace.displayedDeficitML))
             // One series per state, 1 for the current one: an alert can say `aquavate_urgency{state="overdue"} == 1`.

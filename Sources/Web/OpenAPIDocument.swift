@@ -4,6 +4,7 @@
 
 import AquavateProtocol
 import History
+import Reminders
 
 enum OpenAPIDocument {
     static let yaml = """
@@ -56,13 +57,15 @@ enum OpenAPIDocument {
                 error: {type: string, description: one line saying what was wrong and what is valid}
             Status:
               type: object
-              required: [event, time, today_ml, goal_ml, urgency, deficit_ml, reminders_today, reminders_today_text, daily_limit, pending, pending_commands, quarantined, stuck]
+              required: [event, time, today_ml, goal_ml, daily_goal_ml, urgency, deficit_ml, reminders_today, reminders_today_text, daily_limit, pending, pending_commands, quarantined, stuck]
               properties:
                 event: {const: status}
                 time: {type: string, format: date-time}
                 today_ml: {type: integer}
-                goal_ml: {type: integer, description: "the goal in force: the bottle's own goal_ml setting, else the global one, else the goal the bottle confirmed, else 2500"}
-                pending_goal_ml: {type: integer, description: "a goal set (page, API, Home Assistant, CLI) that waits for the bottle's next connection; absent when none waits. Once the bottle confirms it, it is goal_ml unless a goal_ml setting overrides the bottle's goal"}
+                goal_ml: {type: integer, description: "the daily goal's earlier key, the same value as daily_goal_ml"}
+                daily_goal_ml: {type: integer, minimum: \(DailyGoal.rangeML.lowerBound), maximum: \(DailyGoal.rangeML.upperBound), description: "the person's daily goal in force, what today is measured against: the bottle's own goal_ml setting, else the global one, else the goal the bottle confirmed, else 2500"}
+                bottle_goal_ml: {type: integer, minimum: \(BottleGoal.rangeML.lowerBound), maximum: \(BottleGoal.rangeML.upperBound), description: "the goal the bottle holds and shows on its display, as of its last connection; absent when it has not reported one. It may differ from daily_goal_ml"}
+                pending_goal_ml: {type: integer, description: "a bottle goal set (page, API, Home Assistant, CLI) that waits for the bottle's next connection; absent when none waits. Once the bottle confirms it, it is bottle_goal_ml, and daily_goal_ml too unless a goal_ml setting gives the daily goal"}
                 urgency: {enum: [on_track, attention, overdue]}
                 deficit_ml: {type: integer, description: how far behind the pace line, 0 when on or ahead of it}
                 reminders_today: {type: integer}
@@ -114,11 +117,22 @@ enum OpenAPIDocument {
               type: object
               required: [command]
               properties:
-                command: {enum: [goal, delete, tare, shake-to-empty]}
-                goal_ml: {type: integer, minimum: \(BottleGoal.rangeML.lowerBound), maximum: \(BottleGoal.rangeML.upperBound), multipleOf: \(BottleGoal.stepML), description: for goal}
+                command: {enum: [goal, daily_goal, delete, tare, shake-to-empty]}
+                bottle_goal_ml: {type: integer, minimum: \(BottleGoal.rangeML.lowerBound), maximum: \(BottleGoal.rangeML.upperBound), multipleOf: \(BottleGoal.stepML), description: "for goal: what the bottle shows on its display"}
+                goal_ml: {type: integer, minimum: \(BottleGoal.rangeML.lowerBound), maximum: \(BottleGoal.rangeML.upperBound), multipleOf: \(BottleGoal.stepML), description: "for goal: bottle_goal_ml's earlier key", deprecated: true}
+                daily_goal_ml: {type: integer, minimum: \(DailyGoal.rangeML.lowerBound), maximum: \(DailyGoal.rangeML.upperBound), description: "for daily_goal: the person's daily goal (the goal_ml setting of the bottle); the bottle is asked to show it clamped into \(BottleGoal.rangeText)"}
                 record_id: {type: integer, description: for delete}
                 "on": {type: boolean, description: for shake-to-empty}
                 bottle: {type: string, description: serial or address; optional with one bottle}
+            DailyGoal:
+              type: object
+              required: [event, bottle, daily_goal_ml, bottle_goal_ml, command_id]
+              properties:
+                event: {const: daily_goal}
+                bottle: {type: string}
+                daily_goal_ml: {type: integer, description: the daily goal now in force}
+                bottle_goal_ml: {type: integer, description: "what the bottle is to show: the daily goal clamped into \(BottleGoal.rangeText)"}
+                command_id: {type: [integer, "null"], description: the goal command queued for the bottle; null when it shows that goal already}
             Command:
               type: object
               required: [event, id, bottle, command, status, message, time]
@@ -130,7 +144,8 @@ enum OpenAPIDocument {
                 status: {enum: [pending, applied, failed]}
                 message: {type: [string, "null"]}
                 time: {type: string, format: date-time}
-                goal_ml: {type: integer, description: for goal}
+                bottle_goal_ml: {type: integer, description: "for goal: the goal the bottle is to show"}
+                goal_ml: {type: integer, description: "for goal: bottle_goal_ml's earlier key", deprecated: true}
                 record_id: {type: integer, description: for delete}
                 "on": {type: boolean, description: for shake-to-empty}
         security:
@@ -268,7 +283,7 @@ enum OpenAPIDocument {
                       schema: {$ref: "#/components/schemas/Error"}
           /api/v1/commands:
             post:
-              summary: queue a bottle command (as `aquavate-bridge bottle goal|delete|tare|shake-to-empty`)
+              summary: queue a bottle command (as `aquavate-bridge bottle goal|delete|tare|shake-to-empty`), or set the daily goal (as `config set bottle.ID.goal_ml`)
               requestBody:
                 required: true
                 content:
@@ -285,6 +300,7 @@ enum OpenAPIDocument {
                         oneOf:
                           - {$ref: "#/components/schemas/Command"}
                           - {$ref: "#/components/schemas/Drink"}
+                          - {$ref: "#/components/schemas/DailyGoal"}
                 "400": {$ref: "#/components/responses/BadRequest"}
                 "401": {$ref: "#/components/responses/Unauthorized"}
                 "403":
@@ -303,7 +319,7 @@ enum OpenAPIDocument {
                     application/json:
                       schema: {$ref: "#/components/schemas/Error"}
                 "422":
-                  description: refused by the bottle's checks (goal out of range, no such drink, no such bottle)
+                  description: refused by the checks (a bottle goal outside \(BottleGoal.rangeText), a daily goal outside \(DailyGoal.rangeText), no such drink, no such bottle)
                   content:
                     application/json:
                       schema: {$ref: "#/components/schemas/Error"}
@@ -312,7 +328,7 @@ enum OpenAPIDocument {
               summary: Prometheus text exposition
               responses:
                 "200":
-                  description: 'in base units, each with a bottle label: aquavate_today_liters, aquavate_goal_liters, aquavate_deficit_liters, aquavate_urgency{state}, aquavate_drinks_total, aquavate_battery_ratio, aquavate_bottle_level_liters, aquavate_last_sync_timestamp_seconds, aquavate_syncs_total{outcome}, aquavate_pending_commands, aquavate_quarantined_records, aquavate_stuck; and aquavate_household_dropped_messages_total{reason}'
+                  description: 'in base units, each with a bottle label: aquavate_today_liters, aquavate_daily_goal_liters (aquavate_goal_liters, its earlier name), aquavate_bottle_goal_liters, aquavate_deficit_liters, aquavate_urgency{state}, aquavate_drinks_total, aquavate_battery_ratio, aquavate_bottle_level_liters, aquavate_last_sync_timestamp_seconds, aquavate_syncs_total{outcome}, aquavate_pending_commands, aquavate_quarantined_records, aquavate_stuck; and aquavate_household_dropped_messages_total{reason}'
                   content:
                     text/plain: {schema: {type: string}}
                 "401": {$ref: "#/components/responses/Unauthorized"}

@@ -9,6 +9,7 @@
 import AquavateProtocol
 import Foundation
 import History
+import Reminders
 import Settings
 import Timekeeping
 
@@ -17,13 +18,14 @@ enum PageActions {
         let bottle = try formBottle(form)
         switch route {
         case .setGoal:
-            // A goal that is no number at all is a stale or forged form: there is nothing to show back.
-            guard let goal = form["goal_ml"].flatMap({ Int($0) }), (-1_000_000...1_000_000).contains(goal) else { return .refused }
-            guard BottleGoal.holds(goal) else { return .goalRefused(goalML: goal) }
+            // The person's daily goal, checked as `setup --goal` and the API check it (DailyGoal).
+            // A goal that is no whole number at all is a stale or forged form: nothing to show back.
+            guard let goal = form["goal_ml"].flatMap({ Int($0) }) else { return .refused }
+            guard DailyGoal.refusal(goal) == nil else { return .goalRefused(goalML: goal) }
             do {
-                _ = try BottleControl(history: context.history).queue(.goal(goal), bottle: bottle, at: context.clock.now)
-                return .goalQueued(goalML: goal)
-            } catch is BottleRequestRefused {
+                _ = try DailyGoalSetting.set(goal, bottle: bottle, context: context)
+                return .goalSet(goalML: goal)
+            } catch is WebError {
                 return .refused
             }
         case .deleteDrink:

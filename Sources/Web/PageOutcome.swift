@@ -5,6 +5,7 @@
 import AquavateProtocol
 import Foundation
 import History
+import Reminders
 
 enum PageOutcome: Sendable, Equatable {
     /// A drink deleted through `command` (the page offers Undo while it waits for the bottle).
@@ -13,7 +14,10 @@ enum PageOutcome: Sendable, Equatable {
     case undoTooLate
     /// Undo refused because the household already has the delete (docs/household.md).
     case undoShared
-    case goalQueued(goalML: Int)
+    /// The person's daily goal set (`DailyGoal`); the bottle is asked to show it clamped into
+    /// what it holds (`BottleGoal.clamped`), which the page says when they differ.
+    case goalSet(goalML: Int)
+    /// A daily goal outside `DailyGoal.rangeML`: said back with the range.
     case goalRefused(goalML: Int)
     case deleteRefused
     case limit(on: Bool)
@@ -39,7 +43,7 @@ enum PageOutcome: Sendable, Equatable {
         case .restored: return "/?done=\(Kind.restored.rawValue)"
         case .undoTooLate: return "/?done=\(Kind.undoTooLate.rawValue)"
         case .undoShared: return "/?done=\(Kind.undoShared.rawValue)"
-        case .goalQueued(let goal): return "/?done=\(Kind.goal.rawValue)&goal_ml=\(goal)"
+        case .goalSet(let goal): return "/?done=\(Kind.goal.rawValue)&goal_ml=\(goal)"
         case .goalRefused(let goal): return "/?done=\(Kind.goalRefused.rawValue)&goal_ml=\(goal)"
         case .deleteRefused: return "/?done=\(Kind.deleteRefused.rawValue)"
         case .limit(let on): return "/?done=\((on ? Kind.limitOn : .limitOff).rawValue)"
@@ -62,8 +66,10 @@ enum PageOutcome: Sendable, Equatable {
         case .undoTooLate: self = .undoTooLate
         case .undoShared: self = .undoShared
         case .goal, .goalRefused:
-            guard let goal = number("goal_ml").flatMap({ Int(exactly: $0) }), (-1_000_000...1_000_000).contains(goal) else { return nil }
-            self = kind == .goal ? .goalQueued(goalML: goal) : .goalRefused(goalML: goal)
+            // A goal said to be set must be one (a hand-made address is ignored); a refused one is
+            // shown back whatever whole number it was.
+            guard let goal = number("goal_ml").flatMap({ Int(exactly: $0) }), kind == .goalRefused || DailyGoal.rangeML.contains(goal) else { return nil }
+            self = kind == .goal ? .goalSet(goalML: goal) : .goalRefused(goalML: goal)
         case .deleteRefused: self = .deleteRefused
         case .limitOn: self = .limit(on: true)
         case .limitOff: self = .limit(on: false)
@@ -92,7 +98,7 @@ extension PageOutcome {
     /// back to the page instead (post/redirect/get), where the same words are shown.
     func refusal(_ words: WebWords) -> WebError? {
         switch self {
-        case .goalRefused(let goal): return .unprocessable(words.goalRefused(goal, BottleGoal.rangeML))
+        case .goalRefused(let goal): return .unprocessable(words.goalRefused(goal, DailyGoal.rangeML))
         case .deleteRefused: return .unprocessable(words.deleteRefused)
         case .refused: return .unprocessable(words.actionRefused)
         // Bad input, as the API's own endpoint answers it.
@@ -100,7 +106,7 @@ extension PageOutcome {
         // The request was sound; the state of the command no longer allows it.
         case .undoTooLate: return WebError(status: .conflict, message: words.undoTooLate)
         case .undoShared: return WebError(status: .conflict, message: words.undoShared)
-        case .deleted, .restored, .goalQueued, .limit, .drinkAdded, .manualDeleted: return nil
+        case .deleted, .restored, .goalSet, .limit, .drinkAdded, .manualDeleted: return nil
         }
     }
 }

@@ -74,12 +74,14 @@ struct WebWords: Sendable {
     var syncTheBottle: @Sendable (_ person: String) -> String
     /// "5 of 7 days met · average 1,523 ml".
     var weekSummary: @Sendable (_ met: Int, _ days: Int, _ average: String) -> String
-    /// "Goal 2300 ml".
+    /// "Bottle goal 2300 ml": a goal command waiting for the bottle (what its display will show).
     var goalCommand: @Sendable (Int) -> String
-    /// "Goal 2300 ml: the bottle takes it at its next sync."
-    var goalQueued: @Sendable (Int) -> String
-    /// "5000 ml is not a goal the bottle takes: give 1000 to 4000 ml."
+    /// "Daily goal 5000 ml; the bottle shows 4000 ml, the most it holds." (daily goal, bottle's goal)
+    var goalSet: @Sendable (_ daily: Int, _ bottle: Int) -> String
+    /// "25000 ml is not a daily goal: give 1 to 20000 ml."
     var goalRefused: @Sendable (Int, ClosedRange<Int>) -> String
+    /// "the bottle shows 2500 ml": its display's goal, beside a daily goal that differs.
+    var bottleShows: @Sendable (Int) -> String
     var shakeToEmpty: @Sendable (Bool) -> String
 
     static let english = WebWords(
@@ -87,7 +89,7 @@ struct WebWords: Sendable {
         level: "Bottle level", battery: "Battery", lastSync: "Last sync", never: "never", drinksToday: "Today's drinks",
         noDrinks: "No drinks yet today.", delete: "Delete", lastDays: "Last %d days", remindersToday: "Reminders today",
         streak: "Goal streak", pending: "Waiting for the bottle", noPending: "Nothing waiting for the bottle.",
-        setGoal: "Daily goal", goal: "Goal (ml)", save: "Set goal", dailyLimit: "Daily reminder limit",
+        setGoal: "Daily goal", goal: "Daily goal (ml)", save: "Set goal", dailyLimit: "Daily reminder limit",
         limitOn: "At most 12 reminders a day.", limitOff: "No daily limit on reminders.", switchOff: "Switch off",
         switchOn: "Switch on", household: "Reminders", time: "Time", amount: "Amount",
         pace: "pace", intake: "drunk", login: "Log in", token: "Web token", logIn: "Log in", logOut: "Log out",
@@ -122,9 +124,13 @@ struct WebWords: Sendable {
         behind: { "\($0) is \($1) ml behind" },
         syncTheBottle: { "No drinks for \($0) yet. They show here after the bottle's next sync: take it near the bridge and pick it up." },
         weekSummary: { "\($0) of \($1) days met · average \($2) ml" },
-        goalCommand: { "Goal \($0) ml" },
-        goalQueued: { "Goal \($0) ml: the bottle takes it at its next sync." },
-        goalRefused: { "\($0) ml is not a goal the bottle takes: give \($1.lowerBound) to \($1.upperBound) ml." },
+        goalCommand: { "Bottle goal \($0) ml" },
+        goalSet: { daily, bottle in
+            daily == bottle ? "Daily goal \(daily) ml; the bottle shows it from its next sync."
+                : "Daily goal \(daily) ml; the bottle shows \(bottle) ml, the \(daily > bottle ? "most" : "least") it holds."
+        },
+        goalRefused: { "\($0) ml is not a daily goal: give \($1.lowerBound) to \($1.upperBound) ml." },
+        bottleShows: { "the bottle shows \($0) ml" },
         shakeToEmpty: { $0 ? "Shake to empty: on" : "Shake to empty: off" })
 
     static let spanish = WebWords(
@@ -132,7 +138,7 @@ struct WebWords: Sendable {
         level: "Nivel de la botella", battery: "Batería", lastSync: "Última sincronización", never: "nunca",
         drinksToday: "Tragos de hoy", noDrinks: "Aún no hay tragos hoy.", delete: "Borrar", lastDays: "Últimos %d días",
         remindersToday: "Recordatorios hoy", streak: "Racha de objetivo", pending: "Pendiente para la botella",
-        noPending: "Nada pendiente para la botella.", setGoal: "Objetivo diario", goal: "Objetivo (ml)", save: "Fijar objetivo",
+        noPending: "Nada pendiente para la botella.", setGoal: "Objetivo diario", goal: "Objetivo diario (ml)", save: "Fijar objetivo",
         dailyLimit: "Límite diario de recordatorios", limitOn: "Como mucho 12 recordatorios al día.",
         limitOff: "Sin límite diario de recordatorios.", switchOff: "Desactivar", switchOn: "Activar", household: "Recordatorios",
         time: "Hora", amount: "Cantidad", pace: "ritmo", intake: "bebido", login: "Entrar",
@@ -167,8 +173,12 @@ struct WebWords: Sendable {
         behind: { "\($0) va \($1) ml por detrás" },
         syncTheBottle: { "Aún no hay tragos de \($0). Aparecen aquí tras la próxima sincronización de la botella: acércala al puente y levántala." },
         weekSummary: { "\($0) de \($1) días cumplidos · media \($2) ml" },
-        goalCommand: { "Objetivo \($0) ml" },
-        goalQueued: { "Objetivo \($0) ml: la botella lo toma en su próxima sincronización." },
-        goalRefused: { "\($0) ml no es un objetivo que la botella acepte: da de \($1.lowerBound) a \($1.upperBound) ml." },
+        goalCommand: { "Objetivo de la botella \($0) ml" },
+        goalSet: { daily, bottle in
+            daily == bottle ? "Objetivo diario \(daily) ml; la botella lo muestra desde su próxima sincronización."
+                : "Objetivo diario \(daily) ml; la botella muestra \(bottle) ml, lo \(daily > bottle ? "máximo" : "mínimo") que admite."
+        },
+        goalRefused: { "\($0) ml no es un objetivo diario válido: da de \($1.lowerBound) a \($1.upperBound) ml." },
+        bottleShows: { "la botella muestra \($0) ml" },
         shakeToEmpty: { $0 ? "Agitar para vaciar: sí" : "Agitar para vaciar: no" })
 }

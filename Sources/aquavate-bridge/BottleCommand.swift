@@ -12,6 +12,7 @@ import Delivery
 import Foundation
 import History
 import Household
+import Reminders
 import Reports
 import Settings
 import Sinks
@@ -134,11 +135,12 @@ struct BottleInfoCommand: ParsableCommand {
 
 struct BottleGoalCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "goal", abstract: "Set the bottle's daily goal (\(BottleGoal.rangeText)).",
+        commandName: "goal", abstract: "Set the goal the bottle shows on its display (\(BottleGoal.rangeText)).",
         discussion: """
             Written to Bottle Config at the next connection (read, then written back with the same \
-            calibration, as the phone app does) and read back to check; the bridge's reminders \
-            follow the bottle's goal unless goal_ml is set.
+            calibration, as the phone app does) and read back to check. The person's daily goal, \
+            which the reminders, the page and Home Assistant measure against, is the goal_ml \
+            setting (\(DailyGoal.rangeText)); without one it is the bottle's goal.
             """)
 
     @Argument(help: ArgumentHelp("The goal in millilitres, \(BottleGoal.rangeML.lowerBound) to \(BottleGoal.rangeML.upperBound), \(BottleGoal.stepText).", valueName: "ML"))

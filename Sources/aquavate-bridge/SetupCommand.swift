@@ -2,10 +2,12 @@
 // decide (the bottle, the time zone, the MQTT broker, the goal), or takes them as options, and
 // writes them into the config file.
 
+import AquavateProtocol
 import ArgumentParser
 import BlueZ
 import Diagnostics
 import Foundation
+import Reminders
 import Reports
 import Settings
 import Sinks
@@ -29,7 +31,9 @@ struct SetupCommand: AsyncParsableCommand {
             or none. setup checks that it accepts connections and says so; an unreachable broker \
             is still written (it may be down for now).
 
-            The daily goal in ml (goal_ml).
+            The person's daily goal in ml (goal_ml, \(DailyGoal.rangeText)): what the reminders, \
+            the page and Home Assistant measure the day against. The bottle's display keeps its \
+            own goal (\(BottleGoal.rangeText), `bottle goal`); the page's goal form sets both.
 
             With a broker and no household.key yet: the key of another bridge's household (from \
             its `household create`, or --household-key KEY), or none, and setup makes a new one \
@@ -65,7 +69,7 @@ struct SetupCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("MQTT broker, e.g. mqtt://homeassistant.local:1883.", valueName: "URL"))
     var mqtt: String?
 
-    @Option(help: ArgumentHelp("Daily goal in ml.", valueName: "ML"))
+    @Option(help: ArgumentHelp("The person's daily goal in ml, \(DailyGoal.rangeML.lowerBound) to \(DailyGoal.rangeML.upperBound).", valueName: "ML"))
     var goal: String?
 
     @Option(help: ArgumentHelp("Join the household whose key this is (another bridge's `household create`).", valueName: "KEY"))

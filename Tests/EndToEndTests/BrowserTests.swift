@@ -221,13 +221,13 @@ import Testing
         #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == false)
         #expect(try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending]).filter { $0.command == "delete" }.isEmpty)
 
-        // A goal the bottle does not take (the browser's own check switched off, as an old
-        // browser would send it): the page says why, stays the page, and keeps its layout at 1280 px.
+        // A daily goal out of range (the browser's own check switched off, as an old browser
+        // would send it): the page says why, stays the page, and keeps its layout at 1280 px.
         _ = try await browser.script("document.querySelector(\"\(ana) form.goal\").noValidate = true")
-        try await browser.type("\(ana) form.goal input[name=goal_ml]", "5000")
+        try await browser.type("\(ana) form.goal input[name=goal_ml]", "25000")
         try await browser.click("\(ana) form.goal button")
-        #expect(try await browser.text(".outcome", becoming: "5000 ml is not a goal the bottle takes: give 1000 to 4000 ml.")
-                == "5000 ml is not a goal the bottle takes: give 1000 to 4000 ml.")
+        #expect(try await browser.text(".outcome", becoming: "25000 ml is not a daily goal: give 1 to 20000 ml.")
+                == "25000 ml is not a daily goal: give 1 to 20000 ml.")
         #expect(try await browser.script("return location.pathname") as? String == "/")
         _ = try await browser.screenshot(width: 1280, mobile: false)
         let widths = try await browser.script("return [document.querySelector('.outcome').offsetWidth, document.querySelector('main').clientWidth]") as? [Int] ?? []
@@ -235,12 +235,12 @@ import Testing
         try await expectAccessible(browser, axe: axe, state: "a refused goal")
         _ = try await browser.screenshot(width: 390, mobile: true)
 
-        // A goal it takes: shown at once as waiting for the bottle.
+        // A daily goal: in force at once, and the bottle asked to show it.
         try await browser.type("\(ana) form.goal input[name=goal_ml]", "2300")
         try await browser.click("\(ana) form.goal button")
-        #expect(try await browser.text("\(ana) ul.pending li:last-child", becoming: "Goal 2300 ml") == "Goal 2300 ml")
+        #expect(try await browser.text("\(ana) ul.pending li:last-child", becoming: "Bottle goal 2300 ml") == "Bottle goal 2300 ml")
         #expect(try await browser.text("\(ana) .goal-ml") == "2300")
-        #expect(try await browser.text("\(ana) .goal-waiting") == "· the bottle takes it at its next sync")
+        #expect(try await browser.text(".outcome") == "Daily goal 2300 ml; the bottle shows it from its next sync.")
         let goals = try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending]).filter { $0.command == "goal" }
         #expect(goals.map(\.argument) == ["2300"])
 

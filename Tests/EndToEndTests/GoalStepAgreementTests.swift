@@ -1,7 +1,8 @@
-// Home Assistant's goal number and the page's goal form step by the same amount, `BottleGoal`'s:
-// the firmware takes any whole number of millilitres (docs/protocol.md 3.2). Home Assistant's
-// number once stepped by 50 while the page, the API and the CLI took any whole number, so a goal
-// such as 2210 could be set everywhere but there.
+// Home Assistant's bottle goal number and the page's daily goal form both step by a whole
+// millilitre, `BottleGoal`'s step: the firmware takes any whole number of millilitres
+// (docs/protocol.md 3.2), and a daily goal asked of the page is shown on the bottle clamped, never
+// rounded (docs/design.md 3.7). Home Assistant's number once stepped by 50 while the page, the API
+// and the CLI took any whole number, so a goal such as 2210 could be set everywhere but there.
 
 import AquavateProtocol
 import BusTestSupport

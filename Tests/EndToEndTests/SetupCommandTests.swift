@@ -95,6 +95,8 @@ struct SetupCommandTests {
           arguments: [
             (["--goal", "0"], "aquavate-bridge setup: --goal 0: "),
             (["--goal", "lots"], "aquavate-bridge setup: --goal lots: "),
+            // The daily goal's range, as the page's form and the API's daily_goal refuse it.
+            (["--goal", "20001"], "aquavate-bridge setup: --goal 20001: invalid value '20001' for goal_ml: expected a whole number from 1 to 20000"),
             (["--timezone", "Mars/Olympus_Mons"], "aquavate-bridge setup: --timezone Mars/Olympus_Mons: "),
             (["--mqtt", "http://broker:1883"], "aquavate-bridge setup: --mqtt http://broker:1883: "),
             (["--bottle", "F4:12:FA:00:A3"], "aquavate-bridge setup: --bottle F4:12:FA:00:A3: not a Bluetooth address"),
@@ -110,6 +112,16 @@ struct SetupCommandTests {
         #expect(result.err.split(separator: "\n").count == 1, "one line: \(result.err)")
         #expect(result.out.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: folder.config), "nothing written")
+    }
+
+    @Test("a daily goal no bottle shows (5000 ml) is the person's to set, as the page and the API take it (docs/design.md 3.7)")
+    func aDailyGoalBeyondTheBottle() async throws {
+        let folder = try SetupFolder()
+        defer { folder.remove() }
+        let result = try await runBridge(["setup", "--yes", "--config", folder.config, "--timezone", "UTC", "--goal", "5000"])
+        #expect(result.status == 0, "\(result)")
+        let goal = try await runBridge(["config", "get", "goal_ml", "--config", folder.config, "--db", folder.db])
+        #expect(goal.out == "5000\n", "\(goal)")
     }
 
     @Test("typed answers: no scan, a bad goal asked again, an empty answer keeps the current value")

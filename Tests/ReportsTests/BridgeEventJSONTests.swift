@@ -33,10 +33,10 @@ import Timekeeping
             == #"{"bottle":"AQV-1","command":"tare","event":"command","id":5,"message":null,"status":"pending","time":"2025-11-21T08:00:00Z"}"#)
         let goal = BridgeEvent.CommandEvent(id: 6, bottle: "AQV-1", command: "goal", argument: "2200", status: "pending", time: WallInstant(secondsSince1970: 1_763_712_000))
         #expect(BridgeEvent.command(goal).jsonLine()
-            == #"{"bottle":"AQV-1","command":"goal","event":"command","goal_ml":2200,"id":6,"message":null,"status":"pending","time":"2025-11-21T08:00:00Z"}"#)
+            == #"{"bottle":"AQV-1","bottle_goal_ml":2200,"command":"goal","event":"command","goal_ml":2200,"id":6,"message":null,"status":"pending","time":"2025-11-21T08:00:00Z"}"#)
         let bottle = BridgeEvent.bottle(.init(address: "F4:12:FA:00:A3:F4", goalML: 2500, pending: [command]))
         #expect(bottle.jsonLine()
-            == #"{"address":"F4:12:FA:00:A3:F4","battery":null,"calibrated":null,"clock_offset_s":null,"event":"bottle","firmware":null,"goal_ml":2500,"last_seen":null,"last_sync":null,"model":null,"name":null,"pending":[{"bottle":"AQV-1","command":"tare","event":"command","id":5,"message":null,"status":"pending","time":"2025-11-21T08:00:00Z"}],"serial":null,"shake_to_empty":null,"unsynced":null}"#)
+            == #"{"address":"F4:12:FA:00:A3:F4","battery":null,"bottle_goal_ml":2500,"calibrated":null,"clock_offset_s":null,"event":"bottle","firmware":null,"goal_ml":2500,"last_seen":null,"last_sync":null,"model":null,"name":null,"pending":[{"bottle":"AQV-1","command":"tare","event":"command","id":5,"message":null,"status":"pending","time":"2025-11-21T08:00:00Z"}],"serial":null,"shake_to_empty":null,"unsynced":null}"#)
         let quarantined = BridgeEvent.quarantined(.init(bottle: "AQV-1", recordID: 9, time: WallInstant(secondsSince1970: 1_763_712_000), reason: "1970",
                                                         problems: [.time], raw: [0x01, 0xab]))
         #expect(quarantined.jsonLine()
@@ -58,7 +58,7 @@ import Timekeeping
             #expect(BridgeEvent.handWrittenDayLine(day) == BridgeEvent.codableDayLine(day), "\(day)")
         }
         #expect(BridgeEvent.day(.init(date: "2026-11-21", totalML: 1800, drinks: 7, goalML: 2500)).jsonLine()
-            == #"{"date":"2026-11-21","drinks":7,"event":"day","goal_ml":2500,"total_ml":1800}"#)
+            == #"{"daily_goal_ml":2500,"date":"2026-11-21","drinks":7,"event":"day","goal_ml":2500,"total_ml":1800}"#)
     }
 }
 

@@ -83,7 +83,7 @@ struct ConfigFileTests {
         }
         #expect(throws: SettingError.unknownKey("zzzz", suggestion: nil)) { try configuration.applyOverride("zzzz=1") }
         #expect(throws: SettingError.invalidValue(key: "goal_ml", value: "50000",
-                                                  expected: SettingKind.integer(HydrationSettings.goalRangeML).validChoices)) {
+                                                  expected: SettingKind.integer(DailyGoal.rangeML).validChoices)) {
             try configuration.applyOverride("goal_ml=50000")
         }
         #expect(throws: SettingError.invalidValue(key: "reminders.enabled", value: "maybe", expected: "true or false")) {

@@ -404,6 +404,14 @@ import Timekeeping
         let metrics = String(decoding: try MetricsPage.render(context), as: UTF8.self)
         #expect(metrics.contains(#"aquavate_goal_liters{bottle="AQ-ANA-0001"} 1.8"#), "\(metrics)")
         #expect(metrics.contains(#"aquavate_goal_liters{bottle="AQ-BEA-0002"} 2.5"#), "the other bottle keeps its own")
+        // The two goals under their own names (docs/design.md 3.7): the daily goal the day is
+        // measured against, and the bottle's, which its display still shows.
+        #expect(metrics.contains(#"aquavate_daily_goal_liters{bottle="AQ-ANA-0001"} 1.8"#), "\(metrics)")
+        #expect(metrics.contains(#"aquavate_bottle_goal_liters{bottle="AQ-ANA-0001"} 2.0"#) || metrics.contains(#"aquavate_bottle_goal_liters{bottle="AQ-ANA-0001"} 2"#), "\(metrics)")
+        #expect(status.bottleGoalML == 2000 && status.bottleGoalDiffers == 2000)
+        #expect(status.jsonLine().contains(#""bottle_goal_ml":2000"#) && status.jsonLine().contains(#""daily_goal_ml":1800"#), "\(status.jsonLine())")
+        let today = try #require(status.textLines().first { $0.hasPrefix("Today:") })
+        #expect(today.hasSuffix("of 1800 ml (41%) · daily goal; the bottle shows 2000 ml"), "\(today)")
         let days = try JSONSerialization.jsonObject(with: Data(try JSONAPI.days(context, query: FormFields("days=1")).utf8)) as? [[String: Any]]
         #expect(days?.first { $0["bottle"] as? String == WebFixture.ana }?["goal_ml"] as? Int == 1800, "\(days ?? [])")
         let model = try DashboardModel.make(context)

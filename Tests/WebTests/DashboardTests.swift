@@ -53,11 +53,13 @@ import Testing
             let goal = try await RawHTTP.send(port: port, "POST", "/actions/goal", headers: form, body: "bottle=AQ-ANA-0001&goal_ml=2300")
             #expect(goal.status == 303)
             #expect(goal.headers["location"] == "/?done=goal&goal_ml=2300")
+            // The person's daily goal (the bottle's own key), and the bottle asked to show it.
+            #expect(try fixture.history.setting("bottle.AQ-ANA-0001.goal_ml") == "2300")
             #expect(try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending]).filter { $0.command == "goal" }.map(\.argument) == ["2300"])
             let page = try await RawHTTP.send(port: port, "GET", "/?done=goal&goal_ml=2300")
-            #expect(page.body.contains("role=\"status\">Goal 2300 ml: the bottle takes it at its next sync."))
-            #expect(page.body.contains("<li data-command=\"1\">Goal 2300 ml</li>"))
-            #expect(page.body.contains("value=\"2300\" required"), "the field shows the goal waiting for the bottle")
+            #expect(page.body.contains("role=\"status\">Daily goal 2300 ml; the bottle shows it from its next sync."))
+            #expect(page.body.contains("<li data-command=\"1\">Bottle goal 2300 ml</li>"))
+            #expect(page.body.contains("value=\"2300\" required"), "the field shows the daily goal")
 
             let delete = try await RawHTTP.send(port: port, "POST", "/actions/delete", headers: form, body: "bottle=AQ-ANA-0001&record_id=\(record)")
             #expect(delete.status == 303)
@@ -73,20 +75,20 @@ import Testing
             #expect(after.body.contains("class=\"today-ml\" data-ml=\"450\""))
 
             // Refused: back to the page (post/redirect/get), which says why in the page's words.
-            let low = try await RawHTTP.send(port: port, "POST", "/actions/goal", headers: form, body: "bottle=AQ-ANA-0001&goal_ml=10")
+            let low = try await RawHTTP.send(port: port, "POST", "/actions/goal", headers: form, body: "bottle=AQ-ANA-0001&goal_ml=25000")
             #expect(low.status == 303)
-            #expect(low.headers["location"] == "/?done=goal-refused&goal_ml=10")
+            #expect(low.headers["location"] == "/?done=goal-refused&goal_ml=25000")
             let told = try await RawHTTP.send(port: port, "GET", low.headers["location"] ?? "/")
-            #expect(told.body.contains("role=\"alert\">10 ml is not a goal the bottle takes: give 1000 to 4000 ml."))
+            #expect(told.body.contains("role=\"alert\">25000 ml is not a daily goal: give 1 to 20000 ml."))
             let junk = try await RawHTTP.send(port: port, "POST", "/actions/delete", headers: form, body: "bottle=AQ-ANA-0001&record_id=x")
             #expect(junk.status == 303)
             #expect(junk.headers["location"] == "/?done=delete-refused")
             // A client that does not ask for HTML (a script) gets design 3.6's 4xx JSON error, in
             // the same words, and nothing changes.
             let script = try await RawHTTP.send(port: port, "POST", "/actions/goal", headers: [("Content-Type", "application/x-www-form-urlencoded")],
-                                                body: "bottle=AQ-ANA-0001&goal_ml=10")
+                                                body: "bottle=AQ-ANA-0001&goal_ml=25000")
             #expect(script.status == 422)
-            #expect(script.error == "10 ml is not a goal the bottle takes: give 1000 to 4000 ml.")
+            #expect(script.error == "25000 ml is not a daily goal: give 1 to 20000 ml.")
             let scriptDelete = try await RawHTTP.send(port: port, "POST", "/actions/delete", headers: [("Content-Type", "application/x-www-form-urlencoded")],
                                                       body: "bottle=AQ-ANA-0001&record_id=x")
             #expect(scriptDelete.status == 422 && scriptDelete.headers["content-type"]?.hasPrefix("application/json") == true)
@@ -150,7 +152,7 @@ import Testing
         #expect(object["total_ml"] as? Int == 1234 && object["drinks"] as? Int == 5 && object["goal_ml"] as? Int == 2500)
         #expect(object["event"] as? String == "day")
         let plain = BridgeEvent.day(.init(date: "2026-11-20", totalML: 0, drinks: 0, goalML: 2500)).jsonLine()
-        #expect(plain == #"{"date":"2026-11-20","drinks":0,"event":"day","goal_ml":2500,"total_ml":0}"#)
+        #expect(plain == #"{"daily_goal_ml":2500,"date":"2026-11-20","drinks":0,"event":"day","goal_ml":2500,"total_ml":0}"#)
     }
 
     @Test func chartNumbersHaveOneDecimalAtMost() {

@@ -1,8 +1,9 @@
-// A goal set on the page (or the API, Home Assistant, the CLI) is shown at once, as today's goal
-// marked as waiting for the bottle, by every surface that resolves the bottle through `BottleView`:
-// the page, `status`, `/api/v1/status`. The JSON's `goal_ml` keeps its meaning (the goal in force,
-// docs/design.md 3.4/3.6) and `pending_goal_ml` carries the waiting one. A `goal_ml` setting
-// overrides the bottle's goal, so a goal waiting for the bottle changes nothing shown as the goal.
+// A bottle goal set through the command queue (the CLI, the API's `goal`, Home Assistant's number)
+// is shown at once, where the bottle's goal is the daily goal, as today's goal marked as waiting
+// for the bottle, by every surface that resolves the bottle through `BottleView`: the page,
+// `status`, `/api/v1/status`. The JSON's `goal_ml` keeps its meaning (the daily goal in force,
+// docs/design.md 3.4/3.6/3.7) and `pending_goal_ml` carries the waiting one. A `goal_ml` setting
+// gives the daily goal, so a bottle goal waiting for the bottle changes nothing shown as the goal.
 
 import BusTestSupport
 import Foundation
@@ -14,14 +15,14 @@ import Testing
 @testable import Web
 
 @Suite struct WaitingGoalTests {
-    @Test("a goal set on the page is today's goal at once, marked as waiting; the API keeps goal_ml and adds pending_goal_ml")
+    @Test("a bottle goal queued is today's goal at once, marked as waiting; the API keeps goal_ml and adds pending_goal_ml")
     func shownAtOnce() async throws {
         let fixture = try WebFixture()
         defer { fixture.remove() }
         try await fixture.withServer { port in
-            let form = [("Content-Type", "application/x-www-form-urlencoded")]
-            let set = try await RawHTTP.send(port: port, "POST", "/actions/goal", headers: form, body: "bottle=\(WebFixture.ana)&goal_ml=1800")
-            #expect(set.status == 303)
+            let set = try await RawHTTP.send(port: port, "POST", "/api/v1/commands", headers: [("Content-Type", "application/json")],
+                                             body: #"{"command":"goal","bottle_goal_ml":1800,"bottle":"\#(WebFixture.ana)"}"#)
+            #expect(set.status == 202, "\(set.body)")
 
             let page = try await RawHTTP.send(port: port, "GET", "/")
             let ana = try #require(PageReading.panel(of: WebFixture.ana, in: page.body))
@@ -56,8 +57,10 @@ import Testing
         try await fixture.withServer { port in
             let page = try await RawHTTP.send(port: port, "GET", "/")
             let ana = try #require(PageReading.panel(of: WebFixture.ana, in: page.body))
-            #expect(ana.contains("<span class=\"goal-ml\">2200</span> ml</dd>") && !ana.contains("goal-waiting"), "\(ana)")
-            #expect(ana.contains("Goal 1800 ml"), "still listed as waiting for the bottle: \(ana)")
+            // The daily goal, and beside it what the bottle's display shows until it takes 1800.
+            #expect(ana.contains("<span class=\"goal-ml\">2200</span> ml <small class=\"bottle-goal\">· the bottle shows 2000 ml</small></dd>")
+                    && !ana.contains("goal-waiting"), "\(ana)")
+            #expect(ana.contains("Bottle goal 1800 ml"), "still listed as waiting for the bottle: \(ana)")
             let status = try await RawHTTP.send(port: port, "GET", "/api/v1/status?bottle=\(WebFixture.ana)")
             #expect(status.jsonObject["goal_ml"] as? Int == 2200)
             #expect(status.jsonObject["pending_goal_ml"] as? Int == 1800)

@@ -5,7 +5,7 @@
 import Foundation
 
 public struct HydrationSettings: Equatable, Sendable {
-    /// `goal_ml`: the daily goal (the bottle's goal if known, else 2500).
+    /// `goal_ml`: the person's daily goal (`DailyGoal`; the bottle's goal if known, else 2500).
     public var goalML: Int
     /// `reminders.enabled`: hydration reminders on/off.
     public var enabled: Bool
@@ -29,9 +29,7 @@ public struct HydrationSettings: Equatable, Sendable {
 
     /// Constants of docs/reminders.md 2.1.
     public static let maxRemindersPerDay = 12
-    public static let defaultGoalML = 2500
-    /// What `goal_ml` may be: the person's daily goal, which may differ from what a bottle holds.
-    public static let goalRangeML = 1...20000
+    public static let defaultGoalML = DailyGoal.defaultML
     /// What `reminders.min_deficit_ml` may be.
     public static let minDeficitRangeML = 0...10000
     /// What `reminders.reset_hour` may be: an hour of the local day.
