@@ -10,7 +10,7 @@
 # time) are a group of their own too, and so is InstallTests' real-BlueZ test bed (one QEMU boot of
 # several minutes under an emulated CPU, scripts/real-bluez).
 targets=(LockingTests TimekeepingTests ArchitectureTests ProcessSupportTests AquavateProtocolTests AquavateCaptureTests HistoryTests RemindersTests
-         SettingsTests RemindingTests IngestTests ReportsTests HostClockTests DaemonTests MQTTTests HouseholdTests DeliveryTests DiagnosticsTests
+         SettingsTests RemindingTests IngestTests ReportsTests HostClockTests DaemonTests WireTextTests MQTTTests HouseholdTests DeliveryTests DiagnosticsTests
          EndToEndTests/- EndToEndTests/Household EndToEndTests/HomeAssistantTests EndToEndTests/Browser
          DBusTests SinksTests BottleSimulatorTests BlueZTests BottleSessionTests InstallTests/- InstallTests/RealBlueZ WebTests)
 
