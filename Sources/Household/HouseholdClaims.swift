@@ -20,6 +20,10 @@
 // delivered is told to the household (`delivered`), so at a hand-over the new bridge delivers
 // what it withheld in the last `handOverWindow` that nobody delivered (nothing lost), and never
 // a reminder another bridge delivered (nothing repeated).
+//
+// The rules themselves, and what they judge by, are a value (HouseholdClaimRule, tested as it
+// is); this class holds one under its lock, sends the claims, syncs, reminders and deliveries,
+// waits out the settling times, and keeps what it withheld until a hand-over delivers it.
 
 import Foundation
 import Locking
