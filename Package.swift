@@ -216,7 +216,7 @@ let package = Package(
         .target(name: "TestFixtures", dependencies: ["AquavateProtocol", "History", "Ingest", "Reports", "Settings", "Locking", "Timekeeping", "Web", .product(name: "Logging", package: "swift-log")],
                 path: "Tests/TestFixtures"),
         // One unit-test target per module of the daemon's side (docs/architecture.md): in-process, no bus.
-        .testTarget(name: "IngestTests", dependencies: ["Ingest", "BottleSession", "Reports", "Settings", "History", "AquavateProtocol", "Locking", "Timekeeping", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "IngestTests", dependencies: ["Ingest", "BottleSession", "Reports", "Settings", "History", "AquavateProtocol", "Locking", "Timekeeping", "TestFixtures", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Settings", "History", "Timekeeping", "TestFixtures", "BusTestSupport"]),
         .testTarget(name: "HostClockTests", dependencies: ["HostClock", "Reports", "Settings", "History", "BottleSession", "AquavateProtocol"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "BlueZ", "Reminding", "Reminders", "Reports", "Settings", "Sinks", "History", "AquavateProtocol", "Locking", "Timekeeping",
