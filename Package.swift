@@ -40,6 +40,10 @@ let package = Package(
 
         // The no-I/O core: wire formats of docs/protocol.md.
         .target(name: "AquavateProtocol"),
+        // Text the bridge writes for other programs, written once: `WireJSON` (the one Codable JSON
+        // writer and reader of MQTT, the events and the web), `@Nullable` (the one way of writing
+        // null) and `XMLText` (the one escaper of XML and HTML).
+        .target(name: "WireText"),
         // Time, written once: the injected wall clock (system and manual), the monotonic clock, the
         // local day and its time zone, the civil calendar, ISO 8601 text; when this machine's clock
         // may set the bottle's (`SetTimePolicy`).
@@ -55,7 +59,7 @@ let package = Package(
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         // Swift face of libdbus.
-        .target(name: "DBus", dependencies: ["CDBus", "Locking", "Timekeeping"]),
+        .target(name: "DBus", dependencies: ["CDBus", "Locking", "Timekeeping", "WireText"]),
         // BlueZ client over the DBus module.
         .target(name: "BlueZ", dependencies: [
             "DBus", "AquavateProtocol", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log"),
@@ -75,7 +79,7 @@ let package = Package(
         // The MQTT client every MQTT user shares (the Home Assistant publisher in Sinks, the
         // household): libmosquitto through CMosquittoLoader, the broker URL, topic names, the JSON
         // of the payloads, and the errors of setting up and delivering.
-        .target(name: "MQTT", dependencies: ["CMosquittoLoader", "Locking", "Timekeeping", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "MQTT", dependencies: ["CMosquittoLoader", "Locking", "Timekeeping", "WireText", .product(name: "Logging", package: "swift-log")]),
         // The settings: typed keys (`SettingCatalog`), the TOML file, stored settings and `--set`,
         // per-bottle views, the listen address, host name and household key. Nothing of Bluetooth,
         // D-Bus or systemd, so that the web and every command may read them. (Not `Configuration`:
@@ -106,7 +110,7 @@ let package = Package(
         // and its log lines (`JournalLogHandler`: journal priorities, or plain on a terminal).
         .target(name: "Reports", dependencies: [
             "Settings", "Reminding", "HostClock", "History", "Reminders", "AquavateProtocol", "AquavateCapture", "Locking", "Timekeeping",
-            .product(name: "Logging", package: "swift-log"),
+            "WireText", .product(name: "Logging", package: "swift-log"),
         ]),
         // The one path of bottle traffic into the history (`BottleIngest`: row, store, outcome,
         // reminder input, the session's command queue), and the replay of captures through it.
@@ -122,7 +126,7 @@ let package = Package(
         // household, as findings with a fix.
         .target(name: "Diagnostics", dependencies: [
             "AquavateProtocol", "CBluetooth", "DBus", "Delivery", "History", "HostClock", "Household", "MQTT", "ProcessSupport",
-            "Reports", "Settings", "Sinks",
+            "Reports", "Settings", "Sinks", "Timekeeping",
         ]),
         // The daemon on Bluetooth and systemd: the loop that finds and syncs bottles, the live
         // session's events into the ingest, `ReminderDesk`, the watchdog and readiness, the
@@ -137,7 +141,7 @@ let package = Package(
         // Nothing of Bluetooth, D-Bus or systemd.
         .target(name: "Web", dependencies: [
             "Settings", "Reports", "Reminding", "Household", "History", "Reminders", "AquavateProtocol", "Locking", "Timekeeping",
-            .product(name: "Hummingbird", package: "hummingbird"),
+            "WireText", .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
@@ -195,9 +199,14 @@ let package = Package(
                     exclude: ["Bleak"]),
         // The BlueZ client against python-dbusmock's BlueZ.
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus", "AquavateProtocol", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
+        // Fakes of the bottle for tests without a bus: `FakeBottle` (the firmware's sync state machine,
+        // its bugs and faults) behind `FakeLink` (a scripted `BottleLink`), the store and the clock they write to.
+        .target(name: "TestSupport", dependencies: ["AquavateProtocol", "BlueZ", "BottleSession", "History", "Locking", "Timekeeping"],
+                path: "Tests/TestSupport"),
         // The bottle session over a scripted link, and on the simulated bottle through the BlueZ client.
         .testTarget(name: "BottleSessionTests", dependencies: ["Locking", "Timekeeping", "BlueZ", "BottleSession", "DBus", "AquavateProtocol", "AquavateCapture",
-                                                              "History", "BottleSimulator", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
+                                                              "History", "BottleSimulator", "BusTestSupport", "TestSupport",
+                                                              .product(name: "Logging", package: "swift-log")]),
         // Which module may import which (docs/architecture.md, "Module map"): reads the source tree, builds
         // against nothing of the product.
         .testTarget(name: "ArchitectureTests"),
@@ -207,14 +216,15 @@ let package = Package(
         .target(name: "TestFixtures", dependencies: ["AquavateProtocol", "History", "Ingest", "Reports", "Settings", "Locking", "Timekeeping", "Web", .product(name: "Logging", package: "swift-log")],
                 path: "Tests/TestFixtures"),
         // One unit-test target per module of the daemon's side (docs/architecture.md): in-process, no bus.
-        .testTarget(name: "IngestTests", dependencies: ["Ingest", "BottleSession", "Reports", "Settings", "History", "AquavateProtocol", "Locking", "Timekeeping", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "IngestTests", dependencies: ["Ingest", "BottleSession", "Reports", "Settings", "History", "AquavateProtocol", "Locking", "Timekeeping", "TestFixtures", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ReportsTests", dependencies: ["Reports", "Settings", "History", "Timekeeping", "TestFixtures", "BusTestSupport"]),
         .testTarget(name: "HostClockTests", dependencies: ["HostClock", "Reports", "Settings", "History", "BottleSession", "AquavateProtocol"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "BlueZ", "Reminding", "Reminders", "Reports", "Settings", "Sinks", "History", "AquavateProtocol", "Locking", "Timekeeping",
                                                         "BusTestSupport", "CLink", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "HouseholdTests", dependencies: ["Household", "AquavateProtocol", "MQTT", "Sinks", "TestFixtures", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "WireTextTests", dependencies: ["WireText", "BusTestSupport"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "SettingsTests", dependencies: ["Settings", "Reminders"]),
+        .testTarget(name: "SettingsTests", dependencies: ["Settings", "Reminders", "History"]),
         .testTarget(name: "RemindingTests", dependencies: ["Reminding", "Settings", "History", "Reminders", "Timekeeping"]),
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "Sinks", "MQTT", "Settings", "History", "Reminders", "Timekeeping", "BusTestSupport",
                                                           .product(name: "Logging", package: "swift-log")]),

@@ -11,7 +11,7 @@
 # several minutes under an emulated CPU, scripts/real-bluez) and the Debian package on that test bed
 # booted under systemd (another boot, scripts/real-bluez/package.sh).
 targets=(LockingTests TimekeepingTests ArchitectureTests ProcessSupportTests AquavateProtocolTests AquavateCaptureTests HistoryTests RemindersTests
-         SettingsTests RemindingTests IngestTests ReportsTests HostClockTests DaemonTests MQTTTests HouseholdTests DeliveryTests DiagnosticsTests
+         SettingsTests RemindingTests IngestTests ReportsTests HostClockTests DaemonTests WireTextTests MQTTTests HouseholdTests DeliveryTests DiagnosticsTests
          EndToEndTests/- EndToEndTests/Household EndToEndTests/HomeAssistantTests EndToEndTests/Browser
          DBusTests SinksTests BottleSimulatorTests BlueZTests BottleSessionTests InstallTests/- InstallTests/RealBlueZ InstallTests/PackageUnderSystemd WebTests)
 

@@ -103,8 +103,9 @@ public struct CalibrationPoints: Sendable, Hashable {
 
 extension Int32 {
     /// Truncates toward zero like a C cast, but saturates instead of trapping (NaN gives 0),
-    /// since a firmware overflow is undefined behaviour we must not turn into a crash.
-    init(firmwareTruncating value: Float) {
+    /// since a firmware overflow is undefined behaviour we must not turn into a crash. The
+    /// simulated bottle's firmware arithmetic uses it too.
+    package init(firmwareTruncating value: Float) {
         if value.isNaN {
             self = 0
         } else if value >= 2_147_483_648 {

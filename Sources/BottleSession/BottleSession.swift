@@ -433,11 +433,3 @@ struct SessionFailure: Error, CustomStringConvertible {
         self.linkLost = linkLost
     }
 }
-
-extension Duration {
-    /// The duration in seconds, with fraction.
-    var seconds: Double {
-        let (whole, attoseconds) = components
-        return Double(whole) + Double(attoseconds) / 1e18
-    }
-}

@@ -133,13 +133,13 @@ public final class CalibrationSession: Sendable {
             let silence = phase == .waitFull ? timing.waitFullSilence : timing.silence
             let quiet = clock.now - changed
             if quiet >= silence {
-                let what = "no new step for \(Int(silence.seconds)) s while the bottle was \(Self.describe(phase))"
+                let what = "no new step for \(Int(silence.inSeconds)) s while the bottle was \(Self.describe(phase))"
                 onProgress(CalibrationProgress(phase: nil, line: "\(what): cancelling the calibration"))
                 _ = await cancelOnBottle()
                 return .timedOut(what)
             }
             if clock.now - started >= timing.overall || clock.instant >= hardLimit {
-                let what = "the calibration took longer than \(Int(timing.overall.seconds)) s"
+                let what = "the calibration took longer than \(Int(timing.overall.inSeconds)) s"
                 onProgress(CalibrationProgress(phase: nil, line: "\(what): cancelling it"))
                 _ = await cancelOnBottle()
                 return .timedOut(what)

@@ -2,6 +2,8 @@
 // methods, signals, properties and child nodes), which tools such as `gdbus introspect` and
 // clients such as bleak's dbus-fast read.
 
+import WireText
+
 enum Introspection {
     static let doctype = """
         <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
@@ -22,26 +24,26 @@ enum Introspection {
         if object != nil { lines += standardInterface(StandardInterface.properties) }
         if isManager { lines += standardInterface(StandardInterface.objectManager) }
         for interface in object ?? [] { lines += describe(interface) }
-        for child in children { lines.append("  <node name=\"\(escape(child))\"/>") }
+        for child in children { lines.append("  <node name=\"\(XMLText.escaped(child))\"/>") }
         lines.append("</node>")
         return lines.joined(separator: "\n") + "\n"
     }
 
     private static func describe(_ interface: ExportedInterface) -> [String] {
-        var lines = ["  <interface name=\"\(escape(interface.name))\">"]
+        var lines = ["  <interface name=\"\(XMLText.escaped(interface.name))\">"]
         for method in interface.methods {
-            lines.append("    <method name=\"\(escape(method.name))\">")
+            lines.append("    <method name=\"\(XMLText.escaped(method.name))\">")
             lines += arguments(method.inputSignature, names: method.inputNames, direction: "in")
             lines += arguments(method.outputSignature, names: method.outputNames, direction: "out")
             lines.append("    </method>")
         }
         for signal in interface.signals {
-            lines.append("    <signal name=\"\(escape(signal.name))\">")
+            lines.append("    <signal name=\"\(XMLText.escaped(signal.name))\">")
             lines += arguments(signal.signature, names: signal.argumentNames, direction: nil)
             lines.append("    </signal>")
         }
         for property in interface.properties {
-            lines.append("    <property name=\"\(escape(property.name))\" type=\"\(escape(property.signature.rawValue))\" "
+            lines.append("    <property name=\"\(XMLText.escaped(property.name))\" type=\"\(XMLText.escaped(property.signature.rawValue))\" "
                 + "access=\"\(property.access.rawValue)\"/>")
         }
         lines.append("  </interface>")
@@ -52,8 +54,8 @@ enum Introspection {
         let types = (try? signature.completeTypes()) ?? []
         return types.enumerated().map { index, type in
             var attributes = ""
-            if names.count == types.count { attributes += " name=\"\(escape(names[index]))\"" }
-            attributes += " type=\"\(escape(type.rawValue))\""
+            if names.count == types.count { attributes += " name=\"\(XMLText.escaped(names[index]))\"" }
+            attributes += " type=\"\(XMLText.escaped(type.rawValue))\""
             if let direction { attributes += " direction=\"\(direction)\"" }
             return "      <arg\(attributes)/>"
         }
@@ -120,22 +122,5 @@ enum Introspection {
                 "  </interface>",
             ]
         }
-    }
-
-    /// Escapes the five XML special characters.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }

@@ -5,16 +5,24 @@
 // process on an invalid name or path (its "check failed" warnings are fatal by default).
 import CDBus
 
-/// A D-Bus type signature: zero or more complete types, e.g. `"a{oa{sa{sv}}}"` or `"sv"`.
-public struct DBusSignature: RawRepresentable, Hashable, Sendable, Comparable,
-    ExpressibleByStringLiteral, CustomStringConvertible
-{
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
+/// What the string types share: written as a literal or from a `String`, shown and ordered as
+/// their text.
+public protocol DBusText: RawRepresentable, Hashable, Sendable, Comparable, ExpressibleByStringLiteral,
+    CustomStringConvertible where RawValue == String, StringLiteralType == String {
+    init(rawValue: String)
+}
+
+extension DBusText {
+    public init(_ rawValue: String) { self.init(rawValue: rawValue) }
+    public init(stringLiteral value: String) { self.init(rawValue: value) }
     public var description: String { rawValue }
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A D-Bus type signature: zero or more complete types, e.g. `"a{oa{sa{sv}}}"` or `"sv"`.
+public struct DBusSignature: DBusText {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
 
     public static let empty = DBusSignature("")
 
@@ -75,15 +83,9 @@ public struct DBusSignature: RawRepresentable, Hashable, Sendable, Comparable,
 }
 
 /// A D-Bus object path such as `/org/bluez/hci0`.
-public struct DBusObjectPath: RawRepresentable, Hashable, Sendable, Comparable,
-    ExpressibleByStringLiteral, CustomStringConvertible
-{
+public struct DBusObjectPath: DBusText {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(_ rawValue: String) { self.rawValue = rawValue }
-    public init(stringLiteral value: String) { self.rawValue = value }
-    public var description: String { rawValue }
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
     public static let root = DBusObjectPath("/")
 

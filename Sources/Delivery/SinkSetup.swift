@@ -36,7 +36,7 @@ public enum SinkSetup {
                     topicPrefix: configuration[Setting.mqttTopicPrefix],
                     discoveryPrefix: configuration[Setting.mqttDiscoveryPrefix],
                     discovery: configuration[Setting.mqttDiscovery], caFile: configuration[Setting.mqttCAFile])
-                mqtt.discoveryFormat = MQTTSinkConfiguration.DiscoveryFormat(rawValue: configuration[Setting.mqttDiscoveryFormat]) ?? .device
+                mqtt.discoveryFormat = MQTTSinkConfiguration.DiscoveryFormat(configuration[Setting.mqttDiscoveryFormat])
                 mqtt.role = role
                 mqtt.dashboardURL = dashboardURL
                 sinks.append(try MQTTSink(configuration: mqtt, gate: SettingCatalog.sinkCommandGate(configuration[Setting.mqttCommands]),

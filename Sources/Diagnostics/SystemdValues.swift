@@ -3,6 +3,7 @@
 // bytes). systemd.time(7), systemd.resource-control(5).
 
 import Foundation
+import Timekeeping
 
 enum SystemdValues {
     /// A time span: `120`, `120s`, `2min`, `1min 30s`, `500ms`, `0`; nil for what is not one
@@ -55,7 +56,7 @@ enum SystemdValues {
 
     /// `2min`, `90s`, `1.5s`: as a unit file would say it.
     static func describe(_ duration: Duration) -> String {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let seconds = duration.inSeconds
         if seconds >= 60, seconds.truncatingRemainder(dividingBy: 60) == 0 { return "\(Int(seconds / 60))min" }
         return "\(rounded(seconds))s"
     }

@@ -1,8 +1,8 @@
-// The JSON events of docs/design.md 3.4, written by Codable: each event has a wire struct whose
-// CodingKeys are the field names of the contract, encoded with sorted keys (so output is stable)
-// and unescaped slashes. A missing value that the contract always shows is `null` (encoded, not
-// left out); one the contract shows only when present (a notification's actions, an error's file
-// and line) is left out.
+// The JSON events of docs/design.md 3.4, written by Codable through the one wire writer
+// (`WireJSON`: sorted keys, so output is stable, and unescaped slashes): each event has a wire
+// struct whose CodingKeys are the field names of the contract. A missing value that the contract
+// always shows is `null` (`@Nullable`, the one way of writing it); one the contract shows only
+// when present (a notification's actions, an error's file and line) is left out.
 //
 // Two events are written by hand: `day` and `drink`. `/api/v1/days?days=365` lists a day per
 // bottle and day and `/api/v1/drinks` thousands of drinks, and the encoder's cost per object
@@ -14,6 +14,7 @@ import AquavateCapture
 import AquavateProtocol
 import Foundation
 import Timekeeping
+import WireText
 
 extension BridgeEvent {
     /// The event as one line of JSON (keys sorted, so output is stable).
@@ -54,15 +55,9 @@ extension BridgeEvent {
     /// One wire struct as one line. Encoding these cannot fail: they hold strings, integers,
     /// booleans, arrays of them and nulls.
     package static func line(_ value: some Encodable) -> String {
-        String(decoding: (try? eventEncoder.encode(value)) ?? Data(), as: UTF8.self)
+        WireJSON.text(value, apostrophes: .asIs)
     }
 }
-
-private let eventEncoder: JSONEncoder = {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return encoder
-}()
 
 /// ISO 8601 UTC with milliseconds, as every event's `time`.
 private func iso(_ instant: WallInstant) -> String { ISO8601Text.formatWithMilliseconds(instant) }
@@ -144,7 +139,8 @@ struct SyncJSON: Encodable {
 
 struct QuarantinedJSON: Encodable {
     let event = "quarantined"
-    var id: Int?
+    /// Always there, null when unset (as `resolution`).
+    @Nullable var id: Int?
     var bottle: String
     var recordID: Int
     var time: String
@@ -152,7 +148,7 @@ struct QuarantinedJSON: Encodable {
     var problems: [String]
     var raw: String
     var restorable: Bool
-    var resolution: String?
+    @Nullable var resolution: String?
 
     enum CodingKeys: String, CodingKey {
         case event, id, bottle, recordID = "record_id", time, reason, problems, raw, restorable, resolution
@@ -170,20 +166,6 @@ struct QuarantinedJSON: Encodable {
         resolution = entry.resolution
     }
 
-    // `id` and `resolution` are always there, null when unset.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(event, forKey: .event)
-        try container.encode(id, forKey: .id)
-        try container.encode(bottle, forKey: .bottle)
-        try container.encode(recordID, forKey: .recordID)
-        try container.encode(time, forKey: .time)
-        try container.encode(reason, forKey: .reason)
-        try container.encode(problems, forKey: .problems)
-        try container.encode(raw, forKey: .raw)
-        try container.encode(restorable, forKey: .restorable)
-        try container.encode(resolution, forKey: .resolution)
-    }
 }
 
 struct DayJSON: Encodable {
@@ -253,12 +235,14 @@ struct CommandJSON: Encodable {
     var bottle: String
     var command: String
     var status: String
-    var message: String?
+    /// Always there, null when unset.
+    @Nullable var message: String?
     var time: String
     /// The command's value under its own key (docs/design.md 3.5: numbers and enum values only,
     /// never the stored text): a goal's `bottle_goal_ml` (and `goal_ml`, its earlier key: the
     /// bottle's goal, not the daily goal, docs/design.md 3.7), a delete's `record_id`,
     /// shake-to-empty's `on`.
+    var bottleGoalML: Int?
     var goalML: Int?
     var recordID: Int?
     var on: Bool?
@@ -275,42 +259,29 @@ struct CommandJSON: Encodable {
         message = command.message
         time = iso(command.time)
         (goalML, recordID, on) = command.asked
+        bottleGoalML = goalML
     }
 
-    // `message` is always there, null when unset; the value's key only for its command.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(event, forKey: .event)
-        try container.encode(id, forKey: .id)
-        try container.encode(bottle, forKey: .bottle)
-        try container.encode(command, forKey: .command)
-        try container.encode(status, forKey: .status)
-        try container.encode(message, forKey: .message)
-        try container.encode(time, forKey: .time)
-        try container.encodeIfPresent(goalML, forKey: .bottleGoalML)
-        try container.encodeIfPresent(goalML, forKey: .goalML)
-        try container.encodeIfPresent(recordID, forKey: .recordID)
-        try container.encodeIfPresent(on, forKey: .on)
-    }
 }
 
+/// Every key is always there, null when unknown (`bottle info --json`, docs/design.md 3.5).
 struct BottleJSON: Encodable {
     let event = "bottle"
-    var address: String?
-    var name: String?
-    var serial: String?
-    var firmware: String?
-    var model: String?
+    @Nullable var address: String?
+    @Nullable var name: String?
+    @Nullable var serial: String?
+    @Nullable var firmware: String?
+    @Nullable var model: String?
     /// The goal the bottle holds (`BottleGoal`), under its own name and its earlier one.
-    var bottleGoalML: Int?
-    var goalML: Int?
-    var battery: Int?
-    var calibrated: Bool?
-    var shakeToEmpty: Bool?
-    var lastSeen: String?
-    var lastSync: String?
-    var unsynced: Int?
-    var clockOffset: Int?
+    @Nullable var bottleGoalML: Int?
+    @Nullable var goalML: Int?
+    @Nullable var battery: Int?
+    @Nullable var calibrated: Bool?
+    @Nullable var shakeToEmpty: Bool?
+    @Nullable var lastSeen: String?
+    @Nullable var lastSync: String?
+    @Nullable var unsynced: Int?
+    @Nullable var clockOffset: Int?
     var pending: [CommandJSON]
 
     enum CodingKeys: String, CodingKey {
@@ -337,24 +308,4 @@ struct BottleJSON: Encodable {
         pending = bottle.pending.map(CommandJSON.init)
     }
 
-    // Every key is always there, null when unknown (`bottle info --json`, docs/design.md 3.5).
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(event, forKey: .event)
-        try container.encode(address, forKey: .address)
-        try container.encode(name, forKey: .name)
-        try container.encode(serial, forKey: .serial)
-        try container.encode(firmware, forKey: .firmware)
-        try container.encode(model, forKey: .model)
-        try container.encode(bottleGoalML, forKey: .bottleGoalML)
-        try container.encode(goalML, forKey: .goalML)
-        try container.encode(battery, forKey: .battery)
-        try container.encode(calibrated, forKey: .calibrated)
-        try container.encode(shakeToEmpty, forKey: .shakeToEmpty)
-        try container.encode(lastSeen, forKey: .lastSeen)
-        try container.encode(lastSync, forKey: .lastSync)
-        try container.encode(unsynced, forKey: .unsynced)
-        try container.encode(clockOffset, forKey: .clockOffset)
-        try container.encode(pending, forKey: .pending)
-    }
 }

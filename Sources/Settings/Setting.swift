@@ -42,18 +42,14 @@ public enum Setting {
         "hour at which the reminder day starts", access: .person)
     public static let messagesEnabled: TypedKey<Bool> = .flag(
         "messages.enabled", default: MessageSettings().enabled, "daily message at 10:00", access: .person, perBottle: true)
-    public static let messagesLocale = TypedKey<MessageLocale>(
-        SettingKey("messages.locale", .choice(MessageLocale.allCases.map(\.rawValue)), default: MessageSettings().locale.rawValue,
-                   "language of the shipped message pool", access: .person),
-        decode: { MessageLocale(rawValue: $0) }, fallback: { MessageSettings().locale })
+    public static let messagesLocale: TypedKey<MessageLocale> = .choice(
+        "messages.locale", default: MessageSettings().locale, "language of the shipped message pool", access: .person)
     public static let messagesPool: TypedKey<String?> = .text(
         "messages.pool", "file with one message per line (relative to the config file)")
     public static let deadlineEnabled: TypedKey<Bool> = .flag(
         "deadline.enabled", default: DeadlineSettings().enabled, "deadline reminder", access: .person, perBottle: true)
-    public static let deadlinePeriod = TypedKey<DeadlinePeriod>(
-        SettingKey("deadline.period", .choice(DeadlinePeriod.allCases.map(\.rawValue)), default: DeadlineSettings().period.rawValue,
-                   "which goal the deadline watches", access: .person),
-        decode: { DeadlinePeriod(rawValue: $0) }, fallback: { DeadlineSettings().period })
+    public static let deadlinePeriod: TypedKey<DeadlinePeriod> = .choice(
+        "deadline.period", default: DeadlineSettings().period, "which goal the deadline watches", access: .person)
     public static let deadlineHoursBefore: TypedKey<Int> = .integer(
         "deadline.hours_before", DeadlineSettings.hoursBeforeRange, default: DeadlineSettings.defaultHoursBefore,
         "hours before the period ends", access: .person)
@@ -79,13 +75,12 @@ public enum Setting {
         "mqtt.topic_prefix", default: "aquavate", "base topic of the bridge's own messages")
     public static let mqttDiscovery: TypedKey<Bool> = .flag(
         "mqtt.discovery", default: true, "publish Home Assistant discovery")
-    public static let mqttDiscoveryFormat: TypedKey<String> = .text(
-        "mqtt.discovery_format", kind: .choice(["device", "entity"]), default: "device",
+    public static let mqttDiscoveryFormat: TypedKey<MQTTDiscoveryFormat> = .choice(
+        "mqtt.discovery_format", default: .device,
         "device: one config per device (Home Assistant 2024.11+); entity: one per entity (Home Assistant 2023.12+)")
-    public static let mqttCommands = TypedKey<MQTTCommandScope>(
-        SettingKey("mqtt.commands", .choice(MQTTCommandScope.allCases.map(\.rawValue)), default: MQTTCommandScope.controls.rawValue,
-                   "which commands from the broker's command topic the bridge obeys: none; controls (Home Assistant's goal, switches and buttons); all (also any setting of the person, any record id, manual intakes, notification buttons)"),
-        decode: { MQTTCommandScope(rawValue: $0) }, fallback: { .controls })
+    public static let mqttCommands: TypedKey<MQTTCommandScope> = .choice(
+        "mqtt.commands", default: .controls,
+        "which commands from the broker's command topic the bridge obeys: none; controls (Home Assistant's goal, switches and buttons); all (also any setting of the person, any record id, manual intakes, notification buttons)")
     public static let mqttBottleID: TypedKey<String?> = .text(
         "mqtt.bottle_id", "id in topics (default: the bottle's address without colons)")
     public static let mqttCAFile: TypedKey<String?> = .text(

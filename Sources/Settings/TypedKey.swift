@@ -39,6 +39,17 @@ extension TypedKey where Value == Bool {
     }
 }
 
+extension TypedKey where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+    /// One of an enum's cases, written as its raw value: the choices the check offers and the
+    /// value read back both come from the enum, so a new case is a new choice and no caller
+    /// parses the text again.
+    static func choice(_ name: String, default value: Value, _ summary: String,
+                       access: SettingAccess = .installation) -> TypedKey<Value> {
+        TypedKey(SettingKey(name, .choice(Value.allCases.map(\.rawValue)), default: value.rawValue, summary, access: access),
+                 decode: { Value(rawValue: $0) }, fallback: { value })
+    }
+}
+
 extension TypedKey where Value == Int {
     static func integer(_ name: String, _ range: ClosedRange<Int>, default value: Int, _ summary: String,
                         access: SettingAccess = .installation, perBottle: Bool = false) -> TypedKey<Int> {

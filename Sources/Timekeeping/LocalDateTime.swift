@@ -46,21 +46,8 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     }
 }
 
-extension LocalDateTime: Codable {
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        do {
-            try self.init(parsing: text)
-        } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
-}
+/// Stored as its text (`2026-11-20T07:05`).
+extension LocalDateTime: CodableAsText {}
 
 /// A local date-time that could not be read, and why.
 public struct InvalidLocalDateTime: Error, Equatable, CustomStringConvertible {

@@ -45,21 +45,7 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible
 }
 
 /// Stored as `HH:MM`, the way the configuration writes it.
-extension TimeOfDay: Codable {
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        do {
-            try self.init(parsing: text)
-        } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(description)
-    }
-}
+extension TimeOfDay: CodableAsText {}
 
 /// A time of day that is not `HH:MM` from 00:00 to 23:59.
 public struct InvalidTimeOfDay: Error, Equatable, CustomStringConvertible {

@@ -19,7 +19,7 @@ public enum ChartFile {
         // One bottle: its goal as every surface resolves it (its own setting included).
         let goal = BottleView.settings(of: bottles.count == 1 ? bottles[0] : nil, configuration: configuration, history: history).goalML
         let totals = DashboardModel.dense(try history.dayTotals(timeZone: timeZone, days: first...today), from: first, to: today)
-        let language = WebLanguage(rawValue: configuration[Setting.messagesLocale].rawValue) ?? .en
+        let language = WebLanguage(configuration[Setting.messagesLocale])
         let columns = ChartColumns(language: language, timeZone: timeZone, goalML: goal, today: today, firstData: ChartColumns.firstData(totals))
         let bars = days <= 7 ? columns.days(totals, labelEvery: 1, template: "EEE")
             : days <= 90 ? columns.days(totals, labelEvery: 7, template: "dMMM") : columns.months(totals)

@@ -13,6 +13,7 @@ import Foundation
 import History
 import Reminders
 import Timekeeping
+import WireText
 
 /// One bar: a day, or a month of the year's chart.
 struct BarColumn: Sendable {
@@ -165,23 +166,9 @@ enum Charts {
     }
 }
 
-/// Text for HTML and SVG: `&`, `<`, `>`, `"` and `'` as entities. Every string that comes from the
-/// history or the settings (a bottle's name is whatever the bottle advertised) goes through it.
-func escape(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.utf8.count)
-    for character in text {
-        switch character {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        case "'": out += "&#39;"
-        default: out.append(character)
-        }
-    }
-    return out
-}
+/// Text for HTML and SVG. Every string that comes from the history or the settings (a bottle's
+/// name is whatever the bottle advertised) goes through it.
+func escape(_ text: String) -> String { XMLText.escaped(text) }
 
 /// Advice for HTML: escaped, and each `command` in backticks (as the journal and `status` write
 /// it) set as code, so that a person can tell what to type from the sentence around it.

@@ -17,6 +17,6 @@ enum DailyLimitSwitch {
         let inEffect = view.dailyLimitKey
         let key = inEffect == Setting.dailyLimit.name
             ? SettingCatalog.bottleKeyName(bottle: bottle.id, base: Setting.dailyLimit.name) : inEffect
-        try context.history.setSetting(key, Setting.dailyLimit.entry.normalize(String(on)))
+        try SettingChange(named: key, String(on)).store(in: context.history)
     }
 }

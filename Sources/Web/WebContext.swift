@@ -39,6 +39,6 @@ public struct WebContext: Sendable {
 
     /// The person's language for the page: `messages.locale` (the message pools' languages).
     func language(_ configuration: Configuration) -> WebLanguage {
-        WebLanguage(rawValue: configuration[Setting.messagesLocale].rawValue) ?? .en
+        WebLanguage(configuration[Setting.messagesLocale])
     }
 }

@@ -4,6 +4,7 @@
 
 import Foundation
 import Hummingbird
+import WireText
 
 struct WebError: Error, Sendable {
     var status: HTTPResponse.Status
@@ -24,15 +25,10 @@ struct WebError: Error, Sendable {
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: Body(error: message).text)))
     }
 
-    /// `{"error":"…"}`.
+    /// `{"error":"…"}`, by the one wire writer.
     struct Body: Encodable {
         var error: String
 
-        var text: String {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            // A string always encodes; `{}` only to never fail an answer.
-            return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
-        }
+        var text: String { WireJSON.text(self, apostrophes: .asIs) }
     }
 }

@@ -7,6 +7,15 @@ import Reminders
 enum WebLanguage: String, Sendable, CaseIterable {
     case en, es
 
+    /// The page's language for the message pools' (`messages.locale`): case for case, so a
+    /// language added to one and not the other is a compile error, not a silent English page.
+    init(_ locale: MessageLocale) {
+        switch locale {
+        case .en: self = .en
+        case .es: self = .es
+        }
+    }
+
     var locale: Locale { Locale(identifier: self == .en ? "en_GB" : "es_ES") }
 
     /// The page's words. One table per language, so a missing word is a compile error.

@@ -64,17 +64,15 @@ struct ConfigCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures("config set") {
-                let setting: SettingKey
-                let normalized: String
+                let change: SettingChange
                 do {
-                    setting = try SettingCatalog.requireKey(key)
-                    normalized = try setting.normalize(try SecretInput.read(value, fromFile: fromFile, what: "value of \(key)"))
+                    change = try SettingChange(named: key, try SecretInput.read(value, fromFile: fromFile, what: "value of \(key)"))
                 } catch {
                     throw CommandFailure("\(error)")
                 }
                 let history = try common.openHistory(path: common.databasePath)
-                try history.setSetting(setting.name, normalized)
-                print("\(setting.name) = \(setting.shown(normalized))")
+                try change.store(in: history)
+                print("\(change.name) = \(change.shown)")
             }
         }
     }

@@ -36,15 +36,7 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         try reportingFailures("import") {
-            var handleMap: [UInt16: Characteristic] = [:]
-            for option in handles {
-                do {
-                    let (handle, characteristic) = try BtsnoopImporter.parseHandleOption(option)
-                    handleMap[handle] = characteristic
-                } catch {
-                    throw CommandFailure("--handle \(option): \(error)")
-                }
-            }
+            let handleMap = try HandleOptions.map(handles)
             let imported: BtsnoopImport
             do {
                 imported = try BtsnoopImporter(handleMap: handleMap).importFile(path: input)

@@ -57,15 +57,7 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         try reportingFailures("replay") {
             let logger = common.makeLogger()
-            var handleMap: [UInt16: Characteristic] = [:]
-            for option in handles {
-                do {
-                    let (handle, characteristic) = try BtsnoopImporter.parseHandleOption(option)
-                    handleMap[handle] = characteristic
-                } catch {
-                    throw CommandFailure("--handle \(option): \(error)")
-                }
-            }
+            let handleMap = try HandleOptions.map(handles)
             let history = try common.openHistory(path: common.db, durability: .normal)
             let configuration = try common.loadConfiguration(history: common.db == nil ? nil : history, logger: logger)
             let json = self.json

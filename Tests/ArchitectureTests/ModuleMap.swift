@@ -26,12 +26,15 @@ enum ModuleMap {
         // Time, written once: every module may use it. It holds the one place the system time is
         // read (`SystemClock`) and the manual clock's lock.
         "Timekeeping": ["Foundation", "Locking"],
+        // Text for other programs, written once (JSON on the wire, null, XML escapes): Foundation
+        // only, so that MQTT, the events, the web and D-Bus share one writer.
+        "WireText": ["Foundation"],
 
         "AquavateCapture": platform.union(["AquavateProtocol", "Locking", "Timekeeping"]),
         "History": platform.union(["AquavateProtocol", "Timekeeping", "GRDB", "GRDBSQLite"]),
         "ProcessSupport": platform.union(["Locking", "Timekeeping"]),
 
-        "DBus": platform.union(["CDBus", "Locking", "Timekeeping"]),
+        "DBus": platform.union(["CDBus", "Locking", "Timekeeping", "WireText"]),
         "BlueZ": platform.union(["DBus", "AquavateProtocol", "Locking", "Timekeeping", "Logging"]),
         // Stands in for bluetoothd: it must not share code with the client it is there to test.
         "BottleSimulator": platform.union(["DBus", "AquavateProtocol", "Locking", "Timekeeping"]),
@@ -42,7 +45,8 @@ enum ModuleMap {
         "Sinks": platform.union(["AquavateProtocol", "CCurlLoader", "DBus", "MQTT", "Locking", "Timekeeping", "Logging"]),
         // The one MQTT client (libmosquitto through CMosquittoLoader, at the first client), shared
         // by the Home Assistant publisher in Sinks and by the household.
-        "MQTT": platform.union(["CMosquittoLoader", "Locking", "Timekeeping", "Logging"]),
+        // Its users' payloads are WireJSON, which it re-exports with the client.
+        "MQTT": platform.union(["CMosquittoLoader", "Locking", "Timekeeping", "WireText", "Logging"]),
 
         // The settings: what the web and every command read, so nothing of Bluetooth, D-Bus or
         // systemd. The household key's check is swift-crypto's key.
@@ -61,7 +65,7 @@ enum ModuleMap {
         // command line and the web alike.
         "Reports": platform.union([
             "Settings", "Reminding", "HostClock", "History", "Reminders", "AquavateProtocol", "AquavateCapture",
-            "Locking", "Timekeeping", "Logging",
+            "Locking", "Timekeeping", "WireText", "Logging",
         ]),
 
         // One bottle over BlueZ; everything it hears goes through its `BottleObserver` protocol,
@@ -79,7 +83,7 @@ enum ModuleMap {
         // `doctor`: asks BlueZ (D-Bus), the kernel (CBluetooth), the broker and the files.
         "Diagnostics": platform.union([
             "AquavateProtocol", "CBluetooth", "DBus", "Delivery", "History", "HostClock", "Household", "MQTT", "ProcessSupport",
-            "Reports", "Settings", "Sinks",
+            "Reports", "Settings", "Sinks", "Timekeeping",
         ]),
         // The daemon: Bluetooth, the bus and systemd (readiness, the watchdog); malloc_trim and the
         // loaded objects for the resident memory it gives back.
@@ -95,7 +99,7 @@ enum ModuleMap {
         // NIO's HTTP request parts); compress-nio's zlib for the answers of a client that takes gzip.
         "Web": platform.union([
             "Settings", "Reports", "Reminding", "Household", "History", "Reminders", "AquavateProtocol", "Locking",
-            "Timekeeping", "Logging", "ServiceLifecycle", "Hummingbird", "HummingbirdCore", "NIOCore", "NIOHTTPTypes", "Prometheus",
+            "Timekeeping", "WireText", "Logging", "ServiceLifecycle", "Hummingbird", "HummingbirdCore", "NIOCore", "NIOHTTPTypes", "Prometheus",
             "CompressNIO",
         ]),
         "aquavate-bridge": platform.union([

@@ -12,7 +12,7 @@ import Testing
     /// The names the table declares (`"reminders.daily_limit"` after `.flag(` and the like).
     static func declaredNames() throws -> Set<String> {
         let text = try String(contentsOf: LayeringTests.root.appendingPathComponent(table), encoding: .utf8)
-        let pattern = try NSRegularExpression(pattern: #"(?:SettingKey\(|\.(?:flag|integer|optionalInteger|text)\(|timeOfDay\()\s*"([a-z_]+(?:\.[a-z_]+)*)""#)
+        let pattern = try NSRegularExpression(pattern: #"(?:SettingKey\(|\.(?:flag|integer|optionalInteger|text|choice)\(|timeOfDay\()\s*"([a-z_]+(?:\.[a-z_]+)*)""#)
         let range = NSRange(text.startIndex..., in: text)
         return Set(pattern.matches(in: text, range: range).compactMap { Range($0.range(at: 1), in: text).map { String(text[$0]) } })
     }

@@ -8,6 +8,7 @@ import BlueZ
 import BottleSession
 import Locking
 import Testing
+import TestSupport
 import Timekeeping
 
 @Suite("bottle commands and a dropped link")

@@ -8,6 +8,7 @@ import BlueZ
 import BottleSession
 import Locking
 import Testing
+import TestSupport
 
 @Suite("a lost link ends the session")
 struct LostLinkTests {

@@ -11,6 +11,7 @@ import Foundation
 import History
 import Locking
 import Testing
+import TestSupport
 import Timekeeping
 
 /// One session's parts.

@@ -7,6 +7,7 @@ import AquavateProtocol
 import BottleSession
 import Foundation
 import Testing
+import TestSupport
 import Timekeeping
 
 @Suite struct SetTimeTests {

@@ -111,6 +111,11 @@ struct SinkSetupTests {
         .action(notificationID: "ritual-morning-2026-11-22", actionID: "did-this"),
     ]
 
+    @Test("mqtt.discovery_format: the sink is told the form of the setting's case", arguments: MQTTDiscoveryFormat.allCases)
+    func discoveryFormatReachesTheSinkAsItsCase(_ format: MQTTDiscoveryFormat) {
+        #expect(MQTTSinkConfiguration.DiscoveryFormat(format).rawValue == format.rawValue)
+    }
+
     @Test("mqtt.commands controls (the default): exactly what Home Assistant's entities send")
     func theDefaultGateTakesHomeAssistantsControls() throws {
         #expect(try configuration()[Setting.mqttCommands] == .controls)

@@ -211,14 +211,7 @@ extension SimulatedBlueZ {
     func dropLink(reason: String, _ state: inout SimulatorState) {
         guard state.link == .connected || state.link == .disconnecting else { return }
         log("event: link down (\(reason))")
-        state.link = .idle
-        state.shared?.releaseLink()
-        state.gattReady = false
-        for (path, responder) in state.inFlightReplies {
-            responder.fail(BlueZError.failed("Operation failed"))
-            state.writesInFlight.remove(path)
-        }
-        state.inFlightReplies.removeAll()
+        linkGone(&state)
         if var device = state.device {
             if device.servicesResolved {
                 device.servicesResolved = false
@@ -263,10 +256,9 @@ extension SimulatedBlueZ {
         dropLink(reason: "supervision time-out", &state)
     }
 
-    /// The device object disappears while linked, with no Connected=false (docs/bluez.md 7.3).
-    func vanish(_ state: inout SimulatorState) {
-        log("event: the device object vanishes (no Connected=false)")
-        if state.link == .connecting { cancelConnect(&state) }
+    /// What a lost link and a vanished device both end: the link, the shared bottle's hold on it,
+    /// GATT, and every call in flight (failed, as BlueZ fails them).
+    private func linkGone(_ state: inout SimulatorState) {
         state.link = .idle
         state.shared?.releaseLink()
         state.gattReady = false
@@ -275,6 +267,13 @@ extension SimulatedBlueZ {
             state.writesInFlight.remove(path)
         }
         state.inFlightReplies.removeAll()
+    }
+
+    /// The device object disappears while linked, with no Connected=false (docs/bluez.md 7.3).
+    func vanish(_ state: inout SimulatorState) {
+        log("event: the device object vanishes (no Connected=false)")
+        if state.link == .connecting { cancelConnect(&state) }
+        linkGone(&state)
         for responder in state.pendingDisconnects { responder.fail(BlueZError.failed("Device removed")) }
         state.pendingDisconnects.removeAll()
         removeDevice(&state)

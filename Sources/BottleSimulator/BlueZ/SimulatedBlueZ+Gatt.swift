@@ -143,14 +143,30 @@ extension SimulatedBlueZ {
 
     private var linkedPhases: [LinkPhase] { [.connected, .disconnecting] }
 
+    /// The characteristic a ReadValue or WriteValue at `path` goes to, once the checks both make
+    /// in BlueZ's order passed (exported, a GATT fault, linked, the chaos plan); nil when the
+    /// call is answered already, or held.
+    private func characteristicOfCall(at path: DBusObjectPath, _ responder: DBusResponder,
+                                      _ state: inout SimulatorState) -> CharacteristicLayout? {
+        guard let characteristic = layout.characteristic(at: path), exported(path, state) else {
+            responder.fail(BlueZError.doesNotExist())
+            return nil
+        }
+        if let failure = gattFault(&state, counting: true) {
+            responder.fail(failure)
+            return nil
+        }
+        guard linkedPhases.contains(state.link) else {
+            responder.fail(BlueZError.failed("Not connected"))
+            return nil
+        }
+        if chaosHolds(responder, &state) { return nil }
+        return characteristic
+    }
+
     private func readValue(_ path: DBusObjectPath, _ options: DBusValue, _ responder: DBusResponder,
                            _ state: inout SimulatorState) {
-        guard let characteristic = layout.characteristic(at: path), exported(path, state) else {
-            return responder.fail(BlueZError.doesNotExist())
-        }
-        if let failure = gattFault(&state, counting: true) { return responder.fail(failure) }
-        guard linkedPhases.contains(state.link) else { return responder.fail(BlueZError.failed("Not connected")) }
-        if chaosHolds(responder, &state) { return }
+        guard let characteristic = characteristicOfCall(at: path, responder, &state) else { return }
         guard characteristic.canRead else { return responder.fail(BlueZError.notPermitted("Read not permitted")) }
         let offset = Int(options.stringDictionary?["offset"]?.uint16 ?? 0)
         let value = readSource(characteristic.source, &state)
@@ -179,12 +195,7 @@ extension SimulatedBlueZ {
 
     private func writeValue(_ path: DBusObjectPath, _ value: [UInt8], _ options: DBusValue, _ responder: DBusResponder,
                             _ state: inout SimulatorState) {
-        guard let characteristic = layout.characteristic(at: path), exported(path, state) else {
-            return responder.fail(BlueZError.doesNotExist())
-        }
-        if let failure = gattFault(&state, counting: true) { return responder.fail(failure) }
-        guard linkedPhases.contains(state.link) else { return responder.fail(BlueZError.failed("Not connected")) }
-        if chaosHolds(responder, &state) { return }
+        guard let characteristic = characteristicOfCall(at: path, responder, &state) else { return }
         let type = options.stringDictionary?["type"]?.string
         if let type, !["request", "command", "reliable"].contains(type) { return responder.fail(BlueZError.notSupported()) }
         guard !state.writesInFlight.contains(path) else { return responder.fail(BlueZError.inProgress()) }

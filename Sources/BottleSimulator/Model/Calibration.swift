@@ -52,18 +52,3 @@ struct CalibrationRun: Sendable, Hashable {
         }
     }
 }
-
-extension Int32 {
-    /// A C cast from Float (truncation toward zero) that saturates instead of trapping.
-    init(firmwareTruncating value: Float) {
-        if value.isNaN {
-            self = 0
-        } else if value >= 2_147_483_648 {
-            self = .max
-        } else if value < -2_147_483_648 {
-            self = .min
-        } else {
-            self = Int32(value)
-        }
-    }
-}

@@ -1,11 +1,10 @@
-// A scripted `BottleLink` in front of a `FakeBottle` (bleak-retry-connector's fake-client
-// pattern, docs/bluez.md 6): it behaves as BlueZ would toward the session — notifications only for
+// A scripted `BottleLink` in front of a `FakeBottle`, for any test that runs a bottle session
+// without a bus (bleak-retry-connector's fake-client pattern, docs/bluez.md 6): it behaves as BlueZ would toward the session — notifications only for
 // subscribed characteristics, a read's echo as a notification (docs/bluez.md 7.2), notifications cut
 // to MTU − 3 bytes (docs/protocol.md B1), operations on a dropped link failing with `LinkLost`.
 // Waiting costs no time: when nothing is queued, a wait "times out" at once and moves the fake
 // clock on by the time-out, which is recorded so tests can check it.
 
-import BusTestSupport
 import AquavateProtocol
 import BlueZ
 import BottleSession
@@ -14,18 +13,18 @@ import Locking
 import Timekeeping
 
 /// The test's clock.
-final class FakeClock: WallClock {
+package final class FakeClock: WallClock {
     private let time: Locked<WallInstant>
-    init(_ start: WallInstant = WallInstant(secondsSince1970: 1_763_720_000)) { time = Locked(start) }
-    var now: WallInstant { time.withLock { $0 } }
-    func advance(by duration: Duration) {
+    package init(_ start: WallInstant = WallInstant(secondsSince1970: 1_763_720_000)) { time = Locked(start) }
+    package var now: WallInstant { time.withLock { $0 } }
+    package func advance(by duration: Duration) {
         time.withLock { $0 += duration }
     }
 }
 
 /// What happened, in order, across the link and the store.
-final class Journal: Sendable {
-    enum Entry: Equatable, Sendable {
+package final class Journal: Sendable {
+    package enum Entry: Equatable, Sendable {
         case subscribe(Characteristic)
         case read(Characteristic)
         case write(Characteristic, [UInt8])
@@ -34,11 +33,12 @@ final class Journal: Sendable {
     }
 
     private let entries = Locked<[Entry]>([])
-    func append(_ entry: Entry) { entries.withLock { $0.append(entry) } }
-    var all: [Entry] { entries.withLock { $0 } }
+    package init() {}
+    package func append(_ entry: Entry) { entries.withLock { $0.append(entry) } }
+    package var all: [Entry] { entries.withLock { $0 } }
 
     /// The sync traffic as words: `start`, `ack`, `commit17`, …
-    var syncWords: [String] {
+    package var syncWords: [String] {
         all.compactMap { entry in
             switch entry {
             case .write(.syncControl, let bytes):
@@ -57,22 +57,22 @@ final class Journal: Sendable {
 
 /// The history, with every successful commit written to the journal AFTER it returned; a
 /// commit can be made to fail.
-final class RecordingStore: DrinkKeeper {
-    let history: DrinkHistory
-    let journal: Journal
+package final class RecordingStore: DrinkKeeper {
+    package let history: DrinkHistory
+    package let journal: Journal
     private let failing: Locked<Set<Int>>
     private let commits = Locked(0)
 
     /// `failCommits`: 1-based numbers of the commits that throw.
-    init(journal: Journal, history: DrinkHistory? = nil, failCommits: Set<Int> = []) throws {
+    package init(journal: Journal, history: DrinkHistory? = nil, failCommits: Set<Int> = []) throws {
         self.history = try history ?? DrinkHistory(path: nil)
         self.journal = journal
         self.failing = Locked(failCommits)
     }
 
-    struct DiskFull: Error, CustomStringConvertible { var description: String { "disk full" } }
+    package struct DiskFull: Error, CustomStringConvertible { package var description: String { "disk full" } }
 
-    func store(_ records: [DrinkRecord], bottle: String, at storedAt: WallInstant) throws -> [StoreResult] {
+    package func store(_ records: [DrinkRecord], bottle: String, at storedAt: WallInstant) throws -> [StoreResult] {
         let number = commits.withLock { count -> Int in
             count += 1
             return count
@@ -84,12 +84,12 @@ final class RecordingStore: DrinkKeeper {
     }
 }
 
-final class FakeLink: BottleLink {
-    let bottle: FakeBottle
-    let clock: FakeClock
-    let journal: Journal
-    let address: String
-    let name: String?
+package final class FakeLink: BottleLink {
+    package let bottle: FakeBottle
+    package let clock: FakeClock
+    package let journal: Journal
+    package let address: String
+    package let name: String?
     private let negotiatedMTU: Int?
     /// BlueZ's battery plugin hides 0x180F: the battery comes from `org.bluez.Battery1`.
     private let batteryHidden: Bool
@@ -103,7 +103,7 @@ final class FakeLink: BottleLink {
     }
     private let state = Locked(LinkState())
 
-    init(bottle: FakeBottle, clock: FakeClock, journal: Journal, mtu: Int? = 247, batteryHidden: Bool = false,
+    package init(bottle: FakeBottle, clock: FakeClock, journal: Journal, mtu: Int? = 247, batteryHidden: Bool = false,
          address: String = "f4:12:fa:00:a3:f4", name: String? = "Aquavate-A3F2") {
         self.bottle = bottle
         self.clock = clock
@@ -115,14 +115,14 @@ final class FakeLink: BottleLink {
     }
 
     /// Time-outs the session waited with, in order.
-    var timeouts: [Duration] { state.withLock { $0.timeouts } }
-    var disconnects: Int { state.withLock { $0.disconnects } }
+    package var timeouts: [Duration] { state.withLock { $0.timeouts } }
+    package var disconnects: Int { state.withLock { $0.disconnects } }
 
     /// Queues an event as if BlueZ had sent it.
-    func inject(_ event: LinkEvent) { state.withLock { $0.queue.append(event) } }
+    package func inject(_ event: LinkEvent) { state.withLock { $0.queue.append(event) } }
 
     /// Drops the link now (supervision time-out).
-    func drop(_ reason: String = "disconnected") {
+    package func drop(_ reason: String = "disconnected") {
         state.withLock { state in
             guard state.lost == nil else { return }
             state.lost = reason
@@ -136,13 +136,13 @@ final class FakeLink: BottleLink {
 
     // MARK: BottleLink
 
-    func mtu() async -> Int? { negotiatedMTU }
+    package func mtu() async -> Int? { negotiatedMTU }
 
-    func offers(_ characteristic: Characteristic) -> Bool {
+    package func offers(_ characteristic: Characteristic) -> Bool {
         characteristic != .batteryLevel || !batteryHidden
     }
 
-    func read(_ characteristic: Characteristic) async throws -> [UInt8] {
+    package func read(_ characteristic: Characteristic) async throws -> [UInt8] {
         try checkLink()
         journal.append(.read(characteristic))
         let value: [UInt8]
@@ -162,7 +162,7 @@ final class FakeLink: BottleLink {
         return value
     }
 
-    func write(_ characteristic: Characteristic, _ value: [UInt8]) async throws {
+    package func write(_ characteristic: Characteristic, _ value: [UInt8]) async throws {
         try checkLink()
         journal.append(.write(characteristic, value))
         switch characteristic {
@@ -192,19 +192,19 @@ final class FakeLink: BottleLink {
         }
     }
 
-    func startNotifications(_ characteristic: Characteristic) async throws {
+    package func startNotifications(_ characteristic: Characteristic) async throws {
         try checkLink()
         journal.append(.subscribe(characteristic))
         state.withLock { _ = $0.notifying.insert(characteristic) }
     }
 
-    func startBatteryReports() async throws -> Int? {
+    package func startBatteryReports() async throws -> Int? {
         if batteryHidden { return 80 }
         try await startNotifications(.batteryLevel)
         return try await read(.batteryLevel).first.map(Int.init)
     }
 
-    func nextEvent(within timeout: Duration) async -> LinkEvent? {
+    package func nextEvent(within timeout: Duration) async -> LinkEvent? {
         let event = state.withLock { state -> LinkEvent? in
             if !state.queue.isEmpty { return state.queue.removeFirst() }
             if let lost = state.lost { return .lost(lost) }
@@ -215,7 +215,7 @@ final class FakeLink: BottleLink {
         return event
     }
 
-    func disconnect() async {
+    package func disconnect() async {
         journal.append(.disconnect)
         state.withLock { state in
             state.disconnects += 1

@@ -3,10 +3,10 @@
 // documented key has no value; and a reader that refuses what is not the message.
 
 import BusTestSupport
-@testable import MQTT
+import WireText
 import Testing
 
-@Suite struct JSONTests {
+@Suite struct WireJSONTests {
     struct Sample: WireMessage, Decodable, Equatable {
         var b: [Int]
         var a: String
@@ -17,6 +17,12 @@ import Testing
     @Test func writerSortsKeysEscapesAndWritesNulls() {
         let sample = Sample(b: [-3, 0], a: "quote \" backslash \\ newline \n tab \t apostrophe ' bell \u{07} drop 💧 slash /", unknown: nil)
         #expect(sample.text == #"{"a":"quote \" backslash \\ newline \n tab \t apostrophe \u0027 bell \u0007 drop 💧 slash /","b":[-3,0],"unknown":null}"#)
+    }
+
+    @Test func theEventsAndTheWebWriteApostrophesAsTheyAre() {
+        let sample = Sample(b: [], a: "Anna's bottle", unknown: nil)
+        #expect(WireJSON.text(sample, apostrophes: .asIs) == #"{"a":"Anna's bottle","b":[],"unknown":null}"#)
+        #expect(WireJSON.text(sample) == #"{"a":"Anna\u0027s bottle","b":[],"unknown":null}"#)
     }
 
     @Test func whatIsWrittenReadsBackToItself() throws {

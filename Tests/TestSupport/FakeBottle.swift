@@ -1,27 +1,35 @@
-// A scripted bottle for the session tests: the firmware's sync state machine (docs/protocol.md 4.3,
-// including its bugs B2-B4), the MTU truncation of notifications (B1), and switches for faults.
+// A scripted bottle for any test that needs one behind a `BottleLink`: the firmware's sync state
+// machine (docs/protocol.md 4.3, including its bugs B2-B4), the MTU truncation of notifications
+// (B1), and switches for faults.
 // It knows nothing about D-Bus; `FakeLink` puts it behind the `BottleLink` protocol.
 
-import BusTestSupport
 import AquavateProtocol
 import Locking
 
-final class FakeBottle: Sendable {
-    struct Slot: Sendable {
-        var record: DrinkRecord
-        var synced = false
-        var deleted = false
+package final class FakeBottle: Sendable {
+    package struct Slot: Sendable {
+        package var record: DrinkRecord
+        package var synced = false
+        package var deleted = false
     }
 
-    struct Faults: Sendable {
+    package struct Faults: Sendable {
         /// The link drops right after chunk k is notified (k counted within one START).
-        var dropLinkAfterChunk: Int?
+        package var dropLinkAfterChunk: Int?
         /// The bottle sends nothing more after chunk k (a lost notification, B3).
-        var silentAfterChunk: Int?
+        package var silentAfterChunk: Int?
         /// Use this chunk size whatever START asks (20: what the iOS app asks, B1).
-        var chunkSizeOverride: Int?
+        package var chunkSizeOverride: Int?
         /// The forced Current State notification after the last ACK (4.3).
-        var notifyCurrentStateOnSync = true
+        package var notifyCurrentStateOnSync = true
+
+        package init(dropLinkAfterChunk: Int? = nil, silentAfterChunk: Int? = nil, chunkSizeOverride: Int? = nil,
+                     notifyCurrentStateOnSync: Bool = true) {
+            self.dropLinkAfterChunk = dropLinkAfterChunk
+            self.silentAfterChunk = silentAfterChunk
+            self.chunkSizeOverride = chunkSizeOverride
+            self.notifyCurrentStateOnSync = notifyCurrentStateOnSync
+        }
     }
 
     private struct State {
@@ -41,14 +49,14 @@ final class FakeBottle: Sendable {
 
     private let state = Locked(State())
 
-    init(faults: Faults = Faults()) {
+    package init(faults: Faults = Faults()) {
         state.withLock { $0.faults = faults }
     }
 
     // MARK: Setting up
 
     /// Adds `count` drinks, one a minute from `time`.
-    func addDrinks(_ count: Int, from time: UInt32 = 1_763_712_000, deleted: Bool = false) {
+    package func addDrinks(_ count: Int, from time: UInt32 = 1_763_712_000, deleted: Bool = false) {
         state.withLock { state in
             for index in 0..<count {
                 let record = DrinkRecord(recordID: state.nextID, timestamp: time + UInt32(index) * 60,
@@ -61,7 +69,7 @@ final class FakeBottle: Sendable {
     }
 
     /// Marks the slots with these ids synced (as an earlier sync would have).
-    func markSynced(ids: Set<UInt32>) {
+    package func markSynced(ids: Set<UInt32>) {
         state.withLock { state in
             for index in state.ring.indices where ids.contains(state.ring[index].record.recordID) {
                 state.ring[index].synced = true
@@ -69,7 +77,7 @@ final class FakeBottle: Sendable {
         }
     }
 
-    var faults: Faults {
+    package var faults: Faults {
         get { state.withLock { $0.faults } }
         set { state.withLock { $0.faults = newValue } }
     }
@@ -77,18 +85,18 @@ final class FakeBottle: Sendable {
     // MARK: Looking
 
     /// Records with the synced bit clear, deleted ones included (4.1).
-    var unsyncedCount: Int { state.withLock { $0.ring.filter { !$0.synced }.count } }
-    var records: [DrinkRecord] { state.withLock { $0.ring.map(\.record) } }
-    var liveRecords: [DrinkRecord] { state.withLock { $0.ring.filter { !$0.deleted }.map(\.record) } }
-    var starts: [SyncControl] { state.withLock { $0.starts } }
-    var acks: Int { state.withLock { $0.acks } }
-    var pings: Int { state.withLock { $0.pings } }
-    var setTimes: [UInt32] { state.withLock { $0.setTimes } }
-    var isInProgress: Bool { state.withLock { $0.inProgress } }
+    package var unsyncedCount: Int { state.withLock { $0.ring.filter { !$0.synced }.count } }
+    package var records: [DrinkRecord] { state.withLock { $0.ring.map(\.record) } }
+    package var liveRecords: [DrinkRecord] { state.withLock { $0.ring.filter { !$0.deleted }.map(\.record) } }
+    package var starts: [SyncControl] { state.withLock { $0.starts } }
+    package var acks: Int { state.withLock { $0.acks } }
+    package var pings: Int { state.withLock { $0.pings } }
+    package var setTimes: [UInt32] { state.withLock { $0.setTimes } }
+    package var isInProgress: Bool { state.withLock { $0.inProgress } }
 
     // MARK: Reads
 
-    func syncControlValue() -> [UInt8] {
+    package func syncControlValue() -> [UInt8] {
         state.withLock { state in
             SyncControl.readValue(unsyncedCount: UInt16(state.ring.filter { !$0.synced }.count),
                                   status: state.inProgress ? .inProgress : .idle,
@@ -96,7 +104,7 @@ final class FakeBottle: Sendable {
         }
     }
 
-    func currentStateValue() -> [UInt8] {
+    package func currentStateValue() -> [UInt8] {
         state.withLock { state in
             CurrentState(timestamp: 1_763_712_000, currentWeightG: 400, bottleLevelML: 400, dailyTotalML: 250,
                          batteryPercent: 80, flags: [.timeValid, .calibrated, .stable],
@@ -105,17 +113,17 @@ final class FakeBottle: Sendable {
     }
 
     /// The readable Drink Data: the whole last chunk (a long read is not truncated, 4.4).
-    func drinkDataValue() -> [UInt8] { state.withLock { $0.lastChunk } }
+    package func drinkDataValue() -> [UInt8] { state.withLock { $0.lastChunk } }
 
     // MARK: Writes
 
     /// What the bottle sends in answer to a write: notifications, in order, untruncated.
-    enum Reply: Equatable {
+    package enum Reply: Equatable {
         case drinkData([UInt8], index: Int)
         case currentState([UInt8])
     }
 
-    func writeCommand(_ bytes: [UInt8]) {
+    package func writeCommand(_ bytes: [UInt8]) {
         state.withLock { state in
             switch Command.parse(bytes) {
             case .setTime(let seconds)?: state.setTimes.append(seconds)
@@ -125,7 +133,7 @@ final class FakeBottle: Sendable {
         }
     }
 
-    func writeSyncControl(_ bytes: [UInt8]) -> [Reply] {
+    package func writeSyncControl(_ bytes: [UInt8]) -> [Reply] {
         guard let control = try? SyncControl(decoding: bytes) else { return [] }
         return state.withLock { state -> [Reply] in
             switch control.command {

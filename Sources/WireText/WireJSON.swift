@@ -1,20 +1,39 @@
 // JSON on the wire (MQTT payloads, Home Assistant discovery, household messages, ntfy action
-// bodies), written and read by Codable. The writer is deterministic (keys sorted, no spaces,
-// `/` as is), so the same message is always the same bytes: a retained message only changes
-// when something changed, and tests compare text. Apostrophes are written `\u0027` so the text
-// can sit inside a single-quoted ntfy action value; every JSON reader reads it back the same.
+// bodies, the JSON events of docs/design.md 3.4, the web's refusals), written and read by
+// Codable. The writer is deterministic (keys sorted, no spaces, `/` as is), so the same message is
+// always the same bytes: a retained message only changes when something changed, and tests
+// compare text. What goes to the broker writes apostrophes `\u0027`, so the text can sit inside a
+// single-quoted ntfy action value; every JSON reader reads it back the same.
 
 import Foundation
 
 package enum WireJSON {
+    /// How an apostrophe is written: escaped (`\u0027`, what goes to the broker and may end up
+    /// in a single-quoted ntfy action), or as it is (the events and the web's answers, which the
+    /// hand-written event lines must equal byte for byte).
+    package enum Apostrophes: Sendable {
+        case escaped
+        case asIs
+    }
+
     /// The message's compact JSON text. Encoding a message of strings, numbers and booleans
     /// cannot fail; should a non-finite number ever reach one, the result is `{}`, never a crash.
-    package static func text(_ message: some Encodable) -> String {
+    package static func text(_ message: some Encodable, apostrophes: Apostrophes = .escaped) -> String {
+        let data = (try? encoder.encode(message)) ?? Data("{}".utf8)
+        let text = String(decoding: data, as: UTF8.self)
+        switch apostrophes {
+        case .escaped: return text.replacingOccurrences(of: "'", with: "\\u0027")
+        case .asIs: return text
+        }
+    }
+
+    /// One encoder for every message (its options never change), as the events' writer had for
+    /// the web's long answers, a line per event.
+    private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(message)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "'", with: "\\u0027")
-    }
+        return encoder
+    }()
 
     /// The message in `bytes`. Throws (a DecodingError) when it is not UTF-8 JSON, or a key
     /// the message needs is missing or of another type.
