@@ -143,14 +143,17 @@ extension DrinkHistory {
 extension DrinkHistory {
     /// The drink `recordID` of `bottle`'s current id sequence (B14: ids restart after the bottle's
     /// history is cleared, so an id names a drink only among those stored since the last restart);
-    /// a drink added by hand has an id of its own whatever the bottle restarted.
+    /// a drink added by hand has an id of its own whatever the bottle restarted. Two members of
+    /// the previous release could give two hand-added drinks the same id: then the one added
+    /// here is meant (its delete reaches every member by bottle, id and time, so each deletes
+    /// that one), else the newest.
     public func currentDrink(bottle: String, recordID: UInt32) throws -> StoredDrink? {
         try read("finding drink \(recordID)") { db in
             try StoredDrink.fetchOne(db, sql: """
                 SELECT * FROM drink
                 WHERE bottle = ? AND record_id = ?
                   AND (manual OR stored_at >= COALESCE((SELECT id_reset_at FROM bottle WHERE id = ?), stored_at))
-                ORDER BY timestamp DESC LIMIT 1
+                ORDER BY origin IS NULL DESC, timestamp DESC LIMIT 1
                 """, arguments: [bottle, recordID, bottle])
         }
     }

@@ -38,6 +38,21 @@ enum OpenAPIDocument {
               content:
                 application/json:
                   schema: {$ref: "#/components/schemas/Error"}
+            CrossSite:
+              description: a cross-site request from a browser
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Error"}
+            TooLarge:
+              description: the body is over 16 KiB
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Error"}
+            NotJSON:
+              description: the body is not application/json
+              content:
+                application/json:
+                  schema: {$ref: "#/components/schemas/Error"}
             NotFound:
               description: no bottle of that serial or address is known
               content:
@@ -266,21 +281,9 @@ enum OpenAPIDocument {
                       schema: {$ref: "#/components/schemas/Drink"}
                 "400": {$ref: "#/components/responses/BadRequest"}
                 "401": {$ref: "#/components/responses/Unauthorized"}
-                "403":
-                  description: a cross-site request from a browser
-                  content:
-                    application/json:
-                      schema: {$ref: "#/components/schemas/Error"}
-                "413":
-                  description: the body is over 16 KiB
-                  content:
-                    application/json:
-                      schema: {$ref: "#/components/schemas/Error"}
-                "415":
-                  description: the body is not application/json
-                  content:
-                    application/json:
-                      schema: {$ref: "#/components/schemas/Error"}
+                "403": {$ref: "#/components/responses/CrossSite"}
+                "413": {$ref: "#/components/responses/TooLarge"}
+                "415": {$ref: "#/components/responses/NotJSON"}
           /api/v1/commands:
             post:
               summary: queue a bottle command (as `aquavate-bridge bottle goal|delete|tare|shake-to-empty`), or set the daily goal (as `config set bottle.ID.goal_ml`)
@@ -303,21 +306,9 @@ enum OpenAPIDocument {
                           - {$ref: "#/components/schemas/DailyGoal"}
                 "400": {$ref: "#/components/responses/BadRequest"}
                 "401": {$ref: "#/components/responses/Unauthorized"}
-                "403":
-                  description: a cross-site request from a browser
-                  content:
-                    application/json:
-                      schema: {$ref: "#/components/schemas/Error"}
-                "413":
-                  description: the body is over 16 KiB
-                  content:
-                    application/json:
-                      schema: {$ref: "#/components/schemas/Error"}
-                "415":
-                  description: the body is not application/json
-                  content:
-                    application/json:
-                      schema: {$ref: "#/components/schemas/Error"}
+                "403": {$ref: "#/components/responses/CrossSite"}
+                "413": {$ref: "#/components/responses/TooLarge"}
+                "415": {$ref: "#/components/responses/NotJSON"}
                 "422":
                   description: refused by the checks (a bottle goal outside \(BottleGoal.rangeText), a daily goal outside \(DailyGoal.rangeText), no such drink, no such bottle)
                   content:

@@ -24,7 +24,8 @@ struct LogCommand: ParsableCommand {
 
             log drink ML adds a drink of ML millilitres (1 to 5000) that the bottle did not \
             measure: a glass at school, a bottle left at home. It is stored in the history as a \
-            manual drink, with a record id of its own (from 2147483648 up), and counts in the \
+            manual drink, with a record id of this bridge's own (from 2147483648 up; no other \
+            bridge of a household gives the same), and counts in the \
             day, the reminders and Home Assistant like the bottle's drinks; `history` and \
             `status --json` mark it "manual". It is never sent to the bottle. Delete it like any \
             drink, with `bottle delete ID`: nothing is sent to the bottle then either. \

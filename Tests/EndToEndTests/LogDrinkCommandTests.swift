@@ -39,10 +39,12 @@ import Timekeeping
         #expect(drinks.map { $0["amount_ml"] as? Int } == [400, 250], "\(history.out)")
         #expect(drinks.map { $0["manual"] as? Bool } == [true, true])
         #expect(drinks.first?["time"] as? String == "2026-11-20T10:30:00Z")
-        #expect(drinks.map { $0["record_id"] as? Int } == [2_147_483_649, 2_147_483_648])
-        let recordID = 2_147_483_648
+        // Ids of this history's own space (one a household member never shares), in the order added.
+        let ids = drinks.compactMap { $0["record_id"] as? Int }
+        #expect(ids.count == 2 && ids[0] == ids[1] + 1 && ids[1] >= 2_147_483_648 + 65_536, "\(ids)")
+        let recordID = ids.last ?? 0
         let text = try await runBridge(["history", "--db", db], environment: environment)
-        #expect(text.out.contains("drink #2147483648  250 ml  manual"), "\(text.out)")
+        #expect(text.out.contains("drink #\(recordID)  250 ml  manual"), "\(text.out)")
 
         let deleted = try await runBridge(["bottle", "delete", String(recordID), "--db", db], environment: environment)
         #expect(deleted.status == 0, "\(deleted)")

@@ -55,6 +55,7 @@ import Testing
         #expect(documented["/api/v1/status"]?["GET"] == [200, 400, 401, 404])
         #expect(documented["/api/v1/bottles"]?["GET"] == [200, 401])
         #expect(documented["/api/v1/commands"]?["POST"] == [202, 400, 401, 403, 413, 415, 422])
+        #expect(documented["/api/v1/drinks"]?["POST"] == [201, 400, 401, 403, 413, 415])
         #expect(documented["/api/v1/days"]?["GET"] == [200, 400, 401, 404])
     }
 

@@ -196,6 +196,23 @@ struct HomeAssistantTests {
             }
             try await expectTruth(home, cli: run, stateFile: stateFile, lastDrink: (150, Int(now) - 360))
 
+            // MARK: A drink added by hand beside the daemon (`log drink`), in Home Assistant's day
+            // The daemon reads the day again for each state it publishes (at each connection:
+            // `--cooldown 1`), though no sync brings a drink.
+            let withoutIt = try await Self.number(home, Self.entity("sensor", "daily_total"))
+            let logged = try await cli(["log", "drink", "250"])
+            #expect(logged.status == 0, "\(logged)")
+            try await waitUntil(.seconds(60), "Home Assistant's water today up by the 250 ml added by hand") {
+                try await Self.number(home, Self.entity("sensor", "daily_total")) == withoutIt + 250
+            }
+            let manualID = try #require(Self.jsonLines(try await cli(["history", "--json"]).output)
+                .first { $0["manual"] as? Bool == true }?["record_id"] as? Int)
+            #expect(try await cli(["bottle", "delete", String(manualID)]).status == 0)
+            try await waitUntil(.seconds(60), "Home Assistant's water today without it again") {
+                try await Self.number(home, Self.entity("sensor", "daily_total")) == withoutIt
+            }
+            try await expectTruth(home, cli: run, stateFile: stateFile, lastDrink: (150, Int(now) - 360))
+
             // MARK: Commands of the CLI leave the device available
             let cliSince = Self.iso(SystemClock().now.secondsSince1970 - 1)
             let notifications = try await home.states()[Self.entity("event", "notification")]?.state
