@@ -5,7 +5,8 @@
 // One boot runs every scenario (a boot costs minutes of emulated CPU); each test below asserts
 // one scenario's result: what the bridge stored, what the bottle was sent and in which order.
 // A failure names the results folder, where the bridge's output, bluetoothd's debug log and the
-// btmon capture of the boot are kept.
+// btmon capture of the boot are kept. The last test compares what the bridge said to bluetoothd
+// and heard from it with what it says to and hears from aquavate-sim (SimulatorAgreement).
 import BusTestSupport
 import Foundation
 import Testing
