@@ -174,7 +174,8 @@ public final class BridgeDaemon: Service, Sendable {
 
     /// `--once`'s decision after a failure: its outcome, or nil to go round again.
     private func afterFailure(_ error: any Error, once: inout OnceRetries?) -> DaemonOutcome? {
-        switch once?.afterFailure(Self.oneLine(error), isSetUp: DaemonBackoff.isSetUp(error), bottleSeen: bottleSeen.withLock { $0 }) {
+        switch once?.afterFailure(Self.oneLine(error), isSetUp: DaemonBackoff.isSetUp(error), bottleSeen: bottleSeen.withLock { $0 },
+                                  restarting: error is BluetoothServiceUnavailable || error is NoBluetoothAdapter) {
         case nil, .again(nil)?: return nil
         case let .again(notice?)?:
             logger.notice("\(notice)")

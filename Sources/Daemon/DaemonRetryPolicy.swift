@@ -45,7 +45,13 @@ struct OnceRetries: Equatable {
     ///     with its fix, unless `bottleSeen`.
     ///   - bottleSeen: the bottle was seen, so a failed connect or bluetoothd going away (a
     ///     restart) is transient.
-    mutating func afterFailure(_ line: String, isSetUp: Bool, bottleSeen: Bool) -> Decision {
+    ///   - restarting: bluetoothd is gone from the bus, or back without an adapter yet: what a
+    ///     restart of bluetoothd looks like from here.
+    mutating func afterFailure(_ line: String, isSetUp: Bool, bottleSeen: Bool, restarting: Bool = false) -> Decision {
+        // bluetoothd restarted after the bottle was seen comes back, but on a slow or busy
+        // machine later than the few seconds the tries below would give it: it is waited for,
+        // the set-up back-off spacing the looks, until --once's time-out ends the run.
+        if bottleSeen, restarting { return .again(notice: "\(line); waiting for bluetoothd and its adapter to come back") }
         if bottleSeen || !isSetUp, sessionRetriesLeft > 0 {
             sessionRetriesLeft -= 1
             return .again(notice: "\(line); trying again")

@@ -38,7 +38,8 @@ struct RunCommand: AsyncParsableCommand {
 
             With --once: sync once and exit. Exit status 0 when the bottle was synced or had \
             nothing to sync; 1 with the reason on one line otherwise. A bottle that falls asleep \
-            mid-sync is synced again when it next advertises. The whole run is bounded by \
+            mid-sync is synced again when it next advertises, and bluetoothd restarting once \
+            the bottle was seen is waited for. The whole run is bounded by \
             --timeout (default 120 s); when it runs out, the line says what the bridge was \
             waiting for.
 

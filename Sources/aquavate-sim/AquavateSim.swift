@@ -192,6 +192,10 @@ struct AquavateSim: AsyncParsableCommand {
     @Flag(name: .long, help: "Start without a calibration (Current State stays all zero).")
     var uncalibrated = false
 
+    @Flag(name: .customLong("no-activity"),
+          help: "Start with empty activity buffers: no stored wake events or backpack sessions (default: 12 and 2).")
+    var noActivity = false
+
     @Option(name: .customLong("timezone-offset"), help: ArgumentHelp(
         "The bottle's time-zone offset in hours (−12 to 14), as set over its USB console: every timestamp it makes is shifted by it (docs/protocol.md 5.2).",
         valueName: "hours"))
@@ -255,6 +259,7 @@ struct AquavateSim: AsyncParsableCommand {
         configuration.bottle.batteryPercent = min(batteryLevel, 100)
         configuration.bottle.waterML = water
         configuration.bottle.calibrated = !uncalibrated
+        if noActivity { (configuration.bottle.motionEvents, configuration.bottle.backpackSessions) = (0, 0) }
         configuration.bottle.timeValid = !timeInvalid
         guard (-12...14).contains(timezoneOffset) else { throw ValidationError("--timezone-offset must be -12 to 14 hours") }
         configuration.bottle.timezoneOffsetHours = timezoneOffset

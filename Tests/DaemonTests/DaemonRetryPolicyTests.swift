@@ -34,6 +34,17 @@ import Timekeeping
         #expect(once.afterFailure("connect failed", isSetUp: false, bottleSeen: false) == .finish(.failed("connect failed")))
     }
 
+    @Test("--once: bluetoothd restarting after the bottle was seen is waited for however long it takes, spending no tries; before, it fails at once")
+    func onceWaitsForARestartedBluetoothd() {
+        var once = OnceRetries(retriesLeft: 0, sessionRetriesLeft: 1)
+        for _ in 0..<10 {
+            #expect(once.afterFailure("no adapter", isSetUp: true, bottleSeen: true, restarting: true)
+                    == .again(notice: "no adapter; waiting for bluetoothd and its adapter to come back"))
+        }
+        #expect(once.sessionRetriesLeft == 1, "no try spent on it: --once's time-out bounds the wait")
+        #expect(once.afterFailure("bluetoothd is gone", isSetUp: true, bottleSeen: false, restarting: true) == .finish(.failed("bluetoothd is gone")))
+    }
+
     @Test("the daemon: set-up failures wait 2 s doubling to 60 s, and start again at 2 s once an adapter was reached")
     func setUpBackOff() {
         var backoff = DaemonBackoff()

@@ -130,7 +130,7 @@ extension SimulatedBlueZ {
     }
 
     /// MTU exchange done, services discovered (or taken from the cache): the GATT objects,
-    /// UUIDs, re-armed notify sessions, ServicesResolved=true, the Connect reply, then Battery1.
+    /// re-armed notify sessions, UUIDs with ServicesResolved=true, the Connect reply, then Battery1.
     private func resolveServices(_ state: inout SimulatorState) {
         guard state.link == .connected, var device = state.device else { return }
         let needsExport = state.exportedServices.isEmpty
@@ -146,14 +146,18 @@ extension SimulatedBlueZ {
         }
         let uuids = Array(Set(device.uuids + layout.services.filter { $0.kind != .aquavate || !state.faults.staleCache }
             .map(\.uuid))).sorted()
+        // bluetoothd's D-Bus layer sends the properties changed in one turn of its main loop as
+        // one PropertiesChanged: the UUIDs the discovery found come with ServicesResolved=true
+        // (the real stack, docs/bluez.md 8.6).
+        var resolved: [String: DBusValue] = ["ServicesResolved": .bool(true)]
         if uuids != device.uuids {
             device.uuids = uuids
-            setProperties(devicePath, Interface.device, ["UUIDs": .strings(uuids)])
+            resolved["UUIDs"] = .strings(uuids)
         }
         if !early { armNotifySessions(&state) }
         device.servicesResolved = true
         state.device = device
-        setProperties(devicePath, Interface.device, ["ServicesResolved": .bool(true)])
+        setProperties(devicePath, Interface.device, resolved)
         state.pendingConnect?.reply([])
         state.pendingConnect = nil
         if configuration.battery == .plugin { addBattery1(&state) }
@@ -205,14 +209,19 @@ extension SimulatedBlueZ {
         state.pendingConnect = nil
     }
 
-    /// The link goes down, in bluetoothd's order: ServicesResolved=false (with `Cache=always` the
-    /// objects stay and MTU silently disappears; with `Cache=no` they are removed), Battery1 goes,
-    /// pending Disconnect calls are answered, then Connected=false.
+    /// The link goes down, in bluetoothd's order: Battery1 goes (the battery plugin is removed
+    /// with the link), ServicesResolved=false (with `Cache=always` the objects stay and MTU
+    /// silently disappears; with `Cache=no` they are removed), pending Disconnect calls are
+    /// answered, then Connected=false.
     func dropLink(reason: String, _ state: inout SimulatorState) {
         guard state.link == .connected || state.link == .disconnecting else { return }
         log("event: link down (\(reason))")
         linkGone(&state)
         if var device = state.device {
+            if device.battery1 {
+                device.battery1 = false
+                unexport(devicePath, interfaces: [Interface.battery])
+            }
             if device.servicesResolved {
                 device.servicesResolved = false
                 setProperties(devicePath, Interface.device, ["ServicesResolved": .bool(false)])
@@ -230,10 +239,6 @@ extension SimulatedBlueZ {
                 removeGattObjects(&state)
                 state.sessions.removeAll()
                 state.notifying.removeAll()
-            }
-            if device.battery1 {
-                device.battery1 = false
-                unexport(devicePath, interfaces: [Interface.battery])
             }
             state.device = device
         }

@@ -3,8 +3,9 @@
 # bluetoothd), the others driven by Bumble hosts that play bottles and strangers.
 #
 # Bumble's controller emulation differs from a real controller in three ways that make the real
-# stack fail for reasons that are not the bridge's, and in a fourth that makes bluetoothd see a
-# disconnect the bridge asked for as one the bottle made. Each override below restores what a
+# stack fail for reasons that are not the bridge's, in a fourth that makes bluetoothd see a
+# disconnect the bridge asked for as one the bottle made, and in a fifth that leaves a link to a
+# device taken off the air up for ever. Each override below restores what a
 # real controller does; none of them changes what the bridge is offered beyond that.
 import asyncio
 import logging
@@ -37,6 +38,33 @@ class FaithfulLink(LocalLink):
         if destination is not None:
             asyncio.get_running_loop().call_soon(
                 lambda: destination.on_link_acl_data(source_address, transport, data))
+
+
+    def remove_controller(self, controller):
+        """Gap 5. A device taken off the air ends its links by the supervision time-out.
+
+        Bumble's LocalLink only forgets the controller: the peers keep their connections to it
+        for ever, the kernel goes on showing bluetoothd a connected device, and a later
+        scenario's bridge finds that device "still connected from an earlier run" and tries it
+        in vain. On a real radio the peer hears nothing more, and its controller reports
+        Disconnection Complete with reason 0x08 (Connection Timeout) once the link's supervision
+        time-out has passed."""
+        gone = {address.address_bytes for address in (controller.public_address, controller.random_address)}
+        controller.off_the_air = True
+        super().remove_controller(controller)
+        for peer in self.controllers:
+            for connection in list(peer.le_connections.values()):
+                if connection.peer_address.address_bytes in gone:
+                    log.info("%s left the air: %s's link to it times out", controller.name, peer.name)
+                    peer.on_le_disconnected(connection, hci.HCI_ErrorCode.CONNECTION_TIMEOUT_ERROR)
+
+
+    def send_advertising_pdu(self, sender_controller, packet):
+        """Gap 5 too: a device taken off the air is heard by no one. Bumble's controller keeps
+        sending its host's advertisements to the link it was removed from, the kernel connects to
+        it again, and bluetoothd shows a bottle connected that is not there."""
+        if not getattr(sender_controller, "off_the_air", False):
+            super().send_advertising_pdu(sender_controller, packet)
 
 
 def _advertiser_of(link, address):
