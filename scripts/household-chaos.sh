@@ -32,7 +32,7 @@ for ((batch = 0; batch < count; batch += batch_size)); do
             grep "argument seed → $seed at" "$log" | cut -c1-400 | head -5
         else
             passed=$((passed + 1))
-            grep -o "household chaos seed $seed: every history equal.*" "$log" | cut -c1-300
+            grep -o "household chaos seed $seed: [0-9]* changes; every history equal.*" "$log" | cut -c1-300
         fi
     done
     rm -f "$log"
