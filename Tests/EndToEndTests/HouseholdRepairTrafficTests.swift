@@ -71,8 +71,9 @@ struct HouseholdRepairTrafficTests {
             let records = (0..<total).map { index in
                 HouseholdChaosTests.record(UInt32(index + 1), now - UInt32(total - index) * UInt32(86_400 / Self.drinksPerDay) - 3600)
             }
-            // The window's drinks (its first day may be cut by the hour of the day: one day less).
-            let window = total - (HouseholdDigest.windowDays - 1) * Self.drinksPerDay
+            // The window's drinks: the last 12 days' (its first days, by the hour of the day and
+            // the drinks' hour of storage, may fall before the window's first UTC midnight).
+            let window = total - (HouseholdDigest.windowDays - 2) * Self.drinksPerDay
             let among = old ? 0..<(window - 2 * Self.drinksPerDay) : window..<total
             var missing = Set<Int>()
             while missing.count < lost { missing.insert(Int.random(in: among, using: &random)) }

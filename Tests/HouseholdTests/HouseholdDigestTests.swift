@@ -96,4 +96,18 @@ import Testing
         #expect(!HouseholdWantMessage(of: "kitchen", days: [20_420]).text.contains("periods"))
         #expect(HouseholdWantMessage.read(Array(#"{"of":"kitchen","days":[20420]}"#.utf8))?.periods == nil)
     }
+
+    /// A digest and a want as a member one release older reads them (its types had no periods).
+    struct DigestBefore: Decodable { var days: [String: String] }
+    struct WantBefore: Decodable { var of: String; var days: [Int64] }
+
+    @Test func aMemberOneReleaseOlderReadsTheDaysOfADigestWithPeriods() throws {
+        let days = HouseholdDigest.days(rows)
+        let periods: [Int64: String] = [1_450: "20:0011223344556677"]
+        let before = try WireJSON.decode(DigestBefore.self, from: Array(HouseholdDigestMessage(days, periods: periods).text.utf8))
+        #expect(before.days == HouseholdDigestMessage(days).days)
+        // A want of periods alone is, to it, a want of no day: it publishes nothing.
+        let want = try WireJSON.decode(WantBefore.self, from: Array(HouseholdWantMessage(of: "kitchen", days: [], periods: [1_450]).text.utf8))
+        #expect(want.of == "kitchen" && want.days.isEmpty)
+    }
 }
