@@ -340,7 +340,7 @@ public actor HouseholdReplication: Service {
         let periods = needsPeriods
             ? HouseholdDigest.differing(theirs: theirPeriods, ours: HouseholdDigest.periods(rows, before: start)) : []
         guard !days.isEmpty || !periods.isEmpty else { return }
-        logger.info("MQTT household: \(days.count) day(s) and \(periods.count) older period(s) of \(origin)'s drinks differ from what this bridge holds; asking for them again")
+        logger.info("MQTT household: \(days.count) day(s) of \(origin)'s drinks differ from what this bridge holds, and \(periods.count) older period(s); asking for them again")
         do {
             try link.want(days, periods: periods, of: origin)
             daysWanted += days.count
