@@ -7,6 +7,12 @@
 // every member stores idempotently. So a drink lost on the way (a broker queue over its limit, a
 // session someone else emptied, a broker restarted without persistence) is found and fetched,
 // with traffic proportional to the days that differ, never the history.
+//
+// Before the window, the digest compares coarser periods of 14 days (period number = UTC day
+// number / 14), the last `horizonPeriods` of them (about a year): a member whose period differs
+// asks for the period (`want` with `periods`), the origin answers with the per-day digest of that
+// period alone, and the member then asks for exactly the days that differ, as in the window. So a
+// loss older than the window costs a digest of 14 days more, not the period's drinks.
 
 import Crypto
 import Foundation
@@ -14,23 +20,41 @@ import History
 import MQTT
 
 enum HouseholdDigest {
-    /// The days a digest covers: a member away for a week still compares every day it missed.
+    /// The days a digest covers one by one: a member away for a week still compares every day it missed.
     static let windowDays = 14
     static let secondsPerDay: Int64 = 86_400
+    /// Before the window: periods of this many days, the last `horizonPeriods` of them.
+    static let periodDays: Int64 = 14
+    static let horizonPeriods: Int64 = 26
 
     /// Day number (days since 1970, UTC) → `count:hash`.
     static func days(_ rows: [DrinkHistory.DigestRow]) -> [Int64: String] {
-        var byDay: [Int64: [DrinkHistory.DigestRow]] = [:]
-        for row in rows { byDay[Self.day(of: row.timestamp), default: []].append(row) }
-        return byDay.mapValues { rows in
-            let lines = rows.map { "\($0.bottle) \($0.recordID) \($0.timestamp) \($0.deleted ? 1 : 0)" }.sorted()
-            let hash = SHA256.hash(data: Array(lines.joined(separator: "\n").utf8))
-            return "\(rows.count):" + hash.prefix(8).map { String(format: "%02x", $0) }.joined()
-        }
+        Dictionary(grouping: rows) { Self.day(of: $0.timestamp) }.mapValues(summary)
+    }
+
+    /// Period number (day number / `periodDays`) → `count:hash`, over the rows before `windowStart`.
+    static func periods(_ rows: [DrinkHistory.DigestRow], before windowStart: Int64) -> [Int64: String] {
+        Dictionary(grouping: rows.filter { $0.timestamp < windowStart }) { period(ofDay: day(of: $0.timestamp)) }.mapValues(summary)
+    }
+
+    /// The count and 8 bytes of SHA-256 over the sorted bottle, record id, time and deletion mark of each row.
+    static func summary(_ rows: [DrinkHistory.DigestRow]) -> String {
+        let lines = rows.map { "\($0.bottle) \($0.recordID) \($0.timestamp) \($0.deleted ? 1 : 0)" }.sorted()
+        let hash = SHA256.hash(data: Array(lines.joined(separator: "\n").utf8))
+        return "\(rows.count):" + hash.prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 
     static func day(of timestamp: Int64) -> Int64 {
         timestamp >= 0 ? timestamp / secondsPerDay : (timestamp - secondsPerDay + 1) / secondsPerDay
+    }
+
+    static func period(ofDay day: Int64) -> Int64 {
+        day >= 0 ? day / periodDays : (day - periodDays + 1) / periodDays
+    }
+
+    /// The days of a period.
+    static func days(ofPeriod period: Int64) -> ClosedRange<Int64> {
+        (period * periodDays)...(period * periodDays + periodDays - 1)
     }
 
     /// The first second of the window that ends today (by `now`, seconds since 1970).
@@ -38,44 +62,73 @@ enum HouseholdDigest {
         (day(of: Int64(now)) - Int64(windowDays - 1)) * secondsPerDay
     }
 
-    /// The days of the origin's digest that differ from what this member holds of it.
+    /// The first second of the oldest period compared: what is older is never compared.
+    static func horizonStart(now: Double) -> Int64 {
+        (period(ofDay: day(of: windowStart(now: now))) - horizonPeriods) * periodDays * secondsPerDay
+    }
+
+    /// The days (or periods) of the origin's digest that differ from what this member holds of it.
     static func differing(theirs: [Int64: String], ours: [Int64: String]) -> [Int64] {
         theirs.filter { ours[$0.key] != $0.value }.map(\.key).sorted()
     }
 }
 
-/// `digest/<bridge>`: the digest of the drinks the bridge synced, per day.
+/// `digest/<bridge>`: the digest of the drinks the bridge synced, per day, and per period before
+/// the window (`periods`, left out when there is none: a member one release older ignores it).
 struct HouseholdDigestMessage: WireMessage, Decodable, Equatable {
     var days: [String: String]
+    var periods: [String: String]?
 
-    init(_ days: [Int64: String]) {
+    init(_ days: [Int64: String], periods: [Int64: String] = [:]) {
         self.days = Dictionary(uniqueKeysWithValues: days.map { (String($0.key), $0.value) })
+        self.periods = periods.isEmpty ? nil : Dictionary(uniqueKeysWithValues: periods.map { (String($0.key), $0.value) })
     }
 
-    init(days: [String: String]) {
+    init(days: [String: String], periods: [String: String]? = nil) {
         self.days = days
+        self.periods = periods
     }
 
     /// The days, or nil when the body is not a digest.
     static func read(_ body: [UInt8]) -> [Int64: String]? {
-        guard let message = WireJSON.read(Self.self, from: body), message.days.count <= HouseholdDigest.windowDays + 2 else { return nil }
-        var days: [Int64: String] = [:]
-        for (key, value) in message.days {
-            guard let day = Int64(key), value.count <= 40 else { return nil }
-            days[day] = value
+        readAll(body)?.days
+    }
+
+    /// The days and the periods, or nil when the body is not a digest.
+    static func readAll(_ body: [UInt8]) -> (days: [Int64: String], periods: [Int64: String])? {
+        guard let message = WireJSON.read(Self.self, from: body), message.days.count <= HouseholdDigest.windowDays + 2,
+              (message.periods?.count ?? 0) <= Int(HouseholdDigest.horizonPeriods) + 2,
+              let days = numbered(message.days), let periods = numbered(message.periods ?? [:]) else { return nil }
+        return (days, periods)
+    }
+
+    private static func numbered(_ entries: [String: String]) -> [Int64: String]? {
+        var numbered: [Int64: String] = [:]
+        for (key, value) in entries {
+            guard let number = Int64(key), value.count <= 40 else { return nil }
+            numbered[number] = value
         }
-        return days
+        return numbered
     }
 }
 
-/// `want/<bridge>`: the days of `of`'s drinks the bridge asks for again.
+/// `want/<bridge>`: the days of `of`'s drinks the bridge asks for again, and the periods whose
+/// per-day digest it asks for (`periods`, left out when there is none).
 struct HouseholdWantMessage: WireMessage, Decodable, Equatable {
     var of: String
     var days: [Int64]
+    var periods: [Int64]?
+
+    init(of: String, days: [Int64], periods: [Int64] = []) {
+        self.of = of
+        self.days = days
+        self.periods = periods.isEmpty ? nil : periods
+    }
 
     static func read(_ body: [UInt8]) -> Self? {
         guard let message = WireJSON.read(Self.self, from: body), MQTTTopics.isValidID(message.of),
-              message.days.count <= HouseholdDigest.windowDays + 2 else { return nil }
+              message.days.count <= HouseholdDigest.windowDays + 2,
+              (message.periods?.count ?? 0) <= Int(HouseholdDigest.horizonPeriods) + 2 else { return nil }
         return message
     }
 }

@@ -124,10 +124,12 @@ public final class HouseholdLink: Sendable {
         case syncer(bottle: String, bridge: String, time: WallInstant?)
         /// `doctor` asks who is there.
         case ping(from: String)
-        /// A member's digest of the drinks it synced: day number → `count:hash` (HouseholdDigest).
-        case digest(from: String, days: [Int64: String])
-        /// A member asks this bridge for the drinks it synced on these days again.
-        case want(from: String, days: [Int64])
+        /// A member's digest of the drinks it synced: day number → `count:hash`, and before the
+        /// window period number → `count:hash` (HouseholdDigest).
+        case digest(from: String, days: [Int64: String], periods: [Int64: String])
+        /// A member asks this bridge for the drinks it synced on these days again, and for the
+        /// per-day digests of these periods.
+        case want(from: String, days: [Int64], periods: [Int64])
     }
 
     public let bridgeID: String
@@ -360,13 +362,14 @@ public final class HouseholdLink: Sendable {
     }
 
     /// Publishes the digest of this bridge's own drinks (QoS 1, not retained).
-    func digest(_ days: [Int64: String]) throws(SinkDeliveryError) {
-        try publish("\(base)/digest/\(bridgeID)", HouseholdDigestMessage(days).text, retain: false)
+    func digest(_ days: [Int64: String], periods: [Int64: String] = [:]) throws(SinkDeliveryError) {
+        try publish("\(base)/digest/\(bridgeID)", HouseholdDigestMessage(days, periods: periods).text, retain: false)
     }
 
-    /// Asks `origin` for its drinks of `days` again (QoS 1, not retained).
-    func want(_ days: [Int64], of origin: String) throws(SinkDeliveryError) {
-        try publish("\(base)/want/\(bridgeID)", HouseholdWantMessage(of: origin, days: days).text, retain: false)
+    /// Asks `origin` for its drinks of `days` again, and for the per-day digests of `periods`
+    /// (QoS 1, not retained).
+    func want(_ days: [Int64], periods: [Int64] = [], of origin: String) throws(SinkDeliveryError) {
+        try publish("\(base)/want/\(bridgeID)", HouseholdWantMessage(of: origin, days: days, periods: periods).text, retain: false)
     }
 
     /// Tells the household the serial of the bottle with `address` (retained).

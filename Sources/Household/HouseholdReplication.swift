@@ -22,6 +22,7 @@ import AquavateProtocol
 import Foundation
 import History
 import HostClock
+import Locking
 import Logging
 import MQTT
 import ServiceLifecycle
@@ -52,7 +53,7 @@ public actor HouseholdReplication: Service {
     private let interval: Duration
     private let changed: @Sendable (String) -> Void
     private nonisolated let events: AsyncStream<Event>
-    private nonisolated let inbox: AsyncStream<Event>.Continuation
+    private nonisolated let inbox: Inbox
     private nonisolated let link: HouseholdLink
     /// The claims on bottles and who reminds (fed from the same link).
     public nonisolated let claims: HouseholdClaims
@@ -102,6 +103,7 @@ public actor HouseholdReplication: Service {
     /// Days asked for again and answered, since start (tests, figures).
     public private(set) var daysWanted = 0
     public private(set) var daysAnswered = 0
+    public private(set) var periodsWanted = 0
 
     /// - Parameters:
     ///   - changed: a bottle's history changed through another bridge (the reminders re-read it).
@@ -111,7 +113,8 @@ public actor HouseholdReplication: Service {
                 clock: any WallClock, logger: Logger, interval: Duration = .seconds(10),
                 reconnectDelay: ClosedRange<Double> = 1...60, clockSync: any ClockSyncSource = KernelClockSync(),
                 changed: @escaping @Sendable (String) -> Void = { _ in }) throws(SinkConfigurationError) {
-        let (events, inbox) = AsyncStream<Event>.makeStream()
+        let (events, continuation) = AsyncStream<Event>.makeStream()
+        let inbox = Inbox(continuation: continuation)
         self.events = events
         self.inbox = inbox
         self.history = history
@@ -158,6 +161,26 @@ public actor HouseholdReplication: Service {
         heardUpTo = saved.heardUpTo.mapValues(WallInstant.init(secondsSince1970:))
     }
 
+    /// The events posted to this replication (by the link's thread, the ticker, `kick`), and how
+    /// many wait to be handled: a test that runs the household on a manual clock moves the clock
+    /// on only once none waits (a digest over a year of drinks takes a while to compute).
+    struct Inbox: Sendable {
+        let continuation: AsyncStream<Event>.Continuation
+        let waiting = Locked(0)
+
+        func yield(_ event: Event) {
+            waiting.withLock { $0 += 1 }
+            if case .dropped = continuation.yield(event) { waiting.withLock { $0 -= 1 } }
+        }
+
+        func handled() { waiting.withLock { $0 -= 1 } }
+
+        func finish() { continuation.finish() }
+    }
+
+    /// The events posted and not handled yet (tests).
+    public nonisolated var pendingEvents: Int { inbox.waiting.withLock { $0 } }
+
     /// Test hook: the link breaks as in a crash (the broker publishes its last will).
     nonisolated func dropLinkUncleanly() { link.dropConnectionUncleanly() }
 
@@ -186,6 +209,7 @@ public actor HouseholdReplication: Service {
             // kick); the ticker yields one every `interval`, and shutdown finishes the stream.
             for await event in events {
                 handle(event)
+                inbox.handled()
             }
         } onGracefulShutdown: {
             inbox.finish()
@@ -249,10 +273,10 @@ public actor HouseholdReplication: Service {
             answer(hello: from, epoch: epoch, has: have[bridgeID])
         case .received(.drink(let drink)):
             store(drink)
-        case .received(.digest(let from, let days)):
-            compare(digest: days, of: from)
-        case .received(.want(let from, let days)):
-            answer(want: days, from: from)
+        case .received(.digest(let from, let days, let periods)):
+            compare(digest: days, periods: periods, of: from)
+        case .received(.want(let from, let days, let periods)):
+            answer(want: days, periods: periods, from: from)
         case .received(.ping):
             try? link.pong(time: clock.now, instance: instance, synchronised: clockSync.read() == .synchronised)
         case .received(let other):
@@ -293,8 +317,9 @@ public actor HouseholdReplication: Service {
             guard now - connectedAt >= Self.digestDelay else { return }
         }
         do {
-            let rows = try history.digestRows(origin: nil, from: HouseholdDigest.windowStart(now: now.secondsSince1970))
-            try link.digest(HouseholdDigest.days(rows))
+            let start = HouseholdDigest.windowStart(now: now.secondsSince1970)
+            let rows = try history.digestRows(origin: nil, from: HouseholdDigest.horizonStart(now: now.secondsSince1970))
+            try link.digest(HouseholdDigest.days(rows.filter { $0.timestamp >= start }), periods: HouseholdDigest.periods(rows, before: start))
             lastDigest = now
         } catch {
             logger.debug("MQTT household: could not publish the digest: \(error)")
@@ -302,24 +327,44 @@ public actor HouseholdReplication: Service {
     }
 
     /// A member's digest of its drinks against what this bridge holds of them: asks for the
-    /// days that differ.
-    private func compare(digest theirs: [Int64: String], of origin: String) {
-        let start = HouseholdDigest.windowStart(now: clock.now.secondsSince1970)
-        guard let rows = try? history.digestRows(origin: origin, from: start) else { return }
-        let days = HouseholdDigest.differing(theirs: theirs.filter { $0.key * HouseholdDigest.secondsPerDay >= start },
-                                             ours: HouseholdDigest.days(rows))
-        guard !days.isEmpty else { return }
-        logger.info("MQTT household: \(days.count) day(s) of \(origin)'s drinks differ from what this bridge holds; asking for them again")
+    /// days that differ, and for the per-day digests of the periods that differ. A digest of
+    /// days before the window is a member's answer to such a question: its days are compared too.
+    private func compare(digest theirs: [Int64: String], periods theirPeriods: [Int64: String], of origin: String) {
+        let now = clock.now.secondsSince1970
+        let start = HouseholdDigest.windowStart(now: now), horizon = HouseholdDigest.horizonStart(now: now)
+        let theirDays = theirs.filter { $0.key * HouseholdDigest.secondsPerDay >= horizon }
+        let from = min(start, theirDays.keys.min().map { $0 * HouseholdDigest.secondsPerDay } ?? start)
+        let needsPeriods = !theirPeriods.isEmpty
+        guard let rows = try? history.digestRows(origin: origin, from: needsPeriods ? horizon : from) else { return }
+        let days = HouseholdDigest.differing(theirs: theirDays, ours: HouseholdDigest.days(rows))
+        let periods = needsPeriods
+            ? HouseholdDigest.differing(theirs: theirPeriods, ours: HouseholdDigest.periods(rows, before: start)) : []
+        guard !days.isEmpty || !periods.isEmpty else { return }
+        logger.info("MQTT household: \(days.count) day(s) of \(origin)'s drinks differ from what this bridge holds, and \(periods.count) older period(s); asking for them again")
         do {
-            try link.want(days, of: origin)
+            try link.want(days, periods: periods, of: origin)
             daysWanted += days.count
+            periodsWanted += periods.count
         } catch {
             logger.debug("MQTT household: \(error)")
         }
     }
 
-    /// Publishes this bridge's drinks of the days a member asked for again.
-    private func answer(want days: [Int64], from member: String) {
+    /// Publishes this bridge's drinks of the days a member asked for again, and the per-day
+    /// digest of each period it asked for.
+    private func answer(want days: [Int64], periods: [Int64], from member: String) {
+        for period in periods {
+            let range = HouseholdDigest.days(ofPeriod: period)
+            guard let rows = try? history.digestRows(origin: nil, from: range.lowerBound * HouseholdDigest.secondsPerDay) else { return }
+            let inPeriod = rows.filter { range.contains(HouseholdDigest.day(of: $0.timestamp)) }
+            logger.info("MQTT household: \(member) asked for the digest of an older period of this bridge's drinks; publishing its \(Set(inPeriod.map { HouseholdDigest.day(of: $0.timestamp) }).count) day(s)")
+            do {
+                try link.digest(HouseholdDigest.days(inPeriod))
+            } catch {
+                return
+            }
+        }
+        guard !days.isEmpty else { return }
         let asked = Set(days)
         guard let all = try? history.localDrinksChanged(since: Self.beforeEverything, limit: Int.max) else { return }
         let batch = all.filter { asked.contains(HouseholdDigest.day(of: Int64($0.drink.drink.timestamp))) }

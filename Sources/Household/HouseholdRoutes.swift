@@ -145,15 +145,15 @@ enum HouseholdRoutes {
     }
 
     static func digest(_ sender: String, _ message: HouseholdInbound) -> HouseholdRouting {
-        guard let days = HouseholdDigestMessage.read(message.body) else { return .drop(.malformed) }
-        return .deliver(.digest(from: sender, days: days))
+        guard let digest = HouseholdDigestMessage.readAll(message.body) else { return .drop(.malformed) }
+        return .deliver(.digest(from: sender, days: digest.days, periods: digest.periods))
     }
 
     static func want(_ sender: String, _ message: HouseholdInbound) -> HouseholdRouting {
         guard let want = HouseholdWantMessage.read(message.body) else { return .drop(.malformed) }
         // Only the origin answers: a want of another's drinks is nothing to this bridge.
         guard want.of == message.own else { return .ignore }
-        return .deliver(.want(from: sender, days: want.days))
+        return .deliver(.want(from: sender, days: want.days, periods: want.periods ?? []))
     }
 
     static func drink(_ sender: String, _ message: HouseholdInbound) -> HouseholdRouting {

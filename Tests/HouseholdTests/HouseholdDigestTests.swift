@@ -1,6 +1,7 @@
 // The household's per-day digests (HouseholdDigest): the same drinks give the same digest in any
 // order; a drink more, or a deletion, changes its day's and only its day's; the days that differ
-// are exactly those asked for; and what crosses the wire is bounded and read back as written.
+// are exactly those asked for; before the window, periods of 14 days do the same; and what
+// crosses the wire is bounded and read back as written (also by the form without periods).
 
 import History
 @testable import Household
@@ -49,5 +50,64 @@ import Testing
         // The window ends today and covers `windowDays` days.
         let now = Double(day0) + 3600
         #expect(HouseholdDigest.windowStart(now: now) == day0 - Int64(HouseholdDigest.windowDays - 1) * 86_400)
+    }
+
+    @Test func beforeTheWindowAMissingDrinkOrADeletionChangesOnlyItsPeriod() {
+        let now = Double(day0) + 3600
+        let start = HouseholdDigest.windowStart(now: now)
+        // Two drinks 100 and 200 days before the window, one in it.
+        let old = [Row(bottle: "AQ1", recordID: 1, timestamp: start - 100 * 86_400, deleted: false),
+                   Row(bottle: "AQ1", recordID: 2, timestamp: start - 200 * 86_400, deleted: false),
+                   Row(bottle: "AQ1", recordID: 3, timestamp: start + 5, deleted: false)]
+        let full = HouseholdDigest.periods(old, before: start)
+        #expect(full.count == 2, "the drink in the window is in no period")
+        let lacking = HouseholdDigest.periods([old[1], old[2]], before: start)
+        let period = HouseholdDigest.period(ofDay: HouseholdDigest.day(of: old[0].timestamp))
+        #expect(HouseholdDigest.differing(theirs: full, ours: lacking) == [period])
+        var deleted = old
+        deleted[1].deleted = true
+        #expect(HouseholdDigest.differing(theirs: HouseholdDigest.periods(deleted, before: start), ours: full)
+            == [HouseholdDigest.period(ofDay: HouseholdDigest.day(of: old[1].timestamp))])
+        // A period's days are its 14, and the horizon reaches back 26 periods before the window.
+        #expect(HouseholdDigest.days(ofPeriod: period).contains(HouseholdDigest.day(of: old[0].timestamp)))
+        #expect(HouseholdDigest.days(ofPeriod: period).count == 14)
+        #expect(HouseholdDigest.horizonStart(now: now) <= start - 26 * 14 * 86_400)
+        #expect(HouseholdDigest.horizonStart(now: now) > start - 27 * 14 * 86_400)
+        #expect(HouseholdDigest.period(ofDay: -1) == -1 && HouseholdDigest.period(ofDay: 13) == 0 && HouseholdDigest.period(ofDay: 14) == 1)
+    }
+
+    @Test func periodsCrossTheWireAndTheFormWithoutThemStillReads() throws {
+        let days = HouseholdDigest.days(rows)
+        let periods: [Int64: String] = [1_450: "20:0011223344556677", 1_451: "3:8899aabbccddeeff"]
+        let message = HouseholdDigestMessage(days, periods: periods)
+        let read = try #require(HouseholdDigestMessage.readAll(Array(message.text.utf8)))
+        #expect(read.days == days && read.periods == periods)
+        // A digest with no period is the bytes the household sent before periods.
+        #expect(!HouseholdDigestMessage(days).text.contains("periods"))
+        #expect(HouseholdDigestMessage.readAll(Array(#"{"days":{"20420":"2:00"}}"#.utf8))?.periods == [:])
+        // A year of periods and a full window stay well under the household's 2 KiB payload.
+        let year = Dictionary(uniqueKeysWithValues: (0..<Int64(HouseholdDigest.horizonPeriods)).map { ($0 + 1_430, "280:0011223344556677") })
+        let window = Dictionary(uniqueKeysWithValues: (0..<Int64(HouseholdDigest.windowDays)).map { ($0 + 20_400, "200:0011223344556677") })
+        #expect(HouseholdDigestMessage(window, periods: year).text.utf8.count < 1_500)
+        let tooMany = Dictionary(uniqueKeysWithValues: (0..<40).map { (String($0), "1:00") })
+        #expect(HouseholdDigestMessage.readAll(Array(WireJSON.text(HouseholdDigestMessage(days: [:], periods: tooMany)).utf8)) == nil)
+        let want = HouseholdWantMessage(of: "kitchen", days: [], periods: [1_450])
+        #expect(HouseholdWantMessage.read(Array(want.text.utf8)) == want)
+        #expect(!HouseholdWantMessage(of: "kitchen", days: [20_420]).text.contains("periods"))
+        #expect(HouseholdWantMessage.read(Array(#"{"of":"kitchen","days":[20420]}"#.utf8))?.periods == nil)
+    }
+
+    /// A digest and a want as a member one release older reads them (its types had no periods).
+    struct DigestBefore: Decodable { var days: [String: String] }
+    struct WantBefore: Decodable { var of: String; var days: [Int64] }
+
+    @Test func aMemberOneReleaseOlderReadsTheDaysOfADigestWithPeriods() throws {
+        let days = HouseholdDigest.days(rows)
+        let periods: [Int64: String] = [1_450: "20:0011223344556677"]
+        let before = try WireJSON.decode(DigestBefore.self, from: Array(HouseholdDigestMessage(days, periods: periods).text.utf8))
+        #expect(before.days == HouseholdDigestMessage(days).days)
+        // A want of periods alone is, to it, a want of no day: it publishes nothing.
+        let want = try WireJSON.decode(WantBefore.self, from: Array(HouseholdWantMessage(of: "kitchen", days: [], periods: [1_450]).text.utf8))
+        #expect(want.of == "kitchen" && want.days.isEmpty)
     }
 }
