@@ -101,9 +101,11 @@ import Testing
         }
     }
 
-    /// The port in the first line of `log` that says `marker`PORT, waiting up to 30 s for it.
+    /// The port in the first line of `log` that says `marker`PORT, waiting up to 60 s for it: the
+    /// process starts a private bus, a simulator or a daemon first, and with both cores taken by
+    /// the suite's other processes 30 s ran out now and then (a load average of about 20).
     static func port(after marker: String, _ log: @escaping @Sendable () -> String) async throws -> Int {
-        try await waitUntil(.seconds(30), "the server to say where it listens (\(log().suffix(600)))") {
+        try await waitUntil(.seconds(60), "the server to say where it listens (\(log().suffix(600)))") {
             log().contains(marker)
         }
         let text = log()
