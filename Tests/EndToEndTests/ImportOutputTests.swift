@@ -77,7 +77,11 @@ struct ImportOutputTests {
         #expect(result.output.contains("0 events written"))
         let line = try #require(result.error.split(separator: "\n").last { $0.hasPrefix("peak-kb ") })
         let peakKB = try #require(Int(line.dropFirst("peak-kb ".count)))
-        // The whole file alone would be 121 MB; the bridge itself needs a few tens.
-        #expect(peakKB < 80_000, "peak resident memory \(peakKB) kB")
+        // The whole file alone would be 121 MB; the bridge itself needs a few tens. Under
+        // ThreadSanitizer (scripts/tsan.sh sets TSAN_OPTIONS) its shadow memory adds to every
+        // page the bridge touches (94 MB measured on 2026-11-29), so there the bound is just
+        // under the file's own size: a bridge that read it whole would still go over it.
+        let bound = ProcessInfo.processInfo.environment["TSAN_OPTIONS"] == nil ? 80_000 : 118_000
+        #expect(peakKB < bound, "peak resident memory \(peakKB) kB")
     }
 }
