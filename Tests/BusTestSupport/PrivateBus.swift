@@ -136,7 +136,13 @@ public final class PrivateBus: @unchecked Sendable {
         }
         guard !alreadyStopped else { return }
         for child in children + [daemon] { child.killNow() }
-        try? FileManager.default.removeItem(at: directory)
+        // AQUAVATE_KEEP_TEST_FILES=1 keeps the folder (every child's log, Home Assistant's own)
+        // for reading after a run that passed; its path is printed.
+        if ProcessInfo.processInfo.environment["AQUAVATE_KEEP_TEST_FILES"] == "1" {
+            print("kept \(directory.path)")
+        } else {
+            try? FileManager.default.removeItem(at: directory)
+        }
     }
 
     deinit { stop() }
