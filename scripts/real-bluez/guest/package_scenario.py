@@ -15,7 +15,6 @@ import json
 import logging
 import os
 import pwd
-import sqlite3
 import subprocess
 import sys
 import time
@@ -26,6 +25,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bumble.transport import open_transport  # noqa: E402
 
 from bottle import Bottle, Options  # noqa: E402
+import checking  # noqa: E402
+from checking import Failed, check  # noqa: E402
 from radio import FaithfulController, FaithfulLink  # noqa: E402
 
 UNIT = "aquavate-bridge"
@@ -37,15 +38,6 @@ BOTTLE = "F4:12:FA:00:A3:F6"
 # 8, docs/bluez.md 7.8); it is the only error line allowed in the journal.
 ALLOWED_BLUETOOTHD_ERROR = "No matching connection for device"
 log = logging.getLogger("package")
-
-
-class Failed(Exception):
-    pass
-
-
-def check(condition, what):
-    if not condition:
-        raise Failed(what)
 
 
 class Machine:
@@ -89,11 +81,7 @@ class Machine:
         return await self.must("apt", "install", "-y", f"./{os.path.basename(deb)}", cwd=os.path.dirname(deb))
 
     async def wait_for(self, condition, seconds, what):
-        deadline = time.monotonic() + seconds
-        while not await condition():
-            if time.monotonic() > deadline:
-                raise Failed(f"timed out after {seconds} s waiting for {what}")
-            await asyncio.sleep(0.5)
+        await checking.wait_for(condition, seconds, what)
 
     async def property(self, name):
         _, out = await self.run("systemctl", "show", "-p", name, "--value", UNIT)
@@ -131,15 +119,7 @@ class Machine:
 
     @staticmethod
     def stored():
-        if not os.path.exists(HISTORY):
-            return []
-        db = sqlite3.connect(f"file:{HISTORY}?mode=ro", uri=True, timeout=5)
-        try:
-            return db.execute("SELECT record_id, timestamp FROM drink").fetchall()
-        except sqlite3.OperationalError:
-            return []
-        finally:
-            db.close()
+        return checking.stored(HISTORY)
 
     async def synced(self, what, seconds=240):
         """The bottle emptied by the service, and every record it sent stored once."""
@@ -371,15 +351,7 @@ async def main():
         report["stack_ready_s"] = round(time.monotonic() - started, 1)
         for name, what, step in STEPS:
             entry = {"name": name, "checks": what}
-            started = time.monotonic()
-            try:
-                entry["figures"] = await step(m)
-                entry["passed"] = True
-            except Failed as failure:
-                entry["passed"], entry["failure"] = False, str(failure)
-            except Exception:
-                entry["passed"], entry["failure"] = False, traceback.format_exc()
-            entry["seconds"] = round(time.monotonic() - started, 1)
+            await checking.run_into(entry, step(m))
             report["steps"].append(entry)
             log.info("%s: %s (%.1f s)", name, "passed" if entry["passed"] else f"FAILED: {entry['failure']}",
                      entry["seconds"])
