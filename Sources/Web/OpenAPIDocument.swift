@@ -103,13 +103,14 @@ enum OpenAPIDocument {
                 unsynced: {type: integer}
             Day:
               type: object
-              required: [event, date, total_ml, drinks, goal_ml]
+              required: [event, date, total_ml, drinks, daily_goal_ml, goal_ml]
               properties:
                 event: {const: day}
                 date: {type: string, format: date}
                 total_ml: {type: integer}
                 drinks: {type: integer}
-                goal_ml: {type: integer}
+                daily_goal_ml: {type: integer, description: "the person's daily goal the day was measured against"}
+                goal_ml: {type: integer, description: "daily_goal_ml's earlier key, the same value", deprecated: true}
                 bottle: {type: string, description: present where the history holds several bottles}
             Drink:
               type: object

@@ -202,7 +202,7 @@ async def setup(m):
     check((stat.st_mode & 0o777, stat.st_uid, grp.getgrgid(stat.st_gid).gr_name) == (0o640, 0, "aquavate"),
           f"setup changed {CONFIG} to {oct(stat.st_mode & 0o777)} uid {stat.st_uid} gid {stat.st_gid}")
     check(m.setting("bottle.address") == BOTTLE, f"bottle.address is {m.setting('bottle.address')}")
-    check(m.setting("goal_ml") == "2300", f"goal_ml is {m.setting('goal_ml')}")
+    check(m.setting("daily_goal_ml") == "2300", f"daily_goal_ml is {m.setting('daily_goal_ml')}")
     before = int(await m.property("MainPID"))
     m.add_drinks(20)
     await m.must("systemctl", "restart", UNIT)
@@ -237,13 +237,13 @@ async def remove_and_install(m):
     await m.apt("remove")
     check(not await m.active(), f"{UNIT} still active after apt remove")
     check(not os.path.exists("/usr/bin/aquavate-bridge"), "apt remove left /usr/bin/aquavate-bridge")
-    check(m.setting("goal_ml") == "2300" and m.setting("bottle.address") == BOTTLE,
-          f"apt remove lost the settings: goal_ml {m.setting('goal_ml')}, bottle.address {m.setting('bottle.address')}")
+    check(m.setting("daily_goal_ml") == "2300" and m.setting("bottle.address") == BOTTLE,
+          f"apt remove lost the settings: daily_goal_ml {m.setting('daily_goal_ml')}, bottle.address {m.setting('bottle.address')}")
     check(len(m.stored()) == records, f"apt remove changed the history: {len(m.stored())} records, not {records}")
     m.add_drinks(15)
     await m.apt("install", m.current[0])
     await m.wait_active("installed again")
-    check(m.setting("goal_ml") == "2300", f"the reinstall lost goal_ml: {m.setting('goal_ml')}")
+    check(m.setting("daily_goal_ml") == "2300", f"the reinstall lost daily_goal_ml: {m.setting('daily_goal_ml')}")
     return {"records": await m.synced("after apt remove and apt install")}
 
 
@@ -280,8 +280,12 @@ async def upgrade(m):
     _, version = await m.run("dpkg-query", "-W", "-f", "${Version}", UNIT)
     expected = os.path.basename(m.current[0]).split("_")[1]
     check(version.strip() == expected, f"installed version {version.strip()}, not {expected}")
+    # The earlier package's setup wrote the daily goal under its former name, goal_ml, which the
+    # new binary still reads as daily_goal_ml.
     check(m.setting("goal_ml") == "2400" and m.setting("bottle.address") == BOTTLE,
           f"the upgrade lost the settings: goal_ml {m.setting('goal_ml')}, bottle.address {m.setting('bottle.address')}")
+    goal = await m.must("sudo", "-u", "aquavate", "aquavate-bridge", "config", "get", "daily_goal_ml", "--config", CONFIG, "--db", HISTORY)
+    check(goal.strip().splitlines()[-1:] == ["2400"], f"the new binary reads the daily goal as {goal.strip()!r}, not 2400")
     check(len(m.stored()) >= records, "the upgrade lost history")
     return {"from": os.path.basename(m.earlier[0]).split("_")[1], "to": expected,
             "records": await m.synced("after the upgrade")}
