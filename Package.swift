@@ -170,9 +170,10 @@ let package = Package(
         ]),
 
         // libFuzzer targets (build only with Fuzz/run.sh: -sanitize=fuzzer -DFUZZING).
-        .executableTarget(name: "fuzz-chunk", dependencies: ["AquavateProtocol"], path: "Fuzz/fuzz-chunk"),
-        .executableTarget(name: "fuzz-aqcap", dependencies: ["AquavateCapture"], path: "Fuzz/fuzz-aqcap"),
-        .executableTarget(name: "fuzz-dbus", dependencies: ["DBus", "CDBus"], path: "Fuzz/fuzz-dbus"),
+        .target(name: "FuzzDriver", path: "Fuzz/FuzzDriver"),
+        .executableTarget(name: "fuzz-chunk", dependencies: ["AquavateProtocol", "FuzzDriver"], path: "Fuzz/fuzz-chunk"),
+        .executableTarget(name: "fuzz-aqcap", dependencies: ["AquavateCapture", "FuzzDriver"], path: "Fuzz/fuzz-aqcap"),
+        .executableTarget(name: "fuzz-dbus", dependencies: ["DBus", "CDBus", "FuzzDriver"], path: "Fuzz/fuzz-dbus"),
 
         // Benchmarks (not tests): `swift run -c release aquavate-bench`.
         .executableTarget(name: "aquavate-bench", dependencies: [

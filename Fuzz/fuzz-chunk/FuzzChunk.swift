@@ -3,21 +3,15 @@
 // Build and run only through `Fuzz/run.sh fuzz-chunk SECONDS` (-sanitize=fuzzer,address -DFUZZING in
 // its own scratch folder). SwiftPM links executables with `--defsym main=fuzz_chunk_main`, so the
 // target needs a real `@main`; under FUZZING it hands control to libFuzzer through
-// `LLVMFuzzerRunDriver`, and also exports `LLVMFuzzerTestOneInput` for the fuzzer runtime.
+// FuzzDriver's `runLibFuzzer`, and also exports `LLVMFuzzerTestOneInput` for the fuzzer runtime.
 // (The file is not called main.swift: `@main` is not allowed next to top-level code.)
 
 #if FUZZING
 import AquavateProtocol
+import FuzzDriver
 #if canImport(Glibc)
 import Glibc
 #endif
-
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -33,12 +27,7 @@ struct FuzzChunk {
         if arguments.count == 3, arguments[1] == "--write-seeds" {
             exit(SeedCorpus.write(to: arguments[2]) ? 0 : 1)
         }
-        var argc = CommandLine.argc
-        var argv = CommandLine.unsafeArgv
-        let status = LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-            fuzzTestOneInput(data, size)
-        }
-        exit(status)
+        runLibFuzzer { data, size in fuzzTestOneInput(data, size) }
     }
 }
 #else

@@ -11,6 +11,9 @@
 // SwiftPM links executables with `--defsym main=<module>_main`, so the target has an @main that
 // hands over to libFuzzer's driver, and also exports LLVMFuzzerTestOneInput (docs/swift-linux.md P9).
 import DBus
+#if FUZZING
+import FuzzDriver
+#endif
 
 #if canImport(Glibc)
 import Glibc
@@ -263,13 +266,6 @@ func writeSeedsIfAsked() -> Bool {
 }
 
 #if FUZZING
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<Int32>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-) -> Int32
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data else { return 0 }
@@ -281,9 +277,7 @@ public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int3
 struct FuzzDBus {
     static func main() {
         if writeSeedsIfAsked() { return }
-        var argc = CommandLine.argc
-        var argv = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in fuzzTestOneInput(data, size) })
+        runLibFuzzer { data, size in fuzzTestOneInput(data, size) }
     }
 }
 #else

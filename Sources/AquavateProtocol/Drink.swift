@@ -35,15 +35,9 @@ public struct Drink: Sendable, Hashable {
 
     public init(bottle: String, recordID: UInt32, timestamp: UInt32, amountML: Int, bottleLevelML: Int,
                 typeRaw: UInt8, flagsRaw: UInt8, deleted: Bool, manual: Bool = false) {
-        self.bottle = bottle
-        self.recordID = recordID
-        self.timestamp = timestamp
-        self.amountML = amountML
-        self.bottleLevelML = bottleLevelML
-        self.typeRaw = typeRaw
-        self.flagsRaw = flagsRaw
-        self.deleted = deleted
-        self.manual = manual
+        (self.bottle, self.recordID, self.timestamp) = (bottle, recordID, timestamp)
+        (self.amountML, self.bottleLevelML, self.typeRaw, self.flagsRaw) = (amountML, bottleLevelML, typeRaw, flagsRaw)
+        (self.deleted, self.manual) = (deleted, manual)
     }
 
     /// The first record id of the drinks people add by hand, per bottle: far above any id a

@@ -30,10 +30,10 @@ extension ReminderDesk {
             do {
                 let change = try SettingChange(named: key, value)
                 try change.store(in: history)
-                configuration.useStoredValues([change.name: change.value])
+                configuration.useStoredValues([change.name: change.value ?? ""])
                 for seat in seats { reloadSettings(seat, at: instant) }
                 relabel()
-                logger.info("config set \(change.name) = \(change.value) (from a sink)")
+                logger.info("config set \(change.name) = \(change.shown) (from a sink)")
             } catch {
                 logger.warning("config set \(key) \(SettingCatalog.key(named: key)?.shown(value) ?? value) refused: \(error)")
             }

@@ -86,11 +86,12 @@ public actor ReminderDesk {
             relabel()
             return only
         }
-        let goal = (try? history.bottleState(id: key))?.goalML
-        let seat = ReminderSeat.make(key: key, bottleGoal: goal, inheritsLegacy: false, context)
+        let state = try? history.bottleState(id: key)
+        let seat = ReminderSeat.make(key: key, bottleGoal: state?.goalML, inheritsLegacy: false, context)
         seats.append(seat)
         relabel()
-        logger.info("reminders for bottle \(key) start (\(seats.count) bottles)")
+        // The bottle by its name, as the sync's lines name it (its key when it has none yet).
+        logger.info("reminders for \(state?.name ?? key) start (\(seats.count) bottles)")
         return seat
     }
 

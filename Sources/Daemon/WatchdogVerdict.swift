@@ -1,5 +1,7 @@
 // The answer of `LoopProgress.check()`: ping the watchdog, or which loops stalled and how.
 
+import Timekeeping
+
 public enum WatchdogVerdict: Sendable, Equatable {
     /// Every loop made progress since the last check or is inside a wait it declared.
     case ping
@@ -21,13 +23,8 @@ public struct Stall: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         let last = lastMark.map { mark in
-            "last progress \(sinceLastMark.map(Self.seconds) ?? "?") ago (\(mark))"
+            "last progress \(sinceLastMark?.secondsText ?? "?") ago (\(mark))"
         } ?? "no progress since it started"
-        return "\(participant) stalled while \(doing): \(last), \(Self.seconds(overdue)) past the time it promised to be back"
-    }
-
-    static func seconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        return "\(seconds + (attoseconds >= 500_000_000_000_000_000 ? 1 : 0)) s"
+        return "\(participant) stalled while \(doing): \(last), \(overdue.secondsText) past the time it promised to be back"
     }
 }

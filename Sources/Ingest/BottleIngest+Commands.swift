@@ -81,7 +81,7 @@ extension BottleIngest: BottleCommandQueue {
     }
 
     private func record(_ command: StoredCommand, _ status: StoredCommand.Status, _ message: String, at time: WallInstant) {
-        logger.warning("\(command.bottle): command #\(command.id) (\(command.command)) \(status.rawValue): \(message)")
+        logger.warning("\(bottleName): command #\(command.id) (\(command.command)) \(status.rawValue): \(message)")
         update(command.id, status, message, attempted: false, at: time)
     }
 

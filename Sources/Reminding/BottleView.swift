@@ -41,11 +41,11 @@ public struct BottleView: Sendable {
     public var remindersEnabled: Bool { hydration.enabled }
     /// The bottle goal set through the command queue (`bottle goal`, the API's `goal`, Home
     /// Assistant's number) that the bottle has yet to take, when its taking it will make it the
-    /// daily goal in force (no `goal_ml` setting gives the daily goal, docs/design.md 3.7): every
-    /// surface shows it at once as the goal, marked as waiting for the bottle. `goalML` (the JSON's `goal_ml`) stays the goal in force, the one the reminders
+    /// daily goal in force (no `daily_goal_ml` setting gives the daily goal, docs/design.md 3.7): every
+    /// surface shows it at once as the goal, marked as waiting for the bottle. `goalML` (the JSON's `daily_goal_ml`) stays the goal in force, the one the reminders
     /// count against, until the bottle confirms the new one at its next sync.
     public var waitingGoalML: Int? {
-        guard let pendingGoalML, configuration[Setting.goalML] == nil, pendingGoalML != goalML else { return nil }
+        guard let pendingGoalML, configuration[Setting.dailyGoalML] == nil, pendingGoalML != goalML else { return nil }
         return pendingGoalML
     }
     /// The goal a person reads: the one waiting for the bottle, else the one in force.

@@ -9,7 +9,7 @@ extension Configuration {
     public func hydrationSettings(bottleGoal: Int? = nil) -> HydrationSettings {
         HydrationSettings(
             timeZone: timeZone,
-            goalML: goalML(bottleGoal: bottleGoal),
+            goalML: dailyGoalML(bottleGoal: bottleGoal),
             enabled: self[Setting.remindersEnabled],
             dailyLimit: self[Setting.dailyLimit],
             backOnTrack: self[Setting.backOnTrack],

@@ -170,8 +170,8 @@ public enum BridgeEvent: Sendable, Equatable {
             self.time = time
         }
 
-        /// What the command asks, as numbers (the JSON event's and the MQTT answer's `goal_ml`,
-        /// `record_id` and `on`): parsed from the stored argument by `BottleAction`, never shown
+        /// What the command asks, as numbers (the JSON event's and the MQTT answer's
+        /// `bottle_goal_ml`, `record_id` and `on`): parsed from the stored argument by `BottleAction`, never shown
         /// as that text.
         public var asked: (goalML: Int?, recordID: Int?, on: Bool?) {
             switch BottleAction(kind: command, argument: argument) {

@@ -62,7 +62,7 @@ public struct HistoryReport: Sendable {
             if events.isEmpty { return ["no drinks stored"] }
             return events.map { $0.textLine(novelty: false, timeZone: timeZone) }
         case .csv:
-            var rows = ["event,time,date,record_id,amount_ml,bottle_level_ml,type,deleted,total_ml,drinks,goal_ml,bottle"]
+            var rows = ["event,time,date,record_id,amount_ml,bottle_level_ml,type,deleted,total_ml,drinks,daily_goal_ml,bottle"]
             for drink in drinks {
                 rows.append("drink,\(ISO8601Text.formatWithMilliseconds(WallInstant(secondsSince1970: Double(drink.timestamp)))),,\(drink.recordID),\(drink.amountML),\(drink.bottleLevelML),\(drink.kind.rawValue),\(drink.deleted),,,,\(drink.bottle)")
             }

@@ -46,7 +46,7 @@ public struct StatusReport: Sendable {
     /// The bottle's clock against this machine's at its last connection (docs/protocol.md 5.2).
     public var bottleClockOffset: Int?
     /// Bottle commands not yet applied (docs/design.md 3.5): `command` events, data on the wire
-    /// (`goal_ml`, `record_id`, `on`), in words only in the text lines.
+    /// (`bottle_goal_ml`, `record_id`, `on`), in words only in the text lines.
     public var pendingCommands: [BridgeEvent.CommandEvent] = []
     /// The zone of the text lines' times (the `timezone` setting); the JSON stays UTC.
     public var timeZone: TimeZone = .gmt

@@ -17,10 +17,11 @@ extension SettingCatalog {
     /// The key `bottle.<ID>.<key>` as a setting of its own (its base key's kind and access), with
     /// the ID in upper case; nil when `name` is not one.
     static func bottleKey(named name: String) -> SettingKey? {
-        guard let (bottle, base) = splitBottleKey(name),
+        guard let (bottle, base, _) = splitBottleKey(name),
               let baseKey = base == ownerKey.name ? ownerKey : key(named: base) else { return nil }
         return SettingKey(bottleKeyName(bottle: bottle, base: base), baseKey.kind, default: nil,
-                          "\(baseKey.summary), for bottle \(bottle)", access: baseKey.access, baseName: base, perBottle: true)
+                          "\(baseKey.summary), for bottle \(bottle)", access: baseKey.access, baseName: base, perBottle: true,
+                          formerNames: baseKey.formerNames.map { bottleKeyName(bottle: bottle, base: $0) })
     }
 
     /// The canonical name of a bottle's setting.
@@ -28,13 +29,16 @@ extension SettingCatalog {
         "bottle.\(bottle.uppercased()).\(base)"
     }
 
-    /// (ID, base key) of `bottle.<ID>.<key>` with a known per-bottle base key; nil otherwise.
-    static func splitBottleKey(_ name: String) -> (bottle: String, base: String)? {
+    /// (ID, base key by its current name, base key as written) of `bottle.<ID>.<key>` with a
+    /// known per-bottle base key (or a former name of one); nil otherwise.
+    static func splitBottleKey(_ name: String) -> (bottle: String, base: String, givenBase: String)? {
         let parts = name.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0] == "bottle", !parts[1].isEmpty,
-              parts[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == ":" || $0 == "-" || $0 == "_" }),
-              perBottle.contains(String(parts[2])) else { return nil }
-        return (String(parts[1]), String(parts[2]))
+              parts[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == ":" || $0 == "-" || $0 == "_" }) else { return nil }
+        let givenBase = String(parts[2])
+        let base = currentNames[givenBase] ?? givenBase
+        guard perBottle.contains(base) else { return nil }
+        return (String(parts[1]), base, givenBase)
     }
 }
 
@@ -47,7 +51,7 @@ extension Configuration {
         func own(_ values: [String: String]) -> [String: String] {
             var result = values
             for (name, value) in values.sorted(by: { $0.key < $1.key }) {
-                guard let (bottle, base) = SettingCatalog.splitBottleKey(name), wanted.contains(bottle.uppercased()) else { continue }
+                guard let (bottle, base, _) = SettingCatalog.splitBottleKey(name), wanted.contains(bottle.uppercased()) else { continue }
                 result[base] = value
             }
             return result
@@ -66,7 +70,7 @@ extension Configuration {
         let wanted = Set(bottleIDs.map { $0.uppercased() })
         for level in [overrides, storedValues, fileValues] {
             for name in level.keys.sorted() {
-                guard let (bottle, base) = SettingCatalog.splitBottleKey(name), base == key.name, wanted.contains(bottle.uppercased())
+                guard let (bottle, base, _) = SettingCatalog.splitBottleKey(name), base == key.name, wanted.contains(bottle.uppercased())
                 else { continue }
                 return SettingCatalog.bottleKeyName(bottle: bottle, base: base)
             }

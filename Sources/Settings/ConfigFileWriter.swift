@@ -25,7 +25,9 @@ public enum ConfigFileWriter {
         for (key, raw) in values {
             let setting = try SettingCatalog.requireKey(key)
             let value = try setting.normalize(raw)
-            set(setting.tomlValue(value), at: key.split(separator: ".").map(String.init), in: root)
+            set(setting.tomlValue(value), at: setting.name.split(separator: ".").map(String.init), in: root)
+            // The same setting under a former name would be read as well; the new value replaces it.
+            for former in setting.formerNames { remove(at: former.split(separator: ".").map(String.init), in: root) }
         }
         let body = root.convert(to: .toml)
         return header + (body.hasSuffix("\n") ? body : body + "\n")
@@ -42,6 +44,20 @@ public enum ConfigFileWriter {
         }
         let child = table[first]?.table ?? TOMLTable()
         set(value, at: Array(path.dropFirst()), in: child)
+        table[first] = child
+    }
+}
+
+extension ConfigFileWriter {
+    /// Removes the value at the dotted `path` below `table`, if there is one.
+    private static func remove(at path: [String], in table: TOMLTable) {
+        guard let first = path.first else { return }
+        if path.count == 1 {
+            table.remove(at: first)
+            return
+        }
+        guard let child = table[first]?.table else { return }
+        remove(at: Array(path.dropFirst()), in: child)
         table[first] = child
     }
 }

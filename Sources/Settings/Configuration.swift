@@ -41,10 +41,13 @@ public struct Configuration: Sendable {
         configuration.baseDirectory = (path as NSString).deletingLastPathComponent
         configuration.scheduleTables = parsed.schedules
         configuration.warnings = parsed.warnings
-        for (name, raw) in parsed.values.sorted(by: { $0.key < $1.key }) {
+        for (name, raw) in formerNamesFirst(parsed.values) {
             guard let key = SettingCatalog.key(named: name) else {
                 configuration.warnings.append("\(path): unknown key '\(name)' ignored")
                 continue
+            }
+            if SettingCatalog.isFormerName(name) {
+                configuration.warnings.append("\(path): '\(name)' is the former name of '\(key.name)'; it still applies, rename it")
             }
             do {
                 configuration.fileValues[key.name] = try key.normalize(raw)
@@ -58,13 +61,22 @@ public struct Configuration: Sendable {
     /// Adds the settings saved with `config set`. Invalid stored values (from an older version)
     /// are skipped with a warning.
     public mutating func useStoredValues(_ values: [String: String]) {
-        for (name, raw) in values.sorted(by: { $0.key < $1.key }) {
+        for (name, raw) in Configuration.formerNamesFirst(values) {
             guard let key = SettingCatalog.key(named: name) else { continue }
             do {
                 storedValues[key.name] = try key.normalize(raw)
             } catch {
                 warnings.append("database: \(error.description)")
             }
+        }
+    }
+
+    /// The values by name, those under a former name first: where a setting is given under both
+    /// names, the current one is read last and wins.
+    static func formerNamesFirst(_ values: [String: String]) -> [(key: String, value: String)] {
+        values.sorted { first, second in
+            let firstIsFormer = SettingCatalog.isFormerName(first.key), secondIsFormer = SettingCatalog.isFormerName(second.key)
+            return firstIsFormer != secondIsFormer ? firstIsFormer : first.key < second.key
         }
     }
 
@@ -109,8 +121,8 @@ public struct Configuration: Sendable {
     public var timeZone: TimeZone { self[Setting.timezone] }
 
     /// The daily goal: configured, else the bottle's goal if known, else 2500 ml.
-    public func goalML(bottleGoal: Int? = nil) -> Int {
-        self[Setting.goalML] ?? bottleGoal ?? HydrationSettings.defaultGoalML
+    public func dailyGoalML(bottleGoal: Int? = nil) -> Int {
+        self[Setting.dailyGoalML] ?? bottleGoal ?? HydrationSettings.defaultGoalML
     }
 }
 

@@ -16,10 +16,9 @@ public enum SettingKind: Sendable, Equatable {
     case timeOfDay
     /// An IANA time-zone identifier (`Europe/Madrid`).
     case timeZone
+    /// One of `options`, in any case (`Warm_Balanced`), kept as the option is spelt
+    /// (`warm_balanced`).
     case choice([String])
-    /// One of `options` in any case (`Warm_Balanced`), kept as it was written: the reader
-    /// lowercases it (`rituals.terrain` has always been stored so).
-    case choiceIgnoringCase([String])
     case text
     /// A name shown to a person: one line of `characters` characters once trimmed; `example` is
     /// one that fits.
@@ -42,7 +41,7 @@ public enum SettingKind: Sendable, Equatable {
         case .integer(let range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
         case .timeOfDay: return "a time HH:MM (00:00 to 23:59)"
         case .timeZone: return "an IANA time zone such as Europe/Madrid or UTC"
-        case .choice(let options), .choiceIgnoringCase(let options): return "one of " + options.joined(separator: ", ")
+        case .choice(let options): return "one of " + options.joined(separator: ", ")
         case .text: return "any text"
         case .shortName(let characters, let example):
             return "a short name on one line (\(characters.lowerBound) to \(characters.upperBound) characters), e.g. \(example)"
@@ -61,7 +60,7 @@ public struct SettingKey: Sendable, Equatable {
     public let name: String
     public let kind: SettingKind
     /// The default as text; nil = unset unless configured (e.g. `mqtt.url`) or computed
-    /// (`timezone`: the system's; `goal_ml`: the bottle's goal, else 2500).
+    /// (`timezone`: the system's; `daily_goal_ml`: the bottle's goal, else 2500).
     public let defaultValue: String?
     public let summary: String
     /// Who may change it: `.person` settings may also come from a sink (the MQTT command topic);
@@ -69,14 +68,20 @@ public struct SettingKey: Sendable, Equatable {
     public let access: SettingAccess
     /// Shown redacted (`config list/get`, logs, anything published): a token or a password.
     public let isSecret: Bool
-    /// The global key a bottle's own key stands for (`goal_ml` for `bottle.AQ1.goal_ml`); else `name`.
+    /// The global key a bottle's own key stands for (`daily_goal_ml` for `bottle.AQ1.daily_goal_ml`); else `name`.
     public let baseName: String
     /// Whether a bottle may have its own value (`bottle.<ID>.<name>`, BottleSettings.swift).
     public let perBottle: Bool
+    /// The names this setting had before (`goal_ml` for `daily_goal_ml`): a file, a stored value,
+    /// `config set` and `--set` still read them, as this setting, so that a renamed key never
+    /// loses an installation's value.
+    public let formerNames: [String]
 
     public init(_ name: String, _ kind: SettingKind, default defaultValue: String?, _ summary: String,
-                access: SettingAccess = .installation, secret: Bool = false, baseName: String? = nil, perBottle: Bool = false) {
+                access: SettingAccess = .installation, secret: Bool = false, baseName: String? = nil, perBottle: Bool = false,
+                formerNames: [String] = []) {
         self.name = name
+        self.formerNames = formerNames
         self.perBottle = perBottle
         self.baseName = baseName ?? name
         self.kind = kind
@@ -123,15 +128,10 @@ public struct SettingKey: Sendable, Equatable {
             }
             return text
         case .choice(let options):
-            guard options.contains(text) else {
+            guard let option = options.first(where: { $0.lowercased() == text.lowercased() }) else {
                 throw .invalidValue(key: name, value: shown(raw), expected: kind.validChoices)
             }
-            return text
-        case .choiceIgnoringCase(let options):
-            guard options.contains(where: { $0.lowercased() == text.lowercased() }) else {
-                throw .invalidValue(key: name, value: shown(raw), expected: kind.validChoices)
-            }
-            return text
+            return option
         case .text:
             return text
         case .shortName(let characters, _):
@@ -204,8 +204,19 @@ public enum SettingCatalog {
 
     private static let byName: [String: SettingKey] = Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0) })
 
-    /// A known key, or a bottle's own (`bottle.<ID>.<key>`, BottleSettings.swift).
-    public static func key(named name: String) -> SettingKey? { byName[name] ?? bottleKey(named: name) }
+    /// A former name → the name the setting has now (`goal_ml` → `daily_goal_ml`).
+    static let currentNames: [String: String] = Dictionary(uniqueKeysWithValues: keys.flatMap { key in key.formerNames.map { ($0, key.name) } })
+
+    /// A known key (by its name or a former one), or a bottle's own (`bottle.<ID>.<key>`,
+    /// BottleSettings.swift); the key returned always carries the current name.
+    public static func key(named name: String) -> SettingKey? {
+        byName[name] ?? currentNames[name].flatMap { byName[$0] } ?? bottleKey(named: name)
+    }
+
+    /// Whether `name` is a setting's former name, global or a bottle's own (`bottle.AQ1.goal_ml`).
+    public static func isFormerName(_ name: String) -> Bool {
+        currentNames[name] != nil || splitBottleKey(name).map { currentNames[$0.givenBase] != nil } == true
+    }
 
     /// The known key, or `SettingError.unknownKey` with the closest known name as a hint.
     public static func requireKey(_ name: String) throws(SettingError) -> SettingKey {

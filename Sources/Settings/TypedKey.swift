@@ -50,6 +50,15 @@ extension TypedKey where Value: RawRepresentable & CaseIterable, Value.RawValue 
     }
 }
 
+extension TypedKey {
+    /// One of an enum's cases or none: a `choice` without a default of its own (unset reads as nil).
+    static func optionalChoice<Choice>(_ name: String, _ summary: String, access: SettingAccess = .installation) -> TypedKey<Choice?>
+    where Choice: RawRepresentable & CaseIterable & Sendable, Choice.RawValue == String {
+        TypedKey<Choice?>(SettingKey(name, .choice(Choice.allCases.map(\.rawValue)), default: nil, summary, access: access),
+                          decode: { Choice(rawValue: $0) }, fallback: { nil })
+    }
+}
+
 extension TypedKey where Value == Int {
     static func integer(_ name: String, _ range: ClosedRange<Int>, default value: Int, _ summary: String,
                         access: SettingAccess = .installation, perBottle: Bool = false) -> TypedKey<Int> {
@@ -61,8 +70,8 @@ extension TypedKey where Value == Int {
 extension TypedKey where Value == Int? {
     /// A whole number with no default of its own (the caller computes one).
     static func optionalInteger(_ name: String, _ range: ClosedRange<Int>, _ summary: String,
-                                access: SettingAccess = .installation, perBottle: Bool = false) -> TypedKey<Int?> {
-        TypedKey(SettingKey(name, .integer(range), default: nil, summary, access: access, perBottle: perBottle),
+                                access: SettingAccess = .installation, perBottle: Bool = false, formerNames: [String] = []) -> TypedKey<Int?> {
+        TypedKey(SettingKey(name, .integer(range), default: nil, summary, access: access, perBottle: perBottle, formerNames: formerNames),
                  decode: { Int($0) }, fallback: { nil })
     }
 }

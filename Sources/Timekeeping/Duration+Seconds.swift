@@ -8,3 +8,13 @@ extension Duration {
         return Double(whole) + Double(attoseconds) / 1e18
     }
 }
+
+extension Duration {
+    /// The duration as a log line says it: whole seconds, rounded (`12 s`, `300 s`), and below a
+    /// second its tenths (`0.5 s`), so that a short back-off does not read as `0 s`.
+    public var secondsText: String {
+        let seconds = inSeconds
+        guard abs(seconds) < 1, seconds != 0 else { return "\(Int(seconds.rounded())) s" }
+        return "\((seconds * 10).rounded() / 10) s"
+    }
+}

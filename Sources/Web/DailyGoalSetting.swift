@@ -1,8 +1,8 @@
 // A person's daily goal set from the page's form or `POST /api/v1/commands` (docs/design.md 3.7):
 // the goal today is measured against, for the bottle whose panel holds the form and no other. It
-// writes that bottle's own `bottle.<ID>.goal_ml` (the key it has, when it has one; else a new one
+// writes that bottle's own `bottle.<ID>.daily_goal_ml` (the key it has, when it has one; else a new one
 // under its id: the global key would change every other person's goal too), checked by
-// `DailyGoal` as `setup --goal` and `config set goal_ml` are. The bottle is then asked to show it
+// `DailyGoal` as `setup --goal` and `config set daily_goal_ml` are. The bottle is then asked to show it
 // as near as it can: the daily goal clamped into what it holds (`BottleGoal`), queued like any
 // bottle goal, unless it shows or is about to show that already.
 
@@ -34,9 +34,9 @@ enum DailyGoalSetting {
             throw WebError.unprocessable(refused.description)
         }
         let configuration = try context.configuration()
-        let inEffect = configuration.effective(for: bottle).nameInEffect(Setting.goalML)
-        let key = inEffect == Setting.goalML.name ? SettingCatalog.bottleKeyName(bottle: bottle.id, base: Setting.goalML.name) : inEffect
-        try context.history.setSetting(key, Setting.goalML.entry.normalize(String(goal)))
+        let inEffect = configuration.effective(for: bottle).nameInEffect(Setting.dailyGoalML)
+        let key = inEffect == Setting.dailyGoalML.name ? SettingCatalog.bottleKeyName(bottle: bottle.id, base: Setting.dailyGoalML.name) : inEffect
+        try SettingChange(named: key, String(goal)).store(in: context.history)
         let shown = BottleGoal.clamped(goal)
         let waiting = PendingChanges(try context.history.commands(bottle: bottle.id, statuses: [.pending, .sending])).goalML
         guard (waiting ?? bottle.goalML) != shown else {

@@ -145,7 +145,7 @@ enum DashboardPage {
         // for the bottle, when the bottle's goal is the daily goal, is what the field shows.
         if panel.id != nil {
             html += "<form class=\"goal\" method=\"post\" action=\"/actions/goal\">\(bottleField)<label>\(escape(words.goal)) "
-                + "<input type=\"number\" name=\"goal_ml\" min=\"\(DailyGoal.rangeML.lowerBound)\" max=\"\(DailyGoal.rangeML.upperBound)\" step=\"1\" value=\"\(panel.view.shownGoalML)\" required></label> "
+                + "<input type=\"number\" name=\"daily_goal_ml\" min=\"\(DailyGoal.rangeML.lowerBound)\" max=\"\(DailyGoal.rangeML.upperBound)\" step=\"1\" value=\"\(panel.view.shownGoalML)\" required></label> "
                 + "<button type=\"submit\">\(escape(words.save))</button></form>\n"
         }
         if !isNew { html += charts(panel, model: model) }

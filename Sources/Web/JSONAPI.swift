@@ -145,7 +145,7 @@ enum JSONAPI {
         do {
             fields = try JSONDecoder().decode(CommandBody.self, from: body)
         } catch {
-            throw WebError.badRequest("the body must be a JSON object such as {\"command\":\"goal\",\"goal_ml\":2200} (\(CommandBody.problem(error)))")
+            throw WebError.badRequest("the body must be a JSON object such as {\"command\":\"goal\",\"bottle_goal_ml\":2200} (\(CommandBody.problem(error)))")
         }
         let request: BottleRequest
         switch fields.command {

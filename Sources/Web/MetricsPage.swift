@@ -37,7 +37,7 @@ enum MetricsPage {
             let hydration = views.settings(of: bottle).hydration
             let pace = Pace(minuteOfDay: wall.minuteOfDay, dayTotalML: today[bottle.id]?.first?.totalML ?? 0, settings: hydration)
             gauge(registry, "today", "liters", "Intake of the local day so far, litres", labels).set(liters(pace.dayTotalML))
-            gauge(registry, "daily_goal", "liters", "The person's daily goal the day is measured against (goal_ml, else the bottle's), litres", labels).set(liters(pace.goalML))
+            gauge(registry, "daily_goal", "liters", "The person's daily goal the day is measured against (daily_goal_ml, else the bottle's), litres", labels).set(liters(pace.goalML))
             // The daily goal's earlier name, kept for the dashboards and alerts that read it.
             gauge(registry, "goal", "liters", "The daily goal under its earlier name (aquavate_daily_goal_liters), litres", labels).set(liters(pace.goalML))
             // What the bottle shows on its display, which may differ from the daily goal (docs/design.md 3.7).

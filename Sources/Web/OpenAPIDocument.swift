@@ -7,6 +7,10 @@ import History
 import Reminders
 
 enum OpenAPIDocument {
+    /// Every GET answers HEAD: the same status and headers, without the body.
+    private static let head = #"{summary: "the GET answer's status and headers (Content-Length and Content-Encoding included), without the body", "#
+        + #"responses: {"200": {description: "as GET, without the body"}, default: {description: "as GET, without the body"}}}"#
+
     static let yaml = """
         openapi: 3.1.0
         info:
@@ -78,9 +82,9 @@ enum OpenAPIDocument {
                 time: {type: string, format: date-time}
                 today_ml: {type: integer}
                 goal_ml: {type: integer, description: "the daily goal's earlier key, the same value as daily_goal_ml"}
-                daily_goal_ml: {type: integer, minimum: \(DailyGoal.rangeML.lowerBound), maximum: \(DailyGoal.rangeML.upperBound), description: "the person's daily goal in force, what today is measured against: the bottle's own goal_ml setting, else the global one, else the goal the bottle confirmed, else 2500"}
+                daily_goal_ml: {type: integer, minimum: \(DailyGoal.rangeML.lowerBound), maximum: \(DailyGoal.rangeML.upperBound), description: "the person's daily goal in force, what today is measured against: the bottle's own daily_goal_ml setting, else the global one, else the goal the bottle confirmed, else 2500"}
                 bottle_goal_ml: {type: integer, minimum: \(BottleGoal.rangeML.lowerBound), maximum: \(BottleGoal.rangeML.upperBound), description: "the goal the bottle holds and shows on its display, as of its last connection; absent when it has not reported one. It may differ from daily_goal_ml"}
-                pending_goal_ml: {type: integer, description: "a bottle goal set (page, API, Home Assistant, CLI) that waits for the bottle's next connection; absent when none waits. Once the bottle confirms it, it is bottle_goal_ml, and daily_goal_ml too unless a goal_ml setting gives the daily goal"}
+                pending_goal_ml: {type: integer, description: "a bottle goal set (page, API, Home Assistant, CLI) that waits for the bottle's next connection; absent when none waits. Once the bottle confirms it, it is bottle_goal_ml, and daily_goal_ml too unless a daily_goal_ml setting gives the daily goal"}
                 urgency: {enum: [on_track, attention, overdue]}
                 deficit_ml: {type: integer, description: how far behind the pace line, 0 when on or ahead of it}
                 reminders_today: {type: integer}
@@ -99,13 +103,14 @@ enum OpenAPIDocument {
                 unsynced: {type: integer}
             Day:
               type: object
-              required: [event, date, total_ml, drinks, goal_ml]
+              required: [event, date, total_ml, drinks, daily_goal_ml, goal_ml]
               properties:
                 event: {const: day}
                 date: {type: string, format: date}
                 total_ml: {type: integer}
                 drinks: {type: integer}
-                goal_ml: {type: integer}
+                daily_goal_ml: {type: integer, description: "the person's daily goal the day was measured against"}
+                goal_ml: {type: integer, description: "daily_goal_ml's earlier key, the same value", deprecated: true}
                 bottle: {type: string, description: present where the history holds several bottles}
             Drink:
               type: object
@@ -135,7 +140,7 @@ enum OpenAPIDocument {
                 command: {enum: [goal, daily_goal, delete, tare, shake-to-empty]}
                 bottle_goal_ml: {type: integer, minimum: \(BottleGoal.rangeML.lowerBound), maximum: \(BottleGoal.rangeML.upperBound), multipleOf: \(BottleGoal.stepML), description: "for goal: what the bottle shows on its display"}
                 goal_ml: {type: integer, minimum: \(BottleGoal.rangeML.lowerBound), maximum: \(BottleGoal.rangeML.upperBound), multipleOf: \(BottleGoal.stepML), description: "for goal: bottle_goal_ml's earlier key", deprecated: true}
-                daily_goal_ml: {type: integer, minimum: \(DailyGoal.rangeML.lowerBound), maximum: \(DailyGoal.rangeML.upperBound), description: "for daily_goal: the person's daily goal (the goal_ml setting of the bottle); the bottle is asked to show it clamped into \(BottleGoal.rangeText)"}
+                daily_goal_ml: {type: integer, minimum: \(DailyGoal.rangeML.lowerBound), maximum: \(DailyGoal.rangeML.upperBound), description: "for daily_goal: the person's daily goal (the daily_goal_ml setting of the bottle); the bottle is asked to show it clamped into \(BottleGoal.rangeText)"}
                 record_id: {type: integer, description: for delete}
                 "on": {type: boolean, description: for shake-to-empty}
                 bottle: {type: string, description: serial or address; optional with one bottle}
@@ -181,11 +186,7 @@ enum OpenAPIDocument {
                 "400": {$ref: "#/components/responses/BadRequest"}
                 "401": {$ref: "#/components/responses/Unauthorized"}
                 "404": {$ref: "#/components/responses/NotFound"}
-            head:
-              summary: the GET answer's status and headers (Content-Length and Content-Encoding included), without the body
-              responses:
-                "200": {description: "as GET, without the body"}
-                default: {description: "as GET, without the body"}
+            head: \(head)
           /api/v1/bottles:
             get:
               summary: the status object of every bottle (the per-bottle objects of `status --json`)
@@ -196,11 +197,7 @@ enum OpenAPIDocument {
                     application/json:
                       schema: {type: array, items: {$ref: "#/components/schemas/Status"}}
                 "401": {$ref: "#/components/responses/Unauthorized"}
-            head:
-              summary: the GET answer's status and headers (Content-Length and Content-Encoding included), without the body
-              responses:
-                "200": {description: "as GET, without the body"}
-                default: {description: "as GET, without the body"}
+            head: \(head)
           /api/v1/days:
             get:
               summary: the day totals of the last N local days (days with drinks)
@@ -216,11 +213,7 @@ enum OpenAPIDocument {
                 "400": {$ref: "#/components/responses/BadRequest"}
                 "401": {$ref: "#/components/responses/Unauthorized"}
                 "404": {$ref: "#/components/responses/NotFound"}
-            head:
-              summary: the GET answer's status and headers (Content-Length and Content-Encoding included), without the body
-              responses:
-                "200": {description: "as GET, without the body"}
-                default: {description: "as GET, without the body"}
+            head: \(head)
           /api/v1/drinks:
             get:
               summary: the drinks of the last N local days, deleted ones included, a page at a time
@@ -257,11 +250,7 @@ enum OpenAPIDocument {
                 "400": {$ref: "#/components/responses/BadRequest"}
                 "401": {$ref: "#/components/responses/Unauthorized"}
                 "404": {$ref: "#/components/responses/NotFound"}
-            head:
-              summary: the GET answer's status and headers (Content-Length and Content-Encoding included), without the body
-              responses:
-                "200": {description: "as GET, without the body"}
-                default: {description: "as GET, without the body"}
+            head: \(head)
             post:
               summary: add a drink the bottle did not measure (as `aquavate-bridge log drink ML`)
               description: >-
@@ -286,7 +275,7 @@ enum OpenAPIDocument {
                 "415": {$ref: "#/components/responses/NotJSON"}
           /api/v1/commands:
             post:
-              summary: queue a bottle command (as `aquavate-bridge bottle goal|delete|tare|shake-to-empty`), or set the daily goal (as `config set bottle.ID.goal_ml`)
+              summary: queue a bottle command (as `aquavate-bridge bottle goal|delete|tare|shake-to-empty`), or set the daily goal (as `config set bottle.ID.daily_goal_ml`)
               requestBody:
                 required: true
                 content:
@@ -323,11 +312,7 @@ enum OpenAPIDocument {
                   content:
                     text/plain: {schema: {type: string}}
                 "401": {$ref: "#/components/responses/Unauthorized"}
-            head:
-              summary: the GET answer's status and headers (Content-Length and Content-Encoding included), without the body
-              responses:
-                "200": {description: "as GET, without the body"}
-                default: {description: "as GET, without the body"}
+            head: \(head)
           /api/openapi.yaml:
             get:
               summary: this document
@@ -336,11 +321,7 @@ enum OpenAPIDocument {
                   description: OpenAPI 3.1
                   content:
                     application/yaml: {schema: {type: string}}
-            head:
-              summary: the GET answer's status and headers (Content-Length and Content-Encoding included), without the body
-              responses:
-                "200": {description: "as GET, without the body"}
-                default: {description: "as GET, without the body"}
+            head: \(head)
 
         """
 }

@@ -20,7 +20,7 @@ enum PageActions {
         case .setGoal:
             // The person's daily goal, checked as `setup --goal` and the API check it (DailyGoal).
             // A goal that is no whole number at all is a stale or forged form: nothing to show back.
-            guard let goal = form["goal_ml"].flatMap({ Int($0) }) else { return .refused }
+            guard let goal = form["daily_goal_ml"].flatMap({ Int($0) }) else { return .refused }
             guard DailyGoal.refusal(goal) == nil else { return .goalRefused(goalML: goal) }
             do {
                 _ = try DailyGoalSetting.set(goal, bottle: bottle, context: context)

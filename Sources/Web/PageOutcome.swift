@@ -43,8 +43,8 @@ enum PageOutcome: Sendable, Equatable {
         case .restored: return "/?done=\(Kind.restored.rawValue)"
         case .undoTooLate: return "/?done=\(Kind.undoTooLate.rawValue)"
         case .undoShared: return "/?done=\(Kind.undoShared.rawValue)"
-        case .goalSet(let goal): return "/?done=\(Kind.goal.rawValue)&goal_ml=\(goal)"
-        case .goalRefused(let goal): return "/?done=\(Kind.goalRefused.rawValue)&goal_ml=\(goal)"
+        case .goalSet(let goal): return "/?done=\(Kind.goal.rawValue)&daily_goal_ml=\(goal)"
+        case .goalRefused(let goal): return "/?done=\(Kind.goalRefused.rawValue)&daily_goal_ml=\(goal)"
         case .deleteRefused: return "/?done=\(Kind.deleteRefused.rawValue)"
         case .limit(let on): return "/?done=\((on ? Kind.limitOn : .limitOff).rawValue)"
         case .refused: return "/?done=\(Kind.refused.rawValue)"
@@ -68,7 +68,7 @@ enum PageOutcome: Sendable, Equatable {
         case .goal, .goalRefused:
             // A goal said to be set must be one (a hand-made address is ignored); a refused one is
             // shown back whatever whole number it was.
-            guard let goal = number("goal_ml").flatMap({ Int(exactly: $0) }), kind == .goalRefused || DailyGoal.rangeML.contains(goal) else { return nil }
+            guard let goal = number("daily_goal_ml").flatMap({ Int(exactly: $0) }), kind == .goalRefused || DailyGoal.rangeML.contains(goal) else { return nil }
             self = kind == .goal ? .goalSet(goalML: goal) : .goalRefused(goalML: goal)
         case .deleteRefused: self = .deleteRefused
         case .limitOn: self = .limit(on: true)

@@ -139,7 +139,7 @@ struct BottleGoalCommand: ParsableCommand {
         discussion: """
             Written to Bottle Config at the next connection (read, then written back with the same \
             calibration, as the phone app does) and read back to check. The person's daily goal, \
-            which the reminders, the page and Home Assistant measure against, is the goal_ml \
+            which the reminders, the page and Home Assistant measure against, is the daily_goal_ml \
             setting (\(DailyGoal.rangeText)); without one it is the bottle's goal.
             """)
 

@@ -2,6 +2,7 @@
 
 import ArgumentParser
 import Foundation
+import Reports
 import Settings
 
 struct ConfigCommand: ParsableCommand {
@@ -39,8 +40,8 @@ struct ConfigCommand: ParsableCommand {
                     print(showSecrets ? value : setting.shown(value))
                 } else if setting.name == Setting.timezone.name {
                     print(configuration.timeZone.identifier)
-                } else if setting.name == Setting.goalML.name {
-                    print(configuration.goalML())
+                } else if setting.name == Setting.dailyGoalML.name {
+                    print(configuration.dailyGoalML())
                 } else {
                     print("")
                 }
@@ -72,6 +73,7 @@ struct ConfigCommand: ParsableCommand {
                 }
                 let history = try common.openHistory(path: common.databasePath)
                 try change.store(in: history)
+                if let note = change.note { StandardError.writeLine("aquavate-bridge config set: \(note)") }
                 print("\(change.name) = \(change.shown)")
             }
         }
@@ -84,10 +86,11 @@ struct ConfigCommand: ParsableCommand {
 
         func run() throws {
             try reportingFailures("config unset") {
-                let setting: SettingKey
-                do { setting = try SettingCatalog.requireKey(key) } catch { throw CommandFailure("\(error)") }
+                let change: SettingChange
+                do { change = try SettingChange(unsetting: key) } catch { throw CommandFailure("\(error)") }
                 let history = try common.openHistory(path: common.databasePath)
-                try history.setSetting(setting.name, nil)
+                try change.store(in: history)
+                if let note = change.note { StandardError.writeLine("aquavate-bridge config unset: \(note)") }
             }
         }
     }

@@ -12,7 +12,7 @@ enum DemoDay {
     /// The settings the story assumes, whatever the configuration says (the time zone stays the
     /// person's): the default pace window and limits, a goal of 2500 ml, the other rules off.
     static let settings: [String] = [
-        (Setting.goalML.entry, "2500"), (Setting.notificationsEnabled.entry, "true"), (Setting.remindersEnabled.entry, "true"),
+        (Setting.dailyGoalML.entry, "2500"), (Setting.notificationsEnabled.entry, "true"), (Setting.remindersEnabled.entry, "true"),
         (Setting.dailyLimit.entry, "true"), (Setting.backOnTrack.entry, "true"), (Setting.activeStart.entry, "07:00"),
         (Setting.activeEnd.entry, "22:00"), (Setting.minDeficitML.entry, "150"), (Setting.resetHour.entry, "4"),
         (Setting.messagesEnabled.entry, "false"), (Setting.deadlineEnabled.entry, "false"), (Setting.ritualsEnabled.entry, "false"),

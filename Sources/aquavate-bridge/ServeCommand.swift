@@ -28,7 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
               GET  /api/v1/days?days=N    the `day` events of the last N days (JSON array)
               GET  /api/v1/drinks?days=N  the `drink` events of the last N days, in pages: \
             &limit=N (1-10000) and &before=TIME; a Link: rel="next" header names the next page
-              POST /api/v1/commands       a bottle command, e.g. {"command":"goal","goal_ml":2200}
+              POST /api/v1/commands       a bottle command, e.g. {"command":"goal","bottle_goal_ml":2200}
               GET  /api/openapi.yaml      the API's OpenAPI document
               GET  /metrics               Prometheus text (aquavate_today_liters, aquavate_urgency, …)
 

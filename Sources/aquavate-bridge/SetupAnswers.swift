@@ -22,7 +22,7 @@ struct SetupAnswers {
 
     /// The answers as settings, in the order setup asks them.
     var settings: [(key: String, value: String)] {
-        [(Setting.bottleAddress.name, bottle), (Setting.timezone.name, timezone), (Setting.mqttURL.name, mqtt), (Setting.goalML.name, goal),
+        [(Setting.bottleAddress.name, bottle), (Setting.timezone.name, timezone), (Setting.mqttURL.name, mqtt), (Setting.dailyGoalML.name, goal),
          (Setting.householdKey.name, householdKey)]
             .compactMap { key, value in value.map { (key, $0) } }
     }

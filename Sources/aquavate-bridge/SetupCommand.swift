@@ -31,7 +31,7 @@ struct SetupCommand: AsyncParsableCommand {
             or none. setup checks that it accepts connections and says so; an unreachable broker \
             is still written (it may be down for now).
 
-            The person's daily goal in ml (goal_ml, \(DailyGoal.rangeText)): what the reminders, \
+            The person's daily goal in ml (daily_goal_ml, \(DailyGoal.rangeText)): what the reminders, \
             the page and Home Assistant measure the day against. The bottle's display keeps its \
             own goal (\(BottleGoal.rangeText), `bottle goal`); the page's goal form sets both.
 
@@ -93,7 +93,7 @@ struct SetupCommand: AsyncParsableCommand {
             if let bottle { answers.bottle = try SetupAnswers.bottleAddress(bottle) }
             if let timezone { answers.timezone = try SetupAnswers.check(Setting.timezone.name, timezone, option: "--timezone") }
             if let mqtt { answers.mqtt = try SetupAnswers.check(Setting.mqttURL.name, mqtt, option: "--mqtt") }
-            if let goal { answers.goal = try SetupAnswers.check(Setting.goalML.name, goal, option: "--goal") }
+            if let goal { answers.goal = try SetupAnswers.check(Setting.dailyGoalML.name, goal, option: "--goal") }
             if let householdKey {
                 guard HouseholdKey.isValid(householdKey) else {
                     throw SetupAnswers.BadValue("--household-key: not a household key (base64 of 32 bytes, as `household create` prints it)")
@@ -129,8 +129,8 @@ struct SetupCommand: AsyncParsableCommand {
                                    current: current[Setting.mqttURL])
             }
             if answers.goal == nil {
-                answers.goal = ask(console, "Daily goal in ml", key: Setting.goalML.name,
-                                   current: String(current.goalML()))
+                answers.goal = ask(console, "Daily goal in ml", key: Setting.dailyGoalML.name,
+                                   current: String(current.dailyGoalML()))
             }
         }
         if let url = answers.mqtt {

@@ -12,7 +12,7 @@ import Testing
     /// The names the table declares (`"reminders.daily_limit"` after `.flag(` and the like).
     static func declaredNames() throws -> Set<String> {
         let text = try String(contentsOf: LayeringTests.root.appendingPathComponent(table), encoding: .utf8)
-        let pattern = try NSRegularExpression(pattern: #"(?:SettingKey\(|\.(?:flag|integer|optionalInteger|text|choice)\(|timeOfDay\()\s*"([a-z_]+(?:\.[a-z_]+)*)""#)
+        let pattern = try NSRegularExpression(pattern: #"(?:SettingKey\(|\.(?:flag|integer|optionalInteger|text|choice|optionalChoice)\(|timeOfDay\()\s*"([a-z_]+(?:\.[a-z_]+)*)""#)
         let range = NSRange(text.startIndex..., in: text)
         return Set(pattern.matches(in: text, range: range).compactMap { Range($0.range(at: 1), in: text).map { String(text[$0]) } })
     }
@@ -23,7 +23,7 @@ import Testing
     /// The lines (from 1) of `text` that name a setting by string in a read or a write, with the name.
     static func readsByName(in text: String, names: Set<String>) throws -> [(line: Int, name: String)] {
         let alternatives = names.sorted { $0.count > $1.count }.map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
-        // `form.integer("goal_ml", …)` and `query.integer("days", …)` read an HTTP field, not a setting.
+        // `form.integer("daily_goal_ml", …)` and `query.integer("days", …)` read an HTTP field, not a setting.
         let pattern = try NSRegularExpression(
             pattern: #"(?<!form\.)(?<!query\.)\b(?:"# + readers.joined(separator: "|") + #")\(\s*(?:named:\s*)?"("# + alternatives + #")(?:"|=)"#)
         var found: [(Int, String)] = []
@@ -39,8 +39,8 @@ import Testing
     /// File → the name it may give by string, and why. The list can only shrink: an entry no
     /// longer needed fails.
     static let knownExceptions: [String: (name: String, why: String)] = [
-        "Sources/Sinks/MQTT/HomeAssistantDiscovery.swift": ("goal_ml",
-            "`value(\"goal_ml\")` writes a Home Assistant value template naming the state's JSON field, not a setting"),
+        "Sources/Sinks/MQTT/HomeAssistantDiscovery.swift": ("daily_goal_ml",
+            "`value(\"daily_goal_ml\")` writes a Home Assistant value template naming the state's JSON field, not a setting"),
     ]
 
     @Test func everySettingIsReadThroughItsTypedKey() throws {
@@ -68,7 +68,7 @@ import Testing
         let text = """
             let limit = configuration.bool("reminders.daily_limit")
             // configuration.value("mqtt.url") in a comment
-            let goal = try form.integer("goal_ml", in: 1000...4000)
+            let goal = try form.integer("daily_goal_ml", in: 1000...4000)
             try history.setSetting("reminders.daily_limit", "false")
             try configuration.applyOverride("bridge.id=demo")
             let days = try query.integer("days", in: 1...7, fallback: 7)
@@ -76,7 +76,7 @@ import Testing
             let zone = own.value("timezone")
             let label = "mqtt.url"
             """
-        let found = try Self.readsByName(in: text, names: ["reminders.daily_limit", "mqtt.url", "goal_ml", "bridge.id", "timezone"])
+        let found = try Self.readsByName(in: text, names: ["reminders.daily_limit", "mqtt.url", "daily_goal_ml", "bridge.id", "timezone"])
         #expect(found.map(\.line) == [1, 4, 5, 8])
         #expect(found.map(\.name) == ["reminders.daily_limit", "reminders.daily_limit", "bridge.id", "timezone"])
     }

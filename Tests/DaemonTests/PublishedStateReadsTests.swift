@@ -37,7 +37,7 @@ import Timekeeping
         var configuration = Configuration()
         try configuration.applyOverride("timezone=UTC")
         try configuration.applyOverride("messages.pool=\(pool)")
-        try configuration.applyOverride("bottle.\(Self.second).goal_ml=1800")
+        try configuration.applyOverride("bottle.\(Self.second).daily_goal_ml=1800")
 
         let reads = Locked<[String: Int]>([:])
         let history = try DrinkHistory(path: path, durability: .normal) { operation in
@@ -67,7 +67,7 @@ import Timekeeping
         #expect(latest.values.allSatisfy { $0.remindersEnabled == true })
 
         // A goal set while the daemon runs (Home Assistant, the MQTT command topic) is in the next round.
-        await desk.handle(.configSet(key: "bottle.\(Self.first).goal_ml", value: "2300"), at: morning + .seconds(120))
+        await desk.handle(.configSet(key: "bottle.\(Self.first).daily_goal_ml", value: "2300"), at: morning + .seconds(120))
         try await waitUntil(.seconds(60), "the new goal in the state") { Self.latest(sink)[Self.first]?.goalML == 2300 }
         latest = Self.latest(sink)
         #expect(latest[Self.second]?.goalML == 1800)

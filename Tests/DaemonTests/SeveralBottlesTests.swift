@@ -141,7 +141,7 @@ struct SeveralBottlesTests {
                               bottle: "SERIAL2", at: Self.morning)
         var configuration = Configuration()
         try configuration.applyOverride("timezone=UTC")
-        try configuration.applyOverride("bottle.SERIAL2.goal_ml=1800")
+        try configuration.applyOverride("bottle.SERIAL2.daily_goal_ml=1800")
         let report = try HistoryReport.make(history: history, configuration: configuration, days: nil, now: Self.morning)
         #expect(report.days == [
             BridgeEvent.DayEvent(date: "2026-11-22", totalML: 300, drinks: 1, goalML: 2500, bottle: "SERIAL1"),
@@ -282,7 +282,7 @@ struct SeveralBottlesTests {
         _ = try history.store([DrinkRecord(recordID: 1, timestamp: 1_795_168_800, amountML: 100, bottleLevelML: 300, typeRaw: 0, flagsRaw: 0)],
                               bottle: "OTHER", at: WallInstant(secondsSince1970: 0))
         let outcome = try runReplay([shippedCapture("backlog-600.aqcap")], history: history,
-                                    settings: ["timezone=UTC", "bottle.OTHER.goal_ml=1800"])
+                                    settings: ["timezone=UTC", "bottle.OTHER.daily_goal_ml=1800"])
         #expect(outcome.days.allSatisfy { $0.bottle != nil })
         #expect(outcome.days.count == Set(outcome.days.map(\.date)).count * 2, "each day twice: once per bottle")
         let other = outcome.days.first { $0.bottle == "OTHER" && $0.date == "2026-11-20" }

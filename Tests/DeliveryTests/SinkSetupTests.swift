@@ -92,7 +92,7 @@ struct SinkSetupTests {
         #expect(gate.refusal(.log(type: "vitamin-d")) == nil)
         #expect(gate.refusal(.bottle(.delete(recordID: 7))) == nil)
         #expect(gate.refusal(.configSet(key: "bottle.address", value: "AA:00:00:00:00:09"))?.reason == .setting)
-        #expect(gate.refusal(.configSet(key: "goal_ml", value: "2200")) == nil)
+        #expect(gate.refusal(.configSet(key: "daily_goal_ml", value: "2200")) == nil)
     }
 
     /// What the Home Assistant entities publish, as HomeAssistantDiscovery writes it.
@@ -106,7 +106,7 @@ struct SinkSetupTests {
     /// Everything else the command language says.
     static let beyondControls: [SinkCommand] = [
         .bottle(.delete(recordID: 7)), .bottleOf(.delete(recordID: 7), bottle: "F4:12:FA:00:A3:F2"),
-        .configSet(key: "goal_ml", value: "2200"), .configSet(key: "reminders.active_start", value: "07:00"),
+        .configSet(key: "daily_goal_ml", value: "2200"), .configSet(key: "reminders.active_start", value: "07:00"),
         .configSet(key: "push.url", value: "http://attacker.example/"), .log(type: "vitamin-d"),
         .action(notificationID: "ritual-morning-2026-11-22", actionID: "did-this"),
     ]

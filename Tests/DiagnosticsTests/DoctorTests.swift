@@ -206,8 +206,8 @@ struct DoctorTests {
         let unknown = try scratch.write("colour = \"blue\"\n", to: "unknown.toml")
         (finding, _) = FileChecks.configuration(path: unknown, mustExist: true, databasePath: database, overrides: [])
         #expect(finding == DoctorFinding(.warn, "config", "\(unknown): unknown key 'colour' ignored", fix: "edit \(unknown)"))
-        (finding, _) = FileChecks.configuration(path: unknown, mustExist: true, databasePath: database, overrides: ["goal_ml=lots"])
-        #expect(finding.status == .fail && finding.detail.hasPrefix("--set goal_ml=lots: invalid value"), "\(finding)")
+        (finding, _) = FileChecks.configuration(path: unknown, mustExist: true, databasePath: database, overrides: ["daily_goal_ml=lots"])
+        #expect(finding.status == .fail && finding.detail.hasPrefix("--set daily_goal_ml=lots: invalid value"), "\(finding)")
 
         // A broker saved with `config set` (in the database) is the one the doctor tries.
         let listener = try LocalListener()
@@ -225,7 +225,7 @@ struct DoctorTests {
         let scratch = try ScratchFolder("doctor")
         defer { scratch.remove() }
         let database = scratch.file("history.sqlite")
-        try DrinkHistory(path: database).setSetting("goal_ml", "1800")
+        try DrinkHistory(path: database).setSetting("daily_goal_ml", "1800")
         let before = try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted()
         for name in before { chown(scratch.file(name), 65534, 65534) }
         let (finding, configuration) = FileChecks.configuration(
@@ -233,13 +233,13 @@ struct DoctorTests {
         #expect(finding.status == .warn)
         #expect(finding.detail == "settings saved with `config set` were not read: \(database) belongs to another user")
         #expect(finding.fix?.contains("sudo -u aquavate aquavate-bridge doctor --service") == true)
-        #expect(configuration.value("goal_ml") == nil)
+        #expect(configuration.value("daily_goal_ml") == nil)
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == before, "nothing created next to it")
 
         // Owned by this user: read.
         for name in before { chown(scratch.file(name), geteuid(), getegid()) }
         let (own, mine) = FileChecks.configuration(path: scratch.file("none.toml"), mustExist: false, databasePath: database, overrides: [])
-        #expect(own.status == .ok && mine.value("goal_ml") == "1800")
+        #expect(own.status == .ok && mine.value("daily_goal_ml") == "1800")
     }
 
     @Test("--service run by someone other than aquavate says so first; the checks name the service's files")

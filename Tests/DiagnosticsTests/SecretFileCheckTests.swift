@@ -37,7 +37,7 @@ struct SecretFileDoctorTests {
         chmod(file, 0o600)
         #expect(SecretFileCheck.finding(path: file, configuration: configuration, ownGroups: [], serviceGroup: nil) == nil)
 
-        let plain = folder.write("plain.toml", "goal_ml = 2500\n")
+        let plain = folder.write("plain.toml", "daily_goal_ml = 2500\n")
         chmod(plain, 0o644)
         #expect(SecretFileCheck.finding(path: plain, configuration: try Configuration.load(file: plain, mustExist: true),
                                         ownGroups: [], serviceGroup: nil) == nil)

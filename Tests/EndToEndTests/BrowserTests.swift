@@ -224,7 +224,7 @@ import Testing
         // A daily goal out of range (the browser's own check switched off, as an old browser
         // would send it): the page says why, stays the page, and keeps its layout at 1280 px.
         _ = try await browser.script("document.querySelector(\"\(ana) form.goal\").noValidate = true")
-        try await browser.type("\(ana) form.goal input[name=goal_ml]", "25000")
+        try await browser.type("\(ana) form.goal input[name=daily_goal_ml]", "25000")
         try await browser.click("\(ana) form.goal button")
         #expect(try await browser.text(".outcome", becoming: "25000 ml is not a daily goal: give 1 to 20000 ml.")
                 == "25000 ml is not a daily goal: give 1 to 20000 ml.")
@@ -236,7 +236,7 @@ import Testing
         _ = try await browser.screenshot(width: 390, mobile: true)
 
         // A daily goal: in force at once, and the bottle asked to show it.
-        try await browser.type("\(ana) form.goal input[name=goal_ml]", "2300")
+        try await browser.type("\(ana) form.goal input[name=daily_goal_ml]", "2300")
         try await browser.click("\(ana) form.goal button")
         #expect(try await browser.text("\(ana) ul.pending li:last-child", becoming: "Bottle goal 2300 ml") == "Bottle goal 2300 ml")
         #expect(try await browser.text("\(ana) .goal-ml") == "2300")

@@ -132,7 +132,7 @@ struct CommandLineTests {
         let bad = try await runBridge(["config", "set", "reminders.daily_limit", "maybe", "--db", db])
         #expect(bad.status != 0)
         #expect(bad.err.contains("true or false"))
-        let goal = try await runBridge(["config", "set", "goal_ml", "-5", "--db", db])
+        let goal = try await runBridge(["config", "set", "daily_goal_ml", "-5", "--db", db])
         #expect(goal.status != 0)
         let zone = try await runBridge(["config", "set", "timezone", "Mars/Olympus", "--db", db])
         #expect(zone.status != 0)
@@ -148,6 +148,22 @@ struct CommandLineTests {
         // --set overrides the stored value for one run only.
         #expect(try await runBridge(["config", "get", "reminders.daily_limit", "--db", db, "--set", "reminders.daily_limit=true"]).out == "true\n")
         #expect(try await runBridge(["config", "get", "reminders.daily_limit", "--db", db]).out == "false\n")
+    }
+
+    @Test("config set and unset take the daily goal's former name goal_ml with a one-line note; get reads it by either name")
+    func formerNameOfTheDailyGoal() async throws {
+        let folder = TemporaryFolder()
+        let db = folder.path + "/h.sqlite"
+        let set = try await runBridge(["config", "set", "goal_ml", "2300", "--db", db])
+        #expect(set.status == 0 && set.out == "daily_goal_ml = 2300\n", "\(set.out)")
+        #expect(set.err == "aquavate-bridge config set: note: goal_ml is the former name of daily_goal_ml\n", "\(set.err)")
+        #expect(try await runBridge(["config", "get", "daily_goal_ml", "--db", db]).out == "2300\n")
+        #expect(try await runBridge(["config", "get", "goal_ml", "--db", db]).out == "2300\n")
+        let fresh = try await runBridge(["config", "set", "daily_goal_ml", "2400", "--db", db])
+        #expect(fresh.status == 0 && fresh.err.isEmpty, "\(fresh.err)")
+        let unset = try await runBridge(["config", "unset", "goal_ml", "--db", db])
+        #expect(unset.status == 0 && unset.err.split(separator: "\n").count == 1, "\(unset.err)")
+        #expect(try await runBridge(["config", "get", "daily_goal_ml", "--db", db]).out == "2500\n", "back to the default")
     }
 
     @Test("the config file: values apply, an unknown key warns, a bad value is refused and the rest loads")

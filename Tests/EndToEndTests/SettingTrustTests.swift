@@ -30,8 +30,8 @@ struct SettingTrustTests {
         await desk.handle(.configSet(key: "messages.pool", value: "/etc/aquavate/bridge.toml"), at: now)
         await desk.handle(.configSet(key: "mqtt.url", value: "mqtt://attacker.example"), at: now)
         await desk.handle(.configSet(key: "push.token", value: "tk_stolen"), at: now)
-        await desk.handle(.configSet(key: "goal_ml", value: "2200"), at: now)
-        #expect(try history.allSettings() == ["goal_ml": "2200"])
+        await desk.handle(.configSet(key: "daily_goal_ml", value: "2200"), at: now)
+        #expect(try history.allSettings() == ["daily_goal_ml": "2200"])
         #expect(lines.all.filter { $0.contains("from a sink refused") }.count == 4)
         #expect(!lines.all.contains { $0.contains("tk_stolen") })
     }
@@ -74,6 +74,6 @@ struct SecretErrorLineTests {
         #expect(result.status != 0)
         #expect(result.err.contains("mqtt.url") && !result.err.contains("s3cret"))
         #expect(Redaction.assignment("push.token=tk_abc") == "push.token=<redacted>")
-        #expect(Redaction.assignment("goal_ml=2000") == "goal_ml=2000")
+        #expect(Redaction.assignment("daily_goal_ml=2000") == "daily_goal_ml=2000")
     }
 }

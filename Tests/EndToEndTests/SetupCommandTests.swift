@@ -61,18 +61,18 @@ struct SetupCommandTests {
         let text = try folder.text()
         #expect(text.hasPrefix("# aquavate-bridge configuration, written by `aquavate-bridge setup`"))
         for (key, expected) in [("bottle.address", "F4:12:FA:00:A3:F4"), ("timezone", "Europe/Madrid"),
-                                ("mqtt.url", "mqtt://127.0.0.1:\(broker.port)"), ("goal_ml", "2200"), ("desktop.enabled", "false")] {
+                                ("mqtt.url", "mqtt://127.0.0.1:\(broker.port)"), ("daily_goal_ml", "2200"), ("desktop.enabled", "false")] {
             let got = try await runBridge(["config", "get", key, "--config", folder.config, "--db", folder.db])
             #expect(got.status == 0 && got.out == expected + "\n", "\(key): \(got)")
         }
         let list = try await runBridge(["config", "list", "--config", folder.config, "--db", folder.db])
-        #expect(list.out.contains("goal_ml = 2200  [file]"), "\(list.out)")
+        #expect(list.out.contains("daily_goal_ml = 2200  [file]"), "\(list.out)")
         #expect(text.contains("[[schedule]]") && text.contains("VITD"), "the schedule is kept:\n\(text)")
 
         // Again with one option: only that one changes.
         let again = try await runBridge(["setup", "--yes", "--config", folder.config, "--goal", "2600"])
         #expect(again.status == 0, "\(again.err)")
-        let goal = try await runBridge(["config", "get", "goal_ml", "--config", folder.config, "--db", folder.db])
+        let goal = try await runBridge(["config", "get", "daily_goal_ml", "--config", folder.config, "--db", folder.db])
         let zone = try await runBridge(["config", "get", "timezone", "--config", folder.config, "--db", folder.db])
         #expect(goal.out == "2600\n" && zone.out == "Europe/Madrid\n")
     }
@@ -96,7 +96,7 @@ struct SetupCommandTests {
             (["--goal", "0"], "aquavate-bridge setup: --goal 0: "),
             (["--goal", "lots"], "aquavate-bridge setup: --goal lots: "),
             // The daily goal's range, as the page's form and the API's daily_goal refuse it.
-            (["--goal", "20001"], "aquavate-bridge setup: --goal 20001: invalid value '20001' for goal_ml: expected a whole number from 1 to 20000"),
+            (["--goal", "20001"], "aquavate-bridge setup: --goal 20001: invalid value '20001' for daily_goal_ml: expected a whole number from 1 to 20000"),
             (["--timezone", "Mars/Olympus_Mons"], "aquavate-bridge setup: --timezone Mars/Olympus_Mons: "),
             (["--mqtt", "http://broker:1883"], "aquavate-bridge setup: --mqtt http://broker:1883: "),
             (["--bottle", "F4:12:FA:00:A3"], "aquavate-bridge setup: --bottle F4:12:FA:00:A3: not a Bluetooth address"),
@@ -120,7 +120,7 @@ struct SetupCommandTests {
         defer { folder.remove() }
         let result = try await runBridge(["setup", "--yes", "--config", folder.config, "--timezone", "UTC", "--goal", "5000"])
         #expect(result.status == 0, "\(result)")
-        let goal = try await runBridge(["config", "get", "goal_ml", "--config", folder.config, "--db", folder.db])
+        let goal = try await runBridge(["config", "get", "daily_goal_ml", "--config", folder.config, "--db", folder.db])
         #expect(goal.out == "5000\n", "\(goal)")
     }
 
@@ -136,10 +136,10 @@ struct SetupCommandTests {
                                        environment: ["PATH": "/usr/bin:/bin", "HOME": folder.url.path])
         #expect(result.status == 0, "\(result)")
         #expect(result.output.contains("Scan for your bottle now?"), "\(result.output)")
-        #expect(result.output.contains("goal_ml"), "the refusal names the key: \(result.output)")
+        #expect(result.output.contains("daily_goal_ml"), "the refusal names the key: \(result.output)")
         let text = try folder.text()
         #expect(text.contains("timezone = 'UTC'") || text.contains("timezone = \"UTC\""), "\(text)")
-        #expect(text.contains("goal_ml = 1800"), "\(text)")
+        #expect(text.contains("daily_goal_ml = 1800"), "\(text)")
         #expect(!text.contains("mqtt"), "\(text)")
         #expect(!text.contains("bottle"), "\(text)")
     }

@@ -47,12 +47,12 @@ struct SeveralBottlesLiveTests {
         #expect(stored.filter { $0.bottle == Self.secondSerial }.count == 7)
         #expect(Set(try history.bottles().map(\.id)) == [Self.firstSerial, Self.secondSerial])
 
-        let set = try await offline(["config", "set", "bottle.\(Self.secondSerial).goal_ml", "1800", "--db", db])
+        let set = try await offline(["config", "set", "bottle.\(Self.secondSerial).daily_goal_ml", "1800", "--db", db])
         #expect(set.status == 0, "\(set)")
         let owner = try await offline(["config", "set", "bottle.\(Self.secondSerial).owner", "Bea", "--db", db])
         #expect(owner.status == 0, "\(owner)")
         let list = try await offline(["config", "list", "--db", db])
-        #expect(list.output.contains("bottle.\(Self.secondSerial).goal_ml = 1800  [config set]"), "\(list.output)")
+        #expect(list.output.contains("bottle.\(Self.secondSerial).daily_goal_ml = 1800  [config set]"), "\(list.output)")
 
         let status = try await offline(["status", "--json", "--db", db])
         #expect(status.status == 0, "\(status)")

@@ -30,7 +30,7 @@ import Timekeeping
     /// Every per-bottle setting, given to Ana's bottle. Against the global settings (goal 3000 ml,
     /// 07:00–22:00, limit on, every switch on) each one is a difference a surface could miss.
     static let anaOwn: [String: String] = [
-        "owner": "Ana", "goal_ml": "1800", "notifications.enabled": "false", "reminders.enabled": "false",
+        "owner": "Ana", "daily_goal_ml": "1800", "notifications.enabled": "false", "reminders.enabled": "false",
         "reminders.daily_limit": "false", "reminders.back_on_track": "false", "reminders.active_start": "09:00",
         "reminders.active_end": "21:00", "reminders.min_deficit_ml": "500", "messages.enabled": "true",
         "deadline.enabled": "true", "rituals.enabled": "true",
@@ -96,7 +96,7 @@ import Timekeeping
             let set = try await bridge(["config", "set", "bottle.\(Self.ana).\(name)", value])
             #expect(set.status == 0, "\(set)")
         }
-        let global = try await bridge(["config", "set", "goal_ml", "3000"])
+        let global = try await bridge(["config", "set", "daily_goal_ml", "3000"])
         #expect(global.status == 0, "\(global)")
 
         let history = try DrinkHistory(path: db)
@@ -235,7 +235,7 @@ import Timekeeping
 
     /// The comparable part of a status object (`status --json`, the API, the Home Assistant state).
     static func status(_ object: [String: Any], total: String = "today_ml") -> Expected? {
-        guard let goal = object["goal_ml"] as? Int, let today = object[total] as? Int, let limit = object["daily_limit"] as? Bool,
+        guard let goal = object["daily_goal_ml"] as? Int, let today = object[total] as? Int, let limit = object["daily_limit"] as? Bool,
               let urgency = (object["urgency"] as? String).flatMap(Urgency.init(rawValue:)), let deficit = object["deficit_ml"] as? Int
         else { return nil }
         return Expected(goalML: goal, todayML: today, dailyLimit: limit, urgency: urgency, deficitML: deficit)

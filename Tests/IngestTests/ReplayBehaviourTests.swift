@@ -137,7 +137,7 @@ struct ReplayBehaviourTests {
         let lines = [testHeader] + syncLines(at: 1_792_970_000, records)
         let folder = TemporaryFolder()
         let outcome = try runReplay([folder.write("dst.aqcap", lines.joined(separator: "\n"))], history: try DrinkHistory(path: nil),
-                                    settings: ["timezone=Europe/Madrid", "goal_ml=2000"])
+                                    settings: ["timezone=Europe/Madrid", "daily_goal_ml=2000"])
         #expect(outcome.days == [
             BridgeEvent.DayEvent(date: "2026-10-24", totalML: 100, drinks: 1, goalML: 2000),
             BridgeEvent.DayEvent(date: "2026-10-25", totalML: 500, drinks: 2, goalML: 2000),

@@ -119,7 +119,7 @@ struct DebianPackageTests {
                 > '\(s)/upgrade.log' 2>&1; say upgrade $?
             say upgraded "$(inroot dpkg-query -W -f '${Version}' aquavate-bridge)"
             say zone_after_upgrade "$(get timezone)"
-            say goal_after_upgrade "$(get goal_ml)"
+            say goal_after_upgrade "$(get daily_goal_ml)"
             say stored_after_upgrade "$(get reminders.daily_limit)"
             say etc_after_upgrade "$(ls "$R/etc/aquavate" | tr '\\n' ' ')"
             say config_after_upgrade "$(inroot stat -c '%a %U:%G' /etc/aquavate/bridge.toml)"

@@ -29,7 +29,7 @@ struct BottleViewTests {
     @Test("a bottle's own keys, by serial or address, override the global ones for it alone")
     func ownKeysOverrideTheGlobalOnes() throws {
         let history = try DrinkHistory(path: nil)
-        let configuration = try configuration("goal_ml=2600", "reminders.daily_limit=true", "bottle.aq1.goal_ml=1800",
+        let configuration = try configuration("daily_goal_ml=2600", "reminders.daily_limit=true", "bottle.aq1.daily_goal_ml=1800",
                                               "bottle.AQ1.reminders.daily_limit=false", "bottle.aa:00:00:00:00:02.owner=Bea")
         let kitchen = BottleView.settings(of: Self.kitchen, configuration: configuration, history: history)
         #expect(kitchen.goalML == 1800 && !kitchen.dailyLimit)
@@ -51,15 +51,15 @@ struct BottleViewTests {
         #expect(BottleView.settings(of: Self.kitchen, configuration: plain, history: history, bottleGoal: 2300).goalML == 2300,
                 "the caller's fresher goal wins over the row's")
         #expect(BottleView.settings(of: Self.office, configuration: plain, history: history).goalML == HydrationSettings.defaultGoalML)
-        let configured = try configuration("goal_ml=2700")
+        let configured = try configuration("daily_goal_ml=2700")
         #expect(BottleView.settings(of: Self.kitchen, configuration: configured, history: history).goalML == 2700)
     }
 
     @Test("the goal and switches alone (the published state's) resolve as the whole settings do")
     func hydrationAloneAgrees() throws {
         let history = try DrinkHistory(path: nil)
-        for configuration in [try configuration(), try configuration("goal_ml=2700"),
-                              try configuration("bottle.aq1.goal_ml=1800", "bottle.AQ2.reminders.enabled=false")] {
+        for configuration in [try configuration(), try configuration("daily_goal_ml=2700"),
+                              try configuration("bottle.aq1.daily_goal_ml=1800", "bottle.AQ2.reminders.enabled=false")] {
             for bottle in [Self.kitchen, Self.office, nil] {
                 for goal in [nil, .some(nil), .some(2300)] as [Int??] {
                     let whole = BottleView.settings(of: bottle, configuration: configuration, history: history, bottleGoal: goal).hydration
@@ -70,7 +70,7 @@ struct BottleViewTests {
             }
         }
         // What the cases cover: the bottle's own switch and goal, the caller's goal over the row's.
-        let own = try configuration("bottle.aq1.goal_ml=1800", "bottle.AQ2.reminders.enabled=false")
+        let own = try configuration("bottle.aq1.daily_goal_ml=1800", "bottle.AQ2.reminders.enabled=false")
         #expect(BottleView.hydration(of: Self.kitchen, configuration: own).goalML == 1800)
         #expect(!BottleView.hydration(of: Self.office, configuration: own).enabled)
         #expect(BottleView.hydration(of: Self.kitchen, configuration: try configuration(), bottleGoal: 2300).goalML == 2300)
@@ -118,7 +118,7 @@ struct BottleViewTests {
     @Test("resolved from the history: the state is against the bottle's own goal, and every bottle has its view")
     func resolvedState() throws {
         let history = try DrinkHistory(path: nil)
-        let configuration = try configuration("goal_ml=2600", "bottle.AQ1.goal_ml=1800")
+        let configuration = try configuration("daily_goal_ml=2600", "bottle.AQ1.daily_goal_ml=1800")
         let view = try BottleView.resolve(Self.kitchen, configuration: configuration, history: history, at: Self.morning)
         let status = try #require(view.status)
         #expect(status.pace.goalML == 1800 && status.pace.dayTotalML == 0)

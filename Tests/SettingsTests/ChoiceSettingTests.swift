@@ -22,6 +22,16 @@ import Testing
         #expect(configuration[Setting.messagesLocale] == MessageSettings().locale)
     }
 
+    @Test func aChoiceInAnyCaseIsKeptAsItsOption() throws {
+        var configuration = Configuration()
+        try configuration.applyOverride("mqtt.discovery_format=Entity")
+        try configuration.applyOverride("rituals.terrain=Warm_Balanced")
+        #expect(configuration.value("mqtt.discovery_format") == "entity" && configuration[Setting.mqttDiscoveryFormat] == .entity)
+        #expect(configuration.value("rituals.terrain") == "warm_balanced" && configuration[Setting.ritualsTerrain] == .warmBalanced)
+        #expect(Configuration()[Setting.ritualsTerrain] == nil, "unset: no terrain")
+        #expect(Setting.ritualsTerrain.entry.kind.validChoices == "one of " + RitualTerrain.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+
     @Test func anotherValueIsRefusedWithTheChoices() {
         var configuration = Configuration()
         #expect {

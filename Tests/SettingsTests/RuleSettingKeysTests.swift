@@ -27,9 +27,9 @@ struct RuleSettingKeysTests {
         #expect(configuration[Setting.ritualsEvening].minuteOfDay == 21 * 60 + 30)
         #expect(configuration[Setting.ritualsTerrain] == .warmBalanced)
         #expect(configuration[Setting.ritualsNickname] == "Still Water")
-        // Canonical text, as `config get` shows it; a terrain is kept as it was written.
+        // Canonical text, as `config get` shows it: a choice in any case is kept as its option.
         #expect(configuration.value("deadline.enabled") == "true" && configuration.value("rituals.morning") == "06:45")
-        #expect(configuration.value("rituals.terrain") == "Warm_Balanced" && configuration.value("rituals.nickname") == "Still Water")
+        #expect(configuration.value("rituals.terrain") == "warm_balanced" && configuration.value("rituals.nickname") == "Still Water")
     }
 
     @Test("a bad value is refused in one line with the valid choices", arguments: [
@@ -61,7 +61,7 @@ struct RuleSettingKeysTests {
     func rangesAreTheRules() {
         #expect(Setting.deadlineHoursBefore.entry.kind == .integer(DeadlineSettings.hoursBeforeRange))
         #expect(Setting.weeklyGoalML.entry.kind == .integer(DeadlineSettings.weeklyGoalRangeML))
-        #expect(Setting.ritualsTerrain.entry.kind == .choiceIgnoringCase(RitualTerrain.allCases.map(\.rawValue)))
+        #expect(Setting.ritualsTerrain.entry.kind == .choice(RitualTerrain.allCases.map(\.rawValue)))
         #expect(Setting.ritualsNickname.entry.kind == .shortName(characters: RitualSettings.nicknameLengthRange, example: "Low Flame"))
         #expect(Setting.messagesLocale.entry.kind == .choice(MessageLocale.allCases.map(\.rawValue)))
         #expect(Setting.deadlinePeriod.entry.kind == .choice(DeadlinePeriod.allCases.map(\.rawValue)))

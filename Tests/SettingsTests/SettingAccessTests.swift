@@ -11,7 +11,7 @@ struct SettingAccessTests {
     @Test("a sink may change only the person's settings: never a URL, a path, a secret, the bottle or the adapter")
     func allowList() {
         let person = SettingCatalog.keys.filter { $0.access == .person }.map(\.name)
-        #expect(person.contains("reminders.daily_limit") && person.contains("goal_ml") && person.contains("timezone"))
+        #expect(person.contains("reminders.daily_limit") && person.contains("daily_goal_ml") && person.contains("timezone"))
         #expect(person.contains("messages.enabled") && person.contains("messages.locale"))
         #expect(person.contains("deadline.period") && person.contains("rituals.morning"))
         for key in ["push.url", "push.token", "push.action_url", "mqtt.url", "mqtt.ca_file", "mqtt.topic_prefix",
@@ -25,7 +25,7 @@ struct SettingAccessTests {
             return false
         })
         #expect(SettingCatalog.refusalFromSink(key: "reminders.daily_limit", value: "false") == nil)
-        #expect(SettingCatalog.refusalFromSink(key: "goal_ml", value: "abc")?.contains("whole number") == true)
+        #expect(SettingCatalog.refusalFromSink(key: "daily_goal_ml", value: "abc")?.contains("whole number") == true)
         #expect(SettingCatalog.refusalFromSink(key: "no.such", value: "1")?.contains("unknown setting") == true)
     }
 

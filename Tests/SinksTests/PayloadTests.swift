@@ -18,8 +18,8 @@ import Timekeeping
 
     @Test func stateIsTheSnapshotWithISOTimesAndNullsForUnknowns() {
         var state = snapshot(total: 1250, time: 1_763_712_900)
-        #expect(MQTTPayloads.state(state).text == #"{"battery":87,"bottle_goal_ml":null,"bottle_level_ml":420,"connected":true,"daily_limit":true,"#
-            + #""daily_total_ml":1250,"day_start":null,"deficit_ml":300,"goal_ml":2500,"last_drink_ml":null,"last_drink_time":null,"#
+        #expect(MQTTPayloads.state(state).text == #"{"battery":87,"bottle_goal_ml":null,"bottle_level_ml":420,"connected":true,"daily_goal_ml":2500,"daily_limit":true,"#
+            + #""daily_total_ml":1250,"day_start":null,"deficit_ml":300,"last_drink_ml":null,"last_drink_time":null,"#
             + #""last_seen":null,"last_sync":"2025-11-21T08:12:00Z","pending_commands":0,"pending_goal_ml":null,"#
             + #""pending_shake_to_empty":null,"percent_of_goal":50,"quarantined":0,"reminders_enabled":true,"reminders_today":2,"#
             + #""shake_to_empty":null,"stuck":false,"stuck_since":null,"time":"2025-11-21T08:15:00Z","unsynced":0,"urgency":"attention"}"#)

@@ -43,7 +43,7 @@ public enum PageReading {
 
     /// The goal form's `<input …` (up to its `>`).
     public static func goalInput(_ page: String) -> String? {
-        guard let start = page.range(of: "<input type=\"number\" name=\"goal_ml\"") else { return nil }
+        guard let start = page.range(of: "<input type=\"number\" name=\"daily_goal_ml\"") else { return nil }
         return String(page[start.lowerBound...].prefix { $0 != ">" })
     }
 

@@ -395,7 +395,7 @@ import Timekeeping
         let fixture = try WebFixture()
         defer { fixture.remove() }
         // The bottle's own setting wins over the bottle's goal of 2000 and the global default.
-        try fixture.history.setSetting("bottle.\(WebFixture.ana).goal_ml", "1800")
+        try fixture.history.setSetting("bottle.\(WebFixture.ana).daily_goal_ml", "1800")
         let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WebFixture.now))
         let configuration = try context.configuration()
         let ana = try #require(try fixture.history.bottleState(id: WebFixture.ana))

@@ -50,13 +50,13 @@ import Testing
         try await fixture.withServer { port in
             // As a browser posts the page's forms: asking for HTML.
             let form = [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")]
-            let goal = try await RawHTTP.send(port: port, "POST", "/actions/goal", headers: form, body: "bottle=AQ-ANA-0001&goal_ml=2300")
+            let goal = try await RawHTTP.send(port: port, "POST", "/actions/goal", headers: form, body: "bottle=AQ-ANA-0001&daily_goal_ml=2300")
             #expect(goal.status == 303)
-            #expect(goal.headers["location"] == "/?done=goal&goal_ml=2300")
+            #expect(goal.headers["location"] == "/?done=goal&daily_goal_ml=2300")
             // The person's daily goal (the bottle's own key), and the bottle asked to show it.
-            #expect(try fixture.history.setting("bottle.AQ-ANA-0001.goal_ml") == "2300")
+            #expect(try fixture.history.setting("bottle.AQ-ANA-0001.daily_goal_ml") == "2300")
             #expect(try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending]).filter { $0.command == "goal" }.map(\.argument) == ["2300"])
-            let page = try await RawHTTP.send(port: port, "GET", "/?done=goal&goal_ml=2300")
+            let page = try await RawHTTP.send(port: port, "GET", "/?done=goal&daily_goal_ml=2300")
             #expect(page.body.contains("role=\"status\">Daily goal 2300 ml; the bottle shows it from its next sync."))
             #expect(page.body.contains("<li data-command=\"1\">Bottle goal 2300 ml</li>"))
             #expect(page.body.contains("value=\"2300\" required"), "the field shows the daily goal")
@@ -75,9 +75,9 @@ import Testing
             #expect(after.body.contains("class=\"today-ml\" data-ml=\"450\""))
 
             // Refused: back to the page (post/redirect/get), which says why in the page's words.
-            let low = try await RawHTTP.send(port: port, "POST", "/actions/goal", headers: form, body: "bottle=AQ-ANA-0001&goal_ml=25000")
+            let low = try await RawHTTP.send(port: port, "POST", "/actions/goal", headers: form, body: "bottle=AQ-ANA-0001&daily_goal_ml=25000")
             #expect(low.status == 303)
-            #expect(low.headers["location"] == "/?done=goal-refused&goal_ml=25000")
+            #expect(low.headers["location"] == "/?done=goal-refused&daily_goal_ml=25000")
             let told = try await RawHTTP.send(port: port, "GET", low.headers["location"] ?? "/")
             #expect(told.body.contains("role=\"alert\">25000 ml is not a daily goal: give 1 to 20000 ml."))
             let junk = try await RawHTTP.send(port: port, "POST", "/actions/delete", headers: form, body: "bottle=AQ-ANA-0001&record_id=x")
@@ -86,7 +86,7 @@ import Testing
             // A client that does not ask for HTML (a script) gets design 3.6's 4xx JSON error, in
             // the same words, and nothing changes.
             let script = try await RawHTTP.send(port: port, "POST", "/actions/goal", headers: [("Content-Type", "application/x-www-form-urlencoded")],
-                                                body: "bottle=AQ-ANA-0001&goal_ml=25000")
+                                                body: "bottle=AQ-ANA-0001&daily_goal_ml=25000")
             #expect(script.status == 422)
             #expect(script.error == "25000 ml is not a daily goal: give 1 to 20000 ml.")
             let scriptDelete = try await RawHTTP.send(port: port, "POST", "/actions/delete", headers: [("Content-Type", "application/x-www-form-urlencoded")],
@@ -94,7 +94,7 @@ import Testing
             #expect(scriptDelete.status == 422 && scriptDelete.headers["content-type"]?.hasPrefix("application/json") == true)
             // No bottle named: the page's forms always name one, so this is no form of the page; a
             // 400 with a way back, never command-line advice, and nothing queued.
-            let unnamed = try await RawHTTP.send(port: port, "POST", "/actions/goal", headers: form, body: "goal_ml=2200")
+            let unnamed = try await RawHTTP.send(port: port, "POST", "/actions/goal", headers: form, body: "daily_goal_ml=2200")
             #expect(unnamed.status == 400)
             #expect(unnamed.body.contains("href=\"/\""))
             #expect(!unnamed.body.contains("--bottle"))

@@ -1,6 +1,6 @@
 // Two goals, two ranges (docs/design.md 3.7), and every surface that sets one of them takes the
 // same numbers and refuses the others with one line naming the range:
-// - the person's daily goal (`DailyGoal`): `setup --goal` and `config set goal_ml` (the setting's
+// - the person's daily goal (`DailyGoal`): `setup --goal` and `config set daily_goal_ml` (the setting's
 //   own check, which both call), the page's goal form (its min, max and step included, which a
 //   browser applies before it posts) and the API's `daily_goal`;
 // - the bottle's goal (`BottleGoal`): the command queue that `bottle goal` and Home Assistant's
@@ -34,9 +34,9 @@ import Testing
             for goal in Self.inputs {
                 let accepted = DailyGoal.refusal(goal) == nil
                 #expect(accepted == DailyGoal.rangeML.contains(goal))
-                // `setup --goal` and `config set goal_ml`.
+                // `setup --goal` and `config set daily_goal_ml`.
                 let setting: String?
-                do { setting = try SettingCatalog.requireKey(Setting.goalML.name).normalize(String(goal)) } catch let error as SettingError {
+                do { setting = try SettingCatalog.requireKey(Setting.dailyGoalML.name).normalize(String(goal)) } catch let error as SettingError {
                     setting = nil
                     #expect(error.description.contains("from \(DailyGoal.rangeML.lowerBound) to \(DailyGoal.rangeML.upperBound)"), "\(goal): \(error)")
                 }
@@ -44,9 +44,9 @@ import Testing
                 // What a browser lets through (HTML's step mismatch counts from min).
                 let browser = (min...max).contains(goal) && (goal - min) % step == 0
                 #expect(browser == accepted, "\(goal): the browser \(browser ? "posts" : "refuses") it")
-                let form = try await RawHTTP.send(port: port, "POST", "/actions/goal", headers: html, body: "bottle=\(WebFixture.ana)&goal_ml=\(goal)")
+                let form = try await RawHTTP.send(port: port, "POST", "/actions/goal", headers: html, body: "bottle=\(WebFixture.ana)&daily_goal_ml=\(goal)")
                 #expect(form.status == 303, "\(goal): the form answered \(form.status)")
-                #expect(form.headers["location"] == "/?done=\(accepted ? "goal" : "goal-refused")&goal_ml=\(goal)", "\(goal): \(form.headers)")
+                #expect(form.headers["location"] == "/?done=\(accepted ? "goal" : "goal-refused")&daily_goal_ml=\(goal)", "\(goal): \(form.headers)")
                 let api = try await RawHTTP.send(port: port, "POST", "/api/v1/commands", headers: [("Content-Type", "application/json")],
                                                  body: #"{"command":"daily_goal","daily_goal_ml":\#(goal),"bottle":"\#(WebFixture.ana)"}"#)
                 #expect(api.status == (accepted ? 202 : 422), "\(goal): the API answered \(api.status) \(api.body)")
@@ -54,7 +54,7 @@ import Testing
                     // The daily goal in force at once, and the bottle asked to show it clamped.
                     #expect(api.jsonObject["daily_goal_ml"] as? Int == goal && api.jsonObject["bottle_goal_ml"] as? Int == BottleGoal.clamped(goal),
                             "\(goal): \(api.body)")
-                    #expect(try fixture.history.setting("bottle.\(WebFixture.ana).goal_ml") == String(goal))
+                    #expect(try fixture.history.setting("bottle.\(WebFixture.ana).daily_goal_ml") == String(goal))
                     let status = try await RawHTTP.send(port: port, "GET", "/api/v1/status?bottle=\(WebFixture.ana)")
                     #expect(status.jsonObject["daily_goal_ml"] as? Int == goal && status.jsonObject["goal_ml"] as? Int == goal, "\(goal): \(status.body)")
                     #expect(status.jsonObject["pending_goal_ml"] as? Int == BottleGoal.clamped(goal), "\(goal): \(status.body)")
@@ -97,7 +97,7 @@ import Testing
             // A bottle goal is not the daily goal: with none set, the bottle's goal still gives it.
             let status = try await RawHTTP.send(port: port, "GET", "/api/v1/status?bottle=\(WebFixture.ana)")
             #expect(status.jsonObject["daily_goal_ml"] as? Int == 2000 && status.jsonObject["bottle_goal_ml"] as? Int == 2000, "\(status.body)")
-            #expect(try fixture.history.setting("bottle.\(WebFixture.ana).goal_ml") == nil)
+            #expect(try fixture.history.setting("bottle.\(WebFixture.ana).daily_goal_ml") == nil)
         }
     }
 }

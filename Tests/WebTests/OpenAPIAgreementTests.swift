@@ -19,6 +19,12 @@ import Testing
             guard inPaths, !text.isEmpty else { continue }
             if indent == 2, text.hasSuffix(":") { path = String(text.dropLast()); result[path] = [:] }
             else if indent == 4, text.hasSuffix(":") { method = String(text.dropLast()).uppercased(); result[path]?[method] = []; inResponses = false }
+            else if indent == 4, let colon = text.firstIndex(of: ":"), let answers = text.range(of: "responses: {") {
+                // An operation on one line (`head: {summary: …, responses: {"200": …}}`).
+                method = String(text[..<colon]).uppercased()
+                result[path]?[method] = Set(text[answers.upperBound...].matches(of: /"(\d{3})":/).compactMap { Int($0.output.1) })
+                inResponses = false
+            }
             else if indent == 6 { inResponses = text == "responses:" }
             else if indent == 8, inResponses, text.hasPrefix("\""), let code = Int(text.dropFirst().prefix(3)) {
                 result[path]?[method]?.insert(code)
@@ -53,6 +59,7 @@ import Testing
         })
         #expect(pairs == served)
         #expect(documented["/api/v1/status"]?["GET"] == [200, 400, 401, 404])
+        #expect(documented["/api/v1/status"]?["HEAD"] == [200], "a HEAD written on one line is read: \(documented)")
         #expect(documented["/api/v1/bottles"]?["GET"] == [200, 401])
         #expect(documented["/api/v1/commands"]?["POST"] == [202, 400, 401, 403, 413, 415, 422])
         #expect(documented["/api/v1/drinks"]?["POST"] == [201, 400, 401, 403, 413, 415])

@@ -94,7 +94,7 @@ import Testing
                 #expect(whole.contains("name=\"bottle\" value=\""), "a form without its bottle: \(whole.prefix(200))")
             }
             let plain = [("Content-Type", "application/x-www-form-urlencoded")]
-            for (action, fields) in [("/actions/daily-limit", "enabled=false"), ("/actions/goal", "goal_ml=2200"),
+            for (action, fields) in [("/actions/daily-limit", "enabled=false"), ("/actions/goal", "daily_goal_ml=2200"),
                                      ("/actions/delete", "record_id=\(record)"), ("/actions/undo", "command=1"),
                                      ("/actions/daily-limit", "bottle=&enabled=false")] {
                 let script = try await RawHTTP.send(port: port, "POST", action, headers: plain, body: fields)

@@ -49,9 +49,9 @@ import Testing
         #expect(report.jsonLine().contains("\"pending_goal_ml\":1800"))
     }
 
-    @Test("with a goal_ml setting the waiting goal is only the bottle's: the goal shown stays the setting's")
+    @Test("with a daily_goal_ml setting the waiting goal is only the bottle's: the goal shown stays the setting's")
     func aSettingOverridesIt() async throws {
-        let fixture = try WebFixture(settings: ["bottle.\(WebFixture.ana).goal_ml=2200"])
+        let fixture = try WebFixture(settings: ["bottle.\(WebFixture.ana).daily_goal_ml=2200"])
         defer { fixture.remove() }
         _ = try BottleControl(history: fixture.history).queue(.goal(1800), bottle: WebFixture.ana, at: WebFixture.now)
         try await fixture.withServer { port in

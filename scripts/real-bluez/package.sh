@@ -49,7 +49,7 @@ else
     rm -rf "$stage/repack"
 fi
 install -m 0755 "$here/guest/systemd-init" "$stage/root/init"
-cp "$here/guest/package_scenario.py" "$here/guest/bottle.py" "$here/guest/radio.py" "$stage/root/aquavate/"
+cp "$here/guest/package_scenario.py" "$here/guest/checking.py" "$here/guest/bottle.py" "$here/guest/radio.py" "$stage/root/aquavate/"
 cp "$here/guest/aquavate-package-scenario.service" "$stage/root/etc/systemd/system/"
 ln -s ../aquavate-package-scenario.service "$stage/root/etc/systemd/system/multi-user.target.wants/"
 # The kernel unpacks the second archive over the first: /init, /aquavate and the unit come from it.

@@ -5,19 +5,36 @@ import AquavateProtocol
 import Foundation
 
 public struct BottleStateSnapshot: Codable, Hashable, Sendable {
+    /// A record as the records file has it (`record_id`, …, `flags`, read as `record.recordID`),
+    /// with its two flags spelt out, in one flat JSON object.
+    @dynamicMemberLookup
     public struct Record: Codable, Hashable, Sendable {
-        public var recordID: UInt32
-        public var timestamp: UInt32
-        public var amountML: Int16
-        public var bottleLevelML: Int16
-        public var type: UInt8
-        public var flags: UInt8
+        public var stored: StoredRecord
         public var synced: Bool
         public var deleted: Bool
 
-        enum CodingKeys: String, CodingKey {
-            case recordID = "record_id", timestamp, amountML = "amount_ml", bottleLevelML = "bottle_level_ml"
-            case type, flags, synced, deleted
+        enum CodingKeys: String, CodingKey { case synced, deleted }
+
+        public init(_ record: DrinkRecord) {
+            stored = StoredRecord(record)
+            synced = record.flags.contains(.synced)
+            deleted = record.flags.contains(.deleted)
+        }
+
+        public subscript<Value>(dynamicMember field: KeyPath<StoredRecord, Value>) -> Value { stored[keyPath: field] }
+
+        public init(from decoder: Decoder) throws {
+            stored = try StoredRecord(from: decoder)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            synced = try container.decode(Bool.self, forKey: .synced)
+            deleted = try container.decode(Bool.self, forKey: .deleted)
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            try stored.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(synced, forKey: .synced)
+            try container.encode(deleted, forKey: .deleted)
         }
     }
 
@@ -68,11 +85,7 @@ public struct BottleStateSnapshot: Codable, Hashable, Sendable {
     }
 
     public init(model: BottleModel, connected: Bool) {
-        records = model.records.map { record in
-            Record(recordID: record.recordID, timestamp: record.timestamp, amountML: record.amountML,
-                   bottleLevelML: record.bottleLevelML, type: record.typeRaw, flags: record.flagsRaw,
-                   synced: record.flags.contains(.synced), deleted: record.flags.contains(.deleted))
-        }
+        records = model.records.map(Record.init)
         unsyncedCount = model.unsyncedCount
         nextRecordID = model.ring.nextRecordID
         sync = Sync(status: model.sync.status, chunkSize: model.sync.chunkSize, loadedRecords: model.sync.loaded.count,

@@ -134,19 +134,12 @@ struct SharedRingFile: Codable {
     }
 
     init(_ ring: DrinkRing) {
-        records = ring.records.map { record in
-            BottleStateSnapshot.Record(recordID: record.recordID, timestamp: record.timestamp, amountML: record.amountML,
-                                       bottleLevelML: record.bottleLevelML, type: record.typeRaw, flags: record.flagsRaw,
-                                       synced: record.flags.contains(.synced), deleted: record.flags.contains(.deleted))
-        }
+        records = ring.records.map(BottleStateSnapshot.Record.init)
         nextRecordID = ring.nextRecordID
     }
 
     var ring: DrinkRing {
-        DrinkRing(records: records.map {
-            DrinkRecord(recordID: $0.recordID, timestamp: $0.timestamp, amountML: $0.amountML,
-                        bottleLevelML: $0.bottleLevelML, typeRaw: $0.type, flagsRaw: $0.flags)
-        }, nextRecordID: nextRecordID)
+        DrinkRing(records: records.map(\.stored.record), nextRecordID: nextRecordID)
     }
 }
 

@@ -391,7 +391,7 @@ public final class Replayer: @unchecked Sendable {
         }
         guard let first = touchedDays.earliest, let last = touchedDays.latest else { return }
         let timeZone = configuration.timeZone
-        let goal = configuration.goalML(bottleGoal: bottleGoalML)
+        let goal = configuration.dailyGoalML(bottleGoal: bottleGoalML)
         do {
             let touched = touchedDays.dates(timeZone: timeZone)
             let bottles = try history.drinkBottles()
@@ -412,7 +412,7 @@ public final class Replayer: @unchecked Sendable {
                 let row = try history.bottleState(id: key)
                 let totals = try history.dayTotals(timeZone: timeZone, from: first - .seconds(86_400 * 2), to: last + .seconds(86_400 * 2), bottle: key)
                 let own = configuration.effective(for: row ?? BottleRecord(id: key))
-                byBottle[key] = (own.goalML(bottleGoal: row?.goalML), Dictionary(uniqueKeysWithValues: totals.map { ($0.date, $0) }))
+                byBottle[key] = (own.dailyGoalML(bottleGoal: row?.goalML), Dictionary(uniqueKeysWithValues: totals.map { ($0.date, $0) }))
             }
             for date in touched {
                 for key in bottles {

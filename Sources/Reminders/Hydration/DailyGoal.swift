@@ -2,7 +2,7 @@
 // the metrics and Home Assistant measure a day against. It is not the bottle's goal (`BottleGoal`,
 // what the bottle shows on its display, 1000–4000 ml): a person may aim at 5000 ml a day from a
 // bottle that shows at most 4000. Every surface that takes a daily goal (`setup --goal`,
-// `config set goal_ml`, the page's form, `POST /api/v1/commands`'s `daily_goal`) checks it here,
+// `config set daily_goal_ml`, the page's form, `POST /api/v1/commands`'s `daily_goal`) checks it here,
 // so they accept and refuse the same numbers with the same line.
 
 public enum DailyGoal {

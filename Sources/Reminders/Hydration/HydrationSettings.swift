@@ -5,7 +5,7 @@
 import Foundation
 
 public struct HydrationSettings: Equatable, Sendable {
-    /// `goal_ml`: the person's daily goal (`DailyGoal`; the bottle's goal if known, else 2500).
+    /// `daily_goal_ml`: the person's daily goal (`DailyGoal`; the bottle's goal if known, else 2500).
     public var goalML: Int
     /// `reminders.enabled`: hydration reminders on/off.
     public var enabled: Bool

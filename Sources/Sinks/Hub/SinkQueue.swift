@@ -245,11 +245,11 @@ final class SinkQueue: Sendable {
         }
         let delay = policy.delay(afterFailures: count)
         if firstOfOutage {
-            let text = "sink \(name): cannot deliver \(item.summary): \(error); retrying in \(Self.seconds(delay)) "
-                + "with back-off up to \(Self.seconds(policy.maximumDelay)); further failures are not logged until it recovers"
+            let text = "sink \(name): cannot deliver \(item.summary): \(error); retrying in \(delay.secondsText) "
+                + "with back-off up to \(policy.maximumDelay.secondsText); further failures are not logged until it recovers"
             logger.warning("\(text)")
         } else {
-            logger.debug("sink \(name): attempt \(count) failed: \(error); next in \(Self.seconds(delay))")
+            logger.debug("sink \(name): attempt \(count) failed: \(error); next in \(delay.secondsText)")
         }
         return delay
     }
@@ -266,7 +266,7 @@ final class SinkQueue: Sendable {
         }
         if let outage {
             let text = "sink \(name): delivering again after \(outage.failures) failed attempts over "
-                + "\(Self.seconds(now - outage.since)); \(outage.waiting) more queued"
+                + "\((now - outage.since).secondsText); \(outage.waiting) more queued"
             logger.notice("\(text)")
         }
     }
@@ -279,10 +279,5 @@ final class SinkQueue: Sendable {
         }
         deliveredAfterFailures()
         logger.error("sink \(name): dropped \(item.summary): \(error)")
-    }
-
-    static func seconds(_ duration: Duration) -> String {
-        let value = duration.inSeconds
-        return value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 }

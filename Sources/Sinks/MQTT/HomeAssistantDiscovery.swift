@@ -134,7 +134,7 @@ enum HomeAssistantDiscovery {
             component("percent_of_goal", .sensor, "Goal reached", Entity(
                 unit: .percent, stateClass: .measurement, valueTemplate: value("percent_of_goal"), icon: "mdi:percent")),
             component("goal", .sensor, "Daily goal", Entity(
-                deviceClass: .volume, unit: .millilitres, valueTemplate: value("goal_ml"), icon: "mdi:flag-checkered",
+                deviceClass: .volume, unit: .millilitres, valueTemplate: value("daily_goal_ml"), icon: "mdi:flag-checkered",
                 entityCategory: .diagnostic)),
             component("bottle_level", .sensor, "Bottle level", Entity(
                 deviceClass: .volumeStorage, unit: .millilitres, stateClass: .measurement, valueTemplate: value("bottle_level_ml"))),

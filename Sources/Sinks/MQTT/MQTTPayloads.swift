@@ -10,7 +10,7 @@ import Timekeeping
 enum MQTTPayloads {
     /// Retained on `…/state`:
     /// `{"battery":87,"bottle_level_ml":420,"connected":true,"daily_limit":true,
-    ///   "daily_total_ml":1250,"day_start":"2026-11-20T23:00:00Z","deficit_ml":300,"goal_ml":2500,
+    ///   "daily_total_ml":1250,"day_start":"2026-11-20T23:00:00Z","daily_goal_ml":2500,"deficit_ml":300,
     ///   "last_drink_ml":250,"last_drink_time":"2026-11-21T09:10:00Z","last_seen":"2026-11-21T09:12:00Z",
     ///   "last_sync":"2026-11-21T09:12:00Z","pending_commands":0,"pending_goal_ml":null,
     ///   "pending_shake_to_empty":null,"percent_of_goal":50,"quarantined":0,"reminders_enabled":true,
@@ -20,7 +20,8 @@ enum MQTTPayloads {
         var time: String
         var dailyTotalML: Int
         @Nullable var dayStart: String?
-        var goalML: Int
+        /// The person's daily goal in force (docs/design.md 3.7), what `percent_of_goal` is of.
+        var dailyGoalML: Int
         var percentOfGoal: Int
         @Nullable var bottleLevelML: Int?
         @Nullable var battery: Int?
@@ -45,7 +46,7 @@ enum MQTTPayloads {
         @Nullable var stuckSince: String?
 
         enum CodingKeys: String, CodingKey {
-            case time, dailyTotalML = "daily_total_ml", dayStart = "day_start", goalML = "goal_ml", percentOfGoal = "percent_of_goal",
+            case time, dailyTotalML = "daily_total_ml", dayStart = "day_start", dailyGoalML = "daily_goal_ml", percentOfGoal = "percent_of_goal",
                  bottleLevelML = "bottle_level_ml", battery, urgency, deficitML = "deficit_ml", remindersToday = "reminders_today",
                  remindersEnabled = "reminders_enabled", dailyLimit = "daily_limit", lastSync = "last_sync", lastSeen = "last_seen",
                  lastDrinkML = "last_drink_ml", lastDrinkTime = "last_drink_time", unsynced, connected, shakeToEmpty = "shake_to_empty",
@@ -56,7 +57,7 @@ enum MQTTPayloads {
 
     static func state(_ snapshot: BridgeSnapshot) -> State {
         State(time: ISO8601Text.format(snapshot.time), dailyTotalML: snapshot.dayTotalML,
-              dayStart: snapshot.dayStart.map(ISO8601Text.format), goalML: snapshot.goalML,
+              dayStart: snapshot.dayStart.map(ISO8601Text.format), dailyGoalML: snapshot.goalML,
               percentOfGoal: percent(snapshot.dayTotalML, of: snapshot.goalML), bottleLevelML: snapshot.bottleLevelML,
               battery: snapshot.batteryPercent, urgency: snapshot.urgency, deficitML: snapshot.deficitML,
               remindersToday: snapshot.remindersToday, remindersEnabled: snapshot.remindersEnabled, dailyLimit: snapshot.dailyLimit,
@@ -191,26 +192,28 @@ enum MQTTPayloads {
     }
 
     /// A bottle command's state on `…/command/result` (docs/design.md 3.5), as the `command` event:
-    /// `{"command":"goal","goal_ml":2600,"id":4,"message":"…","status":"applied"}`. What the
-    /// command asks is a number (`goal_ml`, `record_id`) or a flag (`on`), present for the
-    /// commands that have one, as in the JSON event; never the history's stored text.
+    /// `{"bottle_goal_ml":2600,"command":"goal","goal_ml":2600,"id":4,"message":"…","status":"applied"}`.
+    /// What the command asks is a number (`bottle_goal_ml`, with `goal_ml`, its earlier key,
+    /// beside it; `record_id`) or a flag (`on`), present for the commands that have one, as in the
+    /// JSON event; never the history's stored text.
     struct BottleCommandResult: WireMessage, Decodable, Equatable {
         @Nullable var id: Int?
         var command: String
         var status: String
         @Nullable var message: String?
+        var bottleGoalML: Int?
         var goalML: Int?
         var recordID: Int?
         var on: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case id, command, status, message, goalML = "goal_ml", recordID = "record_id", on
+            case id, command, status, message, bottleGoalML = "bottle_goal_ml", goalML = "goal_ml", recordID = "record_id", on
         }
     }
 
     static func bottleCommandResult(_ result: SinkCommandResult) -> BottleCommandResult {
         BottleCommandResult(id: result.id.map { Int($0) }, command: result.command, status: result.status,
-                            message: result.message, goalML: result.goalML, recordID: result.recordID, on: result.on)
+                            message: result.message, bottleGoalML: result.goalML, goalML: result.goalML, recordID: result.recordID, on: result.on)
     }
 
     /// What Home Assistant's goal number publishes (`command_template`).

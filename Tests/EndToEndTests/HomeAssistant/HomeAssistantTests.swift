@@ -321,7 +321,7 @@ struct HomeAssistantTests {
             let state = states[id]?.state
             if state == nil || state == "unknown" || state == "unavailable" { wrong.append("\(id) is \(state ?? "missing")") }
         }
-        let today = truth["today_ml"] as? Int ?? -1, goal = truth["goal_ml"] as? Int ?? -1
+        let today = truth["today_ml"] as? Int ?? -1, goal = truth["daily_goal_ml"] as? Int ?? -1
         expect("daily_total", today)
         expect("goal", goal)
         expect("percent_of_goal", Int((Double(today) * 100 / Double(max(goal, 1))).rounded()))

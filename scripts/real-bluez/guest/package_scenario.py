@@ -15,7 +15,6 @@ import json
 import logging
 import os
 import pwd
-import sqlite3
 import subprocess
 import sys
 import time
@@ -26,6 +25,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bumble.transport import open_transport  # noqa: E402
 
 from bottle import Bottle, Options  # noqa: E402
+import checking  # noqa: E402
+from checking import Failed, check  # noqa: E402
 from radio import FaithfulController, FaithfulLink  # noqa: E402
 
 UNIT = "aquavate-bridge"
@@ -37,15 +38,6 @@ BOTTLE = "F4:12:FA:00:A3:F6"
 # 8, docs/bluez.md 7.8); it is the only error line allowed in the journal.
 ALLOWED_BLUETOOTHD_ERROR = "No matching connection for device"
 log = logging.getLogger("package")
-
-
-class Failed(Exception):
-    pass
-
-
-def check(condition, what):
-    if not condition:
-        raise Failed(what)
 
 
 class Machine:
@@ -89,11 +81,7 @@ class Machine:
         return await self.must("apt", "install", "-y", f"./{os.path.basename(deb)}", cwd=os.path.dirname(deb))
 
     async def wait_for(self, condition, seconds, what):
-        deadline = time.monotonic() + seconds
-        while not await condition():
-            if time.monotonic() > deadline:
-                raise Failed(f"timed out after {seconds} s waiting for {what}")
-            await asyncio.sleep(0.5)
+        await checking.wait_for(condition, seconds, what)
 
     async def property(self, name):
         _, out = await self.run("systemctl", "show", "-p", name, "--value", UNIT)
@@ -131,15 +119,7 @@ class Machine:
 
     @staticmethod
     def stored():
-        if not os.path.exists(HISTORY):
-            return []
-        db = sqlite3.connect(f"file:{HISTORY}?mode=ro", uri=True, timeout=5)
-        try:
-            return db.execute("SELECT record_id, timestamp FROM drink").fetchall()
-        except sqlite3.OperationalError:
-            return []
-        finally:
-            db.close()
+        return checking.stored(HISTORY)
 
     async def synced(self, what, seconds=240):
         """The bottle emptied by the service, and every record it sent stored once."""
@@ -222,7 +202,7 @@ async def setup(m):
     check((stat.st_mode & 0o777, stat.st_uid, grp.getgrgid(stat.st_gid).gr_name) == (0o640, 0, "aquavate"),
           f"setup changed {CONFIG} to {oct(stat.st_mode & 0o777)} uid {stat.st_uid} gid {stat.st_gid}")
     check(m.setting("bottle.address") == BOTTLE, f"bottle.address is {m.setting('bottle.address')}")
-    check(m.setting("goal_ml") == "2300", f"goal_ml is {m.setting('goal_ml')}")
+    check(m.setting("daily_goal_ml") == "2300", f"daily_goal_ml is {m.setting('daily_goal_ml')}")
     before = int(await m.property("MainPID"))
     m.add_drinks(20)
     await m.must("systemctl", "restart", UNIT)
@@ -257,13 +237,13 @@ async def remove_and_install(m):
     await m.apt("remove")
     check(not await m.active(), f"{UNIT} still active after apt remove")
     check(not os.path.exists("/usr/bin/aquavate-bridge"), "apt remove left /usr/bin/aquavate-bridge")
-    check(m.setting("goal_ml") == "2300" and m.setting("bottle.address") == BOTTLE,
-          f"apt remove lost the settings: goal_ml {m.setting('goal_ml')}, bottle.address {m.setting('bottle.address')}")
+    check(m.setting("daily_goal_ml") == "2300" and m.setting("bottle.address") == BOTTLE,
+          f"apt remove lost the settings: daily_goal_ml {m.setting('daily_goal_ml')}, bottle.address {m.setting('bottle.address')}")
     check(len(m.stored()) == records, f"apt remove changed the history: {len(m.stored())} records, not {records}")
     m.add_drinks(15)
     await m.apt("install", m.current[0])
     await m.wait_active("installed again")
-    check(m.setting("goal_ml") == "2300", f"the reinstall lost goal_ml: {m.setting('goal_ml')}")
+    check(m.setting("daily_goal_ml") == "2300", f"the reinstall lost daily_goal_ml: {m.setting('daily_goal_ml')}")
     return {"records": await m.synced("after apt remove and apt install")}
 
 
@@ -300,8 +280,12 @@ async def upgrade(m):
     _, version = await m.run("dpkg-query", "-W", "-f", "${Version}", UNIT)
     expected = os.path.basename(m.current[0]).split("_")[1]
     check(version.strip() == expected, f"installed version {version.strip()}, not {expected}")
+    # The earlier package's setup wrote the daily goal under its former name, goal_ml, which the
+    # new binary still reads as daily_goal_ml.
     check(m.setting("goal_ml") == "2400" and m.setting("bottle.address") == BOTTLE,
           f"the upgrade lost the settings: goal_ml {m.setting('goal_ml')}, bottle.address {m.setting('bottle.address')}")
+    goal = await m.must("sudo", "-u", "aquavate", "aquavate-bridge", "config", "get", "daily_goal_ml", "--config", CONFIG, "--db", HISTORY)
+    check(goal.strip().splitlines()[-1:] == ["2400"], f"the new binary reads the daily goal as {goal.strip()!r}, not 2400")
     check(len(m.stored()) >= records, "the upgrade lost history")
     return {"from": os.path.basename(m.earlier[0]).split("_")[1], "to": expected,
             "records": await m.synced("after the upgrade")}
@@ -371,15 +355,7 @@ async def main():
         report["stack_ready_s"] = round(time.monotonic() - started, 1)
         for name, what, step in STEPS:
             entry = {"name": name, "checks": what}
-            started = time.monotonic()
-            try:
-                entry["figures"] = await step(m)
-                entry["passed"] = True
-            except Failed as failure:
-                entry["passed"], entry["failure"] = False, str(failure)
-            except Exception:
-                entry["passed"], entry["failure"] = False, traceback.format_exc()
-            entry["seconds"] = round(time.monotonic() - started, 1)
+            await checking.run_into(entry, step(m))
             report["steps"].append(entry)
             log.info("%s: %s (%.1f s)", name, "passed" if entry["passed"] else f"FAILED: {entry['failure']}",
                      entry["seconds"])

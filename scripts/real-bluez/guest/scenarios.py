@@ -12,7 +12,6 @@ import os
 import resource
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -23,6 +22,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bumble.transport import open_transport  # noqa: E402
 
 from bottle import Bottle, Options  # noqa: E402
+import checking  # noqa: E402
+from checking import Failed, check  # noqa: E402
 from radio import FaithfulController, FaithfulLink  # noqa: E402
 
 BRIDGE = "/aquavate/aquavate-bridge"
@@ -34,15 +35,6 @@ BRIDGE = "/aquavate/aquavate-bridge"
 ONCE_BUDGET_S = 120
 RECOVERY_S = 2 * ONCE_BUDGET_S
 log = logging.getLogger("scenarios")
-
-
-class Failed(Exception):
-    pass
-
-
-def check(condition, what):
-    if not condition:
-        raise Failed(what)
 
 
 class TestBed:
@@ -103,11 +95,7 @@ class TestBed:
         return "boolean true" in reply
 
     async def wait_for(self, condition, seconds, what):
-        deadline = time.monotonic() + seconds
-        while not await condition():
-            if time.monotonic() > deadline:
-                raise Failed(f"timed out after {seconds} s waiting for {what}")
-            await asyncio.sleep(0.5)
+        await checking.wait_for(condition, seconds, what)
 
     # -- bottles ---------------------------------------------------------------------------
     async def bottle(self, **options):
@@ -204,17 +192,7 @@ class TestBed:
 
     @staticmethod
     def stored(folder):
-        """(record_id, timestamp) of every drink in the bridge's history, repeats included."""
-        path = f"{folder}/history.sqlite"
-        if not os.path.exists(path):
-            return []
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-        try:
-            return db.execute("SELECT record_id, timestamp FROM drink").fetchall()
-        except sqlite3.OperationalError:
-            return []
-        finally:
-            db.close()
+        return checking.stored(f"{folder}/history.sqlite")
 
 
 def ack_after_store(bed, bottle, folder):
@@ -492,15 +470,7 @@ async def main():
             folder = f"/tmp/scenario/{name}"
             entry = {"name": name, "checks": what}
             await bed.start_btmon(name)
-            started = time.monotonic()
-            try:
-                entry["figures"] = await scenario(bed, folder)
-                entry["passed"] = True
-            except Failed as failure:
-                entry["passed"], entry["failure"] = False, str(failure)
-            except Exception:
-                entry["passed"], entry["failure"] = False, traceback.format_exc()
-            entry["seconds"] = round(time.monotonic() - started, 1)
+            await checking.run_into(entry, scenario(bed, folder))
             entry["bottle_events"] = sum(len(b.events) for b in bed.bottles)
             with open(f"{args.results}/{name}.events.json", "w") as out:
                 json.dump([b.events for b in bed.bottles], out)
