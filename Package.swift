@@ -226,7 +226,7 @@ let package = Package(
         .testTarget(name: "WireTextTests", dependencies: ["WireText", "BusTestSupport"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "Reminders", "History"]),
-        .testTarget(name: "RemindingTests", dependencies: ["Reminding", "Settings", "History", "Reminders", "Timekeeping"]),
+        .testTarget(name: "RemindingTests", dependencies: ["Reminding", "Settings", "History", "Reminders", "Timekeeping", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "Sinks", "MQTT", "Settings", "History", "Reminders", "Timekeeping", "BusTestSupport",
                                                           .product(name: "Logging", package: "swift-log")]),
         // `doctor`'s checks, in process on private buses and fake sysfs trees, and the built binary's `doctor`.

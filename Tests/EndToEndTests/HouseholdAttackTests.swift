@@ -50,9 +50,8 @@ struct HouseholdAttackTests {
 
     /// The drops a daemon saved in its history (every 10 s when they changed).
     func dropped(_ db: String) -> [String: Int] {
-        guard let history = try? DrinkHistory(path: db), let json = try? history.engineState(named: "household-dropped"),
-              let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return [:] }
-        return object["dropped"] as? [String: Int] ?? [:]
+        guard let history = try? DrinkHistory(path: db), let drops = try? history.householdDrops() else { return [:] }
+        return drops
     }
 
     func total(_ db: String) -> Int { dropped(db).values.reduce(0, +) }

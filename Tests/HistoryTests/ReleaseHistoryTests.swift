@@ -98,17 +98,54 @@ struct ReleaseHistoryTests {
         #expect(try history.motionEvents().count == Int(release.expected["motion"]?.first?.first ?? "") )
     }
 
-    @Test("the engines' saved state: the reminders of two bottles, the household's, the refused commands")
+    @Test("the engines' saved state moved into typed tables: the reminders of every bottle and of two, the household's, the refused commands")
     func engineState() throws {
         let (history, folder) = try release.open()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let documents = release.engineDocuments
-        #expect(documents.keys.filter { $0.hasPrefix("reminders@") }.count >= 2, "\(documents.keys.sorted())")
-        for name in ["household-sender", "household-replay", "household-outbox", "mqtt-refused-commands"] {
-            #expect(documents[name] != nil, "the release saved \(name)")
+        func object(_ name: String) throws -> [String: Any] {
+            let json = try #require(documents[name], "\(name)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(name)")
         }
-        for (name, json) in documents {
-            #expect(try history.engineState(named: name) == json, "\(name)")
+        // The reminders, field by field (RemindingTests checks that the engine restores the same state).
+        let reminderNames = documents.keys.filter { $0 == "reminders" || $0.hasPrefix("reminders@") }
+        #expect(reminderNames.count == 3, "\(documents.keys.sorted())")
+        for name in reminderNames {
+            let bottle = name == "reminders" ? SavedReminders.everyBottle : String(name.dropFirst("reminders@".count))
+            let saved = try #require(try history.savedReminders(bottle: bottle), "\(name)")
+            let document = try object(name)
+            #expect(saved.counters.remindersSentToday == document["reminders_sent_today"] as? Int)
+            #expect(saved.counters.lastUrgency == document["last_urgency"] as? String)
+            #expect(saved.counters.rulesDay?.description == document["rules_day"] as? String)
+            #expect(saved.counters.reminderDay?.description == document["reminder_day"] as? String)
+            let pending = document["pending"] as? [[String: Any]] ?? []
+            #expect(saved.pending.map(\.id) == pending.map { $0["id"] as? String ?? "" })
+            #expect(saved.pending.map(\.fireTime.secondsSince1970) == pending.map { ($0["fire_time"] as? NSNumber)?.doubleValue ?? 0 })
+            #expect(saved.actions.map(\.actionId) == pending.flatMap { ($0["actions"] as? [[String: Any]] ?? []).map { $0["id"] as? String ?? "" } })
+            #expect(saved.intakes.map(\.type) == (document["intake_log"] as? [[String: Any]] ?? []).map { $0["type"] as? String ?? "" })
         }
+        #expect(try history.savedReminders(bottle: "F4:12:FA:00:C0:FF")?.pending.count == 14, "the rituals of a week, with their actions")
+        // The household.
+        #expect(try history.householdBoot() == (try object("household-sender"))["boot"] as? UInt64)
+        #expect(try history.householdDrops() == (try object("household-dropped"))["dropped"] as? [String: Int])
+        let replay = try object("household-replay")
+        let marks = try history.householdReplay()
+        #expect(marks.judged == replay["judged"] as? [String])
+        let savedMarks = replay["marks"] as? [String: [String: Any]] ?? [:]
+        #expect(!savedMarks.isEmpty)
+        #expect(Set(marks.marks.map { "\($0.sender) \($0.topic) \($0.boot) \($0.sequence) \($0.time.secondsSince1970)" })
+                == Set(savedMarks.map { "\($0.key) \($0.value["boot"] as? UInt64 ?? 0) \($0.value["sequence"] as? UInt64 ?? 0) \(($0.value["time"] as? NSNumber)?.doubleValue ?? 0)" }),
+                "the replay stamps survive")
+        let outbox = try object("household-outbox")
+        let replication = try history.householdReplication()
+        #expect(replication.publishedUpTo?.secondsSince1970 == (outbox["published_up_to"] as? NSNumber)?.doubleValue)
+        #expect(replication.epoch == outbox["epoch"] as? String)
+        #expect(Dictionary(uniqueKeysWithValues: replication.peers.compactMap { p in p.answeredEpoch.map { (p.member, $0) } })
+                == outbox["answered"] as? [String: String])
+        #expect(Dictionary(uniqueKeysWithValues: replication.peers.compactMap { p in p.heardUpTo.map { (p.member, $0.secondsSince1970) } })
+                == (outbox["heard_up_to"] as? [String: NSNumber])?.mapValues(\.doubleValue))
+        #expect(history.refusedCommands() == (try object("mqtt-refused-commands"))["refused"] as? [String: Int])
+        let tables = try history.read("tables") { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
+        #expect(!tables.contains("engine_state"))
     }
 }
