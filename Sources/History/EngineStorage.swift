@@ -25,11 +25,22 @@ public struct DeliveredNotification: Sendable, Hashable {
     }
 }
 
+/// The reminder engines' part of the history: their saved state and the delivered log, all that
+/// `Reminding` keeps there (`history.reminders`), over the history's one database writer.
+public struct ReminderStore: Sendable {
+    let history: DrinkHistory
+}
+
 extension DrinkHistory {
+    /// The reminder engines' state and the delivered log (ReminderStore).
+    public var reminders: ReminderStore { ReminderStore(history: self) }
+}
+
+extension ReminderStore {
     /// The reminders `bottle`'s engine saved (`SavedReminders.everyBottle`: the one engine of
     /// every bottle), nil when it never saved.
-    public func savedReminders(bottle: String) throws -> SavedReminders? {
-        try read("reading the reminder state of \(bottle.isEmpty ? "every bottle" : bottle)") { db in
+    public func saved(bottle: String) throws -> SavedReminders? {
+        try history.read("reading the reminder state of \(bottle.isEmpty ? "every bottle" : bottle)") { db in
             try SavedReminders.fetch(bottle: bottle, in: db)
         }
     }
@@ -40,11 +51,11 @@ extension DrinkHistory {
     /// a single-bottle history), removed in the same transaction, so the state is never held twice.
     /// `durability`: the history's own unless the caller says the state can be derived again
     /// (`.normal`); a save that records deliveries always takes the history's own.
-    public func saveReminders(_ saved: SavedReminders, bottle: String, at time: WallInstant,
+    public func save(_ saved: SavedReminders, bottle: String, at time: WallInstant,
                               delivered: [DeliveredNotification] = [], replacing older: String? = nil,
                               durability requested: Durability? = nil) throws {
-        let durability = delivered.isEmpty ? requested ?? self.durability : self.durability
-        try write("saving the reminder state of \(bottle.isEmpty ? "every bottle" : bottle)", durability: durability) { db in
+        let durability = delivered.isEmpty ? requested ?? history.durability : history.durability
+        try history.write("saving the reminder state of \(bottle.isEmpty ? "every bottle" : bottle)", durability: durability) { db in
             if let older, older != bottle {
                 try SavedReminders.delete(bottle: older, in: db)
             }
@@ -57,8 +68,8 @@ extension DrinkHistory {
     }
 
     /// The delivered log from `since` on (all when nil), oldest first.
-    public func deliveredNotifications(since: WallInstant? = nil) throws -> [DeliveredNotification] {
-        try read("reading delivered notifications") { db in
+    public func delivered(since: WallInstant? = nil) throws -> [DeliveredNotification] {
+        try history.read("reading delivered notifications") { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT id, kind, time, title, body FROM delivered_notification
                 WHERE time >= ? ORDER BY time, seq

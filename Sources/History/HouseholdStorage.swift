@@ -71,25 +71,36 @@ public struct HouseholdReplicationRecords: Sendable, Equatable {
     }
 }
 
+/// The household's part of the history: what `Household` keeps between starts and all it
+/// reaches there (`history.household`), over the history's one database writer.
+public struct HouseholdStore: Sendable {
+    let history: DrinkHistory
+}
+
 extension DrinkHistory {
+    /// The household's state (HouseholdStore).
+    public var household: HouseholdStore { HouseholdStore(history: self) }
+}
+
+extension HouseholdStore {
     /// The count of this bridge's starts as a member; 0 before the first.
-    public func householdBoot() throws -> UInt64 {
-        try read("reading the household's start count") { db in
+    public func boot() throws -> UInt64 {
+        try history.read("reading the household's start count") { db in
             try UInt64.fetchOne(db, sql: "SELECT boot FROM household_sender") ?? 0
         }
     }
 
     /// Saves the count of this bridge's starts.
-    public func saveHouseholdBoot(_ boot: UInt64) throws {
-        try write("saving the household's start count") { db in
+    public func saveBoot(_ boot: UInt64) throws {
+        try history.write("saving the household's start count") { db in
             try db.execute(sql: "DELETE FROM household_sender")
             try db.execute(sql: "INSERT INTO household_sender (boot) VALUES (?)", arguments: [boot])
         }
     }
 
     /// The messages not believed so far, by reason (the Household's raw values).
-    public func householdDrops() throws -> [String: Int] {
-        try read("reading the household's dropped messages") { db in
+    public func drops() throws -> [String: Int] {
+        try history.read("reading the household's dropped messages") { db in
             var counts: [String: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT reason, count FROM household_drop") { counts[row["reason"]] = row["count"] }
             return counts
@@ -97,15 +108,15 @@ extension DrinkHistory {
     }
 
     /// Saves the counts by reason (the whole tally, not an increment); they can be counted again.
-    public func saveHouseholdDrops(_ counts: [String: Int]) throws {
-        try write("saving the household's dropped messages", durability: .normal) { db in
-            try Self.replaceCounts(counts, table: "household_drop", in: db)
+    public func saveDrops(_ counts: [String: Int]) throws {
+        try history.write("saving the household's dropped messages", durability: .normal) { db in
+            try DrinkHistory.replaceCounts(counts, table: "household_drop", in: db)
         }
     }
 
     /// The replay guard's saved marks and judged digests.
-    public func householdReplay() throws -> HouseholdReplayRecords {
-        try read("reading the household's replay marks") { db in
+    public func replay() throws -> HouseholdReplayRecords {
+        try history.read("reading the household's replay marks") { db in
             HouseholdReplayRecords(
                 marks: try HouseholdReplayMark.fetchAll(db),
                 judged: try String.fetchAll(db, sql: "SELECT digest FROM household_replay_judged ORDER BY position"))
@@ -113,8 +124,8 @@ extension DrinkHistory {
     }
 
     /// Replaces the replay guard's saved state (at the commit level the guard's floors allow).
-    public func saveHouseholdReplay(_ saved: HouseholdReplayRecords) throws {
-        try write("saving the household's replay marks", durability: .normal) { db in
+    public func saveReplay(_ saved: HouseholdReplayRecords) throws {
+        try history.write("saving the household's replay marks", durability: .normal) { db in
             try HouseholdReplayMark.deleteAll(db)
             for mark in saved.marks { try mark.insert(db) }
             try db.execute(sql: "DELETE FROM household_replay_judged")
@@ -126,8 +137,8 @@ extension DrinkHistory {
     }
 
     /// The replication's saved marks.
-    public func householdReplication() throws -> HouseholdReplicationRecords {
-        try read("reading the household's replication marks") { db in
+    public func replication() throws -> HouseholdReplicationRecords {
+        try history.read("reading the household's replication marks") { db in
             let row = try Row.fetchOne(db, sql: "SELECT published_up_to, epoch FROM household_replication")
             return HouseholdReplicationRecords(publishedUpTo: row?["published_up_to"], epoch: row?["epoch"],
                                                peers: try HouseholdPeerMark.order(Column("member")).fetchAll(db))
@@ -135,8 +146,8 @@ extension DrinkHistory {
     }
 
     /// Replaces the replication's saved marks.
-    public func saveHouseholdReplication(_ saved: HouseholdReplicationRecords) throws {
-        try write("saving the household's replication marks") { db in
+    public func saveReplication(_ saved: HouseholdReplicationRecords) throws {
+        try history.write("saving the household's replication marks") { db in
             try db.execute(sql: "DELETE FROM household_replication")
             try db.execute(sql: "INSERT INTO household_replication (published_up_to, epoch) VALUES (?, ?)",
                            arguments: [saved.publishedUpTo, saved.epoch])
@@ -145,6 +156,9 @@ extension DrinkHistory {
         }
     }
 
+}
+
+extension DrinkHistory {
     /// Replaces the counts of a (reason, count) table.
     static func replaceCounts(_ counts: [String: Int], table: String, in db: Database) throws {
         try db.execute(sql: "DELETE FROM \(table)")

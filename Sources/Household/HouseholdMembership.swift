@@ -24,9 +24,9 @@ public enum HouseholdMembership {
     /// clock's seconds when larger (a history made anew does not start again at 1, which the
     /// household would take for replays).
     public static func nextBoot(_ history: DrinkHistory, now: WallInstant) throws -> UInt64 {
-        let saved = try history.householdBoot()
+        let saved = try history.household.boot()
         let boot = max(saved + 1, UInt64(max(now.secondsSince1970, 0)))
-        try history.saveHouseholdBoot(boot)
+        try history.household.saveBoot(boot)
         return boot
     }
 
@@ -44,7 +44,7 @@ public enum HouseholdMembership {
     public static func drops(_ history: DrinkHistory) -> [HouseholdDropReason: Int] {
         var drops: [HouseholdDropReason: Int] = [:]
         // A reason this version does not know is left out.
-        for (name, count) in (try? history.householdDrops()) ?? [:] {
+        for (name, count) in (try? history.household.drops()) ?? [:] {
             if let reason = HouseholdDropReason(rawValue: name) { drops[reason] = count }
         }
         return drops
@@ -57,6 +57,6 @@ public enum HouseholdMembership {
     }
 
     static func saveDrops(_ counts: [HouseholdDropReason: Int], history: DrinkHistory, at now: WallInstant) throws {
-        try history.saveHouseholdDrops(Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }))
+        try history.household.saveDrops(Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }))
     }
 }

@@ -131,25 +131,25 @@ public actor HouseholdReplication: Service {
         link = try HouseholdLink(url: url, bridgeID: bridgeID, key: key, boot: boot, topicPrefix: topicPrefix, logger: logger,
                                  clock: clock, drops: HouseholdDrops(logger: logger, initial: savedDrops),
                                  reconnectDelay: reconnectDelay, caFile: caFile,
-                                 replay: HouseholdReplayState((try? history.householdReplay()) ?? HouseholdReplayRecords()),
+                                 replay: HouseholdReplayState((try? history.household.replay()) ?? HouseholdReplayRecords()),
                                  connected: { inbox.yield(.connected(sessionPresent: $0)) },
                                  received: { inbox.yield(.received($0)) })
         let memory = HouseholdClaims.deliveredMemory
-        let remembered = ((try? history.householdDeliveries(since: clock.now - memory)) ?? []).map { (bottle: $0.bottle, id: $0.id, time: $0.time, heardAt: $0.heardAt) }
+        let remembered = ((try? history.household.deliveries(since: clock.now - memory)) ?? []).map { (bottle: $0.bottle, id: $0.id, time: $0.time, heardAt: $0.heardAt) }
         claims = HouseholdClaims(link: link, clock: clock, logger: logger, localSerial: { address in
             // The key the history uses once the serial was read.
             guard let key = try? history.bottleKey(forAddress: address), key != address.uppercased() else { return nil }
             return key
         }, remembered: remembered, remember: { delivered, heardAt in
             do {
-                try history.recordHouseholdDelivery(.init(bottle: delivered.bottle, id: delivered.id, kind: delivered.kind, time: delivered.time,
+                try history.household.recordDelivery(.init(bottle: delivered.bottle, id: delivered.id, kind: delivered.kind, time: delivered.time,
                                                           origin: delivered.from, heardAt: heardAt),
                                                     forgetBefore: heardAt - memory)
             } catch {
                 logger.warning("MQTT household: could not keep \(delivered.id) delivered by \(delivered.from): \(error)")
             }
         })
-        let saved = (try? history.householdReplication()) ?? HouseholdReplicationRecords()
+        let saved = (try? history.household.replication()) ?? HouseholdReplicationRecords()
         publishedUpTo = saved.publishedUpTo.map { $0 - Self.restartMargin } ?? Self.beforeEverything
         epoch = saved.epoch
         answered = Dictionary(saved.peers.compactMap { peer in peer.answeredEpoch.map { (peer.member, $0) } }, uniquingKeysWith: { $1 })
@@ -409,7 +409,7 @@ public actor HouseholdReplication: Service {
         let (state, version) = link.replay.saved
         guard version != savedReplay else { return }
         do {
-            try history.saveHouseholdReplay(state.records)
+            try history.household.saveReplay(state.records)
             savedReplay = version
         } catch {
             logger.warning("MQTT household: could not save the replay guard: \(error)")
@@ -489,7 +489,7 @@ public actor HouseholdReplication: Service {
     /// Saves the mark, this bridge's epoch and the epochs it answered.
     private func saveState() {
         do {
-            try history.saveHouseholdReplication(HouseholdReplicationRecords(
+            try history.household.saveReplication(HouseholdReplicationRecords(
                 publishedUpTo: publishedUpTo.secondsSince1970.isFinite ? publishedUpTo : nil, epoch: epoch,
                 peers: Set(answered.keys).union(heardUpTo.keys).sorted().map { member in
                     HouseholdPeerMark(member: member, answeredEpoch: answered[member],

@@ -64,8 +64,8 @@ public final class ReminderRunner {
         self.deliver = deliver
         var state = ReminderState()
         do {
-            var saved = try history.savedReminders(bottle: Self.stateKey(bottle: bottle))
-            if saved == nil, bottle != nil, inheritsLegacy, let legacy = try history.savedReminders(bottle: SavedReminders.everyBottle) {
+            var saved = try history.reminders.saved(bottle: Self.stateKey(bottle: bottle))
+            if saved == nil, bottle != nil, inheritsLegacy, let legacy = try history.reminders.saved(bottle: SavedReminders.everyBottle) {
                 saved = legacy
                 inherited = SavedReminders.everyBottle
             }
@@ -209,7 +209,7 @@ public final class ReminderRunner {
     private func save(deliveries: [Delivery], at instant: WallInstant, force: Bool = false, durability: Durability? = nil) {
         guard force || engine.state != savedState || !deliveries.isEmpty else { return }
         do {
-            try history.saveReminders(engine.state.saved, bottle: Self.stateKey(bottle: bottle), at: instant, delivered: deliveries.map {
+            try history.reminders.save(engine.state.saved, bottle: Self.stateKey(bottle: bottle), at: instant, delivered: deliveries.map {
                 DeliveredNotification(id: $0.id, kind: $0.kind.rawValue, time: $0.time, title: $0.title, body: $0.body)
             }, replacing: inherited, durability: durability)
             inherited = nil

@@ -125,11 +125,11 @@ struct HouseholdAntiEntropyTests {
     func restartOfficeBlind(_ office: (bus: PrivateBus, db: String, process: ChildProcess), url: String,
                             converged: @escaping @Sendable () -> Bool) async throws -> Duration {
         let history = try DrinkHistory(path: office.db)
-        var state = try history.householdReplication()
+        var state = try history.household.replication()
         let tomorrow = WallInstant(secondsSince1970: Date().timeIntervalSince1970 + 86_400)
         state.peers = state.peers.filter { $0.member != "kitchen" }
             + [HouseholdPeerMark(member: "kitchen", answeredEpoch: state.peers.first { $0.member == "kitchen" }?.answeredEpoch, heardUpTo: tomorrow)]
-        try history.saveHouseholdReplication(state)
+        try history.household.saveReplication(state)
         let again = try office.bus.spawn(LiveCommandTests.bridge, [
             "run", "--db", office.db, "--cooldown", "1", "--failure-pause", "1", "--set", "mqtt.url=\(url)",
             "--set", "bridge.id=office", "--set", "desktop.enabled=false",

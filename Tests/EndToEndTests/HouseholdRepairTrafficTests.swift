@@ -83,8 +83,8 @@ struct HouseholdRepairTrafficTests {
             _ = try officeHistory.storeReplicated(records.enumerated().filter { !missing.contains($0.offset) }.map(\.element),
                                                   bottle: Self.bottle, origin: "kitchen", at: clock.now - .seconds(3600))
             // Each says it published and heard everything: their hellos ask for nothing.
-            try kitchenHistory.saveHouseholdReplication(HouseholdReplicationRecords(publishedUpTo: clock.now))
-            try officeHistory.saveHouseholdReplication(HouseholdReplicationRecords(
+            try kitchenHistory.household.saveReplication(HouseholdReplicationRecords(publishedUpTo: clock.now))
+            try officeHistory.household.saveReplication(HouseholdReplicationRecords(
                 peers: [HouseholdPeerMark(member: "kitchen", answeredEpoch: nil, heardUpTo: clock.now)]))
 
             var built: [HouseholdChaosTests.Member] = []

@@ -31,7 +31,7 @@ struct HouseholdReplayTests {
 
     /// The boot of the kitchen's newest `alive` stamp a history saved (0: none).
     func savedKitchenBoot(_ db: String) -> UInt64 {
-        guard let history = try? DrinkHistory(path: db), let saved = try? history.householdReplay(),
+        guard let history = try? DrinkHistory(path: db), let saved = try? history.household.replay(),
               let mark = saved.marks.first(where: { $0.sender == "kitchen" && $0.topic == "aquavate/household/alive/kitchen" }) else { return 0 }
         return mark.boot
     }

@@ -37,13 +37,13 @@ struct EngineStateMigrationTests {
             "household-calendar": #"{"anything":1}"#,
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect(try history.householdReplication() == HouseholdReplicationRecords(
+        #expect(try history.household.replication() == HouseholdReplicationRecords(
             publishedUpTo: WallInstant(secondsSince1970: 1_764_240_002.5), epoch: "e1a2",
             peers: [HouseholdPeerMark(member: "attic_2", answeredEpoch: "ff00", heardUpTo: WallInstant(secondsSince1970: 12)),
                     HouseholdPeerMark(member: "study", answeredEpoch: "e9", heardUpTo: WallInstant(secondsSince1970: 1_764_240_000.75))]))
-        #expect(try history.householdDrops() == ["forged": 3, "malformed": 0, "replayed": 12])
-        #expect(try history.householdBoot() == 1_764_240_000)
-        #expect(try history.householdReplay() == HouseholdReplayRecords(
+        #expect(try history.household.drops() == ["forged": 3, "malformed": 0, "replayed": 12])
+        #expect(try history.household.boot() == 1_764_240_000)
+        #expect(try history.household.replay() == HouseholdReplayRecords(
             marks: [HouseholdReplayMark(sender: "kitchen", topic: "aquavate/household/claim/X", boot: 7, sequence: 3,
                                         time: WallInstant(secondsSince1970: 1_764_240_000.5))],
             judged: ["ab", "cd"]))
@@ -62,11 +62,11 @@ struct EngineStateMigrationTests {
             "reminders@B": #"{"reminders_sent_today":"many","last_urgency":"overdue","reminder_day":"2026-13-45","pending":[{"id":"x"}]}"#,
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect(try history.householdReplication() == HouseholdReplicationRecords(publishedUpTo: WallInstant(secondsSince1970: 12.5), epoch: "e1"))
-        #expect(try history.householdBoot() == 0)
-        #expect(try history.householdDrops() == ["forged": 1, "gremlins": 4])
-        #expect(try history.householdReplay() == HouseholdReplayRecords())
-        let saved = try #require(try history.savedReminders(bottle: "B"))
+        #expect(try history.household.replication() == HouseholdReplicationRecords(publishedUpTo: WallInstant(secondsSince1970: 12.5), epoch: "e1"))
+        #expect(try history.household.boot() == 0)
+        #expect(try history.household.drops() == ["forged": 1, "gremlins": 4])
+        #expect(try history.household.replay() == HouseholdReplayRecords())
+        let saved = try #require(try history.reminders.saved(bottle: "B"))
         #expect(saved.counters.remindersSentToday == 0 && saved.counters.lastUrgency == "overdue" && saved.counters.reminderDay == nil)
         #expect(saved.pending.isEmpty, "a pending notification without its fields is left out")
     }
@@ -78,12 +78,12 @@ struct EngineStateMigrationTests {
             "reminders@AQ1": #"{"reminders_sent_today":0,"last_urgency":"on_track","last_notified_urgency":"overdue","goal_reached_day":"2026-11-27","rules_day":"2026-11-28","low_battery_alert_day":"2026-11-26","last_low_battery":true,"reminder_sequence":0,"back_on_track_sequence":0,"reminded_since_on_track":false,"ritual_streak":0,"pending":[{"id":"r2","fire_time":20,"kind":"ritual","title":"T2","body":"B2","actions":[{"id":"did-this","label":"Did This"},{"id":"start-ritual","label":"Start Ritual"}],"thread":"R"},{"id":"h1","fire_time":10.5,"kind":"reminder","title":"T1","body":"B1","actions":[]}],"intake_log":[{"type":"zinc","time":5},{"type":"vitamin-d","time":6}],"ritual_completed_at":[{"day":"2026-11-27","time":7}]}"#,
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let every = try #require(try history.savedReminders(bottle: SavedReminders.everyBottle))
+        let every = try #require(try history.reminders.saved(bottle: SavedReminders.everyBottle))
         #expect(every.counters == ReminderCounters(
             bottle: "", reminderDay: LocalDay("2026-11-28"), remindersSentToday: 2, lastNotifiedUrgency: nil, remindedSinceOnTrack: true,
             lastUrgency: "attention", goalReachedDay: nil, lastLowBattery: false, lowBatteryAlertDay: nil, reminderSequence: 5,
             backOnTrackSequence: 1, rulesDay: nil, ritualStreak: 3))
-        let one = try #require(try history.savedReminders(bottle: "AQ1"))
+        let one = try #require(try history.reminders.saved(bottle: "AQ1"))
         #expect(one.counters.lastNotifiedUrgency == "overdue" && one.counters.goalReachedDay == LocalDay("2026-11-27")
                 && one.counters.rulesDay == LocalDay("2026-11-28") && one.counters.lowBatteryAlertDay == LocalDay("2026-11-26")
                 && one.counters.lastLowBattery)
@@ -92,6 +92,6 @@ struct EngineStateMigrationTests {
         #expect(one.actions.map { [$0.notificationId, $0.actionId, $0.label] } == [["r2", "did-this", "Did This"], ["r2", "start-ritual", "Start Ritual"]])
         #expect(one.intakes.map(\.type) == ["zinc", "vitamin-d"])
         #expect(one.rituals.map { "\($0.day) \($0.time.secondsSince1970)" } == ["2026-11-27 7.0"])
-        #expect(try history.savedReminders(bottle: "AQ2") == nil)
+        #expect(try history.reminders.saved(bottle: "AQ2") == nil)
     }
 }

@@ -30,34 +30,34 @@ struct EngineStorageTests {
         second.counters.remindersSentToday = 3
         do {
             let history = try DrinkHistory(path: path)
-            #expect(try history.savedReminders(bottle: "B") == nil)
-            try history.saveReminders(Self.saved, bottle: "B", at: WallInstant(secondsSince1970: 10))
-            try history.saveReminders(Self.saved, bottle: "C", at: WallInstant(secondsSince1970: 10))
-            try history.saveReminders(second, bottle: "B", at: WallInstant(secondsSince1970: 20),
+            #expect(try history.reminders.saved(bottle: "B") == nil)
+            try history.reminders.save(Self.saved, bottle: "B", at: WallInstant(secondsSince1970: 10))
+            try history.reminders.save(Self.saved, bottle: "C", at: WallInstant(secondsSince1970: 10))
+            try history.reminders.save(second, bottle: "B", at: WallInstant(secondsSince1970: 20),
                                       delivered: [DeliveredNotification(id: "hydration-1", kind: "reminder", time: WallInstant(secondsSince1970: 20), title: "T", body: "B")])
         }
         let reopened = try DrinkHistory(path: path)
-        let b = try #require(try reopened.savedReminders(bottle: "B"))
+        let b = try #require(try reopened.reminders.saved(bottle: "B"))
         #expect(b.counters.remindersSentToday == 3 && b.pending.isEmpty && b.actions.isEmpty && b.intakes.map(\.type) == ["zinc"])
-        let c = try #require(try reopened.savedReminders(bottle: "C"))
+        let c = try #require(try reopened.reminders.saved(bottle: "C"))
         #expect(c.counters.bottle == "C" && c.counters.remindersSentToday == 2 && c.counters.rulesDay == LocalDay("2026-11-28") && c.pending.map(\.id) == ["r"] && c.actions.map(\.actionId) == ["did-this"]
                 && c.rituals.map(\.day) == [LocalDay("2026-11-27")!] && c.pending.first?.thread == "R")
-        #expect(try reopened.deliveredNotifications() == [DeliveredNotification(id: "hydration-1", kind: "reminder", time: WallInstant(secondsSince1970: 20), title: "T", body: "B")])
-        #expect(try reopened.deliveredNotifications(since: WallInstant(secondsSince1970: 21)).isEmpty)
+        #expect(try reopened.reminders.delivered() == [DeliveredNotification(id: "hydration-1", kind: "reminder", time: WallInstant(secondsSince1970: 20), title: "T", body: "B")])
+        #expect(try reopened.reminders.delivered(since: WallInstant(secondsSince1970: 21)).isEmpty)
     }
 
     @Test("a bottle moved to its serial takes its reminders, unless the serial has its own; a save replacing an older key removes it")
     func movedAndReplaced() throws {
         let history = try DrinkHistory(path: nil)
         try history.recordConnection(address: "F4:12:FA:00:A3:F4", name: "Aquavate-A3F2", at: WallInstant(secondsSince1970: 100))
-        try history.saveReminders(Self.saved, bottle: "F4:12:FA:00:A3:F4", at: WallInstant(secondsSince1970: 100))
+        try history.reminders.save(Self.saved, bottle: "F4:12:FA:00:A3:F4", at: WallInstant(secondsSince1970: 100))
         #expect(try history.moveBottle(from: "F4:12:FA:00:A3:F4", toSerial: "F4:12:FA:00:A3:F2"))
-        #expect(try history.savedReminders(bottle: "F4:12:FA:00:A3:F4") == nil)
-        #expect(try history.savedReminders(bottle: "F4:12:FA:00:A3:F2")?.pending.map(\.id) == ["r"])
-        try history.saveReminders(Self.saved, bottle: SavedReminders.everyBottle, at: WallInstant(secondsSince1970: 200))
-        try history.saveReminders(Self.saved, bottle: "AQ9", at: WallInstant(secondsSince1970: 200), replacing: SavedReminders.everyBottle)
-        #expect(try history.savedReminders(bottle: SavedReminders.everyBottle) == nil)
-        #expect(try history.savedReminders(bottle: "AQ9") != nil)
+        #expect(try history.reminders.saved(bottle: "F4:12:FA:00:A3:F4") == nil)
+        #expect(try history.reminders.saved(bottle: "F4:12:FA:00:A3:F2")?.pending.map(\.id) == ["r"])
+        try history.reminders.save(Self.saved, bottle: SavedReminders.everyBottle, at: WallInstant(secondsSince1970: 200))
+        try history.reminders.save(Self.saved, bottle: "AQ9", at: WallInstant(secondsSince1970: 200), replacing: SavedReminders.everyBottle)
+        #expect(try history.reminders.saved(bottle: SavedReminders.everyBottle) == nil)
+        #expect(try history.reminders.saved(bottle: "AQ9") != nil)
     }
 }
 

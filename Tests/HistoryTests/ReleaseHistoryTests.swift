@@ -89,11 +89,11 @@ struct ReleaseHistoryTests {
         #expect(try history.allSettings().sorted { $0.key < $1.key }.map { [$0.key, $0.value] } == release.expected["setting"])
         #expect(try history.commands().sorted { $0.id < $1.id }.map { [$0.bottle, $0.command, $0.argument ?? "-", $0.status.rawValue] }
                 == release.expected["command"])
-        #expect(try history.deliveredNotifications().map { [$0.id, $0.kind] } == release.expected["delivered"])
+        #expect(try history.reminders.delivered().map { [$0.id, $0.kind] } == release.expected["delivered"])
         #expect(try history.personEvents().map { [$0.kind.rawValue, $0.name] } == release.expected["person"])
         #expect(try history.quarantined(includeResolved: true).sorted { $0.id < $1.id }
                     .map { [$0.bottle, "\($0.record.recordID)", "\($0.record.timestamp)", $0.rawHex] } == release.expected["quarantined"])
-        #expect(try history.householdDeliveries(since: .epoch).map { [$0.bottle, $0.id, $0.origin] }.sorted { $0.lexicographicallyPrecedes($1) }
+        #expect(try history.household.deliveries(since: .epoch).map { [$0.bottle, $0.id, $0.origin] }.sorted { $0.lexicographicallyPrecedes($1) }
                 == (release.expected["household-delivered"] ?? []))
         #expect(try history.motionEvents().count == Int(release.expected["motion"]?.first?.first ?? "") )
     }
@@ -112,7 +112,7 @@ struct ReleaseHistoryTests {
         #expect(reminderNames.count == 3, "\(documents.keys.sorted())")
         for name in reminderNames {
             let bottle = name == "reminders" ? SavedReminders.everyBottle : String(name.dropFirst("reminders@".count))
-            let saved = try #require(try history.savedReminders(bottle: bottle), "\(name)")
+            let saved = try #require(try history.reminders.saved(bottle: bottle), "\(name)")
             let document = try object(name)
             #expect(saved.counters.remindersSentToday == document["reminders_sent_today"] as? Int)
             #expect(saved.counters.lastUrgency == document["last_urgency"] as? String)
@@ -124,12 +124,12 @@ struct ReleaseHistoryTests {
             #expect(saved.actions.map(\.actionId) == pending.flatMap { ($0["actions"] as? [[String: Any]] ?? []).map { $0["id"] as? String ?? "" } })
             #expect(saved.intakes.map(\.type) == (document["intake_log"] as? [[String: Any]] ?? []).map { $0["type"] as? String ?? "" })
         }
-        #expect(try history.savedReminders(bottle: "F4:12:FA:00:C0:FF")?.pending.count == 14, "the rituals of a week, with their actions")
+        #expect(try history.reminders.saved(bottle: "F4:12:FA:00:C0:FF")?.pending.count == 14, "the rituals of a week, with their actions")
         // The household.
-        #expect(try history.householdBoot() == (try object("household-sender"))["boot"] as? UInt64)
-        #expect(try history.householdDrops() == (try object("household-dropped"))["dropped"] as? [String: Int])
+        #expect(try history.household.boot() == (try object("household-sender"))["boot"] as? UInt64)
+        #expect(try history.household.drops() == (try object("household-dropped"))["dropped"] as? [String: Int])
         let replay = try object("household-replay")
-        let marks = try history.householdReplay()
+        let marks = try history.household.replay()
         #expect(marks.judged == replay["judged"] as? [String])
         let savedMarks = replay["marks"] as? [String: [String: Any]] ?? [:]
         #expect(!savedMarks.isEmpty)
@@ -137,7 +137,7 @@ struct ReleaseHistoryTests {
                 == Set(savedMarks.map { "\($0.key) \($0.value["boot"] as? UInt64 ?? 0) \($0.value["sequence"] as? UInt64 ?? 0) \(($0.value["time"] as? NSNumber)?.doubleValue ?? 0)" }),
                 "the replay stamps survive")
         let outbox = try object("household-outbox")
-        let replication = try history.householdReplication()
+        let replication = try history.household.replication()
         #expect(replication.publishedUpTo?.secondsSince1970 == (outbox["published_up_to"] as? NSNumber)?.doubleValue)
         #expect(replication.epoch == outbox["epoch"] as? String)
         #expect(Dictionary(uniqueKeysWithValues: replication.peers.compactMap { p in p.answeredEpoch.map { (p.member, $0) } })

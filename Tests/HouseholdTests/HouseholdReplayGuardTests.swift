@@ -21,8 +21,8 @@ import Timekeeping
     /// What one start saved, read back by the next start as the history hands it over.
     func restarted(_ guard: HouseholdReplayGuard) throws -> HouseholdReplayGuard {
         let history = try DrinkHistory(path: nil)
-        try history.saveHouseholdReplay(`guard`.saved.state.records)
-        return HouseholdReplayGuard(saved: HouseholdReplayState(try history.householdReplay()))
+        try history.household.saveReplay(`guard`.saved.state.records)
+        return HouseholdReplayGuard(saved: HouseholdReplayState(try history.household.replay()))
     }
 
     @Test func aCaptureOlderThanWhatAnEarlierStartHeardIsAReplay() throws {

@@ -35,7 +35,7 @@ struct ReleaseHouseholdStateTests {
 
         let replay = try document("household-replay")
         let marks = try #require(replay["marks"] as? [String: [String: Any]])
-        let restored = HouseholdReplayGuard(saved: HouseholdReplayState(try history.householdReplay()))
+        let restored = HouseholdReplayGuard(saved: HouseholdReplayState(try history.household.replay()))
         let state = restored.saved.state
         #expect(Set(state.marks.keys) == Set(marks.keys))
         for (mark, stamp) in marks {
