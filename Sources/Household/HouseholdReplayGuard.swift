@@ -1,6 +1,6 @@
 // The replay guard of the household's messages (HouseholdSeal), kept across restarts: per sender
 // and topic the newest stamp accepted, and the retained messages already judged not to be
-// believed. Both are saved in the history (`household-replay`), bounded (members × topics, at
+// believed. Both are saved in the history (HouseholdStore's replay tables), bounded (members × topics, at
 // most `maximumMarks`; `maximumJudged` messages), so that:
 //
 // * a captured signed message republished retained (the kitchen's `alive … offline` of an
