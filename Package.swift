@@ -186,7 +186,8 @@ let package = Package(
         .testTarget(name: "ProcessSupportTests", dependencies: ["ProcessSupport"]),
         .testTarget(name: "AquavateProtocolTests", dependencies: ["AquavateProtocol", "BusTestSupport"]),
         .testTarget(name: "AquavateCaptureTests", dependencies: ["AquavateCapture", "AquavateProtocol", "Timekeeping", "BusTestSupport"]),
-        .testTarget(name: "HistoryTests", dependencies: ["History", "AquavateProtocol", "Timekeeping"]),
+        // Fixtures/: a history written by a released bridge, and the script that made it.
+        .testTarget(name: "HistoryTests", dependencies: ["History", "AquavateProtocol", "Timekeeping"], exclude: ["Fixtures"]),
         // Test helpers shared by the targets that run tools: private dbus-daemons, a mosquitto broker,
         // scratch folders, the built binary, values and log lines recorded from other threads.
         .target(name: "BusTestSupport", dependencies: ["ProcessSupport", "BottleSimulator", "Locking", .product(name: "Logging", package: "swift-log")],
@@ -226,7 +227,7 @@ let package = Package(
         .testTarget(name: "WireTextTests", dependencies: ["WireText", "BusTestSupport"]),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "BusTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "Reminders", "History"]),
-        .testTarget(name: "RemindingTests", dependencies: ["Reminding", "Settings", "History", "Reminders", "Timekeeping"]),
+        .testTarget(name: "RemindingTests", dependencies: ["Reminding", "Settings", "History", "Reminders", "Timekeeping", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "Sinks", "MQTT", "Settings", "History", "Reminders", "Timekeeping", "BusTestSupport",
                                                           .product(name: "Logging", package: "swift-log")]),
         // `doctor`'s checks, in process on private buses and fake sysfs trees, and the built binary's `doctor`.

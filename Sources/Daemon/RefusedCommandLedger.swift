@@ -73,7 +73,7 @@ public final class RefusedCommandLedger: Sendable {
 
     private func save(_ counts: [String: Int]) {
         do {
-            try history.saveRefusedCommands(counts, at: clock.now)
+            try history.saveRefusedCommands(counts)
         } catch {
             logger.warning("could not save the count of refused MQTT commands: \(error)")
         }

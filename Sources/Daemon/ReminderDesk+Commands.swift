@@ -137,7 +137,7 @@ extension ReminderDesk {
     /// MQTT event Home Assistant automations can react to, a push).
     private func startRitual(_ notificationID: String, at instant: WallInstant) {
         let engineID = route(notificationID).1
-        let delivered = (try? history.deliveredNotifications())?.last { $0.id == engineID }
+        let delivered = (try? history.reminders.delivered())?.last { $0.id == engineID }
         hub?.deliver(SinkNotification(id: notificationID + "-started", kind: SinkNotification.Kind.ritualStarted,
                                       title: delivered.map { "Ritual started: \($0.title)" } ?? "Ritual started",
                                       body: delivered?.body ?? "", time: instant))

@@ -63,13 +63,13 @@ extension DrinkHistory {
             try db.execute(sql: "DELETE FROM backpack_session WHERE bottle = ?", arguments: [old])
             try db.execute(sql: "UPDATE OR IGNORE quarantined_record SET bottle = ? WHERE bottle = ?", arguments: [serial, old])
             try db.execute(sql: "DELETE FROM quarantined_record WHERE bottle = ?", arguments: [old])
-            // Its engines' states (`<engine>@<key>`, EngineStorage), unless the serial has its own.
-            let ownedByOld = "substr(name, length(name) - length(:old)) = '@' || :old"
-            try db.execute(sql: """
-                UPDATE OR IGNORE engine_state SET name = substr(name, 1, length(name) - length(:old)) || :serial
-                WHERE \(ownedByOld)
-                """, arguments: ["old": old, "serial": serial])
-            try db.execute(sql: "DELETE FROM engine_state WHERE \(ownedByOld)", arguments: ["old": old])
+            // Its reminders (SavedReminders), unless the serial has its own.
+            if try ReminderCounters.fetchOne(db, key: serial) == nil {
+                for table in SavedReminders.tables {
+                    try db.execute(sql: "UPDATE \(table) SET bottle = ? WHERE bottle = ?", arguments: [serial, old])
+                }
+            }
+            try SavedReminders.delete(bottle: old, in: db)
             var merged = try BottleRecord.fetch(id: serial, in: db) ?? BottleRecord(id: serial)
             if let previous = hadRow {
                 merged.name = merged.name ?? previous.name

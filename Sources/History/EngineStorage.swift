@@ -1,8 +1,8 @@
-// Storage for the reminder engine: its state document and the delivered log (docs/reminders.md 1, 2.6).
+// Storage for the reminder engine: its saved state and the delivered log (docs/reminders.md 1, 2.6).
 //
-// The engine's state is an opaque JSON document here: its meaning belongs to the Reminders
-// module, which this module does not import. An engine that serves one bottle of several is
-// named `<engine>@<bottle key>` (`reminders@AQ123`): moving a bottle to its serial moves it too.
+// The engine's state is kept per bottle in typed rows (SavedReminders); its meaning belongs to
+// the Reminders module, which this module does not import. Moving a bottle to its serial moves
+// its reminders too (BottleKeys).
 
 import GRDB
 import Timekeeping
@@ -25,32 +25,41 @@ public struct DeliveredNotification: Sendable, Hashable {
     }
 }
 
+/// The reminder engines' part of the history: their saved state and the delivered log, all that
+/// `Reminding` keeps there (`history.reminders`), over the history's one database writer.
+public struct ReminderStore: Sendable {
+    let history: DrinkHistory
+}
+
 extension DrinkHistory {
-    /// The saved state document of engine `name`, nil on a fresh database.
-    public func engineState(named name: String) throws -> String? {
-        try read("reading the \(name) engine state") { db in
-            try String.fetchOne(db, sql: "SELECT json FROM engine_state WHERE name = ?", arguments: [name])
+    /// The reminder engines' state and the delivered log (ReminderStore).
+    public var reminders: ReminderStore { ReminderStore(history: self) }
+}
+
+extension ReminderStore {
+    /// The reminders `bottle`'s engine saved (`SavedReminders.everyBottle`: the one engine of
+    /// every bottle), nil when it never saved.
+    public func saved(bottle: String) throws -> SavedReminders? {
+        try history.read("reading the reminder state of \(bottle.isEmpty ? "every bottle" : bottle)") { db in
+            try SavedReminders.fetch(bottle: bottle, in: db)
         }
     }
 
-    /// Saves engine `name`'s state document, and the notifications it delivered since the last
-    /// save, in one transaction: a crash never records one without the other.
-    /// `replacing`: an older name of the same state (the one engine of a single-bottle history),
-    /// removed in the same transaction, so the state is never held twice.
+    /// Saves `bottle`'s reminder state, and the notifications it delivered since the last save,
+    /// in one transaction: a crash never records one without the other.
+    /// `replacing`: the key of an older engine whose state this one took over (the one engine of
+    /// a single-bottle history), removed in the same transaction, so the state is never held twice.
     /// `durability`: the history's own unless the caller says the state can be derived again
     /// (`.normal`); a save that records deliveries always takes the history's own.
-    public func saveEngineState(named name: String, json: String, at time: WallInstant,
-                                delivered: [DeliveredNotification] = [], replacing older: String? = nil,
-                                durability requested: Durability? = nil) throws {
-        let durability = delivered.isEmpty ? requested ?? self.durability : self.durability
-        try write("saving the \(name) engine state", durability: durability) { db in
-            if let older, older != name {
-                try db.execute(sql: "DELETE FROM engine_state WHERE name = ?", arguments: [older])
+    public func save(_ saved: SavedReminders, bottle: String, at time: WallInstant,
+                              delivered: [DeliveredNotification] = [], replacing older: String? = nil,
+                              durability requested: Durability? = nil) throws {
+        let durability = delivered.isEmpty ? requested ?? history.durability : history.durability
+        try history.write("saving the reminder state of \(bottle.isEmpty ? "every bottle" : bottle)", durability: durability) { db in
+            if let older, older != bottle {
+                try SavedReminders.delete(bottle: older, in: db)
             }
-            try db.execute(sql: """
-                INSERT INTO engine_state (name, json, saved_at) VALUES (?, ?, ?)
-                ON CONFLICT(name) DO UPDATE SET json = excluded.json, saved_at = excluded.saved_at
-                """, arguments: [name, json, time])
+            try saved.save(bottle: bottle, in: db)
             for item in delivered {
                 try db.execute(sql: "INSERT INTO delivered_notification (id, kind, time, title, body) VALUES (?, ?, ?, ?, ?)",
                                arguments: [item.id, item.kind, item.time, item.title, item.body])
@@ -59,8 +68,8 @@ extension DrinkHistory {
     }
 
     /// The delivered log from `since` on (all when nil), oldest first.
-    public func deliveredNotifications(since: WallInstant? = nil) throws -> [DeliveredNotification] {
-        try read("reading delivered notifications") { db in
+    public func delivered(since: WallInstant? = nil) throws -> [DeliveredNotification] {
+        try history.read("reading delivered notifications") { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT id, kind, time, title, body FROM delivered_notification
                 WHERE time >= ? ORDER BY time, seq

@@ -22,6 +22,7 @@ enum HistoryMigrations {
         ("v6-household-delivered", createHouseholdDelivered),
         ("v7-quarantine", createQuarantine),
         ("v8-manual-drinks", addManualDrinks),
+        ("v9-typed-engine-state", typeEngineState),
     ]
 
     static var migrator: DatabaseMigrator {
@@ -287,5 +288,102 @@ enum HistoryMigrations {
         try db.alter(table: "drink") { t in
             t.add(column: "manual", .boolean).notNull().defaults(to: false)
         }
+    }
+
+    /// The engines' state in tables of their own, typed (SavedReminders, HouseholdStorage,
+    /// RefusedCommandCounts), instead of JSON documents under names in `engine_state`: the
+    /// documents the previous releases wrote move into them, field by field, and `engine_state`
+    /// goes. A document no release of this version reads (an unknown name, or not JSON) goes
+    /// with it; a field missing from a document takes the value a fresh history has, as the
+    /// engines read it before.
+    private static func typeEngineState(_ db: Database) throws {
+        try db.create(table: "reminder_state") { t in
+            // The bottle's key (as `drink.bottle`); '' for the one engine of every bottle.
+            t.primaryKey("bottle", .text)
+            // Local dates, YYYY-MM-DD; urgencies as docs/reminders.md names them.
+            t.column("reminder_day", .text)
+            t.column("reminders_sent_today", .integer).notNull()
+            t.column("last_notified_urgency", .text)
+            t.column("reminded_since_on_track", .boolean).notNull()
+            t.column("last_urgency", .text).notNull()
+            t.column("goal_reached_day", .text)
+            t.column("last_low_battery", .boolean).notNull()
+            t.column("low_battery_alert_day", .text)
+            t.column("reminder_sequence", .integer).notNull()
+            t.column("back_on_track_sequence", .integer).notNull()
+            t.column("rules_day", .text)
+            t.column("ritual_streak", .integer).notNull()
+        }
+        try db.create(table: "reminder_pending") { t in
+            t.column("bottle", .text).notNull()
+            // The order the engine added it in.
+            t.column("position", .integer).notNull()
+            t.column("id", .text).notNull()
+            t.column("fire_time", .double).notNull()
+            t.column("kind", .text).notNull()
+            t.column("title", .text).notNull()
+            t.column("body", .text).notNull()
+            t.column("thread", .text)
+            t.primaryKey(["bottle", "id"])
+        }
+        try db.create(table: "reminder_pending_action") { t in
+            t.column("bottle", .text).notNull()
+            t.column("notification_id", .text).notNull()
+            // The order of the engine's actions over all of the bottle's pending notifications.
+            t.column("position", .integer).notNull()
+            t.column("action_id", .text).notNull()
+            t.column("label", .text).notNull()
+            t.primaryKey(["bottle", "position"])
+        }
+        try db.create(table: "reminder_intake") { t in
+            t.column("bottle", .text).notNull()
+            t.column("position", .integer).notNull()
+            t.column("type", .text).notNull()
+            t.column("time", .double).notNull()
+            t.primaryKey(["bottle", "position"])
+        }
+        try db.create(table: "reminder_ritual") { t in
+            t.column("bottle", .text).notNull()
+            t.column("position", .integer).notNull()
+            t.column("day", .text).notNull()
+            t.column("time", .double).notNull()
+            t.primaryKey(["bottle", "position"])
+        }
+        try db.create(table: "household_sender") { t in
+            t.column("boot", .integer).notNull()
+        }
+        try db.create(table: "household_drop") { t in
+            // A HouseholdDropReason raw value.
+            t.primaryKey("reason", .text)
+            t.column("count", .integer).notNull()
+        }
+        try db.create(table: "household_replay_mark") { t in
+            t.column("sender", .text).notNull()
+            t.column("topic", .text).notNull()
+            t.column("boot", .integer).notNull()
+            t.column("sequence", .integer).notNull()
+            t.column("time", .double).notNull()
+            t.primaryKey(["sender", "topic"])
+        }
+        try db.create(table: "household_replay_judged") { t in
+            t.primaryKey("position", .integer)
+            t.column("digest", .text).notNull().unique()
+        }
+        try db.create(table: "household_replication") { t in
+            t.column("published_up_to", .double)
+            t.column("epoch", .text)
+        }
+        try db.create(table: "household_peer") { t in
+            t.primaryKey("member", .text)
+            t.column("answered_epoch", .text)
+            t.column("heard_up_to", .double)
+        }
+        try db.create(table: "refused_command") { t in
+            // The sinks' reason (`not_permitted`, `setting`, `rate_limit`, …).
+            t.primaryKey("reason", .text)
+            t.column("count", .integer).notNull()
+        }
+        try EngineStateDocuments.move(db)
+        try db.drop(table: "engine_state")
     }
 }

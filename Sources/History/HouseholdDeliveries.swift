@@ -27,11 +27,11 @@ public struct HouseholdDelivery: Sendable, Hashable {
     }
 }
 
-extension DrinkHistory {
+extension HouseholdStore {
     /// Records a delivery another bridge made (the same id from the same bridge again replaces
     /// it: ids repeat from one day to the next), and forgets those heard before `forgetBefore`.
-    public func recordHouseholdDelivery(_ delivery: HouseholdDelivery, forgetBefore: WallInstant) throws {
-        try write("recording \(delivery.id) delivered by \(delivery.origin)") { db in
+    public func recordDelivery(_ delivery: HouseholdDelivery, forgetBefore: WallInstant) throws {
+        try history.write("recording \(delivery.id) delivered by \(delivery.origin)") { db in
             try db.execute(sql: """
                 INSERT INTO household_delivered (bottle, id, kind, time, origin, heard_at) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT(bottle, id, origin) DO UPDATE SET kind = excluded.kind, time = excluded.time, heard_at = excluded.heard_at
@@ -41,8 +41,8 @@ extension DrinkHistory {
     }
 
     /// The deliveries of other bridges heard at or after `since`, oldest first.
-    public func householdDeliveries(since: WallInstant) throws -> [HouseholdDelivery] {
-        try read("reading the household's deliveries") { db in
+    public func deliveries(since: WallInstant) throws -> [HouseholdDelivery] {
+        try history.read("reading the household's deliveries") { db in
             try Row.fetchAll(db, sql: """
                 SELECT bottle, id, kind, time, origin, heard_at FROM household_delivered WHERE heard_at >= ? ORDER BY heard_at
                 """, arguments: [since]).map {

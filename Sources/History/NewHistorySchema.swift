@@ -34,7 +34,7 @@ enum NewHistorySchema {
             + stepNames.map { "('\($0)')" }.joined(separator: ", ") + ";\n"
     }
 
-    /// What the steps v1-drinks … v8-manual-drinks leave, as `sqlite_master` has it.
+    /// What the steps v1-drinks … v9-typed-engine-state leave, as `sqlite_master` has it.
     private static let tables = """
         CREATE TABLE "drink" ("bottle" TEXT NOT NULL, "record_id" INTEGER NOT NULL, "timestamp" INTEGER NOT NULL, \
         "amount_ml" INTEGER NOT NULL, "bottle_level_ml" INTEGER NOT NULL, "type" TEXT NOT NULL CHECK ("type" IN ('gulp', 'pour')), \
@@ -47,7 +47,6 @@ enum NewHistorySchema {
         "daily_total_ml" INTEGER, "bottle_level_ml" INTEGER, "battery" INTEGER, "unsynced" INTEGER, "state_flags" INTEGER, \
         "firmware" TEXT, "model" TEXT, "shake_to_empty" BOOLEAN, "calibrated" BOOLEAN, "scale" DOUBLE, "clock_offset" INTEGER, \
         "battery_level" INTEGER, "refusal" TEXT, "refusal_since" DOUBLE, "refusal_count" INTEGER);
-        CREATE TABLE "engine_state" ("name" TEXT PRIMARY KEY NOT NULL, "json" TEXT NOT NULL, "saved_at" DOUBLE NOT NULL);
         CREATE TABLE "delivered_notification" ("seq" INTEGER PRIMARY KEY AUTOINCREMENT, "id" TEXT NOT NULL, "kind" TEXT NOT NULL, \
         "time" DOUBLE NOT NULL, "title" TEXT NOT NULL, "body" TEXT NOT NULL);
         CREATE INDEX "delivered_on_time" ON "delivered_notification"("time");
@@ -70,6 +69,28 @@ enum NewHistorySchema {
         "record_id" INTEGER NOT NULL, "timestamp" INTEGER NOT NULL, "raw" TEXT NOT NULL, "problems" TEXT NOT NULL, \
         "reason" TEXT NOT NULL, "received_at" DOUBLE NOT NULL, "resolution" TEXT CHECK ("resolution" IN ('restored', 'discarded')), \
         "resolved_at" DOUBLE, UNIQUE ("bottle", "record_id", "timestamp"));
+        CREATE TABLE "reminder_state" ("bottle" TEXT PRIMARY KEY NOT NULL, "reminder_day" TEXT, \
+        "reminders_sent_today" INTEGER NOT NULL, "last_notified_urgency" TEXT, "reminded_since_on_track" BOOLEAN NOT NULL, \
+        "last_urgency" TEXT NOT NULL, "goal_reached_day" TEXT, "last_low_battery" BOOLEAN NOT NULL, "low_battery_alert_day" TEXT, \
+        "reminder_sequence" INTEGER NOT NULL, "back_on_track_sequence" INTEGER NOT NULL, "rules_day" TEXT, \
+        "ritual_streak" INTEGER NOT NULL);
+        CREATE TABLE "reminder_pending" ("bottle" TEXT NOT NULL, "position" INTEGER NOT NULL, "id" TEXT NOT NULL, \
+        "fire_time" DOUBLE NOT NULL, "kind" TEXT NOT NULL, "title" TEXT NOT NULL, "body" TEXT NOT NULL, "thread" TEXT, \
+        PRIMARY KEY ("bottle", "id"));
+        CREATE TABLE "reminder_pending_action" ("bottle" TEXT NOT NULL, "notification_id" TEXT NOT NULL, \
+        "position" INTEGER NOT NULL, "action_id" TEXT NOT NULL, "label" TEXT NOT NULL, PRIMARY KEY ("bottle", "position"));
+        CREATE TABLE "reminder_intake" ("bottle" TEXT NOT NULL, "position" INTEGER NOT NULL, "type" TEXT NOT NULL, \
+        "time" DOUBLE NOT NULL, PRIMARY KEY ("bottle", "position"));
+        CREATE TABLE "reminder_ritual" ("bottle" TEXT NOT NULL, "position" INTEGER NOT NULL, "day" TEXT NOT NULL, \
+        "time" DOUBLE NOT NULL, PRIMARY KEY ("bottle", "position"));
+        CREATE TABLE "household_sender" ("boot" INTEGER NOT NULL);
+        CREATE TABLE "household_drop" ("reason" TEXT PRIMARY KEY NOT NULL, "count" INTEGER NOT NULL);
+        CREATE TABLE "household_replay_mark" ("sender" TEXT NOT NULL, "topic" TEXT NOT NULL, "boot" INTEGER NOT NULL, \
+        "sequence" INTEGER NOT NULL, "time" DOUBLE NOT NULL, PRIMARY KEY ("sender", "topic"));
+        CREATE TABLE "household_replay_judged" ("position" INTEGER PRIMARY KEY, "digest" TEXT NOT NULL UNIQUE);
+        CREATE TABLE "household_replication" ("published_up_to" DOUBLE, "epoch" TEXT);
+        CREATE TABLE "household_peer" ("member" TEXT PRIMARY KEY NOT NULL, "answered_epoch" TEXT, "heard_up_to" DOUBLE);
+        CREATE TABLE "refused_command" ("reason" TEXT PRIMARY KEY NOT NULL, "count" INTEGER NOT NULL);
 
         """
 }

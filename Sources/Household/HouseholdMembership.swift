@@ -11,10 +11,6 @@ import Settings
 import Timekeeping
 
 public enum HouseholdMembership {
-    /// The engine_state rows this file keeps.
-    static let senderState = "household-sender"
-    static let dropsState = "household-dropped"
-
     /// Why a bridge with `mqtt.url` has no household: one line for the log and `doctor`.
     public static let withoutKey = "household.key is not set: this bridge is in no household (it neither shares drinks, claims nor reminders through the broker); `aquavate-bridge household create` on the first bridge, `household join KEY` on the others"
 
@@ -28,9 +24,9 @@ public enum HouseholdMembership {
     /// clock's seconds when larger (a history made anew does not start again at 1, which the
     /// household would take for replays).
     public static func nextBoot(_ history: DrinkHistory, now: WallInstant) throws -> UInt64 {
-        let saved = HouseholdSenderState.read(try history.engineState(named: senderState))
+        let saved = try history.household.boot()
         let boot = max(saved + 1, UInt64(max(now.secondsSince1970, 0)))
-        try history.saveEngineState(named: senderState, json: HouseholdSenderState(boot: boot).text, at: now)
+        try history.household.saveBoot(boot)
         return boot
     }
 
@@ -46,7 +42,12 @@ public enum HouseholdMembership {
 
     /// The messages dropped so far, by reason (none on a history that never saw one).
     public static func drops(_ history: DrinkHistory) -> [HouseholdDropReason: Int] {
-        HouseholdDropsState.read((try? history.engineState(named: dropsState)) ?? nil)
+        var drops: [HouseholdDropReason: Int] = [:]
+        // A reason this version does not know is left out.
+        for (name, count) in (try? history.household.drops()) ?? [:] {
+            if let reason = HouseholdDropReason(rawValue: name) { drops[reason] = count }
+        }
+        return drops
     }
 
     /// Every reason with its count (0 for none yet), for `/metrics`: a counter that appears at 0.
@@ -56,6 +57,6 @@ public enum HouseholdMembership {
     }
 
     static func saveDrops(_ counts: [HouseholdDropReason: Int], history: DrinkHistory, at now: WallInstant) throws {
-        try history.saveEngineState(named: dropsState, json: HouseholdDropsState(counts).text, at: now, durability: .normal)
+        try history.household.saveDrops(Dictionary(uniqueKeysWithValues: counts.map { ($0.key.rawValue, $0.value) }))
     }
 }

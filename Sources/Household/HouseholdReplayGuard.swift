@@ -1,6 +1,6 @@
 // The replay guard of the household's messages (HouseholdSeal), kept across restarts: per sender
 // and topic the newest stamp accepted, and the retained messages already judged not to be
-// believed. Both are saved in the history (`household-replay`), bounded (members × topics, at
+// believed. Both are saved in the history (HouseholdStore's replay tables), bounded (members × topics, at
 // most `maximumMarks`; `maximumJudged` messages), so that:
 //
 // * a captured signed message republished retained (the kitchen's `alive … offline` of an
@@ -129,9 +129,9 @@ final class HouseholdReplayGuard: Sendable {
     }
 }
 
-/// `household-replay`: the replay guard's saved marks and judged messages.
-public struct HouseholdReplayState: WireMessage, Decodable, Equatable, Sendable {
-    struct Stamp: Codable, Equatable, Sendable {
+/// The replay guard's saved marks and judged messages (the history's household tables).
+public struct HouseholdReplayState: Equatable, Sendable {
+    struct Stamp: Equatable, Sendable {
         var boot: UInt64
         var sequence: UInt64
         var time: Double
@@ -147,18 +147,5 @@ public struct HouseholdReplayState: WireMessage, Decodable, Equatable, Sendable 
     init(marks: [String: Stamp], judged: [String] = []) {
         self.marks = marks
         self.judged = judged
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let saved = try decoder.container(keyedBy: CodingKeys.self)
-        marks = ((try? saved.decodeIfPresent([String: Stamp].self, forKey: .marks)) ?? nil) ?? [:]
-        judged = ((try? saved.decodeIfPresent([String].self, forKey: .judged)) ?? nil) ?? []
-    }
-
-    enum CodingKeys: String, CodingKey { case marks, judged }
-
-    /// The saved state; an empty one when there is none or it is not JSON.
-    static func read(_ json: String?) -> Self {
-        json.flatMap { WireJSON.read(Self.self, from: Array($0.utf8)) } ?? Self()
     }
 }

@@ -36,10 +36,6 @@ public actor HouseholdReplication: Service {
         case received(HouseholdLink.Received)
     }
 
-    /// The saved mark's name in the `engine_state` table.
-    static let stateName = "household-outbox"
-    /// The replay guard's (HouseholdReplayGuard).
-    static let replayStateName = "household-replay"
     /// What is republished after a restart: whatever was published in the last 5 minutes may
     /// not have been acknowledged before the bridge stopped (receivers store it once anyway).
     static let restartMargin: Duration = .seconds(300)
@@ -135,30 +131,29 @@ public actor HouseholdReplication: Service {
         link = try HouseholdLink(url: url, bridgeID: bridgeID, key: key, boot: boot, topicPrefix: topicPrefix, logger: logger,
                                  clock: clock, drops: HouseholdDrops(logger: logger, initial: savedDrops),
                                  reconnectDelay: reconnectDelay, caFile: caFile,
-                                 replay: HouseholdReplayState.read((try? history.engineState(named: Self.replayStateName)) ?? nil),
+                                 replay: HouseholdReplayState((try? history.household.replay()) ?? HouseholdReplayRecords()),
                                  connected: { inbox.yield(.connected(sessionPresent: $0)) },
                                  received: { inbox.yield(.received($0)) })
         let memory = HouseholdClaims.deliveredMemory
-        let remembered = ((try? history.householdDeliveries(since: clock.now - memory)) ?? []).map { (bottle: $0.bottle, id: $0.id, time: $0.time, heardAt: $0.heardAt) }
+        let remembered = ((try? history.household.deliveries(since: clock.now - memory)) ?? []).map { (bottle: $0.bottle, id: $0.id, time: $0.time, heardAt: $0.heardAt) }
         claims = HouseholdClaims(link: link, clock: clock, logger: logger, localSerial: { address in
             // The key the history uses once the serial was read.
             guard let key = try? history.bottleKey(forAddress: address), key != address.uppercased() else { return nil }
             return key
         }, remembered: remembered, remember: { delivered, heardAt in
             do {
-                try history.recordHouseholdDelivery(.init(bottle: delivered.bottle, id: delivered.id, kind: delivered.kind, time: delivered.time,
+                try history.household.recordDelivery(.init(bottle: delivered.bottle, id: delivered.id, kind: delivered.kind, time: delivered.time,
                                                           origin: delivered.from, heardAt: heardAt),
                                                     forgetBefore: heardAt - memory)
             } catch {
                 logger.warning("MQTT household: could not keep \(delivered.id) delivered by \(delivered.from): \(error)")
             }
         })
-        let saved = HouseholdReplicationState.read((try? history.engineState(named: Self.stateName)) ?? nil)
-        // The saved state's times are seconds (its JSON as it always was): instants from here on.
-        publishedUpTo = saved.publishedUpTo.map { WallInstant(secondsSince1970: $0) - Self.restartMargin } ?? Self.beforeEverything
+        let saved = (try? history.household.replication()) ?? HouseholdReplicationRecords()
+        publishedUpTo = saved.publishedUpTo.map { $0 - Self.restartMargin } ?? Self.beforeEverything
         epoch = saved.epoch
-        answered = saved.answered
-        heardUpTo = saved.heardUpTo.mapValues(WallInstant.init(secondsSince1970:))
+        answered = Dictionary(saved.peers.compactMap { peer in peer.answeredEpoch.map { (peer.member, $0) } }, uniquingKeysWith: { $1 })
+        heardUpTo = Dictionary(saved.peers.compactMap { peer in peer.heardUpTo.map { (peer.member, $0) } }, uniquingKeysWith: { $1 })
     }
 
     /// The events posted to this replication (by the link's thread, the ticker, `kick`), and how
@@ -414,7 +409,7 @@ public actor HouseholdReplication: Service {
         let (state, version) = link.replay.saved
         guard version != savedReplay else { return }
         do {
-            try history.saveEngineState(named: Self.replayStateName, json: state.text, at: clock.now, durability: .normal)
+            try history.household.saveReplay(state.records)
             savedReplay = version
         } catch {
             logger.warning("MQTT household: could not save the replay guard: \(error)")
@@ -493,10 +488,13 @@ public actor HouseholdReplication: Service {
 
     /// Saves the mark, this bridge's epoch and the epochs it answered.
     private func saveState() {
-        let saved = HouseholdReplicationState(publishedUpTo: publishedUpTo.secondsSince1970, epoch: epoch, answered: answered,
-                                              heardUpTo: heardUpTo.mapValues(\.secondsSince1970))
         do {
-            try history.saveEngineState(named: Self.stateName, json: saved.text, at: clock.now)
+            try history.household.saveReplication(HouseholdReplicationRecords(
+                publishedUpTo: publishedUpTo.secondsSince1970.isFinite ? publishedUpTo : nil, epoch: epoch,
+                peers: Set(answered.keys).union(heardUpTo.keys).sorted().map { member in
+                    HouseholdPeerMark(member: member, answeredEpoch: answered[member],
+                                      heardUpTo: heardUpTo[member].flatMap { $0.secondsSince1970.isFinite ? $0 : nil })
+                }))
         } catch {
             logger.warning("MQTT household: could not save what was published: \(error)")
         }

@@ -12,18 +12,16 @@ import Logging
 import Reminders
 
 public final class ReminderRunner {
-    /// The engine's name in the `engine_state` table when it serves every bottle (replay, and
-    /// the history of a bridge from before several bottles); `reminders@<bottle>` for one bottle.
-    static let stateName = "reminders"
-
-    /// The state's name for `bottle` (nil: the one engine of every bottle).
-    public static func stateName(bottle: String?) -> String {
-        bottle.map { "\(stateName)@\($0)" } ?? stateName
+    /// The key the history saves the state under: the bottle's, or `SavedReminders.everyBottle`
+    /// for the one engine of every bottle (replay, and the history of a bridge from before
+    /// several bottles).
+    static func stateKey(bottle: String?) -> String {
+        bottle ?? SavedReminders.everyBottle
     }
 
     /// The bottle whose reminders these are (nil: every bottle's drinks, one engine).
     public private(set) var bottle: String?
-    /// The older state this runner took over (`reminders`), removed at its first save.
+    /// The key of the older state this runner took over (every bottle's, or the bottle's former key), removed at its first save.
     private var inherited: String?
 
     public private(set) var engine: ReminderEngine
@@ -66,13 +64,13 @@ public final class ReminderRunner {
         self.deliver = deliver
         var state = ReminderState()
         do {
-            var json = try history.engineState(named: Self.stateName(bottle: bottle))
-            if json == nil, bottle != nil, inheritsLegacy, let legacy = try history.engineState(named: Self.stateName) {
-                json = legacy
-                inherited = Self.stateName
+            var saved = try history.reminders.saved(bottle: Self.stateKey(bottle: bottle))
+            if saved == nil, bottle != nil, inheritsLegacy, let legacy = try history.reminders.saved(bottle: SavedReminders.everyBottle) {
+                saved = legacy
+                inherited = SavedReminders.everyBottle
             }
-            if let json {
-                state = try JSONDecoder().decode(ReminderState.self, from: Data(json.utf8))
+            if let saved {
+                state = ReminderState(saved: saved)
             }
         } catch {
             logger.warning("the saved reminder state could not be read (\(error)); starting from a fresh state")
@@ -86,7 +84,7 @@ public final class ReminderRunner {
     /// stored row; this saves under the new name from now on, and removes the old one).
     public func rename(bottle newKey: String, at instant: WallInstant) {
         guard newKey != bottle else { return }
-        let old = Self.stateName(bottle: bottle)
+        let old = Self.stateKey(bottle: bottle)
         bottle = newKey
         ledger.bottle = newKey
         inherited = inherited ?? old
@@ -211,8 +209,7 @@ public final class ReminderRunner {
     private func save(deliveries: [Delivery], at instant: WallInstant, force: Bool = false, durability: Durability? = nil) {
         guard force || engine.state != savedState || !deliveries.isEmpty else { return }
         do {
-            let json = String(decoding: try JSONEncoder().encode(engine.state), as: UTF8.self)
-            try history.saveEngineState(named: Self.stateName(bottle: bottle), json: json, at: instant, delivered: deliveries.map {
+            try history.reminders.save(engine.state.saved, bottle: Self.stateKey(bottle: bottle), at: instant, delivered: deliveries.map {
                 DeliveredNotification(id: $0.id, kind: $0.kind.rawValue, time: $0.time, title: $0.title, body: $0.body)
             }, replacing: inherited, durability: durability)
             inherited = nil

@@ -81,20 +81,20 @@ struct SeveralBottlesTests {
         let noon = Self.morning + .seconds(5 * 3600)
         let sent = legacy.status(at: noon).remindersSentToday
         #expect(sent > 0)
-        #expect(try history.engineState(named: "reminders") != nil)
+        #expect(try history.reminders.saved(bottle: SavedReminders.everyBottle) != nil)
 
         let heir = ReminderRunner(history: history, settings: try settings(), logger: quiet, bottle: Self.first, inheritsLegacy: true) { _ in }
         #expect(heir.status(at: noon).remindersSentToday == sent, "the counters carry over")
         let other = ReminderRunner(history: history, settings: try settings(), logger: quiet, bottle: Self.second) { _ in }
         #expect(other.status(at: noon).remindersSentToday == 0, "another bottle starts afresh")
         #expect(heir.scheduleTestNotification(at: noon))
-        #expect(try history.engineState(named: "reminders") == nil, "saved once, under the bottle's name only")
-        #expect(try history.engineState(named: "reminders@\(Self.first)") != nil)
+        #expect(try history.reminders.saved(bottle: SavedReminders.everyBottle) == nil, "saved once, under the bottle's name only")
+        #expect(try history.reminders.saved(bottle: Self.first) != nil)
 
         #expect(try history.moveBottle(from: Self.first, toSerial: "SERIAL1") == false, "no bottle row or drinks: nothing else to move")
         _ = try history.updateBottle(id: Self.first) { $0.address = Self.first }
         #expect(try history.moveBottle(from: Self.first, toSerial: "SERIAL1"))
-        #expect(try history.engineState(named: "reminders@\(Self.first)") == nil)
+        #expect(try history.reminders.saved(bottle: Self.first) == nil)
         let moved = ReminderRunner(history: history, settings: try settings(), logger: quiet, bottle: "SERIAL1") { _ in }
         #expect(moved.status(at: noon).remindersSentToday == sent)
     }
@@ -125,7 +125,7 @@ struct SeveralBottlesTests {
         #expect(!reminders.isEmpty)
         #expect(reminders.allSatisfy { $0.id.hasSuffix("@\(Self.second)") && $0.title.hasPrefix("Bea: ") },
                 "only the second bottle's person is behind: \(reminders.map { "\($0.id) \($0.title)" })")
-        #expect(try history.engineState(named: "reminders@\(Self.second)") != nil)
+        #expect(try history.reminders.saved(bottle: Self.second) != nil)
     }
 
     // MARK: The history per bottle
@@ -258,7 +258,7 @@ struct SeveralBottlesTests {
         let lines = LogLines()
         let desk = ReminderDesk(history: history, configuration: configuration, logger: Logger(label: "test") { _ in LineHandler(lines: lines) })
         await desk.advance(to: Self.morning)
-        func intakes(_ bottle: String) throws -> String { try history.engineState(named: "reminders@\(bottle)") ?? "" }
+        func intakes(_ bottle: String) throws -> String { try history.reminders.saved(bottle: bottle)?.intakes.map(\.type).joined(separator: " ") ?? "" }
         #expect(try !intakes(Self.first).contains("zinc") && !intakes(Self.second).contains("zinc"))
         // Named by its address in lower case: the first bottle's person, not the most recently seen (the second).
         await desk.handle(.log(type: "zinc", bottle: Self.first.lowercased()), at: Self.morning + .seconds(60))

@@ -15,6 +15,7 @@ import Logging
 import ProcessSupport
 import TestFixtures
 import Testing
+import Timekeeping
 
 @Suite("the household's anti-entropy", .serialized)
 struct HouseholdAntiEntropyTests {
@@ -124,11 +125,11 @@ struct HouseholdAntiEntropyTests {
     func restartOfficeBlind(_ office: (bus: PrivateBus, db: String, process: ChildProcess), url: String,
                             converged: @escaping @Sendable () -> Bool) async throws -> Duration {
         let history = try DrinkHistory(path: office.db)
-        let saved = try #require(try history.engineState(named: "household-outbox"))
-        var state = try #require(try JSONSerialization.jsonObject(with: Data(saved.utf8)) as? [String: Any])
-        state["heard_up_to"] = ["kitchen": Date().timeIntervalSince1970 + 86_400]
-        try history.saveEngineState(named: "household-outbox", json: String(decoding: try JSONSerialization.data(withJSONObject: state), as: UTF8.self),
-                                    at: .init(secondsSince1970: Date().timeIntervalSince1970))
+        var state = try history.household.replication()
+        let tomorrow = WallInstant(secondsSince1970: Date().timeIntervalSince1970 + 86_400)
+        state.peers = state.peers.filter { $0.member != "kitchen" }
+            + [HouseholdPeerMark(member: "kitchen", answeredEpoch: state.peers.first { $0.member == "kitchen" }?.answeredEpoch, heardUpTo: tomorrow)]
+        try history.household.saveReplication(state)
         let again = try office.bus.spawn(LiveCommandTests.bridge, [
             "run", "--db", office.db, "--cooldown", "1", "--failure-pause", "1", "--set", "mqtt.url=\(url)",
             "--set", "bridge.id=office", "--set", "desktop.enabled=false",

@@ -50,9 +50,8 @@ struct HouseholdAttackTests {
 
     /// The drops a daemon saved in its history (every 10 s when they changed).
     func dropped(_ db: String) -> [String: Int] {
-        guard let history = try? DrinkHistory(path: db), let json = try? history.engineState(named: "household-dropped"),
-              let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return [:] }
-        return object["dropped"] as? [String: Int] ?? [:]
+        guard let history = try? DrinkHistory(path: db), let drops = try? history.household.drops() else { return [:] }
+        return drops
     }
 
     func total(_ db: String) -> Int { dropped(db).values.reduce(0, +) }
@@ -155,7 +154,7 @@ struct HouseholdAttackTests {
             #expect(drinks(kitchen.db).mapValues(\.deleted) == before.kitchen.mapValues(\.deleted), "no drink added or deleted in the kitchen")
             #expect(drinks(office.db).mapValues(\.deleted) == before.office.mapValues(\.deleted), "nor in the office")
             #expect(drinks(kitchen.db)["\(Self.kitchenSerial)#900"] == nil, "the stranger's 1000 ml drink is not stored")
-            let kept = try DrinkHistory(path: kitchen.db).householdDeliveries(since: .epoch)
+            let kept = try DrinkHistory(path: kitchen.db).household.deliveries(since: .epoch)
             // The office may really deliver a reminder meanwhile (its reminders run on the real
             // clock): that one is kept, rightly. The ghost's is not, nor any but a member's.
             #expect(kept.allSatisfy { $0.origin == "office" }, "no forged delivery kept: \(kept)")

@@ -252,7 +252,7 @@ struct HouseholdClaimsTests {
             #expect(!offer(restarted, "hydration-1"), "what the kitchen delivered before the restart is not repeated")
             #expect(!offer(restarted, "hydration-2"))
             #expect(offer(restarted, "hydration-3"), "a new one is delivered")
-            let kept = try DrinkHistory(path: db).householdDeliveries(since: WallInstant(secondsSince1970: 0))
+            let kept = try DrinkHistory(path: db).household.deliveries(since: WallInstant(secondsSince1970: 0))
             #expect(Set(kept.map(\.id)) == ["hydration-1", "hydration-2"] && kept.allSatisfy { $0.origin == "kitchen" && $0.bottle == Self.serial })
         }
     }

@@ -41,7 +41,7 @@ struct HouseholdReminderTests {
 
     /// Whether this room's engine fired notification `id` (its delivered log has it, delivered here or withheld).
     func fired(_ room: HouseholdRoomsTests.Room, _ id: String) -> Bool {
-        guard let history = try? DrinkHistory(path: room.db), let log = try? history.deliveredNotifications() else { return false }
+        guard let history = try? DrinkHistory(path: room.db), let log = try? history.reminders.delivered() else { return false }
         return log.contains { $0.id == id }
     }
 

@@ -83,13 +83,9 @@ struct HouseholdRepairTrafficTests {
             _ = try officeHistory.storeReplicated(records.enumerated().filter { !missing.contains($0.offset) }.map(\.element),
                                                   bottle: Self.bottle, origin: "kitchen", at: clock.now - .seconds(3600))
             // Each says it published and heard everything: their hellos ask for nothing.
-            let seconds = clock.now.secondsSince1970
-            try kitchenHistory.saveEngineState(named: HouseholdReplication.stateName,
-                                               json: HouseholdReplicationState(publishedUpTo: seconds, epoch: nil, answered: [:], heardUpTo: [:]).text,
-                                               at: clock.now)
-            try officeHistory.saveEngineState(named: HouseholdReplication.stateName,
-                                              json: HouseholdReplicationState(publishedUpTo: nil, epoch: nil, answered: [:], heardUpTo: ["kitchen": seconds]).text,
-                                              at: clock.now)
+            try kitchenHistory.household.saveReplication(HouseholdReplicationRecords(publishedUpTo: clock.now))
+            try officeHistory.household.saveReplication(HouseholdReplicationRecords(
+                peers: [HouseholdPeerMark(member: "kitchen", answeredEpoch: nil, heardUpTo: clock.now)]))
 
             var built: [HouseholdChaosTests.Member] = []
             for (id, history) in [("kitchen", kitchenHistory), ("office", officeHistory)] {

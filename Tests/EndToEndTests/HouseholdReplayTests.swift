@@ -31,11 +31,9 @@ struct HouseholdReplayTests {
 
     /// The boot of the kitchen's newest `alive` stamp a history saved (0: none).
     func savedKitchenBoot(_ db: String) -> UInt64 {
-        guard let history = try? DrinkHistory(path: db), let json = try? history.engineState(named: "household-replay"),
-              let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
-              let marks = object["marks"] as? [String: Any],
-              let mark = marks["kitchen aquavate/household/alive/kitchen"] as? [String: Any] else { return 0 }
-        return (mark["boot"] as? NSNumber)?.uint64Value ?? 0
+        guard let history = try? DrinkHistory(path: db), let saved = try? history.household.replay(),
+              let mark = saved.marks.first(where: { $0.sender == "kitchen" && $0.topic == "aquavate/household/alive/kitchen" }) else { return 0 }
+        return mark.boot
     }
 
     @Test("a captured alive … offline republished retained is not believed by a member started again while its sender runs")

@@ -38,12 +38,12 @@ import Timekeeping
         #expect(logged.status == 0 && logged.out.contains("logged vitamin-d"), "\(logged)")
         let history = try DrinkHistory(path: db)
         #expect(try history.personEvents().map(\.name) == ["vitamin-d"])
-        #expect(try history.engineState(named: "reminders@\(Self.second.id)") != nil, "the second bottle's person's reminders took it")
-        #expect(try history.engineState(named: "reminders@\(Self.first.id)") == nil)
-        #expect(try history.engineState(named: "reminders") == nil)
+        #expect(try history.reminders.saved(bottle: Self.second.id) != nil, "the second bottle's person's reminders took it")
+        #expect(try history.reminders.saved(bottle: Self.first.id) == nil)
+        #expect(try history.reminders.saved(bottle: SavedReminders.everyBottle) == nil)
         let bySerial = try await runBridge(["log", "zinc", "--bottle", Self.first.id, "--db", db])
         #expect(bySerial.status == 0, "\(bySerial)")
-        #expect(try history.engineState(named: "reminders@\(Self.first.id)") != nil)
+        #expect(try history.reminders.saved(bottle: Self.first.id) != nil)
     }
 
     @Test("with one bottle, --bottle is optional; before any bottle, the one engine takes it")
@@ -51,11 +51,11 @@ import Timekeeping
         let one = try database([Self.first])
         let logged = try await runBridge(["log", "vitamin-d", "--db", one])
         #expect(logged.status == 0, "\(logged)")
-        #expect(try DrinkHistory(path: one).engineState(named: "reminders@\(Self.first.id)") != nil)
+        #expect(try DrinkHistory(path: one).reminders.saved(bottle: Self.first.id) != nil)
 
         let none = try database([], name: "none")
         let early = try await runBridge(["log", "vitamin-d", "--db", none])
         #expect(early.status == 0, "\(early)")
-        #expect(try DrinkHistory(path: none).engineState(named: "reminders") != nil)
+        #expect(try DrinkHistory(path: none).reminders.saved(bottle: SavedReminders.everyBottle) != nil)
     }
 }

@@ -47,7 +47,7 @@ struct ReplayRemindersTests {
             .compactMap { Int($0.id.dropFirst("hydration-".count)) }
         #expect(reminderNumbers == Array(1...reminderNumbers.count))
         let history = try DrinkHistory(path: db)
-        #expect(try history.deliveredNotifications().map(\.id) == ids)
+        #expect(try history.reminders.delivered().map(\.id) == ids)
         var configuration = Configuration()
         try configuration.applyOverride("timezone=Europe/Madrid")
         let status = try StatusReport.make(history: history, configuration: configuration, at: two.syncs.last!.time)

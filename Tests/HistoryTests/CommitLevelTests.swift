@@ -35,10 +35,10 @@ import Timekeeping
         try history.storeActivity(bottle: "F4:12:FA:00:A3:F2", motion: [
             MotionEvent(timestamp: 1_763_712_000, durationSec: 30, wakeReason: .motion, sleepTypeRaw: 0),
         ], backpack: [])
-        try history.saveEngineState(named: "reminders", json: "{}", at: WallInstant(secondsSince1970: 200), durability: .normal)
+        try history.reminders.save(EngineStorageTests.saved, bottle: "", at: WallInstant(secondsSince1970: 200), durability: .normal)
         let told = DeliveredNotification(id: "hydration-1", kind: "hydration", time: WallInstant(secondsSince1970: 300), title: "Drink", body: "Time for water")
-        try history.saveEngineState(named: "reminders", json: "{}", at: WallInstant(secondsSince1970: 300), delivered: [told], durability: .normal)
-        try history.saveEngineState(named: "reminders", json: "{\"a\":1}", at: WallInstant(secondsSince1970: 400))
+        try history.reminders.save(EngineStorageTests.saved, bottle: "", at: WallInstant(secondsSince1970: 300), delivered: [told], durability: .normal)
+        try history.reminders.save(EngineStorageTests.saved, bottle: "", at: WallInstant(secondsSince1970: 400))
         try history.setSetting("goal_ml", "2500")
 
         // connection, move, activity, state alone: NORMAL; a delivery, a state without a level
@@ -46,7 +46,7 @@ import Timekeeping
         #expect(observer.levels == ["1", "1", "1", "1", "2", "2", "2"])
         // And all of it is there.
         let reopened = try DrinkHistory(path: folder.appendingPathComponent("h.sqlite").path)
-        #expect(try reopened.deliveredNotifications().map(\.id) == ["hydration-1"])
+        #expect(try reopened.reminders.delivered().map(\.id) == ["hydration-1"])
         #expect(try reopened.motionEvents().count == 1)
         #expect(try reopened.bottleState(id: "F4:12:FA:00:A3:F2")?.address == "F4:12:FA:00:A3:F4")
     }

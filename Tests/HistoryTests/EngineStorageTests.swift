@@ -8,22 +8,56 @@ import Testing
 
 @Suite("Engine state and delivered log")
 struct EngineStorageTests {
-    @Test("the state document survives a reopen; a save replaces it")
+    /// A state with something in every table, for bottle rows to be keyed on.
+    static let saved = SavedReminders(
+        counters: ReminderCounters(reminderDay: LocalDay("2026-11-28"), remindersSentToday: 2, lastNotifiedUrgency: "overdue",
+                                   remindedSinceOnTrack: true, lastUrgency: "attention", goalReachedDay: nil, lastLowBattery: false,
+                                   lowBatteryAlertDay: nil, reminderSequence: 5, backOnTrackSequence: 1, rulesDay: LocalDay("2026-11-28"),
+                                   ritualStreak: 3),
+        pending: [SavedPendingNotification(id: "r", fireTime: WallInstant(secondsSince1970: 30), kind: "ritual", title: "T", body: "B", thread: "R")],
+        actions: [SavedNotificationAction(notificationId: "r", actionId: "did-this", label: "Did This")],
+        intakes: [SavedIntake(type: "zinc", time: WallInstant(secondsSince1970: 5))],
+        rituals: [SavedRitualCompletion(day: LocalDay("2026-11-27")!, time: WallInstant(secondsSince1970: 7))])
+
+    @Test("the state survives a reopen, field by field; a save replaces it; another bottle's is its own")
     func stateRoundTrip() throws {
         let folder = NSTemporaryDirectory() + "engine-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/h.sqlite"
+        var second = Self.saved
+        second.pending = []
+        second.actions = []
+        second.counters.remindersSentToday = 3
         do {
             let history = try DrinkHistory(path: path)
-            #expect(try history.engineState(named: "reminders") == nil)
-            try history.saveEngineState(named: "reminders", json: #"{"a":1}"#, at: WallInstant(secondsSince1970: 10))
-            try history.saveEngineState(named: "reminders", json: #"{"a":2}"#, at: WallInstant(secondsSince1970: 20),
-                                        delivered: [DeliveredNotification(id: "hydration-1", kind: "reminder", time: WallInstant(secondsSince1970: 20), title: "T", body: "B")])
+            #expect(try history.reminders.saved(bottle: "B") == nil)
+            try history.reminders.save(Self.saved, bottle: "B", at: WallInstant(secondsSince1970: 10))
+            try history.reminders.save(Self.saved, bottle: "C", at: WallInstant(secondsSince1970: 10))
+            try history.reminders.save(second, bottle: "B", at: WallInstant(secondsSince1970: 20),
+                                      delivered: [DeliveredNotification(id: "hydration-1", kind: "reminder", time: WallInstant(secondsSince1970: 20), title: "T", body: "B")])
         }
         let reopened = try DrinkHistory(path: path)
-        #expect(try reopened.engineState(named: "reminders") == #"{"a":2}"#)
-        #expect(try reopened.deliveredNotifications() == [DeliveredNotification(id: "hydration-1", kind: "reminder", time: WallInstant(secondsSince1970: 20), title: "T", body: "B")])
-        #expect(try reopened.deliveredNotifications(since: WallInstant(secondsSince1970: 21)).isEmpty)
+        let b = try #require(try reopened.reminders.saved(bottle: "B"))
+        #expect(b.counters.remindersSentToday == 3 && b.pending.isEmpty && b.actions.isEmpty && b.intakes.map(\.type) == ["zinc"])
+        let c = try #require(try reopened.reminders.saved(bottle: "C"))
+        #expect(c.counters.bottle == "C" && c.counters.remindersSentToday == 2 && c.counters.rulesDay == LocalDay("2026-11-28") && c.pending.map(\.id) == ["r"] && c.actions.map(\.actionId) == ["did-this"]
+                && c.rituals.map(\.day) == [LocalDay("2026-11-27")!] && c.pending.first?.thread == "R")
+        #expect(try reopened.reminders.delivered() == [DeliveredNotification(id: "hydration-1", kind: "reminder", time: WallInstant(secondsSince1970: 20), title: "T", body: "B")])
+        #expect(try reopened.reminders.delivered(since: WallInstant(secondsSince1970: 21)).isEmpty)
+    }
+
+    @Test("a bottle moved to its serial takes its reminders, unless the serial has its own; a save replacing an older key removes it")
+    func movedAndReplaced() throws {
+        let history = try DrinkHistory(path: nil)
+        try history.recordConnection(address: "F4:12:FA:00:A3:F4", name: "Aquavate-A3F2", at: WallInstant(secondsSince1970: 100))
+        try history.reminders.save(Self.saved, bottle: "F4:12:FA:00:A3:F4", at: WallInstant(secondsSince1970: 100))
+        #expect(try history.moveBottle(from: "F4:12:FA:00:A3:F4", toSerial: "F4:12:FA:00:A3:F2"))
+        #expect(try history.reminders.saved(bottle: "F4:12:FA:00:A3:F4") == nil)
+        #expect(try history.reminders.saved(bottle: "F4:12:FA:00:A3:F2")?.pending.map(\.id) == ["r"])
+        try history.reminders.save(Self.saved, bottle: SavedReminders.everyBottle, at: WallInstant(secondsSince1970: 200))
+        try history.reminders.save(Self.saved, bottle: "AQ9", at: WallInstant(secondsSince1970: 200), replacing: SavedReminders.everyBottle)
+        #expect(try history.reminders.saved(bottle: SavedReminders.everyBottle) == nil)
+        #expect(try history.reminders.saved(bottle: "AQ9") != nil)
     }
 }
 

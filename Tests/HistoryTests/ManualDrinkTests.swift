@@ -117,7 +117,7 @@ import Timekeeping
             }
         }
         let history = try DrinkHistory(path: path)
-        #expect(try history.appliedMigrations().last == "v8-manual-drinks")
+        #expect(try history.appliedMigrations().suffix(2) == ["v8-manual-drinks", "v9-typed-engine-state"])
         #expect(try history.storedDrinks().map(\.drink.manual) == [false])
         #expect(try history.storedDrinks().map(\.recordID) == [7])
     }

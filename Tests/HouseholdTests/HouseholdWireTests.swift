@@ -44,32 +44,6 @@ import Timekeeping
         #expect(pong.clock == WallInstant(secondsSince1970: 1_764_240_000.125) && pong.instance == "a1b2-'c'" && pong.synchronised)
     }
 
-    @Test("a history saved by the previous version loads: the outbox mark, the epochs, the start count and the drops")
-    func thePreviousSavedStateLoads() throws {
-        let before = try Self.before()
-        let full = HouseholdReplicationState.read(before["state/full"])
-        #expect(full == HouseholdReplicationState(publishedUpTo: 1_764_240_002.5, epoch: "e1a2", answered: ["study": "e9", "attic_2": "ff00"],
-                                                  heardUpTo: ["study": 1_764_240_000.75, "attic_2": 12]))
-        #expect(HouseholdReplicationState.read(before["state/bare"]) == .init(publishedUpTo: nil, epoch: nil, answered: [:], heardUpTo: [:]))
-        let integral = HouseholdReplicationState.read(before["state/integral"])
-        #expect(integral.publishedUpTo == 1_764_240_000 && integral.heardUpTo == ["study": 1_764_240_000])
-        // Read back, what this version saves is the same state.
-        #expect(HouseholdReplicationState.read(full.text) == full)
-        #expect(HouseholdDropsState.read(before["drops"]) == [.forged: 3, .replayed: 12, .malformed: 0])
-        #expect(HouseholdDropsState([.forged: 3, .replayed: 12, .malformed: 0]).text == before["drops"])
-        #expect(HouseholdSenderState.read(#"{"boot":1764240000}"#) == 1_764_240_000)
-    }
-
-    @Test("an odd saved field costs only itself; a state that is not JSON is no state")
-    func oddSavedState() {
-        let odd = HouseholdReplicationState.read(#"{"answered":{"study":7},"epoch":"e1","heard_up_to":"x","published_up_to":12.5}"#)
-        #expect(odd == .init(publishedUpTo: 12.5, epoch: "e1", answered: [:], heardUpTo: [:]))
-        #expect(HouseholdReplicationState.read("not json") == .init(publishedUpTo: nil, epoch: nil, answered: [:], heardUpTo: [:]))
-        #expect(HouseholdReplicationState.read(nil) == .init(publishedUpTo: nil, epoch: nil, answered: [:], heardUpTo: [:]))
-        #expect(HouseholdSenderState.read(#"{"boot":-3}"#) == 0 && HouseholdSenderState.read(#"{"boot":"7"}"#) == 0)
-        #expect(HouseholdDropsState.read(#"{"dropped":{"forged":1,"gremlins":4}}"#) == [.forged: 1])
-    }
-
     @Test("hostile claims, syncers and deliveries are malformed: wrong types, huge numbers, missing keys, extra keys, not UTF-8")
     func hostileMessages() {
         for bad in [#"{"phase":"grab","rssi":-60}"#, #"{"phase":"want","rssi":"-60"}"#, #"{"phase":"want","rssi":1e300}"#,

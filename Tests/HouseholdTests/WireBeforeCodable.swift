@@ -20,10 +20,6 @@ pong/1e+21	{"instance":"a1b2-\u0027c\u0027","synchronised":true,"time":"1e+21"}
 delivered/1e+21	{"bottle":"F4:12:FA:00:A3:F2","id":"hydration-7","kind":"reminder","time":"1e+21"}
 hello/empty	{"epoch":"e1a2","have":{}}
 hello/have	{"epoch":"e1a2","have":{"attic_2":"0.003","kitchen-pi":"1764240000.5","study":"1764240001.0"}}
-state/full	{"answered":{"attic_2":"ff00","study":"e9"},"epoch":"e1a2","heard_up_to":{"attic_2":12,"study":1764240000.75},"published_up_to":1764240002.5}
-state/bare	{"answered":{},"heard_up_to":{}}
-state/integral	{"answered":{},"heard_up_to":{"study":1764240000},"published_up_to":1764240000}
-drops	{"dropped":{"forged":3,"malformed":0,"replayed":12}}
 """#
 
     /// name -> text.

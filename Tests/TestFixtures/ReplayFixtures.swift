@@ -113,6 +113,6 @@ public func syncLines(at t: Double, _ records: [DrinkRecord], chunkSize: Int = 1
 /// Reads a database written by the command line.
 public enum DrinkHistoryProbe {
     public static func delivered(_ path: String) throws -> [String] {
-        try DrinkHistory(path: path).deliveredNotifications().map(\.id)
+        try DrinkHistory(path: path).reminders.delivered().map(\.id)
     }
 }

@@ -381,7 +381,7 @@ import Timekeeping
         defer { fixture.remove() }
         let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WebFixture.now))
         #expect(!String(decoding: try MetricsPage.render(context), as: UTF8.self).contains("aquavate_mqtt_refused_commands_total"))
-        try fixture.history.saveRefusedCommands(["not_permitted": 2, "rate_limit": 0], at: WebFixture.now)
+        try fixture.history.saveRefusedCommands(["not_permitted": 2, "rate_limit": 0])
         let text = String(decoding: try MetricsPage.render(context), as: UTF8.self)
         #expect(text.contains(#"aquavate_mqtt_refused_commands_total{reason="not_permitted"} 2"#), "\(text)")
         #expect(text.contains(#"aquavate_mqtt_refused_commands_total{reason="rate_limit"} 0"#))

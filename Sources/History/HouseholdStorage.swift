@@ -1,0 +1,169 @@
+// What a household member keeps between starts (docs/design.md 6), in tables of its own: the count
+// of its starts (its messages' `boot`), the messages it did not believe by reason, its replay
+// guard (per sender and topic the newest stamp accepted, and the digests of messages judged), and
+// its replication marks (what it published, each member's epoch it answered and changes it holds).
+// The meaning of each belongs to the Household module, which this module does not import; the
+// guard bounds what it saves (members × topics, and the judged digests).
+
+import GRDB
+import Timekeeping
+
+/// Per sender and topic, the newest stamp the replay guard accepted.
+public struct HouseholdReplayMark: Codable, Sendable, Equatable, Hashable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "household_replay_mark"
+
+    public var sender: String
+    public var topic: String
+    public var boot: UInt64
+    public var sequence: UInt64
+    /// The sender's clock in the stamp.
+    public var time: WallInstant
+
+    public init(sender: String, topic: String, boot: UInt64, sequence: UInt64, time: WallInstant) {
+        self.sender = sender
+        self.topic = topic
+        self.boot = boot
+        self.sequence = sequence
+        self.time = time
+    }
+}
+
+/// The replay guard's saved state: its marks, and the digests of the messages judged, oldest first.
+public struct HouseholdReplayRecords: Sendable, Equatable {
+    public var marks: [HouseholdReplayMark]
+    public var judged: [String]
+
+    public init(marks: [HouseholdReplayMark] = [], judged: [String] = []) {
+        self.marks = marks
+        self.judged = judged
+    }
+}
+
+/// Per member, the hello epoch this bridge answered and the latest change of its drinks held.
+public struct HouseholdPeerMark: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "household_peer"
+    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+
+    /// The member's `bridge.id`.
+    public var member: String
+    public var answeredEpoch: String?
+    public var heardUpTo: WallInstant?
+
+    public init(member: String, answeredEpoch: String?, heardUpTo: WallInstant?) {
+        self.member = member
+        self.answeredEpoch = answeredEpoch
+        self.heardUpTo = heardUpTo
+    }
+}
+
+/// The replication's own marks: the latest change of this bridge's drinks it published, its hello
+/// epoch, and its peers'.
+public struct HouseholdReplicationRecords: Sendable, Equatable {
+    public var publishedUpTo: WallInstant?
+    public var epoch: String?
+    public var peers: [HouseholdPeerMark]
+
+    public init(publishedUpTo: WallInstant? = nil, epoch: String? = nil, peers: [HouseholdPeerMark] = []) {
+        self.publishedUpTo = publishedUpTo
+        self.epoch = epoch
+        self.peers = peers
+    }
+}
+
+/// The household's part of the history: what `Household` keeps between starts and all it
+/// reaches there (`history.household`), over the history's one database writer.
+public struct HouseholdStore: Sendable {
+    let history: DrinkHistory
+}
+
+extension DrinkHistory {
+    /// The household's state (HouseholdStore).
+    public var household: HouseholdStore { HouseholdStore(history: self) }
+}
+
+extension HouseholdStore {
+    /// The count of this bridge's starts as a member; 0 before the first.
+    public func boot() throws -> UInt64 {
+        try history.read("reading the household's start count") { db in
+            try UInt64.fetchOne(db, sql: "SELECT boot FROM household_sender") ?? 0
+        }
+    }
+
+    /// Saves the count of this bridge's starts.
+    public func saveBoot(_ boot: UInt64) throws {
+        try history.write("saving the household's start count") { db in
+            try db.execute(sql: "DELETE FROM household_sender")
+            try db.execute(sql: "INSERT INTO household_sender (boot) VALUES (?)", arguments: [boot])
+        }
+    }
+
+    /// The messages not believed so far, by reason (the Household's raw values).
+    public func drops() throws -> [String: Int] {
+        try history.read("reading the household's dropped messages") { db in
+            var counts: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT reason, count FROM household_drop") { counts[row["reason"]] = row["count"] }
+            return counts
+        }
+    }
+
+    /// Saves the counts by reason (the whole tally, not an increment); they can be counted again.
+    public func saveDrops(_ counts: [String: Int]) throws {
+        try history.write("saving the household's dropped messages", durability: .normal) { db in
+            try DrinkHistory.replaceCounts(counts, table: "household_drop", in: db)
+        }
+    }
+
+    /// The replay guard's saved marks and judged digests.
+    public func replay() throws -> HouseholdReplayRecords {
+        try history.read("reading the household's replay marks") { db in
+            HouseholdReplayRecords(
+                marks: try HouseholdReplayMark.fetchAll(db),
+                judged: try String.fetchAll(db, sql: "SELECT digest FROM household_replay_judged ORDER BY position"))
+        }
+    }
+
+    /// Replaces the replay guard's saved state (at the commit level the guard's floors allow).
+    public func saveReplay(_ saved: HouseholdReplayRecords) throws {
+        try history.write("saving the household's replay marks", durability: .normal) { db in
+            try HouseholdReplayMark.deleteAll(db)
+            for mark in saved.marks { try mark.insert(db) }
+            try db.execute(sql: "DELETE FROM household_replay_judged")
+            for (position, digest) in saved.judged.enumerated() {
+                try db.execute(sql: "INSERT OR IGNORE INTO household_replay_judged (position, digest) VALUES (?, ?)",
+                               arguments: [position, digest])
+            }
+        }
+    }
+
+    /// The replication's saved marks.
+    public func replication() throws -> HouseholdReplicationRecords {
+        try history.read("reading the household's replication marks") { db in
+            let row = try Row.fetchOne(db, sql: "SELECT published_up_to, epoch FROM household_replication")
+            return HouseholdReplicationRecords(publishedUpTo: row?["published_up_to"], epoch: row?["epoch"],
+                                               peers: try HouseholdPeerMark.order(Column("member")).fetchAll(db))
+        }
+    }
+
+    /// Replaces the replication's saved marks.
+    public func saveReplication(_ saved: HouseholdReplicationRecords) throws {
+        try history.write("saving the household's replication marks") { db in
+            try db.execute(sql: "DELETE FROM household_replication")
+            try db.execute(sql: "INSERT INTO household_replication (published_up_to, epoch) VALUES (?, ?)",
+                           arguments: [saved.publishedUpTo, saved.epoch])
+            try HouseholdPeerMark.deleteAll(db)
+            for peer in saved.peers { try peer.insert(db) }
+        }
+    }
+
+}
+
+extension DrinkHistory {
+    /// Replaces the counts of a (reason, count) table.
+    static func replaceCounts(_ counts: [String: Int], table: String, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM \(table)")
+        for (reason, count) in counts.sorted(by: { $0.key < $1.key }) {
+            try db.execute(sql: "INSERT INTO \(table) (reason, count) VALUES (?, ?)", arguments: [reason, count])
+        }
+    }
+}
