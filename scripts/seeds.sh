@@ -3,7 +3,7 @@
 # process (the seeds passed in the environment variable SEEDS_VARIABLE, comma-separated), one
 # process at a time, each given TIMEOUT seconds. A seed fails when Swift Testing reports an issue
 # with its argument ("recorded an issue with 1 argument seed → S at"); a batch that did not finish
-# (a hang, a crash) fails all its seeds. Prints every failed seed with its issues, and for each
+# (a hang, a crash) fails all its seeds, and so does a seed the filter never ran. Prints every failed seed with its issues, and for each
 # seed that passed the lines SUMMARY matches (a grep -o pattern, SEED standing for the seed).
 #
 #   run_seeds NAME FILTER SEEDS_VARIABLE BATCH TIMEOUT COUNT FIRST [SUMMARY]
@@ -19,7 +19,8 @@ run_seeds() {
         log=$(mktemp)
         env "$variable=$list" timeout "$limit" swift test --skip-build --filter "$filter" > "$log" 2>&1
         for seed in "${seeds[@]}"; do
-            if grep -q "recorded an issue with 1 argument seed → $seed at" "$log" || ! grep -q "Test run with" "$log"; then
+            if grep -q "recorded an issue with 1 argument seed → $seed at" "$log" || ! grep -q "Test run with" "$log" \
+                || ! grep -q "passing 1 argument seed → $seed to" "$log"; then
                 failed=$((failed + 1)); failures+=("$seed")
                 echo "$name: seed $seed FAILED"
                 grep "argument seed → $seed at" "$log" | cut -c1-400 | head -5
