@@ -101,6 +101,11 @@ public enum Doctor {
         // Only an existing history is read: the doctor creates nothing.
         let drops = FileManager.default.fileExists(atPath: inputs.databasePath)
             ? (try? DrinkHistory(path: inputs.databasePath)).map(HouseholdMembership.drops) ?? [:] : [:]
+        if HouseholdMembership.key(configuration) != nil, let login = HouseholdLoginCheck.finding(
+            url: configuration[Setting.mqttURL], householdUser: configuration[Setting.householdMQTTUsername],
+            householdPassword: configuration[Setting.householdMQTTPassword], bridgeID: SinkSetup.bridgeID(configuration)) {
+            findings.append(login)
+        }
         findings += await HouseholdCheck.findings(url: configuration[Setting.mqttURL], key: HouseholdMembership.key(configuration), drops: drops,
                                                   topicPrefix: configuration[Setting.mqttTopicPrefix],
                                                   ownID: SinkSetup.bridgeID(configuration), timeout: inputs.timeout)

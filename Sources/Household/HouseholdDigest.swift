@@ -13,6 +13,13 @@
 // asks for the period (`want` with `periods`), the origin answers with the per-day digest of that
 // period alone, and the member then asks for exactly the days that differ, as in the window. So a
 // loss older than the window costs a digest of 14 days more, not the period's drinks.
+//
+// A day that differs is repaired drink by drink: the `want` carries, per day, the mark of each
+// drink of that origin the asker holds (6 bytes of SHA-256 over the same line the day's hash
+// covers: bottle, record id, time, deletion mark), and the origin publishes only its drinks of
+// that day whose mark is not among them: the lost ones, and the ones whose deletion the asker
+// missed. So one lost drink costs one drink, not its day. An origin one release older ignores
+// the marks and publishes the whole day, as before.
 
 import Crypto
 import Foundation
@@ -43,6 +50,20 @@ enum HouseholdDigest {
         let hash = SHA256.hash(data: Array(lines.joined(separator: "\n").utf8))
         return "\(rows.count):" + hash.prefix(8).map { String(format: "%02x", $0) }.joined()
     }
+
+    /// A drink's mark in a `want` (`held`): 6 bytes of SHA-256 over its line of the day's hash, in hex.
+    static func mark(bottle: String, recordID: Int64, timestamp: Int64, deleted: Bool) -> String {
+        let hash = SHA256.hash(data: Array("\(bottle) \(recordID) \(timestamp) \(deleted ? 1 : 0)".utf8))
+        return hash.prefix(markBytes).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func mark(_ row: DrinkHistory.DigestRow) -> String {
+        mark(bottle: row.bottle, recordID: row.recordID, timestamp: row.timestamp, deleted: row.deleted)
+    }
+
+    /// 6 bytes: two of a day's drinks share a mark once in about 10^12 days repaired, and then the
+    /// one the asker lacks is not sent (the day keeps differing; the next repair asks again).
+    static let markBytes = 6
 
     static func day(of timestamp: Int64) -> Int64 {
         timestamp >= 0 ? timestamp / secondsPerDay : (timestamp - secondsPerDay + 1) / secondsPerDay
@@ -113,22 +134,70 @@ struct HouseholdDigestMessage: WireMessage, Decodable, Equatable {
 }
 
 /// `want/<bridge>`: the days of `of`'s drinks the bridge asks for again, and the periods whose
-/// per-day digest it asks for (`periods`, left out when there is none).
+/// per-day digest it asks for (`periods`, left out when there is none). `held`, per day of
+/// `days`, the marks of the drinks of `of` it holds that day (HouseholdDigest.mark): the origin
+/// sends only the others. A day without `held` is asked for whole; `held` is left out when no
+/// day has one, and a member one release older, which does not know it, sends the days whole.
 struct HouseholdWantMessage: WireMessage, Decodable, Equatable {
     var of: String
     var days: [Int64]
     var periods: [Int64]?
+    var held: [String: [String]]?
 
-    init(of: String, days: [Int64], periods: [Int64] = []) {
+    /// The most marks of one day a want carries; a day with more is asked for whole.
+    static let maximumMarksPerDay = 100
+    /// The largest body a want is given, under the household's largest message with its seal.
+    static let maximumBody = 1_600
+
+    init(of: String, days: [Int64], periods: [Int64] = [], held: [Int64: [String]] = [:]) {
         self.of = of
         self.days = days
         self.periods = periods.isEmpty ? nil : periods
+        self.held = held.isEmpty ? nil : Dictionary(uniqueKeysWithValues: held.map { (String($0.key), $0.value) })
+    }
+
+    /// The marks held per day, by day number (none for a want without them).
+    var heldByDay: [Int64: Set<String>] {
+        var byDay: [Int64: Set<String>] = [:]
+        for (day, marks) in held ?? [:] { if let number = Int64(day) { byDay[number] = Set(marks) } }
+        return byDay
     }
 
     static func read(_ body: [UInt8]) -> Self? {
         guard let message = WireJSON.read(Self.self, from: body), MQTTTopics.isValidID(message.of),
               message.days.count <= HouseholdDigest.windowDays + 2,
               (message.periods?.count ?? 0) <= Int(HouseholdDigest.horizonPeriods) + 2 else { return nil }
+        let markLength = HouseholdDigest.markBytes * 2
+        for (day, marks) in message.held ?? [:] {
+            guard let number = Int64(day), message.days.contains(number), marks.count <= maximumMarksPerDay,
+                  marks.allSatisfy({ $0.count == markLength && $0.allSatisfy(\.isHexDigit) }) else { return nil }
+        }
         return message
+    }
+
+    /// The wants that ask `of` for `days` (with the marks held of each, when any) and `periods`:
+    /// as many as keep each body under `maximumBody`, days in order. A day whose marks alone
+    /// would not fit, or are more than `maximumMarksPerDay`, is asked for whole.
+    static func batches(of origin: String, days: [Int64], periods: [Int64], held: [Int64: [String]]) -> [Self] {
+        var batches: [Self] = []
+        var current = Self(of: origin, days: [], periods: periods)
+        var currentHeld: [Int64: [String]] = [:]
+        for day in days.sorted() {
+            let marks = held[day].flatMap { $0.isEmpty || $0.count > maximumMarksPerDay ? nil : $0.sorted() }
+            var tried = currentHeld
+            tried[day] = marks
+            let candidate = Self(of: origin, days: current.days + [day], periods: current.periods ?? [], held: tried)
+            if candidate.text.utf8.count <= maximumBody {
+                current = candidate
+                currentHeld = tried
+                continue
+            }
+            if !current.days.isEmpty || current.periods != nil { batches.append(current) }
+            let alone = Self(of: origin, days: [day], held: marks.map { [day: $0] } ?? [:])
+            current = alone.text.utf8.count <= maximumBody ? alone : Self(of: origin, days: [day])
+            currentHeld = current.held == nil ? [:] : [day: marks ?? []]
+        }
+        if !current.days.isEmpty || current.periods != nil { batches.append(current) }
+        return batches
     }
 }

@@ -127,9 +127,9 @@ public final class HouseholdLink: Sendable {
         /// A member's digest of the drinks it synced: day number → `count:hash`, and before the
         /// window period number → `count:hash` (HouseholdDigest).
         case digest(from: String, days: [Int64: String], periods: [Int64: String])
-        /// A member asks this bridge for the drinks it synced on these days again, and for the
-        /// per-day digests of these periods.
-        case want(from: String, days: [Int64], periods: [Int64])
+        /// A member asks this bridge for the drinks it synced on these days again (of a day in
+        /// `held`, only those whose mark is not there), and for the per-day digests of these periods.
+        case want(from: String, days: [Int64], periods: [Int64], held: [Int64: Set<String>])
     }
 
     public let bridgeID: String
@@ -366,10 +366,13 @@ public final class HouseholdLink: Sendable {
         try publish("\(base)/digest/\(bridgeID)", HouseholdDigestMessage(days, periods: periods).text, retain: false)
     }
 
-    /// Asks `origin` for its drinks of `days` again, and for the per-day digests of `periods`
-    /// (QoS 1, not retained).
-    func want(_ days: [Int64], periods: [Int64] = [], of origin: String) throws(SinkDeliveryError) {
-        try publish("\(base)/want/\(bridgeID)", HouseholdWantMessage(of: origin, days: days, periods: periods).text, retain: false)
+    /// Asks `origin` for its drinks of `days` again (of a day in `held`, the ones whose mark is not
+    /// there), and for the per-day digests of `periods` (QoS 1, not retained): as many messages as
+    /// the marks need.
+    func want(_ days: [Int64], periods: [Int64] = [], held: [Int64: [String]] = [:], of origin: String) throws(SinkDeliveryError) {
+        for want in HouseholdWantMessage.batches(of: origin, days: days, periods: periods, held: held) {
+            try publish("\(base)/want/\(bridgeID)", want.text, retain: false)
+        }
     }
 
     /// Tells the household the serial of the bottle with `address` (retained).

@@ -20,6 +20,18 @@ public enum HouseholdMembership {
         configuration[Setting.householdKey].flatMap(HouseholdKey.init(base64:))
     }
 
+    /// The broker the household link connects to: `mqtt.url`, under `household.mqtt_username`'s
+    /// login when that is set (else under `mqtt.url`'s own). Nil without `mqtt.url`.
+    public static func brokerURL(_ configuration: Configuration) -> String? {
+        guard let url = configuration[Setting.mqttURL] else { return nil }
+        guard let user = configuration[Setting.householdMQTTUsername], !user.isEmpty,
+              var components = URLComponents(string: url.trimmingCharacters(in: .whitespaces)) else { return url }
+        // The setters percent-encode what a URL's user or password may not hold as it is.
+        components.user = user
+        components.password = configuration[Setting.householdMQTTPassword]
+        return components.string ?? url
+    }
+
     /// A start of this bridge, larger than every earlier one: the saved count plus one, or the
     /// clock's seconds when larger (a history made anew does not start again at 1, which the
     /// household would take for replays).

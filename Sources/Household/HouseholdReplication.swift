@@ -270,8 +270,8 @@ public actor HouseholdReplication: Service {
             store(drink)
         case .received(.digest(let from, let days, let periods)):
             compare(digest: days, periods: periods, of: from)
-        case .received(.want(let from, let days, let periods)):
-            answer(want: days, periods: periods, from: from)
+        case .received(.want(let from, let days, let periods, let held)):
+            answer(want: days, periods: periods, held: held, from: from)
         case .received(.ping):
             try? link.pong(time: clock.now, instance: instance, synchronised: clockSync.read() == .synchronised)
         case .received(let other):
@@ -332,12 +332,17 @@ public actor HouseholdReplication: Service {
         let needsPeriods = !theirPeriods.isEmpty
         guard let rows = try? history.digestRows(origin: origin, from: needsPeriods ? horizon : from) else { return }
         let days = HouseholdDigest.differing(theirs: theirDays, ours: HouseholdDigest.days(rows))
+        // What this bridge holds of each such day, so that the origin sends only the rest.
+        let differing = Set(days)
+        let held = Dictionary(grouping: rows.filter { differing.contains(HouseholdDigest.day(of: $0.timestamp)) }) {
+            HouseholdDigest.day(of: $0.timestamp)
+        }.mapValues { $0.map(HouseholdDigest.mark) }
         let periods = needsPeriods
             ? HouseholdDigest.differing(theirs: theirPeriods, ours: HouseholdDigest.periods(rows, before: start)) : []
         guard !days.isEmpty || !periods.isEmpty else { return }
         logger.info("MQTT household: \(days.count) day(s) of \(origin)'s drinks differ from what this bridge holds, and \(periods.count) older period(s); asking for them again")
         do {
-            try link.want(days, periods: periods, of: origin)
+            try link.want(days, periods: periods, held: held, of: origin)
             daysWanted += days.count
             periodsWanted += periods.count
         } catch {
@@ -345,9 +350,10 @@ public actor HouseholdReplication: Service {
         }
     }
 
-    /// Publishes this bridge's drinks of the days a member asked for again, and the per-day
-    /// digest of each period it asked for.
-    private func answer(want days: [Int64], periods: [Int64], from member: String) {
+    /// Publishes this bridge's drinks of the days a member asked for again (of a day whose marks
+    /// it sent, only the drinks it does not hold as they are here), and the per-day digest of
+    /// each period it asked for.
+    private func answer(want days: [Int64], periods: [Int64], held: [Int64: Set<String>], from member: String) {
         for period in periods {
             let range = HouseholdDigest.days(ofPeriod: period)
             guard let rows = try? history.digestRows(origin: nil, from: range.lowerBound * HouseholdDigest.secondsPerDay) else { return }
@@ -362,8 +368,14 @@ public actor HouseholdReplication: Service {
         guard !days.isEmpty else { return }
         let asked = Set(days)
         guard let all = try? history.localDrinksChanged(since: Self.beforeEverything, limit: Int.max) else { return }
-        let batch = all.filter { asked.contains(HouseholdDigest.day(of: Int64($0.drink.drink.timestamp))) }
-        logger.info("MQTT household: \(member) asked for \(days.count) day(s) of this bridge's drinks again; publishing \(batch.count)")
+        let batch = all.filter { changed in
+            let drink = changed.drink.drink
+            let day = HouseholdDigest.day(of: Int64(drink.timestamp))
+            guard asked.contains(day) else { return false }
+            let mark = HouseholdDigest.mark(bottle: drink.bottle, recordID: Int64(drink.recordID), timestamp: Int64(drink.timestamp), deleted: drink.deleted)
+            return !(held[day]?.contains(mark) ?? false)
+        }
+        logger.info("MQTT household: \(member) asked for \(days.count) day(s) of this bridge's drinks again (\(held.count) of them drink by drink); publishing \(batch.count)")
         for (drink, changedAt) in batch {
             do {
                 try link.publish(HouseholdLink.Drink(drink.drink, origin: bridgeID, changedAt: changedAt))

@@ -153,7 +153,7 @@ enum HouseholdRoutes {
         guard let want = HouseholdWantMessage.read(message.body) else { return .drop(.malformed) }
         // Only the origin answers: a want of another's drinks is nothing to this bridge.
         guard want.of == message.own else { return .ignore }
-        return .deliver(.want(from: sender, days: want.days, periods: want.periods ?? []))
+        return .deliver(.want(from: sender, days: want.days, periods: want.periods ?? [], held: want.heldByDay))
     }
 
     static func drink(_ sender: String, _ message: HouseholdInbound) -> HouseholdRouting {

@@ -112,6 +112,15 @@ public enum Setting {
         "household.key", kind: .householdKey,
         "the household's shared secret: bridges with it on one broker share drinks, claims and reminders (`household create` / `household join KEY`); unset = no household",
         secret: true)
+    /// The household link's own broker login. A broker with `use_username_as_clientid` gives each
+    /// login one connection (a second one closes the first), and a bridge opens two: Home
+    /// Assistant's, under `mqtt.url`'s login, and the household's, under this one.
+    public static let householdMQTTUsername: TypedKey<String?> = .text(
+        "household.mqtt_username",
+        "the household link's own broker login, named like bridge.id (default: mqtt.url's login); needed with mosquitto's use_username_as_clientid")
+    public static let householdMQTTPassword: TypedKey<String?> = .text(
+        "household.mqtt_password", "the password of household.mqtt_username (`config set household.mqtt_password -` reads it from standard input)",
+        secret: true)
     /// Only per bottle: the person the bottle belongs to, in notification titles and on every
     /// surface that shows the bottle.
     public static let owner: TypedKey<String?> = .text(
@@ -127,7 +136,7 @@ public enum Setting {
         mqttURL.entry, mqttDiscoveryPrefix.entry, mqttTopicPrefix.entry, mqttDiscovery.entry, mqttDiscoveryFormat.entry,
         mqttCommands.entry, mqttBottleID.entry, mqttCAFile.entry, pushURL.entry, pushToken.entry, pushActionURL.entry, desktopEnabled.entry,
         bottleAddress.entry, bluetoothAdapter.entry, webListen.entry, webToken.entry, webPublicName.entry, webBehindProxy.entry,
-        bridgeID.entry, householdKey.entry,
+        bridgeID.entry, householdKey.entry, householdMQTTUsername.entry, householdMQTTPassword.entry,
     ]
 
     /// `HH:MM`, as the rules' `TimeOfDay`.

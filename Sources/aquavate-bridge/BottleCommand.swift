@@ -268,7 +268,8 @@ struct BottleForgetCommand: AsyncParsableCommand {
             print("forgot \(known.name ?? known.id) (\(known.serial ?? known.address ?? known.id)); its \(try history.drinkCount(bottle: known.id)) drink(s) stay in the history")
         }
         // A household: this bridge no longer runs the bottle's reminders (docs/design.md 6).
-        guard let url = configuration[Setting.mqttURL], let key = HouseholdMembership.key(configuration) else { return }
+        // Under the household's login: the reminds topics are the household link's to write.
+        guard let url = HouseholdMembership.brokerURL(configuration), let key = HouseholdMembership.key(configuration) else { return }
         let bridgeID = SinkSetup.bridgeID(configuration)
         let boot: UInt64
         do {

@@ -253,7 +253,7 @@ struct RunCommand: AsyncParsableCommand {
                 // Not believing the broker's other clients means no household without the key.
                 logger.notice("\(HouseholdMembership.withoutKey)")
             }
-            if let url = configuration[Setting.mqttURL], let key = HouseholdMembership.key(configuration) {
+            if let url = HouseholdMembership.brokerURL(configuration), let key = HouseholdMembership.key(configuration) {
                 do {
                     let replication = try HouseholdReplication(
                         history: history, url: url, bridgeID: SinkSetup.bridgeID(configuration), key: key,

@@ -1,9 +1,9 @@
 // Anti-entropy, end to end with real mosquitto: a member that lacks a drink of another, and whose
 // hello cannot ask for it (its saved state says it has everything: the case a hello's "latest
 // change held" cannot see, such as a drink lost in the middle of others), still gets it, because
-// the members compare signed per-day digests after a (re)connection and on a schedule, and ask for
-// exactly the days that differ. The loss here is a stolen session: a client resumed the stopped
-// office's session and took the kitchen's queued drink.
+// the members compare signed per-day digests after a (re)connection and on a schedule, and ask,
+// of the days that differ, for exactly the drinks they lack. The loss here is a stolen session: a
+// client resumed the stopped office's session and took the kitchen's queued drink.
 
 import BusTestSupport
 import Foundation
@@ -23,7 +23,7 @@ struct HouseholdAntiEntropyTests {
 
     @Test("a drink taken from a member's session, which its hello does not ask for, reaches it through the digests within 5 minutes")
     func lostDrinkFoundByDigest() async throws {
-        try await attack.withHousehold { kitchen, office, port, _ in
+        try await HouseholdOfTwo.run { kitchen, office, port, _ in
             let url = "mqtt://127.0.0.1:\(port)"
             office.process.send(SIGTERM)
             _ = await office.process.waitForExit(timeout: .seconds(20))
@@ -40,8 +40,9 @@ struct HouseholdAntiEntropyTests {
             let log = office.bus.log("office-again")
             #expect(log.contains("day(s) of kitchen's drinks differ"), "\(log.suffix(2000))")
             let kitchenLog = kitchen.bus.log("kitchen")
-            // Exactly the day that differs: today's, not the history.
-            #expect(kitchenLog.contains("office asked for 1 day(s) of this bridge's drinks again"), "\(kitchenLog.suffix(2000))")
+            // Exactly the day that differs, today's, and of it exactly the drink the office lacks.
+            #expect(kitchenLog.contains("office asked for 1 day(s) of this bridge's drinks again (1 of them drink by drink); publishing 1\n"),
+                    "\(kitchenLog.suffix(2000))")
             #expect(attack.drinks(office.db).mapValues(\.deleted) == attack.drinks(kitchen.db).mapValues(\.deleted))
             print("anti-entropy: the office held the lost drink \(took) after its restart")
         }
@@ -49,7 +50,7 @@ struct HouseholdAntiEntropyTests {
 
     @Test("deletions taken from a member's session, with no drink added, reach it through the digests within 5 minutes")
     func lostDeletionsFoundByDigest() async throws {
-        try await attack.withHousehold { kitchen, office, port, _ in
+        try await HouseholdOfTwo.run { kitchen, office, port, _ in
             let url = "mqtt://127.0.0.1:\(port)"
             office.process.send(SIGTERM)
             _ = await office.process.waitForExit(timeout: .seconds(20))
@@ -75,7 +76,7 @@ struct HouseholdAntiEntropyTests {
 
     @Test("20 drinks and 5 deletions taken from a member's session reach it through the digests within 5 minutes")
     func manyLostChangesFoundByDigest() async throws {
-        try await attack.withHousehold { kitchen, office, port, _ in
+        try await HouseholdOfTwo.run { kitchen, office, port, _ in
             let url = "mqtt://127.0.0.1:\(port)"
             office.process.send(SIGTERM)
             _ = await office.process.waitForExit(timeout: .seconds(20))
@@ -122,7 +123,7 @@ struct HouseholdAntiEntropyTests {
     /// Restarts the office with its saved state saying it holds the kitchen's drinks up to
     /// tomorrow, so its hello asks for nothing (what a hello cannot see, a digest can), and waits
     /// at most 5 minutes for `converged`; returns how long that took.
-    func restartOfficeBlind(_ office: (bus: PrivateBus, db: String, process: ChildProcess), url: String,
+    func restartOfficeBlind(_ office: HouseholdBridge, url: String,
                             converged: @escaping @Sendable () -> Bool) async throws -> Duration {
         let history = try DrinkHistory(path: office.db)
         var state = try history.household.replication()
@@ -130,10 +131,7 @@ struct HouseholdAntiEntropyTests {
         state.peers = state.peers.filter { $0.member != "kitchen" }
             + [HouseholdPeerMark(member: "kitchen", answeredEpoch: state.peers.first { $0.member == "kitchen" }?.answeredEpoch, heardUpTo: tomorrow)]
         try history.household.saveReplication(state)
-        let again = try office.bus.spawn(LiveCommandTests.bridge, [
-            "run", "--db", office.db, "--cooldown", "1", "--failure-pause", "1", "--set", "mqtt.url=\(url)",
-            "--set", "bridge.id=office", "--set", "desktop.enabled=false",
-        ] + HouseholdTestKey.option, logName: "office-again")
+        let again = try HouseholdOfTwo.daemon(office.bus, db: office.db, id: "office", url: url, logName: "office-again")
         defer { again.killNow() }
         let started = ContinuousClock.now
         try await waitUntil(.seconds(300), "the office to converge with the kitchen (\(attack.drinks(office.db).count) drinks)", converged)

@@ -29,13 +29,6 @@ struct HouseholdAttackTests {
     static let officeAddress = HouseholdLiveTests.officeAddress
     static let officeSerial = HouseholdLiveTests.officeSerial
 
-    func daemon(_ bus: PrivateBus, db: String, id: String, url: String) throws -> ChildProcess {
-        try bus.spawn(LiveCommandTests.bridge, [
-            "run", "--db", db, "--cooldown", "1", "--failure-pause", "1", "--set", "mqtt.url=\(url)", "--set", "bridge.id=\(id)",
-            "--set", "desktop.enabled=false",
-        ] + HouseholdTestKey.option, logName: id)
-    }
-
     /// A client of the broker: anonymous, or logged in with `user:password@` in `url`.
     func client(_ url: String, heard: Locked<[MosquittoClient.Message]>? = nil) throws -> MosquittoClient {
         let client = try MosquittoClient(
@@ -73,46 +66,9 @@ struct HouseholdAttackTests {
         #"{"bottle":"\#(bottle)","record_id":\#(record),"timestamp":\#(timestamp),"amount_ml":\#(amount),"bottle_level_ml":100,"type_raw":0,"flags_raw":0,"deleted":\#(deleted)}"#
     }
 
-    /// Two members converged on their 12 drinks (5 kitchen, 7 office), then `body`.
-    func withHousehold(brokerSettings: String = "", _ body: (_ kitchen: (bus: PrivateBus, db: String, process: ChildProcess),
-                                _ office: (bus: PrivateBus, db: String, process: ChildProcess), _ port: Int, _ folder: TemporaryFolder) async throws -> Void)
-        async throws {
-        try await withPrivateBus { kitchenBus in
-            try await withPrivateBus { officeBus in
-                let folder = TemporaryFolder()
-                let live = LiveCommandTests()
-                try await live.startSimulator(on: kitchenBus, folder: folder, records: 5, name: "kitchen-sim")
-                try await live.startSimulator(on: officeBus, folder: folder, records: 7, arguments: ["--address", Self.officeAddress],
-                                              name: "office-sim")
-                let port = try freeTCPPort()
-                let broker = try startMosquitto(on: kitchenBus, in: folder, port: port, settings: brokerSettings)
-                defer { broker.killNow() }
-                let kitchenDB = folder.path + "/kitchen.sqlite", officeDB = folder.path + "/office.sqlite"
-                for path in [kitchenDB, officeDB] { _ = try DrinkHistory(path: path) }
-                let url = "mqtt://127.0.0.1:\(port)"
-                let kitchen = try daemon(kitchenBus, db: kitchenDB, id: "kitchen", url: url)
-                let office = try daemon(officeBus, db: officeDB, id: "office", url: url)
-                defer { kitchen.killNow(); office.killNow() }
-                do {
-                    try await waitUntil(.seconds(60), "both histories to hold all 12 drinks") {
-                        drinks(kitchenDB).count == 12 && drinks(officeDB).count == 12
-                    }
-                    try await body((kitchenBus, kitchenDB, kitchen), (officeBus, officeDB, office), port, folder)
-                } catch {
-                    Issue.record("KITCHEN:\n\(kitchenBus.log("kitchen").suffix(4000))\nOFFICE:\n\(officeBus.log("office").suffix(4000))")
-                    throw error
-                }
-                kitchen.send(SIGTERM)
-                office.send(SIGTERM)
-                _ = await kitchen.waitForExit(timeout: .seconds(20))
-                _ = await office.waitForExit(timeout: .seconds(20))
-            }
-        }
-    }
-
     @Test("forged drinks, deletions and ids, a forged syncer and deliveries, and a hello flood change nothing, and are counted")
     func forgedMessages() async throws {
-        try await withHousehold { kitchen, office, port, _ in
+        try await HouseholdOfTwo.run { kitchen, office, port, _ in
             let before = (kitchen: drinks(kitchen.db), office: drinks(office.db))
             let kitchenDrink = try #require(try DrinkHistory(path: kitchen.db).storedDrinks(bottle: Self.kitchenSerial).first)
             let heard = Locked<[MosquittoClient.Message]>([])
@@ -173,7 +129,7 @@ struct HouseholdAttackTests {
 
     @Test("the command topic obeys only Home Assistant's controls by default: a stranger's delete of a record id is refused, answered with its reason and counted")
     func strangersDeleteIsRefused() async throws {
-        try await withHousehold { kitchen, office, port, _ in
+        try await HouseholdOfTwo.run { kitchen, office, port, _ in
             let before = (kitchen: drinks(kitchen.db), office: drinks(office.db))
             #expect(before.office["\(Self.officeSerial)#7"]?.deleted == false)
             let heard = Locked<[MosquittoClient.Message]>([])
@@ -210,7 +166,7 @@ struct HouseholdAttackTests {
 
     @Test("a forged retained hold under a bridge that never existed does not keep a room from syncing")
     func forgedHold() async throws {
-        try await withHousehold { kitchen, _, port, _ in
+        try await HouseholdOfTwo.run { kitchen, _, port, _ in
             let stranger = try client("mqtt://127.0.0.1:\(port)")
             #expect(await stranger.waitUntilConnected(within: .seconds(10)))
             let base = "aquavate/household"
@@ -236,7 +192,7 @@ struct HouseholdAttackTests {
     @Test("a 100 MB message and 100,000 retained topics of junk: the bridges' memory stays flat")
     func boundedByConstruction() async throws {
         // The broker queues every message for a slow bridge (its default drops beyond 1000): each must be counted.
-        try await withHousehold(brokerSettings: "max_queued_messages 0\n") { kitchen, office, port, _ in
+        try await HouseholdOfTwo.run(brokerSettings: { _ in "max_queued_messages 0\n" }) { kitchen, office, port, _ in
             let stranger = try client("mqtt://127.0.0.1:\(port)")
             #expect(await stranger.waitUntilConnected(within: .seconds(10)))
             let base = "aquavate/household"
@@ -272,91 +228,94 @@ struct HouseholdAttackTests {
         }
     }
 
-    @Test("the broker's ACL: each bridge writes only its own topics, even with a valid signature; two bridges with users converge")
+    @Test("the broker's ACL as documented (use_username_as_clientid, two logins per bridge): the household converges, Home Assistant works, no other user takes a member's session or writes its topics")
     func brokerACL() async throws {
-        try await withPrivateBus { kitchenBus in
-            try await withPrivateBus { officeBus in
-                let folder = TemporaryFolder()
-                let live = LiveCommandTests()
-                try await live.startSimulator(on: kitchenBus, folder: folder, records: 3, name: "kitchen-sim")
-                try await live.startSimulator(on: officeBus, folder: folder, records: 4, arguments: ["--address", Self.officeAddress],
-                                              name: "office-sim")
-                // The shipped ACL, its users made with mosquitto_passwd.
-                let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                    .appendingPathComponent("docs/examples/mosquitto-household.acl").path
-                let acl = try String(contentsOfFile: source, encoding: .utf8)
-                let aclPath = folder.write("aquavate.acl", acl)
-                let passwords = folder.path + "/aquavate.passwd"
-                #expect(FileManager.default.createFile(atPath: passwords, contents: Data()))
-                for user in ["kitchen", "office", "homeassistant"] {
-                    let made = try await runTool("/usr/bin/mosquitto_passwd", ["-b", passwords, user, "pw-\(user)"], timeout: .seconds(10))
-                    #expect(made.status == 0, "\(made)")
-                }
-                let port = try freeTCPPort()
-                let broker = try startMosquitto(on: kitchenBus, in: folder, port: port, anonymous: false, settings: "password_file \(passwords)\nacl_file \(aclPath)\n")
-                defer { broker.killNow() }
-                let kitchenDB = folder.path + "/kitchen.sqlite", officeDB = folder.path + "/office.sqlite"
-                for path in [kitchenDB, officeDB] { _ = try DrinkHistory(path: path) }
-                let kitchen = try daemon(kitchenBus, db: kitchenDB, id: "kitchen", url: "mqtt://kitchen:pw-kitchen@127.0.0.1:\(port)")
-                let office = try daemon(officeBus, db: officeDB, id: "office", url: "mqtt://office:pw-office@127.0.0.1:\(port)")
-                defer { kitchen.killNow(); office.killNow() }
-                do {
-                    try await waitUntil(.seconds(60), "both histories to hold all 7 drinks through the ACL") {
-                        drinks(kitchenDB).count == 7 && drinks(officeDB).count == 7
-                    }
-                    // Logged in as the kitchen, with the key (a member gone bad, or its password
-                    // stolen with its file): a drink signed as the office, on the office's topic.
-                    let impostor = try client("mqtt://kitchen:pw-kitchen@127.0.0.1:\(port)")
-                    #expect(await impostor.waitUntilConnected(within: .seconds(10)))
-                    let topic = "aquavate/household/drink/office"
-                    let now = Date().timeIntervalSince1970
-                    let body = Array(drinkJSON(bottle: Self.officeSerial, record: 77, timestamp: Int(now) - 10).utf8)
-                    try impostor.publish(.init(topic: topic, payload: HouseholdSeal.seal(
-                        topic: topic, body: body, stamp: .init(sender: "office", boot: UInt64.max / 2, sequence: 0, time: WallInstant(secondsSince1970: now)),
-                        key: HouseholdTestKey.key)))
-                    // Then an unsigned message on a topic the kitchen's user may write: the
-                    // office drops it (counted) after the broker handled the first, in order.
-                    try impostor.publish(.init(topic: "aquavate/household/drink/kitchen", text: "after"))
-                    try await waitUntil(.seconds(30), "both bridges to count the message after the impostor's") {
-                        total(officeDB) >= 1 && total(kitchenDB) >= 1
-                    }
-                    #expect(drinks(kitchenDB)["\(Self.officeSerial)#77"] == nil && drinks(officeDB)["\(Self.officeSerial)#77"] == nil,
-                            "the broker refused the kitchen's user the office's topic")
-                    #expect(broker.isRunning)
-                    await impostor.stop()
-                    // Home Assistant's user reads the bridges' topics, not the household's (the
-                    // retained alive, syncer and reminds messages are there): the retained
-                    // availability comes after both subscriptions took effect.
-                    let heard = Locked<[MosquittoClient.Message]>([])
-                    let homeAssistant = try MosquittoClient(
-                        options: .init(broker: MQTTBrokerURL(parsing: "mqtt://homeassistant:pw-homeassistant@127.0.0.1:\(port)"),
-                                       reconnectDelay: 0.1...0.5),
-                        handlers: .init(connected: { client in
-                                            try? client.subscribe("aquavate/household/#")
-                                            try? client.subscribe("aquavate/bridge/+/availability")
-                                        },
-                                        message: { _, message in heard.withLock { $0.append(message) } }),
-                        logger: Logger(label: "homeassistant") { _ in SwiftLogNoOpLogHandler() })
-                    homeAssistant.start()
-                    try await waitUntil(.seconds(20), "Home Assistant's user to read the bridges' availability") {
-                        heard.withLock { $0.contains { $0.topic.hasPrefix("aquavate/bridge/") } }
-                    }
-                    #expect(heard.withLock { $0.filter { $0.topic.hasPrefix("aquavate/household/") } }.isEmpty,
-                            "Home Assistant's user read the household's topics")
-                    await homeAssistant.stop()
-                    // An anonymous client is not let in at all.
-                    let anonymous = try client("mqtt://127.0.0.1:\(port)")
-                    #expect(await anonymous.waitUntilConnected(within: .seconds(2)) == false)
-                    await anonymous.stop()
-                } catch {
-                    Issue.record("KITCHEN:\n\(kitchenBus.log("kitchen").suffix(4000))\nOFFICE:\n\(officeBus.log("office").suffix(4000))\nMOSQUITTO:\n\(kitchenBus.log("mosquitto").suffix(2000))")
-                    throw error
-                }
-                kitchen.send(SIGTERM)
-                office.send(SIGTERM)
-                _ = await kitchen.waitForExit(timeout: .seconds(20))
-                _ = await office.waitForExit(timeout: .seconds(20))
+        try await HouseholdOfTwo.run(kitchenRecords: 3, officeRecords: 4, anonymous: false, brokerSettings: { folder in
+            // The shipped ACL, its users made with mosquitto_passwd, the broker set as the ACL's header says.
+            let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("docs/examples/mosquitto-household.acl").path
+            let acl = try String(contentsOfFile: source, encoding: .utf8)
+            #expect(acl.contains("#     use_username_as_clientid true"), "the documented broker ties each session to its login")
+            let aclPath = folder.write("aquavate.acl", acl)
+            let passwords = folder.path + "/aquavate.passwd"
+            #expect(FileManager.default.createFile(atPath: passwords, contents: Data()))
+            for user in ["kitchen", "kitchen-ha", "office", "office-ha", "homeassistant"] {
+                let made = try await runTool("/usr/bin/mosquitto_passwd", ["-b", passwords, user, "pw-\(user)"], timeout: .seconds(10))
+                #expect(made.status == 0, "\(made)")
             }
+            return "per_listener_settings false\nuse_username_as_clientid true\npassword_file \(passwords)\nacl_file \(aclPath)\nlog_type all\n"
+        }, url: { id, port in "mqtt://\(id)-ha:pw-\(id)-ha@127.0.0.1:\(port)" }, prepare: { parts in
+            // Each bridge's household login as the docs set it: the password from standard input.
+            for (db, id) in [(parts.kitchenDB, "kitchen"), (parts.officeDB, "office")] {
+                let set = try await runTool("/bin/sh", ["-c", "'\(LiveCommandTests.bridge)' config set household.mqtt_username \(id) --db '\(db)' && "
+                                                        + "printf '%s\\n' 'pw-\(id)' | '\(LiveCommandTests.bridge)' config set household.mqtt_password - --db '\(db)'"],
+                                            timeout: .seconds(30))
+                #expect(set.status == 0 && !set.output.contains("pw-\(id)"), "\(set)")
+            }
+        }) { kitchen, office, port, _ in
+            let kitchenDB = kitchen.db, officeDB = office.db
+            @Sendable func brokerLog() -> String { kitchen.bus.log("mosquitto") }
+            // Home Assistant's user hears both bridges online and the kitchen's bottle's
+            // state (each bridge's Home Assistant login writes them), and reads none of the
+            // household's topics (the retained alive, syncer and reminds messages are there).
+            let heard = Locked<[MosquittoClient.Message]>([])
+            // It asks for the kitchen's household session by its client id: the broker
+            // names the connection by its login instead.
+            let homeAssistant = try MosquittoClient(
+                options: .init(broker: MQTTBrokerURL(parsing: "mqtt://homeassistant:pw-homeassistant@127.0.0.1:\(port)"),
+                               clientID: HouseholdMembership.sessionClientID(bridgeID: "kitchen", key: HouseholdTestKey.key),
+                               reconnectDelay: 0.1...0.5, cleanSession: false),
+                handlers: .init(connected: { client in
+                                    try? client.subscribe("aquavate/household/#")
+                                    try? client.subscribe("aquavate/bridge/+/availability")
+                                    try? client.subscribe("aquavate/+/state")
+                                },
+                                message: { _, message in heard.withLock { $0.append(message) } }),
+                logger: Logger(label: "homeassistant") { _ in SwiftLogNoOpLogHandler() })
+            homeAssistant.start()
+            @Sendable func online(_ bridge: String) -> Bool {
+                heard.withLock { $0.last { $0.topic == "aquavate/bridge/\(bridge)/availability" }.map { String(decoding: $0.payload, as: UTF8.self) } } == "online"
+            }
+            try await waitUntil(.seconds(30), "Home Assistant's user to hear both bridges online and the kitchen's bottle's state") {
+                online("kitchen") && online("office") && heard.withLock { $0.contains { $0.topic == "aquavate/f412fa00a3f4/state" } }
+            }
+            // Signed with the key (a member's file stolen), on the kitchen's topic: the broker refuses it.
+            let topic = "aquavate/household/drink/kitchen"
+            let now = Date().timeIntervalSince1970
+            let body = Array(drinkJSON(bottle: HouseholdLiveTests.kitchenSerial, record: 77, timestamp: Int(now) - 10).utf8)
+            try homeAssistant.publish(.init(topic: topic, payload: HouseholdSeal.seal(
+                topic: topic, body: body, stamp: .init(sender: "kitchen", boot: UInt64.max / 2, sequence: 0, time: WallInstant(secondsSince1970: now)),
+                key: HouseholdTestKey.key)))
+            try await waitUntil(.seconds(30), "the broker to deny Home Assistant's user the kitchen's topic") {
+                brokerLog().contains("Denied PUBLISH from homeassistant")
+            }
+            #expect(brokerLog().contains("as homeassistant ("), "the broker named the connection by its login: \(brokerLog().suffix(3000))")
+            #expect(!brokerLog().contains("already connected, closing old connection"),
+                    "no connection took another's place (the kitchen's household session, or any bridge's): \(brokerLog().suffix(3000))")
+            #expect(!office.bus.log("office").contains("bridge kitchen is offline"), "the kitchen's will was never published")
+            #expect(drinks(kitchenDB)["\(HouseholdLiveTests.kitchenSerial)#77"] == nil && drinks(officeDB)["\(HouseholdLiveTests.kitchenSerial)#77"] == nil)
+            #expect(heard.withLock { $0.filter { $0.topic.hasPrefix("aquavate/household/") } }.isEmpty,
+                    "Home Assistant's user read the household's topics")
+            await homeAssistant.stop()
+            // An anonymous client is not let in at all.
+            let anonymous = try client("mqtt://127.0.0.1:\(port)")
+            #expect(await anonymous.waitUntilConnected(within: .seconds(2)) == false)
+            await anonymous.stop()
+            // The household still converges: a new drink in the office reaches the kitchen.
+            let added = try await runTool("/usr/bin/gdbus", ["call", "--system", "-d", "org.bluez", "-o", "/",
+                                                             "-m", "org.aquavate.Simulator1.AddDrink", "250"],
+                                          environment: office.bus.environment, timeout: .seconds(10))
+            #expect(added.status == 0, "\(added)")
+            try await waitUntil(.seconds(60), "the office's new drink to reach the kitchen") {
+                drinks(kitchenDB).count == 8 && drinks(officeDB).count == 8
+            }
+            // doctor, as the kitchen's settings say: anonymous clients refused, the household's own login.
+            let doctor = try await runTool(LiveCommandTests.bridge, ["doctor", "--db", kitchenDB, "--set", "mqtt.url=mqtt://kitchen-ha:pw-kitchen-ha@127.0.0.1:\(port)",
+                                                                     "--set", "bridge.id=kitchen"] + HouseholdTestKey.option,
+                                           environment: kitchen.bus.environment, timeout: .seconds(60))
+            #expect(doctor.output.contains("a client without a login is refused by the broker"), "\(doctor.output)")
+            #expect(doctor.output.contains("the household link logs in as kitchen, apart from Home Assistant's connection (kitchen-ha)"), "\(doctor.output)")
+            print("DOCTOR:\n\(doctor.output)\nMOSQUITTO:\n\(brokerLog().suffix(3000))")
         }
     }
 }

@@ -61,14 +61,8 @@ struct HouseholdChaosTests {
         let relaySeed = random.next()
         print("household chaos seed \(seed): \(memberCount) members, \(operations) changes, \(rates) "
               + "(replay: AQUAVATE_HOUSEHOLD_CHAOS_SEEDS=\(seed) swift test --filter HouseholdChaosTests)")
-        try await withPrivateBus { bus in
-            let folder = TemporaryFolder()
-            let port = try freeTCPPort()
-            let broker = try startMosquitto(on: bus, in: folder, port: port)
-            defer { broker.killNow() }
-            let relay = try #require(LossyMQTTRelay(to: port, seed: relaySeed, rates: .none))
-            defer { relay.stop() }
-            let clock = ManualClock(WallInstant(Date()))
+        try await RelayedBroker.with(seed: relaySeed) { parts in
+            let relay = parts.relay, clock = parts.clock
 
             var built: [Member] = []
             var nextRecord: [String: UInt32] = [:]

@@ -90,13 +90,10 @@ struct HouseholdConvergenceTests {
 
     @Test("the broker killed and started again without persistence while drinks and deletions are in flight: every history equal within 5 minutes")
     func brokerRestartMidSync() async throws {
-        try await withPrivateBus { bus in
-            let folder = TemporaryFolder()
-            let port = try freeTCPPort()
-            var broker = try startMosquitto(on: bus, in: folder, port: port)
-            let relay = try #require(LossyMQTTRelay(to: port, seed: 1, rates: .none))
-            defer { relay.stop() }
-            let clock = ManualClock(WallInstant(Date()))
+        try await RelayedBroker.with { parts in
+            let bus = parts.bus, folder = parts.folder, port = parts.port
+            var broker = parts.broker
+            let relay = parts.relay, clock = parts.clock
             let members = try [("kitchen", 0), ("office", 1), ("attic", 2)].map { try member($0.0, index: $0.1, count: 40, relay: relay, clock: clock) }
             let household = Household(clock: clock, relay: relay, members: members)
             defer { household.stopAll() }
@@ -135,14 +132,8 @@ struct HouseholdConvergenceTests {
 
     @Test("a member stopped for a week while the others sync 2,000 drinks and delete 50: every history equal within 5 minutes of its return")
     func memberAwayForAWeek() async throws {
-        try await withPrivateBus { bus in
-            let folder = TemporaryFolder()
-            let port = try freeTCPPort()
-            let broker = try startMosquitto(on: bus, in: folder, port: port)
-            defer { broker.killNow() }
-            let relay = try #require(LossyMQTTRelay(to: port, seed: 1, rates: .none))
-            defer { relay.stop() }
-            let clock = ManualClock(WallInstant(Date()))
+        try await RelayedBroker.with { parts in
+            let relay = parts.relay, clock = parts.clock
             let members = try [("kitchen", 0), ("office", 1), ("attic", 2)].map { try member($0.0, index: $0.1, count: 30, relay: relay, clock: clock) }
             let household = Household(clock: clock, relay: relay, members: members)
             defer { household.stopAll() }
@@ -197,14 +188,8 @@ struct HouseholdConvergenceTests {
 
     @Test("a member that holds a drink under another origin still ends with the same drinks and deletions; that day is asked for again at each digest")
     func drinkHeldUnderAnotherOrigin() async throws {
-        try await withPrivateBus { bus in
-            let folder = TemporaryFolder()
-            let port = try freeTCPPort()
-            let broker = try startMosquitto(on: bus, in: folder, port: port)
-            defer { broker.killNow() }
-            let relay = try #require(LossyMQTTRelay(to: port, seed: 1, rates: .none))
-            defer { relay.stop() }
-            let clock = ManualClock(WallInstant(Date()))
+        try await RelayedBroker.with { parts in
+            let relay = parts.relay, clock = parts.clock
             let kitchen = try member("kitchen", index: 0, count: 10, relay: relay, clock: clock)
             // The office holds the kitchen's 10 drinks, but the 5th under the attic's name (the
             // attic synced the same record during a partition, and its message came first).

@@ -23,10 +23,7 @@ struct HouseholdLiveTests {
     static let officeSerial = "F4:12:FA:00:B0:02"
 
     func daemon(_ bus: PrivateBus, db: String, id: String, port: Int) throws -> ChildProcess {
-        try bus.spawn(LiveCommandTests.bridge, [
-            "run", "--db", db, "--set", "mqtt.url=mqtt://127.0.0.1:\(port)", "--set", "bridge.id=\(id)", "--set", "household.key=\(HouseholdTestKey.text)",
-            "--set", "desktop.enabled=false",
-        ], logName: id)
+        try HouseholdOfTwo.daemon(bus, db: db, id: id, url: "mqtt://127.0.0.1:\(port)")
     }
 
     /// (bottle, record id) → deleted, of every drink in the history at `path` (none before the
@@ -38,60 +35,48 @@ struct HouseholdLiveTests {
 
     @Test("two bridges exchange their drinks through the broker; one away meanwhile catches up, deletions too")
     func drinksConverge() async throws {
-        try await withPrivateBus { kitchenBus in
-            try await withPrivateBus { officeBus in
-                let folder = TemporaryFolder()
-                let live = LiveCommandTests()
-                try await live.startSimulator(on: kitchenBus, folder: folder, records: 5, name: "kitchen-sim")
-                try await live.startSimulator(on: officeBus, folder: folder, records: 7, arguments: ["--address", Self.officeAddress],
-                                              name: "office-sim")
-                let port = try freeTCPPort()
-                let broker = try startMosquitto(on: kitchenBus, in: folder, port: port)
-                defer { broker.killNow() }
-                let kitchenDB = folder.path + "/kitchen.sqlite", officeDB = folder.path + "/office.sqlite"
-
-                // The office first: it syncs its bottle and publishes with nobody listening yet.
-                // Both histories exist before the daemons start: the test reads them while they write.
-                for path in [kitchenDB, officeDB] { _ = try DrinkHistory(path: path) }
-                var office = try daemon(officeBus, db: officeDB, id: "office", port: port)
-                try await waitUntil(.seconds(30), "the office to sync its bottle (\(officeBus.log("office")))") {
-                    drinks(officeDB).count == 7
-                }
-                // The kitchen joins: its hello makes the office publish again; its own drinks go out.
-                let kitchen = try daemon(kitchenBus, db: kitchenDB, id: "kitchen", port: port)
-                do {
-                    try await waitUntil(.seconds(30), "both histories to hold all 12 drinks") {
-                        drinks(kitchenDB).count == 12 && drinks(officeDB).count == 12
-                    }
-                } catch {
-                    Issue.record("kitchen \(drinks(kitchenDB).count), office \(drinks(officeDB).count)\nKITCHEN:\n\(kitchenBus.log("kitchen"))\nOFFICE:\n\(officeBus.log("office"))")
-                    throw error
-                }
-                #expect(drinks(kitchenDB) == drinks(officeDB), "the same drinks, each once")
-                #expect(Set(drinks(kitchenDB).keys.map { String($0.split(separator: "#")[0]) }) == [Self.kitchenSerial, Self.officeSerial])
-                let kitchenHistory = try DrinkHistory(path: kitchenDB)
-                #expect(try kitchenHistory.bottles().map(\.id) == [Self.kitchenSerial], "another bridge's bottle is not adopted here")
-                let officeDrinks = try await runTool(LiveCommandTests.bridge, ["history", "--json", "--bottle", Self.officeSerial, "--db", kitchenDB])
-                #expect(officeDrinks.status == 0 && officeDrinks.output.split(separator: "\n").filter { $0.contains(#""event":"drink""#) }.count == 7,
-                        "the kitchen shows the office's bottle by its serial: \(officeDrinks)")
-
-                // The office goes away; a drink is deleted in the kitchen meanwhile.
-                office.send(SIGTERM)
-                #expect(await office.waitForExit(timeout: .seconds(20)) == 0, "\(officeBus.log("office"))")
-                let delete = try await live.bridge(kitchenBus, ["bottle", "delete", "3", "--db", kitchenDB])
-                #expect(delete.status == 0, "\(delete)")
-                // Back: the deletion waits for it in its session.
-                office = try daemon(officeBus, db: officeDB, id: "office", port: port)
-                try await waitUntil(.seconds(40), "the deletion to reach the office (\(officeBus.log("office")))") {
-                    drinks(officeDB)["\(Self.kitchenSerial)#3"] == true
-                }
-                #expect(drinks(kitchenDB) == drinks(officeDB))
-                #expect(drinks(officeDB).values.filter { $0 }.count == 1)
-                kitchen.send(SIGTERM)
-                office.send(SIGTERM)
-                #expect(await kitchen.waitForExit(timeout: .seconds(20)) == 0, "\(kitchenBus.log("kitchen"))")
-                #expect(await office.waitForExit(timeout: .seconds(20)) == 0, "\(officeBus.log("office"))")
+        try await HouseholdOfTwo.withParts(kitchenRecords: 5, officeRecords: 7) { parts in
+            let live = LiveCommandTests()
+            let kitchenBus = parts.kitchenBus, officeBus = parts.officeBus, port = parts.port, kitchenDB = parts.kitchenDB, officeDB = parts.officeDB
+            // The office first: it syncs its bottle and publishes with nobody listening yet.
+            var office = try daemon(officeBus, db: officeDB, id: "office", port: port)
+            try await waitUntil(.seconds(30), "the office to sync its bottle (\(officeBus.log("office")))") {
+                drinks(officeDB).count == 7
             }
+            // The kitchen joins: its hello makes the office publish again; its own drinks go out.
+            let kitchen = try daemon(kitchenBus, db: kitchenDB, id: "kitchen", port: port)
+            do {
+                try await waitUntil(.seconds(30), "both histories to hold all 12 drinks") {
+                    drinks(kitchenDB).count == 12 && drinks(officeDB).count == 12
+                }
+            } catch {
+                Issue.record("kitchen \(drinks(kitchenDB).count), office \(drinks(officeDB).count)\nKITCHEN:\n\(kitchenBus.log("kitchen"))\nOFFICE:\n\(officeBus.log("office"))")
+                throw error
+            }
+            #expect(drinks(kitchenDB) == drinks(officeDB), "the same drinks, each once")
+            #expect(Set(drinks(kitchenDB).keys.map { String($0.split(separator: "#")[0]) }) == [Self.kitchenSerial, Self.officeSerial])
+            let kitchenHistory = try DrinkHistory(path: kitchenDB)
+            #expect(try kitchenHistory.bottles().map(\.id) == [Self.kitchenSerial], "another bridge's bottle is not adopted here")
+            let officeDrinks = try await runTool(LiveCommandTests.bridge, ["history", "--json", "--bottle", Self.officeSerial, "--db", kitchenDB])
+            #expect(officeDrinks.status == 0 && officeDrinks.output.split(separator: "\n").filter { $0.contains(#""event":"drink""#) }.count == 7,
+                    "the kitchen shows the office's bottle by its serial: \(officeDrinks)")
+
+            // The office goes away; a drink is deleted in the kitchen meanwhile.
+            office.send(SIGTERM)
+            #expect(await office.waitForExit(timeout: .seconds(20)) == 0, "\(officeBus.log("office"))")
+            let delete = try await live.bridge(kitchenBus, ["bottle", "delete", "3", "--db", kitchenDB])
+            #expect(delete.status == 0, "\(delete)")
+            // Back: the deletion waits for it in its session.
+            office = try daemon(officeBus, db: officeDB, id: "office", port: port)
+            try await waitUntil(.seconds(40), "the deletion to reach the office (\(officeBus.log("office")))") {
+                drinks(officeDB)["\(Self.kitchenSerial)#3"] == true
+            }
+            #expect(drinks(kitchenDB) == drinks(officeDB))
+            #expect(drinks(officeDB).values.filter { $0 }.count == 1)
+            kitchen.send(SIGTERM)
+            office.send(SIGTERM)
+            #expect(await kitchen.waitForExit(timeout: .seconds(20)) == 0, "\(kitchenBus.log("kitchen"))")
+            #expect(await office.waitForExit(timeout: .seconds(20)) == 0, "\(officeBus.log("office"))")
         }
     }
 

@@ -20,7 +20,7 @@ struct HouseholdQueueFloodTests {
 
     @Test("the office's queue of 10 flooded while it is away: the drinks and deletion the broker dropped reach it within 5 minutes")
     func floodedQueueConverges() async throws {
-        try await attack.withHousehold(brokerSettings: "max_queued_messages 10\n") { kitchen, office, port, _ in
+        try await HouseholdOfTwo.run(brokerSettings: { _ in "max_queued_messages 10\n" }) { kitchen, office, port, _ in
             let url = "mqtt://127.0.0.1:\(port)"
             office.process.send(SIGTERM)
             _ = await office.process.waitForExit(timeout: .seconds(20))
@@ -46,7 +46,7 @@ struct HouseholdQueueFloodTests {
             #expect(deleted.status == 0, "\(deleted)")
             try await waitUntil(.seconds(60), "the kitchen to hold its 3 new drinks") { attack.drinks(kitchen.db).count == 15 }
             #expect(attack.drinks(office.db).count == 12)
-            let again = try attack.daemon(office.bus, db: office.db, id: "office", url: url)
+            let again = try HouseholdOfTwo.daemon(office.bus, db: office.db, id: "office", url: url)
             defer { again.killNow() }
             let started = ContinuousClock.now
             try await waitUntil(.seconds(300), "the office to hold the kitchen's history (\(attack.drinks(office.db).count) drinks)") {

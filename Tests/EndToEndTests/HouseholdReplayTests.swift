@@ -38,7 +38,7 @@ struct HouseholdReplayTests {
 
     @Test("a captured alive … offline republished retained is not believed by a member started again while its sender runs")
     func capturedOfflineAfterARestart() async throws {
-        try await attack.withHousehold { kitchen, office, port, _ in
+        try await HouseholdOfTwo.run { kitchen, office, port, _ in
             let url = "mqtt://127.0.0.1:\(port)"
             let topic = "aquavate/household/alive/kitchen"
             let heard = Locked<[MosquittoClient.Message]>([])
@@ -59,10 +59,7 @@ struct HouseholdReplayTests {
             let capture = try #require(offline())
             let capturedBoot = try #require(stamp(capture.payload)).boot
             // It starts again (a newer boot), and the office hears it and saves what it heard.
-            let again = try kitchen.bus.spawn(LiveCommandTests.bridge, [
-                "run", "--db", kitchen.db, "--cooldown", "1", "--failure-pause", "1", "--set", "mqtt.url=\(url)",
-                "--set", "bridge.id=kitchen", "--set", "desktop.enabled=false",
-            ] + HouseholdTestKey.option, logName: "kitchen-again")
+            let again = try HouseholdOfTwo.daemon(kitchen.bus, db: kitchen.db, id: "kitchen", url: url, logName: "kitchen-again")
             defer { again.killNow() }
             try await waitUntil(.seconds(40), "the office to save the kitchen's new online (\(savedKitchenBoot(office.db)))") {
                 savedKitchenBoot(office.db) > capturedBoot
@@ -72,10 +69,7 @@ struct HouseholdReplayTests {
             _ = await office.process.waitForExit(timeout: .seconds(20))
             try stranger.publish(.init(topic: topic, payload: capture.payload, retain: true))
             // The office starts again and hears the retained capture at its subscription.
-            let officeAgain = try office.bus.spawn(LiveCommandTests.bridge, [
-                "run", "--db", office.db, "--cooldown", "1", "--failure-pause", "1", "--set", "mqtt.url=\(url)",
-                "--set", "bridge.id=office", "--set", "desktop.enabled=false",
-            ] + HouseholdTestKey.option, logName: "office-again")
+            let officeAgain = try HouseholdOfTwo.daemon(office.bus, db: office.db, id: "office", url: url, logName: "office-again")
             defer { officeAgain.killNow() }
             try await waitUntil(.seconds(40), "the office to drop the capture as a replay (\(attack.dropped(office.db)))") {
                 (attack.dropped(office.db)["replayed"] ?? 0) >= 1

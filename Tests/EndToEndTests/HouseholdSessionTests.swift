@@ -20,7 +20,7 @@ struct HouseholdSessionTests {
 
     @Test("a drink queued for a stopped member and taken by whoever had its session reaches it after its restart")
     func takenSessionIsCaughtUp() async throws {
-        try await attack.withHousehold { kitchen, office, port, _ in
+        try await HouseholdOfTwo.run { kitchen, office, port, _ in
             let url = "mqtt://127.0.0.1:\(port)"
             // The office stops; its session (and what is queued for it) stays at the broker.
             office.process.send(SIGTERM)
@@ -50,10 +50,7 @@ struct HouseholdSessionTests {
             #expect(drinks(office.db) == 12, "the office does not hold the new drink yet")
             // The office starts again: the broker resumes its session (emptied), and its hello
             // asks the kitchen for what it lacks.
-            let again = try office.bus.spawn(LiveCommandTests.bridge, [
-                "run", "--db", office.db, "--cooldown", "1", "--failure-pause", "1", "--set", "mqtt.url=\(url)",
-                "--set", "bridge.id=office", "--set", "desktop.enabled=false",
-            ] + HouseholdTestKey.option, logName: "office-again")
+            let again = try HouseholdOfTwo.daemon(office.bus, db: office.db, id: "office", url: url, logName: "office-again")
             defer { again.killNow() }
             try await waitUntil(.seconds(60), "the office to hold the kitchen's new drink (\(drinks(office.db)))") {
                 drinks(office.db) == 13

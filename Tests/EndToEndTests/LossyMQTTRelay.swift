@@ -13,7 +13,8 @@
 //
 // The seed fixes each connection's decisions (the n-th connection's generator is the seed's,
 // moved on n times); which packet a decision meets depends on the threads' timing, so a seed
-// replays the same rates and the same schedule of the test, not the same bytes.
+// replays the same rates and the same schedule of the test, not the same bytes. The sockets and
+// threads are LoopbackRelay's.
 
 import BusTestSupport
 import Foundation
@@ -43,29 +44,30 @@ final class LossyMQTTRelay: Sendable {
         var publishBytes = 0
     }
 
-    let port: Int
-    private let upstreamPort: Int
-    private let listener: Int32
-    private let seed: UInt64
     private struct State {
         var rates: Rates
-        var stopped = false
-        var sockets: Set<Int32> = []
         var tally = Tally()
         /// When a packet last went through (either way): the path is quiet when it is long ago.
         var lastPacket = ContinuousClock.now
     }
     private let state: Locked<State>
+    private let relay: LoopbackRelay
+
+    var port: Int { relay.port }
 
     /// Listens on a free loopback port and relays to 127.0.0.1:`upstreamPort`; nil if it cannot listen.
     init?(to upstreamPort: Int, seed: UInt64, rates: Rates) {
-        guard let listening = LoopbackListener() else { return nil }
-        listener = listening.descriptor
-        port = listening.port
-        self.upstreamPort = upstreamPort
-        self.seed = seed
-        state = Locked(State(rates: rates))
-        Thread { [self] in acceptLoop() }.start()
+        let state = Locked(State(rates: rates))
+        guard let relay = LoopbackRelay(to: upstreamPort, admit: { index in
+            state.withLock { $0.tally.connections += 1 }
+            // The n-th connection's generator: the seed's, moved on n times.
+            var generator = SeededGenerator(seed: seed)
+            for _ in 0..<index { _ = generator.next() }
+            let connectionSeed = generator.next()
+            return .relay { Lossy(state: state, seed: connectionSeed) }
+        }) else { return nil }
+        self.state = state
+        self.relay = relay
     }
 
     var rates: Rates {
@@ -87,59 +89,12 @@ final class LossyMQTTRelay: Sendable {
 
     /// Ends every relayed connection (the clients reconnect through the relay).
     func cutAll() {
-        let sockets = state.withLock { state -> Set<Int32> in
-            state.tally.cuts += 1
-            return state.sockets
-        }
-        for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
+        state.withLock { $0.tally.cuts += 1 }
+        relay.cutAll()
     }
 
     func stop() {
-        state.withLock { $0.stopped = true }
-        cutAll()
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-    }
-
-    private func acceptLoop() {
-        while true {
-            let client = accept(listener, nil, nil)
-            if client < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            let (stopped, index) = state.withLock { state -> (Bool, Int) in
-                state.tally.connections += 1
-                return (state.stopped, state.tally.connections)
-            }
-            guard !stopped, let server = connectUpstream() else {
-                close(client)
-                if stopped { return }
-                continue
-            }
-            state.withLock { $0.sockets.formUnion([client, server]) }
-            var generator = SeededGenerator(seed: seed)
-            for _ in 0..<index { _ = generator.next() }
-            let connectionSeed = generator.next()
-            Thread { [self] in pump(client, server, seed: connectionSeed) }.start()
-        }
-    }
-
-    private func connectUpstream() -> Int32? {
-        let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard server >= 0 else { return nil }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(upstreamPort).bigEndian)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-        guard connected else {
-            close(server)
-            return nil
-        }
-        return server
+        relay.stop()
     }
 
     /// The length of the first whole packet in `bytes`, nil while it is incomplete (or the
@@ -160,66 +115,57 @@ final class LossyMQTTRelay: Sendable {
         return nil
     }
 
-    /// Copies whole packets both ways until either side closes, a cut, or a malformed length.
-    private func pump(_ client: Int32, _ server: Int32, seed: UInt64) {
-        var generator = SeededGenerator(seed: seed)
-        var fds = [pollfd(fd: client, events: Int16(POLLIN), revents: 0), pollfd(fd: server, events: Int16(POLLIN), revents: 0)]
+    /// Whole packets, each way: a PUBLISH dropped, sent twice or followed by a cut at random; a
+    /// malformed length ends the connection.
+    private final class Lossy: RelayStream {
+        let state: Locked<State>
+        var generator: SeededGenerator
         var pending: [[UInt8]] = [[], []]
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        loop: while true {
-            guard poll(&fds, 2, 50) >= 0 || errno == EINTR else { break }
-            for index in 0..<2 where fds[index].revents != 0 {
-                let from = fds[index].fd, to = fds[1 - index].fd
-                let count = read(from, &buffer, buffer.count)
-                guard count > 0 else { break loop }
-                pending[index].append(contentsOf: buffer[0..<count])
-                while !pending[index].isEmpty {
-                    guard let length = Self.packetLength(pending[index][...]) else { break loop }
-                    guard let length else { break }
-                    let packet = Array(pending[index][0..<length])
-                    pending[index].removeFirst(length)
-                    let rates = state.withLock { state -> Rates in
-                        state.lastPacket = .now
-                        return state.rates
+
+        init(state: Locked<State>, seed: UInt64) {
+            self.state = state
+            generator = SeededGenerator(seed: seed)
+        }
+
+        var isHeld: Bool { false }
+
+        func forward(_ bytes: ArraySlice<UInt8>, fromClient: Bool, send: ([UInt8]) -> Bool) -> Bool {
+            let index = fromClient ? 0 : 1
+            pending[index].append(contentsOf: bytes)
+            while !pending[index].isEmpty {
+                guard let length = LossyMQTTRelay.packetLength(pending[index][...]) else { return false }
+                guard let length else { break }
+                let packet = Array(pending[index][0..<length])
+                pending[index].removeFirst(length)
+                let rates = state.withLock { state -> Rates in
+                    state.lastPacket = .now
+                    return state.rates
+                }
+                guard packet[0] >> 4 == 3 else {
+                    state.withLock { $0.tally.bytes += packet.count }
+                    guard send(packet) else { return false }
+                    continue
+                }
+                let roll = Double.random(in: 0..<1, using: &generator)
+                let cut = Double.random(in: 0..<1, using: &generator) < rates.cut
+                if roll < rates.drop {
+                    state.withLock { $0.tally.published += 1; $0.tally.dropped += 1 }
+                } else {
+                    let twice = roll < rates.drop + rates.duplicate
+                    state.withLock { state in
+                        state.tally.published += 1
+                        if twice { state.tally.duplicated += 1 }
+                        state.tally.bytes += packet.count * (twice ? 2 : 1)
+                        state.tally.publishBytes += packet.count * (twice ? 2 : 1)
                     }
-                    guard packet[0] >> 4 == 3 else {
-                        state.withLock { $0.tally.bytes += packet.count }
-                        guard Self.write(packet, to: to) else { break loop }
-                        continue
-                    }
-                    let roll = Double.random(in: 0..<1, using: &generator)
-                    let cut = Double.random(in: 0..<1, using: &generator) < rates.cut
-                    if roll < rates.drop {
-                        state.withLock { $0.tally.published += 1; $0.tally.dropped += 1 }
-                    } else {
-                        let twice = roll < rates.drop + rates.duplicate
-                        state.withLock { state in
-                            state.tally.published += 1
-                            if twice { state.tally.duplicated += 1 }
-                            state.tally.bytes += packet.count * (twice ? 2 : 1)
-                            state.tally.publishBytes += packet.count * (twice ? 2 : 1)
-                        }
-                        guard Self.write(packet, to: to), !twice || Self.write(packet, to: to) else { break loop }
-                    }
-                    if cut {
-                        state.withLock { $0.tally.cuts += 1 }
-                        break loop
-                    }
+                    guard send(packet), !twice || send(packet) else { return false }
+                }
+                if cut {
+                    state.withLock { $0.tally.cuts += 1 }
+                    return false
                 }
             }
+            return true
         }
-        state.withLock { $0.sockets.subtract([client, server]) }
-        close(client)
-        close(server)
-    }
-
-    private static func write(_ packet: [UInt8], to socket: Int32) -> Bool {
-        var sent = 0
-        while sent < packet.count {
-            let written = packet.withUnsafeBytes { Foundation.write(socket, $0.baseAddress! + sent, packet.count - sent) }
-            guard written > 0 else { return false }
-            sent += written
-        }
-        return true
     }
 }

@@ -1,7 +1,9 @@
 // The household's per-day digests (HouseholdDigest): the same drinks give the same digest in any
 // order; a drink more, or a deletion, changes its day's and only its day's; the days that differ
 // are exactly those asked for; before the window, periods of 14 days do the same; and what
-// crosses the wire is bounded and read back as written (also by the form without periods).
+// crosses the wire is bounded and read back as written (also by the form without periods). A
+// want carries the marks of the drinks the asker holds of each day that differs, split over as
+// many messages as keep each one small; a member one release older reads its days and ignores them.
 
 import History
 @testable import Household
@@ -109,5 +111,52 @@ import Testing
         // A want of periods alone is, to it, a want of no day: it publishes nothing.
         let want = try WireJSON.decode(WantBefore.self, from: Array(HouseholdWantMessage(of: "kitchen", days: [], periods: [1_450]).text.utf8))
         #expect(want.of == "kitchen" && want.days.isEmpty)
+    }
+
+    @Test func aDrinksMarkChangesWithItsDeletionAndIsTwelveHexDigits() {
+        let drink = rows[0]
+        var deleted = drink
+        deleted.deleted = true
+        #expect(HouseholdDigest.mark(drink).count == 12 && HouseholdDigest.mark(drink).allSatisfy(\.isHexDigit))
+        #expect(HouseholdDigest.mark(drink) != HouseholdDigest.mark(deleted), "a missed deletion is a drink to send again")
+        #expect(HouseholdDigest.mark(drink) == HouseholdDigest.mark(bottle: "AQ1", recordID: 1, timestamp: day0 + 100, deleted: false))
+    }
+
+    @Test func aWantWithTheMarksHeldIsReadBackAndBounded() throws {
+        let marks = rows.prefix(2).map(HouseholdDigest.mark)
+        let want = HouseholdWantMessage(of: "kitchen", days: [20_420, 20_421], held: [20_420: marks])
+        let read = try #require(HouseholdWantMessage.read(Array(want.text.utf8)))
+        #expect(read == want && read.heldByDay == [20_420: Set(marks)])
+        #expect(!HouseholdWantMessage(of: "kitchen", days: [20_420]).text.contains("held"), "no marks, no key: the bytes of before")
+        // Marks of a day it does not ask for, or that are no marks, make no want.
+        #expect(HouseholdWantMessage.read(Array(#"{"of":"kitchen","days":[1],"held":{"2":["0011223344ff"]}}"#.utf8)) == nil)
+        #expect(HouseholdWantMessage.read(Array(#"{"of":"kitchen","days":[1],"held":{"1":["zz11223344ff"]}}"#.utf8)) == nil)
+        #expect(HouseholdWantMessage.read(Array(#"{"of":"kitchen","days":[1],"held":{"1":["0011"]}}"#.utf8)) == nil)
+        let tooMany = Array(repeating: "0011223344ff", count: HouseholdWantMessage.maximumMarksPerDay + 1)
+        #expect(HouseholdWantMessage.read(Array(HouseholdWantMessage(of: "kitchen", days: [1], held: [1: tooMany]).text.utf8)) == nil)
+    }
+
+    @Test func theMarksOfAWeekAreSplitOverWantsThatEachFitAndAskForEveryDayOnce() throws {
+        // 14 days of 20 drinks held, and a day of 150 (over the marks a day may carry).
+        var held: [Int64: [String]] = [:]
+        for day in Int64(20_400)..<20_414 {
+            held[day] = (0..<20).map { HouseholdDigest.mark(bottle: "AQ1", recordID: $0, timestamp: day * 86_400 + $0, deleted: false) }
+        }
+        held[20_414] = (0..<150).map { HouseholdDigest.mark(bottle: "AQ1", recordID: $0, timestamp: 20_414 * 86_400 + $0, deleted: false) }
+        let days = Array(Int64(20_400)...20_415)
+        let wants = HouseholdWantMessage.batches(of: "kitchen", days: days, periods: [1_450], held: held)
+        #expect(wants.count > 1, "one message would be over the household's largest")
+        #expect(wants.allSatisfy { $0.text.utf8.count <= HouseholdWantMessage.maximumBody && HouseholdWantMessage.read(Array($0.text.utf8)) == $0 })
+        #expect(wants.flatMap(\.days).sorted() == days, "every day asked for once")
+        #expect(wants.compactMap(\.periods).flatMap { $0 } == [1_450], "the periods once")
+        let marked = wants.reduce(into: [Int64: Set<String>]()) { $0.merge($1.heldByDay) { a, _ in a } }
+        #expect(marked[20_414] == nil && marked[20_415] == nil, "a day over the limit, and one held not at all, are asked for whole")
+        #expect(marked[20_400] == Set(held[20_400]!), "a day with its marks")
+    }
+
+    @Test func aMemberOneReleaseOlderReadsTheDaysOfAWantWithMarks() throws {
+        let want = HouseholdWantMessage(of: "kitchen", days: [20_420], held: [20_420: [HouseholdDigest.mark(rows[0])]])
+        let before = try WireJSON.decode(WantBefore.self, from: Array(want.text.utf8))
+        #expect(before.of == "kitchen" && before.days == [20_420], "it answers with the whole day, as it always did")
     }
 }
