@@ -69,3 +69,27 @@ struct HouseholdDropsState: WireMessage, Decodable, Equatable {
         return result
     }
 }
+
+/// `household-deletions`: the latest deletion of another member's hand-added drink this bridge
+/// told the household of (absent: none yet, so every such deletion held is told once).
+struct HouseholdDeletionsState: WireMessage, Decodable, Equatable {
+    var toldUpTo: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case toldUpTo = "told_up_to"
+    }
+
+    init(toldUpTo: Double?) {
+        self.toldUpTo = toldUpTo.flatMap { $0.isFinite ? $0 : nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let saved = try decoder.container(keyedBy: CodingKeys.self)
+        toldUpTo = ((try? saved.decodeIfPresent(Double.self, forKey: .toldUpTo)) ?? nil).flatMap { $0.isFinite ? $0 : nil }
+    }
+
+    /// The saved mark; none when there is none or it is not JSON.
+    static func read(_ json: String?) -> Self {
+        json.flatMap { WireJSON.read(Self.self, from: Array($0.utf8)) } ?? Self(toldUpTo: nil)
+    }
+}
