@@ -204,6 +204,8 @@ struct HouseholdManualDeleteTests {
                 #expect(attack.drinks(member.db).filter(\.value.deleted).count == 1, "only that drink deleted at the \(member.name)")
             }
             #expect(kitchen.bus.log("kitchen").contains("office deleted drink #\(id) of \(Self.kitchenSerial), added by hand on this bridge"))
+            #expect(office.bus.log("office").contains("told the household that drink #\(id) of \(Self.kitchenSerial), added by hand on kitchen, was deleted here"),
+                    "told at once, not found later by the digests")
 
             // Gone from every surface of the kitchen, its origin.
             let expected = counted - 300
