@@ -4,7 +4,8 @@
 # the page < 30 KiB over the wire, 100 concurrent clients served without error. Release build;
 # `serve` over a generated history on a loopback port; each URL timed by curl (time_total, 50
 # requests one after another: median and worst), plain and gzipped (`--compressed`, with the
-# bytes that crossed the wire), then wrk with 100 connections for 10 s on each.
+# bytes that crossed the wire) and with the server's CPU time per request (from /proc, which a
+# busy machine distorts far less), then wrk with 100 connections for 10 s on each.
 #
 #   Benchmarks/web.sh [BIN_DIR]  # needs curl and wrk (scripts/install-deps.sh); BIN_DIR holds a
 #                                # release build's aquavate-bridge and aquavate-bench (default:
@@ -35,18 +36,29 @@ server=$!
 for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/metrics" >/dev/null && break; sleep 0.1; done
 curl -fs "http://127.0.0.1:$port/metrics" >/dev/null || { cat "$work/serve.log"; exit 1; }
 
+# The server's CPU time so far, in clock ticks (/proc/PID/stat fields 14 and 15: utime, stime;
+# the command name, field 2, is in parentheses and has no space here).
+ticks=$(getconf CLK_TCK)
+server_cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+
 paths=(/ "/api/v1/days?days=365" "/api/v1/drinks?days=30" /metrics)
 for path in "${paths[@]}"; do
     url="http://127.0.0.1:$port$path"
     for compressed in "" --compressed; do
         curl -fs $compressed -o /dev/null "$url"  # warm
+        cpu_before=$(server_cpu_ticks)
         times=$(for _ in $(seq 50); do curl -fs $compressed -o /dev/null -w '%{time_total}\n' "$url"; done | sort -n)
+        cpu_after=$(server_cpu_ticks)
         median=$(echo "$times" | sed -n 25p)
         worst=$(echo "$times" | tail -1)
         # size_download: the body's bytes as they crossed the wire (gzipped with --compressed).
         bytes=$(curl -fs $compressed -o /dev/null -w '%{size_download}' "$url")
         printf 'web: %-24s %-5s %8d bytes on the wire  median %6.1f ms  worst %6.1f ms (curl, 50 requests)\n' "$path" \
             "${compressed:+gzip}" "$bytes" "$(awk "BEGIN {print $median * 1000}")" "$(awk "BEGIN {print $worst * 1000}")"
+        # The server's own CPU time (user + system, from /proc) per request over those 50: what a
+        # request costs, which a busy machine distorts far less than the time curl waits.
+        printf 'web: %-24s %-5s server CPU %6.2f ms a request (user + system over the 50 requests)\n' "$path" "${compressed:+gzip}" \
+            "$(awk "BEGIN {print ($cpu_after - $cpu_before) * 1000 / $ticks / 50}")"
     done
 done
 for path in "${paths[@]}"; do

@@ -86,6 +86,23 @@ extension DrinkHistory {
     /// bucketed by its local day number, so the days returned are exact in every zone.
     private func totals(clock: LocalClock, first: Int?, last: Int?, knownAt: WallInstant?,
                         bottle: String?) throws -> [DayTotal] {
+        let (sql, arguments) = try Self.totalsQuery(first: first, last: last, knownAt: knownAt, bottle: bottle)
+        var sums = DaySums()
+        var clock = clock
+        try read("computing day totals") { db in
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+            while let row = try rows.next() {
+                let day = clock.day(at: WallInstant(secondsSince1970: Double(row[0] as Int64))).daysSince1970
+                if let first, day < first { continue }
+                if let last, day > last { continue }
+                sums.add(row[1], on: day)
+            }
+        }
+        return sums.totals()
+    }
+
+    /// The statement `totals` reads, and its arguments.
+    static func totalsQuery(first: Int?, last: Int?, knownAt: WallInstant?, bottle: String?) throws -> (sql: String, arguments: StatementArguments) {
         let margin: Int64 = 2 * 86_400
         var conditions = ["amount_ml > 0"]
         var arguments = StatementArguments()
@@ -105,23 +122,15 @@ extension DrinkHistory {
             conditions.append("deleted = 0")
         }
         if let bottle {
-            conditions.append("bottle = ?")
+            // With days given, through the timestamp index: with a bare `bottle = ?` SQLite took
+            // the bottle's key index instead and read every drink the bottle ever had for one
+            // day's total (3.1 ms over a bottle's 14,600 drinks of 5 years against 0.08 ms; the
+            // page asks it for each bottle's reminder status, as the reminders do when a drink
+            // comes). The unary `+` keeps the term out of SQLite's choice of index.
+            conditions.append(first != nil || last != nil ? "+bottle = ?" : "bottle = ?")
             arguments += [bottle]
         }
-        let sql = "SELECT timestamp, amount_ml FROM drink WHERE " + conditions.joined(separator: " AND ")
-
-        var sums = DaySums()
-        var clock = clock
-        try read("computing day totals") { db in
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-            while let row = try rows.next() {
-                let day = clock.day(at: WallInstant(secondsSince1970: Double(row[0] as Int64))).daysSince1970
-                if let first, day < first { continue }
-                if let last, day > last { continue }
-                sums.add(row[1], on: day)
-            }
-        }
-        return sums.totals()
+        return ("SELECT timestamp, amount_ml FROM drink WHERE " + conditions.joined(separator: " AND "), arguments)
     }
 }
 

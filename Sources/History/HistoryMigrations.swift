@@ -372,6 +372,7 @@ enum HistoryMigrations {
         try db.create(table: "household_replication") { t in
             t.column("published_up_to", .double)
             t.column("epoch", .text)
+            t.column("deletions_told_up_to", .double)
         }
         try db.create(table: "household_peer") { t in
             t.primaryKey("member", .text)

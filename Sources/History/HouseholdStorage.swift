@@ -62,11 +62,15 @@ public struct HouseholdPeerMark: Codable, Sendable, Equatable, FetchableRecord, 
 public struct HouseholdReplicationRecords: Sendable, Equatable {
     public var publishedUpTo: WallInstant?
     public var epoch: String?
+    /// The latest deletion of another member's hand-added drink made here and told the household.
+    public var deletionsToldUpTo: WallInstant?
     public var peers: [HouseholdPeerMark]
 
-    public init(publishedUpTo: WallInstant? = nil, epoch: String? = nil, peers: [HouseholdPeerMark] = []) {
+    public init(publishedUpTo: WallInstant? = nil, epoch: String? = nil, deletionsToldUpTo: WallInstant? = nil,
+                peers: [HouseholdPeerMark] = []) {
         self.publishedUpTo = publishedUpTo
         self.epoch = epoch
+        self.deletionsToldUpTo = deletionsToldUpTo
         self.peers = peers
     }
 }
@@ -139,8 +143,9 @@ extension HouseholdStore {
     /// The replication's saved marks.
     public func replication() throws -> HouseholdReplicationRecords {
         try history.read("reading the household's replication marks") { db in
-            let row = try Row.fetchOne(db, sql: "SELECT published_up_to, epoch FROM household_replication")
+            let row = try Row.fetchOne(db, sql: "SELECT published_up_to, epoch, deletions_told_up_to FROM household_replication")
             return HouseholdReplicationRecords(publishedUpTo: row?["published_up_to"], epoch: row?["epoch"],
+                                               deletionsToldUpTo: row?["deletions_told_up_to"],
                                                peers: try HouseholdPeerMark.order(Column("member")).fetchAll(db))
         }
     }
@@ -149,8 +154,8 @@ extension HouseholdStore {
     public func saveReplication(_ saved: HouseholdReplicationRecords) throws {
         try history.write("saving the household's replication marks") { db in
             try db.execute(sql: "DELETE FROM household_replication")
-            try db.execute(sql: "INSERT INTO household_replication (published_up_to, epoch) VALUES (?, ?)",
-                           arguments: [saved.publishedUpTo, saved.epoch])
+            try db.execute(sql: "INSERT INTO household_replication (published_up_to, epoch, deletions_told_up_to) VALUES (?, ?, ?)",
+                           arguments: [saved.publishedUpTo, saved.epoch, saved.deletionsToldUpTo])
             try HouseholdPeerMark.deleteAll(db)
             for peer in saved.peers { try peer.insert(db) }
         }

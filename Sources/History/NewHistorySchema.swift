@@ -88,7 +88,7 @@ enum NewHistorySchema {
         CREATE TABLE "household_replay_mark" ("sender" TEXT NOT NULL, "topic" TEXT NOT NULL, "boot" INTEGER NOT NULL, \
         "sequence" INTEGER NOT NULL, "time" DOUBLE NOT NULL, PRIMARY KEY ("sender", "topic"));
         CREATE TABLE "household_replay_judged" ("position" INTEGER PRIMARY KEY, "digest" TEXT NOT NULL UNIQUE);
-        CREATE TABLE "household_replication" ("published_up_to" DOUBLE, "epoch" TEXT);
+        CREATE TABLE "household_replication" ("published_up_to" DOUBLE, "epoch" TEXT, "deletions_told_up_to" DOUBLE);
         CREATE TABLE "household_peer" ("member" TEXT PRIMARY KEY NOT NULL, "answered_epoch" TEXT, "heard_up_to" DOUBLE);
         CREATE TABLE "refused_command" ("reason" TEXT PRIMARY KEY NOT NULL, "count" INTEGER NOT NULL);
 

@@ -125,7 +125,7 @@ struct HouseholdClaimRule: Sendable {
             deliveredElsewhere[bottle] = deliveredElsewhere[bottle]?.filter { now - $0.value.heardAt < Self.deliveredMemory }
             Self.cap(&deliveredElsewhere[bottle, default: [:]], Self.maximumDeliveries) { $0.value.heardAt }
             Self.cap(&deliveredElsewhere, Self.maximumBottles) { $0.value.values.map(\.heardAt).max() ?? Self.never }
-        case .drink, .hello, .ping, .digest, .want:
+        case .drink, .hello, .ping, .digest, .want, .deletion:
             break
         }
         return newSyncer

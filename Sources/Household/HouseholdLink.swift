@@ -25,6 +25,9 @@
 //                                         the bottle (at `time`, its clock), which alone sends its
 //                                         person's reminders while alive (an older bridge's plain
 //                                         bridge id is read too, without a time)
+//     <prefix>/household/delete/<bridge>  {"bottle","origin","record_id","timestamp"}, QoS 1: the
+//                                         bridge deleted a drink that member `origin` added by
+//                                         hand (HouseholdDeletionMessage)
 //     <prefix>/household/ping/<asker>     `doctor` asks; every bridge answers on
 //     <prefix>/household/pong/<bridge>    {"time", "instance", "synchronised"} (HouseholdProbe)
 //
@@ -130,13 +133,16 @@ public final class HouseholdLink: Sendable {
         /// A member asks this bridge for the drinks it synced on these days again (of a day in
         /// `held`, only those whose mark is not there), and for the per-day digests of these periods.
         case want(from: String, days: [Int64], periods: [Int64], held: [Int64: Set<String>])
+        /// A member deleted a drink another member (perhaps this bridge) added by hand.
+        case deletion(Deletion)
     }
 
     public let bridgeID: String
     private let client: MosquittoClient
     private let drinkTopic: String
     private let helloTopic: String
-    private let base: String
+    /// `<prefix>/household`: every household topic is under it.
+    let base: String
     private let key: HouseholdKey
     private let clock: any WallClock
     /// What was not believed, by reason.
@@ -393,7 +399,7 @@ public final class HouseholdLink: Sendable {
         try publish("\(base)/delivered/\(bridgeID)", HouseholdDeliveredMessage(delivered).text, retain: true)
     }
 
-    private func publish(_ topic: String, _ text: String, retain: Bool) throws(SinkDeliveryError) {
+    func publish(_ topic: String, _ text: String, retain: Bool) throws(SinkDeliveryError) {
         do {
             try client.publish(sealed(topic, text, retain: retain))
         } catch {

@@ -17,6 +17,12 @@
 // `household.key`); what the link dropped is counted and saved with the history, for `/metrics`
 // and `doctor`. A hello is answered at most once per member per `helloInterval`: a member
 // saying it more often waits for the interval (the drinks it lacks still go, then).
+//
+// A drink another member added by hand and deleted here is not this bridge's to publish: its
+// deletion is told (HouseholdDeletionMessage) after the mark `deletionsToldUpTo`, like the
+// outbox, and every member applies it, the origin to its own drink, whose tombstone it then
+// publishes as any of its deletions. While the origin's digest still counts such a drink alive
+// (the deletion was lost on the way to it), the deletion is told again at each comparison.
 
 import AquavateProtocol
 import Foundation
@@ -54,6 +60,16 @@ public actor HouseholdReplication: Service {
     /// The claims on bottles and who reminds (fed from the same link).
     public nonisolated let claims: HouseholdClaims
     private var publishedUpTo: WallInstant
+    /// The latest deletion of another member's hand-added drink told (those deleted here later
+    /// are told at the next kick).
+    private var deletionsToldUpTo: WallInstant
+    /// Deletions of other members' drinks this process applied because the household said so (a
+    /// deletion or a tombstone heard): every member heard them already, so they are not told
+    /// again. Forgotten beyond `maximumHeardDeletions` (one is then told once more, harmlessly).
+    private var heardDeletions: Set<String> = []
+    static let maximumHeardDeletions = 4096
+    /// A comparison with a member's digest tells again at most this many deletions of its drinks.
+    static let maximumDeletionsRetold = 256
     /// This bridge's last hello (nil: its history never said one).
     private var epoch: String?
     /// bridge → the epoch of its hello this bridge answered (at most `maximumMembers`).
@@ -85,6 +101,9 @@ public actor HouseholdReplication: Service {
     /// Drinks stored from other bridges, and drinks published, since start (tests, figures).
     public private(set) var receivedDrinks = 0
     public private(set) var publishedDrinks = 0
+    /// Deletions of hand-added drinks told, and heard that deleted a drink here, since start.
+    public private(set) var toldDeletions = 0
+    public private(set) var appliedDeletions = 0
     /// This process, for `doctor`: two bridges answering with one `bridge.id` have two.
     private let instance = String(UInt64.random(in: 0...UInt64.max), radix: 36)
     private let clockSync: any ClockSyncSource
@@ -154,6 +173,8 @@ public actor HouseholdReplication: Service {
         epoch = saved.epoch
         answered = Dictionary(saved.peers.compactMap { peer in peer.answeredEpoch.map { (peer.member, $0) } }, uniquingKeysWith: { $1 })
         heardUpTo = Dictionary(saved.peers.compactMap { peer in peer.heardUpTo.map { (peer.member, $0) } }, uniquingKeysWith: { $1 })
+        // As the outbox: what was told in the last minutes before a stop may not have gone out.
+        deletionsToldUpTo = saved.deletionsToldUpTo.map { $0 - Self.restartMargin } ?? Self.beforeEverything
     }
 
     /// The events posted to this replication (by the link's thread, the ticker, `kick`), and how
@@ -211,6 +232,7 @@ public actor HouseholdReplication: Service {
         }
         ticker.cancel()
         publishOutbox()
+        tellDeletions()
         saveDrops()
         saveReplay()
         await link.stop()
@@ -220,6 +242,7 @@ public actor HouseholdReplication: Service {
         switch event {
         case .kick:
             publishOutbox()
+            tellDeletions()
             answerPendingHellos()
             publishDigestWhenDue()
             saveDrops()
@@ -246,6 +269,7 @@ public actor HouseholdReplication: Service {
             claims.connected(bottles: bottles, lostEverything: !sessionPresent)
             let fromTheStart = !publishedUpTo.secondsSince1970.isFinite
             allSentSinceConnect = publishOutbox() && fromTheStart
+            tellDeletions()
             saveState()
         case .received(.hello(let from, let epoch, let have, let stored)):
             // A member (re)connected: compare with it soon, once what is in flight has arrived.
@@ -268,6 +292,8 @@ public actor HouseholdReplication: Service {
             answer(hello: from, epoch: epoch, has: have[bridgeID])
         case .received(.drink(let drink)):
             store(drink)
+        case .received(.deletion(let deletion)):
+            apply(deletion)
         case .received(.digest(let from, let days, let periods)):
             compare(digest: days, periods: periods, of: from)
         case .received(.want(let from, let days, let periods, let held)):
@@ -290,6 +316,9 @@ public actor HouseholdReplication: Service {
         // Answered only once everything went (else the next hello heard, the retained one
         // at the next connection, asks again).
         let complete = publishOutbox()
+        // The deletions of other members' drinks told since then too: a member back without its
+        // session lost them with it.
+        retellDeletions(since: since)
         if complete, let epoch { remember(epoch, of: from) }
         if complete { allSentSinceConnect = true }
         lastAnswer[from] = clock.now
@@ -341,6 +370,7 @@ public actor HouseholdReplication: Service {
             ? HouseholdDigest.differing(theirs: theirPeriods, ours: HouseholdDigest.periods(rows, before: start)) : []
         guard !days.isEmpty || !periods.isEmpty else { return }
         logger.info("MQTT household: \(days.count) day(s) of \(origin)'s drinks differ from what this bridge holds, and \(periods.count) older period(s); asking for them again")
+        retellDeletions(of: origin, days: days)
         do {
             try link.want(days, periods: periods, held: held, of: origin)
             daysWanted += days.count
@@ -458,6 +488,10 @@ public actor HouseholdReplication: Service {
                 receivedDrinks += 1
                 changed(drink.bottle)
             }
+            if drink.manual, results.contains(where: { [.insertedDeleted, .deleted].contains($0.outcome) }) {
+                heard(HouseholdLink.Deletion(bottle: drink.bottle, recordID: drink.recordID, timestamp: drink.timestamp,
+                                             origin: drink.origin, by: drink.origin))
+            }
             if let changedAt = drink.changedAt, !heardUnreliably.contains(drink.origin),
                heardUpTo[drink.origin] != nil || heardUpTo.count < Self.maximumMembers {
                 heardUpTo[drink.origin] = max(heardUpTo[drink.origin] ?? Self.beforeEverything, changedAt)
@@ -498,11 +532,118 @@ public actor HouseholdReplication: Service {
         return complete
     }
 
+    /// Tells the household the deletions of other members' hand-added drinks made here after the
+    /// mark, while connected; whether all went.
+    @discardableResult
+    private func tellDeletions() -> Bool {
+        guard link.isConnected else { return false }
+        let batch: [DrinkHistory.ForeignDeletion]
+        do {
+            batch = try history.foreignManualDeletions(since: deletionsToldUpTo, limit: Int.max)
+        } catch {
+            logger.warning("MQTT household: could not read the deletions to tell: \(error)")
+            return false
+        }
+        guard !batch.isEmpty else { return true }
+        var complete = true
+        for deletion in batch {
+            if !heardDeletions.contains(Self.key(of: deletion)) {
+                do {
+                    try link.delete(Self.deletion(deletion, by: bridgeID))
+                } catch {
+                    complete = false
+                    break  // the connection went: the rest goes at the next one
+                }
+                toldDeletions += 1
+                logger.info("MQTT household: told the household that drink #\(deletion.recordID) of \(deletion.bottle), added by hand on \(deletion.origin), was deleted here")
+            }
+            deletionsToldUpTo = max(deletionsToldUpTo, deletion.deletedAt)
+        }
+        saveState()
+        return complete
+    }
+
+    /// Tells again the deletions held here of `origin`'s hand-added drinks of `days`, whose
+    /// digest differs: the origin may not have heard them (it then deletes the drink and
+    /// publishes its tombstone; otherwise every member finds it deleted already).
+    private func retellDeletions(of origin: String, days: [Int64]) {
+        var told = 0
+        for day in days.sorted() where told < Self.maximumDeletionsRetold {
+            let start = day * HouseholdDigest.secondsPerDay
+            guard let deletions = try? history.foreignManualDeletions(origin: origin, from: start, to: start + HouseholdDigest.secondsPerDay,
+                                                                      limit: Self.maximumDeletionsRetold - told) else { return }
+            for deletion in deletions {
+                do {
+                    try link.delete(Self.deletion(deletion, by: bridgeID))
+                } catch {
+                    return
+                }
+                told += 1
+            }
+        }
+        if told > 0 {
+            toldDeletions += told
+            logger.info("MQTT household: told \(origin) again of \(told) deletion(s) of its drinks added by hand")
+        }
+    }
+
+    /// Tells again the deletions of other members' hand-added drinks made here after `since`
+    /// (at most `maximumDeletionsRetold`), for a member's hello.
+    private func retellDeletions(since: WallInstant) {
+        guard let deletions = try? history.foreignManualDeletions(since: since, limit: Self.maximumDeletionsRetold) else { return }
+        for deletion in deletions {
+            do {
+                try link.delete(Self.deletion(deletion, by: bridgeID))
+            } catch {
+                return
+            }
+            toldDeletions += 1
+        }
+    }
+
+    /// A member's deletion of a hand-added drink: applied to the drink of the origin it names
+    /// held here; this bridge's own is then published as its tombstone.
+    private func apply(_ deletion: HouseholdLink.Deletion) {
+        let own = deletion.origin == bridgeID
+        do {
+            guard try history.deleteManualDrink(bottle: deletion.bottle, recordID: deletion.recordID, timestamp: deletion.timestamp,
+                                                origin: own ? nil : deletion.origin, at: clock.now) else { return }
+        } catch {
+            logger.warning("MQTT household: could not delete drink #\(deletion.recordID) of \(deletion.bottle) as \(deletion.by) asked: \(error)")
+            return
+        }
+        appliedDeletions += 1
+        let whose = own ? "this bridge" : deletion.origin
+        logger.info("MQTT household: \(deletion.by) deleted drink #\(deletion.recordID) of \(deletion.bottle), added by hand on \(whose)")
+        changed(deletion.bottle)
+        if own {
+            publishOutbox()
+        } else {
+            heard(deletion)
+        }
+    }
+
+    /// Keeps a deletion of another member's drink the household told this bridge of, so it is not told again.
+    private func heard(_ deletion: HouseholdLink.Deletion) {
+        if heardDeletions.count >= Self.maximumHeardDeletions { heardDeletions.removeAll() }
+        heardDeletions.insert("\(deletion.bottle)#\(deletion.recordID)@\(deletion.timestamp)")
+    }
+
+    private static func key(of deletion: DrinkHistory.ForeignDeletion) -> String {
+        "\(deletion.bottle)#\(deletion.recordID)@\(deletion.timestamp)"
+    }
+
+    private static func deletion(_ deletion: DrinkHistory.ForeignDeletion, by deleter: String) -> HouseholdLink.Deletion {
+        HouseholdLink.Deletion(bottle: deletion.bottle, recordID: deletion.recordID, timestamp: deletion.timestamp,
+                               origin: deletion.origin, by: deleter)
+    }
+
     /// Saves the mark, this bridge's epoch and the epochs it answered.
     private func saveState() {
         do {
             try history.household.saveReplication(HouseholdReplicationRecords(
                 publishedUpTo: publishedUpTo.secondsSince1970.isFinite ? publishedUpTo : nil, epoch: epoch,
+                deletionsToldUpTo: deletionsToldUpTo.secondsSince1970.isFinite ? deletionsToldUpTo : nil,
                 peers: Set(answered.keys).union(heardUpTo.keys).sorted().map { member in
                     HouseholdPeerMark(member: member, answeredEpoch: answered[member],
                                       heardUpTo: heardUpTo[member].flatMap { $0.secondsSince1970.isFinite ? $0 : nil })

@@ -14,12 +14,16 @@ struct HouseholdTopic: Equatable {
         /// for some days of another's again. A member of the release before does not subscribe
         /// to them: it neither hears nor answers them, and is compared with nobody.
         case digest, want
+        /// A member deleted a drink another added by hand (HouseholdDeletionMessage). A member of
+        /// the release before does not subscribe to it: it gets the deletion from the drink's
+        /// origin, as the origin's own tombstone.
+        case delete
 
         /// The levels after `household/`, this one included.
         var levels: Int {
             switch self {
             case .claim, .reminds: return 3
-            case .drink, .hello, .alive, .syncer, .ping, .pong, .bottle, .delivered, .digest, .want: return 2
+            case .drink, .hello, .alive, .syncer, .ping, .pong, .bottle, .delivered, .digest, .want, .delete: return 2
             }
         }
 
@@ -82,7 +86,7 @@ enum HouseholdRoutes {
         .claim: claim, .syncer: syncer, .bottle: bottle, .reminds: reminds,
         .alive: fromAnother(alive), .ping: fromAnother(ping), .hello: fromAnother(hello),
         .delivered: fromAnother(delivered), .drink: fromAnother(drink), .pong: { _ in .ignore },
-        .digest: fromAnother(digest), .want: fromAnother(want),
+        .digest: fromAnother(digest), .want: fromAnother(want), .delete: fromAnother(delete),
     ]
 
     static func route(_ message: HouseholdInbound) -> HouseholdRouting {
@@ -154,6 +158,11 @@ enum HouseholdRoutes {
         // Only the origin answers: a want of another's drinks is nothing to this bridge.
         guard want.of == message.own else { return .ignore }
         return .deliver(.want(from: sender, days: want.days, periods: want.periods ?? [], held: want.heldByDay))
+    }
+
+    static func delete(_ sender: String, _ message: HouseholdInbound) -> HouseholdRouting {
+        guard let deletion = HouseholdDeletionMessage.read(message.body, by: sender) else { return .drop(.malformed) }
+        return .deliver(.deletion(deletion))
     }
 
     static func drink(_ sender: String, _ message: HouseholdInbound) -> HouseholdRouting {

@@ -15,6 +15,17 @@ struct ChartColumns {
     let today: LocalDay
     /// The first day of the span with a drink; nil: none has one.
     var firstData: LocalDay?
+    /// The rendering's formatters (shared by every chart of a page).
+    let dates: DateFormats
+
+    init(language: WebLanguage, timeZone: TimeZone, goalML: Int, today: LocalDay, firstData: LocalDay?, dates: DateFormats? = nil) {
+        self.language = language
+        self.timeZone = timeZone
+        self.goalML = goalML
+        self.today = today
+        self.firstData = firstData
+        self.dates = dates ?? DateFormats(language: language, timeZone: timeZone)
+    }
 
     /// The first day of `days` with a drink (nil when none has).
     static func firstData(_ days: [DayTotal]) -> LocalDay? { days.first { $0.drinks > 0 || $0.totalML > 0 }?.date }
@@ -24,8 +35,8 @@ struct ChartColumns {
     /// One column per day; every day labelled with `template` when `labelEvery` is 1, else every
     /// `labelEvery`-th counted back from today.
     func days(_ days: [DayTotal], labelEvery: Int, template: String) -> [BarColumn] {
-        let short = language.formatter(template, timeZone)
-        let long = language.formatter("EEEEdMMMM", timeZone)
+        let short = dates(template)
+        let long = dates("EEEEdMMMM")
         return days.enumerated().map { index, day in
             let noon = (day.date.interval(in: timeZone).start + .seconds(43_200)).date
             let fromEnd = days.count - 1 - index
@@ -49,8 +60,8 @@ struct ChartColumns {
             let sum = sums[key] ?? (0, 0, day.date)
             sums[key] = known(day.date) ? (sum.total + day.totalML, sum.count + 1, sum.day) : sum
         }
-        let short = language.formatter("MMM", timeZone)
-        let long = language.formatter("MMMMy", timeZone)
+        let short = dates("MMM")
+        let long = dates("MMMMy")
         return order.suffix(12).map { key in
             let sum = sums[key]!
             let noon = (sum.day.interval(in: timeZone).start + .seconds(43_200)).date

@@ -39,10 +39,13 @@ enum DashboardPage {
     /// The formatters of one rendering (made once: they are slow to make).
     struct Formats {
         let time, dateTime, longDate: DateFormatter
+        /// Every formatter of the rendering, the charts' included.
+        let dates: DateFormats
         init(_ model: DashboardModel) {
-            time = model.language.formatter("HHmm", model.timeZone)
-            dateTime = model.language.formatter("dMMMHHmm", model.timeZone)
-            longDate = model.language.formatter("EEEEdMMMM", model.timeZone)
+            dates = DateFormats(language: model.language, timeZone: model.timeZone)
+            time = dates("HHmm")
+            dateTime = dates("dMMMHHmm")
+            longDate = dates("EEEEdMMMM")
         }
         func clock(_ seconds: Double) -> String { time.string(from: Date(timeIntervalSince1970: seconds)) }
     }
@@ -148,7 +151,7 @@ enum DashboardPage {
                 + "<input type=\"number\" name=\"daily_goal_ml\" min=\"\(DailyGoal.rangeML.lowerBound)\" max=\"\(DailyGoal.rangeML.upperBound)\" step=\"1\" value=\"\(panel.view.shownGoalML)\" required></label> "
                 + "<button type=\"submit\">\(escape(words.save))</button></form>\n"
         }
-        if !isNew { html += charts(panel, model: model) }
+        if !isNew { html += charts(panel, model: model, dates: formats.dates) }
         html += device(panel, words: words)
         return html + "</section>\n"
     }
@@ -261,10 +264,10 @@ enum DashboardPage {
     /// (labelled weekly) and the year (as months), which fold on a phone under one `<details>` so
     /// that the next person's panel is not three charts further down; from 900 px they show
     /// without the fold (the style sheet).
-    private static func charts(_ panel: BottlePanel, model: DashboardModel) -> String {
+    private static func charts(_ panel: BottlePanel, model: DashboardModel, dates: DateFormats) -> String {
         let words = model.language.words
         let columns = ChartColumns(language: model.language, timeZone: model.timeZone, goalML: panel.goalML, today: model.today,
-                                   firstData: ChartColumns.firstData(panel.days))
+                                   firstData: ChartColumns.firstData(panel.days), dates: dates)
         let week = String(format: words.lastDays, 7), month = String(format: words.lastDays, 30)
         var html = "<div class=\"chart bars\" data-days=\"7\"><h3>\(escape(week))</h3>"
         if let summary = weekSummary(panel, language: model.language) { html += "<p class=\"week-summary\">\(escape(summary))</p>" }

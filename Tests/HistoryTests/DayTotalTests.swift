@@ -2,6 +2,7 @@
 
 import AquavateProtocol
 import Foundation
+import GRDB
 @testable import History
 import Testing
 import Timekeeping
@@ -266,5 +267,32 @@ import Timekeeping
         #expect(throws: HistoryError.self) { try history.dayTotals(timeZone: zone("UTC"), from: WallInstant(secondsSince1970: .nan)) }
         #expect(throws: HistoryError.self) { try history.dayTotals(timeZone: zone("UTC"), knownAt: WallInstant(secondsSince1970: .infinity)) }
         #expect(throws: HistoryError.self) { try history.dayTotal(containing: WallInstant(secondsSince1970: .nan), timeZone: zone("UTC")) }
+    }
+
+    // MARK: - The query's plan
+
+    @Test("one bottle's day totals over some days read the timestamp index, not every drink of the bottle; with no days, the bottle's")
+    func oneBottlesDaysUseTheTimestampIndex() throws {
+        let history = try memoryHistory()
+        func plan(first: Int?, last: Int?) throws -> String {
+            let (sql, arguments) = try DrinkHistory.totalsQuery(first: first, last: last, knownAt: WallInstant(secondsSince1970: 1_800_000_000),
+                                                                bottle: bottle)
+            return try history.read("planning") { db in
+                try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }.joined(separator: "; ")
+            }
+        }
+        // The key index (bottle, record_id, timestamp) is the bottle's every drink.
+        for (first, last) in [(20_500, 20_500), (20_000, 20_500)] as [(Int?, Int?)] {
+            let detail = try plan(first: first, last: last)
+            #expect(detail.contains("drink_on_timestamp"), "\(detail)")
+        }
+        #expect(!(try plan(first: 20_500, last: nil)).contains("sqlite_autoindex_drink_1"))
+        let whole = try plan(first: nil, last: nil)
+        #expect(whole.contains("sqlite_autoindex_drink_1"), "\(whole)")
+        // And the totals are the bottle's only.
+        _ = try history.store([drink(1, at: 1_771_200_000, ml: 200)], bottle: bottle, at: WallInstant(secondsSince1970: 0))
+        _ = try history.store([drink(1, at: 1_771_200_100, ml: 300)], bottle: "OTHER-1", at: WallInstant(secondsSince1970: 0))
+        let total = try history.dayTotal(containing: WallInstant(secondsSince1970: 1_771_200_000), timeZone: TimeZone(identifier: "UTC")!, bottle: bottle)
+        #expect(total.totalML == 200)
     }
 }
