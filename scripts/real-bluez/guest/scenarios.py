@@ -23,6 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bumble.transport import open_transport  # noqa: E402
 
 from bottle import Bottle, Options  # noqa: E402
+from harness import Failed, check, timed_entry, wait_for  # noqa: E402
 from radio import FaithfulController, FaithfulLink  # noqa: E402
 
 BRIDGE = "/aquavate/aquavate-bridge"
@@ -35,14 +36,6 @@ ONCE_BUDGET_S = 120
 RECOVERY_S = 2 * ONCE_BUDGET_S
 log = logging.getLogger("scenarios")
 
-
-class Failed(Exception):
-    pass
-
-
-def check(condition, what):
-    if not condition:
-        raise Failed(what)
 
 
 class TestBed:
@@ -103,11 +96,7 @@ class TestBed:
         return "boolean true" in reply
 
     async def wait_for(self, condition, seconds, what):
-        deadline = time.monotonic() + seconds
-        while not await condition():
-            if time.monotonic() > deadline:
-                raise Failed(f"timed out after {seconds} s waiting for {what}")
-            await asyncio.sleep(0.5)
+        await wait_for(condition, seconds, what)
 
     # -- bottles ---------------------------------------------------------------------------
     async def bottle(self, **options):
@@ -490,17 +479,8 @@ async def main():
         for name in names:
             what, scenario = SCENARIOS[name]
             folder = f"/tmp/scenario/{name}"
-            entry = {"name": name, "checks": what}
             await bed.start_btmon(name)
-            started = time.monotonic()
-            try:
-                entry["figures"] = await scenario(bed, folder)
-                entry["passed"] = True
-            except Failed as failure:
-                entry["passed"], entry["failure"] = False, str(failure)
-            except Exception:
-                entry["passed"], entry["failure"] = False, traceback.format_exc()
-            entry["seconds"] = round(time.monotonic() - started, 1)
+            entry = await timed_entry(name, what, lambda: scenario(bed, folder))
             entry["bottle_events"] = sum(len(b.events) for b in bed.bottles)
             with open(f"{args.results}/{name}.events.json", "w") as out:
                 json.dump([b.events for b in bed.bottles], out)
