@@ -1,7 +1,9 @@
 # What the test bed's two runs share (scenarios.py, the scenarios against the bridge binary;
 # package_scenario.py, the Debian package under systemd): a failed check, a wait with a deadline,
-# and one timed entry of the report the host's suite reads.
+# one timed entry of the report the host's suite reads, and the drinks a bridge's history holds.
 import asyncio
+import os
+import sqlite3
 import time
 import traceback
 
@@ -38,3 +40,17 @@ async def timed_entry(name, what, body):
         entry["passed"], entry["failure"] = False, traceback.format_exc()
     entry["seconds"] = round(time.monotonic() - started, 1)
     return entry
+
+
+def stored_drinks(path):
+    """(record_id, timestamp) of every drink in the history at `path`, repeats included; none
+    while the bridge has not made it yet."""
+    if not os.path.exists(path):
+        return []
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+    try:
+        return db.execute("SELECT record_id, timestamp FROM drink").fetchall()
+    except sqlite3.OperationalError:
+        return []
+    finally:
+        db.close()

@@ -15,7 +15,6 @@ import json
 import logging
 import os
 import pwd
-import sqlite3
 import subprocess
 import sys
 import time
@@ -26,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bumble.transport import open_transport  # noqa: E402
 
 from bottle import Bottle, Options  # noqa: E402
-from harness import Failed, check, timed_entry, wait_for  # noqa: E402
+from harness import Failed, check, stored_drinks, timed_entry, wait_for  # noqa: E402
 from radio import FaithfulController, FaithfulLink  # noqa: E402
 
 UNIT = "aquavate-bridge"
@@ -123,15 +122,7 @@ class Machine:
 
     @staticmethod
     def stored():
-        if not os.path.exists(HISTORY):
-            return []
-        db = sqlite3.connect(f"file:{HISTORY}?mode=ro", uri=True, timeout=5)
-        try:
-            return db.execute("SELECT record_id, timestamp FROM drink").fetchall()
-        except sqlite3.OperationalError:
-            return []
-        finally:
-            db.close()
+        return stored_drinks(HISTORY)
 
     async def synced(self, what, seconds=240):
         """The bottle emptied by the service, and every record it sent stored once."""

@@ -12,7 +12,6 @@ import os
 import resource
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -23,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bumble.transport import open_transport  # noqa: E402
 
 from bottle import Bottle, Options  # noqa: E402
-from harness import Failed, check, timed_entry, wait_for  # noqa: E402
+from harness import Failed, check, stored_drinks, timed_entry, wait_for  # noqa: E402
 from radio import FaithfulController, FaithfulLink  # noqa: E402
 
 BRIDGE = "/aquavate/aquavate-bridge"
@@ -194,16 +193,7 @@ class TestBed:
     @staticmethod
     def stored(folder):
         """(record_id, timestamp) of every drink in the bridge's history, repeats included."""
-        path = f"{folder}/history.sqlite"
-        if not os.path.exists(path):
-            return []
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-        try:
-            return db.execute("SELECT record_id, timestamp FROM drink").fetchall()
-        except sqlite3.OperationalError:
-            return []
-        finally:
-            db.close()
+        return stored_drinks(f"{folder}/history.sqlite")
 
 
 def ack_after_store(bed, bottle, folder):
