@@ -159,7 +159,7 @@ let package = Package(
         .target(name: "BottleSimulator", dependencies: ["DBus", "AquavateProtocol", "Locking", "Timekeeping"]),
 
         .executableTarget(name: "aquavate-bridge", dependencies: [
-            "Daemon", "Diagnostics", "Delivery", "Ingest", "Web", "Settings", "Household", "Reminding", "HostClock", "Reports", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders", "BottleSimulator", "Locking", "Timekeeping",
+            "Daemon", "Diagnostics", "Delivery", "Ingest", "Web", "Settings", "Household", "Reminding", "HostClock", "Reports", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders", "BottleSimulator", "Locking", "ProcessSupport", "Timekeeping",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -9,6 +9,7 @@
 # For the installation tests (Tests/InstallTests, run as root): systemd (systemd-analyze), udev
 # (udevadm), util-linux and mount (unshare, setpriv, mount), passwd (useradd), make, dbus-bin
 # (dbus-send) and libglib2.0-bin (gdbus). time (GNU time): the liveness tests measure a run's CPU and peak memory.
+# strace: the unit test that sees which nice values libdispatch asks for and whether it writes to syslog.
 # For `make deb` and its test (Tests/InstallTests/DebianPackageTests.swift): dpkg-dev (dpkg-shlibdeps,
 # dpkg-gencontrol), binutils (strip), init-system-helpers (deb-systemd-helper), lintian, and
 # debootstrap with ca-certificates (the test installs the package into a fresh Debian root made
@@ -28,7 +29,7 @@ packages=(
     python3 python3-venv python3-dbus python3-dbusmock
     libcurl4-openssl-dev
     systemd udev util-linux mount passwd make dbus-bin libglib2.0-bin
-    time
+    time strace
     dpkg-dev binutils init-system-helpers lintian debootstrap ca-certificates
     chromium chromium-driver wrk zlib1g-dev
     qemu-system-x86 qemu-utils cpio

@@ -1,6 +1,7 @@
 // aquavate-bridge: the command line (docs/design.md 3.1).
 
 import ArgumentParser
+import ProcessSupport
 
 // Every command, subcommands included, names itself (`commandName:`): ArgumentParser builds the
 // whole command tree at every start, and a command without a name gets its type's name through
@@ -25,4 +26,11 @@ struct AquavateBridge: AsyncParsableCommand {
                       ConfigCommand.self, DoctorCommand.self, SetupCommand.self, BottleCommand.self, ServeCommand.self,
                       HouseholdCommand.self]
     )
+
+    /// Before anything runs: libdispatch's complaint about a thread priority this process may not
+    /// take stays out of the journal (`DispatchPriorityComplaint`).
+    static func main() async {
+        DispatchPriorityComplaint.silenceWhenOutOfReach()
+        await main(nil)
+    }
 }

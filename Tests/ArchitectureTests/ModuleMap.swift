@@ -104,7 +104,7 @@ enum ModuleMap {
         ]),
         "aquavate-bridge": platform.union([
             "Daemon", "Diagnostics", "Delivery", "Ingest", "Web", "Settings", "Household", "Reminding", "HostClock", "Reports", "AquavateProtocol", "AquavateCapture", "History", "BlueZ", "BottleSession", "DBus", "Reminders",
-            "Sinks", "BottleSimulator", "Locking", "Timekeeping", "ArgumentParser", "Logging", "ServiceLifecycle",
+            "Sinks", "BottleSimulator", "Locking", "ProcessSupport", "Timekeeping", "ArgumentParser", "Logging", "ServiceLifecycle",
         ]),
         "aquavate-sim": platform.union(["BottleSimulator", "DBus", "AquavateProtocol", "Locking", "Timekeeping", "ArgumentParser"]),
     ]

@@ -13,58 +13,27 @@ import Testing
 
 /// One boot of the test bed, shared by the tests.
 enum RealBlueZ {
-    struct Scenario: Decodable {
-        var name: String
-        var checks: String
-        var passed: Bool
-        var failure: String?
-        var seconds: Double
-    }
-
-    struct Report: Decodable {
-        var scenarios: [Scenario]
-        var error: String?
-        /// dbus-monitor's recording of the guest's system bus in `simulator-agreement`.
-        var busRecording: String?
-    }
-
     /// The scenarios of scripts/real-bluez/guest/scenarios.py this suite expects, in its order.
     static let expected = ["discovery", "backlog-600", "drop-resume", "mtu-23", "commands", "two-bottles",
                            "bluetoothd-restart", "power-cycle", "simulator-agreement"]
+    /// dbus-monitor's recording of the guest's system bus in `simulator-agreement`.
+    static let busRecording = "simulator-agreement.dbus.txt"
 
-    static let outcome: Task<(report: Report, folder: String), any Error> = Task {
+    static let outcome: Task<TestBedBoot, any Error> = Task {
         try requireRoot("the real-BlueZ test bed (debootstrap, QEMU)")
         let deb = try await DebianPackage.built.value
-        let folder = try ScratchFolder("real-bluez")
-        let unpacked = folder.file("package")
-        let unpack = try await runTool("/usr/bin/dpkg-deb", ["-x", deb, unpacked])
-        guard unpack.status == 0 else { throw HarnessFailure(description: "dpkg-deb -x \(deb): \(unpack)") }
-        let results = folder.file("results")
-        // The image is normally made by scripts/test.sh before the targets run (minutes the
-        // first time); the boot itself takes a few minutes of emulated CPU.
-        let run = try await runTool(
-            "/bin/bash",
-            [repositoryFile("scripts/real-bluez/run.sh"), "--bridge", "\(unpacked)/usr/bin/aquavate-bridge",
-             "--results", results, "--time-limit", "840"] + expected,
-            environment: environmentWithoutBuses(), timeout: .seconds(1200))
-        let file = "\(results)/results.json"
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw HarnessFailure(description: "the test bed wrote no \(file): \(run)")
+        let boot = try await TestBedBoot.run("real-bluez", script: "run.sh", report: "results.json", expected: expected,
+                                             limit: 840, keep: [busRecording]) { folder in
+            let unpack = try await runTool("/usr/bin/dpkg-deb", ["-x", deb, folder.file("package")])
+            guard unpack.status == 0 else { throw HarnessFailure(description: "dpkg-deb -x \(deb): \(unpack)") }
+            return ["--bridge", folder.file("package/usr/bin/aquavate-bridge")] + expected
         }
-        try? FileManager.default.removeItem(atPath: unpacked)
-        var report = try JSONDecoder().decode(Report.self, from: data)
-        report.busRecording = try? String(contentsOfFile: "\(results)/simulator-agreement.dbus.txt", encoding: .utf8)
-        if let error = report.error { throw HarnessFailure(description: "the test bed failed: \(error) (in \(results))") }
-        // The logs and captures stay for a failure to be read; a clean run leaves nothing.
-        if report.scenarios.allSatisfy(\.passed) && report.scenarios.count == expected.count { folder.remove() }
-        return (report, results)
+        // A failed run keeps its logs, not the unpacked package.
+        try? FileManager.default.removeItem(at: URL(fileURLWithPath: boot.folder).deletingLastPathComponent().appendingPathComponent("package"))
+        return boot
     }
 
-    static func check(_ name: String) async throws {
-        let (report, folder) = try await outcome.value
-        let scenario = try #require(report.scenarios.first { $0.name == name }, "no result for \(name) in \(folder)")
-        #expect(scenario.passed, "\(name) (\(scenario.checks)): \(scenario.failure ?? "") — logs in \(folder)")
-    }
+    static func check(_ name: String) async throws { try await outcome.value.check(name) }
 }
 
 @Suite("The packaged bridge against the real bluetoothd, kernel and a virtual radio link", .serialized)
@@ -96,8 +65,8 @@ struct RealBlueZTests {
     @Test("the bridge calls, is answered and hears the same against aquavate-sim as against bluetoothd, but for the differences docs/bluez.md 8.6 explains")
     func simulatorAgreement() async throws {
         try await RealBlueZ.check("simulator-agreement")
-        let (report, folder) = try await RealBlueZ.outcome.value
-        let recording = try #require(report.busRecording, "no dbus-monitor recording in \(folder)")
+        let boot = try await RealBlueZ.outcome.value
+        let recording = try #require(boot.files[RealBlueZ.busRecording], "no dbus-monitor recording in \(boot.folder)")
         let real = BusTranscript(monitorOutput: recording)
         let package = try ScratchFolder("simulator-agreement-bridge")
         defer { package.remove() }
@@ -118,7 +87,7 @@ struct RealBlueZTests {
 
     @Test("every scenario of the test bed ran, and the suite has a test for each")
     func everyScenarioRan() async throws {
-        let (report, folder) = try await RealBlueZ.outcome.value
-        #expect(report.scenarios.map(\.name) == RealBlueZ.expected, "in \(folder)")
+        let boot = try await RealBlueZ.outcome.value
+        #expect(boot.report.results.map(\.name) == RealBlueZ.expected, "in \(boot.folder)")
     }
 }

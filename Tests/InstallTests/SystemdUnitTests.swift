@@ -143,6 +143,39 @@ struct SystemdUnitTests {
         #expect(allowed.status == 0 && !allowed.error.contains(complaint), "\(allowed)")
     }
 
+    @Test("a command run outside the unit by a user who may not lower a nice value leaves no libdispatch complaint in syslog")
+    func commandsOutsideTheUnitLeaveNoPriorityComplaint() async throws {
+        try requireRoot("running the bridge as another user")
+        let scratch = try ScratchFolder("nice-syslog")
+        defer { scratch.remove() }
+        chmod(scratch.path, 0o777)
+        // strace sees every thread's setpriority and every connection: libdispatch's syslog line
+        // would go to /dev/log (absent here, but the attempt shows), as it does into the journal
+        // on a Pi. Run as nobody under the default RLIMIT_NICE of 0, as `sudo -u aquavate` is.
+        func traced(_ name: String, _ extra: [String: String]) async throws -> (result: ToolResult, trace: String) {
+            let trace = scratch.file("\(name).strace")
+            var environment = environmentWithoutBuses(extra)
+            if extra["LIBDISPATCH_LOG"] == nil { environment.removeValue(forKey: "LIBDISPATCH_LOG") }
+            let result = try await runTool(
+                "/usr/bin/setpriv",
+                ["--reuid=65534", "--regid=65534", "--clear-groups", "--", "/usr/bin/strace", "-f", "-qq", "-o", trace,
+                 "-e", "trace=setpriority,connect", bridgeBinary, "status", "--db", scratch.file("history.sqlite")],
+                environment: environment, timeout: .seconds(120))
+            return (result, (try? String(contentsOfFile: trace, encoding: .utf8)) ?? "")
+        }
+        // What libdispatch asks: nice -4 for its manager thread (the timers and the thread pool's
+        // monitor), refused; the bridge itself asks for no class.
+        let plain = try await traced("plain", [:])
+        #expect(plain.result.status == 0, "\(plain.result)")
+        // (strace may split a call of one thread around another's: "<unfinished …>", "<… resumed>".)
+        let asks = plain.trace.split(separator: "\n").filter { $0.contains("setpriority(PRIO_PROCESS, 0, -4") }
+        #expect(asks.count == 1 && plain.trace.contains("EACCES"), "\(plain.trace)")
+        #expect(!plain.trace.contains("\"/dev/log\""), "libdispatch wrote to syslog: \(plain.trace)")
+        // The check can fail: asked to log to syslog, libdispatch does.
+        let chosen = try await traced("syslog", ["LIBDISPATCH_LOG": "syslog"])
+        #expect(chosen.result.status == 0 && chosen.trace.contains("\"/dev/log\""), "\(chosen.result)\n\(chosen.trace)")
+    }
+
     @Test("systemd-analyze security rates the unit's exposure at most 2.5 (\"OK\")")
     func exposure() async throws {
         let scratch = try ScratchFolder("unit")

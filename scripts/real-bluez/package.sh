@@ -32,10 +32,10 @@ done
 image=$("$here/image.sh" --variant systemd | tail -1)
 mkdir -p "$results"
 results=$(cd "$results" && pwd)
-rm -f "$results/package.json" "$results/exit-status" "$results/commands.log"
+rm -f "$results/package.json" "$results/commands.log"
 
-stage=$(mktemp -d)
-trap 'rm -rf "$stage"' EXIT
+source "$here/boot.sh"
+boot_stage
 packages=$stage/root/aquavate/packages
 mkdir -p "$packages/current" "$packages/earlier" "$stage/root/etc/systemd/system/multi-user.target.wants"
 cp "$deb" "$packages/current/"
@@ -49,29 +49,8 @@ else
     rm -rf "$stage/repack"
 fi
 install -m 0755 "$here/guest/systemd-init" "$stage/root/init"
-cp "$here/guest/package_scenario.py" "$here/guest/checking.py" "$here/guest/bottle.py" "$here/guest/radio.py" "$stage/root/aquavate/"
+cp "$here/guest/package_scenario.py" "$here/guest/harness.py" "$here/guest/bottle.py" "$here/guest/radio.py" "$stage/root/aquavate/"
 cp "$here/guest/aquavate-package-scenario.service" "$stage/root/etc/systemd/system/"
 ln -s ../aquavate-package-scenario.service "$stage/root/etc/systemd/system/multi-user.target.wants/"
-# The kernel unpacks the second archive over the first: /init, /aquavate and the unit come from it.
-(cd "$stage/root" && find . -print0 | cpio --null -o -H newc --quiet) > "$stage/boot.cpio"
-cat "$image/root.cpio" "$stage/boot.cpio" > "$stage/initrd.cpio"
-
-started=$SECONDS
-status=0
 # 2 GB: the root lives in RAM, and two packages of a 66 MB binary are unpacked into it.
-timeout --kill-after=10 "$limit" qemu-system-x86_64 \
-    -accel tcg,thread=multi -cpu max -smp 2 -m 2048 \
-    -nodefaults -display none -monitor none -no-reboot \
-    -serial "file:$results/console.log" \
-    -kernel "$image/vmlinuz" -initrd "$stage/initrd.cpio" \
-    -append "console=ttyS0 panic=-1 quiet rdinit=/init systemd.show_status=0" \
-    -virtfs "local,path=$results,mount_tag=results,security_model=none,id=results" \
-    || status=$?
-echo "package.sh: the VM ran $((SECONDS - started)) s" >&2
-if [[ $status -ne 0 ]]; then
-    echo "package.sh: QEMU exited $status (124: still running after $limit s); the guest's last lines:" >&2
-    tail -20 "$results/guest.log" "$results/console.log" >&2 2>/dev/null || true
-    exit 1
-fi
-[[ -f $results/exit-status ]] || { echo "package.sh: the scenario never finished; see $results/guest.log and console.log" >&2; exit 1; }
-exit "$(cat "$results/exit-status")"
+boot_vm package.sh "$image" 2048 "$limit" "$results" systemd.show_status=0

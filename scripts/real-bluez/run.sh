@@ -11,8 +11,7 @@
 # guest.log, bluetoothd.log (bluetoothd -d), a btmon capture per scenario (NAME.btsnoop) and each scenario's bridge output. The
 # exit status is 0 when every scenario passed.
 #
-# QEMU runs under TCG (no KVM: the machines this runs on have no virtualisation extensions), with
-# two emulated CPUs on two host threads.
+# The boot itself (QEMU, the archive over the image's) is boot.sh's, shared with package.sh.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bridge= results= limit=900 scenarios=()
@@ -31,34 +30,13 @@ done
 image=$("$here/image.sh" | tail -1)
 mkdir -p "$results"
 results=$(cd "$results" && pwd)
-rm -f "$results/results.json" "$results/exit-status"
+rm -f "$results/results.json"
 printf '%s\n' "${scenarios[@]}" > "$results/scenarios"
 
-stage=$(mktemp -d)
-trap 'rm -rf "$stage"' EXIT
+source "$here/boot.sh"
+boot_stage
 mkdir -p "$stage/root/aquavate"
 strip -o "$stage/root/aquavate/aquavate-bridge" "$bridge"
 install -m 0755 "$here/guest/init" "$stage/root/init"
 cp "$here"/guest/*.py "$stage/root/aquavate/"
-# The kernel unpacks the second archive over the first: /init and /aquavate come from it.
-(cd "$stage/root" && find . -print0 | cpio --null -o -H newc --quiet) > "$stage/boot.cpio"
-cat "$image/root.cpio" "$stage/boot.cpio" > "$stage/initrd.cpio"
-
-started=$SECONDS
-status=0
-timeout --kill-after=10 "$limit" qemu-system-x86_64 \
-    -accel tcg,thread=multi -cpu max -smp 2 -m 1024 \
-    -nodefaults -display none -monitor none -no-reboot \
-    -serial "file:$results/console.log" \
-    -kernel "$image/vmlinuz" -initrd "$stage/initrd.cpio" \
-    -append "console=ttyS0 panic=-1 quiet rdinit=/init" \
-    -virtfs "local,path=$results,mount_tag=results,security_model=none,id=results" \
-    || status=$?
-echo "run.sh: the VM ran $((SECONDS - started)) s" >&2
-if [[ $status -ne 0 ]]; then
-    echo "run.sh: QEMU exited $status (124: still running after $limit s); the guest's last lines:" >&2
-    tail -20 "$results/guest.log" "$results/console.log" >&2 2>/dev/null || true
-    exit 1
-fi
-[[ -f $results/exit-status ]] || { echo "run.sh: the scenarios never finished; see $results/guest.log" >&2; exit 1; }
-exit "$(cat "$results/exit-status")"
+boot_vm run.sh "$image" 1024 "$limit" "$results"

@@ -22,8 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bumble.transport import open_transport  # noqa: E402
 
 from bottle import Bottle, Options  # noqa: E402
-import checking  # noqa: E402
-from checking import Failed, check  # noqa: E402
+from harness import Failed, check, stored_drinks, timed_entry, wait_for  # noqa: E402
 from radio import FaithfulController, FaithfulLink  # noqa: E402
 
 BRIDGE = "/aquavate/aquavate-bridge"
@@ -35,6 +34,7 @@ BRIDGE = "/aquavate/aquavate-bridge"
 ONCE_BUDGET_S = 120
 RECOVERY_S = 2 * ONCE_BUDGET_S
 log = logging.getLogger("scenarios")
+
 
 
 class TestBed:
@@ -95,7 +95,7 @@ class TestBed:
         return "boolean true" in reply
 
     async def wait_for(self, condition, seconds, what):
-        await checking.wait_for(condition, seconds, what)
+        await wait_for(condition, seconds, what)
 
     # -- bottles ---------------------------------------------------------------------------
     async def bottle(self, **options):
@@ -192,7 +192,8 @@ class TestBed:
 
     @staticmethod
     def stored(folder):
-        return checking.stored(f"{folder}/history.sqlite")
+        """(record_id, timestamp) of every drink in the bridge's history, repeats included."""
+        return stored_drinks(f"{folder}/history.sqlite")
 
 
 def ack_after_store(bed, bottle, folder):
@@ -468,9 +469,8 @@ async def main():
         for name in names:
             what, scenario = SCENARIOS[name]
             folder = f"/tmp/scenario/{name}"
-            entry = {"name": name, "checks": what}
             await bed.start_btmon(name)
-            await checking.run_into(entry, scenario(bed, folder))
+            entry = await timed_entry(name, what, lambda: scenario(bed, folder))
             entry["bottle_events"] = sum(len(b.events) for b in bed.bottles)
             with open(f"{args.results}/{name}.events.json", "w") as out:
                 json.dump([b.events for b in bed.bottles], out)
