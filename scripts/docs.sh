@@ -8,15 +8,16 @@
 # MODULE  a module with a catalog (default: every one). Each archive is written to
 #         .build/docs/<MODULE>.doccarchive; open it with `docc preview` or serve its folder.
 #
-# The symbol graphs come from `swift package dump-symbol-graph` (a debug build, then the public
-# symbols of every module into .build/<triple>/symbolgraph); each catalog is converted with its
+# The symbol graphs come from `swift package dump-symbol-graph` (a debug build, then the package
+# symbols of every module into .build/<triple>/symbolgraph: only AquavateProtocol declares public
+# ones, the other catalogs document the package's own API); each catalog is converted with its
 # own module's graphs only. Needs docc next to swift (/opt/swift/usr/bin/docc) or DOCC=PATH.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 fail() { echo "docs.sh: $*" >&2; exit 1; }
 case "${1:-}" in
-    -h|--help) sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 cd "$here"
 
@@ -34,7 +35,7 @@ for module in "${modules[@]}"; do
     [[ -d "Sources/$module/Documentation.docc" ]] || fail "Sources/$module has no Documentation.docc"
 done
 
-swift package dump-symbol-graph --minimum-access-level public >/dev/null
+swift package dump-symbol-graph --minimum-access-level package >/dev/null
 graphs="$(swift build --show-bin-path)/../symbolgraph"
 [[ -d "$graphs" ]] || fail "no symbol graphs in $graphs"
 
