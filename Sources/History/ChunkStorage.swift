@@ -25,6 +25,9 @@ extension DrinkHistory {
     /// (so later deletions name only records since then) before the records are stored.
     ///
     /// - Parameters:
+    ///   - records: the chunk's records, in the bottle's order.
+    ///   - bottle: the bottle's key (its serial, or its address until the serial is read).
+    ///   - storedAt: when the chunk was stored, the stored drinks' `stored_at`.
     ///   - bounds: what a drink can be; a record outside them is quarantined (or, a tombstone,
     ///     deletes what it names and is otherwise dropped). Nil: every record is believed.
     ///   - timeShift: seconds the bottle's stamps run ahead of UTC (a whole-hour zone offset set
