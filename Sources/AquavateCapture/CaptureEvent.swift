@@ -2,7 +2,7 @@ import AquavateProtocol
 import Timekeeping
 
 /// What a capture event records (the `op` field, docs/design.md 3.3).
-public enum CaptureOp: String, Sendable, CaseIterable {
+package enum CaptureOp: String, Sendable, CaseIterable {
     case connect, disconnect, read, write, notify, note, log, action
 }
 
@@ -10,26 +10,26 @@ public enum CaptureOp: String, Sendable, CaseIterable {
 ///
 /// Every field of docs/design.md 3.3 has a property; the reader fills those present on the line and
 /// `jsonLine()` writes those that are set, so a line read and written again says the same.
-public struct CaptureEvent: Sendable, Equatable {
+package struct CaptureEvent: Sendable, Equatable {
     /// `t`: UTC seconds since 1970, with fraction.
-    public var time: WallInstant
-    public var op: CaptureOp
+    package var time: WallInstant
+    package var op: CaptureOp
     /// `char`: required by `read`, `write` and `notify`.
-    public var characteristic: CharacteristicRef?
+    package var characteristic: CharacteristicRef?
     /// `value`: the exact bytes; required by `read`, `write` and `notify`.
-    public var value: [UInt8]?
+    package var value: [UInt8]?
     /// `reason` of a `disconnect`.
-    public var reason: String?
+    package var reason: String?
     /// `text` of a `note`.
-    public var text: String?
+    package var text: String?
     /// `type` of a `log` (a manual intake, e.g. `vitamin-d`).
-    public var intakeType: String?
+    package var intakeType: String?
     /// `id` of an `action`: the delivered notification acted on.
-    public var notificationID: String?
+    package var notificationID: String?
     /// `action` of an `action`, e.g. `did-this`.
-    public var action: String?
+    package var action: String?
 
-    public init(
+    package init(
         time: WallInstant, op: CaptureOp, characteristic: CharacteristicRef? = nil, value: [UInt8]? = nil,
         reason: String? = nil, text: String? = nil, intakeType: String? = nil,
         notificationID: String? = nil, action: String? = nil
@@ -47,47 +47,47 @@ public struct CaptureEvent: Sendable, Equatable {
 
     // MARK: One factory per op
 
-    public static func connect(at time: WallInstant) -> CaptureEvent {
+    package static func connect(at time: WallInstant) -> CaptureEvent {
         CaptureEvent(time: time, op: .connect)
     }
 
-    public static func disconnect(at time: WallInstant, reason: String? = nil) -> CaptureEvent {
+    package static func disconnect(at time: WallInstant, reason: String? = nil) -> CaptureEvent {
         CaptureEvent(time: time, op: .disconnect, reason: reason)
     }
 
-    public static func read(at time: WallInstant, _ characteristic: CharacteristicRef, value: [UInt8]) -> CaptureEvent {
+    package static func read(at time: WallInstant, _ characteristic: CharacteristicRef, value: [UInt8]) -> CaptureEvent {
         CaptureEvent(time: time, op: .read, characteristic: characteristic, value: value)
     }
 
-    public static func read(at time: WallInstant, _ characteristic: Characteristic, value: [UInt8]) -> CaptureEvent {
+    package static func read(at time: WallInstant, _ characteristic: Characteristic, value: [UInt8]) -> CaptureEvent {
         read(at: time, .known(characteristic), value: value)
     }
 
-    public static func write(at time: WallInstant, _ characteristic: CharacteristicRef, value: [UInt8]) -> CaptureEvent {
+    package static func write(at time: WallInstant, _ characteristic: CharacteristicRef, value: [UInt8]) -> CaptureEvent {
         CaptureEvent(time: time, op: .write, characteristic: characteristic, value: value)
     }
 
-    public static func write(at time: WallInstant, _ characteristic: Characteristic, value: [UInt8]) -> CaptureEvent {
+    package static func write(at time: WallInstant, _ characteristic: Characteristic, value: [UInt8]) -> CaptureEvent {
         write(at: time, .known(characteristic), value: value)
     }
 
-    public static func notify(at time: WallInstant, _ characteristic: CharacteristicRef, value: [UInt8]) -> CaptureEvent {
+    package static func notify(at time: WallInstant, _ characteristic: CharacteristicRef, value: [UInt8]) -> CaptureEvent {
         CaptureEvent(time: time, op: .notify, characteristic: characteristic, value: value)
     }
 
-    public static func notify(at time: WallInstant, _ characteristic: Characteristic, value: [UInt8]) -> CaptureEvent {
+    package static func notify(at time: WallInstant, _ characteristic: Characteristic, value: [UInt8]) -> CaptureEvent {
         notify(at: time, .known(characteristic), value: value)
     }
 
-    public static func note(at time: WallInstant, _ text: String) -> CaptureEvent {
+    package static func note(at time: WallInstant, _ text: String) -> CaptureEvent {
         CaptureEvent(time: time, op: .note, text: text)
     }
 
-    public static func log(at time: WallInstant, type intakeType: String) -> CaptureEvent {
+    package static func log(at time: WallInstant, type intakeType: String) -> CaptureEvent {
         CaptureEvent(time: time, op: .log, intakeType: intakeType)
     }
 
-    public static func action(at time: WallInstant, notificationID: String, action: String) -> CaptureEvent {
+    package static func action(at time: WallInstant, notificationID: String, action: String) -> CaptureEvent {
         CaptureEvent(time: time, op: .action, notificationID: notificationID, action: action)
     }
 
@@ -95,7 +95,7 @@ public struct CaptureEvent: Sendable, Equatable {
 
     /// What makes this event unfit for a capture file, or nil when it is fit: the rules the
     /// reader applies to each line (except time order, which needs the previous line).
-    public func validationProblem() -> String? {
+    package func validationProblem() -> String? {
         guard time.secondsSince1970.isFinite, time >= .epoch else {
             return "t must be a finite number ≥ 0 (seconds since 1970), got \(time)"
         }
@@ -121,7 +121,7 @@ public struct CaptureEvent: Sendable, Equatable {
     /// line (measured: 300,000 against 100,000 lines a second, -O) on the sync path, where each
     /// value the bottle sends is written as it arrives. `CaptureLineCodableTests` holds the line
     /// to the Codable encoding of the same values.
-    public func jsonLine() -> String {
+    package func jsonLine() -> String {
         var line = "{\"t\":" + JSONText.number(time.secondsSince1970) + ",\"op\":\"" + op.rawValue + "\""
         if let characteristic { line += ",\"char\":" + JSONText.quoted(characteristic.captureText) }
         if let value { line += ",\"value\":\"" + Hex.encode(value) + "\"" }

@@ -1,21 +1,21 @@
 /// The first line of an `.aqcap` file (docs/design.md 3.3):
 /// `{"aqcap":1,"created":…,"source":…,"device":{"name":…,"address":…},"mtu":247}`.
-public struct CaptureHeader: Sendable, Equatable {
+package struct CaptureHeader: Sendable, Equatable {
     /// The only format version there is.
-    public static let currentVersion = 1
+    package static let currentVersion = 1
 
     /// The `aqcap` key; readers accept only `currentVersion`.
-    public var version: Int
+    package var version: Int
     /// When the capture was made, ISO 8601 UTC (`2026-11-21T08:00:00Z`).
-    public var created: String?
+    package var created: String?
     /// What wrote it, e.g. `aquavate-bridge 0.1.0`.
-    public var source: String?
-    public var deviceName: String?
-    public var deviceAddress: String?
+    package var source: String?
+    package var deviceName: String?
+    package var deviceAddress: String?
     /// The negotiated ATT MTU, which decides the drink-data chunk size (docs/protocol.md 4.4).
-    public var mtu: Int?
+    package var mtu: Int?
 
-    public init(
+    package init(
         version: Int = CaptureHeader.currentVersion, created: String? = nil, source: String? = nil,
         deviceName: String? = nil, deviceAddress: String? = nil, mtu: Int? = nil
     ) {
@@ -28,7 +28,7 @@ public struct CaptureHeader: Sendable, Equatable {
     }
 
     /// The header as one line, without the newline; unset fields are left out.
-    public func jsonLine() -> String {
+    package func jsonLine() -> String {
         var line = "{\"aqcap\":\(version)"
         if let created { line += ",\"created\":" + JSONText.quoted(created) }
         if let source { line += ",\"source\":" + JSONText.quoted(source) }

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// What the reader yields for each non-blank line.
-public enum CaptureItem: Sendable, Equatable {
+package enum CaptureItem: Sendable, Equatable {
     case header(CaptureHeader)
     case event(CaptureEvent, line: Int)
     case error(CaptureLineError)
@@ -19,12 +19,12 @@ public enum CaptureItem: Sendable, Equatable {
 ///
 /// The reader is its own iterator: it reads the file once, and a second `for` loop goes on
 /// from where the first stopped.
-public final class CaptureReader: Sequence, IteratorProtocol {
+package final class CaptureReader: Sequence, IteratorProtocol {
     /// Block size used unless a test asks for another.
-    public static let defaultBlockSize = 64 * 1024
+    package static let defaultBlockSize = 64 * 1024
     /// Longer lines are reported and skipped without being held in memory. A drink-data value
     /// is 572 hex digits; this leaves room for anything a capture legitimately holds.
-    public static let maximumLineLength = 1 << 20
+    package static let maximumLineLength = 1 << 20
 
     private var source: ByteSource
     private let blockSize: Int
@@ -46,13 +46,13 @@ public final class CaptureReader: Sequence, IteratorProtocol {
 
     /// Opens `path` for streaming; throws when it cannot be opened (missing, a directory,
     /// no permission).
-    public convenience init(path: String, blockSize: Int = CaptureReader.defaultBlockSize) throws {
+    package convenience init(path: String, blockSize: Int = CaptureReader.defaultBlockSize) throws {
         let file = try FileSource(path: path)
         self.init(source: .file(file), name: path, blockSize: blockSize)
     }
 
     /// Reads a capture held in memory, named `name` in errors (tests, fuzzing).
-    public convenience init(data: [UInt8], name: String, blockSize: Int = CaptureReader.defaultBlockSize) {
+    package convenience init(data: [UInt8], name: String, blockSize: Int = CaptureReader.defaultBlockSize) {
         self.init(source: .memory(data, offset: 0), name: name, blockSize: blockSize)
     }
 
@@ -62,7 +62,7 @@ public final class CaptureReader: Sequence, IteratorProtocol {
         self.parser = CaptureLineParser(file: name)
     }
 
-    public func next() -> CaptureItem? {
+    package func next() -> CaptureItem? {
         while !finished {
             guard let line = nextLine() else {
                 finished = true

@@ -10,16 +10,16 @@ import Foundation
 import Glibc
 #endif
 
-public final class CaptureReplacement {
+package final class CaptureReplacement {
     /// Where the capture ends up.
-    public let path: String
-    public let writer: CaptureWriter
+    package let path: String
+    package let writer: CaptureWriter
     private let temporaryPath: String
     private var finished = false
 
     /// Opens the temporary file and writes the header. Throws `CaptureFileUnwritable` naming
     /// `path` (the folder is missing or not writable).
-    public init(path: String, header: CaptureHeader) throws {
+    package init(path: String, header: CaptureHeader) throws {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         var template = Array("\(folder)/.\(url.lastPathComponent).XXXXXX".utf8CString)
@@ -49,7 +49,7 @@ public final class CaptureReplacement {
     }
 
     /// Flushes the capture to disk and renames it over `path`.
-    public func commit() throws {
+    package func commit() throws {
         guard !finished else { return }
         writer.close()
         guard rename(temporaryPath, path) == 0 else {
@@ -61,7 +61,7 @@ public final class CaptureReplacement {
     }
 
     /// Removes the temporary file; `path` keeps what it had. Harmless after `commit()`.
-    public func discard() {
+    package func discard() {
         guard !finished else { return }
         finished = true
         writer.close()

@@ -7,13 +7,13 @@
 
 import Timekeeping
 
-public enum CaptureTimeBounds {
+package enum CaptureTimeBounds {
     /// 2100-01-01T00:00:00Z, the first time a capture may not hold.
-    public static let end: WallInstant = WallInstant(secondsSince1970: 4_102_444_800)
+    package static let end: WallInstant = WallInstant(secondsSince1970: 4_102_444_800)
 
     /// Why `time` (UTC seconds since 1970, as a capture's line holds it) cannot be a capture time,
     /// or nil when it can.
-    public static func problem(with time: Double) -> String? {
+    package static func problem(with time: Double) -> String? {
         guard time.isFinite, time >= 0 else { return "t must be a finite number ≥ 0, got \(time)" }
         guard time < end.secondsSince1970 else {
             return "t \(time) is after \(ISO8601Text.format(end)) (\(Int64(end.secondsSince1970))): expected UTC seconds since 1970, not milliseconds"

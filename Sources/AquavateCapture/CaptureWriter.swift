@@ -17,8 +17,8 @@ private let systemClose = Darwin.close
 /// in a user-space buffer, so a crash or `kill -9` loses at most the line being written.
 /// `flush()` additionally asks the disk to keep what was written (`fsync`), which is what a
 /// power cut needs. Safe to share between threads.
-public final class CaptureWriter: Sendable {
-    public let path: String
+package final class CaptureWriter: Sendable {
+    package let path: String
     private let file: Locked<OpenFile>
 
     private struct OpenFile {
@@ -29,7 +29,7 @@ public final class CaptureWriter: Sendable {
 
     /// Creates (or truncates) `path` and writes the header line. For a live recording, which
     /// must be on disk as it grows; a finished capture goes through CaptureReplacement instead.
-    public convenience init(path: String, header: CaptureHeader) throws {
+    package convenience init(path: String, header: CaptureHeader) throws {
         // O_NOFOLLOW: a symlink planted at the path is refused, not followed and its target
         // truncated (`import -o` writes a temporary file and renames it over the path).
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
@@ -56,7 +56,7 @@ public final class CaptureWriter: Sendable {
     /// (see `CaptureEvent.validationProblem()`), including one earlier than the event before
     /// it: captures are in time order, so a recorder should stamp events with a clock that
     /// never goes back.
-    public func write(_ event: CaptureEvent) throws {
+    package func write(_ event: CaptureEvent) throws {
         if let problem = event.validationProblem() { throw CaptureEventRejected(problem: problem) }
         try file.withLock { (file: inout OpenFile) throws(any Error) in
             if let lastTime = file.lastTime, event.time < lastTime {
@@ -68,14 +68,14 @@ public final class CaptureWriter: Sendable {
     }
 
     /// Asks the kernel to put what was written on disk.
-    public func flush() {
+    package func flush() {
         file.withLock { file in
             if file.descriptor >= 0 { _ = fsync(file.descriptor) }
         }
     }
 
     /// Flushes and closes the file; later writes throw. Closing twice is harmless.
-    public func close() {
+    package func close() {
         file.withLock { file in
             guard file.descriptor >= 0 else { return }
             _ = fsync(file.descriptor)

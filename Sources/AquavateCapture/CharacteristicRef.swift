@@ -2,14 +2,14 @@ import AquavateProtocol
 
 /// The `char` of a capture event: one of the bottle's characteristics, or any other
 /// characteristic by its full UUID (docs/design.md 3.3).
-public enum CharacteristicRef: Sendable, Hashable, CustomStringConvertible {
+package enum CharacteristicRef: Sendable, Hashable, CustomStringConvertible {
     case known(Characteristic)
     /// A full 128-bit UUID, lower case, of a characteristic the bridge has no name for.
     case uuid(String)
 
     /// Reads a `char` field: a capture name (`drink-data`) or a full UUID in either case.
     /// A UUID of a known characteristic becomes `.known`; anything else is nil.
-    public init?(captureText text: String) {
+    package init?(captureText text: String) {
         if let known = Characteristic(nameOrUUID: text) {
             self = .known(known)
         } else if Self.isFullUUID(text) {
@@ -20,14 +20,14 @@ public enum CharacteristicRef: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The text written in the `char` field.
-    public var captureText: String {
+    package var captureText: String {
         switch self {
         case .known(let characteristic): return characteristic.captureName
         case .uuid(let uuid): return uuid
         }
     }
 
-    public var description: String { captureText }
+    package var description: String { captureText }
 
     /// `8-4-4-4-12` hex digits.
     static func isFullUUID(_ text: String) -> Bool {

@@ -4,9 +4,9 @@
 // Each is held by a test to the Codable encoding of the same values; strings are escaped as
 // JSONEncoder escapes them, byte for byte (`CaptureLineCodableTests`).
 
-public enum JSONText {
+package enum JSONText {
     /// `text` as a JSON string literal, quotes included.
-    public static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         var out = "\""
         out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {

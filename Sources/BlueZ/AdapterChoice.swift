@@ -6,7 +6,7 @@ extension BlueZObjects {
     /// - Parameter name: `hciN`, or nil for the first powered LE-central adapter.
     /// - Throws: `NoBluetoothAdapter`, `AdapterNotFound`, `AdapterPoweredOff` (docs/bluez.md F14: the
     ///   one place that checks power; the message says how to turn it on), `AdapterNotCentral`.
-    public func chooseAdapter(named name: String?) throws -> BlueZAdapter {
+    package func chooseAdapter(named name: String?) throws -> BlueZAdapter {
         let all = adapters
         guard !all.isEmpty else { throw NoBluetoothAdapter() }
         if let name {
@@ -26,13 +26,13 @@ extension BlueZObjects {
 
 extension BlueZClient {
     /// `BlueZObjects.chooseAdapter(named:)` on the cache as it is now.
-    public func chooseAdapter(named name: String?) throws -> BlueZAdapter {
+    package func chooseAdapter(named name: String?) throws -> BlueZAdapter {
         try objects.chooseAdapter(named: name)
     }
 
     /// Waits (at most `timeout`) until the adapter is powered again (docs/bluez.md F14: an adapter
     /// turned off and on again must not need a restart of the bridge).
-    public func waitUntilPowered(_ adapter: BlueZAdapter, timeout: Duration) async throws {
+    package func waitUntilPowered(_ adapter: BlueZAdapter, timeout: Duration) async throws {
         _ = try await waitUntil("adapter \(adapter.name) to be powered on", timeout: timeout) { objects -> Bool? in
             objects.adapter(adapter.path)?.powered == true ? true : nil
         }

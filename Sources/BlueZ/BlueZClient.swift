@@ -13,7 +13,7 @@ import Locking
 import Timekeeping
 
 /// One change BlueZ announced, as the pump applied it.
-public enum BlueZChange: Sendable {
+package enum BlueZChange: Sendable {
     case interfacesAdded(DBusObjectPath, BlueZObjects.Interfaces)
     case interfacesRemoved(DBusObjectPath, [String])
     case propertiesChanged(DBusObjectPath, interface: String, changed: [String: DBusValue], invalidated: [String])
@@ -23,7 +23,7 @@ public enum BlueZChange: Sendable {
     case serviceReturned
 
     /// The object the change is about (nil for the whole-service events).
-    public var path: DBusObjectPath? {
+    package var path: DBusObjectPath? {
         switch self {
         case .interfacesAdded(let path, _), .interfacesRemoved(let path, _), .propertiesChanged(let path, _, _, _): path
         case .serviceLost, .serviceReturned: nil
@@ -32,18 +32,18 @@ public enum BlueZChange: Sendable {
 }
 
 /// Waiting for a state of the cache took longer than allowed.
-public struct BlueZWaitTimedOut: Error, Sendable, CustomStringConvertible {
-    public var what: String
-    public var timeout: Duration
-    public var description: String { "\(what) did not happen within \(timeout)" }
+package struct BlueZWaitTimedOut: Error, Sendable, CustomStringConvertible {
+    package var what: String
+    package var timeout: Duration
+    package var description: String { "\(what) did not happen within \(timeout)" }
 }
 
-public final class BlueZClient: Sendable {
+package final class BlueZClient: Sendable {
     /// The connection the cache and every non-GATT call use.
-    public let connection: BusConnection
+    package let connection: BusConnection
     /// What every wait of this client (and of the discoveries, connectors and connections made
     /// on it) measures its deadlines on.
-    public let clock: any WallClock
+    package let clock: any WallClock
     private let state = Locked(ClientState())
     private let pumps = Locked<[Task<Void, Never>]>([])
     /// BlueZ's signals, applied to the cache on the connection's owner thread as they arrive.
@@ -66,7 +66,7 @@ public final class BlueZClient: Sendable {
     /// Connects to `bus`, subscribes to BlueZ's signals, then loads the object tree.
     /// - Throws: `BluetoothServiceUnavailable` when the bus or `org.bluez` cannot be reached,
     ///   `BluetoothAccessDenied` when the bus policy forbids it.
-    public static func connect(bus: BusAddress = .system, clock: any WallClock = SystemClock()) async throws -> BlueZClient {
+    package static func connect(bus: BusAddress = .system, clock: any WallClock = SystemClock()) async throws -> BlueZClient {
         let connection: BusConnection
         do {
             connection = try await BusConnection.connect(bus, clock: clock)
@@ -135,7 +135,7 @@ public final class BlueZClient: Sendable {
     }
 
     /// Stops following BlueZ and closes the connection.
-    public func close() async {
+    package func close() async {
         let tasks = pumps.withLock { tasks in
             defer { tasks.removeAll() }
             return tasks
@@ -154,10 +154,10 @@ public final class BlueZClient: Sendable {
     // MARK: The cache
 
     /// The cache as it is now.
-    public var objects: BlueZObjects { state.withLock { $0.objects } }
+    package var objects: BlueZObjects { state.withLock { $0.objects } }
 
     /// Whether bluetoothd currently owns `org.bluez`.
-    public var serviceIsPresent: Bool { state.withLock { $0.serviceOwner != nil } }
+    package var serviceIsPresent: Bool { state.withLock { $0.serviceOwner != nil } }
 
     private func apply(_ signal: DBusSignal) {
         guard let change = Self.change(from: signal) else { return }
@@ -222,7 +222,7 @@ public final class BlueZClient: Sendable {
 
     /// Starts delivering every change to a new queue; returns it with the cache as it was at that
     /// instant, so that the snapshot plus the queued changes are the whole story.
-    public func watch() -> ChangeWatch {
+    package func watch() -> ChangeWatch {
         let queue = EventQueue<BlueZChange>(timer: clock)
         let (id, snapshot) = state.withLock { state -> (UInt64, BlueZObjects) in
             state.nextWatcher += 1
@@ -239,7 +239,7 @@ public final class BlueZClient: Sendable {
 
     /// Waits until `check` gives a value for the cache, at most `timeout`.
     /// - Throws: `BlueZWaitTimedOut` (naming `what`), `CancellationError`.
-    public func waitUntil<T: Sendable>(
+    package func waitUntil<T: Sendable>(
         _ what: String, timeout: Duration, _ check: (BlueZObjects) -> T?
     ) async throws -> T {
         let watch = watch()
@@ -266,7 +266,7 @@ public final class BlueZClient: Sendable {
     // MARK: Calls
 
     /// Calls a method of a BlueZ object.
-    public func call(
+    package func call(
         _ path: DBusObjectPath, _ interface: String, _ method: String, _ arguments: [DBusValue] = [],
         timeout: Duration = .seconds(25)
     ) async throws -> [DBusValue] {
@@ -279,15 +279,15 @@ public final class BlueZClient: Sendable {
     /// tests), for one BLE session's GATT calls: notify
     /// sessions belong to the connection that asked for them (docs/bluez.md 7.7), so closing it ends
     /// them, and a new session never inherits the last one's (docs/bluez.md F8).
-    public func openPrivateSystemBus() async throws -> BusConnection {
+    package func openPrivateSystemBus() async throws -> BusConnection {
         try await BusConnection.connect(.address(connection.address), clock: clock)
     }
 }
 
 /// The changes since `initial`, in order, until cancelled.
-public final class ChangeWatch: Sendable {
-    public let initial: BlueZObjects
-    public let changes: EventQueue<BlueZChange>
+package final class ChangeWatch: Sendable {
+    package let initial: BlueZObjects
+    package let changes: EventQueue<BlueZChange>
     private let client: BlueZClient
     private let id: UInt64
 
@@ -299,7 +299,7 @@ public final class ChangeWatch: Sendable {
     }
 
     /// Stops the deliveries; waits on `changes` end.
-    public func cancel() {
+    package func cancel() {
         client.endWatch(id)
     }
 

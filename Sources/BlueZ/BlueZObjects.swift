@@ -5,19 +5,19 @@
 import DBus
 
 /// Every object BlueZ exports, with its interfaces and their properties.
-public struct BlueZObjects: Sendable {
-    public typealias Interfaces = [String: [String: DBusValue]]
+package struct BlueZObjects: Sendable {
+    package typealias Interfaces = [String: [String: DBusValue]]
 
-    public private(set) var objects: [DBusObjectPath: Interfaces]
+    package private(set) var objects: [DBusObjectPath: Interfaces]
 
-    public init(_ objects: [DBusObjectPath: Interfaces] = [:]) {
+    package init(_ objects: [DBusObjectPath: Interfaces] = [:]) {
         self.objects = objects
     }
 
     // MARK: Keeping current
 
     /// `InterfacesAdded`: merges the interfaces (and their properties) into the object.
-    public mutating func add(_ path: DBusObjectPath, _ interfaces: Interfaces) {
+    package mutating func add(_ path: DBusObjectPath, _ interfaces: Interfaces) {
         var current = objects[path] ?? [:]
         for (name, properties) in interfaces {
             current[name, default: [:]].merge(properties) { $1 }
@@ -26,7 +26,7 @@ public struct BlueZObjects: Sendable {
     }
 
     /// `InterfacesRemoved`: drops the interfaces, and the object once it has none left.
-    public mutating func remove(_ path: DBusObjectPath, interfaces: [String]) {
+    package mutating func remove(_ path: DBusObjectPath, interfaces: [String]) {
         guard var current = objects[path] else { return }
         for name in interfaces { current[name] = nil }
         objects[path] = current.isEmpty ? nil : current
@@ -34,7 +34,7 @@ public struct BlueZObjects: Sendable {
 
     /// `PropertiesChanged`. A change for an object or interface not in the tree is ignored:
     /// BlueZ announces objects before it changes them, so it can only be a late echo.
-    public mutating func change(
+    package mutating func change(
         _ path: DBusObjectPath, interface: String, changed: [String: DBusValue], invalidated: [String]
     ) {
         guard objects[path]?[interface] != nil else { return }
@@ -43,34 +43,34 @@ public struct BlueZObjects: Sendable {
     }
 
     /// Drops everything (bluetoothd left the bus).
-    public mutating func removeAll() {
+    package mutating func removeAll() {
         objects.removeAll()
     }
 
     // MARK: Views
 
-    public func properties(_ path: DBusObjectPath, _ interface: String) -> [String: DBusValue]? {
+    package func properties(_ path: DBusObjectPath, _ interface: String) -> [String: DBusValue]? {
         objects[path]?[interface]
     }
 
     /// The adapters, in name order (hci0, hci1, … hci10).
-    public var adapters: [BlueZAdapter] {
+    package var adapters: [BlueZAdapter] {
         objects.compactMap { path, interfaces in
             interfaces[BlueZNames.adapterInterface].map { BlueZAdapter(path: path, properties: $0) }
         }.sorted { $0.sortKey < $1.sortKey }
     }
 
-    public func adapter(_ path: DBusObjectPath) -> BlueZAdapter? {
+    package func adapter(_ path: DBusObjectPath) -> BlueZAdapter? {
         properties(path, BlueZNames.adapterInterface).map { BlueZAdapter(path: path, properties: $0) }
     }
 
-    public func device(_ path: DBusObjectPath) -> BlueZDevice? {
+    package func device(_ path: DBusObjectPath) -> BlueZDevice? {
         guard let interfaces = objects[path], let device = interfaces[BlueZNames.deviceInterface] else { return nil }
         return BlueZDevice(path: path, properties: device, battery: interfaces[BlueZNames.batteryInterface])
     }
 
     /// Devices below `adapter` (all adapters when nil), in path order.
-    public func devices(on adapter: DBusObjectPath? = nil) -> [BlueZDevice] {
+    package func devices(on adapter: DBusObjectPath? = nil) -> [BlueZDevice] {
         objects.keys.filter { adapter?.isAncestor(of: $0) ?? true }.sorted().compactMap(device)
     }
 
@@ -79,7 +79,7 @@ public struct BlueZObjects: Sendable {
     /// The paths below the device are picked out before they are sorted: the cache holds every
     /// object BlueZ knows (adapters, other devices, services, descriptors), and this runs for
     /// every read and write of a session.
-    public func characteristics(of device: DBusObjectPath) -> [GATTCharacteristicInfo] {
+    package func characteristics(of device: DBusObjectPath) -> [GATTCharacteristicInfo] {
         objects.compactMap { path, interfaces in
             guard device.isAncestor(of: path), let properties = interfaces[BlueZNames.characteristicInterface] else { return nil }
             return GATTCharacteristicInfo(path: path, properties: properties)
@@ -90,7 +90,7 @@ public struct BlueZObjects: Sendable {
     /// lower case, docs/protocol.md 2 writes upper case). With several, the first in path order.
     ///
     /// One pass, nothing sorted and one description built: every GATT operation asks this.
-    public func characteristic(of device: DBusObjectPath, uuid: String) -> GATTCharacteristicInfo? {
+    package func characteristic(of device: DBusObjectPath, uuid: String) -> GATTCharacteristicInfo? {
         let wanted = uuid.lowercased()
         var found: (path: DBusObjectPath, properties: [String: DBusValue])?
         for (path, interfaces) in objects where device.isAncestor(of: path) {
@@ -103,7 +103,7 @@ public struct BlueZObjects: Sendable {
     }
 
     /// UUIDs of the GATT services below `device`, lower case, in path order.
-    public func serviceUUIDs(of device: DBusObjectPath) -> [String] {
+    package func serviceUUIDs(of device: DBusObjectPath) -> [String] {
         objects.compactMap { path, interfaces -> (DBusObjectPath, String)? in
             guard device.isAncestor(of: path), let uuid = interfaces[BlueZNames.serviceInterface]?["UUID"]?.string else { return nil }
             return (path, uuid.lowercased())
@@ -112,17 +112,17 @@ public struct BlueZObjects: Sendable {
 }
 
 /// An adapter (`org.bluez.Adapter1`).
-public struct BlueZAdapter: Sendable, Equatable {
-    public var path: DBusObjectPath
+package struct BlueZAdapter: Sendable, Equatable {
+    package var path: DBusObjectPath
     /// The last path element, e.g. `hci0`.
-    public var name: String
-    public var address: String?
-    public var powered: Bool
-    public var discovering: Bool
+    package var name: String
+    package var address: String?
+    package var powered: Bool
+    package var discovering: Bool
     /// `Roles` (BlueZ ≥ 5.59); nil when the adapter does not say.
-    public var roles: [String]?
+    package var roles: [String]?
 
-    public init(path: DBusObjectPath, properties: [String: DBusValue]) {
+    package init(path: DBusObjectPath, properties: [String: DBusValue]) {
         self.path = path
         self.name = String(path.rawValue.split(separator: "/").last ?? "")
         self.address = properties["Address"]?.string
@@ -132,7 +132,7 @@ public struct BlueZAdapter: Sendable, Equatable {
     }
 
     /// Whether it can connect to a peripheral: says "central", or does not say (older BlueZ).
-    public var canBeCentral: Bool { roles.map { $0.contains("central") } ?? true }
+    package var canBeCentral: Bool { roles.map { $0.contains("central") } ?? true }
 
     /// hciN sorts by N.
     var sortKey: (Int, String) {
@@ -142,21 +142,21 @@ public struct BlueZAdapter: Sendable, Equatable {
 }
 
 /// A device (`org.bluez.Device1`, and `org.bluez.Battery1` when the battery plugin is active).
-public struct BlueZDevice: Sendable, Equatable {
-    public var path: DBusObjectPath
-    public var address: String
-    public var name: String?
-    public var alias: String?
+package struct BlueZDevice: Sendable, Equatable {
+    package var path: DBusObjectPath
+    package var address: String
+    package var name: String?
+    package var alias: String?
     /// Present only while discovery sees the device (docs/bluez.md 7.5).
-    public var rssi: Int?
-    public var connected: Bool
-    public var servicesResolved: Bool
-    public var uuids: [String]
-    public var adapter: DBusObjectPath?
+    package var rssi: Int?
+    package var connected: Bool
+    package var servicesResolved: Bool
+    package var uuids: [String]
+    package var adapter: DBusObjectPath?
     /// `org.bluez.Battery1.Percentage`, when BlueZ's battery plugin hides the Battery service.
-    public var batteryPercentage: Int?
+    package var batteryPercentage: Int?
 
-    public init(path: DBusObjectPath, properties: [String: DBusValue], battery: [String: DBusValue]? = nil) {
+    package init(path: DBusObjectPath, properties: [String: DBusValue], battery: [String: DBusValue]? = nil) {
         self.path = path
         self.address = properties["Address"]?.string ?? Self.address(fromPath: path)
         self.name = properties["Name"]?.string
@@ -170,7 +170,7 @@ public struct BlueZDevice: Sendable, Equatable {
     }
 
     /// The advertised name, else the alias unless it is only the address BlueZ puts there.
-    public var displayName: String? {
+    package var displayName: String? {
         if let name, !name.isEmpty { return name }
         if let alias, !alias.isEmpty, String(alias.map { $0 == "-" ? ":" : $0 }) != address { return alias }
         return nil
@@ -184,16 +184,16 @@ public struct BlueZDevice: Sendable, Equatable {
 }
 
 /// A GATT characteristic (`org.bluez.GattCharacteristic1`) as the cache knows it.
-public struct GATTCharacteristicInfo: Sendable, Equatable {
-    public var path: DBusObjectPath
-    public var uuid: String
-    public var service: DBusObjectPath?
-    public var flags: [String]
+package struct GATTCharacteristicInfo: Sendable, Equatable {
+    package var path: DBusObjectPath
+    package var uuid: String
+    package var service: DBusObjectPath?
+    package var flags: [String]
     /// `MTU` (BlueZ ≥ 5.62): present only while connected (docs/bluez.md 7.8).
-    public var mtu: Int?
-    public var notifying: Bool
+    package var mtu: Int?
+    package var notifying: Bool
 
-    public init(path: DBusObjectPath, properties: [String: DBusValue]) {
+    package init(path: DBusObjectPath, properties: [String: DBusValue]) {
         self.path = path
         self.uuid = (properties["UUID"]?.string ?? "").lowercased()
         self.service = properties["Service"]?.objectPath

@@ -11,12 +11,12 @@ import DBus
 import Logging
 import Timekeeping
 
-public struct Connector: Sendable {
-    public let client: BlueZClient
-    public let policy: ConnectPolicy
-    public let logger: Logger
+package struct Connector: Sendable {
+    package let client: BlueZClient
+    package let policy: ConnectPolicy
+    package let logger: Logger
 
-    public init(client: BlueZClient, policy: ConnectPolicy = .standard, logger: Logger = Logger(label: "bluez")) {
+    package init(client: BlueZClient, policy: ConnectPolicy = .standard, logger: Logger = Logger(label: "bluez")) {
         self.client = client
         self.policy = policy
         self.logger = logger
@@ -27,7 +27,7 @@ public struct Connector: Sendable {
     /// - Throws: `DeviceVanished` (scan again, back off `policy.deviceGoneBackoff`),
     ///   `StaleGATTCache` (the device was removed: scan again), `ConnectFailed`,
     ///   `ConnectTimedOut`, `CancellationError`.
-    public func connect(_ device: DBusObjectPath, requiring required: [String]) async throws -> GATTConnection {
+    package func connect(_ device: DBusObjectPath, requiring required: [String]) async throws -> GATTConnection {
         let label = client.objects.device(device)?.address ?? BlueZDevice.address(fromPath: device)
         // docs/bluez.md F18, the outer half: "the dbus connection can stall" (brc BLEAK_SAFETY_TIMEOUT);
         // whatever hangs is cancelled, and a pending Connect is cancelled with Disconnect.

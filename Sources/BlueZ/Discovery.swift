@@ -7,11 +7,11 @@ import Locking
 import Timekeeping
 
 /// Which devices are bottles.
-public struct BottleFilter: Sendable, Equatable {
-    public var serviceUUID: String
-    public var namePrefix: String
+package struct BottleFilter: Sendable, Equatable {
+    package var serviceUUID: String
+    package var namePrefix: String
 
-    public init(serviceUUID: String = AquavateUUID.service, namePrefix: String = "Aquavate-") {
+    package init(serviceUUID: String = AquavateUUID.service, namePrefix: String = "Aquavate-") {
         self.serviceUUID = serviceUUID.lowercased()
         self.namePrefix = namePrefix
     }
@@ -19,22 +19,22 @@ public struct BottleFilter: Sendable, Equatable {
     /// The name must start with `Aquavate-`; the advertised UUIDs, when BlueZ has them, must
     /// include the Aquavate service (a device whose scan response was merged before its
     /// advertisement may not list them yet).
-    public func matches(_ device: BlueZDevice) -> Bool {
+    package func matches(_ device: BlueZDevice) -> Bool {
         guard let name = device.name ?? device.alias, name.hasPrefix(namePrefix) else { return false }
         return device.uuids.isEmpty || device.uuids.contains(serviceUUID)
     }
 }
 
 /// A bottle seen advertising.
-public struct Sighting: Sendable, Equatable {
-    public var device: DBusObjectPath
-    public var address: String
-    public var name: String
-    public var rssi: Int?
+package struct Sighting: Sendable, Equatable {
+    package var device: DBusObjectPath
+    package var address: String
+    package var name: String
+    package var rssi: Int?
     /// Found already connected (a link left by an earlier run, F4), not advertising.
-    public var wasConnected = false
+    package var wasConnected = false
 
-    public init(_ device: BlueZDevice) {
+    package init(_ device: BlueZDevice) {
         self.device = device.path
         self.address = device.address
         self.name = device.displayName ?? device.address
@@ -43,12 +43,12 @@ public struct Sighting: Sendable, Equatable {
 }
 
 /// One discovery on one adapter.
-public final class Discovery: Sendable {
-    public let client: BlueZClient
-    public let adapter: BlueZAdapter
-    public let filter: BottleFilter
+package final class Discovery: Sendable {
+    package let client: BlueZClient
+    package let adapter: BlueZAdapter
+    package let filter: BottleFilter
 
-    public init(client: BlueZClient, adapter: BlueZAdapter, filter: BottleFilter = BottleFilter()) {
+    package init(client: BlueZClient, adapter: BlueZAdapter, filter: BottleFilter = BottleFilter()) {
         self.client = client
         self.adapter = adapter
         self.filter = filter
@@ -57,7 +57,7 @@ public final class Discovery: Sendable {
     /// `SetDiscoveryFilter {UUIDs, Transport "le", DuplicateData false}`, then `StartDiscovery`
     /// (bleak `manager.py:415-528`).
     /// - Throws: `AdapterPoweredOff` when BlueZ says NotReady (F14), else the BlueZ error.
-    public func start() async throws {
+    package func start() async throws {
         let discoveryFilter: DBusValue = .variantDictionary([
             "UUIDs": .strings([filter.serviceUUID]),
             "Transport": .string("le"),
@@ -76,7 +76,7 @@ public final class Discovery: Sendable {
     /// `StopDiscovery`, then the filter reset to `{}`. BlueZ answers NotReady when the adapter
     /// went down meanwhile, and Failed when no discovery of ours runs; both mean "stopped"
     /// (docs/bluez.md F17: bleak ignores NotReady), so nothing here throws.
-    public func stop() async {
+    package func stop() async {
         do {
             _ = try await client.call(adapter.path, BlueZNames.adapterInterface, "StopDiscovery", timeout: .seconds(5))
         } catch {
@@ -87,7 +87,7 @@ public final class Discovery: Sendable {
     }
 
     /// Sightings of bottles from now on. Create it BEFORE `start()` so nothing is missed.
-    public func sightings() -> Sightings {
+    package func sightings() -> Sightings {
         Sightings(watch: client.watch(), client: client, adapter: adapter.path, filter: filter)
     }
 }
@@ -95,7 +95,7 @@ public final class Discovery: Sendable {
 /// Bottles as they advertise: a device object that appears, or a known device whose `RSSI`
 /// (or name) BlueZ sets again — BlueZ reports a known device only through a property change,
 /// and drops `RSSI` when discovery stops, so a new discovery notices it (docs/bluez.md 7.5).
-public final class Sightings: Sendable {
+package final class Sightings: Sendable {
     private let watch: ChangeWatch
     private let client: BlueZClient
     private let adapter: DBusObjectPath
@@ -115,12 +115,12 @@ public final class Sightings: Sendable {
     }
 
     /// Why no more sightings can come (nil while discovery can still see bottles).
-    public var ended: DiscoveryEnded? { endReason.withLock { $0 } }
+    package var ended: DiscoveryEnded? { endReason.withLock { $0 } }
     private let endReason = Locked<DiscoveryEnded?>(nil)
 
     /// The next sighting, waiting at most `timeout` (nil: no limit); nil when time ran out, the
     /// task was cancelled, or discovery ended (`ended` says why).
-    public func next(within timeout: Duration?) async -> Sighting? {
+    package func next(within timeout: Duration?) async -> Sighting? {
         if let ready = pending.nextIfAvailable() { return ready }
         let deadline = timeout.map { client.clock.deadline(after: $0) }
         // Progress: each pass awaits one change; an ended watch, the deadline or the end of
@@ -150,7 +150,7 @@ public final class Sightings: Sendable {
     }
 
     /// Stops watching.
-    public func cancel() {
+    package func cancel() {
         watch.cancel()
     }
 
@@ -172,12 +172,12 @@ public final class Sightings: Sendable {
 }
 
 /// Why a discovery can see no more bottles.
-public enum DiscoveryEnded: Sendable, Equatable, Error, CustomStringConvertible {
+package enum DiscoveryEnded: Sendable, Equatable, Error, CustomStringConvertible {
     case serviceLost
     case adapterRemoved
     case adapterPoweredOff
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .serviceLost: "bluetoothd left the bus during discovery; waiting for it to come back"
         case .adapterRemoved: "the Bluetooth adapter was removed during discovery"

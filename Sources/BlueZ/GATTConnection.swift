@@ -14,7 +14,7 @@ import Locking
 import Timekeeping
 
 /// What happens on a connected link, in the order BlueZ reported it.
-public enum GATTEvent: Sendable, Equatable {
+package enum GATTEvent: Sendable, Equatable {
     /// A characteristic with notifications started got a new value: a notification, or the echo
     /// of a read (docs/bluez.md 7.2). `uuid` is lower case.
     case value(uuid: String, [UInt8])
@@ -24,14 +24,14 @@ public enum GATTEvent: Sendable, Equatable {
     case linkLost(LinkLoss)
 }
 
-public final class GATTConnection: Sendable {
-    public let client: BlueZClient
-    public let device: DBusObjectPath
-    public let address: String
-    public let name: String?
-    public let policy: ConnectPolicy
+package final class GATTConnection: Sendable {
+    package let client: BlueZClient
+    package let device: DBusObjectPath
+    package let address: String
+    package let name: String?
+    package let policy: ConnectPolicy
     /// Every event of the link, in order; ends after `.linkLost`.
-    public let events: EventQueue<GATTEvent>
+    package let events: EventQueue<GATTEvent>
 
     /// This BLE session's own connection to the system bus (the one bluetoothd is on); closed
     /// when the link ends, which releases its notify sessions.
@@ -117,15 +117,15 @@ public final class GATTConnection: Sendable {
     }
 
     /// Why the link ended, or nil while it is up.
-    public var lostReason: LinkLoss? { state.withLock { $0.lost } }
+    package var lostReason: LinkLoss? { state.withLock { $0.lost } }
 
     // MARK: Characteristics
 
     /// The device's characteristics as the cache knows them now.
-    public var characteristics: [GATTCharacteristicInfo] { client.objects.characteristics(of: device) }
+    package var characteristics: [GATTCharacteristicInfo] { client.objects.characteristics(of: device) }
 
     /// The characteristic with `uuid` (any case), or nil.
-    public func characteristic(_ uuid: String) -> GATTCharacteristicInfo? {
+    package func characteristic(_ uuid: String) -> GATTCharacteristicInfo? {
         client.objects.characteristic(of: device, uuid: uuid)
     }
 
@@ -157,7 +157,7 @@ public final class GATTConnection: Sendable {
     /// The ATT MTU (docs/bluez.md F13): the `MTU` property BlueZ ≥ 5.62 puts on the characteristics
     /// while connected, asked for with `Get` if the cache lacks it; nil when BlueZ does not say,
     /// which callers must treat as the default 23 (`ChunkSizing.recordsPerChunk(mtu: nil)` = 1).
-    public func mtu() async -> Int? {
+    package func mtu() async -> Int? {
         let known = characteristics
         if let mtu = known.lazy.compactMap(\.mtu).first { return mtu }
         guard let first = known.first else { return nil }
@@ -171,7 +171,7 @@ public final class GATTConnection: Sendable {
     // MARK: Operations
 
     /// `ReadValue({})`.
-    public func read(_ uuid: String) async throws -> [UInt8] {
+    package func read(_ uuid: String) async throws -> [UInt8] {
         let info = try await require(uuid)
         let reply = try await perform("read", info) { bus in
             try await bus.call(
@@ -185,7 +185,7 @@ public final class GATTConnection: Sendable {
     }
 
     /// How a write travels.
-    public enum WriteType: String, Sendable {
+    package enum WriteType: String, Sendable {
         /// ATT Write Request: the bottle's only writable kind (docs/protocol.md 0).
         case request
         /// ATT Write Command (without response).
@@ -193,7 +193,7 @@ public final class GATTConnection: Sendable {
     }
 
     /// `WriteValue(value, {type})`.
-    public func write(_ uuid: String, _ value: [UInt8], type: WriteType = .request) async throws {
+    package func write(_ uuid: String, _ value: [UInt8], type: WriteType = .request) async throws {
         let info = try await require(uuid)
         _ = try await perform("write", info) { bus in
             try await bus.call(
@@ -210,7 +210,7 @@ public final class GATTConnection: Sendable {
     /// docs/bluez.md F10: the handler is registered BEFORE `StartNotify` is called, so a notification
     /// that races the reply (the bottle answers a write before its write response, docs/protocol.md 0)
     /// is delivered, not lost.
-    public func startNotify(_ uuid: String) async throws {
+    package func startNotify(_ uuid: String) async throws {
         let info = try await require(uuid)
         state.withLock { $0.notifying[info.path] = info.uuid }
         do {
@@ -228,7 +228,7 @@ public final class GATTConnection: Sendable {
     /// The battery percentage, and from now on its changes as events: `org.bluez.Battery1` when
     /// BlueZ's battery plugin hides the Battery service (5.48–5.79, docs/bluez.md 7.8), else the GATT
     /// Battery Level, read and then notified. Nil when the device offers neither.
-    public func startBatteryReports(batteryLevelUUID: String = "00002a19-0000-1000-8000-00805f9b34fb") async throws -> Int? {
+    package func startBatteryReports(batteryLevelUUID: String = "00002a19-0000-1000-8000-00805f9b34fb") async throws -> Int? {
         if let percentage = client.objects.device(device)?.batteryPercentage {
             state.withLock { $0.watchingBattery = true }
             return percentage
@@ -283,7 +283,7 @@ public final class GATTConnection: Sendable {
 
     /// Disconnects (`Device1.Disconnect`, whose reply BlueZ sends about 2 s later), closes the
     /// session's bus connection (ending its notify sessions) and stops the events.
-    public func disconnect() async {
+    package func disconnect() async {
         if lostReason == nil && Task.isCancelled {
             // Shutting down: the call would be cancelled before it is sent, and BlueZ keeps a
             // device connected after its client is gone (bleak's disconnect monitor): send it
@@ -316,7 +316,7 @@ public final class GATTConnection: Sendable {
     }
 
     /// Releases the session without asking BlueZ to disconnect.
-    public func close(reason: LinkLoss = .local) async {
+    package func close(reason: LinkLoss = .local) async {
         markLost(reason)
         pump.withLock { $0 }?.cancel()
         await privateSystemBus.close()

@@ -5,43 +5,43 @@ import AquavateProtocol
 import BlueZ
 import Timekeeping
 
-public final class BlueZBottleLink: BottleLink {
-    public let connection: GATTConnection
+package final class BlueZBottleLink: BottleLink {
+    package let connection: GATTConnection
 
-    public init(_ connection: GATTConnection) {
+    package init(_ connection: GATTConnection) {
         self.connection = connection
     }
 
     /// The characteristics a session cannot work without (the connector waits for them, and
     /// treats their absence as a stale GATT cache, docs/bluez.md F7).
-    public static let requiredCharacteristics: [Characteristic] = [.currentState, .syncControl, .drinkData, .command]
+    package static let requiredCharacteristics: [Characteristic] = [.currentState, .syncControl, .drinkData, .command]
 
-    public var address: String { connection.address }
-    public var name: String? { connection.name }
+    package var address: String { connection.address }
+    package var name: String? { connection.name }
 
-    public func mtu() async -> Int? { await connection.mtu() }
+    package func mtu() async -> Int? { await connection.mtu() }
 
-    public func offers(_ characteristic: Characteristic) -> Bool {
+    package func offers(_ characteristic: Characteristic) -> Bool {
         connection.characteristic(characteristic.uuid) != nil
     }
 
-    public func read(_ characteristic: Characteristic) async throws -> [UInt8] {
+    package func read(_ characteristic: Characteristic) async throws -> [UInt8] {
         try await connection.read(characteristic.uuid)
     }
 
-    public func write(_ characteristic: Characteristic, _ value: [UInt8]) async throws {
+    package func write(_ characteristic: Characteristic, _ value: [UInt8]) async throws {
         try await connection.write(characteristic.uuid, value, type: .request)
     }
 
-    public func startNotifications(_ characteristic: Characteristic) async throws {
+    package func startNotifications(_ characteristic: Characteristic) async throws {
         try await connection.startNotify(characteristic.uuid)
     }
 
-    public func startBatteryReports() async throws -> Int? {
+    package func startBatteryReports() async throws -> Int? {
         try await connection.startBatteryReports(batteryLevelUUID: Characteristic.batteryLevel.uuid)
     }
 
-    public func nextEvent(within timeout: Duration) async -> LinkEvent? {
+    package func nextEvent(within timeout: Duration) async -> LinkEvent? {
         let clock = connection.client.clock
         let deadline = clock.deadline(after: timeout)
         // Progress: every pass takes one event off the queue (skipping values of characteristics
@@ -65,12 +65,12 @@ public final class BlueZBottleLink: BottleLink {
         }
     }
 
-    public func readDeviceInformation(_ field: DeviceInformationField) async throws -> [UInt8]? {
+    package func readDeviceInformation(_ field: DeviceInformationField) async throws -> [UInt8]? {
         guard connection.characteristic(field.uuid) != nil else { return nil }
         return try await connection.read(field.uuid)
     }
 
-    public func disconnect() async {
+    package func disconnect() async {
         await connection.disconnect()
     }
 }

@@ -6,19 +6,19 @@ import AquavateProtocol
 import Timekeeping
 
 /// A command waiting for the bottle.
-public struct QueuedCommand: Sendable, Hashable {
+package struct QueuedCommand: Sendable, Hashable {
     /// The queue's id (the `id` of the `command` event).
-    public var id: Int64
-    public var action: BottleAction
+    package var id: Int64
+    package var action: BottleAction
 
-    public init(id: Int64, action: BottleAction) {
+    package init(id: Int64, action: BottleAction) {
         self.id = id
         self.action = action
     }
 }
 
 /// How applying a command went.
-public enum CommandVerdict: Sendable, Hashable {
+package enum CommandVerdict: Sendable, Hashable {
     /// The bottle took it; the text says what it now holds.
     case applied(String)
     /// The bottle did not take it, or cannot: not tried again. The text says why and what to do.
@@ -33,7 +33,7 @@ public enum CommandVerdict: Sendable, Hashable {
     case unconfirmed(String)
 }
 
-public protocol BottleCommandQueue: Sendable {
+package protocol BottleCommandQueue: Sendable {
     /// The commands to apply now, oldest first.
     func pendingCommands(bottle: String, at time: WallInstant) -> [QueuedCommand]
     /// Takes the command in hand just before it is written, durably (`sending`): false when it is

@@ -8,7 +8,7 @@ import AquavateProtocol
 ///
 /// Errors: an operation on a lost link throws BlueZ's `LinkLost`; anything else is a failure of
 /// that operation.
-public protocol BottleLink: Sendable {
+package protocol BottleLink: Sendable {
     var address: String { get }
     var name: String? { get }
     /// The ATT MTU, nil when unknown (then the chunk size is 1, docs/protocol.md 4.4).
@@ -35,11 +35,11 @@ public protocol BottleLink: Sendable {
 
 extension BottleLink {
     /// A link without Device Information (scripted test links).
-    public func readDeviceInformation(_ field: DeviceInformationField) async throws -> [UInt8]? { nil }
+    package func readDeviceInformation(_ field: DeviceInformationField) async throws -> [UInt8]? { nil }
 }
 
 /// Something the link reported, in order.
-public enum LinkEvent: Sendable, Equatable {
+package enum LinkEvent: Sendable, Equatable {
     /// A notification (or BlueZ's echo of a read, docs/bluez.md 7.2) of a characteristic.
     case value(Characteristic, [UInt8])
     /// The battery percentage from `org.bluez.Battery1`.

@@ -13,7 +13,7 @@ import AquavateProtocol
 import Timekeeping
 
 /// What a connection to a bottle tells the bridge, in the order it happens.
-public protocol BottleObserver: Sendable {
+package protocol BottleObserver: Sendable {
     /// Stores one chunk's records in one transaction, committed when this returns (the session
     /// writes the chunk's ACK only then; a throw writes none). Idempotent on (bottle, record_id,
     /// timestamp); results in the order of `records`. A record that cannot be a drink is
@@ -59,7 +59,7 @@ public protocol BottleObserver: Sendable {
 extension BottleObserver {
     /// Stores and says a chunk at once (replay: there is no ACK to wait for).
     @discardableResult
-    public func storeAndSay(_ records: [DrinkRecord], bottle: String, at storedAt: WallInstant) throws -> [StoreResult] {
+    package func storeAndSay(_ records: [DrinkRecord], bottle: String, at storedAt: WallInstant) throws -> [StoreResult] {
         let results = try store(records, bottle: bottle, at: storedAt)
         committed(results, bottle: bottle)
         return results
@@ -68,18 +68,18 @@ extension BottleObserver {
 
 /// An observer that only keeps the drinks (tests, benchmarks): it takes `store` from the type and
 /// hears nothing else. The bridge's ingest implements every method itself.
-public protocol DrinkKeeper: BottleObserver {}
+package protocol DrinkKeeper: BottleObserver {}
 
 extension DrinkKeeper {
-    public func committed(_ results: [StoreResult], bottle: String) {}
-    public func heard(_ current: CurrentState, at time: WallInstant) {}
+    package func committed(_ results: [StoreResult], bottle: String) {}
+    package func heard(_ current: CurrentState, at time: WallInstant) {}
     @discardableResult
-    public func heard(_ config: BottleConfig, at time: WallInstant) -> Bool { true }
-    public func heardBattery(_ percent: Int, at time: WallInstant) {}
-    public func heard(_ identity: BottleIdentity, at time: WallInstant) {}
-    public func heard(_ settings: DeviceSettings, at time: WallInstant) {}
-    public func heard(_ offset: BottleClockOffset, at time: WallInstant) {}
-    public func heardActivity(motion: [MotionEvent], backpack: [BackpackSession], at time: WallInstant) {}
-    public func syncEnded(_ outcome: SyncOutcome, records: Int, chunks: Int, refusal: String?, at time: WallInstant) {}
-    public func disconnected(at time: WallInstant) {}
+    package func heard(_ config: BottleConfig, at time: WallInstant) -> Bool { true }
+    package func heardBattery(_ percent: Int, at time: WallInstant) {}
+    package func heard(_ identity: BottleIdentity, at time: WallInstant) {}
+    package func heard(_ settings: DeviceSettings, at time: WallInstant) {}
+    package func heard(_ offset: BottleClockOffset, at time: WallInstant) {}
+    package func heardActivity(motion: [MotionEvent], backpack: [BackpackSession], at time: WallInstant) {}
+    package func syncEnded(_ outcome: SyncOutcome, records: Int, chunks: Int, refusal: String?, at time: WallInstant) {}
+    package func disconnected(at time: WallInstant) {}
 }

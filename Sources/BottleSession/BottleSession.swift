@@ -15,11 +15,11 @@ import BlueZ
 import Logging
 import Timekeeping
 
-public final class BottleSession {
-    public let link: any BottleLink
+package final class BottleSession {
+    package let link: any BottleLink
     /// The history's key for this bottle: its serial once Device Information was read, else the
     /// key it was opened with (its address, upper case, as replay of a recording).
-    public private(set) var bottleID: String
+    package private(set) var bottleID: String
     /// How the log names the bottle: its advertised name (else its key), one name for the whole
     /// session although the key changes from address to serial.
     var bottleName: String { link.name.flatMap { $0.isEmpty ? nil : $0 } ?? bottleID }
@@ -50,7 +50,7 @@ public final class BottleSession {
     /// The whole session ends by then, whatever the bottle does (`timing.sessionLimit`).
     private var sessionDeadline: MonotonicInstant
 
-    public init(
+    package init(
         link: any BottleLink, observer: any BottleObserver, clock: any WallClock, memory: SyncMemory,
         timing: SessionTiming = .standard, recorder: SessionRecorder? = nil, chunkSize: Int? = nil,
         setTime: SetTimePolicy = .send, bottleID: String? = nil, commands: (any BottleCommandQueue)? = nil,
@@ -75,7 +75,7 @@ public final class BottleSession {
 
     /// Runs the whole session and disconnects (`holdFor`: stay connected that long after the
     /// sync, PINGing when `keepAwake`, e.g. while someone calibrates or debugs).
-    public func run(holdFor hold: Duration? = nil, keepAwake: Bool = false) async -> SessionReport {
+    package func run(holdFor hold: Duration? = nil, keepAwake: Bool = false) async -> SessionReport {
         sessionDeadline = clock.deadline(after: timing.sessionLimit + (hold ?? .zero))
         mtu = await link.mtu()
         report.mtu = mtu
@@ -314,7 +314,7 @@ public final class BottleSession {
     /// Keeps the link for `duration`, handling what the bottle sends; when `keepAwake`, PINGs
     /// every `timing.keepAliveInterval` (20 s, under the 30 s activity timer, B13) — only then,
     /// because PING is the only traffic that keeps the bottle awake on purpose.
-    public func stayConnected(for duration: Duration, keepAwake: Bool) async throws {
+    package func stayConnected(for duration: Duration, keepAwake: Bool) async throws {
         let end = clock.now + duration
         lastActivity = clock.now
         // Progress: each pass waits for an event or for the next PING or the end; a lost link

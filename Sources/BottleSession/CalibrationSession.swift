@@ -17,38 +17,38 @@ import Logging
 import Timekeeping
 
 /// How long the calibration flow waits for what.
-public struct CalibrationTiming: Sendable, Equatable {
+package struct CalibrationTiming: Sendable, Equatable {
     /// No new step for this long: cancelled (the iOS app's rule, docs/protocol.md 6.5).
-    public var silence: Duration = .seconds(60)
+    package var silence: Duration = .seconds(60)
     /// No new step for this long while the bottle waits to be filled (WAIT_FULL): the bottle's own
     /// limit there is 120 s (3.9), and filling a bottle takes a person longer than placing it.
-    public var waitFullSilence: Duration = .seconds(125)
+    package var waitFullSilence: Duration = .seconds(125)
     /// The whole flow ends by then, however the steps loop back.
-    public var overall: Duration = .seconds(600)
+    package var overall: Duration = .seconds(600)
     /// After CANCEL_CALIBRATION, how long to wait for the bottle's state 0.
-    public var cancelConfirmation: Duration = .seconds(3)
+    package var cancelConfirmation: Duration = .seconds(3)
     /// The longest single wait for an event: how soon a `cancel()` is noticed.
-    public var poll: Duration = .milliseconds(250)
+    package var poll: Duration = .milliseconds(250)
 
-    public init() {}
+    package init() {}
 
-    public static let standard = CalibrationTiming()
+    package static let standard = CalibrationTiming()
 }
 
 /// One step of the flow, as the person should read it.
-public struct CalibrationProgress: Sendable, Equatable {
+package struct CalibrationProgress: Sendable, Equatable {
     /// The bottle's step (nil for lines of the bridge's own, such as "starting").
-    public var phase: CalibrationPhase?
-    public var line: String
+    package var phase: CalibrationPhase?
+    package var line: String
 
-    public init(phase: CalibrationPhase?, line: String) {
+    package init(phase: CalibrationPhase?, line: String) {
         self.phase = phase
         self.line = line
     }
 }
 
 /// How the flow ended.
-public enum CalibrationOutcome: Sendable, Equatable {
+package enum CalibrationOutcome: Sendable, Equatable {
     /// COMPLETE: the readings the bottle saved.
     case complete(CalibrationPoints)
     /// ERROR, with what probably went wrong.
@@ -61,14 +61,14 @@ public enum CalibrationOutcome: Sendable, Equatable {
     /// The link was lost or an operation failed.
     case failed(String)
 
-    public var isComplete: Bool {
+    package var isComplete: Bool {
         if case .complete = self { return true }
         return false
     }
 }
 
-public final class CalibrationSession: Sendable {
-    public let link: any BottleLink
+package final class CalibrationSession: Sendable {
+    package let link: any BottleLink
     /// How the log names the bottle: its advertised name, else its address.
     private var bottleName: String { link.name.flatMap { $0.isEmpty ? nil : $0 } ?? link.address }
     private let clock: any WallClock
@@ -77,7 +77,7 @@ public final class CalibrationSession: Sendable {
     private let onProgress: @Sendable (CalibrationProgress) -> Void
     private let cancelRequested = Locked(false)
 
-    public init(link: any BottleLink, clock: any WallClock, timing: CalibrationTiming = .standard,
+    package init(link: any BottleLink, clock: any WallClock, timing: CalibrationTiming = .standard,
                 logger: Logger = Logger(label: "calibration"),
                 onProgress: @escaping @Sendable (CalibrationProgress) -> Void = { _ in }) {
         self.link = link
@@ -89,12 +89,12 @@ public final class CalibrationSession: Sendable {
 
     /// Asks the running flow to stop: it cancels the calibration on the bottle and disconnects.
     /// Safe from any thread (a signal handler's task), before or during `run()`.
-    public func cancel() { cancelRequested.withLock { $0 = true } }
+    package func cancel() { cancelRequested.withLock { $0 = true } }
 
     private var isCancelled: Bool { cancelRequested.withLock { $0 } || Task.isCancelled }
 
     /// Runs the whole flow, then disconnects (always: calibration mode ends only then, B12).
-    public func run() async -> CalibrationOutcome {
+    package func run() async -> CalibrationOutcome {
         let outcome: CalibrationOutcome
         do {
             outcome = try await follow()

@@ -12,8 +12,8 @@ import Logging
 import Locking
 import Timekeeping
 
-public final class SessionRecorder: Sendable {
-    public let path: String
+package final class SessionRecorder: Sendable {
+    package let path: String
     private let source: String
     private let logger: Logger
     private let state = Locked(RecorderState())
@@ -24,14 +24,14 @@ public final class SessionRecorder: Sendable {
         var failed = false
     }
 
-    public init(path: String, source: String, logger: Logger) {
+    package init(path: String, source: String, logger: Logger) {
         self.path = path
         self.source = source
         self.logger = logger
     }
 
     /// Opens the file (once) with a header describing the bottle.
-    public func begin(name: String?, address: String, mtu: Int?, at time: WallInstant) {
+    package func begin(name: String?, address: String, mtu: Int?, at time: WallInstant) {
         state.withLock { state in
             guard state.writer == nil, !state.failed else { return }
             let header = CaptureHeader(
@@ -46,14 +46,14 @@ public final class SessionRecorder: Sendable {
         }
     }
 
-    public func connect(at time: WallInstant) { write(.connect(at: time)) }
-    public func disconnect(at time: WallInstant, reason: String) { write(.disconnect(at: time, reason: reason)) }
-    public func read(_ characteristic: Characteristic, _ value: [UInt8], at time: WallInstant) { write(.read(at: time, characteristic, value: value)) }
-    public func wrote(_ characteristic: Characteristic, _ value: [UInt8], at time: WallInstant) { write(.write(at: time, characteristic, value: value)) }
-    public func notified(_ characteristic: Characteristic, _ value: [UInt8], at time: WallInstant) { write(.notify(at: time, characteristic, value: value)) }
+    package func connect(at time: WallInstant) { write(.connect(at: time)) }
+    package func disconnect(at time: WallInstant, reason: String) { write(.disconnect(at: time, reason: reason)) }
+    package func read(_ characteristic: Characteristic, _ value: [UInt8], at time: WallInstant) { write(.read(at: time, characteristic, value: value)) }
+    package func wrote(_ characteristic: Characteristic, _ value: [UInt8], at time: WallInstant) { write(.write(at: time, characteristic, value: value)) }
+    package func notified(_ characteristic: Characteristic, _ value: [UInt8], at time: WallInstant) { write(.notify(at: time, characteristic, value: value)) }
     /// A read of a characteristic the bottle protocol does not name (Device Information), by UUID.
-    public func read(uuid: String, _ value: [UInt8], at time: WallInstant) { write(.read(at: time, .uuid(uuid.lowercased()), value: value)) }
-    public func note(_ text: String, at time: WallInstant) { write(.note(at: time, text)) }
+    package func read(uuid: String, _ value: [UInt8], at time: WallInstant) { write(.read(at: time, .uuid(uuid.lowercased()), value: value)) }
+    package func note(_ text: String, at time: WallInstant) { write(.note(at: time, text)) }
 
     private func write(_ event: CaptureEvent) {
         state.withLock { state in
@@ -70,7 +70,7 @@ public final class SessionRecorder: Sendable {
     }
 
     /// Flushes and closes the file.
-    public func close() {
+    package func close() {
         state.withLock { state in
             state.writer?.close()
             state.writer = nil

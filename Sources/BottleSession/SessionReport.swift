@@ -5,24 +5,24 @@ import AquavateProtocol
 import Timekeeping
 
 /// One START and what followed.
-public struct SyncRound: Sendable, Equatable {
+package struct SyncRound: Sendable, Equatable {
     /// `count` and `chunk_size` of the START.
-    public var requestedCount: Int
-    public var chunkSize: Int
+    package var requestedCount: Int
+    package var chunkSize: Int
     /// Records and chunks accepted (committed and ACKed, or committed and then interrupted).
-    public var records: Int
-    public var chunks: Int
+    package var records: Int
+    package var chunks: Int
     /// Records the history did not have before.
-    public var newRecords: Int
-    public var outcome: SyncOutcome
+    package var newRecords: Int
+    package var outcome: SyncOutcome
     /// When it ended (the session's clock).
-    public var endedAt: WallInstant
+    package var endedAt: WallInstant
     /// Why a chunk was refused unacknowledged (its structure cannot be the sync's), when one was.
-    public var refusal: String? = nil
+    package var refusal: String? = nil
 }
 
 /// How a session ended.
-public enum SessionOutcome: Sendable, Equatable {
+package enum SessionOutcome: Sendable, Equatable {
     /// Records were synced and nothing more can be synced now.
     case synced
     /// The bottle had nothing unsynced.
@@ -34,41 +34,41 @@ public enum SessionOutcome: Sendable, Equatable {
     case failed(String)
 
     /// Success for `run --once`: synced, or nothing (that can be) synced.
-    public var isSuccess: Bool {
+    package var isSuccess: Bool {
         if case .failed = self { return false }
         return true
     }
 }
 
 /// The whole session.
-public struct SessionReport: Sendable, Equatable {
-    public var bottleID: String
-    public var rounds: [SyncRound] = []
-    public var outcome: SessionOutcome = .failed("the session did not start")
+package struct SessionReport: Sendable, Equatable {
+    package var bottleID: String
+    package var rounds: [SyncRound] = []
+    package var outcome: SessionOutcome = .failed("the session did not start")
     /// Sync Control's count at the start and after the last complete round.
-    public var unsyncedBefore: Int?
-    public var unsyncedAfter: Int?
-    public var batteryPercent: Int?
-    public var mtu: Int?
+    package var unsyncedBefore: Int?
+    package var unsyncedAfter: Int?
+    package var batteryPercent: Int?
+    package var mtu: Int?
     /// The session ended because the link was lost (the bottle slept or went out of range): the
     /// bottle will advertise again, and `run --once` waits for it while its time lasts.
-    public var linkLost = false
+    package var linkLost = false
 
     /// How every line names the bottle: its advertised name, the same before and after its
     /// serial is read (the key, address then serial, would read as two bottles).
-    public var bottleName: String
+    package var bottleName: String
 
-    public init(bottleID: String, bottleName: String? = nil) {
+    package init(bottleID: String, bottleName: String? = nil) {
         self.bottleID = bottleID
         self.bottleName = bottleName ?? bottleID
     }
 
-    public var records: Int { rounds.reduce(0) { $0 + $1.records } }
-    public var chunks: Int { rounds.reduce(0) { $0 + $1.chunks } }
-    public var newRecords: Int { rounds.reduce(0) { $0 + $1.newRecords } }
+    package var records: Int { rounds.reduce(0) { $0 + $1.records } }
+    package var chunks: Int { rounds.reduce(0) { $0 + $1.chunks } }
+    package var newRecords: Int { rounds.reduce(0) { $0 + $1.newRecords } }
 
     /// One line for the log and for `run --once`.
-    public var summary: String {
+    package var summary: String {
         let counts = "\(records) record(s) in \(chunks) chunk(s), \(newRecords) new"
         switch outcome {
         case .synced: return "synced \(bottleName): \(counts)"

@@ -4,13 +4,13 @@
 
 import Locking
 
-public final class SyncMemory: Sendable {
+package final class SyncMemory: Sendable {
     private let wedged = Locked<Int?>(nil)
 
-    public init() {}
+    package init() {}
 
     /// The unsynced count that produced an empty sync, if any.
-    public var wedgedCount: Int? { wedged.withLock { $0 } }
+    package var wedgedCount: Int? { wedged.withLock { $0 } }
 
     /// Whether a sync with this count is known to send nothing. A different count (a new drink,
     /// a delete, a sleep that reset the bottle's state) means it is worth trying again, and

@@ -14,7 +14,7 @@ import DBus
 import Foundation
 import Timekeeping
 
-public final class BottleSimulator: Sendable {
+package final class BottleSimulator: Sendable {
     let core: SimulatedBlueZ
 
     private init(core: SimulatedBlueZ) {
@@ -23,7 +23,7 @@ public final class BottleSimulator: Sendable {
 
     /// Connects to `bus`, exports the tree, takes `org.bluez` and starts the bottle's timers.
     /// - Throws: `DBusConnectFailed`, `SimulatorBusNameTaken`, `SimulatorConfigurationInvalid`.
-    public static func start(
+    package static func start(
         bus: BusAddress = .system, configuration: SimulatorConfiguration = SimulatorConfiguration(),
         clock: any WallClock = SystemClock()
     ) async throws -> BottleSimulator {
@@ -45,7 +45,7 @@ public final class BottleSimulator: Sendable {
     /// own and has its own device object, link, GATT tree, ring and state file. A client connects
     /// to them one at a time or together, as bluetoothd allows.
     /// - Throws: as `start`, and `SimulatorConfigurationInvalid` for two bottles with one address.
-    public static func start(
+    package static func start(
         bus: BusAddress = .system, bottles configurations: [SimulatorConfiguration], clock: any WallClock = SystemClock()
     ) async throws -> [BottleSimulator] {
         guard let first = configurations.first else { return [] }
@@ -76,52 +76,52 @@ public final class BottleSimulator: Sendable {
     }
 
     /// Stops the timers and leaves the bus (the `org.bluez` name goes with the connection).
-    public func stop() async {
+    package func stop() async {
         await core.stop()
     }
 
     /// Returns when the simulator's bus connection ends (the bus went away, or `stop()`), with why.
-    public func waitUntilDisconnected() async -> String {
+    package func waitUntilDisconnected() async -> String {
         await core.connection.waitUntilDisconnected()
     }
 
     // MARK: - Looking
 
     /// A copy of the bottle as it is now.
-    public var model: BottleModel {
+    package var model: BottleModel {
         core.state.withLock { $0.model }
     }
 
     /// The device object path (`/org/bluez/hci0/dev_F4_12_FA_00_A3_F4`).
-    public var devicePath: DBusObjectPath { core.devicePath }
+    package var devicePath: DBusObjectPath { core.devicePath }
     /// The adapter path (`/org/bluez/hci0`).
-    public var adapterPath: DBusObjectPath { core.adapterPath }
+    package var adapterPath: DBusObjectPath { core.adapterPath }
     /// The simulator's own unique name on the bus.
-    public var uniqueName: String { core.connection.uniqueName }
-    public var configuration: SimulatorConfiguration { core.configuration }
+    package var uniqueName: String { core.connection.uniqueName }
+    package var configuration: SimulatorConfiguration { core.configuration }
 
     /// The object path of a characteristic (`…/service0017/char001e`), whether exported now or not.
-    public func path(of characteristic: Characteristic) -> DBusObjectPath? {
+    package func path(of characteristic: Characteristic) -> DBusObjectPath? {
         core.layout.layout(of: characteristic)?.path
     }
 
     /// The path of a characteristic's CCCD descriptor.
-    public func cccdPath(of characteristic: Characteristic) -> DBusObjectPath? {
+    package func cccdPath(of characteristic: Characteristic) -> DBusObjectPath? {
         core.layout.layout(of: characteristic)?.cccd?.path
     }
 
     /// The object path of a service (`…/service0017`).
-    public func servicePath(uuid: String) -> DBusObjectPath? {
+    package func servicePath(uuid: String) -> DBusObjectPath? {
         core.layout.services.first { AquavateUUID.matches($0.uuid, uuid) }?.path
     }
 
     /// Whether a central holds the link now.
-    public var isConnected: Bool {
+    package var isConnected: Bool {
         core.state.withLock { $0.link == .connected || $0.link == .disconnecting }
     }
 
     /// The bottle's state as the state file would hold it.
-    public var snapshot: BottleStateSnapshot {
+    package var snapshot: BottleStateSnapshot {
         core.state.withLock { BottleStateSnapshot(model: $0.model, connected: $0.link == .connected) }
     }
 
@@ -129,28 +129,28 @@ public final class BottleSimulator: Sendable {
 
     /// The user drinks `amountML` ml (recorded from 30 ml up, with a valid clock and a calibration).
     @discardableResult
-    public func addDrink(amountML: Int) -> DrinkRecord? { core.addDrink(amountML: amountML) }
+    package func addDrink(amountML: Int) -> DrinkRecord? { core.addDrink(amountML: amountML) }
 
     /// Deep sleep: the link (if any) drops as a supervision time-out; no advertising until `wake()`.
-    public func sleep() { core.sleep() }
+    package func sleep() { core.sleep() }
     /// A motion wake: advertising again, Current State zero until the first rebuild.
-    public func wake() { core.wake() }
+    package func wake() { core.wake() }
     /// A supervision time-out while the bottle stays awake (it advertises again at once).
-    public func dropLink() { core.dropLink() }
+    package func dropLink() { core.dropLink() }
     /// The device object vanishes with no Connected=false.
-    public func vanish() { core.vanish() }
+    package func vanish() { core.vanish() }
 
-    public func setBattery(_ percent: UInt8) {
+    package func setBattery(_ percent: UInt8) {
         core.mutate { $0.model.setBattery(percent) }
     }
 
     /// Turns the adapter on or off, as `Adapter1.Powered` would.
-    public func setPowered(_ on: Bool) {
+    package func setPowered(_ on: Bool) {
         core.mutate { core.setPowered(on, &$0) }
     }
 
     /// Changes the bottle directly (e.g. its flags); the change is not announced on D-Bus.
-    public func withModel<T>(_ body: (inout BottleModel) -> T) -> T? {
+    package func withModel<T>(_ body: (inout BottleModel) -> T) -> T? {
         core.mutate { body(&$0.model) }
     }
 }

@@ -4,9 +4,9 @@ import AquavateProtocol
 import Foundation
 import Timekeeping
 
-public struct SimulatorConfiguration: Sendable {
+package struct SimulatorConfiguration: Sendable {
     /// BlueZ's `[GATT] Cache` setting.
-    public enum GattCache: String, Sendable, CaseIterable {
+    package enum GattCache: String, Sendable, CaseIterable {
         /// `Cache = always` (the default): GATT objects survive a disconnect; only
         /// ServicesResolved goes false and MTU disappears; notify sessions are re-armed.
         case always
@@ -15,7 +15,7 @@ public struct SimulatorConfiguration: Sendable {
     }
 
     /// Who owns the Battery service (0x180F).
-    public enum Battery: String, Sendable, CaseIterable {
+    package enum Battery: String, Sendable, CaseIterable {
         /// bluetoothd's battery plugin (5.48–5.79): 0x180F hidden, `org.bluez.Battery1` on the device.
         case plugin
         /// 0x180F exported as an ordinary GATT service.
@@ -23,56 +23,56 @@ public struct SimulatorConfiguration: Sendable {
     }
 
     /// The bottle's public BLE address (the device path is built from it).
-    public var address = "F4:12:FA:00:A3:F4"
+    package var address = "F4:12:FA:00:A3:F4"
     /// The GAP name; nil: `Aquavate-` + the last two bytes of the Wi-Fi MAC.
-    public var name: String?
+    package var name: String?
     /// The Wi-Fi station MAC (DIS serial number); nil: the BLE address − 2, as on an ESP32.
-    public var wifiMAC: String?
-    public var adapterAddress = "00:1A:7D:DA:71:13"
-    public var adapterName = "aquavate-hub"
+    package var wifiMAC: String?
+    package var adapterAddress = "00:1A:7D:DA:71:13"
+    package var adapterName = "aquavate-hub"
     /// The bottle: water, battery, calibration, timers (its `wifiMAC` is set from the above).
-    public var bottle = BottleModel.Configuration()
+    package var bottle = BottleModel.Configuration()
     /// Drinks in the ring at start, oldest first.
-    public var records: [DrinkRecord] = []
-    public var faults: [SimulatorFault] = []
-    public var gattCache: GattCache = .always
-    public var battery: Battery = .plugin
+    package var records: [DrinkRecord] = []
+    package var faults: [SimulatorFault] = []
+    package var gattCache: GattCache = .always
+    package var battery: Battery = .plugin
 
     // BlueZ and radio timings.
     /// From a client's Disconnect() to its reply (BlueZ's DISCONNECT_TIMER, docs/bluez.md 7.8).
-    public var disconnectDelay: Duration = .seconds(2)
+    package var disconnectDelay: Duration = .seconds(2)
     /// From Connect() to Connected=true (LE connection set-up).
-    public var connectDelay: Duration = .milliseconds(100)
+    package var connectDelay: Duration = .milliseconds(100)
     /// From Connected=true to ServicesResolved=true (MTU exchange and discovery, or the cache).
-    public var resolveDelay: Duration = .milliseconds(100)
+    package var resolveDelay: Duration = .milliseconds(100)
     /// How long a Connect waits for a sleeping bottle before it fails.
-    public var connectTimeout: Duration = .seconds(20)
+    package var connectTimeout: Duration = .seconds(20)
     /// The bottle's advertising interval (1000 ms, docs/protocol.md 1.2).
-    public var advertisingInterval: Duration = .seconds(1)
+    package var advertisingInterval: Duration = .seconds(1)
     /// When the first advertisement is heard after discovery starts.
-    public var firstAdvertisementDelay: Duration = .milliseconds(50)
+    package var firstAdvertisementDelay: Duration = .milliseconds(50)
     /// Whether that first advertisement comes exactly then, not at the simulator's next 20 ms tick.
-    public var firstAdvertisementOnTime = false
+    package var firstAdvertisementOnTime = false
     /// BlueZ drops an unconnected (temporary) device this long after discovery stops.
-    public var temporaryTimeout: Duration = .seconds(30)
+    package var temporaryTimeout: Duration = .seconds(30)
     /// With `early-resolved`, how long after ServicesResolved the GATT objects appear.
-    public var earlyResolvedLag: Duration = .milliseconds(200)
+    package var earlyResolvedLag: Duration = .milliseconds(200)
     /// How long the adapter stays off in a `power-cycle-at` fault.
-    public var powerCycleOffTime: Duration = .seconds(1)
-    public var rssi: Int16 = -58
+    package var powerCycleOffTime: Duration = .seconds(1)
+    package var rssi: Int16 = -58
     /// When set, the bottle is one physical bottle shared with the other simulators given the same
     /// directory (its ring and its single link; see `SharedBottle`).
-    public var sharedBottleDirectory: URL?
+    package var sharedBottleDirectory: URL?
     /// When set, the bottle's state is written here as JSON on every change.
-    public var stateFile: URL?
+    package var stateFile: URL?
     /// One line per D-Bus call and per event (the CLI writes them to standard error).
-    public var log: (@Sendable (String) -> Void)?
+    package var log: (@Sendable (String) -> Void)?
 
-    public init() {}
+    package init() {}
 
     /// A bottle holding `records` deterministic unsynced drinks that end just before `now`
     /// (see `RecordSource.generated`), with `faults`.
-    public init(records: Int, faults: [SimulatorFault] = [], now: WallInstant = SystemClock().now) {
+    package init(records: Int, faults: [SimulatorFault] = [], now: WallInstant = SystemClock().now) {
         self.records = RecordSource.generated(count: records, endingAt: now)
         self.faults = faults
     }
@@ -80,7 +80,7 @@ public struct SimulatorConfiguration: Sendable {
     /// The same configuration with BlueZ's delays cut to a few tens of milliseconds (Disconnect
     /// 150 ms, connection 20 ms, advertising every 100 ms), for tests that drive many connections.
     /// The bottle's own timers (5 s rebuilds) are unchanged.
-    public func withTestTimings() -> SimulatorConfiguration {
+    package func withTestTimings() -> SimulatorConfiguration {
         var copy = self
         copy.disconnectDelay = .milliseconds(150)
         copy.connectDelay = .milliseconds(20)
@@ -95,7 +95,7 @@ public struct SimulatorConfiguration: Sendable {
     /// The same configuration with BlueZ's and the radio's delays cut to about a millisecond
     /// (advertising every 20 ms), so that a benchmark of one-shot syncs compares the clients' own
     /// costs rather than the radio's pacing.
-    public func withInstantTimings() -> SimulatorConfiguration {
+    package func withInstantTimings() -> SimulatorConfiguration {
         var copy = withTestTimings()
         copy.disconnectDelay = .milliseconds(1)
         copy.connectDelay = .milliseconds(1)
@@ -107,10 +107,10 @@ public struct SimulatorConfiguration: Sendable {
     }
 
     /// The Wi-Fi MAC in use.
-    public var effectiveWifiMAC: String { wifiMAC ?? Self.wifiMAC(fromBLE: address) }
+    package var effectiveWifiMAC: String { wifiMAC ?? Self.wifiMAC(fromBLE: address) }
 
     /// The GAP name in use.
-    public var effectiveName: String {
+    package var effectiveName: String {
         if let name { return name }
         var bottle = self.bottle
         bottle.wifiMAC = effectiveWifiMAC
@@ -132,7 +132,7 @@ public struct SimulatorConfiguration: Sendable {
 
     /// The ring the bottle starts with: `records`, with the odd records of the `odd-record`
     /// faults and those the chaos injector draws mixed among them (`OddRecord.mix`).
-    public var ringRecords: [DrinkRecord] {
+    package var ringRecords: [DrinkRecord] {
         var kinds: [OddRecord] = faults.compactMap { fault in
             if case .oddRecord(let kind) = fault { return kind }
             return nil
@@ -161,7 +161,7 @@ public struct SimulatorConfiguration: Sendable {
 }
 
 /// A configuration the simulator cannot run with.
-public struct SimulatorConfigurationInvalid: Error, CustomStringConvertible {
-    public var reason: String
-    public var description: String { "invalid simulator configuration: \(reason)" }
+package struct SimulatorConfigurationInvalid: Error, CustomStringConvertible {
+    package var reason: String
+    package var description: String { "invalid simulator configuration: \(reason)" }
 }

@@ -3,7 +3,7 @@
 // Counted faults (`in-progress=N`, …) hit the first N matching calls; chunk faults fire once, on
 // the first sync that reaches chunk K, so that the next sync can succeed.
 
-public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
+package enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
     /// The link is lost right after chunk K is notified (and its write answered): a supervision
     /// time-out, `Connected=false`, the device object stays; the bottle stays awake.
     case dropAfterChunk(Int)
@@ -66,7 +66,7 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
     case badTotal
 
     /// Name, argument and meaning of every fault, for `--help`.
-    public static let catalogue: [(name: String, argument: String?, help: String)] = [
+    package static let catalogue: [(name: String, argument: String?, help: String)] = [
         ("drop-after-chunk", "K", "link lost right after chunk K is notified (Connected=false, object stays, bottle awake)"),
         ("sleep-mid-sync", "K", "bottle falls asleep after chunk K (supervision time-out; silent until woken)"),
         ("vanish-mid-sync", "K", "device object removed after chunk K (InterfacesRemoved, no Connected=false)"),
@@ -98,7 +98,7 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
     ]
 
     /// Parses `NAME` or `NAME=ARG`.
-    public init(parsing text: String) throws(SimulatorFaultUnknown) {
+    package init(parsing text: String) throws(SimulatorFaultUnknown) {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         let name = parts.first ?? ""
         let argument = parts.count > 1 ? parts[1] : nil
@@ -163,7 +163,7 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .dropAfterChunk(let k): return "drop-after-chunk=\(k)"
         case .sleepMidSync(let k): return "sleep-mid-sync=\(k)"
@@ -194,10 +194,10 @@ public enum SimulatorFault: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A `--fault` value that names no fault or has a bad argument.
-public struct SimulatorFaultUnknown: Error, Hashable, Sendable, CustomStringConvertible {
-    public var text: String
-    public var reason: String
-    public var description: String {
+package struct SimulatorFaultUnknown: Error, Hashable, Sendable, CustomStringConvertible {
+    package var text: String
+    package var reason: String
+    package var description: String {
         "unknown fault \"\(text)\" (\(reason)); known: "
             + SimulatorFault.catalogue.map { entry in entry.argument.map { "\(entry.name)=\($0)" } ?? entry.name }
             .joined(separator: ", ")

@@ -5,7 +5,7 @@
 // libdbus's `dbus_bus_get`, which reads the variable once per process and caches the connection.
 import Glibc
 
-public enum BusAddress: Hashable, Sendable, CustomStringConvertible {
+package enum BusAddress: Hashable, Sendable, CustomStringConvertible {
     /// `DBUS_SYSTEM_BUS_ADDRESS`, else the standard system bus socket.
     case system
     /// `DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`.
@@ -13,9 +13,9 @@ public enum BusAddress: Hashable, Sendable, CustomStringConvertible {
     /// A D-Bus server address such as `unix:path=/tmp/x/bus.sock`.
     case address(String)
 
-    public static let defaultSystemAddress = "unix:path=/var/run/dbus/system_bus_socket"
+    package static let defaultSystemAddress = "unix:path=/var/run/dbus/system_bus_socket"
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .system: "the system bus"
         case .session: "the session bus"
@@ -24,7 +24,7 @@ public enum BusAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The address to open, looking variables up with `environment`.
-    public func resolve(environment: (String) -> String? = BusAddress.processEnvironment) throws -> String {
+    package func resolve(environment: (String) -> String? = BusAddress.processEnvironment) throws -> String {
         func variable(_ name: String) -> String? {
             guard let value = environment(name), !value.isEmpty else { return nil }
             return value
@@ -44,7 +44,7 @@ public enum BusAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The process environment, read now.
-    public static func processEnvironment(_ name: String) -> String? {
+    package static func processEnvironment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
 }

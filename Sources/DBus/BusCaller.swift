@@ -4,19 +4,19 @@
 // caller is not in it). The groups are the process's own, which is what the bus sees.
 import Glibc
 
-public struct BusCaller: Sendable, Equatable {
+package struct BusCaller: Sendable, Equatable {
     /// The user name, or "uid N" when the user database has none.
-    public var user: String
+    package var user: String
     /// The names of the process's groups (primary and supplementary).
-    public var groups: Set<String>
+    package var groups: Set<String>
 
-    public init(user: String, groups: Set<String>) {
+    package init(user: String, groups: Set<String>) {
         self.user = user
         self.groups = groups
     }
 
     /// This process.
-    public static func current() -> BusCaller {
+    package static func current() -> BusCaller {
         let uid = geteuid()
         let user = getpwuid(uid).flatMap { $0.pointee.pw_name.map { String(cString: $0) } } ?? "uid \(uid)"
         var ids = [gid_t](repeating: 0, count: Int(max(0, getgroups(0, nil))))
@@ -28,7 +28,7 @@ public struct BusCaller: Sendable, Equatable {
     }
 
     /// True when a policy with these `<policy user=…>` and `<policy group=…>` entries applies.
-    public func isNamed(users: Set<String>, groups named: Set<String>) -> Bool {
+    package func isNamed(users: Set<String>, groups named: Set<String>) -> Bool {
         users.contains(user) || !groups.isDisjoint(with: named)
     }
 }

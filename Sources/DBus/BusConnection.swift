@@ -7,14 +7,14 @@ import CDBus
 import Locking
 import Timekeeping
 
-public final class BusConnection: Sendable {
+package final class BusConnection: Sendable {
     let core: ConnectionCore
     /// The name the bus gave this connection, e.g. `:1.42`.
-    public let uniqueName: String
+    package let uniqueName: String
     /// The address it was opened on.
-    public let address: String
+    package let address: String
     /// What waits for signals measure their time-outs on.
-    public let clock: any WallClock
+    package let clock: any WallClock
 
     private init(core: ConnectionCore, uniqueName: String, address: String, clock: any WallClock) {
         self.core = core
@@ -25,7 +25,7 @@ public final class BusConnection: Sendable {
 
     /// Opens a new private connection (`dbus_connection_open_private` + `dbus_bus_register`,
     /// never libdbus's shared one) to `bus`. Losing the bus never exits the process.
-    public static func connect(_ bus: BusAddress, clock: any WallClock = SystemClock()) async throws -> BusConnection {
+    package static func connect(_ bus: BusAddress, clock: any WallClock = SystemClock()) async throws -> BusConnection {
         let address = try bus.resolve()
         let core = try ConnectionCore()
         let unique = try await core.start(address: address)
@@ -38,16 +38,16 @@ public final class BusConnection: Sendable {
 
     /// Sends what is queued, closes the connection, and waits until it is closed. Pending calls
     /// fail with `DBusDisconnected`; signal streams end.
-    public func close() async {
+    package func close() async {
         core.enqueue { $0.closeNow() }
         _ = await core.waitUntilClosed()
     }
 
     /// False once closed or once the bus went away.
-    public var isConnected: Bool { core.isConnected }
+    package var isConnected: Bool { core.isConnected }
 
     /// Waits until the connection is closed or the bus goes away; returns why.
-    public func waitUntilDisconnected() async -> String {
+    package func waitUntilDisconnected() async -> String {
         await core.waitUntilClosed()
     }
 
@@ -58,7 +58,7 @@ public final class BusConnection: Sendable {
     /// - Throws: `DBusFailure` for an error reply (name and message), `DBusCallTimedOut` when no
     ///   reply came within `timeout`, `DBusDisconnected`, `CancellationError` when the task is
     ///   cancelled, or the validation errors of the arguments.
-    public func call(
+    package func call(
         destination: String, path: DBusObjectPath, interface: String?, method: String,
         arguments: [DBusValue] = [], timeout: Duration = .seconds(25)
     ) async throws -> [DBusValue] {
@@ -71,7 +71,7 @@ public final class BusConnection: Sendable {
     }
 
     /// Calls a method without waiting for (or wanting) a reply: the NO_REPLY_EXPECTED flag is set.
-    public func send(
+    package func send(
         destination: String, path: DBusObjectPath, interface: String?, method: String, arguments: [DBusValue] = []
     ) throws {
         let message = try Message.methodCall(
@@ -81,7 +81,7 @@ public final class BusConnection: Sendable {
     }
 
     /// Emits a signal (broadcast, or unicast to `destination`).
-    public func emitSignal(
+    package func emitSignal(
         path: DBusObjectPath, interface: String, member: String, arguments: [DBusValue] = [],
         destination: String? = nil
     ) throws {
@@ -133,7 +133,7 @@ public final class BusConnection: Sendable {
     /// returns, so a signal caused by anything done afterwards is delivered. Iterate the result
     /// or wait with `next(within:where:)`; `cancel()` it (or drop it) to remove the rule. The unicast `NameAcquired`/`NameLost`
     /// arrive only on a rule that names them as member.
-    public func subscribe(_ rule: MatchRule) async throws -> SignalSubscription {
+    package func subscribe(_ rule: MatchRule) async throws -> SignalSubscription {
         try await subscribe(rule, handler: nil)
     }
 
@@ -143,7 +143,7 @@ public final class BusConnection: Sendable {
     /// connection: the owner thread it runs on is the one that would deliver the answer. The
     /// returned subscription delivers nothing; it ends the subscription on `cancel()` or when
     /// dropped.
-    public func subscribe(_ rule: MatchRule, onOwnerThread handler: @escaping @Sendable (DBusSignal) -> Void) async throws
+    package func subscribe(_ rule: MatchRule, onOwnerThread handler: @escaping @Sendable (DBusSignal) -> Void) async throws
         -> SignalSubscription
     {
         try await subscribe(rule, handler: handler)
@@ -169,26 +169,26 @@ public final class BusConnection: Sendable {
 
     /// Exports `interfaces` at `path` (adding to what is there) and, if an ObjectManager is above
     /// it, emits `InterfacesAdded`.
-    public func export(_ path: DBusObjectPath, _ interfaces: [ExportedInterface]) throws {
+    package func export(_ path: DBusObjectPath, _ interfaces: [ExportedInterface]) throws {
         try requireOpen()
         try core.registry.export(path, interfaces, send: sendQueued)
     }
 
     /// Removes some interfaces of `path` (nil: all, and the object) and emits `InterfacesRemoved`
     /// (unless `emit` is false: a service that dies says nothing, which a stand-in must mimic).
-    public func unexport(_ path: DBusObjectPath, interfaces: [String]? = nil, emit: Bool = true) throws {
+    package func unexport(_ path: DBusObjectPath, interfaces: [String]? = nil, emit: Bool = true) throws {
         try requireOpen()
         try core.registry.unexport(path, interfaces: interfaces, send: emit ? sendQueued : { _ in })
     }
 
     /// Serves `org.freedesktop.DBus.ObjectManager` at `path` for every object below it.
-    public func addObjectManager(at path: DBusObjectPath) throws {
+    package func addObjectManager(at path: DBusObjectPath) throws {
         try core.registry.addObjectManager(path)
     }
 
     /// Sets property values and removes (`invalidated`) others, then emits one
     /// `PropertiesChanged` with both lists (unless `emit` is false).
-    public func setProperties(
+    package func setProperties(
         _ path: DBusObjectPath, interface: String, changed: [String: DBusValue], invalidated: [String] = [],
         emit: Bool = true
     ) throws {
@@ -198,7 +198,7 @@ public final class BusConnection: Sendable {
     }
 
     /// The current value of an exported property (nil when absent or not exported).
-    public func propertyValue(_ path: DBusObjectPath, interface: String, name: String) -> DBusValue? {
+    package func propertyValue(_ path: DBusObjectPath, interface: String, name: String) -> DBusValue? {
         core.registry.property(path, interface: interface, name: name)
     }
 

@@ -2,7 +2,7 @@
 // owners up, and hearing when a peer leaves (BlueZ ends a connection's notify sessions then).
 
 /// What `RequestName` did.
-public enum NameRequestReply: UInt32, Sendable {
+package enum NameRequestReply: UInt32, Sendable {
     case primaryOwner = 1
     case inQueue = 2
     case exists = 3
@@ -10,44 +10,44 @@ public enum NameRequestReply: UInt32, Sendable {
 }
 
 /// What `ReleaseName` did.
-public enum NameReleaseReply: UInt32, Sendable {
+package enum NameReleaseReply: UInt32, Sendable {
     case released = 1
     case nonExistent = 2
     case notOwner = 3
 }
 
 /// `RequestName` flags.
-public struct NameRequestFlags: OptionSet, Sendable {
-    public let rawValue: UInt32
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
-    public static let allowReplacement = NameRequestFlags(rawValue: 0x1)
-    public static let replaceExisting = NameRequestFlags(rawValue: 0x2)
-    public static let doNotQueue = NameRequestFlags(rawValue: 0x4)
+package struct NameRequestFlags: OptionSet, Sendable {
+    package let rawValue: UInt32
+    package init(rawValue: UInt32) { self.rawValue = rawValue }
+    package static let allowReplacement = NameRequestFlags(rawValue: 0x1)
+    package static let replaceExisting = NameRequestFlags(rawValue: 0x2)
+    package static let doNotQueue = NameRequestFlags(rawValue: 0x4)
 }
 
 /// One `NameOwnerChanged` signal.
-public struct NameOwnerChange: Hashable, Sendable {
-    public var name: String
+package struct NameOwnerChange: Hashable, Sendable {
+    package var name: String
     /// Nil when the name had no owner.
-    public var oldOwner: String?
+    package var oldOwner: String?
     /// Nil when the name has no owner now.
-    public var newOwner: String?
+    package var newOwner: String?
 
     /// True when a connection left the bus (its unique name lost its owner).
-    public var isPeerDeparture: Bool { name.hasPrefix(":") && newOwner == nil }
+    package var isPeerDeparture: Bool { name.hasPrefix(":") && newOwner == nil }
 }
 
 /// `NameOwnerChanged` signals, decoded.
-public struct NameOwnerChanges: AsyncSequence, Sendable {
-    public typealias Element = NameOwnerChange
-    public typealias Failure = Never
-    public let subscription: SignalSubscription
+package struct NameOwnerChanges: AsyncSequence, Sendable {
+    package typealias Element = NameOwnerChange
+    package typealias Failure = Never
+    package let subscription: SignalSubscription
 
-    public func makeAsyncIterator() -> Iterator { Iterator(base: subscription.makeAsyncIterator()) }
+    package func makeAsyncIterator() -> Iterator { Iterator(base: subscription.makeAsyncIterator()) }
 
-    public struct Iterator: AsyncIteratorProtocol {
+    package struct Iterator: AsyncIteratorProtocol {
         var base: SignalSubscription.Iterator
-        public mutating func next() async -> NameOwnerChange? {
+        package mutating func next() async -> NameOwnerChange? {
             while let signal = await base.next() {
                 let args = signal.arguments
                 guard args.count == 3, let name = args[0].string, let old = args[1].string, let new = args[2].string
@@ -68,7 +68,7 @@ extension BusConnection {
     }
 
     /// Asks the bus for a well-known name (e.g. `org.bluez`).
-    public func requestName(_ name: String, flags: NameRequestFlags = [.doNotQueue]) async throws -> NameRequestReply {
+    package func requestName(_ name: String, flags: NameRequestFlags = [.doNotQueue]) async throws -> NameRequestReply {
         try NameRules.requireBusName(name)
         let reply = try await callBus("RequestName", [.string(name), .uint32(flags.rawValue)])
         let code = try reply.decode(0, as: UInt32.self)
@@ -79,7 +79,7 @@ extension BusConnection {
     }
 
     /// Gives a well-known name back.
-    public func releaseName(_ name: String) async throws -> NameReleaseReply {
+    package func releaseName(_ name: String) async throws -> NameReleaseReply {
         try NameRules.requireBusName(name)
         let reply = try await callBus("ReleaseName", [.string(name)])
         let code = try reply.decode(0, as: UInt32.self)
@@ -90,7 +90,7 @@ extension BusConnection {
     }
 
     /// The unique name owning `name`, or nil when nobody does.
-    public func nameOwner(_ name: String) async throws -> String? {
+    package func nameOwner(_ name: String) async throws -> String? {
         try NameRules.requireBusName(name)
         do {
             return try await callBus("GetNameOwner", [.string(name)]).decode(0, as: String.self)
@@ -100,7 +100,7 @@ extension BusConnection {
     }
 
     /// `NameOwnerChanged` signals of the bus, for one name or all.
-    public func nameOwnerChanges(for name: String? = nil) async throws -> NameOwnerChanges {
+    package func nameOwnerChanges(for name: String? = nil) async throws -> NameOwnerChanges {
         if let name { try NameRules.requireBusName(name) }
         let rule = MatchRule(
             sender: Self.bus, path: Self.busPath, interface: Self.bus, member: "NameOwnerChanged",
@@ -110,7 +110,7 @@ extension BusConnection {
 
     /// Returns once `name` has no owner (at once if it has none now); for a unique name, once
     /// that peer has left the bus.
-    public func waitUntilNameVanishes(_ name: String) async throws {
+    package func waitUntilNameVanishes(_ name: String) async throws {
         let changes = try await nameOwnerChanges(for: name)
         defer { Task { await changes.subscription.cancel() } }
         // Subscribed first, then asked: a departure between the two is not missed.
@@ -120,7 +120,7 @@ extension BusConnection {
     }
 
     /// The `a{oa{sa{sv}}}` tree of an ObjectManager (BlueZ: destination `org.bluez`, path `/`).
-    public func managedObjects(
+    package func managedObjects(
         destination: String, path: DBusObjectPath = .root, timeout: Duration = .seconds(25)
     ) async throws -> [DBusObjectPath: [String: [String: DBusValue]]] {
         let reply = try await call(

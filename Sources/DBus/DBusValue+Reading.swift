@@ -6,28 +6,28 @@
 
 extension DBusValue {
     /// The value with any variant wrappers removed.
-    public var unwrapped: DBusValue {
+    package var unwrapped: DBusValue {
         var value = self
         while case .variant(let inner) = value { value = inner }
         return value
     }
 
-    public var byte: UInt8? { if case .byte(let v) = unwrapped { v } else { nil } }
-    public var bool: Bool? { if case .bool(let v) = unwrapped { v } else { nil } }
-    public var int16: Int16? { if case .int16(let v) = unwrapped { v } else { nil } }
-    public var uint16: UInt16? { if case .uint16(let v) = unwrapped { v } else { nil } }
-    public var int32: Int32? { if case .int32(let v) = unwrapped { v } else { nil } }
-    public var uint32: UInt32? { if case .uint32(let v) = unwrapped { v } else { nil } }
-    public var int64: Int64? { if case .int64(let v) = unwrapped { v } else { nil } }
-    public var uint64: UInt64? { if case .uint64(let v) = unwrapped { v } else { nil } }
-    public var double: Double? { if case .double(let v) = unwrapped { v } else { nil } }
-    public var string: String? { if case .string(let v) = unwrapped { v } else { nil } }
-    public var objectPath: DBusObjectPath? { if case .objectPath(let v) = unwrapped { v } else { nil } }
-    public var signatureValue: DBusSignature? { if case .signature(let v) = unwrapped { v } else { nil } }
-    public var unixFD: Int32? { if case .unixFD(let v) = unwrapped { v } else { nil } }
+    package var byte: UInt8? { if case .byte(let v) = unwrapped { v } else { nil } }
+    package var bool: Bool? { if case .bool(let v) = unwrapped { v } else { nil } }
+    package var int16: Int16? { if case .int16(let v) = unwrapped { v } else { nil } }
+    package var uint16: UInt16? { if case .uint16(let v) = unwrapped { v } else { nil } }
+    package var int32: Int32? { if case .int32(let v) = unwrapped { v } else { nil } }
+    package var uint32: UInt32? { if case .uint32(let v) = unwrapped { v } else { nil } }
+    package var int64: Int64? { if case .int64(let v) = unwrapped { v } else { nil } }
+    package var uint64: UInt64? { if case .uint64(let v) = unwrapped { v } else { nil } }
+    package var double: Double? { if case .double(let v) = unwrapped { v } else { nil } }
+    package var string: String? { if case .string(let v) = unwrapped { v } else { nil } }
+    package var objectPath: DBusObjectPath? { if case .objectPath(let v) = unwrapped { v } else { nil } }
+    package var signatureValue: DBusSignature? { if case .signature(let v) = unwrapped { v } else { nil } }
+    package var unixFD: Int32? { if case .unixFD(let v) = unwrapped { v } else { nil } }
 
     /// `ay` (or an `.array` of bytes).
-    public var bytes: [UInt8]? {
+    package var bytes: [UInt8]? {
         switch unwrapped {
         case .bytes(let v): return v
         case .array(let element, let items) where element == "y":
@@ -43,7 +43,7 @@ extension DBusValue {
     }
 
     /// The elements of any array (`ay` gives `.byte` elements; a dict gives nil).
-    public var arrayElements: [DBusValue]? {
+    package var arrayElements: [DBusValue]? {
         switch unwrapped {
         case .bytes(let v): v.map(DBusValue.byte)
         case .array(_, let items): items
@@ -52,7 +52,7 @@ extension DBusValue {
     }
 
     /// `as`.
-    public var strings: [String]? {
+    package var strings: [String]? {
         guard let items = arrayElements else { return nil }
         var out: [String] = []
         for item in items {
@@ -63,7 +63,7 @@ extension DBusValue {
     }
 
     /// `ao`.
-    public var objectPaths: [DBusObjectPath]? {
+    package var objectPaths: [DBusObjectPath]? {
         guard let items = arrayElements else { return nil }
         var out: [DBusObjectPath] = []
         for item in items {
@@ -74,13 +74,13 @@ extension DBusValue {
     }
 
     /// The entries of an `a{KV}`.
-    public var dictEntries: [DBusDictEntry]? {
+    package var dictEntries: [DBusDictEntry]? {
         if case .dict(_, _, let entries) = unwrapped { entries } else { nil }
     }
 
     /// An `a{s…}` (typically `a{sv}`) as a Swift dictionary; values keep their variant wrapper,
     /// which the accessors see through. Of duplicate keys the first wins.
-    public var stringDictionary: [String: DBusValue]? {
+    package var stringDictionary: [String: DBusValue]? {
         guard let entries = dictEntries else { return nil }
         var out: [String: DBusValue] = [:]
         for entry in entries {
@@ -91,7 +91,7 @@ extension DBusValue {
     }
 
     /// An `a{o…}` as a Swift dictionary. Of duplicate keys the first wins.
-    public var objectPathDictionary: [DBusObjectPath: DBusValue]? {
+    package var objectPathDictionary: [DBusObjectPath: DBusValue]? {
         guard let entries = dictEntries else { return nil }
         var out: [DBusObjectPath: DBusValue] = [:]
         for entry in entries {
@@ -102,12 +102,12 @@ extension DBusValue {
     }
 
     /// The fields of a struct.
-    public var structFields: [DBusValue]? {
+    package var structFields: [DBusValue]? {
         if case .structure(let fields) = unwrapped { fields } else { nil }
     }
 
     /// Decodes the value as `T`, throwing `DBusTypeMismatch` when it has another shape.
-    public func decode<T: DBusDecodable>(_ type: T.Type = T.self) throws -> T {
+    package func decode<T: DBusDecodable>(_ type: T.Type = T.self) throws -> T {
         try T(dbus: self)
     }
 }
@@ -115,7 +115,7 @@ extension DBusValue {
 extension Array where Element == DBusValue {
     /// Decodes argument `index` of a reply or call as `T`; throws `DBusTypeMismatch` when the
     /// argument is missing or has another type.
-    public func decode<T: DBusDecodable>(_ index: Int, as type: T.Type = T.self) throws -> T {
+    package func decode<T: DBusDecodable>(_ index: Int, as type: T.Type = T.self) throws -> T {
         guard indices.contains(index) else {
             throw DBusTypeMismatch(
                 expected: "\(T.self) as argument \(index)", found: signature,
@@ -126,7 +126,7 @@ extension Array where Element == DBusValue {
 }
 
 /// A Swift type that can be read from a `DBusValue`.
-public protocol DBusDecodable {
+package protocol DBusDecodable {
     init(dbus value: DBusValue) throws
 }
 
@@ -137,95 +137,95 @@ extension DBusDecodable {
 }
 
 extension DBusValue: DBusDecodable {
-    public init(dbus value: DBusValue) { self = value }
+    package init(dbus value: DBusValue) { self = value }
 }
 
 extension Bool: DBusDecodable {
-    public init(dbus value: DBusValue) throws {
+    package init(dbus value: DBusValue) throws {
         guard let v = value.bool else { throw Self.mismatch(value) }
         self = v
     }
 }
 
 extension UInt8: DBusDecodable {
-    public init(dbus value: DBusValue) throws {
+    package init(dbus value: DBusValue) throws {
         guard let v = value.byte else { throw Self.mismatch(value) }
         self = v
     }
 }
 
 extension Int16: DBusDecodable {
-    public init(dbus value: DBusValue) throws {
+    package init(dbus value: DBusValue) throws {
         guard let v = value.int16 else { throw Self.mismatch(value) }
         self = v
     }
 }
 
 extension UInt16: DBusDecodable {
-    public init(dbus value: DBusValue) throws {
+    package init(dbus value: DBusValue) throws {
         guard let v = value.uint16 else { throw Self.mismatch(value) }
         self = v
     }
 }
 
 extension Int32: DBusDecodable {
-    public init(dbus value: DBusValue) throws {
+    package init(dbus value: DBusValue) throws {
         guard let v = value.int32 else { throw Self.mismatch(value) }
         self = v
     }
 }
 
 extension UInt32: DBusDecodable {
-    public init(dbus value: DBusValue) throws {
+    package init(dbus value: DBusValue) throws {
         guard let v = value.uint32 else { throw Self.mismatch(value) }
         self = v
     }
 }
 
 extension Int64: DBusDecodable {
-    public init(dbus value: DBusValue) throws {
+    package init(dbus value: DBusValue) throws {
         guard let v = value.int64 else { throw Self.mismatch(value) }
         self = v
     }
 }
 
 extension UInt64: DBusDecodable {
-    public init(dbus value: DBusValue) throws {
+    package init(dbus value: DBusValue) throws {
         guard let v = value.uint64 else { throw Self.mismatch(value) }
         self = v
     }
 }
 
 extension Double: DBusDecodable {
-    public init(dbus value: DBusValue) throws {
+    package init(dbus value: DBusValue) throws {
         guard let v = value.double else { throw Self.mismatch(value) }
         self = v
     }
 }
 
 extension String: DBusDecodable {
-    public init(dbus value: DBusValue) throws {
+    package init(dbus value: DBusValue) throws {
         guard let v = value.string else { throw Self.mismatch(value) }
         self = v
     }
 }
 
 extension DBusObjectPath: DBusDecodable {
-    public init(dbus value: DBusValue) throws {
+    package init(dbus value: DBusValue) throws {
         guard let v = value.objectPath else { throw Self.mismatch(value) }
         self = v
     }
 }
 
 extension DBusSignature: DBusDecodable {
-    public init(dbus value: DBusValue) throws {
+    package init(dbus value: DBusValue) throws {
         guard let v = value.signatureValue else { throw Self.mismatch(value) }
         self = v
     }
 }
 
 extension Array: DBusDecodable where Element: DBusDecodable {
-    public init(dbus value: DBusValue) throws {
+    package init(dbus value: DBusValue) throws {
         if Element.self == UInt8.self, let bytes = value.bytes, let same = bytes as? [Element] {
             self = same
             return
@@ -237,7 +237,7 @@ extension Array: DBusDecodable where Element: DBusDecodable {
 
 extension Dictionary: DBusDecodable where Key: DBusDecodable, Value: DBusDecodable {
     /// Of duplicate keys the first wins.
-    public init(dbus value: DBusValue) throws {
+    package init(dbus value: DBusValue) throws {
         guard let entries = value.dictEntries else { throw Self.mismatch(value) }
         var out: [Key: Value] = [:]
         out.reserveCapacity(entries.count)

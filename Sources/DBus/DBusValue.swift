@@ -6,7 +6,7 @@
 // encoding `.array("y", [.byte(…)])` gives the same bytes on the wire.
 
 /// One D-Bus value.
-public enum DBusValue: Hashable, Sendable {
+package enum DBusValue: Hashable, Sendable {
     case byte(UInt8)
     case bool(Bool)
     case int16(Int16)
@@ -36,7 +36,7 @@ public enum DBusValue: Hashable, Sendable {
     indirect case variant(DBusValue)
 
     /// The value's D-Bus type signature, e.g. `a{sv}`.
-    public var signature: DBusSignature {
+    package var signature: DBusSignature {
         DBusSignature(signatureText)
     }
 
@@ -65,10 +65,10 @@ public enum DBusValue: Hashable, Sendable {
 }
 
 /// One entry of a `.dict`.
-public struct DBusDictEntry: Hashable, Sendable {
-    public var key: DBusValue
-    public var value: DBusValue
-    public init(key: DBusValue, value: DBusValue) {
+package struct DBusDictEntry: Hashable, Sendable {
+    package var key: DBusValue
+    package var value: DBusValue
+    package init(key: DBusValue, value: DBusValue) {
         self.key = key
         self.value = value
     }
@@ -76,32 +76,32 @@ public struct DBusDictEntry: Hashable, Sendable {
 
 extension Array where Element == DBusValue {
     /// The signature of a message body holding these values in order.
-    public var signature: DBusSignature { DBusSignature(map(\.signatureText).joined()) }
+    package var signature: DBusSignature { DBusSignature(map(\.signatureText).joined()) }
 }
 
 // MARK: - Building values
 
 extension DBusValue {
     /// `as`.
-    public static func strings(_ values: [String]) -> DBusValue {
+    package static func strings(_ values: [String]) -> DBusValue {
         .array(element: "s", values.map(DBusValue.string))
     }
 
     /// `ao`.
-    public static func objectPaths(_ values: [DBusObjectPath]) -> DBusValue {
+    package static func objectPaths(_ values: [DBusObjectPath]) -> DBusValue {
         .array(element: "o", values.map(DBusValue.objectPath))
     }
 
     /// `a{sv}`, keys sorted so the encoding is deterministic. Each value is wrapped in a variant
     /// unless it already is one.
-    public static func variantDictionary(_ values: [String: DBusValue]) -> DBusValue {
+    package static func variantDictionary(_ values: [String: DBusValue]) -> DBusValue {
         .dict(key: "s", value: "v", values.sorted { $0.key < $1.key }.map {
             DBusDictEntry(key: .string($0.key), value: $0.value.asVariant)
         })
     }
 
     /// The value wrapped in a variant, unless it already is one.
-    public var asVariant: DBusValue {
+    package var asVariant: DBusValue {
         if case .variant = self { return self }
         return .variant(self)
     }

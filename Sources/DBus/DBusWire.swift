@@ -2,21 +2,21 @@
 // `dbus_message_marshal` / `dbus_message_demarshal` around this module's encoder and decoder.
 import CDBus
 
-public enum DBusWire {
+package enum DBusWire {
     /// The decoded body of the complete marshalled message in `bytes`.
     /// - Throws: `DBusMalformedMessage` when libdbus rejects the bytes or the body.
-    public static func decodeBody(ofMessage bytes: [UInt8]) throws -> [DBusValue] {
+    package static func decodeBody(ofMessage bytes: [UInt8]) throws -> [DBusValue] {
         try demarshal(bytes).arguments()
     }
 
     /// The body signature and decoded body of the complete marshalled message in `bytes`.
-    public static func decodeMessage(_ bytes: [UInt8]) throws -> (signature: DBusSignature, body: [DBusValue]) {
+    package static func decodeMessage(_ bytes: [UInt8]) throws -> (signature: DBusSignature, body: [DBusValue]) {
         let message = try demarshal(bytes)
         return (message.signature, try message.arguments())
     }
 
     /// A marshalled (little-endian) signal carrying `arguments`.
-    public static func encodeSignal(
+    package static func encodeSignal(
         path: DBusObjectPath = "/", interface: String = "org.example.Wire", member: String = "Value",
         arguments: [DBusValue]
     ) throws -> [UInt8] {

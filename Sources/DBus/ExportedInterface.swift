@@ -9,16 +9,16 @@
 // every outgoing message of a connection leaves through one FIFO queue.
 
 /// One incoming method call.
-public struct DBusMethodCall: Sendable {
+package struct DBusMethodCall: Sendable {
     /// The caller's unique name, e.g. `:1.42` (BlueZ ties notify sessions to it).
-    public var sender: String
-    public var path: DBusObjectPath
+    package var sender: String
+    package var path: DBusObjectPath
     /// Nil when the caller left the interface out.
-    public var interface: String?
-    public var member: String
-    public var arguments: [DBusValue]
+    package var interface: String?
+    package var member: String
+    package var arguments: [DBusValue]
 
-    public init(sender: String, path: DBusObjectPath, interface: String?, member: String, arguments: [DBusValue]) {
+    package init(sender: String, path: DBusObjectPath, interface: String?, member: String, arguments: [DBusValue]) {
         self.sender = sender
         self.path = path
         self.interface = interface
@@ -29,7 +29,7 @@ public struct DBusMethodCall: Sendable {
 
 /// How a method is answered. A thrown `DBusFailure` becomes that error reply; any other error
 /// becomes `org.freedesktop.DBus.Error.Failed` with the error's description.
-public enum MethodHandler: Sendable {
+package enum MethodHandler: Sendable {
     /// Runs on the connection's owner thread, in message order; must return quickly and never
     /// block (no waiting on the same connection).
     case immediate(@Sendable (DBusMethodCall) throws -> [DBusValue])
@@ -41,18 +41,18 @@ public enum MethodHandler: Sendable {
     case deferred(@Sendable (DBusMethodCall, DBusResponder) -> Void)
 }
 
-public struct ExportedMethod: Sendable {
-    public var name: String
+package struct ExportedMethod: Sendable {
+    package var name: String
     /// The argument types the method takes; a call with other types gets `InvalidArgs`.
-    public var inputSignature: DBusSignature
+    package var inputSignature: DBusSignature
     /// The types of the reply; a handler returning other types gets a `Failed` reply instead.
-    public var outputSignature: DBusSignature
+    package var outputSignature: DBusSignature
     /// Argument names for introspection (optional; must match the number of complete types).
-    public var inputNames: [String]
-    public var outputNames: [String]
-    public var handler: MethodHandler
+    package var inputNames: [String]
+    package var outputNames: [String]
+    package var handler: MethodHandler
 
-    public init(
+    package init(
         _ name: String, input: DBusSignature = "", output: DBusSignature = "",
         inputNames: [String] = [], outputNames: [String] = [], handler: MethodHandler
     ) {
@@ -65,22 +65,22 @@ public struct ExportedMethod: Sendable {
     }
 }
 
-public struct ExportedProperty: Sendable {
-    public enum Access: String, Sendable {
+package struct ExportedProperty: Sendable {
+    package enum Access: String, Sendable {
         case read, write, readwrite
     }
 
-    public var name: String
-    public var signature: DBusSignature
-    public var access: Access
+    package var name: String
+    package var signature: DBusSignature
+    package var access: Access
     /// The current value; nil means the property does not exist yet (BlueZ's `Value` before the
     /// first read, `MTU` while disconnected): Get refuses it and GetAll leaves it out.
-    public var value: DBusValue?
+    package var value: DBusValue?
     /// Called on the owner thread when a peer sets the property, before the value is stored and
     /// `PropertiesChanged` is emitted; throw a `DBusFailure` to refuse. Nil: plain storage.
-    public var onSet: (@Sendable (DBusValue, DBusMethodCall) throws -> Void)?
+    package var onSet: (@Sendable (DBusValue, DBusMethodCall) throws -> Void)?
 
-    public init(
+    package init(
         _ name: String, signature: DBusSignature, access: Access = .read, value: DBusValue? = nil,
         onSet: (@Sendable (DBusValue, DBusMethodCall) throws -> Void)? = nil
     ) {
@@ -93,25 +93,25 @@ public struct ExportedProperty: Sendable {
 }
 
 /// A signal an interface may emit, for introspection.
-public struct ExportedSignal: Sendable {
-    public var name: String
-    public var signature: DBusSignature
-    public var argumentNames: [String]
+package struct ExportedSignal: Sendable {
+    package var name: String
+    package var signature: DBusSignature
+    package var argumentNames: [String]
 
-    public init(_ name: String, signature: DBusSignature = "", argumentNames: [String] = []) {
+    package init(_ name: String, signature: DBusSignature = "", argumentNames: [String] = []) {
         self.name = name
         self.signature = signature
         self.argumentNames = argumentNames
     }
 }
 
-public struct ExportedInterface: Sendable {
-    public var name: String
-    public var methods: [ExportedMethod]
-    public var properties: [ExportedProperty]
-    public var signals: [ExportedSignal]
+package struct ExportedInterface: Sendable {
+    package var name: String
+    package var methods: [ExportedMethod]
+    package var properties: [ExportedProperty]
+    package var signals: [ExportedSignal]
 
-    public init(
+    package init(
         _ name: String, methods: [ExportedMethod] = [], properties: [ExportedProperty] = [],
         signals: [ExportedSignal] = []
     ) {

@@ -5,17 +5,17 @@
 // and each subscription must get only its own.
 
 /// A signal received on a subscription.
-public struct DBusSignal: Hashable, Sendable {
+package struct DBusSignal: Hashable, Sendable {
     /// The sender's unique name (`:1.42`), or `org.freedesktop.DBus` for the bus itself.
-    public var sender: String
-    public var path: DBusObjectPath
-    public var interface: String
-    public var member: String
+    package var sender: String
+    package var path: DBusObjectPath
+    package var interface: String
+    package var member: String
     /// Set for a unicast signal.
-    public var destination: String?
-    public var arguments: [DBusValue]
+    package var destination: String?
+    package var arguments: [DBusValue]
 
-    public init(
+    package init(
         sender: String, path: DBusObjectPath, interface: String, member: String,
         destination: String? = nil, arguments: [DBusValue]
     ) {
@@ -29,23 +29,23 @@ public struct DBusSignal: Hashable, Sendable {
 }
 
 /// A D-Bus match rule for signals (`type='signal'` is implied).
-public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
+package struct MatchRule: Hashable, Sendable, CustomStringConvertible {
     /// A unique name or a well-known name (then the signals of its current owner match).
-    public var sender: String?
-    public var path: DBusObjectPath?
+    package var sender: String?
+    package var path: DBusObjectPath?
     /// The path itself or anything below it.
-    public var pathNamespace: DBusObjectPath?
-    public var interface: String?
-    public var member: String?
+    package var pathNamespace: DBusObjectPath?
+    package var interface: String?
+    package var member: String?
     /// `argN='…'`: argument N is a string (or object path) equal to the value.
-    public var arguments: [Int: String]
+    package var arguments: [Int: String]
     /// `argNpath='…'`: argument N is a path-like string equal to the value, or one of the two is a
     /// `/`-terminated prefix of the other (BlueZ clients use `arg0path='/org/bluez/'`).
-    public var argumentPaths: [Int: String]
+    package var argumentPaths: [Int: String]
     /// `arg0namespace='…'`: argument 0 is that dotted name or lies below it.
-    public var arg0Namespace: String?
+    package var arg0Namespace: String?
 
-    public init(
+    package init(
         sender: String? = nil, path: DBusObjectPath? = nil, pathNamespace: DBusObjectPath? = nil,
         interface: String? = nil, member: String? = nil, arguments: [Int: String] = [:],
         argumentPaths: [Int: String] = [:], arg0Namespace: String? = nil
@@ -61,7 +61,7 @@ public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The rule as the bus reads it, e.g. `type='signal',sender='org.bluez',member='InterfacesAdded'`.
-    public var text: String {
+    package var text: String {
         var parts = ["type='signal'"]
         func add(_ key: String, _ value: String?) {
             if let value { parts.append("\(key)=\(Self.quote(value))") }
@@ -77,7 +77,7 @@ public struct MatchRule: Hashable, Sendable, CustomStringConvertible {
         return parts.joined(separator: ",")
     }
 
-    public var description: String { text }
+    package var description: String { text }
 
     /// Quotes a value; an apostrophe is written as `'\''` (close, escaped quote, reopen).
     private static func quote(_ value: String) -> String {

@@ -6,7 +6,7 @@
 import Synchronization
 
 /// Replies to one method call, exactly once, from any thread.
-public final class DBusResponder: Sendable {
+package final class DBusResponder: Sendable {
     private let core: ConnectionCore
     private let call: Message
     private let member: String
@@ -22,7 +22,7 @@ public final class DBusResponder: Sendable {
 
     /// Replies with `values`, which must have the method's declared output types; otherwise
     /// the caller gets `org.freedesktop.DBus.Error.Failed` saying so. Later replies are ignored.
-    public func reply(_ values: [DBusValue]) {
+    package func reply(_ values: [DBusValue]) {
         guard claim() else { return }
         guard values.signature == outputSignature else {
             send(Message.errorReply(to: call, .failed(
@@ -38,7 +38,7 @@ public final class DBusResponder: Sendable {
 
     /// Replies with an error: a `DBusFailure` as it is, anything else as
     /// `org.freedesktop.DBus.Error.Failed` with its description.
-    public func fail(_ error: any Error) {
+    package func fail(_ error: any Error) {
         guard claim() else { return }
         let failure = error as? DBusFailure ?? .failed(String(describing: error))
         send(Message.errorReply(to: call, failure))

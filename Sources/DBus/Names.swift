@@ -7,38 +7,38 @@ import CDBus
 
 /// What the string types share: written as a literal or from a `String`, shown and ordered as
 /// their text.
-public protocol DBusText: RawRepresentable, Hashable, Sendable, Comparable, ExpressibleByStringLiteral,
+package protocol DBusText: RawRepresentable, Hashable, Sendable, Comparable, ExpressibleByStringLiteral,
     CustomStringConvertible where RawValue == String, StringLiteralType == String {
     init(rawValue: String)
 }
 
 extension DBusText {
-    public init(_ rawValue: String) { self.init(rawValue: rawValue) }
-    public init(stringLiteral value: String) { self.init(rawValue: value) }
-    public var description: String { rawValue }
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    package init(_ rawValue: String) { self.init(rawValue: rawValue) }
+    package init(stringLiteral value: String) { self.init(rawValue: value) }
+    package var description: String { rawValue }
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// A D-Bus type signature: zero or more complete types, e.g. `"a{oa{sa{sv}}}"` or `"sv"`.
-public struct DBusSignature: DBusText {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
+package struct DBusSignature: DBusText {
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
 
-    public static let empty = DBusSignature("")
+    package static let empty = DBusSignature("")
 
     /// True when libdbus accepts it as a sequence of complete types (the empty signature included).
-    public var isValid: Bool {
+    package var isValid: Bool {
         !rawValue.utf8.contains(0) && dbus_signature_validate(rawValue, nil) != 0
     }
 
     /// True when it is exactly one complete type (what an array element or a variant holds).
-    public var isSingleCompleteType: Bool {
+    package var isSingleCompleteType: Bool {
         !rawValue.utf8.contains(0) && dbus_signature_validate_single(rawValue, nil) != 0
     }
 
     /// The complete types it is made of, in order (`"sa{sv}as"` → `s`, `a{sv}`, `as`);
     /// throws if the signature is not valid.
-    public func completeTypes() throws -> [DBusSignature] {
+    package func completeTypes() throws -> [DBusSignature] {
         guard isValid else { throw DBusInvalidSignature(signature: rawValue) }
         let bytes = Array(rawValue.utf8)
         var types: [DBusSignature] = []
@@ -83,24 +83,24 @@ public struct DBusSignature: DBusText {
 }
 
 /// A D-Bus object path such as `/org/bluez/hci0`.
-public struct DBusObjectPath: DBusText {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
+package struct DBusObjectPath: DBusText {
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
 
-    public static let root = DBusObjectPath("/")
+    package static let root = DBusObjectPath("/")
 
     /// True when it follows the D-Bus rules: `/`, or `/`-separated non-empty `[A-Za-z0-9_]` elements.
-    public var isValid: Bool {
+    package var isValid: Bool {
         !rawValue.utf8.contains(0) && dbus_validate_path(rawValue, nil) != 0
     }
 
     /// The path with one more element (`/org/bluez` + `hci0`).
-    public func appending(_ element: String) -> DBusObjectPath {
+    package func appending(_ element: String) -> DBusObjectPath {
         DBusObjectPath(rawValue == "/" ? "/" + element : rawValue + "/" + element)
     }
 
     /// True when `other` lies strictly below this path.
-    public func isAncestor(of other: DBusObjectPath) -> Bool {
+    package func isAncestor(of other: DBusObjectPath) -> Bool {
         if rawValue == "/" { return other.rawValue != "/" && other.rawValue.hasPrefix("/") }
         return other.rawValue.hasPrefix(rawValue + "/")
     }

@@ -10,11 +10,11 @@ import Timekeeping
 /// Signals matching one rule, in arrival order. The rule stays on the bus until `cancel()` or
 /// until the subscription is dropped; an iterator keeps the subscription alive, so
 /// `for await s in try await bus.subscribe(r)` works.
-public final class SignalSubscription: AsyncSequence, Sendable {
-    public typealias Element = DBusSignal
-    public typealias Failure = Never
+package final class SignalSubscription: AsyncSequence, Sendable {
+    package typealias Element = DBusSignal
+    package typealias Failure = Never
 
-    public let rule: MatchRule
+    package let rule: MatchRule
     private let connection: BusConnection
     private let id: UInt64
     /// Filled by the connection's owner thread, read by the subscriber's tasks.
@@ -34,7 +34,7 @@ public final class SignalSubscription: AsyncSequence, Sendable {
 
     /// Ends the subscription and removes the match rule from the bus; returns when the bus has
     /// done so.
-    public func cancel() async {
+    package func cancel() async {
         let id = self.id
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let queued = connection.core.enqueue { core in
@@ -46,19 +46,19 @@ public final class SignalSubscription: AsyncSequence, Sendable {
     }
 
     /// The next signal; nil when the subscription has ended or the waiting task is cancelled.
-    public func next() async -> DBusSignal? {
+    package func next() async -> DBusSignal? {
         await buffer.next()
     }
 
     /// The next signal if one has already arrived, without waiting.
-    public func nextIfAvailable() -> DBusSignal? {
+    package func nextIfAvailable() -> DBusSignal? {
         buffer.nextIfAvailable()
     }
 
     /// The next signal that satisfies `predicate` (others are skipped and dropped), waiting at
     /// most `timeout`.
     /// - Throws: `DBusSignalWaitTimedOut`, or `DBusDisconnected` when the subscription ends first.
-    public func next(
+    package func next(
         within timeout: Duration, where predicate: @escaping @Sendable (DBusSignal) -> Bool = { _ in true }
     ) async throws -> DBusSignal {
         let deadline = connection.clock.deadline(after: timeout)
@@ -82,17 +82,17 @@ public final class SignalSubscription: AsyncSequence, Sendable {
         }
     }
 
-    public func makeAsyncIterator() -> Iterator { Iterator(subscription: self) }
+    package func makeAsyncIterator() -> Iterator { Iterator(subscription: self) }
 
-    public struct Iterator: AsyncIteratorProtocol {
+    package struct Iterator: AsyncIteratorProtocol {
         let subscription: SignalSubscription
-        public mutating func next() async -> DBusSignal? { await subscription.buffer.next() }
+        package mutating func next() async -> DBusSignal? { await subscription.buffer.next() }
     }
 }
 
 /// No matching signal arrived in time.
-public struct DBusSignalWaitTimedOut: Error, Hashable, Sendable, CustomStringConvertible {
-    public var rule: MatchRule
-    public var timeout: Duration
-    public var description: String { "no matching signal for \(rule) within \(timeout)" }
+package struct DBusSignalWaitTimedOut: Error, Hashable, Sendable, CustomStringConvertible {
+    package var rule: MatchRule
+    package var timeout: Duration
+    package var description: String { "no matching signal for \(rule) within \(timeout)" }
 }

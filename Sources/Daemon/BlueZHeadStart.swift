@@ -9,23 +9,23 @@ import BlueZ
 import DBus
 import Locking
 
-public final class BlueZHeadStart: Sendable {
+package final class BlueZHeadStart: Sendable {
     private let connecting: Task<BlueZClient, any Error>
     private let taken = Locked(false)
 
     /// Starts connecting to BlueZ on `bus` now.
-    public init(bus: BusAddress) {
+    package init(bus: BusAddress) {
         connecting = Task { try await BlueZClient.connect(bus: bus) }
     }
 
     /// The client begun at `init`, the first time (its error if it failed); nil after that.
-    public func take() async throws -> BlueZClient? {
+    package func take() async throws -> BlueZClient? {
         guard claim() else { return nil }
         return try await connecting.value
     }
 
     /// Closes the client when nobody took it (the run ended before the daemon's first pass).
-    public func discard() async {
+    package func discard() async {
         guard claim() else { return }
         connecting.cancel()
         if let client = try? await connecting.value { await client.close() }

@@ -7,5 +7,5 @@ extension BridgeDaemon {
     /// inside a session, the quiet between two events (a GATT operation's 10 s, a chunk's 5 s,
     /// the StartNotify calls before the first Current State). Generous, because going past it
     /// costs a restart; a session that stops producing events for this long is stuck.
-    public static let watchdogPatience: Duration = .seconds(120)
+    package static let watchdogPatience: Duration = .seconds(120)
 }

@@ -20,8 +20,8 @@ import Reports
 import ServiceLifecycle
 import Timekeeping
 
-public final class BridgeDaemon: Service, Sendable {
-    public let options: DaemonOptions
+package final class BridgeDaemon: Service, Sendable {
+    package let options: DaemonOptions
     private let history: DrinkHistory
     private let desk: ReminderDesk
     private let clock: any WallClock
@@ -33,9 +33,9 @@ public final class BridgeDaemon: Service, Sendable {
     /// The household's claims (bridges sharing the broker, docs/design.md 6); nil: alone.
     private let household: HouseholdClaims?
     /// The syncs of this run, per bottle and outcome (`/metrics` beside the daemon).
-    public let syncs = SyncTally()
+    package let syncs = SyncTally()
 
-    public init(options: DaemonOptions, history: DrinkHistory, desk: ReminderDesk, clock: any WallClock, logger: Logger,
+    package init(options: DaemonOptions, history: DrinkHistory, desk: ReminderDesk, clock: any WallClock, logger: Logger,
                 heartbeat: Heartbeat = .unobserved, household: HouseholdClaims? = nil) {
         self.household = household
         self.options = options
@@ -47,16 +47,16 @@ public final class BridgeDaemon: Service, Sendable {
     }
 
     /// How the run ended (for `--once`).
-    public var outcome: DaemonOutcome { result.withLock { $0 } }
+    package var outcome: DaemonOutcome { result.withLock { $0 } }
 
-    public func run() async throws {
+    package func run() async throws {
         let outcome = await cancelWhenGracefulShutdown { await self.boundedLoop() }
         result.withLock { $0 = outcome }
     }
 
     /// What the loop is doing now, in words, for the line `run --once` prints when its time
     /// runs out ("waiting for … to advertise", "syncing …").
-    public var phase: String { currentPhase.withLock { $0 } }
+    package var phase: String { currentPhase.withLock { $0 } }
     private let currentPhase = Locked("starting")
     /// A bottle was seen advertising (so a later failure to reach BlueZ is a passing one).
     private let bottleSeen = Locked(false)

@@ -15,17 +15,17 @@
 import Foundation
 import Glibc
 
-public final class BusClaim: Sendable {
-    public let name: String
+package final class BusClaim: Sendable {
+    package let name: String
     private let descriptor: Int32
     /// Someone without the right to held the name (then this claim holds nothing): the process
     /// when the kernel named it (nil: bound, but not listening, so it cannot be asked).
-    public let squatted: Bool
-    public let squatter: Holder?
+    package let squatted: Bool
+    package let squatter: Holder?
 
-    public struct Holder: Sendable, Equatable {
-        public var pid: Int32
-        public var uid: UInt32
+    package struct Holder: Sendable, Equatable {
+        package var pid: Int32
+        package var uid: UInt32
     }
 
     private init(name: String, descriptor: Int32, squatted: Bool = false, squatter: Holder? = nil) {
@@ -38,7 +38,7 @@ public final class BusClaim: Sendable {
     deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// The one line saying that a squatter holds the name (nil when the claim is ours).
-    public var squatterWarning: String? {
+    package var squatterWarning: String? {
         guard squatted else { return nil }
         let who = squatter.map { "PID \($0.pid) of user \(Self.userName($0.uid)), who may not run the bridge" }
             ?? "a process that does not answer (not a bridge)"
@@ -46,14 +46,14 @@ public final class BusClaim: Sendable {
     }
 
     /// The claim's name for the bus at `busAddress` (nil: the system bus).
-    public static func name(busAddress: String?) -> String {
+    package static func name(busAddress: String?) -> String {
         "aquavate-bridge@" + (busAddress ?? "system")
     }
 
     /// Claims `name` without waiting.
     /// - Throws: `InstanceLockHeld` naming the holder's PID when another process has it,
     ///   `InstanceLockFailed` when the socket cannot be made.
-    public static func claim(_ name: String) throws -> BusClaim {
+    package static func claim(_ name: String) throws -> BusClaim {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw InstanceLockFailed(path: "@" + name, reason: String(cString: strerror(errno))) }
         let (address, length) = abstractAddress(name)

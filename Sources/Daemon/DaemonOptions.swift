@@ -5,55 +5,55 @@ import BottleSession
 import DBus
 import HostClock
 
-public struct DaemonOptions: Sendable {
+package struct DaemonOptions: Sendable {
     /// The bus BlueZ is on (tests and `demo`: a private bus).
-    public var bus: BusAddress = .system
+    package var bus: BusAddress = .system
     /// A connection to BlueZ on `bus` begun before the daemon was (`run`: while the history
     /// opened); the loop's first pass takes it instead of connecting.
-    public var bluezHeadStart: BlueZHeadStart?
+    package var bluezHeadStart: BlueZHeadStart?
     /// `--adapter hciN`; nil: the first powered LE-central adapter.
-    public var adapter: String?
+    package var adapter: String?
     /// `--once`: sync once and stop.
-    public var once = false
+    package var once = false
     /// With `--once`: the whole run ends by then, synced or not (`run --once` sets 120 s).
-    public var onceTimeout: Duration?
+    package var onceTimeout: Duration?
     /// With `--once`: failed sessions (or connects) to retry before giving up (`demo` with
     /// faults); `run --once` gives up at the first.
-    public var onceRetries = 0
+    package var onceRetries = 0
     /// With `--once`: failed sessions (the bottle slept mid-sync, the link dropped, bluetoothd
     /// restarted) to retry when the bottle advertises again, within `onceTimeout`.
-    public var onceSessionRetries = 3
+    package var onceSessionRetries = 3
     /// `--record FILE`: a capture of every session.
-    public var recordPath: String?
+    package var recordPath: String?
     /// `--bottle ADDRESS`: only this bottle.
-    public var bottleAddress: String?
+    package var bottleAddress: String?
     /// `--adopt`: take the next bottle seen, even if another was adopted before.
-    public var adoptAny = false
+    package var adoptAny = false
     /// After a session, leave the bottle alone this long (it stays awake while we talk to it;
     /// reading Sync Control counts as activity, docs/protocol.md 1.4).
-    public var cooldown: Duration = .seconds(60)
+    package var cooldown: Duration = .seconds(60)
     /// After a failed session, wait this long before looking again (the link dropped or the
     /// bottle slept; it was all stored, and the bottle will send the rest again).
-    public var failedSessionPause: Duration = .seconds(5)
+    package var failedSessionPause: Duration = .seconds(5)
     /// Discovery is restarted after this long without an advertisement (docs/bluez.md F16: a scanner
     /// can go silent while `Discovering` stays true). The bottle advertises only when picked up,
     /// so hours of silence are normal; a restart every few minutes costs two D-Bus calls.
-    public var scanRefresh: Duration = .seconds(300)
+    package var scanRefresh: Duration = .seconds(300)
     /// Fetch the bottle's activity statistics after each sync (docs/protocol.md 6.6, `bottle activity`).
-    public var fetchActivity = true
-    public var connectPolicy: ConnectPolicy = .standard
-    public var sessionTiming: SessionTiming = .standard
+    package var fetchActivity = true
+    package var connectPolicy: ConnectPolicy = .standard
+    package var sessionTiming: SessionTiming = .standard
     /// Whether this machine's clock is synchronised: SET_TIME is withheld while it is not.
     /// The kernel's answer; tests and `demo` give a fixed one.
-    public var clockSync: any ClockSyncSource = KernelClockSync()
+    package var clockSync: any ClockSyncSource = KernelClockSync()
     /// What writes the capture header's `source`.
-    public var source = "aquavate-bridge"
+    package var source = "aquavate-bridge"
 
-    public init() {}
+    package init() {}
 }
 
 /// How `run` ended.
-public enum DaemonOutcome: Sendable, Equatable {
+package enum DaemonOutcome: Sendable, Equatable {
     /// A session ended well (synced, nothing to sync, or wedged): the summary line.
     case succeeded(String)
     /// The one-line reason.

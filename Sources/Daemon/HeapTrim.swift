@@ -10,14 +10,14 @@
 
 import CMalloc
 
-public enum HeapTrim {
+package enum HeapTrim {
     /// At start, before the threads that would each take an arena.
-    public static func limitArenas() {
+    package static func limitArenas() {
         _ = mallopt(M_ARENA_MAX, 2)
     }
 
     /// After a session: free pages go back to the system (a few milliseconds of work).
-    public static func returnFreedMemory() {
+    package static func returnFreedMemory() {
         _ = malloc_trim(0)
     }
 }

@@ -4,7 +4,7 @@
 
 import Timekeeping
 
-public struct Heartbeat: Sendable {
+package struct Heartbeat: Sendable {
     private let progress: LoopProgress?
     private let index: Int
 
@@ -14,31 +14,31 @@ public struct Heartbeat: Sendable {
     }
 
     /// For loops nobody watches.
-    public static let unobserved = Heartbeat(progress: nil, index: 0)
+    package static let unobserved = Heartbeat(progress: nil, index: 0)
 
     /// A real transition happened (`what`, for the log line when the loop later stalls).
-    public func mark(_ what: @autoclosure () -> String) {
+    package func mark(_ what: @autoclosure () -> String) {
         progress?.mark(index, what())
     }
 
     /// About to block until `deadline` at the latest; `what` it waits for, when that is not what
     /// it last said (`status`).
-    public func waiting(until deadline: MonotonicInstant, _ what: @autoclosure () -> String? = nil) {
+    package func waiting(until deadline: MonotonicInstant, _ what: @autoclosure () -> String? = nil) {
         progress?.waiting(index, until: deadline, what())
     }
 
     /// About to block for `duration` at most.
-    public func waiting(for duration: Duration, _ what: @autoclosure () -> String? = nil) {
+    package func waiting(for duration: Duration, _ what: @autoclosure () -> String? = nil) {
         guard let progress else { return }
         progress.waiting(index, until: progress.now + duration, what())
     }
 
     /// What the loop does now, in words: the service's status (`STATUS=`) when this loop reports
     /// it, and what a stall report says it was doing.
-    public func status(_ text: @autoclosure () -> String) {
+    package func status(_ text: @autoclosure () -> String) {
         progress?.status(index, text())
     }
 
     /// What the loop last said it was doing ("starting" before it said anything).
-    public var doing: String { progress?.doing(index) ?? "running" }
+    package var doing: String { progress?.doing(index) ?? "running" }
 }

@@ -16,8 +16,8 @@
 import Foundation
 import Glibc
 
-public final class InstanceLock: Sendable {
-    public let path: String
+package final class InstanceLock: Sendable {
+    package let path: String
     private let descriptor: Int32
 
     private init(path: String, descriptor: Int32) {
@@ -28,7 +28,7 @@ public final class InstanceLock: Sendable {
     deinit { close(descriptor) }
 
     /// The lock file for a daemon with this environment and database.
-    public static func path(environment: [String: String], databasePath: String) -> String {
+    package static func path(environment: [String: String], databasePath: String) -> String {
         // RUNTIME_DIRECTORY lists every RuntimeDirectory= of the unit, colon-separated.
         if let runtime = environment["RUNTIME_DIRECTORY"]?.split(separator: ":").first, !runtime.isEmpty {
             return "\(runtime)/aquavate-bridge.lock"
@@ -42,7 +42,7 @@ public final class InstanceLock: Sendable {
     /// Takes the lock at `path` without waiting, and writes this process's PID into it.
     /// - Throws: `InstanceLockHeld` when another process holds it; `InstanceLockFailed` when the
     ///   file cannot be opened or locked.
-    public static func acquire(path: String) throws -> InstanceLock {
+    package static func acquire(path: String) throws -> InstanceLock {
         // No O_TRUNC: the holder's PID must stay readable until the lock is ours. O_NOFOLLOW: a
         // symlink planted at the path does not make the daemon write elsewhere. 0600: flock(2)
         // needs only a descriptor, even a read-only one, so a file others could open is a lock
@@ -79,10 +79,10 @@ public final class InstanceLock: Sendable {
 }
 
 /// Another `run` holds the lock.
-public struct InstanceLockHeld: Error, CustomStringConvertible {
-    public var path: String
-    public var pid: Int32?
-    public var description: String {
+package struct InstanceLockHeld: Error, CustomStringConvertible {
+    package var path: String
+    package var pid: Int32?
+    package var description: String {
         let holder = pid.map { "PID \($0)" } ?? "another process"
         return "another aquavate-bridge run (\(holder)) holds \(path): only one may talk to the bottle; "
             + "stop it first (the service: sudo systemctl stop aquavate-bridge) — replay, history and status work beside it"
@@ -90,10 +90,10 @@ public struct InstanceLockHeld: Error, CustomStringConvertible {
 }
 
 /// The lock file could not be opened or locked.
-public struct InstanceLockFailed: Error, CustomStringConvertible {
-    public var path: String
-    public var reason: String
-    public var description: String {
+package struct InstanceLockFailed: Error, CustomStringConvertible {
+    package var path: String
+    package var reason: String
+    package var description: String {
         "cannot take the lock \(path): \(reason); check that its folder exists and is writable (or set XDG_RUNTIME_DIR)"
     }
 }

@@ -20,14 +20,14 @@
 import Locking
 import Timekeeping
 
-public final class LoopProgress: Sendable {
+package final class LoopProgress: Sendable {
     /// How far past its deadline a participant still counts as on time (a busy scheduler, a slow
     /// SD card): small against the watchdog interval, so it is no loophole.
-    public let grace: Duration
+    package let grace: Duration
     /// Wake-ups for nothing (back from a wait before its deadline, without a mark) a participant
     /// may have before its waits stop moving its deadline. A real loop has one now and then (an
     /// event it skips); a spinning one has thousands.
-    public static let wakeUpsForNothingAllowed = 3
+    package static let wakeUpsForNothingAllowed = 3
     /// A wait that ends this close before its deadline has run its course: timers are not exact.
     static let onTime: Duration = .milliseconds(100)
 
@@ -37,7 +37,7 @@ public final class LoopProgress: Sendable {
 
     /// - Parameter onStatus: called with the status-reporting participant's `status` whenever it
     ///   changes (the daemon sends it to systemd as `STATUS=`).
-    public init(clock: any MonotonicClock = SystemClock(), grace: Duration = .seconds(5),
+    package init(clock: any MonotonicClock = SystemClock(), grace: Duration = .seconds(5),
                 onStatus: (@Sendable (String) -> Void)? = nil) {
         self.clock = clock
         self.grace = grace
@@ -46,7 +46,7 @@ public final class LoopProgress: Sendable {
 
     /// Registers a loop. `patience`: how long it may work after a mark before it must mark again
     /// or declare a wait (its longest unbounded step). Its first deadline is `patience` from now.
-    public func participant(_ name: String, patience: Duration, reportsStatus: Bool = false) -> Heartbeat {
+    package func participant(_ name: String, patience: Duration, reportsStatus: Bool = false) -> Heartbeat {
         let now = clock.instant
         let index = ledger.withLock { list in
             list.append(Participant(name: name, patience: patience, reportsStatus: reportsStatus, deadline: now + patience))
@@ -93,7 +93,7 @@ public final class LoopProgress: Sendable {
 
     /// The pinger's question, once per half watchdog interval: ping, or who stalled. Each call
     /// starts a new interval for "marked since the previous check".
-    public func check() -> WatchdogVerdict {
+    package func check() -> WatchdogVerdict {
         let now = clock.instant
         let grace = self.grace
         let stalls: [Stall] = ledger.withLock { list in

@@ -6,10 +6,10 @@ import Foundation
 import ProcessSupport
 import Timekeeping
 
-public final class PrivateDBusDaemon: Sendable {
+package final class PrivateDBusDaemon: Sendable {
     /// The bus address, e.g. `unix:path=/tmp/aquavate-demo-…/bus.sock,guid=…`.
-    public let address: String
-    public let directory: URL
+    package let address: String
+    package let directory: URL
     private let process: ChildProcess
 
     private init(address: String, directory: URL, process: ChildProcess) {
@@ -19,7 +19,7 @@ public final class PrivateDBusDaemon: Sendable {
     }
 
     /// Starts `/usr/bin/dbus-daemon` (or `executable`) and waits at most `timeout` for its address.
-    public static func start(executable: String = "/usr/bin/dbus-daemon", timeout: Duration = .seconds(10),
+    package static func start(executable: String = "/usr/bin/dbus-daemon", timeout: Duration = .seconds(10),
                              clock: any WallClock = SystemClock()) async throws
         -> PrivateDBusDaemon
     {
@@ -65,14 +65,14 @@ public final class PrivateDBusDaemon: Sendable {
 
     /// Stops the daemon (SIGKILL: a blocked SIGTERM cannot stall us, docs/swift-linux.md P7), waits
     /// a moment for it to be gone, and removes its folder.
-    public func stop() async {
+    package func stop() async {
         await process.kill(timeout: .seconds(5))
         try? FileManager.default.removeItem(at: directory)
     }
 }
 
 /// The private bus could not be started.
-public struct PrivateBusFailed: Error, CustomStringConvertible {
-    public var reason: String
-    public var description: String { "cannot start a private D-Bus bus: \(reason)" }
+package struct PrivateBusFailed: Error, CustomStringConvertible {
+    package var reason: String
+    package var description: String { "cannot start a private D-Bus bus: \(reason)" }
 }

@@ -9,7 +9,7 @@ import Logging
 import Sinks
 import Timekeeping
 
-public final class RefusedCommandLedger: Sendable {
+package final class RefusedCommandLedger: Sendable {
     private struct State {
         var counts: [String: Int]
         var lastSave: MonotonicInstant?
@@ -26,7 +26,7 @@ public final class RefusedCommandLedger: Sendable {
 
     /// Starts from what the history holds, every reason present (a counter that appears at 0);
     /// saved at once when a reason was missing, so `/metrics` shows them before any refusal.
-    public init(history: DrinkHistory, clock: any WallClock, logger: Logger) {
+    package init(history: DrinkHistory, clock: any WallClock, logger: Logger) {
         self.history = history
         self.clock = clock
         self.logger = logger
@@ -38,12 +38,12 @@ public final class RefusedCommandLedger: Sendable {
     }
 
     /// The tally to hand the MQTT sink: each refusal comes here.
-    public var refusals: CommandRefusals {
+    package var refusals: CommandRefusals {
         CommandRefusals { [self] reason in counted(reason) }
     }
 
     /// One refused command.
-    public func counted(_ reason: SinkCommandRefusalReason) {
+    package func counted(_ reason: SinkCommandRefusalReason) {
         let now = clock.instant
         let (saveNow, scheduleIn): ([String: Int]?, Duration?) = state.withLock { state in
             state.counts[reason.rawValue, default: 0] += 1
@@ -69,7 +69,7 @@ public final class RefusedCommandLedger: Sendable {
     }
 
     /// The counts as now known (saved or about to be).
-    public var snapshot: [String: Int] { state.withLock { $0.counts } }
+    package var snapshot: [String: Int] { state.withLock { $0.counts } }
 
     private func save(_ counts: [String: Int]) {
         do {

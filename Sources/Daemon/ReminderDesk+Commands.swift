@@ -17,7 +17,7 @@ import Timekeeping
 
 extension ReminderDesk {
     /// A command from a sink: `config set`, a manual intake, a notification's button.
-    public func handle(_ command: SinkCommand, at instant: WallInstant) {
+    package func handle(_ command: SinkCommand, at instant: WallInstant) {
         advance(to: instant)
         switch command {
         case .configSet(let key, let value):
@@ -121,7 +121,7 @@ extension ReminderDesk {
     }
 
     /// A bottle command's state, for the sinks (MQTT `…/command/result`).
-    public nonisolated func publish(_ command: BridgeEvent.CommandEvent) {
+    package nonisolated func publish(_ command: BridgeEvent.CommandEvent) {
         hub?.publish(Self.sinkResult(command))
     }
 

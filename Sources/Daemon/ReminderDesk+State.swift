@@ -17,7 +17,7 @@ import Timekeeping
 extension ReminderDesk {
     /// Tells the sinks who the bottle is (after a connection read its Device Information), in
     /// order with what the caller hands them next.
-    public nonisolated func identifyNow(_ bottle: BottleRecord) {
+    package nonisolated func identifyNow(_ bottle: BottleRecord) {
         hub?.identify(SinkBottle(address: bottle.address, serial: bottle.serial, name: bottle.name,
                                  firmware: bottle.firmware, model: bottle.model))
     }

@@ -18,7 +18,7 @@ import Settings
 import Sinks
 import Timekeeping
 
-public actor ReminderDesk {
+package actor ReminderDesk {
     var seats: [ReminderSeat] = []
     let history: DrinkHistory
     var configuration: Configuration
@@ -27,12 +27,12 @@ public actor ReminderDesk {
     let deliverAlso: (@Sendable (Delivery) -> Void)?
     /// The configured time zone (the `timezone` setting) the daemon's log lines about drinks
     /// show local times in.
-    public nonisolated let timeZone: TimeZone
+    package nonisolated let timeZone: TimeZone
 
     /// - Parameters:
     ///   - hub: the sinks (journal, desktop, MQTT, push); nil logs to the journal only.
     ///   - deliver: also called with every delivery (the demo prints them).
-    public init(history: DrinkHistory, configuration: Configuration, logger: Logger,
+    package init(history: DrinkHistory, configuration: Configuration, logger: Logger,
                 hub: SinkHub? = nil, deliver: (@Sendable (Delivery) -> Void)? = nil) {
         self.configuration = configuration
         self.timeZone = configuration.timeZone
@@ -98,32 +98,32 @@ public actor ReminderDesk {
     /// Whether this bridge delivers a reminder of a bottle (its key) now: in a household, only
     /// the bridge that reminds for it does (HouseholdClaims); the engine counts them either way.
     /// The gate may keep `later` and call it once, to deliver the reminder at a hand-over.
-    public typealias DeliveryGate = @Sendable (_ bottle: String, _ reminder: GatedReminder, _ later: @escaping @Sendable () -> Void) -> Bool
+    package typealias DeliveryGate = @Sendable (_ bottle: String, _ reminder: GatedReminder, _ later: @escaping @Sendable () -> Void) -> Bool
 
     /// What the gate is told of a reminder: the engine's own id, its kind and time.
-    public struct GatedReminder: Sendable {
-        public var id: String
-        public var kind: String
-        public var time: WallInstant
+    package struct GatedReminder: Sendable {
+        package var id: String
+        package var kind: String
+        package var time: WallInstant
     }
 
     private let deliveryGate = Locked<DeliveryGate?>(nil)
 
-    public func deliverOnlyWhere(_ gate: @escaping DeliveryGate) {
+    package func deliverOnlyWhere(_ gate: @escaping DeliveryGate) {
         deliveryGate.withLock { $0 = gate }
     }
 
     /// Told when this bridge stored drinks (the household's replication publishes them).
     private var storedHere: (@Sendable () -> Void)?
 
-    public func whenDrinksStored(_ action: @escaping @Sendable () -> Void) {
+    package func whenDrinksStored(_ action: @escaping @Sendable () -> Void) {
         storedHere = action
     }
 
     /// `bottle forget` removed bottles from the history while the daemon runs: their persons'
     /// reminders stop here (their saved state stays, as their drinks do). A desk left with no
     /// seat gets the one engine of a bridge that has adopted no bottle.
-    public func bottlesForgotten() {
+    package func bottlesForgotten() {
         let known = Set(((try? history.bottles()) ?? []).filter { $0.address != nil }.map(\.id))
         let before = seats.count
         seats.removeAll { seat in seat.key.map { !known.contains($0) } ?? false }
@@ -136,7 +136,7 @@ public actor ReminderDesk {
 
     /// Another bridge's drinks of bottle `key` were stored (docs/design.md 6): the reminders of
     /// that bottle, if this bridge runs them, re-read its day.
-    public func historyChangedElsewhere(bottle key: String) {
+    package func historyChangedElsewhere(bottle key: String) {
         seats.first { $0.key == key }?.runner.historyChanged()
     }
 
@@ -144,7 +144,7 @@ public actor ReminderDesk {
     var lastInstant: WallInstant = .epoch
 
     /// Ticks up to `instant` (runs the on-start rules the first time).
-    public func advance(to instant: WallInstant) {
+    package func advance(to instant: WallInstant) {
         lastInstant = max(lastInstant, instant)
         for seat in seats {
             seat.runner.advance(to: instant)
@@ -154,7 +154,7 @@ public actor ReminderDesk {
     }
 
     /// What the ingest tells the reminders (the live session's events, in order) of bottle `key`.
-    public func apply(_ input: ReminderInput, bottle key: String) {
+    package func apply(_ input: ReminderInput, bottle key: String) {
         switch input {
         case .currentState(let low, let percent, let time): currentState(lowBattery: low, batteryPercent: percent, at: time, bottle: key)
         case .bottleGoal(let goal, let time): bottleGoal(goal, at: time, bottle: key)
@@ -170,17 +170,17 @@ public actor ReminderDesk {
         key.map { seat($0) } ?? seats[0]
     }
 
-    public func historyChanged(bottle key: String? = nil) {
+    package func historyChanged(bottle key: String? = nil) {
         seat(or: key).runner.historyChanged()
     }
 
     /// A new drink of bottle `key` was stored: published as an event (MQTT), on that bottle's topics.
-    public func drinkStored(_ record: DrinkRecord, bottle key: String) {
+    package func drinkStored(_ record: DrinkRecord, bottle key: String) {
         storedHere?()
         hub?.publish(Drink(record, bottle: key))
     }
 
-    public func syncEnded(at instant: WallInstant, newRecords: Int, bottle key: String? = nil) {
+    package func syncEnded(at instant: WallInstant, newRecords: Int, bottle key: String? = nil) {
         let seat = seat(or: key)
         if newRecords > 0 { storedHere?() }
         seat.runner.advance(to: instant)
@@ -188,14 +188,14 @@ public actor ReminderDesk {
         publishState(seat, at: instant)
     }
 
-    public func currentState(lowBattery: Bool, batteryPercent: Int, at instant: WallInstant, bottle key: String? = nil) {
+    package func currentState(lowBattery: Bool, batteryPercent: Int, at instant: WallInstant, bottle key: String? = nil) {
         let seat = seat(or: key)
         seat.runner.advance(to: instant)
         seat.runner.currentState(lowBattery: lowBattery, batteryPercent: batteryPercent, at: instant)
         publishState(seat, at: instant)
     }
 
-    public func connection(_ connected: Bool, at instant: WallInstant, bottle key: String? = nil) {
+    package func connection(_ connected: Bool, at instant: WallInstant, bottle key: String? = nil) {
         let seat = seat(or: key)
         seat.connected = connected
         publishState(seat, at: instant)
@@ -215,7 +215,7 @@ public actor ReminderDesk {
     }
 
     /// The bottle told us its goal.
-    public func bottleGoal(_ goal: Int, at instant: WallInstant, bottle key: String? = nil) {
+    package func bottleGoal(_ goal: Int, at instant: WallInstant, bottle key: String? = nil) {
         let seat = seat(or: key)
         guard goal != seat.bottleGoal else { return }
         seat.bottleGoal = goal
@@ -225,15 +225,15 @@ public actor ReminderDesk {
 
     /// Pace, urgency, deficit and today's reminder count (`status`) of bottle `key` (nil: the
     /// most recently adopted).
-    public func status(at instant: WallInstant, bottle key: String? = nil) -> HydrationStatus {
+    package func status(at instant: WallInstant, bottle key: String? = nil) -> HydrationStatus {
         (key.flatMap { key in seats.first { $0.key == key } } ?? seats[0]).runner.status(at: instant)
     }
 
     /// The bottles whose reminders the desk runs (nil: the one runner before any bottle).
-    public var bottles: [String?] { seats.map(\.key) }
+    package var bottles: [String?] { seats.map(\.key) }
 
     /// When something is due between minute ticks.
-    public var nextFireTime: WallInstant? { seats.compactMap { $0.runner.engine.nextFireTime }.min() }
+    package var nextFireTime: WallInstant? { seats.compactMap { $0.runner.engine.nextFireTime }.min() }
 
     func reloadSettings(_ seat: ReminderSeat, at instant: WallInstant) {
         let reachable = hub?.reachesAPerson ?? seat.runner.engine.reminderSettings.personReachable

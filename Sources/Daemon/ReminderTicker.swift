@@ -6,19 +6,19 @@ import Timekeeping
 
 /// Wakes the reminder engine at every whole minute (and at a notification due between them),
 /// and at no other time: an idle daemon sleeps (docs/design.md 5).
-public struct ReminderTicker: Service {
+package struct ReminderTicker: Service {
     let desk: ReminderDesk
     let clock: any WallClock
     /// Each tick is progress for the watchdog; each sleep a declared wait.
     let heartbeat: Heartbeat
 
-    public init(desk: ReminderDesk, clock: any WallClock, heartbeat: Heartbeat = .unobserved) {
+    package init(desk: ReminderDesk, clock: any WallClock, heartbeat: Heartbeat = .unobserved) {
         self.desk = desk
         self.clock = clock
         self.heartbeat = heartbeat
     }
 
-    public func run() async throws {
+    package func run() async throws {
         let desk = self.desk
         let clock = self.clock
         let heartbeat = self.heartbeat

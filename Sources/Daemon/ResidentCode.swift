@@ -26,19 +26,19 @@
 import CLink
 import Glibc
 
-public enum ResidentCode {
+package enum ResidentCode {
     /// What one release did.
-    public struct Released: Sendable, Equatable {
+    package struct Released: Sendable, Equatable {
         /// Read-only segments given back.
-        public var segments: Int
+        package var segments: Int
         /// Their size, KiB (mapped, whether or not resident).
-        public var kibibytes: Int
+        package var kibibytes: Int
     }
 
     /// Drops this process's pages of read-only segments of loaded objects (see above). Returns
     /// what was released.
     @discardableResult
-    public static func releaseStartupPages() -> Released {
+    package static func releaseStartupPages() -> Released {
         var released = Released(segments: 0, kibibytes: 0)
         _ = withUnsafeMutablePointer(to: &released) { total in
             aq_for_each_loaded_object({ object, context in

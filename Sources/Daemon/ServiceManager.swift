@@ -6,7 +6,7 @@ import CSystemd
 import Foundation
 import Settings
 
-public protocol ServiceManager: Sendable {
+package protocol ServiceManager: Sendable {
     /// True when a service manager listens (NOTIFY_SOCKET is set); otherwise nothing is sent.
     var isListening: Bool { get }
     /// The watchdog time-out systemd expects pings within (`WatchdogSec=`), nil when it runs none.
@@ -17,18 +17,18 @@ public protocol ServiceManager: Sendable {
 
 extension ServiceManager {
     /// `STATUS=`: one line, what the daemon does now (`systemctl status` shows it).
-    public func status(_ text: String) {
+    package func status(_ text: String) {
         notify("STATUS=" + text.split(whereSeparator: \.isNewline).joined(separator: " "))
     }
 }
 
 /// systemd, through libsystemd.
-public struct Systemd: ServiceManager {
-    public let isListening: Bool
-    public let watchdogTimeout: Duration?
+package struct Systemd: ServiceManager {
+    package let isListening: Bool
+    package let watchdogTimeout: Duration?
 
     /// Reads this process's environment, as libsystemd does.
-    public init() {
+    package init() {
         isListening = !(ProcessEnvironment.current["NOTIFY_SOCKET"] ?? "").isEmpty
         var microseconds: UInt64 = 0
         // sd_watchdog_enabled reads WATCHDOG_USEC and WATCHDOG_PID (the pings are expected from
@@ -41,7 +41,7 @@ public struct Systemd: ServiceManager {
         }
     }
 
-    public func notify(_ assignments: String) {
+    package func notify(_ assignments: String) {
         guard isListening else { return }
         // A failure (the manager went away) changes nothing for the bridge: it keeps syncing.
         _ = sd_notify(0, assignments)

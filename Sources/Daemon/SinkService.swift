@@ -6,18 +6,18 @@ import Sinks
 import Timekeeping
 
 /// Runs the sinks for the daemon and hands the person's commands to the desk.
-public struct SinkService: Service {
+package struct SinkService: Service {
     let hub: SinkHub
     let desk: ReminderDesk
     let clock: any WallClock
 
-    public init(hub: SinkHub, desk: ReminderDesk, clock: any WallClock) {
+    package init(hub: SinkHub, desk: ReminderDesk, clock: any WallClock) {
         self.hub = hub
         self.desk = desk
         self.clock = clock
     }
 
-    public func run() async throws {
+    package func run() async throws {
         await hub.start()
         let hub = self.hub, desk = self.desk, clock = self.clock
         await withGracefulShutdownHandler {

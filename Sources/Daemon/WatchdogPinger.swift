@@ -12,14 +12,14 @@ import ServiceLifecycle
 import Timekeeping
 
 /// One half-interval's decision, apart from the sleeping (tests call `tick` directly).
-public final class WatchdogPinger: Sendable {
+package final class WatchdogPinger: Sendable {
     private let progress: LoopProgress
     private let manager: any ServiceManager
     private let logger: Logger
     /// The stall being reported, so a stall is logged once and its end once.
     private let reported = Locked<[Stall]?>(nil)
 
-    public init(progress: LoopProgress, manager: any ServiceManager, logger: Logger) {
+    package init(progress: LoopProgress, manager: any ServiceManager, logger: Logger) {
         self.progress = progress
         self.manager = manager
         self.logger = logger
@@ -27,7 +27,7 @@ public final class WatchdogPinger: Sendable {
 
     /// Pings when the loops made progress; returns whether it pinged.
     @discardableResult
-    public func tick() -> Bool {
+    package func tick() -> Bool {
         switch progress.check() {
         case .ping:
             manager.notify("WATCHDOG=1")
@@ -49,19 +49,19 @@ public final class WatchdogPinger: Sendable {
 
 /// The pinger as a service of `run`'s group (last in the group, so it starts after the others
 /// and is the first told to shut down).
-public struct WatchdogService: Service {
+package struct WatchdogService: Service {
     let pinger: WatchdogPinger
     let manager: any ServiceManager
     /// What the pings are spaced on.
     let clock: any WallClock
 
-    public init(progress: LoopProgress, manager: any ServiceManager, logger: Logger, clock: any WallClock = SystemClock()) {
+    package init(progress: LoopProgress, manager: any ServiceManager, logger: Logger, clock: any WallClock = SystemClock()) {
         self.pinger = WatchdogPinger(progress: progress, manager: manager, logger: logger)
         self.manager = manager
         self.clock = clock
     }
 
-    public func run() async throws {
+    package func run() async throws {
         // The database is open (run opened it before starting the group) and the services run.
         manager.notify("READY=1")
         let pinger = self.pinger

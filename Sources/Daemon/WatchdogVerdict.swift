@@ -2,7 +2,7 @@
 
 import Timekeeping
 
-public enum WatchdogVerdict: Sendable, Equatable {
+package enum WatchdogVerdict: Sendable, Equatable {
     /// Every loop made progress since the last check or is inside a wait it declared.
     case ping
     /// These loops did neither: no ping, and systemd restarts the service when this lasts.
@@ -10,18 +10,18 @@ public enum WatchdogVerdict: Sendable, Equatable {
 }
 
 /// One loop that neither marked progress nor is inside its declared wait.
-public struct Stall: Sendable, Equatable, CustomStringConvertible {
+package struct Stall: Sendable, Equatable, CustomStringConvertible {
     /// The participant, e.g. `daemon`, `reminders`.
-    public var participant: String
+    package var participant: String
     /// What it last said it was doing.
-    public var doing: String
+    package var doing: String
     /// Its last mark, if it ever marked.
-    public var lastMark: String?
-    public var sinceLastMark: Duration?
+    package var lastMark: String?
+    package var sinceLastMark: Duration?
     /// How far past the time it promised to be back.
-    public var overdue: Duration
+    package var overdue: Duration
 
-    public var description: String {
+    package var description: String {
         let last = lastMark.map { mark in
             "last progress \(sinceLastMark?.secondsText ?? "?") ago (\(mark))"
         } ?? "no progress since it started"

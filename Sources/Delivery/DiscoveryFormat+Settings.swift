@@ -7,7 +7,7 @@ import Sinks
 
 extension MQTTSinkConfiguration.DiscoveryFormat {
     /// The form `mqtt.discovery_format` asks for.
-    public init(_ format: MQTTDiscoveryFormat) {
+    package init(_ format: MQTTDiscoveryFormat) {
         switch format {
         case .device: self = .device
         case .entity: self = .entity

@@ -17,7 +17,7 @@ extension SettingCatalog {
     static let controlSwitches: Set<String> = [Setting.remindersEnabled.name, Setting.dailyLimit.name]
 
     /// The gate the daemon gives its sinks under `scope`.
-    public static func sinkCommandGate(_ scope: MQTTCommandScope) -> SinkCommandGate {
+    package static func sinkCommandGate(_ scope: MQTTCommandScope) -> SinkCommandGate {
         SinkCommandGate { command in
             switch scope {
             case .none:

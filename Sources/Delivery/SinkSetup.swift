@@ -9,13 +9,13 @@ import Reminders
 import Settings
 import Sinks
 
-public enum SinkSetup {
+package enum SinkSetup {
     /// The sinks for `configuration`. `bottle` is the adopted bottle as the history knows it (its
     /// address names it in MQTT topics); nil before one is known: then no device is announced
     /// until a connection identifies it. `role`: the daemon's, or a CLI command's that only
     /// delivers (MQTTSinkConfiguration.Role); `dashboardURL`: where `run` serves the dashboard.
     /// `refusals` counts the commands its MQTT sink refuses.
-    public static func sinks(configuration: Configuration, bottle: BottleRecord?, role: MQTTSinkConfiguration.Role = .daemon,
+    package static func sinks(configuration: Configuration, bottle: BottleRecord?, role: MQTTSinkConfiguration.Role = .daemon,
                              dashboardURL: String? = nil, refusals: CommandRefusals = CommandRefusals(),
                              logger: Logger) -> [any NotificationSink] {
         var sinks: [any NotificationSink] = [JournalSink(logger: logger)]
@@ -58,7 +58,7 @@ public enum SinkSetup {
     }
 
     /// `bridge.id`, else the host name made safe for a topic (`pi-kitchen`), else `bridge`.
-    public static func bridgeID(_ configuration: Configuration) -> String {
+    package static func bridgeID(_ configuration: Configuration) -> String {
         if let id = configuration[Setting.bridgeID] { return id }
         let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
         let safe = String(host.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }.map(Character.init).prefix(64))
@@ -74,14 +74,14 @@ public enum SinkSetup {
     }
 
     /// A delivery of the reminder engine as the sinks take it.
-    public static func notification(_ delivery: Delivery) -> SinkNotification {
+    package static func notification(_ delivery: Delivery) -> SinkNotification {
         SinkNotification(id: delivery.id, kind: delivery.kind.rawValue, title: delivery.title, body: delivery.body,
                          time: delivery.time, actions: delivery.actions.map { SinkAction(id: $0.id, label: $0.label) })
     }
 }
 
 /// The bridge's name and version, for MQTT origin and capture headers.
-public enum BridgeInfo {
-    public static let version = "0.1.0"
-    public static let name = "aquavate-bridge"
+package enum BridgeInfo {
+    package static let version = "0.1.0"
+    package static let name = "aquavate-bridge"
 }

@@ -5,8 +5,8 @@ import Foundation
 import Glibc
 import Settings
 
-public enum BrokerReachability {
-    public static func finding(url: String?, timeout: Duration) -> DoctorFinding {
+package enum BrokerReachability {
+    package static func finding(url: String?, timeout: Duration) -> DoctorFinding {
         let subject = "mqtt"
         guard let url else {
             return DoctorFinding(.ok, subject, "not configured (mqtt.url unset), so nothing is published to Home Assistant")

@@ -4,7 +4,7 @@ import HostClock
 
 extension ClockTrust {
     /// The doctor's finding.
-    public var finding: DoctorFinding {
+    package var finding: DoctorFinding {
         switch sync {
         case .synchronised:
             return DoctorFinding(.ok, "clock", "synchronised (NTP)")

@@ -15,30 +15,30 @@ import MQTT
 import Settings
 
 /// What the doctor examines.
-public struct DoctorInputs: Sendable {
+package struct DoctorInputs: Sendable {
     /// The process environment: DBUS_SYSTEM_BUS_ADDRESS, DBUS_SESSION_BUS_ADDRESS, XDG_RUNTIME_DIR.
-    public var environment: [String: String]
-    public var configPath: String
+    package var environment: [String: String]
+    package var configPath: String
     /// True when the config file was named (--config): then it must exist, as for `run`.
-    public var configMustExist: Bool
-    public var databasePath: String
+    package var configMustExist: Bool
+    package var databasePath: String
     /// `--set KEY=VALUE` overrides.
-    public var overrides: [String]
+    package var overrides: [String]
     /// Where sysfs is (`/sys`; tests give a fake tree for rfkill).
-    public var sysfsRoot: String
+    package var sysfsRoot: String
     /// Asks the kernel about Bluetooth (tests give a scripted answer).
-    public var kernel: @Sendable () -> KernelBluetooth
+    package var kernel: @Sendable () -> KernelBluetooth
     /// How long to wait for bluetoothd and the MQTT broker.
-    public var timeout: Duration
+    package var timeout: Duration
     /// The user the checked setup runs as (`aquavate` for the service); a run as anyone else
     /// says that permissions may differ.
-    public var expectedUser: String?
+    package var expectedUser: String?
     /// Whether this machine's clock is synchronised (tests give a fixed answer).
-    public var clockSync: any ClockSyncSource
+    package var clockSync: any ClockSyncSource
     /// Where to read the service unit's watchdog and memory settings (`--service`); nil: not checked.
-    public var serviceUnit: ServiceUnitSource?
+    package var serviceUnit: ServiceUnitSource?
 
-    public init(
+    package init(
         environment: [String: String], configPath: String, configMustExist: Bool, databasePath: String,
         overrides: [String] = [], sysfsRoot: String = "/sys",
         kernel: @escaping @Sendable () -> KernelBluetooth = KernelBluetooth.probe, timeout: Duration = .seconds(3),
@@ -59,9 +59,9 @@ public struct DoctorInputs: Sendable {
     }
 }
 
-public enum Doctor {
+package enum Doctor {
     /// Runs every check; never throws (a check that cannot run is itself a finding).
-    public static func examine(_ inputs: DoctorInputs) async -> DoctorReport {
+    package static func examine(_ inputs: DoctorInputs) async -> DoctorReport {
         let kernel = inputs.kernel()
         let (configFinding, configuration) = FileChecks.configuration(
             path: inputs.configPath, mustExist: inputs.configMustExist, databasePath: inputs.databasePath,

@@ -5,22 +5,22 @@
 // that only limits it (desktop notifications without a desktop session).
 
 /// The result of one check.
-public struct DoctorFinding: Sendable, Equatable, CustomStringConvertible {
-    public enum Status: String, Sendable {
+package struct DoctorFinding: Sendable, Equatable, CustomStringConvertible {
+    package enum Status: String, Sendable {
         case ok
         case warn
         case fail = "FAIL"
     }
 
-    public var status: Status
+    package var status: Status
     /// What was checked, e.g. `bluetoothd`, `adapter`, `database`.
-    public var subject: String
+    package var subject: String
     /// What was found, in words.
-    public var detail: String
+    package var detail: String
     /// What to do about it (nil when nothing needs doing).
-    public var fix: String?
+    package var fix: String?
 
-    public init(_ status: Status, _ subject: String, _ detail: String, fix: String? = nil) {
+    package init(_ status: Status, _ subject: String, _ detail: String, fix: String? = nil) {
         self.status = status
         self.subject = subject
         self.detail = detail
@@ -28,23 +28,23 @@ public struct DoctorFinding: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `FAIL  bluetoothd: … ; fix: …` — the status padded so the subjects line up.
-    public var description: String {
+    package var description: String {
         let label = status.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)
         return "\(label) \(subject): \(detail)" + (fix.map { "; fix: \($0)" } ?? "")
     }
 }
 
 /// Every finding of one doctor run, in the order the checks ran.
-public struct DoctorReport: Sendable {
-    public var findings: [DoctorFinding]
+package struct DoctorReport: Sendable {
+    package var findings: [DoctorFinding]
 
-    public init(findings: [DoctorFinding]) { self.findings = findings }
+    package init(findings: [DoctorFinding]) { self.findings = findings }
 
     /// True when nothing live use needs is missing (warnings allowed): exit status 0.
-    public var readyForLiveUse: Bool { !findings.contains { $0.status == .fail } }
+    package var readyForLiveUse: Bool { !findings.contains { $0.status == .fail } }
 
     /// The findings about one subject.
-    public func findings(about subject: String) -> [DoctorFinding] {
+    package func findings(about subject: String) -> [DoctorFinding] {
         findings.filter { $0.subject == subject }
     }
 }

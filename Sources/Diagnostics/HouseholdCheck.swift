@@ -12,11 +12,11 @@ import MQTT
 import Settings
 import Sinks
 
-public enum HouseholdCheck {
+package enum HouseholdCheck {
     /// The largest clock difference between bridges that passes.
     static let tolerance = 2.0
 
-    public static func findings(url: String?, key: HouseholdKey?, drops: [HouseholdDropReason: Int], topicPrefix: String, ownID: String,
+    package static func findings(url: String?, key: HouseholdKey?, drops: [HouseholdDropReason: Int], topicPrefix: String, ownID: String,
                                 timeout: Duration) async -> [DoctorFinding] {
         guard let url else { return [] }
         // libmosquitto is loaded at the first MQTT client: without it the daemon publishes nothing.

@@ -12,15 +12,15 @@ import CBluetooth
 import Glibc
 
 /// One HCI controller as the kernel sees it.
-public struct HCIController: Sendable, Equatable {
+package struct HCIController: Sendable, Equatable {
     /// `hci0`, `hci1`, …
-    public var name: String
+    package var name: String
     /// `AA:BB:CC:DD:EE:FF`.
-    public var address: String
+    package var address: String
     /// True when the HCI device is up (HCI_UP).
-    public var isUp: Bool
+    package var isUp: Bool
 
-    public init(name: String, address: String, isUp: Bool) {
+    package init(name: String, address: String, isUp: Bool) {
         self.name = name
         self.address = address
         self.isUp = isUp
@@ -28,7 +28,7 @@ public struct HCIController: Sendable, Equatable {
 }
 
 /// The answer of the kernel probe.
-public enum KernelBluetooth: Sendable, Equatable {
+package enum KernelBluetooth: Sendable, Equatable {
     /// `socket(AF_BLUETOOTH, …)` failed with EAFNOSUPPORT: no Bluetooth here at all.
     case noBluetoothSockets
     /// The socket could not be opened for another reason (errno).
@@ -37,7 +37,7 @@ public enum KernelBluetooth: Sendable, Equatable {
     case controllers([HCIController])
 
     /// Asks the kernel now.
-    public static func probe() -> KernelBluetooth {
+    package static func probe() -> KernelBluetooth {
         let descriptor = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
         guard descriptor >= 0 else {
             let error = errno
@@ -66,7 +66,7 @@ public enum KernelBluetooth: Sendable, Equatable {
     }
 
     /// The doctor's line for this answer.
-    public var finding: DoctorFinding {
+    package var finding: DoctorFinding {
         switch self {
         case .noBluetoothSockets:
             return DoctorFinding(

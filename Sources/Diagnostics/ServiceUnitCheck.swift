@@ -7,7 +7,7 @@ import Foundation
 import ProcessSupport
 
 /// Where `doctor --service` reads the unit's settings.
-public enum ServiceUnitSource: Sendable, Equatable {
+package enum ServiceUnitSource: Sendable, Equatable {
     /// systemd (`systemctl show`) when it runs, else the installed unit file.
     case installed
     /// This unit file and its drop-ins (`--unit FILE`).

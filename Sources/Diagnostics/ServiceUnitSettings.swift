@@ -5,18 +5,18 @@
 
 import Foundation
 
-public struct ServiceUnitSettings: Sendable, Equatable {
+package struct ServiceUnitSettings: Sendable, Equatable {
     /// Where they were read: `systemd`, or the unit file's path.
-    public var source: String
+    package var source: String
     /// `Type=`; nil when not set (systemd's default: simple).
-    public var type: String?
+    package var type: String?
     /// `WatchdogSec=`; nil when off.
-    public var watchdog: Duration?
+    package var watchdog: Duration?
     /// `MemoryHigh=` and `MemoryMax=` in bytes; nil when unlimited.
-    public var memoryHigh: UInt64?
-    public var memoryMax: UInt64?
+    package var memoryHigh: UInt64?
+    package var memoryMax: UInt64?
 
-    public init(source: String, type: String? = nil, watchdog: Duration? = nil, memoryHigh: UInt64? = nil, memoryMax: UInt64? = nil) {
+    package init(source: String, type: String? = nil, watchdog: Duration? = nil, memoryHigh: UInt64? = nil, memoryMax: UInt64? = nil) {
         self.source = source
         self.type = type
         self.watchdog = watchdog
@@ -26,7 +26,7 @@ public struct ServiceUnitSettings: Sendable, Equatable {
 
     /// From `systemctl show aquavate-bridge -p LoadState -p Type -p WatchdogUSec -p MemoryHigh -p MemoryMax`;
     /// nil when systemd does not know the unit (`LoadState=not-found`).
-    public init?(systemctlShow output: String) {
+    package init?(systemctlShow output: String) {
         var values: [String: String] = [:]
         for line in output.split(whereSeparator: \.isNewline) {
             guard let equals = line.firstIndex(of: "=") else { continue }
@@ -44,7 +44,7 @@ public struct ServiceUnitSettings: Sendable, Equatable {
 
     /// From a unit file and then its drop-ins (`FILE.d/*.conf`, in name order, as systemd applies
     /// them); the last assignment wins, an empty one resets to the default.
-    public init(unitFile path: String) throws {
+    package init(unitFile path: String) throws {
         self.init(source: path)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         apply(text)

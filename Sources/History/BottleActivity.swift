@@ -11,7 +11,7 @@ extension DrinkHistory {
     /// Committed without waiting for the disk (`.normal`): the bottle sends all it has at every
     /// fetch, so what a power cut loses comes again with the next.
     @discardableResult
-    public func storeActivity(bottle: String, motion: [MotionEvent], backpack: [BackpackSession]) throws -> (motion: Int, backpack: Int) {
+    package func storeActivity(bottle: String, motion: [MotionEvent], backpack: [BackpackSession]) throws -> (motion: Int, backpack: Int) {
         let bottle = try ArgumentChecks.bottle(bottle)
         return try write("storing the activity of \(bottle)", durability: .normal) { db in
             var newMotion = 0, newBackpack = 0
@@ -37,7 +37,7 @@ extension DrinkHistory {
     }
 
     /// Stored wake-ups of `bottle` (every bottle when nil), oldest first.
-    public func motionEvents(bottle: String? = nil) throws -> [(bottle: String, event: MotionEvent)] {
+    package func motionEvents(bottle: String? = nil) throws -> [(bottle: String, event: MotionEvent)] {
         try read("reading the bottle's wake-ups") { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT * FROM motion_event \(bottle == nil ? "" : "WHERE bottle = ?") ORDER BY timestamp, bottle
@@ -53,7 +53,7 @@ extension DrinkHistory {
     }
 
     /// Stored backpack sessions of `bottle` (every bottle when nil), oldest first.
-    public func backpackSessions(bottle: String? = nil) throws -> [(bottle: String, session: BackpackSession)] {
+    package func backpackSessions(bottle: String? = nil) throws -> [(bottle: String, session: BackpackSession)] {
         try read("reading the bottle's backpack sessions") { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT * FROM backpack_session \(bottle == nil ? "" : "WHERE bottle = ?") ORDER BY start, bottle

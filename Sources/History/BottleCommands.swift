@@ -7,8 +7,8 @@ import GRDB
 import Timekeeping
 
 /// One queued command.
-public struct StoredCommand: Sendable, Hashable {
-    public enum Status: String, Sendable, Hashable, CaseIterable {
+package struct StoredCommand: Sendable, Hashable {
+    package enum Status: String, Sendable, Hashable, CaseIterable {
         case pending
         /// Written, or about to be, and not to be repeated (tare): a session that ends in this
         /// state leaves it uncertain, and the next connection reports it failed.
@@ -17,21 +17,21 @@ public struct StoredCommand: Sendable, Hashable {
         case failed
     }
 
-    public var id: Int64
-    public var bottle: String
-    public var command: String
-    public var argument: String?
-    public var status: Status
-    public var message: String?
-    public var attempts: Int
-    public var createdAt: WallInstant
-    public var updatedAt: WallInstant
+    package var id: Int64
+    package var bottle: String
+    package var command: String
+    package var argument: String?
+    package var status: Status
+    package var message: String?
+    package var attempts: Int
+    package var createdAt: WallInstant
+    package var updatedAt: WallInstant
 }
 
 extension StoredCommand: FetchableRecord {
-    public static let databaseTableName = "bottle_command"
+    package static let databaseTableName = "bottle_command"
 
-    public init(row: Row) throws {
+    package init(row: Row) throws {
         id = try row.decode(Int64.self, forColumn: "id")
         bottle = try row.decode(String.self, forColumn: "bottle")
         command = try row.decode(String.self, forColumn: "command")
@@ -49,7 +49,7 @@ extension DrinkHistory {
     /// Queues a command; a pending one of the same kind is replaced when `replacing` (a newer
     /// goal replaces a pending goal: it is marked failed, "replaced by …"). Returns the new one.
     @discardableResult
-    public func queueCommand(bottle: String, command: String, argument: String?, replacing: Bool,
+    package func queueCommand(bottle: String, command: String, argument: String?, replacing: Bool,
                              at time: WallInstant) throws -> StoredCommand {
         let bottle = try ArgumentChecks.bottle(bottle)
         let time = try ArgumentChecks.instant(time, "command time")
@@ -71,7 +71,7 @@ extension DrinkHistory {
 
     /// Commands of `bottle` (every bottle when nil), oldest first; only those with one of
     /// `statuses` when given.
-    public func commands(bottle: String? = nil, statuses: Set<StoredCommand.Status>? = nil) throws -> [StoredCommand] {
+    package func commands(bottle: String? = nil, statuses: Set<StoredCommand.Status>? = nil) throws -> [StoredCommand] {
         try read("reading bottle commands") { db in
             var sql = "SELECT * FROM bottle_command"
             var clauses: [String] = []
@@ -92,7 +92,7 @@ extension DrinkHistory {
     @discardableResult
     /// Marks a pending command `sending`, in one statement, and says whether it was still pending:
     /// the session's claim, exclusive with `undoDelete` (which only withdraws a pending one).
-    public func claimCommand(id: Int64, attempted: Bool, at time: WallInstant) throws -> Bool {
+    package func claimCommand(id: Int64, attempted: Bool, at time: WallInstant) throws -> Bool {
         let time = try ArgumentChecks.instant(time, "command time")
         return try write("claiming bottle command \(id)") { db in
             try db.execute(sql: """
@@ -103,7 +103,7 @@ extension DrinkHistory {
         }
     }
 
-    public func updateCommand(id: Int64, status: StoredCommand.Status, message: String?, attempted: Bool = false,
+    package func updateCommand(id: Int64, status: StoredCommand.Status, message: String?, attempted: Bool = false,
                               at time: WallInstant) throws -> StoredCommand? {
         let time = try ArgumentChecks.instant(time, "command time")
         return try write("updating bottle command \(id)") { db in

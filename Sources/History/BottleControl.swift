@@ -6,7 +6,7 @@ import AquavateProtocol
 import Timekeeping
 
 /// What a person asks, before it is checked.
-public enum BottleRequest: Sendable, Hashable {
+package enum BottleRequest: Sendable, Hashable {
     case goal(Int)
     case delete(recordID: Int)
     case tare
@@ -14,23 +14,23 @@ public enum BottleRequest: Sendable, Hashable {
 }
 
 /// A request refused, in one line that says why and what is valid (exit 2 on the CLI).
-public struct BottleRequestRefused: Error, CustomStringConvertible, Sendable {
-    public var description: String
+package struct BottleRequestRefused: Error, CustomStringConvertible, Sendable {
+    package var description: String
     /// The bottle named is not known (or none was named where several are): a web form that
     /// names one is stale or forged, not a person's mistake in what they typed.
-    public var isUnknownBottle = false
-    public init(description: String) { self.description = description }
+    package var isUnknownBottle = false
+    package init(description: String) { self.description = description }
 }
 
-public struct BottleControl: Sendable {
-    public let history: DrinkHistory
+package struct BottleControl: Sendable {
+    package let history: DrinkHistory
 
-    public init(history: DrinkHistory) {
+    package init(history: DrinkHistory) {
         self.history = history
     }
 
     /// The bottle a command is for: the one named (key, serial or address), or the only one adopted.
-    public func bottle(named name: String?) throws -> BottleRecord {
+    package func bottle(named name: String?) throws -> BottleRecord {
         if let name {
             guard let bottle = try history.bottle(named: name) else {
                 throw BottleRequestRefused(description: "no bottle \(name) is known: 'aquavate-bridge bottle info' lists the adopted bottles")
@@ -54,7 +54,7 @@ public struct BottleControl: Sendable {
     /// a delete, the drink as it now stands. A drink added by hand is deleted in the history
     /// only: the bottle never had it, so no command is queued (nil).
     @discardableResult
-    public func queue(_ request: BottleRequest, bottle name: String?, at time: WallInstant) throws -> (StoredCommand?, StoredDrink?) {
+    package func queue(_ request: BottleRequest, bottle name: String?, at time: WallInstant) throws -> (StoredCommand?, StoredDrink?) {
         let bottle = try bottle(named: name)
         let action: BottleAction
         var drink: StoredDrink?

@@ -10,7 +10,7 @@ import Timekeeping
 extension DrinkHistory {
     /// The key of the bottle with this Bluetooth address: the serial when one was read, else the
     /// address itself (upper case).
-    public func bottleKey(forAddress address: String) throws -> String {
+    package func bottleKey(forAddress address: String) throws -> String {
         let address = address.uppercased()
         return try read("finding the bottle \(address)") { db in
             try String.fetchOne(db, sql: """
@@ -20,7 +20,7 @@ extension DrinkHistory {
     }
 
     /// The bottle a person names on the command line: its key, serial or address (any case).
-    public func bottle(named text: String) throws -> BottleRecord? {
+    package func bottle(named text: String) throws -> BottleRecord? {
         let text = text.uppercased()
         return try read("finding the bottle \(text)") { db in
             try BottleRecord.fetchOne(db, sql: """
@@ -40,7 +40,7 @@ extension DrinkHistory {
     /// that is as it was before it (the WAL keeps commits in order: the drinks stored under the
     /// serial afterwards are synced with the move in front of them).
     @discardableResult
-    public func moveBottle(from old: String, toSerial serial: String) throws -> Bool {
+    package func moveBottle(from old: String, toSerial serial: String) throws -> Bool {
         let old = try ArgumentChecks.bottle(old), serial = try ArgumentChecks.bottle(serial)
         guard old != serial else { return false }
         return try write("moving bottle \(old) to its serial \(serial)", durability: .normal) { db in
@@ -100,7 +100,7 @@ extension DrinkHistory {
     /// Stops adopting a bottle: its row goes (the daemon no longer remembers it), its drinks and
     /// activity stay, its pending commands fail. Returns false when no such bottle is known.
     @discardableResult
-    public func forgetBottle(id: String, at time: WallInstant) throws -> Bool {
+    package func forgetBottle(id: String, at time: WallInstant) throws -> Bool {
         let id = try ArgumentChecks.bottle(id)
         return try write("forgetting bottle \(id)") { db in
             guard try BottleRecord.fetchOne(db, key: id) != nil else { return false }
@@ -118,7 +118,7 @@ extension DrinkHistory {
     /// A connection to the bottle with `address` began at `time`: its row (under its key, the
     /// serial once read) takes the advertised name, the address and the time. Returns the key.
     @discardableResult
-    public func recordConnection(address: String, name: String?, at time: WallInstant) throws -> String {
+    package func recordConnection(address: String, name: String?, at time: WallInstant) throws -> String {
         let address = address.uppercased()
         let key = try bottleKey(forAddress: address)
         // Stated again at the next connection: no fsync of its own (`updateBottle`).

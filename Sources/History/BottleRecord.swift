@@ -4,20 +4,20 @@ import GRDB
 import Timekeeping
 
 /// The last Current State a bottle sent (docs/protocol.md 3.1), as plain numbers.
-public struct CurrentStateSnapshot: Sendable, Hashable {
+package struct CurrentStateSnapshot: Sendable, Hashable {
     /// Bridge clock (UTC seconds) when it was received.
-    public var receivedAt: WallInstant
+    package var receivedAt: WallInstant
     /// The snapshot's own timestamp (bottle time).
-    public var bottleTime: UInt32
+    package var bottleTime: UInt32
     /// The bottle's UTC-day total (not the bridge's day total, docs/reminders.md 0).
-    public var dailyTotalML: Int
-    public var bottleLevelML: Int
-    public var batteryPercent: Int
-    public var unsyncedCount: Int
+    package var dailyTotalML: Int
+    package var bottleLevelML: Int
+    package var batteryPercent: Int
+    package var unsyncedCount: Int
     /// The flags byte as sent.
-    public var flagsRaw: UInt8
+    package var flagsRaw: UInt8
 
-    public init(receivedAt: WallInstant, bottleTime: UInt32, dailyTotalML: Int, bottleLevelML: Int,
+    package init(receivedAt: WallInstant, bottleTime: UInt32, dailyTotalML: Int, bottleLevelML: Int,
                 batteryPercent: Int, unsyncedCount: Int, flagsRaw: UInt8) {
         self.receivedAt = receivedAt
         self.bottleTime = bottleTime
@@ -32,61 +32,61 @@ public struct CurrentStateSnapshot: Sendable, Hashable {
 /// The same structural refusal (a chunk refused unacknowledged, docs/design.md 3.4) at the end of
 /// a bottle's syncs, connection after connection: the bottle sends that chunk again each time,
 /// so every later drink waits behind it.
-public struct SyncRefusal: Sendable, Hashable {
+package struct SyncRefusal: Sendable, Hashable {
     /// Connections in a row after which a bottle is called stuck.
-    public static let stuckAfter = 3
+    package static let stuckAfter = 3
 
     /// Why the chunk was refused, one line.
-    public var reason: String
+    package var reason: String
     /// Bridge clock of the first connection that ended with this refusal.
-    public var since: WallInstant
+    package var since: WallInstant
     /// Connections in a row that ended with it.
-    public var connections: Int
+    package var connections: Int
 
-    public init(reason: String, since: WallInstant, connections: Int) {
+    package init(reason: String, since: WallInstant, connections: Int) {
         self.reason = reason
         self.since = since
         self.connections = connections
     }
 
     /// Nothing more can come from the bottle until someone acts.
-    public var isStuck: Bool { connections >= Self.stuckAfter }
+    package var isStuck: Bool { connections >= Self.stuckAfter }
 }
 
 /// One row of the `bottle` table.
-public struct BottleRecord: Sendable, Hashable {
+package struct BottleRecord: Sendable, Hashable {
     /// The key drinks use: the bottle's address or serial number.
-    public var id: String
-    public var name: String?
-    public var serial: String?
-    public var address: String?
+    package var id: String
+    package var name: String?
+    package var serial: String?
+    package var address: String?
     /// The bottle's own daily goal (Bottle Config), when read.
-    public var goalML: Int?
+    package var goalML: Int?
     /// Bridge clock of the last advertisement or connection.
-    public var lastSeen: WallInstant?
+    package var lastSeen: WallInstant?
     /// Bridge clock of the last completed sync.
-    public var lastSync: WallInstant?
+    package var lastSync: WallInstant?
     /// Bridge clock when a sync last showed the bottle restarting its record ids (B14).
-    public var idResetAt: WallInstant?
-    public var state: CurrentStateSnapshot?
+    package var idResetAt: WallInstant?
+    package var state: CurrentStateSnapshot?
     /// Device Information (docs/protocol.md 2.1), when read.
-    public var firmware: String?
-    public var model: String?
+    package var firmware: String?
+    package var model: String?
     /// Device Settings bit 0 (docs/protocol.md 3.7), when read.
-    public var shakeToEmpty: Bool?
+    package var shakeToEmpty: Bool?
     /// From Bottle Config (docs/protocol.md 3.2): a scale within 100–800 means calibrated.
-    public var calibrated: Bool?
-    public var scale: Double?
+    package var calibrated: Bool?
+    package var scale: Double?
     /// The bottle's clock minus the bridge's, in seconds, at the last connection (before
     /// SET_TIME); nil when unknown (docs/protocol.md 5.2).
-    public var clockOffset: Int?
+    package var clockOffset: Int?
     /// The last battery percentage that was not a just-woken 0 % (docs/protocol.md 2.1).
-    public var battery: Int?
+    package var battery: Int?
     /// The structural refusal that ended the bottle's last syncs (docs/design.md 3.4), nil after
     /// a complete sync; see `SyncRefusal`.
-    public var refusal: SyncRefusal?
+    package var refusal: SyncRefusal?
 
-    public init(id: String, name: String? = nil, serial: String? = nil, address: String? = nil,
+    package init(id: String, name: String? = nil, serial: String? = nil, address: String? = nil,
                 goalML: Int? = nil, lastSeen: WallInstant? = nil, lastSync: WallInstant? = nil,
                 idResetAt: WallInstant? = nil, state: CurrentStateSnapshot? = nil) {
         self.id = id
@@ -102,9 +102,9 @@ public struct BottleRecord: Sendable, Hashable {
 }
 
 extension BottleRecord: FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "bottle"
+    package static let databaseTableName = "bottle"
 
-    public init(row: Row) throws {
+    package init(row: Row) throws {
         id = try row.decode(String.self, forColumn: "id")
         name = try row.decode(String?.self, forColumn: "name")
         serial = try row.decode(String?.self, forColumn: "serial")
@@ -139,7 +139,7 @@ extension BottleRecord: FetchableRecord, PersistableRecord {
         }
     }
 
-    public func encode(to container: inout PersistenceContainer) throws {
+    package func encode(to container: inout PersistenceContainer) throws {
         for (column, value) in zip(Self.columns, columnValues) { container[column] = value }
     }
 
@@ -199,7 +199,7 @@ extension BottleRecord {
 
 extension DrinkHistory {
     /// Saves everything in `bottle`, replacing what was stored for its id.
-    public func recordBottle(_ bottle: BottleRecord) throws {
+    package func recordBottle(_ bottle: BottleRecord) throws {
         _ = try ArgumentChecks.bottle(bottle.id)
         try write("saving bottle \(bottle.id)") { db in try bottle.upsert(db) }
     }
@@ -212,7 +212,7 @@ extension DrinkHistory {
     /// fsync per fact on every connection (about ten; an SD card takes milliseconds each). Nil:
     /// the history's own level.
     @discardableResult
-    public func updateBottle(id: String, durability: Durability? = nil,
+    package func updateBottle(id: String, durability: Durability? = nil,
                              _ change: (inout BottleRecord) throws -> Void) throws -> BottleRecord {
         _ = try ArgumentChecks.bottle(id)
         return try write("saving bottle \(id)", durability: durability ?? self.durability) { db in
@@ -225,18 +225,18 @@ extension DrinkHistory {
     }
 
     /// What is stored about bottle `id`, nil when it was never recorded.
-    public func bottleState(id: String) throws -> BottleRecord? {
+    package func bottleState(id: String) throws -> BottleRecord? {
         try read("reading bottle \(id)") { db in try BottleRecord.fetch(id: id, in: db) }
     }
 
     /// Every known bottle, most recently seen first (never seen last).
-    public func bottles() throws -> [BottleRecord] {
+    package func bottles() throws -> [BottleRecord] {
         try read("reading bottles") { db in try BottleRecord.fetchAllByLastSeen(db) }
     }
 
     /// Records that `bottle` restarted its record ids at `at` (B14): `highestRecordID` then
     /// considers only drinks stored from `at` on.
-    public func recordIDReset(bottle: String, at: WallInstant) throws {
+    package func recordIDReset(bottle: String, at: WallInstant) throws {
         let at = try ArgumentChecks.instant(at, "id reset time")
         try updateBottle(id: bottle) { $0.idResetAt = at }
     }

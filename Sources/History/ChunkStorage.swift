@@ -9,11 +9,11 @@ import Timekeeping
 import GRDB
 
 /// What storing one chunk did.
-public struct StoredChunk: Sendable, Equatable {
+package struct StoredChunk: Sendable, Equatable {
     /// One result per record, in order.
-    public var results: [StoreResult]
+    package var results: [StoreResult]
     /// The chunk's first record restarted the bottle's id sequence (recorded at `storedAt`).
-    public var idsRestarted: Bool
+    package var idsRestarted: Bool
 }
 
 extension DrinkHistory {
@@ -33,7 +33,7 @@ extension DrinkHistory {
     ///   - timeShift: seconds the bottle's stamps run ahead of UTC (a whole-hour zone offset set
     ///     over USB, docs/protocol.md 5.2): drinks are stored that much earlier, their own stamp
     ///     kept as `raw_timestamp`. Results carry the records as stored.
-    public func storeChunk(_ records: [DrinkRecord], bottle: String, at storedAt: WallInstant,
+    package func storeChunk(_ records: [DrinkRecord], bottle: String, at storedAt: WallInstant,
                            bounds: RecordBounds? = nil, timeShift: Int = 0) throws -> StoredChunk {
         let bottle = try ArgumentChecks.bottle(bottle)
         let storedAt = try ArgumentChecks.instant(storedAt, "storage time")

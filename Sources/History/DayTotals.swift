@@ -5,14 +5,14 @@ import GRDB
 import Timekeeping
 
 /// The intake of one local calendar day.
-public struct DayTotal: Sendable, Hashable, Codable {
-    public var date: LocalDay
+package struct DayTotal: Sendable, Hashable, Codable {
+    package var date: LocalDay
     /// Sum of `amount_ml` of the day's drinks (amount > 0, not deleted).
-    public var totalML: Int
+    package var totalML: Int
     /// Number of those drinks.
-    public var drinks: Int
+    package var drinks: Int
 
-    public init(date: LocalDay, totalML: Int, drinks: Int) {
+    package init(date: LocalDay, totalML: Int, drinks: Int) {
         self.date = date
         self.totalML = totalML
         self.drinks = drinks
@@ -26,7 +26,7 @@ extension DrinkHistory {
     /// A drink counts when its amount is > 0 and it is not deleted. With `knownAt`, the history
     /// as the bridge knew it at that instant: drinks stored at or before it, and not deleted at
     /// or before it. All bottles are summed unless `bottle` is given.
-    public func dayTotals(timeZone: TimeZone, from: WallInstant? = nil, to: WallInstant? = nil,
+    package func dayTotals(timeZone: TimeZone, from: WallInstant? = nil, to: WallInstant? = nil,
                           knownAt: WallInstant? = nil, bottle: String? = nil) throws -> [DayTotal] {
         let clock = LocalClock(timeZone: timeZone)
         let firstDay = try from.map { clock.wallClockUncached(at: WallInstant(secondsSince1970: Double(try ArgumentChecks.seconds($0, "from")))).day.daysSince1970 }
@@ -37,7 +37,7 @@ extension DrinkHistory {
     }
 
     /// Day totals of the local dates `days` (inclusive), e.g. the last N days for `history`.
-    public func dayTotals(timeZone: TimeZone, days range: ClosedRange<LocalDay>,
+    package func dayTotals(timeZone: TimeZone, days range: ClosedRange<LocalDay>,
                           knownAt: WallInstant? = nil, bottle: String? = nil) throws -> [DayTotal] {
         try totals(clock: LocalClock(timeZone: timeZone), first: range.lowerBound.daysSince1970,
                    last: range.upperBound.daysSince1970, knownAt: knownAt, bottle: bottle)
@@ -46,7 +46,7 @@ extension DrinkHistory {
     /// Day totals of the local dates `days` per bottle, in one pass over the drinks of the span
     /// (the dashboard's panels and `/api/v1/days`: one query instead of one per bottle, each of
     /// which would read every bottle's rows through the timestamp index).
-    public func dayTotalsByBottle(timeZone: TimeZone, days range: ClosedRange<LocalDay>) throws -> [String: [DayTotal]] {
+    package func dayTotalsByBottle(timeZone: TimeZone, days range: ClosedRange<LocalDay>) throws -> [String: [DayTotal]] {
         let first = range.lowerBound.daysSince1970, last = range.upperBound.daysSince1970
         let margin: Int64 = 2 * 86_400
         var sums: [String: DaySums] = [:]
@@ -71,7 +71,7 @@ extension DrinkHistory {
 
     /// The total of the local day (in `timeZone`) that contains `instant`: 24 hours, or 23 / 25
     /// on a DST change. Zero drinks when there are none.
-    public func dayTotal(containing instant: WallInstant, timeZone: TimeZone, knownAt: WallInstant? = nil,
+    package func dayTotal(containing instant: WallInstant, timeZone: TimeZone, knownAt: WallInstant? = nil,
                          bottle: String? = nil) throws -> DayTotal {
         let clock = LocalClock(timeZone: timeZone)
         let day = clock.wallClockUncached(at: WallInstant(secondsSince1970: Double(try ArgumentChecks.seconds(instant, "instant")))).day.daysSince1970
@@ -174,7 +174,7 @@ extension DrinkHistory {
     /// [`from`, `to`), as known at `knownAt`: stored at or before it and not deleted by then
     /// (docs/reminders.md 0). For windows other than one local day: a week, a suppression window.
     /// All bottles are summed unless `bottle` is given.
-    public func intakeTotal(from: WallInstant, to: WallInstant, knownAt: WallInstant? = nil, bottle: String? = nil) throws -> Int {
+    package func intakeTotal(from: WallInstant, to: WallInstant, knownAt: WallInstant? = nil, bottle: String? = nil) throws -> Int {
         let known = knownAt ?? WallInstant(secondsSince1970: .greatestFiniteMagnitude)
         return try read("summing drinks") { db in
             let statement = try db.cachedStatement(sql: """

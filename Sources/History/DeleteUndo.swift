@@ -7,7 +7,7 @@ import AquavateProtocol
 import GRDB
 
 /// What undoing a delete did.
-public enum DeleteUndo: Sendable, Equatable {
+package enum DeleteUndo: Sendable, Equatable {
     /// The command was withdrawn and the drink restored.
     case restored(StoredDrink)
     /// The bottle already has the command (or it ended): nothing changed.
@@ -17,7 +17,7 @@ public enum DeleteUndo: Sendable, Equatable {
 extension DrinkHistory {
     /// Withdraws the pending delete `commandID` and restores its drink. nil: no delete command
     /// with that id exists.
-    public func undoDelete(commandID: Int64) throws -> DeleteUndo? {
+    package func undoDelete(commandID: Int64) throws -> DeleteUndo? {
         try write("undoing delete command \(commandID)") { db in
             guard let command = try StoredCommand.fetchOne(db, sql: "SELECT * FROM bottle_command WHERE id = ? AND command = 'delete'",
                                                            arguments: [commandID]) else { return nil }

@@ -8,9 +8,9 @@ import GRDB
 /// A file database is a GRDB `DatabasePool` in WAL mode, so that `status` and `history` can
 /// read while the daemon writes; `nil` gives an in-memory `DatabaseQueue` (replay without
 /// `--db`, tests). Every method is synchronous, thread-safe, and throws only `HistoryError`.
-public final class DrinkHistory: Sendable {
+package final class DrinkHistory: Sendable {
     /// The database file, or nil for an in-memory history.
-    public let path: String?
+    package let path: String?
     let writer: any DatabaseWriter
     /// What a commit survives (ignored in memory).
     let durability: Durability
@@ -24,7 +24,7 @@ public final class DrinkHistory: Sendable {
     ///   - path: the database file, or nil for a history in memory.
     ///   - durability: `.full` for the live bridge (a returned `store` survives power loss),
     ///     `.normal` for replay and benchmarks. Ignored in memory.
-    public convenience init(path: String?, durability: Durability = .full) throws {
+    package convenience init(path: String?, durability: Durability = .full) throws {
         try self.init(path: path, durability: durability, observingReads: nil)
     }
 
@@ -57,7 +57,7 @@ public final class DrinkHistory: Sendable {
 
     /// Frees what the database holds in memory between uses: page caches and idle reader
     /// connections (they reopen on the next read). The daemon calls it after each session.
-    public func releaseMemory() {
+    package func releaseMemory() {
         switch writer {
         case let pool as DatabasePool: pool.releaseMemory()
         case let queue as DatabaseQueue: queue.releaseMemory()
@@ -66,12 +66,12 @@ public final class DrinkHistory: Sendable {
     }
 
     /// Names of the migration steps applied to this database, in order.
-    public func appliedMigrations() throws -> [String] {
+    package func appliedMigrations() throws -> [String] {
         try read("reading the schema version") { try HistoryMigrations.migrator.appliedMigrations($0) }
     }
 
     /// Every migration step this version knows, in order.
-    public static var knownMigrations: [String] { HistoryMigrations.names }
+    package static var knownMigrations: [String] { HistoryMigrations.names }
 
     // MARK: - Opening
 

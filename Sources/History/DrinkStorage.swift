@@ -19,7 +19,7 @@ extension DrinkHistory {
     /// Idempotent on (bottle, record_id, timestamp). A record with the deleted flag is a
     /// tombstone: it deletes the stored drink, or is stored as deleted when unknown. Nothing
     /// undeletes a drink. Results are in the order of `records`.
-    public func store(_ records: [DrinkRecord], bottle: String, at storedAt: WallInstant) throws -> [StoreResult] {
+    package func store(_ records: [DrinkRecord], bottle: String, at storedAt: WallInstant) throws -> [StoreResult] {
         let bottle = try ArgumentChecks.bottle(bottle)
         let storedAt = try ArgumentChecks.instant(storedAt, "storage time")
         guard !records.isEmpty else { return [] }
@@ -52,7 +52,7 @@ extension DrinkHistory {
 
     /// Deletes a stored drink locally (the bridge's own DELETE). Returns whether it changed
     /// anything: false when the drink is unknown or already deleted.
-    public func markDeleted(bottle: String, recordID: UInt32, timestamp: UInt32, at deletedAt: WallInstant) throws -> Bool {
+    package func markDeleted(bottle: String, recordID: UInt32, timestamp: UInt32, at deletedAt: WallInstant) throws -> Bool {
         let deletedAt = try ArgumentChecks.instant(deletedAt, "deletion time")
         return try write("deleting drink \(recordID)") { db in
             try Self.markDeleted(bottle: bottle, recordID: recordID, timestamp: timestamp, at: deletedAt, in: db)
@@ -85,7 +85,7 @@ extension DrinkHistory {
     ///   - from: only record timestamps ≥ `from` (UTC seconds).
     ///   - to: only record timestamps < `to`.
     ///   - includeDeleted: false leaves deleted drinks out.
-    public func storedDrinks(bottle: String? = nil, from: WallInstant? = nil, to: WallInstant? = nil,
+    package func storedDrinks(bottle: String? = nil, from: WallInstant? = nil, to: WallInstant? = nil,
                              includeDeleted: Bool = true) throws -> [StoredDrink] {
         var request = StoredDrink.all()
         if let bottle { request = request.filter(StoredDrink.Columns.bottle == bottle) }
@@ -102,14 +102,14 @@ extension DrinkHistory {
     }
 
     /// The bottles that have drinks stored, by key, in order.
-    public func drinkBottles() throws -> [String] {
+    package func drinkBottles() throws -> [String] {
         try read("listing the bottles of the drinks") { db in
             try String.fetchAll(db, sql: "SELECT DISTINCT bottle FROM drink ORDER BY bottle")
         }
     }
 
     /// Number of stored drinks (deleted ones included).
-    public func drinkCount(bottle: String? = nil) throws -> Int {
+    package func drinkCount(bottle: String? = nil) throws -> Int {
         var request = StoredDrink.all()
         if let bottle { request = request.filter(StoredDrink.Columns.bottle == bottle) }
         return try read("counting drinks") { db in try request.fetchCount(db) }
@@ -119,7 +119,7 @@ extension DrinkHistory {
     /// after the bottle's recorded `idResetAt` (all its drinks when none was recorded).
     /// A sync that delivers a lower id means the bottle restarted its ids: record that with
     /// `recordIDReset(bottle:at:)` before storing the chunk.
-    public func highestRecordID(bottle: String) throws -> UInt32? {
+    package func highestRecordID(bottle: String) throws -> UInt32? {
         try read("reading the highest record id") { db in try Self.highestRecordID(bottle: bottle, in: db) }
     }
 
@@ -147,7 +147,7 @@ extension DrinkHistory {
     /// the previous release could give two hand-added drinks the same id: then the one added
     /// here is meant (its delete reaches every member by bottle, id and time, so each deletes
     /// that one), else the newest.
-    public func currentDrink(bottle: String, recordID: UInt32) throws -> StoredDrink? {
+    package func currentDrink(bottle: String, recordID: UInt32) throws -> StoredDrink? {
         try read("finding drink \(recordID)") { db in
             try StoredDrink.fetchOne(db, sql: """
                 SELECT * FROM drink
@@ -162,7 +162,7 @@ extension DrinkHistory {
 extension DrinkHistory {
     /// The highest row id of the drink table (0 when empty): drinks are only ever added (INSERT OR
     /// IGNORE) with rising row ids, so this changes exactly when a drink is stored. One index step.
-    public func drinkRowIDHigh() throws -> Int64 {
+    package func drinkRowIDHigh() throws -> Int64 {
         try read("reading the newest drink row") { db in
             try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(rowid), 0) FROM drink") ?? 0
         }
@@ -170,7 +170,7 @@ extension DrinkHistory {
 
     /// Drinks stored per bottle (deleted ones included) among rows after `rowID`: with
     /// `drinkRowIDHigh` a caller keeps counts up to date by reading only what was added.
-    public func drinkCountsByBottle(afterRowID rowID: Int64 = 0) throws -> [String: Int] {
+    package func drinkCountsByBottle(afterRowID rowID: Int64 = 0) throws -> [String: Int] {
         try read("counting drinks") { db in
             var counts: [String: Int] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT bottle, COUNT(*) FROM drink WHERE rowid > ? GROUP BY bottle", arguments: [rowID])

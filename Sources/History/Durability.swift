@@ -5,7 +5,7 @@
 /// The live bridge ACKs a chunk only after `store` returns (docs/design.md 1), so for it a commit must
 /// survive power loss, not just a crash of the process: `.full`. Replay and benchmarks rebuild
 /// their history from a capture and may trade that for speed: `.normal`.
-public enum Durability: Sendable, Hashable {
+package enum Durability: Sendable, Hashable {
     /// `PRAGMA synchronous = FULL`: the WAL is synced at every commit; survives power loss.
     case full
     /// `PRAGMA synchronous = NORMAL` (GRDB's WAL default): survives a crash of the process, may

@@ -8,15 +8,15 @@ import GRDB
 import Timekeeping
 
 /// One delivered notification, as the delivered log keeps it.
-public struct DeliveredNotification: Sendable, Hashable {
-    public var id: String
-    public var kind: String
+package struct DeliveredNotification: Sendable, Hashable {
+    package var id: String
+    package var kind: String
     /// Bridge clock (UTC seconds) when it was delivered.
-    public var time: WallInstant
-    public var title: String
-    public var body: String
+    package var time: WallInstant
+    package var title: String
+    package var body: String
 
-    public init(id: String, kind: String, time: WallInstant, title: String, body: String) {
+    package init(id: String, kind: String, time: WallInstant, title: String, body: String) {
         self.id = id
         self.kind = kind
         self.time = time
@@ -27,19 +27,19 @@ public struct DeliveredNotification: Sendable, Hashable {
 
 /// The reminder engines' part of the history: their saved state and the delivered log, all that
 /// `Reminding` keeps there (`history.reminders`), over the history's one database writer.
-public struct ReminderStore: Sendable {
+package struct ReminderStore: Sendable {
     let history: DrinkHistory
 }
 
 extension DrinkHistory {
     /// The reminder engines' state and the delivered log (ReminderStore).
-    public var reminders: ReminderStore { ReminderStore(history: self) }
+    package var reminders: ReminderStore { ReminderStore(history: self) }
 }
 
 extension ReminderStore {
     /// The reminders `bottle`'s engine saved (`SavedReminders.everyBottle`: the one engine of
     /// every bottle), nil when it never saved.
-    public func saved(bottle: String) throws -> SavedReminders? {
+    package func saved(bottle: String) throws -> SavedReminders? {
         try history.read("reading the reminder state of \(bottle.isEmpty ? "every bottle" : bottle)") { db in
             try SavedReminders.fetch(bottle: bottle, in: db)
         }
@@ -51,7 +51,7 @@ extension ReminderStore {
     /// a single-bottle history), removed in the same transaction, so the state is never held twice.
     /// `durability`: the history's own unless the caller says the state can be derived again
     /// (`.normal`); a save that records deliveries always takes the history's own.
-    public func save(_ saved: SavedReminders, bottle: String, at time: WallInstant,
+    package func save(_ saved: SavedReminders, bottle: String, at time: WallInstant,
                               delivered: [DeliveredNotification] = [], replacing older: String? = nil,
                               durability requested: Durability? = nil) throws {
         let durability = delivered.isEmpty ? requested ?? history.durability : history.durability
@@ -68,7 +68,7 @@ extension ReminderStore {
     }
 
     /// The delivered log from `since` on (all when nil), oldest first.
-    public func delivered(since: WallInstant? = nil) throws -> [DeliveredNotification] {
+    package func delivered(since: WallInstant? = nil) throws -> [DeliveredNotification] {
         try history.read("reading delivered notifications") { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT id, kind, time, title, body FROM delivered_notification

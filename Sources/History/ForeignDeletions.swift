@@ -14,16 +14,16 @@ import GRDB
 
 extension DrinkHistory {
     /// A hand-added drink of another member, deleted here.
-    public struct ForeignDeletion: Sendable, Equatable {
-        public var bottle: String
-        public var recordID: UInt32
-        public var timestamp: UInt32
+    package struct ForeignDeletion: Sendable, Equatable {
+        package var bottle: String
+        package var recordID: UInt32
+        package var timestamp: UInt32
         /// The member that added it.
-        public var origin: String
+        package var origin: String
         /// When this history deleted it.
-        public var deletedAt: WallInstant
+        package var deletedAt: WallInstant
 
-        public init(bottle: String, recordID: UInt32, timestamp: UInt32, origin: String, deletedAt: WallInstant) {
+        package init(bottle: String, recordID: UInt32, timestamp: UInt32, origin: String, deletedAt: WallInstant) {
             self.bottle = bottle
             self.recordID = recordID
             self.timestamp = timestamp
@@ -35,7 +35,7 @@ extension DrinkHistory {
     /// The hand-added drinks of other members deleted here after `since`, oldest first, at most
     /// `limit` (deleted here by a person, or by a deletion or tombstone heard: the history does
     /// not tell them apart, the caller does).
-    public func foreignManualDeletions(since: WallInstant, limit: Int = 500) throws -> [ForeignDeletion] {
+    package func foreignManualDeletions(since: WallInstant, limit: Int = 500) throws -> [ForeignDeletion] {
         try read("reading the deletions of other members' drinks") { db in
             try Row.fetchAll(db, sql: """
                 SELECT bottle, record_id, timestamp, origin, deleted_at FROM drink
@@ -48,7 +48,7 @@ extension DrinkHistory {
     /// The hand-added drinks of `origin` held here as deleted whose time is in `from..<to`
     /// (seconds since 1970), at most `limit`: the deletions to tell again when that origin's
     /// digest of those days differs from what is held here.
-    public func foreignManualDeletions(origin: String, from: Int64, to: Int64, limit: Int = 256) throws -> [ForeignDeletion] {
+    package func foreignManualDeletions(origin: String, from: Int64, to: Int64, limit: Int = 256) throws -> [ForeignDeletion] {
         try read("reading the deletions of \(origin)'s drinks") { db in
             try Row.fetchAll(db, sql: """
                 SELECT bottle, record_id, timestamp, origin, deleted_at FROM drink
@@ -61,7 +61,7 @@ extension DrinkHistory {
     /// Deletes the hand-added drink (bottle, id, time) that `origin` added (nil: this history
     /// added it), as another member asked; whether it changed anything (false when it is not
     /// held here, not hand-added, of another origin, or already deleted).
-    public func deleteManualDrink(bottle: String, recordID: UInt32, timestamp: UInt32, origin: String?,
+    package func deleteManualDrink(bottle: String, recordID: UInt32, timestamp: UInt32, origin: String?,
                                   at deletedAt: WallInstant) throws -> Bool {
         let bottle = try ArgumentChecks.bottle(bottle)
         let deletedAt = try ArgumentChecks.instant(deletedAt, "deletion time")

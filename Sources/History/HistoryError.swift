@@ -4,7 +4,7 @@ import Foundation
 import GRDB
 
 /// A failure of the history database. `description` is one line: what failed, and what to do.
-public enum HistoryError: Error, CustomStringConvertible, Equatable, Sendable {
+package enum HistoryError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The folder that should hold the database could not be created.
     case cannotCreateFolder(path: String, reason: String)
     /// SQLite could not open or create the database file.
@@ -24,7 +24,7 @@ public enum HistoryError: Error, CustomStringConvertible, Equatable, Sendable {
     /// Any other database failure.
     case failed(path: String, operation: String, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .cannotCreateFolder(path, reason):
             "cannot create the folder for the history database \(path) (\(reason)); create it or choose another --db PATH"

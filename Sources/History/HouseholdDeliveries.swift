@@ -5,19 +5,19 @@ import GRDB
 import Timekeeping
 
 /// A reminder another bridge delivered, as this bridge heard it.
-public struct HouseholdDelivery: Sendable, Hashable {
+package struct HouseholdDelivery: Sendable, Hashable {
     /// The bottle's key as the delivering bridge told it.
-    public var bottle: String
-    public var id: String
-    public var kind: String
+    package var bottle: String
+    package var id: String
+    package var kind: String
     /// The notification's time (UTC seconds).
-    public var time: WallInstant
+    package var time: WallInstant
     /// The `bridge.id` that delivered it.
-    public var origin: String
+    package var origin: String
     /// When this bridge heard it (its clock, UTC seconds).
-    public var heardAt: WallInstant
+    package var heardAt: WallInstant
 
-    public init(bottle: String, id: String, kind: String, time: WallInstant, origin: String, heardAt: WallInstant) {
+    package init(bottle: String, id: String, kind: String, time: WallInstant, origin: String, heardAt: WallInstant) {
         self.bottle = bottle
         self.id = id
         self.kind = kind
@@ -30,7 +30,7 @@ public struct HouseholdDelivery: Sendable, Hashable {
 extension HouseholdStore {
     /// Records a delivery another bridge made (the same id from the same bridge again replaces
     /// it: ids repeat from one day to the next), and forgets those heard before `forgetBefore`.
-    public func recordDelivery(_ delivery: HouseholdDelivery, forgetBefore: WallInstant) throws {
+    package func recordDelivery(_ delivery: HouseholdDelivery, forgetBefore: WallInstant) throws {
         try history.write("recording \(delivery.id) delivered by \(delivery.origin)") { db in
             try db.execute(sql: """
                 INSERT INTO household_delivered (bottle, id, kind, time, origin, heard_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -41,7 +41,7 @@ extension HouseholdStore {
     }
 
     /// The deliveries of other bridges heard at or after `since`, oldest first.
-    public func deliveries(since: WallInstant) throws -> [HouseholdDelivery] {
+    package func deliveries(since: WallInstant) throws -> [HouseholdDelivery] {
         try history.read("reading the household's deliveries") { db in
             try Row.fetchAll(db, sql: """
                 SELECT bottle, id, kind, time, origin, heard_at FROM household_delivered WHERE heard_at >= ? ORDER BY heard_at

@@ -9,17 +9,17 @@ import GRDB
 import Timekeeping
 
 /// Per sender and topic, the newest stamp the replay guard accepted.
-public struct HouseholdReplayMark: Codable, Sendable, Equatable, Hashable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "household_replay_mark"
+package struct HouseholdReplayMark: Codable, Sendable, Equatable, Hashable, FetchableRecord, PersistableRecord {
+    package static let databaseTableName = "household_replay_mark"
 
-    public var sender: String
-    public var topic: String
-    public var boot: UInt64
-    public var sequence: UInt64
+    package var sender: String
+    package var topic: String
+    package var boot: UInt64
+    package var sequence: UInt64
     /// The sender's clock in the stamp.
-    public var time: WallInstant
+    package var time: WallInstant
 
-    public init(sender: String, topic: String, boot: UInt64, sequence: UInt64, time: WallInstant) {
+    package init(sender: String, topic: String, boot: UInt64, sequence: UInt64, time: WallInstant) {
         self.sender = sender
         self.topic = topic
         self.boot = boot
@@ -29,28 +29,28 @@ public struct HouseholdReplayMark: Codable, Sendable, Equatable, Hashable, Fetch
 }
 
 /// The replay guard's saved state: its marks, and the digests of the messages judged, oldest first.
-public struct HouseholdReplayRecords: Sendable, Equatable {
-    public var marks: [HouseholdReplayMark]
-    public var judged: [String]
+package struct HouseholdReplayRecords: Sendable, Equatable {
+    package var marks: [HouseholdReplayMark]
+    package var judged: [String]
 
-    public init(marks: [HouseholdReplayMark] = [], judged: [String] = []) {
+    package init(marks: [HouseholdReplayMark] = [], judged: [String] = []) {
         self.marks = marks
         self.judged = judged
     }
 }
 
 /// Per member, the hello epoch this bridge answered and the latest change of its drinks held.
-public struct HouseholdPeerMark: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "household_peer"
-    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+package struct HouseholdPeerMark: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    package static let databaseTableName = "household_peer"
+    package static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    package static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     /// The member's `bridge.id`.
-    public var member: String
-    public var answeredEpoch: String?
-    public var heardUpTo: WallInstant?
+    package var member: String
+    package var answeredEpoch: String?
+    package var heardUpTo: WallInstant?
 
-    public init(member: String, answeredEpoch: String?, heardUpTo: WallInstant?) {
+    package init(member: String, answeredEpoch: String?, heardUpTo: WallInstant?) {
         self.member = member
         self.answeredEpoch = answeredEpoch
         self.heardUpTo = heardUpTo
@@ -59,14 +59,14 @@ public struct HouseholdPeerMark: Codable, Sendable, Equatable, FetchableRecord, 
 
 /// The replication's own marks: the latest change of this bridge's drinks it published, its hello
 /// epoch, and its peers'.
-public struct HouseholdReplicationRecords: Sendable, Equatable {
-    public var publishedUpTo: WallInstant?
-    public var epoch: String?
+package struct HouseholdReplicationRecords: Sendable, Equatable {
+    package var publishedUpTo: WallInstant?
+    package var epoch: String?
     /// The latest deletion of another member's hand-added drink made here and told the household.
-    public var deletionsToldUpTo: WallInstant?
-    public var peers: [HouseholdPeerMark]
+    package var deletionsToldUpTo: WallInstant?
+    package var peers: [HouseholdPeerMark]
 
-    public init(publishedUpTo: WallInstant? = nil, epoch: String? = nil, deletionsToldUpTo: WallInstant? = nil,
+    package init(publishedUpTo: WallInstant? = nil, epoch: String? = nil, deletionsToldUpTo: WallInstant? = nil,
                 peers: [HouseholdPeerMark] = []) {
         self.publishedUpTo = publishedUpTo
         self.epoch = epoch
@@ -77,25 +77,25 @@ public struct HouseholdReplicationRecords: Sendable, Equatable {
 
 /// The household's part of the history: what `Household` keeps between starts and all it
 /// reaches there (`history.household`), over the history's one database writer.
-public struct HouseholdStore: Sendable {
+package struct HouseholdStore: Sendable {
     let history: DrinkHistory
 }
 
 extension DrinkHistory {
     /// The household's state (HouseholdStore).
-    public var household: HouseholdStore { HouseholdStore(history: self) }
+    package var household: HouseholdStore { HouseholdStore(history: self) }
 }
 
 extension HouseholdStore {
     /// The count of this bridge's starts as a member; 0 before the first.
-    public func boot() throws -> UInt64 {
+    package func boot() throws -> UInt64 {
         try history.read("reading the household's start count") { db in
             try UInt64.fetchOne(db, sql: "SELECT boot FROM household_sender") ?? 0
         }
     }
 
     /// Saves the count of this bridge's starts.
-    public func saveBoot(_ boot: UInt64) throws {
+    package func saveBoot(_ boot: UInt64) throws {
         try history.write("saving the household's start count") { db in
             try db.execute(sql: "DELETE FROM household_sender")
             try db.execute(sql: "INSERT INTO household_sender (boot) VALUES (?)", arguments: [boot])
@@ -103,7 +103,7 @@ extension HouseholdStore {
     }
 
     /// The messages not believed so far, by reason (the Household's raw values).
-    public func drops() throws -> [String: Int] {
+    package func drops() throws -> [String: Int] {
         try history.read("reading the household's dropped messages") { db in
             var counts: [String: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT reason, count FROM household_drop") { counts[row["reason"]] = row["count"] }
@@ -112,14 +112,14 @@ extension HouseholdStore {
     }
 
     /// Saves the counts by reason (the whole tally, not an increment); they can be counted again.
-    public func saveDrops(_ counts: [String: Int]) throws {
+    package func saveDrops(_ counts: [String: Int]) throws {
         try history.write("saving the household's dropped messages", durability: .normal) { db in
             try DrinkHistory.replaceCounts(counts, table: "household_drop", in: db)
         }
     }
 
     /// The replay guard's saved marks and judged digests.
-    public func replay() throws -> HouseholdReplayRecords {
+    package func replay() throws -> HouseholdReplayRecords {
         try history.read("reading the household's replay marks") { db in
             HouseholdReplayRecords(
                 marks: try HouseholdReplayMark.fetchAll(db),
@@ -128,7 +128,7 @@ extension HouseholdStore {
     }
 
     /// Replaces the replay guard's saved state (at the commit level the guard's floors allow).
-    public func saveReplay(_ saved: HouseholdReplayRecords) throws {
+    package func saveReplay(_ saved: HouseholdReplayRecords) throws {
         try history.write("saving the household's replay marks", durability: .normal) { db in
             try HouseholdReplayMark.deleteAll(db)
             for mark in saved.marks { try mark.insert(db) }
@@ -141,7 +141,7 @@ extension HouseholdStore {
     }
 
     /// The replication's saved marks.
-    public func replication() throws -> HouseholdReplicationRecords {
+    package func replication() throws -> HouseholdReplicationRecords {
         try history.read("reading the household's replication marks") { db in
             let row = try Row.fetchOne(db, sql: "SELECT published_up_to, epoch, deletions_told_up_to FROM household_replication")
             return HouseholdReplicationRecords(publishedUpTo: row?["published_up_to"], epoch: row?["epoch"],
@@ -151,7 +151,7 @@ extension HouseholdStore {
     }
 
     /// Replaces the replication's saved marks.
-    public func saveReplication(_ saved: HouseholdReplicationRecords) throws {
+    package func saveReplication(_ saved: HouseholdReplicationRecords) throws {
         try history.write("saving the household's replication marks") { db in
             try db.execute(sql: "DELETE FROM household_replication")
             try db.execute(sql: "INSERT INTO household_replication (published_up_to, epoch, deletions_told_up_to) VALUES (?, ?, ?)",

@@ -13,15 +13,15 @@ import Timekeeping
 import GRDB
 
 /// The range a hand-added drink's volume must be in: a sip to a big jug.
-public enum ManualDrinkLimits {
-    public static let volumeML = 1...5000
+package enum ManualDrinkLimits {
+    package static let volumeML = 1...5000
 }
 
 extension BottleControl {
     /// Checks and stores a drink added by hand for the bottle named (or the only one adopted),
     /// `amountML` drunk at `time` (not after `now`). A refusal names what is wrong in one line
     /// and stores nothing.
-    public func addDrink(amountML: Int, at time: WallInstant, bottle name: String?, now: WallInstant) throws -> StoredDrink {
+    package func addDrink(amountML: Int, at time: WallInstant, bottle name: String?, now: WallInstant) throws -> StoredDrink {
         guard ManualDrinkLimits.volumeML.contains(amountML) else {
             throw BottleRequestRefused(description: "\(amountML) ml is not a drink: give the volume in millilitres, \(ManualDrinkLimits.volumeML.lowerBound) to \(ManualDrinkLimits.volumeML.upperBound)")
         }
@@ -50,15 +50,15 @@ extension BottleControl {
 /// hand, and keeps it (the newest of its own hand-added drinks says which) until another
 /// member's drink turns up in it (two members drew the same one before hearing of each other:
 /// 1 in 32,767 for a pair) or its 65,536 ids are used, and then draws another.
-public enum ManualIDSpace {
-    public static let idsPerSpace: UInt32 = 1 << 16
+package enum ManualIDSpace {
+    package static let idsPerSpace: UInt32 = 1 << 16
     /// The spaces a history may draw (0 is the previous release's).
-    public static let drawable: ClosedRange<UInt32> = 1...((UInt32.max - Drink.firstManualRecordID) / idsPerSpace)
+    package static let drawable: ClosedRange<UInt32> = 1...((UInt32.max - Drink.firstManualRecordID) / idsPerSpace)
 
     /// The space of a hand-added id.
-    public static func space(of recordID: UInt32) -> UInt32 { (recordID - Drink.firstManualRecordID) / idsPerSpace }
+    package static func space(of recordID: UInt32) -> UInt32 { (recordID - Drink.firstManualRecordID) / idsPerSpace }
     /// The ids of `space`.
-    public static func ids(of space: UInt32) -> ClosedRange<UInt32> {
+    package static func ids(of space: UInt32) -> ClosedRange<UInt32> {
         let first = Drink.firstManualRecordID + space * idsPerSpace
         return first...(first + (idsPerSpace - 1))
     }
@@ -68,7 +68,7 @@ extension DrinkHistory {
     /// Stores a hand-added drink under the next id of this history's space of hand-added ids
     /// (`ManualIDSpace`), in one transaction; the drink as stored. `generator` draws a space
     /// when one is needed.
-    public func storeManualDrink(bottle: String, amountML: Int, timestamp: UInt32, at storedAt: WallInstant,
+    package func storeManualDrink(bottle: String, amountML: Int, timestamp: UInt32, at storedAt: WallInstant,
                                  using generator: inout some RandomNumberGenerator) throws -> StoredDrink {
         let bottle = try ArgumentChecks.bottle(bottle)
         let storedAt = try ArgumentChecks.instant(storedAt, "storage time")
@@ -85,7 +85,7 @@ extension DrinkHistory {
     }
 
     /// The same, drawing from the system's generator.
-    public func storeManualDrink(bottle: String, amountML: Int, timestamp: UInt32, at storedAt: WallInstant) throws -> StoredDrink {
+    package func storeManualDrink(bottle: String, amountML: Int, timestamp: UInt32, at storedAt: WallInstant) throws -> StoredDrink {
         var generator = SystemRandomNumberGenerator()
         return try storeManualDrink(bottle: bottle, amountML: amountML, timestamp: timestamp, at: storedAt, using: &generator)
     }

@@ -5,17 +5,17 @@ import GRDB
 import Timekeeping
 
 /// The latest times among a bottle's stored drinks.
-public struct NewestDrinkTimes: Sendable, Equatable {
+package struct NewestDrinkTimes: Sendable, Equatable {
     /// The largest record timestamp (the bottle's clock, UTC seconds).
-    public var recordTime: WallInstant
+    package var recordTime: WallInstant
     /// The latest time a drink was stored (this machine's clock when it stored it).
-    public var storedAt: WallInstant
+    package var storedAt: WallInstant
 }
 
 extension DrinkHistory {
     /// The newest record time and latest storage time of `bottle`'s drinks (every bottle's when
     /// nil); nil when none is stored.
-    public func newestDrinkTimes(bottle: String? = nil) throws -> NewestDrinkTimes? {
+    package func newestDrinkTimes(bottle: String? = nil) throws -> NewestDrinkTimes? {
         try read("reading the newest drink") { db in
             let row: Row?
             if let bottle {

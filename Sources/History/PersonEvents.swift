@@ -3,16 +3,16 @@
 import GRDB
 import Timekeeping
 
-public struct PersonEvent: Sendable, Hashable {
-    public enum Kind: String, Sendable { case intake, action }
-    public var time: WallInstant
-    public var kind: Kind
+package struct PersonEvent: Sendable, Hashable {
+    package enum Kind: String, Sendable { case intake, action }
+    package var time: WallInstant
+    package var kind: Kind
     /// The intake type (`vitamin-d`) or the action id (`did-this`).
-    public var name: String
+    package var name: String
     /// For an action: the notification it was invoked on.
-    public var notificationID: String?
+    package var notificationID: String?
 
-    public init(time: WallInstant, kind: Kind, name: String, notificationID: String? = nil) {
+    package init(time: WallInstant, kind: Kind, name: String, notificationID: String? = nil) {
         self.time = time
         self.kind = kind
         self.name = name
@@ -21,7 +21,7 @@ public struct PersonEvent: Sendable, Hashable {
 }
 
 extension DrinkHistory {
-    public func recordPersonEvent(_ event: PersonEvent) throws {
+    package func recordPersonEvent(_ event: PersonEvent) throws {
         try write("recording \(event.kind.rawValue) \(event.name)") { db in
             try db.execute(sql: "INSERT INTO person_event (time, kind, name, notification_id) VALUES (?, ?, ?, ?)",
                            arguments: [event.time, event.kind.rawValue, event.name, event.notificationID])
@@ -29,7 +29,7 @@ extension DrinkHistory {
     }
 
     /// Every recorded event from `since` on (all when nil), oldest first.
-    public func personEvents(since: WallInstant? = nil) throws -> [PersonEvent] {
+    package func personEvents(since: WallInstant? = nil) throws -> [PersonEvent] {
         try read("reading person events") { db in
             try Row.fetchAll(db, sql: "SELECT time, kind, name, notification_id FROM person_event WHERE time >= ? ORDER BY time, seq",
                              arguments: [since ?? WallInstant(secondsSince1970: -.greatestFiniteMagnitude)]).map {

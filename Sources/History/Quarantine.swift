@@ -10,7 +10,7 @@ import Foundation
 import GRDB
 
 /// What became of a quarantined record. The raw values are stored and cross the wire.
-public enum QuarantineResolution: String, Sendable, Hashable, Codable {
+package enum QuarantineResolution: String, Sendable, Hashable, Codable {
     /// Restored as a drink at a time a person gave.
     case restored
     /// Dropped by a person.
@@ -18,30 +18,30 @@ public enum QuarantineResolution: String, Sendable, Hashable, Codable {
 }
 
 /// One quarantined record.
-public struct QuarantinedRecord: Sendable, Hashable {
+package struct QuarantinedRecord: Sendable, Hashable {
     /// The quarantine's own number, what `bottle restore` and `bottle discard` take.
-    public var id: Int64
-    public var bottle: String
-    public var record: DrinkRecord
+    package var id: Int64
+    package var bottle: String
+    package var record: DrinkRecord
     /// Every way the record cannot be a drink.
-    public var problems: [RecordProblem]
+    package var problems: [RecordProblem]
     /// One line for a person.
-    public var reason: String
+    package var reason: String
     /// Bridge clock when it first arrived.
-    public var receivedAt: WallInstant
-    public var resolution: QuarantineResolution?
-    public var resolvedAt: WallInstant?
+    package var receivedAt: WallInstant
+    package var resolution: QuarantineResolution?
+    package var resolvedAt: WallInstant?
 
     /// The 14 bytes as the bottle sent them, lower-case hex.
-    public var rawHex: String { record.encoded().map { String(format: "%02x", $0) }.joined() }
+    package var rawHex: String { record.encoded().map { String(format: "%02x", $0) }.joined() }
 
     /// Only a wrong time can be mended by a person: an amount or level no bottle can give says
     /// nothing to restore.
-    public var isRestorable: Bool { problems == [.time] && resolution == nil }
+    package var isRestorable: Bool { problems == [.time] && resolution == nil }
 }
 
 extension QuarantinedRecord: FetchableRecord {
-    public init(row: Row) throws {
+    package init(row: Row) throws {
         id = try row.decode(Int64.self, forColumn: "id")
         bottle = try row.decode(String.self, forColumn: "bottle")
         let hex: String = try row.decode(String.self, forColumn: "raw")
@@ -69,14 +69,14 @@ extension QuarantinedRecord: FetchableRecord {
 }
 
 /// Why a quarantined record could not be restored or discarded; one line each.
-public enum QuarantineActionError: Error, Equatable, CustomStringConvertible {
+package enum QuarantineActionError: Error, Equatable, CustomStringConvertible {
     case unknown(id: Int64)
     case alreadyResolved(id: Int64, QuarantineResolution)
     case notOnlyTime(id: Int64, [RecordProblem])
     case timeOutOfRange(id: Int64)
     case timeTaken(id: Int64)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknown(let id):
             return "no quarantined record #\(id); `aquavate-bridge history --quarantined` lists them"
@@ -107,7 +107,7 @@ extension DrinkHistory {
     }
 
     /// The quarantine, oldest first: those still waiting, or every one with `includeResolved`.
-    public func quarantined(bottle: String? = nil, includeResolved: Bool = false) throws -> [QuarantinedRecord] {
+    package func quarantined(bottle: String? = nil, includeResolved: Bool = false) throws -> [QuarantinedRecord] {
         var sql = "SELECT * FROM quarantined_record WHERE 1"
         var arguments: StatementArguments = []
         if let bottle {
@@ -120,7 +120,7 @@ extension DrinkHistory {
     }
 
     /// Records still waiting in the quarantine, per bottle.
-    public func quarantinedCounts() throws -> [String: Int] {
+    package func quarantinedCounts() throws -> [String: Int] {
         try read("counting the quarantine") { db in
             var counts: [String: Int] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT bottle, COUNT(*) FROM quarantined_record WHERE resolution IS NULL GROUP BY bottle")
@@ -133,7 +133,7 @@ extension DrinkHistory {
     /// gave), its own stamp kept as the drink's raw one; only a record whose one fault is its
     /// time. The drink is this bridge's (published to the household like a synced one).
     @discardableResult
-    public func restoreQuarantined(id: Int64, timestamp: UInt32, at now: WallInstant) throws -> StoredDrink {
+    package func restoreQuarantined(id: Int64, timestamp: UInt32, at now: WallInstant) throws -> StoredDrink {
         let now = try ArgumentChecks.instant(now, "restore time")
         guard RecordBounds.timeRange(now: now.secondsSince1970).contains(Double(timestamp)) else {
             throw QuarantineActionError.timeOutOfRange(id: id)
@@ -161,7 +161,7 @@ extension DrinkHistory {
 
     /// Discards quarantined record `id`: it stays in the table, marked, and is no longer listed
     /// as waiting.
-    public func discardQuarantined(id: Int64, at now: WallInstant) throws {
+    package func discardQuarantined(id: Int64, at now: WallInstant) throws {
         let now = try ArgumentChecks.instant(now, "discard time")
         try write("discarding quarantined record \(id)") { db -> Result<Void, QuarantineActionError> in
             if case .failure(let refusal) = try Self.unresolvedQuarantined(id: id, in: db) { return .failure(refusal) }
@@ -187,7 +187,7 @@ extension DrinkHistory {
 extension DrinkHistory {
     /// The bottle's own stamps of the drinks stored at a corrected time (a zone offset, a
     /// restore), in no particular order.
-    public func rawTimestamps() throws -> [UInt32] {
+    package func rawTimestamps() throws -> [UInt32] {
         try read("reading the drinks' own stamps") { db in
             try UInt32.fetchAll(db, sql: "SELECT raw_timestamp FROM drink WHERE raw_timestamp IS NOT NULL")
         }

@@ -8,7 +8,7 @@ import Timekeeping
 
 extension DrinkHistory {
     /// The refused commands so far, by reason; empty when none was ever saved.
-    public func refusedCommands() -> [String: Int] {
+    package func refusedCommands() -> [String: Int] {
         let counts = try? read("reading the refused commands") { db in
             try Row.fetchAll(db, sql: "SELECT reason, count FROM refused_command WHERE count >= 0")
                 .reduce(into: [String: Int]()) { $0[$1["reason"]] = $1["count"] }
@@ -17,7 +17,7 @@ extension DrinkHistory {
     }
 
     /// Saves the counts by reason (the whole tally, not an increment); they can be counted again.
-    public func saveRefusedCommands(_ counts: [String: Int]) throws {
+    package func saveRefusedCommands(_ counts: [String: Int]) throws {
         try write("saving the refused commands", durability: .normal) { db in
             try Self.replaceCounts(counts, table: "refused_command", in: db)
         }

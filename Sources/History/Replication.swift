@@ -11,7 +11,7 @@ extension DrinkHistory {
     /// (bottle, record_id, timestamp) like `store`, a deleted one deletes. A drink this bridge
     /// already has keeps its origin. `manual`: drinks a person added by hand on `origin` (kept
     /// so, out of the bottle's record ids). Results are in the order of `records`.
-    public func storeReplicated(_ records: [DrinkRecord], bottle: String, origin: String, manual: Bool = false,
+    package func storeReplicated(_ records: [DrinkRecord], bottle: String, origin: String, manual: Bool = false,
                                 at storedAt: WallInstant) throws -> [StoreResult] {
         let bottle = try ArgumentChecks.bottle(bottle)
         let storedAt = try ArgumentChecks.instant(storedAt, "storage time")
@@ -33,7 +33,7 @@ extension DrinkHistory {
     /// This bridge's own drinks (not received from another) stored or deleted after `since`,
     /// oldest change first, at most `limit`; with the instant of each one's change (drinks added
     /// by hand here among them: the drink message says which they are).
-    public func localDrinksChanged(since: WallInstant, limit: Int = 500) throws -> [(drink: StoredDrink, changedAt: WallInstant)] {
+    package func localDrinksChanged(since: WallInstant, limit: Int = 500) throws -> [(drink: StoredDrink, changedAt: WallInstant)] {
         try read("reading the drinks to publish") { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT *, max(stored_at, coalesce(deleted_at, stored_at)) AS changed_at FROM drink
@@ -47,13 +47,13 @@ extension DrinkHistory {
 
 extension DrinkHistory {
     /// One drink as the household's anti-entropy digest counts it.
-    public struct DigestRow: Sendable, Equatable {
-        public var bottle: String
-        public var recordID: Int64
-        public var timestamp: Int64
-        public var deleted: Bool
+    package struct DigestRow: Sendable, Equatable {
+        package var bottle: String
+        package var recordID: Int64
+        package var timestamp: Int64
+        package var deleted: Bool
 
-        public init(bottle: String, recordID: Int64, timestamp: Int64, deleted: Bool) {
+        package init(bottle: String, recordID: Int64, timestamp: Int64, deleted: Bool) {
             self.bottle = bottle
             self.recordID = recordID
             self.timestamp = timestamp
@@ -63,7 +63,7 @@ extension DrinkHistory {
 
     /// The drinks synced by `origin` (nil: this bridge) whose time is at or after `from`
     /// (seconds since 1970), deleted ones included: what the household's digests compare.
-    public func digestRows(origin: String?, from: Int64) throws -> [DigestRow] {
+    package func digestRows(origin: String?, from: Int64) throws -> [DigestRow] {
         try read("reading the drinks of a digest") { db in
             try Row.fetchAll(db, sql: """
                 SELECT bottle, record_id, timestamp, deleted FROM drink WHERE origin IS ? AND timestamp >= ?

@@ -11,28 +11,28 @@ import GRDB
 import Timekeeping
 
 /// A bottle's reminder counters and days, one row per engine.
-public struct ReminderCounters: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "reminder_state"
-    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+package struct ReminderCounters: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    package static let databaseTableName = "reminder_state"
+    package static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    package static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
-    public var bottle: String
-    public var reminderDay: LocalDay?
-    public var remindersSentToday: Int
+    package var bottle: String
+    package var reminderDay: LocalDay?
+    package var remindersSentToday: Int
     /// An `Urgency` raw value.
-    public var lastNotifiedUrgency: String?
-    public var remindedSinceOnTrack: Bool
+    package var lastNotifiedUrgency: String?
+    package var remindedSinceOnTrack: Bool
     /// An `Urgency` raw value.
-    public var lastUrgency: String
-    public var goalReachedDay: LocalDay?
-    public var lastLowBattery: Bool
-    public var lowBatteryAlertDay: LocalDay?
-    public var reminderSequence: Int
-    public var backOnTrackSequence: Int
-    public var rulesDay: LocalDay?
-    public var ritualStreak: Int
+    package var lastUrgency: String
+    package var goalReachedDay: LocalDay?
+    package var lastLowBattery: Bool
+    package var lowBatteryAlertDay: LocalDay?
+    package var reminderSequence: Int
+    package var backOnTrackSequence: Int
+    package var rulesDay: LocalDay?
+    package var ritualStreak: Int
 
-    public init(bottle: String = "", reminderDay: LocalDay?, remindersSentToday: Int, lastNotifiedUrgency: String?,
+    package init(bottle: String = "", reminderDay: LocalDay?, remindersSentToday: Int, lastNotifiedUrgency: String?,
                 remindedSinceOnTrack: Bool, lastUrgency: String, goalReachedDay: LocalDay?, lastLowBattery: Bool,
                 lowBatteryAlertDay: LocalDay?, reminderSequence: Int, backOnTrackSequence: Int, rulesDay: LocalDay?,
                 ritualStreak: Int) {
@@ -53,22 +53,22 @@ public struct ReminderCounters: Codable, Sendable, Equatable, FetchableRecord, P
 }
 
 /// A pending notification, in the order the engine added it (`position`).
-public struct SavedPendingNotification: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "reminder_pending"
-    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+package struct SavedPendingNotification: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    package static let databaseTableName = "reminder_pending"
+    package static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    package static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
-    public var bottle: String = ""
-    public var position: Int = 0
-    public var id: String
-    public var fireTime: WallInstant
+    package var bottle: String = ""
+    package var position: Int = 0
+    package var id: String
+    package var fireTime: WallInstant
     /// A `NotificationKind` raw value.
-    public var kind: String
-    public var title: String
-    public var body: String
-    public var thread: String?
+    package var kind: String
+    package var title: String
+    package var body: String
+    package var thread: String?
 
-    public init(id: String, fireTime: WallInstant, kind: String, title: String, body: String, thread: String?) {
+    package init(id: String, fireTime: WallInstant, kind: String, title: String, body: String, thread: String?) {
         self.id = id
         self.fireTime = fireTime
         self.kind = kind
@@ -79,19 +79,19 @@ public struct SavedPendingNotification: Codable, Sendable, Equatable, FetchableR
 }
 
 /// An action a pending notification offers, in its order (`position`).
-public struct SavedNotificationAction: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "reminder_pending_action"
-    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+package struct SavedNotificationAction: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    package static let databaseTableName = "reminder_pending_action"
+    package static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    package static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
-    public var bottle: String = ""
-    public var notificationId: String
-    public var position: Int = 0
+    package var bottle: String = ""
+    package var notificationId: String
+    package var position: Int = 0
     /// The action's id (`did-this`).
-    public var actionId: String
-    public var label: String
+    package var actionId: String
+    package var label: String
 
-    public init(notificationId: String, actionId: String, label: String) {
+    package init(notificationId: String, actionId: String, label: String) {
         self.notificationId = notificationId
         self.actionId = actionId
         self.label = label
@@ -99,51 +99,51 @@ public struct SavedNotificationAction: Codable, Sendable, Equatable, FetchableRe
 }
 
 /// A manual intake the engine remembers (section 3's suppression windows), oldest first.
-public struct SavedIntake: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "reminder_intake"
-    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+package struct SavedIntake: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    package static let databaseTableName = "reminder_intake"
+    package static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    package static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
-    public var bottle: String = ""
-    public var position: Int = 0
-    public var type: String
-    public var time: WallInstant
+    package var bottle: String = ""
+    package var position: Int = 0
+    package var type: String
+    package var time: WallInstant
 
-    public init(type: String, time: WallInstant) {
+    package init(type: String, time: WallInstant) {
         self.type = type
         self.time = time
     }
 }
 
 /// A Did This the engine remembers (section 6's streak), one per local day.
-public struct SavedRitualCompletion: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "reminder_ritual"
-    public static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    public static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
+package struct SavedRitualCompletion: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    package static let databaseTableName = "reminder_ritual"
+    package static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
+    package static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
-    public var bottle: String = ""
-    public var position: Int = 0
-    public var day: LocalDay
-    public var time: WallInstant
+    package var bottle: String = ""
+    package var position: Int = 0
+    package var day: LocalDay
+    package var time: WallInstant
 
-    public init(day: LocalDay, time: WallInstant) {
+    package init(day: LocalDay, time: WallInstant) {
         self.day = day
         self.time = time
     }
 }
 
 /// Everything one engine saved, read and written together.
-public struct SavedReminders: Sendable, Equatable {
+package struct SavedReminders: Sendable, Equatable {
     /// The key of the one engine of every bottle.
-    public static let everyBottle = ""
+    package static let everyBottle = ""
 
-    public var counters: ReminderCounters
-    public var pending: [SavedPendingNotification]
-    public var actions: [SavedNotificationAction]
-    public var intakes: [SavedIntake]
-    public var rituals: [SavedRitualCompletion]
+    package var counters: ReminderCounters
+    package var pending: [SavedPendingNotification]
+    package var actions: [SavedNotificationAction]
+    package var intakes: [SavedIntake]
+    package var rituals: [SavedRitualCompletion]
 
-    public init(counters: ReminderCounters, pending: [SavedPendingNotification], actions: [SavedNotificationAction],
+    package init(counters: ReminderCounters, pending: [SavedPendingNotification], actions: [SavedNotificationAction],
                 intakes: [SavedIntake], rituals: [SavedRitualCompletion]) {
         self.counters = counters
         self.pending = pending
@@ -201,9 +201,9 @@ public struct SavedReminders: Sendable, Equatable {
 
 extension LocalDay: DatabaseValueConvertible {
     /// Stored as its date, `YYYY-MM-DD`.
-    public var databaseValue: DatabaseValue { description.databaseValue }
+    package var databaseValue: DatabaseValue { description.databaseValue }
 
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> LocalDay? {
+    package static func fromDatabaseValue(_ dbValue: DatabaseValue) -> LocalDay? {
         String.fromDatabaseValue(dbValue).flatMap(LocalDay.init)
     }
 }

@@ -26,12 +26,12 @@ struct SettingRecord: Sendable, Hashable, FetchableRecord, PersistableRecord {
 
 extension DrinkHistory {
     /// The persisted value of `key`, nil when it was never set (or was removed).
-    public func setting(_ key: String) throws -> String? {
+    package func setting(_ key: String) throws -> String? {
         try read("reading setting \(key)") { db in try SettingRecord.fetchOne(db, key: key)?.value }
     }
 
     /// Persists `value` for `key`; nil removes the key (back to the file's or the default value).
-    public func setSetting(_ key: String, _ value: String?) throws {
+    package func setSetting(_ key: String, _ value: String?) throws {
         guard !key.isEmpty else {
             throw HistoryError.invalidArgument(what: "empty setting key", expected: "a dotted key such as reminders.enabled")
         }
@@ -45,7 +45,7 @@ extension DrinkHistory {
     }
 
     /// Every persisted setting.
-    public func allSettings() throws -> [String: String] {
+    package func allSettings() throws -> [String: String] {
         try read("reading settings") { db in
             Dictionary(uniqueKeysWithValues: try SettingRecord.fetchAll(db).map { ($0.key, $0.value) })
         }

@@ -9,19 +9,19 @@ import AquavateProtocol
 extension StoredCommand {
     /// What the command asks, parsed from its stored kind and argument; nil for one this version
     /// cannot read (an unknown kind, a goal outside the bottle's range, a malformed argument).
-    public var action: BottleAction? { BottleAction(kind: command, argument: argument) }
+    package var action: BottleAction? { BottleAction(kind: command, argument: argument) }
 }
 
 /// What a bottle's commands not yet applied will change at its next connection: of each kind the
 /// newest counts, as a newer goal or switch replaces a pending one (docs/design.md 3.5).
-public struct PendingChanges: Sendable, Equatable {
+package struct PendingChanges: Sendable, Equatable {
     /// The goal the newest goal command gives the bottle.
-    public var goalML: Int?
+    package var goalML: Int?
     /// The setting the newest shake-to-empty command gives the bottle.
-    public var shakeToEmpty: Bool?
+    package var shakeToEmpty: Bool?
 
     /// From a bottle's commands, oldest first; only those still pending or being sent count.
-    public init(_ commands: [StoredCommand]) {
+    package init(_ commands: [StoredCommand]) {
         for command in commands where command.status == .pending || command.status == .sending {
             switch command.action {
             case .setGoal(let goal)?: goalML = goal

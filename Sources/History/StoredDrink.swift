@@ -8,14 +8,14 @@ import GRDB
 ///
 /// The history keeps what the bottle said, refills (amount ≤ 0) included; whether a drink counts
 /// as intake is `isIntake`, decided when totals are computed.
-public struct StoredDrink: DrinkCarrying, Sendable, Hashable {
-    public var drink: Drink
+package struct StoredDrink: DrinkCarrying, Sendable, Hashable {
+    package var drink: Drink
     /// Bridge clock (UTC seconds) when the transaction that stored it committed.
-    public var storedAt: WallInstant
+    package var storedAt: WallInstant
     /// Bridge clock when it was deleted; nil while it is not.
-    public var deletedAt: WallInstant?
+    package var deletedAt: WallInstant?
 
-    public init(_ drink: Drink, storedAt: WallInstant, deletedAt: WallInstant?) {
+    package init(_ drink: Drink, storedAt: WallInstant, deletedAt: WallInstant?) {
         self.drink = drink
         self.storedAt = storedAt
         self.deletedAt = deletedAt
@@ -34,24 +34,24 @@ public struct StoredDrink: DrinkCarrying, Sendable, Hashable {
 }
 
 extension StoredDrink: FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "drink"
+    package static let databaseTableName = "drink"
 
-    public enum Columns {
-        public static let bottle = Column("bottle")
-        public static let recordID = Column("record_id")
-        public static let timestamp = Column("timestamp")
-        public static let amountML = Column("amount_ml")
-        public static let bottleLevelML = Column("bottle_level_ml")
-        public static let type = Column("type")
-        public static let typeRaw = Column("type_raw")
-        public static let flags = Column("flags")
-        public static let deleted = Column("deleted")
-        public static let storedAt = Column("stored_at")
-        public static let deletedAt = Column("deleted_at")
-        public static let manual = Column("manual")
+    package enum Columns {
+        package static let bottle = Column("bottle")
+        package static let recordID = Column("record_id")
+        package static let timestamp = Column("timestamp")
+        package static let amountML = Column("amount_ml")
+        package static let bottleLevelML = Column("bottle_level_ml")
+        package static let type = Column("type")
+        package static let typeRaw = Column("type_raw")
+        package static let flags = Column("flags")
+        package static let deleted = Column("deleted")
+        package static let storedAt = Column("stored_at")
+        package static let deletedAt = Column("deleted_at")
+        package static let manual = Column("manual")
     }
 
-    public init(row: Row) throws {
+    package init(row: Row) throws {
         // The columns are the record's 16-bit amounts (read as such, so a value outside them is
         // a decoding error, as before the drink was written once).
         drink = Drink(bottle: try row.decode(String.self, forColumn: Columns.bottle),
@@ -67,7 +67,7 @@ extension StoredDrink: FetchableRecord, PersistableRecord {
         deletedAt = try row.decode(WallInstant?.self, forColumn: Columns.deletedAt)
     }
 
-    public func encode(to container: inout PersistenceContainer) throws {
+    package func encode(to container: inout PersistenceContainer) throws {
         container[Columns.bottle] = drink.bottle
         container[Columns.recordID] = drink.recordID
         container[Columns.timestamp] = drink.timestamp

@@ -6,9 +6,9 @@ import GRDB
 import Timekeeping
 
 extension WallInstant: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { secondsSince1970.databaseValue }
+    package var databaseValue: DatabaseValue { secondsSince1970.databaseValue }
 
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> WallInstant? {
+    package static func fromDatabaseValue(_ dbValue: DatabaseValue) -> WallInstant? {
         Double.fromDatabaseValue(dbValue).map(WallInstant.init(secondsSince1970:))
     }
 }

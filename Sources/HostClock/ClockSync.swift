@@ -7,7 +7,7 @@
 import CTimex
 import Glibc
 
-public enum ClockSync: Sendable, Equatable {
+package enum ClockSync: Sendable, Equatable {
     case synchronised
     case notSynchronised
     /// The kernel could not be asked (a seccomp filter such as systemd's ProtectClock= refuses
@@ -16,15 +16,15 @@ public enum ClockSync: Sendable, Equatable {
 }
 
 /// Where the answer comes from: the kernel for the bridge, a fixed answer in tests.
-public protocol ClockSyncSource: Sendable {
+package protocol ClockSyncSource: Sendable {
     func read() -> ClockSync
 }
 
 /// The kernel's NTP state, read with adjtimex(2) (modes 0: reads, needs no privilege).
-public struct KernelClockSync: ClockSyncSource {
-    public init() {}
+package struct KernelClockSync: ClockSyncSource {
+    package init() {}
 
-    public func read() -> ClockSync {
+    package func read() -> ClockSync {
         var state = timex()
         state.modes = 0
         let result = adjtimex(&state)
@@ -36,8 +36,8 @@ public struct KernelClockSync: ClockSyncSource {
 }
 
 /// A fixed answer (tests, and `--assume-clock` style overrides).
-public struct FixedClockSync: ClockSyncSource {
-    public let answer: ClockSync
-    public init(_ answer: ClockSync) { self.answer = answer }
-    public func read() -> ClockSync { answer }
+package struct FixedClockSync: ClockSyncSource {
+    package let answer: ClockSync
+    package init(_ answer: ClockSync) { self.answer = answer }
+    package func read() -> ClockSync { answer }
 }

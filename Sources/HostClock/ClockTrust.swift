@@ -10,27 +10,27 @@
 import History
 import Timekeeping
 
-public struct ClockTrust: Sendable, Equatable {
-    public var sync: ClockSync
+package struct ClockTrust: Sendable, Equatable {
+    package var sync: ClockSync
     /// The newest stored drink of the bottle about to be synced (or of any bottle).
-    public var newestDrink: NewestDrinkTimes?
+    package var newestDrink: NewestDrinkTimes?
 
     /// How far a time this machine stored earlier may be ahead of it now (a step of the clock by
     /// NTP, within this slack, is not a wrong clock).
-    public static let ownClockSlack: Duration = .seconds(60)
+    package static let ownClockSlack: Duration = .seconds(60)
 
-    public init(sync: ClockSync, newestDrink: NewestDrinkTimes? = nil) {
+    package init(sync: ClockSync, newestDrink: NewestDrinkTimes? = nil) {
         self.sync = sync
         self.newestDrink = newestDrink
     }
 
     /// Reads the sync state and the newest stored drink of `bottle` (all bottles when nil).
-    public static func evaluate(source: any ClockSyncSource, history: DrinkHistory, bottle: String? = nil) -> ClockTrust {
+    package static func evaluate(source: any ClockSyncSource, history: DrinkHistory, bottle: String? = nil) -> ClockTrust {
         ClockTrust(sync: source.read(), newestDrink: try? history.newestDrinkTimes(bottle: bottle))
     }
 
     /// What a session does about SET_TIME.
-    public var setTimePolicy: SetTimePolicy {
+    package var setTimePolicy: SetTimePolicy {
         if sync == .notSynchronised {
             return .skip("this machine's clock is not synchronised (NTP); the bottle keeps its own time until it is "
                          + "(timedatectl set-ntp true, then wait for 'System clock synchronized: yes')")
@@ -44,7 +44,7 @@ public struct ClockTrust: Sendable, Equatable {
     }
 
     /// The `Clock:` line of `status` at `now`.
-    public func statusLine(at now: WallInstant) -> String {
+    package func statusLine(at now: WallInstant) -> String {
         switch sync {
         case .synchronised:
             // A synchronised clock behind the stored drinks: say what SET_TIME waits for.

@@ -14,8 +14,8 @@ import Logging
 import MQTT
 import Timekeeping
 
-public enum AnonymousAccessProbe {
-    public enum Finding: Sendable, Equatable {
+package enum AnonymousAccessProbe {
+    package enum Finding: Sendable, Equatable {
         /// The broker refused an anonymous connection (or was not reached).
         case refused
         /// Anonymous clients connect, but none of the probe's messages came back.
@@ -24,7 +24,7 @@ public enum AnonymousAccessProbe {
         case writes([String])
     }
 
-    public static func probe(url: String, topicPrefix: String = "aquavate", caFile: String? = nil, clock: any WallClock = SystemClock(),
+    package static func probe(url: String, topicPrefix: String = "aquavate", caFile: String? = nil, clock: any WallClock = SystemClock(),
                              timeout: Duration, listen: Duration = .milliseconds(1500)) async -> Finding {
         guard let configured = try? MQTTBrokerURL(parsing: url) else { return .refused }
         let anonymous = MQTTBrokerURL(host: configured.host, port: configured.port, usesTLS: configured.usesTLS)

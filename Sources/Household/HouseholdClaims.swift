@@ -31,7 +31,7 @@ import Logging
 import MQTT
 import Timekeeping
 
-public final class HouseholdClaims: Sendable {
+package final class HouseholdClaims: Sendable {
     /// How long a bridge listens for competing claims before it holds the bottle.
     static let settle: Duration = .milliseconds(600)
     /// What this bridge withheld is delivered at a hand-over when it is this recent: the last will
@@ -44,7 +44,7 @@ public final class HouseholdClaims: Sendable {
     static let handOverSettle = HouseholdClaimRule.handOverSettle
     static let maximumDeliveries = HouseholdClaimRule.maximumDeliveries
 
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         case granted
         case heldBy(String)
     }
@@ -70,7 +70,7 @@ public final class HouseholdClaims: Sendable {
         var claimedAs: [String: String] = [:]
     }
 
-    public let me: String
+    package let me: String
     private let link: HouseholdLink
     private let clock: any WallClock
     private let logger: Logger
@@ -146,7 +146,7 @@ public final class HouseholdClaims: Sendable {
 
     /// Claims the bottle with `address`, heard at `rssi`: granted, or held by (or left to) another
     /// bridge. Without the broker the bridge syncs on its own (a partition must not stop it).
-    public func acquire(address: String, rssi: Int?) async -> Outcome {
+    package func acquire(address: String, rssi: Int?) async -> Outcome {
         guard link.isConnected else { return .granted }
         let (bottle, all, serial) = keys(address)
         // The mapping before the claim: whoever hears this claim knows whose it is.
@@ -170,7 +170,7 @@ public final class HouseholdClaims: Sendable {
 
     /// The session with the bottle ended: its claim goes, and after a sync, this bridge is the
     /// one that reminds its person (under the serial, read by now).
-    public func release(address: String, synced: Bool) {
+    package func release(address: String, synced: Bool) {
         let claimed = state.withLock { $0.claimedAs.removeValue(forKey: Self.topicID(address)) }
         let (bottle, _, serial) = keys(address)
         try? link.claim(claimed ?? bottle, nil)
@@ -203,7 +203,7 @@ public final class HouseholdClaims: Sendable {
     /// A new connection to the broker: this bridge runs the reminders of `bottles` (key and
     /// address), says so, and tells the serials it knows. `lostEverything`: the broker kept
     /// nothing (no session), so the retained syncer of a bottle this bridge synced last is said again.
-    public func connected(bottles: [(key: String, address: String?)], lostEverything: Bool) {
+    package func connected(bottles: [(key: String, address: String?)], lostEverything: Bool) {
         for bottle in bottles {
             let id = Self.topicID(bottle.key)
             if let address = bottle.address { tellSerial(bottle.key, of: address) }
@@ -214,13 +214,13 @@ public final class HouseholdClaims: Sendable {
     }
 
     /// Whether this bridge delivers the reminders of bottle `key` (with `address`, when known).
-    public func remindsFor(bottle key: String, address: String? = nil) -> Bool {
+    package func remindsFor(bottle key: String, address: String? = nil) -> Bool {
         state.withLock { $0.rule.reminds(key: key, address: address) }
     }
 
     /// Whether this bridge delivers the reminders of the bottle with `address` (its key as the
     /// history knows it).
-    public func remindsFor(address: String) -> Bool {
+    package func remindsFor(address: String) -> Bool {
         remindsFor(bottle: localSerial(address) ?? address, address: address)
     }
 
@@ -234,7 +234,7 @@ public final class HouseholdClaims: Sendable {
     /// bottle `key` is delivered now. Never one another bridge delivered; by this bridge only
     /// when it reminds (then the household is told); else withheld, and `later` delivers it if
     /// this bridge takes over within `handOverWindow` and nobody delivered it meanwhile.
-    public func shouldDeliver(bottle key: String, address: String?, id: String, kind: String, time: WallInstant,
+    package func shouldDeliver(bottle key: String, address: String?, id: String, kind: String, time: WallInstant,
                               later: @escaping @Sendable () -> Void) -> Bool {
         let now = clock.now
         enum Verdict { case repeated, deliver, withhold(to: String) }

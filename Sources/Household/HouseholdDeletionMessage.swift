@@ -42,17 +42,17 @@ struct HouseholdDeletionMessage: WireMessage, Decodable, Equatable {
 
 extension HouseholdLink {
     /// A member deleted a drink another member added by hand.
-    public struct Deletion: Sendable, Equatable, Hashable {
+    package struct Deletion: Sendable, Equatable, Hashable {
         /// The drink's bottle key, id and time: the drink, in every member.
-        public var bottle: String
-        public var recordID: UInt32
-        public var timestamp: UInt32
+        package var bottle: String
+        package var recordID: UInt32
+        package var timestamp: UInt32
         /// The member that added the drink.
-        public var origin: String
+        package var origin: String
         /// The member that deleted it (the topic's, checked against the seal).
-        public var by: String
+        package var by: String
 
-        public init(bottle: String, recordID: UInt32, timestamp: UInt32, origin: String, by: String) {
+        package init(bottle: String, recordID: UInt32, timestamp: UInt32, origin: String, by: String) {
             self.bottle = bottle
             self.recordID = recordID
             self.timestamp = timestamp
@@ -64,7 +64,7 @@ extension HouseholdLink {
     /// Tells the household this bridge deleted a drink another member added by hand (QoS 1,
     /// not retained: a member away gets it from its session, or later from the deleter again
     /// when its digest still counts the drink).
-    public func delete(_ deletion: Deletion) throws(SinkDeliveryError) {
+    package func delete(_ deletion: Deletion) throws(SinkDeliveryError) {
         try publish("\(base)/delete/\(bridgeID)", HouseholdDeletionMessage(deletion).text, retain: false)
     }
 }

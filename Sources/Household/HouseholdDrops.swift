@@ -8,18 +8,18 @@
 import Locking
 import Logging
 
-public final class HouseholdDrops: Sendable {
+package final class HouseholdDrops: Sendable {
     private let counts = Locked<[HouseholdDropReason: Int]>([:])
     private let deferred = Locked<Int>(0)
     private let logger: Logger
 
-    public init(logger: Logger, initial: [HouseholdDropReason: Int] = [:]) {
+    package init(logger: Logger, initial: [HouseholdDropReason: Int] = [:]) {
         self.logger = logger
         counts.withLock { $0 = initial }
     }
 
     /// Counts one message dropped for `reason`, from the topic it came on.
-    public func drop(_ reason: HouseholdDropReason, topic: String) {
+    package func drop(_ reason: HouseholdDropReason, topic: String) {
         let count = counts.withLock { counts -> Int in
             counts[reason, default: 0] += 1
             return counts[reason]!
@@ -30,7 +30,7 @@ public final class HouseholdDrops: Sendable {
 
     /// Counts a member's hello kept for later: it came within the interval after the last answer
     /// to that member (HouseholdReplication answers it when the interval ends).
-    public func deferHello(topic: String) {
+    package func deferHello(topic: String) {
         let count = deferred.withLock { count -> Int in
             count += 1
             return count
@@ -40,7 +40,7 @@ public final class HouseholdDrops: Sendable {
     }
 
     /// The hellos deferred since this link started (not saved: they are no sign of trouble).
-    public var deferredHellos: Int { deferred.withLock { $0 } }
+    package var deferredHellos: Int { deferred.withLock { $0 } }
 
     /// 1, 10, 100 …: the counts at which a line is logged.
     private static func isPowerOfTen(_ count: Int) -> Bool {
@@ -49,5 +49,5 @@ public final class HouseholdDrops: Sendable {
         return power == count
     }
 
-    public var snapshot: [HouseholdDropReason: Int] { counts.withLock { $0 } }
+    package var snapshot: [HouseholdDropReason: Int] { counts.withLock { $0 } }
 }

@@ -51,17 +51,17 @@ import MQTT
 import Settings
 import Timekeeping
 
-public final class HouseholdLink: Sendable {
+package final class HouseholdLink: Sendable {
     /// One drink as the household exchanges it: the drink, who synced it and when it changed.
-    public struct Drink: DrinkCarrying, Sendable, Equatable {
-        public var drink: AquavateProtocol.Drink
+    package struct Drink: DrinkCarrying, Sendable, Equatable {
+        package var drink: AquavateProtocol.Drink
         /// The bridge that synced it.
-        public var origin: String
+        package var origin: String
         /// When the origin stored or deleted it (its clock): a member's hello says the latest it
         /// has, and the origin answers with only what changed after (nil from an older bridge).
-        public var changedAt: WallInstant?
+        package var changedAt: WallInstant?
 
-        public init(_ drink: AquavateProtocol.Drink, origin: String, changedAt: WallInstant? = nil) {
+        package init(_ drink: AquavateProtocol.Drink, origin: String, changedAt: WallInstant? = nil) {
             self.drink = drink
             self.origin = origin
             self.changedAt = changedAt
@@ -69,30 +69,30 @@ public final class HouseholdLink: Sendable {
     }
 
     /// A bridge's claim on a bottle's connection.
-    public struct Claim: Sendable, Equatable {
-        public enum Phase: String, Sendable, Codable { case want, hold }
-        public var phase: Phase
+    package struct Claim: Sendable, Equatable {
+        package enum Phase: String, Sendable, Codable { case want, hold }
+        package var phase: Phase
         /// The RSSI the bridge hears the bottle with (dBm).
-        public var rssi: Int
+        package var rssi: Int
 
-        public init(phase: Phase, rssi: Int) {
+        package init(phase: Phase, rssi: Int) {
             self.phase = phase
             self.rssi = rssi
         }
     }
 
     /// A reminder a bridge delivered, as the household tells it.
-    public struct Delivered: Sendable, Equatable {
+    package struct Delivered: Sendable, Equatable {
         /// The bottle's key (its serial once read).
-        public var bottle: String
+        package var bottle: String
         /// The notification's id (`hydration-7`, …).
-        public var id: String
-        public var kind: String
-        public var time: WallInstant
+        package var id: String
+        package var kind: String
+        package var time: WallInstant
         /// The bridge that delivered it.
-        public var from: String
+        package var from: String
 
-        public init(bottle: String, id: String, kind: String, time: WallInstant, from: String) {
+        package init(bottle: String, id: String, kind: String, time: WallInstant, from: String) {
             self.bottle = bottle
             self.id = id
             self.kind = kind
@@ -102,7 +102,7 @@ public final class HouseholdLink: Sendable {
     }
 
     /// What another bridge sent.
-    public enum Received: Sendable, Equatable {
+    package enum Received: Sendable, Equatable {
         case drink(Drink)
         /// A bridge without a session: it wants the drinks it lacks again, once per `epoch` (nil:
         /// an older bridge's hello without one, answered every time). `have`: per member, the
@@ -137,7 +137,7 @@ public final class HouseholdLink: Sendable {
         case deletion(Deletion)
     }
 
-    public let bridgeID: String
+    package let bridgeID: String
     private let client: MosquittoClient
     private let drinkTopic: String
     private let helloTopic: String
@@ -146,7 +146,7 @@ public final class HouseholdLink: Sendable {
     private let key: HouseholdKey
     private let clock: any WallClock
     /// What was not believed, by reason.
-    public let drops: HouseholdDrops
+    package let drops: HouseholdDrops
     /// This start's stamps: `boot` (HouseholdSeal) and the next sequence number; the sequence the
     /// `online` of the coming connection uses (its will takes the one after).
     private let stamps: Locked<(next: UInt64, online: UInt64?)>
@@ -157,8 +157,8 @@ public final class HouseholdLink: Sendable {
 
     /// The largest household message (a drink, a delivery, a hello with its stamp): the MQTT 5
     /// maximum packet size the broker is told, and the payload a 3.1.1 broker's message is cut at.
-    public static let maximumPayload = 2048
-    public static let maximumPacketSize: UInt32 = 4096
+    package static let maximumPayload = 2048
+    package static let maximumPacketSize: UInt32 = 4096
     /// Topics whose last stamp is kept (each bottle's claims, syncer and reminds per member, and
     /// each member's own topics): beyond it the oldest half is forgotten.
     static let maximumMarks = HouseholdReplayGuard.maximumMarks
@@ -170,7 +170,7 @@ public final class HouseholdLink: Sendable {
     ///   - replay: the replay guard's state an earlier start saved (HouseholdReplayGuard).
     ///   - connected: on every connection, whether the broker kept this bridge's session.
     ///   - received: each drink or hello from another bridge (on the network thread).
-    public init(url: String, bridgeID: String, key: HouseholdKey, boot: UInt64, topicPrefix: String = "aquavate", logger: Logger,
+    package init(url: String, bridgeID: String, key: HouseholdKey, boot: UInt64, topicPrefix: String = "aquavate", logger: Logger,
                 clock: any WallClock = SystemClock(), drops: HouseholdDrops? = nil,
                 reconnectDelay: ClosedRange<Double> = 1...60, caFile: String? = nil, replay saved: HouseholdReplayState = .init(),
                 connected: @escaping @Sendable (_ sessionPresent: Bool) -> Void,
@@ -293,16 +293,16 @@ public final class HouseholdLink: Sendable {
         return .init(topic: topic, payload: HouseholdSeal.seal(topic: topic, body: Array(body.utf8), stamp: stamp, key: key), qos: qos, retain: retain)
     }
 
-    public func start() { client.start() }
+    package func start() { client.start() }
 
     /// Says `offline`, waits (about 3 s at most) for what was published to be acknowledged,
     /// then disconnects.
-    public func stop() async {
+    package func stop() async {
         await client.stop(finalMessages: [sealed("\(base)/alive/\(bridgeID)", "offline", retain: true)])
     }
 
     /// Publishes this bridge's claim on `bottle` (its topic id); nil releases it.
-    public func claim(_ bottle: String, _ claim: Claim?) throws(SinkDeliveryError) {
+    package func claim(_ bottle: String, _ claim: Claim?) throws(SinkDeliveryError) {
         let text = claim.map { HouseholdClaimMessage($0).text } ?? ""
         do {
             try client.publish(sealed("\(base)/claim/\(bottle)/\(bridgeID)", text, retain: true))
@@ -312,7 +312,7 @@ public final class HouseholdLink: Sendable {
     }
 
     /// Says this bridge synced `bottle` (its topic id) last, at `time` (its clock).
-    public func synced(_ bottle: String, at time: WallInstant) throws(SinkDeliveryError) {
+    package func synced(_ bottle: String, at time: WallInstant) throws(SinkDeliveryError) {
         let text = HouseholdSyncerMessage(bridge: bridgeID, time: time).text
         do {
             try client.publish(sealed("\(base)/syncer/\(bottle)", text, retain: true))
@@ -335,7 +335,7 @@ public final class HouseholdLink: Sendable {
 
     /// What this bridge is, for `doctor` (HouseholdProbe): its clock, this process's instance
     /// (two bridges with one `bridge.id` answer with two), and whether its clock is synchronised.
-    public func pong(time: WallInstant, instance: String, synchronised: Bool) throws(SinkDeliveryError) {
+    package func pong(time: WallInstant, instance: String, synchronised: Bool) throws(SinkDeliveryError) {
         let text = HouseholdPongMessage(time: time, instance: instance, synchronised: synchronised).text
         do {
             try client.publish(sealed("\(base)/pong/\(bridgeID)", text, qos: 0))
@@ -346,13 +346,13 @@ public final class HouseholdLink: Sendable {
 
     static func claim(from payload: [UInt8]) -> Claim? { HouseholdClaimMessage.read(payload) }
 
-    public var isConnected: Bool { client.isConnected }
+    package var isConnected: Bool { client.isConnected }
 
     /// Test hook: the connection breaks as in a crash, so the broker publishes the last will.
     package func dropConnectionUncleanly() { client.dropConnectionUncleanly() }
 
     /// Publishes a drink this bridge synced (QoS 1). Throws without a connection.
-    public func publish(_ drink: Drink) throws(SinkDeliveryError) {
+    package func publish(_ drink: Drink) throws(SinkDeliveryError) {
         do {
             try client.publish(sealed(drinkTopic, Self.payload(drink)))
         } catch {
@@ -363,7 +363,7 @@ public final class HouseholdLink: Sendable {
     /// Asks the other bridges for what this one lacks, once for this `epoch` (QoS 1, retained:
     /// a bridge that connects later hears it too): `have` is, per member, the latest change of
     /// its drinks this bridge holds.
-    public func hello(epoch: String, have: [String: WallInstant] = [:]) throws(SinkDeliveryError) {
+    package func hello(epoch: String, have: [String: WallInstant] = [:]) throws(SinkDeliveryError) {
         try publish(helloTopic, HouseholdHelloMessage(epoch: epoch, have: have).text, retain: true)
     }
 
@@ -382,12 +382,12 @@ public final class HouseholdLink: Sendable {
     }
 
     /// Tells the household the serial of the bottle with `address` (retained).
-    public func bottleKey(address: String, key: String) throws(SinkDeliveryError) {
+    package func bottleKey(address: String, key: String) throws(SinkDeliveryError) {
         try publish("\(base)/bottle/\(MQTTTopics.bottleID(fromAddress: address))", key, retain: true)
     }
 
     /// Says whether this bridge runs the reminders of `bottle` (its topic id; retained).
-    public func reminds(_ bottle: String, _ runs: Bool) throws(SinkDeliveryError) {
+    package func reminds(_ bottle: String, _ runs: Bool) throws(SinkDeliveryError) {
         try publish("\(base)/reminds/\(bottle)/\(bridgeID)", runs ? "1" : "", retain: true)
     }
 
@@ -395,7 +395,7 @@ public final class HouseholdLink: Sendable {
     /// session was emptied, by a broker restart or a queue over its limit, or that joins, still
     /// hears each bridge's newest delivery, the one a hand-over could otherwise repeat; the
     /// replay guard counts a retained copy once).
-    public func delivered(_ delivered: Delivered) throws(SinkDeliveryError) {
+    package func delivered(_ delivered: Delivered) throws(SinkDeliveryError) {
         try publish("\(base)/delivered/\(bridgeID)", HouseholdDeliveredMessage(delivered).text, retain: true)
     }
 

@@ -10,19 +10,19 @@ import MQTT
 import Settings
 import Timekeeping
 
-public enum HouseholdMembership {
+package enum HouseholdMembership {
     /// Why a bridge with `mqtt.url` has no household: one line for the log and `doctor`.
-    public static let withoutKey = "household.key is not set: this bridge is in no household (it neither shares drinks, claims nor reminders through the broker); `aquavate-bridge household create` on the first bridge, `household join KEY` on the others"
+    package static let withoutKey = "household.key is not set: this bridge is in no household (it neither shares drinks, claims nor reminders through the broker); `aquavate-bridge household create` on the first bridge, `household join KEY` on the others"
 
     /// The configured key; nil when unset. A value that is not a key never reaches here: the
     /// setting's check refuses it.
-    public static func key(_ configuration: Configuration) -> HouseholdKey? {
+    package static func key(_ configuration: Configuration) -> HouseholdKey? {
         configuration[Setting.householdKey].flatMap(HouseholdKey.init(base64:))
     }
 
     /// The broker the household link connects to: `mqtt.url`, under `household.mqtt_username`'s
     /// login when that is set (else under `mqtt.url`'s own). Nil without `mqtt.url`.
-    public static func brokerURL(_ configuration: Configuration) -> String? {
+    package static func brokerURL(_ configuration: Configuration) -> String? {
         guard let url = configuration[Setting.mqttURL] else { return nil }
         guard let user = configuration[Setting.householdMQTTUsername], !user.isEmpty,
               var components = URLComponents(string: url.trimmingCharacters(in: .whitespaces)) else { return url }
@@ -35,7 +35,7 @@ public enum HouseholdMembership {
     /// A start of this bridge, larger than every earlier one: the saved count plus one, or the
     /// clock's seconds when larger (a history made anew does not start again at 1, which the
     /// household would take for replays).
-    public static func nextBoot(_ history: DrinkHistory, now: WallInstant) throws -> UInt64 {
+    package static func nextBoot(_ history: DrinkHistory, now: WallInstant) throws -> UInt64 {
         let saved = try history.household.boot()
         let boot = max(saved + 1, UInt64(max(now.secondsSince1970, 0)))
         try history.household.saveBoot(boot)
@@ -47,13 +47,13 @@ public enum HouseholdMembership {
     /// the session (and receives what the broker queued for it), and a client id taken over
     /// makes the broker publish the member's will: one made from the key is not guessable
     /// without it, unlike `aquavate-<bridge.id>-house`, which any broker client could take.
-    public static func sessionClientID(bridgeID: String, key: HouseholdKey) -> String {
+    package static func sessionClientID(bridgeID: String, key: HouseholdKey) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Array("aquavate household client id\n\(bridgeID)".utf8), using: key.symmetric)
         return "aquavate-\(bridgeID)-" + mac.prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The messages dropped so far, by reason (none on a history that never saw one).
-    public static func drops(_ history: DrinkHistory) -> [HouseholdDropReason: Int] {
+    package static func drops(_ history: DrinkHistory) -> [HouseholdDropReason: Int] {
         var drops: [HouseholdDropReason: Int] = [:]
         // A reason this version does not know is left out.
         for (name, count) in (try? history.household.drops()) ?? [:] {
@@ -63,7 +63,7 @@ public enum HouseholdMembership {
     }
 
     /// Every reason with its count (0 for none yet), for `/metrics`: a counter that appears at 0.
-    public static func dropCounts(_ history: DrinkHistory) -> [(reason: String, count: Int)] {
+    package static func dropCounts(_ history: DrinkHistory) -> [(reason: String, count: Int)] {
         let drops = drops(history)
         return HouseholdDropReason.allCases.map { ($0.rawValue, drops[$0] ?? 0) }
     }

@@ -9,20 +9,20 @@ import MQTT
 import Settings
 import Timekeeping
 
-public enum HouseholdProbe {
-    public struct Answer: Sendable, Equatable {
-        public var bridge: String
+package enum HouseholdProbe {
+    package struct Answer: Sendable, Equatable {
+        package var bridge: String
         /// The bridge's clock minus this machine's, seconds (half the round trip taken off).
-        public var clockOffset: Double
-        public var instance: String
-        public var synchronised: Bool
+        package var clockOffset: Double
+        package var instance: String
+        package var synchronised: Bool
         /// From the ping to this answer, seconds: the offset is known to within half of it.
-        public var roundTrip: Double = 0
+        package var roundTrip: Double = 0
     }
 
     /// The answers heard within `listen`; nil when the broker could not be reached by `timeout`.
     /// Only answers signed with `key` count; the ping is signed with it too (bridges answer no other).
-    public static func survey(url: String, key: HouseholdKey, topicPrefix: String = "aquavate", clock: any WallClock = SystemClock(),
+    package static func survey(url: String, key: HouseholdKey, topicPrefix: String = "aquavate", clock: any WallClock = SystemClock(),
                               timeout: Duration, listen: Duration = .milliseconds(1500)) async -> [Answer]? {
         guard let broker = try? MQTTBrokerURL(parsing: url) else { return nil }
         let base = "\(topicPrefix)/household"

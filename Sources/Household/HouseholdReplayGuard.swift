@@ -130,7 +130,7 @@ final class HouseholdReplayGuard: Sendable {
 }
 
 /// The replay guard's saved marks and judged messages (the history's household tables).
-public struct HouseholdReplayState: Equatable, Sendable {
+package struct HouseholdReplayState: Equatable, Sendable {
     struct Stamp: Equatable, Sendable {
         var boot: UInt64
         var sequence: UInt64
@@ -142,7 +142,7 @@ public struct HouseholdReplayState: Equatable, Sendable {
     /// Digests of dropped messages, oldest first.
     var judged: [String] = []
 
-    public init() {}
+    package init() {}
 
     init(marks: [String: Stamp], judged: [String] = []) {
         self.marks = marks

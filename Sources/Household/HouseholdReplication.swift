@@ -35,7 +35,7 @@ import ServiceLifecycle
 import Settings
 import Timekeeping
 
-public actor HouseholdReplication: Service {
+package actor HouseholdReplication: Service {
     enum Event: Sendable {
         case kick
         case connected(sessionPresent: Bool)
@@ -48,7 +48,7 @@ public actor HouseholdReplication: Service {
     /// Before every drink: the mark of a bridge that published nothing yet, or of a hello that names no time.
     static let beforeEverything = WallInstant(secondsSince1970: -.infinity)
 
-    public nonisolated let bridgeID: String
+    package nonisolated let bridgeID: String
     private let history: DrinkHistory
     private let clock: any WallClock
     private let logger: Logger
@@ -58,7 +58,7 @@ public actor HouseholdReplication: Service {
     private nonisolated let inbox: Inbox
     private nonisolated let link: HouseholdLink
     /// The claims on bottles and who reminds (fed from the same link).
-    public nonisolated let claims: HouseholdClaims
+    package nonisolated let claims: HouseholdClaims
     private var publishedUpTo: WallInstant
     /// The latest deletion of another member's hand-added drink told (those deleted here later
     /// are told at the next kick).
@@ -99,11 +99,11 @@ public actor HouseholdReplication: Service {
     /// had stored (its bridge subscribed before this connection) got them all already.
     private var allSentSinceConnect = false
     /// Drinks stored from other bridges, and drinks published, since start (tests, figures).
-    public private(set) var receivedDrinks = 0
-    public private(set) var publishedDrinks = 0
+    package private(set) var receivedDrinks = 0
+    package private(set) var publishedDrinks = 0
     /// Deletions of hand-added drinks told, and heard that deleted a drink here, since start.
-    public private(set) var toldDeletions = 0
-    public private(set) var appliedDeletions = 0
+    package private(set) var toldDeletions = 0
+    package private(set) var appliedDeletions = 0
     /// This process, for `doctor`: two bridges answering with one `bridge.id` have two.
     private let instance = String(UInt64.random(in: 0...UInt64.max), radix: 36)
     private let clockSync: any ClockSyncSource
@@ -116,15 +116,15 @@ public actor HouseholdReplication: Service {
     static let digestDelay: Duration = .seconds(60)
     static let digestInterval: Duration = .seconds(240)
     /// Days asked for again and answered, since start (tests, figures).
-    public private(set) var daysWanted = 0
-    public private(set) var daysAnswered = 0
-    public private(set) var periodsWanted = 0
+    package private(set) var daysWanted = 0
+    package private(set) var daysAnswered = 0
+    package private(set) var periodsWanted = 0
 
     /// - Parameters:
     ///   - changed: a bottle's history changed through another bridge (the reminders re-read it).
     /// - Parameters:
     ///   - key: the household's key: the link believes only messages signed with it, and signs its own.
-    public init(history: DrinkHistory, url: String, bridgeID: String, key: HouseholdKey, topicPrefix: String = "aquavate", caFile: String? = nil,
+    package init(history: DrinkHistory, url: String, bridgeID: String, key: HouseholdKey, topicPrefix: String = "aquavate", caFile: String? = nil,
                 clock: any WallClock, logger: Logger, interval: Duration = .seconds(10),
                 reconnectDelay: ClosedRange<Double> = 1...60, clockSync: any ClockSyncSource = KernelClockSync(),
                 changed: @escaping @Sendable (String) -> Void = { _ in }) throws(SinkConfigurationError) {
@@ -195,22 +195,22 @@ public actor HouseholdReplication: Service {
     }
 
     /// The events posted and not handled yet (tests).
-    public nonisolated var pendingEvents: Int { inbox.waiting.withLock { $0 } }
+    package nonisolated var pendingEvents: Int { inbox.waiting.withLock { $0 } }
 
     /// Test hook: the link breaks as in a crash (the broker publishes its last will).
     nonisolated func dropLinkUncleanly() { link.dropConnectionUncleanly() }
 
-    public nonisolated var isConnected: Bool { link.isConnected }
+    package nonisolated var isConnected: Bool { link.isConnected }
 
     /// What the link did not believe since the history began, by reason.
-    public nonisolated var drops: [HouseholdDropReason: Int] { link.drops.snapshot }
+    package nonisolated var drops: [HouseholdDropReason: Int] { link.drops.snapshot }
     /// The members' hellos kept for the end of their interval since this link started.
-    public nonisolated var deferredHellos: Int { link.drops.deferredHellos }
+    package nonisolated var deferredHellos: Int { link.drops.deferredHellos }
 
     /// Something was stored here: publish it soon.
-    public nonisolated func kick() { inbox.yield(.kick) }
+    package nonisolated func kick() { inbox.yield(.kick) }
 
-    public func run() async throws {
+    package func run() async throws {
         link.start()
         let inbox = self.inbox, interval = self.interval, clock = self.clock
         // The periodic kick: the loop below makes progress at least once per `interval`.

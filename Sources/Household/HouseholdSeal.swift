@@ -18,15 +18,15 @@ import MQTT
 import Settings
 import Timekeeping
 
-public struct HouseholdStamp: Sendable, Equatable, Comparable {
+package struct HouseholdStamp: Sendable, Equatable, Comparable {
     /// The member that signed (its `bridge.id`; `doctor`'s probe id for a ping).
-    public var sender: String
-    public var boot: UInt64
-    public var sequence: UInt64
+    package var sender: String
+    package var boot: UInt64
+    package var sequence: UInt64
     /// The sender's wall clock when it signed (written to the millisecond).
-    public var time: WallInstant
+    package var time: WallInstant
 
-    public init(sender: String, boot: UInt64, sequence: UInt64, time: WallInstant) {
+    package init(sender: String, boot: UInt64, sequence: UInt64, time: WallInstant) {
         self.sender = sender
         self.boot = boot
         self.sequence = sequence
@@ -34,18 +34,18 @@ public struct HouseholdStamp: Sendable, Equatable, Comparable {
     }
 
     /// One sender's stamps, ordered by (boot, sequence) only: the clock may be wrong, the counters are not.
-    public static func < (lhs: HouseholdStamp, rhs: HouseholdStamp) -> Bool {
+    package static func < (lhs: HouseholdStamp, rhs: HouseholdStamp) -> Bool {
         (lhs.boot, lhs.sequence) < (rhs.boot, rhs.sequence)
     }
 
-    public static func == (lhs: HouseholdStamp, rhs: HouseholdStamp) -> Bool {
+    package static func == (lhs: HouseholdStamp, rhs: HouseholdStamp) -> Bool {
         lhs.sender == rhs.sender && lhs.boot == rhs.boot && lhs.sequence == rhs.sequence
     }
 }
 
 /// Why a message on a household topic was not believed: the label of
 /// `aquavate_household_dropped_messages_total{reason}` and of `doctor`'s count.
-public enum HouseholdDropReason: String, Error, Sendable, CaseIterable, Codable {
+package enum HouseholdDropReason: String, Error, Sendable, CaseIterable, Codable {
     /// No header: anyone's message, not a member's.
     case unsigned
     /// A header whose authenticator does not match: made or changed without the key.
@@ -60,20 +60,20 @@ public enum HouseholdDropReason: String, Error, Sendable, CaseIterable, Codable 
     case malformed
 }
 
-public enum HouseholdSeal {
+package enum HouseholdSeal {
     static let magic = "aqh1"
     /// Header lines longer than this are not one (a stamp and a base64 SHA-256 take about 80 bytes).
     static let maximumHeader = 160
 
     /// The payload of `body` on `topic`, signed with `key` and stamped.
-    public static func seal(topic: String, body: [UInt8], stamp: HouseholdStamp, key: HouseholdKey) -> [UInt8] {
+    package static func seal(topic: String, body: [UInt8], stamp: HouseholdStamp, key: HouseholdKey) -> [UInt8] {
         let stampText = text(of: stamp)
         let mac = authenticator(topic: topic, stampText: stampText, body: body, key: key)
         return Array("\(magic) \(stampText) \(Data(mac).base64EncodedString())\n".utf8) + body
     }
 
     /// The stamp and body of a payload signed with `key` for `topic`, else why not.
-    public static func open(topic: String, payload: [UInt8], key: HouseholdKey) -> Result<(stamp: HouseholdStamp, body: [UInt8]), HouseholdDropReason> {
+    package static func open(topic: String, payload: [UInt8], key: HouseholdKey) -> Result<(stamp: HouseholdStamp, body: [UInt8]), HouseholdDropReason> {
         guard let newline = payload.prefix(maximumHeader).firstIndex(of: UInt8(ascii: "\n")) else { return .failure(.unsigned) }
         let header = String(decoding: payload[..<newline], as: UTF8.self).split(separator: " ", omittingEmptySubsequences: false)
         guard header.count == 5, header[0] == magic else { return .failure(.unsigned) }

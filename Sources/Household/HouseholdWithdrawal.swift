@@ -9,12 +9,12 @@ import MQTT
 import Settings
 import Timekeeping
 
-public enum HouseholdWithdrawal {
+package enum HouseholdWithdrawal {
     /// Withdraws bridge `bridgeID`'s reminds entries of a bottle under each of its `keys`
     /// (serial, address); nil when done, else why not (the broker unreachable by `timeout`).
     /// Signed with `key` and stamped with `boot`, a start of this bridge's newer than the running
     /// daemon's (the history counts them), so the household believes it over the daemon's entry.
-    public static func reminds(url: String, bridgeID: String, key: HouseholdKey, boot: UInt64, keys: [String], topicPrefix: String = "aquavate",
+    package static func reminds(url: String, bridgeID: String, key: HouseholdKey, boot: UInt64, keys: [String], topicPrefix: String = "aquavate",
                                caFile: String? = nil, clock: any WallClock = SystemClock(), timeout: Duration) async -> String? {
         let broker: MQTTBrokerURL
         do { broker = try MQTTBrokerURL(parsing: url) } catch { return "\(error)" }

@@ -12,7 +12,7 @@ extension BottleIngest: BottleCommandQueue {
     /// one cut short by the link is tried until it is applied (it may be applied twice).
     static let commandAttempts = 3
 
-    public func pendingCommands(bottle: String, at time: WallInstant) -> [QueuedCommand] {
+    package func pendingCommands(bottle: String, at time: WallInstant) -> [QueuedCommand] {
         let stored: [StoredCommand]
         do {
             stored = try history.commands(bottle: bottle, statuses: [.pending, .sending])
@@ -44,7 +44,7 @@ extension BottleIngest: BottleCommandQueue {
         return ready
     }
 
-    public func claim(_ command: QueuedCommand, at time: WallInstant) -> Bool {
+    package func claim(_ command: QueuedCommand, at time: WallInstant) -> Bool {
         do {
             // A command that must not be applied twice counts its attempt here, before the write.
             let claimed = try history.claimCommand(id: command.id, attempted: !command.action.isIdempotent, at: time)
@@ -56,7 +56,7 @@ extension BottleIngest: BottleCommandQueue {
         }
     }
 
-    public func finished(_ command: QueuedCommand, _ verdict: CommandVerdict, at time: WallInstant) {
+    package func finished(_ command: QueuedCommand, _ verdict: CommandVerdict, at time: WallInstant) {
         let attempted = command.action.isIdempotent
         switch verdict {
         case .applied(let message):

@@ -15,13 +15,13 @@ import Locking
 import Logging
 import Reports
 
-public final class BottleIngest: BottleObserver, Sendable {
-    public let history: DrinkHistory
+package final class BottleIngest: BottleObserver, Sendable {
+    package let history: DrinkHistory
     /// The bottle's key: its address until Device Information gives its serial.
-    public var bottleID: String { state.withLock { $0.bottleID } }
+    package var bottleID: String { state.withLock { $0.bottleID } }
     /// How the log names the bottle: its advertised name when known (one name although the key
     /// changes from address to serial), else its key.
-    public let name: String?
+    package let name: String?
     var bottleName: String { name ?? bottleID }
     let logger: Logger
     private let emit: @Sendable (BridgeEvent) -> Void
@@ -58,7 +58,7 @@ public final class BottleIngest: BottleObserver, Sendable {
     /// - Parameters:
     ///   - emit: what happened, as the JSON events of docs/design.md 3.4.
     ///   - remind: what the reminder side must hear.
-    public init(history: DrinkHistory, bottleID: String, name: String? = nil, logger: Logger,
+    package init(history: DrinkHistory, bottleID: String, name: String? = nil, logger: Logger,
                 emit: @escaping @Sendable (BridgeEvent) -> Void, remind: @escaping @Sendable (ReminderInput) -> Void) {
         self.history = history
         self.name = name.flatMap { $0.isEmpty ? nil : $0 }
@@ -73,7 +73,7 @@ public final class BottleIngest: BottleObserver, Sendable {
     /// A Current State, read or notified. The all-zero value a bottle holds right after it wakes
     /// (docs/protocol.md B6, TV2) says nothing: it is reported as heard, but neither kept nor shown to the
     /// reminders (it would clear the low-battery flag, and the next real state alert again).
-    public func heard(_ current: CurrentState, at time: WallInstant) {
+    package func heard(_ current: CurrentState, at time: WallInstant) {
         emit(.state(.init(time: time, dailyTotalML: Int(current.dailyTotalML), bottleLevelML: Int(current.bottleLevelML),
                           battery: Int(current.batteryPercent), unsynced: Int(current.unsyncedCount), flags: current.flags.names)))
         guard !current.isPlaceholder else { return }
@@ -95,7 +95,7 @@ public final class BottleIngest: BottleObserver, Sendable {
     /// The bottle's configuration. Returns false when its goal is not one the bottle can hold
     /// (1000–4000 ml; a goal of 0 would switch the reminders off): then nothing is taken from it.
     @discardableResult
-    public func heard(_ config: BottleConfig, at time: WallInstant) -> Bool {
+    package func heard(_ config: BottleConfig, at time: WallInstant) -> Bool {
         guard let goal = config.plausibleGoalML else {
             logger.warning("\(bottleName): the bottle's goal of \(config.dailyGoalML) ml is outside \(BottleGoal.rangeText); ignored")
             return false
@@ -112,14 +112,14 @@ public final class BottleIngest: BottleObserver, Sendable {
     /// The battery percentage (Battery1 or the GATT Battery Level), kept with the bottle. Both
     /// sources say 0 % until the bottle's first state rebuild after a wake (docs/protocol.md 2.1),
     /// so a 0 is not taken as a figure.
-    public func heardBattery(_ percent: Int, at time: WallInstant) {
+    package func heardBattery(_ percent: Int, at time: WallInstant) {
         guard (1...100).contains(percent) else { return }
         updateRow { $0.battery = percent }
     }
 
     /// Device Information: the serial becomes the bottle's key, and everything stored under its
     /// address moves to it (one transaction; a drink stored under both is kept once).
-    public func heard(_ identity: BottleIdentity, at time: WallInstant) {
+    package func heard(_ identity: BottleIdentity, at time: WallInstant) {
         if let serial = identity.serial {
             let old = bottleID
             if serial != old {
@@ -143,7 +143,7 @@ public final class BottleIngest: BottleObserver, Sendable {
     }
 
     /// Device Settings: the shake-to-empty switch.
-    public func heard(_ settings: DeviceSettings, at time: WallInstant) {
+    package func heard(_ settings: DeviceSettings, at time: WallInstant) {
         updateRow { $0.shakeToEmpty = settings.shakeToEmptyEnabled }
     }
 
@@ -151,7 +151,7 @@ public final class BottleIngest: BottleObserver, Sendable {
     /// whole-hour offset is a time-zone offset set over USB: every stamp the bottle makes is that
     /// far ahead, so drinks are stored that much earlier (their own stamp kept), and a person's
     /// days stay their days. A drift is mended by SET_TIME and shifts nothing.
-    public func heard(_ offset: BottleClockOffset, at time: WallInstant) {
+    package func heard(_ offset: BottleClockOffset, at time: WallInstant) {
         updateRow { $0.clockOffset = offset.seconds }
         let shift: Int
         if case .zone = offset { shift = offset.seconds } else { shift = 0 }
@@ -170,7 +170,7 @@ public final class BottleIngest: BottleObserver, Sendable {
     }
 
     /// What an activity fetch returned.
-    public func heardActivity(motion: [MotionEvent], backpack: [BackpackSession], at time: WallInstant) {
+    package func heardActivity(motion: [MotionEvent], backpack: [BackpackSession], at time: WallInstant) {
         do {
             let new = try history.storeActivity(bottle: bottleID, motion: motion, backpack: backpack)
             if new.motion + new.backpack > 0 {
@@ -190,7 +190,7 @@ public final class BottleIngest: BottleObserver, Sendable {
     /// A record that cannot be a drink (`RecordBounds`, at `storedAt`: the session's clock live,
     /// the capture's in replay) is quarantined in the same transaction; the chunk is still
     /// acknowledged, so one odd record never holds the bottle's later drinks back.
-    public func store(_ records: [DrinkRecord], bottle: String, at storedAt: WallInstant) throws -> [StoreResult] {
+    package func store(_ records: [DrinkRecord], bottle: String, at storedAt: WallInstant) throws -> [StoreResult] {
         let stored = try history.storeChunk(records, bottle: bottle, at: storedAt,
                                             bounds: RecordBounds(now: storedAt.secondsSince1970), timeShift: timeShift())
         if stored.idsRestarted {
@@ -209,7 +209,7 @@ public final class BottleIngest: BottleObserver, Sendable {
     /// A committed chunk said: a drink event for each record (the journal's lines, replay's
     /// output), and one input for the reminders with the chunk's new drinks, so that the reminder
     /// side wakes once a chunk, not once a drink.
-    public func committed(_ results: [StoreResult], bottle: String) {
+    package func committed(_ results: [StoreResult], bottle: String) {
         for result in results {
             if result.outcome == .conflicting {
                 logger.warning("record #\(result.record.recordID) at \(result.record.timestamp) differs from the stored copy; the first copy is kept")
@@ -240,7 +240,7 @@ public final class BottleIngest: BottleObserver, Sendable {
     ///
     /// `refusal`: why a chunk was refused unacknowledged (a structural fault, docs/design.md
     /// 3.4), when one was; the connection's end counts it towards "stuck".
-    public func syncEnded(_ outcome: SyncOutcome, records: Int, chunks: Int, refusal: String? = nil, at time: WallInstant) {
+    package func syncEnded(_ outcome: SyncOutcome, records: Int, chunks: Int, refusal: String? = nil, at time: WallInstant) {
         writePendingState()
         let (added, quarantined) = state.withLock { state -> (Int, Int) in
             defer {
@@ -258,7 +258,7 @@ public final class BottleIngest: BottleObserver, Sendable {
 
     /// The connection ended (or the capture did): what is pending is written, and the
     /// connection counts towards the bottle being stuck, or clears it.
-    public func disconnected(at time: WallInstant) {
+    package func disconnected(at time: WallInstant) {
         writePendingState()
         let (refusal, completed) = state.withLock { state -> (String?, Bool) in
             defer {

@@ -4,7 +4,7 @@
 import AquavateProtocol
 import Timekeeping
 
-public enum ReminderInput: Sendable, Equatable {
+package enum ReminderInput: Sendable, Equatable {
     /// A Current State that is not the wake-up placeholder (2.5: the low-battery alert).
     case currentState(lowBattery: Bool, batteryPercent: Int, at: WallInstant)
     /// The bottle's own goal, when it is one the bottle can hold.

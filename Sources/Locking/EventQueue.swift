@@ -19,9 +19,9 @@
 // ours. Resuming under our lock deadlocked a D-Bus owner thread against a cancelling reader (seen
 // in the full test suite; gdb showed the two locks crossed).
 
-public final class EventQueue<Element: Sendable>: Sendable {
+package final class EventQueue<Element: Sendable>: Sendable {
     /// What a wait gave.
-    public enum Wait: Sendable {
+    package enum Wait: Sendable {
         case element(Element)
         case timedOut
         /// The queue was finished and is empty, or the waiting task was cancelled.
@@ -76,12 +76,12 @@ public final class EventQueue<Element: Sendable>: Sendable {
     /// What ends a wait whose time is up: the owner's clock.
     private let timer: any WaitTimer
 
-    public init(timer: any WaitTimer) {
+    package init(timer: any WaitTimer) {
         self.timer = timer
     }
 
     /// Appends an element (ignored once finished); the oldest waiter, if any, takes it at once.
-    public func push(_ element: Element) {
+    package func push(_ element: Element) {
         let waiter = state.withLock { state -> Waiter? in
             guard !state.finished else { return nil }
             if let waiter = state.takeFirstWaiter() { return waiter }
@@ -92,7 +92,7 @@ public final class EventQueue<Element: Sendable>: Sendable {
     }
 
     /// Ends the queue: waits return `.ended` once the buffered elements are taken.
-    public func finish() {
+    package func finish() {
         let waiters = state.withLock { state -> [Waiter] in
             state.finished = true
             defer { state.waiters.removeAll() }
@@ -101,18 +101,18 @@ public final class EventQueue<Element: Sendable>: Sendable {
         for waiter in waiters { waiter.continuation.resume(returning: .ended) }
     }
 
-    public var isFinished: Bool { state.withLock { $0.finished } }
+    package var isFinished: Bool { state.withLock { $0.finished } }
 
     /// How many tasks wait now (for tests that need waits in a known order).
     var waitingCount: Int { state.withLock { $0.waiters.count } }
 
     /// The next element if one is buffered.
-    public func nextIfAvailable() -> Element? {
+    package func nextIfAvailable() -> Element? {
         state.withLock { $0.pop() }
     }
 
     /// The next element, waiting at most `timeout` (nil: no limit).
-    public func next(within timeout: Duration?) async -> Wait {
+    package func next(within timeout: Duration?) async -> Wait {
         // Answer at once, without a timer task, what needs no waiting: a buffered element, an
         // ended queue, a time-out of zero. A consumer that keeps asking an ended queue then costs
         // nothing but its own loop (a timer task per call would pile up at 100 MB/s).
@@ -163,7 +163,7 @@ public final class EventQueue<Element: Sendable>: Sendable {
 
     /// The next element, waiting without limit; nil once ended (or when the waiting task is
     /// cancelled).
-    public func next() async -> Element? {
+    package func next() async -> Element? {
         if case .element(let element) = await next(within: nil) { return element }
         return nil
     }

@@ -16,14 +16,14 @@ import Glibc
 import Darwin
 #endif
 
-public final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     // Not for a zero-sized Value (`Locked(())`): ThreadSanitizer then places Swift's access to the
     // value at the object's own address and reports races with reads of the object header. A lock
     // guards some state; give it that state.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         mutex = .allocate(capacity: 1)
         self.value = value
         mutex.initialize(to: pthread_mutex_t())
@@ -37,7 +37,7 @@ public final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with the value, exclusively.
-    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
@@ -46,7 +46,7 @@ public final class Locked<Value>: @unchecked Sendable {
     /// Runs `body` with the value if no other thread holds the lock now; nil (and `body` not
     /// run) otherwise. For a caller that has another way to get its work done and must not
     /// wait (a task on the cooperative pool, whose few threads must not block).
-    public func withLockIfAvailable<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result? {
+    package func withLockIfAvailable<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result? {
         guard pthread_mutex_trylock(mutex) == 0 else { return nil }
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)

@@ -7,7 +7,7 @@
 // it (`SystemClock` with a libdispatch timer, `ManualClock` when a test moves it). The queue
 // itself reads no clock, and a test that steps its clock steps the queue's time-outs with it.
 
-public protocol WaitTimer: Sendable {
+package protocol WaitTimer: Sendable {
     /// Calls `expire` once, `timeout` from now, unless the returned cancel is called first.
     /// The cancel is called as soon as the wait ends: a timer left pending until its deadline
     /// holds its memory all that while (the daemon waits up to minutes, thousands of times).

@@ -4,16 +4,16 @@
 
 import Foundation
 
-public struct MQTTBrokerURL: Sendable, Equatable, CustomStringConvertible {
-    public var host: String
-    public var port: Int
-    public var username: String?
-    public var password: String?
-    public var usesTLS: Bool
+package struct MQTTBrokerURL: Sendable, Equatable, CustomStringConvertible {
+    package var host: String
+    package var port: Int
+    package var username: String?
+    package var password: String?
+    package var usesTLS: Bool
 
     static let expected = "mqtt://[user[:password]@]host[:port] or mqtts://… (port 1883 / 8883 by default)"
 
-    public init(host: String, port: Int? = nil, username: String? = nil, password: String? = nil, usesTLS: Bool = false) {
+    package init(host: String, port: Int? = nil, username: String? = nil, password: String? = nil, usesTLS: Bool = false) {
         self.host = host
         self.port = port ?? (usesTLS ? 8883 : 1883)
         self.username = username
@@ -21,7 +21,7 @@ public struct MQTTBrokerURL: Sendable, Equatable, CustomStringConvertible {
         self.usesTLS = usesTLS
     }
 
-    public init(parsing text: String, setting: String = "mqtt.url") throws(SinkConfigurationError) {
+    package init(parsing text: String, setting: String = "mqtt.url") throws(SinkConfigurationError) {
         let fail = SinkConfigurationError.invalidURL(setting: setting, value: Self.redacted(text), expected: Self.expected)
         guard let components = URLComponents(string: text.trimmingWhitespace),
               let scheme = components.scheme?.lowercased(), scheme == "mqtt" || scheme == "mqtts",
@@ -36,7 +36,7 @@ public struct MQTTBrokerURL: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The URL without the password, for log lines.
-    public var description: String {
+    package var description: String {
         let user = username.map { "\($0)@" } ?? ""
         let shownHost = host.contains(":") ? "[\(host)]" : host
         return "\(usesTLS ? "mqtts" : "mqtt")://\(user)\(shownHost):\(port)"

@@ -16,24 +16,24 @@
 //
 // `<id>` is the bottle's address without colons, lower case (`f412fa00a3f4`), unless configured.
 
-public struct MQTTTopics: Sendable, Equatable {
-    public let bottleID: String
-    public let availability: String
-    public let state: String
-    public let drink: String
-    public let notification: String
-    public let command: String
-    public let commandResult: String
-    public let commandLast: String
-    public let discovery: String
-    public let homeAssistantStatus: String
-    public let bridgeID: String
-    public let bridgeDiscovery: String
+package struct MQTTTopics: Sendable, Equatable {
+    package let bottleID: String
+    package let availability: String
+    package let state: String
+    package let drink: String
+    package let notification: String
+    package let command: String
+    package let commandResult: String
+    package let commandLast: String
+    package let discovery: String
+    package let homeAssistantStatus: String
+    package let bridgeID: String
+    package let bridgeDiscovery: String
     /// The bridge's `online` entity in the per-entity form.
-    public let bridgeEntityDiscovery: String
+    package let bridgeEntityDiscovery: String
     private let discoveryPrefix: String
 
-    public init(bottleID: String, bridgeID: String = "bridge", topicPrefix: String = "aquavate",
+    package init(bottleID: String, bridgeID: String = "bridge", topicPrefix: String = "aquavate",
                 discoveryPrefix: String = "homeassistant") {
         self.bottleID = bottleID
         self.bridgeID = bridgeID
@@ -53,12 +53,12 @@ public struct MQTTTopics: Sendable, Equatable {
     }
 
     /// One entity's config topic in the per-entity form.
-    public func entityDiscovery(platform: String, key: String) -> String {
+    package func entityDiscovery(platform: String, key: String) -> String {
         "\(discoveryPrefix)/\(platform)/aquavate_\(bottleID)/\(key)/config"
     }
 
     /// `F4:12:FA:00:A3:F4` → `f412fa00a3f4`.
-    public static func bottleID(fromAddress address: String) -> String {
+    package static func bottleID(fromAddress address: String) -> String {
         address.filter { $0 != ":" && $0 != "-" }.lowercased()
     }
 

@@ -7,7 +7,7 @@
 import CMosquittoLoader
 import Foundation
 
-public enum MosquittoLibrary {
+package enum MosquittoLibrary {
     /// The soname loaded (Debian's libmosquitto1).
     static let name = AQ_MOSQUITTO_LIBRARY
 
@@ -19,7 +19,7 @@ public enum MosquittoLibrary {
     }
 
     /// Why MQTT cannot be used on this machine, in one line; nil when it can (`doctor`).
-    public static var problem: String? {
+    package static var problem: String? {
         do {
             try load()
             return nil

@@ -1,7 +1,7 @@
 // Why a sink could not be set up from its settings. Each description is one line naming the
 // setting, what was wrong and what is expected, ready for the command line or the journal.
 
-public enum SinkConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum SinkConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The text is not a URL of the expected shape.
     case invalidURL(setting: String, value: String, expected: String)
     /// A setting that names something (a topic prefix, a bottle id) has characters it cannot have.
@@ -13,7 +13,7 @@ public enum SinkConfigurationError: Error, Sendable, Equatable, CustomStringConv
     /// A token or password would travel unencrypted to another machine.
     case credentialsOverPlainHTTP(setting: String, host: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .invalidURL(setting, value, expected):
             return "\(setting) = \"\(value)\" is not a valid URL: expected \(expected)"

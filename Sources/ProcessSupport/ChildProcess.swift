@@ -19,11 +19,11 @@ import Foundation
 import Locking
 import Timekeeping
 
-public final class ChildProcess: Sendable {
+package final class ChildProcess: Sendable {
     /// The child's pid.
-    public let processIdentifier: Int32
+    package let processIdentifier: Int32
     /// The program, as given (for messages).
-    public let executable: String
+    package let executable: String
     private let exit: ExitRecord
 
     /// Serialises every `Process.run()` of this program (see the top of this file), and counts them.
@@ -42,7 +42,7 @@ public final class ChildProcess: Sendable {
     /// child ended unless `waitUntilExit()` is called, which this type never does; a test run
     /// spawning hundreds of children then held 600 descriptors open.
     /// - Throws: Foundation's error when the program cannot be started (missing, not executable).
-    public static func spawn(
+    package static func spawn(
         _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
         directory: String? = nil, output: FileHandle? = nil, error: FileHandle? = nil
     ) throws -> ChildProcess {
@@ -69,18 +69,18 @@ public final class ChildProcess: Sendable {
     }
 
     /// The exit status (or the signal that ended it), `nil` while it runs.
-    public var exitStatus: Int32? { exit.status }
+    package var exitStatus: Int32? { exit.status }
 
-    public var isRunning: Bool { exit.status == nil }
+    package var isRunning: Bool { exit.status == nil }
 
     /// Sends `signal` (ignored once the child has ended).
-    public func send(_ signal: Int32) {
+    package func send(_ signal: Int32) {
         if isRunning { _ = Foundation.kill(processIdentifier, signal) }
     }
 
     /// Waits (without blocking a thread) for the child to end, at most `timeout` of `clock`'s time.
     /// - Returns: its exit status, or `nil` when it still runs after `timeout` (or on cancellation).
-    public func waitForExit(timeout: Duration, clock: any WallClock = SystemClock()) async -> Int32? {
+    package func waitForExit(timeout: Duration, clock: any WallClock = SystemClock()) async -> Int32? {
         let deadline = clock.deadline(after: timeout)
         while true {
             if let status = exit.status { return status }
@@ -93,14 +93,14 @@ public final class ChildProcess: Sendable {
     /// SIGKILL now, without waiting: for clean-up paths that cannot await. SIGKILL, not SIGTERM: a
     /// child spawned from a Swift Testing thread may inherit a mask that blocks SIGTERM
     /// (docs/swift-linux.md P7). The dead child is reaped by Foundation.
-    public func killNow() {
+    package func killNow() {
         send(SIGKILL)
     }
 
     /// SIGKILL, then waits (at most `timeout`) until the child is gone.
     /// - Returns: whether it was seen to end in time.
     @discardableResult
-    public func kill(timeout: Duration = .seconds(10)) async -> Bool {
+    package func kill(timeout: Duration = .seconds(10)) async -> Bool {
         killNow()
         return await waitForExit(timeout: timeout) != nil
     }

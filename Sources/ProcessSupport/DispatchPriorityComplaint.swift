@@ -27,27 +27,27 @@ import Foundation
 import Glibc
 #endif
 
-public enum DispatchPriorityComplaint {
+package enum DispatchPriorityComplaint {
     /// The lowest nice value libdispatch gives a thread (`DISPATCH_NICE_USER_INTERACTIVE`): its
     /// manager thread's.
-    public static let managerNice: Int32 = -4
+    package static let managerNice: Int32 = -4
 
     /// What the kernel looks at when a thread lowers its nice value (`can_nice` in kernel/sched).
-    public struct Reach: Equatable, Sendable {
+    package struct Reach: Equatable, Sendable {
         /// The calling thread's nice value now.
-        public var currentNice: Int32
+        package var currentNice: Int32
         /// RLIMIT_NICE's soft limit: a thread may go down to 20 - limit.
-        public var niceLimit: UInt64
+        package var niceLimit: UInt64
         /// CAP_SYS_NICE in the effective set: any nice value.
-        public var mayRenice: Bool
+        package var mayRenice: Bool
 
         /// Whether a thread of this process may take `nice`: raising it is always allowed.
-        public func allows(_ nice: Int32) -> Bool {
+        package func allows(_ nice: Int32) -> Bool {
             nice >= currentNice || mayRenice || Int64(20) - Int64(nice) <= Int64(clamping: niceLimit)
         }
 
         /// This process's, read from the kernel.
-        public static func current() -> Reach {
+        package static func current() -> Reach {
             errno = 0
             let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
             var limit = rlimit()
@@ -69,13 +69,13 @@ public enum DispatchPriorityComplaint {
 
     /// The value to give `LIBDISPATCH_LOG`, or nil to leave it: "NO" only when libdispatch's
     /// manager thread will be refused its nice value and nobody chose a setting.
-    public static func logSetting(reach: Reach, chosen: String?) -> String? {
+    package static func logSetting(reach: Reach, chosen: String?) -> String? {
         chosen == nil && !reach.allows(managerNice) ? "NO" : nil
     }
 
     /// Call first in `main`, before any task leaves the main thread (libdispatch reads the
     /// variable at its first log line, from the manager thread the first worker thread starts).
-    public static func silenceWhenOutOfReach() {
+    package static func silenceWhenOutOfReach() {
         let chosen = ProcessInfo.processInfo.environment["LIBDISPATCH_LOG"]
         if let setting = logSetting(reach: .current(), chosen: chosen) {
             setenv("LIBDISPATCH_LOG", setting, 0)

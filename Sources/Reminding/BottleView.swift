@@ -14,51 +14,51 @@ import Logging
 import Reminders
 import Settings
 
-public struct BottleView: Sendable {
+package struct BottleView: Sendable {
     /// The bottle; nil for a history without bottle rows (every drink counts).
-    public let bottle: BottleRecord?
+    package let bottle: BottleRecord?
     /// The settings as this bottle sees them (`Configuration.effective(for:)`).
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// Every rule's settings for its person, the goal resolved.
-    public let settings: ReminderSettings
+    package let settings: ReminderSettings
     /// What left something out of `settings` (a refused schedule table, an unreadable pool file).
-    public let problems: [String]
+    package let problems: [String]
     /// The day, pace, urgency and reminders today; nil when only the settings were resolved.
-    public let status: HydrationStatus?
+    package let status: HydrationStatus?
     /// Pending notifications of sections 3–6 and the ritual streak; nil with `status`.
-    public let rules: RulesStatus?
+    package let rules: RulesStatus?
     /// The bottle's commands waiting for its next connection (pending or being sent), oldest
     /// first; empty when none waits or only the settings were resolved.
-    public var pendingCommands: [StoredCommand] = []
+    package var pendingCommands: [StoredCommand] = []
     /// The goal a goal command waits to give the bottle at its next connection (the newest: a
     /// newer goal replaces a pending one, docs/design.md 3.5); nil when none waits or only the
     /// settings were resolved.
-    public var pendingGoalML: Int? { PendingChanges(pendingCommands).goalML }
+    package var pendingGoalML: Int? { PendingChanges(pendingCommands).goalML }
 
-    public var hydration: HydrationSettings { settings.hydration }
-    public var goalML: Int { hydration.goalML }
-    public var dailyLimit: Bool { hydration.dailyLimit }
-    public var remindersEnabled: Bool { hydration.enabled }
+    package var hydration: HydrationSettings { settings.hydration }
+    package var goalML: Int { hydration.goalML }
+    package var dailyLimit: Bool { hydration.dailyLimit }
+    package var remindersEnabled: Bool { hydration.enabled }
     /// The bottle goal set through the command queue (`bottle goal`, the API's `goal`, Home
     /// Assistant's number) that the bottle has yet to take, when its taking it will make it the
     /// daily goal in force (no `daily_goal_ml` setting gives the daily goal, docs/design.md 3.7): every
     /// surface shows it at once as the goal, marked as waiting for the bottle. `goalML` (the JSON's `daily_goal_ml`) stays the goal in force, the one the reminders
     /// count against, until the bottle confirms the new one at its next sync.
-    public var waitingGoalML: Int? {
+    package var waitingGoalML: Int? {
         guard let pendingGoalML, configuration[Setting.dailyGoalML] == nil, pendingGoalML != goalML else { return nil }
         return pendingGoalML
     }
     /// The goal a person reads: the one waiting for the bottle, else the one in force.
-    public var shownGoalML: Int { waitingGoalML ?? goalML }
+    package var shownGoalML: Int { waitingGoalML ?? goalML }
 
     /// The person the bottle belongs to (`bottle.<ID>.owner`), when set.
-    public var owner: String? { configuration.owner }
+    package var owner: String? { configuration.owner }
     /// The history's key of the bottle.
-    public var id: String? { bottle?.id }
+    package var id: String? { bottle?.id }
 
     /// The setting a switch of the daily limit changes for this bottle: its own
     /// `bottle.<ID>.reminders.daily_limit` when it has one, else the global key.
-    public var dailyLimitKey: String { configuration.nameInEffect(Setting.dailyLimit) }
+    package var dailyLimitKey: String { configuration.nameInEffect(Setting.dailyLimit) }
 
     /// The bottle's settings alone, without its state: what a reminder engine is made from, and
     /// what a surface showing only settings (the goal of `/api/v1/days`) needs. Reads the stored
@@ -68,7 +68,7 @@ public struct BottleView: Sendable {
     /// - Parameters:
     ///   - bottleGoal: the goal the bottle confirmed, when the caller knows better than the row.
     ///   - personReachable: whether a sink reaches a person (docs/reminders.md 1).
-    public static func settings(of bottle: BottleRecord?, configuration: Configuration, history: DrinkHistory,
+    package static func settings(of bottle: BottleRecord?, configuration: Configuration, history: DrinkHistory,
                                 bottleGoal: Int?? = nil, personReachable: Bool = true) -> BottleView {
         settings(of: bottle, configuration: configuration, shared: SharedRuleInputs(configuration: configuration, history: history),
                  bottleGoal: bottleGoal, personReachable: personReachable)
@@ -78,12 +78,12 @@ public struct BottleView: Sendable {
     /// `settings(of:)` resolves them: what needs neither the stored schedules nor the pool file,
     /// so a surface that shows only these (the Home Assistant state, published at every change)
     /// reads neither.
-    public static func hydration(of bottle: BottleRecord?, configuration: Configuration, bottleGoal: Int?? = nil) -> HydrationSettings {
+    package static func hydration(of bottle: BottleRecord?, configuration: Configuration, bottleGoal: Int?? = nil) -> HydrationSettings {
         configuration.effective(for: bottle).hydrationSettings(bottleGoal: bottleGoal ?? bottle?.goalML)
     }
 
     /// The bottle's settings alone, with what every bottle shares already read.
-    public static func settings(of bottle: BottleRecord?, configuration: Configuration, shared: SharedRuleInputs,
+    package static func settings(of bottle: BottleRecord?, configuration: Configuration, shared: SharedRuleInputs,
                                 bottleGoal: Int?? = nil, personReachable: Bool = true) -> BottleView {
         let own = configuration.effective(for: bottle)
         let (settings, problems) = own.reminderSettings(bottleGoal: bottleGoal ?? bottle?.goalML, personReachable: personReachable,
@@ -94,13 +94,13 @@ public struct BottleView: Sendable {
     /// The bottle's settings and its state at `instant` (`BottleViews.resolve`), for a caller that
     /// resolves one bottle: every other read of the history's bottles, pending commands, stored
     /// schedules and pool file is made for it alone.
-    public static func resolve(_ bottle: BottleRecord?, configuration: Configuration, history: DrinkHistory, at instant: WallInstant,
+    package static func resolve(_ bottle: BottleRecord?, configuration: Configuration, history: DrinkHistory, at instant: WallInstant,
                                live: HydrationStatus? = nil) throws -> BottleView {
         try BottleViews(configuration: configuration, history: history).resolve(bottle, at: instant, live: live)
     }
 
     /// Every bottle of the history (one view of no bottle when it has none), in its order.
-    public static func resolveEach(configuration: Configuration, history: DrinkHistory, at instant: WallInstant) throws -> [BottleView] {
+    package static func resolveEach(configuration: Configuration, history: DrinkHistory, at instant: WallInstant) throws -> [BottleView] {
         try BottleViews(configuration: configuration, history: history).resolveEach(at: instant)
     }
 }

@@ -12,18 +12,18 @@ import Reminders
 import Settings
 import Timekeeping
 
-public struct BottleViews: Sendable {
-    public let configuration: Configuration
-    public let history: DrinkHistory
+package struct BottleViews: Sendable {
+    package let configuration: Configuration
+    package let history: DrinkHistory
     /// Every bottle the history knows, most recently seen first (`DrinkHistory.bottles()`).
-    public let bottles: [BottleRecord]
+    package let bottles: [BottleRecord]
     /// Each bottle's commands not yet applied (pending or being sent), oldest first, by bottle id.
-    public let pending: [String: [StoredCommand]]
+    package let pending: [String: [StoredCommand]]
     /// What every bottle's reminder settings share.
-    public let shared: SharedRuleInputs
+    package let shared: SharedRuleInputs
 
     /// Reads the bottles, the waiting commands, the stored schedules and the pool file once.
-    public init(configuration: Configuration, history: DrinkHistory) throws {
+    package init(configuration: Configuration, history: DrinkHistory) throws {
         self.configuration = configuration
         self.history = history
         bottles = try history.bottles()
@@ -32,13 +32,13 @@ public struct BottleViews: Sendable {
     }
 
     /// The bottle's settings alone, without its state (`BottleView.settings(of:)`).
-    public func settings(of bottle: BottleRecord?, bottleGoal: Int?? = nil, personReachable: Bool = true) -> BottleView {
+    package func settings(of bottle: BottleRecord?, bottleGoal: Int?? = nil, personReachable: Bool = true) -> BottleView {
         BottleView.settings(of: bottle, configuration: configuration, shared: shared, bottleGoal: bottleGoal, personReachable: personReachable)
     }
 
     /// The bottle's settings and its state at `instant`: from `live` (a running engine's status)
     /// when given, else from its engine's state saved in the history (restored, nothing saved).
-    public func resolve(_ bottle: BottleRecord?, at instant: WallInstant, live: HydrationStatus? = nil) throws -> BottleView {
+    package func resolve(_ bottle: BottleRecord?, at instant: WallInstant, live: HydrationStatus? = nil) throws -> BottleView {
         var view = settings(of: bottle)
         view.pendingCommands = bottle.map { pending[$0.id] ?? [] } ?? []
         if let live {
@@ -55,7 +55,7 @@ public struct BottleViews: Sendable {
     }
 
     /// Every bottle of the history (one view of no bottle when it has none), in its order.
-    public func resolveEach(at instant: WallInstant) throws -> [BottleView] {
+    package func resolveEach(at instant: WallInstant) throws -> [BottleView] {
         if bottles.isEmpty { return [try resolve(nil, at: instant)] }
         return try bottles.map { try resolve($0, at: instant) }
     }

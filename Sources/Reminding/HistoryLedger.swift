@@ -11,19 +11,19 @@ import Reminders
 /// commit that changed the history (new drinks, tombstones), so the engine re-asks for the day
 /// total only then or when the local day changes. With a `bottle`, only that bottle's drinks
 /// count (a household: each bottle is one person's, docs/design.md 6).
-public final class HistoryLedger: DrinkLedger, Sendable {
+package final class HistoryLedger: DrinkLedger, Sendable {
     private let history: DrinkHistory
     private let bottleKey = Locked<String?>(nil)
     /// Commits that changed the history, since start.
     private let changes = Locked(0)
 
-    public init(history: DrinkHistory, bottle: String? = nil) {
+    package init(history: DrinkHistory, bottle: String? = nil) {
         self.history = history
         bottleKey.withLock { $0 = bottle }
     }
 
     /// The bottle whose drinks count (nil: all); it changes when the bottle's serial is read.
-    public var bottle: String? {
+    package var bottle: String? {
         get { bottleKey.withLock { $0 } }
         set {
             bottleKey.withLock { $0 = newValue }
@@ -32,21 +32,21 @@ public final class HistoryLedger: DrinkLedger, Sendable {
     }
 
     /// Call after a commit that changed what is stored.
-    public func historyChanged() {
+    package func historyChanged() {
         changes.withLock { $0 += 1 }
     }
 
-    public func dayTotal(at instant: WallInstant, timeZone: TimeZone) -> Int {
+    package func dayTotal(at instant: WallInstant, timeZone: TimeZone) -> Int {
         // A database that cannot be read counts as no drinks: the engine then errs on the side
         // of reminding, and the failure itself is reported where the history is written.
         (try? history.dayTotal(containing: instant, timeZone: timeZone, knownAt: instant, bottle: bottle).totalML) ?? 0
     }
 
-    public func totalML(drunkIn range: Range<WallInstant>, knownAt instant: WallInstant) -> Int {
+    package func totalML(drunkIn range: Range<WallInstant>, knownAt instant: WallInstant) -> Int {
         (try? history.intakeTotal(from: range.lowerBound, to: range.upperBound, knownAt: instant, bottle: bottle)) ?? 0
     }
 
-    public func revision(at instant: WallInstant) -> Int {
+    package func revision(at instant: WallInstant) -> Int {
         changes.withLock { $0 }
     }
 }

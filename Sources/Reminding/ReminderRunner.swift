@@ -11,7 +11,7 @@ import History
 import Logging
 import Reminders
 
-public final class ReminderRunner {
+package final class ReminderRunner {
     /// The key the history saves the state under: the bottle's, or `SavedReminders.everyBottle`
     /// for the one engine of every bottle (replay, and the history of a bridge from before
     /// several bottles).
@@ -20,12 +20,12 @@ public final class ReminderRunner {
     }
 
     /// The bottle whose reminders these are (nil: every bottle's drinks, one engine).
-    public private(set) var bottle: String?
+    package private(set) var bottle: String?
     /// The key of the older state this runner took over (every bottle's, or the bottle's former key), removed at its first save.
     private var inherited: String?
 
-    public private(set) var engine: ReminderEngine
-    public let ledger: HistoryLedger
+    package private(set) var engine: ReminderEngine
+    package let ledger: HistoryLedger
     private let history: DrinkHistory
     private let logger: Logger
     private let deliver: (Delivery) -> Void
@@ -37,10 +37,10 @@ public final class ReminderRunner {
     private var lastInstant: WallInstant?
     private let gapRule: TimeGapRule
     /// Minute ticks run so far (tests check that a long timeline does not tick without end).
-    public private(set) var ticksRun = 0
+    package private(set) var ticksRun = 0
 
     /// Restores the engine from `history` (a fresh database starts from the defaults).
-    public convenience init(history: DrinkHistory, settings: HydrationSettings, logger: Logger,
+    package convenience init(history: DrinkHistory, settings: HydrationSettings, logger: Logger,
                             gapRule: TimeGapRule = .replay, deliver: @escaping (Delivery) -> Void) {
         self.init(history: history, settings: ReminderSettings(hydration: settings), logger: logger, gapRule: gapRule,
                   deliver: deliver)
@@ -54,7 +54,7 @@ public final class ReminderRunner {
     ///   - inheritsLegacy: the bottle takes over the single engine's state (`reminders`) when it
     ///     has none of its own yet: a history from before several bottles keeps its counters
     ///     (the bottle it synced inherits them; its first save removes the old name).
-    public init(history: DrinkHistory, settings: ReminderSettings, logger: Logger, gapRule: TimeGapRule = .replay,
+    package init(history: DrinkHistory, settings: ReminderSettings, logger: Logger, gapRule: TimeGapRule = .replay,
                 bottle: String? = nil, inheritsLegacy: Bool = false, deliver: @escaping (Delivery) -> Void) {
         self.gapRule = gapRule
         self.history = history
@@ -82,7 +82,7 @@ public final class ReminderRunner {
     /// The bottle's key changed (its serial was read; or the one runner of a bridge that had no
     /// bottle now serves its first): the state moves with it (History.moveBottle moved the
     /// stored row; this saves under the new name from now on, and removes the old one).
-    public func rename(bottle newKey: String, at instant: WallInstant) {
+    package func rename(bottle newKey: String, at instant: WallInstant) {
         guard newKey != bottle else { return }
         let old = Self.stateKey(bottle: bottle)
         bottle = newKey
@@ -94,7 +94,7 @@ public final class ReminderRunner {
     /// Runs the on-start rules at the first event of a run, then the ticks up to `instant`.
     /// Call before handling every event at `instant`: ticks at whole minutes up to and including
     /// `instant` run before the event (docs/reminders.md 0).
-    public func advance(to instant: WallInstant) {
+    package func advance(to instant: WallInstant) {
         if started, let last = lastInstant, let lastTick, gapRule.isRestart(from: last, lastTick: lastTick, to: instant) {
             let moved = (instant - last).inSeconds
             let days = (moved / 86_400 * 10).rounded() / 10
@@ -118,23 +118,23 @@ public final class ReminderRunner {
     }
 
     /// The drinks stored changed (a chunk committed new records or tombstones).
-    public func historyChanged() {
+    package func historyChanged() {
         ledger.historyChanged()
     }
 
     /// A sync session ended (last chunk ACKed, or interrupted) having committed `newRecords`.
-    public func syncEnded(at instant: WallInstant, newRecords: Int) {
+    package func syncEnded(at instant: WallInstant, newRecords: Int) {
         handle(engine.syncEnded(at: instant, newRecords: newRecords, ledger: ledger), at: instant, durability: .normal)
     }
 
     /// A Current State arrived (low battery, 2.5).
-    public func currentState(lowBattery: Bool, batteryPercent: Int, at instant: WallInstant) {
+    package func currentState(lowBattery: Bool, batteryPercent: Int, at instant: WallInstant) {
         handle(engine.currentState(lowBattery: lowBattery, batteryPercent: batteryPercent, at: instant), at: instant,
                durability: .normal)
     }
 
     /// The settings changed (a goal read from the bottle, `config set` in the daemon).
-    public func updateSettings(_ settings: HydrationSettings, at instant: WallInstant) {
+    package func updateSettings(_ settings: HydrationSettings, at instant: WallInstant) {
         guard settings != engine.settings else { return }
         var all = engine.reminderSettings
         all.hydration = settings
@@ -142,7 +142,7 @@ public final class ReminderRunner {
     }
 
     /// Every rule's settings changed: what changed is rescheduled at once.
-    public func updateSettings(_ settings: ReminderSettings, at instant: WallInstant) {
+    package func updateSettings(_ settings: ReminderSettings, at instant: WallInstant) {
         guard settings != engine.reminderSettings else { return }
         handle(engine.updateSettings(settings, at: instant, ledger: ledger), at: instant)
     }
@@ -150,7 +150,7 @@ public final class ReminderRunner {
     /// A manual intake (`log TYPE`, a capture's `log` op): recorded in the history and handed to
     /// the scheduled-intake rules. Returns the normalised type.
     @discardableResult
-    public func logIntake(type: String, at instant: WallInstant) throws -> String {
+    package func logIntake(type: String, at instant: WallInstant) throws -> String {
         let normalized = try engine.logIntake(type: type, at: instant)
         try history.recordPersonEvent(PersonEvent(time: instant, kind: .intake, name: normalized))
         handle([], at: instant)
@@ -160,7 +160,7 @@ public final class ReminderRunner {
     /// An action invoked on a notification (a sink's button, a capture's `action` op). Did This
     /// and Done are recorded in the history database; the outcome says what else to do.
     @discardableResult
-    public func actionInvoked(notificationID: String, actionID: String, at instant: WallInstant) throws -> ActionOutcome {
+    package func actionInvoked(notificationID: String, actionID: String, at instant: WallInstant) throws -> ActionOutcome {
         let outcome = try engine.actionInvoked(notificationID: notificationID, actionID: actionID, at: instant)
         try history.recordPersonEvent(PersonEvent(time: instant, kind: .action, name: actionID, notificationID: notificationID))
         if case .intakeLogged(let type, let at) = outcome {
@@ -170,24 +170,24 @@ public final class ReminderRunner {
         return outcome
     }
 
-    public func rulesStatus() -> RulesStatus {
+    package func rulesStatus() -> RulesStatus {
         engine.rulesStatus()
     }
 
     /// Schedules the test notification of `notify test` (5 s later).
     @discardableResult
-    public func scheduleTestNotification(at instant: WallInstant) -> Bool {
+    package func scheduleTestNotification(at instant: WallInstant) -> Bool {
         let scheduled = engine.scheduleTestNotification(at: instant)
         handle([], at: instant)
         return scheduled
     }
 
     /// Delivers what is due between ticks (the daemon wakes for `engine.nextFireTime`).
-    public func fireDue(at instant: WallInstant) {
+    package func fireDue(at instant: WallInstant) {
         handle(engine.fireDue(at: instant), at: instant)
     }
 
-    public func status(at instant: WallInstant) -> HydrationStatus {
+    package func status(at instant: WallInstant) -> HydrationStatus {
         engine.status(at: instant, ledger: ledger)
     }
 

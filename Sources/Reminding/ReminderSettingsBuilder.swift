@@ -6,7 +6,7 @@ import Settings
 
 extension Configuration {
     /// The hydration settings of docs/reminders.md 2.1 with the engine-wide switch and time zone.
-    public func hydrationSettings(bottleGoal: Int? = nil) -> HydrationSettings {
+    package func hydrationSettings(bottleGoal: Int? = nil) -> HydrationSettings {
         HydrationSettings(
             timeZone: timeZone,
             goalML: dailyGoalML(bottleGoal: bottleGoal),
@@ -27,7 +27,7 @@ extension Configuration {
     ///   - personReachable: whether a sink reaches a person (docs/reminders.md 1): rules that
     ///     schedule ahead schedule nothing without one.
     ///   - storedSchedules: schedules added with `aquavate-bridge schedule add`, after the file's.
-    public func reminderSettings(bottleGoal: Int? = nil, personReachable: Bool,
+    package func reminderSettings(bottleGoal: Int? = nil, personReachable: Bool,
                                  storedSchedules: [[String: String]] = []) -> (ReminderSettings, [String]) {
         reminderSettings(bottleGoal: bottleGoal, personReachable: personReachable,
                          shared: SharedRuleInputs(configuration: self, storedSchedules: storedSchedules))
@@ -35,7 +35,7 @@ extension Configuration {
 
     /// Every rule's settings with what the house's rules read from outside the configuration
     /// already read (`shared`: once for every bottle of a request).
-    public func reminderSettings(bottleGoal: Int? = nil, personReachable: Bool, shared: SharedRuleInputs) -> (ReminderSettings, [String]) {
+    package func reminderSettings(bottleGoal: Int? = nil, personReachable: Bool, shared: SharedRuleInputs) -> (ReminderSettings, [String]) {
         var problems: [String] = []
         var settings = ReminderSettings(hydration: hydrationSettings(bottleGoal: bottleGoal))
         settings.personReachable = personReachable

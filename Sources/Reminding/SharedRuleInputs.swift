@@ -7,19 +7,19 @@ import Foundation
 import History
 import Settings
 
-public struct SharedRuleInputs: Sendable {
+package struct SharedRuleInputs: Sendable {
     /// The stored schedule tables, ordered by id (`StoredSchedules`).
-    public let storedSchedules: [[String: String]]
+    package let storedSchedules: [[String: String]]
     /// The pool file's messages, or why they could not be used; nil when no pool file is set.
     let userPool: Result<[String], PoolFileError>?
 
     /// Reads the stored schedules from `history` and the pool file `configuration` names.
-    public init(configuration: Configuration, history: DrinkHistory) {
+    package init(configuration: Configuration, history: DrinkHistory) {
         self.init(configuration: configuration, storedSchedules: StoredSchedules.tables(in: history))
     }
 
     /// With the stored schedules already known (replay keeps its own); reads the pool file.
-    public init(configuration: Configuration, storedSchedules: [[String: String]]) {
+    package init(configuration: Configuration, storedSchedules: [[String: String]]) {
         self.storedSchedules = storedSchedules
         userPool = configuration[Setting.messagesPool].map { path in Result { () throws(PoolFileError) in try configuration.readPool(path) } }
     }

@@ -5,11 +5,11 @@
 import Foundation
 import History
 
-public enum StoredSchedules {
+package enum StoredSchedules {
     static let prefix = "schedule."
 
     /// The stored tables, ordered by id.
-    public static func tables(in history: DrinkHistory) -> [[String: String]] {
+    package static func tables(in history: DrinkHistory) -> [[String: String]] {
         let settings = (try? history.allSettings()) ?? [:]
         return settings.keys.filter { $0.hasPrefix(prefix) }.sorted().compactMap { key in
             guard let data = settings[key]?.data(using: .utf8) else { return nil }
@@ -17,17 +17,17 @@ public enum StoredSchedules {
         }
     }
 
-    public static func save(_ table: [String: String], id: String, in history: DrinkHistory) throws {
+    package static func save(_ table: [String: String], id: String, in history: DrinkHistory) throws {
         let data = try JSONEncoder().encode(table)
         try history.setSetting(prefix + id, String(decoding: data, as: UTF8.self))
     }
 
-    public static func table(id: String, in history: DrinkHistory) throws -> [String: String]? {
+    package static func table(id: String, in history: DrinkHistory) throws -> [String: String]? {
         guard let text = try history.setting(prefix + id) else { return nil }
         return try JSONDecoder().decode([String: String].self, from: Data(text.utf8))
     }
 
-    public static func remove(id: String, in history: DrinkHistory) throws {
+    package static func remove(id: String, in history: DrinkHistory) throws {
         try history.setSetting(prefix + id, nil)
     }
 }

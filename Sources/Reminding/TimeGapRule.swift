@@ -7,7 +7,7 @@
 
 import Timekeeping
 
-public enum TimeGapRule: Sendable, Equatable {
+package enum TimeGapRule: Sendable, Equatable {
     /// The daemon: its ticker wakes the runner every minute, so time that moved by more than
     /// `limit` since the last evaluation, forward or backward, is a clock that jumped (an NTP
     /// step on a Pi without a real-time clock, a date set by hand, a suspend): a restart.
@@ -17,9 +17,9 @@ public enum TimeGapRule: Sendable, Equatable {
     case tickThrough(atMost: Duration)
 
     /// The daemon's rule: more than 5 minutes either way.
-    public static let daemon = TimeGapRule.restartAfter(.seconds(300))
+    package static let daemon = TimeGapRule.restartAfter(.seconds(300))
     /// Replay's rule: gaps of up to 366 days are ticked (527,040 ticks, a few seconds).
-    public static let replay = TimeGapRule.tickThrough(atMost: .seconds(366 * 86_400))
+    package static let replay = TimeGapRule.tickThrough(atMost: .seconds(366 * 86_400))
 
     /// True when moving from the last evaluation at `last` (the last tick at `lastTick`) to
     /// `instant` is a restart rather than ticks.

@@ -18,7 +18,7 @@ import WireText
 
 extension BridgeEvent {
     /// The event as one line of JSON (keys sorted, so output is stable).
-    public func jsonLine() -> String {
+    package func jsonLine() -> String {
         switch self {
         case .day(let day): return Self.handWrittenDayLine(day)
         case .drink(let drink): return Self.handWrittenDrinkLine(drink)

@@ -9,7 +9,7 @@ import AquavateProtocol
 import Foundation
 import Timekeeping
 
-public enum BridgeEvent: Sendable, Equatable {
+package enum BridgeEvent: Sendable, Equatable {
     case drink(DrinkEvent)
     case state(StateEvent)
     case sync(SyncEvent)
@@ -21,17 +21,17 @@ public enum BridgeEvent: Sendable, Equatable {
     case quarantined(QuarantinedEvent)
 
     /// A drink, and whether this sync put it in the history (`new`).
-    public struct DrinkEvent: DrinkCarrying, Sendable, Equatable {
-        public var drink: Drink
-        public var isNew: Bool
+    package struct DrinkEvent: DrinkCarrying, Sendable, Equatable {
+        package var drink: Drink
+        package var isNew: Bool
 
-        public init(_ drink: Drink, isNew: Bool) {
+        package init(_ drink: Drink, isNew: Bool) {
             self.drink = drink
             self.isNew = isNew
         }
 
         /// A drink from its fields as the event shows them (the type byte from `kind`).
-        public init(bottle: String, recordID: UInt32, timestamp: UInt32, amountML: Int, bottleLevelML: Int,
+        package init(bottle: String, recordID: UInt32, timestamp: UInt32, amountML: Int, bottleLevelML: Int,
                     kind: DrinkKind, deleted: Bool, isNew: Bool) {
             self.init(Drink(bottle: bottle, recordID: recordID, timestamp: timestamp, amountML: amountML,
                             bottleLevelML: bottleLevelML, typeRaw: kind == .pour ? 1 : 0,
@@ -40,13 +40,13 @@ public enum BridgeEvent: Sendable, Equatable {
         }
     }
 
-    public struct StateEvent: Sendable, Equatable {
-        public var time: WallInstant
-        public var dailyTotalML: Int
-        public var bottleLevelML: Int
-        public var battery: Int
-        public var unsynced: Int
-        public var flags: [String]
+    package struct StateEvent: Sendable, Equatable {
+        package var time: WallInstant
+        package var dailyTotalML: Int
+        package var bottleLevelML: Int
+        package var battery: Int
+        package var unsynced: Int
+        package var flags: [String]
 
         package init(time: WallInstant, dailyTotalML: Int, bottleLevelML: Int, battery: Int, unsynced: Int, flags: [String]) {
             self.time = time
@@ -58,14 +58,14 @@ public enum BridgeEvent: Sendable, Equatable {
         }
     }
 
-    public struct SyncEvent: Sendable, Equatable {
-        public typealias Outcome = SyncOutcome
-        public var time: WallInstant
-        public var records: Int
-        public var chunks: Int
-        public var outcome: Outcome
+    package struct SyncEvent: Sendable, Equatable {
+        package typealias Outcome = SyncOutcome
+        package var time: WallInstant
+        package var records: Int
+        package var chunks: Int
+        package var outcome: Outcome
         /// Records of this sync that could not be drinks, quarantined.
-        public var quarantined: Int = 0
+        package var quarantined: Int = 0
 
         package init(time: WallInstant, records: Int, chunks: Int, outcome: Outcome, quarantined: Int = 0) {
             self.time = time
@@ -77,23 +77,23 @@ public enum BridgeEvent: Sendable, Equatable {
     }
 
     /// A record the bottle sent that cannot be a drink, kept aside (docs/design.md 3.4).
-    public struct QuarantinedEvent: Sendable, Equatable {
+    package struct QuarantinedEvent: Sendable, Equatable {
         /// The quarantine's number (`bottle restore`/`discard` take it); nil as a sync reports it.
-        public var id: Int64?
-        public var bottle: String
-        public var recordID: UInt32
+        package var id: Int64?
+        package var bottle: String
+        package var recordID: UInt32
         /// When it arrived (bridge clock).
-        public var time: WallInstant
-        public var reason: String
-        public var problems: [RecordProblem]
+        package var time: WallInstant
+        package var reason: String
+        package var problems: [RecordProblem]
         /// The 14 bytes as sent.
-        public var raw: [UInt8]
+        package var raw: [UInt8]
         /// False when a sync re-sent a record already quarantined.
-        public var isNew: Bool = true
+        package var isNew: Bool = true
         /// nil while it waits; set once a person restored or discarded it.
-        public var resolution: String? = nil
+        package var resolution: String? = nil
 
-        public init(id: Int64? = nil, bottle: String, recordID: UInt32, time: WallInstant, reason: String,
+        package init(id: Int64? = nil, bottle: String, recordID: UInt32, time: WallInstant, reason: String,
                     problems: [RecordProblem], raw: [UInt8], isNew: Bool = true, resolution: String? = nil) {
             self.id = id
             self.bottle = bottle
@@ -107,18 +107,18 @@ public enum BridgeEvent: Sendable, Equatable {
         }
 
         /// Only a wrong time can be mended by a person.
-        public var isRestorable: Bool { problems == [.time] && resolution == nil }
+        package var isRestorable: Bool { problems == [.time] && resolution == nil }
     }
 
-    public struct DayEvent: Sendable, Equatable {
-        public var date: String
-        public var totalML: Int
-        public var drinks: Int
-        public var goalML: Int
+    package struct DayEvent: Sendable, Equatable {
+        package var date: String
+        package var totalML: Int
+        package var drinks: Int
+        package var goalML: Int
         /// The bottle, where the history holds several (one `day` per bottle and day).
-        public var bottle: String? = nil
+        package var bottle: String? = nil
 
-        public init(date: String, totalML: Int, drinks: Int, goalML: Int, bottle: String? = nil) {
+        package init(date: String, totalML: Int, drinks: Int, goalML: Int, bottle: String? = nil) {
             self.date = date
             self.totalML = totalML
             self.drinks = drinks
@@ -127,16 +127,16 @@ public enum BridgeEvent: Sendable, Equatable {
         }
     }
 
-    public struct NotificationEvent: Sendable, Equatable {
+    package struct NotificationEvent: Sendable, Equatable {
         /// When it was delivered.
-        public var time: WallInstant
-        public var id: String
+        package var time: WallInstant
+        package var id: String
         /// `reminder`, `back_on_track`, `goal_reached`, `low_battery`, `scheduled`,
         /// `daily_message`, `deadline`, `ritual`, `test`.
-        public var kind: String
-        public var title: String
-        public var body: String
-        public var actions: [String] = []
+        package var kind: String
+        package var title: String
+        package var body: String
+        package var actions: [String] = []
 
         package init(time: WallInstant, id: String, kind: String, title: String, body: String, actions: [String] = []) {
             self.time = time
@@ -149,16 +149,16 @@ public enum BridgeEvent: Sendable, Equatable {
     }
 
     /// A bottle command's state (docs/design.md 3.5): queued, applied or failed.
-    public struct CommandEvent: Sendable, Equatable {
-        public var id: Int64
-        public var bottle: String
+    package struct CommandEvent: Sendable, Equatable {
+        package var id: Int64
+        package var bottle: String
         /// `goal`, `delete`, `tare`, `shake-to-empty`.
-        public var command: String
-        public var argument: String?
+        package var command: String
+        package var argument: String?
         /// `pending`, `applied`, `failed` (a command being sent counts as pending).
-        public var status: String
-        public var message: String?
-        public var time: WallInstant
+        package var status: String
+        package var message: String?
+        package var time: WallInstant
 
         package init(id: Int64, bottle: String, command: String, argument: String? = nil, status: String, message: String? = nil, time: WallInstant) {
             self.id = id
@@ -173,7 +173,7 @@ public enum BridgeEvent: Sendable, Equatable {
         /// What the command asks, as numbers (the JSON event's and the MQTT answer's
         /// `bottle_goal_ml`, `record_id` and `on`): parsed from the stored argument by `BottleAction`, never shown
         /// as that text.
-        public var asked: (goalML: Int?, recordID: Int?, on: Bool?) {
+        package var asked: (goalML: Int?, recordID: Int?, on: Bool?) {
             switch BottleAction(kind: command, argument: argument) {
             case .setGoal(let goal)?: return (goal, nil, nil)
             case .deleteDrink(let record, _)?: return (nil, Int(record), nil)
@@ -184,22 +184,22 @@ public enum BridgeEvent: Sendable, Equatable {
     }
 
     /// One adopted bottle, from its last connection (`bottle info --json`, docs/design.md 3.5).
-    public struct BottleEvent: Sendable, Equatable {
-        public var address: String?
-        public var name: String?
-        public var serial: String?
-        public var firmware: String?
-        public var model: String?
-        public var goalML: Int?
-        public var battery: Int?
-        public var calibrated: Bool?
-        public var shakeToEmpty: Bool?
-        public var lastSeen: WallInstant?
-        public var lastSync: WallInstant?
-        public var unsynced: Int?
+    package struct BottleEvent: Sendable, Equatable {
+        package var address: String?
+        package var name: String?
+        package var serial: String?
+        package var firmware: String?
+        package var model: String?
+        package var goalML: Int?
+        package var battery: Int?
+        package var calibrated: Bool?
+        package var shakeToEmpty: Bool?
+        package var lastSeen: WallInstant?
+        package var lastSync: WallInstant?
+        package var unsynced: Int?
         /// Bottle clock minus bridge clock at the last connection, seconds.
-        public var clockOffset: Int?
-        public var pending: [CommandEvent]
+        package var clockOffset: Int?
+        package var pending: [CommandEvent]
 
         package init(address: String? = nil, name: String? = nil, serial: String? = nil, firmware: String? = nil, model: String? = nil, goalML: Int? = nil, battery: Int? = nil, calibrated: Bool? = nil, shakeToEmpty: Bool? = nil, lastSeen: WallInstant? = nil, lastSync: WallInstant? = nil, unsynced: Int? = nil, clockOffset: Int? = nil, pending: [CommandEvent]) {
             self.address = address
@@ -219,10 +219,10 @@ public enum BridgeEvent: Sendable, Equatable {
         }
     }
 
-    public struct ErrorEvent: Sendable, Equatable {
-        public var message: String
-        public var file: String?
-        public var line: Int?
+    package struct ErrorEvent: Sendable, Equatable {
+        package var message: String
+        package var file: String?
+        package var line: Int?
 
         package init(message: String, file: String? = nil, line: Int? = nil) {
             self.message = message
@@ -239,7 +239,7 @@ extension BridgeEvent {
     /// time local to `timeZone` (the `timezone` setting); JSON stays UTC (docs/design.md 3.4).
     /// - Parameter novelty: say whether a drink was new to the history or already known (replay
     ///   and sync); `history` lists what is stored, where the word would mean nothing.
-    public func textLine(novelty: Bool = true, timeZone: TimeZone) -> String {
+    package func textLine(novelty: Bool = true, timeZone: TimeZone) -> String {
         func local(_ instant: WallInstant) -> String { LocalTimeText.format(instant, in: timeZone) }
         switch self {
         case .drink(let drink):

@@ -5,7 +5,7 @@ import History
 
 extension BridgeEvent.CommandEvent {
     /// The event for a stored command; one being sent counts as pending (docs/design.md 3.5).
-    public init(_ command: StoredCommand) {
+    package init(_ command: StoredCommand) {
         self.init(id: command.id, bottle: command.bottle, command: command.command, argument: command.argument,
                   status: command.status == .sending ? "pending" : command.status.rawValue,
                   message: command.message, time: command.updatedAt)

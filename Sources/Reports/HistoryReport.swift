@@ -7,19 +7,19 @@ import Reminding
 import Settings
 import Timekeeping
 
-public struct HistoryReport: Sendable {
-    public enum Format: Sendable { case text, json, csv }
+package struct HistoryReport: Sendable {
+    package enum Format: Sendable { case text, json, csv }
 
-    public var drinks: [BridgeEvent.DrinkEvent]
-    public var days: [BridgeEvent.DayEvent]
+    package var drinks: [BridgeEvent.DrinkEvent]
+    package var days: [BridgeEvent.DayEvent]
     /// The zone of the text lines' times and of the day totals (the `timezone` setting); the JSON
     /// and the CSV stay UTC (docs/design.md 3.4).
-    public var timeZone: TimeZone
+    package var timeZone: TimeZone
 
     /// Builds the report. `days` limits it to the last N local days ending with today (`now`);
     /// `bottle` to one bottle (`--bottle`). Where the history holds several bottles, each day
     /// is told per bottle, against that bottle's goal (docs/design.md 3.4).
-    public static func make(history: DrinkHistory, configuration: Configuration, days: Int?, now: WallInstant,
+    package static func make(history: DrinkHistory, configuration: Configuration, days: Int?, now: WallInstant,
                             bottle: BottleRecord? = nil) throws -> HistoryReport {
         let timeZone = configuration.timeZone
         var from: WallInstant?
@@ -53,7 +53,7 @@ public struct HistoryReport: Sendable {
         return HistoryReport(drinks: drinks, days: days, timeZone: timeZone)
     }
 
-    public func lines(format: Format) -> [String] {
+    package func lines(format: Format) -> [String] {
         let events = drinks.map(BridgeEvent.drink) + days.map(BridgeEvent.day)
         switch format {
         case .json:

@@ -7,25 +7,25 @@ import Foundation
 import Logging
 import Settings
 
-public struct JournalLogHandler: LogHandler {
-    public var logLevel: Logger.Level
-    public var metadata: Logger.Metadata = [:]
+package struct JournalLogHandler: LogHandler {
+    package var logLevel: Logger.Level
+    package var metadata: Logger.Metadata = [:]
     private let label: String
     private let underJournal: Bool
 
-    public init(label: String, level: Logger.Level = .info,
+    package init(label: String, level: Logger.Level = .info,
                 environment: [String: String] = ProcessEnvironment.current) {
         self.label = label
         self.logLevel = level
         self.underJournal = environment["JOURNAL_STREAM"] != nil
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var text = underJournal ? "<\(Self.priority(event.level))>" : "\(event.level.rawValue): "
         text += Self.oneLine(event.message.description)
         // Metadata is rare (none of the daemon's own lines has any): no merge to find that out.
@@ -63,15 +63,15 @@ public struct JournalLogHandler: LogHandler {
 
 /// Writes to file descriptor 2 directly: `stderr` is shared mutable state that Swift 6 refuses
 /// (docs/swift-linux.md P3).
-public enum StandardError {
-    public static func writeLine(_ text: String) { DescriptorLine.put(text, to: 2) }
+package enum StandardError {
+    package static func writeLine(_ text: String) { DescriptorLine.put(text, to: 2) }
 }
 
 /// Writes to file descriptor 1 directly, unbuffered: a story told on standard output while the
 /// log goes to standard error reads in the order it happened when both are piped into one file
 /// (`print` holds a piped line in stdio's buffer until exit).
-public enum StandardOutput {
-    public static func writeLine(_ text: String) { DescriptorLine.put(text, to: 1) }
+package enum StandardOutput {
+    package static func writeLine(_ text: String) { DescriptorLine.put(text, to: 1) }
 }
 
 private enum DescriptorLine {

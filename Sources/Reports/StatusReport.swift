@@ -11,55 +11,55 @@ import Reminding
 import Settings
 import Timekeeping
 
-public struct StatusReport: Sendable {
-    public var at: WallInstant
-    public var bottleName: String?
-    public var bottleID: String?
-    public var lastSync: WallInstant?
-    public var battery: Int?
-    public var bottleLevelML: Int?
-    public var unsynced: Int?
-    public var todayML: Int
+package struct StatusReport: Sendable {
+    package var at: WallInstant
+    package var bottleName: String?
+    package var bottleID: String?
+    package var lastSync: WallInstant?
+    package var battery: Int?
+    package var bottleLevelML: Int?
+    package var unsynced: Int?
+    package var todayML: Int
     /// The person's daily goal in force (`BottleView.goalML`, `DailyGoal`): configured, else the
     /// bottle's, else 2500. What today is measured against.
-    public var goalML: Int
+    package var goalML: Int
     /// The goal the bottle holds and shows on its display (`BottleGoal`), as of its last
     /// connection; nil when it has not reported one. It may differ from `goalML` (docs/design.md 3.7).
-    public var bottleGoalML: Int? = nil
+    package var bottleGoalML: Int? = nil
     /// The goal a goal command waits to give the bottle (`BottleView.pendingGoalML`).
-    public var pendingGoalML: Int? = nil
+    package var pendingGoalML: Int? = nil
     /// That goal, when the bottle's taking it makes it the goal in force (`BottleView.waitingGoalML`):
     /// the text shows it as today's goal, marked as waiting for the bottle.
-    public var waitingGoalML: Int? = nil
+    package var waitingGoalML: Int? = nil
     /// Typed: the text shows its display name, the JSON its raw value (`on_track`, `attention`,
     /// `overdue`, as on MQTT), never display text on a wire.
-    public var urgency: Urgency
-    public var deficitML: Int
-    public var remindersToday: Int
-    public var remindersTodayText: String
-    public var dailyLimit: Bool
-    public var pending: Int
+    package var urgency: Urgency
+    package var deficitML: Int
+    package var remindersToday: Int
+    package var remindersTodayText: String
+    package var dailyLimit: Bool
+    package var pending: Int
     /// Pending notifications of sections 3–6, the ritual streak, and why a rule schedules nothing.
-    public var rules: RulesStatus?
+    package var rules: RulesStatus?
     /// This machine's clock as the daemon judges it before SET_TIME; nil: not asked.
-    public var clock: ClockTrust?
+    package var clock: ClockTrust?
     /// The bottle's clock against this machine's at its last connection (docs/protocol.md 5.2).
-    public var bottleClockOffset: Int?
+    package var bottleClockOffset: Int?
     /// Bottle commands not yet applied (docs/design.md 3.5): `command` events, data on the wire
     /// (`bottle_goal_ml`, `record_id`, `on`), in words only in the text lines.
-    public var pendingCommands: [BridgeEvent.CommandEvent] = []
+    package var pendingCommands: [BridgeEvent.CommandEvent] = []
     /// The zone of the text lines' times (the `timezone` setting); the JSON stays UTC.
-    public var timeZone: TimeZone = .gmt
+    package var timeZone: TimeZone = .gmt
     /// The bottle's owner (`bottle.<ID>.owner`), when set.
-    public var owner: String?
+    package var owner: String?
     /// Records of this bottle waiting in the quarantine (docs/design.md 3.4).
-    public var quarantined: Int = 0
+    package var quarantined: Int = 0
     /// The structural refusal that ended its last syncs, when there is one (stuck from 3 in a row).
-    public var refusal: SyncRefusal?
+    package var refusal: SyncRefusal?
 
     /// Builds the report at `instant` from the database (engine state restored, nothing saved),
     /// for `bottle` (nil: the most recently seen).
-    public static func make(history: DrinkHistory, configuration: Configuration, at instant: WallInstant,
+    package static func make(history: DrinkHistory, configuration: Configuration, at instant: WallInstant,
                             clock: ClockTrust? = nil, bottle chosen: BottleRecord? = nil) throws -> StatusReport {
         try make(in: BottleViews(configuration: configuration, history: history), at: instant, clock: clock, bottle: chosen)
     }
@@ -71,7 +71,7 @@ public struct StatusReport: Sendable {
     }
 
     /// The report of a bottle already resolved among `views` (`BottleViews.resolve`, with its state).
-    public static func make(_ view: BottleView, in views: BottleViews, at instant: WallInstant,
+    package static func make(_ view: BottleView, in views: BottleViews, at instant: WallInstant,
                             clock: ClockTrust? = nil) throws -> StatusReport {
         let view = view.status == nil ? try views.resolve(view.bottle, at: instant) : view
         guard let status = view.status else { preconditionFailure("BottleView.resolve always gives the state") }
@@ -96,7 +96,7 @@ public struct StatusReport: Sendable {
     /// the page shows them), most recently seen first; one report when there is none (`make`).
     /// Not only the adopted ones: with one adopted bottle and one of another bridge, `make`'s
     /// "most recently seen" could answer the other bridge's bottle alone.
-    public static func makeEach(history: DrinkHistory, configuration: Configuration, at instant: WallInstant,
+    package static func makeEach(history: DrinkHistory, configuration: Configuration, at instant: WallInstant,
                                 clock: ClockTrust? = nil) throws -> [StatusReport] {
         let views = try BottleViews(configuration: configuration, history: history)
         let known = views.bottles.sorted { ($0.lastSeen ?? .epoch, $0.id) > ($1.lastSeen ?? .epoch, $1.id) }
@@ -104,7 +104,7 @@ public struct StatusReport: Sendable {
         return try known.map { try make(in: views, at: instant, clock: clock, bottle: $0) }
     }
 
-    public func textLines() -> [String] {
+    package func textLines() -> [String] {
         var lines: [String] = []
         if let bottleID {
             lines.append("Bottle: \(bottleName ?? "unnamed") (\(bottleID))" + (owner.map { ", \($0)'s" } ?? ""))
@@ -151,13 +151,13 @@ public struct StatusReport: Sendable {
     /// The bottle's goal when it is not the daily goal shown (docs/design.md 3.7): the bottle
     /// displays one target, the reminders and today's progress measure against the other, and a
     /// person reading one surface must see both. nil when they agree, or one waits for the bottle.
-    public var bottleGoalDiffers: Int? {
+    package var bottleGoalDiffers: Int? {
         guard waitingGoalML == nil, let bottleGoalML, bottleGoalML != goalML else { return nil }
         return bottleGoalML
     }
 
     /// The `status` event of docs/design.md 3.4 as one JSON line (Codable, keys sorted).
-    public func jsonLine() -> String { BridgeEvent.line(StatusJSON(self)) }
+    package func jsonLine() -> String { BridgeEvent.line(StatusJSON(self)) }
 }
 
 /// The `status` event on the wire. A value the report does not have is left out (synthesized

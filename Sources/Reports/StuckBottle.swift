@@ -9,10 +9,10 @@ import Timekeeping
 
 extension SyncRefusal {
     /// What a person can do, one sentence.
-    public static let advice = "Restart the bottle; if it stays stuck, record a connection with `aquavate-bridge run --once --record stuck.aqcap` and report it (syncing once with the Aquavate app moves its drinks on, but to the app, not to this bridge)."
+    package static let advice = "Restart the bottle; if it stays stuck, record a connection with `aquavate-bridge run --once --record stuck.aqcap` and report it (syncing once with the Aquavate app moves its drinks on, but to the app, not to this bridge)."
 
     /// One line for `status` and the journal: which bottle, since when, how many drinks wait.
-    public func line(bottle: String, unsynced: Int?, timeZone: TimeZone) -> String {
+    package func line(bottle: String, unsynced: Int?, timeZone: TimeZone) -> String {
         "\(bottle) is stuck since \(LocalTimeText.format(since, in: timeZone)): \(connections) connections in a row refused the same chunk (\(reason)); "
             + (unsynced.map { "\($0) drink(s) wait on the bottle. " } ?? "its drinks wait on the bottle. ") + Self.advice
     }
@@ -20,7 +20,7 @@ extension SyncRefusal {
 
 extension QuarantinedRecord {
     /// The record as the `quarantined` event of docs/design.md 3.4.
-    public var event: BridgeEvent.QuarantinedEvent {
+    package var event: BridgeEvent.QuarantinedEvent {
         .init(id: id, bottle: bottle, recordID: record.recordID, time: receivedAt, reason: reason,
               problems: problems, raw: record.encoded(), resolution: resolution?.rawValue)
     }

@@ -3,25 +3,25 @@
 
 import Locking
 
-public final class SyncTally: Sendable {
+package final class SyncTally: Sendable {
     private let counts = Locked<[Key: Int]>([:])
 
-    public struct Key: Hashable, Sendable {
-        public var bottle: String
+    package struct Key: Hashable, Sendable {
+        package var bottle: String
         /// `complete`, `empty`, `interrupted`, `rejected`.
-        public var outcome: String
+        package var outcome: String
 
-        public init(bottle: String, outcome: String) {
+        package init(bottle: String, outcome: String) {
             self.bottle = bottle
             self.outcome = outcome
         }
     }
 
-    public init() {}
+    package init() {}
 
-    public func count(bottle: String, outcome: String) {
+    package func count(bottle: String, outcome: String) {
         counts.withLock { $0[Key(bottle: bottle, outcome: outcome), default: 0] += 1 }
     }
 
-    public var snapshot: [Key: Int] { counts.withLock { $0 } }
+    package var snapshot: [Key: Int] { counts.withLock { $0 } }
 }

@@ -7,14 +7,14 @@
 
 import Foundation
 
-public enum AccessToken {
+package enum AccessToken {
     /// 16 bytes of entropy.
-    public static let minimumBits = 128.0
+    package static let minimumBits = 128.0
     /// Fewer different characters than this is a pattern, not a random token, whatever its length.
     static let minimumDistinct = 8
 
     /// The estimated entropy of `text`, in bits.
-    public static func bits(_ text: String) -> Double {
+    package static func bits(_ text: String) -> Double {
         var pool = 0
         let scalars = text.unicodeScalars
         if scalars.contains(where: { ("a"..."z").contains($0) }) { pool += 26 }
@@ -26,5 +26,5 @@ public enum AccessToken {
     }
 
     /// Whether `text` is strong enough to guard the web page.
-    public static func isStrong(_ text: String) -> Bool { bits(text) >= minimumBits }
+    package static func isStrong(_ text: String) -> Bool { bits(text) >= minimumBits }
 }

@@ -9,7 +9,7 @@ import History
 extension SettingCatalog {
     /// What a bottle may have of its own: its owner's name, goal and reminders (the typed keys
     /// marked `perBottle`, Setting.swift).
-    public static let perBottle: [String] = [Setting.owner.name] + keys.filter(\.perBottle).map(\.name)
+    package static let perBottle: [String] = [Setting.owner.name] + keys.filter(\.perBottle).map(\.name)
 
     /// `owner` exists only per bottle: the person the bottle belongs to, in notification titles.
     static var ownerKey: SettingKey { Setting.owner.entry }
@@ -25,7 +25,7 @@ extension SettingCatalog {
     }
 
     /// The canonical name of a bottle's setting.
-    public static func bottleKeyName(bottle: String, base: String) -> String {
+    package static func bottleKeyName(bottle: String, base: String) -> String {
         "bottle.\(bottle.uppercased()).\(base)"
     }
 
@@ -45,7 +45,7 @@ extension SettingCatalog {
 extension Configuration {
     /// The settings as one bottle sees them: its own keys (by any of `ids`, its serial and
     /// address, any case) in place of the global ones, level by level.
-    public func forBottle(_ ids: [String]) -> Configuration {
+    package func forBottle(_ ids: [String]) -> Configuration {
         let wanted = Set(ids.map { $0.uppercased() })
         var copy = self
         func own(_ values: [String: String]) -> [String: String] {
@@ -65,7 +65,7 @@ extension Configuration {
     /// `bottle.<ID>.<key>` when it has one at any level (the one a change for this bottle must
     /// write, so that it neither misses the bottle nor changes every other bottle); else the
     /// global key.
-    public func nameInEffect<Value>(_ key: TypedKey<Value>) -> String {
+    package func nameInEffect<Value>(_ key: TypedKey<Value>) -> String {
         guard key.perBottle, !bottleIDs.isEmpty else { return key.name }
         let wanted = Set(bottleIDs.map { $0.uppercased() })
         for level in [overrides, storedValues, fileValues] {
@@ -81,17 +81,17 @@ extension Configuration {
     /// The settings as `bottle` sees them (its key, serial and address), or these settings when
     /// there is none: every surface that shows a bottle (status, the page, the API, /metrics, the
     /// history, the reminders) takes its values through here, so that they agree.
-    public func effective(for bottle: BottleRecord?) -> Configuration {
+    package func effective(for bottle: BottleRecord?) -> Configuration {
         guard let bottle else { return self }
         return forBottle([bottle.id] + [bottle.serial, bottle.address].compactMap { $0 })
     }
 
     /// Every per-bottle setting given at any level, by name (for `config list`).
-    public var bottleSettingNames: [String] {
+    package var bottleSettingNames: [String] {
         Set(fileValues.keys).union(storedValues.keys).union(overrides.keys)
             .filter { SettingCatalog.splitBottleKey($0) != nil }.sorted()
     }
 
     /// The bottle's owner, when one is set (`bottle.<ID>.owner`; on a `forBottle` view: `owner`).
-    public var owner: String? { self[Setting.owner] }
+    package var owner: String? { self[Setting.owner] }
 }

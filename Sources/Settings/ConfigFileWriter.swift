@@ -10,11 +10,11 @@
 import Foundation
 import TOMLKit
 
-public enum ConfigFileWriter {
+package enum ConfigFileWriter {
     /// The text of the config file `existing` (nil: no file yet) with `values` set.
     /// - Throws: `ConfigFileError.syntax` when `existing` is not TOML (nothing in it could be
     ///   kept safely); `SettingError` for an unknown key or a bad value.
-    public static func text(updating existing: String?, path: String, with values: [(key: String, value: String)],
+    package static func text(updating existing: String?, path: String, with values: [(key: String, value: String)],
                             header: String) throws -> String {
         let root: TOMLTable
         do {

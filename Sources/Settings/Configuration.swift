@@ -7,27 +7,27 @@
 import Foundation
 import Reminders
 
-public struct Configuration: Sendable {
+package struct Configuration: Sendable {
     /// Values read from the TOML file (already validated and normalised).
-    public private(set) var fileValues: [String: String] = [:]
+    package private(set) var fileValues: [String: String] = [:]
     /// Values saved with `config set` (from the database).
-    public private(set) var storedValues: [String: String] = [:]
+    package private(set) var storedValues: [String: String] = [:]
     /// `--set KEY=VALUE` values for this run.
-    public private(set) var overrides: [String: String] = [:]
+    package private(set) var overrides: [String: String] = [:]
     /// `[[schedule]]` tables of the file, as text values, for the scheduled-intake rules.
-    public private(set) var scheduleTables: [[String: String]] = []
+    package private(set) var scheduleTables: [[String: String]] = []
     /// Problems found while loading that did not stop the load (one line each).
-    public private(set) var warnings: [String] = []
+    package private(set) var warnings: [String] = []
     /// Folder of the config file, for relative paths inside it (`messages.pool`).
-    public private(set) var baseDirectory: String?
+    package private(set) var baseDirectory: String?
     /// The bottle a view is of (its key, serial and address; BottleSettings.swift); empty: the global view.
-    public internal(set) var bottleIDs: [String] = []
+    package internal(set) var bottleIDs: [String] = []
 
-    public init() {}
+    package init() {}
 
     /// Loads a TOML file. A missing file is fine when `mustExist` is false (the default path);
     /// a file that cannot be parsed as TOML is an error, since nothing in it can be trusted.
-    public static func load(file path: String, mustExist: Bool) throws(ConfigFileError) -> Configuration {
+    package static func load(file path: String, mustExist: Bool) throws(ConfigFileError) -> Configuration {
         var configuration = Configuration()
         guard FileManager.default.fileExists(atPath: path) else {
             if mustExist { throw .missing(path: path) }
@@ -60,7 +60,7 @@ public struct Configuration: Sendable {
 
     /// Adds the settings saved with `config set`. Invalid stored values (from an older version)
     /// are skipped with a warning.
-    public mutating func useStoredValues(_ values: [String: String]) {
+    package mutating func useStoredValues(_ values: [String: String]) {
         for (name, raw) in Configuration.formerNamesFirst(values) {
             guard let key = SettingCatalog.key(named: name) else { continue }
             do {
@@ -81,12 +81,12 @@ public struct Configuration: Sendable {
     }
 
     /// Uses `tables` as the `[[schedule]]` tables instead of the file's (the demo's own schedule).
-    public mutating func useSchedules(_ tables: [[String: String]]) {
+    package mutating func useSchedules(_ tables: [[String: String]]) {
         scheduleTables = tables
     }
 
     /// Applies one `--set KEY=VALUE`; refuses unknown keys and bad values.
-    public mutating func applyOverride(_ assignment: String) throws(SettingError) {
+    package mutating func applyOverride(_ assignment: String) throws(SettingError) {
         guard let equals = assignment.firstIndex(of: "=") else { throw .malformedAssignment(assignment) }
         let name = String(assignment[..<equals]).trimmingCharacters(in: .whitespaces)
         let raw = String(assignment[assignment.index(after: equals)...])
@@ -103,13 +103,13 @@ public struct Configuration: Sendable {
     }
 
     /// The effective text value of a key, or nil if unset and without default.
-    public func value(_ name: String) -> String? {
+    package func value(_ name: String) -> String? {
         let name = SettingCatalog.key(named: name)?.name ?? name
         return overrides[name] ?? storedValues[name] ?? fileValues[name] ?? SettingCatalog.key(named: name)?.defaultValue
     }
 
     /// Where the effective value comes from, for `config list`.
-    public func source(of name: String) -> String {
+    package func source(of name: String) -> String {
         let name = SettingCatalog.key(named: name)?.name ?? name
         if overrides[name] != nil { return "--set" }
         if storedValues[name] != nil { return "config set" }
@@ -118,21 +118,21 @@ public struct Configuration: Sendable {
     }
 
     /// The configured time zone, else the system's.
-    public var timeZone: TimeZone { self[Setting.timezone] }
+    package var timeZone: TimeZone { self[Setting.timezone] }
 
     /// The daily goal: configured, else the bottle's goal if known, else 2500 ml.
-    public func dailyGoalML(bottleGoal: Int? = nil) -> Int {
+    package func dailyGoalML(bottleGoal: Int? = nil) -> Int {
         self[Setting.dailyGoalML] ?? bottleGoal ?? HydrationSettings.defaultGoalML
     }
 }
 
 /// Why the config file could not be used at all.
-public enum ConfigFileError: Error, Equatable, CustomStringConvertible {
+package enum ConfigFileError: Error, Equatable, CustomStringConvertible {
     case missing(path: String)
     case unreadable(path: String)
     case syntax(path: String, line: Int?, message: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missing(let path):
             return "config file \(path) does not exist; create it or leave out --config"

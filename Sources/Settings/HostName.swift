@@ -3,10 +3,10 @@
 // 3.6). Lower case, no trailing dot, labels of letters, digits and hyphens (RFC 1123), so that
 // comparing it with a request's Host is a plain string comparison.
 
-public struct HostName: Sendable, Equatable {
-    public let text: String
+package struct HostName: Sendable, Equatable {
+    package let text: String
 
-    public init?(_ raw: String) {
+    package init?(_ raw: String) {
         var name = raw.lowercased()
         if name.hasSuffix(".") { name.removeLast() }
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)

@@ -5,23 +5,23 @@
 import Crypto
 import Foundation
 
-public struct HouseholdKey: Sendable {
+package struct HouseholdKey: Sendable {
     /// The length a key must have, in bytes.
-    public static let byteCount = 32
+    package static let byteCount = 32
 
     package let symmetric: SymmetricKey
 
     /// A key from its base64 text; nil when it is not base64 of exactly 32 bytes.
-    public init?(base64 text: String) {
+    package init?(base64 text: String) {
         guard let data = Data(base64Encoded: text.trimmingCharacters(in: .whitespaces)), data.count == Self.byteCount else { return nil }
         symmetric = SymmetricKey(data: data)
     }
 
     /// A new random key, as the base64 text `household.key` holds.
-    public static func generate() -> String {
+    package static func generate() -> String {
         SymmetricKey(size: .bits256).withUnsafeBytes { Data($0).base64EncodedString() }
     }
 
     /// Whether `text` is a key (for the setting's check: one line names what is wrong, never the value).
-    public static func isValid(_ text: String) -> Bool { HouseholdKey(base64: text) != nil }
+    package static func isValid(_ text: String) -> Bool { HouseholdKey(base64: text) != nil }
 }

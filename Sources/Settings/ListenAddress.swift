@@ -4,21 +4,21 @@
 
 import Foundation
 
-public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
+package struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     /// A numeric IPv4 or IPv6 address, or `localhost`.
-    public var host: String
+    package var host: String
     /// 0 asks the system for a free port (tests).
-    public var port: Int
+    package var port: Int
 
-    public static let defaultHost = "127.0.0.1"
+    package static let defaultHost = "127.0.0.1"
 
-    public init(host: String = ListenAddress.defaultHost, port: Int) {
+    package init(host: String = ListenAddress.defaultHost, port: Int) {
         self.host = host
         self.port = port
     }
 
     /// Parses `8080`, `127.0.0.1:8080`, `0.0.0.0:8080`, `[::1]:8080`, `localhost:8080`.
-    public init(parsing text: String) throws(SettingError) {
+    package init(parsing text: String) throws(SettingError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let refused = SettingError.invalidValue(key: Setting.webListen.name, value: text, expected: SettingKind.listenAddress.validChoices)
         var host = ListenAddress.defaultHost
@@ -37,13 +37,13 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Loopback: 127.0.0.0/8, ::1, localhost. Only these may go without `web.token`.
-    public var isLoopback: Bool {
+    package var isLoopback: Bool {
         if host == "localhost" || host == "::1" { return true }
         var address = in_addr()
         return inet_pton(AF_INET, host, &address) == 1 && host.hasPrefix("127.")
     }
 
-    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    package var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
     private static func isNumericOrLocalhost(_ host: String) -> Bool {
         if host == "localhost" { return true }

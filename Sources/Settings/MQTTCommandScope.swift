@@ -8,7 +8,7 @@
 //   all       also any of the person's settings, any record id, manual intakes and
 //             notification buttons (the bridge's whole command language)
 
-public enum MQTTCommandScope: String, CaseIterable, Sendable {
+package enum MQTTCommandScope: String, CaseIterable, Sendable {
     case none
     case controls
     case all

@@ -6,7 +6,7 @@
 //   entity  one retained config per entity (`homeassistant/<platform>/…`): Home Assistant
 //           2023.12+, also the releases before 2024.11, which ignore the device form
 
-public enum MQTTDiscoveryFormat: String, CaseIterable, Sendable {
+package enum MQTTDiscoveryFormat: String, CaseIterable, Sendable {
     case device
     case entity
 }

@@ -2,16 +2,16 @@
 
 import Foundation
 
-public enum BridgePaths {
+package enum BridgePaths {
     /// `$XDG_CONFIG_HOME/aquavate/bridge.toml` (XDG default `~/.config`).
-    public static func defaultConfigFile(environment: [String: String] = ProcessEnvironment.current) -> String {
+    package static func defaultConfigFile(environment: [String: String] = ProcessEnvironment.current) -> String {
         let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (home(environment) + "/.config")
         return base + "/aquavate/bridge.toml"
     }
 
     /// `$XDG_DATA_HOME/aquavate/history.sqlite` (XDG default `~/.local/share`).
-    public static func defaultDatabase(environment: [String: String] = ProcessEnvironment.current) -> String {
+    package static func defaultDatabase(environment: [String: String] = ProcessEnvironment.current) -> String {
         let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (home(environment) + "/.local/share")
         return base + "/aquavate/history.sqlite"

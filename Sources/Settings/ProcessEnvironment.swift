@@ -7,7 +7,7 @@
 
 import Foundation
 
-public enum ProcessEnvironment {
+package enum ProcessEnvironment {
     /// The environment the process started with (first read on first use).
-    public static let current: [String: String] = ProcessInfo.processInfo.environment
+    package static let current: [String: String] = ProcessInfo.processInfo.environment
 }

@@ -4,12 +4,12 @@
 
 import Foundation
 
-public enum Redaction {
-    public static let placeholder = "<redacted>"
+package enum Redaction {
+    package static let placeholder = "<redacted>"
 
     /// `mqtt://bridge:s3cret@host:1883` → `mqtt://bridge:<redacted>@host:1883`; anything without
     /// a password is returned as it is.
-    public static func url(_ text: String) -> String {
+    package static func url(_ text: String) -> String {
         guard let schemeEnd = text.range(of: "://")?.upperBound else { return text }
         let authorityEnd = text[schemeEnd...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
         let authority = text[schemeEnd..<authorityEnd]
@@ -18,7 +18,7 @@ public enum Redaction {
     }
 
     /// `--set push.token=tk_abc` → `push.token=<redacted>`, for error lines about an override.
-    public static func assignment(_ text: String) -> String {
+    package static func assignment(_ text: String) -> String {
         guard let equals = text.firstIndex(of: "="),
               let key = SettingCatalog.key(named: String(text[..<equals]).trimmingCharacters(in: .whitespaces)) else {
             return text

@@ -5,7 +5,7 @@
 // push token, publish the lines of any readable file, or move the bridge to another broker.
 
 
-public enum SettingAccess: Sendable, Equatable {
+package enum SettingAccess: Sendable, Equatable {
     /// The person's settings: reminders, goal, time zone, messages on/off, deadline, rituals.
     case person
     /// Everything that says where data goes or comes from: local changes only.
@@ -15,7 +15,7 @@ public enum SettingAccess: Sendable, Equatable {
 extension SettingCatalog {
     /// Nil when a sink may set `key` to `value`; else why not, in one line that never repeats a
     /// secret value.
-    public static func refusalFromSink(key: String, value: String) -> String? {
+    package static func refusalFromSink(key: String, value: String) -> String? {
         let setting: SettingKey
         do {
             setting = try requireKey(key)

@@ -6,22 +6,22 @@
 
 import History
 
-public struct SettingChange: Sendable, Equatable {
+package struct SettingChange: Sendable, Equatable {
     /// The key's canonical name (`bottle.<ID>.<base>` for a bottle's own).
-    public let name: String
+    package let name: String
     /// The canonical text (`TRUE` → `true`, ` 7:05` → `07:05`); nil forgets the saved value
     /// (the file's or the default applies again).
-    public let value: String?
+    package let value: String?
     /// The value as it may be shown or logged (a secret redacted).
-    public let shown: String
+    package let shown: String
     /// The names the key had before (`goal_ml`, `bottle.<ID>.goal_ml`): a value saved under one
     /// is forgotten by any change, so that it cannot come back when the new one is unset.
     let formerNames: [String]
     /// One line for the person when the key was given by a former name; nil otherwise.
-    public let note: String?
+    package let note: String?
 
     /// Checks `raw` against `key`; a bad value throws, naming the valid choices.
-    public init(_ key: SettingKey, _ raw: String, givenAs given: String? = nil) throws(SettingError) {
+    package init(_ key: SettingKey, _ raw: String, givenAs given: String? = nil) throws(SettingError) {
         name = key.name
         let value = try key.normalize(raw)
         self.value = value
@@ -31,12 +31,12 @@ public struct SettingChange: Sendable, Equatable {
     }
 
     /// Checks `raw` against the setting called `name` (a bottle's own, or a former name, included).
-    public init(named name: String, _ raw: String) throws(SettingError) {
+    package init(named name: String, _ raw: String) throws(SettingError) {
         try self.init(SettingCatalog.requireKey(name), raw, givenAs: name)
     }
 
     /// Forgets the saved value of the setting called `name` (`config unset`).
-    public init(unsetting name: String) throws(SettingError) {
+    package init(unsetting name: String) throws(SettingError) {
         let key = try SettingCatalog.requireKey(name)
         self.name = key.name
         value = nil
@@ -46,7 +46,7 @@ public struct SettingChange: Sendable, Equatable {
     }
 
     /// Stores the value, where `Configuration` reads it as a stored value (above the file).
-    public func store(in history: DrinkHistory) throws {
+    package func store(in history: DrinkHistory) throws {
         try history.setSetting(name, value)
         for former in formerNames { try history.setSetting(former, nil) }
     }

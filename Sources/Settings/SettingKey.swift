@@ -9,7 +9,7 @@ import Reminders
 import Timekeeping
 
 /// What values a setting accepts.
-public enum SettingKind: Sendable, Equatable {
+package enum SettingKind: Sendable, Equatable {
     case bool
     case integer(ClosedRange<Int>)
     /// `HH:MM`, 24-hour.
@@ -35,7 +35,7 @@ public enum SettingKind: Sendable, Equatable {
     case accessToken
 
     /// Human text listing the valid values, for error messages.
-    public var validChoices: String {
+    package var validChoices: String {
         switch self {
         case .bool: return "true or false"
         case .integer(let range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
@@ -56,28 +56,28 @@ public enum SettingKind: Sendable, Equatable {
 }
 
 /// One known setting.
-public struct SettingKey: Sendable, Equatable {
-    public let name: String
-    public let kind: SettingKind
+package struct SettingKey: Sendable, Equatable {
+    package let name: String
+    package let kind: SettingKind
     /// The default as text; nil = unset unless configured (e.g. `mqtt.url`) or computed
     /// (`timezone`: the system's; `daily_goal_ml`: the bottle's goal, else 2500).
-    public let defaultValue: String?
-    public let summary: String
+    package let defaultValue: String?
+    package let summary: String
     /// Who may change it: `.person` settings may also come from a sink (the MQTT command topic);
     /// everything else only from the bridge's own command line and file (SettingAccess).
-    public let access: SettingAccess
+    package let access: SettingAccess
     /// Shown redacted (`config list/get`, logs, anything published): a token or a password.
-    public let isSecret: Bool
+    package let isSecret: Bool
     /// The global key a bottle's own key stands for (`daily_goal_ml` for `bottle.AQ1.daily_goal_ml`); else `name`.
-    public let baseName: String
+    package let baseName: String
     /// Whether a bottle may have its own value (`bottle.<ID>.<name>`, BottleSettings.swift).
-    public let perBottle: Bool
+    package let perBottle: Bool
     /// The names this setting had before (`goal_ml` for `daily_goal_ml`): a file, a stored value,
     /// `config set` and `--set` still read them, as this setting, so that a renamed key never
     /// loses an installation's value.
-    public let formerNames: [String]
+    package let formerNames: [String]
 
-    public init(_ name: String, _ kind: SettingKind, default defaultValue: String?, _ summary: String,
+    package init(_ name: String, _ kind: SettingKind, default defaultValue: String?, _ summary: String,
                 access: SettingAccess = .installation, secret: Bool = false, baseName: String? = nil, perBottle: Bool = false,
                 formerNames: [String] = []) {
         self.name = name
@@ -94,7 +94,7 @@ public struct SettingKey: Sendable, Equatable {
 
     /// The value as it may be shown or logged: a secret as `<redacted>`, a URL without the
     /// password of its `user:password@`.
-    public func shown(_ value: String) -> String {
+    package func shown(_ value: String) -> String {
         if isSecret { return Redaction.placeholder }
         if case .url = kind { return Redaction.url(value) }
         return value
@@ -103,7 +103,7 @@ public struct SettingKey: Sendable, Equatable {
     /// Checks a text value and returns it in canonical form (`TRUE` → `true`, ` 7:05` → `07:05`).
     /// The kind is the whole check: the reminder rules' ranges and choices reach it through the
     /// table (Setting.swift), which takes them from the rules' own types.
-    public func normalize(_ raw: String) throws(SettingError) -> String {
+    package func normalize(_ raw: String) throws(SettingError) -> String {
         let text = raw.trimmingCharacters(in: .whitespaces)
         switch kind {
         case .bool:
@@ -170,18 +170,18 @@ public struct SettingKey: Sendable, Equatable {
     }
 
     /// `HH:MM` → minutes after midnight, or nil: the rules' own parse (`TimeOfDay`).
-    public static func minutesOfDay(_ text: String) -> Int? {
+    package static func minutesOfDay(_ text: String) -> Int? {
         (try? TimeOfDay(parsing: text))?.minuteOfDay
     }
 }
 
 /// Why a setting was refused. One line, with the valid choices.
-public enum SettingError: Error, Equatable, CustomStringConvertible {
+package enum SettingError: Error, Equatable, CustomStringConvertible {
     case unknownKey(String, suggestion: String?)
     case invalidValue(key: String, value: String, expected: String)
     case malformedAssignment(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownKey(let key, let suggestion):
             let hint = suggestion.map { " (did you mean \($0)?)" } ?? ""
@@ -198,9 +198,9 @@ public enum SettingError: Error, Equatable, CustomStringConvertible {
 /// is the allow-list of what a sink (the MQTT broker) may change: the person's reminders, goal,
 /// time zone, messages on/off and language, deadline and rituals. Never a URL, a path
 /// (`messages.pool`), a secret, the sinks, `bottle.*` or `bluetooth.*`.
-public enum SettingCatalog {
+package enum SettingCatalog {
     /// Made from the typed table (Setting.swift), in its order.
-    public static let keys: [SettingKey] = Setting.all
+    package static let keys: [SettingKey] = Setting.all
 
     private static let byName: [String: SettingKey] = Dictionary(uniqueKeysWithValues: keys.map { ($0.name, $0) })
 
@@ -209,17 +209,17 @@ public enum SettingCatalog {
 
     /// A known key (by its name or a former one), or a bottle's own (`bottle.<ID>.<key>`,
     /// BottleSettings.swift); the key returned always carries the current name.
-    public static func key(named name: String) -> SettingKey? {
+    package static func key(named name: String) -> SettingKey? {
         byName[name] ?? currentNames[name].flatMap { byName[$0] } ?? bottleKey(named: name)
     }
 
     /// Whether `name` is a setting's former name, global or a bottle's own (`bottle.AQ1.goal_ml`).
-    public static func isFormerName(_ name: String) -> Bool {
+    package static func isFormerName(_ name: String) -> Bool {
         currentNames[name] != nil || splitBottleKey(name).map { currentNames[$0.givenBase] != nil } == true
     }
 
     /// The known key, or `SettingError.unknownKey` with the closest known name as a hint.
-    public static func requireKey(_ name: String) throws(SettingError) -> SettingKey {
+    package static func requireKey(_ name: String) throws(SettingError) -> SettingKey {
         if let key = key(named: name) { return key }
         throw .unknownKey(name, suggestion: closest(to: name))
     }

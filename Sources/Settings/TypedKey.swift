@@ -6,9 +6,9 @@
 import Foundation
 
 /// One setting, typed.
-public struct TypedKey<Value: Sendable>: Sendable {
+package struct TypedKey<Value: Sendable>: Sendable {
     /// What `config set/get/list`, the file and `--set` know of it (name, kind, default text).
-    public let entry: SettingKey
+    package let entry: SettingKey
     /// The value of its canonical text (already checked by `entry.normalize`).
     let decode: @Sendable (String) -> Value?
     /// The value when the setting is unset and has no default text.
@@ -21,12 +21,12 @@ public struct TypedKey<Value: Sendable>: Sendable {
     }
 
     /// The dotted name (`reminders.daily_limit`).
-    public var name: String { entry.name }
+    package var name: String { entry.name }
     /// Whether a bottle may have its own (`bottle.<ID>.<name>`, docs/design.md 6).
-    public var perBottle: Bool { entry.perBottle }
+    package var perBottle: Bool { entry.perBottle }
 
     /// The value of a canonical text, or the fallback.
-    public func value(of text: String?) -> Value {
+    package func value(of text: String?) -> Value {
         text.flatMap(decode) ?? fallback()
     }
 }

@@ -3,9 +3,9 @@
 // a day number and a year, month and day in the project goes through here, so the local day, the
 // ISO 8601 text and the month lengths cannot disagree.
 
-public enum CivilDate {
+package enum CivilDate {
     /// Days since 1970-01-01 (negative before) of a date; the month and day are not checked.
-    public static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+    package static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -15,7 +15,7 @@ public enum CivilDate {
     }
 
     /// The date of a day number.
-    public static func date(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func date(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -28,7 +28,7 @@ public enum CivilDate {
     }
 
     /// How many days `month` (1…12) of `year` has.
-    public static func daysIn(month: Int, year: Int) -> Int {
+    package static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -39,7 +39,7 @@ public enum CivilDate {
     /// The day number and the second of that day of an instant counted in seconds since
     /// 1970-01-01 00:00 (UTC, or a local wall clock's reading): floor division, so an instant
     /// before 1970 falls in the day that contains it.
-    public static func split(seconds: Int) -> (day: Int, secondOfDay: Int) {
+    package static func split(seconds: Int) -> (day: Int, secondOfDay: Int) {
         let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         return (day, seconds - day * 86_400)
     }

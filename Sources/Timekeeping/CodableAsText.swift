@@ -2,7 +2,7 @@
 // same parser that reads it from a setting or a form, so a stored value is checked as typed
 // text is, and a bad one is a decoding error that says why; encoded as its `description`.
 
-public protocol CodableAsText: Codable, CustomStringConvertible {
+package protocol CodableAsText: Codable, CustomStringConvertible {
     /// Why a text is not a value.
     associatedtype TextError: Error & CustomStringConvertible
     /// The value of `text`, or why it is none.
@@ -10,7 +10,7 @@ public protocol CodableAsText: Codable, CustomStringConvertible {
 }
 
 extension CodableAsText {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         do {
             try self.init(parsing: text)
@@ -19,7 +19,7 @@ extension CodableAsText {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }

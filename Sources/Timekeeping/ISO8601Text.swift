@@ -4,9 +4,9 @@
 
 import Foundation
 
-public enum ISO8601Text {
+package enum ISO8601Text {
     /// `2026-11-21T08:00:00Z`; a fraction is dropped (rounded down).
-    public static func format(_ instant: WallInstant) -> String {
+    package static func format(_ instant: WallInstant) -> String {
         format(seconds: instant.secondsSince1970)
     }
 
@@ -21,7 +21,7 @@ public enum ISO8601Text {
     /// its reference date (2001-01-01), so that this text is byte for byte what the bridge's
     /// output has always carried (1763712000.123 is `.122Z`: the double nearest to it lies just
     /// below, once 978307200 s are taken off).
-    public static func formatWithMilliseconds(_ instant: WallInstant) -> String {
+    package static func formatWithMilliseconds(_ instant: WallInstant) -> String {
         let seconds = clamped(instant.secondsSince1970)
         if seconds.rounded(.down) == seconds { return format(seconds: seconds) }
         let sinceReference = seconds - referenceDate
@@ -34,7 +34,7 @@ public enum ISO8601Text {
     /// Reads an ISO 8601 date and time with a zone (`2026-11-20T18:00:00Z`,
     /// `2026-11-20T19:00:00+01:00`, a fraction allowed) as an instant; nil for anything else (a
     /// date alone, a time without a zone).
-    public static func parse(_ text: String) -> WallInstant? {
+    package static func parse(_ text: String) -> WallInstant? {
         (try? Date(text, strategy: .iso8601)).map(WallInstant.init)
     }
 

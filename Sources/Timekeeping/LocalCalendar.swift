@@ -12,10 +12,10 @@
 
 import Foundation
 
-public struct LocalCalendar: Sendable {
+package struct LocalCalendar: Sendable {
     private let calendar: Calendar
 
-    public init(timeZone: TimeZone) {
+    package init(timeZone: TimeZone) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         self.calendar = calendar
@@ -24,7 +24,7 @@ public struct LocalCalendar: Sendable {
     /// The first instant of `day`: local midnight, the end of the gap when a DST change skips
     /// midnight (Havana, old São Paulo), the first one when it repeats. Foundation's date from a
     /// date's components is exactly that, as `startOfDay(for:)` is, at a tenth of the cost.
-    public func startOfDay(_ day: LocalDay) -> WallInstant {
+    package func startOfDay(_ day: LocalDay) -> WallInstant {
         let components = DateComponents(year: day.year, month: day.month, day: day.day)
         guard let date = calendar.date(from: components) else { return WallInstant(secondsSince1970: Double(day.daysSince1970) * 86_400) }
         return WallInstant(date)
@@ -32,7 +32,7 @@ public struct LocalCalendar: Sendable {
 
     /// The instant the wall clock first shows `time` on `day`, or the first instant after the gap
     /// when that time does not exist there.
-    public func instant(of day: LocalDay, at time: TimeOfDay) -> WallInstant {
+    package func instant(of day: LocalDay, at time: TimeOfDay) -> WallInstant {
         let components = DateComponents(year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute)
         guard let date = calendar.date(from: components) else {
             return WallInstant(secondsSince1970: Double(day.daysSince1970) * 86_400 + Double(time.minuteOfDay * 60))

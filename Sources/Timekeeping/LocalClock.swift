@@ -10,33 +10,33 @@ import Foundation
 
 /// What the local wall clock shows at an instant: the date and the minute of the day (seconds
 /// ignored).
-public struct WallClockTime: Equatable, Sendable {
-    public let day: LocalDay
+package struct WallClockTime: Equatable, Sendable {
+    package let day: LocalDay
     /// 0 (00:00) ... 1439 (23:59).
-    public let minuteOfDay: Int
+    package let minuteOfDay: Int
 
-    public init(day: LocalDay, minuteOfDay: Int) {
+    package init(day: LocalDay, minuteOfDay: Int) {
         self.day = day
         self.minuteOfDay = minuteOfDay
     }
 
-    public var hour: Int { minuteOfDay / 60 }
-    public var minute: Int { minuteOfDay % 60 }
+    package var hour: Int { minuteOfDay / 60 }
+    package var minute: Int { minuteOfDay % 60 }
 }
 
 /// Converts wall-clock instants to local wall-clock time in one time zone.
-public struct LocalClock: Sendable {
-    public let timeZone: TimeZone
+package struct LocalClock: Sendable {
+    package let timeZone: TimeZone
 
     /// The offset known to hold on `[validFrom, validUntil)`.
     private var cachedOffset: (validFrom: Double, validUntil: Double, seconds: Int)?
 
-    public init(timeZone: TimeZone) {
+    package init(timeZone: TimeZone) {
         self.timeZone = timeZone
     }
 
     /// The wall-clock time at `instant`, remembering the offset until the next transition.
-    public mutating func wallClock(at rawInstant: WallInstant) -> WallClockTime {
+    package mutating func wallClock(at rawInstant: WallInstant) -> WallClockTime {
         let instant = LocalClock.sanitized(rawInstant.secondsSince1970)
         if let cached = cachedOffset, instant >= cached.validFrom, instant < cached.validUntil {
             return LocalClock.wallClock(at: instant, offset: cached.seconds)
@@ -49,13 +49,13 @@ public struct LocalClock: Sendable {
     }
 
     /// The wall-clock time at `instant`, without touching the cache (for read-only views).
-    public func wallClockUncached(at rawInstant: WallInstant) -> WallClockTime {
+    package func wallClockUncached(at rawInstant: WallInstant) -> WallClockTime {
         let instant = LocalClock.sanitized(rawInstant.secondsSince1970)
         return LocalClock.wallClock(at: instant, offset: timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: instant)))
     }
 
     /// The local day of `instant`, remembering the offset until the next transition.
-    public mutating func day(at instant: WallInstant) -> LocalDay {
+    package mutating func day(at instant: WallInstant) -> LocalDay {
         wallClock(at: instant).day
     }
 

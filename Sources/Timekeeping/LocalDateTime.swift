@@ -4,11 +4,11 @@
 import Foundation
 
 /// A date on the local calendar and a wall-clock time on it.
-public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let day: LocalDay
-    public let time: TimeOfDay
+package struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+    package let day: LocalDay
+    package let time: TimeOfDay
 
-    public init(day: LocalDay, time: TimeOfDay) {
+    package init(day: LocalDay, time: TimeOfDay) {
         self.day = day
         self.time = time
     }
@@ -16,7 +16,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     /// Parses `YYYY-MM-DDTHH:MM` (a space may stand for the `T`, and `:00` seconds may follow, as
     /// in a TOML local date-time). Refuses, with the reason, a date that does not exist (day 0,
     /// day 32, 29 February of a common year, month 13) and a time outside 00:00 ... 23:59.
-    public init(parsing text: String) throws(InvalidLocalDateTime) {
+    package init(parsing text: String) throws(InvalidLocalDateTime) {
         let separator = text.firstIndex { $0 == "T" || $0 == " " }
         guard let separator else { throw InvalidLocalDateTime(text: text, reason: .shape) }
         let datePart = String(text[..<separator])
@@ -39,9 +39,9 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     }
 
     /// `YYYY-MM-DDTHH:MM`.
-    public var description: String { "\(day)T\(time)" }
+    package var description: String { "\(day)T\(time)" }
 
-    public static func < (lhs: LocalDateTime, rhs: LocalDateTime) -> Bool {
+    package static func < (lhs: LocalDateTime, rhs: LocalDateTime) -> Bool {
         (lhs.day, lhs.time) < (rhs.day, rhs.time)
     }
 }
@@ -50,18 +50,18 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 extension LocalDateTime: CodableAsText {}
 
 /// A local date-time that could not be read, and why.
-public struct InvalidLocalDateTime: Error, Equatable, CustomStringConvertible {
-    public enum Reason: Equatable, Sendable {
+package struct InvalidLocalDateTime: Error, Equatable, CustomStringConvertible {
+    package enum Reason: Equatable, Sendable {
         case shape
         case month(Int)
         case day(Int, month: Int, year: Int, length: Int)
         case time(String)
     }
 
-    public let text: String
-    public let reason: Reason
+    package let text: String
+    package let reason: Reason
 
-    public var description: String {
+    package var description: String {
         let expected = "expected YYYY-MM-DDTHH:MM in local time, e.g. 2026-11-22T09:00"
         switch reason {
         case .shape:
@@ -79,7 +79,7 @@ public struct InvalidLocalDateTime: Error, Equatable, CustomStringConvertible {
 extension LocalDateTime {
     /// The instant the wall clock of `timeZone` first shows this (the first instant after a DST
     /// gap that skips it).
-    public func instant(in timeZone: TimeZone) -> WallInstant {
+    package func instant(in timeZone: TimeZone) -> WallInstant {
         LocalCalendar(timeZone: timeZone).instant(of: day, at: time)
     }
 }

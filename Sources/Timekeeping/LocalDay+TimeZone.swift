@@ -4,13 +4,13 @@ import Foundation
 
 extension LocalDay {
     /// The local day of `instant` in `timeZone`: the date its wall clock shows.
-    public init(containing instant: WallInstant, timeZone: TimeZone) {
+    package init(containing instant: WallInstant, timeZone: TimeZone) {
         self = LocalClock(timeZone: timeZone).wallClockUncached(at: instant).day
     }
 
     /// The day's instants `[start, end)` in `timeZone`, from Foundation's calendar:
     /// 24 hours long, or 23 / 25 around a DST change.
-    public func interval(in timeZone: TimeZone) -> (start: WallInstant, end: WallInstant) {
+    package func interval(in timeZone: TimeZone) -> (start: WallInstant, end: WallInstant) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         // Noon exists on every day of every zone; midnight does not (zones that change at 00:00).

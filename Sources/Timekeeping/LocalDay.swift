@@ -4,22 +4,22 @@
 // it is shown or persisted, so output and the database stay readable.
 
 /// A proleptic Gregorian calendar date, counted in days since 1970-01-01.
-public struct LocalDay: Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct LocalDay: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Days since 1970-01-01 (negative before it).
-    public let daysSince1970: Int
+    package let daysSince1970: Int
 
-    public init(daysSince1970: Int) {
+    package init(daysSince1970: Int) {
         self.daysSince1970 = daysSince1970
     }
 
     /// The date, or nil when the month or the day does not exist (e.g. 2026-02-29).
-    public init?(year: Int, month: Int, day: Int) {
+    package init?(year: Int, month: Int, day: Int) {
         guard (1...12).contains(month), day >= 1, day <= CivilDate.daysIn(month: month, year: year) else { return nil }
         daysSince1970 = CivilDate.daysSince1970(year: year, month: month, day: day)
     }
 
     /// Parses `YYYY-MM-DD` (ASCII digits only); nil for anything else or a date that does not exist.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
@@ -27,25 +27,25 @@ public struct LocalDay: Hashable, Comparable, Sendable, CustomStringConvertible 
         self.init(year: year, month: month, day: day)
     }
 
-    public var year: Int { CivilDate.date(daysSince1970: daysSince1970).year }
-    public var month: Int { CivilDate.date(daysSince1970: daysSince1970).month }
-    public var day: Int { CivilDate.date(daysSince1970: daysSince1970).day }
+    package var year: Int { CivilDate.date(daysSince1970: daysSince1970).year }
+    package var month: Int { CivilDate.date(daysSince1970: daysSince1970).month }
+    package var day: Int { CivilDate.date(daysSince1970: daysSince1970).day }
 
     /// `YYYY-MM-DD`.
-    public var description: String {
+    package var description: String {
         CivilDate.text(daysSince1970: daysSince1970)
     }
 
-    public static func < (lhs: LocalDay, rhs: LocalDay) -> Bool { lhs.daysSince1970 < rhs.daysSince1970 }
+    package static func < (lhs: LocalDay, rhs: LocalDay) -> Bool { lhs.daysSince1970 < rhs.daysSince1970 }
 
-    public static func + (day: LocalDay, days: Int) -> LocalDay { LocalDay(daysSince1970: day.daysSince1970 + days) }
+    package static func + (day: LocalDay, days: Int) -> LocalDay { LocalDay(daysSince1970: day.daysSince1970 + days) }
 
-    public static func - (day: LocalDay, days: Int) -> LocalDay { LocalDay(daysSince1970: day.daysSince1970 - days) }
+    package static func - (day: LocalDay, days: Int) -> LocalDay { LocalDay(daysSince1970: day.daysSince1970 - days) }
 }
 
 /// Stored and sent as `YYYY-MM-DD`.
 extension LocalDay: Codable {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let day = LocalDay(text) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
@@ -54,7 +54,7 @@ extension LocalDay: Codable {
         self = day
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }

@@ -4,10 +4,10 @@
 
 import Foundation
 
-public enum LocalTimeText {
+package enum LocalTimeText {
     /// `2026-11-25 09:12:34` for `instant` as the wall clock of `timeZone` shows
     /// it (DST included, from the time-zone database); a fraction is dropped (rounded down).
-    public static func format(_ wallInstant: WallInstant, in timeZone: TimeZone) -> String {
+    package static func format(_ wallInstant: WallInstant, in timeZone: TimeZone) -> String {
         let instant = LocalClock.sanitized(wallInstant.secondsSince1970).rounded(.down)
         let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: instant))
         let (days, secondOfDay) = CivilDate.split(seconds: Int(instant) + offset)

@@ -7,7 +7,7 @@
 
 import Locking
 
-public final class ManualClock: WallClock {
+package final class ManualClock: WallClock {
     /// What a parked sleep waits for: a wall-clock time (`sleep(for: Double)`) or a monotonic
     /// instant (`sleep(until:)`, `sleep(for: Duration)`).
     private enum Deadline {
@@ -38,30 +38,30 @@ public final class ManualClock: WallClock {
     /// Starts at `start` and, on the monotonic side, at `instant` (by default the real clock's
     /// present, so instants from both can be compared). `onSleep` hears the duration (in seconds)
     /// of each sleep once it is parked, so a test that waits for it can then move the clock past it.
-    public init(_ start: WallInstant, instant: MonotonicInstant = SystemClock().instant,
+    package init(_ start: WallInstant, instant: MonotonicInstant = SystemClock().instant,
                 onSleep: (@Sendable (Double) -> Void)? = nil) {
         state = Locked(State(now: start, instant: instant))
         self.onSleep = onSleep
     }
 
     /// Starts `secondsSince1970` after 1970 (by default 2025-11-21T08:00:00Z), as `init(_:)`.
-    public convenience init(secondsSince1970: Double = 1_763_712_000, instant: MonotonicInstant = SystemClock().instant,
+    package convenience init(secondsSince1970: Double = 1_763_712_000, instant: MonotonicInstant = SystemClock().instant,
                             onSleep: (@Sendable (Double) -> Void)? = nil) {
         self.init(WallInstant(secondsSince1970: secondsSince1970), instant: instant, onSleep: onSleep)
     }
 
-    public var now: WallInstant { state.withLock { $0.now } }
+    package var now: WallInstant { state.withLock { $0.now } }
 
-    public var instant: MonotonicInstant { state.withLock { $0.instant } }
+    package var instant: MonotonicInstant { state.withLock { $0.instant } }
 
     /// How many sleeps are parked, waiting for the clock to move.
-    public var parkedSleepers: Int { state.withLock { $0.sleepers.count } }
+    package var parkedSleepers: Int { state.withLock { $0.sleepers.count } }
 
     /// How many timers (time-outs of waiting queues) are running.
-    public var runningTimers: Int { state.withLock { $0.timers.count } }
+    package var runningTimers: Int { state.withLock { $0.timers.count } }
 
     /// Expires when the monotonic time passes `timeout` from now (at once for none).
-    public func startTimer(after timeout: Duration, _ expire: @escaping @Sendable () -> Void) -> () -> Void {
+    package func startTimer(after timeout: Duration, _ expire: @escaping @Sendable () -> Void) -> () -> Void {
         let id: Int? = state.withLock { state in
             guard timeout > .zero else { return nil }
             state.nextID += 1
@@ -76,24 +76,24 @@ public final class ManualClock: WallClock {
     }
 
     /// Sets the wall clock only (a step of the host's time); the monotonic time stays.
-    public func set(_ value: WallInstant) {
+    package func set(_ value: WallInstant) {
         move { $0.now = value }
     }
 
     /// Lets `duration` pass: the wall clock moves by it (back, for a negative one) and, when
     /// forward, the monotonic time with it; wakes every sleeper whose deadline has come.
-    public func advance(by duration: Duration) {
+    package func advance(by duration: Duration) {
         move { state in
             state.now += duration
             if duration > .zero { state.instant = state.instant + duration }
         }
     }
 
-    public func sleep(for seconds: Double) async throws {
+    package func sleep(for seconds: Double) async throws {
         try await park(seconds: seconds) { .wall($0.now + .seconds(seconds)) }
     }
 
-    public func sleep(until deadline: MonotonicInstant) async throws {
+    package func sleep(until deadline: MonotonicInstant) async throws {
         try await park(seconds: nil) { _ in .monotonic(deadline) }
     }
 

@@ -6,24 +6,24 @@
 // The monotonic face of the one injected clock (`WallClock` refines it): code that only measures
 // time (the watchdog, the web's login throttle) asks for no more than this.
 
-public protocol MonotonicClock: Sendable {
+package protocol MonotonicClock: Sendable {
     /// The monotonic present.
     var instant: MonotonicInstant { get }
 }
 
 extension MonotonicClock {
     /// The instant `duration` from now: a deadline.
-    public func deadline(after duration: Duration) -> MonotonicInstant {
+    package func deadline(after duration: Duration) -> MonotonicInstant {
         instant + duration
     }
 
     /// What is left until `deadline` (negative once it has passed).
-    public func timeLeft(until deadline: MonotonicInstant) -> Duration {
+    package func timeLeft(until deadline: MonotonicInstant) -> Duration {
         instant.duration(to: deadline)
     }
 
     /// How long since `start`.
-    public func elapsed(since start: MonotonicInstant) -> Duration {
+    package func elapsed(since start: MonotonicInstant) -> Duration {
         start.duration(to: instant)
     }
 }

@@ -6,8 +6,8 @@
 // Inside, it is the continuous clock's instant (the clock `SystemClock` sleeps on), so a real
 // deadline and a real sleep agree to the nanosecond.
 
-public struct MonotonicInstant: InstantProtocol, Sendable {
-    public typealias Duration = Swift.Duration
+package struct MonotonicInstant: InstantProtocol, Sendable {
+    package typealias Duration = Swift.Duration
 
     let base: ContinuousClock.Instant
 
@@ -15,35 +15,35 @@ public struct MonotonicInstant: InstantProtocol, Sendable {
         self.base = base
     }
 
-    public func advanced(by duration: Duration) -> MonotonicInstant {
+    package func advanced(by duration: Duration) -> MonotonicInstant {
         MonotonicInstant(base.advanced(by: duration))
     }
 
-    public func duration(to other: MonotonicInstant) -> Duration {
+    package func duration(to other: MonotonicInstant) -> Duration {
         base.duration(to: other.base)
     }
 
-    public static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool {
+    package static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool {
         lhs.base < rhs.base
     }
 
-    public static func + (lhs: MonotonicInstant, rhs: Duration) -> MonotonicInstant {
+    package static func + (lhs: MonotonicInstant, rhs: Duration) -> MonotonicInstant {
         lhs.advanced(by: rhs)
     }
 
-    public static func - (lhs: MonotonicInstant, rhs: Duration) -> MonotonicInstant {
+    package static func - (lhs: MonotonicInstant, rhs: Duration) -> MonotonicInstant {
         lhs.advanced(by: .zero - rhs)
     }
 
-    public static func - (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Duration {
+    package static func - (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Duration {
         rhs.duration(to: lhs)
     }
 
-    public static func += (lhs: inout MonotonicInstant, rhs: Duration) {
+    package static func += (lhs: inout MonotonicInstant, rhs: Duration) {
         lhs = lhs + rhs
     }
 
-    public static func -= (lhs: inout MonotonicInstant, rhs: Duration) {
+    package static func -= (lhs: inout MonotonicInstant, rhs: Duration) {
         lhs = lhs - rhs
     }
 }

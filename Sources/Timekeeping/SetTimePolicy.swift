@@ -6,35 +6,35 @@
 // clock; the session adds what the bottle says of its own time (Current State, read before).
 
 /// A time this machine's clock must have reached, and what says so.
-public struct TimeFloor: Sendable, Equatable {
-    public var time: WallInstant
+package struct TimeFloor: Sendable, Equatable {
+    package var time: WallInstant
     /// What the time comes from, for the log: "the newest stored drink".
-    public var what: String
+    package var what: String
     /// How far `time` may be ahead of a right clock: a time from the bottle's clock carries its
     /// drift since the last SET_TIME, so a little lead is not evidence against this machine.
-    public var slack: Duration
+    package var slack: Duration
 
-    public init(time: WallInstant, what: String, slack: Duration) {
+    package init(time: WallInstant, what: String, slack: Duration) {
         self.time = time
         self.what = what
         self.slack = slack
     }
 }
 
-public struct SetTimePolicy: Sendable, Equatable {
+package struct SetTimePolicy: Sendable, Equatable {
     /// Why SET_TIME is withheld whatever the bottle says (this machine's clock is not
     /// synchronised), or nil.
-    public var withheld: String?
+    package var withheld: String?
     /// Times this machine's clock must have reached for SET_TIME to be written.
-    public var floors: [TimeFloor]
+    package var floors: [TimeFloor]
     /// How far the bottle's own clock (Current State `timestamp`) may be ahead of this machine's:
     /// it drifts while the bottle sleeps (docs/protocol.md B9).
-    public var bottleSlack: Duration
+    package var bottleSlack: Duration
 
     /// The default slack for times from the bottle's clock: one hour.
-    public static let defaultBottleSlack: Duration = .seconds(3600)
+    package static let defaultBottleSlack: Duration = .seconds(3600)
 
-    public init(withheld: String? = nil, floors: [TimeFloor] = [], bottleSlack: Duration = SetTimePolicy.defaultBottleSlack) {
+    package init(withheld: String? = nil, floors: [TimeFloor] = [], bottleSlack: Duration = SetTimePolicy.defaultBottleSlack) {
         self.withheld = withheld
         self.floors = floors
         self.bottleSlack = bottleSlack
@@ -42,17 +42,17 @@ public struct SetTimePolicy: Sendable, Equatable {
 
     /// Write SET_TIME on every connection (docs/protocol.md 7.2.4): tests, and callers that have
     /// checked nothing.
-    public static let send = SetTimePolicy()
+    package static let send = SetTimePolicy()
 
     /// Never write SET_TIME, for `reason`.
-    public static func skip(_ reason: String) -> SetTimePolicy { SetTimePolicy(withheld: reason) }
+    package static func skip(_ reason: String) -> SetTimePolicy { SetTimePolicy(withheld: reason) }
 
     /// Nil when SET_TIME may be written with `now`; otherwise why not, in one line.
     /// - Parameters:
     ///   - now: the bridge's clock, the time SET_TIME would write.
     ///   - bottleTime: the bottle's clock as its Current State just said (nil or 0 when unknown:
     ///     right after a wake it is all zero, B6).
-    public func reasonToWithhold(now: WallInstant, bottleTime: WallInstant?) -> String? {
+    package func reasonToWithhold(now: WallInstant, bottleTime: WallInstant?) -> String? {
         if let withheld { return withheld }
         var all = floors
         if let bottleTime, bottleTime > .epoch {

@@ -4,10 +4,10 @@
 
 import Foundation
 
-public struct SystemClock: WallClock {
-    public init() {}
+package struct SystemClock: WallClock {
+    package init() {}
 
-    public var now: WallInstant { WallInstant(Date()) }
+    package var now: WallInstant { WallInstant(Date()) }
 
     // `instant`, the sleeps and `startTimer` are `WallClock`'s defaults: the host's own.
 

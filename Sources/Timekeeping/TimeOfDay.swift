@@ -3,25 +3,25 @@
 // parser lives here with one error that says what was wrong and what is expected.
 
 /// `HH:MM` from 00:00 to 23:59, kept as minutes after local midnight.
-public struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible {
+package struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// 0 (00:00) ... 1439 (23:59).
-    public let minuteOfDay: Int
+    package let minuteOfDay: Int
 
     /// Nil outside 00:00 ... 23:59.
-    public init?(hour: Int, minute: Int) {
+    package init?(hour: Int, minute: Int) {
         guard (0...23).contains(hour), (0...59).contains(minute) else { return nil }
         minuteOfDay = hour * 60 + minute
     }
 
     /// Nil outside 0 ... 1439.
-    public init?(minuteOfDay: Int) {
+    package init?(minuteOfDay: Int) {
         guard (0..<1440).contains(minuteOfDay) else { return nil }
         self.minuteOfDay = minuteOfDay
     }
 
     /// Parses `HH:MM` (or `H:MM`), optionally with `:00` seconds (a TOML local time); anything
     /// else, seconds other than 00 included, is refused.
-    public init(parsing text: String) throws(InvalidTimeOfDay) {
+    package init(parsing text: String) throws(InvalidTimeOfDay) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2 || (parts.count == 3 && parts[2] == "00"),
               (1...2).contains(parts[0].count), parts[1].count == 2,
@@ -33,24 +33,24 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible
         self = time
     }
 
-    public var hour: Int { minuteOfDay / 60 }
-    public var minute: Int { minuteOfDay % 60 }
+    package var hour: Int { minuteOfDay / 60 }
+    package var minute: Int { minuteOfDay % 60 }
 
     /// `HH:MM`, zero-padded.
-    public var description: String {
+    package var description: String {
         (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
     }
 
-    public static func < (lhs: TimeOfDay, rhs: TimeOfDay) -> Bool { lhs.minuteOfDay < rhs.minuteOfDay }
+    package static func < (lhs: TimeOfDay, rhs: TimeOfDay) -> Bool { lhs.minuteOfDay < rhs.minuteOfDay }
 }
 
 /// Stored as `HH:MM`, the way the configuration writes it.
 extension TimeOfDay: CodableAsText {}
 
 /// A time of day that is not `HH:MM` from 00:00 to 23:59.
-public struct InvalidTimeOfDay: Error, Equatable, CustomStringConvertible {
-    public let text: String
-    public var description: String { "\"\(text)\" is not a time of day; expected HH:MM from 00:00 to 23:59" }
+package struct InvalidTimeOfDay: Error, Equatable, CustomStringConvertible {
+    package let text: String
+    package var description: String { "\"\(text)\" is not a time of day; expected HH:MM from 00:00 to 23:59" }
 }
 
 extension Character {

@@ -13,7 +13,7 @@
 import Locking
 
 /// The wall-clock present, the monotonic present, and waits measured on the same clock.
-public protocol WallClock: MonotonicClock, WaitTimer {
+package protocol WallClock: MonotonicClock, WaitTimer {
     /// The wall-clock present.
     var now: WallInstant { get }
     /// Suspends for `seconds` of this clock's time; throws `CancellationError` when the task is
@@ -26,25 +26,25 @@ public protocol WallClock: MonotonicClock, WaitTimer {
 
 extension WallClock {
     /// A real wait: what a clock that only reports the time (a test's fixed clock) does.
-    public func sleep(for seconds: Double) async throws {
+    package func sleep(for seconds: Double) async throws {
         try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
     }
 
     /// The real monotonic time, for a clock that only reports the wall-clock time.
-    public var instant: MonotonicInstant { MonotonicInstant(.now) }
+    package var instant: MonotonicInstant { MonotonicInstant(.now) }
 
     /// A real wait, for a clock that only reports the time.
-    public func sleep(until deadline: MonotonicInstant) async throws {
+    package func sleep(until deadline: MonotonicInstant) async throws {
         try await Task.sleep(until: deadline.base, clock: .continuous)
     }
 
     /// A real timer, for a clock that only reports the time.
-    public func startTimer(after timeout: Duration, _ expire: @escaping @Sendable () -> Void) -> () -> Void {
+    package func startTimer(after timeout: Duration, _ expire: @escaping @Sendable () -> Void) -> () -> Void {
         SystemClock.dispatchTimer(after: timeout, expire)
     }
 
     /// Suspends for `duration` of this clock's monotonic time.
-    public func sleep(for duration: Duration) async throws {
+    package func sleep(for duration: Duration) async throws {
         try await sleep(until: instant + duration)
     }
 }

@@ -17,31 +17,31 @@ import Foundation
 /// `instant - 600` compiles as `instant - WallInstant(600)`, a `Duration` of about 56 years, where
 /// `instant - .seconds(600)` was meant. A number of seconds becomes an instant only through
 /// `init(secondsSince1970:)` (ArchitectureTests.WallInstantTests keeps it so).
-public struct WallInstant: Hashable, Comparable, Sendable {
+package struct WallInstant: Hashable, Comparable, Sendable {
     /// UTC seconds since 1970 (negative before it), with a fraction.
-    public var secondsSince1970: Double
+    package var secondsSince1970: Double
 
-    public init(secondsSince1970: Double) {
+    package init(secondsSince1970: Double) {
         self.secondsSince1970 = secondsSince1970
     }
 
     /// 1970-01-01T00:00:00Z.
-    public static let epoch = WallInstant(secondsSince1970: 0)
+    package static let epoch = WallInstant(secondsSince1970: 0)
 
     /// The next representable instant: the end of a half-open range that must include this one.
-    public var nextUp: WallInstant { WallInstant(secondsSince1970: secondsSince1970.nextUp) }
+    package var nextUp: WallInstant { WallInstant(secondsSince1970: secondsSince1970.nextUp) }
 
     /// The previous representable instant: the last one a half-open range ending here includes.
-    public var nextDown: WallInstant { WallInstant(secondsSince1970: secondsSince1970.nextDown) }
+    package var nextDown: WallInstant { WallInstant(secondsSince1970: secondsSince1970.nextDown) }
 
-    public static func < (lhs: WallInstant, rhs: WallInstant) -> Bool {
+    package static func < (lhs: WallInstant, rhs: WallInstant) -> Bool {
         lhs.secondsSince1970 < rhs.secondsSince1970
     }
 
     /// The time from this instant to `other` (negative when `other` is earlier). Saturates at
     /// ±10^15 s (zero for NaN): `Duration` traps on a non-finite number, and an instant at
     /// -infinity is how "never" is written where a time is compared with the last one.
-    public func duration(to other: WallInstant) -> Duration {
+    package func duration(to other: WallInstant) -> Duration {
         let seconds = other.secondsSince1970 - secondsSince1970
         guard !seconds.isNaN else { return .zero }
         return .seconds(min(max(seconds, -Self.farthest), Self.farthest))
@@ -50,38 +50,38 @@ public struct WallInstant: Hashable, Comparable, Sendable {
     /// 10^15 s (about 31 million years): farther than any two instants the bridge compares.
     private static let farthest: Double = 1e15
 
-    public func advanced(by duration: Duration) -> WallInstant {
+    package func advanced(by duration: Duration) -> WallInstant {
         WallInstant(secondsSince1970: secondsSince1970 + duration.inSeconds)
     }
 
-    public static func + (lhs: WallInstant, rhs: Duration) -> WallInstant { lhs.advanced(by: rhs) }
+    package static func + (lhs: WallInstant, rhs: Duration) -> WallInstant { lhs.advanced(by: rhs) }
 
-    public static func - (lhs: WallInstant, rhs: Duration) -> WallInstant { lhs.advanced(by: .zero - rhs) }
+    package static func - (lhs: WallInstant, rhs: Duration) -> WallInstant { lhs.advanced(by: .zero - rhs) }
 
     /// How long after `rhs` `lhs` is.
-    public static func - (lhs: WallInstant, rhs: WallInstant) -> Duration { rhs.duration(to: lhs) }
+    package static func - (lhs: WallInstant, rhs: WallInstant) -> Duration { rhs.duration(to: lhs) }
 
-    public static func += (lhs: inout WallInstant, rhs: Duration) { lhs = lhs + rhs }
+    package static func += (lhs: inout WallInstant, rhs: Duration) { lhs = lhs + rhs }
 
-    public static func -= (lhs: inout WallInstant, rhs: Duration) { lhs = lhs - rhs }
+    package static func -= (lhs: inout WallInstant, rhs: Duration) { lhs = lhs - rhs }
 }
 
 /// At the edges: Foundation's calendar and formatters take a `Date`.
 extension WallInstant {
-    public init(_ date: Date) {
+    package init(_ date: Date) {
         secondsSince1970 = date.timeIntervalSince1970
     }
 
-    public var date: Date { Date(timeIntervalSince1970: secondsSince1970) }
+    package var date: Date { Date(timeIntervalSince1970: secondsSince1970) }
 }
 
 /// Encoded as the number it stands for (seconds since 1970), as the `Double` it replaced was.
 extension WallInstant: Codable {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         secondsSince1970 = try decoder.singleValueContainer().decode(Double.self)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(secondsSince1970)
     }
@@ -90,5 +90,5 @@ extension WallInstant: Codable {
 /// Written as the number (`1763712000.0`), so a line that interpolates an instant reads as it
 /// did when the instant was a `Double`.
 extension WallInstant: CustomStringConvertible {
-    public var description: String { secondsSince1970.description }
+    package var description: String { secondsSince1970.description }
 }

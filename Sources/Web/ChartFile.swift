@@ -8,10 +8,10 @@ import Reminding
 import Settings
 import Timekeeping
 
-public enum ChartFile {
+package enum ChartFile {
     /// The bars of the last `days` local days ending with the day of `now`, every bottle summed,
     /// with the goal line (the one bottle's goal where there is one bottle).
-    public static func svg(history: DrinkHistory, configuration: Configuration, days: Int, now: WallInstant) throws -> String {
+    package static func svg(history: DrinkHistory, configuration: Configuration, days: Int, now: WallInstant) throws -> String {
         let timeZone = configuration.timeZone
         let today = LocalDay(containing: now, timeZone: timeZone)
         let first = today - (days - 1)

@@ -9,19 +9,19 @@ import Reports
 import Settings
 import Timekeeping
 
-public struct WebContext: Sendable {
-    public let history: DrinkHistory
+package struct WebContext: Sendable {
+    package let history: DrinkHistory
     /// The configuration of the file and `--set`, without the stored settings.
-    public let baseConfiguration: Configuration
-    public let clock: any WallClock
+    package let baseConfiguration: Configuration
+    package let clock: any WallClock
     /// Syncs counted by the daemon this process runs (`run --http`); nil for `serve`.
-    public let syncs: SyncTally?
+    package let syncs: SyncTally?
     /// Told the bottle's key when a form or the API added or deleted a drink of it, so that the
     /// daemon this process runs counts it in that person's reminders and Home Assistant state at
     /// once (its reminders re-read the day only when told the history changed); nil for `serve`.
-    public let drinksChanged: (@Sendable (String) -> Void)?
+    package let drinksChanged: (@Sendable (String) -> Void)?
 
-    public init(history: DrinkHistory, baseConfiguration: Configuration, clock: any WallClock, syncs: SyncTally? = nil,
+    package init(history: DrinkHistory, baseConfiguration: Configuration, clock: any WallClock, syncs: SyncTally? = nil,
                 drinksChanged: (@Sendable (String) -> Void)? = nil) {
         self.history = history
         self.baseConfiguration = baseConfiguration
@@ -31,7 +31,7 @@ public struct WebContext: Sendable {
     }
 
     /// The configuration now: the base with the settings stored in the history.
-    public func configuration() throws -> Configuration {
+    package func configuration() throws -> Configuration {
         var configuration = baseConfiguration
         configuration.useStoredValues(try history.allSettings())
         return configuration

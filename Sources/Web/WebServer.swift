@@ -12,12 +12,12 @@ import Settings
 import Timekeeping
 
 /// The server refused to start: one line saying why and what to do.
-public struct WebStartRefused: Error, CustomStringConvertible, Sendable {
-    public var description: String
+package struct WebStartRefused: Error, CustomStringConvertible, Sendable {
+    package var description: String
 }
 
-public struct WebServer: Sendable {
-    public let address: ListenAddress
+package struct WebServer: Sendable {
+    package let address: ListenAddress
     let context: WebContext
     let guardian: AccessGuard
     let logger: Logger
@@ -28,12 +28,12 @@ public struct WebServer: Sendable {
     /// process no descriptor. A connection must deliver each whole request within
     /// `requestDeadline` of its start or of the previous answer (RequestDeadline), so idle and
     /// slow-loris connections give their place up within that time.
-    public static let connectionCap = 128
-    public static let requestDeadline: TimeAmount = .seconds(5)
+    package static let connectionCap = 128
+    package static let requestDeadline: TimeAmount = .seconds(5)
 
     /// Checks the address against the settings: any address but loopback needs `web.token`, and
     /// `web.behind_proxy` (a TLS reverse proxy carries the token and the cookie, not clear HTTP).
-    public init(context: WebContext, address: ListenAddress, logger: Logger,
+    package init(context: WebContext, address: ListenAddress, logger: Logger,
                 monotonic: any MonotonicClock = SystemClock()) throws(WebStartRefused) {
         // The file, `--set` and `config set` all count; read once: a new token needs a restart.
         let configuration = try? context.configuration()
@@ -48,7 +48,7 @@ public struct WebServer: Sendable {
     }
 
     /// Any address but loopback needs a token and a TLS proxy in front; a public name needs a token.
-    public static func checkAccess(address: ListenAddress, token: String?, publicName: String? = nil,
+    package static func checkAccess(address: ListenAddress, token: String?, publicName: String? = nil,
                                    behindProxy: Bool = false) throws(WebStartRefused) {
         let hasToken = token.map { !$0.isEmpty } ?? false
         guard address.isLoopback || hasToken else {
@@ -63,7 +63,7 @@ public struct WebServer: Sendable {
     }
 
     /// Where to listen: `--http` when given, else `web.listen`; nil when neither (the server is off).
-    public static func address(option: String?, configuration: Configuration) throws(WebStartRefused) -> ListenAddress? {
+    package static func address(option: String?, configuration: Configuration) throws(WebStartRefused) -> ListenAddress? {
         guard let text = option ?? configuration[Setting.webListen] else { return nil }
         do {
             return try ListenAddress(parsing: text)
@@ -73,7 +73,7 @@ public struct WebServer: Sendable {
     }
 
     /// The service to run; `onListening` hears the port bound (the real one when 0 was asked).
-    public func service(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
+    package func service(onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some Service {
         var quiet = logger
         quiet.logLevel = .warning
         let responder = WebResponder(context: context, guardian: guardian, logger: logger)
@@ -93,7 +93,7 @@ public struct WebServer: Sendable {
 extension WebServer {
     /// The service for a group it must not bring down: a server that fails (the port is taken)
     /// is logged, and the group's other services (the daemon) go on.
-    public func serviceBesideDaemon() -> some Service {
+    package func serviceBesideDaemon() -> some Service {
         BesideDaemon(inner: service { [logger, address] port in
             logger.info("web: serving http://\(ListenAddress(host: address.host, port: port))/")
         }, logger: logger)

@@ -11,13 +11,13 @@ import Foundation
 import Glibc
 import Locking
 
-public struct NoFreePort: Error, CustomStringConvertible {
-    public var description: String { "no free TCP port found in 20000-31999 on 127.0.0.1" }
+package struct NoFreePort: Error, CustomStringConvertible {
+    package var description: String { "no free TCP port found in 20000-31999 on 127.0.0.1" }
 }
 
 /// A TCP port free on 127.0.0.1 now, below the ephemeral range, and never handed out before in
 /// this process.
-public func freeTCPPort() throws -> Int {
+package func freeTCPPort() throws -> Int {
     for _ in 0..<400 {
         let port = Int.random(in: 20_000..<32_000)
         let fresh = handedOutPorts.withLock { $0.insert(port).inserted }
@@ -34,7 +34,7 @@ private func portIsFree(_ port: Int) -> Bool {
 }
 
 /// Whether something accepts a TCP connection on 127.0.0.1:`port` now.
-public func canConnect(port: Int) -> Bool {
+package func canConnect(port: Int) -> Bool {
     withLoopbackSocket(port) { socket, address, length in connect(socket, address, length) == 0 }
 }
 

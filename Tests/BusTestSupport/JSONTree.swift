@@ -4,7 +4,7 @@
 
 import Foundation
 
-public enum JSONTree: Sendable, Equatable, Decodable, ExpressibleByStringLiteral {
+package enum JSONTree: Sendable, Equatable, Decodable, ExpressibleByStringLiteral {
     case null
     case bool(Bool)
     case int(Int)
@@ -13,9 +13,9 @@ public enum JSONTree: Sendable, Equatable, Decodable, ExpressibleByStringLiteral
     case array([JSONTree])
     case object([String: JSONTree])
 
-    public init(stringLiteral value: String) { self = .string(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let value = try decoder.singleValueContainer()
         if value.decodeNil() {
             self = .null
@@ -35,29 +35,29 @@ public enum JSONTree: Sendable, Equatable, Decodable, ExpressibleByStringLiteral
     }
 
     /// The document in `bytes`; nil when it is not JSON.
-    public static func parse(_ bytes: some Sequence<UInt8>) -> JSONTree? {
+    package static func parse(_ bytes: some Sequence<UInt8>) -> JSONTree? {
         try? JSONDecoder().decode(JSONTree.self, from: Data(bytes))
     }
 
     /// The document in `text`; nil when it is not JSON.
-    public static func parse(_ text: String) -> JSONTree? { parse(Array(text.utf8)) }
+    package static func parse(_ text: String) -> JSONTree? { parse(Array(text.utf8)) }
 
-    public subscript(key: String) -> JSONTree? {
+    package subscript(key: String) -> JSONTree? {
         if case let .object(members) = self { return members[key] }
         return nil
     }
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case let .string(value) = self { return value }
         return nil
     }
 
-    public var arrayValue: [JSONTree]? {
+    package var arrayValue: [JSONTree]? {
         if case let .array(values) = self { return values }
         return nil
     }
 
-    public var objectValue: [String: JSONTree]? {
+    package var objectValue: [String: JSONTree]? {
         if case let .object(members) = self { return members }
         return nil
     }

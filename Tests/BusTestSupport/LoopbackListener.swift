@@ -3,12 +3,12 @@
 
 import Foundation
 
-public struct LoopbackListener: Sendable {
-    public let descriptor: Int32
-    public let port: Int
+package struct LoopbackListener: Sendable {
+    package let descriptor: Int32
+    package let port: Int
 
     /// Binds and listens, or returns nil (errno says why).
-    public init?(backlog: Int32 = 16) {
+    package init?(backlog: Int32 = 16) {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { return nil }
         var yes: Int32 = 1

@@ -8,14 +8,14 @@
 import Foundation
 import ProcessSupport
 
-public final class MosquittoBroker: @unchecked Sendable {
-    public let port: Int
-    public let directory: URL
+package final class MosquittoBroker: @unchecked Sendable {
+    package let port: Int
+    package let directory: URL
     private let lock = NSLock()
     private var process: ChildProcess?
 
     /// Starts a broker; `extraConfiguration` lines are appended to its config file.
-    public init(port: Int? = nil, extraConfiguration: [String] = []) throws {
+    package init(port: Int? = nil, extraConfiguration: [String] = []) throws {
         self.port = try port ?? freeTCPPort()
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("sinks-mosquitto-\(getpid())-\(UUID().uuidString)")
@@ -32,19 +32,19 @@ public final class MosquittoBroker: @unchecked Sendable {
         try (lines.joined(separator: "\n") + "\n").write(to: configurationFile, atomically: true, encoding: .utf8)
     }
 
-    public var configurationFile: URL { directory.appendingPathComponent("mosquitto.conf") }
+    package var configurationFile: URL { directory.appendingPathComponent("mosquitto.conf") }
 
     /// What the broker logged so far, and whether it still runs (for failure messages).
-    public var log: String {
+    package var log: String {
         let text = (try? String(contentsOf: directory.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
         let state = lock.withLock { process.map { $0.exitStatus.map { "exited with \($0)" } ?? "running" } ?? "stopped" }
         return "mosquitto \(state); its log:\n\(text.suffix(1500))"
     }
-    public var url: String { "mqtt://127.0.0.1:\(port)" }
+    package var url: String { "mqtt://127.0.0.1:\(port)" }
 
     /// Starts (or restarts) the broker and returns once it accepts connections. Waits with
     /// `Task.sleep`, never blocking a thread of the test pool.
-    public func start() async throws {
+    package func start() async throws {
         let process = try ChildProcess.spawn("/usr/sbin/mosquitto", ["-c", configurationFile.path])
         lock.withLock { self.process = process }
         // Readiness: poll until the port accepts a TCP connection (a few ms normally).
@@ -61,7 +61,7 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     /// SIGKILL (P7). Not waited for (that would block a thread; ChildProcess says why): the port
     /// is free once the kernel has killed it, before it is reaped.
-    public func kill() {
+    package func kill() {
         lock.lock()
         let process = self.process
         self.process = nil
@@ -74,9 +74,9 @@ public final class MosquittoBroker: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    public struct BrokerFailed: Error, CustomStringConvertible {
-        public var reason: String
-        public init(reason: String) { self.reason = reason }
-        public var description: String { reason }
+    package struct BrokerFailed: Error, CustomStringConvertible {
+        package var reason: String
+        package init(reason: String) { self.reason = reason }
+        package var description: String { reason }
     }
 }

@@ -15,24 +15,24 @@ import Foundation
 import ProcessSupport
 
 /// Something expected did not happen in time, or a helper process failed.
-public struct HarnessFailure: Error, CustomStringConvertible {
-    public var description: String
-    public init(description: String) { self.description = description }
+package struct HarnessFailure: Error, CustomStringConvertible {
+    package var description: String
+    package init(description: String) { self.description = description }
 }
 
 /// A dbus-daemon of our own, listening on a socket in a temporary folder.
-public final class PrivateBus: @unchecked Sendable {
+package final class PrivateBus: @unchecked Sendable {
     /// The folder holding the config, the socket and the logs.
-    public let directory: URL
+    package let directory: URL
     /// The bus address, e.g. `unix:path=/tmp/…/bus.sock,guid=…`.
-    public let address: String
+    package let address: String
     private let daemon: ChildProcess
     private let lock = NSLock()
     private var children: [ChildProcess] = []
     private var stopped = false
 
     /// The environment that makes a child use this bus as both its system and its session bus.
-    public var environment: [String: String] {
+    package var environment: [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["DBUS_SYSTEM_BUS_ADDRESS"] = address
         env["DBUS_SESSION_BUS_ADDRESS"] = address
@@ -50,7 +50,7 @@ public final class PrivateBus: @unchecked Sendable {
     }
 
     /// Writes the config, starts the daemon and waits (at most `timeout`) for its address.
-    public static func start(timeout: Duration = .seconds(10)) async throws -> PrivateBus {
+    package static func start(timeout: Duration = .seconds(10)) async throws -> PrivateBus {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("dbus-test-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -104,7 +104,7 @@ public final class PrivateBus: @unchecked Sendable {
 
     /// Starts a long-running child on this bus (stopped with SIGKILL by `stop()`). Its output
     /// goes to `<name>.log` in the bus folder.
-    public func spawn(_ executable: String, _ arguments: [String], logName: String) throws -> ChildProcess {
+    package func spawn(_ executable: String, _ arguments: [String], logName: String) throws -> ChildProcess {
         let log = try FileHandle(forWritingTo: Self.logFile(directory, logName + ".log"))
         let child = try ChildProcess.spawn(executable, arguments, environment: environment, output: log, error: log)
         lock.withLock { children.append(child) }
@@ -112,12 +112,12 @@ public final class PrivateBus: @unchecked Sendable {
     }
 
     /// The log a spawned child wrote so far.
-    public func log(_ logName: String) -> String {
+    package func log(_ logName: String) -> String {
         (try? String(contentsOf: directory.appendingPathComponent(logName + ".log"), encoding: .utf8)) ?? ""
     }
 
     /// Runs a short-lived tool on this bus and returns its exit status, standard output and error.
-    public func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(20),
+    package func run(_ executable: String, _ arguments: [String], timeout: Duration = .seconds(20),
                     environment overrides: [String: String] = [:]) async throws
         -> (status: Int32, output: String, error: String)
     {
@@ -129,7 +129,7 @@ public final class PrivateBus: @unchecked Sendable {
     /// Kills the children and the daemon (SIGKILL) and removes the folder. Idempotent. It does not
     /// wait for them to be reaped: SIGKILL cannot be refused, and waiting here would block the
     /// caller's thread (see ProcessSupport's ChildProcess for how that hung the suite).
-    public func stop() {
+    package func stop() {
         let (children, alreadyStopped) = lock.withLock { () -> ([ChildProcess], Bool) in
             defer { stopped = true }
             return (self.children, stopped)

@@ -8,31 +8,31 @@ import Foundation
 import Glibc
 #endif
 
-public struct HTTPReply: Sendable {
-    public var status: Int
+package struct HTTPReply: Sendable {
+    package var status: Int
     /// Header names in lower case; a repeated header keeps its last value.
-    public var headers: [String: String]
-    public var body: String
+    package var headers: [String: String]
+    package var body: String
 
-    public var json: Any? { try? JSONSerialization.jsonObject(with: Data(body.utf8)) }
-    public var jsonObject: [String: Any] { json as? [String: Any] ?? [:] }
-    public var jsonArray: [[String: Any]] { json as? [[String: Any]] ?? [] }
-    public var error: String? { jsonObject["error"] as? String }
+    package var json: Any? { try? JSONSerialization.jsonObject(with: Data(body.utf8)) }
+    package var jsonObject: [String: Any] { json as? [String: Any] ?? [:] }
+    package var jsonArray: [[String: Any]] { json as? [[String: Any]] ?? [] }
+    package var error: String? { jsonObject["error"] as? String }
 }
 
-public struct RawHTTPFailure: Error, CustomStringConvertible {
-    public var description: String
-    public init(description: String) { self.description = description }
+package struct RawHTTPFailure: Error, CustomStringConvertible {
+    package var description: String
+    package init(description: String) { self.description = description }
 }
 
-public enum RawHTTP {
+package enum RawHTTP {
     /// - Parameters:
     ///   - source: the loopback address to connect from (127.0.0.2 is another client to the server).
     ///   - timeout: how long to wait for the answer, in seconds: a deadline, not a measure. The
     ///     web tests run ~70 servers in one process, whose renderings share the two queues of
     ///     `WebWork`, and with the hostile-query and paging tests beside them an answer waited more
     ///     than 20 s on two cores.
-    public static func send(port: Int, _ method: String, _ path: String, headers: [(String, String)] = [],
+    package static func send(port: Int, _ method: String, _ path: String, headers: [(String, String)] = [],
                      body: String? = nil, host: String? = nil, source: String? = nil, timeout: Int = 90) async throws -> HTTPReply {
         var text = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }

@@ -4,19 +4,19 @@
 
 import Foundation
 
-public struct WaitTimedOut: Error, CustomStringConvertible {
-    public var what: String
-    public init(what: String) { self.what = what }
-    public var description: String { "timed out waiting for \(what)" }
+package struct WaitTimedOut: Error, CustomStringConvertible {
+    package var what: String
+    package init(what: String) { self.what = what }
+    package var description: String { "timed out waiting for \(what)" }
 }
 
-public final class Recorder<Element: Sendable>: @unchecked Sendable {
+package final class Recorder<Element: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var elements: [Element] = []
     private var waiters: [Int: (condition: ([Element]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = [:]
     private var nextWaiter = 0
 
-    public init() {}
+    package init() {}
 
     private func locked<T>(_ body: () -> T) -> T {
         lock.lock()
@@ -24,9 +24,9 @@ public final class Recorder<Element: Sendable>: @unchecked Sendable {
         return body()
     }
 
-    public var all: [Element] { locked { elements } }
+    package var all: [Element] { locked { elements } }
 
-    public func append(_ element: Element) {
+    package func append(_ element: Element) {
         let ready: [CheckedContinuation<Void, Never>] = locked {
             elements.append(element)
             let satisfied = waiters.filter { $0.value.condition(elements) }
@@ -36,11 +36,11 @@ public final class Recorder<Element: Sendable>: @unchecked Sendable {
         for continuation in ready { continuation.resume() }
     }
 
-    public func removeAll() { locked { elements.removeAll() } }
+    package func removeAll() { locked { elements.removeAll() } }
 
     /// Returns the elements once `condition` holds for them.
     @discardableResult
-    public func wait(for what: String = "a condition", timeout: Double = 20,
+    package func wait(for what: String = "a condition", timeout: Double = 20,
               until condition: @escaping @Sendable ([Element]) -> Bool) async throws -> [Element] {
         let id: Int = locked {
             nextWaiter += 1
@@ -76,7 +76,7 @@ public final class Recorder<Element: Sendable>: @unchecked Sendable {
     }
 
     @discardableResult
-    public func waitForCount(_ count: Int, _ what: String = "values", timeout: Double = 20) async throws -> [Element] {
+    package func waitForCount(_ count: Int, _ what: String = "values", timeout: Double = 20) async throws -> [Element] {
         try await wait(for: "\(count) \(what)", timeout: timeout) { $0.count >= count }
     }
 }

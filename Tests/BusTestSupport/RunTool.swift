@@ -3,18 +3,18 @@ import Foundation
 import ProcessSupport
 
 /// What a finished tool did.
-public struct ToolResult: CustomStringConvertible {
-    public var status: Int32
-    public var output: String
-    public var error: String
-    public var description: String { "status \(status)\nstdout:\n\(output)\nstderr:\n\(error)" }
+package struct ToolResult: CustomStringConvertible {
+    package var status: Int32
+    package var output: String
+    package var error: String
+    package var description: String { "status \(status)\nstdout:\n\(output)\nstderr:\n\(error)" }
     /// Standard output's lines.
-    public var lines: [String] { output.split(separator: "\n").map(String.init) }
+    package var lines: [String] { output.split(separator: "\n").map(String.init) }
 }
 
 /// Runs a tool to completion (killed with SIGKILL after `timeout`). Output goes to files, so a
 /// chatty tool never blocks on a pipe; the child is awaited without blocking a thread (ChildProcess).
-public func runTool(
+package func runTool(
     _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
     directory: String? = nil, timeout: Duration = .seconds(60)
 ) async throws -> ToolResult {

@@ -2,14 +2,14 @@
 import Foundation
 
 /// Runs `body` with a fresh private bus; the bus is killed afterwards whatever happens.
-public func withPrivateBus<T>(_ body: (PrivateBus) async throws -> T) async throws -> T {
+package func withPrivateBus<T>(_ body: (PrivateBus) async throws -> T) async throws -> T {
     let bus = try await PrivateBus.start()
     defer { bus.stop() }
     return try await body(bus)
 }
 
 /// Returns the value of `operation`, or throws if it takes longer than `timeout`.
-public func within<T: Sendable>(
+package func within<T: Sendable>(
     _ timeout: Duration, _ what: String, _ operation: @escaping @Sendable () async throws -> T
 ) async throws -> T {
     try await withThrowingTaskGroup(of: T?.self) { group in
@@ -27,7 +27,7 @@ public func within<T: Sendable>(
 }
 
 /// Polls `condition` until it holds, failing after `timeout`.
-public func waitUntil(
+package func waitUntil(
     _ timeout: Duration = .seconds(10), _ what: String, _ condition: @Sendable () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + timeout

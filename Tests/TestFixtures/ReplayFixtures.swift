@@ -10,37 +10,37 @@ import Logging
 @testable import Settings
 
 /// The folder holding the shipped sample captures.
-public let capturesFolder: String = {
+package let capturesFolder: String = {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("captures").path
 }()
 
-public func shippedCapture(_ name: String) -> String { capturesFolder + "/" + name }
+package func shippedCapture(_ name: String) -> String { capturesFolder + "/" + name }
 
 /// What one replay run reported.
-public struct ReplayOutcome {
-    public init(events: [BridgeEvent] = [], rejectedLines: Int = 0, failedFiles: Int = 0) {
+package struct ReplayOutcome {
+    package init(events: [BridgeEvent] = [], rejectedLines: Int = 0, failedFiles: Int = 0) {
         self.events = events; self.rejectedLines = rejectedLines; self.failedFiles = failedFiles
     }
-    public var events: [BridgeEvent] = []
-    public var rejectedLines = 0
-    public var failedFiles = 0
+    package var events: [BridgeEvent] = []
+    package var rejectedLines = 0
+    package var failedFiles = 0
 
-    public var drinks: [BridgeEvent.DrinkEvent] { events.compactMap { if case .drink(let d) = $0 { return d } else { return nil } } }
-    public var syncs: [BridgeEvent.SyncEvent] { events.compactMap { if case .sync(let s) = $0 { return s } else { return nil } } }
-    public var days: [BridgeEvent.DayEvent] { events.compactMap { if case .day(let d) = $0 { return d } else { return nil } } }
-    public var states: [BridgeEvent.StateEvent] { events.compactMap { if case .state(let s) = $0 { return s } else { return nil } } }
-    public var errors: [BridgeEvent.ErrorEvent] { events.compactMap { if case .error(let e) = $0 { return e } else { return nil } } }
-    public var notifications: [BridgeEvent.NotificationEvent] { events.compactMap { if case .notification(let n) = $0 { return n } else { return nil } } }
+    package var drinks: [BridgeEvent.DrinkEvent] { events.compactMap { if case .drink(let d) = $0 { return d } else { return nil } } }
+    package var syncs: [BridgeEvent.SyncEvent] { events.compactMap { if case .sync(let s) = $0 { return s } else { return nil } } }
+    package var days: [BridgeEvent.DayEvent] { events.compactMap { if case .day(let d) = $0 { return d } else { return nil } } }
+    package var states: [BridgeEvent.StateEvent] { events.compactMap { if case .state(let s) = $0 { return s } else { return nil } } }
+    package var errors: [BridgeEvent.ErrorEvent] { events.compactMap { if case .error(let e) = $0 { return e } else { return nil } } }
+    package var notifications: [BridgeEvent.NotificationEvent] { events.compactMap { if case .notification(let n) = $0 { return n } else { return nil } } }
 }
 
-public final class EventCollector: @unchecked Sendable {
-    public init() {}
-    public var events: [BridgeEvent] = []
+package final class EventCollector: @unchecked Sendable {
+    package init() {}
+    package var events: [BridgeEvent] = []
 }
 
 /// Replays `paths` into `history` with the given `--set` assignments.
-public func runReplay(_ paths: [String], history: DrinkHistory, settings: [String] = ["timezone=Europe/Madrid"],
+package func runReplay(_ paths: [String], history: DrinkHistory, settings: [String] = ["timezone=Europe/Madrid"],
                handleMap: [UInt16: Characteristic] = [:], reminders: Bool = false) throws -> ReplayOutcome {
     var configuration = Configuration()
     for assignment in settings { try configuration.applyOverride(assignment) }
@@ -56,15 +56,15 @@ public func runReplay(_ paths: [String], history: DrinkHistory, settings: [Strin
 }
 
 /// A temporary folder removed at deinit.
-public final class TemporaryFolder {
-    public let path: String
-    public init() {
+package final class TemporaryFolder {
+    package let path: String
+    package init() {
         path = NSTemporaryDirectory() + "aquavate-test-" + UUID().uuidString
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
-    public func write(_ name: String, _ text: String) -> String {
+    package func write(_ name: String, _ text: String) -> String {
         let file = path + "/" + name
         _ = FileManager.default.createFile(atPath: file, contents: Data(text.utf8))
         return file
@@ -73,28 +73,28 @@ public final class TemporaryFolder {
 
 // MARK: Building captures in tests
 
-public let testHeader = #"{"aqcap":1,"created":"2026-11-21T08:00:00Z","source":"test","device":{"name":"Aquavate-A3F2","address":"F4:12:FA:00:A3:F4"},"mtu":247}"#
+package let testHeader = #"{"aqcap":1,"created":"2026-11-21T08:00:00Z","source":"test","device":{"name":"Aquavate-A3F2","address":"F4:12:FA:00:A3:F4"},"mtu":247}"#
 
-public func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+package func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
-public func eventLine(_ t: Double, _ op: String, _ char: String? = nil, _ value: [UInt8]? = nil) -> String {
+package func eventLine(_ t: Double, _ op: String, _ char: String? = nil, _ value: [UInt8]? = nil) -> String {
     var line = #"{"t":\#(t),"op":"\#(op)""#
     if let char { line += #","char":"\#(char)""# }
     if let value { line += #","value":"\#(hex(value))""# }
     return line + "}"
 }
 
-public func record(_ id: UInt32, _ timestamp: UInt32, _ amount: Int16, level: Int16 = 400, flags: UInt8 = 0) -> DrinkRecord {
+package func record(_ id: UInt32, _ timestamp: UInt32, _ amount: Int16, level: Int16 = 400, flags: UInt8 = 0) -> DrinkRecord {
     DrinkRecord(recordID: id, timestamp: timestamp, amountML: amount, bottleLevelML: level,
                 typeRaw: amount >= 100 ? 1 : 0, flagsRaw: flags)
 }
 
-public func chunk(_ index: UInt16, of total: UInt16, _ records: [DrinkRecord]) -> [UInt8] {
+package func chunk(_ index: UInt16, of total: UInt16, _ records: [DrinkRecord]) -> [UInt8] {
     DrinkDataChunk(chunkIndex: index, totalChunks: total, records: records).encoded()
 }
 
 /// The lines of one complete, well-behaved sync of `records` starting at `t`.
-public func syncLines(at t: Double, _ records: [DrinkRecord], chunkSize: Int = 17) -> [String] {
+package func syncLines(at t: Double, _ records: [DrinkRecord], chunkSize: Int = 17) -> [String] {
     var lines = [eventLine(t, "connect")]
     var now = t + 0.1
     lines.append(eventLine(now, "write", "sync-control", SyncControl.start(count: records.count, chunkSize: chunkSize).encoded()))
@@ -111,8 +111,8 @@ public func syncLines(at t: Double, _ records: [DrinkRecord], chunkSize: Int = 1
 }
 
 /// Reads a database written by the command line.
-public enum DrinkHistoryProbe {
-    public static func delivered(_ path: String) throws -> [String] {
+package enum DrinkHistoryProbe {
+    package static func delivered(_ path: String) throws -> [String] {
         try DrinkHistory(path: path).reminders.delivered().map(\.id)
     }
 }

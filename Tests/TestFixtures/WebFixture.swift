@@ -11,24 +11,24 @@ import Settings
 import Timekeeping
 import Web
 
-public struct WebFixture: Sendable {
+package struct WebFixture: Sendable {
     /// 2026-11-20T15:00:00Z, 16:00 in Europe/Madrid.
-    public static let now: WallInstant = WallInstant(secondsSince1970: 1_795_186_800)
-    public static let zone = TimeZone(identifier: "Europe/Madrid")!
-    public static let ana = "AQ-ANA-0001"
-    public static let bea = "AQ-BEA-0002"
+    package static let now: WallInstant = WallInstant(secondsSince1970: 1_795_186_800)
+    package static let zone = TimeZone(identifier: "Europe/Madrid")!
+    package static let ana = "AQ-ANA-0001"
+    package static let bea = "AQ-BEA-0002"
 
     /// The name Bea's bottle advertises unless a test gives another: markup the page must escape.
-    public static let hostileName = "Bea <script>"
+    package static let hostileName = "Bea <script>"
 
-    public let history: DrinkHistory
-    public let configuration: Configuration
-    public let folder: URL
+    package let history: DrinkHistory
+    package let configuration: Configuration
+    package let folder: URL
 
     /// - Parameters:
     ///   - drinks: false leaves both bottles without a single drink (a new household).
     ///   - beaName: the name Bea's bottle advertises.
-    public init(settings: [String] = [], days: Int = 8, drinks: Bool = true, beaName: String = WebFixture.hostileName) throws {
+    package init(settings: [String] = [], days: Int = 8, drinks: Bool = true, beaName: String = WebFixture.hostileName) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         history = try DrinkHistory(path: folder.appendingPathComponent("history.sqlite").path, durability: .normal)
@@ -63,7 +63,7 @@ public struct WebFixture: Sendable {
 
     /// One more bottle of the household, seen `seenAgo` before now: `days - 1` past days of
     /// `dailyML` (three drinks) and, when not 0, `todayML` at 09:00 today.
-    public func addBottle(_ id: String, name: String, goalML: Int, dailyML: Int, todayML: Int, days: Int = 8,
+    package func addBottle(_ id: String, name: String, goalML: Int, dailyML: Int, todayML: Int, days: Int = 8,
                           seenAgo: Duration = .seconds(7200)) throws {
         try history.recordBottle(BottleRecord(id: id, name: name, serial: id, address: nil, goalML: goalML,
                                               lastSeen: Self.now - seenAgo, lastSync: Self.now - seenAgo, state: nil))
@@ -84,7 +84,7 @@ public struct WebFixture: Sendable {
     /// of 1400 ml at 16:00), Dan needing a drink (700 of 1600 ml). By need (the pace window 07:00
     /// to 22:00, 60 % of the goal expected at 16:00): Leo (1100 ml behind, overdue), Maya (450,
     /// overdue), Dan (260), Cai.
-    public static func family(days: Int = 8) throws -> WebFixture {
+    package static func family(days: Int = 8) throws -> WebFixture {
         let fixture = try WebFixture(settings: ["bottle.\(ana).owner=Maya", "bottle.\(bea).owner=Leo", "bottle.AQ-CAI-0003.owner=Cai",
                                                 "bottle.AQ-DAN-0004.owner=Dan"], days: days, beaName: "Aquavate-B2C4")
         try fixture.addBottle("AQ-CAI-0003", name: "Aquavate-C3D5", goalML: 1400, dailyML: 1500, todayML: 1300, days: days)
@@ -93,24 +93,24 @@ public struct WebFixture: Sendable {
     }
 
     /// The record id of Ana's 300 ml drink today.
-    public var anaSecondDrinkToday: UInt32 {
+    package var anaSecondDrinkToday: UInt32 {
         get throws {
             try history.storedDrinks(bottle: Self.ana).first { $0.amountML == 300 }!.recordID
         }
     }
 
-    public static func record(_ id: UInt32, at time: WallInstant, ml: Int) -> DrinkRecord {
+    package static func record(_ id: UInt32, at time: WallInstant, ml: Int) -> DrinkRecord {
         DrinkRecord(recordID: id, timestamp: UInt32(time.secondsSince1970), amountML: Int16(ml), bottleLevelML: 400, typeRaw: 0, flagsRaw: 0)
     }
 
-    public var context: WebContext {
+    package var context: WebContext {
         WebContext(history: history, baseConfiguration: configuration, clock: ManualClock(Self.now))
     }
 
-    public func remove() { try? FileManager.default.removeItem(at: folder) }
+    package func remove() { try? FileManager.default.removeItem(at: folder) }
 
     /// Runs `body` with the server listening on a free loopback port, then stops the server.
-    public func withServer(_ body: @Sendable (Int) async throws -> Void) async throws {
+    package func withServer(_ body: @Sendable (Int) async throws -> Void) async throws {
         try await WebServing.withServer(context, body)
     }
 }

@@ -7,14 +7,14 @@ import Logging
 import Settings
 import Web
 
-public enum WebServing {
-    public struct DidNotStart: Error, CustomStringConvertible {
-        public var description: String { "the web server did not start" }
+package enum WebServing {
+    package struct DidNotStart: Error, CustomStringConvertible {
+        package var description: String { "the web server did not start" }
     }
 
     /// Runs `body` with the server of `context` listening on a free loopback port (bound to port
     /// 0, the port it got passed in), then stops the server, also when `body` throws.
-    public static func withServer(_ context: WebContext, _ body: @Sendable (Int) async throws -> Void) async throws {
+    package static func withServer(_ context: WebContext, _ body: @Sendable (Int) async throws -> Void) async throws {
         let server = try WebServer(context: context, address: ListenAddress(port: 0), logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let service = server.service { port in continuation.yield(port) }
@@ -33,29 +33,29 @@ public enum WebServing {
     }
 }
 
-public enum PageReading {
+package enum PageReading {
     /// The page's section of `bottle` (`data-bottle="…"` to its `</section>`).
-    public static func panel(of bottle: String, in page: String) -> String? {
+    package static func panel(of bottle: String, in page: String) -> String? {
         guard let start = page.range(of: "data-bottle=\"\(bottle)\"") else { return nil }
         let rest = page[start.lowerBound...]
         return String(rest[..<(rest.range(of: "</section>")?.lowerBound ?? rest.endIndex)])
     }
 
     /// The goal form's `<input …` (up to its `>`).
-    public static func goalInput(_ page: String) -> String? {
+    package static func goalInput(_ page: String) -> String? {
         guard let start = page.range(of: "<input type=\"number\" name=\"daily_goal_ml\"") else { return nil }
         return String(page[start.lowerBound...].prefix { $0 != ">" })
     }
 
     /// The value of attribute `name` of `element` (its text up to `>`).
-    public static func attribute(_ name: String, of element: String) -> String? {
+    package static func attribute(_ name: String, of element: String) -> String? {
         guard let at = element.range(of: " \(name)=\"") else { return nil }
         return String(element[at.upperBound...].prefix { $0 != "\"" })
     }
 
     /// The fields of the first form posting to `action` in `html`, as a browser sends them
     /// (`bottle=…&enabled=…`, in the order of the form); nil when there is no such form.
-    public static func formFields(action: String, in html: String) -> String? {
+    package static func formFields(action: String, in html: String) -> String? {
         guard let start = html.range(of: "action=\"\(action)\""), let end = html[start.upperBound...].range(of: "</form>") else { return nil }
         var fields: [String] = []
         for input in html[start.upperBound..<end.lowerBound].components(separatedBy: "<input").dropFirst() {

@@ -27,17 +27,17 @@ enum BtsnoopDatalink: UInt32 {
 }
 
 /// A btsnoop file the importer refuses as a whole: not btsnoop, or a variant it can't read.
-public struct BtsnoopFileRejected: Error, Sendable, Equatable, CustomStringConvertible {
-    public var file: String
+package struct BtsnoopFileRejected: Error, Sendable, Equatable, CustomStringConvertible {
+    package var file: String
     /// What was found and what is supported, one line.
-    public var message: String
+    package var message: String
 
-    public init(file: String, message: String) {
+    package init(file: String, message: String) {
         self.file = file
         self.message = message
     }
 
-    public var description: String { "\(file): \(message)" }
+    package var description: String { "\(file): \(message)" }
 }
 
 struct BtsnoopRecord {

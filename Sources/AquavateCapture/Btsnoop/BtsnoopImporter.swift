@@ -4,25 +4,25 @@ import Timekeeping
 
 /// What a btsnoop file became: a capture header and events in time order, ready for
 /// `CaptureWriter` or replay, plus what could not be used.
-public struct BtsnoopImport: Sendable, Equatable {
-    public var header: CaptureHeader
-    public var events: [CaptureEvent]
+package struct BtsnoopImport: Sendable, Equatable {
+    package var header: CaptureHeader
+    package var events: [CaptureEvent]
     /// Per-record problems; `line` is the record number (1-based).
-    public var errors: [CaptureLineError]
+    package var errors: [CaptureLineError]
     /// Attribute handles that carried values but map to no characteristic, ascending: pass
     /// them as `--handle NAME=0xHHHH` to include their events.
-    public var unmappedHandles: [UInt16]
+    package var unmappedHandles: [UInt16]
     /// Records in the file, including ignored ones.
-    public var recordCount: Int
+    package var recordCount: Int
 }
 
 /// Imports btsnoop captures (`btmon -w`, Android's `btsnoop_hci.log`; docs/integrations.md 3) as
 /// capture events: connections, notifications, writes, reads (long reads joined), the MTU.
 /// Handles are named from the GATT discovery in the capture, or by `handleMap`, which wins.
-public struct BtsnoopImporter: Sendable {
-    public var handleMap: [UInt16: Characteristic]
+package struct BtsnoopImporter: Sendable {
+    package var handleMap: [UInt16: Characteristic]
 
-    public init(handleMap: [UInt16: Characteristic] = [:]) {
+    package init(handleMap: [UInt16: Characteristic] = [:]) {
         self.handleMap = handleMap
     }
 
@@ -30,12 +30,12 @@ public struct BtsnoopImporter: Sendable {
     /// needs no more memory than its events). Throws `CaptureFileUnreadable` or
     /// `BtsnoopFileRejected` (not btsnoop, wrong version, unsupported datalink); problems of
     /// single records are in the result's `errors`.
-    public func importFile(path: String) throws -> BtsnoopImport {
+    package func importFile(path: String) throws -> BtsnoopImport {
         try importSource(.file(FileSource(path: path)), name: path)
     }
 
     /// Imports a btsnoop file held in memory, named `name` in errors.
-    public func importData(_ bytes: [UInt8], name: String) throws(BtsnoopFileRejected) -> BtsnoopImport {
+    package func importData(_ bytes: [UInt8], name: String) throws(BtsnoopFileRejected) -> BtsnoopImport {
         do {
             return try importSource(.memory(bytes, offset: 0), name: name)
         } catch let rejected as BtsnoopFileRejected {
@@ -80,7 +80,7 @@ public struct BtsnoopImporter: Sendable {
 
     /// Parses a `--handle` option: `drink-data=0x0012` (a capture name or UUID, `=`, the value
     /// handle in hex with `0x` or in decimal).
-    public static func parseHandleOption(_ text: String) throws(HandleOptionInvalid) -> (UInt16, Characteristic) {
+    package static func parseHandleOption(_ text: String) throws(HandleOptionInvalid) -> (UInt16, Characteristic) {
         let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else { throw HandleOptionInvalid(text: text, problem: "no \"=\"") }
         let name = parts[0].trimmingCharacters(in: .whitespaces)
@@ -103,16 +103,16 @@ public struct BtsnoopImporter: Sendable {
 }
 
 /// A `--handle` option that can't be used.
-public struct HandleOptionInvalid: Error, Sendable, Equatable, CustomStringConvertible {
-    public var text: String
-    public var problem: String
+package struct HandleOptionInvalid: Error, Sendable, Equatable, CustomStringConvertible {
+    package var text: String
+    package var problem: String
 
-    public init(text: String, problem: String) {
+    package init(text: String, problem: String) {
         self.text = text
         self.problem = problem
     }
 
-    public var description: String {
+    package var description: String {
         let names = Characteristic.allCases.map(\.captureName).joined(separator: ", ")
         return "--handle \"\(text)\": \(problem); expected NAME=0xHHHH with NAME one of \(names)"
     }

@@ -8,7 +8,7 @@ import AquavateProtocol
 import DBus
 
 /// How the link goes down (docs/bluez.md 7.3, 7.8; docs/design.md 4).
-public enum LinkBreakStyle: String, Sendable, CaseIterable {
+package enum LinkBreakStyle: String, Sendable, CaseIterable {
     /// A supervision time-out with `Cache = no`: Connected=false and ServicesResolved=false in one
     /// signal, then InterfacesRemoved for every descriptor, characteristic and service; the device
     /// object stays.
@@ -23,7 +23,7 @@ public enum LinkBreakStyle: String, Sendable, CaseIterable {
 }
 
 /// What BlueZ answers to the calls that were waiting for the bottle when the link broke.
-public enum PendingReplies: String, Sendable, CaseIterable {
+package enum PendingReplies: String, Sendable, CaseIterable {
     /// org.bluez.Error.Failed, before the link's signals (the order `dropLink` follows).
     case failFirst = "fail-first"
     /// org.bluez.Error.Failed, after the signals.

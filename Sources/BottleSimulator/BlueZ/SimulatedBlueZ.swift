@@ -268,10 +268,10 @@ final class SimulatedBlueZ: Sendable {
 }
 
 /// Another process already owns `org.bluez` on this bus.
-public struct SimulatorBusNameTaken: Error, CustomStringConvertible {
-    public var name: String
-    public var address: String
-    public var description: String {
+package struct SimulatorBusNameTaken: Error, CustomStringConvertible {
+    package var name: String
+    package var address: String
+    package var description: String {
         "\(name) is already owned on \(address) (a real bluetoothd or another simulator); use a private bus (--bus)"
     }
 }

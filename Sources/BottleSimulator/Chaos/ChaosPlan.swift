@@ -11,7 +11,7 @@
 // alone, so that every schedule can end in a complete sync.
 
 /// When a planned fault strikes.
-public enum ChaosMoment: Sendable, Equatable, CustomStringConvertible {
+package enum ChaosMoment: Sendable, Equatable, CustomStringConvertible {
     /// While `Connect` is pending.
     case duringConnect
     /// After Connected=true, before ServicesResolved=true.
@@ -24,7 +24,7 @@ public enum ChaosMoment: Sendable, Equatable, CustomStringConvertible {
     /// This long after the link came up, whatever is in flight then.
     case afterLink(milliseconds: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .duringConnect: "during Connect"
         case .duringResolution: "during service resolution"
@@ -36,32 +36,32 @@ public enum ChaosMoment: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// One connection's fault.
-public struct ChaosFault: Sendable, Equatable, CustomStringConvertible {
-    public var moment: ChaosMoment
-    public var style: LinkBreakStyle
-    public var replies: PendingReplies
+package struct ChaosFault: Sendable, Equatable, CustomStringConvertible {
+    package var moment: ChaosMoment
+    package var style: LinkBreakStyle
+    package var replies: PendingReplies
     /// The bottle falls asleep (a supervision time-out from its side); else it walked out of
     /// range and is back at once.
-    public var sleeps: Bool
+    package var sleeps: Bool
     /// When a sleeping bottle wakes again; nil: not by itself (Simulator1.Wake).
-    public var wakeAfter: Duration?
+    package var wakeAfter: Duration?
     /// Write replies of this connection come this late, so that replies are in flight.
-    public var writeDelay: Duration
+    package var writeDelay: Duration
 
-    public var description: String {
+    package var description: String {
         let wake = sleeps ? (wakeAfter.map { ", wakes after \($0)" } ?? ", sleeps until woken") : ""
         return "\(style.rawValue) \(moment), replies \(replies.rawValue)\(wake), writes +\(writeDelay)"
     }
 }
 
 /// The seeded source of plans.
-public struct ChaosPlanner: Sendable {
-    public let seed: UInt64
+package struct ChaosPlanner: Sendable {
+    package let seed: UInt64
     private var random: SeededGenerator
     /// Faulted connections still to come; then every connection is left alone.
-    public private(set) var faultsLeft: Int
+    package private(set) var faultsLeft: Int
 
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         self.seed = seed
         random = SeededGenerator(seed: seed)
         faultsLeft = Int.random(in: 1...4, using: &random)
@@ -70,14 +70,14 @@ public struct ChaosPlanner: Sendable {
     /// The odd records (B9, TV11) the bottle of chaos `seed` holds among its drinks: none for half
     /// the seeds, else one or two kinds. Drawn from a generator of their own, so that a seed's
     /// connection plans are what they were before the odd records came.
-    public static func oddRecords(seed: UInt64) -> [OddRecord] {
+    package static func oddRecords(seed: UInt64) -> [OddRecord] {
         var random = SeededGenerator(seed: seed ^ 0x0DD_5EED)
         guard Bool.random(using: &random) else { return [] }
         return (0..<Int.random(in: 1...2, using: &random)).compactMap { _ in OddRecord.allCases.randomElement(using: &random) }
     }
 
     /// The plan for the next connection: a fault, or nil (a clean connection).
-    public mutating func nextConnection() -> ChaosFault? {
+    package mutating func nextConnection() -> ChaosFault? {
         guard faultsLeft > 0, Double.random(in: 0..<1, using: &random) < 0.75 else { return nil }
         faultsLeft -= 1
         let moment: ChaosMoment

@@ -9,7 +9,7 @@ import AquavateProtocol
 import Timekeeping
 
 /// Something the bottle does on its own initiative.
-public enum BottleEvent: Hashable, Sendable {
+package enum BottleEvent: Hashable, Sendable {
     /// The bottle notifies this value (and keeps it as the characteristic's readable value).
     case notification(Characteristic, [UInt8])
     /// The bottle went to deep sleep: the link drops without a goodbye, advertising stops.
@@ -17,57 +17,57 @@ public enum BottleEvent: Hashable, Sendable {
 }
 
 /// What a write to a characteristic did.
-public struct WriteOutcome: Hashable, Sendable {
+package struct WriteOutcome: Hashable, Sendable {
     /// Notifications queued inside the write handler, before the write response.
-    public var events: [BottleEvent] = []
+    package var events: [BottleEvent] = []
     /// A CAL_MEASURE_POINT blocks the write handler this long; the response waits for it, and
     /// `finishMeasurement()` must then be called (it returns what the handler sends at the end).
-    public var blockingSeconds: Double?
+    package var blockingSeconds: Double?
 
-    public init(events: [BottleEvent] = [], blockingSeconds: Double? = nil) {
+    package init(events: [BottleEvent] = [], blockingSeconds: Double? = nil) {
         self.events = events
         self.blockingSeconds = blockingSeconds
     }
 }
 
-public struct BottleModel: Sendable {
-    public let configuration: Configuration
+package struct BottleModel: Sendable {
+    package let configuration: Configuration
     /// Where the bottle gets the time: injected, never the system's own, so tests step through
     /// a day of drinks, a 5 s rebuild or a calibration without waiting.
     private let clock: any WallClock
 
     // MARK: Persistent (flash, NVS, RTC memory)
 
-    public private(set) var ring: DrinkRing
-    public private(set) var timeValid: Bool
-    public private(set) var goalML: UInt16
+    package private(set) var ring: DrinkRing
+    package private(set) var timeValid: Bool
+    package private(set) var goalML: UInt16
     /// The calibration saved in NVS.
-    public private(set) var storedCalibration: LoadCellCalibration?
-    public private(set) var shakeToEmpty: Bool
+    package private(set) var storedCalibration: LoadCellCalibration?
+    package private(set) var shakeToEmpty: Bool
     var activity: ActivityLog
 
     // MARK: RAM (lost at every sleep)
 
-    public private(set) var isAwake = true
-    public private(set) var sync = SyncEngine()
+    package private(set) var isAwake = true
+    package private(set) var sync = SyncEngine()
     /// The calibration the weight calculation uses.
-    public private(set) var runningCalibration: LoadCellCalibration?
+    package private(set) var runningCalibration: LoadCellCalibration?
     /// The cached Current State snapshot (the readable value).
-    public private(set) var currentState = CurrentState.placeholder
+    package private(set) var currentState = CurrentState.placeholder
     /// The previous rebuild, which the next one is compared with (3.1.2).
     private var lastRebuild = CurrentState.placeholder
     /// `daily_total_ml` as last recomputed (at wake, drink, delete, reset; B10).
-    public private(set) var dailyTotalML: UInt16 = 0
-    public private(set) var batteryCharacteristic: UInt8 = 0
-    public private(set) var drinkDataValue: [UInt8] = DrinkDataChunk.placeholder.encoded()
-    public private(set) var activityStatsValue: [UInt8] = Array(repeating: 0, count: 12)
-    public private(set) var calibrationStateValue: [UInt8] = Array(repeating: 0, count: 12)
-    public private(set) var bottleConfigValue: [UInt8] = BottleConfig.uncalibratedBootValue.encoded()
+    package private(set) var dailyTotalML: UInt16 = 0
+    package private(set) var batteryCharacteristic: UInt8 = 0
+    package private(set) var drinkDataValue: [UInt8] = DrinkDataChunk.placeholder.encoded()
+    package private(set) var activityStatsValue: [UInt8] = Array(repeating: 0, count: 12)
+    package private(set) var calibrationStateValue: [UInt8] = Array(repeating: 0, count: 12)
+    package private(set) var bottleConfigValue: [UInt8] = BottleConfig.uncalibratedBootValue.encoded()
     private var settingsEcho: (UInt8, UInt16) = (0, 0)
     /// TARE_NOW commands acted on (tests check that a tare is applied at most once).
-    public private(set) var tares = 0
+    package private(set) var tares = 0
     /// BLE calibration mode: no sleep, 0.5 s rebuilds, until CAL_SET_DATA or disconnect (B12).
-    public private(set) var bleCalibrationMode = false
+    package private(set) var bleCalibrationMode = false
     private var calibrationRun: CalibrationRun?
     private var measuring = false
     private var measurementResult: Int32?
@@ -78,14 +78,14 @@ public struct BottleModel: Sendable {
     // MARK: The world
 
     /// Physical water in the bottle, ml (what the load cell weighs).
-    public private(set) var waterML: Double
-    public private(set) var batteryPercent: UInt8
+    package private(set) var waterML: Double
+    package private(set) var batteryPercent: UInt8
     /// Seconds added to the clock by SET_TIME (system clock = clock + offset).
     private var clockOffset: Double = 0
     /// Bumped by every change worth persisting (the state file is rewritten when it moves).
-    public private(set) var revision = 0
+    package private(set) var revision = 0
 
-    public init(configuration: Configuration = Configuration(), records: [DrinkRecord] = [], clock: any WallClock) {
+    package init(configuration: Configuration = Configuration(), records: [DrinkRecord] = [], clock: any WallClock) {
         self.configuration = configuration
         self.clock = clock
         ring = DrinkRing(records: records)
@@ -113,33 +113,33 @@ public struct BottleModel: Sendable {
     // MARK: - Time
 
     /// The bottle's clock: system time plus the USB timezone offset (5.2), whole seconds.
-    public var bottleTime: UInt32 {
+    package var bottleTime: UInt32 {
         let seconds = (clock.now.secondsSince1970 + clockOffset).rounded(.down) + Double(configuration.timezoneOffsetHours) * 3600
         return UInt32(clamping: Int64(max(0, min(seconds, Double(UInt32.max)))))
     }
 
     /// 00:00 of the bottle's day (5.3).
-    public var dayStart: UInt32 { bottleTime - bottleTime % 86_400 }
+    package var dayStart: UInt32 { bottleTime - bottleTime % 86_400 }
 
     // MARK: - Derived values
 
-    public var unsyncedCount: Int { ring.unsyncedCount }
-    public var records: [DrinkRecord] { ring.records }
-    public var calibrationPhase: CalibrationPhase { calibrationRun?.phase ?? .idle }
+    package var unsyncedCount: Int { ring.unsyncedCount }
+    package var records: [DrinkRecord] { ring.records }
+    package var calibrationPhase: CalibrationPhase { calibrationRun?.phase ?? .idle }
 
     /// The load cell's raw reading now.
-    public var rawADC: Int32 {
+    package var rawADC: Int32 {
         Int32(clamping: Int64((Double(configuration.sensorEmptyADC) + waterML * Double(configuration.sensorScale)).rounded(.down)))
     }
 
     /// What the running calibration makes of the reading, in grams (0 when uncalibrated).
-    public var measuredGrams: Double { runningCalibration?.grams(raw: rawADC) ?? 0 }
+    package var measuredGrams: Double { runningCalibration?.grams(raw: rawADC) ?? 0 }
 
     // MARK: - Reads
 
     /// The value a read returns, with the read's side effects (Sync Control refreshes its count and
     /// counts as activity; Bottle Config and Device Settings reload from flash).
-    public mutating func read(_ characteristic: Characteristic) -> [UInt8] {
+    package mutating func read(_ characteristic: Characteristic) -> [UInt8] {
         switch characteristic {
         case .syncControl:
             touchActivity()
@@ -157,7 +157,7 @@ public struct BottleModel: Sendable {
     }
 
     /// The current value without side effects.
-    public func value(of characteristic: Characteristic) -> [UInt8] {
+    package func value(of characteristic: Characteristic) -> [UInt8] {
         switch characteristic {
         case .currentState: return currentState.encoded()
         case .bottleConfig: return bottleConfigValue
@@ -173,7 +173,7 @@ public struct BottleModel: Sendable {
     }
 
     /// A Device Information string as the bottle sends it (2.1, B17).
-    public func deviceInformation(_ item: DeviceInformationItem) -> [UInt8] {
+    package func deviceInformation(_ item: DeviceInformationItem) -> [UInt8] {
         let text: String
         switch item {
         case .manufacturer: text = configuration.manufacturer
@@ -193,7 +193,7 @@ public struct BottleModel: Sendable {
 
     // MARK: - Writes
 
-    public mutating func write(_ characteristic: Characteristic, _ bytes: [UInt8]) -> WriteOutcome {
+    package mutating func write(_ characteristic: Characteristic, _ bytes: [UInt8]) -> WriteOutcome {
         revision += 1
         switch characteristic {
         case .syncControl:
@@ -306,7 +306,7 @@ public struct BottleModel: Sendable {
 
     /// Ends a CAL_MEASURE_POINT: the raw result becomes available (shown from the next rebuild on)
     /// and the handler sends its closing forced notification, still with the cached flags.
-    public mutating func finishMeasurement() -> [BottleEvent] {
+    package mutating func finishMeasurement() -> [BottleEvent] {
         revision += 1
         measuring = false
         measurementResult = rawADC
@@ -319,7 +319,7 @@ public struct BottleModel: Sendable {
     /// with a valid clock and a calibration), then the snapshot is rebuilt at once. A bottle with
     /// too little water is refilled to 830 ml first (refills create no record). Returns the record
     /// (nil when the bottle would not record this) and the rebuild's notifications.
-    public mutating func drink(amountML: Int) -> (record: DrinkRecord?, events: [BottleEvent]) {
+    package mutating func drink(amountML: Int) -> (record: DrinkRecord?, events: [BottleEvent]) {
         revision += 1
         // Picking the bottle up is a motion wake.
         if !isAwake { wake() }
@@ -338,14 +338,14 @@ public struct BottleModel: Sendable {
         return (record, rebuildCurrentState())
     }
 
-    public mutating func setBattery(_ percent: UInt8) {
+    package mutating func setBattery(_ percent: UInt8) {
         revision += 1
         batteryPercent = min(percent, 100)
     }
 
     /// The ring as another room's simulator left it (one bottle heard in several rooms, see
     /// `SharedBottle`): its records and flags replace these; the daily total follows them.
-    public mutating func adoptSharedRing(_ shared: DrinkRing) {
+    package mutating func adoptSharedRing(_ shared: DrinkRing) {
         guard shared != ring else { return }
         revision += 1
         ring = shared
@@ -353,14 +353,14 @@ public struct BottleModel: Sendable {
     }
 
     /// The link went down (any cause): BLE calibration mode ends; the sync state does not (B4).
-    public mutating func linkDropped() {
+    package mutating func linkDropped() {
         revision += 1
         bleCalibrationMode = false
         if configuration.unsyncedAgainAfterDisconnect { ring.markAllUnsynced() }
     }
 
     /// Deep sleep: RAM is lost (sync state, snapshots, characteristic values).
-    public mutating func sleep() {
+    package mutating func sleep() {
         guard isAwake else { return }
         revision += 1
         activity.endWake(at: bottleTime)
@@ -382,7 +382,7 @@ public struct BottleModel: Sendable {
 
     /// A motion wake: the saved calibration is loaded (if the firmware accepts it), the daily total
     /// recomputed; Current State stays all zero until the first rebuild.
-    public mutating func wake() {
+    package mutating func wake() {
         guard !isAwake else { return }
         revision += 1
         isAwake = true
@@ -398,7 +398,7 @@ public struct BottleModel: Sendable {
     // MARK: - Timers
 
     /// Runs whatever is due: the Current State rebuild, calibration steps, the activity timer.
-    public mutating func tick() -> [BottleEvent] {
+    package mutating func tick() -> [BottleEvent] {
         guard isAwake else { return [] }
         let now = clock.now.secondsSince1970
         var events: [BottleEvent] = []
@@ -417,7 +417,7 @@ public struct BottleModel: Sendable {
     }
 
     /// When `tick()` next has something to do (clock seconds).
-    public var nextDeadline: Double? {
+    package var nextDeadline: Double? {
         guard isAwake else { return nil }
         var deadline = nextRebuild
         if let run = calibrationRun { deadline = min(deadline, run.phaseEnds) }
@@ -523,21 +523,21 @@ public struct BottleModel: Sendable {
     // MARK: - Set-up helpers (faults, tests)
 
     /// Replaces a record's flag byte (e.g. the wedge fault's deleted-unsynced record).
-    public mutating func setFlags(_ flags: UInt8, recordID: UInt32) {
+    package mutating func setFlags(_ flags: UInt8, recordID: UInt32) {
         revision += 1
         ring.setFlags(flags, recordID: recordID)
     }
 }
 
 /// The four Device Information strings (2.1).
-public enum DeviceInformationItem: String, Sendable, Hashable, CaseIterable {
+package enum DeviceInformationItem: String, Sendable, Hashable, CaseIterable {
     case manufacturer
     case modelNumber
     case firmwareRevision
     case serialNumber
 
     /// The characteristic UUID (0x2A29, 0x2A24, 0x2A26, 0x2A25).
-    public var uuid: String {
+    package var uuid: String {
         switch self {
         case .manufacturer: return "00002a29-0000-1000-8000-00805f9b34fb"
         case .modelNumber: return "00002a24-0000-1000-8000-00805f9b34fb"

@@ -4,33 +4,33 @@
 import AquavateProtocol
 import Foundation
 
-public struct BottleStateSnapshot: Codable, Hashable, Sendable {
+package struct BottleStateSnapshot: Codable, Hashable, Sendable {
     /// A record as the records file has it (`record_id`, …, `flags`, read as `record.recordID`),
     /// with its two flags spelt out, in one flat JSON object.
     @dynamicMemberLookup
-    public struct Record: Codable, Hashable, Sendable {
-        public var stored: StoredRecord
-        public var synced: Bool
-        public var deleted: Bool
+    package struct Record: Codable, Hashable, Sendable {
+        package var stored: StoredRecord
+        package var synced: Bool
+        package var deleted: Bool
 
         enum CodingKeys: String, CodingKey { case synced, deleted }
 
-        public init(_ record: DrinkRecord) {
+        package init(_ record: DrinkRecord) {
             stored = StoredRecord(record)
             synced = record.flags.contains(.synced)
             deleted = record.flags.contains(.deleted)
         }
 
-        public subscript<Value>(dynamicMember field: KeyPath<StoredRecord, Value>) -> Value { stored[keyPath: field] }
+        package subscript<Value>(dynamicMember field: KeyPath<StoredRecord, Value>) -> Value { stored[keyPath: field] }
 
-        public init(from decoder: Decoder) throws {
+        package init(from decoder: Decoder) throws {
             stored = try StoredRecord(from: decoder)
             let container = try decoder.container(keyedBy: CodingKeys.self)
             synced = try container.decode(Bool.self, forKey: .synced)
             deleted = try container.decode(Bool.self, forKey: .deleted)
         }
 
-        public func encode(to encoder: Encoder) throws {
+        package func encode(to encoder: Encoder) throws {
             try stored.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(synced, forKey: .synced)
@@ -38,14 +38,14 @@ public struct BottleStateSnapshot: Codable, Hashable, Sendable {
         }
     }
 
-    public struct Sync: Codable, Hashable, Sendable {
-        public var status: SyncEngine.Status
-        public var chunkSize: Int
+    package struct Sync: Codable, Hashable, Sendable {
+        package var status: SyncEngine.Status
+        package var chunkSize: Int
         /// R: records the last START loaded.
-        public var loadedRecords: Int
+        package var loadedRecords: Int
         /// k: the chunk sent last.
-        public var chunkIndex: Int
-        public var totalChunks: Int
+        package var chunkIndex: Int
+        package var totalChunks: Int
 
         enum CodingKeys: String, CodingKey {
             case status, chunkSize = "chunk_size", loadedRecords = "loaded_records", chunkIndex = "chunk_index"
@@ -53,28 +53,28 @@ public struct BottleStateSnapshot: Codable, Hashable, Sendable {
         }
     }
 
-    public var records: [Record]
-    public var unsyncedCount: Int
-    public var nextRecordID: UInt32
-    public var sync: Sync
+    package var records: [Record]
+    package var unsyncedCount: Int
+    package var nextRecordID: UInt32
+    package var sync: Sync
     /// `sync.status` again, at the top level, for quick checks.
-    public var syncStatus: SyncEngine.Status
-    public var awake: Bool
-    public var connected: Bool
-    public var timeValid: Bool
-    public var bottleTime: UInt32
-    public var dailyTotalML: UInt16
-    public var goalML: UInt16
-    public var waterML: Double
-    public var batteryPercent: UInt8
-    public var calibrated: Bool
+    package var syncStatus: SyncEngine.Status
+    package var awake: Bool
+    package var connected: Bool
+    package var timeValid: Bool
+    package var bottleTime: UInt32
+    package var dailyTotalML: UInt16
+    package var goalML: UInt16
+    package var waterML: Double
+    package var batteryPercent: UInt8
+    package var calibrated: Bool
     /// The calibration run's phase (CALIBRATION_STATE's first byte: 0 idle, 1 triggered … 9
     /// complete), so a test can see a cancelled run end instead of waiting it out.
-    public var calibrationPhase: UInt8
+    package var calibrationPhase: UInt8
     /// Device Settings bit 0.
-    public var shakeToEmpty: Bool
+    package var shakeToEmpty: Bool
     /// TARE_NOW commands the bottle acted on (a calibrated bottle), since it started.
-    public var tares: Int
+    package var tares: Int
 
     enum CodingKeys: String, CodingKey {
         case records, unsyncedCount = "unsynced_count", nextRecordID = "next_record_id", sync, syncStatus = "sync_status"
@@ -84,7 +84,7 @@ public struct BottleStateSnapshot: Codable, Hashable, Sendable {
         case shakeToEmpty = "shake_to_empty", tares
     }
 
-    public init(model: BottleModel, connected: Bool) {
+    package init(model: BottleModel, connected: Bool) {
         records = model.records.map(Record.init)
         unsyncedCount = model.unsyncedCount
         nextRecordID = model.ring.nextRecordID
@@ -106,7 +106,7 @@ public struct BottleStateSnapshot: Codable, Hashable, Sendable {
     }
 
     /// Pretty, key-sorted JSON.
-    public func json() -> Data {
+    package func json() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return (try? encoder.encode(self)) ?? Data("{}".utf8)
@@ -114,7 +114,7 @@ public struct BottleStateSnapshot: Codable, Hashable, Sendable {
 
     /// Writes `json()` to `url` through a temporary file and a rename, so a reader never sees half
     /// a file.
-    public func write(to url: URL) throws {
+    package func write(to url: URL) throws {
         try json().write(to: url, options: .atomic)
     }
 }

@@ -6,22 +6,22 @@
 import AquavateProtocol
 
 /// A load-cell calibration: the empty-bottle reading and counts per gram.
-public struct LoadCellCalibration: Sendable, Hashable, Codable {
-    public var emptyADC: Int32
-    public var scale: Float
+package struct LoadCellCalibration: Sendable, Hashable, Codable {
+    package var emptyADC: Int32
+    package var scale: Float
 
-    public init(emptyADC: Int32, scale: Float) {
+    package init(emptyADC: Int32, scale: Float) {
         self.emptyADC = emptyADC
         self.scale = scale
     }
 
     /// The full-bottle reading: empty + trunc(830 × scale).
-    public var fullADC: Int32 {
+    package var fullADC: Int32 {
         emptyADC &+ Int32(firmwareTruncating: Float(BottleConfig.fixedCapacityML) * scale)
     }
 
     /// What the firmware accepts when it loads a calibration at wake: scale within 100…800 (B7).
-    public var isAcceptedAtWake: Bool { BottleConfig.writableScaleRange.contains(scale) }
+    package var isAcceptedAtWake: Bool { BottleConfig.writableScaleRange.contains(scale) }
 
     /// Grams above empty for a raw reading, truncated toward zero.
     func grams(raw: Int32) -> Double {

@@ -6,19 +6,19 @@
 // deleted ones included, while the sync set leaves deleted ones out.
 import AquavateProtocol
 
-public struct DrinkRing: Sendable, Hashable {
+package struct DrinkRing: Sendable, Hashable {
     /// Slots in the flash ring.
-    public static let capacity = 600
+    package static let capacity = 600
 
     /// Oldest first, at most `capacity`.
-    public private(set) var records: [DrinkRecord] = []
+    package private(set) var records: [DrinkRecord] = []
     /// The id the next stored record gets (starts at 1, restarts at 1 after CLEAR_HISTORY).
-    public private(set) var nextRecordID: UInt32 = 1
+    package private(set) var nextRecordID: UInt32 = 1
 
-    public init() {}
+    package init() {}
 
     /// A ring holding `records` (oldest first); the id counter continues after the highest id.
-    public init(records: [DrinkRecord]) {
+    package init(records: [DrinkRecord]) {
         self.records = Array(records.suffix(Self.capacity))
         // An erased slot's id (all FF) is no id the counter gave.
         nextRecordID = (records.filter { !$0.isErasedSlot }.map(\.recordID).max() ?? 0) &+ 1
@@ -26,14 +26,14 @@ public struct DrinkRing: Sendable, Hashable {
     }
 
     /// A ring holding `records` with its id counter at `nextRecordID` (a shared bottle's store).
-    public init(records: [DrinkRecord], nextRecordID: UInt32) {
+    package init(records: [DrinkRecord], nextRecordID: UInt32) {
         self.records = Array(records.suffix(Self.capacity))
         self.nextRecordID = nextRecordID == 0 ? 1 : nextRecordID
     }
 
     /// Stores a new record with the next id, overwriting the oldest slot when the ring is full.
     @discardableResult
-    public mutating func append(timestamp: UInt32, amountML: Int16, bottleLevelML: Int16, typeRaw: UInt8) -> DrinkRecord {
+    package mutating func append(timestamp: UInt32, amountML: Int16, bottleLevelML: Int16, typeRaw: UInt8) -> DrinkRecord {
         let record = DrinkRecord(recordID: nextRecordID, timestamp: timestamp, amountML: amountML,
                                  bottleLevelML: bottleLevelML, typeRaw: typeRaw, flagsRaw: 0)
         nextRecordID = nextRecordID == UInt32.max ? 1 : nextRecordID + 1
@@ -44,19 +44,19 @@ public struct DrinkRing: Sendable, Hashable {
 
     /// Records with the synced bit clear, deleted ones included: what Current State and a Sync
     /// Control read report as `unsynced_count`.
-    public var unsyncedCount: Int {
+    package var unsyncedCount: Int {
         records.reduce(0) { $0 + ($1.flagsRaw & DrinkRecordFlags.synced.rawValue == 0 ? 1 : 0) }
     }
 
     /// The records a START may send: synced and deleted bits both clear, oldest first.
-    public var syncSet: [DrinkRecord] {
+    package var syncSet: [DrinkRecord] {
         records.filter { $0.flagsRaw & (DrinkRecordFlags.synced.rawValue | DrinkRecordFlags.deleted.rawValue) == 0 }
     }
 
     /// The firmware's mark-synced rule, exactly (4.3): walking oldest to newest, set the synced bit
     /// on the first `count` records whose synced bit is clear, deleted ones included, whichever
     /// records were actually sent.
-    public mutating func markFirstUnsynced(_ count: Int) {
+    package mutating func markFirstUnsynced(_ count: Int) {
         var remaining = count
         for index in records.indices where remaining > 0 {
             guard records[index].flagsRaw & DrinkRecordFlags.synced.rawValue == 0 else { continue }
@@ -67,20 +67,20 @@ public struct DrinkRing: Sendable, Hashable {
 
     /// Clears every synced bit, as if no sync had ever finished (the benchmark fixture
     /// `unsyncedAgainAfterDisconnect`; no firmware does this).
-    public mutating func markAllUnsynced() {
+    package mutating func markAllUnsynced() {
         for index in records.indices { records[index].flagsRaw &= ~DrinkRecordFlags.synced.rawValue }
     }
 
     /// Sets the deleted bit of the record with `recordID`; false when no slot holds that id.
     @discardableResult
-    public mutating func markDeleted(recordID: UInt32) -> Bool {
+    package mutating func markDeleted(recordID: UInt32) -> Bool {
         guard let index = records.firstIndex(where: { $0.recordID == recordID }) else { return false }
         records[index].flagsRaw |= DrinkRecordFlags.deleted.rawValue
         return true
     }
 
     /// Sets the deleted bit on every live positive drink at or after `boundary` (RESET_DAILY).
-    public mutating func markDeleted(since boundary: UInt32) {
+    package mutating func markDeleted(since boundary: UInt32) {
         for index in records.indices
         where records[index].timestamp >= boundary && !records[index].isDeleted && records[index].amountML > 0 {
             records[index].flagsRaw |= DrinkRecordFlags.deleted.rawValue
@@ -88,13 +88,13 @@ public struct DrinkRing: Sendable, Hashable {
     }
 
     /// CLEAR_HISTORY: the ring is emptied and ids restart at 1 (B9, B14).
-    public mutating func clear() {
+    package mutating func clear() {
         records.removeAll()
         nextRecordID = 1
     }
 
     /// Sum of live positive drinks at or after `boundary`, in the firmware's u16 arithmetic (5.3).
-    public func total(since boundary: UInt32) -> UInt16 {
+    package func total(since boundary: UInt32) -> UInt16 {
         records.reduce(UInt16(0)) { sum, record in
             guard record.timestamp >= boundary, !record.isDeleted, !record.isErasedSlot, record.amountML > 0 else { return sum }
             return sum &+ UInt16(record.amountML)
@@ -102,7 +102,7 @@ public struct DrinkRing: Sendable, Hashable {
     }
 
     /// Replaces the flag byte of the record with `recordID` (fault set-up and tests).
-    public mutating func setFlags(_ flags: UInt8, recordID: UInt32) {
+    package mutating func setFlags(_ flags: UInt8, recordID: UInt32) {
         guard let index = records.firstIndex(where: { $0.recordID == recordID }) else { return }
         records[index].flagsRaw = flags
     }

@@ -11,7 +11,7 @@
 
 import AquavateProtocol
 
-public enum OddRecord: String, Sendable, Hashable, CaseIterable, Codable {
+package enum OddRecord: String, Sendable, Hashable, CaseIterable, Codable {
     case stamped1970 = "1970"
     case stamped2000 = "2000"
     case stamped2106 = "2106"
@@ -35,7 +35,7 @@ public enum OddRecord: String, Sendable, Hashable, CaseIterable, Codable {
 
     /// `records` (oldest first) with one odd record of each of `kinds` among them, spread evenly;
     /// the ids of the ordinary and time-odd records renumbered in order, as the bottle gave them.
-    public static func mix(_ kinds: [OddRecord], into records: [DrinkRecord]) -> [DrinkRecord] {
+    package static func mix(_ kinds: [OddRecord], into records: [DrinkRecord]) -> [DrinkRecord] {
         guard !kinds.isEmpty else { return records }
         var mixed = records
         for (index, kind) in kinds.enumerated().reversed() {

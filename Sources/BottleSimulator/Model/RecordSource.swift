@@ -4,11 +4,11 @@ import AquavateProtocol
 import Timekeeping
 import Foundation
 
-public enum RecordSource {
+package enum RecordSource {
     /// `count` unsynced drinks ending just before `now` (UTC seconds), spread over up to three days
     /// (45 min apart, closer when there are many). Amounts and levels depend only on the index, so
     /// the same count gives the same drinks apart from the time shift.
-    public static func generated(count: Int, endingAt end: WallInstant) -> [DrinkRecord] {
+    package static func generated(count: Int, endingAt end: WallInstant) -> [DrinkRecord] {
         let now = end.secondsSince1970
         let count = max(0, min(count, DrinkRing.capacity))
         guard count > 0 else { return [] }
@@ -32,7 +32,7 @@ public enum RecordSource {
 
     /// Reads a JSON array of `{record_id, timestamp, amount_ml, bottle_level_ml, type, flags}`
     /// (storage order, oldest first).
-    public static func load(from url: URL) throws -> [DrinkRecord] {
+    package static func load(from url: URL) throws -> [DrinkRecord] {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -69,23 +69,23 @@ public enum RecordSource {
 }
 
 /// A records file that could not be read or decoded.
-public struct RecordsFileUnreadable: Error, CustomStringConvertible {
-    public var path: String
-    public var reason: String
-    public var description: String {
+package struct RecordsFileUnreadable: Error, CustomStringConvertible {
+    package var path: String
+    package var reason: String
+    package var description: String {
         "cannot use records file \(path): \(reason); expected a JSON array of "
             + "{record_id, timestamp, amount_ml, bottle_level_ml, type, flags}"
     }
 }
 
 /// One record as the records file and the state file write it.
-public struct StoredRecord: Codable, Hashable, Sendable {
-    public var recordID: UInt32
-    public var timestamp: UInt32
-    public var amountML: Int16
-    public var bottleLevelML: Int16
-    public var type: UInt8
-    public var flags: UInt8
+package struct StoredRecord: Codable, Hashable, Sendable {
+    package var recordID: UInt32
+    package var timestamp: UInt32
+    package var amountML: Int16
+    package var bottleLevelML: Int16
+    package var type: UInt8
+    package var flags: UInt8
 
     enum CodingKeys: String, CodingKey {
         case recordID = "record_id"
@@ -96,7 +96,7 @@ public struct StoredRecord: Codable, Hashable, Sendable {
         case flags
     }
 
-    public init(_ record: DrinkRecord) {
+    package init(_ record: DrinkRecord) {
         recordID = record.recordID
         timestamp = record.timestamp
         amountML = record.amountML
@@ -105,7 +105,7 @@ public struct StoredRecord: Codable, Hashable, Sendable {
         flags = record.flagsRaw
     }
 
-    public var record: DrinkRecord {
+    package var record: DrinkRecord {
         DrinkRecord(recordID: recordID, timestamp: timestamp, amountML: amountML, bottleLevelML: bottleLevelML,
                     typeRaw: type, flagsRaw: flags)
     }

@@ -8,8 +8,8 @@
 // silent: the wedge of B2.
 import AquavateProtocol
 
-public struct SyncEngine: Sendable, Hashable {
-    public enum Status: String, Sendable, Hashable, Codable {
+package struct SyncEngine: Sendable, Hashable {
+    package enum Status: String, Sendable, Hashable, Codable {
         case idle
         case inProgress = "in_progress"
 
@@ -17,7 +17,7 @@ public struct SyncEngine: Sendable, Hashable {
     }
 
     /// What one Sync Control write asks of the store and the radio.
-    public enum Step: Sendable, Hashable {
+    package enum Step: Sendable, Hashable {
         /// Notify this chunk on Drink Data.
         case sendChunk(DrinkDataChunk)
         /// The final ACK: mark the first `count` unsynced records synced, then send a forced
@@ -25,27 +25,27 @@ public struct SyncEngine: Sendable, Hashable {
         case complete(markCount: Int)
     }
 
-    public private(set) var status: Status = .idle
+    package private(set) var status: Status = .idle
     /// The RAM copy START loaded (R records), oldest first.
-    public private(set) var loaded: [DrinkRecord] = []
+    package private(set) var loaded: [DrinkRecord] = []
     /// C': the chunk size in use; 20 after boot (3.3).
-    public private(set) var chunkSize: Int = ChunkSizing.maxChunkSize
+    package private(set) var chunkSize: Int = ChunkSizing.maxChunkSize
     /// k: the chunk the bottle sent last.
-    public private(set) var chunkIndex: Int = 0
+    package private(set) var chunkIndex: Int = 0
 
-    public init() {}
+    package init() {}
 
     /// T = ceil(R / C').
-    public var totalChunks: Int { ChunkSizing.totalChunks(records: loaded.count, chunkSize: chunkSize) }
+    package var totalChunks: Int { ChunkSizing.totalChunks(records: loaded.count, chunkSize: chunkSize) }
 
     /// The Sync Control value a read returns: start 0, command 0, the current unsynced count.
-    public func readValue(unsyncedCount: Int) -> SyncControl {
+    package func readValue(unsyncedCount: Int) -> SyncControl {
         .readValue(unsyncedCount: UInt16(clamping: unsyncedCount), status: status.wire, chunkSize: UInt16(chunkSize))
     }
 
     /// Applies a write to Sync Control. Anything but 8 bytes, and unknown commands, are ignored.
     /// `syncSet` is the ring's current sync set (read only by START).
-    public mutating func write(_ bytes: [UInt8], syncSet: @autoclosure () -> [DrinkRecord]) -> Step? {
+    package mutating func write(_ bytes: [UInt8], syncSet: @autoclosure () -> [DrinkRecord]) -> Step? {
         guard let control = try? SyncControl(decoding: bytes) else { return nil }
         switch control.command {
         case .query:
@@ -70,7 +70,7 @@ public struct SyncEngine: Sendable, Hashable {
     }
 
     /// Chunk `index` of the loaded records.
-    public func chunk(_ index: Int) -> DrinkDataChunk {
+    package func chunk(_ index: Int) -> DrinkDataChunk {
         let start = index * chunkSize
         let count = ChunkSizing.recordsInChunk(index: index, records: loaded.count, chunkSize: chunkSize)
         return DrinkDataChunk(chunkIndex: UInt16(clamping: index), totalChunks: UInt16(clamping: totalChunks),
@@ -78,7 +78,7 @@ public struct SyncEngine: Sendable, Hashable {
     }
 
     /// Deep sleep: RAM is gone (4.3, "bottle sleeps – everything reset").
-    public mutating func reset() {
+    package mutating func reset() {
         self = SyncEngine()
     }
 }

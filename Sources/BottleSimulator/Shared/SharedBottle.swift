@@ -144,7 +144,7 @@ struct SharedRingFile: Codable {
 }
 
 /// `--shared-bottle DIR` cannot be used.
-public struct SharedBottleUnusable: Error, CustomStringConvertible {
-    public var reason: String
-    public var description: String { "shared bottle: \(reason)" }
+package struct SharedBottleUnusable: Error, CustomStringConvertible {
+    package var reason: String
+    package var description: String { "shared bottle: \(reason)" }
 }

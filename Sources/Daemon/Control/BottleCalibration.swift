@@ -13,30 +13,30 @@ import Logging
 import Timekeeping
 
 /// What `bottle calibrate` was asked to do.
-public struct CalibrationOptions: Sendable {
+package struct CalibrationOptions: Sendable {
     /// The bus BlueZ is on (tests: a private bus).
-    public var bus: BusAddress = .system
+    package var bus: BusAddress = .system
     /// `bluetooth.adapter`; nil: the first powered LE-central adapter.
-    public var adapter: String?
+    package var adapter: String?
     /// Only this address; nil: the adopted bottle, or any bottle when none is adopted.
-    public var bottleAddress: String?
+    package var bottleAddress: String?
     /// How long to wait for the bottle to advertise.
-    public var advertisingTimeout: Duration = .seconds(120)
-    public var connectPolicy: ConnectPolicy = .standard
-    public var timing: CalibrationTiming = .standard
+    package var advertisingTimeout: Duration = .seconds(120)
+    package var connectPolicy: ConnectPolicy = .standard
+    package var timing: CalibrationTiming = .standard
 
-    public init() {}
+    package init() {}
 }
 
 /// How a calibration run ended, for the command line.
-public enum CalibrationRunOutcome: Sendable, Equatable {
+package enum CalibrationRunOutcome: Sendable, Equatable {
     /// The flow ran on the bottle (and the link was disconnected).
     case calibration(CalibrationOutcome)
     /// Cancelled before the calibration started on the bottle.
     case cancelledBeforeStart
 }
 
-public final class BottleCalibration: Sendable {
+package final class BottleCalibration: Sendable {
     private let options: CalibrationOptions
     private let history: DrinkHistory
     private let clock: any WallClock
@@ -51,7 +51,7 @@ public final class BottleCalibration: Sendable {
     private let progress = Locked(Progress())
 
     /// `onLine`: each line for the person (waiting, connected, each step, the result).
-    public init(options: CalibrationOptions, history: DrinkHistory, clock: any WallClock, logger: Logger,
+    package init(options: CalibrationOptions, history: DrinkHistory, clock: any WallClock, logger: Logger,
                 onLine: @escaping @Sendable (String) -> Void) {
         self.options = options
         self.history = history
@@ -61,7 +61,7 @@ public final class BottleCalibration: Sendable {
     }
 
     /// Stops the wait for the bottle, or cancels the calibration on the bottle.
-    public func cancel() {
+    package func cancel() {
         let (finding, session) = progress.withLock { state in
             state.cancelled = true
             return (state.finding, state.session)
@@ -72,7 +72,7 @@ public final class BottleCalibration: Sendable {
 
     /// - Throws: BlueZ's set-up errors (no bluetoothd, no adapter, …), `NoBottleSeen` as a
     ///   `CalibrationNotStarted`, a failed connect.
-    public func run() async throws -> CalibrationRunOutcome {
+    package func run() async throws -> CalibrationRunOutcome {
         let client = try await BlueZClient.connect(bus: options.bus, clock: clock)
         defer { Task { await client.close() } }
         let adapter = try client.chooseAdapter(named: options.adapter)
@@ -149,6 +149,6 @@ public final class BottleCalibration: Sendable {
 }
 
 /// The calibration could not begin: the bottle did not advertise in time.
-public struct CalibrationNotStarted: Error, CustomStringConvertible, Sendable {
-    public var description: String
+package struct CalibrationNotStarted: Error, CustomStringConvertible, Sendable {
+    package var description: String
 }

@@ -6,9 +6,9 @@ import History
 import Reports
 import Timekeeping
 
-public enum BottleInfo {
+package enum BottleInfo {
     /// The `bottle` event of one stored bottle.
-    public static func event(_ bottle: BottleRecord, pending: [BridgeEvent.CommandEvent]) -> BridgeEvent.BottleEvent {
+    package static func event(_ bottle: BottleRecord, pending: [BridgeEvent.CommandEvent]) -> BridgeEvent.BottleEvent {
         BridgeEvent.BottleEvent(
             address: bottle.address, name: bottle.name, serial: bottle.serial, firmware: bottle.firmware, model: bottle.model,
             goalML: bottle.goalML, battery: bottle.battery ?? bottle.state.map(\.batteryPercent),
@@ -18,12 +18,12 @@ public enum BottleInfo {
     }
 
     /// The `drink` event of a stored drink (`new` false: it was in the history already).
-    public static func drinkEvent(_ drink: StoredDrink) -> BridgeEvent {
+    package static func drinkEvent(_ drink: StoredDrink) -> BridgeEvent {
         .drink(.init(drink.drink, isNew: false))
     }
 
     /// Several lines for a person, the times local to `timeZone` (the `timezone` setting).
-    public static func text(_ bottle: BridgeEvent.BottleEvent, state: CurrentStateSnapshot?, timeZone: TimeZone) -> String {
+    package static func text(_ bottle: BridgeEvent.BottleEvent, state: CurrentStateSnapshot?, timeZone: TimeZone) -> String {
         func local(_ instant: WallInstant) -> String { LocalTimeText.format(instant, in: timeZone) }
         func or(_ value: String?) -> String { value ?? "unknown" }
         var lines = ["\(or(bottle.name))"]
@@ -60,7 +60,7 @@ public enum BottleInfo {
 
     /// `bottle activity`: one line per wake-up and backpack session, oldest first; the text
     /// lines' times local to `timeZone`, the JSON's UTC (docs/design.md 3.4).
-    public static func activityLines(history: DrinkHistory, bottle: String?, json: Bool, timeZone: TimeZone) throws -> [String] {
+    package static func activityLines(history: DrinkHistory, bottle: String?, json: Bool, timeZone: TimeZone) throws -> [String] {
         var lines: [(UInt32, String)] = []
         for (key, event) in try history.motionEvents(bottle: bottle) {
             let time = json ? ISO8601Text.formatWithMilliseconds(WallInstant(secondsSince1970: Double(event.timestamp)))

@@ -27,16 +27,16 @@ import Timekeeping
 // Used from one thread at a time; the ingest calls back synchronously from the replayer's own
 // calls, which is why its callbacks may capture it (the ingest's callbacks are @Sendable for the
 // daemon, whose session runs on another task than its reminders).
-public final class Replayer: @unchecked Sendable {
-    public let history: DrinkHistory
-    public let configuration: Configuration
+package final class Replayer: @unchecked Sendable {
+    package let history: DrinkHistory
+    package let configuration: Configuration
     private let emit: (BridgeEvent) -> Void
     private let logger: Logger
 
     /// Input lines that were rejected so far (malformed lines and undecodable bottle values).
-    public private(set) var rejectedLines = 0
+    package private(set) var rejectedLines = 0
     /// Files that could not be opened or imported at all.
-    public private(set) var failedFiles = 0
+    package private(set) var failedFiles = 0
 
     private var bottleID = "unknown" {
         didSet {
@@ -58,9 +58,9 @@ public final class Replayer: @unchecked Sendable {
     private var touchedDays = TouchedDays()
     private var bottleGoalML: Int?
     /// The reminder engine, with `--reminders`: driven on the capture's clock.
-    public private(set) var reminders: ReminderRunner?
+    package private(set) var reminders: ReminderRunner?
 
-    public init(history: DrinkHistory, configuration: Configuration, logger: Logger,
+    package init(history: DrinkHistory, configuration: Configuration, logger: Logger,
                 reminders withReminders: Bool = false, emit: @escaping (BridgeEvent) -> Void) {
         self.history = history
         self.configuration = configuration
@@ -83,7 +83,7 @@ public final class Replayer: @unchecked Sendable {
     // MARK: Files
 
     /// Replays one file: an `.aqcap` capture, or a btsnoop file (recognised by its magic).
-    public func replay(path: String, handleMap: [UInt16: Characteristic] = [:]) {
+    package func replay(path: String, handleMap: [UInt16: Characteristic] = [:]) {
         if BtsnoopImporter.looksLikeBtsnoop(path: path) {
             replayBtsnoop(path: path, handleMap: handleMap)
             return
@@ -383,7 +383,7 @@ public final class Replayer: @unchecked Sendable {
 
     /// Closes an unfinished sync and reports the day totals of every local day the replayed
     /// drinks fall on (docs/reminders.md 0: local calendar days, from the bridge's own history).
-    public func finish() {
+    package func finish() {
         if let time = lastEventTime {
             finishSync(at: time, reason: "end of input")
             finishActivity(at: time)

@@ -1,22 +1,22 @@
 // The settings of docs/reminders.md 5 (`deadline.enabled`, `deadline.period`, `deadline.hours_before`,
 // `deadline.weekly_goal_ml`).
 
-public struct DeadlineSettings: Equatable, Sendable {
+package struct DeadlineSettings: Equatable, Sendable {
     /// `deadline.enabled`, default false.
-    public var enabled: Bool
+    package var enabled: Bool
     /// `deadline.period`: which habits get a deadline reminder.
-    public var period: DeadlinePeriod
+    package var period: DeadlinePeriod
     /// `deadline.hours_before`: 1–23, default 5 (daily: 19:00).
-    public var hoursBefore: Int
+    package var hoursBefore: Int
     /// `deadline.weekly_goal_ml`; nil means 7 × the daily goal.
-    public var weeklyGoalML: Int?
+    package var weeklyGoalML: Int?
 
-    public static let defaultHoursBefore = 5
-    public static let hoursBeforeRange = 1...23
+    package static let defaultHoursBefore = 5
+    package static let hoursBeforeRange = 1...23
     /// What `deadline.weekly_goal_ml` may be.
-    public static let weeklyGoalRangeML = 1...200000
+    package static let weeklyGoalRangeML = 1...200000
 
-    public init(enabled: Bool = false, period: DeadlinePeriod = .day,
+    package init(enabled: Bool = false, period: DeadlinePeriod = .day,
                 hoursBefore: Int = DeadlineSettings.defaultHoursBefore, weeklyGoalML: Int? = nil) {
         self.enabled = enabled
         self.period = period
@@ -25,7 +25,7 @@ public struct DeadlineSettings: Equatable, Sendable {
     }
 
     /// The weekly target for a daily goal of `dailyGoalML`.
-    public func weeklyTargetML(dailyGoalML: Int) -> Int { weeklyGoalML ?? 7 * dailyGoalML }
+    package func weeklyTargetML(dailyGoalML: Int) -> Int { weeklyGoalML ?? 7 * dailyGoalML }
 
     /// `hours_before` as the rules use it: a stored value outside 1–23 (only a hand-edited
     /// database has one) is brought back into range rather than trusted.
@@ -45,7 +45,7 @@ public struct DeadlineSettings: Equatable, Sendable {
 }
 
 /// `deadline.period`: `day` (default), `week` or `both`.
-public enum DeadlinePeriod: String, CaseIterable, Codable, Sendable {
+package enum DeadlinePeriod: String, CaseIterable, Codable, Sendable {
     case day, week, both
 }
 
@@ -62,7 +62,7 @@ extension DeadlineSettings: Codable {
         case weeklyGoalML = "weekly_goal_ml"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         self.init(enabled: try values.decodeIfPresent(Bool.self, forKey: .enabled) ?? false,
                   period: try values.decodeIfPresent(DeadlinePeriod.self, forKey: .period) ?? .day,
@@ -70,7 +70,7 @@ extension DeadlineSettings: Codable {
                   weeklyGoalML: try values.decodeIfPresent(Int.self, forKey: .weeklyGoalML))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var values = encoder.container(keyedBy: CodingKeys.self)
         try values.encode(enabled, forKey: .enabled)
         try values.encode(period, forKey: .period)

@@ -2,20 +2,20 @@
 
 import Timekeeping
 
-public enum DeadlineText {
-    public static let dayTitle = "Still time today"
-    public static let weekTitle = "Still time this week"
+package enum DeadlineText {
+    package static let dayTitle = "Still time today"
+    package static let weekTitle = "Still time this week"
     static let thread = "deadline"
 
     /// `{remaining} to go before midnight.`: the remainder rounded and formatted like a hydration
     /// reminder's deficit (docs/reminders.md 2.3), but never shown below `50ml`.
-    public static func body(remainingML: Int) -> String {
+    package static func body(remainingML: Int) -> String {
         let shown = HydrationText.roundedToFifty(remainingML) < 50 ? "50ml" : HydrationText.volume(remainingML)
         return "\(shown) to go before midnight."
     }
 
     /// `deadline-{day|week}-{YYYY-MM-DD}` of the period's last day.
-    public static func id(period: String, lastDay: LocalDay) -> String { "deadline-\(period)-\(lastDay)" }
+    package static func id(period: String, lastDay: LocalDay) -> String { "deadline-\(period)-\(lastDay)" }
 
     static func id(_ habit: DeadlineHabit, lastDay: LocalDay) -> String { id(period: habit.rawValue, lastDay: lastDay) }
 

@@ -8,7 +8,7 @@
 import Timekeeping
 
 /// What an invoked action did, and what it leaves to the caller.
-public enum ActionOutcome: Equatable, Sendable {
+package enum ActionOutcome: Equatable, Sendable {
     /// Done on a scheduled reminder: this manual intake was logged (the caller may also store it
     /// in its history database).
     case intakeLogged(type: String, at: WallInstant)
@@ -21,13 +21,13 @@ public enum ActionOutcome: Equatable, Sendable {
 }
 
 /// An invoked action the engine cannot take.
-public enum NotificationActionError: Error, Equatable, CustomStringConvertible {
+package enum NotificationActionError: Error, Equatable, CustomStringConvertible {
     /// No rule made a notification with this id (or its schedule is gone).
     case unknownNotification(String)
     /// The notification does not offer this action.
     case actionNotOffered(notificationID: String, actionID: String, offered: [String])
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownNotification(let id):
             return "no notification \"\(id)\" takes actions; expected the id of a scheduled intake reminder (reminder-…) or a ritual (ritual-…)"
@@ -41,7 +41,7 @@ public enum NotificationActionError: Error, Equatable, CustomStringConvertible {
 extension ReminderEngine {
     /// Records `actionID` invoked on the delivered (or still pending) notification
     /// `notificationID` at `instant`.
-    public mutating func actionInvoked(notificationID: String, actionID: String,
+    package mutating func actionInvoked(notificationID: String, actionID: String,
                                        at instant: WallInstant) throws(NotificationActionError) -> ActionOutcome {
         if RitualText.parse(id: notificationID) != nil {
             switch actionID {

@@ -13,19 +13,19 @@
 import Foundation
 import Timekeeping
 
-public struct ReminderEngine: Sendable {
+package struct ReminderEngine: Sendable {
     /// Every setting of sections 2–6.
-    public private(set) var reminderSettings: ReminderSettings
+    package private(set) var reminderSettings: ReminderSettings
     /// Section 2's settings, with the master switch and the time zone. Read in place (`_read`):
     /// the hydration rules read it at every tick, and a copy would retain the time zone each time.
-    public var settings: HydrationSettings {
+    package var settings: HydrationSettings {
         _read { yield reminderSettings.hydration }
     }
     /// Everything to persist after each call.
-    public internal(set) var state: ReminderState
+    package internal(set) var state: ReminderState
     /// Log lines the rules asked for (e.g. `[HydrationReminder] Back on track!`), oldest first,
     /// until the caller drains them.
-    public internal(set) var journal: [String] = []
+    package internal(set) var journal: [String] = []
 
     var clock: LocalClock
     /// Local dates and times to instants, in the same zone as `clock`.
@@ -38,12 +38,12 @@ public struct ReminderEngine: Sendable {
     var dayTotalCache: (day: LocalDay, revision: Int, total: Int)?
 
     /// An engine with the hydration rules only (sections 3–6 at their defaults: off).
-    public init(settings: HydrationSettings, state: ReminderState = ReminderState()) {
+    package init(settings: HydrationSettings, state: ReminderState = ReminderState()) {
         self.init(settings: ReminderSettings(hydration: settings), state: state)
     }
 
     /// An engine with every rule's settings.
-    public init(settings: ReminderSettings, state: ReminderState = ReminderState()) {
+    package init(settings: ReminderSettings, state: ReminderState = ReminderState()) {
         self.reminderSettings = settings
         self.state = state
         self.clock = LocalClock(timeZone: settings.hydration.timeZone)
@@ -51,22 +51,22 @@ public struct ReminderEngine: Sendable {
     }
 
     /// Pending notifications of every rule (the seed's badge).
-    public var pendingCount: Int { state.centre.count }
+    package var pendingCount: Int { state.centre.count }
 
     /// Pending notifications of one kind (e.g. `.deadline` for section 5's count in `status`).
-    public func pendingCount(of kind: NotificationKind) -> Int {
+    package func pendingCount(of kind: NotificationKind) -> Int {
         state.centre.count { $0.kind == kind }
     }
 
     /// When the next notification that `fireDue(at:)` would deliver is due, so the caller can call
     /// it between minute ticks (the test notification fires 5 s after it is asked for). Sections
     /// 3–6 are left out: they fire at whole minutes, by the tick (`NotificationKind.firesOnTick`).
-    public var nextFireTime: WallInstant? {
+    package var nextFireTime: WallInstant? {
         state.centre.pending.lazy.filter { !$0.kind.firesOnTick }.map(\.fireTime).min()
     }
 
     /// Returns the journal lines and empties it.
-    public mutating func drainJournal() -> [String] {
+    package mutating func drainJournal() -> [String] {
         defer { journal.removeAll() }
         return journal
     }
@@ -80,7 +80,7 @@ public struct ReminderEngine: Sendable {
     /// missed, not delivered late), and every rule fills again in section order — the schedules'
     /// next occurrences, the daily messages' refill, the period's deadline reminder if still ahead,
     /// the ritual window rebuilt. Delivers nothing.
-    public mutating func start<Ledger: DrinkLedger>(at instant: WallInstant, ledger: Ledger) -> [Delivery] {
+    package mutating func start<Ledger: DrinkLedger>(at instant: WallInstant, ledger: Ledger) -> [Delivery] {
         let now = beginEvaluation(at: instant)
         if !settings.notificationsEnabled { state.centre.cancelAll() }
         recordUrgency(pace(at: instant, wallClock: now, ledger: ledger).urgency)
@@ -95,7 +95,7 @@ public struct ReminderEngine: Sendable {
     /// The tick at a whole local minute: the reminder-day reset, the urgency (always computed,
     /// before any check), the hydration reminder decision of 2.3, then the pending notifications
     /// due, in section order then by id.
-    public mutating func tick<Ledger: DrinkLedger>(at instant: WallInstant, ledger: Ledger) -> [Delivery] {
+    package mutating func tick<Ledger: DrinkLedger>(at instant: WallInstant, ledger: Ledger) -> [Delivery] {
         let now = beginEvaluation(at: instant)
         let pace = pace(at: instant, wallClock: now, ledger: ledger)
         recordUrgency(pace.urgency)
@@ -111,7 +111,7 @@ public struct ReminderEngine: Sendable {
     /// The end of a sync session (its last chunk's ACK, or an interruption) that committed
     /// `newRecords` new records: the after-sync steps of 2.4, in their order. Nothing happens for
     /// a sync that stored nothing new.
-    public mutating func syncEnded<Ledger: DrinkLedger>(at instant: WallInstant, newRecords: Int, ledger: Ledger) -> [Delivery] {
+    package mutating func syncEnded<Ledger: DrinkLedger>(at instant: WallInstant, newRecords: Int, ledger: Ledger) -> [Delivery] {
         guard newRecords > 0 else { return [] }
         let now = beginEvaluation(at: instant)
         let deliveries = afterSync(at: instant, wallClock: now, ledger: ledger)
@@ -120,7 +120,7 @@ public struct ReminderEngine: Sendable {
     }
 
     /// A Current State (notified or read) arrived: the low-battery alert of 2.5.
-    public mutating func currentState(lowBattery: Bool, batteryPercent: Int, at instant: WallInstant) -> [Delivery] {
+    package mutating func currentState(lowBattery: Bool, batteryPercent: Int, at instant: WallInstant) -> [Delivery] {
         let now = beginEvaluation(at: instant)
         return lowBatteryAlert(lowBattery: lowBattery, batteryPercent: batteryPercent, at: instant, day: now.day)
     }
@@ -128,7 +128,7 @@ public struct ReminderEngine: Sendable {
     /// Delivers the pending notifications due at `instant` (for a caller woken by
     /// `nextFireTime` between ticks), except those of sections 3–6, which their minute's tick
     /// delivers.
-    public mutating func fireDue(at instant: WallInstant) -> [Delivery] {
+    package mutating func fireDue(at instant: WallInstant) -> [Delivery] {
         guard settings.notificationsEnabled else {
             state.centre.cancelAll()
             return []
@@ -138,7 +138,7 @@ public struct ReminderEngine: Sendable {
 
     /// `notify test`: a test notification 5 seconds later. False, with a journal line saying why,
     /// when the master switch is off or the centre is full.
-    public mutating func scheduleTestNotification(at instant: WallInstant) -> Bool {
+    package mutating func scheduleTestNotification(at instant: WallInstant) -> Bool {
         guard settings.notificationsEnabled else {
             journal.append("Test notification not scheduled: notifications.enabled is false")
             return false
@@ -155,7 +155,7 @@ public struct ReminderEngine: Sendable {
     /// Without a ledger the rules of sections 3–6 cannot refill here (a deadline needs the totals,
     /// a ritual title the streak): what changed is refilled at the next tick. Prefer
     /// `updateSettings(_:at:ledger:)`, which refills at once.
-    public mutating func updateSettings(_ newSettings: HydrationSettings, at instant: WallInstant) -> [Delivery] {
+    package mutating func updateSettings(_ newSettings: HydrationSettings, at instant: WallInstant) -> [Delivery] {
         var all = reminderSettings
         all.hydration = newSettings
         let changes = applySettings(all)
@@ -171,7 +171,7 @@ public struct ReminderEngine: Sendable {
     /// schedules' slots, the daily messages (their texts follow a new locale or pool), the
     /// deadline reminder, and the ritual window, rebuilt when a ritual setting, the time zone,
     /// the master switch or the reachability of a person changed. Delivers nothing.
-    public mutating func updateSettings<Ledger: DrinkLedger>(_ newSettings: ReminderSettings, at instant: WallInstant,
+    package mutating func updateSettings<Ledger: DrinkLedger>(_ newSettings: ReminderSettings, at instant: WallInstant,
                                                              ledger: Ledger) -> [Delivery] {
         let changes = applySettings(newSettings)
         let now = beginEvaluation(at: instant)
@@ -184,7 +184,7 @@ public struct ReminderEngine: Sendable {
     }
 
     /// What `status` shows at `instant`, computed afresh without changing the engine.
-    public func status<Ledger: DrinkLedger>(at instant: WallInstant, ledger: Ledger) -> HydrationStatus {
+    package func status<Ledger: DrinkLedger>(at instant: WallInstant, ledger: Ledger) -> HydrationStatus {
         let now = clock.wallClockUncached(at: instant)
         let total = ledger.dayTotal(at: instant, timeZone: settings.timeZone)
         let sent = state.reminderDay == reminderDay(of: now) ? state.remindersSentToday : 0

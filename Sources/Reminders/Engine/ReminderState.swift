@@ -7,51 +7,51 @@
 
 import Timekeeping
 
-public struct ReminderState: Equatable, Sendable {
+package struct ReminderState: Equatable, Sendable {
     /// The reminder day (docs/reminders.md 0) the per-day counters belong to, named by the local date
     /// on which it starts; nil before the first evaluation.
-    public var reminderDay: LocalDay?
+    package var reminderDay: LocalDay?
     /// `reminders_sent_today`: hydration reminders delivered this reminder day.
-    public var remindersSentToday: Int = 0
+    package var remindersSentToday: Int = 0
     /// `last_notified_urgency`: the urgency of the last reminder, until cleared.
-    public var lastNotifiedUrgency: Urgency?
+    package var lastNotifiedUrgency: Urgency?
     /// Set when a reminder is delivered; cleared whenever the urgency is computed as on_track.
     /// A back-on-track alert needs it (2.4 step 3, Decision).
-    public var remindedSinceOnTrack: Bool = false
+    package var remindedSinceOnTrack: Bool = false
     /// The urgency as last computed (at the latest tick, sync or start); on_track before any.
-    public var lastUrgency: Urgency = .onTrack
+    package var lastUrgency: Urgency = .onTrack
     /// The local calendar day whose goal-reached alert was delivered.
-    public var goalReachedDay: LocalDay?
+    package var goalReachedDay: LocalDay?
     /// LOW_BATTERY in the last Current State seen; clear in a fresh database.
-    public var lastLowBattery: Bool = false
+    package var lastLowBattery: Bool = false
     /// The local day of the last low-battery alert (2.5: at most one a day).
-    public var lowBatteryAlertDay: LocalDay?
+    package var lowBatteryAlertDay: LocalDay?
     /// The last `n` of `hydration-<n>`.
-    public var reminderSequence: Int = 0
+    package var reminderSequence: Int = 0
     /// The last `n` of `hydration-back-on-track-<n>`.
-    public var backOnTrackSequence: Int = 0
+    package var backOnTrackSequence: Int = 0
     /// The pending notifications.
-    public var centre = NotificationCentre()
+    package var centre = NotificationCentre()
     /// The local date whose new-day rules (sections 5 and 6: the period's deadline reminder, the
     /// ritual window) have run; nil before the first start.
-    public var rulesDay: LocalDay?
+    package var rulesDay: LocalDay?
     /// Manual intakes of the last two days (section 3's suppression windows).
-    public var intakeLog: [IntakeLogEntry] = []
+    package var intakeLog: [IntakeLogEntry] = []
     /// `ritual_completed_at` of recent local days (section 6's Did This), one per day, the latest
     /// tap kept. The caller also records each in its history database (`ActionOutcome`).
-    public var ritualCompletions: [RitualCompletion] = []
+    package var ritualCompletions: [RitualCompletion] = []
     /// The streak N taken at the last ritual rebuild (section 6).
-    public var ritualStreak: Int = 0
+    package var ritualStreak: Int = 0
 
-    public init() {}
+    package init() {}
 }
 
 /// A Did This: the local day of the tap and its instant.
-public struct RitualCompletion: Codable, Equatable, Sendable {
-    public let day: LocalDay
-    public let time: WallInstant
+package struct RitualCompletion: Codable, Equatable, Sendable {
+    package let day: LocalDay
+    package let time: WallInstant
 
-    public init(day: LocalDay, time: WallInstant) {
+    package init(day: LocalDay, time: WallInstant) {
         self.day = day
         self.time = time
     }
@@ -81,7 +81,7 @@ extension ReminderState: Codable {
         case ritualStreak = "ritual_streak"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         reminderDay = try values.decodeIfPresent(LocalDay.self, forKey: .reminderDay)
         remindersSentToday = try values.decodeIfPresent(Int.self, forKey: .remindersSentToday) ?? 0
@@ -100,7 +100,7 @@ extension ReminderState: Codable {
         ritualStreak = try values.decodeIfPresent(Int.self, forKey: .ritualStreak) ?? 0
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var values = encoder.container(keyedBy: CodingKeys.self)
         try values.encodeIfPresent(reminderDay, forKey: .reminderDay)
         try values.encode(remindersSentToday, forKey: .remindersSentToday)

@@ -2,23 +2,23 @@
 // badge), the streak of the last ritual rebuild, and, for a rule that is on but schedules nothing,
 // why (section 1: "status says why").
 
-public struct RulesStatus: Equatable, Sendable {
+package struct RulesStatus: Equatable, Sendable {
     /// Pending notifications of every rule.
-    public let pendingCount: Int
-    public let scheduledPending: Int
-    public let dailyMessagesPending: Int
+    package let pendingCount: Int
+    package let scheduledPending: Int
+    package let dailyMessagesPending: Int
     /// The seed's badge (docs/reminders.md 5).
-    public let deadlinePending: Int
-    public let ritualsPending: Int
+    package let deadlinePending: Int
+    package let ritualsPending: Int
     /// The streak N taken at the last ritual rebuild.
-    public let ritualStreak: Int
+    package let ritualStreak: Int
     /// One line per rule that is on but cannot schedule, saying why and what to do.
-    public let notes: [String]
+    package let notes: [String]
 }
 
 extension ReminderEngine {
     /// What `status` shows of sections 3–6, without changing the engine.
-    public func rulesStatus() -> RulesStatus {
+    package func rulesStatus() -> RulesStatus {
         let all = reminderSettings
         var notes: [String] = []
         let anyOn = all.messages.enabled || all.rituals.enabled || all.deadline.enabled

@@ -5,18 +5,18 @@
 // `config set daily_goal_ml`, the page's form, `POST /api/v1/commands`'s `daily_goal`) checks it here,
 // so they accept and refuse the same numbers with the same line.
 
-public enum DailyGoal {
+package enum DailyGoal {
     /// The daily goals a person may set: up to 20 litres, the most a day's drinking can sensibly be.
-    public static let rangeML: ClosedRange<Int> = 1...20000
+    package static let rangeML: ClosedRange<Int> = 1...20000
     /// The goal of a person who set none and whose bottle has reported none.
-    public static let defaultML = 2500
+    package static let defaultML = 2500
 
     /// `1–20000 ml`, for messages.
-    public static var rangeText: String { "\(rangeML.lowerBound)–\(rangeML.upperBound) ml" }
+    package static var rangeText: String { "\(rangeML.lowerBound)–\(rangeML.upperBound) ml" }
 
     /// The one check of a daily goal a person asks for: nil when it is one, else why not in one
     /// line naming the range.
-    public static func refusal(_ goal: Int) -> String? {
+    package static func refusal(_ goal: Int) -> String? {
         rangeML.contains(goal) ? nil : "a daily goal of \(goal) ml is outside \(rangeText): give \(rangeML.lowerBound) to \(rangeML.upperBound) ml"
     }
 }

@@ -4,40 +4,40 @@
 
 import Foundation
 
-public struct HydrationSettings: Equatable, Sendable {
+package struct HydrationSettings: Equatable, Sendable {
     /// `daily_goal_ml`: the person's daily goal (`DailyGoal`; the bottle's goal if known, else 2500).
-    public var goalML: Int
+    package var goalML: Int
     /// `reminders.enabled`: hydration reminders on/off.
-    public var enabled: Bool
+    package var enabled: Bool
     /// `reminders.daily_limit`: at most `maxRemindersPerDay` reminders per reminder day. The seed's
     /// toggle; on for a fresh install.
-    public var dailyLimit: Bool
+    package var dailyLimit: Bool
     /// `reminders.back_on_track`: send "back on track" alerts.
-    public var backOnTrack: Bool
+    package var backOnTrack: Bool
     /// `reminders.active_start`, minutes after local midnight (07:00 = 420).
-    public var activeStartMinute: Int
+    package var activeStartMinute: Int
     /// `reminders.active_end`, minutes after local midnight (22:00 = 1320).
-    public var activeEndMinute: Int
+    package var activeEndMinute: Int
     /// `reminders.min_deficit_ml`: below this displayed deficit no reminder.
-    public var minDeficitML: Int
+    package var minDeficitML: Int
     /// `reminders.reset_hour`: the local hour at which a reminder day starts.
-    public var resetHour: Int
+    package var resetHour: Int
     /// `notifications.enabled`: the master switch of every notification (section 1).
-    public var notificationsEnabled: Bool
+    package var notificationsEnabled: Bool
     /// `timezone`: the local time zone of every rule (section 0).
-    public var timeZone: TimeZone
+    package var timeZone: TimeZone
 
     /// Constants of docs/reminders.md 2.1.
-    public static let maxRemindersPerDay = 12
-    public static let defaultGoalML = DailyGoal.defaultML
+    package static let maxRemindersPerDay = 12
+    package static let defaultGoalML = DailyGoal.defaultML
     /// What `reminders.min_deficit_ml` may be.
-    public static let minDeficitRangeML = 0...10000
+    package static let minDeficitRangeML = 0...10000
     /// What `reminders.reset_hour` may be: an hour of the local day.
-    public static let resetHourRange = 0...23
+    package static let resetHourRange = 0...23
 
     /// The defaults of docs/reminders.md 2.1. The time zone has no default here: the system's zone is
     /// the caller's to read (this module reads nothing from the system).
-    public init(timeZone: TimeZone,
+    package init(timeZone: TimeZone,
                 goalML: Int = HydrationSettings.defaultGoalML,
                 enabled: Bool = true,
                 dailyLimit: Bool = true,
@@ -60,7 +60,7 @@ public struct HydrationSettings: Equatable, Sendable {
     }
 
     /// Quiet hours (2.3 check 2): local hh:mm before `active_start` or at/after `active_end`.
-    public func isQuiet(minuteOfDay: Int) -> Bool {
+    package func isQuiet(minuteOfDay: Int) -> Bool {
         minuteOfDay < activeStartMinute || minuteOfDay >= activeEndMinute
     }
 }
@@ -82,7 +82,7 @@ extension HydrationSettings: Codable {
         case timeZone = "timezone"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         let identifier = try values.decode(String.self, forKey: .timeZone)
         guard let zone = TimeZone(identifier: identifier) else {
@@ -103,7 +103,7 @@ extension HydrationSettings: Codable {
             notificationsEnabled: try values.decodeIfPresent(Bool.self, forKey: .notificationsEnabled) ?? defaults.notificationsEnabled)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var values = encoder.container(keyedBy: CodingKeys.self)
         try values.encode(goalML, forKey: .goalML)
         try values.encode(enabled, forKey: .enabled)

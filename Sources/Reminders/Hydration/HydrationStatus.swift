@@ -1,21 +1,21 @@
 // What `status` shows of the hydration rules (docs/reminders.md 2.6): the urgency, the displayed
 // deficit, `Reminders Today: 3/12` (or `3` with the limit off) and the pending count.
 
-public struct HydrationStatus: Equatable, Sendable {
-    public let pace: Pace
+package struct HydrationStatus: Equatable, Sendable {
+    package let pace: Pace
     /// Reminders delivered this reminder day (0 once a reset boundary has passed, even before the
     /// engine's next evaluation applies it).
-    public let remindersSentToday: Int
-    public let dailyLimit: Bool
+    package let remindersSentToday: Int
+    package let dailyLimit: Bool
     /// Pending notifications of every rule (the seed's badge).
-    public let pendingCount: Int
+    package let pendingCount: Int
 
-    public var urgency: Urgency { pace.urgency }
+    package var urgency: Urgency { pace.urgency }
     /// `On Track`, `Time to Hydrate` or `Overdue`.
-    public var urgencyText: String { pace.urgency.displayName }
-    public var displayedDeficitML: Int { pace.displayedDeficitML }
+    package var urgencyText: String { pace.urgency.displayName }
+    package var displayedDeficitML: Int { pace.displayedDeficitML }
     /// `Reminders Today: 3/12` with the limit on, `Reminders Today: 3` with it off.
-    public var remindersTodayText: String {
+    package var remindersTodayText: String {
         dailyLimit ? "Reminders Today: \(remindersSentToday)/\(HydrationSettings.maxRemindersPerDay)"
                    : "Reminders Today: \(remindersSentToday)"
     }

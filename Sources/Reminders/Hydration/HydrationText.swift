@@ -3,17 +3,17 @@
 
 import Foundation
 
-public enum HydrationText {
-    public static let reminderTitle = "Hydration Reminder"
-    public static let backOnTrackTitle = "Back On Track!"
-    public static let backOnTrackBody = "Nice work catching up on your hydration."
-    public static let backOnTrackLogLine = "[HydrationReminder] Back on track!"
-    public static let goalReachedTitle = "Goal Reached! 💧"
-    public static let goalReachedBody = "Good job! You've hit your daily hydration goal."
-    public static let lowBatteryTitle = "Low Battery"
+package enum HydrationText {
+    package static let reminderTitle = "Hydration Reminder"
+    package static let backOnTrackTitle = "Back On Track!"
+    package static let backOnTrackBody = "Nice work catching up on your hydration."
+    package static let backOnTrackLogLine = "[HydrationReminder] Back on track!"
+    package static let goalReachedTitle = "Goal Reached! 💧"
+    package static let goalReachedBody = "Good job! You've hit your daily hydration goal."
+    package static let lowBatteryTitle = "Low Battery"
 
     /// The reminder body for an urgency above on_track and a displayed deficit.
-    public static func reminderBody(urgency: Urgency, displayedDeficitML: Int) -> String {
+    package static func reminderBody(urgency: Urgency, displayedDeficitML: Int) -> String {
         let amount = volume(displayedDeficitML)
         switch urgency {
         case .overdue: return "You're falling behind! Drink \(amount) to catch up."
@@ -21,12 +21,12 @@ public enum HydrationText {
         }
     }
 
-    public static func lowBatteryBody(percent: Int) -> String {
+    package static func lowBatteryBody(percent: Int) -> String {
         "Your Aquavate bottle battery is at \(percent)%. Please charge soon."
     }
 
     /// `X` of 2.3: the deficit rounded to the nearest 50 ml with integer division.
-    public static func roundedToFifty(_ deficitML: Int) -> Int {
+    package static func roundedToFifty(_ deficitML: Int) -> Int {
         let d = max(0, deficitML)
         return (d + 25) / 50 * 50
     }
@@ -34,7 +34,7 @@ public enum HydrationText {
     /// `{X}ml`, or from 1000 on `X/1000` through C's `printf("%.1fL")`. printf sees the double
     /// nearest X/1000, so the exact tie 1250 → 1.25 rounds to even (`1.2L`), while 1150 → 1.15,
     /// stored as 1.149999…, gives `1.1L` and 1050 → 1.05, stored as 1.050000…04, gives `1.1L`.
-    public static func volume(_ deficitML: Int) -> String {
+    package static func volume(_ deficitML: Int) -> String {
         let x = roundedToFifty(deficitML)
         if x < 1000 { return "\(x)ml" }
         return String(format: "%.1fL", Double(x) / 1000)
@@ -42,12 +42,12 @@ public enum HydrationText {
 }
 
 /// Identifiers of section 2's notifications.
-public enum HydrationID {
+package enum HydrationID {
     /// `hydration-<n>`: one per reminder, `n` from the persisted sequence (1, 2, …).
-    public static func reminder(_ sequence: Int) -> String { "hydration-\(sequence)" }
+    package static func reminder(_ sequence: Int) -> String { "hydration-\(sequence)" }
     /// `hydration-back-on-track-<n>`, its own persisted sequence.
-    public static func backOnTrack(_ sequence: Int) -> String { "hydration-back-on-track-\(sequence)" }
-    public static let goalReached = "hydration-goal-reached"
+    package static func backOnTrack(_ sequence: Int) -> String { "hydration-back-on-track-\(sequence)" }
+    package static let goalReached = "hydration-goal-reached"
     /// Fixed: a second episode replaces the first on a sink that replaces by id.
-    public static let lowBattery = "bottle-low-battery"
+    package static let lowBattery = "bottle-low-battery"
 }

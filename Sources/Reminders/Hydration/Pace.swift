@@ -2,20 +2,20 @@
 // far behind they are, and the urgency that follows. Integer arithmetic throughout, exactly as
 // written there, so that two implementations agree to the millilitre.
 
-public struct Pace: Equatable, Sendable {
+package struct Pace: Equatable, Sendable {
     /// Known drinks of the local calendar day (docs/reminders.md 0).
-    public let dayTotalML: Int
-    public let goalML: Int
+    package let dayTotalML: Int
+    package let goalML: Int
     /// `expected(t)`.
-    public let expectedML: Int
+    package let expectedML: Int
     /// `deficit(t) = expected(t) − day_total(t)`; negative when ahead.
-    public let deficitML: Int
-    public let urgency: Urgency
+    package let deficitML: Int
+    package let urgency: Urgency
 
     /// `max(0, deficit)`: what `status` and the reminder texts show.
-    public var displayedDeficitML: Int { max(0, deficitML) }
+    package var displayedDeficitML: Int { max(0, deficitML) }
 
-    public init(minuteOfDay: Int, dayTotalML: Int, settings: HydrationSettings) {
+    package init(minuteOfDay: Int, dayTotalML: Int, settings: HydrationSettings) {
         let goal = Pace.saneGoal(settings.goalML)
         let expected = Pace.expected(minuteOfDay: minuteOfDay, goalML: goal,
                                      activeStartMinute: settings.activeStartMinute,
@@ -32,7 +32,7 @@ public struct Pace: Equatable, Sendable {
     /// `floor(elapsed_minutes × goal / window_minutes)`. Checked in this order, so a window
     /// with `active_end ≤ active_start` never divides (it is all quiet: 0 before the start, the
     /// goal from it on).
-    public static func expected(minuteOfDay: Int, goalML: Int, activeStartMinute: Int, activeEndMinute: Int) -> Int {
+    package static func expected(minuteOfDay: Int, goalML: Int, activeStartMinute: Int, activeEndMinute: Int) -> Int {
         // Clamping to one day changes no comparison with a minute of the day; it only keeps
         // nonsense settings from overflowing the product.
         let start = min(max(activeStartMinute, 0), 1440)
@@ -46,14 +46,14 @@ public struct Pace: Equatable, Sendable {
 
     /// on_track when the goal is met or nothing is owed; overdue from `floor(goal × 0.20)` behind;
     /// attention in between.
-    public static func urgency(dayTotalML: Int, goalML: Int, deficitML: Int) -> Urgency {
+    package static func urgency(dayTotalML: Int, goalML: Int, deficitML: Int) -> Urgency {
         if dayTotalML >= goalML || deficitML <= 0 { return .onTrack }
         if deficitML >= overdueThreshold(goalML: goalML) { return .overdue }
         return .attention
     }
 
     /// `floor(goal × 0.20)` in integers (`overdue_fraction = 0.20` = 20/100).
-    public static func overdueThreshold(goalML: Int) -> Int {
+    package static func overdueThreshold(goalML: Int) -> Int {
         saneGoal(goalML) * 20 / 100
     }
 

@@ -1,7 +1,7 @@
 // How far behind the pace the owner is (docs/reminders.md 2.2). Ordered, because the reminder rule
 // only ever escalates (2.3 check 6) and the after-sync rule compares levels (2.4).
 
-public enum Urgency: String, Codable, Sendable, CaseIterable, Comparable {
+package enum Urgency: String, Codable, Sendable, CaseIterable, Comparable {
     case onTrack = "on_track"
     case attention
     case overdue
@@ -14,10 +14,10 @@ public enum Urgency: String, Codable, Sendable, CaseIterable, Comparable {
         }
     }
 
-    public static func < (lhs: Urgency, rhs: Urgency) -> Bool { lhs.level < rhs.level }
+    package static func < (lhs: Urgency, rhs: Urgency) -> Bool { lhs.level < rhs.level }
 
     /// The anchor app's label, shown by `status`.
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .onTrack: return "On Track"
         case .attention: return "Time to Hydrate"

@@ -5,7 +5,7 @@
 import Foundation
 import Timekeeping
 
-public protocol DrinkLedger {
+package protocol DrinkLedger {
     /// The sum of `amount_ml` of the drinks (amount > 0, not deleted) whose record timestamp falls
     /// in the local calendar day `[00:00, 24:00)` of `timeZone` containing `instant`, counting
     /// only drinks stored (known) at or before `instant`.

@@ -5,28 +5,28 @@
 import Foundation
 import Timekeeping
 
-public struct InMemoryDrinkLedger: DrinkLedger, Sendable {
+package struct InMemoryDrinkLedger: DrinkLedger, Sendable {
     /// What the engine knows of a drink: an amount at a time, known from when it was stored. Not
     /// the bridge's `Drink` (AquavateProtocol): the rules import nothing of the bottle (the
     /// module map), and the engine's times are its clock's seconds, not the record's stamp.
-    public struct Drink: Equatable, Sendable {
+    package struct Drink: Equatable, Sendable {
         /// Record timestamp, UTC epoch seconds.
-        public let timestamp: WallInstant
-        public let amountML: Int
+        package let timestamp: WallInstant
+        package let amountML: Int
         /// When the bridge committed it.
-        public let storedAt: WallInstant
+        package let storedAt: WallInstant
     }
 
     /// Drinks sorted by timestamp (then stored time), for day-range lookups.
-    public private(set) var drinks: [Drink] = []
+    package private(set) var drinks: [Drink] = []
     /// Every stored time, sorted: the number known at an instant is the revision.
     private var storedTimes: [WallInstant] = []
 
-    public init() {}
+    package init() {}
 
     /// Stores a drink. Records that are not drinks (amount ≤ 0) are ignored, as docs/reminders.md 0
     /// says; a deleted record is simply not recorded.
-    public mutating func record(timestamp: WallInstant, amountML: Int, storedAt: WallInstant) {
+    package mutating func record(timestamp: WallInstant, amountML: Int, storedAt: WallInstant) {
         guard amountML > 0 else { return }
         let drink = Drink(timestamp: timestamp, amountML: amountML, storedAt: storedAt)
         let index = InMemoryDrinkLedger.firstIndex(in: drinks) { ($0.timestamp, $0.storedAt) > (timestamp, storedAt) }
@@ -34,7 +34,7 @@ public struct InMemoryDrinkLedger: DrinkLedger, Sendable {
         storedTimes.insert(storedAt, at: InMemoryDrinkLedger.firstIndex(in: storedTimes) { $0 > storedAt })
     }
 
-    public func dayTotal(at instant: WallInstant, timeZone: TimeZone) -> Int {
+    package func dayTotal(at instant: WallInstant, timeZone: TimeZone) -> Int {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         guard let day = calendar.dateInterval(of: .day, for: instant.date) else { return 0 }
@@ -49,7 +49,7 @@ public struct InMemoryDrinkLedger: DrinkLedger, Sendable {
         return total
     }
 
-    public func totalML(drunkIn range: Range<WallInstant>, knownAt instant: WallInstant) -> Int {
+    package func totalML(drunkIn range: Range<WallInstant>, knownAt instant: WallInstant) -> Int {
         var total = 0
         var index = InMemoryDrinkLedger.firstIndex(in: drinks) { $0.timestamp >= range.lowerBound }
         while index < drinks.count, drinks[index].timestamp < range.upperBound {
@@ -61,7 +61,7 @@ public struct InMemoryDrinkLedger: DrinkLedger, Sendable {
 
     /// The number of drinks stored at or before `instant`: drinks are only added, so the count
     /// names the set.
-    public func revision(at instant: WallInstant) -> Int {
+    package func revision(at instant: WallInstant) -> Int {
         InMemoryDrinkLedger.firstIndex(in: storedTimes) { $0 > instant }
     }
 

@@ -2,34 +2,34 @@
 // file is the caller's to read (this module does no I/O): it hands over the file's lines, and
 // `MessagePool.messages(fromLines:)` applies the file format.
 
-public struct MessageSettings: Equatable, Sendable {
+package struct MessageSettings: Equatable, Sendable {
     /// `messages.enabled`, default false.
-    public var enabled: Bool
+    package var enabled: Bool
     /// `messages.locale`: the shipped pool's language and the title's.
-    public var locale: MessageLocale
+    package var locale: MessageLocale
     /// The messages of the user's pool file (already filtered by `MessagePool.messages(fromLines:)`),
     /// or nil for the shipped pool. Decision: an empty list also means the shipped pool.
-    public var userPool: [String]?
+    package var userPool: [String]?
 
-    public init(enabled: Bool = false, locale: MessageLocale = .en, userPool: [String]? = nil) {
+    package init(enabled: Bool = false, locale: MessageLocale = .en, userPool: [String]? = nil) {
         self.enabled = enabled
         self.locale = locale
         self.userPool = userPool
     }
 
     /// The pool in use: the user's when it has a message, else the shipped one of the locale.
-    public var pool: [String] {
+    package var pool: [String] {
         if let userPool, !userPool.isEmpty { return userPool }
         return MessagePool.shipped(locale)
     }
 }
 
 /// `messages.locale`: `en` (default) or `es`.
-public enum MessageLocale: String, CaseIterable, Codable, Sendable {
+package enum MessageLocale: String, CaseIterable, Codable, Sendable {
     case en, es
 
     /// `Daily affirmation` / `Afirmación del día`.
-    public var title: String {
+    package var title: String {
         switch self {
         case .en: return "Daily affirmation"
         case .es: return "Afirmación del día"
@@ -43,14 +43,14 @@ extension MessageSettings: Codable {
         case userPool = "user_pool"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         self.init(enabled: try values.decodeIfPresent(Bool.self, forKey: .enabled) ?? false,
                   locale: try values.decodeIfPresent(MessageLocale.self, forKey: .locale) ?? .en,
                   userPool: try values.decodeIfPresent([String].self, forKey: .userPool))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var values = encoder.container(keyedBy: CodingKeys.self)
         try values.encode(enabled, forKey: .enabled)
         try values.encode(locale, forKey: .locale)

@@ -8,12 +8,12 @@
 
 import Timekeeping
 
-public struct NotificationCentre: Equatable, Sendable {
+package struct NotificationCentre: Equatable, Sendable {
     /// The phone platform's limit, kept so that the rolling-window rules behave the same.
-    public static let limit = 64
+    package static let limit = 64
 
     /// What became of a notification handed to `schedule`.
-    public enum ScheduleOutcome: Equatable, Sendable {
+    package enum ScheduleOutcome: Equatable, Sendable {
         case added
         /// A pending notification with the same id was replaced.
         case replaced
@@ -22,21 +22,21 @@ public struct NotificationCentre: Equatable, Sendable {
     }
 
     /// The pending notifications, in the order they were first added.
-    public private(set) var pending: [PendingNotification] = []
+    package private(set) var pending: [PendingNotification] = []
 
-    public init() {}
+    package init() {}
 
-    public var count: Int { pending.count }
+    package var count: Int { pending.count }
 
     /// The earliest fire time, so the caller knows when to call the engine between ticks.
-    public var nextFireTime: WallInstant? { pending.map(\.fireTime).min() }
+    package var nextFireTime: WallInstant? { pending.map(\.fireTime).min() }
 
-    public func notification(withID id: String) -> PendingNotification? {
+    package func notification(withID id: String) -> PendingNotification? {
         pending.first { $0.id == id }
     }
 
     /// Adds `notification`, replacing a pending one with its id (which does not need a free slot).
-    public mutating func schedule(_ notification: PendingNotification) -> ScheduleOutcome {
+    package mutating func schedule(_ notification: PendingNotification) -> ScheduleOutcome {
         if let index = pending.firstIndex(where: { $0.id == notification.id }) {
             pending[index] = notification
             return .replaced
@@ -48,7 +48,7 @@ public struct NotificationCentre: Equatable, Sendable {
 
     /// Removes the one with `id`; true if there was one.
     @discardableResult
-    public mutating func remove(id: String) -> Bool {
+    package mutating func remove(id: String) -> Bool {
         guard let index = pending.firstIndex(where: { $0.id == id }) else { return false }
         pending.remove(at: index)
         return true
@@ -56,7 +56,7 @@ public struct NotificationCentre: Equatable, Sendable {
 
     /// Removes every pending notification of `kind`; returns how many.
     @discardableResult
-    public mutating func removeAll(kind: NotificationKind) -> Int {
+    package mutating func removeAll(kind: NotificationKind) -> Int {
         let before = pending.count
         pending.removeAll { $0.kind == kind }
         return before - pending.count
@@ -65,25 +65,25 @@ public struct NotificationCentre: Equatable, Sendable {
     /// Removes and returns, in the order they were added, every pending notification that
     /// satisfies `predicate` (a rule taking back its own before it fills again).
     @discardableResult
-    public mutating func removeAll(where predicate: (PendingNotification) -> Bool) -> [PendingNotification] {
+    package mutating func removeAll(where predicate: (PendingNotification) -> Bool) -> [PendingNotification] {
         let removed = pending.filter(predicate)
         if !removed.isEmpty { pending.removeAll(where: predicate) }
         return removed
     }
 
     /// How many pending notifications satisfy `predicate`.
-    public func count(where predicate: (PendingNotification) -> Bool) -> Int {
+    package func count(where predicate: (PendingNotification) -> Bool) -> Int {
         pending.reduce(0) { $0 + (predicate($1) ? 1 : 0) }
     }
 
     /// "Cancel all": the master switch went off.
-    public mutating func cancelAll() {
+    package mutating func cancelAll() {
         pending.removeAll()
     }
 
     /// Removes and returns, in delivery order, every notification due at `instant` (fire time at
     /// or before it): earlier ones first, and at one instant in section order, then by id.
-    public mutating func takeDue(at instant: WallInstant) -> [PendingNotification] {
+    package mutating func takeDue(at instant: WallInstant) -> [PendingNotification] {
         takeDue(at: instant) { _ in true }
     }
 
@@ -100,7 +100,7 @@ public struct NotificationCentre: Equatable, Sendable {
 /// Stored as the plain array of pending notifications. A stored list that repeats an id keeps
 /// the last one, as adding them in order would.
 extension NotificationCentre: Codable {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let stored = try decoder.singleValueContainer().decode([PendingNotification].self)
         for notification in stored {
             if let index = pending.firstIndex(where: { $0.id == notification.id }) {
@@ -111,7 +111,7 @@ extension NotificationCentre: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(pending)
     }

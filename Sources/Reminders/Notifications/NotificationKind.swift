@@ -1,7 +1,7 @@
 // The kinds of notification (docs/design.md 3.4) and the docs/reminders.md section each belongs to, which
 // orders deliveries due at the same instant (docs/reminders.md 0, "Same minute").
 
-public enum NotificationKind: String, Codable, Sendable, CaseIterable {
+package enum NotificationKind: String, Codable, Sendable, CaseIterable {
     case reminder
     case backOnTrack = "back_on_track"
     case goalReached = "goal_reached"
@@ -14,7 +14,7 @@ public enum NotificationKind: String, Codable, Sendable, CaseIterable {
 
     /// The docs/reminders.md section of the rule that makes it. The test notification belongs to the
     /// engine itself (section 1), so it comes first when it shares an instant with another.
-    public var section: Int {
+    package var section: Int {
         switch self {
         case .test: return 1
         case .reminder, .backOnTrack, .goalReached, .lowBattery: return 2
@@ -28,22 +28,22 @@ public enum NotificationKind: String, Codable, Sendable, CaseIterable {
     /// Sections 3–6 schedule at whole local minutes and are delivered by the tick of their minute,
     /// where their rule can decide at fire time (a suppression, a deadline already met) and the
     /// same-minute order holds; `ReminderEngine.fireDue(at:)` between ticks leaves them.
-    public var firesOnTick: Bool { section >= 3 }
+    package var firesOnTick: Bool { section >= 3 }
 }
 
 /// A button on a notification (docs/reminders.md 1, "Actions").
-public struct NotificationAction: Codable, Equatable, Hashable, Sendable {
-    public let id: String
-    public let label: String
+package struct NotificationAction: Codable, Equatable, Hashable, Sendable {
+    package let id: String
+    package let label: String
 
-    public init(id: String, label: String) {
+    package init(id: String, label: String) {
         self.id = id
         self.label = label
     }
 
     /// On scheduled intake reminders of manual types: logs that intake (section 3).
-    public static let done = NotificationAction(id: "done", label: "Done")
+    package static let done = NotificationAction(id: "done", label: "Done")
     /// On rituals (section 6).
-    public static let didThis = NotificationAction(id: "did-this", label: "Did This")
-    public static let startRitual = NotificationAction(id: "start-ritual", label: "Start Ritual")
+    package static let didThis = NotificationAction(id: "did-this", label: "Did This")
+    package static let startRitual = NotificationAction(id: "start-ritual", label: "Start Ritual")
 }

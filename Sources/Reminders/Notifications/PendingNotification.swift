@@ -3,19 +3,19 @@
 import Timekeeping
 
 /// A notification the centre will deliver at `fireTime`, once.
-public struct PendingNotification: Codable, Equatable, Sendable {
+package struct PendingNotification: Codable, Equatable, Sendable {
     /// Unique among pending notifications; adding one with an existing id replaces it.
-    public var id: String
+    package var id: String
     /// UTC epoch seconds.
-    public var fireTime: WallInstant
-    public var kind: NotificationKind
-    public var title: String
-    public var body: String
-    public var actions: [NotificationAction]
+    package var fireTime: WallInstant
+    package var kind: NotificationKind
+    package var title: String
+    package var body: String
+    package var actions: [NotificationAction]
     /// The rule that made it (e.g. a schedule id), so that rule can find and re-arm its own.
-    public var thread: String?
+    package var thread: String?
 
-    public init(id: String, fireTime: WallInstant, kind: NotificationKind, title: String, body: String,
+    package init(id: String, fireTime: WallInstant, kind: NotificationKind, title: String, body: String,
                 actions: [NotificationAction] = [], thread: String? = nil) {
         self.id = id
         self.fireTime = fireTime
@@ -41,17 +41,17 @@ public struct PendingNotification: Codable, Equatable, Sendable {
 
 /// One notification handed to the sinks: what the caller gives every enabled sink and appends to
 /// the delivered log (id, kind, time, text).
-public struct Delivery: Codable, Equatable, Sendable {
-    public let id: String
-    public let kind: NotificationKind
+package struct Delivery: Codable, Equatable, Sendable {
+    package let id: String
+    package let kind: NotificationKind
     /// When it was delivered (UTC epoch seconds): the instant of the engine call that fired it.
-    public let time: WallInstant
-    public let title: String
-    public let body: String
-    public let actions: [NotificationAction]
-    public let thread: String?
+    package let time: WallInstant
+    package let title: String
+    package let body: String
+    package let actions: [NotificationAction]
+    package let thread: String?
 
-    public init(id: String, kind: NotificationKind, time: WallInstant, title: String, body: String,
+    package init(id: String, kind: NotificationKind, time: WallInstant, title: String, body: String,
                 actions: [NotificationAction] = [], thread: String? = nil) {
         self.id = id
         self.kind = kind

@@ -3,12 +3,12 @@
 
 import Timekeeping
 
-public enum TestNotification {
+package enum TestNotification {
     /// Fixed, so asking twice within the 5 seconds gives one notification, not two.
-    public static let id = "notification-test"
-    public static let delay: Duration = .seconds(5)
-    public static let title = "Test Notification"
-    public static let body = "Notifications from aquavate-bridge reach you here."
+    package static let id = "notification-test"
+    package static let delay: Duration = .seconds(5)
+    package static let title = "Test Notification"
+    package static let body = "Notifications from aquavate-bridge reach you here."
 
     static func pending(askedAt instant: WallInstant) -> PendingNotification {
         PendingNotification(id: id, fireTime: instant + delay, kind: .test, title: title, body: body, thread: "test")

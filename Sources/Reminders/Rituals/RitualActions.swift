@@ -2,9 +2,9 @@
 // pool, 6 pools (3 terrain groups × 2 phases), each line the action text followed by its duration
 // in parentheses, which is exactly the notification's body. `pool[0]` is the seed's item 1.
 
-public enum RitualActions {
+package enum RitualActions {
     /// The pool of `group` and `phase`.
-    public static func pool(_ group: RitualTerrain.Group, _ phase: RitualPhase) -> [String] {
+    package static func pool(_ group: RitualTerrain.Group, _ phase: RitualPhase) -> [String] {
         switch (group, phase) {
         case (.cold, .morning): return coldMorning
         case (.cold, .evening): return coldEvening

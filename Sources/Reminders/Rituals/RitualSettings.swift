@@ -3,23 +3,23 @@
 
 import Timekeeping
 
-public struct RitualSettings: Equatable, Sendable {
+package struct RitualSettings: Equatable, Sendable {
     /// `rituals.enabled`, default false.
-    public var enabled: Bool
+    package var enabled: Bool
     /// `rituals.morning`, default 08:00.
-    public var morning: TimeOfDay
+    package var morning: TimeOfDay
     /// `rituals.evening`, default 20:00.
-    public var evening: TimeOfDay
+    package var evening: TimeOfDay
     /// `rituals.terrain`; nil until configured, and until then the rule schedules placeholders.
-    public var terrain: RitualTerrain?
+    package var terrain: RitualTerrain?
     /// `rituals.nickname`, the terrain's display name in titles; default `Terrain`.
-    public var nickname: String
+    package var nickname: String
 
-    public static let defaultNickname = "Terrain"
+    package static let defaultNickname = "Terrain"
     /// How long a nickname may be, in characters: it is read in a notification's title.
-    public static let nicknameLengthRange = 1...40
+    package static let nicknameLengthRange = 1...40
 
-    public init(enabled: Bool = false, morning: TimeOfDay = TimeOfDay(hour: 8, minute: 0)!,
+    package init(enabled: Bool = false, morning: TimeOfDay = TimeOfDay(hour: 8, minute: 0)!,
                 evening: TimeOfDay = TimeOfDay(hour: 20, minute: 0)!, terrain: RitualTerrain? = nil,
                 nickname: String = RitualSettings.defaultNickname) {
         self.enabled = enabled
@@ -29,7 +29,7 @@ public struct RitualSettings: Equatable, Sendable {
         self.nickname = nickname
     }
 
-    public func time(of phase: RitualPhase) -> TimeOfDay { phase == .morning ? morning : evening }
+    package func time(of phase: RitualPhase) -> TimeOfDay { phase == .morning ? morning : evening }
 }
 
 extension RitualSettings: Codable {
@@ -37,7 +37,7 @@ extension RitualSettings: Codable {
         case enabled, morning, evening, terrain, nickname
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = RitualSettings()
         self.init(enabled: try values.decodeIfPresent(Bool.self, forKey: .enabled) ?? defaults.enabled,
@@ -47,7 +47,7 @@ extension RitualSettings: Codable {
                   nickname: try values.decodeIfPresent(String.self, forKey: .nickname) ?? defaults.nickname)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var values = encoder.container(keyedBy: CodingKeys.self)
         try values.encode(enabled, forKey: .enabled)
         try values.encode(morning, forKey: .morning)

@@ -1,7 +1,7 @@
 // The user's terrain (docs/reminders.md 6, seed 004): eight terrains in three groups, each group with its
 // principle and its two pools of seven actions.
 
-public enum RitualTerrain: String, CaseIterable, Codable, Sendable {
+package enum RitualTerrain: String, CaseIterable, Codable, Sendable {
     case coldDeficient = "cold_deficient"
     case coldBalanced = "cold_balanced"
     case warmExcess = "warm_excess"
@@ -11,11 +11,11 @@ public enum RitualTerrain: String, CaseIterable, Codable, Sendable {
     case neutralDeficient = "neutral_deficient"
     case neutralExcess = "neutral_excess"
 
-    public enum Group: String, CaseIterable, Sendable {
+    package enum Group: String, CaseIterable, Sendable {
         case cold, warm, neutral
 
         /// The word in the morning title: cold → warmth, warm → calm, neutral → balance.
-        public var principle: String {
+        package var principle: String {
             switch self {
             case .cold: return "warmth"
             case .warm: return "calm"
@@ -24,7 +24,7 @@ public enum RitualTerrain: String, CaseIterable, Codable, Sendable {
         }
     }
 
-    public var group: Group {
+    package var group: Group {
         switch self {
         case .coldDeficient, .coldBalanced: return .cold
         case .warmExcess, .warmDeficient, .warmBalanced: return .warm
@@ -33,10 +33,10 @@ public enum RitualTerrain: String, CaseIterable, Codable, Sendable {
     }
 
     /// Every terrain's name, for error messages.
-    public static var choices: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    package static var choices: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }
 
 /// Morning or evening.
-public enum RitualPhase: String, CaseIterable, Codable, Sendable {
+package enum RitualPhase: String, CaseIterable, Codable, Sendable {
     case morning, evening
 }

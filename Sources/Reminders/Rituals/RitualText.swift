@@ -2,21 +2,21 @@
 
 import Timekeeping
 
-public enum RitualText {
+package enum RitualText {
     /// A streak longer than this puts `Day {N}` in the titles.
-    public static let streakTitleAbove = 3
+    package static let streakTitleAbove = 3
     /// The window: today and the 6 days after it, two a day.
-    public static let windowDays = 7
+    package static let windowDays = 7
     static let thread = "ritual"
     static let idPrefix = "ritual-"
 
-    public static let placeholderMorningTitle = "Good morning"
-    public static let placeholderMorningBody = "Your daily routine is ready."
-    public static let placeholderEveningTitle = "Wind down"
-    public static let placeholderEveningBody = "Time for your evening ritual."
+    package static let placeholderMorningTitle = "Good morning"
+    package static let placeholderMorningBody = "Your daily routine is ready."
+    package static let placeholderEveningTitle = "Wind down"
+    package static let placeholderEveningBody = "Time for your evening ritual."
 
     /// `ritual-{morning|evening}-YYYY-MM-DD`.
-    public static func id(_ phase: RitualPhase, _ day: LocalDay) -> String { "\(idPrefix)\(phase.rawValue)-\(day)" }
+    package static func id(_ phase: RitualPhase, _ day: LocalDay) -> String { "\(idPrefix)\(phase.rawValue)-\(day)" }
 
     /// The phase and date of an id this rule makes, or nil.
     static func parse(id: String) -> (phase: RitualPhase, day: LocalDay)? {
@@ -29,7 +29,7 @@ public enum RitualText {
 
     /// The title for `phase` with the streak `streak` taken at the last rebuild; placeholders
     /// (no terrain yet) never carry a streak.
-    public static func title(_ phase: RitualPhase, terrain: RitualTerrain?, nickname: String, streak: Int) -> String {
+    package static func title(_ phase: RitualPhase, terrain: RitualTerrain?, nickname: String, streak: Int) -> String {
         guard let terrain else { return phase == .morning ? placeholderMorningTitle : placeholderEveningTitle }
         if streak > streakTitleAbove {
             return phase == .morning ? "Day \(streak) — your \(nickname) rhythm" : "Day \(streak) — wind-down time"
@@ -40,7 +40,7 @@ public enum RitualText {
 
     /// The action for `day`: `pool[(ordinal day of the date in its year) mod 7]`; the placeholder
     /// body before a terrain is set.
-    public static func body(_ phase: RitualPhase, terrain: RitualTerrain?, day: LocalDay) -> String {
+    package static func body(_ phase: RitualPhase, terrain: RitualTerrain?, day: LocalDay) -> String {
         guard let terrain else { return phase == .morning ? placeholderMorningBody : placeholderEveningBody }
         let pool = RitualActions.pool(terrain.group, phase)
         return pool[day.ordinalInYear % pool.count]

@@ -2,7 +2,7 @@
 // first occurrence F: wall-clock offsets for the daily ones, weekday offsets for the weekly ones,
 // day-number offsets for the monthly ones.
 
-public enum IntakeFrequency: String, CaseIterable, Codable, Sendable {
+package enum IntakeFrequency: String, CaseIterable, Codable, Sendable {
     case daily
     case twiceDaily = "twice-daily"
     case threeTimesDaily = "three-times-daily"
@@ -17,11 +17,11 @@ public enum IntakeFrequency: String, CaseIterable, Codable, Sendable {
     case threeTimesMonthly = "three-times-monthly"
 
     /// How each occurrence repeats.
-    public enum Period: String, Sendable {
+    package enum Period: String, Sendable {
         case daily, weekly, monthly
     }
 
-    public var period: Period {
+    package var period: Period {
         switch self {
         case .daily, .twiceDaily, .threeTimesDaily, .fourTimesDaily, .sixTimesDaily: return .daily
         case .weekly, .twiceWeekly, .threeTimesWeekly, .fourTimesWeekly: return .weekly
@@ -31,7 +31,7 @@ public enum IntakeFrequency: String, CaseIterable, Codable, Sendable {
 
     /// The offsets from F, in the period's unit: minutes of wall clock (daily), days of the week
     /// (weekly), day numbers (monthly).
-    public var offsets: [Int] {
+    package var offsets: [Int] {
         switch self {
         case .daily, .weekly, .monthly: return [0]
         case .twiceDaily: return [0, 720]
@@ -48,13 +48,13 @@ public enum IntakeFrequency: String, CaseIterable, Codable, Sendable {
 
     /// Monthly: the largest day of the month F may have, so that F's day plus the largest offset
     /// stays within 31 (docs/reminders.md 3: a later `first` is refused with this day).
-    public var largestFirstDay: Int { period == .monthly ? 31 - offsets.max()! : 31 }
+    package var largestFirstDay: Int { period == .monthly ? 31 - offsets.max()! : 31 }
 
     /// Every frequency's name, comma-separated, for error messages.
-    public static var choices: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    package static var choices: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// The frequency named `text` (case-insensitive, trimmed), or nil.
-    public init?(name text: String) {
+    package init?(name text: String) {
         self.init(rawValue: text.trimmingWhitespace().lowercased())
     }
 }

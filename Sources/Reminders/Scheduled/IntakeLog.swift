@@ -8,11 +8,11 @@
 import Timekeeping
 
 /// One manual intake: its normalized type and when it was taken (UTC epoch seconds).
-public struct IntakeLogEntry: Codable, Equatable, Sendable {
-    public let type: String
-    public let time: WallInstant
+package struct IntakeLogEntry: Codable, Equatable, Sendable {
+    package let type: String
+    package let time: WallInstant
 
-    public init(type: String, time: WallInstant) {
+    package init(type: String, time: WallInstant) {
         self.type = type
         self.time = time
     }
@@ -26,12 +26,12 @@ extension IntakeLogEntry {
 }
 
 /// A manual intake that was refused.
-public enum IntakeLogError: Error, Equatable, CustomStringConvertible {
+package enum IntakeLogError: Error, Equatable, CustomStringConvertible {
     /// `log water`: water is measured by the bottle.
     case waterIsMeasured
     case invalidType(InvalidIntakeType)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .waterIsMeasured:
             return "water is measured by the bottle and cannot be logged by hand; expected a manual type such as vitamin-d"

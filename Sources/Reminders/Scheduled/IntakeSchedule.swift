@@ -4,25 +4,25 @@
 
 import Timekeeping
 
-public struct IntakeSchedule: Equatable, Sendable {
+package struct IntakeSchedule: Equatable, Sendable {
     /// Short, and part of every notification id (`reminder-{id}-…`): letters, digits and `_`
     /// only, so that no two schedules' ids can spell the same notification id.
-    public let id: String
+    package let id: String
     /// The notification's title; the id when not given.
-    public let name: String
-    public let intake: IntakeType
-    public let frequency: IntakeFrequency
+    package let name: String
+    package let intake: IntakeType
+    package let frequency: IntakeFrequency
     /// Local date-time of the first occurrence; nothing fires before it.
-    public let first: LocalDateTime
-    public var enabled: Bool
+    package let first: LocalDateTime
+    package var enabled: Bool
     /// The schedule's own body, if it sets one.
-    public let body: String?
+    package let body: String?
 
-    public static let maxIDLength = 32
+    package static let maxIDLength = 32
 
     /// Refuses an id that is empty, too long or has other characters than letters, digits and `_`;
     /// a monthly `first` whose day plus the largest offset passes 31; a `min_ml` below 1.
-    public init(id: String, name: String? = nil, intake: IntakeType, frequency: IntakeFrequency,
+    package init(id: String, name: String? = nil, intake: IntakeType, frequency: IntakeFrequency,
                 first: LocalDateTime, enabled: Bool = true, body: String? = nil) throws(InvalidSchedule) {
         guard !id.isEmpty, id.count <= IntakeSchedule.maxIDLength,
               id.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }) else {
@@ -44,11 +44,11 @@ public struct IntakeSchedule: Equatable, Sendable {
     }
 
     /// `Time for your {name}.` unless the schedule sets its own body.
-    public var bodyText: String { body ?? "Time for your \(name)." }
+    package var bodyText: String { body ?? "Time for your \(name)." }
 
     /// One slot per occurrence of the frequency's table row; each is one pending notification
     /// with a fixed id that repeats daily, weekly or monthly.
-    public var slots: [ScheduleSlot] {
+    package var slots: [ScheduleSlot] {
         frequency.offsets.map { offset in
             switch frequency.period {
             case .daily:
@@ -77,7 +77,7 @@ extension IntakeSchedule: Codable {
         case minML = "min_ml"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         let intakeName = try values.decode(String.self, forKey: .intake)
         let minML = try values.decodeIfPresent(Int.self, forKey: .minML) ?? IntakeType.defaultMinML
@@ -96,7 +96,7 @@ extension IntakeSchedule: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var values = encoder.container(keyedBy: CodingKeys.self)
         try values.encode(id, forKey: .id)
         try values.encode(name, forKey: .name)
@@ -110,12 +110,12 @@ extension IntakeSchedule: Codable {
 }
 
 /// Why a schedule cannot be built.
-public enum InvalidSchedule: Error, Equatable, CustomStringConvertible {
+package enum InvalidSchedule: Error, Equatable, CustomStringConvertible {
     case badID(String)
     case badMinML(String)
     case firstDayTooLate(day: Int, frequency: IntakeFrequency)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .badID(let id):
             return "id \"\(id)\" is not usable; expected 1 to \(IntakeSchedule.maxIDLength) letters, digits or _, e.g. id = \"VITD\""

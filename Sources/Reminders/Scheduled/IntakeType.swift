@@ -3,27 +3,27 @@
 // Done). Names are case-insensitive: they are kept trimmed and lower-cased, so `Vitamin-D` in the
 // configuration and `vitamin-d` on the command line are the same type.
 
-public enum IntakeType: Hashable, Sendable, CustomStringConvertible {
+package enum IntakeType: Hashable, Sendable, CustomStringConvertible {
     /// Bottle drinks: intake is drinks known at the reminder's time totalling at least `minML`
     /// (default 1: any drink) in its suppression window.
     case water(minML: Int)
     /// A manual type, by its normalized name.
     case manual(String)
 
-    public static let waterName = "water"
-    public static let defaultMinML = 1
+    package static let waterName = "water"
+    package static let defaultMinML = 1
     /// Long enough for any real name, short enough to keep log lines and ids readable.
-    public static let maxNameLength = 64
+    package static let maxNameLength = 64
 
     /// The normalized name of a type as given, or the reason it is not one. `water` (any case) is
     /// the bottle's type; `minML` applies to it only.
-    public init(parsing text: String, minML: Int = IntakeType.defaultMinML) throws(InvalidIntakeType) {
+    package init(parsing text: String, minML: Int = IntakeType.defaultMinML) throws(InvalidIntakeType) {
         let name = try IntakeType.normalizedName(text)
         self = name == IntakeType.waterName ? .water(minML: minML) : .manual(name)
     }
 
     /// Trimmed and lower-cased; refuses an empty name, control characters and overlong names.
-    public static func normalizedName(_ text: String) throws(InvalidIntakeType) -> String {
+    package static func normalizedName(_ text: String) throws(InvalidIntakeType) -> String {
         let name = text.trimmingWhitespace().lowercased()
         guard !name.isEmpty else { throw InvalidIntakeType(text: text, reason: .empty) }
         guard name.count <= maxNameLength else { throw InvalidIntakeType(text: text, reason: .tooLong) }
@@ -34,28 +34,28 @@ public enum IntakeType: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `water` or the manual type's name.
-    public var name: String {
+    package var name: String {
         switch self {
         case .water: return IntakeType.waterName
         case .manual(let name): return name
         }
     }
 
-    public var isManual: Bool {
+    package var isManual: Bool {
         if case .manual = self { return true }
         return false
     }
 
-    public var description: String { name }
+    package var description: String { name }
 }
 
 /// An intake type name that cannot be used.
-public struct InvalidIntakeType: Error, Equatable, CustomStringConvertible {
-    public enum Reason: Equatable, Sendable { case empty, tooLong, controlCharacter }
-    public let text: String
-    public let reason: Reason
+package struct InvalidIntakeType: Error, Equatable, CustomStringConvertible {
+    package enum Reason: Equatable, Sendable { case empty, tooLong, controlCharacter }
+    package let text: String
+    package let reason: Reason
 
-    public var description: String {
+    package var description: String {
         let expected = "expected \"water\" (bottle drinks) or a name such as \"vitamin-d\""
         switch reason {
         case .empty: return "the intake type is empty; \(expected)"

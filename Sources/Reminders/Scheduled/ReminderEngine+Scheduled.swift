@@ -109,7 +109,7 @@ extension ReminderEngine {
     /// TYPE`, a capture's `log` op, or a Done action. Returns the normalized type. `water` is
     /// refused: the bottle measures it.
     @discardableResult
-    public mutating func logIntake(type: String, at instant: WallInstant) throws(IntakeLogError) -> String {
+    package mutating func logIntake(type: String, at instant: WallInstant) throws(IntakeLogError) -> String {
         let name: String
         do { name = try IntakeType.normalizedName(type) } catch { throw .invalidType(error) }
         guard name != IntakeType.waterName else { throw .waterIsMeasured }

@@ -5,8 +5,8 @@
 
 import Timekeeping
 
-public struct ScheduleSlot: Hashable, Sendable {
-    public enum Recurrence: Hashable, Sendable {
+package struct ScheduleSlot: Hashable, Sendable {
+    package enum Recurrence: Hashable, Sendable {
         case daily
         /// 1 = Sunday ... 7 = Saturday.
         case weekly(weekday: Int)
@@ -14,16 +14,16 @@ public struct ScheduleSlot: Hashable, Sendable {
         case monthly(day: Int)
     }
 
-    public let scheduleID: String
-    public let recurrence: Recurrence
-    public let time: TimeOfDay
+    package let scheduleID: String
+    package let recurrence: Recurrence
+    package let time: TimeOfDay
 
     static let threadPrefix = "schedule:"
 
     /// The seed's identifiers, hour and minute without zero padding: `reminder-{id}-{h}-{m}`,
     /// `reminder-{id}-w{weekday}-{h}-{m}`, `reminder-{id}-d{day}-{h}-{m}` (the configured day,
     /// `d31` also when it fires on 30 April).
-    public var notificationID: String {
+    package var notificationID: String {
         let clock = "\(time.hour)-\(time.minute)"
         switch recurrence {
         case .daily: return "reminder-\(scheduleID)-\(clock)"
@@ -34,7 +34,7 @@ public struct ScheduleSlot: Hashable, Sendable {
 
     /// Whether the slot has an occurrence on `day`. Decision (docs/reminders.md 3): a monthly day the
     /// month lacks (29–31) falls on its last day, never skipped.
-    public func occurs(on day: LocalDay) -> Bool {
+    package func occurs(on day: LocalDay) -> Bool {
         switch recurrence {
         case .daily: return true
         case .weekly(let weekday): return day.weekday == weekday

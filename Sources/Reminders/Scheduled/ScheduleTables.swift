@@ -7,20 +7,20 @@
 
 import Timekeeping
 
-public struct ScheduleTables: Sendable {
+package struct ScheduleTables: Sendable {
     /// The schedules of the tables that were valid, in file order.
-    public let schedules: [IntakeSchedule]
+    package let schedules: [IntakeSchedule]
     /// One per refused table.
-    public let errors: [ScheduleTableError]
+    package let errors: [ScheduleTableError]
     /// Unknown keys and keys that do not apply; the table still loads.
-    public let warnings: [String]
+    package let warnings: [String]
 
     /// The keys a `[[schedule]]` table may have.
-    public static let knownKeys = ["id", "name", "intake", "frequency", "first", "enabled", "body", "min_ml"]
+    package static let knownKeys = ["id", "name", "intake", "frequency", "first", "enabled", "body", "min_ml"]
 
     /// Reads `tables` in order. A table that repeats an id already loaded is refused (the first
     /// one wins).
-    public init(parsing tables: [[String: String]]) {
+    package init(parsing tables: [[String: String]]) {
         var schedules: [IntakeSchedule] = []
         var errors: [ScheduleTableError] = []
         var warnings: [String] = []
@@ -91,8 +91,8 @@ public struct ScheduleTables: Sendable {
 }
 
 /// A `[[schedule]]` table that was refused: which one, and the one reason.
-public struct ScheduleTableError: Error, Equatable, CustomStringConvertible {
-    public enum Problem: Error, Equatable, Sendable {
+package struct ScheduleTableError: Error, Equatable, CustomStringConvertible {
+    package enum Problem: Error, Equatable, Sendable {
         case missing(String, expected: String)
         case unknownFrequency(String)
         case badFirst(InvalidLocalDateTime)
@@ -103,12 +103,12 @@ public struct ScheduleTableError: Error, Equatable, CustomStringConvertible {
     }
 
     /// 1-based position of the table in the file.
-    public let table: Int
-    public let id: String?
-    public let problem: Problem
+    package let table: Int
+    package let id: String?
+    package let problem: Problem
 
     /// One line: which table, what was wrong, what is expected.
-    public var description: String {
+    package var description: String {
         let reason: String
         switch problem {
         case .missing(let key, let expected): reason = "no \(key); expected \(expected)"

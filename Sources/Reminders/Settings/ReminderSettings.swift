@@ -7,24 +7,24 @@
 
 import Timekeeping
 
-public struct ReminderSettings: Equatable, Sendable {
+package struct ReminderSettings: Equatable, Sendable {
     /// Section 2, plus `notifications.enabled` and `timezone`.
-    public var hydration: HydrationSettings
+    package var hydration: HydrationSettings
     /// Section 3: the `[[schedule]]` tables.
-    public var schedules: [IntakeSchedule]
+    package var schedules: [IntakeSchedule]
     /// Section 4: `messages.*`.
-    public var messages: MessageSettings
+    package var messages: MessageSettings
     /// Section 5: `deadline.*`.
-    public var deadline: DeadlineSettings
+    package var deadline: DeadlineSettings
     /// Section 6: `rituals.*`.
-    public var rituals: RitualSettings
+    package var rituals: RitualSettings
     /// Section 1: whether an enabled sink reaches a person (desktop with a notification server,
     /// MQTT, HTTP push, `replay --json`). False when only the log would get them: then, like a
     /// phone whose user denied permission, the rules that schedule ahead (sections 4 and 6)
     /// schedule nothing and `status` says why. Default true; the bridge computes it from its sinks.
-    public var personReachable: Bool
+    package var personReachable: Bool
 
-    public init(hydration: HydrationSettings, schedules: [IntakeSchedule] = [],
+    package init(hydration: HydrationSettings, schedules: [IntakeSchedule] = [],
                 messages: MessageSettings = MessageSettings(), deadline: DeadlineSettings = DeadlineSettings(),
                 rituals: RitualSettings = RitualSettings(), personReachable: Bool = true) {
         self.hydration = hydration
@@ -44,7 +44,7 @@ extension ReminderSettings: Codable {
         case personReachable = "person_reachable"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         self.init(hydration: try values.decode(HydrationSettings.self, forKey: .hydration),
                   schedules: try values.decodeIfPresent([IntakeSchedule].self, forKey: .schedules) ?? [],
@@ -54,7 +54,7 @@ extension ReminderSettings: Codable {
                   personReachable: try values.decodeIfPresent(Bool.self, forKey: .personReachable) ?? true)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var values = encoder.container(keyedBy: CodingKeys.self)
         try values.encode(hydration, forKey: .hydration)
         try values.encode(schedules, forKey: .schedules)

@@ -19,8 +19,8 @@ import Locking
 import Logging
 import MQTT
 
-public final class DesktopSink: NotificationSink, Sendable {
-    public let name = "desktop"
+package final class DesktopSink: NotificationSink, Sendable {
+    package let name = "desktop"
     private let bus: BusAddress
     private let appName: String
     private let state = Locked(State())
@@ -38,16 +38,16 @@ public final class DesktopSink: NotificationSink, Sendable {
     }
 
     /// - Parameter bus: the session bus (`DBUS_SESSION_BUS_ADDRESS`) unless told otherwise.
-    public init(bus: BusAddress = .session, appName: String = "aquavate-bridge") {
+    package init(bus: BusAddress = .session, appName: String = "aquavate-bridge") {
         self.bus = bus
         self.appName = appName
     }
 
-    public func start(_ context: SinkContext) async {
+    package func start(_ context: SinkContext) async {
         state.withLock { $0.context = context }
     }
 
-    public func stop() async {
+    package func stop() async {
         let (connection, watcher) = state.withLock { state -> (BusConnection?, Task<Void, Never>?) in
             defer { state.connection = nil; state.actionWatcher = nil }
             return (state.connection, state.actionWatcher)
@@ -56,7 +56,7 @@ public final class DesktopSink: NotificationSink, Sendable {
         await connection?.close()
     }
 
-    public func deliver(_ notification: SinkNotification) async throws {
+    package func deliver(_ notification: SinkNotification) async throws {
         let connection = try await connected()
         let replaces = state.withLock { $0.serverIDs[notification.id] } ?? 0
         var actions: [String] = []

@@ -7,16 +7,16 @@ import AquavateProtocol
 import Logging
 
 /// What the hub gives a sink when it starts it.
-public struct SinkContext: Sendable {
+package struct SinkContext: Sendable {
     /// Hands a command that came in through the sink (an MQTT command, a tapped button) to the
     /// hub's `commands` stream.
-    public let command: @Sendable (SinkCommand) -> Void
+    package let command: @Sendable (SinkCommand) -> Void
     /// Tells the hub the sink can deliver again (e.g. MQTT reconnected), so it retries its queue
     /// now instead of waiting out the rest of the back-off.
-    public let reachable: @Sendable () -> Void
-    public let logger: Logger
+    package let reachable: @Sendable () -> Void
+    package let logger: Logger
 
-    public init(command: @escaping @Sendable (SinkCommand) -> Void,
+    package init(command: @escaping @Sendable (SinkCommand) -> Void,
                 reachable: @escaping @Sendable () -> Void, logger: Logger) {
         self.command = command
         self.reachable = reachable
@@ -24,7 +24,7 @@ public struct SinkContext: Sendable {
     }
 }
 
-public protocol NotificationSink: Sendable {
+package protocol NotificationSink: Sendable {
     /// Short and stable, used in log lines: `journal`, `mqtt`, `push`, `desktop`.
     var name: String { get }
 
@@ -64,12 +64,12 @@ public protocol NotificationSink: Sendable {
 }
 
 extension NotificationSink {
-    public var reachesAPerson: Bool { true }
-    public var publishesState: Bool { false }
-    public func publish(_ snapshot: BridgeSnapshot) async throws {}
-    public func publish(_ drink: Drink) async throws {}
-    public func publish(_ result: SinkCommandResult) async throws {}
-    public func identify(_ bottle: SinkBottle) async {}
-    public func start(_ context: SinkContext) async {}
-    public func stop() async {}
+    package var reachesAPerson: Bool { true }
+    package var publishesState: Bool { false }
+    package func publish(_ snapshot: BridgeSnapshot) async throws {}
+    package func publish(_ drink: Drink) async throws {}
+    package func publish(_ result: SinkCommandResult) async throws {}
+    package func identify(_ bottle: SinkBottle) async {}
+    package func start(_ context: SinkContext) async {}
+    package func stop() async {}
 }

@@ -3,21 +3,21 @@
 
 import Timekeeping
 
-public struct RetryPolicy: Sendable, Equatable {
-    public var initialDelay: Duration
-    public var maximumDelay: Duration
-    public var multiplier: Double
+package struct RetryPolicy: Sendable, Equatable {
+    package var initialDelay: Duration
+    package var maximumDelay: Duration
+    package var multiplier: Double
 
-    public init(initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(300), multiplier: Double = 2) {
+    package init(initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(300), multiplier: Double = 2) {
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay
         self.multiplier = multiplier
     }
 
-    public static let standard = RetryPolicy()
+    package static let standard = RetryPolicy()
 
     /// The wait after the `failures`-th consecutive failure (1-based): 1, 2, 4, … 256, 300, 300 …
-    public func delay(afterFailures failures: Int) -> Duration {
+    package func delay(afterFailures failures: Int) -> Duration {
         var delay = initialDelay
         var step = 1
         while step < failures && delay < maximumDelay {

@@ -8,9 +8,9 @@ import AquavateProtocol
 import Logging
 import Timekeeping
 
-public actor SinkHub {
+package actor SinkHub {
     /// Everything people asked for through any sink, in arrival order. Ends after `stop()`.
-    public nonisolated let commands: AsyncStream<SinkCommand>
+    package nonisolated let commands: AsyncStream<SinkCommand>
     private nonisolated let commandSink: AsyncStream<SinkCommand>.Continuation
     private nonisolated let queues: [SinkQueue]
     /// The queues of the sinks that take the bridge's state.
@@ -24,7 +24,7 @@ public actor SinkHub {
     /// - Parameters:
     ///   - queueLimit: items that may wait per sink (not counting the one being delivered);
     ///     beyond it the oldest is dropped with a log line.
-    public init(sinks: [any NotificationSink], clock: any WallClock = SystemClock(),
+    package init(sinks: [any NotificationSink], clock: any WallClock = SystemClock(),
                 retry: RetryPolicy = .standard, queueLimit: Int = 200, logger: Logger) {
         self.logger = logger
         self.queues = sinks.map {
@@ -35,15 +35,15 @@ public actor SinkHub {
                                                         bufferingPolicy: .bufferingNewest(1000))
     }
 
-    public nonisolated var sinkNames: [String] { queues.map(\.sink.name) }
+    package nonisolated var sinkNames: [String] { queues.map(\.sink.name) }
 
     /// False when only the journal is configured: rules that schedule ahead then schedule
     /// nothing (docs/reminders.md 1, "Master switch").
-    public nonisolated var reachesAPerson: Bool { queues.contains { $0.sink.reachesAPerson } }
+    package nonisolated var reachesAPerson: Bool { queues.contains { $0.sink.reachesAPerson } }
 
     /// Starts every sink and its worker. Returns at once: a sink that is slow to start only
     /// delays its own deliveries. Items handed over before `start()` wait in the queues.
-    public func start() {
+    package func start() {
         guard phase == .idle else { return }
         phase = .running
         for queue in queues {
@@ -60,35 +60,35 @@ public actor SinkHub {
     }
 
     /// Hands a notification to every sink and returns at once.
-    public nonisolated func deliver(_ notification: SinkNotification) {
+    package nonisolated func deliver(_ notification: SinkNotification) {
         for queue in queues { queue.enqueue(.notification(notification)) }
     }
 
     /// Whether any sink takes the bridge's state (`NotificationSink.publishesState`): when none
     /// does, callers need not compute a snapshot.
-    public nonisolated var publishesState: Bool { !stateQueues.isEmpty }
+    package nonisolated var publishesState: Bool { !stateQueues.isEmpty }
 
     /// Hands the latest state to every sink that takes it; a queued older state is replaced.
-    public nonisolated func publish(_ snapshot: BridgeSnapshot) {
+    package nonisolated func publish(_ snapshot: BridgeSnapshot) {
         for queue in stateQueues { queue.enqueue(.snapshot(snapshot)) }
     }
 
     /// Hands a newly stored drink to every sink that takes the state.
-    public nonisolated func publish(_ drink: Drink) {
+    package nonisolated func publish(_ drink: Drink) {
         for queue in stateQueues { queue.enqueue(.drink(drink)) }
     }
 
     /// Hands a bottle command's state to every sink that takes the state.
-    public nonisolated func publish(_ result: SinkCommandResult) {
+    package nonisolated func publish(_ result: SinkCommandResult) {
         for queue in stateQueues { queue.enqueue(.commandResult(result)) }
     }
 
     /// Tells every sink that takes the state who the bottle is (queued in order with the rest).
-    public nonisolated func identify(_ bottle: SinkBottle) {
+    package nonisolated func identify(_ bottle: SinkBottle) {
         for queue in stateQueues { queue.enqueue(.bottle(bottle)) }
     }
 
-    public nonisolated func status() -> [SinkQueueStatus] { queues.map(\.status) }
+    package nonisolated func status() -> [SinkQueueStatus] { queues.map(\.status) }
 
     /// Gives the queues up to `grace` to deliver what waits (a `run --once` that just synced ends
     /// with the bottle's final state, which a dashboard must see), then closes them (items still
@@ -97,7 +97,7 @@ public actor SinkHub {
     /// not waited for. The grace is measured on `clock`, by default the real one, not the hub's:
     /// it bounds the wait for real deliveries, so a test that steps the hub's clock by hand
     /// does not have to step its shutdown.
-    public func stop(grace: Duration = .seconds(2), on clock: any WallClock = SystemClock()) async {
+    package func stop(grace: Duration = .seconds(2), on clock: any WallClock = SystemClock()) async {
         guard phase != .stopped else { return }
         phase = .stopped
         let deadline = clock.deadline(after: grace)

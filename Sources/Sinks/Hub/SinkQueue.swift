@@ -17,20 +17,20 @@ import MQTT
 import Timekeeping
 
 /// What a sink's queue looks like now (for `status` and tests).
-public struct SinkQueueStatus: Sendable, Equatable {
-    public var sink: String
+package struct SinkQueueStatus: Sendable, Equatable {
+    package var sink: String
     /// Items waiting, not counting the one being delivered.
-    public var waiting: Int
+    package var waiting: Int
     /// Items dropped because the queue was full, since start.
-    public var dropped: Int
+    package var dropped: Int
     /// When the current outage began (UTC seconds); nil while the sink delivers.
-    public var failingSince: WallInstant?
+    package var failingSince: WallInstant?
     /// Items the sink took (delivered) since start.
-    public var delivered: Int = 0
+    package var delivered: Int = 0
     /// Items the destination refused (dropped without retry) since start.
-    public var rejected: Int = 0
+    package var rejected: Int = 0
     /// The last failure or refusal, one line; nil when there was none.
-    public var lastProblem: String?
+    package var lastProblem: String?
 }
 
 final class SinkQueue: Sendable {

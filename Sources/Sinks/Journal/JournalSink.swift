@@ -5,22 +5,22 @@
 
 import Logging
 
-public struct JournalSink: NotificationSink {
-    public let name = "journal"
+package struct JournalSink: NotificationSink {
+    package let name = "journal"
     /// A log line is for the administrator, not a notification anyone sees.
-    public var reachesAPerson: Bool { false }
+    package var reachesAPerson: Bool { false }
     private let logger: Logger
 
-    public init(logger: Logger) {
+    package init(logger: Logger) {
         self.logger = logger
     }
 
-    public func deliver(_ notification: SinkNotification) async throws {
+    package func deliver(_ notification: SinkNotification) async throws {
         logger.notice("\(Self.line(for: notification))")
     }
 
     /// The line as logged; title and body are quoted so that the line splits unambiguously.
-    public static func line(for notification: SinkNotification) -> String {
+    package static func line(for notification: SinkNotification) -> String {
         var line = "notification id=\(notification.id) kind=\(notification.kind) "
             + "title=\(quoted(notification.title)) body=\(quoted(notification.body))"
         if !notification.actions.isEmpty {

@@ -5,11 +5,11 @@
 
 import Locking
 
-public final class CommandRefusals: Sendable {
+package final class CommandRefusals: Sendable {
     private let counts = Locked<[SinkCommandRefusalReason: Int]>([:])
     private let counted: @Sendable (SinkCommandRefusalReason) -> Void
 
-    public init(counted: @escaping @Sendable (SinkCommandRefusalReason) -> Void = { _ in }) {
+    package init(counted: @escaping @Sendable (SinkCommandRefusalReason) -> Void = { _ in }) {
         self.counted = counted
     }
 
@@ -19,5 +19,5 @@ public final class CommandRefusals: Sendable {
     }
 
     /// The refusals so far, by reason.
-    public var snapshot: [SinkCommandRefusalReason: Int] { counts.withLock { $0 } }
+    package var snapshot: [SinkCommandRefusalReason: Int] { counts.withLock { $0 } }
 }

@@ -37,14 +37,14 @@ import Logging
 import MQTT
 import Timekeeping
 
-public final class MQTTSink: NotificationSink {
-    public let name = "mqtt"
+package final class MQTTSink: NotificationSink {
+    package let name = "mqtt"
     /// The configuration the sink started with (`topics` and `current` follow `identify`).
-    public let configuration: MQTTSinkConfiguration
+    package let configuration: MQTTSinkConfiguration
     /// Which commands from the command topic go on to the bridge.
-    public let gate: SinkCommandGate
+    package let gate: SinkCommandGate
     /// The commands refused so far, by reason.
-    public let refusals: CommandRefusals
+    package let refusals: CommandRefusals
     private let client: MosquittoClient
     private let shared: Shared
     private let logger: Logger
@@ -120,20 +120,20 @@ public final class MQTTSink: NotificationSink {
     }
 
     /// The topics of the bottle as now known.
-    public var topics: MQTTTopics { shared.current.topics }
+    package var topics: MQTTTopics { shared.current.topics }
     /// The configuration as now known (the bottle's identity after `identify`).
-    public var current: MQTTSinkConfiguration { shared.current }
+    package var current: MQTTSinkConfiguration { shared.current }
 
     /// The largest packet the broker may send this client: a command (4 KiB) with its topic and
     /// headers fits many times over, and the only other subscription is Home Assistant's
     /// one-word birth message.
-    public static let maximumPacketSize: UInt32 = 65_536
+    package static let maximumPacketSize: UInt32 = 65_536
 
     /// - Parameters:
     ///   - gate: which commands may go on; the default lets no setting change.
     ///   - refusals: where refused commands are counted.
     ///   - clock: time for the command rate limit.
-    public init(configuration: MQTTSinkConfiguration, gate: SinkCommandGate = .noSettings,
+    package init(configuration: MQTTSinkConfiguration, gate: SinkCommandGate = .noSettings,
                 refusals: CommandRefusals = CommandRefusals(),
                 clock: any WallClock = SystemClock(), logger: Logger) throws(SinkConfigurationError) {
         self.configuration = configuration
@@ -189,12 +189,12 @@ public final class MQTTSink: NotificationSink {
         client = try MosquittoClient(options: options, handlers: handlers, logger: logger)
     }
 
-    public func start(_ context: SinkContext) async {
+    package func start(_ context: SinkContext) async {
         shared.set(context: context)
         client.start()
     }
 
-    public func stop() async {
+    package func stop() async {
         guard isDaemon else {
             await client.stop()
             return
@@ -205,9 +205,9 @@ public final class MQTTSink: NotificationSink {
     private var isDaemon: Bool { configuration.role == .daemon }
 
     /// Home Assistant's entities are the bridge's state (the daemon's alone).
-    public var publishesState: Bool { isDaemon }
+    package var publishesState: Bool { isDaemon }
 
-    public func identify(_ bottle: SinkBottle) async {
+    package func identify(_ bottle: SinkBottle) async {
         guard bottle.isKnown else { return }
         guard isDaemon else {
             _ = shared.identify(bottle)
@@ -231,7 +231,7 @@ public final class MQTTSink: NotificationSink {
         Self.announce(on: client, configuration: new, bottles: [new], shared: shared, availability: false, logger: logger)
     }
 
-    public func publish(_ result: SinkCommandResult) async throws {
+    package func publish(_ result: SinkCommandResult) async throws {
         let bottle = shared.configuration(for: result.bottle)
         guard bottle.hasBottle, isDaemon else { return }
         let text = MQTTPayloads.bottleCommandResult(result).text
@@ -243,18 +243,18 @@ public final class MQTTSink: NotificationSink {
         _ = try? client.publish(.init(topic: bottle.topics.commandLast, text: text, retain: true))
     }
 
-    public func deliver(_ notification: SinkNotification) async throws {
+    package func deliver(_ notification: SinkNotification) async throws {
         let bottle = shared.configuration(for: notification.bottle)
         try publish(.init(topic: bottle.topics.notification, text: MQTTPayloads.notification(notification).text))
     }
 
-    public func publish(_ drink: Drink) async throws {
+    package func publish(_ drink: Drink) async throws {
         let bottle = shared.configuration(for: drink.bottle)
         guard bottle.hasBottle else { return }
         try publish(.init(topic: bottle.topics.drink, text: MQTTPayloads.drink(drink).text))
     }
 
-    public func publish(_ snapshot: BridgeSnapshot) async throws {
+    package func publish(_ snapshot: BridgeSnapshot) async throws {
         let bottle = shared.configuration(for: snapshot.bottle)
         shared.set(snapshot: snapshot, for: bottle.topics.bottleID)
         // Without a connection it goes out with the next `connected`; nothing to retry. Without

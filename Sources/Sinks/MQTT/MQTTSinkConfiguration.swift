@@ -5,9 +5,9 @@
 
 import MQTT
 
-public struct MQTTSinkConfiguration: Sendable, Equatable {
+package struct MQTTSinkConfiguration: Sendable, Equatable {
     /// Which of Home Assistant's discovery forms is published (`mqtt.discovery_format`).
-    public enum DiscoveryFormat: String, Sendable, Equatable, CaseIterable {
+    package enum DiscoveryFormat: String, Sendable, Equatable, CaseIterable {
         /// One retained config per device (`homeassistant/device/…`): Home Assistant 2024.11 and later.
         case device
         /// One retained config per entity (`homeassistant/<platform>/…`): Home Assistant 2023.12
@@ -20,52 +20,52 @@ public struct MQTTSinkConfiguration: Sendable, Equatable {
     /// test`) that delivers through the sink is a visitor: its own client id, no will, no
     /// availability, no discovery, no state and no subscriptions — so its exit cannot take the
     /// running daemon's device offline in Home Assistant, and it never takes the daemon's commands.
-    public enum Role: Sendable, Equatable {
+    package enum Role: Sendable, Equatable {
         case daemon
         /// `command` names the CLI command, in the client id (`aquavate-<bridge>-<command>-<n>`).
         case visitor(command: String)
     }
 
-    public var broker: MQTTBrokerURL
-    public var topics: MQTTTopics
+    package var broker: MQTTBrokerURL
+    package var topics: MQTTTopics
     /// `F4:12:FA:00:A3:F4`: the Home Assistant device's MAC connection; nil until a bottle is known.
-    public var bottleAddress: String?
+    package var bottleAddress: String?
     /// The bottle's Device Information serial: the device's identifier in Home Assistant.
-    public var bottleSerial: String?
+    package var bottleSerial: String?
     /// The device name shown in Home Assistant, e.g. the advertised `Aquavate-A3F2`.
-    public var bottleName: String
+    package var bottleName: String
     /// The bottle's firmware (`sw_version` of the device), when known.
-    public var firmwareVersion: String?
+    package var firmwareVersion: String?
     /// The bottle's Device Information model, when known.
-    public var bottleModel: String?
+    package var bottleModel: String?
     /// `mqtt.bottle_id`, which fixes the bottle's topic id whatever its address.
-    public var bottleIDOverride: String?
+    package var bottleIDOverride: String?
     /// Whether a bottle is known: before one is, no bottle device is announced.
-    public var hasBottle: Bool { bottleAddress != nil || bottleSerial != nil || bottleIDOverride != nil }
+    package var hasBottle: Bool { bottleAddress != nil || bottleSerial != nil || bottleIDOverride != nil }
     /// `o.sw` of the discovery payload.
-    public var bridgeVersion: String
+    package var bridgeVersion: String
     /// `o.url` of the discovery payload, when there is one to give.
-    public var supportURL: String?
+    package var supportURL: String?
     /// Publish Home Assistant discovery (and re-announce on its birth message).
-    public var discovery: Bool
-    public var discoveryFormat: DiscoveryFormat = .device
+    package var discovery: Bool
+    package var discoveryFormat: DiscoveryFormat = .device
     /// The dashboard's address when `run` serves it: the devices' `configuration_url`.
-    public var dashboardURL: String?
-    public var role: Role = .daemon
+    package var dashboardURL: String?
+    package var role: Role = .daemon
     /// Empty = libmosquitto picks a random one (with a clean session, nothing depends on it).
-    public var clientID: String?
-    public var keepAliveSeconds: Int
+    package var clientID: String?
+    package var keepAliveSeconds: Int
     /// Waits between reconnection attempts, doubling from the lower bound to the upper one.
-    public var reconnectDelay: ClosedRange<Double>
+    package var reconnectDelay: ClosedRange<Double>
     /// For `mqtts`: a PEM file of CA certificates; nil = the system's store (`caDirectory`).
-    public var caFile: String?
-    public var caDirectory: String
+    package var caFile: String?
+    package var caDirectory: String
     let topicPrefix: String
     let discoveryPrefix: String
 
     /// The same broker and bridge for a further bottle (docs/design.md 6): no identity yet, and
     /// no fixed topic id (`mqtt.bottle_id` names the first bottle only).
-    public func forAnotherBottle() -> MQTTSinkConfiguration {
+    package func forAnotherBottle() -> MQTTSinkConfiguration {
         var copy = self
         copy.bottleAddress = nil
         copy.bottleSerial = nil
@@ -104,7 +104,7 @@ public struct MQTTSinkConfiguration: Sendable, Equatable {
 
     /// The same configuration for the bottle now known as `bottle`: its identity, and its topics
     /// (the id follows its address unless `mqtt.bottle_id` fixes it).
-    public func identifying(_ bottle: SinkBottle) -> MQTTSinkConfiguration {
+    package func identifying(_ bottle: SinkBottle) -> MQTTSinkConfiguration {
         var copy = self
         copy.bottleAddress = bottle.address ?? bottleAddress
         copy.bottleSerial = bottle.serial ?? bottleSerial
@@ -120,7 +120,7 @@ public struct MQTTSinkConfiguration: Sendable, Equatable {
     /// - Parameters:
     ///   - url: `mqtt.url`.
     ///   - bottleID: overrides the id derived from the address; `[A-Za-z0-9_-]`, at most 64.
-    public init(url: String, bottleAddress: String?, bottleID: String? = nil, bottleName: String? = nil,
+    package init(url: String, bottleAddress: String?, bottleID: String? = nil, bottleName: String? = nil,
                 firmwareVersion: String? = nil, bottleSerial: String? = nil, bottleModel: String? = nil,
                 bridgeID: String = "bridge", bridgeVersion: String, supportURL: String? = nil,
                 topicPrefix: String = "aquavate", discoveryPrefix: String = "homeassistant",

@@ -20,14 +20,14 @@ import Glibc
 import MQTT
 #endif
 
-public struct HTTPPushConfiguration: Sendable, Equatable {
+package struct HTTPPushConfiguration: Sendable, Equatable {
     /// The topic URL, without credentials.
-    public var url: URL
+    package var url: URL
     /// The `Authorization` header value, if any (`Bearer …` or `Basic …`).
-    public var authorization: String?
-    public var actionURL: URL?
+    package var authorization: String?
+    package var actionURL: URL?
     /// Per request, in whole seconds (rounded up).
-    public var timeout: Duration
+    package var timeout: Duration
 
     static let expected = "http(s)://[user:password@]host[:port]/topic, e.g. https://ntfy.sh/my-secret-topic"
 
@@ -35,7 +35,7 @@ public struct HTTPPushConfiguration: Sendable, Equatable {
     ///   - url: `push.url`.
     ///   - token: an access token sent as `Authorization: Bearer …` (ntfy `tk_…`).
     ///   - actionURL: where action buttons POST their command (see above); nil = no buttons.
-    public init(url: String, token: String? = nil, actionURL: String? = nil,
+    package init(url: String, token: String? = nil, actionURL: String? = nil,
                 timeout: Duration = .seconds(30)) throws(SinkConfigurationError) {
         guard var components = URLComponents(string: url.trimmingWhitespace),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",

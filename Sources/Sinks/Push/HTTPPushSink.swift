@@ -8,21 +8,21 @@
 import Foundation
 import MQTT
 
-public final class HTTPPushSink: NotificationSink {
-    public let name = "push"
-    public let configuration: HTTPPushConfiguration
+package final class HTTPPushSink: NotificationSink {
+    package let name = "push"
+    package let configuration: HTTPPushConfiguration
     private let transport = CurlTransport()
 
-    public init(configuration: HTTPPushConfiguration) {
+    package init(configuration: HTTPPushConfiguration) {
         self.configuration = configuration
     }
 
-    public func stop() async {
+    package func stop() async {
         // Ends a request still in flight, so the hub's worker can finish.
         transport.stop()
     }
 
-    public func deliver(_ notification: SinkNotification) async throws {
+    package func deliver(_ notification: SinkNotification) async throws {
         let message = NtfyMessage(notification, configuration: configuration)
         // Sorted: the same request for the same notification, whatever the dictionary's order.
         let headers = message.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }

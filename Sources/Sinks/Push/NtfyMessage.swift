@@ -12,14 +12,14 @@
 import Foundation
 import MQTT
 
-public struct NtfyMessage: Sendable, Equatable {
-    public var headers: [String: String]
-    public var body: String
+package struct NtfyMessage: Sendable, Equatable {
+    package var headers: [String: String]
+    package var body: String
 
     /// ntfy shows at most three buttons.
     static let maximumActions = 3
 
-    public init(_ notification: SinkNotification, configuration: HTTPPushConfiguration) {
+    package init(_ notification: SinkNotification, configuration: HTTPPushConfiguration) {
         var headers: [String: String] = [
             "Title": Self.headerValue(notification.title),
             "Priority": String(notification.priority.rawValue),

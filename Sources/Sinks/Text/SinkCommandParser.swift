@@ -17,7 +17,7 @@
 
 import MQTT
 
-public enum SinkCommandError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum SinkCommandError: Error, Sendable, Equatable, CustomStringConvertible {
     case empty
     case tooLong(bytes: Int, limit: Int)
     case notUTF8
@@ -25,7 +25,7 @@ public enum SinkCommandError: Error, Sendable, Equatable, CustomStringConvertibl
     case unknownCommand(String)
     case malformed(command: String, expected: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .empty:
             return "empty command: expected JSON like {\"log\":\"vitamin-d\"} or text like `log vitamin-d`"
@@ -43,8 +43,8 @@ public enum SinkCommandError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 }
 
-public enum SinkCommandParser {
-    public static let maximumBytes = 4096
+package enum SinkCommandParser {
+    package static let maximumBytes = 4096
 
     static let configForms = "{\"config\":{\"key\":KEY,\"value\":VALUE}} or `config KEY VALUE`"
     static let logForms = "{\"log\":TYPE}, {\"log\":{\"type\":TYPE,\"bottle\":BOTTLE}}, or `log TYPE`, TYPE like vitamin-d, BOTTLE a serial or address"
@@ -54,13 +54,13 @@ public enum SinkCommandParser {
     static let shakeForms = "{\"shake_to_empty\":\"on\"|\"off\"} or `shake-to-empty on|off`"
     static let actionForms = "{\"action\":{\"id\":NOTIFICATION_ID,\"action\":ACTION_ID}} or `action NOTIFICATION_ID ACTION_ID`"
 
-    public static func parse(_ payload: [UInt8]) throws(SinkCommandError) -> SinkCommand {
+    package static func parse(_ payload: [UInt8]) throws(SinkCommandError) -> SinkCommand {
         guard payload.count <= maximumBytes else { throw .tooLong(bytes: payload.count, limit: maximumBytes) }
         guard let text = String(validating: payload, as: UTF8.self) else { throw .notUTF8 }
         return try parse(text)
     }
 
-    public static func parse(_ text: String) throws(SinkCommandError) -> SinkCommand {
+    package static func parse(_ text: String) throws(SinkCommandError) -> SinkCommand {
         let trimmed = text.trimmingWhitespace
         guard !trimmed.isEmpty else { throw .empty }
         if trimmed.hasPrefix("{") {

@@ -4,58 +4,58 @@
 
 import Timekeeping
 
-public struct BridgeSnapshot: Sendable, Equatable {
+package struct BridgeSnapshot: Sendable, Equatable {
     /// When this snapshot was taken, UTC seconds since 1970.
-    public var time: WallInstant
+    package var time: WallInstant
     /// Today's local day total (docs/reminders.md 0), ml.
-    public var dayTotalML: Int
-    public var goalML: Int
+    package var dayTotalML: Int
+    package var goalML: Int
     /// The bottle's last reported level, ml (signed on the wire; may be negative while calibrating).
-    public var bottleLevelML: Int?
-    public var batteryPercent: Int?
+    package var bottleLevelML: Int?
+    package var batteryPercent: Int?
     /// docs/reminders.md 2.2.
-    public var urgency: HydrationUrgency
+    package var urgency: HydrationUrgency
     /// The displayed deficit, `max(0, deficit)`, ml.
-    public var deficitML: Int
-    public var remindersToday: Int
+    package var deficitML: Int
+    package var remindersToday: Int
     /// `reminders.daily_limit` (12 reminders per reminder day).
-    public var dailyLimit: Bool
+    package var dailyLimit: Bool
     /// The last completed sync, UTC seconds; nil before the first.
-    public var lastSync: WallInstant?
+    package var lastSync: WallInstant?
     /// Records the bottle still holds unsynced, as of its last Current State.
-    public var unsynced: Int?
-    public var bottleConnected: Bool
+    package var unsynced: Int?
+    package var bottleConnected: Bool
     /// Device Settings' shake-to-empty switch, when read.
-    public var shakeToEmpty: Bool?
+    package var shakeToEmpty: Bool?
     /// The goal the bottle itself holds (Bottle Config), when read.
-    public var bottleGoalML: Int?
+    package var bottleGoalML: Int?
     /// The bottle it is about (its serial or address), where a bridge has several; nil: the
     /// bridge's bottle.
-    public var bottle: String?
+    package var bottle: String?
     /// When the day `dayTotalML` counts began (local midnight, UTC seconds): Home Assistant's
     /// `last_reset` of the day total, so that a deleted drink lowers the day's statistics
     /// instead of reading as a new meter.
-    public var dayStart: WallInstant?
+    package var dayStart: WallInstant?
     /// The bottle's last connection, UTC seconds (a sync with nothing new moves only this).
-    public var lastSeen: WallInstant?
+    package var lastSeen: WallInstant?
     /// The newest drink of the day that still counts: its amount (ml) and time (UTC seconds).
-    public var lastDrinkML: Int?
-    public var lastDrinkTime: WallInstant?
+    package var lastDrinkML: Int?
+    package var lastDrinkTime: WallInstant?
     /// `reminders.enabled`: reminders as a whole.
-    public var remindersEnabled: Bool = true
+    package var remindersEnabled: Bool = true
     /// Controls waiting for the bottle's next connection (docs/design.md 3.5): the goal and the
     /// shake-to-empty switch as they will be, and how many commands wait in all.
-    public var pendingGoalML: Int?
-    public var pendingShakeToEmpty: Bool?
-    public var pendingCommands: Int = 0
+    package var pendingGoalML: Int?
+    package var pendingShakeToEmpty: Bool?
+    package var pendingCommands: Int = 0
     /// Records the bottle sent that cannot be drinks, kept aside and not counted (docs/design.md 3.4).
-    public var quarantined: Int = 0
+    package var quarantined: Int = 0
     /// Stuck: the same chunk refused at several connections in a row, every later drink waiting
     /// behind it until a person acts (docs/design.md 3.4); since when.
-    public var stuck: Bool = false
-    public var stuckSince: WallInstant?
+    package var stuck: Bool = false
+    package var stuckSince: WallInstant?
 
-    public init(time: WallInstant, dayTotalML: Int, goalML: Int, bottleLevelML: Int? = nil,
+    package init(time: WallInstant, dayTotalML: Int, goalML: Int, bottleLevelML: Int? = nil,
                 batteryPercent: Int? = nil, urgency: HydrationUrgency, deficitML: Int, remindersToday: Int,
                 dailyLimit: Bool, lastSync: WallInstant? = nil, unsynced: Int? = nil,
                 bottleConnected: Bool, shakeToEmpty: Bool? = nil, bottleGoalML: Int? = nil, bottle: String? = nil) {

@@ -3,7 +3,7 @@
 // only ever carry one of them. The reminders' own `Urgency` maps onto it exhaustively (the
 // daemon's ReminderDesk), and display text ("On Track") never leaves the bridge through a sink.
 
-public enum HydrationUrgency: String, Sendable, Equatable, CaseIterable, Codable {
+package enum HydrationUrgency: String, Sendable, Equatable, CaseIterable, Codable {
     case onTrack = "on_track"
     case attention
     case overdue

@@ -1,17 +1,17 @@
 // Who the bottle is, for the sinks that show it as a device (Home Assistant): what the bridge read
 // from its Device Information at a connection. Until a bottle is known, no device is announced.
 
-public struct SinkBottle: Sendable, Equatable {
+package struct SinkBottle: Sendable, Equatable {
     /// The Bluetooth address, `F4:12:FA:00:A3:F4`.
-    public var address: String?
+    package var address: String?
     /// The Device Information serial (the bottle's lasting identifier).
-    public var serial: String?
+    package var serial: String?
     /// The advertised name, e.g. `Aquavate-A3F2`.
-    public var name: String?
-    public var firmware: String?
-    public var model: String?
+    package var name: String?
+    package var firmware: String?
+    package var model: String?
 
-    public init(address: String? = nil, serial: String? = nil, name: String? = nil, firmware: String? = nil, model: String? = nil) {
+    package init(address: String? = nil, serial: String? = nil, name: String? = nil, firmware: String? = nil, model: String? = nil) {
         self.address = address
         self.serial = serial
         self.name = name
@@ -20,29 +20,29 @@ public struct SinkBottle: Sendable, Equatable {
     }
 
     /// Whether there is anything to announce: an address or a serial.
-    public var isKnown: Bool { address != nil || serial != nil }
+    package var isKnown: Bool { address != nil || serial != nil }
 }
 
 /// The state of one bottle command (docs/design.md 3.5), published on `…/command/result`.
-public struct SinkCommandResult: Sendable, Equatable {
-    public var id: Int64?
+package struct SinkCommandResult: Sendable, Equatable {
+    package var id: Int64?
     /// `goal`, `delete`, `tare`, `shake-to-empty`.
-    public var command: String
+    package var command: String
     /// `pending`, `applied`, `failed`, or `refused` (never queued).
-    public var status: String
-    public var message: String?
+    package var status: String
+    package var message: String?
     /// The bottle's serial or address, where a bridge has several; nil: the bridge's bottle.
-    public var bottle: String?
+    package var bottle: String?
     /// What the command asks, as numbers, as the `command` event has them (docs/design.md 3.4):
     /// a goal's millilitres, a delete's record id, shake-to-empty's on or off. Never the stored text.
-    public var goalML: Int?
-    public var recordID: Int?
-    public var on: Bool?
+    package var goalML: Int?
+    package var recordID: Int?
+    package var on: Bool?
     /// The last command as the history keeps it, told again when the daemon starts: it is
     /// retained as the last command (Home Assistant's sensor), not answered anew.
-    public var isReplay = false
+    package var isReplay = false
 
-    public init(id: Int64?, command: String, status: String, message: String?, bottle: String? = nil,
+    package init(id: Int64?, command: String, status: String, message: String?, bottle: String? = nil,
                 goalML: Int? = nil, recordID: Int? = nil, on: Bool? = nil) {
         self.bottle = bottle
         self.id = id

@@ -1,7 +1,7 @@
 // What comes back from sinks: a person asking the bridge for something (an MQTT command, a Home
 // Assistant switch, a tapped notification button). The daemon applies it; sinks only parse.
 
-public enum SinkCommand: Sendable, Equatable {
+package enum SinkCommand: Sendable, Equatable {
     /// `config set KEY VALUE` (docs/design.md 3.1); the value is text, validated by the daemon.
     case configSet(key: String, value: String)
     /// A manual intake, `log TYPE` (docs/reminders.md 3), e.g. `vitamin-d`; `bottle` (serial or
@@ -19,7 +19,7 @@ public enum SinkCommand: Sendable, Equatable {
 
 /// What Home Assistant's goal number, tare button and shake-to-empty switch, and the delete
 /// command, ask of the bottle.
-public enum SinkBottleCommand: Sendable, Equatable {
+package enum SinkBottleCommand: Sendable, Equatable {
     case goal(Int)
     case delete(recordID: Int)
     /// The newest drink that still counts (Home Assistant's "Delete last drink" button): which
@@ -29,7 +29,7 @@ public enum SinkBottleCommand: Sendable, Equatable {
     case shakeToEmpty(Bool)
 
     /// The command's name in results: as on the CLI.
-    public var name: String {
+    package var name: String {
         switch self {
         case .goal: return "goal"
         case .delete, .deleteLast: return "delete"
