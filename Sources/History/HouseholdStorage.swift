@@ -40,10 +40,8 @@ package struct HouseholdReplayRecords: Sendable, Equatable {
 }
 
 /// Per member, the hello epoch this bridge answered and the latest change of its drinks held.
-package struct HouseholdPeerMark: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+package struct HouseholdPeerMark: Codable, Sendable, Equatable, SnakeCaseRecord {
     package static let databaseTableName = "household_peer"
-    package static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    package static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     /// The member's `bridge.id`.
     package var member: String

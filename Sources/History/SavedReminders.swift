@@ -11,10 +11,8 @@ import GRDB
 import Timekeeping
 
 /// A bottle's reminder counters and days, one row per engine.
-package struct ReminderCounters: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+package struct ReminderCounters: Codable, Sendable, Equatable, SnakeCaseRecord {
     package static let databaseTableName = "reminder_state"
-    package static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    package static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     package var bottle: String
     package var reminderDay: LocalDay?
@@ -53,10 +51,8 @@ package struct ReminderCounters: Codable, Sendable, Equatable, FetchableRecord, 
 }
 
 /// A pending notification, in the order the engine added it (`position`).
-package struct SavedPendingNotification: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+package struct SavedPendingNotification: Codable, Sendable, Equatable, SnakeCaseRecord {
     package static let databaseTableName = "reminder_pending"
-    package static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    package static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     package var bottle: String = ""
     package var position: Int = 0
@@ -79,10 +75,8 @@ package struct SavedPendingNotification: Codable, Sendable, Equatable, Fetchable
 }
 
 /// An action a pending notification offers, in its order (`position`).
-package struct SavedNotificationAction: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+package struct SavedNotificationAction: Codable, Sendable, Equatable, SnakeCaseRecord {
     package static let databaseTableName = "reminder_pending_action"
-    package static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    package static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     package var bottle: String = ""
     package var notificationId: String
@@ -99,10 +93,8 @@ package struct SavedNotificationAction: Codable, Sendable, Equatable, FetchableR
 }
 
 /// A manual intake the engine remembers (section 3's suppression windows), oldest first.
-package struct SavedIntake: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+package struct SavedIntake: Codable, Sendable, Equatable, SnakeCaseRecord {
     package static let databaseTableName = "reminder_intake"
-    package static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    package static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     package var bottle: String = ""
     package var position: Int = 0
@@ -116,10 +108,8 @@ package struct SavedIntake: Codable, Sendable, Equatable, FetchableRecord, Persi
 }
 
 /// A Did This the engine remembers (section 6's streak), one per local day.
-package struct SavedRitualCompletion: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+package struct SavedRitualCompletion: Codable, Sendable, Equatable, SnakeCaseRecord {
     package static let databaseTableName = "reminder_ritual"
-    package static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase
-    package static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase
 
     package var bottle: String = ""
     package var position: Int = 0
