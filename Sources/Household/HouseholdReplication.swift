@@ -66,7 +66,7 @@ package actor HouseholdReplication: Service {
     /// Deletions of other members' drinks this process applied because the household said so (a
     /// deletion or a tombstone heard): every member heard them already, so they are not told
     /// again. Forgotten beyond `maximumHeardDeletions` (one is then told once more, harmlessly).
-    private var heardDeletions: Set<String> = []
+    private var heardDeletions: Set<DrinkKey> = []
     static let maximumHeardDeletions = 4096
     /// A comparison with a member's digest tells again at most this many deletions of its drinks.
     static let maximumDeletionsRetold = 256
@@ -547,7 +547,7 @@ package actor HouseholdReplication: Service {
         guard !batch.isEmpty else { return true }
         var complete = true
         for deletion in batch {
-            if !heardDeletions.contains(Self.key(of: deletion)) {
+            if !heardDeletions.contains(DrinkKey(bottle: deletion.bottle, recordID: deletion.recordID, timestamp: deletion.timestamp)) {
                 do {
                     try link.delete(Self.deletion(deletion, by: bridgeID))
                 } catch {
@@ -626,11 +626,14 @@ package actor HouseholdReplication: Service {
     /// Keeps a deletion of another member's drink the household told this bridge of, so it is not told again.
     private func heard(_ deletion: HouseholdLink.Deletion) {
         if heardDeletions.count >= Self.maximumHeardDeletions { heardDeletions.removeAll() }
-        heardDeletions.insert("\(deletion.bottle)#\(deletion.recordID)@\(deletion.timestamp)")
+        heardDeletions.insert(DrinkKey(bottle: deletion.bottle, recordID: deletion.recordID, timestamp: deletion.timestamp))
     }
 
-    private static func key(of deletion: DrinkHistory.ForeignDeletion) -> String {
-        "\(deletion.bottle)#\(deletion.recordID)@\(deletion.timestamp)"
+    /// A drink as every member knows it: its bottle, id and time.
+    private struct DrinkKey: Hashable {
+        var bottle: String
+        var recordID: UInt32
+        var timestamp: UInt32
     }
 
     private static func deletion(_ deletion: DrinkHistory.ForeignDeletion, by deleter: String) -> HouseholdLink.Deletion {
