@@ -293,12 +293,12 @@ package final class BridgeDaemon: Service, Sendable {
     private func session(on connection: GATTConnection, sighting: Sighting, recorder: SessionRecorder?) async -> SessionReport {
         let link = BlueZBottleLink(connection)
         // The bottle's key: its serial when an earlier connection read it, else its address.
-        let knownKey = (try? history.bottleKey(forAddress: link.address)) ?? link.address.uppercased()
+        let knownKey = (try? history.bottles.key(forAddress: link.address)) ?? link.address.uppercased()
         // Decided before anything of this session is stored, so its own drinks cannot vouch for the clock.
         let setTime = ClockTrust.evaluate(source: options.clockSync, history: history, bottle: knownKey).setTimePolicy
         var bottleID = knownKey
         do {
-            bottleID = try history.recordConnection(address: link.address, name: sighting.name, at: clock.now)
+            bottleID = try history.bottles.recordConnection(address: link.address, name: sighting.name, at: clock.now)
         } catch {
             logger.warning("could not record the bottle: \(error)")
         }

@@ -10,7 +10,7 @@ package enum StoredSchedules {
 
     /// The stored tables, ordered by id.
     package static func tables(in history: DrinkHistory) -> [[String: String]] {
-        let settings = (try? history.allSettings()) ?? [:]
+        let settings = (try? history.settings.all()) ?? [:]
         return settings.keys.filter { $0.hasPrefix(prefix) }.sorted().compactMap { key in
             guard let data = settings[key]?.data(using: .utf8) else { return nil }
             return try? JSONDecoder().decode([String: String].self, from: data)
@@ -19,15 +19,15 @@ package enum StoredSchedules {
 
     package static func save(_ table: [String: String], id: String, in history: DrinkHistory) throws {
         let data = try JSONEncoder().encode(table)
-        try history.setSetting(prefix + id, String(decoding: data, as: UTF8.self))
+        try history.settings.set(prefix + id, String(decoding: data, as: UTF8.self))
     }
 
     package static func table(id: String, in history: DrinkHistory) throws -> [String: String]? {
-        guard let text = try history.setting(prefix + id) else { return nil }
+        guard let text = try history.settings.value(prefix + id) else { return nil }
         return try JSONDecoder().decode([String: String].self, from: Data(text.utf8))
     }
 
     package static func remove(id: String, in history: DrinkHistory) throws {
-        try history.setSetting(prefix + id, nil)
+        try history.settings.set(prefix + id, nil)
     }
 }

@@ -114,7 +114,7 @@ package final class BottleCalibration: Sendable {
         let link = BlueZBottleLink(connection)
         var bottleID = link.address.uppercased()
         do {
-            bottleID = try history.recordConnection(address: link.address, name: sighting.name, at: clock.now)
+            bottleID = try history.bottles.recordConnection(address: link.address, name: sighting.name, at: clock.now)
         } catch {
             logger.warning("could not record the bottle: \(error)")
         }
@@ -138,7 +138,7 @@ package final class BottleCalibration: Sendable {
             onLine("warning: a scale of \(scale) is outside 100–800: the bottle will not load this calibration when it next wakes (docs/protocol.md B7); calibrate again")
         }
         do {
-            _ = try history.updateBottle(id: bottle) { record in
+            _ = try history.bottles.update(id: bottle) { record in
                 record.calibrated = accepted
                 record.scale = Double(scale)
             }
