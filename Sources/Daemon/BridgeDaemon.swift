@@ -96,7 +96,7 @@ package final class BridgeDaemon: Service, Sendable {
         let recorder = options.recordPath.map { SessionRecorder(path: $0, source: options.source, logger: logger) }
         defer { recorder?.close() }
         var pass = LoopState(choice: BottleChoice(pinned: options.bottleAddress, adoptNext: options.adoptAny,
-                                                  remembered: BottleChoice.remembered(in: history), clock: clock),
+                                                  remembered: BottleChoice.remembered(in: history.bottles), clock: clock),
                              once: options.once ? OnceRetries(retriesLeft: options.onceRetries,
                                                               sessionRetriesLeft: options.onceSessionRetries) : nil)
         if !pass.choice.adopted.isEmpty, options.bottleAddress == nil, !options.adoptAny {
@@ -139,7 +139,7 @@ package final class BridgeDaemon: Service, Sendable {
                          deadline: MonotonicInstant?) async throws -> (SessionReport, String) {
         heartbeat.mark("cycle started")
         // `bottle forget` works on a running daemon: it is read from the history here.
-        let forgotten = pass.choice.forgetAllBut(BottleChoice.remembered(in: history))
+        let forgotten = pass.choice.forgetAllBut(BottleChoice.remembered(in: history.bottles))
         if !forgotten.isEmpty {
             logger.notice("forgotten (bottle forget): \(forgotten.joined(separator: ", ")); no longer synced")
             await desk.bottlesForgotten()

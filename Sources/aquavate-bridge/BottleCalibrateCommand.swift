@@ -92,7 +92,7 @@ struct BottleCalibrateCommand: AsyncParsableCommand {
             }
         }
 
-        let runner = BottleCalibration(options: calibration, history: history, clock: SystemClock(), logger: logger) { say($0) }
+        let runner = BottleCalibration(options: calibration, bottles: history.bottles, clock: SystemClock(), logger: logger) { say($0) }
         let service = CalibrationService(calibration: runner)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup,

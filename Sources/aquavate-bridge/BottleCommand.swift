@@ -224,7 +224,7 @@ struct BottleActivityCommand: ParsableCommand {
     func run() throws {
         try reportingFailures("bottle activity") {
             let (history, timeZone, named) = try options.open()
-            for line in try BottleInfo.activityLines(history: history, bottle: named?.id, json: json, timeZone: timeZone) { print(line) }
+            for line in try BottleInfo.activityLines(bottles: history.bottles, bottle: named?.id, json: json, timeZone: timeZone) { print(line) }
         }
     }
 }

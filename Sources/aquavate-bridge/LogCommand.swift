@@ -75,7 +75,7 @@ struct LogCommand: ParsableCommand {
             let configuration = try common.loadConfiguration(history: history, logger: logger)
             let person = try Self.person(bottle, history: history)
             let (settings, _) = (configuration.effective(for: person))
-                .reminderSettings(bottleGoal: person?.goalML, personReachable: true, storedSchedules: StoredSchedules.tables(in: history))
+                .reminderSettings(bottleGoal: person?.goalML, personReachable: true, storedSchedules: StoredSchedules.tables(in: history.schedules))
             // The bottle's own reminders (`reminders@<key>`), as the daemon runs them; the most
             // recently seen bottle inherits a single-bottle history's state, as in the daemon.
             let latest = try history.bottles.all().filter { $0.address != nil }.max { ($0.lastSeen ?? .epoch) < ($1.lastSeen ?? .epoch) }

@@ -117,7 +117,7 @@ import Timekeeping
             }
         }
         let history = try DrinkHistory(path: path)
-        #expect(try history.appliedMigrations().suffix(2) == ["v8-manual-drinks", "v9-typed-engine-state"])
+        #expect(try history.appliedMigrations().suffix(3) == ["v8-manual-drinks", "v9-typed-engine-state", "v10-schedule-table"])
         #expect(try history.storedDrinks().map(\.drink.manual) == [false])
         #expect(try history.storedDrinks().map(\.recordID) == [7])
     }

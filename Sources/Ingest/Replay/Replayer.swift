@@ -71,7 +71,7 @@ package final class Replayer: @unchecked Sendable {
             bottleGoalML = storedGoal
             // Replay's output is where deliveries go, so it counts as reaching a person (docs/reminders.md 1).
             let (settings, problems) = configuration.reminderSettings(
-                bottleGoal: storedGoal, personReachable: true, storedSchedules: StoredSchedules.tables(in: history))
+                bottleGoal: storedGoal, personReachable: true, storedSchedules: StoredSchedules.tables(in: history.schedules))
             for problem in problems { logger.warning("\(problem)") }
             reminders = ReminderRunner(history: history, settings: settings, logger: logger) { delivery in
                 emit(.notification(.init(time: delivery.time, id: delivery.id, kind: delivery.kind.rawValue,
