@@ -28,7 +28,7 @@ enum WebHistoryGenerator {
                 let serial = "AQ-BENCH-000\(bottle)"
                 let state = CurrentStateSnapshot(receivedAt: WallInstant(secondsSince1970: now - 300), bottleTime: 0, dailyTotalML: 0, bottleLevelML: 350 + bottle * 20,
                                                  batteryPercent: 60 + bottle * 8, unsyncedCount: 0, flagsRaw: 0)
-                try history.recordBottle(BottleRecord(id: serial, name: "Bottle \(bottle)", serial: serial,
+                try history.bottles.save(BottleRecord(id: serial, name: "Bottle \(bottle)", serial: serial,
                                                       address: "AA:BB:CC:00:00:0\(bottle)", goalML: 2000 + bottle * 250,
                                                       lastSeen: WallInstant(secondsSince1970: now - 300), lastSync: WallInstant(secondsSince1970: now - 300), state: state))
                 var id: UInt32 = 1

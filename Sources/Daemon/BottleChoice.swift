@@ -32,8 +32,8 @@ struct BottleChoice: Sendable {
 
     /// The addresses of the bottles the history knows (each was adopted by a connection;
     /// `bottle forget` removes one).
-    static func remembered(in history: DrinkHistory) -> [String] {
-        ((try? history.bottles()) ?? []).compactMap(\.address)
+    static func remembered(in bottles: BottleStore) -> [String] {
+        ((try? bottles.all()) ?? []).compactMap(\.address)
     }
 
     func accepts(_ sighting: Sighting, at now: MonotonicInstant? = nil) -> Bool {

@@ -96,7 +96,7 @@ package final class BridgeDaemon: Service, Sendable {
         let recorder = options.recordPath.map { SessionRecorder(path: $0, source: options.source, logger: logger) }
         defer { recorder?.close() }
         var pass = LoopState(choice: BottleChoice(pinned: options.bottleAddress, adoptNext: options.adoptAny,
-                                                  remembered: BottleChoice.remembered(in: history), clock: clock),
+                                                  remembered: BottleChoice.remembered(in: history.bottles), clock: clock),
                              once: options.once ? OnceRetries(retriesLeft: options.onceRetries,
                                                               sessionRetriesLeft: options.onceSessionRetries) : nil)
         if !pass.choice.adopted.isEmpty, options.bottleAddress == nil, !options.adoptAny {
@@ -139,7 +139,7 @@ package final class BridgeDaemon: Service, Sendable {
                          deadline: MonotonicInstant?) async throws -> (SessionReport, String) {
         heartbeat.mark("cycle started")
         // `bottle forget` works on a running daemon: it is read from the history here.
-        let forgotten = pass.choice.forgetAllBut(BottleChoice.remembered(in: history))
+        let forgotten = pass.choice.forgetAllBut(BottleChoice.remembered(in: history.bottles))
         if !forgotten.isEmpty {
             logger.notice("forgotten (bottle forget): \(forgotten.joined(separator: ", ")); no longer synced")
             await desk.bottlesForgotten()
@@ -293,12 +293,12 @@ package final class BridgeDaemon: Service, Sendable {
     private func session(on connection: GATTConnection, sighting: Sighting, recorder: SessionRecorder?) async -> SessionReport {
         let link = BlueZBottleLink(connection)
         // The bottle's key: its serial when an earlier connection read it, else its address.
-        let knownKey = (try? history.bottleKey(forAddress: link.address)) ?? link.address.uppercased()
+        let knownKey = (try? history.bottles.key(forAddress: link.address)) ?? link.address.uppercased()
         // Decided before anything of this session is stored, so its own drinks cannot vouch for the clock.
         let setTime = ClockTrust.evaluate(source: options.clockSync, history: history, bottle: knownKey).setTimePolicy
         var bottleID = knownKey
         do {
-            bottleID = try history.recordConnection(address: link.address, name: sighting.name, at: clock.now)
+            bottleID = try history.bottles.recordConnection(address: link.address, name: sighting.name, at: clock.now)
         } catch {
             logger.warning("could not record the bottle: \(error)")
         }

@@ -78,7 +78,7 @@ final class LiveIngest: BottleObserver {
         heartbeat.mark("device information read")
         ingest.heard(identity, at: time)
         // Before any drink of this session is published: the sinks name the bottle by it.
-        if let bottle = try? ingest.history.bottleState(id: ingest.bottleID) { desk.identifyNow(bottle) }
+        if let bottle = try? ingest.history.bottles.bottle(id: ingest.bottleID) { desk.identifyNow(bottle) }
     }
 
     func heard(_ settings: DeviceSettings, at time: WallInstant) {

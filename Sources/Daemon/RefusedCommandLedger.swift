@@ -19,18 +19,18 @@ package final class RefusedCommandLedger: Sendable {
     /// The shortest time between two saves.
     static let saveInterval: Duration = .seconds(10)
 
-    private let history: DrinkHistory
+    private let commands: CommandStore
     private let clock: any WallClock
     private let logger: Logger
     private let state: Locked<State>
 
     /// Starts from what the history holds, every reason present (a counter that appears at 0);
     /// saved at once when a reason was missing, so `/metrics` shows them before any refusal.
-    package init(history: DrinkHistory, clock: any WallClock, logger: Logger) {
-        self.history = history
+    package init(commands: CommandStore, clock: any WallClock, logger: Logger) {
+        self.commands = commands
         self.clock = clock
         self.logger = logger
-        var counts = history.refusedCommands()
+        var counts = commands.refused()
         let complete = SinkCommandRefusalReason.allCases.allSatisfy { counts[$0.rawValue] != nil }
         for reason in SinkCommandRefusalReason.allCases where counts[reason.rawValue] == nil { counts[reason.rawValue] = 0 }
         state = Locked(State(counts: counts))
@@ -73,7 +73,7 @@ package final class RefusedCommandLedger: Sendable {
 
     private func save(_ counts: [String: Int]) {
         do {
-            try history.saveRefusedCommands(counts)
+            try commands.saveRefused(counts)
         } catch {
             logger.warning("could not save the count of refused MQTT commands: \(error)")
         }

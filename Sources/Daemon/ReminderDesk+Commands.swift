@@ -29,7 +29,7 @@ extension ReminderDesk {
             }
             do {
                 let change = try SettingChange(named: key, value)
-                try change.store(in: history)
+                try change.store(in: history.settings)
                 configuration.useStoredValues([change.name: change.value ?? ""])
                 for seat in seats { reloadSettings(seat, at: instant) }
                 relabel()
@@ -70,7 +70,7 @@ extension ReminderDesk {
     /// The seat of an adopted bottle named by its key, serial or address (any case); nil when
     /// the desk runs no such bottle's reminders.
     func seat(named name: String) -> ReminderSeat? {
-        let key = (try? history.bottle(named: name))?.id ?? name
+        let key = (try? history.bottles.bottle(named: name))?.id ?? name
         return seats.first { $0.key != nil && $0.key?.uppercased() == key.uppercased() }
     }
 
@@ -93,7 +93,7 @@ extension ReminderDesk {
         case .delete(let recordID): asked = .delete(recordID: recordID)
         case .deleteLast:
             // The newest drink that still counts, of the bottle the command is for.
-            let key = bottle.flatMap { try? history.bottle(named: $0)?.id } ?? seats.first?.key
+            let key = bottle.flatMap { try? history.bottles.bottle(named: $0)?.id } ?? seats.first?.key
             guard let newest = (try? history.storedDrinks(bottle: key, includeDeleted: false))?.last(where: { $0.isIntake }) else {
                 logger.warning("bottle delete (last drink) from a sink refused: no drink to delete")
                 hub?.publish(SinkCommandResult(id: nil, command: request.name, status: "refused",

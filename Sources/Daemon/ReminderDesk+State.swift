@@ -28,12 +28,12 @@ extension ReminderDesk {
         // chunk at a time during a sync.
         guard let hub, hub.publishesState else { return }
         let status = seat.runner.status(at: instant)
-        let bottle = seat.key.flatMap { try? history.bottleState(id: $0) }
-            ?? (try? history.bottles())?.max { ($0.lastSeen ?? .epoch) < ($1.lastSeen ?? .epoch) }
+        let bottle = seat.key.flatMap { try? history.bottles.bottle(id: $0) }
+            ?? (try? history.bottles.all())?.max { ($0.lastSeen ?? .epoch) < ($1.lastSeen ?? .epoch) }
         let key = seat.key ?? bottle?.id
         let dayStart = LocalDay(containing: instant, timeZone: timeZone).interval(in: timeZone).start
         let lastDrink = (try? history.storedDrinks(bottle: key, from: dayStart, includeDeleted: false))?.last { $0.isIntake }
-        let pending = key.flatMap { try? history.commands(bottle: $0, statuses: [.pending, .sending]) } ?? []
+        let pending = key.flatMap { try? history.commands.all(bottle: $0, statuses: [.pending, .sending]) } ?? []
         let changes = PendingChanges(pending)
         // The bottle's goal and switch as every surface resolves them (its row as read above); its
         // state from its running engine. Only these: the whole settings would read the stored

@@ -42,7 +42,7 @@ package actor ReminderDesk {
         self.deliverAlso = deliver
         // The adopted bottles, most recently seen first: that one inherits the reminder state of
         // a history from before several bottles (ReminderRunner's `inheritsLegacy`).
-        let known = (try? history.bottles()) ?? []
+        let known = (try? history.bottles.all()) ?? []
         let adopted = known.filter { $0.address != nil }
         let context = ReminderSeat.Context(history: history, configuration: configuration, hub: hub, deliver: deliver, logger: logger,
                                   gate: deliveryGate)
@@ -61,7 +61,7 @@ package actor ReminderDesk {
                                      firmware: bottle.firmware, model: bottle.model))
             // Its last command, as the history has it: Home Assistant's "Last bottle command"
             // survives a restart of the daemon and of the broker.
-            if let last = try? history.commands(bottle: bottle.id).last {
+            if let last = try? history.commands.all(bottle: bottle.id).last {
                 let event = BridgeEvent.CommandEvent(last)
                 var result = Self.sinkResult(event)
                 result.isReplay = true
@@ -86,7 +86,7 @@ package actor ReminderDesk {
             relabel()
             return only
         }
-        let state = try? history.bottleState(id: key)
+        let state = try? history.bottles.bottle(id: key)
         let seat = ReminderSeat.make(key: key, bottleGoal: state?.goalML, inheritsLegacy: false, context)
         seats.append(seat)
         relabel()
@@ -124,7 +124,7 @@ package actor ReminderDesk {
     /// reminders stop here (their saved state stays, as their drinks do). A desk left with no
     /// seat gets the one engine of a bridge that has adopted no bottle.
     package func bottlesForgotten() {
-        let known = Set(((try? history.bottles()) ?? []).filter { $0.address != nil }.map(\.id))
+        let known = Set(((try? history.bottles.all()) ?? []).filter { $0.address != nil }.map(\.id))
         let before = seats.count
         seats.removeAll { seat in seat.key.map { !known.contains($0) } ?? false }
         guard seats.count != before else { return }
@@ -201,7 +201,7 @@ package actor ReminderDesk {
         publishState(seat, at: instant)
     }
 
-    /// The bottle's serial was read: its reminders move with its history (History.moveBottle).
+    /// The bottle's serial was read: its reminders move with its history (BottleStore.move).
     private func identified(previous: String, serial: String, at instant: WallInstant) {
         guard let seat = seats.first(where: { $0.key == previous }) else { return }
         if let existing = seats.first(where: { $0.key == serial }), existing !== seat {

@@ -95,7 +95,7 @@ final class ReminderSeat {
     /// The bottle an engine without one reminds about: the most recently seen bottle the history
     /// knows, else the bottle of drinks other bridges replicated (they make no bottle row).
     static func householdBottle(_ history: DrinkHistory) -> String? {
-        (try? history.bottles())?.first?.id ?? (try? history.drinkBottles())?.first
+        (try? history.bottles.all())?.first?.id ?? (try? history.drinkBottles())?.first
     }
 
     /// The reminder settings of one bottle's person (its own keys over the global ones).
@@ -112,7 +112,7 @@ final class ReminderSeat {
     /// bottle was adopted, on the global settings); `bottleGoal`: the goal the seat knows the
     /// bottle confirmed, when it knows it.
     static func view(of key: String?, bottleGoal: Int??, personReachable: Bool, _ context: Context) -> BottleView {
-        let row = key.map { key in (try? context.history.bottleState(id: key)) ?? BottleRecord(id: key) }
+        let row = key.map { key in (try? context.history.bottles.bottle(id: key)) ?? BottleRecord(id: key) }
         return BottleView.settings(of: row, configuration: context.configuration, history: context.history,
                                    bottleGoal: bottleGoal, personReachable: personReachable)
     }
@@ -122,7 +122,7 @@ final class ReminderSeat {
         let several = seats.count > 1
         for seat in seats {
             // The owner alone: the whole view would read the stored schedules and the pool file.
-            let row = seat.key.map { key in (try? context.history.bottleState(id: key)) ?? BottleRecord(id: key) }
+            let row = seat.key.map { key in (try? context.history.bottles.bottle(id: key)) ?? BottleRecord(id: key) }
             let owner = context.configuration.effective(for: row).owner
             seat.label.withLock { $0 = Label(owner: owner, idSuffix: several ? seat.key : nil, bottle: seat.key) }
         }

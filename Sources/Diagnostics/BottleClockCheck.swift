@@ -11,7 +11,7 @@ enum BottleClockCheck {
     static func findings(databasePath: String) -> [DoctorFinding] {
         // Only an existing history is read: the doctor creates nothing.
         guard FileManager.default.fileExists(atPath: databasePath),
-              let bottles = try? DrinkHistory(path: databasePath).bottles() else { return [] }
+              let bottles = try? DrinkHistory(path: databasePath).bottles.all() else { return [] }
         return bottles.compactMap { bottle -> DoctorFinding? in
             guard let seconds = bottle.clockOffset else { return nil }
             let name = "bottle clock (\(bottle.name ?? bottle.serial ?? bottle.id))"

@@ -11,7 +11,7 @@ enum BottleSyncCheck {
         // Only an existing history is read: the doctor creates nothing.
         guard FileManager.default.fileExists(atPath: databasePath),
               let history = try? DrinkHistory(path: databasePath),
-              let bottles = try? history.bottles() else { return [] }
+              let bottles = try? history.bottles.all() else { return [] }
         let quarantined = (try? history.quarantinedCounts()) ?? [:]
         return bottles.flatMap { bottle -> [DoctorFinding] in
             let name = bottle.name ?? bottle.serial ?? bottle.id

@@ -74,7 +74,7 @@ enum FileChecks {
         if stat(databasePath, &status) == 0 {
             if status.st_uid != geteuid() {
                 unreadStoredValues = "settings saved with `config set` were not read: \(databasePath) belongs to another user"
-            } else if let history = try? DrinkHistory(path: databasePath), let stored = try? history.allSettings() {
+            } else if let history = try? DrinkHistory(path: databasePath), let stored = try? history.settings.all() {
                 configuration.useStoredValues(stored)
             } else {
                 unreadStoredValues = "settings saved with `config set` could not be read from \(databasePath)"

@@ -6,14 +6,14 @@
 import AquavateProtocol
 import GRDB
 
-extension DrinkHistory {
+extension BottleStore {
     /// Stores what one fetch returned; returns how many wake-ups and sessions were new.
     /// Committed without waiting for the disk (`.normal`): the bottle sends all it has at every
     /// fetch, so what a power cut loses comes again with the next.
     @discardableResult
     package func storeActivity(bottle: String, motion: [MotionEvent], backpack: [BackpackSession]) throws -> (motion: Int, backpack: Int) {
         let bottle = try ArgumentChecks.bottle(bottle)
-        return try write("storing the activity of \(bottle)", durability: .normal) { db in
+        return try history.write("storing the activity of \(bottle)", durability: .normal) { db in
             var newMotion = 0, newBackpack = 0
             for event in motion {
                 try db.execute(sql: """
@@ -38,7 +38,7 @@ extension DrinkHistory {
 
     /// Stored wake-ups of `bottle` (every bottle when nil), oldest first.
     package func motionEvents(bottle: String? = nil) throws -> [(bottle: String, event: MotionEvent)] {
-        try read("reading the bottle's wake-ups") { db in
+        try history.read("reading the bottle's wake-ups") { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT * FROM motion_event \(bottle == nil ? "" : "WHERE bottle = ?") ORDER BY timestamp, bottle
                 """, arguments: bottle.map { [$0] } ?? [])
@@ -54,7 +54,7 @@ extension DrinkHistory {
 
     /// Stored backpack sessions of `bottle` (every bottle when nil), oldest first.
     package func backpackSessions(bottle: String? = nil) throws -> [(bottle: String, session: BackpackSession)] {
-        try read("reading the bottle's backpack sessions") { db in
+        try history.read("reading the bottle's backpack sessions") { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT * FROM backpack_session \(bottle == nil ? "" : "WHERE bottle = ?") ORDER BY start, bottle
                 """, arguments: bottle.map { [$0] } ?? [])

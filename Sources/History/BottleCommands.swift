@@ -45,15 +45,28 @@ extension StoredCommand: FetchableRecord {
     }
 }
 
+/// The bottle command queue's part of the history (`history.commands`): the queued commands, a
+/// delete withdrawn (DeleteUndo) and the refused commands' tally (RefusedCommandCounts), over the
+/// history's one database writer. `BottleControl` is the door requests come through: it checks
+/// them against the bottles and drinks as well, then queues here.
+package struct CommandStore: Sendable {
+    let history: DrinkHistory
+}
+
 extension DrinkHistory {
+    /// The bottle command queue (CommandStore).
+    package var commands: CommandStore { CommandStore(history: self) }
+}
+
+extension CommandStore {
     /// Queues a command; a pending one of the same kind is replaced when `replacing` (a newer
     /// goal replaces a pending goal: it is marked failed, "replaced by …"). Returns the new one.
     @discardableResult
-    package func queueCommand(bottle: String, command: String, argument: String?, replacing: Bool,
+    package func queue(bottle: String, command: String, argument: String?, replacing: Bool,
                              at time: WallInstant) throws -> StoredCommand {
         let bottle = try ArgumentChecks.bottle(bottle)
         let time = try ArgumentChecks.instant(time, "command time")
-        return try write("queueing \(command) for \(bottle)") { db in
+        return try history.write("queueing \(command) for \(bottle)") { db in
             if replacing {
                 try db.execute(sql: """
                     UPDATE bottle_command SET status = 'failed', message = ?, updated_at = ?
@@ -71,8 +84,8 @@ extension DrinkHistory {
 
     /// Commands of `bottle` (every bottle when nil), oldest first; only those with one of
     /// `statuses` when given.
-    package func commands(bottle: String? = nil, statuses: Set<StoredCommand.Status>? = nil) throws -> [StoredCommand] {
-        try read("reading bottle commands") { db in
+    package func all(bottle: String? = nil, statuses: Set<StoredCommand.Status>? = nil) throws -> [StoredCommand] {
+        try history.read("reading bottle commands") { db in
             var sql = "SELECT * FROM bottle_command"
             var clauses: [String] = []
             var arguments: StatementArguments = []
@@ -88,13 +101,12 @@ extension DrinkHistory {
         }
     }
 
-    /// Sets a command's status and message; `attempted` counts one more attempt. Returns the row.
-    @discardableResult
     /// Marks a pending command `sending`, in one statement, and says whether it was still pending:
     /// the session's claim, exclusive with `undoDelete` (which only withdraws a pending one).
-    package func claimCommand(id: Int64, attempted: Bool, at time: WallInstant) throws -> Bool {
+    @discardableResult
+    package func claim(id: Int64, attempted: Bool, at time: WallInstant) throws -> Bool {
         let time = try ArgumentChecks.instant(time, "command time")
-        return try write("claiming bottle command \(id)") { db in
+        return try history.write("claiming bottle command \(id)") { db in
             try db.execute(sql: """
                 UPDATE bottle_command SET status = 'sending', attempts = attempts + ?, updated_at = ?
                 WHERE id = ? AND status IN ('pending', 'sending')
@@ -103,10 +115,12 @@ extension DrinkHistory {
         }
     }
 
-    package func updateCommand(id: Int64, status: StoredCommand.Status, message: String?, attempted: Bool = false,
+    /// Sets a command's status and message; `attempted` counts one more attempt. Returns the row.
+    @discardableResult
+    package func update(id: Int64, status: StoredCommand.Status, message: String?, attempted: Bool = false,
                               at time: WallInstant) throws -> StoredCommand? {
         let time = try ArgumentChecks.instant(time, "command time")
-        return try write("updating bottle command \(id)") { db in
+        return try history.write("updating bottle command \(id)") { db in
             try db.execute(sql: """
                 UPDATE bottle_command SET status = ?, message = ?, attempts = attempts + ?, updated_at = ? WHERE id = ?
                 """, arguments: [status.rawValue, message, attempted ? 1 : 0, time, id])

@@ -32,12 +32,12 @@ package struct BottleControl: Sendable {
     /// The bottle a command is for: the one named (key, serial or address), or the only one adopted.
     package func bottle(named name: String?) throws -> BottleRecord {
         if let name {
-            guard let bottle = try history.bottle(named: name) else {
+            guard let bottle = try history.bottles.bottle(named: name) else {
                 throw BottleRequestRefused(description: "no bottle \(name) is known: 'aquavate-bridge bottle info' lists the adopted bottles")
             }
             return bottle
         }
-        let bottles = try history.bottles()
+        let bottles = try history.bottles.all()
         switch bottles.count {
         case 0:
             throw BottleRequestRefused(description: "no bottle is adopted yet: run 'aquavate-bridge run --once' near the bottle first")
@@ -79,7 +79,7 @@ package struct BottleControl: Sendable {
         case .shakeToEmpty(let on):
             action = .shakeToEmpty(on)
         }
-        let command = try history.queueCommand(bottle: bottle.id, command: action.kind, argument: action.argument,
+        let command = try history.commands.queue(bottle: bottle.id, command: action.kind, argument: action.argument,
                                                replacing: action.replacesPendingOfSameKind, at: time)
         return (command, drink)
     }

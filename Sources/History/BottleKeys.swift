@@ -7,12 +7,12 @@
 import GRDB
 import Timekeeping
 
-extension DrinkHistory {
+extension BottleStore {
     /// The key of the bottle with this Bluetooth address: the serial when one was read, else the
     /// address itself (upper case).
-    package func bottleKey(forAddress address: String) throws -> String {
+    package func key(forAddress address: String) throws -> String {
         let address = address.uppercased()
-        return try read("finding the bottle \(address)") { db in
+        return try history.read("finding the bottle \(address)") { db in
             try String.fetchOne(db, sql: """
                 SELECT id FROM bottle WHERE address = ? OR id = ? ORDER BY (serial IS NULL), last_seen DESC LIMIT 1
                 """, arguments: [address, address]) ?? address
@@ -22,7 +22,7 @@ extension DrinkHistory {
     /// The bottle a person names on the command line: its key, serial or address (any case).
     package func bottle(named text: String) throws -> BottleRecord? {
         let text = text.uppercased()
-        return try read("finding the bottle \(text)") { db in
+        return try history.read("finding the bottle \(text)") { db in
             try BottleRecord.fetchOne(db, sql: """
                 SELECT * FROM bottle WHERE upper(id) = ? OR upper(serial) = ? OR upper(address) = ?
                 ORDER BY (serial IS NULL), last_seen DESC LIMIT 1
@@ -40,10 +40,10 @@ extension DrinkHistory {
     /// that is as it was before it (the WAL keeps commits in order: the drinks stored under the
     /// serial afterwards are synced with the move in front of them).
     @discardableResult
-    package func moveBottle(from old: String, toSerial serial: String) throws -> Bool {
+    package func move(from old: String, toSerial serial: String) throws -> Bool {
         let old = try ArgumentChecks.bottle(old), serial = try ArgumentChecks.bottle(serial)
         guard old != serial else { return false }
-        return try write("moving bottle \(old) to its serial \(serial)", durability: .normal) { db in
+        return try history.write("moving bottle \(old) to its serial \(serial)", durability: .normal) { db in
             let hadRow = try BottleRecord.fetch(id: old, in: db)
             let drinks = try Int.fetchOne(db, sql: "SELECT count(*) FROM drink WHERE bottle = ?", arguments: [old]) ?? 0
             guard hadRow != nil || drinks > 0 else { return false }
@@ -100,9 +100,9 @@ extension DrinkHistory {
     /// Stops adopting a bottle: its row goes (the daemon no longer remembers it), its drinks and
     /// activity stay, its pending commands fail. Returns false when no such bottle is known.
     @discardableResult
-    package func forgetBottle(id: String, at time: WallInstant) throws -> Bool {
+    package func forget(id: String, at time: WallInstant) throws -> Bool {
         let id = try ArgumentChecks.bottle(id)
-        return try write("forgetting bottle \(id)") { db in
+        return try history.write("forgetting bottle \(id)") { db in
             guard try BottleRecord.fetchOne(db, key: id) != nil else { return false }
             try db.execute(sql: """
                 UPDATE bottle_command SET status = 'failed', message = 'the bottle was forgotten', updated_at = ?
@@ -114,15 +114,15 @@ extension DrinkHistory {
     }
 }
 
-extension DrinkHistory {
+extension BottleStore {
     /// A connection to the bottle with `address` began at `time`: its row (under its key, the
     /// serial once read) takes the advertised name, the address and the time. Returns the key.
     @discardableResult
     package func recordConnection(address: String, name: String?, at time: WallInstant) throws -> String {
         let address = address.uppercased()
-        let key = try bottleKey(forAddress: address)
-        // Stated again at the next connection: no fsync of its own (`updateBottle`).
-        try updateBottle(id: key, durability: .normal) { bottle in
+        let key = try self.key(forAddress: address)
+        // Stated again at the next connection: no fsync of its own (`update`).
+        try update(id: key, durability: .normal) { bottle in
             bottle.name = name ?? bottle.name
             bottle.address = address
             bottle.lastSeen = time

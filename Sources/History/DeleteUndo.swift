@@ -14,11 +14,11 @@ package enum DeleteUndo: Sendable, Equatable {
     case tooLate
 }
 
-extension DrinkHistory {
+extension CommandStore {
     /// Withdraws the pending delete `commandID` and restores its drink. nil: no delete command
     /// with that id exists.
     package func undoDelete(commandID: Int64) throws -> DeleteUndo? {
-        try write("undoing delete command \(commandID)") { db in
+        try history.write("undoing delete command \(commandID)") { db in
             guard let command = try StoredCommand.fetchOne(db, sql: "SELECT * FROM bottle_command WHERE id = ? AND command = 'delete'",
                                                            arguments: [commandID]) else { return nil }
             // A delete the session has ever taken in hand (claimed, or tried and cut short) may
@@ -26,7 +26,7 @@ extension DrinkHistory {
             guard command.status == .pending, command.attempts == 0, command.message == nil,
                   case .deleteDrink(let recordID, let timestamp)? = command.action
             else { return .tooLate }
-            guard var drink = try Self.fetchDrink(bottle: command.bottle, recordID: recordID, timestamp: timestamp, in: db) else {
+            guard var drink = try DrinkHistory.fetchDrink(bottle: command.bottle, recordID: recordID, timestamp: timestamp, in: db) else {
                 return .tooLate
             }
             try db.execute(sql: """

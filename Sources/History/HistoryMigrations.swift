@@ -23,6 +23,7 @@ enum HistoryMigrations {
         ("v7-quarantine", createQuarantine),
         ("v8-manual-drinks", addManualDrinks),
         ("v9-typed-engine-state", typeEngineState),
+        ("v10-schedule-table", createSchedules),
     ]
 
     static var migrator: DatabaseMigrator {
@@ -386,5 +387,24 @@ enum HistoryMigrations {
         }
         try EngineStateDocuments.move(db)
         try db.drop(table: "engine_state")
+    }
+
+    /// The schedules `schedule add` stores, a typed column per field of a `[[schedule]]` table,
+    /// instead of a JSON document under the setting `schedule.<id>`: each document moves
+    /// (ScheduleDocuments; one that does not read stays a setting) and its setting goes.
+    static func createSchedules(_ db: Database) throws {
+        try db.create(table: "schedule") { t in
+            t.primaryKey("id", .text)
+            t.column("name", .text)
+            // `water` or a manual intake type, and the frequency, as the Reminders module names them.
+            t.column("intake", .text).notNull()
+            t.column("frequency", .text).notNull()
+            // A local date-time, YYYY-MM-DDTHH:MM.
+            t.column("first", .text).notNull()
+            t.column("enabled", .boolean).notNull()
+            t.column("body", .text)
+            t.column("min_ml", .integer)
+        }
+        try ScheduleDocuments.move(db)
     }
 }

@@ -1,4 +1,5 @@
-// What the person did: manual intakes and notification actions (docs/reminders.md 3, 6).
+// What the person did: manual intakes and notification actions (docs/reminders.md 3, 6). Only the
+// reminder engines record and read them, so they are part of their store (`history.reminders`).
 
 import GRDB
 import Timekeeping
@@ -20,9 +21,9 @@ package struct PersonEvent: Sendable, Hashable {
     }
 }
 
-extension DrinkHistory {
+extension ReminderStore {
     package func recordPersonEvent(_ event: PersonEvent) throws {
-        try write("recording \(event.kind.rawValue) \(event.name)") { db in
+        try history.write("recording \(event.kind.rawValue) \(event.name)") { db in
             try db.execute(sql: "INSERT INTO person_event (time, kind, name, notification_id) VALUES (?, ?, ?, ?)",
                            arguments: [event.time, event.kind.rawValue, event.name, event.notificationID])
         }
@@ -30,7 +31,7 @@ extension DrinkHistory {
 
     /// Every recorded event from `since` on (all when nil), oldest first.
     package func personEvents(since: WallInstant? = nil) throws -> [PersonEvent] {
-        try read("reading person events") { db in
+        try history.read("reading person events") { db in
             try Row.fetchAll(db, sql: "SELECT time, kind, name, notification_id FROM person_event WHERE time >= ? ORDER BY time, seq",
                              arguments: [since ?? WallInstant(secondsSince1970: -.greatestFiniteMagnitude)]).map {
                 PersonEvent(time: $0["time"], kind: PersonEvent.Kind(rawValue: $0["kind"]) ?? .intake, name: $0["name"],

@@ -6,10 +6,10 @@
 import GRDB
 import Timekeeping
 
-extension DrinkHistory {
+extension CommandStore {
     /// The refused commands so far, by reason; empty when none was ever saved.
-    package func refusedCommands() -> [String: Int] {
-        let counts = try? read("reading the refused commands") { db in
+    package func refused() -> [String: Int] {
+        let counts = try? history.read("reading the refused commands") { db in
             try Row.fetchAll(db, sql: "SELECT reason, count FROM refused_command WHERE count >= 0")
                 .reduce(into: [String: Int]()) { $0[$1["reason"]] = $1["count"] }
         }
@@ -17,9 +17,9 @@ extension DrinkHistory {
     }
 
     /// Saves the counts by reason (the whole tally, not an increment); they can be counted again.
-    package func saveRefusedCommands(_ counts: [String: Int]) throws {
-        try write("saving the refused commands", durability: .normal) { db in
-            try Self.replaceCounts(counts, table: "refused_command", in: db)
+    package func saveRefused(_ counts: [String: Int]) throws {
+        try history.write("saving the refused commands", durability: .normal) { db in
+            try DrinkHistory.replaceCounts(counts, table: "refused_command", in: db)
         }
     }
 }

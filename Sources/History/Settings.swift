@@ -24,18 +24,29 @@ struct SettingRecord: Sendable, Hashable, FetchableRecord, PersistableRecord {
     }
 }
 
+/// The settings' part of the history (`history.settings`): what `config set` persisted, over the
+/// history's one database writer.
+package struct SettingsStore: Sendable {
+    let history: DrinkHistory
+}
+
 extension DrinkHistory {
+    /// The persisted settings (SettingsStore).
+    package var settings: SettingsStore { SettingsStore(history: self) }
+}
+
+extension SettingsStore {
     /// The persisted value of `key`, nil when it was never set (or was removed).
-    package func setting(_ key: String) throws -> String? {
-        try read("reading setting \(key)") { db in try SettingRecord.fetchOne(db, key: key)?.value }
+    package func value(_ key: String) throws -> String? {
+        try history.read("reading setting \(key)") { db in try SettingRecord.fetchOne(db, key: key)?.value }
     }
 
     /// Persists `value` for `key`; nil removes the key (back to the file's or the default value).
-    package func setSetting(_ key: String, _ value: String?) throws {
+    package func set(_ key: String, _ value: String?) throws {
         guard !key.isEmpty else {
             throw HistoryError.invalidArgument(what: "empty setting key", expected: "a dotted key such as reminders.enabled")
         }
-        try write("saving setting \(key)") { db in
+        try history.write("saving setting \(key)") { db in
             if let value {
                 try SettingRecord(key: key, value: value).upsert(db)
             } else {
@@ -45,8 +56,8 @@ extension DrinkHistory {
     }
 
     /// Every persisted setting.
-    package func allSettings() throws -> [String: String] {
-        try read("reading settings") { db in
+    package func all() throws -> [String: String] {
+        try history.read("reading settings") { db in
             Dictionary(uniqueKeysWithValues: try SettingRecord.fetchAll(db).map { ($0.key, $0.value) })
         }
     }

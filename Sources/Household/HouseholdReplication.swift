@@ -157,7 +157,7 @@ package actor HouseholdReplication: Service {
         let remembered = ((try? history.household.deliveries(since: clock.now - memory)) ?? []).map { (bottle: $0.bottle, id: $0.id, time: $0.time, heardAt: $0.heardAt) }
         claims = HouseholdClaims(link: link, clock: clock, logger: logger, localSerial: { address in
             // The key the history uses once the serial was read.
-            guard let key = try? history.bottleKey(forAddress: address), key != address.uppercased() else { return nil }
+            guard let key = try? history.bottles.key(forAddress: address), key != address.uppercased() else { return nil }
             return key
         }, remembered: remembered, remember: { delivered, heardAt in
             do {
@@ -265,7 +265,7 @@ package actor HouseholdReplication: Service {
             }
             connectedAt = clock.now
             lastDigest = nil
-            let bottles = ((try? history.bottles()) ?? []).filter { $0.address != nil }.map { (key: $0.id, address: $0.address) }
+            let bottles = ((try? history.bottles.all()) ?? []).filter { $0.address != nil }.map { (key: $0.id, address: $0.address) }
             claims.connected(bottles: bottles, lostEverything: !sessionPresent)
             let fromTheStart = !publishedUpTo.secondsSince1970.isFinite
             allSentSinceConnect = publishOutbox() && fromTheStart

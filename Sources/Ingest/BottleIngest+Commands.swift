@@ -15,7 +15,7 @@ extension BottleIngest: BottleCommandQueue {
     package func pendingCommands(bottle: String, at time: WallInstant) -> [QueuedCommand] {
         let stored: [StoredCommand]
         do {
-            stored = try history.commands(bottle: bottle, statuses: [.pending, .sending])
+            stored = try history.commands.all(bottle: bottle, statuses: [.pending, .sending])
         } catch {
             logger.warning("could not read the bottle's commands: \(error); none applied this time")
             return []
@@ -47,7 +47,7 @@ extension BottleIngest: BottleCommandQueue {
     package func claim(_ command: QueuedCommand, at time: WallInstant) -> Bool {
         do {
             // A command that must not be applied twice counts its attempt here, before the write.
-            let claimed = try history.claimCommand(id: command.id, attempted: !command.action.isIdempotent, at: time)
+            let claimed = try history.commands.claim(id: command.id, attempted: !command.action.isIdempotent, at: time)
             if !claimed { logger.info("\(bottleName): \(command.action.summary) is no longer pending (undone); not sent") }
             return claimed
         } catch {
@@ -69,7 +69,7 @@ extension BottleIngest: BottleCommandQueue {
             logger.notice("\(bottleName): \(command.action.summary) interrupted: \(message)")
             update(command.id, .pending, message, attempted: false, at: time)
         case .unconfirmed(let message):
-            let attempts = ((try? history.commands(bottle: bottleID))?.first { $0.id == command.id }?.attempts ?? 0) + 1
+            let attempts = ((try? history.commands.all(bottle: bottleID))?.first { $0.id == command.id }?.attempts ?? 0) + 1
             if attempts >= Self.commandAttempts {
                 logger.warning("\(bottleName): \(command.action.summary) failed after \(attempts) attempts: \(message)")
                 update(command.id, .failed, "gave up after \(attempts) attempts: \(message)", attempted: true, at: time)
@@ -87,7 +87,7 @@ extension BottleIngest: BottleCommandQueue {
 
     private func update(_ id: Int64, _ status: StoredCommand.Status, _ message: String, attempted: Bool, at time: WallInstant) {
         do {
-            if let row = try history.updateCommand(id: id, status: status, message: message, attempted: attempted, at: time) {
+            if let row = try history.commands.update(id: id, status: status, message: message, attempted: attempted, at: time) {
                 emitEvent(.command(BridgeEvent.CommandEvent(row)))
             }
         } catch {

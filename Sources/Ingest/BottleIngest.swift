@@ -125,7 +125,7 @@ package final class BottleIngest: BottleObserver, Sendable {
             if serial != old {
                 writePendingState()
                 do {
-                    if try history.moveBottle(from: old, toSerial: serial) {
+                    if try history.bottles.move(from: old, toSerial: serial) {
                         logger.info("\(name ?? old) has the serial number \(serial) (it was known by its address \(old)): its history is kept under the serial")
                     }
                     state.withLock { $0.bottleID = serial }
@@ -162,7 +162,7 @@ package final class BottleIngest: BottleObserver, Sendable {
     /// last one stored (a connection whose Current State was still the all-zero placeholder).
     private func timeShift() -> Int {
         if let shift = state.withLock({ $0.timeShift }) { return shift }
-        let stored = (try? history.bottleState(id: bottleID))?.clockOffset.map(BottleClockOffset.init(storedSeconds:))
+        let stored = (try? history.bottles.bottle(id: bottleID))?.clockOffset.map(BottleClockOffset.init(storedSeconds:))
         let shift: Int
         if case .zone(let hours)? = stored { shift = hours * 3600 } else { shift = 0 }
         state.withLock { $0.timeShift = shift }
@@ -172,7 +172,7 @@ package final class BottleIngest: BottleObserver, Sendable {
     /// What an activity fetch returned.
     package func heardActivity(motion: [MotionEvent], backpack: [BackpackSession], at time: WallInstant) {
         do {
-            let new = try history.storeActivity(bottle: bottleID, motion: motion, backpack: backpack)
+            let new = try history.bottles.storeActivity(bottle: bottleID, motion: motion, backpack: backpack)
             if new.motion + new.backpack > 0 {
                 logger.info("\(bottleName): \(new.motion) new wake-up(s), \(new.backpack) new backpack session(s)")
             }
@@ -327,10 +327,10 @@ package final class BottleIngest: BottleObserver, Sendable {
     }
 
     /// A fact the bottle states again at every connection: committed without an fsync of its own
-    /// (`DrinkHistory.updateBottle`); the next chunk's FULL commit syncs it along.
+    /// (`BottleStore.update`); the next chunk's FULL commit syncs it along.
     func updateRow(_ change: (inout BottleRecord) -> Void) {
         do {
-            _ = try history.updateBottle(id: bottleID, durability: .normal) { change(&$0) }
+            _ = try history.bottles.update(id: bottleID, durability: .normal) { change(&$0) }
         } catch {
             logger.warning("could not update the bottle's record: \(error)")
         }

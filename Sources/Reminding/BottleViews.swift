@@ -15,7 +15,7 @@ import Timekeeping
 package struct BottleViews: Sendable {
     package let configuration: Configuration
     package let history: DrinkHistory
-    /// Every bottle the history knows, most recently seen first (`DrinkHistory.bottles()`).
+    /// Every bottle the history knows, most recently seen first (`BottleStore.all()`).
     package let bottles: [BottleRecord]
     /// Each bottle's commands not yet applied (pending or being sent), oldest first, by bottle id.
     package let pending: [String: [StoredCommand]]
@@ -26,8 +26,8 @@ package struct BottleViews: Sendable {
     package init(configuration: Configuration, history: DrinkHistory) throws {
         self.configuration = configuration
         self.history = history
-        bottles = try history.bottles()
-        pending = Dictionary(grouping: try history.commands(statuses: [.pending, .sending]), by: \.bottle)
+        bottles = try history.bottles.all()
+        pending = Dictionary(grouping: try history.commands.all(statuses: [.pending, .sending]), by: \.bottle)
         shared = SharedRuleInputs(configuration: configuration, history: history)
     }
 

@@ -80,7 +80,7 @@ package final class ReminderRunner {
     }
 
     /// The bottle's key changed (its serial was read; or the one runner of a bridge that had no
-    /// bottle now serves its first): the state moves with it (History.moveBottle moved the
+    /// bottle now serves its first): the state moves with it (BottleStore.move moved the
     /// stored row; this saves under the new name from now on, and removes the old one).
     package func rename(bottle newKey: String, at instant: WallInstant) {
         guard newKey != bottle else { return }
@@ -152,7 +152,7 @@ package final class ReminderRunner {
     @discardableResult
     package func logIntake(type: String, at instant: WallInstant) throws -> String {
         let normalized = try engine.logIntake(type: type, at: instant)
-        try history.recordPersonEvent(PersonEvent(time: instant, kind: .intake, name: normalized))
+        try history.reminders.recordPersonEvent(PersonEvent(time: instant, kind: .intake, name: normalized))
         handle([], at: instant)
         return normalized
     }
@@ -162,9 +162,9 @@ package final class ReminderRunner {
     @discardableResult
     package func actionInvoked(notificationID: String, actionID: String, at instant: WallInstant) throws -> ActionOutcome {
         let outcome = try engine.actionInvoked(notificationID: notificationID, actionID: actionID, at: instant)
-        try history.recordPersonEvent(PersonEvent(time: instant, kind: .action, name: actionID, notificationID: notificationID))
+        try history.reminders.recordPersonEvent(PersonEvent(time: instant, kind: .action, name: actionID, notificationID: notificationID))
         if case .intakeLogged(let type, let at) = outcome {
-            try history.recordPersonEvent(PersonEvent(time: at, kind: .intake, name: type))
+            try history.reminders.recordPersonEvent(PersonEvent(time: at, kind: .intake, name: type))
         }
         handle([], at: instant)
         return outcome

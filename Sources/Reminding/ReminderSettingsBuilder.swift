@@ -58,7 +58,7 @@ extension Configuration {
         }
         let tables = ScheduleTables(parsing: scheduleTables + shared.storedSchedules)
         settings.schedules = tables.schedules
-        problems += tables.errors.map(\.description) + tables.warnings
+        problems += tables.errors.map(\.description) + tables.warnings + shared.unreadSchedules
         return (settings, problems)
     }
 

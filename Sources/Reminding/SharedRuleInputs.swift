@@ -10,17 +10,21 @@ import Settings
 package struct SharedRuleInputs: Sendable {
     /// The stored schedule tables, ordered by id (`StoredSchedules`).
     package let storedSchedules: [[String: String]]
+    /// One line per schedule an earlier version kept that could not be read (`StoredSchedules`).
+    let unreadSchedules: [String]
     /// The pool file's messages, or why they could not be used; nil when no pool file is set.
     let userPool: Result<[String], PoolFileError>?
 
     /// Reads the stored schedules from `history` and the pool file `configuration` names.
     package init(configuration: Configuration, history: DrinkHistory) {
-        self.init(configuration: configuration, storedSchedules: StoredSchedules.tables(in: history))
+        let (tables, warnings) = StoredSchedules.tablesAndWarnings(in: history.schedules)
+        self.init(configuration: configuration, storedSchedules: tables, unreadSchedules: warnings)
     }
 
     /// With the stored schedules already known (replay keeps its own); reads the pool file.
-    package init(configuration: Configuration, storedSchedules: [[String: String]]) {
+    package init(configuration: Configuration, storedSchedules: [[String: String]], unreadSchedules: [String] = []) {
         self.storedSchedules = storedSchedules
+        self.unreadSchedules = unreadSchedules
         userPool = configuration[Setting.messagesPool].map { path in Result { () throws(PoolFileError) in try configuration.readPool(path) } }
     }
 }

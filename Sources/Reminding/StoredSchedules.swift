@@ -1,33 +1,51 @@
-// Schedules added with `aquavate-bridge schedule add` live in the database, one setting per
-// schedule (`schedule.ID` → the table's fields as JSON), and are read after the file's
-// `[[schedule]]` tables.
+// Schedules added with `aquavate-bridge schedule add` live in the history's `schedule` table
+// (`history.schedules`, a typed row each), and are read after the file's `[[schedule]]` tables, as
+// tables of the same fields: one reader (ScheduleTables) checks both.
 
-import Foundation
 import History
+import Reminders
 
 package enum StoredSchedules {
-    static let prefix = "schedule."
+    /// The stored schedules as `[[schedule]]` tables, ordered by id.
+    package static func tables(in store: ScheduleStore) -> [[String: String]] {
+        ((try? store.all()) ?? []).map(table)
+    }
 
-    /// The stored tables, ordered by id.
-    package static func tables(in history: DrinkHistory) -> [[String: String]] {
-        let settings = (try? history.allSettings()) ?? [:]
-        return settings.keys.filter { $0.hasPrefix(prefix) }.sorted().compactMap { key in
-            guard let data = settings[key]?.data(using: .utf8) else { return nil }
-            return try? JSONDecoder().decode([String: String].self, from: data)
+    /// The stored schedules as `[[schedule]]` tables, ordered by id, and a warning per document
+    /// left unread (`unreadWarnings`), in one read of the history.
+    package static func tablesAndWarnings(in store: ScheduleStore) -> (tables: [[String: String]], warnings: [String]) {
+        guard let stored = try? store.allAndUnread() else { return ([], []) }
+        return (stored.schedules.map(table), warnings(stored.unread))
+    }
+
+    /// The `[[schedule]]` table of a stored schedule.
+    package static func table(_ schedule: StoredSchedule) -> [String: String] {
+        var table = ["id": schedule.id, "intake": schedule.intake, "frequency": schedule.frequency,
+                     "first": schedule.first.description, "enabled": schedule.enabled ? "true" : "false"]
+        if let name = schedule.name { table["name"] = name }
+        if let body = schedule.body { table["body"] = body }
+        if let minML = schedule.minML { table["min_ml"] = String(minML) }
+        return table
+    }
+
+    /// The row of `table`, which ScheduleTables read as `checked`: its id and first occurrence as
+    /// read, the other fields as written.
+    package static func schedule(_ table: [String: String], checked: IntakeSchedule) -> StoredSchedule {
+        StoredSchedule(id: checked.id, name: table["name"], intake: table["intake"] ?? checked.intake.description,
+                       frequency: table["frequency"] ?? checked.frequency.rawValue, first: checked.first,
+                       enabled: checked.enabled, body: table["body"], minML: table["min_ml"].flatMap { Int($0) })
+    }
+
+    /// One warning line per schedule document an earlier release kept that could not be moved into
+    /// the table: it is kept, unused, until `schedule remove` removes it.
+    package static func unreadWarnings(in store: ScheduleStore) -> [String] {
+        warnings((try? store.unreadDocuments()) ?? [:])
+    }
+
+    private static func warnings(_ unread: [String: String]) -> [String] {
+        unread.keys.sorted().map { key in
+            let id = key.dropFirst("schedule.".count)
+            return "the setting \(key) holds a schedule an earlier version saved that this one cannot read; it is kept and not used: 'aquavate-bridge schedule remove \(id)' removes it"
         }
-    }
-
-    package static func save(_ table: [String: String], id: String, in history: DrinkHistory) throws {
-        let data = try JSONEncoder().encode(table)
-        try history.setSetting(prefix + id, String(decoding: data, as: UTF8.self))
-    }
-
-    package static func table(id: String, in history: DrinkHistory) throws -> [String: String]? {
-        guard let text = try history.setting(prefix + id) else { return nil }
-        return try JSONDecoder().decode([String: String].self, from: Data(text.utf8))
-    }
-
-    package static func remove(id: String, in history: DrinkHistory) throws {
-        try history.setSetting(prefix + id, nil)
     }
 }

@@ -36,7 +36,7 @@ package struct HistoryReport: Sendable {
         if keys.count > 1 || bottle != nil {
             let shared = SharedRuleInputs(configuration: configuration, history: history)
             days = try keys.flatMap { key in
-                let row = try history.bottleState(id: key)
+                let row = try history.bottles.bottle(id: key)
                 let goal = BottleView.settings(of: row ?? BottleRecord(id: key), configuration: configuration, shared: shared).goalML
                 return try history.dayTotals(timeZone: timeZone, from: from, bottle: key).map {
                     BridgeEvent.DayEvent(date: $0.date.description, totalML: $0.totalML, drinks: $0.drinks, goalML: goal, bottle: key)
@@ -44,7 +44,7 @@ package struct HistoryReport: Sendable {
             }.sorted { ($0.date, $0.bottle ?? "") < ($1.date, $1.bottle ?? "") }
         } else {
             // One bottle (or none): its goal as every surface resolves it.
-            let row = try keys.first.flatMap { try history.bottleState(id: $0) }
+            let row = try keys.first.flatMap { try history.bottles.bottle(id: $0) }
             let goal = BottleView.settings(of: row, configuration: configuration, history: history).goalML
             days = try history.dayTotals(timeZone: timeZone, from: from).map {
                 BridgeEvent.DayEvent(date: $0.date.description, totalML: $0.totalML, drinks: $0.drinks, goalML: goal)

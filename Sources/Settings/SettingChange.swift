@@ -46,9 +46,9 @@ package struct SettingChange: Sendable, Equatable {
     }
 
     /// Stores the value, where `Configuration` reads it as a stored value (above the file).
-    package func store(in history: DrinkHistory) throws {
-        try history.setSetting(name, value)
-        for former in formerNames { try history.setSetting(former, nil) }
+    package func store(in settings: SettingsStore) throws {
+        try settings.set(name, value)
+        for former in formerNames { try settings.set(former, nil) }
     }
 
     private static func note(_ key: SettingKey, givenAs given: String?) -> String? {

@@ -15,7 +15,7 @@ package enum ChartFile {
         let timeZone = configuration.timeZone
         let today = LocalDay(containing: now, timeZone: timeZone)
         let first = today - (days - 1)
-        let bottles = try history.bottles()
+        let bottles = try history.bottles.all()
         // One bottle: its goal as every surface resolves it (its own setting included).
         let goal = BottleView.settings(of: bottles.count == 1 ? bottles[0] : nil, configuration: configuration, history: history).goalML
         let totals = DashboardModel.dense(try history.dayTotals(timeZone: timeZone, days: first...today), from: first, to: today)

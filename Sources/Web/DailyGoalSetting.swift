@@ -36,9 +36,9 @@ enum DailyGoalSetting {
         let configuration = try context.configuration()
         let inEffect = configuration.effective(for: bottle).nameInEffect(Setting.dailyGoalML)
         let key = inEffect == Setting.dailyGoalML.name ? SettingCatalog.bottleKeyName(bottle: bottle.id, base: Setting.dailyGoalML.name) : inEffect
-        try SettingChange(named: key, String(goal)).store(in: context.history)
+        try SettingChange(named: key, String(goal)).store(in: context.history.settings)
         let shown = BottleGoal.clamped(goal)
-        let waiting = PendingChanges(try context.history.commands(bottle: bottle.id, statuses: [.pending, .sending])).goalML
+        let waiting = PendingChanges(try context.history.commands.all(bottle: bottle.id, statuses: [.pending, .sending])).goalML
         guard (waiting ?? bottle.goalML) != shown else {
             return DailyGoalChange(bottle: bottle.id, goalML: goal, bottleGoalML: shown, command: nil)
         }

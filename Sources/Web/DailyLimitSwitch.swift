@@ -10,13 +10,13 @@ import Settings
 
 enum DailyLimitSwitch {
     static func set(_ on: Bool, bottle name: String, context: WebContext) throws {
-        guard let bottle = try context.history.bottle(named: name) else {
+        guard let bottle = try context.history.bottles.bottle(named: name) else {
             throw WebError.unprocessable("no bottle \(name) is known to this bridge")
         }
         let view = BottleView.settings(of: bottle, configuration: try context.configuration(), history: context.history)
         let inEffect = view.dailyLimitKey
         let key = inEffect == Setting.dailyLimit.name
             ? SettingCatalog.bottleKeyName(bottle: bottle.id, base: Setting.dailyLimit.name) : inEffect
-        try SettingChange(named: key, String(on)).store(in: context.history)
+        try SettingChange(named: key, String(on)).store(in: context.history.settings)
     }
 }

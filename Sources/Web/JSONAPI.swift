@@ -129,7 +129,7 @@ enum JSONAPI {
 
     /// The bottle of that name; a 404 when the history knows none.
     static func knownBottle(_ name: String, _ context: WebContext) throws -> BottleRecord {
-        guard let bottle = try context.history.bottle(named: name) else {
+        guard let bottle = try context.history.bottles.bottle(named: name) else {
             throw WebError(status: .notFound, message: "no bottle \(name) is known: /api/v1/bottles lists them")
         }
         return bottle
@@ -215,7 +215,7 @@ enum JSONAPI {
         if let name = try bottleName(query) {
             return [try knownBottle(name, context)]
         }
-        let bottles = try context.history.bottles().sorted { $0.id < $1.id }
+        let bottles = try context.history.bottles.all().sorted { $0.id < $1.id }
         return bottles.isEmpty ? [nil] : bottles
     }
 }

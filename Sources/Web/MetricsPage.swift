@@ -86,7 +86,7 @@ enum MetricsPage {
                                  labels: [("reason", reason)]).increment(by: Int64(count))
         }
         // What the broker's command topic brought that the daemon refused (docs/home-assistant.md).
-        for (reason, count) in history.refusedCommands() {
+        for (reason, count) in history.commands.refused() {
             registry.makeCounter(descriptor: descriptor("mqtt_refused_commands", "total", "MQTT commands refused, by reason"),
                                  labels: [("reason", reason)]).increment(by: Int64(count))
         }

@@ -46,9 +46,9 @@ enum PageActions {
             guard try context.configuration()[Setting.householdKey] == nil else { return .undoShared }
             // The command must be the named bottle's: a form of one person's panel never undoes another's.
             guard let command = form["command"].flatMap({ Int64($0) }),
-                  let known = try context.history.bottle(named: bottle),
-                  try context.history.commands(bottle: known.id).contains(where: { $0.id == command }),
-                  let undone = try context.history.undoDelete(commandID: command) else { return .refused }
+                  let known = try context.history.bottles.bottle(named: bottle),
+                  try context.history.commands.all(bottle: known.id).contains(where: { $0.id == command }),
+                  let undone = try context.history.commands.undoDelete(commandID: command) else { return .refused }
             switch undone {
             case .restored: return .restored
             case .tooLate: return .undoTooLate

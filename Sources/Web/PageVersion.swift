@@ -30,16 +30,16 @@ enum PageVersion {
         }
         // By id, as the history lists them, so that the page and `/events` digest the same.
         let commands = try views.map { $0.pending.values.flatMap { $0 }.sorted { $0.id < $1.id } }
-            ?? history.commands(statuses: [.pending, .sending])
+            ?? history.commands.all(statuses: [.pending, .sending])
         for command in commands {
             digest.add("\(command.id) \(command.status.rawValue)")
         }
-        for bottle in try views?.bottles ?? history.bottles() {
+        for bottle in try views?.bottles ?? history.bottles.all() {
             digest.add("\(bottle.id) \(bottle.lastSync ?? .epoch) \(bottle.lastSeen ?? .epoch) \(bottle.state?.receivedAt ?? .epoch) \(bottle.goalML ?? 0)")
         }
         // Secrets (the web token, the household key) are left out: anyone who can open the page
         // would otherwise see, in /events, when one changed.
-        for (key, value) in try history.allSettings().sorted(by: { $0.key < $1.key }) where !(SettingCatalog.key(named: key)?.isSecret ?? true) {
+        for (key, value) in try history.settings.all().sorted(by: { $0.key < $1.key }) where !(SettingCatalog.key(named: key)?.isSecret ?? true) {
             digest.add("\(key)=\(value)")
         }
         return String(digest.value, radix: 16)

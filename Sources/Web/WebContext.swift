@@ -33,7 +33,7 @@ package struct WebContext: Sendable {
     /// The configuration now: the base with the settings stored in the history.
     package func configuration() throws -> Configuration {
         var configuration = baseConfiguration
-        configuration.useStoredValues(try history.allSettings())
+        configuration.useStoredValues(try history.settings.all())
         return configuration
     }
 

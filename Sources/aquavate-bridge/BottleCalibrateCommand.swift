@@ -92,7 +92,7 @@ struct BottleCalibrateCommand: AsyncParsableCommand {
             }
         }
 
-        let runner = BottleCalibration(options: calibration, history: history, clock: SystemClock(), logger: logger) { say($0) }
+        let runner = BottleCalibration(options: calibration, bottles: history.bottles, clock: SystemClock(), logger: logger) { say($0) }
         let service = CalibrationService(calibration: runner)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup,
@@ -139,7 +139,7 @@ struct BottleCalibrateCommand: AsyncParsableCommand {
     /// The bottle `--bottle` names, or the one adopted; nil when none is adopted yet (then the
     /// first bottle that advertises is calibrated). Several adopted and no --bottle: refused.
     private func knownBottle(_ history: DrinkHistory) throws -> BottleRecord? {
-        if options.bottle == nil, (try? history.bottles().count) == 0 { return nil }
+        if options.bottle == nil, (try? history.bottles.all().count) == 0 { return nil }
         do {
             return try BottleControl(history: history).bottle(named: options.bottle)
         } catch let refusal as BottleRequestRefused {

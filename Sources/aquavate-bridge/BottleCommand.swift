@@ -116,12 +116,12 @@ struct BottleInfoCommand: ParsableCommand {
     func run() throws {
         try reportingFailures("bottle info") {
             let (history, timeZone, named) = try options.open()
-            let bottles = try named.map { [$0] } ?? history.bottles()
+            let bottles = try named.map { [$0] } ?? history.bottles.all()
             if bottles.isEmpty && !json {
                 print("no bottle adopted yet: run 'aquavate-bridge run --once' near the bottle")
             }
             for bottle in bottles {
-                let pending = try history.commands(bottle: bottle.id, statuses: [.pending, .sending]).map(BridgeEvent.CommandEvent.init)
+                let pending = try history.commands.all(bottle: bottle.id, statuses: [.pending, .sending]).map(BridgeEvent.CommandEvent.init)
                 let event = BottleInfo.event(bottle, pending: pending)
                 if json {
                     print(BridgeEvent.bottle(event).jsonLine())
@@ -224,7 +224,7 @@ struct BottleActivityCommand: ParsableCommand {
     func run() throws {
         try reportingFailures("bottle activity") {
             let (history, timeZone, named) = try options.open()
-            for line in try BottleInfo.activityLines(history: history, bottle: named?.id, json: json, timeZone: timeZone) { print(line) }
+            for line in try BottleInfo.activityLines(bottles: history.bottles, bottle: named?.id, json: json, timeZone: timeZone) { print(line) }
         }
     }
 }
@@ -256,12 +256,12 @@ struct BottleForgetCommand: AsyncParsableCommand {
             StandardError.writeLine("aquavate-bridge bottle forget: \(failure.description)")
             throw ExitCode.failure
         }
-        guard let known = try? history.bottle(named: bottle) else {
+        guard let known = try? history.bottles.bottle(named: bottle) else {
             throw refused("forget", BottleRequestRefused(description: "no bottle \(bottle) is known: 'aquavate-bridge bottle info' lists them"))
         }
         try reportingFailures("bottle forget") {
             do {
-                try history.forgetBottle(id: known.id, at: SystemClock().now)
+                try history.bottles.forget(id: known.id, at: SystemClock().now)
             } catch {
                 throw CommandFailure("\(error)")
             }

@@ -39,7 +39,7 @@ struct CommonOptions: ParsableArguments {
             throw CommandFailure(error.description)
         }
         if let history {
-            configuration.useStoredValues(try history.allSettings())
+            configuration.useStoredValues(try history.settings.all())
         }
         for assignment in assignments {
             do {

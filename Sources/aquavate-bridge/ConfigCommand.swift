@@ -72,7 +72,7 @@ struct ConfigCommand: ParsableCommand {
                     throw CommandFailure("\(error)")
                 }
                 let history = try common.openHistory(path: common.databasePath)
-                try change.store(in: history)
+                try change.store(in: history.settings)
                 if let note = change.note { StandardError.writeLine("aquavate-bridge config set: \(note)") }
                 print("\(change.name) = \(change.shown)")
             }
@@ -89,7 +89,7 @@ struct ConfigCommand: ParsableCommand {
                 let change: SettingChange
                 do { change = try SettingChange(unsetting: key) } catch { throw CommandFailure("\(error)") }
                 let history = try common.openHistory(path: common.databasePath)
-                try change.store(in: history)
+                try change.store(in: history.settings)
                 if let note = change.note { StandardError.writeLine("aquavate-bridge config unset: \(note)") }
             }
         }

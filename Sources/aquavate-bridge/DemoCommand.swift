@@ -209,7 +209,7 @@ struct DemoCommand: AsyncParsableCommand {
         StandardOutput.writeLine("demo: end of the story at \(local(end)): \(status.urgencyText), today \(status.pace.dayTotalML) ml, "
               + "\(status.remindersTodayText), \(delivered.withLock { $0 }) notification(s) sent during the demo")
         StandardOutput.writeLine("demo: the bottle, as its connection read it (aquavate-bridge bottle info)")
-        for bottle in try history.bottles() {
+        for bottle in try history.bottles.all() {
             StandardOutput.writeLine(BottleInfo.text(BottleInfo.event(bottle, pending: []), state: bottle.state, timeZone: timeZone))
         }
         StandardOutput.writeLine("demo: the history (aquavate-bridge history)")

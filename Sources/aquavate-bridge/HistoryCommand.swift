@@ -80,7 +80,7 @@ struct HistoryCommand: ParsableCommand {
             }
             // A bottle this bridge adopted, or one whose drinks came from another bridge of the household.
             let record = try bottle.map { name -> BottleRecord in
-                if let known = try history.bottle(named: name) { return known }
+                if let known = try history.bottles.bottle(named: name) { return known }
                 if let key = try history.drinkBottles().first(where: { $0.uppercased() == name.uppercased() }) { return BottleRecord(id: key) }
                 throw CommandFailure("no bottle \(name) in this history: `aquavate-bridge history --json` shows each drink's bottle")
             }

@@ -75,10 +75,10 @@ struct LogCommand: ParsableCommand {
             let configuration = try common.loadConfiguration(history: history, logger: logger)
             let person = try Self.person(bottle, history: history)
             let (settings, _) = (configuration.effective(for: person))
-                .reminderSettings(bottleGoal: person?.goalML, personReachable: true, storedSchedules: StoredSchedules.tables(in: history))
+                .reminderSettings(bottleGoal: person?.goalML, personReachable: true, storedSchedules: StoredSchedules.tables(in: history.schedules))
             // The bottle's own reminders (`reminders@<key>`), as the daemon runs them; the most
             // recently seen bottle inherits a single-bottle history's state, as in the daemon.
-            let latest = try history.bottles().filter { $0.address != nil }.max { ($0.lastSeen ?? .epoch) < ($1.lastSeen ?? .epoch) }
+            let latest = try history.bottles.all().filter { $0.address != nil }.max { ($0.lastSeen ?? .epoch) < ($1.lastSeen ?? .epoch) }
             let runner = ReminderRunner(history: history, settings: settings, logger: logger, bottle: person?.id,
                                         inheritsLegacy: person != nil && person?.id == latest?.id) { _ in }
             runner.advance(to: instant)
@@ -130,7 +130,7 @@ extension LogCommand {
     /// unknown one: refused with one line, exit 2.
     static func person(_ name: String?, history: DrinkHistory) throws -> BottleRecord? {
         do {
-            if name == nil, try history.bottles().isEmpty { return nil }
+            if name == nil, try history.bottles.all().isEmpty { return nil }
             return try BottleControl(history: history).bottle(named: name)
         } catch let refusal as BottleRequestRefused {
             StandardError.writeLine("aquavate-bridge log: \(refusal.description)")

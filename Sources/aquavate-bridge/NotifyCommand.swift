@@ -46,7 +46,7 @@ struct NotifyCommand: AsyncParsableCommand {
                 StandardError.writeLine("aquavate-bridge notify test: \(failure.description)")
                 throw ExitCode.failure
             }
-            let bottle = try? history.bottles().max { ($0.lastSeen ?? .epoch) < ($1.lastSeen ?? .epoch) }
+            let bottle = try? history.bottles.all().max { ($0.lastSeen ?? .epoch) < ($1.lastSeen ?? .epoch) }
             let hub = SinkHub(sinks: SinkSetup.sinks(configuration: configuration, bottle: bottle,
                                                        role: .visitor(command: "notify"), logger: logger), logger: logger)
             await hub.start()

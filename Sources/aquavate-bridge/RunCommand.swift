@@ -213,7 +213,7 @@ struct RunCommand: AsyncParsableCommand {
     /// knows becomes that bottle's address.
     static func bottleAddress(_ text: String?, history: DrinkHistory) throws -> String? {
         guard let text else { return nil }
-        if let known = try? history.bottle(named: text), let address = known.address { return address }
+        if let known = try? history.bottles.bottle(named: text), let address = known.address { return address }
         guard BottleIdentity.isSerial(text) else {
             throw CommandFailure("--bottle \(text) is neither a Bluetooth address (XX:XX:XX:XX:XX:XX) nor a bottle the history knows")
         }
@@ -239,10 +239,10 @@ struct RunCommand: AsyncParsableCommand {
             desk = given
         } else {
             // The sinks (journal, desktop, MQTT, push) of the configuration, for the daemon.
-            let bottle = try? history.bottles().max { ($0.lastSeen ?? .epoch) < ($1.lastSeen ?? .epoch) }
+            let bottle = try? history.bottles.all().max { ($0.lastSeen ?? .epoch) < ($1.lastSeen ?? .epoch) }
             // Refused broker commands are counted in the history, for /metrics and doctor.
             let refusals = configuration[Setting.mqttURL] == nil ? CommandRefusals()
-                : RefusedCommandLedger(history: history, clock: clock, logger: logger).refusals
+                : RefusedCommandLedger(commands: history.commands, clock: clock, logger: logger).refusals
             let hub = SinkHub(sinks: SinkSetup.sinks(configuration: configuration, bottle: bottle ?? options.bottleAddress.map {
                 BottleRecord(id: $0, address: $0)
             }, dashboardURL: web?.dashboardURL, refusals: refusals, logger: logger), logger: logger)
@@ -266,7 +266,7 @@ struct RunCommand: AsyncParsableCommand {
                     // hand-over by one other (HouseholdClaims).
                     let claims = replication.claims
                     await desk.deliverOnlyWhere { key, reminder, later in
-                        claims.shouldDeliver(bottle: key, address: try? history.bottleState(id: key)?.address, id: reminder.id,
+                        claims.shouldDeliver(bottle: key, address: try? history.bottles.bottle(id: key)?.address, id: reminder.id,
                                              kind: reminder.kind, time: reminder.time, later: later)
                     }
                     household = claims

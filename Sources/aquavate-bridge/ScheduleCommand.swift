@@ -43,13 +43,14 @@ struct ScheduleCommand: ParsableCommand {
                 if let minML { table["min_ml"] = String(minML) }
                 let checked = ScheduleTables(parsing: [table])
                 if let error = checked.errors.first { throw CommandFailure(error.description) }
+                guard let schedule = checked.schedules.first else { throw CommandFailure("schedule \(id) could not be read") }
                 let history = try common.openHistory(path: common.databasePath)
                 let configuration = try common.loadConfiguration(history: history, logger: common.makeLogger())
-                let existing = ScheduleTables(parsing: configuration.scheduleTables + StoredSchedules.tables(in: history)).schedules
-                if existing.contains(where: { $0.id == checked.schedules.first?.id }) {
+                let existing = ScheduleTables(parsing: configuration.scheduleTables + StoredSchedules.tables(in: history.schedules)).schedules
+                if existing.contains(where: { $0.id == schedule.id }) {
                     throw CommandFailure("a schedule with id \(id) exists already; remove it first or choose another id")
                 }
-                try StoredSchedules.save(table, id: checked.schedules.first?.id ?? id, in: history)
+                try history.schedules.save(StoredSchedules.schedule(table, checked: schedule))
                 print("added schedule \(id)")
             }
         }
@@ -64,8 +65,8 @@ struct ScheduleCommand: ParsableCommand {
                 let history = try common.openHistory(path: common.databasePath)
                 let configuration = try common.loadConfiguration(history: history, logger: common.makeLogger())
                 let file = ScheduleTables(parsing: configuration.scheduleTables)
-                let stored = ScheduleTables(parsing: StoredSchedules.tables(in: history))
-                for problem in file.errors.map(\.description) + stored.errors.map(\.description) {
+                let stored = ScheduleTables(parsing: StoredSchedules.tables(in: history.schedules))
+                for problem in file.errors.map(\.description) + stored.errors.map(\.description) + StoredSchedules.unreadWarnings(in: history.schedules) {
                     StandardError.writeLine("warning: \(problem)")
                 }
                 let rows = file.schedules.map { ($0, "file") } + stored.schedules.map { ($0, "database") }
@@ -85,10 +86,9 @@ struct ScheduleCommand: ParsableCommand {
         func run() throws {
             try reportingFailures("schedule remove") {
                 let history = try common.openHistory(path: common.databasePath)
-                guard try StoredSchedules.table(id: id, in: history) != nil else {
+                guard try history.schedules.remove(id: id) else {
                     throw CommandFailure("no schedule \(id) in the database (`schedule list` shows them; file schedules are removed in the file)")
                 }
-                try StoredSchedules.remove(id: id, in: history)
                 print("removed schedule \(id)")
             }
         }
@@ -112,11 +112,11 @@ struct ScheduleCommand: ParsableCommand {
 private func setEnabled(_ id: String, _ enabled: Bool, _ common: CommonOptions) throws {
     try reportingFailures(enabled ? "schedule enable" : "schedule disable") {
         let history = try common.openHistory(path: common.databasePath)
-        guard var table = try StoredSchedules.table(id: id, in: history) else {
+        guard var schedule = try history.schedules.schedule(id: id) else {
             throw CommandFailure("no schedule \(id) in the database (`schedule list` shows them; file schedules change in the file)")
         }
-        table["enabled"] = enabled ? "true" : "false"
-        try StoredSchedules.save(table, id: id, in: history)
+        schedule.enabled = enabled
+        try history.schedules.save(schedule)
         print("\(enabled ? "enabled" : "disabled") schedule \(id)")
     }
 }

@@ -18,7 +18,7 @@ import Testing
     }
 
     /// Calls that read or write a setting by name: the configuration's and the history's.
-    static let readers = ["value", "bool", "integer", "setting", "setSetting", "source", "requireKey", "applyOverride", "key"]
+    static let readers = ["value", "bool", "integer", "setting", "set", "source", "requireKey", "applyOverride", "key"]
 
     /// The lines (from 1) of `text` that name a setting by string in a read or a write, with the name.
     static func readsByName(in text: String, names: Set<String>) throws -> [(line: Int, name: String)] {
@@ -69,7 +69,7 @@ import Testing
             let limit = configuration.bool("reminders.daily_limit")
             // configuration.value("mqtt.url") in a comment
             let goal = try form.integer("daily_goal_ml", in: 1000...4000)
-            try history.setSetting("reminders.daily_limit", "false")
+            try history.settings.set("reminders.daily_limit", "false")
             try configuration.applyOverride("bridge.id=demo")
             let days = try query.integer("days", in: 1...7, fallback: 7)
             let typed = configuration[Setting.dailyLimit]

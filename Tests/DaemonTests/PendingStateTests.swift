@@ -30,7 +30,7 @@ final class StateSink: NotificationSink {
         let history = try DrinkHistory(path: folder.path + "/h.sqlite")
         let bottle = "AQ-ANA-0001"
         let time = WallInstant(secondsSince1970: 1_795_186_800)
-        try history.recordBottle(BottleRecord(id: bottle, serial: bottle, address: "AA:00:00:00:00:01", goalML: 2000, lastSeen: time))
+        try history.bottles.save(BottleRecord(id: bottle, serial: bottle, address: "AA:00:00:00:00:01", goalML: 2000, lastSeen: time))
         let control = BottleControl(history: history)
         try control.queue(.goal(2200), bottle: bottle, at: time)
         try control.queue(.shakeToEmpty(true), bottle: bottle, at: time)
@@ -47,7 +47,7 @@ final class StateSink: NotificationSink {
         #expect(state.pendingGoalML == 2400 && state.pendingShakeToEmpty == true && state.pendingCommands == 2, "\(state)")
 
         // A stored switch nothing could have queued (a hand parse read any word but "on" as off).
-        _ = try history.queueCommand(bottle: bottle, command: "shake-to-empty", argument: "yes", replacing: true, at: time + .seconds(60))
+        _ = try history.commands.queue(bottle: bottle, command: "shake-to-empty", argument: "yes", replacing: true, at: time + .seconds(60))
         await desk.connection(false, at: time + .seconds(60), bottle: bottle)
         try await waitUntil(.seconds(60), "the disconnected state to reach the sink") { sink.states.withLock { $0.last?.bottleConnected == false } }
         state = try #require(sink.states.withLock { $0.last })

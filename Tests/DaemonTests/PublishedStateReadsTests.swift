@@ -26,9 +26,9 @@ import Timekeeping
         let morning = WallInstant(secondsSince1970: 1_795_330_800)
         do {
             let setup = try DrinkHistory(path: path)
-            try setup.recordBottle(BottleRecord(id: Self.first, serial: Self.first, address: "AA:00:00:00:00:01", goalML: 2000,
+            try setup.bottles.save(BottleRecord(id: Self.first, serial: Self.first, address: "AA:00:00:00:00:01", goalML: 2000,
                                                 lastSeen: morning - .seconds(60)))
-            try setup.recordBottle(BottleRecord(id: Self.second, serial: Self.second, address: "AA:00:00:00:00:02", goalML: 2000,
+            try setup.bottles.save(BottleRecord(id: Self.second, serial: Self.second, address: "AA:00:00:00:00:02", goalML: 2000,
                                                 lastSeen: morning - .seconds(120)))
         }
         // The house's shared inputs exist: a pool file, which publishing has no need to read either.

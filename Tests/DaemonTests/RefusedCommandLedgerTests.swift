@@ -16,21 +16,21 @@ import Timekeeping
     @Test func aFloodIsSavedAtMostEveryTenSecondsAndNothingIsLost() throws {
         let history = try DrinkHistory(path: nil)
         let clock = ManualClock()
-        let ledger = RefusedCommandLedger(history: history, clock: clock, logger: logger)
-        #expect(history.refusedCommands() == Dictionary(uniqueKeysWithValues: SinkCommandRefusalReason.allCases.map { ($0.rawValue, 0) }))
+        let ledger = RefusedCommandLedger(commands: history.commands, clock: clock, logger: logger)
+        #expect(history.commands.refused() == Dictionary(uniqueKeysWithValues: SinkCommandRefusalReason.allCases.map { ($0.rawValue, 0) }))
         let refusals = ledger.refusals
         refusals.count(.notPermitted)
-        #expect(history.refusedCommands()["not_permitted"] == 1, "the first refusal is saved at once")
+        #expect(history.commands.refused()["not_permitted"] == 1, "the first refusal is saved at once")
         for _ in 0..<500 { refusals.count(.rateLimit) }
-        #expect(history.refusedCommands()["rate_limit"] == 0, "a flood is not a flood of writes")
+        #expect(history.commands.refused()["rate_limit"] == 0, "a flood is not a flood of writes")
         #expect(clock.runningTimers == 1, "one save pending")
         clock.advance(by: .seconds(10))
-        #expect(history.refusedCommands()["rate_limit"] == 500, "what came after the last save is saved when the interval ends")
+        #expect(history.commands.refused()["rate_limit"] == 500, "what came after the last save is saved when the interval ends")
         #expect(refusals.snapshot == [.notPermitted: 1, .rateLimit: 500])
         // The next run adds to it.
-        let next = RefusedCommandLedger(history: history, clock: clock, logger: logger)
+        let next = RefusedCommandLedger(commands: history.commands, clock: clock, logger: logger)
         clock.advance(by: .seconds(60))
         next.counted(.malformed)
-        #expect(history.refusedCommands()["rate_limit"] == 500 && history.refusedCommands()["malformed"] == 1)
+        #expect(history.commands.refused()["rate_limit"] == 500 && history.commands.refused()["malformed"] == 1)
     }
 }

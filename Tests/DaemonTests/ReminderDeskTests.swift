@@ -59,7 +59,7 @@ struct ReminderDeskTests {
         #expect(ritual.title.contains("Low Flame"))
         #expect(ritual.actions.map(\.id) == ["did-this", "start-ritual"])
         await desk.handle(.action(notificationID: ritual.id, actionID: "did-this"), at: sunday0800 + .seconds(3700))
-        #expect(try history.personEvents().map(\.name) == ["did-this"])
+        #expect(try history.reminders.personEvents().map(\.name) == ["did-this"])
         await desk.handle(.action(notificationID: ritual.id, actionID: "start-ritual"), at: sunday0800 + .seconds(3800))
         try await waitUntil(.seconds(60), "the ritual_started event") {
             sink.received.withLock { $0.contains { $0.kind == "ritual_started" } }
@@ -68,11 +68,11 @@ struct ReminderDeskTests {
         #expect(started.body == ritual.body)
         // config set from a sink is checked, saved, and applied; a bad one changes nothing.
         await desk.handle(.configSet(key: "reminders.daily_limit", value: "false"), at: sunday0800 + .seconds(3900))
-        #expect(try history.setting("reminders.daily_limit") == "false")
+        #expect(try history.settings.value("reminders.daily_limit") == "false")
         await desk.handle(.configSet(key: "reminders.daily_limit", value: "maybe"), at: sunday0800 + .seconds(3910))
-        #expect(try history.setting("reminders.daily_limit") == "false")
+        #expect(try history.settings.value("reminders.daily_limit") == "false")
         await desk.handle(.log(type: "vitamin-d"), at: sunday0800 + .seconds(4000))
-        #expect(try history.personEvents().map(\.name) == ["did-this", "start-ritual", "vitamin-d"])
+        #expect(try history.reminders.personEvents().map(\.name) == ["did-this", "start-ritual", "vitamin-d"])
         await hub.stop()
     }
 }

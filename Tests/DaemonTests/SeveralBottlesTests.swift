@@ -91,9 +91,9 @@ struct SeveralBottlesTests {
         #expect(try history.reminders.saved(bottle: SavedReminders.everyBottle) == nil, "saved once, under the bottle's name only")
         #expect(try history.reminders.saved(bottle: Self.first) != nil)
 
-        #expect(try history.moveBottle(from: Self.first, toSerial: "SERIAL1") == false, "no bottle row or drinks: nothing else to move")
-        _ = try history.updateBottle(id: Self.first) { $0.address = Self.first }
-        #expect(try history.moveBottle(from: Self.first, toSerial: "SERIAL1"))
+        #expect(try history.bottles.move(from: Self.first, toSerial: "SERIAL1") == false, "no bottle row or drinks: nothing else to move")
+        _ = try history.bottles.update(id: Self.first) { $0.address = Self.first }
+        #expect(try history.bottles.move(from: Self.first, toSerial: "SERIAL1"))
         #expect(try history.reminders.saved(bottle: Self.first) == nil)
         let moved = ReminderRunner(history: history, settings: try settings(), logger: quiet, bottle: "SERIAL1") { _ in }
         #expect(moved.status(at: noon).remindersSentToday == sent)
@@ -104,8 +104,8 @@ struct SeveralBottlesTests {
         let folder = NSTemporaryDirectory() + "bottles-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let history = try DrinkHistory(path: folder + "/h.sqlite")
-        try history.recordConnection(address: Self.first, name: "Aquavate-0001", at: Self.morning - .seconds(7200))
-        try history.recordConnection(address: Self.second, name: "Aquavate-0002", at: Self.morning - .seconds(3600))
+        try history.bottles.recordConnection(address: Self.first, name: "Aquavate-0001", at: Self.morning - .seconds(7200))
+        try history.bottles.recordConnection(address: Self.second, name: "Aquavate-0002", at: Self.morning - .seconds(3600))
         // The first bottle's person drank 2 l early (synced before the desk starts); the second's nothing.
         _ = try history.store([DrinkRecord(recordID: 1, timestamp: UInt32(Self.morning.secondsSince1970) - 600, amountML: 2000, bottleLevelML: 0,
                                            typeRaw: 0, flagsRaw: 0)], bottle: Self.first, at: Self.morning - .seconds(500))
@@ -165,7 +165,7 @@ struct SeveralBottlesTests {
         // office take turns; the third, alone, is what one bridge would send.
         for (sends, got) in [(kitchenSends, kitchenGot), (officeSends, officeGot), (aloneSends, aloneGot)] {
             let history = try DrinkHistory(path: nil)
-            try history.recordConnection(address: Self.first, name: "Aquavate-0001", at: Self.morning - .seconds(3600))
+            try history.bottles.recordConnection(address: Self.first, name: "Aquavate-0001", at: Self.morning - .seconds(3600))
             var configuration = Configuration()
             try configuration.applyOverride("timezone=UTC")
             let desk = ReminderDesk(history: history, configuration: configuration, logger: quiet) { delivery in
@@ -203,8 +203,8 @@ struct SeveralBottlesTests {
                 "adopted in this run, never recorded: kept")
 
         let history = try DrinkHistory(path: nil)
-        try history.recordConnection(address: Self.first, name: "Aquavate-0001", at: Self.morning - .seconds(3600))
-        try history.recordConnection(address: Self.second, name: "Aquavate-0002", at: Self.morning - .seconds(1800))
+        try history.bottles.recordConnection(address: Self.first, name: "Aquavate-0001", at: Self.morning - .seconds(3600))
+        try history.bottles.recordConnection(address: Self.second, name: "Aquavate-0002", at: Self.morning - .seconds(1800))
         var configuration = Configuration()
         try configuration.applyOverride("timezone=UTC")
         let got = Locked<[Delivery]>([])
@@ -214,7 +214,7 @@ struct SeveralBottlesTests {
         let forgotten = Self.morning + .seconds(5400)  // after each person's first reminder, before the second
         for minute in Self.morning.everyMinute(upTo: forgotten) { await desk.advance(to: minute) }
         #expect(got.withLock { $0 }.contains { $0.id.hasSuffix("@" + Self.second) }, "both persons reminded before")
-        #expect(try history.forgetBottle(id: Self.second, at: forgotten))
+        #expect(try history.bottles.forget(id: Self.second, at: forgotten))
         await desk.bottlesForgotten()
         got.withLock { $0 = [] }
         for minute in forgotten.everyMinute(through: Self.morning + .seconds(13 * 3600)) { await desk.advance(to: minute) }
@@ -251,8 +251,8 @@ struct SeveralBottlesTests {
     @Test("a manual intake from a sink (MQTT log TYPE) goes to the bottle it names, by address or serial; an unknown one is refused with one logged line, harming nothing")
     func sinkLogNamesTheBottle() async throws {
         let history = try DrinkHistory(path: nil)
-        try history.recordConnection(address: Self.first, name: "Aquavate-0001", at: Self.morning - .seconds(3600))
-        try history.recordConnection(address: Self.second, name: "Aquavate-0002", at: Self.morning - .seconds(1800))
+        try history.bottles.recordConnection(address: Self.first, name: "Aquavate-0001", at: Self.morning - .seconds(3600))
+        try history.bottles.recordConnection(address: Self.second, name: "Aquavate-0002", at: Self.morning - .seconds(1800))
         var configuration = Configuration()
         try configuration.applyOverride("timezone=UTC")
         let lines = LogLines()
@@ -266,12 +266,12 @@ struct SeveralBottlesTests {
         // Unnamed: the most recently adopted bottle's, as before.
         await desk.handle(.log(type: "magnesium"), at: Self.morning + .seconds(120))
         #expect(try intakes(Self.second).contains("magnesium") && !intakes(Self.first).contains("magnesium"))
-        let events = try history.personEvents().count
+        let events = try history.reminders.personEvents().count
         let before = lines.all.count
         await desk.handle(.log(type: "iron", bottle: Self.stranger), at: Self.morning + .seconds(180))
         let said = lines.all.dropFirst(before).filter { $0.contains("iron") }
         #expect(said.count == 1 && said[0].contains("refused") && said[0].contains(Self.stranger), "one line: \(said)")
-        #expect(try history.personEvents().count == events, "nothing logged")
+        #expect(try history.reminders.personEvents().count == events, "nothing logged")
         #expect(try !intakes(Self.first).contains("iron") && !intakes(Self.second).contains("iron"))
     }
 

@@ -212,7 +212,7 @@ struct DoctorTests {
         // A broker saved with `config set` (in the database) is the one the doctor tries.
         let listener = try LocalListener()
         defer { listener.close() }
-        try DrinkHistory(path: database).setSetting("mqtt.url", "mqtt://127.0.0.1:\(listener.port)")
+        try DrinkHistory(path: database).settings.set("mqtt.url", "mqtt://127.0.0.1:\(listener.port)")
         let report = await Doctor.examine(DoctorInputs(
             environment: environmentWithoutBuses(), configPath: scratch.file("none.toml"), configMustExist: false,
             databasePath: database, sysfsRoot: scratch.file("sys"), kernel: { hci0Up }, timeout: .seconds(5)))
@@ -225,7 +225,7 @@ struct DoctorTests {
         let scratch = try ScratchFolder("doctor")
         defer { scratch.remove() }
         let database = scratch.file("history.sqlite")
-        try DrinkHistory(path: database).setSetting("daily_goal_ml", "1800")
+        try DrinkHistory(path: database).settings.set("daily_goal_ml", "1800")
         let before = try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted()
         for name in before { chown(scratch.file(name), 65534, 65534) }
         let (finding, configuration) = FileChecks.configuration(

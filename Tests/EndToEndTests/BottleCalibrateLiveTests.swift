@@ -18,7 +18,7 @@ struct BottleCalibrateLiveTests {
         try await live.withSimulator(records: 2, arguments: ["--uncalibrated"]) { bus, folder in
             let db = folder.path + "/history.sqlite"
             #expect(try await live.bridge(bus, ["run", "--once", "--db", db]).status == 0)
-            let before = try #require(try DrinkHistory(path: db).bottles().first)
+            let before = try #require(try DrinkHistory(path: db).bottles.all().first)
             #expect(before.calibrated == false, "the simulator starts uncalibrated: \(before)")
             #expect(try control.bottleState(folder)["calibrated"] as? Bool == false)
 
@@ -31,7 +31,7 @@ struct BottleCalibrateLiveTests {
             // The simulator's sensor: 412 counts per gram.
             #expect(lines.last == "done: scale 412.0 counts per gram (empty 120000, full 461960); the bottle saved it", "\(run)")
             #expect(try control.bottleState(folder)["calibrated"] as? Bool == true)
-            let after = try #require(try DrinkHistory(path: db).bottles().first)
+            let after = try #require(try DrinkHistory(path: db).bottles.all().first)
             #expect(after.id == BottleControlLiveTests.serial, "the row the sync keyed by the serial")
             #expect(after.calibrated == true)
             #expect(after.scale == 412)

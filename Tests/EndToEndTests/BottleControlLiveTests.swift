@@ -63,7 +63,7 @@ struct BottleControlLiveTests {
                                             amount: record["amount_ml"] as! Int, level: record["bottle_level_ml"] as! Int)
             }
             _ = try older.store(drinks, bottle: LiveCommandTests.address, at: WallInstant(secondsSince1970: 1_000))
-            _ = try older.updateBottle(id: LiveCommandTests.address) { $0.address = LiveCommandTests.address; $0.lastSeen = WallInstant(secondsSince1970: 1_000) }
+            _ = try older.bottles.update(id: LiveCommandTests.address) { $0.address = LiveCommandTests.address; $0.lastSeen = WallInstant(secondsSince1970: 1_000) }
 
             let run = try await live.bridge(bus, ["run", "--once", "--db", db])
             #expect(run.status == 0, "\(run)")
@@ -72,7 +72,7 @@ struct BottleControlLiveTests {
             #expect(stored.count == 8, "\(stored.map { ($0.bottle, $0.recordID) })")
             #expect(Set(stored.map(\.bottle)) == [Self.serial])
             #expect(Set(stored.map(\.recordID)) == Set(1...8))
-            #expect(try history.bottles().map(\.id) == [Self.serial], "one bottle row, under the serial")
+            #expect(try history.bottles.all().map(\.id) == [Self.serial], "one bottle row, under the serial")
         }
     }
 
@@ -85,19 +85,19 @@ struct BottleControlLiveTests {
                 let queued = try await live.bridge(bus, ["bottle"] + arguments + ["--db", db])
                 #expect(queued.status == 0, "\(queued)")
             }
-            let pending = try DrinkHistory(path: db).commands(statuses: [.pending])
+            let pending = try DrinkHistory(path: db).commands.all(statuses: [.pending])
             #expect(pending.map(\.command) == ["goal", "shake-to-empty", "tare"], "a newer goal replaced the pending one")
 
             let run = try await live.bridge(bus, ["run", "--once", "--db", db])
             #expect(run.status == 0, "\(run)")
-            let commands = try DrinkHistory(path: db).commands()
+            let commands = try DrinkHistory(path: db).commands.all()
             #expect(commands.map(\.status) == [.failed, .applied, .applied, .applied], "\(commands.map { ($0.command, $0.status, $0.message) })")
             #expect(commands.first?.message?.contains("replaced") == true)
             let bottle = try bottleState(folder)
             #expect(bottle["goal_ml"] as? Int == 3100)
             #expect(bottle["shake_to_empty"] as? Bool == true)
             #expect(bottle["tares"] as? Int == 1)
-            #expect(try DrinkHistory(path: db).bottles().first?.goalML == 3100)
+            #expect(try DrinkHistory(path: db).bottles.all().first?.goalML == 3100)
 
             // Applied once: a third run applies nothing again.
             #expect(try await live.bridge(bus, ["run", "--once", "--db", db]).status == 0)
@@ -125,7 +125,7 @@ struct BottleControlLiveTests {
             #expect(try await live.bridge(bus, ["run", "--once", "--db", db]).status == 0)
             let records = try #require(try bottleState(folder)["records"] as? [[String: Any]])
             #expect(records.filter { $0["deleted"] as? Bool == true }.map { $0["record_id"] as? Int } == [3])
-            #expect(try DrinkHistory(path: db).commands().map(\.status) == [.applied])
+            #expect(try DrinkHistory(path: db).commands.all().map(\.status) == [.applied])
         }
     }
 
@@ -144,7 +144,7 @@ struct BottleControlLiveTests {
                 #expect(refused.error.contains(words), "\(arguments): \(refused.error)")
                 #expect(refused.error.split(separator: "\n").count == 1, "one line: \(refused.error)")
             }
-            #expect(try DrinkHistory(path: db).commands().isEmpty)
+            #expect(try DrinkHistory(path: db).commands.all().isEmpty)
         }
     }
 
@@ -155,7 +155,7 @@ struct BottleControlLiveTests {
             #expect(try await live.bridge(bus, ["run", "--once", "--db", db]).status == 0)
             #expect(try await live.bridge(bus, ["bottle", "tare", "--db", db]).status == 0)
             #expect(try await live.bridge(bus, ["run", "--once", "--db", db]).status == 0)
-            let command = try #require(try DrinkHistory(path: db).commands().first)
+            let command = try #require(try DrinkHistory(path: db).commands.all().first)
             #expect(command.status == .failed)
             #expect(command.message?.contains("not calibrated") == true, "\(command)")
             #expect(try bottleState(folder)["tares"] as? Int == 0)
@@ -203,16 +203,16 @@ struct BottleControlLiveTests {
             let replay = try await runTool(LiveCommandTests.bridge, ["replay", capture, "--db", replayed])
             #expect(replay.status == 0, "\(replay)")
             let (a, b) = (try DrinkHistory(path: db), try DrinkHistory(path: replayed))
-            let (liveBottle, replayedBottle) = (try #require(try a.bottles().first), try #require(try b.bottles().first))
+            let (liveBottle, replayedBottle) = (try #require(try a.bottles.all().first), try #require(try b.bottles.all().first))
             #expect(replayedBottle.id == Self.serial && liveBottle.id == Self.serial)
             #expect(replayedBottle.firmware == liveBottle.firmware && replayedBottle.model == liveBottle.model)
             #expect(replayedBottle.clockOffset == -3 * 3600 && liveBottle.clockOffset == -3 * 3600)
             #expect(replayedBottle.shakeToEmpty == liveBottle.shakeToEmpty)
             #expect(try b.storedDrinks().map(\.recordID) == (try a.storedDrinks().map(\.recordID)))
-            let (liveActivity, replayedActivity) = (try a.motionEvents(), try b.motionEvents())
+            let (liveActivity, replayedActivity) = (try a.bottles.motionEvents(), try b.bottles.motionEvents())
             #expect(!liveActivity.isEmpty)
             #expect(replayedActivity.map(\.event) == liveActivity.map(\.event))
-            #expect(try b.backpackSessions().map(\.session) == (try a.backpackSessions().map(\.session)))
+            #expect(try b.bottles.backpackSessions().map(\.session) == (try a.bottles.backpackSessions().map(\.session)))
         }
     }
 

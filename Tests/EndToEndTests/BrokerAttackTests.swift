@@ -61,10 +61,10 @@ struct BrokerAttackTests {
             #expect(answers[1].contains("\"status\":\"refused\"") && answers[1].contains("messages.pool"))
             #expect(answers[2].contains("\"status\":\"accepted\""))
             try await waitUntil(.seconds(20), "the allowed setting to be stored") {
-                try history.setting("reminders.daily_limit") == "false"
+                try history.settings.value("reminders.daily_limit") == "false"
             }
-            #expect(try history.setting("push.url") == nil)
-            #expect(try history.setting("messages.pool") == nil)
+            #expect(try history.settings.value("push.url") == nil)
+            #expect(try history.settings.value("messages.pool") == nil)
             #expect(bus.log("daemon").contains("MQTT: refused command config push.url"))
 
             await attacker.stop()

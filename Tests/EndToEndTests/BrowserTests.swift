@@ -94,7 +94,7 @@ import Testing
         defer { fixture.remove() }
         let odd = DrinkRecord(recordID: 950, timestamp: 259_200, amountML: 180, bottleLevelML: 300, typeRaw: 0, flagsRaw: 0)
         _ = try fixture.history.storeChunk([odd], bottle: WebFixture.ana, at: WebFixture.now, bounds: RecordBounds(now: WebFixture.now.secondsSince1970))
-        try fixture.history.updateBottle(id: WebFixture.ana) {
+        try fixture.history.bottles.update(id: WebFixture.ana) {
             $0.refusal = SyncRefusal(reason: "chunk 0 announces 255 chunks for a START of 5 record(s)", since: WebFixture.now - .seconds(600), connections: 3)
         }
         let axe = try await Accessibility.axeSource()
@@ -219,7 +219,7 @@ import Testing
         #expect(try await browser.text("\(ana) .today-ml", becoming: "750 ml of 2000 ml") == "750 ml of 2000 ml")
         #expect(try await browser.text(".outcome") == "The drink is back.")
         #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == false)
-        #expect(try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending]).filter { $0.command == "delete" }.isEmpty)
+        #expect(try fixture.history.commands.all(bottle: WebFixture.ana, statuses: [.pending]).filter { $0.command == "delete" }.isEmpty)
 
         // A daily goal out of range (the browser's own check switched off, as an old browser
         // would send it): the page says why, stays the page, and keeps its layout at 1280 px.
@@ -241,7 +241,7 @@ import Testing
         #expect(try await browser.text("\(ana) ul.pending li:last-child", becoming: "Bottle goal 2300 ml") == "Bottle goal 2300 ml")
         #expect(try await browser.text("\(ana) .goal-ml") == "2300")
         #expect(try await browser.text(".outcome") == "Daily goal 2300 ml; the bottle shows it from its next sync.")
-        let goals = try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending]).filter { $0.command == "goal" }
+        let goals = try fixture.history.commands.all(bottle: WebFixture.ana, statuses: [.pending]).filter { $0.command == "goal" }
         #expect(goals.map(\.argument) == ["2300"])
 
         // Switch the daily limit off.

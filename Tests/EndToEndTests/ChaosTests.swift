@@ -141,7 +141,7 @@ struct ChaosTests {
             _ = try history.store([AquavateProtocolRecord.make(id: first["record_id"] as! Int, timestamp: first["timestamp"] as! Int,
                                                                amount: first["amount_ml"] as! Int, level: first["bottle_level_ml"] as! Int)],
                                   bottle: serial, at: WallInstant(secondsSince1970: 1_000))
-            _ = try history.updateBottle(id: serial) {
+            _ = try history.bottles.update(id: serial) {
                 $0.serial = serial
                 $0.address = LiveCommandTests.address
                 $0.lastSeen = WallInstant(secondsSince1970: 1_000)
@@ -150,9 +150,9 @@ struct ChaosTests {
                 let queued = try await live.bridge(bus, ["bottle"] + arguments + ["--db", db])
                 #expect(queued.status == 0, "\(queued)")
             }
-            try await runUntil({ try DrinkHistory(path: db).commands(statuses: [.pending, .sending]).isEmpty },
+            try await runUntil({ try DrinkHistory(path: db).commands.all(statuses: [.pending, .sending]).isEmpty },
                                seed: seed, bus: bus, folder: folder, db: db)
-            let commands = try DrinkHistory(path: db).commands()
+            let commands = try DrinkHistory(path: db).commands.all()
             let bottle = try #require(try JSONSerialization.jsonObject(
                 with: Data(contentsOf: URL(fileURLWithPath: folder.path + "/sim.json"))) as? [String: Any])
             let status = Dictionary(uniqueKeysWithValues: commands.map { ($0.command, $0) })

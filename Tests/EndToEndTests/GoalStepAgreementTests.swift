@@ -23,7 +23,7 @@ import Web
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let history = try DrinkHistory(path: folder.appendingPathComponent("history.sqlite").path)
-        try history.recordBottle(BottleRecord(id: "AQ-STEP-0001", name: "Aquavate-S001", serial: "AQ-STEP-0001", address: "AA:00:00:00:00:09",
+        try history.bottles.save(BottleRecord(id: "AQ-STEP-0001", name: "Aquavate-S001", serial: "AQ-STEP-0001", address: "AA:00:00:00:00:09",
                                               goalML: 2000, lastSeen: WallInstant(secondsSince1970: 1_795_186_000), lastSync: WallInstant(secondsSince1970: 1_795_186_000)))
         let context = WebContext(history: history, baseConfiguration: Configuration(), clock: ManualClock(secondsSince1970: 1_795_186_800))
         let pageStep = try await Self.pageStep(context)

@@ -118,7 +118,7 @@ struct HomeAssistantLiveTests {
             #expect(results.contains { $0.contains("\"goal\"") && $0.contains("\"pending\"") })
             #expect(results.contains { $0.contains("\"refused\"") && $0.contains("1000 to 4000") }, "\(results)")
             #expect(results.contains { $0.contains("\"tare\"") && $0.contains("\"applied\"") }, "\(results)")
-            #expect(try DrinkHistory(path: db).commands().map(\.command) == ["goal", "tare"], "the refused goal was never queued")
+            #expect(try DrinkHistory(path: db).commands.all().map(\.command) == ["goal", "tare"], "the refused goal was never queued")
             daemon.send(SIGTERM)
             if await daemon.waitForExit(timeout: .seconds(20)) == nil { daemon.killNow() }
         }

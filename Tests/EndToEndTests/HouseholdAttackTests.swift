@@ -153,10 +153,10 @@ struct HouseholdAttackTests {
             #expect(answers.allSatisfy { $0["status"] as? String == "refused" && $0["reason"] as? String == "not_permitted" }, "\(answers)")
             // Counted in the history, where /metrics reads it.
             try await waitUntil(.seconds(30), "the refusal to be counted") {
-                (try DrinkHistory(path: office.db).refusedCommands()["not_permitted"] ?? 0) >= 1
+                (try DrinkHistory(path: office.db).commands.refused()["not_permitted"] ?? 0) >= 1
             }
             // Nothing queued, nothing deleted, in either history.
-            #expect(try DrinkHistory(path: office.db).commands().isEmpty)
+            #expect(try DrinkHistory(path: office.db).commands.all().isEmpty)
             #expect(drinks(office.db).mapValues(\.deleted) == before.office.mapValues(\.deleted))
             #expect(drinks(kitchen.db).mapValues(\.deleted) == before.kitchen.mapValues(\.deleted))
             #expect(office.bus.log("office").contains("MQTT: refused command bottle delete"))

@@ -46,7 +46,7 @@ struct HouseholdClaimsTests {
     func replication(port: Int, id: String, reconnect: ClosedRange<Double> = 0.1...0.5,
                      knows bottles: [BottleRecord] = [], db: String? = nil) throws -> HouseholdReplication {
         let history = try DrinkHistory(path: db)
-        for bottle in bottles { try history.recordBottle(bottle) }
+        for bottle in bottles { try history.bottles.save(bottle) }
         return try HouseholdReplication(history: history, url: "mqtt://127.0.0.1:\(port)", bridgeID: id, key: HouseholdTestKey.key,
                                  clock: SystemClock(), logger: Logger(label: id) { _ in SwiftLogNoOpLogHandler() },
                                  reconnectDelay: reconnect)
@@ -284,12 +284,12 @@ struct HouseholdClaimsTests {
             #expect(office.claims.remindsFor(bottle: Self.serial, address: Self.address), "the attic, alive, is no longer chosen")
             // No broker: the bottle is forgotten anyway, and one line says the entry stayed.
             let other = folder.path + "/other.sqlite"
-            try DrinkHistory(path: other).recordBottle(bottle[0])
+            try DrinkHistory(path: other).bottles.save(bottle[0])
             let unreachable = try await runTool(LiveCommandTests.bridge, [
                 "bottle", "forget", Self.serial, "--db", other, "--set", "mqtt.url=mqtt://127.0.0.1:1", "--set", "bridge.id=attic", "--set", "household.key=\(HouseholdTestKey.text)",
             ])
             #expect(unreachable.status == 0 && unreachable.error.contains("was not withdrawn"), "\(unreachable)")
-            #expect(try DrinkHistory(path: other).bottles().isEmpty)
+            #expect(try DrinkHistory(path: other).bottles.all().isEmpty)
         }
     }
 

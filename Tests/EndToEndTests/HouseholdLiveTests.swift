@@ -56,7 +56,7 @@ struct HouseholdLiveTests {
             #expect(drinks(kitchenDB) == drinks(officeDB), "the same drinks, each once")
             #expect(Set(drinks(kitchenDB).keys.map { String($0.split(separator: "#")[0]) }) == [Self.kitchenSerial, Self.officeSerial])
             let kitchenHistory = try DrinkHistory(path: kitchenDB)
-            #expect(try kitchenHistory.bottles().map(\.id) == [Self.kitchenSerial], "another bridge's bottle is not adopted here")
+            #expect(try kitchenHistory.bottles.all().map(\.id) == [Self.kitchenSerial], "another bridge's bottle is not adopted here")
             let officeDrinks = try await runTool(LiveCommandTests.bridge, ["history", "--json", "--bottle", Self.officeSerial, "--db", kitchenDB])
             #expect(officeDrinks.status == 0 && officeDrinks.output.split(separator: "\n").filter { $0.contains(#""event":"drink""#) }.count == 7,
                     "the kitchen shows the office's bottle by its serial: \(officeDrinks)")

@@ -71,7 +71,7 @@ struct HouseholdManualDeleteTests {
                     defer { broker.killNow() }
                     let dbs = ["kitchen", "office", "hallway"].map { folder.path + "/\($0).sqlite" }
                     for path in dbs { _ = try DrinkHistory(path: path) }
-                    try DrinkHistory(path: dbs[1]).recordBottle(BottleRecord(id: Self.kitchenSerial, serial: Self.kitchenSerial))
+                    try DrinkHistory(path: dbs[1]).bottles.save(BottleRecord(id: Self.kitchenSerial, serial: Self.kitchenSerial))
                     let kitchen = Member(name: "kitchen", bus: kitchenBus, db: dbs[0], process: try daemon("kitchen", bus: kitchenBus, db: dbs[0], port: port, web: web))
                     let office = Member(name: "office", bus: officeBus, db: dbs[1], process: try daemon("office", bus: officeBus, db: dbs[1], port: port))
                     let hallway = Member(name: "hallway", bus: hallwayBus, db: dbs[2], process: try daemon("hallway", bus: hallwayBus, db: dbs[2], port: port))
@@ -200,7 +200,7 @@ struct HouseholdManualDeleteTests {
             }
             #expect(manual(office.db)[id] == true)
             for member in [kitchen, office, hallway] {
-                #expect(try DrinkHistory(path: member.db).commands().isEmpty, "no command for a bottle at the \(member.name)")
+                #expect(try DrinkHistory(path: member.db).commands.all().isEmpty, "no command for a bottle at the \(member.name)")
                 #expect(attack.drinks(member.db).filter(\.value.deleted).count == 1, "only that drink deleted at the \(member.name)")
             }
             #expect(kitchen.bus.log("kitchen").contains("office deleted drink #\(id) of \(Self.kitchenSerial), added by hand on this bridge"))

@@ -48,7 +48,7 @@ struct HouseholdManualDrinkTests {
             #expect(deleted.status == 0, "\(deleted)")
             try await waitUntil(.seconds(40), "the delete to reach the office") { drinks(officeDB)[key] == [true, true] }
             for path in [kitchenDB, officeDB] {
-                #expect(try DrinkHistory(path: path).commands().isEmpty, "no command for a bottle at \(path)")
+                #expect(try DrinkHistory(path: path).commands.all().isEmpty, "no command for a bottle at \(path)")
             }
         }
     }
@@ -64,7 +64,7 @@ struct HouseholdManualDrinkTests {
         try await HouseholdOfTwo.run(kitchenRecords: 2, officeRecords: 3, prepare: { parts in
             // The office has synced the kitchen's bottle before (it is adopted there too), so a
             // drink can be added for it on either bridge.
-            try DrinkHistory(path: parts.officeDB).recordBottle(BottleRecord(id: HouseholdLiveTests.kitchenSerial,
+            try DrinkHistory(path: parts.officeDB).bottles.save(BottleRecord(id: HouseholdLiveTests.kitchenSerial,
                                                                              serial: HouseholdLiveTests.kitchenSerial))
         }, expectCleanExit: true) { kitchen, office, _, _ in
             let live = LiveCommandTests()

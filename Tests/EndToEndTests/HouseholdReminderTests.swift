@@ -29,7 +29,7 @@ struct HouseholdReminderTests {
     /// Whether this room's bridge synced the shared bottle: adopted under its serial, and a session
     /// through this room's simulator ended (with nothing new to sync, a sync leaves no `last_sync`).
     func synced(_ room: HouseholdRoomsTests.Room) -> Bool {
-        guard let history = try? DrinkHistory(path: room.db), let bottles = try? history.bottles(),
+        guard let history = try? DrinkHistory(path: room.db), let bottles = try? history.bottles.all(),
               bottles.contains(where: { $0.id == HouseholdRoomsTests.serial && $0.address != nil }) else { return false }
         return room.bus.log(room.name).contains("had nothing to sync") || bottles.contains { $0.lastSync != nil }
     }

@@ -145,7 +145,7 @@ struct HouseholdRoomsTests {
             // Both adopted before (as two `run --adopt` would have left them), neither synced yet.
             let adopting = try DrinkHistory(path: db)
             for (serial, address) in [(Self.serial, Self.address), (second, "F4:12:FA:00:A3:F8")] {
-                try adopting.updateBottle(id: serial) {
+                try adopting.bottles.update(id: serial) {
                     $0.serial = serial
                     $0.address = address
                 }
@@ -163,7 +163,7 @@ struct HouseholdRoomsTests {
             }
             #expect(bus.log("sim").contains("Aquavate-A3F6 (F4:12:FA:00:A3:F8) with 6 records"), "bottle 2's own name and address")
             let history = try DrinkHistory(path: db)
-            #expect(Set(try history.bottles().map(\.id)) == [Self.serial, second], "the two bottles, under their serials")
+            #expect(Set(try history.bottles.all().map(\.id)) == [Self.serial, second], "the two bottles, under their serials")
             #expect(try history.storedDrinks().count == 12, "each drink once")
             // Never two links at once from this one bridge: the two bottles' sessions do not overlap.
             let links = bus.log("sim").split(separator: "\n").filter { $0.contains("event: linked to") || $0.contains("event: link down") }

@@ -18,7 +18,7 @@ import Timekeeping
     func database(_ bottles: [BottleRecord], name: String = "h") throws -> String {
         let path = folder.path + "/\(name).sqlite"
         let history = try DrinkHistory(path: path)
-        for bottle in bottles { try history.recordBottle(bottle) }
+        for bottle in bottles { try history.bottles.save(bottle) }
         return path
     }
 
@@ -32,12 +32,12 @@ import Timekeeping
         for refused in [unnamed, unknown] {
             #expect(refused.err.split(separator: "\n").count == 1, "one line: \(refused.err)")
         }
-        #expect(try DrinkHistory(path: db).personEvents().isEmpty, "nothing logged")
+        #expect(try DrinkHistory(path: db).reminders.personEvents().isEmpty, "nothing logged")
 
         let logged = try await runBridge(["log", "vitamin-d", "--bottle", "f4:12:fa:00:b0:04", "--at", "2026-11-22T07:30:00Z", "--db", db])
         #expect(logged.status == 0 && logged.out.contains("logged vitamin-d"), "\(logged)")
         let history = try DrinkHistory(path: db)
-        #expect(try history.personEvents().map(\.name) == ["vitamin-d"])
+        #expect(try history.reminders.personEvents().map(\.name) == ["vitamin-d"])
         #expect(try history.reminders.saved(bottle: Self.second.id) != nil, "the second bottle's person's reminders took it")
         #expect(try history.reminders.saved(bottle: Self.first.id) == nil)
         #expect(try history.reminders.saved(bottle: SavedReminders.everyBottle) == nil)

@@ -22,7 +22,7 @@ import Timekeeping
     @Test("log drink 250 counts in status --json and history --json shows it manual; bottle delete queues nothing")
     func loggedCountedListedDeleted() async throws {
         let db = folder.path + "/h.sqlite"
-        try DrinkHistory(path: db).recordBottle(Self.bottle)
+        try DrinkHistory(path: db).bottles.save(Self.bottle)
         let environment = ["TZ": "UTC"]
         // Now (a day's total counts what was stored by the instant asked), and one of an earlier day.
         let logged = try await runBridge(["log", "drink", "250", "--db", db], environment: environment)
@@ -48,7 +48,7 @@ import Timekeeping
 
         let deleted = try await runBridge(["bottle", "delete", String(recordID), "--db", db], environment: environment)
         #expect(deleted.status == 0, "\(deleted)")
-        #expect(try DrinkHistory(path: db).commands().isEmpty, "nothing for the bottle")
+        #expect(try DrinkHistory(path: db).commands.all().isEmpty, "nothing for the bottle")
         let after = try await runBridge(["status", "--json", "--db", db], environment: environment)
         #expect(try Self.objects(after.out).first?["today_ml"] as? Int == 0, "\(after.out)")
     }
@@ -58,7 +58,7 @@ import Timekeeping
                       ["250", "--bottle", "AA:BB:CC:DD:EE:FF"]])
     func refused(arguments: [String]) async throws {
         let db = folder.path + "/h.sqlite"
-        try DrinkHistory(path: db).recordBottle(Self.bottle)
+        try DrinkHistory(path: db).bottles.save(Self.bottle)
         let run = try await runBridge(["log", "drink"] + arguments + ["--db", db])
         #expect(run.status == 2, "\(run)")
         #expect(run.err.split(separator: "\n").count == 1 && run.err.hasPrefix("aquavate-bridge log drink: "), "\(run.err)")

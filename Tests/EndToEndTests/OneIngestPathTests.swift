@@ -38,7 +38,7 @@ struct OneIngestPathTests {
 
             // The bottle's row: the last Current State kept, the goal, a completed sync.
             func row(_ path: String) throws -> String {
-                let bottle = try #require(try DrinkHistory(path: path).bottles().first)
+                let bottle = try #require(try DrinkHistory(path: path).bottles.all().first)
                 let state = bottle.state
                 return "\(bottle.id) goal \(bottle.goalML.map(String.init) ?? "-") synced \(bottle.lastSync != nil) "
                     + "state \(state?.dailyTotalML ?? -1)/\(state?.bottleLevelML ?? -1)/\(state?.batteryPercent ?? -1)/"
@@ -81,6 +81,6 @@ struct OneIngestPathTests {
                                     settings: ["timezone=UTC"], reminders: true)
         #expect(outcome.notifications.filter { $0.kind == "low_battery" }.count == 1)
         // The row keeps the last real state (14 %), not the placeholder's zeros.
-        #expect(try DrinkHistory(path: db).bottles().first?.state?.batteryPercent == 14)
+        #expect(try DrinkHistory(path: db).bottles.all().first?.state?.batteryPercent == 14)
     }
 }

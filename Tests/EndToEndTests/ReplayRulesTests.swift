@@ -84,7 +84,7 @@ struct ReplayRulesTests {
         #expect(ritual["actions"] as? [String] == ["did-this", "start-ritual"])
         let tap = try await replay(folder, [#"{"t":\#(sunday0800 + 3700),"op":"action","id":"\#(id)","action":"did-this"}"#], config: file, db: db)
         #expect(tap.status == 0, "\(tap.err)")
-        let events = try DrinkHistory(path: db).personEvents()
+        let events = try DrinkHistory(path: db).reminders.personEvents()
         #expect(events.map(\.name) == ["did-this"])
         #expect(events.first?.notificationID == id)
     }
@@ -137,7 +137,7 @@ struct ReplayRulesTests {
         let ok = try await runBridge(["log", "Vitamin-D", "--at", "2026-11-22T07:30:00Z", "--db", db])
         #expect(ok.status == 0, "\(ok.err)")
         #expect(ok.out.contains("logged vitamin-d"))
-        #expect(try DrinkHistory(path: db).personEvents().map(\.name) == ["vitamin-d"])
+        #expect(try DrinkHistory(path: db).reminders.personEvents().map(\.name) == ["vitamin-d"])
         let water = try await runBridge(["log", "water", "--db", db])
         #expect(water.status != 0)
         #expect(water.err.contains("bottle"))

@@ -42,7 +42,7 @@ struct SecretInputTests {
         let token = "9f3c1a7e5b2d4c6e8a0b1d3f5e7c9a2b"  // 32 hex digits: 128 bits
         let set = try await shell("printf '%s\\n' '\(token)' | '\(LiveCommandTests.bridge)' config set web.token - --db '\(db)'")
         #expect(set.status == 0, "\(set)")
-        #expect(try DrinkHistory(path: db).setting("web.token") == token)
+        #expect(try DrinkHistory(path: db).settings.value("web.token") == token)
         #expect(!set.output.contains(token), "the token is shown redacted")
 
         for weak in ["abc", "password1234", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"] {
@@ -52,6 +52,6 @@ struct SecretInputTests {
             #expect(refused.error.split(separator: "\n").count == 1, "one line: \(refused.error)")
             #expect(!refused.error.contains(weak), "the refused secret is not repeated")
         }
-        #expect(try DrinkHistory(path: db).setting("web.token") == token, "a refused token changes nothing")
+        #expect(try DrinkHistory(path: db).settings.value("web.token") == token, "a refused token changes nothing")
     }
 }

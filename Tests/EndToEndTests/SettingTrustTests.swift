@@ -31,7 +31,7 @@ struct SettingTrustTests {
         await desk.handle(.configSet(key: "mqtt.url", value: "mqtt://attacker.example"), at: now)
         await desk.handle(.configSet(key: "push.token", value: "tk_stolen"), at: now)
         await desk.handle(.configSet(key: "daily_goal_ml", value: "2200"), at: now)
-        #expect(try history.allSettings() == ["daily_goal_ml": "2200"])
+        #expect(try history.settings.all() == ["daily_goal_ml": "2200"])
         #expect(lines.all.filter { $0.contains("from a sink refused") }.count == 4)
         #expect(!lines.all.contains { $0.contains("tk_stolen") })
     }

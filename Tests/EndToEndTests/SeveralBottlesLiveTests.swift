@@ -45,7 +45,7 @@ struct SeveralBottlesLiveTests {
         let stored = try history.storedDrinks()
         #expect(stored.filter { $0.bottle == Self.firstSerial }.count == 5)
         #expect(stored.filter { $0.bottle == Self.secondSerial }.count == 7)
-        #expect(Set(try history.bottles().map(\.id)) == [Self.firstSerial, Self.secondSerial])
+        #expect(Set(try history.bottles.all().map(\.id)) == [Self.firstSerial, Self.secondSerial])
 
         let set = try await offline(["config", "set", "bottle.\(Self.secondSerial).daily_goal_ml", "1800", "--db", db])
         #expect(set.status == 0, "\(set)")

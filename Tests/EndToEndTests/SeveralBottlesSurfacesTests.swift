@@ -66,9 +66,9 @@ import Timekeeping
         let zone = TimeZone(identifier: "Europe/Madrid")!
         let dayStart = LocalDay(containing: Self.now, timeZone: zone).interval(in: zone).start
         // Ana's bottle was seen last: `status` and the page's reminders panel default to it.
-        try history.recordBottle(BottleRecord(id: Self.ana, name: "Aquavate-A001", serial: Self.ana, address: "AA:00:00:00:00:01",
+        try history.bottles.save(BottleRecord(id: Self.ana, name: "Aquavate-A001", serial: Self.ana, address: "AA:00:00:00:00:01",
                                               goalML: 2000, lastSeen: Self.now - .seconds(600), lastSync: Self.now - .seconds(600)))
-        try history.recordBottle(BottleRecord(id: Self.bea, name: "Aquavate-B002", serial: Self.bea, address: "AA:00:00:00:00:02",
+        try history.bottles.save(BottleRecord(id: Self.bea, name: "Aquavate-B002", serial: Self.bea, address: "AA:00:00:00:00:02",
                                               goalML: 2500, lastSeen: Self.now - .seconds(3600), lastSync: Self.now - .seconds(3600)))
         func drink(_ id: UInt32, hour: Double, ml: Int) -> DrinkRecord {
             DrinkRecord(recordID: id, timestamp: UInt32((dayStart + .seconds(hour * 3600)).secondsSince1970), amountML: Int16(ml), bottleLevelML: 300, typeRaw: 0, flagsRaw: 0)
@@ -84,7 +84,7 @@ import Timekeeping
     /// The configuration every in-process surface reads: the file, then what `config set` stored.
     func configuration(_ history: DrinkHistory) throws -> Configuration {
         var configuration = try Configuration.load(file: config, mustExist: true)
-        configuration.useStoredValues(try history.allSettings())
+        configuration.useStoredValues(try history.settings.all())
         return configuration
     }
 
@@ -209,8 +209,8 @@ import Timekeeping
             let headers = [("Content-Type", "application/x-www-form-urlencoded")]
             let on = try await RawHTTP.send(port: port, "POST", "/actions/daily-limit", headers: headers, body: form)
             #expect(on.status == 303, "\(on.body)")
-            #expect(try history.setting("bottle.\(Self.ana).reminders.daily_limit") == "true")
-            #expect(try history.setting(Setting.dailyLimit.name) == nil, "the global key is not the one in effect for Ana")
+            #expect(try history.settings.value("bottle.\(Self.ana).reminders.daily_limit") == "true")
+            #expect(try history.settings.value(Setting.dailyLimit.name) == nil, "the global key is not the one in effect for Ana")
             // Home Assistant: the state the desk publishes follows Ana's switch; Bea's is unmoved.
             let switched = try await Self.homeAssistantStates(history: history, configuration: try context.configuration())
             #expect(switched[Self.ana]?["daily_limit"] as? Bool == true, "\(switched[Self.ana] ?? [:])")
@@ -223,8 +223,8 @@ import Timekeeping
             #expect(again.contains("enabled=false"), "\(again)")
             let off = try await RawHTTP.send(port: port, "POST", "/actions/daily-limit", headers: headers, body: again)
             #expect(off.status == 303)
-            #expect(try history.setting("bottle.\(Self.ana).reminders.daily_limit") == "false")
-            #expect(try history.setting(Setting.dailyLimit.name) == nil)
+            #expect(try history.settings.value("bottle.\(Self.ana).reminders.daily_limit") == "false")
+            #expect(try history.settings.value(Setting.dailyLimit.name) == nil)
         }
         // Bea's limit never moved.
         let final = try await bridge(["status", "--json", "--at", Self.at, "--bottle", Self.bea])

@@ -30,16 +30,16 @@ import Timekeeping
         let observer = CommitLevels()
         history.writer.add(transactionObserver: observer, extent: .databaseLifetime)
 
-        try history.recordConnection(address: "F4:12:FA:00:A3:F4", name: "Aquavate-A3F2", at: WallInstant(secondsSince1970: 100))
-        #expect(try history.moveBottle(from: "F4:12:FA:00:A3:F4", toSerial: "F4:12:FA:00:A3:F2"))
-        try history.storeActivity(bottle: "F4:12:FA:00:A3:F2", motion: [
+        try history.bottles.recordConnection(address: "F4:12:FA:00:A3:F4", name: "Aquavate-A3F2", at: WallInstant(secondsSince1970: 100))
+        #expect(try history.bottles.move(from: "F4:12:FA:00:A3:F4", toSerial: "F4:12:FA:00:A3:F2"))
+        try history.bottles.storeActivity(bottle: "F4:12:FA:00:A3:F2", motion: [
             MotionEvent(timestamp: 1_763_712_000, durationSec: 30, wakeReason: .motion, sleepTypeRaw: 0),
         ], backpack: [])
         try history.reminders.save(EngineStorageTests.saved, bottle: "", at: WallInstant(secondsSince1970: 200), durability: .normal)
         let told = DeliveredNotification(id: "hydration-1", kind: "hydration", time: WallInstant(secondsSince1970: 300), title: "Drink", body: "Time for water")
         try history.reminders.save(EngineStorageTests.saved, bottle: "", at: WallInstant(secondsSince1970: 300), delivered: [told], durability: .normal)
         try history.reminders.save(EngineStorageTests.saved, bottle: "", at: WallInstant(secondsSince1970: 400))
-        try history.setSetting("goal_ml", "2500")
+        try history.settings.set("goal_ml", "2500")
 
         // connection, move, activity, state alone: NORMAL; a delivery, a state without a level
         // asked, a person's setting: FULL.
@@ -47,7 +47,7 @@ import Timekeeping
         // And all of it is there.
         let reopened = try DrinkHistory(path: folder.appendingPathComponent("h.sqlite").path)
         #expect(try reopened.reminders.delivered().map(\.id) == ["hydration-1"])
-        #expect(try reopened.motionEvents().count == 1)
-        #expect(try reopened.bottleState(id: "F4:12:FA:00:A3:F2")?.address == "F4:12:FA:00:A3:F4")
+        #expect(try reopened.bottles.motionEvents().count == 1)
+        #expect(try reopened.bottles.bottle(id: "F4:12:FA:00:A3:F2")?.address == "F4:12:FA:00:A3:F4")
     }
 }

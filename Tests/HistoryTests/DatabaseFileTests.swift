@@ -45,18 +45,18 @@ import Testing
         defer { removeFolder(folder) }
         let path = folder.appendingPathComponent("h.sqlite").path
         let history = try DrinkHistory(path: path)
-        try history.updateBottle(id: "b", durability: .normal) { $0.battery = 42 }
+        try history.bottles.update(id: "b", durability: .normal) { $0.battery = 42 }
         // Back to FULL for what follows (a chunk's commit before its ACK), also after a failure.
         #expect(try history.writerPragma("synchronous") == "2")
         struct Refused: Error {}
         #expect(throws: HistoryError.self) {
-            try history.updateBottle(id: "b", durability: .normal) { _ in throw Refused() }
+            try history.bottles.update(id: "b", durability: .normal) { _ in throw Refused() }
         }
         #expect(try history.writerPragma("synchronous") == "2")
-        #expect(try DrinkHistory(path: path).bottleState(id: "b")?.battery == 42)
-        try history.recordConnection(address: "f4:12:fa:00:a3:f4", name: "Aquavate-A3F2", at: WallInstant(secondsSince1970: 100))
+        #expect(try DrinkHistory(path: path).bottles.bottle(id: "b")?.battery == 42)
+        try history.bottles.recordConnection(address: "f4:12:fa:00:a3:f4", name: "Aquavate-A3F2", at: WallInstant(secondsSince1970: 100))
         #expect(try history.writerPragma("synchronous") == "2")
-        #expect(try DrinkHistory(path: path).bottle(named: "F4:12:FA:00:A3:F4")?.lastSeen == WallInstant(secondsSince1970: 100))
+        #expect(try DrinkHistory(path: path).bottles.bottle(named: "F4:12:FA:00:A3:F4")?.lastSeen == WallInstant(secondsSince1970: 100))
     }
 
     @Test func everythingSurvivesReopening() throws {
@@ -68,15 +68,15 @@ import Testing
             let history = try DrinkHistory(path: path)
             _ = try history.store([record, drink(2, at: utc(2025, 6, 15, 10), ml: 50)], bottle: "b", at: WallInstant(secondsSince1970: 100))
             _ = try history.markDeleted(bottle: "b", recordID: 2, timestamp: utc(2025, 6, 15, 10), at: WallInstant(secondsSince1970: 200))
-            try history.setSetting("goal_ml", "2500")
-            try history.recordBottle(BottleRecord(id: "b", name: "Aquavate-A3F2", lastSync: WallInstant(secondsSince1970: 100)))
+            try history.settings.set("goal_ml", "2500")
+            try history.bottles.save(BottleRecord(id: "b", name: "Aquavate-A3F2", lastSync: WallInstant(secondsSince1970: 100)))
         }
         let reopened = try DrinkHistory(path: path)
         #expect(try reopened.storedDrinks().map(\.deleted) == [false, true])
         #expect(try reopened.storedDrinks().first?.record == record)
         #expect(try reopened.dayTotals(timeZone: zone("UTC")).map(\.totalML) == [250])
-        #expect(try reopened.setting("goal_ml") == "2500")
-        #expect(try reopened.bottleState(id: "b")?.name == "Aquavate-A3F2")
+        #expect(try reopened.settings.value("goal_ml") == "2500")
+        #expect(try reopened.bottles.bottle(id: "b")?.name == "Aquavate-A3F2")
         #expect(try reopened.store([record], bottle: "b", at: WallInstant(secondsSince1970: 300)).map(\.isNew) == [false])
     }
 
@@ -84,7 +84,7 @@ import Testing
         let folder = try temporaryFolder()
         defer { removeFolder(folder) }
         let path = folder.appendingPathComponent("history.sqlite").path
-        #expect(DrinkHistory.knownMigrations == ["v1-drinks", "v1-settings", "v1-bottles", "v2-engine-state", "v2-delivered", "v3-person-events", "v4-bottle-control", "v5-household", "v6-household-delivered", "v7-quarantine", "v8-manual-drinks", "v9-typed-engine-state"])
+        #expect(DrinkHistory.knownMigrations == ["v1-drinks", "v1-settings", "v1-bottles", "v2-engine-state", "v2-delivered", "v3-person-events", "v4-bottle-control", "v5-household", "v6-household-delivered", "v7-quarantine", "v8-manual-drinks", "v9-typed-engine-state", "v10-schedule-table"])
 
         let first = try DrinkHistory(path: path)
         #expect(try first.appliedMigrations() == DrinkHistory.knownMigrations)

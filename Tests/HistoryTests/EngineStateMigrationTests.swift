@@ -47,7 +47,7 @@ struct EngineStateMigrationTests {
             marks: [HouseholdReplayMark(sender: "kitchen", topic: "aquavate/household/claim/X", boot: 7, sequence: 3,
                                         time: WallInstant(secondsSince1970: 1_764_240_000.5))],
             judged: ["ab", "cd"]))
-        #expect(history.refusedCommands() == ["rate_limit": 2, "setting": 1])
+        #expect(history.commands.refused() == ["rate_limit": 2, "setting": 1])
         let tables = try history.read("tables") { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
         #expect(!tables.contains("engine_state"), "the documents' table is gone")
     }

@@ -49,9 +49,9 @@ struct EngineStorageTests {
     @Test("a bottle moved to its serial takes its reminders, unless the serial has its own; a save replacing an older key removes it")
     func movedAndReplaced() throws {
         let history = try DrinkHistory(path: nil)
-        try history.recordConnection(address: "F4:12:FA:00:A3:F4", name: "Aquavate-A3F2", at: WallInstant(secondsSince1970: 100))
+        try history.bottles.recordConnection(address: "F4:12:FA:00:A3:F4", name: "Aquavate-A3F2", at: WallInstant(secondsSince1970: 100))
         try history.reminders.save(Self.saved, bottle: "F4:12:FA:00:A3:F4", at: WallInstant(secondsSince1970: 100))
-        #expect(try history.moveBottle(from: "F4:12:FA:00:A3:F4", toSerial: "F4:12:FA:00:A3:F2"))
+        #expect(try history.bottles.move(from: "F4:12:FA:00:A3:F4", toSerial: "F4:12:FA:00:A3:F2"))
         #expect(try history.reminders.saved(bottle: "F4:12:FA:00:A3:F4") == nil)
         #expect(try history.reminders.saved(bottle: "F4:12:FA:00:A3:F2")?.pending.map(\.id) == ["r"])
         try history.reminders.save(Self.saved, bottle: SavedReminders.everyBottle, at: WallInstant(secondsSince1970: 200))

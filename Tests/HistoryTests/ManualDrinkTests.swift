@@ -15,7 +15,7 @@ import Timekeeping
     /// A history with the bottle adopted and two of its drinks (ids 1 and 2) that morning.
     static func history() throws -> DrinkHistory {
         let history = try memoryHistory()
-        try history.recordBottle(BottleRecord(id: bottle, lastSeen: now))
+        try history.bottles.save(BottleRecord(id: bottle, lastSeen: now))
         _ = try history.storeChunk([drink(1, at: utc(2026, 11, 20, 8)), drink(2, at: utc(2026, 11, 20, 9))],
                                    bottle: bottle, at: now)
         return history
@@ -48,7 +48,7 @@ import Timekeeping
         let next = try history.storeChunk([drink(3, at: utc(2026, 11, 20, 19))], bottle: Self.bottle,
                                           at: Self.now + .seconds(3600))
         #expect(!next.idsRestarted)
-        #expect(try history.bottleState(id: Self.bottle)?.idResetAt == nil)
+        #expect(try history.bottles.bottle(id: Self.bottle)?.idResetAt == nil)
         // The household is told of it as a drink added by hand.
         let outbox = try history.localDrinksChanged(since: .epoch).map(\.drink.drink)
         #expect(outbox.map(\.recordID) == [1, 2, added.recordID, 3])
@@ -76,7 +76,7 @@ import Timekeeping
         let (command, drink) = try control.queue(.delete(recordID: Int(added.recordID)), bottle: nil, at: Self.now)
         #expect(command == nil)
         #expect(drink?.deleted == true && drink?.manual == true)
-        #expect(try history.commands(bottle: Self.bottle).isEmpty)
+        #expect(try history.commands.all(bottle: Self.bottle).isEmpty)
         #expect(try history.dayTotals(timeZone: zone("UTC")).map(\.totalML) == [200])
         // A bottle's drink still queues its delete.
         let (bottleCommand, _) = try control.queue(.delete(recordID: 1), bottle: nil, at: Self.now)
@@ -117,7 +117,7 @@ import Timekeeping
             }
         }
         let history = try DrinkHistory(path: path)
-        #expect(try history.appliedMigrations().suffix(2) == ["v8-manual-drinks", "v9-typed-engine-state"])
+        #expect(try history.appliedMigrations().suffix(3) == ["v8-manual-drinks", "v9-typed-engine-state", "v10-schedule-table"])
         #expect(try history.storedDrinks().map(\.drink.manual) == [false])
         #expect(try history.storedDrinks().map(\.recordID) == [7])
     }

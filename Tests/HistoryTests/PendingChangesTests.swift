@@ -12,7 +12,7 @@ import Timekeeping
     let time = WallInstant(secondsSince1970: 1_763_712_000)
 
     func queue(_ action: BottleAction, in history: DrinkHistory, replacing: Bool = false) throws -> StoredCommand {
-        try history.queueCommand(bottle: bottle, command: action.kind, argument: action.argument, replacing: replacing, at: time)
+        try history.commands.queue(bottle: bottle, command: action.kind, argument: action.argument, replacing: replacing, at: time)
     }
 
     @Test("every action comes back from the queue as it was queued")
@@ -27,11 +27,11 @@ import Timekeeping
     func unreadableArgument() throws {
         let history = try memoryHistory()
         for (kind, argument) in [("shake-to-empty", "yes"), ("goal", "lots"), ("goal", "99999"), ("delete", "17"), ("rename", "x")] {
-            let command = try history.queueCommand(bottle: bottle, command: kind, argument: argument, replacing: false, at: time)
+            let command = try history.commands.queue(bottle: bottle, command: kind, argument: argument, replacing: false, at: time)
             #expect(command.action == nil, "\(kind) \(argument)")
         }
         // Nothing is said about the bottle's switch or goal from them (a hand parse read "yes" as off).
-        #expect(PendingChanges(try history.commands(bottle: bottle)) == PendingChanges([]))
+        #expect(PendingChanges(try history.commands.all(bottle: bottle)) == PendingChanges([]))
     }
 
     @Test("of each kind the newest pending or sending command counts; applied and failed ones do not")
@@ -42,20 +42,20 @@ import Timekeeping
         _ = try queue(.shakeToEmpty(true), in: history)
         let newerGoal = try queue(.setGoal(2600), in: history)
         _ = try queue(.tare, in: history)
-        var changes = PendingChanges(try history.commands(bottle: bottle, statuses: [.pending, .sending]))
+        var changes = PendingChanges(try history.commands.all(bottle: bottle, statuses: [.pending, .sending]))
         #expect(changes.goalML == 2600 && changes.shakeToEmpty == true)
 
-        #expect(try history.claimCommand(id: newerGoal.id, attempted: false, at: time), "a goal being sent still waits for the bottle")
-        changes = PendingChanges(try history.commands(bottle: bottle))
+        #expect(try history.commands.claim(id: newerGoal.id, attempted: false, at: time), "a goal being sent still waits for the bottle")
+        changes = PendingChanges(try history.commands.all(bottle: bottle))
         #expect(changes.goalML == 2600)
 
-        _ = try history.updateCommand(id: newerGoal.id, status: .applied, message: nil, at: time)
+        _ = try history.commands.update(id: newerGoal.id, status: .applied, message: nil, at: time)
         let off = try queue(.shakeToEmpty(false), in: history)
-        changes = PendingChanges(try history.commands(bottle: bottle))
+        changes = PendingChanges(try history.commands.all(bottle: bottle))
         #expect(changes.goalML == 2200, "the applied goal waits no more: the older pending one does")
         #expect(changes.shakeToEmpty == false)
 
-        _ = try history.updateCommand(id: off.id, status: .failed, message: "refused", at: time)
-        #expect(PendingChanges(try history.commands(bottle: bottle)).shakeToEmpty == true)
+        _ = try history.commands.update(id: off.id, status: .failed, message: "refused", at: time)
+        #expect(PendingChanges(try history.commands.all(bottle: bottle)).shakeToEmpty == true)
     }
 }

@@ -106,10 +106,10 @@ import Testing
     @Test func theQuarantineMovesWithTheBottleToItsSerial() throws {
         let history = try memoryHistory()
         _ = try history.storeChunk([drink(1, at: base), drink(2, at: .max)], bottle: bottle, at: WallInstant(secondsSince1970: now), bounds: bounds)
-        try history.updateBottle(id: bottle) { $0.refusal = SyncRefusal(reason: "chunk 0 announces 255 chunks", since: WallInstant(secondsSince1970: now), connections: 2) }
-        #expect(try history.moveBottle(from: bottle, toSerial: "SERIAL-1"))
+        try history.bottles.update(id: bottle) { $0.refusal = SyncRefusal(reason: "chunk 0 announces 255 chunks", since: WallInstant(secondsSince1970: now), connections: 2) }
+        #expect(try history.bottles.move(from: bottle, toSerial: "SERIAL-1"))
         #expect(try history.quarantinedCounts() == ["SERIAL-1": 1])
-        #expect(try history.bottleState(id: "SERIAL-1")?.refusal?.connections == 2)
+        #expect(try history.bottles.bottle(id: "SERIAL-1")?.refusal?.connections == 2)
     }
 
     @Test func aZoneOffsetIsTakenOffTheStoredStampAndTheStampKept() throws {
@@ -127,10 +127,10 @@ import Testing
 
     @Test func refusalsAreKeptOnTheBottleRow() throws {
         let history = try memoryHistory()
-        try history.updateBottle(id: bottle) { $0.refusal = SyncRefusal(reason: "r", since: WallInstant(secondsSince1970: 5), connections: 3) }
-        let refusal = try #require(try history.bottleState(id: bottle)?.refusal)
+        try history.bottles.update(id: bottle) { $0.refusal = SyncRefusal(reason: "r", since: WallInstant(secondsSince1970: 5), connections: 3) }
+        let refusal = try #require(try history.bottles.bottle(id: bottle)?.refusal)
         #expect(refusal == SyncRefusal(reason: "r", since: WallInstant(secondsSince1970: 5), connections: 3) && refusal.isStuck)
-        try history.updateBottle(id: bottle) { $0.refusal = nil }
-        #expect(try history.bottleState(id: bottle)?.refusal == nil)
+        try history.bottles.update(id: bottle) { $0.refusal = nil }
+        #expect(try history.bottles.bottle(id: bottle)?.refusal == nil)
     }
 }

@@ -84,18 +84,18 @@ struct ReleaseHistoryTests {
     func theRest() throws {
         let (history, folder) = try release.open()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect(try history.bottles().map { [$0.id, $0.serial ?? "-", $0.address ?? "-", $0.goalML.map { "\($0)" } ?? "-"] }
+        #expect(try history.bottles.all().map { [$0.id, $0.serial ?? "-", $0.address ?? "-", $0.goalML.map { "\($0)" } ?? "-"] }
                 == release.expected["bottle"])
-        #expect(try history.allSettings().sorted { $0.key < $1.key }.map { [$0.key, $0.value] } == release.expected["setting"])
-        #expect(try history.commands().sorted { $0.id < $1.id }.map { [$0.bottle, $0.command, $0.argument ?? "-", $0.status.rawValue] }
+        #expect(try history.settings.all().sorted { $0.key < $1.key }.map { [$0.key, $0.value] } == release.expected["setting"])
+        #expect(try history.commands.all().sorted { $0.id < $1.id }.map { [$0.bottle, $0.command, $0.argument ?? "-", $0.status.rawValue] }
                 == release.expected["command"])
         #expect(try history.reminders.delivered().map { [$0.id, $0.kind] } == release.expected["delivered"])
-        #expect(try history.personEvents().map { [$0.kind.rawValue, $0.name] } == release.expected["person"])
+        #expect(try history.reminders.personEvents().map { [$0.kind.rawValue, $0.name] } == release.expected["person"])
         #expect(try history.quarantined(includeResolved: true).sorted { $0.id < $1.id }
                     .map { [$0.bottle, "\($0.record.recordID)", "\($0.record.timestamp)", $0.rawHex] } == release.expected["quarantined"])
         #expect(try history.household.deliveries(since: .epoch).map { [$0.bottle, $0.id, $0.origin] }.sorted { $0.lexicographicallyPrecedes($1) }
                 == (release.expected["household-delivered"] ?? []))
-        #expect(try history.motionEvents().count == Int(release.expected["motion"]?.first?.first ?? "") )
+        #expect(try history.bottles.motionEvents().count == Int(release.expected["motion"]?.first?.first ?? "") )
     }
 
     @Test("the engines' saved state moved into typed tables: the reminders of every bottle and of two, the household's, the refused commands")
@@ -144,7 +144,7 @@ struct ReleaseHistoryTests {
                 == outbox["answered"] as? [String: String])
         #expect(Dictionary(uniqueKeysWithValues: replication.peers.compactMap { p in p.heardUpTo.map { (p.member, $0.secondsSince1970) } })
                 == (outbox["heard_up_to"] as? [String: NSNumber])?.mapValues(\.doubleValue))
-        #expect(history.refusedCommands() == (try object("mqtt-refused-commands"))["refused"] as? [String: Int])
+        #expect(history.commands.refused() == (try object("mqtt-refused-commands"))["refused"] as? [String: Int])
         let tables = try history.read("tables") { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") }
         #expect(!tables.contains("engine_state"))
     }

@@ -28,12 +28,12 @@ private struct KeepingLogHandler: LogHandler {
     @Test func aFailedCommandIsLoggedUnderTheBottlesName() throws {
         let history = try DrinkHistory(path: nil)
         let serial = "F4:12:FA:00:A3:F2"
-        try history.updateBottle(id: serial) { $0.address = "F4:12:FA:00:A3:F4" }
+        try history.bottles.update(id: serial) { $0.address = "F4:12:FA:00:A3:F4" }
         let messages = Locked<[String]>([])
         let ingest = BottleIngest(history: history, bottleID: serial, name: "Aquavate-A3F2",
                                   logger: Logger(label: "test") { _ in KeepingLogHandler(messages: messages) },
                                   emit: { _ in }, remind: { _ in })
-        let stored = try history.queueCommand(bottle: serial, command: BottleAction.tare.kind, argument: BottleAction.tare.argument,
+        let stored = try history.commands.queue(bottle: serial, command: BottleAction.tare.kind, argument: BottleAction.tare.argument,
                                               replacing: false, at: WallInstant(secondsSince1970: 100))
         #expect(ingest.claim(QueuedCommand(id: stored.id, action: .tare), at: WallInstant(secondsSince1970: 200)))
         // The bridge stopped while the tare was being sent; at the next connection it is failed.

@@ -181,7 +181,7 @@ struct ReplayBehaviourTests {
         let outcome = try runReplay([folder.write("reset.aqcap", lines.joined(separator: "\n"))], history: history)
         #expect(outcome.drinks.map(\.isNew) == [true, true, true, true, true, false, false])
         #expect(try history.storedDrinks().count == 5)
-        let bottle = try #require(try history.bottleState(id: "F4:12:FA:00:A3:F4"))
+        let bottle = try #require(try history.bottles.bottle(id: "F4:12:FA:00:A3:F4"))
         #expect(abs((bottle.idResetAt?.secondsSince1970 ?? 0) - (Double(base) + 5000.13)) < 0.001)
         #expect(abs((bottle.lastSync?.secondsSince1970 ?? 0) - (Double(base) + 6000.14)) < 0.001)
         #expect(try history.highestRecordID(bottle: "F4:12:FA:00:A3:F4") == 2)
@@ -191,7 +191,7 @@ struct ReplayBehaviourTests {
     func bottleStateKept() throws {
         let history = try DrinkHistory(path: nil)
         _ = try runReplay([shippedCapture("wedge.aqcap")], history: history)
-        let bottle = try #require(try history.bottleState(id: "F4:12:FA:00:A3:F4"))
+        let bottle = try #require(try history.bottles.bottle(id: "F4:12:FA:00:A3:F4"))
         #expect(bottle.name == "Aquavate-A3F2")
         #expect(bottle.state?.unsyncedCount == 1)
         #expect(bottle.state?.flagsRaw == 0x07)

@@ -33,7 +33,7 @@ import Timekeeping
         ingest.disconnected(at: .init(secondsSince1970: time + 2))
     }
 
-    var refusal: SyncRefusal? { (try? history.bottleState(id: bottle))?.refusal }
+    var refusal: SyncRefusal? { (try? history.bottles.bottle(id: bottle))?.refusal }
 
     @Test func threeConnectionsInARowWithTheSameRefusalMakeItStuck() {
         connection(refusal: "chunk 0 announces 255 chunks", at: 1_000)

@@ -90,8 +90,8 @@ struct BottleViewTests {
     @Test("an unreadable message pool and a refused schedule are problems; the reminders are still made")
     func problemsDoNotStopTheReminders() throws {
         let history = try DrinkHistory(path: nil)
-        try StoredSchedules.save(["id": "VIT-D", "intake": "Vitamin-D", "frequency": "weekly", "first": "2026-11-22T09:00"],
-                                 id: "VIT-D", in: history)
+        try history.schedules.save(StoredSchedule(id: "VIT-D", intake: "Vitamin-D", frequency: "weekly",
+                                                  first: try LocalDateTime(parsing: "2026-11-22T09:00")))
         let pool = "/nonexistent-\(UUID().uuidString)/messages.txt"
         let view = BottleView.settings(of: Self.kitchen, configuration: try configuration("messages.pool=\(pool)"), history: history)
         #expect(view.problems.count == 2, "\(view.problems)")
@@ -105,14 +105,30 @@ struct BottleViewTests {
     @Test("a stored schedule reaches the bottle's reminders, after the file's")
     func storedSchedulesAreRead() throws {
         let history = try DrinkHistory(path: nil)
-        let table = ["id": "VITD", "name": "Vitamin D", "intake": "Vitamin-D", "frequency": "weekly", "first": "2026-11-22T09:00"]
-        try StoredSchedules.save(table, id: "VITD", in: history)
-        #expect(try StoredSchedules.table(id: "VITD", in: history) == table)
-        #expect(StoredSchedules.tables(in: history) == [table])
+        let table = ["id": "VITD", "name": "Vitamin D", "intake": "Vitamin-D", "frequency": "weekly", "first": "2026-11-22T09:00",
+                     "enabled": "true", "min_ml": "150"]
+        // The row of the table as `schedule add` reads it, and back: the same table.
+        let checked = try #require(ScheduleTables(parsing: [table]).schedules.first)
+        let schedule = StoredSchedules.schedule(table, checked: checked)
+        #expect(schedule == StoredSchedule(id: "VITD", name: "Vitamin D", intake: "Vitamin-D", frequency: "weekly",
+                                           first: try LocalDateTime(parsing: "2026-11-22T09:00"), minML: 150))
+        try history.schedules.save(schedule)
+        #expect(StoredSchedules.tables(in: history.schedules) == [table])
         #expect(BottleView.settings(of: nil, configuration: try configuration(), history: history).settings.schedules.map(\.id) == ["VITD"])
-        try StoredSchedules.remove(id: "VITD", in: history)
-        #expect(try StoredSchedules.table(id: "VITD", in: history) == nil)
+        try history.schedules.remove(id: "VITD")
+        #expect(StoredSchedules.tables(in: history.schedules).isEmpty)
         #expect(BottleView.settings(of: nil, configuration: try configuration(), history: history).settings.schedules.isEmpty)
+    }
+
+    @Test("a schedule an earlier version kept that could not be moved into the table is a problem the view reports")
+    func unreadScheduleIsAProblem() throws {
+        let history = try DrinkHistory(path: nil)
+        // What the schema step leaves of a document it could not read: the setting, as it was.
+        try history.settings.set("schedule.ODD", "not json")
+        let view = BottleView.settings(of: Self.kitchen, configuration: try configuration(), history: history)
+        #expect(view.problems.count == 1, "\(view.problems)")
+        #expect(view.problems.contains { $0.contains("schedule.ODD") && $0.contains("schedule remove ODD") })
+        #expect(view.settings.schedules.isEmpty)
     }
 
     @Test("resolved from the history: the state is against the bottle's own goal, and every bottle has its view")

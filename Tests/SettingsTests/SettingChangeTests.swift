@@ -11,23 +11,23 @@ import Testing
         let history = try DrinkHistory(path: nil)
         let change = try SettingChange(named: "reminders.daily_limit", " ON ")
         #expect(change.name == "reminders.daily_limit" && change.value == "true" && change.shown == "true")
-        try change.store(in: history)
-        #expect(try history.setting("reminders.daily_limit") == "true")
+        try change.store(in: history.settings)
+        #expect(try history.settings.value("reminders.daily_limit") == "true")
     }
 
     @Test func aBottlesOwnKeyIsStoredUnderItsCanonicalName() throws {
         let history = try DrinkHistory(path: nil)
         let change = try SettingChange(named: "bottle.f4:12.reminders.active_start", "7:05")
         #expect(change.name == "bottle.F4:12.reminders.active_start" && change.value == "07:05")
-        try change.store(in: history)
-        #expect(try history.allSettings() == ["bottle.F4:12.reminders.active_start": "07:05"])
+        try change.store(in: history.settings)
+        #expect(try history.settings.all() == ["bottle.F4:12.reminders.active_start": "07:05"])
     }
 
     @Test func aBadValueIsRefusedBeforeAnythingIsStored() throws {
         let history = try DrinkHistory(path: nil)
-        #expect(throws: SettingError.self) { try SettingChange(named: "reminders.daily_limit", "sometimes").store(in: history) }
-        #expect(throws: SettingError.self) { try SettingChange(named: "reminders.dialy_limit", "true").store(in: history) }
-        #expect(try history.allSettings().isEmpty)
+        #expect(throws: SettingError.self) { try SettingChange(named: "reminders.daily_limit", "sometimes").store(in: history.settings) }
+        #expect(throws: SettingError.self) { try SettingChange(named: "reminders.dialy_limit", "true").store(in: history.settings) }
+        #expect(try history.settings.all().isEmpty)
     }
 
     @Test func aSecretIsShownRedacted() throws {

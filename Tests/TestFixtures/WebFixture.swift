@@ -37,9 +37,9 @@ package struct WebFixture: Sendable {
         self.configuration = configuration
         let state = CurrentStateSnapshot(receivedAt: Self.now - .seconds(600), bottleTime: 0, dailyTotalML: 0, bottleLevelML: 420,
                                          batteryPercent: 81, unsyncedCount: 0, flagsRaw: 0)
-        try history.recordBottle(BottleRecord(id: Self.ana, name: "Ana's bottle", serial: Self.ana, address: "AA:00:00:00:00:01",
+        try history.bottles.save(BottleRecord(id: Self.ana, name: "Ana's bottle", serial: Self.ana, address: "AA:00:00:00:00:01",
                                               goalML: 2000, lastSeen: Self.now - .seconds(600), lastSync: Self.now - .seconds(600), state: state))
-        try history.recordBottle(BottleRecord(id: Self.bea, name: beaName, serial: Self.bea, address: "AA:00:00:00:00:02",
+        try history.bottles.save(BottleRecord(id: Self.bea, name: beaName, serial: Self.bea, address: "AA:00:00:00:00:02",
                                               goalML: 2500, lastSeen: Self.now - .seconds(3600), lastSync: Self.now - .seconds(3600), state: nil))
         guard drinks else { return }
         // Past days: Ana 2100 ml a day (goal met), Bea 1500 ml; today (from 08:00 local) a few drinks.
@@ -65,7 +65,7 @@ package struct WebFixture: Sendable {
     /// `dailyML` (three drinks) and, when not 0, `todayML` at 09:00 today.
     package func addBottle(_ id: String, name: String, goalML: Int, dailyML: Int, todayML: Int, days: Int = 8,
                           seenAgo: Duration = .seconds(7200)) throws {
-        try history.recordBottle(BottleRecord(id: id, name: name, serial: id, address: nil, goalML: goalML,
+        try history.bottles.save(BottleRecord(id: id, name: name, serial: id, address: nil, goalML: goalML,
                                               lastSeen: Self.now - seenAgo, lastSync: Self.now - seenAgo, state: nil))
         let todayStart = LocalDay(containing: Self.now, timeZone: Self.zone).interval(in: Self.zone).start
         var records: [DrinkRecord] = []

@@ -108,7 +108,7 @@ import Timekeeping
             #expect(goal.jsonObject["status"] as? String == "pending")
             #expect(goal.jsonObject["goal_ml"] as? Int == 2200)
             #expect(goal.jsonObject["argument"] == nil, "numbers, not the stored text")
-            #expect(try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending]).map(\.argument) == ["2200"])
+            #expect(try fixture.history.commands.all(bottle: WebFixture.ana, statuses: [.pending]).map(\.argument) == ["2200"])
 
             let record = try fixture.anaSecondDrinkToday
             let delete = try await RawHTTP.send(port: port, "POST", "/api/v1/commands", headers: json,
@@ -185,7 +185,7 @@ import Timekeeping
             let method = try await RawHTTP.send(port: port, "PUT", "/api/v1/status")
             #expect(method.headers["allow"] == "GET, HEAD")
             // Nothing was queued by any of them, and the server still answers.
-            #expect(try fixture.history.commands(statuses: [.pending]).isEmpty)
+            #expect(try fixture.history.commands.all(statuses: [.pending]).isEmpty)
             #expect(try await RawHTTP.send(port: port, "GET", "/api/v1/status").status == 200)
         }
     }
@@ -197,7 +197,7 @@ import Timekeeping
         defer { fixture.remove() }
         try await fixture.withServer { port in
             func expected(_ id: String?) throws -> NSDictionary {
-                let bottle = try id.map { try #require(try fixture.history.bottleState(id: $0)) }
+                let bottle = try id.map { try #require(try fixture.history.bottles.bottle(id: $0)) }
                 let line = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WebFixture.now, bottle: bottle).jsonLine()
                 return try JSONSerialization.jsonObject(with: Data(line.utf8)) as! NSDictionary
             }
@@ -311,7 +311,7 @@ import Timekeeping
             #expect(pending[3].keys.filter { ["goal_ml", "record_id", "on"].contains($0) }.isEmpty)
         }
         // `bottle info --json`'s `bottle` event carries the same objects.
-        let stored = try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending])
+        let stored = try fixture.history.commands.all(bottle: WebFixture.ana, statuses: [.pending])
         let line = BridgeEvent.bottle(.init(address: "AA:00:00:00:00:01", pending: stored.map(BridgeEvent.CommandEvent.init))).jsonLine()
         let info = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let pending = try #require(info["pending"] as? [[String: Any]])
@@ -339,7 +339,7 @@ import Timekeeping
             #expect(samples["aquavate_goal_liters{\(bea)}"] == 2.5)
             // The deficit and urgency of `status` for each bottle (the same pace, the same settings).
             for (label, id) in [(ana, WebFixture.ana), (bea, WebFixture.bea)] {
-                let bottle = try #require(try fixture.history.bottleState(id: id))
+                let bottle = try #require(try fixture.history.bottles.bottle(id: id))
                 let status = try StatusReport.make(history: fixture.history, configuration: fixture.configuration, at: WebFixture.now, bottle: bottle)
                 #expect(status.deficitML > 0, "the fixture's afternoon is behind the pace")
                 #expect(samples["aquavate_deficit_liters{\(label)}"] == Double(status.deficitML) / 1000)
@@ -381,7 +381,7 @@ import Timekeeping
         defer { fixture.remove() }
         let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WebFixture.now))
         #expect(!String(decoding: try MetricsPage.render(context), as: UTF8.self).contains("aquavate_mqtt_refused_commands_total"))
-        try fixture.history.saveRefusedCommands(["not_permitted": 2, "rate_limit": 0])
+        try fixture.history.commands.saveRefused(["not_permitted": 2, "rate_limit": 0])
         let text = String(decoding: try MetricsPage.render(context), as: UTF8.self)
         #expect(text.contains(#"aquavate_mqtt_refused_commands_total{reason="not_permitted"} 2"#), "\(text)")
         #expect(text.contains(#"aquavate_mqtt_refused_commands_total{reason="rate_limit"} 0"#))
@@ -395,10 +395,10 @@ import Timekeeping
         let fixture = try WebFixture()
         defer { fixture.remove() }
         // The bottle's own setting wins over the bottle's goal of 2000 and the global default.
-        try fixture.history.setSetting("bottle.\(WebFixture.ana).daily_goal_ml", "1800")
+        try fixture.history.settings.set("bottle.\(WebFixture.ana).daily_goal_ml", "1800")
         let context = WebContext(history: fixture.history, baseConfiguration: fixture.configuration, clock: ManualClock(WebFixture.now))
         let configuration = try context.configuration()
-        let ana = try #require(try fixture.history.bottleState(id: WebFixture.ana))
+        let ana = try #require(try fixture.history.bottles.bottle(id: WebFixture.ana))
         let status = try StatusReport.make(history: fixture.history, configuration: configuration, at: WebFixture.now, bottle: ana)
         #expect(status.goalML == 1800)
         let metrics = String(decoding: try MetricsPage.render(context), as: UTF8.self)
@@ -432,7 +432,7 @@ import Timekeeping
 
         let odd = DrinkRecord(recordID: 950, timestamp: 259_200, amountML: 180, bottleLevelML: 300, typeRaw: 0, flagsRaw: 0)
         _ = try fixture.history.storeChunk([odd], bottle: WebFixture.ana, at: WebFixture.now, bounds: RecordBounds(now: WebFixture.now.secondsSince1970))
-        try fixture.history.updateBottle(id: WebFixture.ana) {
+        try fixture.history.bottles.update(id: WebFixture.ana) {
             $0.refusal = SyncRefusal(reason: "chunk 0 announces 255 chunks for a START of 5 record(s)", since: WebFixture.now - .seconds(600), connections: 3)
         }
         text = String(decoding: try MetricsPage.render(context), as: UTF8.self)

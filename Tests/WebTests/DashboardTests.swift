@@ -54,8 +54,8 @@ import Testing
             #expect(goal.status == 303)
             #expect(goal.headers["location"] == "/?done=goal&daily_goal_ml=2300")
             // The person's daily goal (the bottle's own key), and the bottle asked to show it.
-            #expect(try fixture.history.setting("bottle.AQ-ANA-0001.daily_goal_ml") == "2300")
-            #expect(try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending]).filter { $0.command == "goal" }.map(\.argument) == ["2300"])
+            #expect(try fixture.history.settings.value("bottle.AQ-ANA-0001.daily_goal_ml") == "2300")
+            #expect(try fixture.history.commands.all(bottle: WebFixture.ana, statuses: [.pending]).filter { $0.command == "goal" }.map(\.argument) == ["2300"])
             let page = try await RawHTTP.send(port: port, "GET", "/?done=goal&daily_goal_ml=2300")
             #expect(page.body.contains("role=\"status\">Daily goal 2300 ml; the bottle shows it from its next sync."))
             #expect(page.body.contains("<li data-command=\"1\">Bottle goal 2300 ml</li>"))
@@ -69,7 +69,7 @@ import Testing
             let limit = try await RawHTTP.send(port: port, "POST", "/actions/daily-limit", headers: form, body: "bottle=AQ-ANA-0001&enabled=false")
             #expect(limit.status == 303)
             #expect(limit.headers["location"] == "/?done=limit-off")
-            #expect(try fixture.history.setting("bottle.AQ-ANA-0001.reminders.daily_limit") == "false")
+            #expect(try fixture.history.settings.value("bottle.AQ-ANA-0001.reminders.daily_limit") == "false")
             let after = try await RawHTTP.send(port: port, "GET", "/")
             #expect(after.body.contains("class=\"reminders-today\">0<"))
             #expect(after.body.contains("class=\"today-ml\" data-ml=\"450\""))
@@ -98,7 +98,7 @@ import Testing
             #expect(unnamed.status == 400)
             #expect(unnamed.body.contains("href=\"/\""))
             #expect(!unnamed.body.contains("--bottle"))
-            #expect(try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending]).filter { $0.command == "goal" }.map(\.argument) == ["2300"])
+            #expect(try fixture.history.commands.all(bottle: WebFixture.ana, statuses: [.pending]).filter { $0.command == "goal" }.map(\.argument) == ["2300"])
         }
     }
 

@@ -65,7 +65,7 @@ import Testing
     func aNewPersonComesLast() throws {
         let fixture = try WebFixture.family()
         defer { fixture.remove() }
-        try fixture.history.recordBottle(BottleRecord(id: "AQ-EVA-0005", name: "Aquavate-E5F7", serial: "AQ-EVA-0005", goalML: 1500,
+        try fixture.history.bottles.save(BottleRecord(id: "AQ-EVA-0005", name: "Aquavate-E5F7", serial: "AQ-EVA-0005", goalML: 1500,
                                                       lastSeen: WebFixture.now, lastSync: WebFixture.now))
         let rows = try Self.rows(DashboardPage.render(try DashboardModel.make(fixture.context)))
         #expect(rows.count == 5)
@@ -75,7 +75,7 @@ import Testing
     @Test func onePersonHasNoStrip() throws {
         let fixture = try WebFixture()
         defer { fixture.remove() }
-        try fixture.history.forgetBottle(id: WebFixture.bea, at: WebFixture.now)
+        try fixture.history.bottles.forget(id: WebFixture.bea, at: WebFixture.now)
         let page = DashboardPage.render(try DashboardModel.make(fixture.context))
         #expect(!page.contains("class=\"family\""))
     }

@@ -54,7 +54,7 @@ import Testing
                     // The daily goal in force at once, and the bottle asked to show it clamped.
                     #expect(api.jsonObject["daily_goal_ml"] as? Int == goal && api.jsonObject["bottle_goal_ml"] as? Int == BottleGoal.clamped(goal),
                             "\(goal): \(api.body)")
-                    #expect(try fixture.history.setting("bottle.\(WebFixture.ana).daily_goal_ml") == String(goal))
+                    #expect(try fixture.history.settings.value("bottle.\(WebFixture.ana).daily_goal_ml") == String(goal))
                     let status = try await RawHTTP.send(port: port, "GET", "/api/v1/status?bottle=\(WebFixture.ana)")
                     #expect(status.jsonObject["daily_goal_ml"] as? Int == goal && status.jsonObject["goal_ml"] as? Int == goal, "\(goal): \(status.body)")
                     #expect(status.jsonObject["pending_goal_ml"] as? Int == BottleGoal.clamped(goal), "\(goal): \(status.body)")
@@ -97,7 +97,7 @@ import Testing
             // A bottle goal is not the daily goal: with none set, the bottle's goal still gives it.
             let status = try await RawHTTP.send(port: port, "GET", "/api/v1/status?bottle=\(WebFixture.ana)")
             #expect(status.jsonObject["daily_goal_ml"] as? Int == 2000 && status.jsonObject["bottle_goal_ml"] as? Int == 2000, "\(status.body)")
-            #expect(try fixture.history.setting("bottle.\(WebFixture.ana).daily_goal_ml") == nil)
+            #expect(try fixture.history.settings.value("bottle.\(WebFixture.ana).daily_goal_ml") == nil)
         }
     }
 }

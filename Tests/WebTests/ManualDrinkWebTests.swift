@@ -40,7 +40,7 @@ import Timekeeping
             #expect(location == "/?done=drink-added&amount_ml=250&time=\(Int(WebFixture.now.secondsSince1970))")
             #expect(try await Self.today(WebFixture.bea, port: port) == bea + 250)
             #expect(try await Self.today(WebFixture.ana, port: port) == ana, "the other person's day is untouched")
-            #expect(try fixture.history.commands().isEmpty, "nothing for a bottle")
+            #expect(try fixture.history.commands.all().isEmpty, "nothing for a bottle")
 
             let after = try await RawHTTP.send(port: port, "GET", location).body
             #expect(after.contains("Added 250 ml at"))
@@ -55,7 +55,7 @@ import Timekeeping
             #expect(deleted.headers["location"] == "/?done=manual-deleted", "\(deleted.status) \(deleted.body)")
             #expect(try await RawHTTP.send(port: port, "GET", "/?done=manual-deleted").body.contains("The drink added by hand is deleted."))
             #expect(try await Self.today(WebFixture.bea, port: port) == bea)
-            #expect(try fixture.history.commands().isEmpty)
+            #expect(try fixture.history.commands.all().isEmpty)
         }
     }
 
@@ -82,7 +82,7 @@ import Timekeeping
                                                  body: #"{"command":"delete","record_id":\#(recordID),"bottle":"\#(WebFixture.ana)"}"#)
             #expect(deleted.status == 202, "\(deleted.body)")
             #expect(deleted.jsonObject["event"] as? String == "drink" && deleted.jsonObject["deleted"] as? Bool == true)
-            #expect(try fixture.history.commands().isEmpty, "no command for the bottle")
+            #expect(try fixture.history.commands.all().isEmpty, "no command for the bottle")
             #expect(try await Self.today(WebFixture.ana, port: port) == before - 330)
         }
     }

@@ -40,7 +40,7 @@ import Testing
             return String(panel[start.upperBound..<end.lowerBound])
         }
         let api = try await RawHTTP.send(port: port, "GET", "/api/v1/status?bottle=\(bottle)")
-        let record = try #require(try fixture.history.bottle(named: bottle))
+        let record = try #require(try fixture.history.bottles.bottle(named: bottle))
         let status = try StatusReport.make(history: fixture.history, configuration: try fixture.context.configuration(), at: WebFixture.now, bottle: record)
         let metrics = try await RawHTTP.send(port: port, "GET", "/metrics").body
         return Surfaces(pageLimit: between("class=\"daily-limit\" data-on=\"", "\""), pageCount: between("class=\"reminders-today\">", "<"),
@@ -74,8 +74,8 @@ import Testing
             // Maya's: the same on every surface as before the switch.
             #expect(try await Self.surfaces(of: WebFixture.ana, port: port, fixture: fixture) == maya)
             // Written as Leo's own setting; the global key, every bottle's default, is untouched.
-            #expect(try fixture.history.setting("bottle.\(WebFixture.bea).reminders.daily_limit") == "false")
-            #expect(try fixture.history.setting(Setting.dailyLimit.name) == nil)
+            #expect(try fixture.history.settings.value("bottle.\(WebFixture.bea).reminders.daily_limit") == "false")
+            #expect(try fixture.history.settings.value(Setting.dailyLimit.name) == nil)
         }
     }
 
@@ -104,9 +104,9 @@ import Testing
                 let browser = try await RawHTTP.send(port: port, "POST", action, headers: Self.browser, body: fields)
                 #expect(browser.status == 400 && browser.headers["content-type"] == "text/html; charset=utf-8", "\(action): \(browser.status)")
             }
-            #expect(try fixture.history.setting(Setting.dailyLimit.name) == nil)
-            #expect(try fixture.history.allSettings().keys.filter { $0.contains("daily_limit") }.isEmpty)
-            #expect(try fixture.history.commands().isEmpty)
+            #expect(try fixture.history.settings.value(Setting.dailyLimit.name) == nil)
+            #expect(try fixture.history.settings.all().keys.filter { $0.contains("daily_limit") }.isEmpty)
+            #expect(try fixture.history.commands.all().isEmpty)
             #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == false)
         }
     }

@@ -88,14 +88,14 @@ import Testing
             #expect(undo.status == 303)
             #expect(undo.headers["location"] == "/?done=restored")
             #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == false)
-            #expect(try fixture.history.commands(bottle: WebFixture.ana).isEmpty)
+            #expect(try fixture.history.commands.all(bottle: WebFixture.ana).isEmpty)
             let after = try await RawHTTP.send(port: port, "GET", "/")
             #expect(after.body.contains("class=\"today-ml\" data-ml=\"750\""))
 
             // Deleted again, and the bottle is being sent the command: too late.
             _ = try await RawHTTP.send(port: port, "POST", "/actions/delete", headers: Self.form, body: "bottle=AQ-ANA-0001&record_id=\(record)")
-            let command = try #require(try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending]).first)
-            _ = try fixture.history.updateCommand(id: command.id, status: .sending, message: nil, at: WebFixture.now)
+            let command = try #require(try fixture.history.commands.all(bottle: WebFixture.ana, statuses: [.pending]).first)
+            _ = try fixture.history.commands.update(id: command.id, status: .sending, message: nil, at: WebFixture.now)
             let late = try await RawHTTP.send(port: port, "POST", "/actions/undo", headers: Self.form, body: "bottle=AQ-ANA-0001&command=\(command.id)")
             #expect(late.headers["location"] == "/?done=undo-too-late")
             #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
@@ -111,18 +111,18 @@ import Testing
     func noUndoInAHousehold() async throws {
         let fixture = try WebFixture()
         defer { fixture.remove() }
-        try fixture.history.setSetting("household.key", Data((0..<32).map { UInt8($0) }).base64EncodedString())
+        try fixture.history.settings.set("household.key", Data((0..<32).map { UInt8($0) }).base64EncodedString())
         let record = try fixture.anaSecondDrinkToday
         try await fixture.withServer { port in
             let delete = try await RawHTTP.send(port: port, "POST", "/actions/delete", headers: Self.form, body: "bottle=AQ-ANA-0001&record_id=\(record)")
             let page = try await RawHTTP.send(port: port, "GET", try #require(delete.headers["location"]))
             #expect(page.body.contains("role=\"status\">Deleted 300 ml at 11:00"))
             #expect(!page.body.contains("/actions/undo"), "no undo offered in a household")
-            let command = try #require(try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending]).first)
+            let command = try #require(try fixture.history.commands.all(bottle: WebFixture.ana, statuses: [.pending]).first)
             let undo = try await RawHTTP.send(port: port, "POST", "/actions/undo", headers: Self.form, body: "bottle=AQ-ANA-0001&command=\(command.id)")
             #expect(undo.headers["location"] == "/?done=undo-shared")
             #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
-            #expect(try fixture.history.commands(bottle: WebFixture.ana, statuses: [.pending]).count == 1)
+            #expect(try fixture.history.commands.all(bottle: WebFixture.ana, statuses: [.pending]).count == 1)
         }
     }
 
@@ -183,7 +183,7 @@ import Testing
             let afterCommand = try await RawHTTP.send(port: port, "GET", "/events")
             #expect(afterCommand.body != afterDrink.body)
             // A secret is not on the page, and whoever can read /events must not see it change.
-            try fixture.history.setSetting("household.key", Data((0..<32).map { UInt8($0) }).base64EncodedString())
+            try fixture.history.settings.set("household.key", Data((0..<32).map { UInt8($0) }).base64EncodedString())
             let afterSecret = try await RawHTTP.send(port: port, "GET", "/events")
             #expect(afterSecret.body == afterCommand.body)
         }

@@ -56,7 +56,7 @@ import Testing
     func spanishIsComplete() throws {
         let fixture = try WebFixture.family()
         defer { fixture.remove() }
-        try fixture.history.setSetting("messages.locale", "es")
+        try fixture.history.settings.set("messages.locale", "es")
         let page = DashboardPage.render(try DashboardModel.make(fixture.context))
         #expect(page.contains("Leo va 1100 ml por detrás"))
         #expect(!page.contains("bebes") && !page.contains("has bebido") && !page.contains(" vas "), "no second person")

@@ -44,9 +44,9 @@ import Timekeeping
         /// A third bottle, adopted, with a pending goal and a drink today.
         func addBottle() throws {
             let id = "AQ-CAT-0003"
-            try fixture.history.recordBottle(BottleRecord(id: id, name: "Cat's bottle", serial: id, address: "AA:00:00:00:00:03",
+            try fixture.history.bottles.save(BottleRecord(id: id, name: "Cat's bottle", serial: id, address: "AA:00:00:00:00:03",
                                                           goalML: 2200, lastSeen: WallInstant(secondsSince1970: 1_795_186_000)))
-            _ = try fixture.history.queueCommand(bottle: id, command: "goal", argument: "2400", replacing: true,
+            _ = try fixture.history.commands.queue(bottle: id, command: "goal", argument: "2400", replacing: true,
                                                  at: WallInstant(secondsSince1970: 1_795_186_000))
         }
     }

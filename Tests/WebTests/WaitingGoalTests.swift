@@ -39,7 +39,7 @@ import Testing
             #expect(other.jsonObject.keys.contains("pending_goal_ml") == false, "\(other.body)")
         }
         // `status`, from the same resolved view.
-        let bottle = try #require(try fixture.history.bottles().first { $0.id == WebFixture.ana })
+        let bottle = try #require(try fixture.history.bottles.all().first { $0.id == WebFixture.ana })
         let views = try BottleViews(configuration: fixture.configuration, history: fixture.history)
         let view = try views.resolve(bottle, at: WebFixture.now)
         #expect(view.goalML == 2000 && view.pendingGoalML == 1800 && view.waitingGoalML == 1800 && view.shownGoalML == 1800)

@@ -38,7 +38,7 @@ package enum CalibrationRunOutcome: Sendable, Equatable {
 
 package final class BottleCalibration: Sendable {
     private let options: CalibrationOptions
-    private let history: DrinkHistory
+    private let bottles: BottleStore
     private let clock: any WallClock
     private let logger: Logger
     private let onLine: @Sendable (String) -> Void
@@ -51,10 +51,10 @@ package final class BottleCalibration: Sendable {
     private let progress = Locked(Progress())
 
     /// `onLine`: each line for the person (waiting, connected, each step, the result).
-    package init(options: CalibrationOptions, history: DrinkHistory, clock: any WallClock, logger: Logger,
+    package init(options: CalibrationOptions, bottles: BottleStore, clock: any WallClock, logger: Logger,
                 onLine: @escaping @Sendable (String) -> Void) {
         self.options = options
-        self.history = history
+        self.bottles = bottles
         self.clock = clock
         self.logger = logger
         self.onLine = onLine
@@ -78,7 +78,7 @@ package final class BottleCalibration: Sendable {
         let adapter = try client.chooseAdapter(named: options.adapter)
         // One bottle is calibrated: the one named, else the most recently seen.
         let choice = BottleChoice(pinned: options.bottleAddress, adoptNext: false,
-                                  remembered: options.bottleAddress == nil ? Array(BottleChoice.remembered(in: history).prefix(1)) : [],
+                                  remembered: options.bottleAddress == nil ? Array(BottleChoice.remembered(in: bottles).prefix(1)) : [],
                                   clock: clock)
         let finder = BottleFinder(client: client, adapter: adapter, connectPolicy: options.connectPolicy,
                                   scanRefresh: .seconds(300), logger: logger, clock: clock)
@@ -114,7 +114,7 @@ package final class BottleCalibration: Sendable {
         let link = BlueZBottleLink(connection)
         var bottleID = link.address.uppercased()
         do {
-            bottleID = try history.recordConnection(address: link.address, name: sighting.name, at: clock.now)
+            bottleID = try bottles.recordConnection(address: link.address, name: sighting.name, at: clock.now)
         } catch {
             logger.warning("could not record the bottle: \(error)")
         }
@@ -138,7 +138,7 @@ package final class BottleCalibration: Sendable {
             onLine("warning: a scale of \(scale) is outside 100–800: the bottle will not load this calibration when it next wakes (docs/protocol.md B7); calibrate again")
         }
         do {
-            _ = try history.updateBottle(id: bottle) { record in
+            _ = try bottles.update(id: bottle) { record in
                 record.calibrated = accepted
                 record.scale = Double(scale)
             }

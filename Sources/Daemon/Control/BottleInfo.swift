@@ -60,9 +60,9 @@ package enum BottleInfo {
 
     /// `bottle activity`: one line per wake-up and backpack session, oldest first; the text
     /// lines' times local to `timeZone`, the JSON's UTC (docs/design.md 3.4).
-    package static func activityLines(history: DrinkHistory, bottle: String?, json: Bool, timeZone: TimeZone) throws -> [String] {
+    package static func activityLines(bottles: BottleStore, bottle: String?, json: Bool, timeZone: TimeZone) throws -> [String] {
         var lines: [(UInt32, String)] = []
-        for (key, event) in try history.motionEvents(bottle: bottle) {
+        for (key, event) in try bottles.motionEvents(bottle: bottle) {
             let time = json ? ISO8601Text.formatWithMilliseconds(WallInstant(secondsSince1970: Double(event.timestamp)))
                 : LocalTimeText.format(WallInstant(secondsSince1970: Double(event.timestamp)), in: timeZone)
             if json {
@@ -72,7 +72,7 @@ package enum BottleInfo {
                 lines.append((event.timestamp, "\(time)  awake \(event.durationSec) s (\(event.wakeReason))\(event.drinkTaken ? "  drink" : "")"))
             }
         }
-        for (key, session) in try history.backpackSessions(bottle: bottle) {
+        for (key, session) in try bottles.backpackSessions(bottle: bottle) {
             let time = json ? ISO8601Text.formatWithMilliseconds(WallInstant(secondsSince1970: Double(session.startTimestamp)))
                 : LocalTimeText.format(WallInstant(secondsSince1970: Double(session.startTimestamp)), in: timeZone)
             if json {

@@ -67,11 +67,11 @@ package final class Replayer: @unchecked Sendable {
         self.logger = logger
         self.emit = emit
         if withReminders {
-            let storedGoal = (try? history.bottles())?.compactMap(\.goalML).first
+            let storedGoal = (try? history.bottles.all())?.compactMap(\.goalML).first
             bottleGoalML = storedGoal
             // Replay's output is where deliveries go, so it counts as reaching a person (docs/reminders.md 1).
             let (settings, problems) = configuration.reminderSettings(
-                bottleGoal: storedGoal, personReachable: true, storedSchedules: StoredSchedules.tables(in: history))
+                bottleGoal: storedGoal, personReachable: true, storedSchedules: StoredSchedules.tables(in: history.schedules))
             for problem in problems { logger.warning("\(problem)") }
             reminders = ReminderRunner(history: history, settings: settings, logger: logger) { delivery in
                 emit(.notification(.init(time: delivery.time, id: delivery.id, kind: delivery.kind.rawValue,
@@ -313,7 +313,7 @@ package final class Replayer: @unchecked Sendable {
 
     private func updateBottle(_ change: (inout BottleRecord) -> Void) {
         do {
-            _ = try history.updateBottle(id: ingest.bottleID) { change(&$0) }
+            _ = try history.bottles.update(id: ingest.bottleID) { change(&$0) }
         } catch {
             logger.warning("could not update the bottle's record: \(error)")
         }
@@ -409,7 +409,7 @@ package final class Replayer: @unchecked Sendable {
             // against its bottle's goal.
             var byBottle: [String: (goal: Int, days: [LocalDay: DayTotal])] = [:]
             for key in bottles {
-                let row = try history.bottleState(id: key)
+                let row = try history.bottles.bottle(id: key)
                 let totals = try history.dayTotals(timeZone: timeZone, from: first - .seconds(86_400 * 2), to: last + .seconds(86_400 * 2), bottle: key)
                 let own = configuration.effective(for: row ?? BottleRecord(id: key))
                 byBottle[key] = (own.dailyGoalML(bottleGoal: row?.goalML), Dictionary(uniqueKeysWithValues: totals.map { ($0.date, $0) }))
