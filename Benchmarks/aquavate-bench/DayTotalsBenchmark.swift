@@ -20,17 +20,17 @@ enum DayTotalsBenchmark {
                 id += 1
             }
             if batch.count >= 500 {
-                _ = try? history.store(batch, bottle: "BENCH", at: WallInstant(secondsSince1970: Double(timestamp(of: batch))))
+                _ = try? history.drinks.store(batch, bottle: "BENCH", at: WallInstant(secondsSince1970: Double(timestamp(of: batch))))
                 batch.removeAll()
             }
         }
-        _ = try? history.store(batch, bottle: "BENCH", at: WallInstant(secondsSince1970: 1_800_000_000))
+        _ = try? history.drinks.store(batch, bottle: "BENCH", at: WallInstant(secondsSince1970: 1_800_000_000))
         let zone = TimeZone(identifier: "Europe/Madrid")!
         var best = Double.infinity
         var days = 0
         for _ in 0..<10 {
             let begin = Measure.now()
-            days = (try? history.dayTotals(timeZone: zone))?.count ?? 0
+            days = (try? history.drinks.dayTotals(timeZone: zone))?.count ?? 0
             best = min(best, Measure.now() - begin)
         }
         print(String(format: "day-totals: %d drinks, %d local days (Europe/Madrid) in %.1f ms (best of 10; budget < 20 ms)", Int(id - 1), days, best * 1000))

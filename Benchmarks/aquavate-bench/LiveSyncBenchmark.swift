@@ -71,9 +71,9 @@ enum LiveSyncBenchmark {
             let connection = try await Connector(client: client, logger: silent)
                 .connect(sighting.device, requiring: BlueZBottleLink.requiredCharacteristics.map(\.uuid))
             let link = TimedLink(BlueZBottleLink(connection))
-            let report = await BottleSession(link: link, observer: history, clock: SystemClock(), memory: SyncMemory(),
+            let report = await BottleSession(link: link, observer: history.drinks, clock: SystemClock(), memory: SyncMemory(),
                                              logger: silent).run()
-            guard report.outcome.isSuccess, try history.drinkCount() == 600 else {
+            guard report.outcome.isSuccess, try history.drinks.drinkCount() == 600 else {
                 throw BenchmarkFailure("the session did not sync the 600 records: \(report.summary)")
             }
             return link.samples
@@ -96,7 +96,7 @@ enum LiveSyncBenchmark {
             let desk = ReminderDesk(history: history, configuration: Configuration(), logger: silent)
             let daemon = BridgeDaemon(options: options, history: history, desk: desk, clock: SystemClock(), logger: silent)
             try await daemon.run()
-            guard case .succeeded = daemon.outcome, try history.drinkCount() == 600 else {
+            guard case .succeeded = daemon.outcome, try history.drinks.drinkCount() == 600 else {
                 throw BenchmarkFailure("the daemon did not sync the 600 records: \(daemon.outcome)")
             }
             return analyse(lines.withLock { $0 })

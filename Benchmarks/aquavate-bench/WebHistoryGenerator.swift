@@ -42,7 +42,7 @@ enum WebHistoryGenerator {
                                                  bottleLevelML: 300, typeRaw: 0, flagsRaw: 0))
                         id += 1
                     }
-                    _ = try history.store(batch, bottle: serial, at: WallInstant(secondsSince1970: day + 86_000))
+                    _ = try history.drinks.store(batch, bottle: serial, at: WallInstant(secondsSince1970: day + 86_000))
                     drinks += batch.count
                     day += 86_400
                 }

@@ -295,7 +295,7 @@ package final class BridgeDaemon: Service, Sendable {
         // The bottle's key: its serial when an earlier connection read it, else its address.
         let knownKey = (try? history.bottles.key(forAddress: link.address)) ?? link.address.uppercased()
         // Decided before anything of this session is stored, so its own drinks cannot vouch for the clock.
-        let setTime = ClockTrust.evaluate(source: options.clockSync, history: history, bottle: knownKey).setTimePolicy
+        let setTime = ClockTrust.evaluate(source: options.clockSync, drinks: history.drinks, bottle: knownKey).setTimePolicy
         var bottleID = knownKey
         do {
             bottleID = try history.bottles.recordConnection(address: link.address, name: sighting.name, at: clock.now)

@@ -94,7 +94,7 @@ extension ReminderDesk {
         case .deleteLast:
             // The newest drink that still counts, of the bottle the command is for.
             let key = bottle.flatMap { try? history.bottles.bottle(named: $0)?.id } ?? seats.first?.key
-            guard let newest = (try? history.storedDrinks(bottle: key, includeDeleted: false))?.last(where: { $0.isIntake }) else {
+            guard let newest = (try? history.drinks.storedDrinks(bottle: key, includeDeleted: false))?.last(where: { $0.isIntake }) else {
                 logger.warning("bottle delete (last drink) from a sink refused: no drink to delete")
                 hub?.publish(SinkCommandResult(id: nil, command: request.name, status: "refused",
                                                message: "the history has no drink to delete", bottle: bottle))

@@ -32,7 +32,7 @@ extension ReminderDesk {
             ?? (try? history.bottles.all())?.max { ($0.lastSeen ?? .epoch) < ($1.lastSeen ?? .epoch) }
         let key = seat.key ?? bottle?.id
         let dayStart = LocalDay(containing: instant, timeZone: timeZone).interval(in: timeZone).start
-        let lastDrink = (try? history.storedDrinks(bottle: key, from: dayStart, includeDeleted: false))?.last { $0.isIntake }
+        let lastDrink = (try? history.drinks.storedDrinks(bottle: key, from: dayStart, includeDeleted: false))?.last { $0.isIntake }
         let pending = key.flatMap { try? history.commands.all(bottle: $0, statuses: [.pending, .sending]) } ?? []
         let changes = PendingChanges(pending)
         // The bottle's goal and switch as every surface resolves them (its row as read above); its
@@ -56,7 +56,7 @@ extension ReminderDesk {
         snapshot.pendingGoalML = changes.goalML
         snapshot.pendingShakeToEmpty = changes.shakeToEmpty
         snapshot.pendingCommands = pending.count
-        snapshot.quarantined = key.flatMap { try? history.quarantined(bottle: $0).count } ?? 0
+        snapshot.quarantined = key.flatMap { try? history.drinks.quarantined(bottle: $0).count } ?? 0
         if let refusal = bottle?.refusal, refusal.isStuck {
             snapshot.stuck = true
             snapshot.stuckSince = refusal.since

@@ -95,7 +95,7 @@ final class ReminderSeat {
     /// The bottle an engine without one reminds about: the most recently seen bottle the history
     /// knows, else the bottle of drinks other bridges replicated (they make no bottle row).
     static func householdBottle(_ history: DrinkHistory) -> String? {
-        (try? history.bottles.all())?.first?.id ?? (try? history.drinkBottles())?.first
+        (try? history.bottles.all())?.first?.id ?? (try? history.drinks.drinkBottles())?.first
     }
 
     /// The reminder settings of one bottle's person (its own keys over the global ones).

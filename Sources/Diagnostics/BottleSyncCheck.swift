@@ -12,7 +12,7 @@ enum BottleSyncCheck {
         guard FileManager.default.fileExists(atPath: databasePath),
               let history = try? DrinkHistory(path: databasePath),
               let bottles = try? history.bottles.all() else { return [] }
-        let quarantined = (try? history.quarantinedCounts()) ?? [:]
+        let quarantined = (try? history.drinks.quarantinedCounts()) ?? [:]
         return bottles.flatMap { bottle -> [DoctorFinding] in
             let name = bottle.name ?? bottle.serial ?? bottle.id
             var findings: [DoctorFinding] = []

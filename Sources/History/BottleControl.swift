@@ -64,14 +64,14 @@ package struct BottleControl: Sendable {
             action = .setGoal(goal)
         case .delete(let recordID):
             guard let id = UInt32(exactly: recordID),
-                  let stored = try history.currentDrink(bottle: bottle.id, recordID: id) else {
+                  let stored = try history.drinks.currentDrink(bottle: bottle.id, recordID: id) else {
                 throw BottleRequestRefused(description: "the history has no drink #\(recordID) of \(bottle.serial ?? bottle.id): 'aquavate-bridge history' lists the record ids")
             }
             guard !stored.deleted else {
                 throw BottleRequestRefused(description: "drink #\(recordID) is already deleted")
             }
-            _ = try history.markDeleted(bottle: bottle.id, recordID: stored.recordID, timestamp: stored.timestamp, at: time)
-            drink = try history.currentDrink(bottle: bottle.id, recordID: id)
+            _ = try history.drinks.markDeleted(bottle: bottle.id, recordID: stored.recordID, timestamp: stored.timestamp, at: time)
+            drink = try history.drinks.currentDrink(bottle: bottle.id, recordID: id)
             if stored.manual { return (nil, drink) }
             action = .deleteDrink(recordID: stored.recordID, timestamp: stored.timestamp)
         case .tare:

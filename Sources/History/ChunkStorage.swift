@@ -16,7 +16,7 @@ package struct StoredChunk: Sendable, Equatable {
     package var idsRestarted: Bool
 }
 
-extension DrinkHistory {
+extension DrinkStore {
     /// Stores one chunk from `bottle` in ONE write transaction, committed (with the configured
     /// durability) when this returns; the live bridge ACKs after it.
     ///
@@ -39,7 +39,7 @@ extension DrinkHistory {
         let storedAt = try ArgumentChecks.instant(storedAt, "storage time")
         guard !records.isEmpty else { return StoredChunk(results: [], idsRestarted: false) }
         let problems = records.map { bounds?.problems(with: $0) ?? [] }
-        return try write("storing \(records.count) drink records") { db in
+        return try history.write("storing \(records.count) drink records") { db in
             // The id sequence is judged on the first record that is a drink: a quarantined one
             // is kept apart and says nothing about it.
             var restarted = false

@@ -19,7 +19,7 @@ package struct DayTotal: Sendable, Hashable, Codable {
     }
 }
 
-extension DrinkHistory {
+extension DrinkStore {
     /// Day totals of the local days (in `timeZone`) that contain any instant of `[from, to)`;
     /// whole days, never a part of one. Only days with drinks are listed, in date order.
     ///
@@ -51,7 +51,7 @@ extension DrinkHistory {
         let margin: Int64 = 2 * 86_400
         var sums: [String: DaySums] = [:]
         var clock = LocalClock(timeZone: timeZone)
-        try read("computing day totals") { db in
+        try history.read("computing day totals") { db in
             let statement = try db.cachedStatement(sql: """
                 SELECT bottle, timestamp, amount_ml FROM drink
                 WHERE amount_ml > 0 AND deleted = 0 AND timestamp >= ? AND timestamp < ?
@@ -89,7 +89,7 @@ extension DrinkHistory {
         let (sql, arguments) = try Self.totalsQuery(first: first, last: last, knownAt: knownAt, bottle: bottle)
         var sums = DaySums()
         var clock = clock
-        try read("computing day totals") { db in
+        try history.read("computing day totals") { db in
             let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
             while let row = try rows.next() {
                 let day = clock.day(at: WallInstant(secondsSince1970: Double(row[0] as Int64))).daysSince1970
@@ -169,14 +169,14 @@ private struct DaySums {
     }
 }
 
-extension DrinkHistory {
+extension DrinkStore {
     /// The sum of `amount_ml` of intake drinks (amount > 0) whose record timestamp lies in
     /// [`from`, `to`), as known at `knownAt`: stored at or before it and not deleted by then
     /// (docs/reminders.md 0). For windows other than one local day: a week, a suppression window.
     /// All bottles are summed unless `bottle` is given.
     package func intakeTotal(from: WallInstant, to: WallInstant, knownAt: WallInstant? = nil, bottle: String? = nil) throws -> Int {
         let known = knownAt ?? WallInstant(secondsSince1970: .greatestFiniteMagnitude)
-        return try read("summing drinks") { db in
+        return try history.read("summing drinks") { db in
             let statement = try db.cachedStatement(sql: """
                 SELECT COALESCE(SUM(amount_ml), 0) FROM drink
                 WHERE timestamp >= ? AND timestamp < ? AND amount_ml > 0

@@ -26,7 +26,7 @@ extension CommandStore {
             guard command.status == .pending, command.attempts == 0, command.message == nil,
                   case .deleteDrink(let recordID, let timestamp)? = command.action
             else { return .tooLate }
-            guard var drink = try DrinkHistory.fetchDrink(bottle: command.bottle, recordID: recordID, timestamp: timestamp, in: db) else {
+            guard var drink = try DrinkStore.fetchDrink(bottle: command.bottle, recordID: recordID, timestamp: timestamp, in: db) else {
                 return .tooLate
             }
             try db.execute(sql: """

@@ -5,6 +5,10 @@ import GRDB
 
 /// The bridge's database: drinks, day totals, bottle state and settings (docs/design.md 2).
 ///
+/// The class keeps what every store shares: the file, its writer, its durability and its
+/// migrations. Each concept is reached through a store of its own over that writer: `drinks`
+/// (DrinkStore), `reminders` (ReminderStore), `household` (HouseholdStore).
+///
 /// A file database is a GRDB `DatabasePool` in WAL mode, so that `status` and `history` can
 /// read while the daemon writes; `nil` gives an in-memory `DatabaseQueue` (replay without
 /// `--db`, tests). Every method is synchronous, thread-safe, and throws only `HistoryError`.
@@ -66,12 +70,12 @@ package final class DrinkHistory: Sendable {
     }
 
     /// Names of the migration steps applied to this database, in order.
-    package func appliedMigrations() throws -> [String] {
+    func appliedMigrations() throws -> [String] {
         try read("reading the schema version") { try HistoryMigrations.migrator.appliedMigrations($0) }
     }
 
     /// Every migration step this version knows, in order.
-    package static var knownMigrations: [String] { HistoryMigrations.names }
+    static var knownMigrations: [String] { HistoryMigrations.names }
 
     // MARK: - Opening
 

@@ -14,7 +14,7 @@ import Timekeeping
 import GRDB
 import GRDBSQLite
 
-extension DrinkHistory {
+extension DrinkStore {
     /// `INSERT OR IGNORE` of `record` into the caller's transaction; whether a row went in (no
     /// row: the key is taken, or a constraint refused it). `rawTimestamp`: the bottle's own
     /// stamp when `record.timestamp` is a corrected one.

@@ -8,13 +8,13 @@ import AquavateProtocol
 import Timekeeping
 import GRDB
 
-extension DrinkHistory {
+extension DrinkStore {
     /// Drinks with `from ≤ timestamp < before` (UTC seconds), of `bottle` when given, deleted ones
     /// included, newest first (timestamp, then record id, then bottle, all descending); at most
     /// `limit` when given.
     package func drinksNewestFirst(bottle: String? = nil, from: UInt32, before: UInt32, limit: Int? = nil) throws -> [StoredDrink] {
         guard from < before, limit.map({ $0 > 0 }) ?? true else { return [] }
-        return try read("reading a page of drinks") { db in
+        return try history.read("reading a page of drinks") { db in
             // `+bottle`: the bottle is a filter on the rows of the timestamp range, never the index
             // SQLite walks (its key index would visit every drink the bottle ever had).
             let statement = try db.cachedStatement(sql: """

@@ -1,4 +1,8 @@
-// Storing drink records idempotently, tombstones, local deletions, and reading drinks back.
+// The drink store (`history.drinks`): every read and write of the drink table and the quarantine
+// beside it goes through it. This file holds storing records idempotently, tombstones, local
+// deletions, and reading drinks back; the others of the store are named after what they do
+// (ChunkStorage, DrinkInsert, DrinkPages, DayTotals, NewestDrink, ManualDrinks, Quarantine,
+// Replication, ForeignDeletions).
 
 import AquavateProtocol
 import Timekeeping
@@ -12,7 +16,19 @@ struct RecordNeitherStoredNorFound: Error, CustomStringConvertible {
     var description: String { "drink record \(recordID) at \(timestamp) was refused by the drink table" }
 }
 
+/// The drinks' part of the history: the drinks a bottle synced, a person added by hand or another
+/// member of the household sent, their day totals, and the records set aside in the quarantine
+/// (`history.drinks`), over the history's one database writer.
+package struct DrinkStore: Sendable {
+    let history: DrinkHistory
+}
+
 extension DrinkHistory {
+    /// The drinks and the quarantine (DrinkStore).
+    package var drinks: DrinkStore { DrinkStore(history: self) }
+}
+
+extension DrinkStore {
     /// Stores a batch (one chunk) of records from `bottle` in ONE write transaction, committed
     /// (with the configured durability) when this returns: the live bridge ACKs after it.
     ///
@@ -23,7 +39,7 @@ extension DrinkHistory {
         let bottle = try ArgumentChecks.bottle(bottle)
         let storedAt = try ArgumentChecks.instant(storedAt, "storage time")
         guard !records.isEmpty else { return [] }
-        return try write("storing \(records.count) drink records") { db in
+        return try history.write("storing \(records.count) drink records") { db in
             try records.map { record in
                 StoreResult(record: record, outcome: try Self.store(record, bottle: bottle, at: storedAt, in: db))
             }
@@ -54,7 +70,7 @@ extension DrinkHistory {
     /// anything: false when the drink is unknown or already deleted.
     package func markDeleted(bottle: String, recordID: UInt32, timestamp: UInt32, at deletedAt: WallInstant) throws -> Bool {
         let deletedAt = try ArgumentChecks.instant(deletedAt, "deletion time")
-        return try write("deleting drink \(recordID)") { db in
+        return try history.write("deleting drink \(recordID)") { db in
             try Self.markDeleted(bottle: bottle, recordID: recordID, timestamp: timestamp, at: deletedAt, in: db)
         }
     }
@@ -98,12 +114,12 @@ extension DrinkHistory {
         }
         if !includeDeleted { request = request.filter(StoredDrink.Columns.deleted == false) }
         request = request.order(StoredDrink.Columns.timestamp, StoredDrink.Columns.recordID, StoredDrink.Columns.bottle)
-        return try read("reading drinks") { db in try request.fetchAll(db) }
+        return try history.read("reading drinks") { db in try request.fetchAll(db) }
     }
 
     /// The bottles that have drinks stored, by key, in order.
     package func drinkBottles() throws -> [String] {
-        try read("listing the bottles of the drinks") { db in
+        try history.read("listing the bottles of the drinks") { db in
             try String.fetchAll(db, sql: "SELECT DISTINCT bottle FROM drink ORDER BY bottle")
         }
     }
@@ -112,7 +128,7 @@ extension DrinkHistory {
     package func drinkCount(bottle: String? = nil) throws -> Int {
         var request = StoredDrink.all()
         if let bottle { request = request.filter(StoredDrink.Columns.bottle == bottle) }
-        return try read("counting drinks") { db in try request.fetchCount(db) }
+        return try history.read("counting drinks") { db in try request.fetchCount(db) }
     }
 
     /// The highest record id of `bottle`'s current id sequence (B14): among drinks stored at or
@@ -120,7 +136,7 @@ extension DrinkHistory {
     /// A sync that delivers a lower id means the bottle restarted its ids: record that with
     /// `recordIDReset(bottle:at:)` before storing the chunk.
     package func highestRecordID(bottle: String) throws -> UInt32? {
-        try read("reading the highest record id") { db in try Self.highestRecordID(bottle: bottle, in: db) }
+        try history.read("reading the highest record id") { db in try Self.highestRecordID(bottle: bottle, in: db) }
     }
 
     /// The same, inside a transaction (`storeChunk` checks it in the chunk's own, at every chunk).
@@ -140,7 +156,7 @@ extension DrinkHistory {
     }
 }
 
-extension DrinkHistory {
+extension DrinkStore {
     /// The drink `recordID` of `bottle`'s current id sequence (B14: ids restart after the bottle's
     /// history is cleared, so an id names a drink only among those stored since the last restart);
     /// a drink added by hand has an id of its own whatever the bottle restarted. Two members of
@@ -148,7 +164,7 @@ extension DrinkHistory {
     /// here is meant (its delete reaches every member by bottle, id and time, so each deletes
     /// that one), else the newest.
     package func currentDrink(bottle: String, recordID: UInt32) throws -> StoredDrink? {
-        try read("finding drink \(recordID)") { db in
+        try history.read("finding drink \(recordID)") { db in
             try StoredDrink.fetchOne(db, sql: """
                 SELECT * FROM drink
                 WHERE bottle = ? AND record_id = ?
@@ -159,11 +175,11 @@ extension DrinkHistory {
     }
 }
 
-extension DrinkHistory {
+extension DrinkStore {
     /// The highest row id of the drink table (0 when empty): drinks are only ever added (INSERT OR
     /// IGNORE) with rising row ids, so this changes exactly when a drink is stored. One index step.
     package func drinkRowIDHigh() throws -> Int64 {
-        try read("reading the newest drink row") { db in
+        try history.read("reading the newest drink row") { db in
             try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(rowid), 0) FROM drink") ?? 0
         }
     }
@@ -171,7 +187,7 @@ extension DrinkHistory {
     /// Drinks stored per bottle (deleted ones included) among rows after `rowID`: with
     /// `drinkRowIDHigh` a caller keeps counts up to date by reading only what was added.
     package func drinkCountsByBottle(afterRowID rowID: Int64 = 0) throws -> [String: Int] {
-        try read("counting drinks") { db in
+        try history.read("counting drinks") { db in
             var counts: [String: Int] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT bottle, COUNT(*) FROM drink WHERE rowid > ? GROUP BY bottle", arguments: [rowID])
             while let row = try rows.next() { counts[row[0]] = row[1] }

@@ -12,7 +12,7 @@ import AquavateProtocol
 import Timekeeping
 import GRDB
 
-extension DrinkHistory {
+extension DrinkStore {
     /// A hand-added drink of another member, deleted here.
     package struct ForeignDeletion: Sendable, Equatable {
         package var bottle: String
@@ -36,7 +36,7 @@ extension DrinkHistory {
     /// `limit` (deleted here by a person, or by a deletion or tombstone heard: the history does
     /// not tell them apart, the caller does).
     package func foreignManualDeletions(since: WallInstant, limit: Int = 500) throws -> [ForeignDeletion] {
-        try read("reading the deletions of other members' drinks") { db in
+        try history.read("reading the deletions of other members' drinks") { db in
             try Row.fetchAll(db, sql: """
                 SELECT bottle, record_id, timestamp, origin, deleted_at FROM drink
                 WHERE origin IS NOT NULL AND manual AND deleted AND deleted_at > ?
@@ -49,7 +49,7 @@ extension DrinkHistory {
     /// (seconds since 1970), at most `limit`: the deletions to tell again when that origin's
     /// digest of those days differs from what is held here.
     package func foreignManualDeletions(origin: String, from: Int64, to: Int64, limit: Int = 256) throws -> [ForeignDeletion] {
-        try read("reading the deletions of \(origin)'s drinks") { db in
+        try history.read("reading the deletions of \(origin)'s drinks") { db in
             try Row.fetchAll(db, sql: """
                 SELECT bottle, record_id, timestamp, origin, deleted_at FROM drink
                 WHERE origin = ? AND manual AND deleted AND timestamp >= ? AND timestamp < ?
@@ -65,7 +65,7 @@ extension DrinkHistory {
                                   at deletedAt: WallInstant) throws -> Bool {
         let bottle = try ArgumentChecks.bottle(bottle)
         let deletedAt = try ArgumentChecks.instant(deletedAt, "deletion time")
-        return try write("deleting hand-added drink \(recordID)") { db in
+        return try history.write("deleting hand-added drink \(recordID)") { db in
             try db.execute(sql: """
                 UPDATE drink SET deleted = 1, deleted_at = ?
                 WHERE bottle = ? AND record_id = ? AND timestamp = ? AND manual AND origin IS ? AND deleted = 0

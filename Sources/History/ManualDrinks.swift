@@ -39,7 +39,7 @@ extension BottleControl {
             refusal.isUnknownBottle = true
             throw refusal
         }
-        return try history.storeManualDrink(bottle: bottle.id, amountML: amountML, timestamp: timestamp, at: now)
+        return try history.drinks.storeManualDrink(bottle: bottle.id, amountML: amountML, timestamp: timestamp, at: now)
     }
 }
 
@@ -64,7 +64,7 @@ package enum ManualIDSpace {
     }
 }
 
-extension DrinkHistory {
+extension DrinkStore {
     /// Stores a hand-added drink under the next id of this history's space of hand-added ids
     /// (`ManualIDSpace`), in one transaction; the drink as stored. `generator` draws a space
     /// when one is needed.
@@ -73,7 +73,7 @@ extension DrinkHistory {
         let bottle = try ArgumentChecks.bottle(bottle)
         let storedAt = try ArgumentChecks.instant(storedAt, "storage time")
         let drawn = generator.next() as UInt64
-        return try write("adding a drink by hand") { db in
+        return try history.write("adding a drink by hand") { db in
             let next = try Self.nextManualID(in: db, draw: drawn)
             // No bottle level: the bottle did not measure it. A gulp (type 0), no flags.
             let stored = StoredDrink(Drink(bottle: bottle, recordID: next, timestamp: timestamp, amountML: amountML,

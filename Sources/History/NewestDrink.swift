@@ -12,11 +12,11 @@ package struct NewestDrinkTimes: Sendable, Equatable {
     package var storedAt: WallInstant
 }
 
-extension DrinkHistory {
+extension DrinkStore {
     /// The newest record time and latest storage time of `bottle`'s drinks (every bottle's when
     /// nil); nil when none is stored.
     package func newestDrinkTimes(bottle: String? = nil) throws -> NewestDrinkTimes? {
-        try read("reading the newest drink") { db in
+        try history.read("reading the newest drink") { db in
             let row: Row?
             if let bottle {
                 row = try Row.fetchOne(db, sql: "SELECT MAX(timestamp) AS t, MAX(stored_at) AS s FROM drink WHERE bottle = ?",

@@ -92,7 +92,7 @@ package enum QuarantineActionError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-extension DrinkHistory {
+extension DrinkStore {
     /// Quarantines `record` in the caller's transaction; whether it was new (a re-send of a
     /// record already quarantined changes nothing).
     static func quarantine(_ record: DrinkRecord, problems: [RecordProblem], reason: String, bottle: String,
@@ -116,12 +116,12 @@ extension DrinkHistory {
         }
         if !includeResolved { sql += " AND resolution IS NULL" }
         sql += " ORDER BY received_at, id"
-        return try read("reading the quarantine") { db in try QuarantinedRecord.fetchAll(db, sql: sql, arguments: arguments) }
+        return try history.read("reading the quarantine") { db in try QuarantinedRecord.fetchAll(db, sql: sql, arguments: arguments) }
     }
 
     /// Records still waiting in the quarantine, per bottle.
     package func quarantinedCounts() throws -> [String: Int] {
-        try read("counting the quarantine") { db in
+        try history.read("counting the quarantine") { db in
             var counts: [String: Int] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT bottle, COUNT(*) FROM quarantined_record WHERE resolution IS NULL GROUP BY bottle")
             while let row = try rows.next() { counts[row[0]] = row[1] }
@@ -140,7 +140,7 @@ extension DrinkHistory {
         }
         // The refusals travel out of the transaction as values: thrown inside it, they would
         // come back wrapped as a database failure.
-        let outcome = try write("restoring quarantined record \(id)") { db -> Result<StoredDrink, QuarantineActionError> in
+        let outcome = try history.write("restoring quarantined record \(id)") { db -> Result<StoredDrink, QuarantineActionError> in
             let entry: QuarantinedRecord
             switch try Self.unresolvedQuarantined(id: id, in: db) {
             case .failure(let refusal): return .failure(refusal)
@@ -163,7 +163,7 @@ extension DrinkHistory {
     /// as waiting.
     package func discardQuarantined(id: Int64, at now: WallInstant) throws {
         let now = try ArgumentChecks.instant(now, "discard time")
-        try write("discarding quarantined record \(id)") { db -> Result<Void, QuarantineActionError> in
+        try history.write("discarding quarantined record \(id)") { db -> Result<Void, QuarantineActionError> in
             if case .failure(let refusal) = try Self.unresolvedQuarantined(id: id, in: db) { return .failure(refusal) }
             try Self.resolve(id: id, .discarded, at: now, in: db)
             return .success(())
@@ -184,11 +184,11 @@ extension DrinkHistory {
     }
 }
 
-extension DrinkHistory {
+extension DrinkStore {
     /// The bottle's own stamps of the drinks stored at a corrected time (a zone offset, a
     /// restore), in no particular order.
     package func rawTimestamps() throws -> [UInt32] {
-        try read("reading the drinks' own stamps") { db in
+        try history.read("reading the drinks' own stamps") { db in
             try UInt32.fetchAll(db, sql: "SELECT raw_timestamp FROM drink WHERE raw_timestamp IS NOT NULL")
         }
     }

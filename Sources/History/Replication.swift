@@ -1,12 +1,17 @@
 // What the household's replication (docs/design.md 6) needs of the history: drinks received
 // from another bridge stored idempotently with their origin, and this bridge's own drinks that
 // changed since an instant (stored or deleted), to publish.
+//
+// Only the Household module calls these, yet they belong to the drink store, not to
+// HouseholdStore: they read and write rows of the drink table, which the day totals, the pages
+// and the reminders count like any other drink, under the same idempotent rule as a sync
+// (`DrinkStore.store`); HouseholdStore holds only the member's own bookkeeping tables.
 
 import AquavateProtocol
 import Timekeeping
 import GRDB
 
-extension DrinkHistory {
+extension DrinkStore {
     /// Stores drinks another bridge (`origin`) synced, in one transaction: idempotent on
     /// (bottle, record_id, timestamp) like `store`, a deleted one deletes. A drink this bridge
     /// already has keeps its origin. `manual`: drinks a person added by hand on `origin` (kept
@@ -16,7 +21,7 @@ extension DrinkHistory {
         let bottle = try ArgumentChecks.bottle(bottle)
         let storedAt = try ArgumentChecks.instant(storedAt, "storage time")
         guard !records.isEmpty else { return [] }
-        return try write("storing \(records.count) drinks from \(origin)") { db in
+        return try history.write("storing \(records.count) drinks from \(origin)") { db in
             let mark = try db.cachedStatement(sql: """
                 UPDATE drink SET origin = ?, manual = ? WHERE bottle = ? AND record_id = ? AND timestamp = ?
                 """)
@@ -34,7 +39,7 @@ extension DrinkHistory {
     /// oldest change first, at most `limit`; with the instant of each one's change (drinks added
     /// by hand here among them: the drink message says which they are).
     package func localDrinksChanged(since: WallInstant, limit: Int = 500) throws -> [(drink: StoredDrink, changedAt: WallInstant)] {
-        try read("reading the drinks to publish") { db in
+        try history.read("reading the drinks to publish") { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT *, max(stored_at, coalesce(deleted_at, stored_at)) AS changed_at FROM drink
                 WHERE origin IS NULL AND (stored_at > ? OR deleted_at > ?)
@@ -45,7 +50,7 @@ extension DrinkHistory {
     }
 }
 
-extension DrinkHistory {
+extension DrinkStore {
     /// One drink as the household's anti-entropy digest counts it.
     package struct DigestRow: Sendable, Equatable {
         package var bottle: String
@@ -64,7 +69,7 @@ extension DrinkHistory {
     /// The drinks synced by `origin` (nil: this bridge) whose time is at or after `from`
     /// (seconds since 1970), deleted ones included: what the household's digests compare.
     package func digestRows(origin: String?, from: Int64) throws -> [DigestRow] {
-        try read("reading the drinks of a digest") { db in
+        try history.read("reading the drinks of a digest") { db in
             try Row.fetchAll(db, sql: """
                 SELECT bottle, record_id, timestamp, deleted FROM drink WHERE origin IS ? AND timestamp >= ?
                 """, arguments: [origin, from]).map {

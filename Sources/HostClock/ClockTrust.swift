@@ -25,8 +25,8 @@ package struct ClockTrust: Sendable, Equatable {
     }
 
     /// Reads the sync state and the newest stored drink of `bottle` (all bottles when nil).
-    package static func evaluate(source: any ClockSyncSource, history: DrinkHistory, bottle: String? = nil) -> ClockTrust {
-        ClockTrust(sync: source.read(), newestDrink: try? history.newestDrinkTimes(bottle: bottle))
+    package static func evaluate(source: any ClockSyncSource, drinks: DrinkStore, bottle: String? = nil) -> ClockTrust {
+        ClockTrust(sync: source.read(), newestDrink: try? drinks.newestDrinkTimes(bottle: bottle))
     }
 
     /// What a session does about SET_TIME.

@@ -35,17 +35,17 @@ enum HouseholdDigest {
     static let horizonPeriods: Int64 = 26
 
     /// Day number (days since 1970, UTC) → `count:hash`.
-    static func days(_ rows: [DrinkHistory.DigestRow]) -> [Int64: String] {
+    static func days(_ rows: [DrinkStore.DigestRow]) -> [Int64: String] {
         Dictionary(grouping: rows) { Self.day(of: $0.timestamp) }.mapValues(summary)
     }
 
     /// Period number (day number / `periodDays`) → `count:hash`, over the rows before `windowStart`.
-    static func periods(_ rows: [DrinkHistory.DigestRow], before windowStart: Int64) -> [Int64: String] {
+    static func periods(_ rows: [DrinkStore.DigestRow], before windowStart: Int64) -> [Int64: String] {
         Dictionary(grouping: rows.filter { $0.timestamp < windowStart }) { period(ofDay: day(of: $0.timestamp)) }.mapValues(summary)
     }
 
     /// The count and 8 bytes of SHA-256 over the sorted bottle, record id, time and deletion mark of each row.
-    static func summary(_ rows: [DrinkHistory.DigestRow]) -> String {
+    static func summary(_ rows: [DrinkStore.DigestRow]) -> String {
         let lines = rows.map { "\($0.bottle) \($0.recordID) \($0.timestamp) \($0.deleted ? 1 : 0)" }.sorted()
         let hash = SHA256.hash(data: Array(lines.joined(separator: "\n").utf8))
         return "\(rows.count):" + hash.prefix(8).map { String(format: "%02x", $0) }.joined()
@@ -57,7 +57,7 @@ enum HouseholdDigest {
         return hash.prefix(markBytes).map { String(format: "%02x", $0) }.joined()
     }
 
-    static func mark(_ row: DrinkHistory.DigestRow) -> String {
+    static func mark(_ row: DrinkStore.DigestRow) -> String {
         mark(bottle: row.bottle, recordID: row.recordID, timestamp: row.timestamp, deleted: row.deleted)
     }
 

@@ -342,7 +342,7 @@ package actor HouseholdReplication: Service {
         }
         do {
             let start = HouseholdDigest.windowStart(now: now.secondsSince1970)
-            let rows = try history.digestRows(origin: nil, from: HouseholdDigest.horizonStart(now: now.secondsSince1970))
+            let rows = try history.drinks.digestRows(origin: nil, from: HouseholdDigest.horizonStart(now: now.secondsSince1970))
             try link.digest(HouseholdDigest.days(rows.filter { $0.timestamp >= start }), periods: HouseholdDigest.periods(rows, before: start))
             lastDigest = now
         } catch {
@@ -359,7 +359,7 @@ package actor HouseholdReplication: Service {
         let theirDays = theirs.filter { $0.key * HouseholdDigest.secondsPerDay >= horizon }
         let from = min(start, theirDays.keys.min().map { $0 * HouseholdDigest.secondsPerDay } ?? start)
         let needsPeriods = !theirPeriods.isEmpty
-        guard let rows = try? history.digestRows(origin: origin, from: needsPeriods ? horizon : from) else { return }
+        guard let rows = try? history.drinks.digestRows(origin: origin, from: needsPeriods ? horizon : from) else { return }
         let days = HouseholdDigest.differing(theirs: theirDays, ours: HouseholdDigest.days(rows))
         // What this bridge holds of each such day, so that the origin sends only the rest.
         let differing = Set(days)
@@ -386,7 +386,7 @@ package actor HouseholdReplication: Service {
     private func answer(want days: [Int64], periods: [Int64], held: [Int64: Set<String>], from member: String) {
         for period in periods {
             let range = HouseholdDigest.days(ofPeriod: period)
-            guard let rows = try? history.digestRows(origin: nil, from: range.lowerBound * HouseholdDigest.secondsPerDay) else { return }
+            guard let rows = try? history.drinks.digestRows(origin: nil, from: range.lowerBound * HouseholdDigest.secondsPerDay) else { return }
             let inPeriod = rows.filter { range.contains(HouseholdDigest.day(of: $0.timestamp)) }
             logger.info("MQTT household: \(member) asked for the digest of an older period of this bridge's drinks; publishing its \(Set(inPeriod.map { HouseholdDigest.day(of: $0.timestamp) }).count) day(s)")
             do {
@@ -397,7 +397,7 @@ package actor HouseholdReplication: Service {
         }
         guard !days.isEmpty else { return }
         let asked = Set(days)
-        guard let all = try? history.localDrinksChanged(since: Self.beforeEverything, limit: Int.max) else { return }
+        guard let all = try? history.drinks.localDrinksChanged(since: Self.beforeEverything, limit: Int.max) else { return }
         let batch = all.filter { changed in
             let drink = changed.drink.drink
             let day = HouseholdDigest.day(of: Int64(drink.timestamp))
@@ -482,7 +482,7 @@ package actor HouseholdReplication: Service {
             return
         }
         do {
-            let results = try history.storeReplicated([record], bottle: drink.bottle, origin: drink.origin,
+            let results = try history.drinks.storeReplicated([record], bottle: drink.bottle, origin: drink.origin,
                                                       manual: drink.manual, at: clock.now)
             if results.contains(where: { [.inserted, .insertedDeleted, .deleted].contains($0.outcome) }) {
                 receivedDrinks += 1
@@ -510,7 +510,7 @@ package actor HouseholdReplication: Service {
         guard link.isConnected else { return false }
         let batch: [(drink: StoredDrink, changedAt: WallInstant)]
         do {
-            batch = try history.localDrinksChanged(since: publishedUpTo, limit: Int.max)
+            batch = try history.drinks.localDrinksChanged(since: publishedUpTo, limit: Int.max)
                 .map { ($0.drink, $0.changedAt) }
         } catch {
             logger.warning("MQTT household: could not read the drinks to publish: \(error)")
@@ -537,9 +537,9 @@ package actor HouseholdReplication: Service {
     @discardableResult
     private func tellDeletions() -> Bool {
         guard link.isConnected else { return false }
-        let batch: [DrinkHistory.ForeignDeletion]
+        let batch: [DrinkStore.ForeignDeletion]
         do {
-            batch = try history.foreignManualDeletions(since: deletionsToldUpTo, limit: Int.max)
+            batch = try history.drinks.foreignManualDeletions(since: deletionsToldUpTo, limit: Int.max)
         } catch {
             logger.warning("MQTT household: could not read the deletions to tell: \(error)")
             return false
@@ -570,7 +570,7 @@ package actor HouseholdReplication: Service {
         var told = 0
         for day in days.sorted() where told < Self.maximumDeletionsRetold {
             let start = day * HouseholdDigest.secondsPerDay
-            guard let deletions = try? history.foreignManualDeletions(origin: origin, from: start, to: start + HouseholdDigest.secondsPerDay,
+            guard let deletions = try? history.drinks.foreignManualDeletions(origin: origin, from: start, to: start + HouseholdDigest.secondsPerDay,
                                                                       limit: Self.maximumDeletionsRetold - told) else { return }
             for deletion in deletions {
                 do {
@@ -590,7 +590,7 @@ package actor HouseholdReplication: Service {
     /// Tells again the deletions of other members' hand-added drinks made here after `since`
     /// (at most `maximumDeletionsRetold`), for a member's hello.
     private func retellDeletions(since: WallInstant) {
-        guard let deletions = try? history.foreignManualDeletions(since: since, limit: Self.maximumDeletionsRetold) else { return }
+        guard let deletions = try? history.drinks.foreignManualDeletions(since: since, limit: Self.maximumDeletionsRetold) else { return }
         for deletion in deletions {
             do {
                 try link.delete(Self.deletion(deletion, by: bridgeID))
@@ -606,7 +606,7 @@ package actor HouseholdReplication: Service {
     private func apply(_ deletion: HouseholdLink.Deletion) {
         let own = deletion.origin == bridgeID
         do {
-            guard try history.deleteManualDrink(bottle: deletion.bottle, recordID: deletion.recordID, timestamp: deletion.timestamp,
+            guard try history.drinks.deleteManualDrink(bottle: deletion.bottle, recordID: deletion.recordID, timestamp: deletion.timestamp,
                                                 origin: own ? nil : deletion.origin, at: clock.now) else { return }
         } catch {
             logger.warning("MQTT household: could not delete drink #\(deletion.recordID) of \(deletion.bottle) as \(deletion.by) asked: \(error)")
@@ -636,7 +636,7 @@ package actor HouseholdReplication: Service {
         var timestamp: UInt32
     }
 
-    private static func deletion(_ deletion: DrinkHistory.ForeignDeletion, by deleter: String) -> HouseholdLink.Deletion {
+    private static func deletion(_ deletion: DrinkStore.ForeignDeletion, by deleter: String) -> HouseholdLink.Deletion {
         HouseholdLink.Deletion(bottle: deletion.bottle, recordID: deletion.recordID, timestamp: deletion.timestamp,
                                origin: deletion.origin, by: deleter)
     }

@@ -34,7 +34,7 @@ extension BottleIngest: BottleCommandQueue {
                 continue
             }
             if case .deleteDrink(let recordID, let timestamp) = action,
-               (try? history.currentDrink(bottle: bottle, recordID: recordID))??.timestamp != timestamp {
+               (try? history.drinks.currentDrink(bottle: bottle, recordID: recordID))??.timestamp != timestamp {
                 // B14: the bottle restarted its record ids since; #recordID is another drink now.
                 record(command, .failed, "drink #\(recordID) is not in the bottle's current records (its ids restarted); the bridge's history keeps it deleted", at: time)
                 continue

@@ -191,7 +191,7 @@ package final class BottleIngest: BottleObserver, Sendable {
     /// the capture's in replay) is quarantined in the same transaction; the chunk is still
     /// acknowledged, so one odd record never holds the bottle's later drinks back.
     package func store(_ records: [DrinkRecord], bottle: String, at storedAt: WallInstant) throws -> [StoreResult] {
-        let stored = try history.storeChunk(records, bottle: bottle, at: storedAt,
+        let stored = try history.drinks.storeChunk(records, bottle: bottle, at: storedAt,
                                             bounds: RecordBounds(now: storedAt.secondsSince1970), timeShift: timeShift())
         if stored.idsRestarted {
             logger.notice("\(name ?? bottle): record ids restarted at #\(records[0].recordID) (the bottle's history was cleared)")

@@ -7,18 +7,18 @@ import History
 import Locking
 import Reminders
 
-/// A `DrinkLedger` backed by the history database. `revision` is bumped by the bridge at every
+/// A `DrinkLedger` backed by the history's drink store (all it reads of the history). `revision` is bumped by the bridge at every
 /// commit that changed the history (new drinks, tombstones), so the engine re-asks for the day
 /// total only then or when the local day changes. With a `bottle`, only that bottle's drinks
 /// count (a household: each bottle is one person's, docs/design.md 6).
 package final class HistoryLedger: DrinkLedger, Sendable {
-    private let history: DrinkHistory
+    private let drinks: DrinkStore
     private let bottleKey = Locked<String?>(nil)
     /// Commits that changed the history, since start.
     private let changes = Locked(0)
 
-    package init(history: DrinkHistory, bottle: String? = nil) {
-        self.history = history
+    package init(drinks: DrinkStore, bottle: String? = nil) {
+        self.drinks = drinks
         bottleKey.withLock { $0 = bottle }
     }
 
@@ -39,11 +39,11 @@ package final class HistoryLedger: DrinkLedger, Sendable {
     package func dayTotal(at instant: WallInstant, timeZone: TimeZone) -> Int {
         // A database that cannot be read counts as no drinks: the engine then errs on the side
         // of reminding, and the failure itself is reported where the history is written.
-        (try? history.dayTotal(containing: instant, timeZone: timeZone, knownAt: instant, bottle: bottle).totalML) ?? 0
+        (try? drinks.dayTotal(containing: instant, timeZone: timeZone, knownAt: instant, bottle: bottle).totalML) ?? 0
     }
 
     package func totalML(drunkIn range: Range<WallInstant>, knownAt instant: WallInstant) -> Int {
-        (try? history.intakeTotal(from: range.lowerBound, to: range.upperBound, knownAt: instant, bottle: bottle)) ?? 0
+        (try? drinks.intakeTotal(from: range.lowerBound, to: range.upperBound, knownAt: instant, bottle: bottle)) ?? 0
     }
 
     package func revision(at instant: WallInstant) -> Int {

@@ -59,7 +59,7 @@ package final class ReminderRunner {
         self.gapRule = gapRule
         self.history = history
         self.bottle = bottle
-        self.ledger = HistoryLedger(history: history, bottle: bottle)
+        self.ledger = HistoryLedger(drinks: history.drinks, bottle: bottle)
         self.logger = logger
         self.deliver = deliver
         var state = ReminderState()

@@ -29,16 +29,16 @@ package struct HistoryReport: Sendable {
             let today = calendar.startOfDay(for: now.date)
             from = calendar.date(byAdding: .day, value: -(days - 1), to: today).map(WallInstant.init)
         }
-        let stored = try history.storedDrinks(bottle: bottle?.id, from: from)
+        let stored = try history.drinks.storedDrinks(bottle: bottle?.id, from: from)
         let drinks = stored.map { BridgeEvent.DrinkEvent($0.drink, isNew: false) }
-        let keys = try bottle.map { [$0.id] } ?? history.drinkBottles()
+        let keys = try bottle.map { [$0.id] } ?? history.drinks.drinkBottles()
         let days: [BridgeEvent.DayEvent]
         if keys.count > 1 || bottle != nil {
             let shared = SharedRuleInputs(configuration: configuration, history: history)
             days = try keys.flatMap { key in
                 let row = try history.bottles.bottle(id: key)
                 let goal = BottleView.settings(of: row ?? BottleRecord(id: key), configuration: configuration, shared: shared).goalML
-                return try history.dayTotals(timeZone: timeZone, from: from, bottle: key).map {
+                return try history.drinks.dayTotals(timeZone: timeZone, from: from, bottle: key).map {
                     BridgeEvent.DayEvent(date: $0.date.description, totalML: $0.totalML, drinks: $0.drinks, goalML: goal, bottle: key)
                 }
             }.sorted { ($0.date, $0.bottle ?? "") < ($1.date, $1.bottle ?? "") }
@@ -46,7 +46,7 @@ package struct HistoryReport: Sendable {
             // One bottle (or none): its goal as every surface resolves it.
             let row = try keys.first.flatMap { try history.bottles.bottle(id: $0) }
             let goal = BottleView.settings(of: row, configuration: configuration, history: history).goalML
-            days = try history.dayTotals(timeZone: timeZone, from: from).map {
+            days = try history.drinks.dayTotals(timeZone: timeZone, from: from).map {
                 BridgeEvent.DayEvent(date: $0.date.description, totalML: $0.totalML, drinks: $0.drinks, goalML: goal)
             }
         }

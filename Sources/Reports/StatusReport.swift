@@ -88,7 +88,7 @@ package struct StatusReport: Sendable {
                             clock: clock, bottleClockOffset: bottle?.clockOffset,
                             pendingCommands: view.pendingCommands.map(BridgeEvent.CommandEvent.init),
                             timeZone: configuration.timeZone, owner: view.owner,
-                            quarantined: try bottle.map { try history.quarantined(bottle: $0.id).count } ?? 0,
+                            quarantined: try bottle.map { try history.drinks.quarantined(bottle: $0.id).count } ?? 0,
                             refusal: bottle?.refusal)
     }
 

@@ -18,7 +18,7 @@ package enum ChartFile {
         let bottles = try history.bottles.all()
         // One bottle: its goal as every surface resolves it (its own setting included).
         let goal = BottleView.settings(of: bottles.count == 1 ? bottles[0] : nil, configuration: configuration, history: history).goalML
-        let totals = DashboardModel.dense(try history.dayTotals(timeZone: timeZone, days: first...today), from: first, to: today)
+        let totals = DashboardModel.dense(try history.drinks.dayTotals(timeZone: timeZone, days: first...today), from: first, to: today)
         let language = WebLanguage(configuration[Setting.messagesLocale])
         let columns = ChartColumns(language: language, timeZone: timeZone, goalML: goal, today: today, firstData: ChartColumns.firstData(totals))
         let bars = days <= 7 ? columns.days(totals, labelEvery: 1, template: "EEE")

@@ -93,18 +93,18 @@ struct DashboardModel: Sendable {
         let first = wall.day - (chartDays - 1)
         let dayStart = wall.day.interval(in: timeZone).start
         let keys: [BottleRecord?] = bottles.isEmpty ? [nil] : bottles
-        let byBottle = bottles.isEmpty ? [:] : try history.dayTotalsByBottle(timeZone: timeZone, days: first...wall.day)
+        let byBottle = bottles.isEmpty ? [:] : try history.drinks.dayTotalsByBottle(timeZone: timeZone, days: first...wall.day)
         // Today's drinks of every bottle in one read through the timestamp index (filtering by
         // bottle in SQL lets SQLite walk the bottle's whole key index instead).
         let dayEnd = wall.day.interval(in: timeZone).end
-        let todays = Dictionary(grouping: try history.storedDrinks(from: dayStart, to: dayEnd).filter { $0.amountML > 0 }, by: \.bottle)
-        let quarantined = try history.quarantinedCounts()
+        let todays = Dictionary(grouping: try history.drinks.storedDrinks(from: dayStart, to: dayEnd).filter { $0.amountML > 0 }, by: \.bottle)
+        let quarantined = try history.drinks.quarantinedCounts()
         // Colours by the bottles' keys in order: a person keeps theirs whatever the page's order.
         let colours = Dictionary(uniqueKeysWithValues: known.map(\.id).sorted().enumerated().map { ($0.element, $0.offset % DashboardStyle.personColours.count) })
         let panels = try keys.map { bottle -> BottlePanel in
             let view = views.first { $0.id == bottle?.id } ?? unbottled
             let hydration = view.hydration
-            let totals = try bottle.map { byBottle[$0.id] ?? [] } ?? history.dayTotals(timeZone: timeZone, days: first...wall.day)
+            let totals = try bottle.map { byBottle[$0.id] ?? [] } ?? history.drinks.dayTotals(timeZone: timeZone, days: first...wall.day)
             let days = dense(totals, from: first, to: wall.day)
             let todayML = days.last?.totalML ?? 0
             let owner = bottle == nil ? nil : view.owner

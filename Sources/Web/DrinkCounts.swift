@@ -16,14 +16,14 @@ final class DrinkCounts: Sendable {
     private let known = Locked(Known())
 
     /// Drinks stored per bottle now, deleted ones included.
-    func counts(history: DrinkHistory, bottles: Set<String>) throws -> [String: Int] {
-        let high = try history.drinkRowIDHigh()
+    func counts(drinks: DrinkStore, bottles: Set<String>) throws -> [String: Int] {
+        let high = try drinks.drinkRowIDHigh()
         let before = known.withLock { $0 }
         var now = before
         if before.bottles != bottles || high < before.highRowID {
-            now = Known(bottles: bottles, highRowID: high, counts: try history.drinkCountsByBottle())
+            now = Known(bottles: bottles, highRowID: high, counts: try drinks.drinkCountsByBottle())
         } else if high > before.highRowID {
-            for (bottle, added) in try history.drinkCountsByBottle(afterRowID: before.highRowID) {
+            for (bottle, added) in try drinks.drinkCountsByBottle(afterRowID: before.highRowID) {
                 now.counts[bottle, default: 0] += added
             }
             now.highRowID = high

@@ -44,11 +44,11 @@ enum JSONAPI {
         let span = (today - (days - 1))...today
         // One read through the timestamp index for every bottle (a query per bottle lets SQLite
         // walk that bottle's whole key index instead).
-        let byBottle = bottles == [nil] ? [:] : try context.history.dayTotalsByBottle(timeZone: timeZone, days: span)
+        let byBottle = bottles == [nil] ? [:] : try context.history.drinks.dayTotalsByBottle(timeZone: timeZone, days: span)
         let shared = SharedRuleInputs(configuration: configuration, history: context.history)
         for bottle in bottles {
             let goal = BottleView.settings(of: bottle, configuration: configuration, shared: shared).goalML
-            let totals = try bottle.map { byBottle[$0.id] ?? [] } ?? context.history.dayTotals(timeZone: timeZone, days: span)
+            let totals = try bottle.map { byBottle[$0.id] ?? [] } ?? context.history.drinks.dayTotals(timeZone: timeZone, days: span)
             for total in totals {
                 events.append(BridgeEvent.day(.init(date: total.date.description, totalML: total.totalML, drinks: total.drinks,
                                                     goalML: goal, bottle: bottles.count > 1 || query["bottle"] != nil ? bottle?.id : nil)).jsonLine())
@@ -81,7 +81,7 @@ enum JSONAPI {
         let from = UInt32(clamping: Int64(max(0, (today - (days - 1)).interval(in: timeZone).start.secondsSince1970.rounded(.up))))
         let end = before ?? UInt32.max
         let history = context.history
-        var page = try history.drinksNewestFirst(bottle: bottle, from: from, before: end, limit: limit.map { $0 + 1 })
+        var page = try history.drinks.drinksNewestFirst(bottle: bottle, from: from, before: end, limit: limit.map { $0 + 1 })
         var next: UInt32?
         if let limit, page.count > limit {
             let extra = page.removeLast()
@@ -89,7 +89,7 @@ enum JSONAPI {
             if extra.timestamp == oldest {
                 page.removeAll { $0.timestamp == oldest }
                 if page.isEmpty {
-                    page = try history.drinksNewestFirst(bottle: bottle, from: oldest, before: oldest + 1)
+                    page = try history.drinks.drinksNewestFirst(bottle: bottle, from: oldest, before: oldest + 1)
                     next = oldest
                 } else {
                     next = oldest + 1

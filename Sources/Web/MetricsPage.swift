@@ -25,12 +25,12 @@ enum MetricsPage {
         // The bottles, their waiting commands and what their settings share: read once per scrape.
         let views = try BottleViews(configuration: configuration, history: history)
         let bottles = views.bottles
-        let stored = try drinkCounts.counts(history: history, bottles: Set(bottles.map(\.id)))
+        let stored = try drinkCounts.counts(drinks: history.drinks, bottles: Set(bottles.map(\.id)))
         // Every bottle's day in one read through the timestamp index (a per-bottle query lets
         // SQLite walk the bottle's whole key index instead).
         let wall = LocalClock(timeZone: timeZone).wallClockUncached(at: now)
-        let today = try history.dayTotalsByBottle(timeZone: timeZone, days: wall.day...wall.day)
-        let quarantined = try history.quarantinedCounts()
+        let today = try history.drinks.dayTotalsByBottle(timeZone: timeZone, days: wall.day...wall.day)
+        let quarantined = try history.drinks.quarantinedCounts()
         for bottle in bottles {
             let labels = [("bottle", bottle.serial ?? bottle.id)]
             // The bottle's own settings where it has them, else the global ones.

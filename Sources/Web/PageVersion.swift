@@ -24,8 +24,8 @@ enum PageVersion {
         let wall = LocalClock(timeZone: timeZone).wallClockUncached(at: now)
         let day = wall.day.interval(in: timeZone)
         var digest = Digest()
-        digest.add("\(wall.day) \(wall.minuteOfDay / 15) \(try history.drinkRowIDHigh())")
-        for drink in try history.storedDrinks(from: day.start, to: day.end) {
+        digest.add("\(wall.day) \(wall.minuteOfDay / 15) \(try history.drinks.drinkRowIDHigh())")
+        for drink in try history.drinks.storedDrinks(from: day.start, to: day.end) {
             digest.add("\(drink.bottle) \(drink.recordID) \(drink.deleted)")
         }
         // By id, as the history lists them, so that the page and `/events` digest the same.

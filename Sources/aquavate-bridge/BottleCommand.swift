@@ -265,7 +265,7 @@ struct BottleForgetCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure("\(error)")
             }
-            print("forgot \(known.name ?? known.id) (\(known.serial ?? known.address ?? known.id)); its \(try history.drinkCount(bottle: known.id)) drink(s) stay in the history")
+            print("forgot \(known.name ?? known.id) (\(known.serial ?? known.address ?? known.id)); its \(try history.drinks.drinkCount(bottle: known.id)) drink(s) stay in the history")
         }
         // A household: this bridge no longer runs the bottle's reminders (docs/design.md 6).
         // Under the household's login: the reminds topics are the household link's to write.

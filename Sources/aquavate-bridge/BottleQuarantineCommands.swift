@@ -50,7 +50,7 @@ struct BottleRestoreCommand: ParsableCommand {
             }
             let drink: StoredDrink
             do {
-                drink = try history.restoreQuarantined(id: id, timestamp: stamp, at: SystemClock().now)
+                drink = try history.drinks.restoreQuarantined(id: id, timestamp: stamp, at: SystemClock().now)
             } catch let refusal as QuarantineActionError {
                 throw CommandFailure(refusal.description)
             }
@@ -88,7 +88,7 @@ struct BottleDiscardCommand: ParsableCommand {
         try reportingFailures("bottle discard") {
             let history = try common.openHistory(path: common.databasePath)
             do {
-                try history.discardQuarantined(id: id, at: SystemClock().now)
+                try history.drinks.discardQuarantined(id: id, at: SystemClock().now)
             } catch let refusal as QuarantineActionError {
                 throw CommandFailure(refusal.description)
             }

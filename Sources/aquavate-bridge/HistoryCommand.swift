@@ -81,11 +81,11 @@ struct HistoryCommand: ParsableCommand {
             // A bottle this bridge adopted, or one whose drinks came from another bridge of the household.
             let record = try bottle.map { name -> BottleRecord in
                 if let known = try history.bottles.bottle(named: name) { return known }
-                if let key = try history.drinkBottles().first(where: { $0.uppercased() == name.uppercased() }) { return BottleRecord(id: key) }
+                if let key = try history.drinks.drinkBottles().first(where: { $0.uppercased() == name.uppercased() }) { return BottleRecord(id: key) }
                 throw CommandFailure("no bottle \(name) in this history: `aquavate-bridge history --json` shows each drink's bottle")
             }
             if quarantined {
-                let entries = try history.quarantined(bottle: record?.id, includeResolved: all).map(\.event)
+                let entries = try history.drinks.quarantined(bottle: record?.id, includeResolved: all).map(\.event)
                 if entries.isEmpty && !json { print("history: no quarantined records") }
                 for entry in entries {
                     print(json ? BridgeEvent.quarantined(entry).jsonLine()

@@ -39,7 +39,7 @@ struct StatusCommand: ParsableCommand {
             let history = try common.openHistory(path: common.databasePath)
             let configuration = try common.loadConfiguration(history: history, logger: common.makeLogger())
             // This machine's clock now, which decides SET_TIME; not said for another instant (--at).
-            let clock = at == nil ? ClockTrust.evaluate(source: KernelClockSync(), history: history) : nil
+            let clock = at == nil ? ClockTrust.evaluate(source: KernelClockSync(), drinks: history.drinks) : nil
             let reports: [StatusReport]
             if let bottle {
                 let record = try BottleControl(history: history).bottle(named: bottle)

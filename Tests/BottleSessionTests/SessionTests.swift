@@ -39,7 +39,7 @@ struct SessionRig {
         return (report, link)
     }
 
-    func storedDrinks() throws -> [StoredDrink] { try store.history.storedDrinks() }
+    func storedDrinks() throws -> [StoredDrink] { try store.history.drinks.storedDrinks() }
 }
 
 /// What a session told its observer, collected for assertions; the chunks are stored by the

@@ -94,7 +94,7 @@ final class SimulatorRig: Sendable {
         await discovery.stop()
         let connection = try await Connector(client: client, policy: simulatorPolicy, logger: logger)
             .connect(sighting.device, requiring: BlueZBottleLink.requiredCharacteristics.map(\.uuid))
-        let observer: any BottleObserver = events.map { $0.observing(history) } ?? history
+        let observer: any BottleObserver = events.map { $0.observing(history.drinks) } ?? history.drinks
         let session = BottleSession(link: BlueZBottleLink(connection), observer: observer, clock: SystemClock(),
                                     memory: memory, timing: timing, chunkSize: chunkSize, logger: logger)
         return await session.run()
@@ -128,7 +128,7 @@ final class SimulatorRig: Sendable {
     /// exactly once, with the bottle's content.
     func expectHistoryHoldsEveryDrinkOnce(sourceLocation: SourceLocation = #_sourceLocation) throws {
         let bottle = sim.model.records.filter { !$0.isDeleted }
-        let stored = try history.storedDrinks()
+        let stored = try history.drinks.storedDrinks()
         #expect(stored.count == bottle.count, "history holds \(stored.count) drinks, the bottle \(bottle.count)",
                 sourceLocation: sourceLocation)
         // Flags aside: the bottle's copies have the synced bit set since.

@@ -107,7 +107,7 @@ struct SeveralBottlesTests {
         try history.bottles.recordConnection(address: Self.first, name: "Aquavate-0001", at: Self.morning - .seconds(7200))
         try history.bottles.recordConnection(address: Self.second, name: "Aquavate-0002", at: Self.morning - .seconds(3600))
         // The first bottle's person drank 2 l early (synced before the desk starts); the second's nothing.
-        _ = try history.store([DrinkRecord(recordID: 1, timestamp: UInt32(Self.morning.secondsSince1970) - 600, amountML: 2000, bottleLevelML: 0,
+        _ = try history.drinks.store([DrinkRecord(recordID: 1, timestamp: UInt32(Self.morning.secondsSince1970) - 600, amountML: 2000, bottleLevelML: 0,
                                            typeRaw: 0, flagsRaw: 0)], bottle: Self.first, at: Self.morning - .seconds(500))
         var configuration = Configuration()
         try configuration.applyOverride("timezone=UTC")
@@ -134,9 +134,9 @@ struct SeveralBottlesTests {
     func historyPerBottle() throws {
         let history = try DrinkHistory(path: nil)
         let at = UInt32(Self.morning.secondsSince1970)
-        _ = try history.store([DrinkRecord(recordID: 1, timestamp: at, amountML: 300, bottleLevelML: 400, typeRaw: 0, flagsRaw: 0)],
+        _ = try history.drinks.store([DrinkRecord(recordID: 1, timestamp: at, amountML: 300, bottleLevelML: 400, typeRaw: 0, flagsRaw: 0)],
                               bottle: "SERIAL1", at: Self.morning)
-        _ = try history.store([DrinkRecord(recordID: 1, timestamp: at + 60, amountML: 200, bottleLevelML: 500, typeRaw: 0, flagsRaw: 0),
+        _ = try history.drinks.store([DrinkRecord(recordID: 1, timestamp: at + 60, amountML: 200, bottleLevelML: 500, typeRaw: 0, flagsRaw: 0),
                                DrinkRecord(recordID: 2, timestamp: at + 120, amountML: 100, bottleLevelML: 400, typeRaw: 0, flagsRaw: 0)],
                               bottle: "SERIAL2", at: Self.morning)
         var configuration = Configuration()
@@ -229,7 +229,7 @@ struct SeveralBottlesTests {
             let history = try DrinkHistory(path: nil)
             if replicated {
                 let drink = DrinkRecord(recordID: 1, timestamp: UInt32((Self.morning - .seconds(600)).secondsSince1970), amountML: 100, bottleLevelML: 400, typeRaw: 0, flagsRaw: 0)
-                _ = try history.storeReplicated([drink], bottle: "SERIAL9", origin: "kitchen", at: Self.morning - .seconds(600))
+                _ = try history.drinks.storeReplicated([drink], bottle: "SERIAL9", origin: "kitchen", at: Self.morning - .seconds(600))
             }
             var configuration = Configuration()
             try configuration.applyOverride("timezone=UTC")
@@ -279,7 +279,7 @@ struct SeveralBottlesTests {
     func replayDaysPerBottle() throws {
         let history = try DrinkHistory(path: nil)
         // Another bottle drank 100 ml on 2026-11-20 at 10:00 UTC.
-        _ = try history.store([DrinkRecord(recordID: 1, timestamp: 1_795_168_800, amountML: 100, bottleLevelML: 300, typeRaw: 0, flagsRaw: 0)],
+        _ = try history.drinks.store([DrinkRecord(recordID: 1, timestamp: 1_795_168_800, amountML: 100, bottleLevelML: 300, typeRaw: 0, flagsRaw: 0)],
                               bottle: "OTHER", at: WallInstant(secondsSince1970: 0))
         let outcome = try runReplay([shippedCapture("backlog-600.aqcap")], history: history,
                                     settings: ["timezone=UTC", "bottle.OTHER.daily_goal_ml=1800"])

@@ -34,7 +34,7 @@ struct BottleControlLiveTests {
             let run = try await live.bridge(bus, ["run", "--once", "--db", db])
             #expect(run.status == 0, "\(run)")
             let history = try DrinkHistory(path: db)
-            #expect(try history.storedDrinks().map(\.bottle) == Array(repeating: Self.serial, count: 5))
+            #expect(try history.drinks.storedDrinks().map(\.bottle) == Array(repeating: Self.serial, count: 5))
             let info = try await live.bridge(bus, ["bottle", "info", "--json", "--db", db])
             #expect(info.status == 0, "\(info)")
             let event = try json(try #require(info.output.split(separator: "\n").first))
@@ -62,13 +62,13 @@ struct BottleControlLiveTests {
                 AquavateProtocolRecord.make(id: record["record_id"] as! Int, timestamp: record["timestamp"] as! Int,
                                             amount: record["amount_ml"] as! Int, level: record["bottle_level_ml"] as! Int)
             }
-            _ = try older.store(drinks, bottle: LiveCommandTests.address, at: WallInstant(secondsSince1970: 1_000))
+            _ = try older.drinks.store(drinks, bottle: LiveCommandTests.address, at: WallInstant(secondsSince1970: 1_000))
             _ = try older.bottles.update(id: LiveCommandTests.address) { $0.address = LiveCommandTests.address; $0.lastSeen = WallInstant(secondsSince1970: 1_000) }
 
             let run = try await live.bridge(bus, ["run", "--once", "--db", db])
             #expect(run.status == 0, "\(run)")
             let history = try DrinkHistory(path: db)
-            let stored = try history.storedDrinks()
+            let stored = try history.drinks.storedDrinks()
             #expect(stored.count == 8, "\(stored.map { ($0.bottle, $0.recordID) })")
             #expect(Set(stored.map(\.bottle)) == [Self.serial])
             #expect(Set(stored.map(\.recordID)) == Set(1...8))
@@ -120,7 +120,7 @@ struct BottleControlLiveTests {
             let command = try json(try #require(lines.last))
             #expect(command["event"] as? String == "command")
             #expect(command["status"] as? String == "pending")
-            #expect(try DrinkHistory(path: db).storedDrinks(includeDeleted: false).count == 3)
+            #expect(try DrinkHistory(path: db).drinks.storedDrinks(includeDeleted: false).count == 3)
 
             #expect(try await live.bridge(bus, ["run", "--once", "--db", db]).status == 0)
             let records = try #require(try bottleState(folder)["records"] as? [[String: Any]])
@@ -208,7 +208,7 @@ struct BottleControlLiveTests {
             #expect(replayedBottle.firmware == liveBottle.firmware && replayedBottle.model == liveBottle.model)
             #expect(replayedBottle.clockOffset == -3 * 3600 && liveBottle.clockOffset == -3 * 3600)
             #expect(replayedBottle.shakeToEmpty == liveBottle.shakeToEmpty)
-            #expect(try b.storedDrinks().map(\.recordID) == (try a.storedDrinks().map(\.recordID)))
+            #expect(try b.drinks.storedDrinks().map(\.recordID) == (try a.drinks.storedDrinks().map(\.recordID)))
             let (liveActivity, replayedActivity) = (try a.bottles.motionEvents(), try b.bottles.motionEvents())
             #expect(!liveActivity.isEmpty)
             #expect(replayedActivity.map(\.event) == liveActivity.map(\.event))
@@ -233,10 +233,10 @@ struct BottleControlLiveTests {
             let other = try await live.bridge(bus, ["run", "--once", "--timeout", "3", "--db", db,
                                                     "--set", "bottle.address=AA:BB:CC:DD:EE:FF"])
             #expect(other.status == 1 && other.error.contains("AA:BB:CC:DD:EE:FF"), "\(other)")
-            #expect(try DrinkHistory(path: db).drinkCount() == 0)
+            #expect(try DrinkHistory(path: db).drinks.drinkCount() == 0)
             let mine = try await live.bridge(bus, ["run", "--once", "--db", db, "--set", "bottle.address=\(LiveCommandTests.address)"])
             #expect(mine.status == 0, "\(mine)")
-            #expect(try DrinkHistory(path: db).drinkCount() == 2)
+            #expect(try DrinkHistory(path: db).drinks.drinkCount() == 2)
         }
     }
 }

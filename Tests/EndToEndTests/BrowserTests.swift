@@ -93,7 +93,7 @@ import Testing
         let fixture = try WebFixture(days: 7, beaName: Self.plainName)
         defer { fixture.remove() }
         let odd = DrinkRecord(recordID: 950, timestamp: 259_200, amountML: 180, bottleLevelML: 300, typeRaw: 0, flagsRaw: 0)
-        _ = try fixture.history.storeChunk([odd], bottle: WebFixture.ana, at: WebFixture.now, bounds: RecordBounds(now: WebFixture.now.secondsSince1970))
+        _ = try fixture.history.drinks.storeChunk([odd], bottle: WebFixture.ana, at: WebFixture.now, bounds: RecordBounds(now: WebFixture.now.secondsSince1970))
         try fixture.history.bottles.update(id: WebFixture.ana) {
             $0.refusal = SyncRefusal(reason: "chunk 0 announces 255 chunks for a START of 5 record(s)", since: WebFixture.now - .seconds(600), connections: 3)
         }
@@ -206,7 +206,7 @@ import Testing
         #expect(try await browser.text("\(ana) tr[data-record='\(record)'] button.delete") == "Delete 300 ml at 11:00")
         try await browser.click("\(ana) tr[data-record='\(record)'] button.delete")
         #expect(try await browser.text("\(ana) .today-ml", becoming: "450 ml of 2000 ml") == "450 ml of 2000 ml")
-        #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
+        #expect(try fixture.history.drinks.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
         #expect(try await browser.elements("\(ana) tr.drink.deleted").count == 1)
         #expect(try await browser.text(".outcome").hasPrefix("Deleted 300 ml at 11:00"))
         #expect(try await browser.text("\(ana) ul.pending li") == "Delete 300 ml at 11:00")
@@ -218,7 +218,7 @@ import Testing
         try await browser.click(".outcome button.undo")
         #expect(try await browser.text("\(ana) .today-ml", becoming: "750 ml of 2000 ml") == "750 ml of 2000 ml")
         #expect(try await browser.text(".outcome") == "The drink is back.")
-        #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == false)
+        #expect(try fixture.history.drinks.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == false)
         #expect(try fixture.history.commands.all(bottle: WebFixture.ana, statuses: [.pending]).filter { $0.command == "delete" }.isEmpty)
 
         // A daily goal out of range (the browser's own check switched off, as an old browser
@@ -250,7 +250,7 @@ import Testing
 
         // A sync brings Bea a drink: the open page shows it without being reloaded by hand.
         let todayStart = WebFixture.now - .seconds(16 * 3600)
-        _ = try fixture.history.store([WebFixture.record(900, at: todayStart + .seconds(15 * 3600), ml: 350)], bottle: WebFixture.bea, at: WebFixture.now)
+        _ = try fixture.history.drinks.store([WebFixture.record(900, at: todayStart + .seconds(15 * 3600), ml: 350)], bottle: WebFixture.bea, at: WebFixture.now)
         var seen = ""
         for _ in 0..<300 where seen != "750 ml of 2500 ml" {
             seen = (try? await browser.text("\(bea) .today-ml")) ?? ""

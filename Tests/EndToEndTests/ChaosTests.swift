@@ -72,7 +72,7 @@ struct ChaosTests {
                 }
             }
             #expect(completed, "seed \(seed): no complete sync in 8 runs\n\(bus.log("sim"))")
-            let stored = try DrinkHistory(path: db).storedDrinks()
+            let stored = try DrinkHistory(path: db).drinks.storedDrinks()
             #expect(stored.count == Self.records, "seed \(seed): \(stored.count) of \(Self.records) stored")
             #expect(Set(stored.map(\.recordID)).count == stored.count, "seed \(seed): a drink stored twice")
             // The odd records the injector mixed in (B9, TV11) are listed, never stored as
@@ -86,7 +86,7 @@ struct ChaosTests {
                 let stamp = Double(entry["timestamp"] as? Int ?? 0)
                 return entry["record_id"] as? Int != Int(UInt32.max) && !RecordBounds.timeRange(now: bounds.now).contains(stamp)
             }
-            #expect(try DrinkHistory(path: db).quarantined().count == timeOdd.count,
+            #expect(try DrinkHistory(path: db).drinks.quarantined().count == timeOdd.count,
                     "seed \(seed): \(timeOdd.count) record(s) stamped outside 2020 … two days from now on the bottle")
         }
     }
@@ -138,7 +138,7 @@ struct ChaosTests {
                 with: Data(contentsOf: URL(fileURLWithPath: folder.path + "/sim.json"))) as? [String: Any])
             let first = try #require((state["records"] as? [[String: Any]])?.first)
             let serial = BottleControlLiveTests.serial
-            _ = try history.store([AquavateProtocolRecord.make(id: first["record_id"] as! Int, timestamp: first["timestamp"] as! Int,
+            _ = try history.drinks.store([AquavateProtocolRecord.make(id: first["record_id"] as! Int, timestamp: first["timestamp"] as! Int,
                                                                amount: first["amount_ml"] as! Int, level: first["bottle_level_ml"] as! Int)],
                                   bottle: serial, at: WallInstant(secondsSince1970: 1_000))
             _ = try history.bottles.update(id: serial) {

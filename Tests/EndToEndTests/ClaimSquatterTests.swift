@@ -50,7 +50,7 @@ struct ClaimSquatterTests {
             let nobody = try await squat(bus, as: "65534", listening: true, logName: "nobody")
             let run = try await LiveCommandTests().bridge(bus, ["run", "--once", "--timeout", "30", "--db", db])
             #expect(run.status == 0, "\(run)")
-            #expect(try DrinkHistory(path: db).drinkCount() == 30)
+            #expect(try DrinkHistory(path: db).drinks.drinkCount() == 30)
             #expect(run.error.contains("is held by PID \(nobody.processIdentifier) of user nobody (65534), who may not run the bridge: ignored"),
                     "\(run.error)")
             nobody.killNow()

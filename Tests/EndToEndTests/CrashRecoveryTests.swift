@@ -41,7 +41,7 @@ struct CrashRecoveryTests {
             let history = try DrinkHistory(path: db)  // created (and migrated) before any bridge opens it
             var killedWith: [Int] = []
             for round in 0..<5 {
-                let before = try history.drinkCount()
+                let before = try history.drinks.drinkCount()
                 guard before < 299 else { break }
                 let child = try bus.spawn(bridge, ["run", "--once", "--db", db], logName: "bridge-\(round)")
                 if round == 0 {
@@ -49,12 +49,12 @@ struct CrashRecoveryTests {
                 } else {
                     let target = before + 1 + Int(generator.next() % UInt64(min(80, 299 - before)))
                     try await waitUntil(.seconds(30), "the history to reach \(target) drinks (round \(round))") {
-                        try history.drinkCount() >= target || !child.isRunning
+                        try history.drinks.drinkCount() >= target || !child.isRunning
                     }
                 }
                 child.killNow()
                 try await waitUntil(.seconds(10), "the killed bridge to be gone") { !child.isRunning }
-                killedWith.append(try history.drinkCount())
+                killedWith.append(try history.drinks.drinkCount())
             }
             print("crash recovery: drinks stored when each kill landed: \(killedWith)")
             // The restarted bridge finishes the job. `run --once` gives up at its first failed
@@ -69,7 +69,7 @@ struct CrashRecoveryTests {
             }
             if !failures.isEmpty { print("crash recovery: restarts that failed before one synced: \(failures)") }
             #expect(failures.count < 5, "seed \(seed): no restart synced: \(failures)")
-            let stored = try DrinkHistory(path: db).storedDrinks()
+            let stored = try DrinkHistory(path: db).drinks.storedDrinks()
             #expect(stored.count == 300, "seed \(seed); stored after each kill: \(killedWith)")
             #expect(Set(stored.map(\.recordID)) == Set(1...300), "seed \(seed)")
             #expect(Self.unsynced(state) == 0)

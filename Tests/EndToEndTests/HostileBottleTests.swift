@@ -37,7 +37,7 @@ struct HostileBottleTests {
                 alertLines += alerts.map { "run \(run): \($0)" }
             }
             #expect(lowBatteryAlerts <= 1, "seed \(seed): \(lowBatteryAlerts) low-battery alerts on one day: \(alertLines)")
-            let stored = try DrinkHistory(path: db).storedDrinks()
+            let stored = try DrinkHistory(path: db).drinks.storedDrinks()
             let bounds = RecordBounds(now: Date.now.timeIntervalSince1970)
             for drink in stored {
                 let record = drink.record

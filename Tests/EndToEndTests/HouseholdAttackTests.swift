@@ -51,7 +51,7 @@ struct HouseholdAttackTests {
 
     /// (bottle#record) → (amount, deleted) of every drink in a history.
     func drinks(_ db: String) -> [String: (amount: Int, deleted: Bool)] {
-        guard let history = try? DrinkHistory(path: db), let stored = try? history.storedDrinks() else { return [:] }
+        guard let history = try? DrinkHistory(path: db), let stored = try? history.drinks.storedDrinks() else { return [:] }
         return Dictionary(stored.map { ("\($0.bottle)#\($0.recordID)", ($0.amountML, $0.deleted)) }, uniquingKeysWith: { a, _ in a })
     }
 
@@ -70,7 +70,7 @@ struct HouseholdAttackTests {
     func forgedMessages() async throws {
         try await HouseholdOfTwo.run { kitchen, office, port, _ in
             let before = (kitchen: drinks(kitchen.db), office: drinks(office.db))
-            let kitchenDrink = try #require(try DrinkHistory(path: kitchen.db).storedDrinks(bottle: Self.kitchenSerial).first)
+            let kitchenDrink = try #require(try DrinkHistory(path: kitchen.db).drinks.storedDrinks(bottle: Self.kitchenSerial).first)
             let heard = Locked<[MosquittoClient.Message]>([])
             let stranger = try client("mqtt://127.0.0.1:\(port)", heard: heard)
             #expect(await stranger.waitUntilConnected(within: .seconds(10)))
@@ -182,7 +182,7 @@ struct HouseholdAttackTests {
                                           environment: kitchen.bus.environment, timeout: .seconds(10))
             #expect(added.status == 0, "\(added)")
             try await waitUntil(.seconds(40), "the kitchen to sync its new drink despite the forged hold") {
-                (try? DrinkHistory(path: kitchen.db).storedDrinks(bottle: Self.kitchenSerial).count) == 6
+                (try? DrinkHistory(path: kitchen.db).drinks.storedDrinks(bottle: Self.kitchenSerial).count) == 6
             }
             #expect(!kitchen.bus.log("kitchen").contains("ghost has the stronger claim"))
             await stranger.stop()

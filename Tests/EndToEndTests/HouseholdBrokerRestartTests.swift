@@ -35,7 +35,7 @@ struct HouseholdBrokerRestartTests {
     }
 
     func count(_ history: DrinkHistory, _ bottle: String) -> Int {
-        (try? history.storedDrinks(bottle: bottle).count) ?? -1
+        (try? history.drinks.storedDrinks(bottle: bottle).count) ?? -1
     }
 
     @Test("the broker restarts within the hello interval: both bridges reconnect and subscribe again, and the histories converge")
@@ -46,8 +46,8 @@ struct HouseholdBrokerRestartTests {
             let clock = ManualClock(secondsSince1970: 1_764_000_000)
             let kitchenHistory = try DrinkHistory(path: nil)
             let officeHistory = try DrinkHistory(path: nil)
-            _ = try kitchenHistory.store([drink(1, at: clock.now)], bottle: Self.kitchenBottle, at: clock.now)
-            _ = try officeHistory.store([drink(1, at: clock.now)], bottle: Self.officeBottle, at: clock.now)
+            _ = try kitchenHistory.drinks.store([drink(1, at: clock.now)], bottle: Self.kitchenBottle, at: clock.now)
+            _ = try officeHistory.drinks.store([drink(1, at: clock.now)], bottle: Self.officeBottle, at: clock.now)
 
             var broker = try startMosquitto(on: bus, in: folder, port: port, logName: "mosquitto")
             // The office first, then the kitchen: the office hears the kitchen's hello as it is
@@ -74,7 +74,7 @@ struct HouseholdBrokerRestartTests {
             // Half a second on (a drink is published when it changed after the last one published),
             // well within the hello interval, before the periodic kick.
             clock.advance(by: .milliseconds(500))
-            _ = try officeHistory.store([drink(2, at: clock.now)], bottle: Self.officeBottle, at: clock.now)
+            _ = try officeHistory.drinks.store([drink(2, at: clock.now)], bottle: Self.officeBottle, at: clock.now)
             office.kick()
             broker = try startMosquitto(on: bus, in: folder, port: port, logName: "mosquitto2")
             defer { broker.killNow() }
@@ -82,7 +82,7 @@ struct HouseholdBrokerRestartTests {
 
             // Subscribed again: a drink the kitchen syncs now crosses, the interval not over.
             clock.advance(by: .milliseconds(500))
-            _ = try kitchenHistory.store([drink(2, at: clock.now)], bottle: Self.kitchenBottle, at: clock.now)
+            _ = try kitchenHistory.drinks.store([drink(2, at: clock.now)], bottle: Self.kitchenBottle, at: clock.now)
             kitchen.kick()
             try await waitUntil(.seconds(20), "the kitchen's new drink to reach the office (it subscribed again)") {
                 count(officeHistory, Self.kitchenBottle) == 2
@@ -100,7 +100,7 @@ struct HouseholdBrokerRestartTests {
                 Issue.record("kitchen holds \(count(kitchenHistory, Self.officeBottle)) office drinks; drops: kitchen \(kitchen.drops), office \(office.drops)")
                 throw error
             }
-            #expect(try kitchenHistory.storedDrinks().count == 4 && officeHistory.storedDrinks().count == 4)
+            #expect(try kitchenHistory.drinks.storedDrinks().count == 4 && officeHistory.drinks.storedDrinks().count == 4)
             #expect(office.deferredHellos == 1, "the kitchen's hello after the restart came within the interval, and waited for its end")
             #expect(office.drops.isEmpty && kitchen.drops.isEmpty,
                     "a member's early hello is no dropped message (/metrics and doctor would blame a stranger): kitchen \(kitchen.drops), office \(office.drops)")

@@ -73,7 +73,7 @@ struct HouseholdChaosTests {
                 // A few days of drinks before the household meets: the first connection publishes them.
                 for record in 1...8 {
                     let timestamp = UInt32(clock.now.secondsSince1970) - UInt32(Int.random(in: 600...(5 * 86_400), using: &random))
-                    _ = try history.store([Self.record(UInt32(record), timestamp)], bottle: bottle, at: clock.now - .seconds(3600))
+                    _ = try history.drinks.store([Self.record(UInt32(record), timestamp)], bottle: bottle, at: clock.now - .seconds(3600))
                 }
                 nextRecord[id] = 9
                 let log = Recorder<LogLine>()
@@ -99,15 +99,15 @@ struct HouseholdChaosTests {
             while done < operations || (relay.tally.dropped == 0 && done < operations + 200) {
                 done += 1
                 let member = members[Int.random(in: 0..<members.count, using: &random)]
-                let own = try member.history.storedDrinks(bottle: member.bottle, includeDeleted: false)
+                let own = try member.history.drinks.storedDrinks(bottle: member.bottle, includeDeleted: false)
                 if Int.random(in: 0..<4, using: &random) == 0, !own.isEmpty {
                     let victim = own[Int.random(in: 0..<own.count, using: &random)].drink
-                    _ = try member.history.markDeleted(bottle: member.bottle, recordID: victim.recordID, timestamp: victim.timestamp, at: clock.now)
+                    _ = try member.history.drinks.markDeleted(bottle: member.bottle, recordID: victim.recordID, timestamp: victim.timestamp, at: clock.now)
                 } else {
                     let id = nextRecord[member.id]!
                     nextRecord[member.id] = id + 1
                     let timestamp = UInt32(clock.now.secondsSince1970) - UInt32(Int.random(in: 0...(3 * 86_400), using: &random))
-                    _ = try member.history.store([Self.record(id, timestamp)], bottle: member.bottle, at: clock.now)
+                    _ = try member.history.drinks.store([Self.record(id, timestamp)], bottle: member.bottle, at: clock.now)
                 }
                 member.replication.kick()
                 if Int.random(in: 0..<20, using: &random) == 0 { relay.cutAll() }
@@ -125,8 +125,8 @@ struct HouseholdChaosTests {
                 let elapsed = clock.now - healed
                 if elapsed > Self.bound {
                     let report = try members.map { member in
-                        "\(member.id): \(try member.history.storedDrinks().count) drinks, "
-                            + "\(try member.history.storedDrinks().filter(\.drink.deleted).count) deleted\n"
+                        "\(member.id): \(try member.history.drinks.storedDrinks().count) drinks, "
+                            + "\(try member.history.drinks.storedDrinks().filter(\.drink.deleted).count) deleted\n"
                             + member.log.all.suffix(30).map(\.description).joined(separator: "\n")
                     }.joined(separator: "\n")
                     Issue.record("seed \(seed): the histories differ \(elapsed) after the path healed (relay: \(lossy))\n\(report)")
@@ -137,7 +137,7 @@ struct HouseholdChaosTests {
             }
             let took = clock.now - healed
             #expect(lossy.dropped > 0, "seed \(seed): the relay dropped nothing in \(done) changes (\(lossy)): not a test of loss")
-            let drinks = try members[0].history.storedDrinks()
+            let drinks = try members[0].history.drinks.storedDrinks()
             print("household chaos seed \(seed): \(done) changes; every history equal (\(drinks.count) drinks, \(drinks.filter(\.drink.deleted).count) deleted) "
                   + "\(took) after the path healed; relay while lossy: \(lossy)")
         }
@@ -160,7 +160,7 @@ struct HouseholdChaosTests {
     /// Whether every member holds the same drinks and deletions.
     func converged(_ members: [Member]) throws -> Bool {
         let histories = try members.map { member in
-            Set(try member.history.storedDrinks().map { "\($0.drink.bottle)#\($0.drink.recordID)@\($0.drink.timestamp) \($0.drink.deleted)" })
+            Set(try member.history.drinks.storedDrinks().map { "\($0.drink.bottle)#\($0.drink.recordID)@\($0.drink.timestamp) \($0.drink.deleted)" })
         }
         return histories.allSatisfy { $0 == histories[0] }
     }

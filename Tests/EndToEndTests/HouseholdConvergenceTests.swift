@@ -61,7 +61,7 @@ struct HouseholdConvergenceTests {
             let history = try DrinkHistory(path: nil)
             let now = UInt32(clock.now.secondsSince1970)
             let records = (0..<count).map { HouseholdChaosTests.record(UInt32($0 + 1), now - UInt32(count - $0) * 1800 - 3600) }
-            _ = try history.store(records, bottle: bottle, at: clock.now - .seconds(3600))
+            _ = try history.drinks.store(records, bottle: bottle, at: clock.now - .seconds(3600))
             return history
         }()
         let log = Recorder<LogLine>()
@@ -77,7 +77,7 @@ struct HouseholdConvergenceTests {
         let from = household.clock.now
         while try !chaos.converged(members) {
             guard household.clock.now - from <= HouseholdChaosTests.bound else {
-                let counts = try members.map { "\($0.id) \(try $0.history.storedDrinks().count)" }.joined(separator: ", ")
+                let counts = try members.map { "\($0.id) \(try $0.history.drinks.storedDrinks().count)" }.joined(separator: ", ")
                 let logs = members.map { $0.log.all.suffix(20).map(\.description).joined(separator: "\n") }.joined(separator: "\n--\n")
                 Issue.record("\(what): the histories still differ \(household.clock.now - from) after (\(counts))\n\(logs)")
                 return household.clock.now - from
@@ -105,28 +105,28 @@ struct HouseholdConvergenceTests {
             let kitchen = members[0]
             let now = UInt32(clock.now.secondsSince1970)
             clock.advance(by: .seconds(1))
-            _ = try kitchen.history.store((0..<300).map { HouseholdChaosTests.record(UInt32(41 + $0), now - UInt32(300 - $0) * 60) },
+            _ = try kitchen.history.drinks.store((0..<300).map { HouseholdChaosTests.record(UInt32(41 + $0), now - UInt32(300 - $0) * 60) },
                                           bottle: kitchen.bottle, at: clock.now)
             for record in stride(from: 1, through: 39, by: 2) {
-                let drink = try #require(try kitchen.history.storedDrinks(bottle: kitchen.bottle).first { $0.drink.recordID == record })
-                _ = try kitchen.history.markDeleted(bottle: kitchen.bottle, recordID: UInt32(record), timestamp: drink.drink.timestamp, at: clock.now)
+                let drink = try #require(try kitchen.history.drinks.storedDrinks(bottle: kitchen.bottle).first { $0.drink.recordID == record })
+                _ = try kitchen.history.drinks.markDeleted(bottle: kitchen.bottle, recordID: UInt32(record), timestamp: drink.drink.timestamp, at: clock.now)
             }
             kitchen.replication.kick()
             try await waitUntil(.seconds(10), "the first of the kitchen's drinks to reach the office") {
-                (try? members[1].history.storedDrinks().count) ?? 0 > 120
+                (try? members[1].history.drinks.storedDrinks().count) ?? 0 > 120
             }
             broker.killNow()
             _ = await broker.waitForExit(timeout: .seconds(10))
-            let heldAtKill = try members.map { try $0.history.storedDrinks().count }
+            let heldAtKill = try members.map { try $0.history.drinks.storedDrinks().count }
             broker = try startMosquitto(on: bus, in: folder, port: port, logName: "mosquitto2")
             defer { broker.killNow() }
             try await waitUntil(.seconds(30), "every member to connect to the new broker") { members.allSatisfy(\.replication.isConnected) }
             let took = try await converge(household, members: members, "after the broker's restart")
             #expect(took <= HouseholdChaosTests.bound)
-            let deleted = try members.map { try $0.history.storedDrinks().filter(\.drink.deleted).count }
+            let deleted = try members.map { try $0.history.drinks.storedDrinks().filter(\.drink.deleted).count }
             #expect(deleted == [20, 20, 20])
             print("broker restart mid-sync: histories held \(heldAtKill) drinks when the broker died; all equal "
-                  + "(\(try members[0].history.storedDrinks().count) drinks, 20 deleted) \(took) of the household's clock after it was back")
+                  + "(\(try members[0].history.drinks.storedDrinks().count) drinks, 20 deleted) \(took) of the household's clock after it was back")
         }
     }
 
@@ -154,10 +154,10 @@ struct HouseholdConvergenceTests {
                     let now = UInt32(clock.now.secondsSince1970)
                     let records = (0..<count).map { HouseholdChaosTests.record(UInt32(next[index] + $0), now - UInt32(count - $0) * 300) }
                     next[index] += count
-                    _ = try member.history.store(records, bottle: member.bottle, at: clock.now)
-                    let alive = try member.history.storedDrinks(bottle: member.bottle, includeDeleted: false)
+                    _ = try member.history.drinks.store(records, bottle: member.bottle, at: clock.now)
+                    let alive = try member.history.drinks.storedDrinks(bottle: member.bottle, includeDeleted: false)
                     for drink in alive.prefix(index == 0 ? (today + 1) / 2 : today / 2) {
-                        _ = try member.history.markDeleted(bottle: member.bottle, recordID: drink.drink.recordID, timestamp: drink.drink.timestamp, at: clock.now)
+                        _ = try member.history.drinks.markDeleted(bottle: member.bottle, recordID: drink.drink.recordID, timestamp: drink.drink.timestamp, at: clock.now)
                         deletions += 1
                     }
                     member.replication.kick()
@@ -171,7 +171,7 @@ struct HouseholdConvergenceTests {
             let synced = (next[0] - 31) + (next[1] - 31)
             #expect(synced == 2_000 && deletions == 50, "\(synced) drinks, \(deletions) deletions")
             _ = try await converge(household, members: Array(members.prefix(2)), "the kitchen and the office during the week")
-            #expect(try attic.history.storedDrinks().count == 90)
+            #expect(try attic.history.drinks.storedDrinks().count == 90)
 
             // The attic is back, a week later, with its history: a new process, as after a restart.
             let back = try member("attic", index: 2, count: 0, relay: relay, clock: clock, history: attic.history)
@@ -180,8 +180,8 @@ struct HouseholdConvergenceTests {
             try await waitUntil(.seconds(30), "the attic to connect again") { back.replication.isConnected }
             let took = try await converge(household, members: all, "after the attic's week away")
             #expect(took <= HouseholdChaosTests.bound)
-            #expect(try back.history.storedDrinks().filter(\.drink.deleted).count == 50)
-            print("a week away: the attic holds every history (\(try back.history.storedDrinks().count) drinks, 50 deleted) "
+            #expect(try back.history.drinks.storedDrinks().filter(\.drink.deleted).count == 50)
+            print("a week away: the attic holds every history (\(try back.history.drinks.storedDrinks().count) drinks, 50 deleted) "
                   + "\(took) of the household's clock after its return; the relay carried \(relay.tally.bytes) bytes in all")
         }
     }
@@ -194,11 +194,11 @@ struct HouseholdConvergenceTests {
             // The office holds the kitchen's 10 drinks, but the 5th under the attic's name (the
             // attic synced the same record during a partition, and its message came first).
             let officeHistory = try DrinkHistory(path: nil)
-            let records = try kitchen.history.storedDrinks().map {
+            let records = try kitchen.history.drinks.storedDrinks().map {
                 HouseholdChaosTests.record($0.drink.recordID, $0.drink.timestamp)
             }
             for record in records {
-                _ = try officeHistory.storeReplicated([record], bottle: kitchen.bottle, origin: record.recordID == 5 ? "attic" : "kitchen",
+                _ = try officeHistory.drinks.storeReplicated([record], bottle: kitchen.bottle, origin: record.recordID == 5 ? "attic" : "kitchen",
                                                       at: clock.now - .seconds(3600))
             }
             let office = try member("office", index: 1, count: 0, relay: relay, clock: clock, history: officeHistory)
@@ -212,10 +212,10 @@ struct HouseholdConvergenceTests {
             // The kitchen deletes that drink: the office deletes it too, whatever name it holds it under.
             let fifth = try #require(records.first { $0.recordID == 5 })
             clock.advance(by: .seconds(1))
-            #expect(try kitchen.history.markDeleted(bottle: kitchen.bottle, recordID: 5, timestamp: fifth.timestamp, at: clock.now))
+            #expect(try kitchen.history.drinks.markDeleted(bottle: kitchen.bottle, recordID: 5, timestamp: fifth.timestamp, at: clock.now))
             kitchen.replication.kick()
             let took = try await converge(household, members: members, "the deletion of a drink held under another origin")
-            #expect(try officeHistory.storedDrinks().first { $0.drink.recordID == 5 }?.drink.deleted == true)
+            #expect(try officeHistory.drinks.storedDrinks().first { $0.drink.recordID == 5 }?.drink.deleted == true)
             // The kitchen's digest of that day still differs from what the office holds of the
             // kitchen's: the office asks for the day at every digest (every 4 minutes), a cost, not a divergence.
             for _ in 0..<(330 / 5) {

@@ -32,13 +32,13 @@ struct HouseholdHelloTests {
         for index in 0..<count {
             let record = DrinkRecord(recordID: UInt32(index + 1), timestamp: UInt32(now.secondsSince1970) - UInt32((count - index) * 600),
                                      amountML: 100, bottleLevelML: 400, typeRaw: 0, flagsRaw: 0)
-            _ = try history.store([record], bottle: bottle, at: now - .seconds((count - index) * 1000 + 9000))
+            _ = try history.drinks.store([record], bottle: bottle, at: now - .seconds((count - index) * 1000 + 9000))
         }
         return history
     }
 
     func count(_ history: DrinkHistory, _ bottle: String) -> Int {
-        (try? history.storedDrinks(bottle: bottle).count) ?? -1
+        (try? history.drinks.storedDrinks(bottle: bottle).count) ?? -1
     }
 
     func broker(_ bus: PrivateBus, _ folder: TemporaryFolder, port: Int, name: String) throws -> ChildProcess {
@@ -96,13 +96,13 @@ struct HouseholdHelloTests {
             try await waitUntil(.seconds(20), "the office to reconnect") { office.isConnected }
             // A drink the kitchen syncs after that: it reaches the office after the retained hello did.
             let later = DrinkRecord(recordID: 9, timestamp: UInt32(now.secondsSince1970) - 60, amountML: 150, bottleLevelML: 250, typeRaw: 0, flagsRaw: 0)
-            _ = try kitchenHistory.store([later], bottle: Self.kitchenBottle, at: WallInstant(Date()))
+            _ = try kitchenHistory.drinks.store([later], bottle: Self.kitchenBottle, at: WallInstant(Date()))
             kitchen.kick()
             try await waitUntil(.seconds(20), "the kitchen's new drink to reach the office") {
                 count(officeHistory, Self.kitchenBottle) == 3
             }
             #expect(await office.publishedDrinks == published, "one epoch, one answer")
-            #expect(try officeHistory.storedDrinks().count == 6 && kitchenHistory.storedDrinks().count == 6)
+            #expect(try officeHistory.drinks.storedDrinks().count == 6 && kitchenHistory.drinks.storedDrinks().count == 6)
         }
     }
 
@@ -128,7 +128,7 @@ struct HouseholdHelloTests {
             broker = try self.broker(bus, folder, port: port, name: "mosquitto2")
             defer { broker.killNow() }
             let new = DrinkRecord(recordID: 6, timestamp: UInt32(now.secondsSince1970) - 60, amountML: 150, bottleLevelML: 250, typeRaw: 0, flagsRaw: 0)
-            _ = try officeHistory.store([new], bottle: Self.officeBottle, at: now)
+            _ = try officeHistory.drinks.store([new], bottle: Self.officeBottle, at: now)
 
             // The office comes back first: its new drink goes to nobody (the kitchen has no session).
             let office = try replication(officeHistory, port: port, id: "office")

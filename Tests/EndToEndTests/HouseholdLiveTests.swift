@@ -29,7 +29,7 @@ struct HouseholdLiveTests {
     /// (bottle, record id) → deleted, of every drink in the history at `path` (none before the
     /// file exists: opening it would race the daemon's own migration).
     func drinks(_ path: String) -> [String: Bool] {
-        guard FileManager.default.fileExists(atPath: path), let history = try? DrinkHistory(path: path), let stored = try? history.storedDrinks() else { return [:] }
+        guard FileManager.default.fileExists(atPath: path), let history = try? DrinkHistory(path: path), let stored = try? history.drinks.storedDrinks() else { return [:] }
         return Dictionary(stored.map { ("\($0.bottle)#\($0.recordID)", $0.deleted) }, uniquingKeysWith: { $0 || $1 })
     }
 

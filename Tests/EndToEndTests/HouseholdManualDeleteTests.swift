@@ -48,7 +48,7 @@ struct HouseholdManualDeleteTests {
     /// The hand-added drinks at `path`: record id → deleted.
     func manual(_ path: String) -> [UInt32: Bool] {
         guard FileManager.default.fileExists(atPath: path), let history = try? DrinkHistory(path: path),
-              let stored = try? history.storedDrinks() else { return [:] }
+              let stored = try? history.drinks.storedDrinks() else { return [:] }
         return Dictionary(stored.filter(\.drink.manual).map { ($0.recordID, $0.deleted) }, uniquingKeysWith: { $0 || $1 })
     }
 
@@ -155,7 +155,7 @@ struct HouseholdManualDeleteTests {
             homeAssistant.start()
             defer { Task { await homeAssistant.stop() } }
             let id = try await addOnKitchen(kitchen, office, hallway)
-            let drink = try #require(try DrinkHistory(path: kitchen.db).storedDrinks().first { $0.recordID == id })
+            let drink = try #require(try DrinkHistory(path: kitchen.db).drinks.storedDrinks().first { $0.recordID == id })
 
             // Counted on every surface of the kitchen first.
             let withDrink = try await RawHTTP.send(port: web, "GET", "/api/v1/status?bottle=\(Self.kitchenSerial)").jsonObject["today_ml"] as? Int

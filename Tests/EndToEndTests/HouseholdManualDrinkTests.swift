@@ -18,7 +18,7 @@ struct HouseholdManualDrinkTests {
     /// (bottle#record id) → (manual, deleted) of every drink at `path`; empty before the file exists.
     func drinks(_ path: String) -> [String: [Bool]] {
         guard FileManager.default.fileExists(atPath: path), let history = try? DrinkHistory(path: path),
-              let stored = try? history.storedDrinks() else { return [:] }
+              let stored = try? history.drinks.storedDrinks() else { return [:] }
         return Dictionary(stored.map { ("\($0.bottle)#\($0.recordID)", [$0.drink.manual, $0.deleted]) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -30,7 +30,7 @@ struct HouseholdManualDrinkTests {
 
             let logged = try await live.bridge(kitchenBus, ["log", "drink", "300", "--bottle", HouseholdLiveTests.kitchenSerial, "--db", kitchenDB])
             #expect(logged.status == 0, "\(logged)")
-            let added = try #require(try DrinkHistory(path: kitchenDB).storedDrinks().first(where: \.drink.manual))
+            let added = try #require(try DrinkHistory(path: kitchenDB).drinks.storedDrinks().first(where: \.drink.manual))
             let key = "\(HouseholdLiveTests.kitchenSerial)#\(added.recordID)"
             do {
                 try await waitUntil(.seconds(40), "the manual drink to reach the office") { drinks(officeDB)[key] != nil }
@@ -39,7 +39,7 @@ struct HouseholdManualDrinkTests {
                 throw error
             }
             #expect(drinks(officeDB)[key] == [true, false], "stored manual")
-            #expect(try DrinkHistory(path: officeDB).highestRecordID(bottle: HouseholdLiveTests.kitchenSerial) == 2,
+            #expect(try DrinkHistory(path: officeDB).drinks.highestRecordID(bottle: HouseholdLiveTests.kitchenSerial) == 2,
                     "the bottle's ids there never see it")
             let listed = try await runTool(LiveCommandTests.bridge, ["history", "--json", "--bottle", HouseholdLiveTests.kitchenSerial, "--db", officeDB])
             #expect(listed.output.split(separator: "\n").contains { $0.contains(#""amount_ml":300"#) && $0.contains(#""manual":true"#) }, "\(listed)")
@@ -55,7 +55,7 @@ struct HouseholdManualDrinkTests {
 
     /// The hand-added drinks at `path`: record id → (origin, deleted).
     func manualDrinks(_ path: String) -> [UInt32: Bool] {
-        guard let history = try? DrinkHistory(path: path), let stored = try? history.storedDrinks() else { return [:] }
+        guard let history = try? DrinkHistory(path: path), let stored = try? history.drinks.storedDrinks() else { return [:] }
         return Dictionary(stored.filter(\.drink.manual).map { ($0.recordID, $0.deleted) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -95,7 +95,7 @@ struct HouseholdManualDrinkTests {
             try await waitUntil(.seconds(40), "the delete to reach the office") { manualDrinks(officeDB)[kitchenID] == true }
             for path in [kitchenDB, officeDB] {
                 #expect(manualDrinks(path) == [kitchenID: true, officeID: false], "exactly the kitchen's deleted at \(path)")
-                let amounts = try DrinkHistory(path: path).storedDrinks(includeDeleted: false).filter(\.drink.manual).map(\.amountML)
+                let amounts = try DrinkHistory(path: path).drinks.storedDrinks(includeDeleted: false).filter(\.drink.manual).map(\.amountML)
                 #expect(amounts == [450], "the office's 450 ml still counts at \(path)")
             }
         }

@@ -46,7 +46,7 @@ enum HouseholdOfTwo {
     /// The number of drinks in the history at `db`, deleted ones included (0 before the file exists).
     static func drinkCount(_ db: String) -> Int {
         guard FileManager.default.fileExists(atPath: db), let history = try? DrinkHistory(path: db),
-              let stored = try? history.storedDrinks() else { return 0 }
+              let stored = try? history.drinks.storedDrinks() else { return 0 }
         return stored.count
     }
 

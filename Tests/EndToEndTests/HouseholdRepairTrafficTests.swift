@@ -73,9 +73,9 @@ struct HouseholdRepairTrafficTests {
             var missing = Set<Int>()
             while missing.count < lost { missing.insert(Int.random(in: among, using: &random)) }
             let kitchenHistory = try DrinkHistory(path: nil)
-            _ = try kitchenHistory.store(records, bottle: Self.bottle, at: clock.now - .seconds(3600))
+            _ = try kitchenHistory.drinks.store(records, bottle: Self.bottle, at: clock.now - .seconds(3600))
             let officeHistory = try DrinkHistory(path: nil)
-            _ = try officeHistory.storeReplicated(records.enumerated().filter { !missing.contains($0.offset) }.map(\.element),
+            _ = try officeHistory.drinks.storeReplicated(records.enumerated().filter { !missing.contains($0.offset) }.map(\.element),
                                                   bottle: Self.bottle, origin: "kitchen", at: clock.now - .seconds(3600))
             // Each says it published and heard everything: their hellos ask for nothing.
             try kitchenHistory.household.saveReplication(HouseholdReplicationRecords(publishedUpTo: clock.now))
@@ -107,7 +107,7 @@ struct HouseholdRepairTrafficTests {
                 clock.advance(by: HouseholdChaosTests.step)
             }
             try await chaos.settle(relay, members, clock)
-            let held = try officeHistory.storedDrinks().count
+            let held = try officeHistory.drinks.storedDrinks().count
             let logs = members.map { $0.log.all.suffix(15).map(\.description).joined(separator: "\n") }.joined(separator: "\n--\n")
             #expect(try chaos.converged(members), "the office holds \(held) of the kitchen's \(total) drinks\n\(logs)")
             let tally = relay.tally

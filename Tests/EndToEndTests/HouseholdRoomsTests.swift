@@ -74,7 +74,7 @@ struct HouseholdRoomsTests {
 
     /// Every stored drink's "bottle#record_id", duplicates kept (a drink stored twice shows twice).
     func stored(_ room: Room) -> [String] {
-        guard let history = try? DrinkHistory(path: room.db), let drinks = try? history.storedDrinks() else { return [] }
+        guard let history = try? DrinkHistory(path: room.db), let drinks = try? history.drinks.storedDrinks() else { return [] }
         return drinks.map { "\($0.bottle)#\($0.recordID)" }
     }
 
@@ -154,7 +154,7 @@ struct HouseholdRoomsTests {
                                                                  "--set", "desktop.enabled=false"], logName: "run")
             do {
                 try await waitUntil(.seconds(60), "both bottles synced") {
-                    guard let drinks = try? DrinkHistory(path: db).storedDrinks() else { return false }
+                    guard let drinks = try? DrinkHistory(path: db).drinks.storedDrinks() else { return false }
                     return drinks.filter { $0.bottle == Self.serial }.count == 6 && drinks.filter { $0.bottle == second }.count == 6
                 }
             } catch {
@@ -164,7 +164,7 @@ struct HouseholdRoomsTests {
             #expect(bus.log("sim").contains("Aquavate-A3F6 (F4:12:FA:00:A3:F8) with 6 records"), "bottle 2's own name and address")
             let history = try DrinkHistory(path: db)
             #expect(Set(try history.bottles.all().map(\.id)) == [Self.serial, second], "the two bottles, under their serials")
-            #expect(try history.storedDrinks().count == 12, "each drink once")
+            #expect(try history.drinks.storedDrinks().count == 12, "each drink once")
             // Never two links at once from this one bridge: the two bottles' sessions do not overlap.
             let links = bus.log("sim").split(separator: "\n").filter { $0.contains("event: linked to") || $0.contains("event: link down") }
             var open = 0, most = 0

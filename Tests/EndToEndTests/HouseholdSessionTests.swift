@@ -31,7 +31,7 @@ struct HouseholdSessionTests {
                                           environment: kitchen.bus.environment, timeout: .seconds(10))
             #expect(added.status == 0, "\(added)")
             try await waitUntil(.seconds(40), "the kitchen to sync its new drink") {
-                (try? DrinkHistory(path: kitchen.db).storedDrinks(bottle: HouseholdLiveTests.kitchenSerial).count) == 6
+                (try? DrinkHistory(path: kitchen.db).drinks.storedDrinks(bottle: HouseholdLiveTests.kitchenSerial).count) == 6
             }
             // Someone who has the office's session id (here: from the key) resumes it and takes
             // what was queued. The guessable id of before is no longer the office's.

@@ -52,14 +52,14 @@ struct LiveCommandTests {
             let first = try await bridge(bus, ["run", "--once", "--db", db])
             #expect(first.status == 0, "\(first)")
             #expect(first.error.contains("synced Aquavate-A3F2: 40 record(s)"), "\(first.error)")
-            let stored = try DrinkHistory(path: db).storedDrinks()
+            let stored = try DrinkHistory(path: db).drinks.storedDrinks()
             #expect(stored.count == 40)
             #expect(Set(stored.map(\.recordID)) == Set(1...40))
 
             let second = try await bridge(bus, ["run", "--once", "--db", db])
             #expect(second.status == 0, "\(second)")
             #expect(second.error.contains("had nothing to sync"), "\(second.error)")
-            #expect(try DrinkHistory(path: db).drinkCount() == 40)
+            #expect(try DrinkHistory(path: db).drinks.drinkCount() == 40)
         }
     }
 
@@ -79,7 +79,7 @@ struct LiveCommandTests {
             let replay = try await runTool(Self.bridge, ["replay", capture, "--db", replayed, "--json"])
             #expect(replay.status == 0, "\(replay)")
             func content(_ path: String) throws -> [String] {
-                try DrinkHistory(path: path).storedDrinks().map {
+                try DrinkHistory(path: path).drinks.storedDrinks().map {
                     "\($0.recordID)@\($0.timestamp):\($0.record.amountML)/\($0.record.bottleLevelML)"
                 }
             }
@@ -106,7 +106,7 @@ struct LiveCommandTests {
             let history = try DrinkHistory(path: db)  // created before the daemon opens it
             let daemon = try bus.spawn(Self.bridge, ["run", "--db", db], logName: "daemon")
             try await waitUntil(.seconds(30), "the daemon to store the 30 drinks (\(bus.log("daemon")))") {
-                try history.drinkCount() == 30
+                try history.drinks.drinkCount() == 30
             }
             daemon.send(SIGTERM)
             let status = await daemon.waitForExit(timeout: .seconds(20))
@@ -131,11 +131,11 @@ struct LiveCommandTests {
             #expect(ignored.status != 0)
             let message = ignored.error.split(separator: "\n").last.map(String.init) ?? ""
             #expect(message.contains("Aquavate-BEEF") && message.contains(other) && message.contains("--adopt"), "\(ignored.error)")
-            #expect(try DrinkHistory(path: db).drinkCount() == 5, "nothing of the other bottle was stored")
+            #expect(try DrinkHistory(path: db).drinks.drinkCount() == 5, "nothing of the other bottle was stored")
 
             let adopted = try await bridge(bus, ["run", "--once", "--adopt", "--db", db])
             #expect(adopted.status == 0, "\(adopted)")
-            #expect(try DrinkHistory(path: db).drinkCount() == 12)
+            #expect(try DrinkHistory(path: db).drinks.drinkCount() == 12)
         }
     }
 
@@ -273,7 +273,7 @@ struct LiveCommandTests {
             let db = folder.path + "/history.sqlite"
             let revived = try await bridge(bus, ["run", "--once", "--timeout", "20", "--scan-refresh", "0.5", "--db", db])
             #expect(revived.status == 0, "\(revived)")
-            #expect(try DrinkHistory(path: db).drinkCount() == 10)
+            #expect(try DrinkHistory(path: db).drinks.drinkCount() == 10)
             let starts = bus.log("sim").components(separatedBy: "org.bluez.Adapter1.StartDiscovery(").count - 1
             #expect(starts >= 2, "discovery was started \(starts) time(s)")
         }

@@ -62,6 +62,6 @@ import Timekeeping
         let run = try await runBridge(["log", "drink"] + arguments + ["--db", db])
         #expect(run.status == 2, "\(run)")
         #expect(run.err.split(separator: "\n").count == 1 && run.err.hasPrefix("aquavate-bridge log drink: "), "\(run.err)")
-        #expect(try DrinkHistory(path: db).drinkCount() == 0)
+        #expect(try DrinkHistory(path: db).drinks.drinkCount() == 0)
     }
 }

@@ -31,7 +31,7 @@ struct OneIngestPathTests {
 
             // The drinks.
             func drinks(_ path: String) throws -> [String] {
-                try DrinkHistory(path: path).storedDrinks().map { "\($0.recordID)@\($0.timestamp):\($0.amountML)/\($0.bottleLevelML)" }
+                try DrinkHistory(path: path).drinks.storedDrinks().map { "\($0.recordID)@\($0.timestamp):\($0.amountML)/\($0.bottleLevelML)" }
             }
             #expect(try drinks(replayDB) == drinks(liveDB))
             #expect(try drinks(liveDB).count == 30)

@@ -59,7 +59,7 @@ struct QuarantineLiveTests {
 
             // The history: each ordinary drink exactly once, with the bottle's own values.
             let history = try DrinkHistory(path: db)
-            let stored = try history.storedDrinks()
+            let stored = try history.drinks.storedDrinks()
             #expect(stored.map { "\($0.recordID)@\($0.timestamp)/\($0.amountML)" }.sorted()
                     == ordinary.map { "\($0.recordID)@\($0.timestamp)/\($0.amountML)" }.sorted())
             #expect(!stored.contains { $0.deleted })
@@ -87,17 +87,17 @@ struct QuarantineLiveTests {
             #expect(jsonLines(replay.output).contains { $0["event"] as? String == "sync" && $0["quarantined"] as? Int == expected },
                     "the sync event counts the quarantined record: \(replay.output)")
             let again = try DrinkHistory(path: replayed)
-            #expect(try again.storedDrinks().map { "\($0.recordID)@\($0.timestamp)/\($0.amountML)" }
+            #expect(try again.drinks.storedDrinks().map { "\($0.recordID)@\($0.timestamp)/\($0.amountML)" }
                     == stored.map { "\($0.recordID)@\($0.timestamp)/\($0.amountML)" })
-            #expect(try again.quarantined().map(\.rawHex) == history.quarantined().map(\.rawHex))
+            #expect(try again.drinks.quarantined().map(\.rawHex) == history.drinks.quarantined().map(\.rawHex))
 
             // A person restores a time-only record at the time they remember; it then counts.
             if let number = entries.first?["id"] as? Int {
                 let at = ISO8601Text.format(WallInstant(Date.now) - .seconds(3600))
                 let restore = try await live.bridge(bus, ["bottle", "restore", "\(number)", "--at", at, "--db", db])
                 #expect(restore.status == 0, "\(restore)")
-                #expect(try history.storedDrinks().count == 13)
-                #expect(try history.quarantined().isEmpty)
+                #expect(try history.drinks.storedDrinks().count == 13)
+                #expect(try history.drinks.quarantined().isEmpty)
                 let twice = try await live.bridge(bus, ["bottle", "restore", "\(number)", "--at", at, "--db", db])
                 #expect(twice.status != 0 && twice.error.contains("restored already"), "\(twice)")
             }
@@ -129,7 +129,7 @@ struct QuarantineLiveTests {
             }
             #expect(refusals >= 3)
             #expect(journalSaidStuck, "the journal says which bottle is stuck and since when")
-            #expect(try DrinkHistory(path: db).drinkCount() == 0)
+            #expect(try DrinkHistory(path: db).drinks.drinkCount() == 0)
             let text = try await live.bridge(bus, ["status", "--db", db])
             #expect(text.output.contains("STUCK: ") && text.output.contains("5 drink(s) wait on the bottle"), "\(text.output)")
             let doctor = try await live.bridge(bus, ["doctor", "--db", db])
@@ -159,15 +159,15 @@ struct QuarantineLiveTests {
             let capture = folder.path + "/session.aqcap"
             let run = try await live.bridge(bus, ["run", "--once", "--record", capture, "--db", db])
             #expect(run.status == 0, "\(run)")
-            let stored = try DrinkHistory(path: db).storedDrinks()
+            let stored = try DrinkHistory(path: db).drinks.storedDrinks()
             #expect(stored.map(\.timestamp).sorted() == real.sorted(), "stored at the real time: \(stored.map(\.timestamp)) vs \(real)")
-            let raw = try DrinkHistory(path: db).rawTimestamps()
+            let raw = try DrinkHistory(path: db).drinks.rawTimestamps()
             #expect(raw.sorted() == real.map { $0 + 7200 }.sorted(), "each stamp kept")
             let status = try await live.bridge(bus, ["status", "--db", db])
             #expect(status.output.contains("+2 h from UTC") && status.output.contains("earlier than stamped"), "\(status.output)")
             let replay = try await runTool(LiveCommandTests.bridge, ["replay", capture, "--db", replayed])
             #expect(replay.status == 0, "\(replay)")
-            #expect(try DrinkHistory(path: replayed).storedDrinks().map(\.timestamp) == stored.map(\.timestamp))
+            #expect(try DrinkHistory(path: replayed).drinks.storedDrinks().map(\.timestamp) == stored.map(\.timestamp))
         }
     }
 }

@@ -27,7 +27,7 @@ struct SecondInstanceTests {
             let daemon = try bus.spawn(Self.bridge, ["run", "--db", db], logName: "daemon")
             let lockFile = bus.directory.appendingPathComponent("aquavate-bridge.lock").path
             try await waitUntil(.seconds(30), "the daemon to store the 30 drinks (\(bus.log("daemon")))") {
-                try history.drinkCount() == 30
+                try history.drinks.drinkCount() == 30
             }
             let holder = try String(contentsOfFile: lockFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(holder == "\(daemon.processIdentifier)")
@@ -40,7 +40,7 @@ struct SecondInstanceTests {
             #expect(lines.count == 1, "one line: \(second.error)")
             #expect(second.error.contains("PID \(daemon.processIdentifier)"), "\(second.error)")
             #expect(second.error.contains(lockFile), "\(second.error)")
-            #expect(try DrinkHistory(path: other).drinkCount() == 0)
+            #expect(try DrinkHistory(path: other).drinks.drinkCount() == 0)
 
             // Started elsewhere (the service has /run/aquavate-bridge, a user /run/user/UID): a
             // different lock file, but the same Bluetooth stack, so refused all the same.

@@ -27,7 +27,7 @@ extension LiveCommandTests {
             let run = try await bridge(bus, ["run", "--once", "--config", config, "--db", db])
             #expect(run.status == 0, "\(run)")
             #expect(run.error.contains("synced Aquavate-A3F2: 5 record(s)"), "\(run.error)")
-            #expect(try DrinkHistory(path: db).storedDrinks().count == 5)
+            #expect(try DrinkHistory(path: db).drinks.storedDrinks().count == 5)
         }
     }
 }

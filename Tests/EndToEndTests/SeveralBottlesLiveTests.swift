@@ -42,7 +42,7 @@ struct SeveralBottlesLiveTests {
             #expect(again.status == 0 && again.error.contains("had nothing to sync"), "adopted for good: \(again)")
         }
         let history = try DrinkHistory(path: db)
-        let stored = try history.storedDrinks()
+        let stored = try history.drinks.storedDrinks()
         #expect(stored.filter { $0.bottle == Self.firstSerial }.count == 5)
         #expect(stored.filter { $0.bottle == Self.secondSerial }.count == 7)
         #expect(Set(try history.bottles.all().map(\.id)) == [Self.firstSerial, Self.secondSerial])

@@ -73,8 +73,8 @@ import Timekeeping
         func drink(_ id: UInt32, hour: Double, ml: Int) -> DrinkRecord {
             DrinkRecord(recordID: id, timestamp: UInt32((dayStart + .seconds(hour * 3600)).secondsSince1970), amountML: Int16(ml), bottleLevelML: 300, typeRaw: 0, flagsRaw: 0)
         }
-        _ = try history.store([drink(1, hour: 9.5, ml: 250), drink(2, hour: 12, ml: 500)], bottle: Self.ana, at: Self.now - .seconds(600))
-        _ = try history.store([drink(1, hour: 9, ml: 900), drink(2, hour: 13, ml: 1000)], bottle: Self.bea, at: Self.now - .seconds(3600))
+        _ = try history.drinks.store([drink(1, hour: 9.5, ml: 250), drink(2, hour: 12, ml: 500)], bottle: Self.ana, at: Self.now - .seconds(600))
+        _ = try history.drinks.store([drink(1, hour: 9, ml: 900), drink(2, hour: 13, ml: 1000)], bottle: Self.bea, at: Self.now - .seconds(3600))
     }
 
     func bridge(_ arguments: [String]) async throws -> ToolResult {

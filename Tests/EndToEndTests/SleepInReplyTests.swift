@@ -27,7 +27,7 @@ struct SleepInReplyTests {
             #expect(result.status == 0, "\(result)")
             #expect(bus.log("sim").contains("fault: sleep-in-reply=33"), "the fault must have fired")
             #expect(result.error.contains("waiting for the bottle to advertise again"), "\(result.error)")
-            let stored = try DrinkHistory(path: db).storedDrinks()
+            let stored = try DrinkHistory(path: db).drinks.storedDrinks()
             #expect(stored.count == 60)
             #expect(Set(stored.map(\.recordID)).count == 60, "each drink exactly once")
 
@@ -47,7 +47,7 @@ struct SleepInReplyTests {
             let last = result.error.split(separator: "\n").last.map(String.init) ?? ""
             #expect(last.contains("advertise"), "the last line says what it waited for: \(result.error)")
             #expect(!result.error.contains("Fatal error"))
-            #expect(try DrinkHistory(path: db).drinkCount() == 10, "chunks 0…9 were committed before the sleep")
+            #expect(try DrinkHistory(path: db).drinks.drinkCount() == 10, "chunks 0…9 were committed before the sleep")
         }
     }
 }

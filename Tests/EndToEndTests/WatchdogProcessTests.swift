@@ -38,7 +38,7 @@ struct WatchdogProcessTests {
 
             try await waitUntil(.seconds(30), "READY=1 (\(daemonLog()))") { messages().contains("READY=1") }
             try await waitUntil(.seconds(60), "the daemon to store the 20 drinks (\(daemonLog()))") {
-                try history.drinkCount() == 20
+                try history.drinks.drinkCount() == 20
             }
             // The daemon now pauses after its session (60 s): a declared wait, so the pings go on.
             let pingsSoFar = messages().filter { $0 == "WATCHDOG=1" }.count
@@ -79,7 +79,7 @@ struct WatchdogProcessTests {
                 received.withLock { $0 += socket.receiveAll(); return $0 }
             }
             try await waitUntil(.seconds(30), "READY=1") { messages().contains("READY=1") }
-            try await waitUntil(.seconds(60), "the daemon to store the 3 drinks") { try history.drinkCount() == 3 }
+            try await waitUntil(.seconds(60), "the daemon to store the 3 drinks") { try history.drinks.drinkCount() == 3 }
             daemon.send(SIGTERM)
             #expect(await daemon.waitForExit(timeout: .seconds(20)) == 0)
             let sent = messages()

@@ -1,4 +1,4 @@
-// A batch (`DrinkHistory.store`, one transaction): its outcomes and the rows it leaves must be
+// A batch (`DrinkStore.store`, one transaction): its outcomes and the rows it leaves must be
 // those of its records stored one at a time, whatever the batch holds — copies within it,
 // tombstones before or after their drink, conflicting copies, more records than a chunk.
 // Checked against a model of the rules written out here, on random batches.
@@ -54,11 +54,11 @@ import Testing
                 return random.next(5) == 0 ? tombstone(of: record) : record
             }
             let expected = records.map { model.store($0) }
-            let results = try history.store(records, bottle: bottle, at: WallInstant(secondsSince1970: Double(1000 + batch)))
+            let results = try history.drinks.store(records, bottle: bottle, at: WallInstant(secondsSince1970: Double(1000 + batch)))
             #expect(results.map(\.outcome) == expected, "seed \(seed), batch \(batch)")
             #expect(results.map(\.record) == records)
         }
-        let stored = try history.storedDrinks()
+        let stored = try history.drinks.storedDrinks()
         #expect(stored.count == model.rows.count)
         for drink in stored {
             let row = model.rows["\(drink.recordID)@\(drink.timestamp)"]
@@ -71,8 +71,8 @@ import Testing
         let history = try memoryHistory()
         let live = drink(7, at: 1_763_712_000, ml: 80)
         let other = drink(7, at: 1_763_712_000, ml: 90)
-        let results = try history.store([live, other, tombstone(of: live), live], bottle: bottle, at: WallInstant(secondsSince1970: 1))
+        let results = try history.drinks.store([live, other, tombstone(of: live), live], bottle: bottle, at: WallInstant(secondsSince1970: 1))
         #expect(results.map(\.outcome) == [.inserted, .conflicting, .deleted, .alreadyDeleted])
-        #expect(try history.storedDrinks().map(\.amountML) == [80])
+        #expect(try history.drinks.storedDrinks().map(\.amountML) == [80])
     }
 }

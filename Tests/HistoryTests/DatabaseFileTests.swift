@@ -30,14 +30,14 @@ import Testing
         let folder = try temporaryFolder()
         defer { removeFolder(folder) }
         let history = try DrinkHistory(path: folder.appendingPathComponent("h.sqlite").path)
-        _ = try history.store([drink(1, at: utc(2025, 6, 15, 9), ml: 250)], bottle: "b", at: WallInstant(secondsSince1970: 100))
+        _ = try history.drinks.store([drink(1, at: utc(2025, 6, 15, 9), ml: 250)], bottle: "b", at: WallInstant(secondsSince1970: 100))
         #expect(try history.writerPragma("cache_size") == "-512")
         #expect(try history.read("reading") { try String.fetchOne($0, sql: "PRAGMA cache_size") } == "-512")
 
         history.releaseMemory()
-        #expect(try history.storedDrinks().map(\.record.amountML) == [250])
-        _ = try history.store([drink(2, at: utc(2025, 6, 15, 10), ml: 100)], bottle: "b", at: WallInstant(secondsSince1970: 200))
-        #expect(try history.dayTotals(timeZone: zone("UTC")).map(\.totalML) == [350])
+        #expect(try history.drinks.storedDrinks().map(\.record.amountML) == [250])
+        _ = try history.drinks.store([drink(2, at: utc(2025, 6, 15, 10), ml: 100)], bottle: "b", at: WallInstant(secondsSince1970: 200))
+        #expect(try history.drinks.dayTotals(timeZone: zone("UTC")).map(\.totalML) == [350])
     }
 
     @Test func aBottleFactIsCommittedWithoutItsOwnFsyncAndTheLevelComesBack() throws {
@@ -66,18 +66,18 @@ import Testing
         let record = drink(1, at: utc(2025, 6, 15, 9), ml: 250)
         do {
             let history = try DrinkHistory(path: path)
-            _ = try history.store([record, drink(2, at: utc(2025, 6, 15, 10), ml: 50)], bottle: "b", at: WallInstant(secondsSince1970: 100))
-            _ = try history.markDeleted(bottle: "b", recordID: 2, timestamp: utc(2025, 6, 15, 10), at: WallInstant(secondsSince1970: 200))
+            _ = try history.drinks.store([record, drink(2, at: utc(2025, 6, 15, 10), ml: 50)], bottle: "b", at: WallInstant(secondsSince1970: 100))
+            _ = try history.drinks.markDeleted(bottle: "b", recordID: 2, timestamp: utc(2025, 6, 15, 10), at: WallInstant(secondsSince1970: 200))
             try history.settings.set("goal_ml", "2500")
             try history.bottles.save(BottleRecord(id: "b", name: "Aquavate-A3F2", lastSync: WallInstant(secondsSince1970: 100)))
         }
         let reopened = try DrinkHistory(path: path)
-        #expect(try reopened.storedDrinks().map(\.deleted) == [false, true])
-        #expect(try reopened.storedDrinks().first?.record == record)
-        #expect(try reopened.dayTotals(timeZone: zone("UTC")).map(\.totalML) == [250])
+        #expect(try reopened.drinks.storedDrinks().map(\.deleted) == [false, true])
+        #expect(try reopened.drinks.storedDrinks().first?.record == record)
+        #expect(try reopened.drinks.dayTotals(timeZone: zone("UTC")).map(\.totalML) == [250])
         #expect(try reopened.settings.value("goal_ml") == "2500")
         #expect(try reopened.bottles.bottle(id: "b")?.name == "Aquavate-A3F2")
-        #expect(try reopened.store([record], bottle: "b", at: WallInstant(secondsSince1970: 300)).map(\.isNew) == [false])
+        #expect(try reopened.drinks.store([record], bottle: "b", at: WallInstant(secondsSince1970: 300)).map(\.isNew) == [false])
     }
 
     @Test func migrationsRunOnceAndReopeningChangesNothing() throws {
@@ -88,11 +88,11 @@ import Testing
 
         let first = try DrinkHistory(path: path)
         #expect(try first.appliedMigrations() == DrinkHistory.knownMigrations)
-        _ = try first.store([drink(1, at: 100)], bottle: "b", at: WallInstant(secondsSince1970: 1))
+        _ = try first.drinks.store([drink(1, at: 100)], bottle: "b", at: WallInstant(secondsSince1970: 1))
         for _ in 0..<3 {
             let again = try DrinkHistory(path: path)
             #expect(try again.appliedMigrations() == DrinkHistory.knownMigrations)
-            #expect(try again.drinkCount() == 1)
+            #expect(try again.drinks.drinkCount() == 1)
         }
         #expect(try first.appliedMigrations() == DrinkHistory.knownMigrations)
     }
@@ -120,25 +120,25 @@ import Testing
                 group.addTask {
                     for chunk in 0..<10 {
                         let base = UInt32(writer * 1000 + chunk * 17)
-                        _ = try history.store((1...17).map { drink(base + UInt32($0), at: 1_000_000 + base + UInt32($0), ml: 10) },
+                        _ = try history.drinks.store((1...17).map { drink(base + UInt32($0), at: 1_000_000 + base + UInt32($0), ml: 10) },
                                               bottle: "b", at: WallInstant(secondsSince1970: Double(chunk)))
-                        _ = try history.dayTotals(timeZone: zone("Europe/Madrid"))
+                        _ = try history.drinks.dayTotals(timeZone: zone("Europe/Madrid"))
                     }
                 }
             }
             try await group.waitForAll()
         }
-        #expect(try history.drinkCount() == 4 * 10 * 17)
-        #expect(try history.dayTotals(timeZone: zone("UTC")).reduce(0) { $0 + $1.totalML } == 4 * 10 * 17 * 10)
+        #expect(try history.drinks.drinkCount() == 4 * 10 * 17)
+        #expect(try history.drinks.dayTotals(timeZone: zone("UTC")).reduce(0) { $0 + $1.totalML } == 4 * 10 * 17 * 10)
     }
 
     @Test func inMemoryHistoriesAreMigratedAndIndependent() throws {
         let one = try DrinkHistory(path: nil)
         let two = try DrinkHistory(path: nil)
         #expect(try one.appliedMigrations() == DrinkHistory.knownMigrations)
-        _ = try one.store([drink(1, at: 100)], bottle: "b", at: WallInstant(secondsSince1970: 1))
-        #expect(try one.drinkCount() == 1)
-        #expect(try two.drinkCount() == 0)
+        _ = try one.drinks.store([drink(1, at: 100)], bottle: "b", at: WallInstant(secondsSince1970: 1))
+        #expect(try one.drinks.drinkCount() == 1)
+        #expect(try two.drinks.drinkCount() == 0)
         #expect(one.path == nil)
     }
 

@@ -14,7 +14,7 @@ import Timekeeping
     func history(_ drinks: [(UInt32, Int16)], storedAt: Double = 0) throws -> DrinkHistory {
         let history = try memoryHistory()
         let records = drinks.enumerated().map { index, item in drink(UInt32(index + 1), at: item.0, ml: item.1) }
-        _ = try history.store(records, bottle: bottle, at: WallInstant(secondsSince1970: storedAt))
+        _ = try history.drinks.store(records, bottle: bottle, at: WallInstant(secondsSince1970: storedAt))
         return history
     }
 
@@ -23,7 +23,7 @@ import Timekeeping
     @Test func utcDaysSplitAtUTCMidnight() throws {
         let history = try history([(utc(2025, 6, 14, 23, 59, 59), 100), (utc(2025, 6, 15), 200),
                                    (utc(2025, 6, 15, 12), 50)])
-        #expect(try history.dayTotals(timeZone: zone("UTC")) == [
+        #expect(try history.drinks.dayTotals(timeZone: zone("UTC")) == [
             DayTotal(date: date("2025-06-14"), totalML: 100, drinks: 1),
             DayTotal(date: date("2025-06-15"), totalML: 250, drinks: 2),
         ])
@@ -41,7 +41,7 @@ import Timekeeping
     ])
     func lastSecondOfADayAndFirstSecondOfTheNext(zoneID: String, lastSecond: UInt32, day: String) throws {
         let history = try history([(lastSecond, 110), (lastSecond + 1, 220)])
-        #expect(try history.dayTotals(timeZone: zone(zoneID)) == [
+        #expect(try history.drinks.dayTotals(timeZone: zone(zoneID)) == [
             DayTotal(date: date(day), totalML: 110, drinks: 1),
             DayTotal(date: date(day) + 1, totalML: 220, drinks: 1),
         ])
@@ -49,12 +49,12 @@ import Timekeeping
 
     @Test func oneInstantFallsOnDifferentLocalDatesInDifferentZones() throws {
         let history = try history([(utc(2025, 6, 15, 2), 300)])
-        #expect(try history.dayTotals(timeZone: zone("UTC")).map(\.date) == [date("2025-06-15")])
-        #expect(try history.dayTotals(timeZone: zone("America/New_York")).map(\.date) == [date("2025-06-14")])
-        #expect(try history.dayTotals(timeZone: zone("Pacific/Auckland")).map(\.date) == [date("2025-06-15")])
+        #expect(try history.drinks.dayTotals(timeZone: zone("UTC")).map(\.date) == [date("2025-06-15")])
+        #expect(try history.drinks.dayTotals(timeZone: zone("America/New_York")).map(\.date) == [date("2025-06-14")])
+        #expect(try history.drinks.dayTotals(timeZone: zone("Pacific/Auckland")).map(\.date) == [date("2025-06-15")])
         let late = try self.history([(utc(2025, 6, 15, 13), 300)])
-        #expect(try late.dayTotals(timeZone: zone("Pacific/Auckland")).map(\.date) == [date("2025-06-16")])
-        #expect(try late.dayTotals(timeZone: zone("Europe/Madrid")).map(\.date) == [date("2025-06-15")])
+        #expect(try late.drinks.dayTotals(timeZone: zone("Pacific/Auckland")).map(\.date) == [date("2025-06-16")])
+        #expect(try late.drinks.dayTotals(timeZone: zone("Europe/Madrid")).map(\.date) == [date("2025-06-15")])
     }
 
     // MARK: - DST: 23-hour and 25-hour days
@@ -69,7 +69,7 @@ import Timekeeping
             (utc(2025, 3, 30, 22), 320),         // 00:00 CEST, Monday
         ])
         let madrid = zone("Europe/Madrid")
-        #expect(try history.dayTotals(timeZone: madrid) == [
+        #expect(try history.drinks.dayTotals(timeZone: madrid) == [
             DayTotal(date: date("2025-03-29"), totalML: 10, drinks: 1),
             DayTotal(date: date("2025-03-30"), totalML: 300, drinks: 4),
             DayTotal(date: date("2025-03-31"), totalML: 320, drinks: 1),
@@ -77,7 +77,7 @@ import Timekeeping
         let day = date("2025-03-30").interval(in: madrid)
         #expect(day.start.secondsSince1970 == Double(utc(2025, 3, 29, 23)))
         #expect(day.end - day.start == .seconds((23 * 3600)))
-        #expect(try history.dayTotal(containing: WallInstant(secondsSince1970: Double(utc(2025, 3, 30, 12))), timeZone: madrid)
+        #expect(try history.drinks.dayTotal(containing: WallInstant(secondsSince1970: Double(utc(2025, 3, 30, 12))), timeZone: madrid)
             == DayTotal(date: date("2025-03-30"), totalML: 300, drinks: 4))
     }
 
@@ -91,7 +91,7 @@ import Timekeeping
             (utc(2025, 10, 26, 23), 320),        // 00:00 CET, Monday
         ])
         let madrid = zone("Europe/Madrid")
-        #expect(try history.dayTotals(timeZone: madrid) == [
+        #expect(try history.drinks.dayTotals(timeZone: madrid) == [
             DayTotal(date: date("2025-10-25"), totalML: 10, drinks: 1),
             DayTotal(date: date("2025-10-26"), totalML: 300, drinks: 4),
             DayTotal(date: date("2025-10-27"), totalML: 320, drinks: 1),
@@ -101,7 +101,7 @@ import Timekeeping
         #expect(day.end - day.start == .seconds((25 * 3600)))
         // Any instant of the 25 hours, the repeated hour included, names the same day.
         for instant in [day.start, WallInstant(secondsSince1970: Double(utc(2025, 10, 26, 1, 30))), day.end - .seconds(1)] {
-            #expect(try history.dayTotal(containing: instant, timeZone: madrid).totalML == 300)
+            #expect(try history.drinks.dayTotal(containing: instant, timeZone: madrid).totalML == 300)
         }
     }
 
@@ -113,7 +113,7 @@ import Timekeeping
             (utc(2025, 3, 10, 3, 59, 59), 40),   // 23:59:59 EDT
             (utc(2025, 3, 10, 4), 80),           // 00:00 EDT, next day
         ])
-        #expect(try spring.dayTotals(timeZone: newYork) == [
+        #expect(try spring.drinks.dayTotals(timeZone: newYork) == [
             DayTotal(date: date("2025-03-09"), totalML: 70, drinks: 3),
             DayTotal(date: date("2025-03-10"), totalML: 80, drinks: 1),
         ])
@@ -127,7 +127,7 @@ import Timekeeping
             (utc(2025, 11, 3, 4, 59, 59), 40),   // 23:59:59 EST
             (utc(2025, 11, 3, 5), 80),           // 00:00 EST, Monday
         ])
-        #expect(try fall.dayTotals(timeZone: newYork) == [
+        #expect(try fall.drinks.dayTotals(timeZone: newYork) == [
             DayTotal(date: date("2025-11-01"), totalML: 5, drinks: 1),
             DayTotal(date: date("2025-11-02"), totalML: 70, drinks: 3),
             DayTotal(date: date("2025-11-03"), totalML: 80, drinks: 1),
@@ -146,7 +146,7 @@ import Timekeeping
             (utc(2025, 4, 6, 11, 59, 59), 80),   // 23:59:59 NZST
             (utc(2025, 4, 6, 12), 160),          // 00:00 NZST, Monday
         ])
-        #expect(try fall.dayTotals(timeZone: auckland) == [
+        #expect(try fall.drinks.dayTotals(timeZone: auckland) == [
             DayTotal(date: date("2025-04-05"), totalML: 5, drinks: 1),
             DayTotal(date: date("2025-04-06"), totalML: 150, drinks: 4),
             DayTotal(date: date("2025-04-07"), totalML: 160, drinks: 1),
@@ -161,7 +161,7 @@ import Timekeeping
             (utc(2025, 9, 28, 10, 59, 59), 40),  // 23:59:59 NZDT
             (utc(2025, 9, 28, 11), 80),          // 00:00 NZDT, Monday
         ])
-        #expect(try spring.dayTotals(timeZone: auckland) == [
+        #expect(try spring.drinks.dayTotals(timeZone: auckland) == [
             DayTotal(date: date("2025-09-27"), totalML: 5, drinks: 1),
             DayTotal(date: date("2025-09-28"), totalML: 70, drinks: 3),
             DayTotal(date: date("2025-09-29"), totalML: 80, drinks: 1),
@@ -178,36 +178,36 @@ import Timekeeping
         let kept = drink(1, at: day, ml: 250)
         let deletedByBottle = drink(2, at: day + 60, ml: 400)
         let deletedLocally = drink(3, at: day + 120, ml: 800)
-        _ = try history.store([kept, drink(4, at: day + 180, ml: -300), drink(5, at: day + 240, ml: 0),
+        _ = try history.drinks.store([kept, drink(4, at: day + 180, ml: -300), drink(5, at: day + 240, ml: 0),
                                deletedByBottle, deletedLocally], bottle: bottle, at: WallInstant(secondsSince1970: 10))
-        _ = try history.store([tombstone(of: deletedByBottle), tombstone(of: drink(6, at: day + 300, ml: 90))],
+        _ = try history.drinks.store([tombstone(of: deletedByBottle), tombstone(of: drink(6, at: day + 300, ml: 90))],
                               bottle: bottle, at: WallInstant(secondsSince1970: 20))
-        _ = try history.markDeleted(bottle: bottle, recordID: 3, timestamp: day + 120, at: WallInstant(secondsSince1970: 30))
+        _ = try history.drinks.markDeleted(bottle: bottle, recordID: 3, timestamp: day + 120, at: WallInstant(secondsSince1970: 30))
 
-        #expect(try history.dayTotals(timeZone: zone("UTC")) == [DayTotal(date: date("2025-06-15"), totalML: 250, drinks: 1)])
-        #expect(try history.dayTotal(containing: WallInstant(secondsSince1970: Double(day)), timeZone: zone("UTC"), knownAt: WallInstant(secondsSince1970: 40)).totalML == 250)
+        #expect(try history.drinks.dayTotals(timeZone: zone("UTC")) == [DayTotal(date: date("2025-06-15"), totalML: 250, drinks: 1)])
+        #expect(try history.drinks.dayTotal(containing: WallInstant(secondsSince1970: Double(day)), timeZone: zone("UTC"), knownAt: WallInstant(secondsSince1970: 40)).totalML == 250)
     }
 
     @Test func drinksOfAllBottlesAddUpUnlessOneIsChosen() throws {
         let history = try memoryHistory()
-        _ = try history.store([drink(1, at: utc(2025, 6, 15, 9), ml: 100)], bottle: "a", at: WallInstant(secondsSince1970: 1))
-        _ = try history.store([drink(1, at: utc(2025, 6, 15, 10), ml: 30)], bottle: "b", at: WallInstant(secondsSince1970: 1))
-        #expect(try history.dayTotals(timeZone: zone("UTC")).map(\.totalML) == [130])
-        #expect(try history.dayTotals(timeZone: zone("UTC"), bottle: "b").map(\.totalML) == [30])
+        _ = try history.drinks.store([drink(1, at: utc(2025, 6, 15, 9), ml: 100)], bottle: "a", at: WallInstant(secondsSince1970: 1))
+        _ = try history.drinks.store([drink(1, at: utc(2025, 6, 15, 10), ml: 30)], bottle: "b", at: WallInstant(secondsSince1970: 1))
+        #expect(try history.drinks.dayTotals(timeZone: zone("UTC")).map(\.totalML) == [130])
+        #expect(try history.drinks.dayTotals(timeZone: zone("UTC"), bottle: "b").map(\.totalML) == [30])
     }
 
     @Test func knownAtCountsOnlyDrinksStoredByThenAndNotYetDeleted() throws {
         let history = try memoryHistory()
         let morning = drink(1, at: utc(2025, 6, 15, 8), ml: 100)
         let noon = drink(2, at: utc(2025, 6, 15, 12), ml: 200)
-        _ = try history.store([morning], bottle: bottle, at: WallInstant(secondsSince1970: 1000))
-        _ = try history.store([noon], bottle: bottle, at: WallInstant(secondsSince1970: 2000))
-        _ = try history.markDeleted(bottle: bottle, recordID: 1, timestamp: morning.timestamp, at: WallInstant(secondsSince1970: 3000))
+        _ = try history.drinks.store([morning], bottle: bottle, at: WallInstant(secondsSince1970: 1000))
+        _ = try history.drinks.store([noon], bottle: bottle, at: WallInstant(secondsSince1970: 2000))
+        _ = try history.drinks.markDeleted(bottle: bottle, recordID: 1, timestamp: morning.timestamp, at: WallInstant(secondsSince1970: 3000))
         let utcZone = zone("UTC")
         let instant = Double(noon.timestamp)
 
         func total(knownAt: Double?) throws -> Int {
-            try history.dayTotal(containing: WallInstant(secondsSince1970: instant), timeZone: utcZone, knownAt: knownAt.map(WallInstant.init(secondsSince1970:))).totalML
+            try history.drinks.dayTotal(containing: WallInstant(secondsSince1970: instant), timeZone: utcZone, knownAt: knownAt.map(WallInstant.init(secondsSince1970:))).totalML
         }
         #expect(try total(knownAt: 999) == 0)
         #expect(try total(knownAt: 1000) == 100)      // stored at or before t
@@ -216,8 +216,8 @@ import Timekeeping
         #expect(try total(knownAt: 2999.9) == 300)
         #expect(try total(knownAt: 3000) == 200)      // deleted at or before t
         #expect(try total(knownAt: nil) == 200)
-        #expect(try history.dayTotals(timeZone: utcZone, knownAt: WallInstant(secondsSince1970: 999)).isEmpty)
-        #expect(try history.dayTotals(timeZone: utcZone, knownAt: WallInstant(secondsSince1970: 2500)) == [
+        #expect(try history.drinks.dayTotals(timeZone: utcZone, knownAt: WallInstant(secondsSince1970: 999)).isEmpty)
+        #expect(try history.drinks.dayTotals(timeZone: utcZone, knownAt: WallInstant(secondsSince1970: 2500)) == [
             DayTotal(date: date("2025-06-15"), totalML: 300, drinks: 2),
         ])
     }
@@ -225,10 +225,10 @@ import Timekeeping
     @Test func aTombstoneStoredBeforeItsDrinkNeverCountsAtAnyTime() throws {
         let history = try memoryHistory()
         let record = drink(1, at: utc(2025, 6, 15, 8), ml: 100)
-        _ = try history.store([tombstone(of: record)], bottle: bottle, at: WallInstant(secondsSince1970: 1000))
-        _ = try history.store([record], bottle: bottle, at: WallInstant(secondsSince1970: 2000))
+        _ = try history.drinks.store([tombstone(of: record)], bottle: bottle, at: WallInstant(secondsSince1970: 1000))
+        _ = try history.drinks.store([record], bottle: bottle, at: WallInstant(secondsSince1970: 2000))
         for knownAt in [999.0, 1000, 1500, 2000, 5000] {
-            #expect(try history.dayTotal(containing: WallInstant(secondsSince1970: Double(record.timestamp)), timeZone: zone("UTC"),
+            #expect(try history.drinks.dayTotal(containing: WallInstant(secondsSince1970: Double(record.timestamp)), timeZone: zone("UTC"),
                                          knownAt: WallInstant(secondsSince1970: knownAt)).totalML == 0)
         }
     }
@@ -246,27 +246,27 @@ import Timekeeping
         ])
         // Part of a day selects the whole day.
         let noon = Double(utc(2025, 6, 14, 10))
-        #expect(try history.dayTotals(timeZone: madrid, from: WallInstant(secondsSince1970: noon), to: WallInstant(secondsSince1970: noon + 60)) == [
+        #expect(try history.drinks.dayTotals(timeZone: madrid, from: WallInstant(secondsSince1970: noon), to: WallInstant(secondsSince1970: noon + 60)) == [
             DayTotal(date: date("2025-06-14"), totalML: 7, drinks: 3),
         ])
         // `to` is excluded: ending exactly at a local midnight leaves that day out.
         let midnight15 = Double(utc(2025, 6, 14, 22))
-        #expect(try history.dayTotals(timeZone: madrid, from: WallInstant(secondsSince1970: noon), to: WallInstant(secondsSince1970: midnight15)).map(\.date) == [date("2025-06-14")])
-        #expect(try history.dayTotals(timeZone: madrid, from: WallInstant(secondsSince1970: midnight15)).map(\.date) == [date("2025-06-15"), date("2025-06-16")])
-        #expect(try history.dayTotals(timeZone: madrid, to: WallInstant(secondsSince1970: midnight15 + 1)).map(\.totalML) == [7, 8])
-        #expect(try history.dayTotals(timeZone: madrid, from: WallInstant(secondsSince1970: midnight15), to: WallInstant(secondsSince1970: noon)).isEmpty)
-        #expect(try history.dayTotals(timeZone: madrid, days: date("2025-06-15")...date("2025-06-20")).map(\.totalML) == [8, 16])
-        #expect(try history.dayTotals(timeZone: madrid, days: date("2025-06-12")...date("2025-06-14")).map(\.totalML) == [7])
+        #expect(try history.drinks.dayTotals(timeZone: madrid, from: WallInstant(secondsSince1970: noon), to: WallInstant(secondsSince1970: midnight15)).map(\.date) == [date("2025-06-14")])
+        #expect(try history.drinks.dayTotals(timeZone: madrid, from: WallInstant(secondsSince1970: midnight15)).map(\.date) == [date("2025-06-15"), date("2025-06-16")])
+        #expect(try history.drinks.dayTotals(timeZone: madrid, to: WallInstant(secondsSince1970: midnight15 + 1)).map(\.totalML) == [7, 8])
+        #expect(try history.drinks.dayTotals(timeZone: madrid, from: WallInstant(secondsSince1970: midnight15), to: WallInstant(secondsSince1970: noon)).isEmpty)
+        #expect(try history.drinks.dayTotals(timeZone: madrid, days: date("2025-06-15")...date("2025-06-20")).map(\.totalML) == [8, 16])
+        #expect(try history.drinks.dayTotals(timeZone: madrid, days: date("2025-06-12")...date("2025-06-14")).map(\.totalML) == [7])
         // A day without drinks: zero, with its date.
-        #expect(try history.dayTotal(containing: WallInstant(secondsSince1970: Double(utc(2025, 6, 20, 12))), timeZone: madrid)
+        #expect(try history.drinks.dayTotal(containing: WallInstant(secondsSince1970: Double(utc(2025, 6, 20, 12))), timeZone: madrid)
             == DayTotal(date: date("2025-06-20"), totalML: 0, drinks: 0))
     }
 
     @Test func nonFiniteInstantsAreRefused() throws {
         let history = try memoryHistory()
-        #expect(throws: HistoryError.self) { try history.dayTotals(timeZone: zone("UTC"), from: WallInstant(secondsSince1970: .nan)) }
-        #expect(throws: HistoryError.self) { try history.dayTotals(timeZone: zone("UTC"), knownAt: WallInstant(secondsSince1970: .infinity)) }
-        #expect(throws: HistoryError.self) { try history.dayTotal(containing: WallInstant(secondsSince1970: .nan), timeZone: zone("UTC")) }
+        #expect(throws: HistoryError.self) { try history.drinks.dayTotals(timeZone: zone("UTC"), from: WallInstant(secondsSince1970: .nan)) }
+        #expect(throws: HistoryError.self) { try history.drinks.dayTotals(timeZone: zone("UTC"), knownAt: WallInstant(secondsSince1970: .infinity)) }
+        #expect(throws: HistoryError.self) { try history.drinks.dayTotal(containing: WallInstant(secondsSince1970: .nan), timeZone: zone("UTC")) }
     }
 
     // MARK: - The query's plan
@@ -275,7 +275,7 @@ import Timekeeping
     func oneBottlesDaysUseTheTimestampIndex() throws {
         let history = try memoryHistory()
         func plan(first: Int?, last: Int?) throws -> String {
-            let (sql, arguments) = try DrinkHistory.totalsQuery(first: first, last: last, knownAt: WallInstant(secondsSince1970: 1_800_000_000),
+            let (sql, arguments) = try DrinkStore.totalsQuery(first: first, last: last, knownAt: WallInstant(secondsSince1970: 1_800_000_000),
                                                                 bottle: bottle)
             return try history.read("planning") { db in
                 try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }.joined(separator: "; ")
@@ -290,9 +290,9 @@ import Timekeeping
         let whole = try plan(first: nil, last: nil)
         #expect(whole.contains("sqlite_autoindex_drink_1"), "\(whole)")
         // And the totals are the bottle's only.
-        _ = try history.store([drink(1, at: 1_771_200_000, ml: 200)], bottle: bottle, at: WallInstant(secondsSince1970: 0))
-        _ = try history.store([drink(1, at: 1_771_200_100, ml: 300)], bottle: "OTHER-1", at: WallInstant(secondsSince1970: 0))
-        let total = try history.dayTotal(containing: WallInstant(secondsSince1970: 1_771_200_000), timeZone: TimeZone(identifier: "UTC")!, bottle: bottle)
+        _ = try history.drinks.store([drink(1, at: 1_771_200_000, ml: 200)], bottle: bottle, at: WallInstant(secondsSince1970: 0))
+        _ = try history.drinks.store([drink(1, at: 1_771_200_100, ml: 300)], bottle: "OTHER-1", at: WallInstant(secondsSince1970: 0))
+        let total = try history.drinks.dayTotal(containing: WallInstant(secondsSince1970: 1_771_200_000), timeZone: TimeZone(identifier: "UTC")!, bottle: bottle)
         #expect(total.totalML == 200)
     }
 }

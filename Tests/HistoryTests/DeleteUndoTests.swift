@@ -13,8 +13,8 @@ import Timekeeping
     /// A drink deleted by a person, with its delete command queued for the bottle.
     func deletedWithCommand() throws -> (DrinkHistory, StoredCommand) {
         let history = try memoryHistory()
-        _ = try history.store([record], bottle: bottle, at: WallInstant(secondsSince1970: 100))
-        _ = try history.markDeleted(bottle: bottle, recordID: record.recordID, timestamp: record.timestamp, at: WallInstant(secondsSince1970: 200))
+        _ = try history.drinks.store([record], bottle: bottle, at: WallInstant(secondsSince1970: 100))
+        _ = try history.drinks.markDeleted(bottle: bottle, recordID: record.recordID, timestamp: record.timestamp, at: WallInstant(secondsSince1970: 200))
         let action = BottleAction.deleteDrink(recordID: record.recordID, timestamp: record.timestamp)
         let command = try history.commands.queue(bottle: bottle, command: action.kind, argument: action.argument, replacing: false, at: WallInstant(secondsSince1970: 200))
         return (history, command)
@@ -27,7 +27,7 @@ import Timekeeping
             Issue.record("not restored"); return
         }
         #expect(!drink.deleted)
-        #expect(try history.storedDrinks().map(\.deleted) == [false])
+        #expect(try history.drinks.storedDrinks().map(\.deleted) == [false])
         #expect(try history.commands.all().isEmpty)
         #expect(try !history.commands.claim(id: command.id, attempted: false, at: WallInstant(secondsSince1970: 300)), "a withdrawn command cannot be claimed")
     }
@@ -37,7 +37,7 @@ import Timekeeping
         let (history, command) = try deletedWithCommand()
         #expect(try history.commands.claim(id: command.id, attempted: false, at: WallInstant(secondsSince1970: 300)))
         #expect(try history.commands.undoDelete(commandID: command.id) == .tooLate)
-        #expect(try history.storedDrinks().map(\.deleted) == [true])
+        #expect(try history.drinks.storedDrinks().map(\.deleted) == [true])
     }
 
     @Test("a delete cut short by the link (back to pending, with a message) may have reached the bottle: too late")
@@ -46,6 +46,6 @@ import Timekeeping
         #expect(try history.commands.claim(id: command.id, attempted: false, at: WallInstant(secondsSince1970: 300)))
         _ = try history.commands.update(id: command.id, status: .pending, message: "cut short", at: WallInstant(secondsSince1970: 310))
         #expect(try history.commands.undoDelete(commandID: command.id) == .tooLate)
-        #expect(try history.storedDrinks().map(\.deleted) == [true])
+        #expect(try history.drinks.storedDrinks().map(\.deleted) == [true])
     }
 }

@@ -67,18 +67,18 @@ struct IntakeTotalTests {
     func window() throws {
         let history = try DrinkHistory(path: nil)
         let base: UInt32 = 1_795_248_000
-        _ = try history.store([
+        _ = try history.drinks.store([
             DrinkRecord(recordID: 1, timestamp: base, amountML: 100, bottleLevelML: 500, typeRaw: 1, flagsRaw: 0),
             DrinkRecord(recordID: 2, timestamp: base + 60, amountML: 50, bottleLevelML: 450, typeRaw: 0, flagsRaw: 0),
             DrinkRecord(recordID: 3, timestamp: base + 120, amountML: -200, bottleLevelML: 650, typeRaw: 0, flagsRaw: 0),
         ], bottle: "B", at: WallInstant(secondsSince1970: Double(base) + 200))
-        _ = try history.store([DrinkRecord(recordID: 4, timestamp: base + 180, amountML: 70, bottleLevelML: 380, typeRaw: 0, flagsRaw: 0)],
+        _ = try history.drinks.store([DrinkRecord(recordID: 4, timestamp: base + 180, amountML: 70, bottleLevelML: 380, typeRaw: 0, flagsRaw: 0)],
                               bottle: "B", at: WallInstant(secondsSince1970: Double(base) + 400))
-        _ = try history.markDeleted(bottle: "B", recordID: 2, timestamp: base + 60, at: WallInstant(secondsSince1970: Double(base) + 500))
-        #expect(try history.intakeTotal(from: WallInstant(secondsSince1970: Double(base)), to: WallInstant(secondsSince1970: Double(base) + 1000)) == 170)
-        #expect(try history.intakeTotal(from: WallInstant(secondsSince1970: Double(base)), to: WallInstant(secondsSince1970: Double(base) + 60)) == 100)
-        #expect(try history.intakeTotal(from: WallInstant(secondsSince1970: Double(base)), to: WallInstant(secondsSince1970: Double(base) + 1000), knownAt: WallInstant(secondsSince1970: Double(base) + 300)) == 150)
-        #expect(try history.intakeTotal(from: WallInstant(secondsSince1970: Double(base)), to: WallInstant(secondsSince1970: Double(base) + 1000), knownAt: WallInstant(secondsSince1970: Double(base) + 450)) == 220)
-        #expect(try history.intakeTotal(from: WallInstant(secondsSince1970: Double(base) + 1), to: WallInstant(secondsSince1970: Double(base) + 1000)) == 70)
+        _ = try history.drinks.markDeleted(bottle: "B", recordID: 2, timestamp: base + 60, at: WallInstant(secondsSince1970: Double(base) + 500))
+        #expect(try history.drinks.intakeTotal(from: WallInstant(secondsSince1970: Double(base)), to: WallInstant(secondsSince1970: Double(base) + 1000)) == 170)
+        #expect(try history.drinks.intakeTotal(from: WallInstant(secondsSince1970: Double(base)), to: WallInstant(secondsSince1970: Double(base) + 60)) == 100)
+        #expect(try history.drinks.intakeTotal(from: WallInstant(secondsSince1970: Double(base)), to: WallInstant(secondsSince1970: Double(base) + 1000), knownAt: WallInstant(secondsSince1970: Double(base) + 300)) == 150)
+        #expect(try history.drinks.intakeTotal(from: WallInstant(secondsSince1970: Double(base)), to: WallInstant(secondsSince1970: Double(base) + 1000), knownAt: WallInstant(secondsSince1970: Double(base) + 450)) == 220)
+        #expect(try history.drinks.intakeTotal(from: WallInstant(secondsSince1970: Double(base) + 1), to: WallInstant(secondsSince1970: Double(base) + 1000)) == 70)
     }
 }

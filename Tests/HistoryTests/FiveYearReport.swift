@@ -32,7 +32,7 @@ import Timekeeping
         }
         var storedAt = 1_600_000_000.0
         for chunk in stride(from: 0, to: records.count, by: 17) {
-            _ = try history.store(Array(records[chunk..<min(chunk + 17, records.count)]), bottle: "b", at: WallInstant(secondsSince1970: storedAt))
+            _ = try history.drinks.store(Array(records[chunk..<min(chunk + 17, records.count)]), bottle: "b", at: WallInstant(secondsSince1970: storedAt))
             storedAt += 1
         }
         return expected
@@ -69,22 +69,22 @@ import Timekeeping
         let fillTime = try Self.measure(1) { _ = try Self.fill(history) }
         var expected: [DayTotal] = []
         let refillTime = try Self.measure(1) { expected = try Self.fill(history) }  // all duplicates now
-        #expect(try history.drinkCount() == Self.dayCount * Self.drinkTimes.count)
+        #expect(try history.drinks.drinkCount() == Self.dayCount * Self.drinkTimes.count)
 
         var totals: [DayTotal] = []
-        let all = try Self.measure { totals = try history.dayTotals(timeZone: Self.madrid) }
+        let all = try Self.measure { totals = try history.drinks.dayTotals(timeZone: Self.madrid) }
         #expect(Self.firstDifference(totals, expected) == nil)
 
-        let knownAt = try Self.measure { totals = try history.dayTotals(timeZone: Self.madrid, knownAt: WallInstant(secondsSince1970: 2_000_000_000)) }
+        let knownAt = try Self.measure { totals = try history.drinks.dayTotals(timeZone: Self.madrid, knownAt: WallInstant(secondsSince1970: 2_000_000_000)) }
         #expect(Self.firstDifference(totals, expected) == nil)
 
         let lastWeek = Self.firstDay + (Self.dayCount - 7)...Self.firstDay + (Self.dayCount - 1)
-        let week = try Self.measure { totals = try history.dayTotals(timeZone: Self.madrid, days: lastWeek) }
+        let week = try Self.measure { totals = try history.drinks.dayTotals(timeZone: Self.madrid, days: lastWeek) }
         #expect(totals == Array(expected.suffix(7)))
 
         var today = DayTotal(date: Self.firstDay, totalML: 0, drinks: 0)
         let instant = (Self.firstDay + 1000).interval(in: Self.madrid).start + .seconds(43_200)
-        let one = try Self.measure { today = try history.dayTotal(containing: instant, timeZone: Self.madrid, knownAt: WallInstant(secondsSince1970: 2e9)) }
+        let one = try Self.measure { today = try history.drinks.dayTotal(containing: instant, timeZone: Self.madrid, knownAt: WallInstant(secondsSince1970: 2e9)) }
         #expect(today == expected[1000])
 
         print("""
@@ -106,10 +106,10 @@ import Timekeeping
         let timing = try Self.measure(30) {
             let chunk = (0..<17).map { index in drink(next + UInt32(index), at: 1_700_000_000 + next + UInt32(index)) }
             next += 17
-            newCount += try history.store(chunk, bottle: "b", at: WallInstant(secondsSince1970: Double(next))).filter(\.isNew).count
+            newCount += try history.drinks.store(chunk, bottle: "b", at: WallInstant(secondsSince1970: Double(next))).filter(\.isNew).count
         }
         #expect(newCount == 30 * 17)
-        #expect(try history.drinkCount() == 30 * 17)
+        #expect(try history.drinks.drinkCount() == 30 * 17)
         print("[history five-year report] store one chunk of 17, durability full (commit + fsync): \(Self.format(timing))")
     }
 }

@@ -16,7 +16,7 @@ import Timekeeping
     static func history() throws -> DrinkHistory {
         let history = try memoryHistory()
         try history.bottles.save(BottleRecord(id: bottle, lastSeen: now))
-        _ = try history.storeChunk([drink(1, at: utc(2026, 11, 20, 8)), drink(2, at: utc(2026, 11, 20, 9))],
+        _ = try history.drinks.storeChunk([drink(1, at: utc(2026, 11, 20, 8)), drink(2, at: utc(2026, 11, 20, 9))],
                                    bottle: bottle, at: now)
         return history
     }
@@ -34,23 +34,23 @@ import Timekeeping
         #expect(second.recordID == first.recordID + 1)
         #expect(first.timestamp == utc(2026, 11, 20, 12, 30))
         // Read back by both ways the history reads drinks, the flag kept; the bottle's are not manual.
-        #expect(try history.storedDrinks().map(\.drink.manual) == [false, false, true, true])
-        #expect(try history.drinksNewestFirst(from: 0, before: UInt32.max).map(\.drink.manual) == [true, true, false, false])
+        #expect(try history.drinks.storedDrinks().map(\.drink.manual) == [false, false, true, true])
+        #expect(try history.drinks.drinksNewestFirst(from: 0, before: UInt32.max).map(\.drink.manual) == [true, true, false, false])
         // Counted in the day: 100 + 100 + 250 + 330.
-        #expect(try history.dayTotals(timeZone: zone("UTC")).map(\.totalML) == [780])
+        #expect(try history.drinks.dayTotals(timeZone: zone("UTC")).map(\.totalML) == [780])
     }
 
     @Test func theBottlesIdsAndResetsNeverSeeAManualDrink() throws {
         let history = try Self.history()
         let added = try BottleControl(history: history).addDrink(amountML: 250, at: Self.now, bottle: nil, now: Self.now)
-        #expect(try history.highestRecordID(bottle: Self.bottle) == 2)
+        #expect(try history.drinks.highestRecordID(bottle: Self.bottle) == 2)
         // The bottle's next record is no restart of its ids.
-        let next = try history.storeChunk([drink(3, at: utc(2026, 11, 20, 19))], bottle: Self.bottle,
+        let next = try history.drinks.storeChunk([drink(3, at: utc(2026, 11, 20, 19))], bottle: Self.bottle,
                                           at: Self.now + .seconds(3600))
         #expect(!next.idsRestarted)
         #expect(try history.bottles.bottle(id: Self.bottle)?.idResetAt == nil)
         // The household is told of it as a drink added by hand.
-        let outbox = try history.localDrinksChanged(since: .epoch).map(\.drink.drink)
+        let outbox = try history.drinks.localDrinksChanged(since: .epoch).map(\.drink.drink)
         #expect(outbox.map(\.recordID) == [1, 2, added.recordID, 3])
         #expect(outbox.map(\.manual) == [false, false, true, false])
     }
@@ -59,12 +59,12 @@ import Timekeeping
         let history = try Self.history()
         let record = DrinkRecord(recordID: Drink.firstManualRecordID + 4, timestamp: utc(2026, 11, 20, 10), amountML: 300,
                                  bottleLevelML: 0, typeRaw: 0, flagsRaw: 0)
-        let results = try history.storeReplicated([record], bottle: Self.bottle, origin: "office", manual: true, at: Self.now)
+        let results = try history.drinks.storeReplicated([record], bottle: Self.bottle, origin: "office", manual: true, at: Self.now)
         #expect(results.map(\.outcome) == [.inserted])
-        #expect(try history.storedDrinks().map(\.drink.manual) == [false, false, true])
-        #expect(try history.highestRecordID(bottle: Self.bottle) == 2)
+        #expect(try history.drinks.storedDrinks().map(\.drink.manual) == [false, false, true])
+        #expect(try history.drinks.highestRecordID(bottle: Self.bottle) == 2)
         // Not published again, and this bridge's next one is in a space of its own, not next to it.
-        #expect(try history.localDrinksChanged(since: .epoch).map(\.drink.recordID) == [1, 2])
+        #expect(try history.drinks.localDrinksChanged(since: .epoch).map(\.drink.recordID) == [1, 2])
         let next = try BottleControl(history: history).addDrink(amountML: 100, at: Self.now, bottle: nil, now: Self.now)
         #expect(ManualIDSpace.space(of: next.recordID) != 0)
     }
@@ -77,7 +77,7 @@ import Timekeeping
         #expect(command == nil)
         #expect(drink?.deleted == true && drink?.manual == true)
         #expect(try history.commands.all(bottle: Self.bottle).isEmpty)
-        #expect(try history.dayTotals(timeZone: zone("UTC")).map(\.totalML) == [200])
+        #expect(try history.drinks.dayTotals(timeZone: zone("UTC")).map(\.totalML) == [200])
         // A bottle's drink still queues its delete.
         let (bottleCommand, _) = try control.queue(.delete(recordID: 1), bottle: nil, at: Self.now)
         #expect(bottleCommand?.command == "delete")
@@ -90,7 +90,7 @@ import Timekeeping
         #expect(throws: BottleRequestRefused.self) {
             try BottleControl(history: history).addDrink(amountML: amount, at: time, bottle: nil, now: Self.now)
         }
-        #expect(try history.drinkCount() == 2)
+        #expect(try history.drinks.drinkCount() == 2)
     }
 
     @Test func anUnknownBottleIsRefused() throws {
@@ -98,7 +98,7 @@ import Timekeeping
         #expect(throws: BottleRequestRefused.self) {
             try BottleControl(history: history).addDrink(amountML: 250, at: Self.now, bottle: "AQ-9999", now: Self.now)
         }
-        #expect(try history.drinkCount() == 2)
+        #expect(try history.drinks.drinkCount() == 2)
     }
 
     /// A history file from before drinks could be added by hand: its drinks read as the bottle's.
@@ -118,8 +118,8 @@ import Timekeeping
         }
         let history = try DrinkHistory(path: path)
         #expect(try history.appliedMigrations().suffix(3) == ["v8-manual-drinks", "v9-typed-engine-state", "v10-schedule-table"])
-        #expect(try history.storedDrinks().map(\.drink.manual) == [false])
-        #expect(try history.storedDrinks().map(\.recordID) == [7])
+        #expect(try history.drinks.storedDrinks().map(\.drink.manual) == [false])
+        #expect(try history.drinks.storedDrinks().map(\.recordID) == [7])
     }
 
     // MARK: each member's own space of ids
@@ -132,7 +132,7 @@ import Timekeeping
 
     static func add(_ history: DrinkHistory, draw: UInt64, at time: UInt32, ml: Int = 250) throws -> StoredDrink {
         var generator = FixedDraw(value: draw)
-        return try history.storeManualDrink(bottle: bottle, amountML: ml, timestamp: time,
+        return try history.drinks.storeManualDrink(bottle: bottle, amountML: ml, timestamp: time,
                                             at: WallInstant(secondsSince1970: Double(time)), using: &generator)
     }
 
@@ -145,18 +145,18 @@ import Timekeeping
         let mine = try Self.add(kitchen, draw: 7, at: time), theirs = try Self.add(office, draw: 1234, at: time)
         #expect(mine.recordID != theirs.recordID)
         for (history, other, origin) in [(kitchen, theirs, "office"), (office, mine, "kitchen")] {
-            let results = try history.storeReplicated([other.drink.record], bottle: Self.bottle, origin: origin, manual: true,
+            let results = try history.drinks.storeReplicated([other.drink.record], bottle: Self.bottle, origin: origin, manual: true,
                                                       at: Self.now)
             #expect(results.map(\.outcome) == [.inserted])
         }
         for history in [kitchen, office] {
-            #expect(try history.storedDrinks().filter(\.drink.manual).map(\.recordID).sorted()
+            #expect(try history.drinks.storedDrinks().filter(\.drink.manual).map(\.recordID).sorted()
                     == [mine.recordID, theirs.recordID].sorted())
         }
         // The kitchen deletes the office's by its id: that one, not its own.
         let (_, deleted) = try BottleControl(history: kitchen).queue(.delete(recordID: Int(theirs.recordID)), bottle: nil, at: Self.now)
         #expect(deleted?.recordID == theirs.recordID && deleted?.deleted == true)
-        #expect(try kitchen.currentDrink(bottle: Self.bottle, recordID: mine.recordID)?.deleted == false)
+        #expect(try kitchen.drinks.currentDrink(bottle: Self.bottle, recordID: mine.recordID)?.deleted == false)
     }
 
     /// Two members drew the same space (1 in 32,767): once one hears of the other's drink in it,
@@ -169,7 +169,7 @@ import Timekeeping
         // The office's drink in the same space arrives.
         let clash = DrinkRecord(recordID: first.recordID + 5, timestamp: utc(2026, 11, 20, 12), amountML: 300,
                                 bottleLevelML: 0, typeRaw: 0, flagsRaw: 0)
-        _ = try history.storeReplicated([clash], bottle: Self.bottle, origin: "office", manual: true, at: Self.now)
+        _ = try history.drinks.storeReplicated([clash], bottle: Self.bottle, origin: "office", manual: true, at: Self.now)
         let moved = try Self.add(history, draw: 0, at: utc(2026, 11, 20, 13))
         #expect(moved.recordID == ManualIDSpace.ids(of: 2).lowerBound, "the first space no drink uses")
         #expect(try Self.add(history, draw: 0, at: utc(2026, 11, 20, 14)).recordID == moved.recordID + 1)
@@ -204,11 +204,11 @@ import Timekeeping
             }
         }
         let history = try DrinkHistory(path: path)
-        #expect(try history.storedDrinks().map(\.drink.manual) == [true, true])
+        #expect(try history.drinks.storedDrinks().map(\.drink.manual) == [true, true])
         let next = try BottleControl(history: history).addDrink(amountML: 100, at: Self.now, bottle: nil, now: Self.now)
         #expect(ManualIDSpace.drawable.contains(ManualIDSpace.space(of: next.recordID)))
         let (_, deleted) = try BottleControl(history: history).queue(.delete(recordID: Int(first)), bottle: nil, at: Self.now)
         #expect(deleted?.timestamp == 1000, "the one added here, not the newer from the office")
-        #expect(try history.storedDrinks(includeDeleted: false).map(\.amountML) == [330, 100])
+        #expect(try history.drinks.storedDrinks(includeDeleted: false).map(\.amountML) == [330, 100])
     }
 }

@@ -66,7 +66,7 @@ struct ReleaseHistoryTests {
     func drinks() throws {
         let (history, folder) = try release.open()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let stored = try history.storedDrinks(includeDeleted: true)
+        let stored = try history.drinks.storedDrinks(includeDeleted: true)
         let origins = try history.read("origins") { db in
             try Row.fetchAll(db, sql: "SELECT bottle, record_id, timestamp, ifnull(origin, '-') AS origin FROM drink")
                 .reduce(into: [String: String]()) { $0["\($1["bottle"] as String)|\($1["record_id"] as Int64)|\($1["timestamp"] as Int64)"] = $1["origin"] }
@@ -91,7 +91,7 @@ struct ReleaseHistoryTests {
                 == release.expected["command"])
         #expect(try history.reminders.delivered().map { [$0.id, $0.kind] } == release.expected["delivered"])
         #expect(try history.reminders.personEvents().map { [$0.kind.rawValue, $0.name] } == release.expected["person"])
-        #expect(try history.quarantined(includeResolved: true).sorted { $0.id < $1.id }
+        #expect(try history.drinks.quarantined(includeResolved: true).sorted { $0.id < $1.id }
                     .map { [$0.bottle, "\($0.record.recordID)", "\($0.record.timestamp)", $0.rawHex] } == release.expected["quarantined"])
         #expect(try history.household.deliveries(since: .epoch).map { [$0.bottle, $0.id, $0.origin] }.sorted { $0.lexicographicallyPrecedes($1) }
                 == (release.expected["household-delivered"] ?? []))

@@ -110,18 +110,18 @@ import Timekeeping
 
     @Test func highestRecordIDFollowsTheCurrentIDSequence() throws {
         let history = try memoryHistory()
-        #expect(try history.highestRecordID(bottle: "b") == nil)
-        _ = try history.store((1...40).map { drink(UInt32($0), at: 1000 + UInt32($0)) }, bottle: "b", at: WallInstant(secondsSince1970: 100))
-        _ = try history.store([drink(7, at: 50)], bottle: "other", at: WallInstant(secondsSince1970: 100))
-        #expect(try history.highestRecordID(bottle: "b") == 40)
-        #expect(try history.highestRecordID(bottle: "other") == 7)
+        #expect(try history.drinks.highestRecordID(bottle: "b") == nil)
+        _ = try history.drinks.store((1...40).map { drink(UInt32($0), at: 1000 + UInt32($0)) }, bottle: "b", at: WallInstant(secondsSince1970: 100))
+        _ = try history.drinks.store([drink(7, at: 50)], bottle: "other", at: WallInstant(secondsSince1970: 100))
+        #expect(try history.drinks.highestRecordID(bottle: "b") == 40)
+        #expect(try history.drinks.highestRecordID(bottle: "other") == 7)
 
         // After CLEAR_HISTORY the bottle starts again at 1: lower than 40, so a reset.
         try history.bottles.recordIDReset(bottle: "b", at: WallInstant(secondsSince1970: 200))
-        #expect(try history.highestRecordID(bottle: "b") == nil)
-        _ = try history.store([drink(1, at: 9000), drink(2, at: 9001)], bottle: "b", at: WallInstant(secondsSince1970: 200))
-        #expect(try history.highestRecordID(bottle: "b") == 2)
+        #expect(try history.drinks.highestRecordID(bottle: "b") == nil)
+        _ = try history.drinks.store([drink(1, at: 9000), drink(2, at: 9001)], bottle: "b", at: WallInstant(secondsSince1970: 200))
+        #expect(try history.drinks.highestRecordID(bottle: "b") == 2)
         #expect(try history.bottles.bottle(id: "b")?.idResetAt == WallInstant(secondsSince1970: 200))
-        #expect(try history.drinkCount(bottle: "b") == 42)
+        #expect(try history.drinks.drinkCount(bottle: "b") == 42)
     }
 }

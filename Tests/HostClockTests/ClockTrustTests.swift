@@ -19,14 +19,14 @@ struct ClockTrustTests {
     /// A history holding one drink with record time `recordTime`, stored at `storedAt`.
     func history(recordTime: UInt32, storedAt: Double) throws -> DrinkHistory {
         let history = try DrinkHistory(path: nil)
-        _ = try history.store([DrinkRecord(recordID: 1, timestamp: recordTime, amountML: 100, bottleLevelML: 400, typeRaw: 0, flagsRaw: 0)],
+        _ = try history.drinks.store([DrinkRecord(recordID: 1, timestamp: recordTime, amountML: 100, bottleLevelML: 400, typeRaw: 0, flagsRaw: 0)],
                               bottle: "F4:12:FA:00:A3:F4", at: .init(secondsSince1970: storedAt))
         return history
     }
 
     @Test("not synchronised: SET_TIME withheld, whatever the history says")
     func notSynchronised() throws {
-        let trust = ClockTrust.evaluate(source: FixedClockSync(.notSynchronised), history: try DrinkHistory(path: nil))
+        let trust = ClockTrust.evaluate(source: FixedClockSync(.notSynchronised), drinks: try DrinkHistory(path: nil).drinks)
         let reason = try #require(trust.setTimePolicy.reasonToWithhold(now: .init(secondsSince1970: Self.now), bottleTime: nil))
         #expect(reason.contains("not synchronised"))
         #expect(trust.statusLine(at: .init(secondsSince1970: Self.now)) == "Clock: NOT synchronised — SET_TIME withheld")
@@ -35,7 +35,7 @@ struct ClockTrustTests {
     @Test("synchronised and ahead of the newest stored drink: SET_TIME sent")
     func synchronised() throws {
         let trust = ClockTrust.evaluate(source: FixedClockSync(.synchronised),
-                                        history: try history(recordTime: UInt32(Self.now - 3600), storedAt: Self.now - 3000),
+                                        drinks: try history(recordTime: UInt32(Self.now - 3600), storedAt: Self.now - 3000).drinks,
                                         bottle: "F4:12:FA:00:A3:F4")
         #expect(trust.setTimePolicy.reasonToWithhold(now: .init(secondsSince1970: Self.now), bottleTime: .init(secondsSince1970: Self.now - 10)) == nil)
         #expect(trust.statusLine(at: .init(secondsSince1970: Self.now)) == "Clock: synchronised")
@@ -44,12 +44,12 @@ struct ClockTrustTests {
     @Test("synchronised but behind a drink it stored itself, or far behind the newest drink's time: withheld")
     func behindTheHistory() throws {
         let stored = ClockTrust.evaluate(source: FixedClockSync(.synchronised),
-                                         history: try history(recordTime: UInt32(Self.now - 86_400), storedAt: Self.now + 600))
+                                         drinks: try history(recordTime: UInt32(Self.now - 86_400), storedAt: Self.now + 600).drinks)
         #expect(stored.setTimePolicy.reasonToWithhold(now: .init(secondsSince1970: Self.now), bottleTime: nil)?
                     .contains("600 s behind the time the newest drink was stored") == true)
         #expect(stored.statusLine(at: .init(secondsSince1970: Self.now)) == "Clock: synchronised, but 600 s behind the time the newest drink was stored — SET_TIME withheld")
         let recorded = ClockTrust.evaluate(source: FixedClockSync(.unknown("adjtimex failed: Operation not permitted")),
-                                           history: try history(recordTime: UInt32(Self.now + 7200), storedAt: Self.now - 60))
+                                           drinks: try history(recordTime: UInt32(Self.now + 7200), storedAt: Self.now - 60).drinks)
         #expect(recorded.setTimePolicy.reasonToWithhold(now: .init(secondsSince1970: Self.now), bottleTime: nil)?
                     .contains("7200 s behind the newest stored drink") == true)
         // Unknown, and not behind anything: sent (a never-set bottle records nothing, docs/protocol.md 5.2).

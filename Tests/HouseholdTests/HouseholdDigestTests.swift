@@ -11,7 +11,7 @@ import History
 import Testing
 
 @Suite struct HouseholdDigestTests {
-    typealias Row = DrinkHistory.DigestRow
+    typealias Row = DrinkStore.DigestRow
     let day0: Int64 = 20_420 * 86_400
     var rows: [Row] {
         [Row(bottle: "AQ1", recordID: 1, timestamp: day0 + 100, deleted: false),

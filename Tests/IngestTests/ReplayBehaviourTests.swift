@@ -60,7 +60,7 @@ struct ReplayBehaviourTests {
         #expect(outcome.errors.first?.line == 4)
         #expect(outcome.drinks.isEmpty)
         #expect(outcome.syncs.map(\.outcome) == [.rejected])
-        #expect(try history.storedDrinks().isEmpty)
+        #expect(try history.drinks.storedDrinks().isEmpty)
     }
 
     @Test("records are committed at their chunk, before the ACK: a crash after any line loses nothing")
@@ -80,7 +80,7 @@ struct ReplayBehaviourTests {
             #expect(storedBefore == min(40, chunksSeen * 17), "cut after line \(cut)")
             // The restarted bridge syncs again (the bottle resends everything unmarked).
             _ = try runReplay([full], history: try DrinkHistory(path: database, durability: .normal))
-            let stored = try DrinkHistory(path: database).storedDrinks()
+            let stored = try DrinkHistory(path: database).drinks.storedDrinks()
             #expect(stored.count == 40, "cut after line \(cut)")
             #expect(Set(stored.map(\.recordID)).count == 40)
         }
@@ -180,11 +180,11 @@ struct ReplayBehaviourTests {
         let history = try DrinkHistory(path: nil)
         let outcome = try runReplay([folder.write("reset.aqcap", lines.joined(separator: "\n"))], history: history)
         #expect(outcome.drinks.map(\.isNew) == [true, true, true, true, true, false, false])
-        #expect(try history.storedDrinks().count == 5)
+        #expect(try history.drinks.storedDrinks().count == 5)
         let bottle = try #require(try history.bottles.bottle(id: "F4:12:FA:00:A3:F4"))
         #expect(abs((bottle.idResetAt?.secondsSince1970 ?? 0) - (Double(base) + 5000.13)) < 0.001)
         #expect(abs((bottle.lastSync?.secondsSince1970 ?? 0) - (Double(base) + 6000.14)) < 0.001)
-        #expect(try history.highestRecordID(bottle: "F4:12:FA:00:A3:F4") == 2)
+        #expect(try history.drinks.highestRecordID(bottle: "F4:12:FA:00:A3:F4") == 2)
     }
 
     @Test("the last Current State is kept in the bottle's record")

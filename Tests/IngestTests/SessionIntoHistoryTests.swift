@@ -27,7 +27,7 @@ import Timekeeping
             _ = await BottleSession(link: link, observer: ingest, clock: clock, memory: memory).run()
         }
         #expect(bottle.unsyncedCount == 0)
-        let stored = try history.storedDrinks()
+        let stored = try history.drinks.storedDrinks()
         #expect(stored.count == 30)
         #expect(Set(stored.map(\.drink.recordID)) == Set(bottle.records.map(\.recordID)))
         let newDrinks = events.withLock { $0 }.filter { if case .drink(let drink) = $0 { return drink.isNew } else { return false } }

@@ -22,7 +22,7 @@ struct ShippedCaptureTests {
         #expect(outcome.syncs.map(\.records).reduce(0, +) == 19)
         let total = outcome.drinks.map(\.amountML).reduce(0, +)
         #expect(outcome.days == [BridgeEvent.DayEvent(date: "2026-11-20", totalML: total, drinks: 19, goalML: 2500)])
-        #expect(try history.storedDrinks().count == 19)
+        #expect(try history.drinks.storedDrinks().count == 19)
         // Record ids are consecutive and arrive oldest first.
         #expect(outcome.drinks.map(\.recordID) == Array(1...19))
     }
@@ -37,7 +37,7 @@ struct ShippedCaptureTests {
         #expect(second.drinks.count == 19)
         #expect(second.drinks.allSatisfy { !$0.isNew })
         #expect(second.days == first.days)
-        #expect(try DrinkHistory(path: path).storedDrinks().count == 19)
+        #expect(try DrinkHistory(path: path).drinks.storedDrinks().count == 19)
     }
 
     @Test("interrupted sync (TV31): the 30 records stored at once, the resend adds nothing")
@@ -50,7 +50,7 @@ struct ShippedCaptureTests {
         #expect(outcome.syncs.map(\.chunks) == [2, 2])
         #expect(outcome.drinks.prefix(30).allSatisfy { $0.isNew })
         #expect(outcome.drinks.suffix(30).allSatisfy { !$0.isNew })
-        #expect(try history.storedDrinks().count == 30)
+        #expect(try history.drinks.storedDrinks().count == 30)
     }
 
     @Test("a 600-record backlog arrives in 36 chunks of at most 17")
@@ -59,7 +59,7 @@ struct ShippedCaptureTests {
         let outcome = try runReplay([shippedCapture("backlog-600.aqcap")], history: history)
         #expect(outcome.rejectedLines == 0)
         #expect(outcome.syncs == [BridgeEvent.SyncEvent(time: outcome.syncs.first?.time ?? WallInstant(secondsSince1970: 0), records: 600, chunks: 36, outcome: .complete)])
-        #expect(try history.storedDrinks().count == 600)
+        #expect(try history.drinks.storedDrinks().count == 600)
         #expect(outcome.days.count == 20)
         #expect(outcome.days.allSatisfy { $0.drinks == 30 })
     }
@@ -76,7 +76,7 @@ struct ShippedCaptureTests {
         #expect(outcome.syncs.map(\.outcome) == [.complete])
         #expect(outcome.syncs.first?.records == 25)
         #expect(outcome.drinks.count == 25)
-        #expect(try history.storedDrinks().count == 25)
+        #expect(try history.drinks.storedDrinks().count == 25)
     }
 
     @Test("the deleted-unsynced wedge (TV32): a complete sync, then an empty one")
@@ -100,7 +100,7 @@ struct ShippedCaptureTests {
         #expect(outcome.drinks.filter(\.isNew).count == 120)
         #expect(outcome.drinks.allSatisfy { $0.bottle == "F4:12:FA:00:02:F4" })
         #expect(outcome.states.last?.unsynced == 0)
-        #expect(try history.storedDrinks().count == 120)
+        #expect(try history.drinks.storedDrinks().count == 120)
     }
 
     @Test("all the captures together form one timeline and one history")
@@ -111,6 +111,6 @@ struct ShippedCaptureTests {
         #expect(outcome.rejectedLines == 1)
         // Every capture comes from the same bottle address with ids restarting per capture, but
         // the timestamps differ, so (bottle, id, timestamp) keeps them apart.
-        #expect(try history.storedDrinks().count == 600 + 30 + 19 + 25 + 2)
+        #expect(try history.drinks.storedDrinks().count == 600 + 30 + 19 + 25 + 2)
     }
 }

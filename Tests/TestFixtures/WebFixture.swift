@@ -57,8 +57,8 @@ package struct WebFixture: Sendable {
         anaRecords += [Self.record(id, at: todayStart + .seconds(8 * 3600), ml: 250), Self.record(id + 1, at: todayStart + .seconds(11 * 3600), ml: 300),
                        Self.record(id + 2, at: todayStart + .seconds(14.5 * 3600), ml: 200)]
         beaRecords += [Self.record(id, at: todayStart + .seconds(9 * 3600), ml: 400)]
-        _ = try history.store(anaRecords, bottle: Self.ana, at: Self.now - .seconds(600))
-        _ = try history.store(beaRecords, bottle: Self.bea, at: Self.now - .seconds(3600))
+        _ = try history.drinks.store(anaRecords, bottle: Self.ana, at: Self.now - .seconds(600))
+        _ = try history.drinks.store(beaRecords, bottle: Self.bea, at: Self.now - .seconds(3600))
     }
 
     /// One more bottle of the household, seen `seenAgo` before now: `days - 1` past days of
@@ -77,7 +77,7 @@ package struct WebFixture: Sendable {
             }
         }
         if todayML > 0 { records.append(Self.record(record, at: todayStart + .seconds(9 * 3600), ml: todayML)) }
-        _ = try history.store(records, bottle: id, at: Self.now - seenAgo)
+        _ = try history.drinks.store(records, bottle: id, at: Self.now - seenAgo)
     }
 
     /// Ana's and Bea's bottles, now Maya's and Leo's, and two more children's: Cai on track (1300
@@ -95,7 +95,7 @@ package struct WebFixture: Sendable {
     /// The record id of Ana's 300 ml drink today.
     package var anaSecondDrinkToday: UInt32 {
         get throws {
-            try history.storedDrinks(bottle: Self.ana).first { $0.amountML == 300 }!.recordID
+            try history.drinks.storedDrinks(bottle: Self.ana).first { $0.amountML == 300 }!.recordID
         }
     }
 

@@ -78,7 +78,7 @@ package final class RecordingStore: DrinkKeeper {
             return count
         }
         if failing.withLock({ $0.contains(number) }) { throw DiskFull() }
-        let results = try history.store(records, bottle: bottle, at: storedAt)
+        let results = try history.drinks.store(records, bottle: bottle, at: storedAt)
         journal.append(.commit(records: records.count))
         return results
     }

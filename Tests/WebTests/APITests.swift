@@ -36,7 +36,7 @@ import Timekeeping
             // 8 days (7 past and today) per bottle.
             #expect(days.count == 16)
             for bottle in [WebFixture.ana, WebFixture.bea] {
-                let totals = try fixture.history.dayTotals(timeZone: WebFixture.zone, bottle: bottle)
+                let totals = try fixture.history.drinks.dayTotals(timeZone: WebFixture.zone, bottle: bottle)
                 let listed = days.filter { $0["bottle"] as? String == bottle }
                 #expect(listed.map { $0["date"] as? String } == totals.map { $0.date.description })
                 #expect(listed.map { $0["total_ml"] as? Int } == totals.map(\.totalML))
@@ -63,7 +63,7 @@ import Timekeeping
             #expect(drinks.map { $0["amount_ml"] as? Int }.compactMap { $0 }.sorted() == [200, 250, 300, 400])
             #expect(drinks.allSatisfy { $0["event"] as? String == "drink" && $0["deleted"] as? Bool == false })
             let week = try await RawHTTP.send(port: port, "GET", "/api/v1/drinks?days=8&bottle=\(WebFixture.ana)")
-            let stored = try fixture.history.storedDrinks(bottle: WebFixture.ana).count
+            let stored = try fixture.history.drinks.storedDrinks(bottle: WebFixture.ana).count
             #expect(week.jsonArray.count == stored)
         }
     }
@@ -114,7 +114,7 @@ import Timekeeping
             let delete = try await RawHTTP.send(port: port, "POST", "/api/v1/commands", headers: json,
                                                body: #"{"command":"delete","record_id":\#(record),"bottle":"\#(WebFixture.ana)"}"#)
             #expect(delete.status == 202)
-            #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
+            #expect(try fixture.history.drinks.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
             let days = try await RawHTTP.send(port: port, "GET", "/api/v1/days?days=1&bottle=\(WebFixture.ana)")
             #expect(days.jsonArray.first?["total_ml"] as? Int == 450)
 
@@ -245,9 +245,9 @@ import Timekeeping
         defer { fixture.remove() }
         // Both bottles in the same second, twice, around today's drinks.
         let shared = LocalDay(containing: WebFixture.now, timeZone: WebFixture.zone).interval(in: WebFixture.zone).start + .seconds(10 * 3600)
-        _ = try fixture.history.store([WebFixture.record(500, at: shared, ml: 111), WebFixture.record(501, at: shared + .seconds(1), ml: 112)],
+        _ = try fixture.history.drinks.store([WebFixture.record(500, at: shared, ml: 111), WebFixture.record(501, at: shared + .seconds(1), ml: 112)],
                                       bottle: WebFixture.ana, at: WebFixture.now)
-        _ = try fixture.history.store([WebFixture.record(500, at: shared, ml: 121), WebFixture.record(501, at: shared + .seconds(1), ml: 122)],
+        _ = try fixture.history.drinks.store([WebFixture.record(500, at: shared, ml: 121), WebFixture.record(501, at: shared + .seconds(1), ml: 122)],
                                       bottle: WebFixture.bea, at: WebFixture.now)
         try await fixture.withServer { port in
             let all = try await RawHTTP.send(port: port, "GET", "/api/v1/drinks?days=8").jsonArray
@@ -431,7 +431,7 @@ import Timekeeping
         #expect(text.contains(#"aquavate_stuck{bottle="AQ-ANA-0001"} 0"#))
 
         let odd = DrinkRecord(recordID: 950, timestamp: 259_200, amountML: 180, bottleLevelML: 300, typeRaw: 0, flagsRaw: 0)
-        _ = try fixture.history.storeChunk([odd], bottle: WebFixture.ana, at: WebFixture.now, bounds: RecordBounds(now: WebFixture.now.secondsSince1970))
+        _ = try fixture.history.drinks.storeChunk([odd], bottle: WebFixture.ana, at: WebFixture.now, bounds: RecordBounds(now: WebFixture.now.secondsSince1970))
         try fixture.history.bottles.update(id: WebFixture.ana) {
             $0.refusal = SyncRefusal(reason: "chunk 0 announces 255 chunks for a START of 5 record(s)", since: WebFixture.now - .seconds(600), connections: 3)
         }
@@ -452,16 +452,16 @@ import Timekeeping
         defer { fixture.remove() }
         let counts = DrinkCounts()
         var bottles: Set<String> = [WebFixture.ana, WebFixture.bea]
-        #expect(try counts.counts(history: fixture.history, bottles: bottles) == [WebFixture.ana: 24, WebFixture.bea: 22])
-        _ = try fixture.history.store([WebFixture.record(900, at: WebFixture.now - .seconds(60), ml: 100),
+        #expect(try counts.counts(drinks: fixture.history.drinks, bottles: bottles) == [WebFixture.ana: 24, WebFixture.bea: 22])
+        _ = try fixture.history.drinks.store([WebFixture.record(900, at: WebFixture.now - .seconds(60), ml: 100),
                                        WebFixture.record(901, at: WebFixture.now - .seconds(30), ml: 100)], bottle: WebFixture.ana, at: WebFixture.now)
-        #expect(try counts.counts(history: fixture.history, bottles: bottles)[WebFixture.ana] == 26)
+        #expect(try counts.counts(drinks: fixture.history.drinks, bottles: bottles)[WebFixture.ana] == 26)
         // A deleted drink stays counted (a counter never goes down); a stored again one is not new.
-        _ = try fixture.history.markDeleted(bottle: WebFixture.ana, recordID: 900, timestamp: UInt32((WebFixture.now - .seconds(60)).secondsSince1970), at: WebFixture.now)
-        _ = try fixture.history.store([WebFixture.record(901, at: WebFixture.now - .seconds(30), ml: 100)], bottle: WebFixture.ana, at: WebFixture.now)
-        #expect(try counts.counts(history: fixture.history, bottles: bottles)[WebFixture.ana] == 26)
-        _ = try fixture.history.store([WebFixture.record(1, at: WebFixture.now, ml: 100)], bottle: "AQ-NEW", at: WebFixture.now)
+        _ = try fixture.history.drinks.markDeleted(bottle: WebFixture.ana, recordID: 900, timestamp: UInt32((WebFixture.now - .seconds(60)).secondsSince1970), at: WebFixture.now)
+        _ = try fixture.history.drinks.store([WebFixture.record(901, at: WebFixture.now - .seconds(30), ml: 100)], bottle: WebFixture.ana, at: WebFixture.now)
+        #expect(try counts.counts(drinks: fixture.history.drinks, bottles: bottles)[WebFixture.ana] == 26)
+        _ = try fixture.history.drinks.store([WebFixture.record(1, at: WebFixture.now, ml: 100)], bottle: "AQ-NEW", at: WebFixture.now)
         bottles.insert("AQ-NEW")
-        #expect(try counts.counts(history: fixture.history, bottles: bottles) == [WebFixture.ana: 26, WebFixture.bea: 22, "AQ-NEW": 1])
+        #expect(try counts.counts(drinks: fixture.history.drinks, bottles: bottles) == [WebFixture.ana: 26, WebFixture.bea: 22, "AQ-NEW": 1])
     }
 }

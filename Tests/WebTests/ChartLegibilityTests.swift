@@ -39,7 +39,7 @@ import Testing
         defer { fixture.remove() }
         // Bea drinks 1500 a day against 2500; one day of 2450, just under her goal's line.
         let yesterday = WebFixture.now - .seconds(16 * 3600 + 86_400)
-        _ = try fixture.history.store([WebFixture.record(800, at: yesterday + .seconds(20 * 3600), ml: 950)], bottle: WebFixture.bea, at: WebFixture.now)
+        _ = try fixture.history.drinks.store([WebFixture.record(800, at: yesterday + .seconds(20 * 3600), ml: 950)], bottle: WebFixture.bea, at: WebFixture.now)
         let page = DashboardPage.render(try DashboardModel.make(fixture.context))
         let panel = try #require(PageReading.panel(of: WebFixture.bea, in: page))
         let week = try #require(panel.range(of: "data-days=\"7\""))

@@ -64,7 +64,7 @@ import Testing
             let delete = try await RawHTTP.send(port: port, "POST", "/actions/delete", headers: form, body: "bottle=AQ-ANA-0001&record_id=\(record)")
             #expect(delete.status == 303)
             #expect(delete.headers["location"] == "/?done=deleted&command=2")
-            #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
+            #expect(try fixture.history.drinks.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
 
             let limit = try await RawHTTP.send(port: port, "POST", "/actions/daily-limit", headers: form, body: "bottle=AQ-ANA-0001&enabled=false")
             #expect(limit.status == 303)

@@ -122,7 +122,7 @@ import Testing
             let history = try DrinkHistory(path: db)
             try await waitUntil(.seconds(90), "the daemon to sync the bottle under attack (\(bus.log("bridge").suffix(1500)))") {
                 held.drip()
-                return try history.drinkCount() == 30
+                return try history.drinks.drinkCount() == 30
             }
             try await Self.answersAndShedsThemAll(held, port: port) { bus.log("bridge") }
             #expect(daemon.isRunning, "\(bus.log("bridge").suffix(1500))")

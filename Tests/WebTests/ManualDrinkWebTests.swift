@@ -48,7 +48,7 @@ import Timekeeping
             #expect(marked.contains("250 ml <span class=\"manual\">(added by hand)</span>"))
 
             // Its delete, from the row's form: no command, no undo, said so.
-            let added = try #require(try fixture.history.storedDrinks(bottle: WebFixture.bea).first(where: \.drink.manual))
+            let added = try #require(try fixture.history.drinks.storedDrinks(bottle: WebFixture.bea).first(where: \.drink.manual))
             #expect(marked.contains("name=\"record_id\" value=\"\(added.recordID)\""), "the row's form names its id")
             let deleted = try await RawHTTP.send(port: port, "POST", "/actions/delete", headers: Self.browser,
                                                  body: "bottle=\(WebFixture.bea)&record_id=\(added.recordID)")
@@ -116,21 +116,21 @@ import Timekeeping
     func badInputIsA400(body: String) async throws {
         let fixture = try WebFixture()
         defer { fixture.remove() }
-        let count = try fixture.history.drinkCount()
+        let count = try fixture.history.drinks.drinkCount()
         try await fixture.withServer { port in
             let reply = try await RawHTTP.send(port: port, "POST", "/api/v1/drinks", headers: Self.json, body: body)
             #expect(reply.status == 400, "\(body): \(reply.status) \(reply.body)")
             let error = try #require(reply.error, "\(reply.body)")
             #expect(!error.isEmpty && !error.contains("\n"))
         }
-        #expect(try fixture.history.drinkCount() == count)
+        #expect(try fixture.history.drinks.drinkCount() == count)
     }
 
     @Test("the form: a volume out of range or a time not passed is a 400 for a script and an alert for a browser")
     func theFormRefuses() async throws {
         let fixture = try WebFixture()
         defer { fixture.remove() }
-        let count = try fixture.history.drinkCount()
+        let count = try fixture.history.drinks.drinkCount()
         try await fixture.withServer { port in
             for body in ["volume_ml=0", "volume_ml=9000", "volume_ml=many", "volume_ml=250&time=25:00", "volume_ml=250&time=2999-01-01T00:00:00Z"] {
                 let form = "bottle=\(WebFixture.ana)&" + body
@@ -145,6 +145,6 @@ import Timekeeping
             let shown = try await RawHTTP.send(port: port, "GET", "/?done=drink-refused").body
             #expect(shown.contains("role=\"alert\">That drink was not added"))
         }
-        #expect(try fixture.history.drinkCount() == count)
+        #expect(try fixture.history.drinks.drinkCount() == count)
     }
 }

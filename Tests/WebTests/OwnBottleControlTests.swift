@@ -107,7 +107,7 @@ import Testing
             #expect(try fixture.history.settings.value(Setting.dailyLimit.name) == nil)
             #expect(try fixture.history.settings.all().keys.filter { $0.contains("daily_limit") }.isEmpty)
             #expect(try fixture.history.commands.all().isEmpty)
-            #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == false)
+            #expect(try fixture.history.drinks.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == false)
         }
     }
 
@@ -123,10 +123,10 @@ import Testing
             #expect(undo == "bottle=\(WebFixture.ana)&command=1")
             let crossed = try await RawHTTP.send(port: port, "POST", "/actions/undo", headers: Self.browser, body: "bottle=\(WebFixture.bea)&command=1")
             #expect(crossed.headers["location"] == "/?done=refused")
-            #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
+            #expect(try fixture.history.drinks.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
             let own = try await RawHTTP.send(port: port, "POST", "/actions/undo", headers: Self.browser, body: undo)
             #expect(own.headers["location"] == "/?done=restored")
-            #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == false)
+            #expect(try fixture.history.drinks.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == false)
         }
     }
 }

@@ -51,7 +51,7 @@ import Testing
         let fixture = try WebFixture(days: 3)
         defer { fixture.remove() }
         let yesterday = WebFixture.now - .seconds(16 * 3600 + 86_400)
-        _ = try fixture.history.store([WebFixture.record(800, at: yesterday + .seconds(20 * 3600), ml: 1000)], bottle: WebFixture.bea, at: WebFixture.now)
+        _ = try fixture.history.drinks.store([WebFixture.record(800, at: yesterday + .seconds(20 * 3600), ml: 1000)], bottle: WebFixture.bea, at: WebFixture.now)
         let page = DashboardPage.render(try DashboardModel.make(fixture.context))
         #expect(page.contains("class=\"streak\">1 day<"))
     }
@@ -61,7 +61,7 @@ import Testing
         defer { fixture.remove() }
         // Five more drinks for Ana today: three shown, the rest folded.
         let start = WebFixture.now - .seconds(16 * 3600)
-        _ = try fixture.history.store((0..<5).map { WebFixture.record(700 + UInt32($0), at: start + .seconds(15 * 3600 + $0 * 60), ml: 100) },
+        _ = try fixture.history.drinks.store((0..<5).map { WebFixture.record(700 + UInt32($0), at: start + .seconds(15 * 3600 + $0 * 60), ml: 100) },
                                       bottle: WebFixture.ana, at: WebFixture.now)
         let record = try fixture.anaSecondDrinkToday
         try BottleControl(history: fixture.history).queue(.delete(recordID: Int(record)), bottle: WebFixture.ana, at: WebFixture.now)
@@ -87,7 +87,7 @@ import Testing
             let undo = try await RawHTTP.send(port: port, "POST", "/actions/undo", headers: Self.form, body: "bottle=AQ-ANA-0001&command=1")
             #expect(undo.status == 303)
             #expect(undo.headers["location"] == "/?done=restored")
-            #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == false)
+            #expect(try fixture.history.drinks.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == false)
             #expect(try fixture.history.commands.all(bottle: WebFixture.ana).isEmpty)
             let after = try await RawHTTP.send(port: port, "GET", "/")
             #expect(after.body.contains("class=\"today-ml\" data-ml=\"750\""))
@@ -98,7 +98,7 @@ import Testing
             _ = try fixture.history.commands.update(id: command.id, status: .sending, message: nil, at: WebFixture.now)
             let late = try await RawHTTP.send(port: port, "POST", "/actions/undo", headers: Self.form, body: "bottle=AQ-ANA-0001&command=\(command.id)")
             #expect(late.headers["location"] == "/?done=undo-too-late")
-            #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
+            #expect(try fixture.history.drinks.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
             let deletedPage = try await RawHTTP.send(port: port, "GET", "/?done=deleted&command=\(command.id)")
             #expect(!deletedPage.body.contains("/actions/undo"), "no undo once the bottle has it")
             // Nonsense undos change nothing.
@@ -121,7 +121,7 @@ import Testing
             let command = try #require(try fixture.history.commands.all(bottle: WebFixture.ana, statuses: [.pending]).first)
             let undo = try await RawHTTP.send(port: port, "POST", "/actions/undo", headers: Self.form, body: "bottle=AQ-ANA-0001&command=\(command.id)")
             #expect(undo.headers["location"] == "/?done=undo-shared")
-            #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
+            #expect(try fixture.history.drinks.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
             #expect(try fixture.history.commands.all(bottle: WebFixture.ana, statuses: [.pending]).count == 1)
         }
     }
@@ -176,7 +176,7 @@ import Testing
             let page = try await RawHTTP.send(port: port, "GET", "/")
             let version = first.body.split(separator: "\n")[2].dropFirst("data: ".count)
             #expect(page.body.contains("<body data-version=\"\(version)\">"))
-            _ = try fixture.history.store([WebFixture.record(900, at: WebFixture.now - .seconds(60), ml: 100)], bottle: WebFixture.bea, at: WebFixture.now)
+            _ = try fixture.history.drinks.store([WebFixture.record(900, at: WebFixture.now - .seconds(60), ml: 100)], bottle: WebFixture.bea, at: WebFixture.now)
             let afterDrink = try await RawHTTP.send(port: port, "GET", "/events")
             #expect(afterDrink.body != first.body)
             try BottleControl(history: fixture.history).queue(.goal(2200), bottle: WebFixture.bea, at: WebFixture.now)

@@ -110,12 +110,12 @@ import Testing
             // A rebinding name that points at this machine is not this machine's name.
             let rebound = try await RawHTTP.send(port: port, "GET", "/api/v1/status", host: "evil.example:\(port)")
             #expect(rebound.status == 403)
-            #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == false)
+            #expect(try fixture.history.drinks.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == false)
             // From the page itself it goes through.
             let sameOrigin = try await RawHTTP.send(port: port, "POST", "/actions/delete",
                 headers: [form, ("Origin", "http://127.0.0.1:\(port)"), ("Sec-Fetch-Site", "same-origin")], body: body)
             #expect(sameOrigin.status == 303)
-            #expect(try fixture.history.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
+            #expect(try fixture.history.drinks.currentDrink(bottle: WebFixture.ana, recordID: record)?.deleted == true)
         }
     }
 

@@ -394,9 +394,9 @@ package final class Replayer: @unchecked Sendable {
         let goal = configuration.dailyGoalML(bottleGoal: bottleGoalML)
         do {
             let touched = touchedDays.dates(timeZone: timeZone)
-            let bottles = try history.drinkBottles()
+            let bottles = try history.drinks.drinkBottles()
             guard bottles.count > 1 else {
-                let totals = try history.dayTotals(timeZone: timeZone, from: first - .seconds(86_400 * 2), to: last + .seconds(86_400 * 2))
+                let totals = try history.drinks.dayTotals(timeZone: timeZone, from: first - .seconds(86_400 * 2), to: last + .seconds(86_400 * 2))
                 var byDate: [LocalDay: DayTotal] = [:]
                 for total in totals { byDate[total.date] = total }
                 for date in touched {
@@ -410,7 +410,7 @@ package final class Replayer: @unchecked Sendable {
             var byBottle: [String: (goal: Int, days: [LocalDay: DayTotal])] = [:]
             for key in bottles {
                 let row = try history.bottles.bottle(id: key)
-                let totals = try history.dayTotals(timeZone: timeZone, from: first - .seconds(86_400 * 2), to: last + .seconds(86_400 * 2), bottle: key)
+                let totals = try history.drinks.dayTotals(timeZone: timeZone, from: first - .seconds(86_400 * 2), to: last + .seconds(86_400 * 2), bottle: key)
                 let own = configuration.effective(for: row ?? BottleRecord(id: key))
                 byBottle[key] = (own.dailyGoalML(bottleGoal: row?.goalML), Dictionary(uniqueKeysWithValues: totals.map { ($0.date, $0) }))
             }
