@@ -3,6 +3,7 @@
 // messages it did not believe, kept in the history so that `/metrics` and `doctor` (other
 // processes) read what the daemon counted.
 
+import AquavateProtocol
 import Crypto
 import Foundation
 import History
@@ -49,7 +50,7 @@ package enum HouseholdMembership {
     /// without it, unlike `aquavate-<bridge.id>-house`, which any broker client could take.
     package static func sessionClientID(bridgeID: String, key: HouseholdKey) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Array("aquavate household client id\n\(bridgeID)".utf8), using: key.symmetric)
-        return "aquavate-\(bridgeID)-" + mac.prefix(8).map { String(format: "%02x", $0) }.joined()
+        return "aquavate-\(bridgeID)-" + mac.prefix(8).lowercaseHex
     }
 
     /// The messages dropped so far, by reason (none on a history that never saw one).
