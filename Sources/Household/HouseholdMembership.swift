@@ -33,6 +33,15 @@ package enum HouseholdMembership {
         return components.string ?? url
     }
 
+    /// Whether the household link logs in apart (`household.mqtt_username`), as on the broker
+    /// docs/household.md sets up: there `use_username_as_clientid` gives a login one connection,
+    /// so another process of this bridge connecting under the daemon's login closes the daemon's.
+    /// With one login per bridge the broker cannot be set so (the daemon's own two connections
+    /// would close each other), and another client id is another connection.
+    package static func loginsHoldOneConnection(_ configuration: Configuration) -> Bool {
+        !(configuration[Setting.householdMQTTUsername] ?? "").isEmpty
+    }
+
     /// A start of this bridge, larger than every earlier one: the saved count plus one, or the
     /// clock's seconds when larger (a history made anew does not start again at 1, which the
     /// household would take for replays).
