@@ -14,14 +14,32 @@ import Glibc
 
 package enum RunningBridge {
     /// The PID of the daemon holding one of `lockPaths` (the lock of this environment and
-    /// database first); nil when no process holds any of them.
-    package static func pid(lockPaths: [String]) -> Int32? {
+    /// database first); nil when no process holds any of them. With `database`, a holder whose
+    /// open files can be read and do not include it runs on another history (a user's runtime
+    /// directory has one lock for all of that user's daemons) and is not counted.
+    package static func pid(lockPaths: [String], database: String? = nil) -> Int32? {
         guard let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return nil }
         var seen = Set<String>()
         for path in lockPaths where seen.insert(path).inserted {
-            if let file = fileID(path), let pid = holder(of: file, in: locks) { return pid }
+            guard let file = fileID(path), let pid = holder(of: file, in: locks) else { continue }
+            if let database, let open = openFiles(of: pid), !open.contains(realPath(database)) { continue }
+            return pid
         }
         return nil
+    }
+
+    /// The files process `pid` has open, by their real paths; nil when they cannot be read
+    /// (another user's process).
+    static func openFiles(of pid: Int32) -> Set<String>? {
+        let folder = "/proc/\(pid)/fd"
+        guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+        return Set(descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0) })
+    }
+
+    static func realPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The lock files a daemon on `databasePath` may hold: the one `run` takes in this

@@ -62,7 +62,7 @@ struct CommonOptions: ParsableArguments {
         let path = databasePath ?? self.databasePath
         return RunningBridge.pid(lockPaths: RunningBridge.lockPaths(
             environment: ProcessEnvironment.current, databasePath: path,
-            extra: path == ServicePaths.database ? [ServicePaths.lock] : []))
+            extra: path == ServicePaths.database ? [ServicePaths.lock] : []), database: path)
     }
 
     /// Opens the history database at `path` (nil: in memory).

@@ -5,6 +5,7 @@
 @testable import Daemon
 import Foundation
 import Glibc
+import History
 import TestFixtures
 import Testing
 
@@ -26,6 +27,21 @@ struct RunningBridgeTests {
         // Asking took no lock: a daemon starting now gets it.
         let again = try InstanceLock.acquire(path: path)
         withExtendedLifetime(again) {}
+    }
+
+    @Test("a holder that can be seen not to have the database open runs on another history: not counted")
+    func anotherHistory() throws {
+        let folder = TemporaryFolder()
+        let path = folder.path + "/aquavate-bridge.lock", database = folder.path + "/history.sqlite"
+        let lock = try InstanceLock.acquire(path: path)
+        #expect(RunningBridge.pid(lockPaths: [path], database: database) == nil, "this process has no history open")
+        let history = try DrinkHistory(path: database)
+        #expect(RunningBridge.pid(lockPaths: [path], database: database) == getpid())
+        // Named another way (through a symbolic link), it is the same file.
+        let link = folder.path + "/link.sqlite"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: database)
+        #expect(RunningBridge.pid(lockPaths: [path], database: link) == getpid())
+        withExtendedLifetime((lock, history)) {}
     }
 
     @Test("the lock files of a database: the environment's, the one beside the database, then the service's")
