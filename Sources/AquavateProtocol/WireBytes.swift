@@ -58,6 +58,21 @@ struct WireWriter {
     mutating func f32(_ value: Float) { u32(value.bitPattern) }
 }
 
+extension Sequence where Element == UInt8 {
+    /// The bytes as lower-case hex, two digits each and nothing between ("10b0e890"): how the
+    /// history, the household's messages and the JSON events write raw records, digests and marks.
+    package var lowercaseHex: String {
+        let digits: [Character] = Array("0123456789abcdef")
+        var text = ""
+        text.reserveCapacity(underestimatedCount * 2)
+        for byte in self {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return text
+    }
+}
+
 /// Hex formatting for error messages and logs: "10 B0 E8 90".
 public enum Hex {
     public static func format(_ bytes: [UInt8]) -> String {

@@ -37,14 +37,18 @@ package struct DoctorInputs: Sendable {
     package var clockSync: any ClockSyncSource
     /// Where to read the service unit's watchdog and memory settings (`--service`); nil: not checked.
     package var serviceUnit: ServiceUnitSource?
+    /// The PID of a daemon running on this history (the command line finds it): its broker
+    /// logins are left to it, and what it recorded is read instead.
+    package var runningBridge: Int32?
 
     package init(
         environment: [String: String], configPath: String, configMustExist: Bool, databasePath: String,
         overrides: [String] = [], sysfsRoot: String = "/sys",
         kernel: @escaping @Sendable () -> KernelBluetooth = KernelBluetooth.probe, timeout: Duration = .seconds(3),
         expectedUser: String? = nil, clockSync: any ClockSyncSource = KernelClockSync(),
-        serviceUnit: ServiceUnitSource? = nil
+        serviceUnit: ServiceUnitSource? = nil, runningBridge: Int32? = nil
     ) {
+        self.runningBridge = runningBridge
         self.clockSync = clockSync
         self.environment = environment
         self.configPath = configPath
@@ -99,8 +103,13 @@ package enum Doctor {
                 url: url, topicPrefix: configuration[Setting.mqttTopicPrefix], caFile: configuration[Setting.mqttCAFile], timeout: inputs.timeout)))
         }
         // Only an existing history is read: the doctor creates nothing.
-        let drops = FileManager.default.fileExists(atPath: inputs.databasePath)
-            ? (try? DrinkHistory(path: inputs.databasePath)).map(HouseholdMembership.drops) ?? [:] : [:]
+        let history = FileManager.default.fileExists(atPath: inputs.databasePath) ? try? DrinkHistory(path: inputs.databasePath) : nil
+        let drops = history.map(HouseholdMembership.drops) ?? [:]
+        // Beside a running daemon, on a broker where a login has one connection, the household
+        // is not asked under the daemon's login: what the daemon heard is read instead.
+        let besideDaemon = HouseholdMembership.loginsHoldOneConnection(configuration) ? inputs.runningBridge : nil
+        let heard = besideDaemon == nil ? [] : HouseholdCheck.heardMembers((try? history?.household.replay().marks) ?? [],
+                                                                                     topicPrefix: configuration[Setting.mqttTopicPrefix])
         if HouseholdMembership.key(configuration) != nil, let login = HouseholdLoginCheck.finding(
             url: configuration[Setting.mqttURL], householdUser: configuration[Setting.householdMQTTUsername],
             householdPassword: configuration[Setting.householdMQTTPassword], bridgeID: SinkSetup.bridgeID(configuration)) {
@@ -108,7 +117,8 @@ package enum Doctor {
         }
         findings += await HouseholdCheck.findings(url: configuration[Setting.mqttURL], key: HouseholdMembership.key(configuration), drops: drops,
                                                   topicPrefix: configuration[Setting.mqttTopicPrefix],
-                                                  ownID: SinkSetup.bridgeID(configuration), timeout: inputs.timeout)
+                                                  ownID: SinkSetup.bridgeID(configuration), timeout: inputs.timeout,
+                                                  runningBridge: besideDaemon, heard: heard)
         findings.append(await DesktopCheck.finding(
             enabled: configuration[Setting.desktopEnabled] && configuration[Setting.notificationsEnabled],
             environment: inputs.environment))

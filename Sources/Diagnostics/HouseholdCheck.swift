@@ -7,6 +7,7 @@
 // counted in the history and reported here.
 
 import Foundation
+import History
 import Household
 import MQTT
 import Settings
@@ -16,8 +17,13 @@ package enum HouseholdCheck {
     /// The largest clock difference between bridges that passes.
     static let tolerance = 2.0
 
+    /// - Parameters:
+    ///   - runningBridge: the PID of a daemon running on this history: the household is then not
+    ///     asked (the question would go under the daemon's login, whose one connection on a broker
+    ///     with `use_username_as_clientid` is the daemon's), and `heard` is what the daemon
+    ///     recorded instead: the members whose signed messages it believed.
     package static func findings(url: String?, key: HouseholdKey?, drops: [HouseholdDropReason: Int], topicPrefix: String, ownID: String,
-                                timeout: Duration) async -> [DoctorFinding] {
+                                timeout: Duration, runningBridge: Int32? = nil, heard: [String] = []) async -> [DoctorFinding] {
         guard let url else { return [] }
         // libmosquitto is loaded at the first MQTT client: without it the daemon publishes nothing.
         if let problem = MosquittoLibrary.problem {
@@ -28,6 +34,10 @@ package enum HouseholdCheck {
                                   fix: "aquavate-bridge household create (the first bridge), then household join KEY on the others")]
         }
         var findings = [dropFinding(drops)]
+        if let runningBridge {
+            findings.append(heardFinding(heard, runningBridge: runningBridge, ownID: ownID))
+            return findings
+        }
         guard let answers = await HouseholdProbe.survey(url: url, key: key, topicPrefix: topicPrefix, timeout: timeout) else {
             return findings  // the broker finding says why
         }
@@ -44,6 +54,21 @@ package enum HouseholdCheck {
         return DoctorFinding(.warn, "household", "\(total) household message(s) were dropped (\(reasons.joined(separator: ", "))): "
                                  + "a client of the broker without household.key writes household topics, or a member misbehaves",
                              fix: "give each bridge its own broker password and the ACL of docs/household.md, so only bridges write their topics")
+    }
+
+    /// What the running daemon heard, in place of the question it would lose its connection to.
+    static func heardFinding(_ heard: [String], runningBridge: Int32, ownID: String) -> DoctorFinding {
+        let others = heard.filter { $0 != ownID }
+        let members = others.isEmpty ? "no other member yet" : "\(others.count) other member(s): \(others.joined(separator: ", "))"
+        return DoctorFinding(.ok, "household", "not asked from here: the running bridge (PID \(runningBridge)) holds this bridge's broker logins; "
+                                 + "it has heard \(members) (their clocks are compared when no bridge runs here)")
+    }
+
+    /// The members a daemon on this history believed a signed `alive` message of, from the
+    /// replay marks it keeps in the history (`<prefix>/household/alive/<member>`, signed by it).
+    package static func heardMembers(_ marks: [HouseholdReplayMark], topicPrefix: String) -> [String] {
+        let alive = "\(topicPrefix)/household/alive/"
+        return Set(marks.filter { $0.topic == alive + $0.sender }.map(\.sender)).sorted()
     }
 
     /// The findings for what the bridges answered (one line each for ids and clocks).

@@ -33,7 +33,7 @@ package struct QuarantinedRecord: Sendable, Hashable {
     package var resolvedAt: WallInstant?
 
     /// The 14 bytes as the bottle sent them, lower-case hex.
-    package var rawHex: String { record.encoded().map { String(format: "%02x", $0) }.joined() }
+    package var rawHex: String { record.encoded().lowercaseHex }
 
     /// Only a wrong time can be mended by a person: an amount or level no bottle can give says
     /// nothing to restore.
@@ -101,7 +101,7 @@ extension DrinkStore {
             INSERT OR IGNORE INTO quarantined_record (bottle, record_id, timestamp, raw, problems, reason, received_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [bottle, record.recordID, record.timestamp,
-                                     record.encoded().map { String(format: "%02x", $0) }.joined(),
+                                     record.encoded().lowercaseHex,
                                      problems.map(\.rawValue).joined(separator: ","), reason, receivedAt])
         return db.changesCount > 0
     }

@@ -213,6 +213,32 @@ package final class HouseholdClaims: Sendable {
         }
     }
 
+    /// `bottle forget` while this bridge runs: a bottle gone from the history has its reminds
+    /// entries of this bridge withdrawn (an empty retained message each) through this bridge's
+    /// own connection, so no other bridge hands the bottle's reminders over to this one, and the
+    /// command opens no connection under the household's login (on a broker that allows a login
+    /// one connection, it would close this one). `adopted`: every key (id, serial, address) of
+    /// the bottles the history still holds. Returns the topic ids withdrawn.
+    @discardableResult
+    package func withdrawForgotten(adopted keys: [String]) -> [String] {
+        let me = self.me
+        let stale = state.withLock { state in
+            // Also the serial the household told for an adopted address (announced under it
+            // before this bridge read it itself).
+            let ids = keys.map(Self.topicID)
+            let kept = Set(ids + ids.compactMap { state.rule.serials[$0] }.map(Self.topicID))
+            return state.rule.reminding.filter { $0.value.contains(me) && !kept.contains($0.key) }.keys.sorted()
+        }
+        var withdrawn: [String] = []
+        for bottle in stale {
+            do { try link.reminds(bottle, false) } catch { continue }
+            let now = clock.now
+            state.withLock { _ = $0.rule.hear(.reminds(bottle: bottle, bridge: me, false), at: now) }
+            withdrawn.append(bottle)
+        }
+        return withdrawn
+    }
+
     /// Whether this bridge delivers the reminders of bottle `key` (with `address`, when known).
     package func remindsFor(bottle key: String, address: String? = nil) -> Bool {
         state.withLock { $0.rule.reminds(key: key, address: address) }

@@ -21,6 +21,7 @@
 // missed. So one lost drink costs one drink, not its day. An origin one release older ignores
 // the marks and publishes the whole day, as before.
 
+import AquavateProtocol
 import Crypto
 import Foundation
 import History
@@ -48,13 +49,13 @@ enum HouseholdDigest {
     static func summary(_ rows: [DrinkStore.DigestRow]) -> String {
         let lines = rows.map { "\($0.bottle) \($0.recordID) \($0.timestamp) \($0.deleted ? 1 : 0)" }.sorted()
         let hash = SHA256.hash(data: Array(lines.joined(separator: "\n").utf8))
-        return "\(rows.count):" + hash.prefix(8).map { String(format: "%02x", $0) }.joined()
+        return "\(rows.count):" + hash.prefix(8).lowercaseHex
     }
 
     /// A drink's mark in a `want` (`held`): 6 bytes of SHA-256 over its line of the day's hash, in hex.
     static func mark(bottle: String, recordID: Int64, timestamp: Int64, deleted: Bool) -> String {
         let hash = SHA256.hash(data: Array("\(bottle) \(recordID) \(timestamp) \(deleted ? 1 : 0)".utf8))
-        return hash.prefix(markBytes).map { String(format: "%02x", $0) }.joined()
+        return hash.prefix(markBytes).lowercaseHex
     }
 
     static func mark(_ row: DrinkStore.DigestRow) -> String {

@@ -3,6 +3,7 @@
 // messages it did not believe, kept in the history so that `/metrics` and `doctor` (other
 // processes) read what the daemon counted.
 
+import AquavateProtocol
 import Crypto
 import Foundation
 import History
@@ -32,6 +33,15 @@ package enum HouseholdMembership {
         return components.string ?? url
     }
 
+    /// Whether the household link logs in apart (`household.mqtt_username`), as on the broker
+    /// docs/household.md sets up: there `use_username_as_clientid` gives a login one connection,
+    /// so another process of this bridge connecting under the daemon's login closes the daemon's.
+    /// With one login per bridge the broker cannot be set so (the daemon's own two connections
+    /// would close each other), and another client id is another connection.
+    package static func loginsHoldOneConnection(_ configuration: Configuration) -> Bool {
+        !(configuration[Setting.householdMQTTUsername] ?? "").isEmpty
+    }
+
     /// A start of this bridge, larger than every earlier one: the saved count plus one, or the
     /// clock's seconds when larger (a history made anew does not start again at 1, which the
     /// household would take for replays).
@@ -49,7 +59,7 @@ package enum HouseholdMembership {
     /// without it, unlike `aquavate-<bridge.id>-house`, which any broker client could take.
     package static func sessionClientID(bridgeID: String, key: HouseholdKey) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Array("aquavate household client id\n\(bridgeID)".utf8), using: key.symmetric)
-        return "aquavate-\(bridgeID)-" + mac.prefix(8).map { String(format: "%02x", $0) }.joined()
+        return "aquavate-\(bridgeID)-" + mac.prefix(8).lowercaseHex
     }
 
     /// The messages dropped so far, by reason (none on a history that never saw one).

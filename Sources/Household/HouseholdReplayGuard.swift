@@ -13,6 +13,7 @@
 // after a restart is delivered once (the retained state of a claim, a syncer or a bridge's
 // `online` must be learnt again by this process), only an older one is a replay.
 
+import AquavateProtocol
 import Crypto
 import Foundation
 import Locking
@@ -125,7 +126,7 @@ final class HouseholdReplayGuard: Sendable {
         var hash = SHA256()
         hash.update(data: Array(topic.utf8) + [0])
         hash.update(data: payload)
-        return hash.finalize().prefix(16).map { String(format: "%02x", $0) }.joined()
+        return hash.finalize().prefix(16).lowercaseHex
     }
 }
 

@@ -233,6 +233,7 @@ package actor HouseholdReplication: Service {
         ticker.cancel()
         publishOutbox()
         tellDeletions()
+        withdrawForgottenBottles()
         saveDrops()
         saveReplay()
         await link.stop()
@@ -243,6 +244,7 @@ package actor HouseholdReplication: Service {
         case .kick:
             publishOutbox()
             tellDeletions()
+            withdrawForgottenBottles()
             answerPendingHellos()
             publishDigestWhenDue()
             saveDrops()
@@ -328,6 +330,17 @@ package actor HouseholdReplication: Service {
             }
         }
         saveState()
+    }
+
+    /// A bottle `bottle forget` (another process) took from the history while this one runs:
+    /// this bridge no longer runs its reminders, and says so to the household itself, read from
+    /// the history at every kick like a `bottle delete` of another process.
+    private func withdrawForgottenBottles() {
+        guard link.isConnected, let bottles = try? history.bottles() else { return }
+        let keys = bottles.filter { $0.address != nil }.flatMap { [$0.id, $0.serial, $0.address].compactMap { $0 } }
+        let withdrawn = claims.withdrawForgotten(adopted: keys)
+        guard !withdrawn.isEmpty else { return }
+        logger.notice("household: \(bridgeID) no longer reminds for bottle \(withdrawn.joined(separator: ", ")) (bottle forget); its reminds entry is withdrawn")
     }
 
     /// Publishes the digest of this bridge's own drinks when due: `digestDelay` after the

@@ -161,7 +161,7 @@ struct QuarantinedJSON: Encodable {
         time = iso(entry.time)
         reason = entry.reason
         problems = entry.problems.map(\.rawValue)
-        raw = entry.raw.map { String(format: "%02x", $0) }.joined()
+        raw = entry.raw.lowercaseHex
         restorable = entry.isRestorable
         resolution = entry.resolution
     }

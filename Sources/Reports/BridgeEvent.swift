@@ -257,7 +257,7 @@ extension BridgeEvent {
         case .quarantined(let entry):
             let number = entry.id.map { "#\($0)  " } ?? ""
             let what = entry.resolution ?? (entry.isRestorable ? "restore with `bottle restore \(entry.id.map(String.init) ?? "ID") --at TIME`" : "discard with `bottle discard \(entry.id.map(String.init) ?? "ID")`")
-            return "\(local(entry.time))  quarantined \(number)\(entry.bottle)  \(entry.reason)  raw \(entry.raw.map { String(format: "%02x", $0) }.joined())  \(what)"
+            return "\(local(entry.time))  quarantined \(number)\(entry.bottle)  \(entry.reason)  raw \(entry.raw.lowercaseHex)  \(what)"
         case .day(let day):
             let percent = day.goalML > 0 ? day.totalML * 100 / day.goalML : 0
             return "\(day.date)  \(day.bottle.map { "\($0)  " } ?? "")\(day.totalML) ml in \(day.drinks) drinks  (\(percent)% of \(day.goalML) ml)"

@@ -11,6 +11,7 @@ import History
 import Reminders
 import Reports
 import Settings
+import WireText
 
 struct DailyGoalChange: Sendable, Equatable {
     /// The bottle's key in the history.
@@ -56,7 +57,8 @@ struct DailyGoalEvent: Encodable {
     var bottle: String
     var dailyGoalML: Int
     var bottleGoalML: Int
-    var commandID: Int64?
+    /// Always there, `null` when nothing was queued.
+    @Nullable var commandID: Int64?
 
     init(_ change: DailyGoalChange) {
         bottle = change.bottle
@@ -67,16 +69,6 @@ struct DailyGoalEvent: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case event, bottle, dailyGoalML = "daily_goal_ml", bottleGoalML = "bottle_goal_ml", commandID = "command_id"
-    }
-
-    // `command_id` is always there, null when nothing was queued.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(event, forKey: .event)
-        try container.encode(bottle, forKey: .bottle)
-        try container.encode(dailyGoalML, forKey: .dailyGoalML)
-        try container.encode(bottleGoalML, forKey: .bottleGoalML)
-        try container.encode(commandID, forKey: .commandID)
     }
 
     func jsonLine() -> String { BridgeEvent.line(self) }

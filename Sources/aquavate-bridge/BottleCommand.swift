@@ -237,8 +237,10 @@ struct BottleForgetCommand: AsyncParsableCommand {
             A running `run` reads it at its next cycle: from then on it neither syncs the bottle nor \
             reminds its person. In a household \
             (`mqtt.url` set), this bridge's retained `reminds` entry for the bottle is withdrawn \
-            from the broker, so no other bridge hands the bottle's reminders over to this one; \
-            a broker that cannot be reached is said in one line, and the bottle is forgotten anyway.
+            from the broker, so no other bridge hands the bottle's reminders over to this one: by \
+            the running `run` through its own connection, within 10 s, or when none runs by this \
+            command; a broker that cannot be reached is said in one line, and the bottle is \
+            forgotten anyway.
             """)
 
     @Argument(help: ArgumentHelp("The bottle's address or serial.", valueName: "ADDRESS|SERIAL"))
@@ -271,6 +273,12 @@ struct BottleForgetCommand: AsyncParsableCommand {
         // Under the household's login: the reminds topics are the household link's to write.
         guard let url = HouseholdMembership.brokerURL(configuration), let key = HouseholdMembership.key(configuration) else { return }
         let bridgeID = SinkSetup.bridgeID(configuration)
+        // A running daemon holds the household's login, which a broker with
+        // use_username_as_clientid lets have one connection: it withdraws the entry itself.
+        if let daemon = common.runningBridge() {
+            print("the running bridge (PID \(daemon)) withdraws \(bridgeID)'s reminds entry for it from the household within 10 s, through its own connection")
+            return
+        }
         let boot: UInt64
         do {
             boot = try HouseholdMembership.nextBoot(history, now: SystemClock().now)

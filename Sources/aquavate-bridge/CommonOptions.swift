@@ -2,6 +2,7 @@
 // logging, configuration layers, the history database.
 
 import ArgumentParser
+import Daemon
 import Foundation
 import History
 import Logging
@@ -52,6 +53,16 @@ struct CommonOptions: ParsableArguments {
             logger.warning("\(warning)")
         }
         return configuration
+    }
+
+    /// The PID of the daemon running on the history at `databasePath` (default: this command's),
+    /// if one runs: a command then leaves the broker's connections under the daemon's logins
+    /// to it (RunningBridge). The service's lock is looked at for the service's database.
+    func runningBridge(databasePath: String? = nil) -> Int32? {
+        let path = databasePath ?? self.databasePath
+        return RunningBridge.pid(lockPaths: RunningBridge.lockPaths(
+            environment: ProcessEnvironment.current, databasePath: path,
+            extra: path == ServicePaths.database ? [ServicePaths.lock] : []), database: path)
     }
 
     /// Opens the history database at `path` (nil: in memory).

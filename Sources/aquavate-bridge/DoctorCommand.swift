@@ -55,7 +55,8 @@ struct DoctorCommand: AsyncParsableCommand {
             overrides: common.assignments,
             timeout: .milliseconds(Int(timeout * 1000)),
             expectedUser: service ? ServicePaths.user : nil,
-            serviceUnit: service ? (unit.map { .file($0) } ?? .installed) : nil)
+            serviceUnit: service ? (unit.map { .file($0) } ?? .installed) : nil,
+            runningBridge: common.runningBridge(databasePath: service ? ServicePaths.database : common.databasePath))
         let report = await Doctor.examine(inputs)
         for finding in report.findings {
             print(finding)
@@ -68,6 +69,8 @@ struct DoctorCommand: AsyncParsableCommand {
 enum ServicePaths {
     static let config = "/etc/aquavate/bridge.toml"
     static let database = "/var/lib/aquavate-bridge/history.sqlite"
+    /// The service's InstanceLock (its RuntimeDirectory=aquavate-bridge).
+    static let lock = "/run/aquavate-bridge/aquavate-bridge.lock"
     static let user = "aquavate"
     static let unit = "/etc/systemd/system/aquavate-bridge.service (or the package's in /lib/systemd/system)"
 }

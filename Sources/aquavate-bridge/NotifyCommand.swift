@@ -1,9 +1,11 @@
 // `aquavate-bridge notify test`: a test notification 5 s later through every enabled sink.
 
 import ArgumentParser
+import Daemon
 import Delivery
 import Foundation
 import History
+import Household
 import Reminders
 import Reminding
 import Reports
@@ -26,7 +28,10 @@ struct NotifyCommand: AsyncParsableCommand {
                 The journal always gets it; the desktop, Home Assistant (mqtt.url) and the phone \
                 (push.url) get it when configured. Each sink's result is printed: delivered, or \
                 what went wrong and what to check. Exit status 1 when a configured sink did not \
-                deliver within --wait seconds.
+                deliver within --wait seconds. With household.mqtt_username set (a broker that \
+                allows a login one connection, docs/household.md) and `run` running on the same \
+                history, Home Assistant is left to it: a connection of this command under \
+                mqtt.url's login would close the running bridge's.
                 """
         )
 
@@ -47,8 +52,17 @@ struct NotifyCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
             let bottle = try? history.bottles.all().max { ($0.lastSeen ?? .epoch) < ($1.lastSeen ?? .epoch) }
-            let hub = SinkHub(sinks: SinkSetup.sinks(configuration: configuration, bottle: bottle,
-                                                       role: .visitor(command: "notify"), logger: logger), logger: logger)
+            var sinks = SinkSetup.sinks(configuration: configuration, bottle: bottle, role: .visitor(command: "notify"), logger: logger)
+            // A running daemon holds mqtt.url's login, which the broker of two logins per bridge
+            // lets have one connection: this command's own would close the daemon's, and Home
+            // Assistant would see the bridge offline meanwhile.
+            if HouseholdMembership.loginsHoldOneConnection(configuration), let daemon = common.runningBridge(),
+               sinks.contains(where: { $0 is MQTTSink }) {
+                sinks.removeAll { $0 is MQTTSink }
+                print("mqtt: not tried from here: the running bridge (PID \(daemon)) holds mqtt.url's connection, and Home Assistant shows it "
+                      + "(the bridge's availability); its reminders go that way")
+            }
+            let hub = SinkHub(sinks: sinks, logger: logger)
             await hub.start()
             var deliveries: [Delivery] = []
             let runner = ReminderRunner(history: history, settings: configuration.effective(for: bottle).hydrationSettings(bottleGoal: bottle?.goalML),

@@ -230,29 +230,9 @@ struct HouseholdAttackTests {
 
     @Test("the broker's ACL as documented (use_username_as_clientid, two logins per bridge): the household converges, Home Assistant works, no other user takes a member's session or writes its topics")
     func brokerACL() async throws {
-        try await HouseholdOfTwo.run(kitchenRecords: 3, officeRecords: 4, anonymous: false, brokerSettings: { folder in
-            // The shipped ACL, its users made with mosquitto_passwd, the broker set as the ACL's header says.
-            let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("docs/examples/mosquitto-household.acl").path
-            let acl = try String(contentsOfFile: source, encoding: .utf8)
-            #expect(acl.contains("#     use_username_as_clientid true"), "the documented broker ties each session to its login")
-            let aclPath = folder.write("aquavate.acl", acl)
-            let passwords = folder.path + "/aquavate.passwd"
-            #expect(FileManager.default.createFile(atPath: passwords, contents: Data()))
-            for user in ["kitchen", "kitchen-ha", "office", "office-ha", "homeassistant"] {
-                let made = try await runTool("/usr/bin/mosquitto_passwd", ["-b", passwords, user, "pw-\(user)"], timeout: .seconds(10))
-                #expect(made.status == 0, "\(made)")
-            }
-            return "per_listener_settings false\nuse_username_as_clientid true\npassword_file \(passwords)\nacl_file \(aclPath)\nlog_type all\n"
-        }, url: { id, port in "mqtt://\(id)-ha:pw-\(id)-ha@127.0.0.1:\(port)" }, prepare: { parts in
-            // Each bridge's household login as the docs set it: the password from standard input.
-            for (db, id) in [(parts.kitchenDB, "kitchen"), (parts.officeDB, "office")] {
-                let set = try await runTool("/bin/sh", ["-c", "'\(LiveCommandTests.bridge)' config set household.mqtt_username \(id) --db '\(db)' && "
-                                                        + "printf '%s\\n' 'pw-\(id)' | '\(LiveCommandTests.bridge)' config set household.mqtt_password - --db '\(db)'"],
-                                            timeout: .seconds(30))
-                #expect(set.status == 0 && !set.output.contains("pw-\(id)"), "\(set)")
-            }
-        }) { kitchen, office, port, _ in
+        try await HouseholdOfTwo.run(kitchenRecords: 3, officeRecords: 4, anonymous: false,
+                                     brokerSettings: { try await HouseholdBrokerLogins.settings($0) }, url: HouseholdBrokerLogins.url,
+                                     prepare: HouseholdBrokerLogins.setHouseholdLogins) { kitchen, office, port, _ in
             let kitchenDB = kitchen.db, officeDB = office.db
             @Sendable func brokerLog() -> String { kitchen.bus.log("mosquitto") }
             // Home Assistant's user hears both bridges online and the kitchen's bottle's

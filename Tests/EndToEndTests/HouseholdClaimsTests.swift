@@ -293,6 +293,31 @@ struct HouseholdClaimsTests {
         }
     }
 
+    @Test("a bottle forgotten beside the running bridge (another process): the bridge withdraws its reminds entry itself, within a kick")
+    func runningBridgeWithdrawsForgotten() async throws {
+        try await withPrivateBus { bus in
+            let folder = TemporaryFolder()
+            let (broker, port) = try startBroker(bus, in: folder)
+            defer { broker.killNow() }
+            let bottle = [BottleRecord(id: Self.serial, serial: Self.serial, address: Self.address)]
+            let db = folder.path + "/attic.sqlite"
+            let attic = try replication(port: port, id: "attic", knows: bottle, db: db)
+            let office = try replication(port: port, id: "office", knows: bottle)
+            let runs = [attic, office].map { bridge in Task { try await bridge.run() } }
+            defer { runs.forEach { $0.cancel() } }
+            try await waitUntil(.seconds(30), "the office to hear both bridges run the bottle's reminders") {
+                office.claims.reminding(bottle: Self.serial) == ["attic", "office"]
+            }
+            // `bottle forget` beside the daemon: the history changes, and nothing is sent from there.
+            #expect(try DrinkHistory(path: db).forgetBottle(id: Self.serial, at: SystemClock().now))
+            try await waitUntil(.seconds(30), "the office to hear the attic no longer runs them") {
+                office.claims.reminding(bottle: Self.serial) == ["office"]
+            }
+            #expect(office.claims.remindsFor(bottle: Self.serial, address: Self.address))
+            #expect(office.drops.values.reduce(0, +) == 0, "the withdrawal is the attic's own, signed and newer: \(office.drops)")
+        }
+    }
+
     @Test("a bottle with syncers under its address and its serial: the later sync reminds, whatever order the broker replays them in")
     func syncerOrderIndependent() throws {
         let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }

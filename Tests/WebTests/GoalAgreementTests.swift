@@ -100,4 +100,20 @@ import Testing
             #expect(try fixture.history.settings.value("bottle.\(WebFixture.ana).daily_goal_ml") == nil)
         }
     }
+
+    @Test func theDailyGoalAnswerNamesTheQueuedCommandOrNull() async throws {
+        let fixture = try WebFixture()
+        defer { fixture.remove() }
+        try await fixture.withServer { port in
+            let body = #"{"command":"daily_goal","daily_goal_ml":2200,"bottle":"\#(WebFixture.ana)"}"#
+            let first = try await RawHTTP.send(port: port, "POST", "/api/v1/commands", headers: [("Content-Type", "application/json")], body: body)
+            let id = try #require(first.jsonObject["command_id"] as? Int, "\(first.body)")
+            #expect(first.body.trimmingCharacters(in: .whitespacesAndNewlines)
+                == #"{"bottle":"\#(WebFixture.ana)","bottle_goal_ml":2200,"command_id":\#(id),"daily_goal_ml":2200,"event":"daily_goal"}"#)
+            // The bottle is about to show 2200 already: nothing is queued, and the key says so as null.
+            let again = try await RawHTTP.send(port: port, "POST", "/api/v1/commands", headers: [("Content-Type", "application/json")], body: body)
+            #expect(again.body.trimmingCharacters(in: .whitespacesAndNewlines)
+                == #"{"bottle":"\#(WebFixture.ana)","bottle_goal_ml":2200,"command_id":null,"daily_goal_ml":2200,"event":"daily_goal"}"#)
+        }
+    }
 }
