@@ -34,7 +34,7 @@ enum NewHistorySchema {
             + stepNames.map { "('\($0)')" }.joined(separator: ", ") + ";\n"
     }
 
-    /// What the steps v1-drinks … v9-typed-engine-state leave, as `sqlite_master` has it.
+    /// What the steps v1-drinks … v10-drink-change-index leave, as `sqlite_master` has it.
     private static let tables = """
         CREATE TABLE "drink" ("bottle" TEXT NOT NULL, "record_id" INTEGER NOT NULL, "timestamp" INTEGER NOT NULL, \
         "amount_ml" INTEGER NOT NULL, "bottle_level_ml" INTEGER NOT NULL, "type" TEXT NOT NULL CHECK ("type" IN ('gulp', 'pour')), \
@@ -91,6 +91,7 @@ enum NewHistorySchema {
         CREATE TABLE "household_replication" ("published_up_to" DOUBLE, "epoch" TEXT, "deletions_told_up_to" DOUBLE);
         CREATE TABLE "household_peer" ("member" TEXT PRIMARY KEY NOT NULL, "answered_epoch" TEXT, "heard_up_to" DOUBLE);
         CREATE TABLE "refused_command" ("reason" TEXT PRIMARY KEY NOT NULL, "count" INTEGER NOT NULL);
+        CREATE INDEX "drink_on_deleted_at" ON "drink"("deleted_at") WHERE "deleted_at" IS NOT NULL;
 
         """
 }

@@ -117,7 +117,7 @@ import Timekeeping
             }
         }
         let history = try DrinkHistory(path: path)
-        #expect(try history.appliedMigrations().suffix(2) == ["v8-manual-drinks", "v9-typed-engine-state"])
+        #expect(try history.appliedMigrations() == DrinkHistory.knownMigrations)
         #expect(try history.drinks.storedDrinks().map(\.drink.manual) == [false])
         #expect(try history.drinks.storedDrinks().map(\.recordID) == [7])
     }
