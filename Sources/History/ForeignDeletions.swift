@@ -37,13 +37,17 @@ extension DrinkStore {
     /// not tell them apart, the caller does).
     package func foreignManualDeletions(since: WallInstant, limit: Int = 500) throws -> [ForeignDeletion] {
         try history.read("reading the deletions of other members' drinks") { db in
-            try Row.fetchAll(db, sql: """
-                SELECT bottle, record_id, timestamp, origin, deleted_at FROM drink
-                WHERE origin IS NOT NULL AND manual AND deleted AND deleted_at > ?
-                ORDER BY deleted_at, bottle, record_id LIMIT ?
-                """, arguments: [since, limit]).map(Self.foreignDeletion)
+            try Row.fetchAll(db, sql: Self.foreignDeletionsSinceSQL, arguments: [since, limit]).map(Self.foreignDeletion)
         }
     }
+
+    /// The deletions to tell since a mark, which the household asks every 10 s: through the index
+    /// of deleted drinks (`drink_on_deleted_at`), never a read of the whole drink table.
+    static let foreignDeletionsSinceSQL = """
+        SELECT bottle, record_id, timestamp, origin, deleted_at FROM drink
+        WHERE origin IS NOT NULL AND manual AND deleted AND deleted_at > ?
+        ORDER BY deleted_at, bottle, record_id LIMIT ?
+        """
 
     /// The hand-added drinks of `origin` held here as deleted whose time is in `from..<to`
     /// (seconds since 1970), at most `limit`: the deletions to tell again when that origin's

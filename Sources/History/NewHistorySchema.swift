@@ -34,7 +34,7 @@ enum NewHistorySchema {
             + stepNames.map { "('\($0)')" }.joined(separator: ", ") + ";\n"
     }
 
-    /// What the steps v1-drinks … v10-schedule-table leave, as `sqlite_master` has it.
+    /// What the steps v1-drinks … v11-drink-change-index leave, as `sqlite_master` has it.
     private static let tables = """
         CREATE TABLE "drink" ("bottle" TEXT NOT NULL, "record_id" INTEGER NOT NULL, "timestamp" INTEGER NOT NULL, \
         "amount_ml" INTEGER NOT NULL, "bottle_level_ml" INTEGER NOT NULL, "type" TEXT NOT NULL CHECK ("type" IN ('gulp', 'pour')), \
@@ -93,6 +93,7 @@ enum NewHistorySchema {
         CREATE TABLE "refused_command" ("reason" TEXT PRIMARY KEY NOT NULL, "count" INTEGER NOT NULL);
         CREATE TABLE "schedule" ("id" TEXT PRIMARY KEY NOT NULL, "name" TEXT, "intake" TEXT NOT NULL, "frequency" TEXT NOT NULL, \
         "first" TEXT NOT NULL, "enabled" BOOLEAN NOT NULL, "body" TEXT, "min_ml" INTEGER);
+        CREATE INDEX "drink_on_deleted_at" ON "drink"("deleted_at") WHERE "deleted_at" IS NOT NULL;
 
         """
 }

@@ -40,14 +40,19 @@ extension DrinkStore {
     /// by hand here among them: the drink message says which they are).
     package func localDrinksChanged(since: WallInstant, limit: Int = 500) throws -> [(drink: StoredDrink, changedAt: WallInstant)] {
         try history.read("reading the drinks to publish") { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT *, max(stored_at, coalesce(deleted_at, stored_at)) AS changed_at FROM drink
-                WHERE origin IS NULL AND (stored_at > ? OR deleted_at > ?)
-                ORDER BY changed_at, bottle, record_id LIMIT ?
-                """, arguments: [since, since, limit])
+            let rows = try Row.fetchAll(db, sql: Self.localDrinksChangedSQL, arguments: [since, since, limit])
             return try rows.map { (try StoredDrink(row: $0), $0["changed_at"] as WallInstant) }
         }
     }
+
+    /// This bridge's drinks changed since a mark, which the household asks every 10 s: through
+    /// the indexes of `stored_at` and of deleted drinks (`drink_on_deleted_at`) together, never
+    /// a read of the whole drink table.
+    static let localDrinksChangedSQL = """
+        SELECT *, max(stored_at, coalesce(deleted_at, stored_at)) AS changed_at FROM drink
+        WHERE origin IS NULL AND (stored_at > ? OR deleted_at > ?)
+        ORDER BY changed_at, bottle, record_id LIMIT ?
+        """
 }
 
 extension DrinkStore {

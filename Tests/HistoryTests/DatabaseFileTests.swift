@@ -84,7 +84,7 @@ import Testing
         let folder = try temporaryFolder()
         defer { removeFolder(folder) }
         let path = folder.appendingPathComponent("history.sqlite").path
-        #expect(DrinkHistory.knownMigrations == ["v1-drinks", "v1-settings", "v1-bottles", "v2-engine-state", "v2-delivered", "v3-person-events", "v4-bottle-control", "v5-household", "v6-household-delivered", "v7-quarantine", "v8-manual-drinks", "v9-typed-engine-state", "v10-schedule-table"])
+        #expect(DrinkHistory.knownMigrations == ["v1-drinks", "v1-settings", "v1-bottles", "v2-engine-state", "v2-delivered", "v3-person-events", "v4-bottle-control", "v5-household", "v6-household-delivered", "v7-quarantine", "v8-manual-drinks", "v9-typed-engine-state", "v10-schedule-table", "v11-drink-change-index"])
 
         let first = try DrinkHistory(path: path)
         #expect(try first.appliedMigrations() == DrinkHistory.knownMigrations)

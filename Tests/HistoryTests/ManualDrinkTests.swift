@@ -117,7 +117,7 @@ import Timekeeping
             }
         }
         let history = try DrinkHistory(path: path)
-        #expect(try history.appliedMigrations().suffix(3) == ["v8-manual-drinks", "v9-typed-engine-state", "v10-schedule-table"])
+        #expect(try history.appliedMigrations() == DrinkHistory.knownMigrations)
         #expect(try history.drinks.storedDrinks().map(\.drink.manual) == [false])
         #expect(try history.drinks.storedDrinks().map(\.recordID) == [7])
     }
