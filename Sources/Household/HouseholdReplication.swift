@@ -336,7 +336,7 @@ package actor HouseholdReplication: Service {
     /// this bridge no longer runs its reminders, and says so to the household itself, read from
     /// the history at every kick like a `bottle delete` of another process.
     private func withdrawForgottenBottles() {
-        guard link.isConnected, let bottles = try? history.bottles() else { return }
+        guard link.isConnected, let bottles = try? history.bottles.all() else { return }
         let keys = bottles.filter { $0.address != nil }.flatMap { [$0.id, $0.serial, $0.address].compactMap { $0 } }
         let withdrawn = claims.withdrawForgotten(adopted: keys)
         guard !withdrawn.isEmpty else { return }
