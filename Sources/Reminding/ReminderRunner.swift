@@ -26,7 +26,7 @@ package final class ReminderRunner {
 
     package private(set) var engine: ReminderEngine
     package let ledger: HistoryLedger
-    private let history: DrinkHistory
+    private let reminders: ReminderStore
     private let logger: Logger
     private let deliver: (Delivery) -> Void
     private var savedState: ReminderState
@@ -57,15 +57,15 @@ package final class ReminderRunner {
     package init(history: DrinkHistory, settings: ReminderSettings, logger: Logger, gapRule: TimeGapRule = .replay,
                 bottle: String? = nil, inheritsLegacy: Bool = false, deliver: @escaping (Delivery) -> Void) {
         self.gapRule = gapRule
-        self.history = history
+        reminders = history.reminders
         self.bottle = bottle
         self.ledger = HistoryLedger(drinks: history.drinks, bottle: bottle)
         self.logger = logger
         self.deliver = deliver
         var state = ReminderState()
         do {
-            var saved = try history.reminders.saved(bottle: Self.stateKey(bottle: bottle))
-            if saved == nil, bottle != nil, inheritsLegacy, let legacy = try history.reminders.saved(bottle: SavedReminders.everyBottle) {
+            var saved = try reminders.saved(bottle: Self.stateKey(bottle: bottle))
+            if saved == nil, bottle != nil, inheritsLegacy, let legacy = try reminders.saved(bottle: SavedReminders.everyBottle) {
                 saved = legacy
                 inherited = SavedReminders.everyBottle
             }
@@ -152,7 +152,7 @@ package final class ReminderRunner {
     @discardableResult
     package func logIntake(type: String, at instant: WallInstant) throws -> String {
         let normalized = try engine.logIntake(type: type, at: instant)
-        try history.reminders.recordPersonEvent(PersonEvent(time: instant, kind: .intake, name: normalized))
+        try reminders.recordPersonEvent(PersonEvent(time: instant, kind: .intake, name: normalized))
         handle([], at: instant)
         return normalized
     }
@@ -162,9 +162,9 @@ package final class ReminderRunner {
     @discardableResult
     package func actionInvoked(notificationID: String, actionID: String, at instant: WallInstant) throws -> ActionOutcome {
         let outcome = try engine.actionInvoked(notificationID: notificationID, actionID: actionID, at: instant)
-        try history.reminders.recordPersonEvent(PersonEvent(time: instant, kind: .action, name: actionID, notificationID: notificationID))
+        try reminders.recordPersonEvent(PersonEvent(time: instant, kind: .action, name: actionID, notificationID: notificationID))
         if case .intakeLogged(let type, let at) = outcome {
-            try history.reminders.recordPersonEvent(PersonEvent(time: at, kind: .intake, name: type))
+            try reminders.recordPersonEvent(PersonEvent(time: at, kind: .intake, name: type))
         }
         handle([], at: instant)
         return outcome
@@ -209,7 +209,7 @@ package final class ReminderRunner {
     private func save(deliveries: [Delivery], at instant: WallInstant, force: Bool = false, durability: Durability? = nil) {
         guard force || engine.state != savedState || !deliveries.isEmpty else { return }
         do {
-            try history.reminders.save(engine.state.saved, bottle: Self.stateKey(bottle: bottle), at: instant, delivered: deliveries.map {
+            try reminders.save(engine.state.saved, bottle: Self.stateKey(bottle: bottle), at: instant, delivered: deliveries.map {
                 DeliveredNotification(id: $0.id, kind: $0.kind.rawValue, time: $0.time, title: $0.title, body: $0.body)
             }, replacing: inherited, durability: durability)
             inherited = nil
