@@ -309,7 +309,7 @@ struct HouseholdClaimsTests {
                 office.claims.reminding(bottle: Self.serial) == ["attic", "office"]
             }
             // `bottle forget` beside the daemon: the history changes, and nothing is sent from there.
-            #expect(try DrinkHistory(path: db).forgetBottle(id: Self.serial, at: SystemClock().now))
+            #expect(try DrinkHistory(path: db).bottles.forget(id: Self.serial, at: SystemClock().now))
             try await waitUntil(.seconds(30), "the office to hear the attic no longer runs them") {
                 office.claims.reminding(bottle: Self.serial) == ["office"]
             }
