@@ -62,7 +62,7 @@ struct ScheduleTableTests {
         #expect(settings.keys.filter { $0.hasPrefix("schedule.") }.isEmpty, "\(settings.keys.sorted())")
         #expect(settings.sorted { $0.key < $1.key }.map { [$0.key, $0.value] } == (try ReleaseHistory()).expected["setting"])
         #expect(try history.schedules.unreadDocuments().isEmpty)
-        #expect(try history.appliedMigrations().last == "v10-schedule-table")
+        #expect(try history.appliedMigrations().contains("v10-schedule-table"))
     }
 
     @Test("a document that does not read stays where it was, byte for byte, reported; the rest move")
