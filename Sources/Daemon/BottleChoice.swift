@@ -21,6 +21,11 @@ struct BottleChoice: Sendable {
     private let clock: any MonotonicClock
     /// The history's adopted bottles when last read (`forgetAllBut`).
     private var lastRemembered: Set<String>
+    /// The bottles `bottle forget` removed while this run goes on. Never taken back by the rule
+    /// "none adopted: the first bottle seen is": forgetting a bridge's only bottle while it is in
+    /// range would otherwise adopt it again at its next advertisement, and with it its row, its
+    /// syncs and its person's reminders. `--adopt` and `--bottle` still take it.
+    private var forgotten: Set<String> = []
 
     init(pinned: String?, adoptNext: Bool, remembered: [String], clock: any MonotonicClock = SystemClock()) {
         self.clock = clock
@@ -45,7 +50,13 @@ struct BottleChoice: Sendable {
         if isResting(address, at: now) { return false }
         if let pinned { return address == pinned }
         if adoptNext { return true }
+        if forgotten.contains(address) { return false }
         return adopted.isEmpty || adopted.contains(address)
+    }
+
+    /// Whether `address` was forgotten (`bottle forget`) while this run goes on.
+    func isForgotten(_ address: String) -> Bool {
+        forgotten.contains(address.uppercased())
     }
 
     /// Whether `address` is an adopted bottle left alone after its last session.
@@ -75,6 +86,7 @@ struct BottleChoice: Sendable {
         let address = address.uppercased()
         if !adopted.contains(address) { adoptNext = false }
         adopted.insert(address)
+        forgotten.remove(address)
     }
 
     /// Stops adopting the bottles that were in the history and are no longer (`remembered`, the
@@ -86,6 +98,8 @@ struct BottleChoice: Sendable {
         let gone = adopted.intersection(lastRemembered.subtracting(now))
         lastRemembered = now
         adopted.subtract(gone)
+        forgotten.formUnion(gone)
+        forgotten.subtract(now)  // adopted again through the history (another process)
         for address in gone { resting[address] = nil }
         return gone.sorted()
     }

@@ -97,7 +97,8 @@ final class BottleFinder: Sendable {
                 rested.append((sighting, until))
             } else if !ignored.contains(where: { $0.address == sighting.address }) {
                 ignored.append(sighting)
-                logger.info("ignoring \(sighting.name) (\(sighting.address)): not the adopted bottle \(choice.wanted); --adopt takes it")
+                let why = choice.isForgotten(sighting.address) ? "forgotten (bottle forget)" : "not the adopted bottle \(choice.wanted)"
+                logger.info("ignoring \(sighting.name) (\(sighting.address)): \(why); --adopt takes it")
             }
         }
         guard let sighting = found else {

@@ -191,6 +191,32 @@ struct SeveralBottlesTests {
                 "the office counted the kitchen's reminders too")
     }
 
+    @Test("forgetting the only bottle while the daemon runs: the next bottle seen is adopted, but never the forgotten one unless --adopt or --bottle asks")
+    func forgettingTheOnlyBottle() {
+        var choice = BottleChoice(pinned: nil, adoptNext: false, remembered: [Self.first])
+        #expect(choice.forgetAllBut([]) == [Self.first])
+        #expect(!choice.accepts(address: Self.first) && !choice.accepts(address: Self.first.lowercased()),
+                "still in range, it is not adopted again by the first-seen rule")
+        #expect(choice.isForgotten(Self.first.lowercased()))
+        #expect(choice.accepts(address: Self.stranger), "none adopted: another bottle seen is")
+        choice.adopt(Self.stranger)
+        #expect(!choice.accepts(address: Self.first) && choice.forgetAllBut([Self.stranger]).isEmpty)
+        #expect(!choice.accepts(address: Self.first), "still forgotten")
+
+        // In the history again (another process's connection): no longer forgotten here.
+        #expect(choice.forgetAllBut([Self.stranger, Self.first]).isEmpty && !choice.isForgotten(Self.first))
+
+        var adopting = BottleChoice(pinned: nil, adoptNext: true, remembered: [Self.first])
+        _ = adopting.forgetAllBut([])
+        #expect(adopting.accepts(address: Self.first), "--adopt takes the next bottle seen, a forgotten one too")
+        adopting.adopt(Self.first)
+        #expect(!adopting.isForgotten(Self.first) && adopting.accepts(address: Self.first))
+
+        var pinned = BottleChoice(pinned: Self.first, adoptNext: false, remembered: [Self.first])
+        _ = pinned.forgetAllBut([])
+        #expect(pinned.accepts(address: Self.first), "--bottle names it")
+    }
+
     @Test("bottle forget while the daemon runs: the bottle is no longer adopted (nor resting), and its person's reminders stop; the other bottle's go on")
     func forgettingWhileRunning() async throws {
         var choice = BottleChoice(pinned: nil, adoptNext: false, remembered: [Self.first, Self.second])

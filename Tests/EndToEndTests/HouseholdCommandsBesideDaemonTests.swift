@@ -84,6 +84,12 @@ struct HouseholdCommandsBesideDaemonTests {
                 !kitchenReminds().isEmpty && !kitchenReminds().values.contains(true)
             }
             #expect(kitchen.bus.log("kitchen").contains("household: kitchen no longer reminds for bottle"))
+            // Still in range and advertising, the forgotten bottle is not adopted again as "the first
+            // bottle seen" (which would sync it and say its reminds entry again).
+            try await waitUntil(.seconds(30), "the kitchen to pass the forgotten bottle by at its next advertisement") {
+                kitchen.bus.log("kitchen").contains("): forgotten (bottle forget); --adopt takes it")
+            }
+            #expect(!kitchenReminds().values.contains(true), "\(kitchenReminds())")
 
             // None of it took a connection's place, and Home Assistant never heard the kitchen offline.
             #expect(!brokerLog().contains("already connected, closing old connection"), "\(brokerLog().suffix(3000))")
