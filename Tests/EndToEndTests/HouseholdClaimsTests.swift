@@ -257,15 +257,17 @@ struct HouseholdClaimsTests {
         }
     }
 
-    @Test("bottle forget withdraws this bridge's retained reminds entry: a bridge no longer running the bottle is never chosen to remind")
-    func forgetWithdrawsReminds() async throws {
+    /// Two bridges on one broker that both know the bottle, nobody having synced it yet, running
+    /// until the office hears both run its reminders (the alive bridge with the smallest id among
+    /// them, the attic, reminds); `body` gets the office, the broker's port, the attic's history
+    /// and the folder.
+    func atticAndOfficeRunTheReminders(_ body: (HouseholdReplication, Int, String, TemporaryFolder) async throws -> Void) async throws {
         try await withPrivateBus { bus in
             let folder = TemporaryFolder()
             let (broker, port) = try startBroker(bus, in: folder)
             defer { broker.killNow() }
             let bottle = [BottleRecord(id: Self.serial, serial: Self.serial, address: Self.address)]
             let db = folder.path + "/attic.sqlite"
-            // Nobody synced it yet: the alive bridge with the smallest id among those that run its reminders reminds.
             let attic = try replication(port: port, id: "attic", knows: bottle, db: db)
             let office = try replication(port: port, id: "office", knows: bottle)
             let runs = [attic, office].map { bridge in Task { try await bridge.run() } }
@@ -273,6 +275,13 @@ struct HouseholdClaimsTests {
             try await waitUntil(.seconds(30), "the office to hear both bridges run the bottle's reminders") {
                 office.claims.reminding(bottle: Self.serial) == ["attic", "office"]
             }
+            try await body(office, port, db, folder)
+        }
+    }
+
+    @Test("bottle forget withdraws this bridge's retained reminds entry: a bridge no longer running the bottle is never chosen to remind")
+    func forgetWithdrawsReminds() async throws {
+        try await atticAndOfficeRunTheReminders { office, port, db, folder in
             #expect(!office.claims.remindsFor(bottle: Self.serial, address: Self.address), "attic < office")
             let forget = try await runTool(LiveCommandTests.bridge, [
                 "bottle", "forget", Self.serial, "--db", db, "--set", "mqtt.url=mqtt://127.0.0.1:\(port)", "--set", "bridge.id=attic", "--set", "household.key=\(HouseholdTestKey.text)",
@@ -284,7 +293,7 @@ struct HouseholdClaimsTests {
             #expect(office.claims.remindsFor(bottle: Self.serial, address: Self.address), "the attic, alive, is no longer chosen")
             // No broker: the bottle is forgotten anyway, and one line says the entry stayed.
             let other = folder.path + "/other.sqlite"
-            try DrinkHistory(path: other).bottles.save(bottle[0])
+            try DrinkHistory(path: other).bottles.save(BottleRecord(id: Self.serial, serial: Self.serial, address: Self.address))
             let unreachable = try await runTool(LiveCommandTests.bridge, [
                 "bottle", "forget", Self.serial, "--db", other, "--set", "mqtt.url=mqtt://127.0.0.1:1", "--set", "bridge.id=attic", "--set", "household.key=\(HouseholdTestKey.text)",
             ])
@@ -295,19 +304,7 @@ struct HouseholdClaimsTests {
 
     @Test("a bottle forgotten beside the running bridge (another process): the bridge withdraws its reminds entry itself, within a kick")
     func runningBridgeWithdrawsForgotten() async throws {
-        try await withPrivateBus { bus in
-            let folder = TemporaryFolder()
-            let (broker, port) = try startBroker(bus, in: folder)
-            defer { broker.killNow() }
-            let bottle = [BottleRecord(id: Self.serial, serial: Self.serial, address: Self.address)]
-            let db = folder.path + "/attic.sqlite"
-            let attic = try replication(port: port, id: "attic", knows: bottle, db: db)
-            let office = try replication(port: port, id: "office", knows: bottle)
-            let runs = [attic, office].map { bridge in Task { try await bridge.run() } }
-            defer { runs.forEach { $0.cancel() } }
-            try await waitUntil(.seconds(30), "the office to hear both bridges run the bottle's reminders") {
-                office.claims.reminding(bottle: Self.serial) == ["attic", "office"]
-            }
+        try await atticAndOfficeRunTheReminders { office, port, db, _ in
             // `bottle forget` beside the daemon: the history changes, and nothing is sent from there.
             #expect(try DrinkHistory(path: db).bottles.forget(id: Self.serial, at: SystemClock().now))
             try await waitUntil(.seconds(30), "the office to hear the attic no longer runs them") {
