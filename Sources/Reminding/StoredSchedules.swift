@@ -12,7 +12,7 @@ package enum StoredSchedules {
     }
 
     /// The stored schedules as `[[schedule]]` tables, ordered by id, and a warning per document
-    /// left unread (`unreadWarnings`), in one read of the history.
+    /// left unread, in one read of the history.
     package static func tablesAndWarnings(in store: ScheduleStore) -> (tables: [[String: String]], warnings: [String]) {
         guard let stored = try? store.allAndUnread() else { return ([], []) }
         return (stored.schedules.map(table), warnings(stored.unread))
@@ -38,10 +38,6 @@ package enum StoredSchedules {
 
     /// One warning line per schedule document an earlier release kept that could not be moved into
     /// the table: it is kept, unused, until `schedule remove` removes it.
-    package static func unreadWarnings(in store: ScheduleStore) -> [String] {
-        warnings((try? store.unreadDocuments()) ?? [:])
-    }
-
     private static func warnings(_ unread: [String: String]) -> [String] {
         unread.keys.sorted().map { key in
             let id = key.dropFirst("schedule.".count)

@@ -65,8 +65,9 @@ struct ScheduleCommand: ParsableCommand {
                 let history = try common.openHistory(path: common.databasePath)
                 let configuration = try common.loadConfiguration(history: history, logger: common.makeLogger())
                 let file = ScheduleTables(parsing: configuration.scheduleTables)
-                let stored = ScheduleTables(parsing: StoredSchedules.tables(in: history.schedules))
-                for problem in file.errors.map(\.description) + stored.errors.map(\.description) + StoredSchedules.unreadWarnings(in: history.schedules) {
+                let (tables, unread) = StoredSchedules.tablesAndWarnings(in: history.schedules)
+                let stored = ScheduleTables(parsing: tables)
+                for problem in file.errors.map(\.description) + stored.errors.map(\.description) + unread {
                     StandardError.writeLine("warning: \(problem)")
                 }
                 let rows = file.schedules.map { ($0, "file") } + stored.schedules.map { ($0, "database") }
